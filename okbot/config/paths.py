@@ -1,0 +1,85 @@
+"""Every path OkBot reads or writes goes through this module.
+
+The data dir comes from platformdirs, overridden by ``OKBOT_HOME``. Shipped resources
+(templates, model facts, style sheets) are found through :func:`resources_dir`, which works
+from a source checkout, an installed wheel and a PyInstaller bundle alike.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+APP_NAME = "okbot"
+HOME_ENV = "OKBOT_HOME"
+
+
+def data_dir() -> Path:
+    """The user's data dir (created on first use, private on POSIX)."""
+    override = os.environ.get(HOME_ENV, "").strip()
+    if override:
+        path = Path(override).expanduser()
+    else:
+        import platformdirs
+
+        path = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    ensure_private_dir(path)
+    return path
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create ``path`` (and parents) with mode 0700 where it does not exist yet."""
+    if not path.is_dir():
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return path
+
+
+def settings_file() -> Path:
+    return data_dir() / "settings.json"
+
+
+def calibration_file() -> Path:
+    return data_dir() / "calibration.json"
+
+
+def assistants_dir() -> Path:
+    return data_dir() / "assistants"
+
+
+def squads_dir() -> Path:
+    return data_dir() / "squads"
+
+
+def trash_dir() -> Path:
+    return data_dir() / "trash"
+
+
+def global_memory_dir() -> Path:
+    return data_dir() / "memory"
+
+
+def log_dir() -> Path:
+    return data_dir() / "logs"
+
+
+def tiktoken_dir() -> Path:
+    """User-provided tiktoken encoding files (``o200k_base.tiktoken`` …)."""
+    return data_dir() / "tiktoken"
+
+
+def resources_dir() -> Path:
+    """Directory of shipped resources (``resources/`` in the repo, ``okbot/resources`` installed)."""
+    frozen = getattr(sys, "_MEIPASS", None)
+    if frozen:
+        return Path(frozen) / "okbot" / "resources"
+    import importlib.resources
+
+    try:
+        return Path(str(importlib.resources.files("okbot.resources")))
+    except ModuleNotFoundError:  # running from a source checkout that was never installed
+        return Path(__file__).resolve().parents[2] / "resources"
+
+
+def resource(*parts: str) -> Path:
+    return resources_dir().joinpath(*parts)

@@ -1,0 +1,70 @@
+"""Crash-safe file replacement: temp file in the same dir, fsync, rename, fsync the dir."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+PRIVATE_FILE_MODE = 0o600
+
+
+def fsync_dir(path: Path) -> None:
+    """Make a rename or create inside ``path`` durable (no-op where dirs cannot be opened)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = False) -> None:
+    """Replace ``path`` with ``data`` so a crash leaves either the old or the new file, never a mix.
+
+    With ``backup=True`` the previous version is kept as ``<name>.bak`` (hard-linked where
+    possible, so the backup is also never half-written).
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, PRIVATE_FILE_MODE)
+        if backup and path.exists():
+            bak = path.with_name(path.name + ".bak")
+            _replace_backup(path, bak)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_dir(path.parent)
+
+
+def _replace_backup(current: Path, bak: Path) -> None:
+    tmp_link = bak.with_name(bak.name + ".tmp")
+    try:
+        if tmp_link.exists():
+            tmp_link.unlink()
+        os.link(current, tmp_link)
+    except OSError:
+        # No hard links here (some filesystems): copy instead, still via rename.
+        tmp_link.write_bytes(current.read_bytes())
+    os.replace(tmp_link, bak)
+
+
+def atomic_write_json(path: Path, obj: Any, *, backup: bool = False) -> None:
+    text = json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
+    atomic_write_bytes(path, text.encode("utf-8"), backup=backup)

@@ -1,0 +1,28 @@
+"""Shared fixtures: every test gets its own data dir; tiktoken encodings come from ../shared/tiktoken."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED_TIKTOKEN = REPO_ROOT.parent / "shared" / "tiktoken"
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The verified offline copies of tiktoken's encoding files (see shared/tiktoken/README.md).
+if SHARED_TIKTOKEN.is_dir():
+    os.environ.setdefault("OKBOT_TIKTOKEN_DIR", str(SHARED_TIKTOKEN))
+# Never let a test reach for the network to fetch an encoding.
+os.environ["OKBOT_TIKTOKEN_DOWNLOAD"] = "0"
+
+
+@pytest.fixture(autouse=True)
+def okbot_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point OKBOT_HOME at a fresh temp dir and clear scripting overrides for every test."""
+    home = tmp_path / "okbot-home"
+    monkeypatch.setenv("OKBOT_HOME", str(home))
+    for var in ("OKBOT_BASE_URL", "OKBOT_MODEL", "OKBOT_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
+    return home
