@@ -1,0 +1,17 @@
+"""``make bench``: run every benchmark and print its tables."""
+
+from __future__ import annotations
+
+import sys
+
+from benchmarks import bench_core
+
+
+def main() -> int:
+    print("# OkBot benchmarks")
+    print(bench_core.run())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

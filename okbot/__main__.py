@@ -1,0 +1,21 @@
+"""``okbot`` and ``python -m okbot``: the desktop app, or a headless subcommand."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    from okbot import cli
+
+    argv = sys.argv[1:] if argv is None else argv
+    args = cli.build_parser().parse_args(argv)
+    if args.command is None:
+        from okbot.ui.app import run_gui
+
+        return run_gui([sys.argv[0], *argv])
+    return cli.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

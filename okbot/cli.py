@@ -1,0 +1,222 @@
+"""Headless command line over the same core the app uses.
+
+``okbot`` with no command starts the desktop app; every subcommand here runs without Qt.
+Exit codes: 0 success, 1 a user-facing error (message on stderr), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from okbot import __version__
+from okbot.core.errors import OkBotError
+
+COMMANDS_HELP = """headless commands:
+  context TARGET [--at ID] [--json]   print exactly what the model would see
+  list [--json]                       assistants and squads (id, name, kind)
+  config get [KEY] | set KEY VALUE | reset KEY   read or change settings (validated)
+  new assistant NAME [--soul FILE] [--role TEXT]
+  new squad NAME --member ID[:ROLE] --member ID[:ROLE] ... [--description TEXT]
+  rm TARGET                           move an assistant or squad to the trash
+  restore TRASH_ID                    undo rm
+  trash [--json]                      what is in the trash
+
+TARGET is an assistant or squad id or name. Environment: OKBOT_HOME (data dir),
+OKBOT_BASE_URL, OKBOT_MODEL, OKBOT_API_KEY (each overrides the settings when set).
+Run `okbot` with no command to open the desktop app."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="okbot", description="OkBot: desktop chat with assistants and squads.",
+        epilog=COMMANDS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"okbot {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("context", help="print exactly what the model would see")
+    p.add_argument("target")
+    p.add_argument("--at", type=int, metavar="ID", help="cut off at this user message (what the viewer shows)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--full", action="store_true", help="do not cut long bodies")
+
+    p = sub.add_parser("list", help="assistants and squads")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("config", help="read or change settings")
+    csub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    g = csub.add_parser("get", help="print one setting, or all")
+    g.add_argument("key", nargs="?")
+    g.add_argument("--json", action="store_true")
+    s = csub.add_parser("set", help="change a setting (validated)")
+    s.add_argument("key")
+    s.add_argument("value")
+    r = csub.add_parser("reset", help="back to the default")
+    r.add_argument("key")
+
+    p = sub.add_parser("new", help="create an assistant or a squad")
+    nsub = p.add_subparsers(dest="kind", metavar="KIND", required=True)
+    a = nsub.add_parser("assistant")
+    a.add_argument("name")
+    a.add_argument("--soul", type=Path, metavar="FILE", help="SOUL.md to start from")
+    a.add_argument("--role", default="", help="one-line role")
+    q = nsub.add_parser("squad")
+    q.add_argument("name")
+    q.add_argument("--member", action="append", default=[], metavar="ID[:ROLE]", required=True)
+    q.add_argument("--description", default="")
+
+    p = sub.add_parser("rm", help="move an assistant or squad to the trash")
+    p.add_argument("target")
+    p = sub.add_parser("restore", help="undo rm")
+    p.add_argument("trash_id")
+    p = sub.add_parser("trash", help="list the trash")
+    p.add_argument("--json", action="store_true")
+    return parser
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run a parsed subcommand; user-facing errors become a message and exit code 1."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    handler = _HANDLERS[args.command]
+    try:
+        return handler(args, out, err)
+    except OkBotError as exc:
+        print(f"okbot: {exc}", file=err)
+        return 1
+    except OSError as exc:
+        print(f"okbot: cannot access {exc.filename or 'the data dir'}: {exc.strerror}", file=err)
+        return 1
+
+
+def _workspace() -> Any:
+    from okbot.core.workspace import Workspace
+
+    ws = Workspace()
+    ws.ensure_default()
+    return ws
+
+
+def _report(problems: list[str], err: TextIO) -> None:
+    for problem in problems:
+        print(f"okbot: note: {problem}", file=err)
+
+
+def _cmd_context(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from okbot.core.context import build_context
+    from okbot.core.render import render_markdown
+    from okbot.core.sources import ContextSources
+    from okbot.core.tokens import APPROX_NOTE
+
+    ws = _workspace()
+    sources = ContextSources(ws)
+    _report(sources.settings.problems, err)
+    target = ws.resolve(args.target)
+    sources.counter(sources.model_for(target)).ensure_loaded(timeout=15)
+    proj = build_context(target, args.at, sources=sources)
+    if args.json:
+        print(proj.to_json_text(), file=out)
+    else:
+        out.write(render_markdown(proj, body_limit=None if args.full else 2000, approx_note=APPROX_NOTE))
+    return 0
+
+
+def _cmd_list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    ws = _workspace()
+    rows = [{"id": t.id, "name": t.name, "kind": t.kind} for t in ws.list()]
+    _report(ws.problems, err)
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2), file=out)
+    else:
+        for row in rows:
+            print(f"{row['kind']:<9}  {row['id']:<24}  {row['name']}", file=out)
+    return 0
+
+
+def _cmd_config(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from okbot.config.schema import setting
+    from okbot.config.settings import Settings
+
+    settings = Settings.load()
+    _report(settings.problems, err)
+    if args.action == "get":
+        if args.key is None:
+            values = settings.as_dict()
+            if args.json:
+                print(json.dumps(values, ensure_ascii=False, indent=2), file=out)
+            else:
+                for key, value in values.items():
+                    print(f"{key} = {json.dumps(value, ensure_ascii=False)}", file=out)
+            return 0
+        setting(args.key)  # unknown keys: a clear error with suggestions
+        value = settings.get(args.key)
+        print(json.dumps(value, ensure_ascii=False) if args.json or not isinstance(value, str) else value, file=out)
+    elif args.action == "set":
+        settings.set_text(args.key, args.value)
+        print(f"{args.key} = {json.dumps(settings.get(args.key), ensure_ascii=False)}", file=out)
+    else:
+        settings.reset(args.key)
+        print(f"{args.key} = {json.dumps(settings.get(args.key), ensure_ascii=False)} (default)", file=out)
+    return 0
+
+
+def _cmd_new(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    ws = _workspace()
+    if args.kind == "assistant":
+        soul = None
+        if args.soul is not None:
+            try:
+                soul = args.soul.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise OkBotError(f"cannot read SOUL file {args.soul}: {exc}") from exc
+        target = ws.create_assistant(args.name, role=args.role, soul_text=soul)
+    else:
+        members = []
+        for spec in args.member:
+            ref, _, role = spec.partition(":")
+            members.append((ref.strip(), role.strip()))
+        target = ws.create_squad(args.name, members, description=args.description)
+    print(f"created {target.kind} {target.id} ({target.name})", file=out)
+    return 0
+
+
+def _cmd_rm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    ws = _workspace()
+    target = ws.resolve(args.target)
+    trash_id = ws.delete(target.id)
+    print(f"moved {target.kind} {target.id} ({target.name}) to the trash; undo with: okbot restore {trash_id}",
+          file=out)
+    for squad in ws.squads_below_minimum():
+        print(f"okbot: note: squad {squad.name} now has fewer than two members", file=err)
+    return 0
+
+
+def _cmd_restore(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    target = _workspace().restore(args.trash_id)
+    print(f"restored {target.kind} {target.id} ({target.name})", file=out)
+    return 0
+
+
+def _cmd_trash(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    entries = _workspace().trash()
+    if args.json:
+        print(json.dumps(entries, ensure_ascii=False, indent=2), file=out)
+    else:
+        for entry in entries:
+            print(f"{entry['id']}  {entry['kind']:<9}  {entry['name']}", file=out)
+    return 0
+
+
+_HANDLERS = {
+    "context": _cmd_context,
+    "list": _cmd_list,
+    "config": _cmd_config,
+    "new": _cmd_new,
+    "rm": _cmd_rm,
+    "restore": _cmd_restore,
+    "trash": _cmd_trash,
+}

@@ -1,0 +1,303 @@
+"""Every setting OkBot has, declared once as data.
+
+The Settings page and ``okbot config get|set`` are both built from :data:`SETTINGS`; the
+store (:mod:`okbot.config.settings`) validates through it. Keys are dotted and stable — users
+script them — so rename one only with a migration.
+
+The API key is deliberately *not* a setting: it comes from the environment or the keyring
+(see ``provider.keySource``) and is never written to ``settings.json``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from okbot.core.errors import OkBotError
+
+_TRUE_WORDS = frozenset({"true", "on", "yes", "1"})
+_FALSE_WORDS = frozenset({"false", "off", "no", "0"})
+_NULL_WORDS = frozenset({"", "null"})
+_SHOWN_VALUE_CHARS = 80
+
+
+class SettingError(OkBotError):
+    """A setting key or value that OkBot refuses, with a message that says what is allowed."""
+
+
+def show_value(value: Any) -> str:
+    """``value`` as a user would type it in settings.json (shortened when long)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    if len(text) > _SHOWN_VALUE_CHARS:
+        text = text[: _SHOWN_VALUE_CHARS - 1] + "…"
+    return text
+
+
+def _type_name(kind: type) -> str:
+    return {bool: "true or false", int: "a whole number", float: "a number", str: "text"}[kind]
+
+
+def _format_bound(value: float) -> str:
+    return f"{value:,}".replace(",", "_") if isinstance(value, int) and abs(value) >= 10_000 else str(value)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its key, type, default, bounds and the text the Settings page shows.
+
+    ``check`` is an extra rule for the value (after the type and bounds pass); it returns a
+    message fragment describing what is wrong, or ``None`` when the value is fine.
+    ``per_model`` marks a setting stored per model (under ``modelOverrides``) rather than
+    globally.
+    """
+
+    key: str
+    type: type
+    default: Any
+    description: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] | None = None
+    nullable: bool = False
+    section: str = ""
+    per_model: bool = False
+    check: Callable[[Any], str | None] | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.type not in (bool, int, float, str):
+            raise TypeError(f"{self.key}: unsupported setting type {self.type!r}")
+        if self.choices is not None and self.type is not str:
+            raise TypeError(f"{self.key}: choices need type str")
+        # The declaration must be self-consistent: a default the schema would refuse is a bug.
+        self.validate(self.default)
+
+    def allowed(self) -> str:
+        """What values are allowed, in words (for error messages and help text)."""
+        if self.choices is not None:
+            text = "one of " + ", ".join(self.choices)
+        elif self.minimum is not None and self.maximum is not None:
+            low, high = _format_bound(self.minimum), _format_bound(self.maximum)
+            text = f"{_type_name(self.type)} from {low} to {high}"
+        elif self.minimum is not None:
+            text = f"{_type_name(self.type)} of at least {_format_bound(self.minimum)}"
+        elif self.maximum is not None:
+            text = f"{_type_name(self.type)} of at most {_format_bound(self.maximum)}"
+        else:
+            text = _type_name(self.type)
+        return text + (", or null for the default" if self.nullable else "")
+
+    def _refuse(self, value: Any, why: str = "") -> SettingError:
+        """The error for ``value``: names the key, the value, and the allowed range or choices."""
+        detail = f" ({why})" if why else ""
+        return SettingError(
+            f"{self.key}: {show_value(value)} is not allowed{detail}; expected {self.allowed()}"
+        )
+
+    def validate(self, value: Any) -> Any:
+        """Return ``value`` normalised (floats as float, text stripped) or raise :class:`SettingError`."""
+        original = value
+        if value is None:
+            if self.nullable:
+                return None
+            raise self._refuse(value)
+        kind = self.type
+        if kind is bool:
+            if not isinstance(value, bool):
+                raise self._refuse(value)
+        elif kind is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self._refuse(value)
+        elif kind is float:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise self._refuse(value)
+            if not math.isfinite(value):
+                raise self._refuse(value)
+            value = float(value)
+        else:
+            if not isinstance(value, str):
+                raise self._refuse(value)
+            value = value.strip()
+            if self.choices is not None and value not in self.choices:
+                raise self._refuse(value)
+        if self.minimum is not None and value < self.minimum:
+            raise self._refuse(original, "too small")
+        if self.maximum is not None and value > self.maximum:
+            raise self._refuse(original, "too large")
+        if self.check is not None:
+            problem = self.check(value)
+            if problem:
+                raise SettingError(f"{self.key}: {show_value(original)} is not allowed; it {problem}")
+        return value
+
+    def parse(self, text: str) -> Any:
+        """Turn command-line text into a valid value (``okbot config set``), or raise SettingError."""
+        raw = text.strip()
+        if self.nullable and raw.lower() in _NULL_WORDS:
+            return None
+        kind = self.type
+        if kind is bool:
+            word = raw.lower()
+            if word in _TRUE_WORDS:
+                return True
+            if word in _FALSE_WORDS:
+                return False
+            raise self._refuse(text, "use true/false, on/off, yes/no or 1/0")
+        if kind is int:
+            try:
+                value: Any = int(raw)
+            except ValueError:
+                raise self._refuse(text) from None
+        elif kind is float:
+            try:
+                value = float(raw)
+            except ValueError:
+                raise self._refuse(text) from None
+        elif self.choices is not None:
+            # Accept any capitalisation on the command line; store the canonical spelling.
+            lowered = {c.lower(): c for c in self.choices}
+            value = lowered.get(raw.lower(), raw)
+        else:
+            value = text
+        return self.validate(value)
+
+
+def _http_url(value: str) -> str | None:
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return "must be an http:// or https:// URL"
+    return None
+
+
+def _non_empty(value: str) -> str | None:
+    return "must not be empty" if not value else None
+
+
+PROVIDER = "Provider"
+MODEL = "Model"
+COMPRESSION = "Context compression"
+MEMORY = "Memory"
+TOOLS = "Tools"
+ADVANCED = "Advanced"
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "provider.baseUrl", str, "https://api.openai.com/v1",
+        "Base URL of the OpenAI-compatible API (OKBOT_BASE_URL overrides it without saving).",
+        section=PROVIDER, check=_http_url,
+    ),
+    Setting(
+        "provider.model", str, "gpt-4o-mini",
+        "Model name sent to the provider (OKBOT_MODEL overrides it without saving).",
+        section=PROVIDER, check=_non_empty,
+    ),
+    Setting(
+        "provider.keySource", str, "env",
+        "Where the API key comes from: env (OKBOT_API_KEY / OPENAI_API_KEY), the system keyring, "
+        "or none for servers that need no key. The key itself is never stored in settings.json.",
+        choices=("env", "keyring", "none"), section=PROVIDER,
+    ),
+    Setting(
+        "model.contextWindow", int, None,
+        "Context window in tokens for the current model; empty uses the model's known window. "
+        "Stored per model, so switching models does not carry it over.",
+        minimum=1000, maximum=10_000_000, nullable=True, section=MODEL, per_model=True,
+    ),
+    Setting(
+        "contextCompression.ratio", float, 0.6,
+        "Compress when the estimated prompt reaches this fraction of the context window.",
+        minimum=0.30, maximum=0.95, section=COMPRESSION,
+    ),
+    Setting(
+        "contextCompression.keepRecentMin", int, 8,
+        "Fewest recent items kept word for word after a compression (at most keepRecentMax).",
+        minimum=1, maximum=500, section=COMPRESSION,
+    ),
+    Setting(
+        "contextCompression.keepRecentMax", int, 12,
+        "Most recent items kept word for word after a compression (at least keepRecentMin).",
+        minimum=1, maximum=500, section=COMPRESSION,
+    ),
+    Setting(
+        "contextCompression.summaryMaxChars", int, 2000,
+        "Longest session summary, in characters.",
+        minimum=100, maximum=8000, section=COMPRESSION,
+    ),
+    Setting(
+        "contextCompression.autoTopicCompress", bool, True,
+        "When a message starts a new topic, send the model only the summary and the new message.",
+        section=COMPRESSION,
+    ),
+    Setting(
+        "memory.maxEntries", int, 40,
+        "Most durable memories recalled into the instructions (0 turns recall off).",
+        minimum=0, maximum=1000, section=MEMORY,
+    ),
+    Setting(
+        "memory.maxChars", int, 4000,
+        "Most characters of recalled memories in the instructions.",
+        minimum=0, maximum=100_000, section=MEMORY,
+    ),
+    Setting(
+        "tools.search_history.approval", str, "allow",
+        "Whether the model may read this session's original record: allow, ask the user first, or deny.",
+        choices=("allow", "ask", "deny"), section=TOOLS,
+    ),
+    Setting(
+        "tools.maxRounds", int, 8,
+        "Most tool-call rounds in one turn before the model must answer.",
+        minimum=1, maximum=100, section=TOOLS,
+    ),
+    Setting(
+        "developerMode", bool, False,
+        "Show developer tools such as View context on user messages.",
+        section=ADVANCED,
+    ),
+)
+
+_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
+if len(_BY_KEY) != len(SETTINGS):  # pragma: no cover - guards the declaration above
+    raise RuntimeError("duplicate setting keys in SETTINGS")
+
+# Pairs (low, high) that must satisfy low <= high.
+ORDERED_PAIRS: tuple[tuple[str, str], ...] = (
+    ("contextCompression.keepRecentMin", "contextCompression.keepRecentMax"),
+)
+
+
+def suggest(key: str) -> list[str]:
+    """Known keys a mistyped ``key`` probably meant (closest first, at most three)."""
+    lowered = {k.lower(): k for k in _BY_KEY}
+    wanted = key.strip().lower()
+    scored = sorted(
+        ((difflib.SequenceMatcher(None, wanted, k).ratio(), k) for k in lowered), reverse=True
+    )
+    best = scored[0][0]
+    # Only the clear winners: a near-tie of three keys is offered, a distant third is not.
+    found = [lowered[k] for score, k in scored[:3] if score >= 0.6 and score >= best - 0.03]
+    prefixed = [k for k in _BY_KEY if wanted and k.lower().startswith(wanted + ".")]
+    if prefixed:  # "provider" alone: the keys in that group
+        found = prefixed
+    # "ratio" or "maxrounds" alone: match the last part of the dotted key.
+    for k in _BY_KEY:
+        if k.lower().rsplit(".", 1)[-1] == wanted and k not in found:
+            found.append(k)
+    return found[:3]
+
+
+def setting(key: str) -> Setting:
+    """The declaration for ``key``; :class:`SettingError` (with suggestions) when there is none."""
+    try:
+        return _BY_KEY[key]
+    except (KeyError, TypeError):
+        pass
+    close = suggest(key) if isinstance(key, str) else []
+    hint = f"did you mean {' or '.join(close)}?" if close else "run `okbot config get` to list the settings"
+    raise SettingError(f"unknown setting {show_value(key)}", hint=hint)

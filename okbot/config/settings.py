@@ -1,0 +1,430 @@
+"""The settings store: ``settings.json`` read leniently, validated through the schema, written atomically.
+
+Loading never raises for bad content. A file that cannot be parsed is copied to
+``settings.json.broken-<UTC stamp>`` and defaults are used; a bad value resets only its own key.
+Everything that happened is listed in :attr:`Settings.problems` for the UI and the CLI to show.
+Only values that differ from the defaults are stored; keys this version does not know are kept
+untouched so that a newer OkBot's settings survive a round trip through an older one.
+
+On disk::
+
+    {"version": 1, "provider.model": "gpt-4o", ...,
+     "modelOverrides": {"gpt-4o": {"contextWindow": 64000}}}
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from okbot.config import paths
+from okbot.config.schema import ORDERED_PAIRS, SETTINGS, SettingError, setting, show_value, suggest
+from okbot.core.atomic import atomic_write_bytes, atomic_write_json
+
+log = logging.getLogger("okbot.config")
+
+FORMAT_VERSION = 1
+VERSION_KEY = "version"
+OVERRIDES_KEY = "modelOverrides"
+CONTEXT_WINDOW_KEY = "model.contextWindow"
+_OVERRIDE_FIELD = {CONTEXT_WINDOW_KEY: "contextWindow"}
+
+# Environment variables that override a setting at read time (never saved).
+ENV_OVERRIDES: dict[str, str] = {
+    "provider.baseUrl": "OKBOT_BASE_URL",
+    "provider.model": "OKBOT_MODEL",
+}
+
+Subscriber = Callable[[str], None]
+
+
+def _utc_stamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def _looks_like_api_key(key: str) -> bool:
+    squashed = "".join(ch for ch in key.lower() if ch.isalnum())
+    return "apikey" in squashed or squashed.endswith("secret")
+
+
+class Settings:
+    """OkBot's global settings, backed by ``settings.json``.
+
+    Read with :meth:`get`, change with :meth:`set` / :meth:`set_text` / :meth:`reset` (each
+    validates, saves atomically and notifies subscribers with the key). ``problems`` holds
+    user-facing messages about what loading had to repair; ``reset_keys`` the keys whose stored
+    values were refused and replaced by defaults.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.problems: list[str] = []
+        self.reset_keys: list[str] = []
+        self._values: dict[str, Any] = {}  # known keys whose value differs from the default
+        self._overrides: dict[str, dict[str, Any]] = {}  # model -> {"contextWindow": n, ...}
+        self._unknown: dict[str, Any] = {}  # keys we do not know, preserved as read
+        self._version: int = FORMAT_VERSION
+        self._save_blocked: str = ""  # why save() must not overwrite the file on disk
+        self._subscribers: list[Subscriber] = []
+
+    # ----------------------------------------------------------------- loading
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Settings:
+        """Read ``path`` (default: the data dir's settings.json). Never raises for bad content."""
+        settings = cls(paths.settings_file() if path is None else Path(path))
+        settings._load()
+        for message in settings.env_problems():
+            settings._problem(message)
+        return settings
+
+    def _problem(self, message: str) -> None:
+        self.problems.append(message)
+        log.warning("%s", message)
+
+    def _load(self) -> None:
+        name = self.path.name
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            self._save_blocked = (
+                f"{name} could not be read ({_why(exc)}); OkBot will not overwrite it. "
+                "Fix its permissions and restart OkBot"
+            )
+            self._problem(f"{name} could not be read ({_why(exc)}); defaults in use, "
+                          "and changes will not be saved until it can be read")
+            return
+        try:
+            data = json.loads(raw.decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            why = "not valid UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (
+                "empty" if not raw.strip() else "not valid JSON")
+            self._broken(raw, f"{name} was {why}")
+            return
+        if not isinstance(data, dict):
+            self._broken(raw, f"{name} did not hold a JSON object")
+            return
+        if self._read_object(data):
+            backup = self._backup(raw)
+            if backup:
+                self._problem(f"the original {name} was backed up to {backup} before the repairs above")
+
+    def _broken(self, raw: bytes, what: str) -> None:
+        backup = self._backup(raw)
+        if backup:
+            self._problem(f"{what}; backed up to {backup}; defaults in use")
+
+    def _backup(self, raw: bytes) -> str:
+        """Copy the file's bytes to ``<name>.broken-<stamp>`` (reusing an identical earlier copy)."""
+        parent, name = self.path.parent, self.path.name
+        try:
+            for old in sorted(parent.glob(f"{name}.broken-*")):
+                if old.is_file() and old.stat().st_size == len(raw) and old.read_bytes() == raw:
+                    return old.name
+            target = parent / f"{name}.broken-{_utc_stamp()}"
+            n = 1
+            while target.exists():
+                n += 1
+                target = parent / f"{name}.broken-{_utc_stamp()}-{n}"
+            atomic_write_bytes(target, raw)
+        except OSError as exc:
+            self._save_blocked = f"{name} needs repair but no backup copy could be made ({_why(exc)})"
+            self._problem(f"{name} had problems and could not be backed up ({_why(exc)}); "
+                          "defaults in use for the bad values, and the file will not be overwritten")
+            return ""
+        return target.name
+
+    def _read_object(self, data: dict[str, Any]) -> bool:
+        """Take the valid parts of ``data``; return True when something had to be repaired."""
+        repaired = False
+        unknown: list[str] = []
+        for key, value in data.items():
+            if key == VERSION_KEY:
+                repaired |= self._read_version(value)
+            elif key == OVERRIDES_KEY:
+                repaired |= self._read_overrides(value)
+            else:
+                try:
+                    spec = setting(key)
+                except SettingError:
+                    self._unknown[key] = value
+                    unknown.append(key)
+                    continue
+                if spec.per_model:  # stored under modelOverrides, never as a top-level key
+                    self._unknown[key] = value
+                    self._problem(f"{self.path.name}: a top-level {key} is ignored (kept in the file); "
+                                  f"it is set per model, as {OVERRIDES_KEY} → <model> → "
+                                  f"{_OVERRIDE_FIELD[key]}, or with `okbot config set {key} <n>`")
+                    continue
+                try:
+                    normal = spec.validate(value)
+                except SettingError:
+                    self._reset_on_load(key, value, spec.default)
+                    repaired = True
+                    continue
+                if normal != spec.default:
+                    self._values[key] = normal
+        for low, high in ORDERED_PAIRS:
+            lo, hi = self.get_stored(low), self.get_stored(high)
+            if lo > hi:
+                self._values.pop(low, None)
+                self._values.pop(high, None)
+                for key in (low, high):
+                    if key not in self.reset_keys:
+                        self.reset_keys.append(key)
+                defaults = f"{setting(low).default} and {setting(high).default}"
+                self._problem(f"{self.path.name}: {low} ({lo}) was larger than {high} ({hi}); "
+                              f"both reset to the defaults {defaults}")
+                repaired = True
+        if unknown:
+            self._report_unknown(unknown)
+        return repaired
+
+    def _reset_on_load(self, key: str, value: Any, default: Any) -> None:
+        if key not in self.reset_keys:
+            self.reset_keys.append(key)
+        self._problem(f"{self.path.name}: {key} was {show_value(value)}, which is not allowed "
+                      f"(expected {setting(key).allowed()}); reset to the default {show_value(default)}")
+
+    def _read_version(self, value: Any) -> bool:
+        if isinstance(value, int) and not isinstance(value, bool) and value >= FORMAT_VERSION:
+            self._version = value
+            if value > FORMAT_VERSION:
+                self._problem(f"{self.path.name} was written by a newer OkBot (format {value}); "
+                              "the settings this version knows are used and the rest are kept")
+            return False
+        self._problem(f"{self.path.name}: version was {show_value(value)}; treated as {FORMAT_VERSION}")
+        return True
+
+    def _read_overrides(self, value: Any) -> bool:
+        if not isinstance(value, dict):
+            self._problem(f"{self.path.name}: {OVERRIDES_KEY} was {show_value(value)}, not an object "
+                          "of per-model settings; per-model settings reset")
+            self._mark_reset(CONTEXT_WINDOW_KEY)
+            return True
+        repaired = False
+        spec = setting(CONTEXT_WINDOW_KEY)
+        for model, entry in value.items():
+            if not isinstance(entry, dict):
+                self._problem(f"{self.path.name}: {OVERRIDES_KEY} for model {show_value(model)} was "
+                              f"{show_value(entry)}, not an object; removed")
+                self._mark_reset(CONTEXT_WINDOW_KEY)
+                repaired = True
+                continue
+            kept = dict(entry)
+            field = _OVERRIDE_FIELD[CONTEXT_WINDOW_KEY]
+            if field in kept:
+                try:
+                    window = spec.validate(kept[field])
+                except SettingError:
+                    self._problem(f"{self.path.name}: the context window for model {show_value(model)} "
+                                  f"was {show_value(kept[field])}, which is not allowed "
+                                  f"(expected {spec.allowed()}); reset to the model's known window")
+                    self._mark_reset(CONTEXT_WINDOW_KEY)
+                    repaired = True
+                    window = None
+                if window is None:
+                    del kept[field]
+                else:
+                    kept[field] = window
+            if kept:
+                self._overrides[model] = kept
+        return repaired
+
+    def _mark_reset(self, key: str) -> None:
+        if key not in self.reset_keys:
+            self.reset_keys.append(key)
+
+    def _report_unknown(self, keys: list[str]) -> None:
+        parts = []
+        for key in keys:
+            if _looks_like_api_key(key):
+                parts.append(f"{key} (API keys are never read from settings.json; "
+                             "use OKBOT_API_KEY or the keyring)")
+                continue
+            close = suggest(key)
+            parts.append(f"{key} (did you mean {' or '.join(close)}?)" if close else key)
+        listed = ", ".join(parts)
+        self._problem(f"{self.path.name}: ignored unknown keys, kept in the file untouched: {listed}")
+
+    # ----------------------------------------------------------------- reading
+
+    def _current_model(self) -> str:
+        return self.get("provider.model")
+
+    def get_stored(self, key: str) -> Any:
+        """The value of ``key`` as stored (or its default), ignoring environment overrides."""
+        spec = setting(key)
+        if spec.per_model:
+            model = self._current_model()
+            return self._overrides.get(model, {}).get(_OVERRIDE_FIELD[key], spec.default)
+        return self._values.get(key, spec.default)
+
+    def env_override(self, key: str) -> str | None:
+        """Name of the environment variable currently overriding ``key``, if any (and valid)."""
+        var = ENV_OVERRIDES.get(key)
+        if var is None:
+            return None
+        text = os.environ.get(var, "").strip()
+        if not text:
+            return None
+        try:
+            setting(key).validate(text)
+        except SettingError:
+            return None
+        return var
+
+    def get(self, key: str) -> Any:
+        """The effective value of ``key``: environment override, else the stored value, else the default.
+
+        An environment override that the schema refuses is ignored (the stored value is used).
+        """
+        spec = setting(key)
+        var = self.env_override(key)
+        if var is not None:
+            return spec.validate(os.environ[var])
+        return self.get_stored(key)
+
+    def is_default(self, key: str) -> bool:
+        """Whether the stored value of ``key`` is its default (environment overrides do not count)."""
+        return self.get_stored(key) == setting(key).default
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every key mapped to its effective value, in declaration order."""
+        return {spec.key: self.get(spec.key) for spec in SETTINGS}
+
+    def env_problems(self) -> list[str]:
+        """Messages about environment overrides that are set but refused by the schema."""
+        out = []
+        for key, var in ENV_OVERRIDES.items():
+            text = os.environ.get(var, "").strip()
+            if not text:
+                continue
+            try:
+                setting(key).validate(text)
+            except SettingError as exc:
+                out.append(f"{var} is ignored: {exc.message}")
+        return out
+
+    # ----------------------------------------------------------------- changing
+
+    def _snapshot(self) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        return dict(self._values), {m: dict(e) for m, e in self._overrides.items()}
+
+    def _store(self, key: str, value: Any) -> None:
+        spec = setting(key)
+        if spec.per_model:
+            model = self._current_model()
+            entry = dict(self._overrides.get(model, {}))
+            field = _OVERRIDE_FIELD[key]
+            if value is None:
+                entry.pop(field, None)
+            else:
+                entry[field] = value
+            if entry:
+                self._overrides[model] = entry
+            else:
+                self._overrides.pop(model, None)
+        elif value == spec.default:
+            self._values.pop(key, None)
+        else:
+            self._values[key] = value
+
+    def _check_pairs(self, key: str, value: Any) -> None:
+        for low, high in ORDERED_PAIRS:
+            if key == low and value > (other := self.get_stored(high)):
+                raise SettingError(f"{low} ({value}) must not be larger than {high} ({other})",
+                                   hint=f"raise {high} first")
+            if key == high and value < (other := self.get_stored(low)):
+                raise SettingError(f"{high} ({value}) must not be smaller than {low} ({other})",
+                                   hint=f"lower {low} first")
+
+    def _change(self, key: str, value: Any) -> None:
+        """Store an already validated value, save, and notify; on a failed save nothing changes."""
+        self._check_pairs(key, value)
+        before = self.as_dict()
+        snapshot = self._snapshot()
+        self._store(key, value)
+        try:
+            self.save()
+        except SettingError:
+            self._values, self._overrides = snapshot
+            raise
+        if self._snapshot() == snapshot:
+            return
+        after = self.as_dict()
+        changed = [key] + [k for k in after if k != key and after[k] != before[k]]
+        for callback in list(self._subscribers):
+            for k in changed:
+                callback(k)
+
+    def set(self, key: str, value: Any) -> None:
+        """Validate ``value`` for ``key``, store it, save atomically and notify subscribers.
+
+        Raises :class:`SettingError` (and changes nothing) for an unknown key, a refused value,
+        or when the file cannot be written.
+        """
+        self._change(key, setting(key).validate(value))
+
+    def set_text(self, key: str, text: str) -> None:
+        """Set ``key`` from command-line text (``okbot config set key text``)."""
+        self.set(key, setting(key).parse(text))
+
+    def reset(self, key: str) -> None:
+        """Return ``key`` to its default (for the current model when it is per model)."""
+        self._change(key, setting(key).default)
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Call ``callback(key)`` after each change; returns a function that unsubscribes."""
+        self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def to_json(self) -> dict[str, Any]:
+        """The object written to settings.json (only changed values, unknown keys preserved)."""
+        out: dict[str, Any] = {VERSION_KEY: self._version}
+        for spec in SETTINGS:
+            if spec.key in self._values:
+                out[spec.key] = self._values[spec.key]
+        if self._overrides:
+            out[OVERRIDES_KEY] = {m: dict(e) for m, e in self._overrides.items()}
+        for key, value in self._unknown.items():
+            out.setdefault(key, value)
+        return out
+
+    def save(self) -> None:
+        """Write settings.json atomically (mode 0600, previous version kept as ``.bak``).
+
+        Raises :class:`SettingError` rather than overwrite a file that could not be read or backed up.
+        """
+        if self._save_blocked:
+            raise SettingError(f"settings not saved: {self._save_blocked}")
+        try:
+            atomic_write_json(self.path, self.to_json(), backup=True)
+        except OSError as exc:
+            raise SettingError(f"settings not saved: could not write {self.path} ({_why(exc)})") from exc
+
+
+def effective_context_window(settings: Settings) -> int:
+    """The current model's context window: the user's override, else the model facts' window."""
+    override = settings.get(CONTEXT_WINDOW_KEY)
+    if override is not None:
+        return int(override)
+    from okbot.core.tokens import model_facts
+
+    return int(model_facts(settings.get("provider.model")).context_window)

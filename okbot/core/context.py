@@ -1,0 +1,239 @@
+"""The one function that builds what the model sees: :func:`build_context`.
+
+The turn runner, the View-context window and ``okbot context`` all call it; the viewer only
+passes ``at=`` to truncate the projection at a chosen user message. Nothing else assembles
+instructions or picks session items.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from okbot.core.errors import NotFound, OkBotError
+from okbot.core.instructions import InstructionBlock, InstructionInputs, assemble_instructions, join_blocks
+from okbot.core.sources import ContextSources
+from okbot.core.summary import SessionSummary
+from okbot.core.workspace import Target
+
+# How far back build_context looks for the call of a tool result that sits right after coverage.
+_PAIR_LOOKBACK = 64
+# Item types the model sees; notices are for the user only.
+MODEL_ITEM_TYPES = frozenset({"user", "assistant", "tool_call", "tool_result"})
+
+
+@dataclass
+class ContextProjection:
+    """Everything the model sees for one request, with token counts and the window it must fit."""
+
+    target: Target
+    model: str
+    blocks: list[InstructionBlock]
+    items: list[dict[str, Any]]
+    item_tokens: list[int]
+    overhead_tokens: int
+    window: int
+    ratio: float
+    covered_through_id: int
+    summary: SessionSummary
+    encoding: str
+    approximate: bool
+    calibration_factor: float = 1.0
+    at: int | None = None
+    at_covered: bool = False
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def instruction_tokens(self) -> int:
+        return sum(b.tokens for b in self.blocks)
+
+    @property
+    def items_tokens(self) -> int:
+        return sum(self.item_tokens)
+
+    @property
+    def total_tokens(self) -> int:
+        """The raw estimate: instructions + items + chat-format overhead."""
+        return self.instruction_tokens + self.items_tokens + self.overhead_tokens
+
+    @property
+    def calibrated_tokens(self) -> int:
+        """The estimate corrected by what the provider reported for this model before."""
+        return round(self.total_tokens * self.calibration_factor)
+
+    @property
+    def threshold(self) -> int:
+        """Compression triggers at or above this many (calibrated) tokens."""
+        return int(self.window * self.ratio)
+
+    def system_text(self) -> str:
+        return join_blocks(self.blocks)
+
+    def to_messages(self) -> list[dict[str, Any]]:
+        """The Chat Completions ``messages`` for this projection (system + items)."""
+        from okbot.core.messages import items_to_messages
+
+        messages: list[dict[str, Any]] = []
+        if self.blocks:
+            messages.append({"role": "system", "content": self.system_text()})
+        messages.extend(items_to_messages(self.items))
+        return messages
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": {"kind": self.target.kind, "id": self.target.id, "name": self.target.name},
+            "model": self.model,
+            "at": self.at,
+            "atCovered": self.at_covered,
+            "coveredThroughId": self.covered_through_id,
+            "window": self.window,
+            "ratio": self.ratio,
+            "threshold": self.threshold,
+            "encoding": self.encoding,
+            "approximate": self.approximate,
+            "tokens": {
+                "instructions": self.instruction_tokens,
+                "items": self.items_tokens,
+                "overhead": self.overhead_tokens,
+                "total": self.total_tokens,
+                "calibrated": self.calibrated_tokens,
+                "calibrationFactor": self.calibration_factor,
+            },
+            "blocks": [
+                {"name": b.name, "title": b.title, "stable": b.stable, "tokens": b.tokens, "text": b.text}
+                for b in self.blocks
+            ],
+            "items": [{**item, "tokens": n} for item, n in zip(self.items, self.item_tokens)],
+            "notices": list(self.notices),
+        }
+
+    def to_json_text(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False, indent=2)
+
+
+def build_context(target: Target, at: int | None = None, *, sources: ContextSources) -> ContextProjection:
+    """Build the projection the model sees for ``target`` (next request, or as of user message ``at``)."""
+    notices: list[str] = []
+    session = sources.session(target)
+    summary, summary_problems = sources.summary(target)
+    notices.extend(summary_problems)
+
+    covered = summary.covered_through_id
+    tail, boundary_found = session.read_after(covered)
+    if covered and not boundary_found:
+        notices.append(
+            f"session-summary.json says items up to #{covered} are summarized, but the record has no item "
+            f"#{covered}; treating nothing as covered."
+        )
+        summary = SessionSummary()
+        covered = 0
+        tail, _ = session.read_after(0)
+    tail = _with_paired_calls(session, tail, covered)
+
+    at_covered = False
+    if at is not None:
+        tail, at_covered = _cut_at(session, tail, at, covered)
+
+    items = [it for it in tail if it.get("type") in MODEL_ITEM_TYPES]
+    model = sources.model_for(target)
+    counter = sources.counter(model)
+    soul, soul_problem = sources.soul(target)
+    if soul_problem:
+        notices.append(soul_problem)
+
+    inputs = InstructionInputs(
+        name=target.name,
+        role_line=target.role_line if target.kind == "assistant" else "",
+        squad_name=target.name if target.kind == "squad" else "",
+        squad_description=target.meta.get("description", "") if target.kind == "squad" else "",
+        roster=sources.roster(target),
+        soul=soul,
+        tool_notes=tuple(sources.tool_notes(target)),
+        skills=tuple(sources.skills(target)),
+        summary=summary.summary,
+        covered_through_id=covered,
+        kept_user_words=_kept_words(session, summary, covered, notices),
+        memories=tuple(sources.memories(target)),
+    )
+    blocks = [b.with_tokens(counter.count_text(b.text)) for b in assemble_instructions(inputs)]
+    item_tokens = [counter.count_item(it) for it in items]
+    # reply priming, plus the system message's own overhead and the blank lines between blocks
+    overhead = counter.count_messages_overhead()
+    if blocks:
+        overhead += counter.count_message("", "system") + counter.count_text("\n\n") * (len(blocks) - 1)
+    settings = sources.settings
+    return ContextProjection(
+        target=target,
+        model=model,
+        blocks=blocks,
+        items=items,
+        item_tokens=item_tokens,
+        overhead_tokens=overhead,
+        window=sources.context_window(),
+        ratio=settings.get("contextCompression.ratio"),
+        covered_through_id=covered,
+        summary=summary,
+        encoding=counter.encoding_name,
+        approximate=counter.approximate,
+        calibration_factor=sources.calibration.factor(model),
+        at=at,
+        at_covered=at_covered,
+        notices=notices,
+    )
+
+
+def _with_paired_calls(session: Any, tail: list[dict[str, Any]], covered: int) -> list[dict[str, Any]]:
+    """Pull in covered tool calls whose results sit in the tail, so a call is never split from its result."""
+    open_results = {it["call_id"] for it in tail if it.get("type") == "tool_result"}
+    open_results -= {it["call_id"] for it in tail if it.get("type") == "tool_call"}
+    if not open_results or covered <= 0:
+        return tail
+    extra: list[dict[str, Any]] = []
+    for item_id in range(covered, max(0, covered - _PAIR_LOOKBACK), -1):
+        item = session.get(item_id)
+        if item is None:
+            continue
+        extra.insert(0, item)
+        if item.get("type") == "tool_call":
+            open_results.discard(item.get("call_id"))
+            if not open_results:
+                break
+    # keep only the pulled-in calls (and what sits between them and the tail, to stay in order)
+    first_call = next((i for i, it in enumerate(extra) if it.get("type") == "tool_call"), len(extra))
+    return extra[first_call:] + tail
+
+
+def _cut_at(session: Any, tail: list[dict[str, Any]], at: int, covered: int) -> tuple[list[dict[str, Any]], bool]:
+    """Truncate the tail at user message ``at``; ``(items, at_covered)``."""
+    if at <= covered:
+        item = session.get(at)
+        if item is None:
+            raise NotFound(f"no item #{at} in this session")
+        _require_user(item)
+        return [], True
+    for index, item in enumerate(tail):
+        if item["id"] == at:
+            _require_user(item)
+            return tail[: index + 1], False
+    raise NotFound(f"no item #{at} in this session", hint=f"the last item is #{session.last_id()}")
+
+
+def _require_user(item: dict[str, Any]) -> None:
+    if item.get("type") != "user":
+        raise OkBotError(f"item #{item['id']} is a {item.get('type')} item, not a user message",
+                         hint="--at takes the id of a message you typed")
+
+
+def _kept_words(session: Any, summary: SessionSummary, covered: int, notices: list[str]) -> tuple[tuple[int, str], ...]:
+    """The user's kept messages, copied from the record (never retyped by a model)."""
+    kept = []
+    for item_id in summary.kept_user_ids:
+        if item_id > covered:
+            continue  # still in the tail verbatim anyway
+        item = session.get(item_id)
+        if item is None or item.get("type") != "user" or item.get("source") != "user":
+            notices.append(f"kept user message #{item_id} is not a user message in the record; left out.")
+            continue
+        kept.append((item_id, item["content"]))
+    return tuple(kept)

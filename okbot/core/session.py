@@ -1,0 +1,559 @@
+"""The append-only transcript ``session.jsonl``: one item per line (schema in :mod:`okbot.core.items`).
+
+Reading is built for long sessions. Opening is cheap (one ``stat`` and one byte read); the
+readers the turn loop needs (:meth:`SessionStore.last_id`, :meth:`~SessionStore.tail`,
+:meth:`~SessionStore.read_after`) read the file *backwards* from the end, in chunks that
+double in size, so their cost follows the part of the tail they return, not the file. Random
+access (:meth:`~SessionStore.get`, :meth:`~SessionStore.iter_items`, ``len``) goes through a
+lazily built id -> byte offset index that later appends extend without a rescan.
+
+Damaged input never costs a good line. A line that is not valid UTF-8, not JSON, not an item,
+or whose id is not above every id before it (the later line loses) is skipped and recorded
+once, by byte offset, in the sibling ``session.quarantine.jsonl``; each newly found batch adds
+one ``notice`` item to the session and is reported through ``on_notice``. A torn last line
+(crash mid-write) is set aside the same way when the store is opened, and the file is repaired
+by *appending* a newline; existing bytes are never rewritten.
+
+Limits: ids out of order can only come from outside edits. Once the index is current the readers
+use it and are exact. Before that, the backwards readers resolve duplicates and disorder within
+the part they read, but cannot see an earlier line with a *higher* id beyond where they stop
+(e.g. ids ``2, 1``: ``read_after(1)`` stops at the bad ``1``); the scan sets such lines aside.
+One process writes a session at a time (threads are fine).
+"""
+
+from __future__ import annotations
+
+import base64
+import bisect
+import copy
+import functools
+import json
+import os
+import re
+import threading
+from array import array
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, BinaryIO, TypeVar
+
+from okbot.core import items
+from okbot.core.atomic import PRIVATE_FILE_MODE, fsync_dir
+from okbot.core.errors import OkBotError
+
+Item = dict[str, Any]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+_ID_PREFIX = re.compile(rb'\{"id":(\d{1,18})[,}]')
+_FIRST_CHUNK = 64 * 1024          # backwards reads start here and double...
+_MAX_CHUNK = 8 * 1024 * 1024      # ...up to this
+_SCAN_CHUNK = 4 * 1024 * 1024     # forward index scan
+_CACHE_SLOTS = 4                  # read_after answers kept (by after_id)
+_WRITE_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
+
+
+def _check_line(line: bytes) -> tuple[Item | None, str]:
+    """``(item, "")`` if ``line`` is a valid item, else ``(None, why)``. Ordering is not checked."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"invalid UTF-8 at byte {exc.start}"
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, f"not valid JSON ({exc.msg} at column {exc.colno})"
+    except RecursionError:
+        return None, "not valid JSON (nested too deeply)"
+    try:
+        items.validate_item(obj)
+    except items.InvalidItem as exc:
+        return None, f"not a session item: {exc}"
+    match = _ID_PREFIX.match(line)
+    if match is not None and int(match.group(1)) != obj["id"]:
+        return None, "ambiguous item: the 'id' key appears more than once"
+    return obj, ""
+
+
+def _is_blank(line: bytes) -> bool:
+    return not line or line.isspace()
+
+
+def _clone(item: Item) -> Item:
+    """A copy safe to mutate (items are flat apart from small dicts such as ``usage``)."""
+    out = dict(item)
+    for key, value in out.items():
+        if isinstance(value, (dict, list)):
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _public(method: _F) -> _F:
+    """Run under the store lock, turn OS errors into user-facing ones, then deliver notices."""
+
+    @functools.wraps(method)
+    def wrapper(self: SessionStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            with self._lock:
+                return method(self, *args, **kwargs)
+        except OSError as exc:
+            raise OkBotError(f"Cannot use {self.path}: {exc.strerror or exc}",
+                             hint="check that the disk is not full and the file is readable") from exc
+        finally:
+            self._flush_notices()
+
+    return wrapper  # type: ignore[return-value]
+
+
+class SessionStore:
+    """Reads and appends the items of one ``session.jsonl``; thread-safe.
+
+    Every item returned is a fresh copy: callers may mutate it freely.
+    ``problems`` lists the human-readable notices produced so far (also sent to ``on_notice``,
+    outside the lock, from the thread that found them).
+    """
+
+    def __init__(self, path: Path, *, on_notice: Callable[[str], None] | None = None) -> None:
+        self.path = Path(path)
+        self.quarantine_path = self.path.with_name(f"{self.path.stem}.quarantine.jsonl")
+        self.problems: list[str] = []
+        self._on_notice = on_notice
+        self._lock = threading.RLock()
+        self._outbox: list[str] = []
+        self._size = -1                      # file size as last seen or written by us
+        self._last: int | None = None        # last id, valid while the size is unchanged
+        self._cache: dict[int, tuple[int, list[Item], bool]] = {}
+        self._quarantined: set[int] | None = None
+        self._reset_index()
+        self._open_check()
+
+    @_public
+    def _open_check(self) -> None:
+        size = self._refresh()
+        if size > 0 and not self._ends_with_newline(size):
+            self._repair_torn(size)
+
+    # ------------------------------------------------------------------ public API
+    @_public
+    def append(self, item: dict) -> dict:
+        """Store ``item`` under the next id (any ``id`` given is ignored), durably; return it."""
+        return _clone(self._append_locked(item))
+
+    @_public
+    def last_id(self) -> int:
+        """The highest item id (0 when empty), found by reading backwards from the end."""
+        return self._last_id_locked()
+
+    @_public
+    def tail(self, n: int) -> list[dict]:
+        """The last ``n`` valid items, oldest first, read backwards from the end."""
+        if n <= 0:
+            return []
+        size = self._refresh()
+        if self._index_current(size):
+            return list(self._iter_range(self._offs, self._lens, max(0, len(self._ids) - n), len(self._ids)))
+        found, _, bad = self._read_back(size, want=n)
+        if self._report(bad):
+            found, _, _ = self._read_back(self._size, want=n)
+        return [_clone(it) for it in found[-n:]]
+
+    @_public
+    def read_after(self, after_id: int) -> tuple[list[dict], bool]:
+        """All valid items with id > ``after_id``, in order, and whether ``after_id`` exists.
+
+        Reads backwards until a line with id <= ``after_id``, so the cost follows the tail.
+        The existence flag is True for ``after_id == 0``. Repeated calls on an unchanged file
+        are answered from a small cache that our own appends keep current.
+        """
+        size = self._refresh()
+        hit = self._cache.get(after_id)
+        if hit is None or hit[0] != size:
+            if self._index_current(size):
+                found, exists = self._read_after_indexed(after_id)
+            else:
+                found, boundary, bad = self._read_back(size, after_id=after_id)
+                if self._report(bad):
+                    size = self._size
+                    found, boundary, _ = self._read_back(size, after_id=after_id)
+                exists = after_id == 0 or (boundary is not None and boundary["id"] == after_id)
+            if len(self._cache) >= _CACHE_SLOTS and after_id not in self._cache:
+                self._cache.pop(next(iter(self._cache)))
+            hit = self._cache[after_id] = (size, found, exists)
+        return [_clone(it) for it in hit[1]], hit[2]
+
+    def _index_current(self, size: int) -> bool:
+        return self._indexed and self._indexed_to == size
+
+    def _read_after_indexed(self, after_id: int) -> tuple[list[Item], bool]:
+        """read_after through a current index: exact even when outside edits left ids out of order."""
+        ids = self._ids
+        pos = bisect.bisect_right(ids, after_id)
+        exists = after_id == 0 or (pos > 0 and ids[pos - 1] == after_id)
+        return list(self._iter_range(self._offs, self._lens, pos, len(ids))), exists
+
+    @_public
+    def get(self, item_id: int) -> dict | None:
+        """The item with ``item_id``, or None; random access through the offset index."""
+        self._ensure_index_locked()
+        pos = bisect.bisect_left(self._ids, item_id)
+        if pos == len(self._ids) or self._ids[pos] != item_id:
+            return None
+        with self._open_read() as fh:
+            fh.seek(self._offs[pos])
+            return json.loads(fh.read(self._lens[pos]))
+
+    @_public
+    def ensure_index(self) -> None:
+        """Build (or extend) the id -> offset index with one forward scan, validating every line."""
+        self._ensure_index_locked()
+
+    @_public
+    def __len__(self) -> int:
+        """Number of valid items (builds the index)."""
+        self._ensure_index_locked()
+        return len(self._ids)
+
+    @_public
+    def iter_items(self, start_id: int | None = None, end_id: int | None = None) -> Iterator[dict]:
+        """Valid items with ``start_id <= id <= end_id`` (either bound optional), in order."""
+        self._ensure_index_locked()
+        ids, offs, lens = self._ids, self._offs, self._lens
+        lo = 0 if start_id is None else bisect.bisect_left(ids, start_id)
+        hi = len(ids) if end_id is None else bisect.bisect_right(ids, end_id)
+        return self._iter_range(offs, lens, lo, hi)
+
+    def _iter_range(self, offs: array, lens: array, lo: int, hi: int) -> Iterator[Item]:
+        if lo >= hi:
+            return
+        with self._open_read() as fh:
+            for pos in range(lo, hi):
+                fh.seek(offs[pos])
+                yield json.loads(fh.read(lens[pos]))
+
+    # ------------------------------------------------------------------ file access
+    def _open_read(self) -> BinaryIO:
+        """Open the session for reading (one place, so tests can count what is read)."""
+        return open(self.path, "rb")
+
+    def _stat_size(self) -> int:
+        try:
+            return os.stat(self.path).st_size
+        except FileNotFoundError:
+            return 0
+
+    def _refresh(self) -> int:
+        """Current size; forget cached answers when someone else changed the file."""
+        size = self._stat_size()
+        if size != self._size:
+            self._cache.clear()
+            self._last = None
+            self._size = size
+        return size
+
+    def _ends_with_newline(self, size: int) -> bool:
+        with self._open_read() as fh:
+            fh.seek(size - 1)
+            return fh.read(1) == b"\n"
+
+    def _write(self, path: Path, data: bytes) -> int:
+        """Append ``data`` durably (fsync) to ``path``, creating it private; return the new size."""
+        created = not path.exists()
+        if created:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, _WRITE_FLAGS, PRIVATE_FILE_MODE)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+            size = os.fstat(fd).st_size
+        finally:
+            os.close(fd)
+        if created:
+            fsync_dir(path.parent)
+        return size
+
+    def _lines_backward(self, fh: BinaryIO, size: int) -> Iterator[tuple[int, bytes]]:
+        """Complete lines within the first ``size`` bytes, last first, as ``(offset, bytes)``.
+
+        The piece after the last newline (empty, or a line still being written) is skipped.
+        Chunks double up to ``_MAX_CHUNK``, so a huge line costs linear time and a short tail
+        costs a short read.
+        """
+        pos, chunk = size, _FIRST_CHUNK
+        parts: list[bytes] = []      # pieces of the line being assembled, latest first
+        first = True
+        while pos > 0:
+            step = min(chunk, pos)
+            pos -= step
+            chunk = min(chunk * 2, _MAX_CHUNK)
+            fh.seek(pos)
+            data = fh.read(step)
+            end = len(data)
+            while True:
+                nl = data.rfind(b"\n", 0, end)
+                if nl < 0:
+                    parts.append(data[:end])
+                    break
+                piece = data[nl + 1:end]
+                if parts:
+                    parts.append(piece)
+                    piece = b"".join(reversed(parts))
+                    parts = []
+                if first:
+                    first = False
+                else:
+                    yield pos + nl + 1, piece
+                end = nl
+        if not first:
+            yield 0, b"".join(reversed(parts))
+
+    # ------------------------------------------------------------------ backwards reading
+    def _read_back(self, size: int, *, after_id: int | None = None, want: int | None = None
+                   ) -> tuple[list[Item], Item | None, list[tuple[int, str, bytes]]]:
+        """Read valid items backwards from ``size``.
+
+        Stops at the first valid line with id <= ``after_id`` (returned as the boundary), or once
+        ``want`` items are held and an older valid line confirms their order. A later line whose
+        id is not above an earlier one loses, as in the forward scan. Returns the items in file
+        order, the boundary item and the newly seen bad lines ``(offset, reason, bytes)``.
+        """
+        held: list[tuple[int, Item]] = []   # (offset, item), newest first
+        bad: list[tuple[int, str, bytes]] = []
+        boundary = None
+        if size == 0:
+            return [], None, bad
+        with self._open_read() as fh:
+            for offset, line in self._lines_backward(fh, size):
+                if _is_blank(line):
+                    continue
+                item, reason = _check_line(line)
+                if item is None:
+                    bad.append((offset, reason, line))
+                    continue
+                item_id = item["id"]
+                if after_id is not None and item_id <= after_id:
+                    boundary = item
+                    break
+                if want is not None and len(held) >= want and item_id < held[-1][1]["id"]:
+                    boundary = item
+                    break
+                while held and held[-1][1]["id"] <= item_id:
+                    off, lost = held.pop()
+                    bad.append((off, f"duplicate or non-increasing id {lost['id']} "
+                                     f"(an earlier line has id {item_id})", b""))
+                held.append((offset, item))
+            if bad:   # duplicates carry no text yet: fetch it for the quarantine record
+                known = self._quarantine_set()
+                bad = [(off, why, raw or self._read_line(fh, off))
+                       for off, why, raw in bad if off not in known]
+        held.reverse()
+        return [it for _, it in held], boundary, bad
+
+    def _read_line(self, fh: BinaryIO, offset: int) -> bytes:
+        fh.seek(offset)
+        parts = []
+        while True:
+            data = fh.read(_FIRST_CHUNK)
+            nl = data.find(b"\n")
+            if nl >= 0 or not data:
+                parts.append(data if nl < 0 else data[:nl])
+                return b"".join(parts)
+            parts.append(data)
+
+    def _last_id_locked(self) -> int:
+        size = self._refresh()
+        if self._last is None:
+            if self._index_current(size):
+                self._last = self._index_max
+            else:
+                found, _, bad = self._read_back(size, want=1)
+                self._last = max(found[-1]["id"] if found else 0, self._index_max)
+                self._report(bad)    # may append a notice, which advances self._last
+        return self._last
+
+    # ------------------------------------------------------------------ writing
+    def _append_locked(self, item: Item) -> Item:
+        seen = self._size
+        size = self._refresh()
+        # our own writes always end with a newline; check only when someone else wrote
+        if size > 0 and size != seen and not self._ends_with_newline(size):
+            self._repair_torn(size)
+        new_id = self._last_id_locked() + 1
+        size = self._size
+        stored: Item = {"id": new_id}
+        stored.update((k, v) for k, v in item.items() if k != "id")
+        stored.setdefault("v", items.SCHEMA_VERSION)
+        stored.setdefault("ts", items.now_iso())
+        items.validate_item(stored)
+        data = items.encode_item(stored)
+        new_size = self._write(self.path, data)
+        if new_size != size + len(data):      # someone else wrote too: trust nothing cached
+            self._size = -1
+            return stored
+        for key, (cached_size, found, exists) in list(self._cache.items()):
+            if cached_size == size:
+                found.append(stored)
+                self._cache[key] = (new_size, found, exists)
+            else:
+                del self._cache[key]
+        if self._indexed and self._indexed_to == size:
+            self._add_to_index(new_id, size, len(data) - 1)
+            self._indexed_to = new_size
+        self._last = new_id
+        self._size = new_size
+        return stored
+
+    def _repair_torn(self, size: int) -> None:
+        """The file does not end with a newline: set the fragment aside, then append one."""
+        with self._open_read() as fh:
+            start = 0
+            for offset, line in self._lines_backward(fh, size):
+                start = offset + len(line) + 1
+                break
+            fh.seek(start)
+            fragment = fh.read(size - start)
+        item, reason = _check_line(fragment)
+        if item is not None:
+            before, _, _ = self._read_back(start, want=1)
+            if before and before[-1]["id"] >= item["id"]:
+                item, reason = None, f"duplicate or non-increasing id {item['id']}"
+        if item is not None:
+            self._write(self.path, b"\n")
+            self._size = -1
+            self._notify(f"The last line of {self.path.name} lacked its newline (interrupted "
+                         "write); the newline was added and nothing was lost.")
+            return
+        self._quarantine([(start, f"torn last line (interrupted write): {reason}", fragment)])
+        self._write(self.path, b"\n")
+        self._size = -1
+        text = (f"The last line of {self.path.name} was cut off by an interrupted write; it was "
+                f"set aside in {self.quarantine_path.name} (byte {start}). Every other line is intact.")
+        self._notify(text)
+        self._append_locked(items.notice(text, "warning"))
+
+    # ------------------------------------------------------------------ quarantine and notices
+    def _quarantine_set(self) -> set[int]:
+        if self._quarantined is None:
+            offsets: set[int] = set()
+            try:
+                with open(self.quarantine_path, "rb") as fh:
+                    for raw in fh:
+                        try:
+                            offsets.add(int(json.loads(raw)["offset"]))
+                        except (ValueError, KeyError, TypeError):
+                            continue
+            except FileNotFoundError:
+                pass
+            self._quarantined = offsets
+        return self._quarantined
+
+    def _quarantine(self, bad: list[tuple[int, str, bytes]]) -> list[tuple[int, str, bytes]]:
+        """Record the lines not yet recorded; return those newly recorded."""
+        known = self._quarantine_set()
+        fresh: dict[int, tuple[int, str, bytes]] = {}
+        for entry in sorted(bad):
+            if entry[0] not in known:
+                fresh.setdefault(entry[0], entry)
+        if not fresh:
+            return []
+        records = []
+        for offset, reason, raw in fresh.values():
+            record: Item = {"offset": offset, "reason": reason, "ts": items.now_iso()}
+            try:
+                record["line"] = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                record["line_b64"] = base64.b64encode(raw).decode("ascii")
+            records.append(json.dumps(record, ensure_ascii=False) + "\n")
+        self._write(self.quarantine_path, "".join(records).encode("utf-8"))
+        known.update(fresh)
+        return list(fresh.values())
+
+    def _report(self, bad: list[tuple[int, str, bytes]]) -> bool:
+        """Quarantine newly found bad lines and add one notice for the batch; True if any."""
+        fresh = self._quarantine(bad)
+        if not fresh:
+            return False
+        offset, reason, _ = fresh[0]
+        count = f"{len(fresh)} damaged line{'s' if len(fresh) > 1 else ''}"
+        text = (f"{count} in {self.path.name} {'were' if len(fresh) > 1 else 'was'} skipped and "
+                f"set aside in {self.quarantine_path.name} (first at byte {offset}: {reason}). "
+                "Every other line is intact.")
+        self._notify(text)
+        self._append_locked(items.notice(text, "warning"))
+        return True
+
+    def _notify(self, text: str) -> None:
+        self.problems.append(text)
+        self._outbox.append(text)
+
+    def _flush_notices(self) -> None:
+        with self._lock:
+            pending, self._outbox = self._outbox, []
+        if self._on_notice is not None:
+            for text in pending:
+                self._on_notice(text)
+
+    # ------------------------------------------------------------------ the offset index
+    def _reset_index(self) -> None:
+        self._ids = array("q")
+        self._offs = array("q")
+        self._lens = array("q")
+        self._indexed = False
+        self._indexed_to = 0        # bytes covered (always just after a newline)
+        self._index_max = 0
+
+    def _add_to_index(self, item_id: int, offset: int, length: int) -> None:
+        self._ids.append(item_id)
+        self._offs.append(offset)
+        self._lens.append(length)
+        self._index_max = item_id
+
+    def _ensure_index_locked(self) -> None:
+        size = self._refresh()
+        if size < self._indexed_to:
+            self._notify(f"{self.path.name} became shorter than before; it was read again.")
+            self._reset_index()
+        if not self._indexed or size > self._indexed_to:
+            bad = self._scan(size) if size else []
+            self._indexed = True
+            self._report(bad)
+
+    def _scan(self, size: int) -> list[tuple[int, str, bytes]]:
+        """Index the complete lines between ``_indexed_to`` and ``size``; return new bad lines."""
+        bad: list[tuple[int, str, bytes]] = []
+        max_id = self._index_max
+        add = self._add_to_index
+        pos = self._indexed_to
+        pending: list[bytes] = []     # start of a line that runs past the current chunk
+        with self._open_read() as fh:
+            fh.seek(pos)
+            remaining = size - pos
+            while remaining > 0:
+                data = fh.read(min(_SCAN_CHUNK, remaining))
+                if not data:
+                    break
+                remaining -= len(data)
+                lines = data.split(b"\n")
+                if len(lines) == 1:
+                    pending.append(data)
+                    continue
+                if pending:
+                    pending.append(lines[0])
+                    lines[0] = b"".join(pending)
+                pending = [lines.pop()]
+                for line in lines:
+                    length = len(line)
+                    if not _is_blank(line):
+                        item, reason = _check_line(line)
+                        if item is not None and item["id"] <= max_id:
+                            item, reason = None, (f"duplicate or non-increasing id {item['id']} "
+                                                  f"(an earlier line has id {max_id})")
+                        if item is None:
+                            bad.append((pos, reason, line))
+                        else:
+                            max_id = item["id"]
+                            add(max_id, pos, length)
+                    pos += length + 1
+        self._indexed_to = pos
+        return bad

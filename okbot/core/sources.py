@@ -1,0 +1,139 @@
+"""Where :func:`okbot.core.context.build_context` reads from, with cheap change detection.
+
+One ``ContextSources`` per process (the GUI, a CLI run, a benchmark) holds the workspace, the
+settings, one ``SessionStore`` per session file and small mtime-keyed caches for SOUL.md and the
+summary, so building the context on every turn costs a few ``stat`` calls, not re-reading disk.
+Capabilities that arrive later (memory recall, skills, tools) plug in as providers that start empty.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from okbot.config import paths
+from okbot.config.settings import Settings, effective_context_window
+from okbot.core.errors import OkBotError
+from okbot.core.instructions import RosterEntry
+from okbot.core.session import SessionStore
+from okbot.core.summary import SessionSummary, SummaryStore
+from okbot.core.tokens import Calibration, TokenCounter, counter_for_model
+from okbot.core.workspace import Target, Workspace, read_soul
+
+log = logging.getLogger("okbot.context")
+
+MemoryProvider = Callable[[Target], Sequence[str]]
+SkillProvider = Callable[[Target], Sequence[tuple[str, str]]]
+ToolNotesProvider = Callable[[Target], Sequence[tuple[str, str]]]
+
+
+def _none(_target: Target) -> Sequence[Any]:
+    return ()
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+class ContextSources:
+    """Shared, cached access to everything the model's context is built from."""
+
+    def __init__(
+        self,
+        workspace: Workspace | None = None,
+        settings: Settings | None = None,
+        *,
+        calibration: Calibration | None = None,
+        memories: MemoryProvider = _none,
+        skills: SkillProvider = _none,
+        tool_notes: ToolNotesProvider = _none,
+    ) -> None:
+        self.workspace = workspace or Workspace()
+        self._settings = settings or Settings.load()
+        self._settings_stamp = _stamp(self._settings.path)
+        self.calibration = calibration or Calibration(paths.calibration_file())
+        self.memories = memories
+        self.skills = skills
+        self.tool_notes = tool_notes
+        self._lock = threading.Lock()
+        self._sessions: dict[Path, SessionStore] = {}
+        self._summaries: dict[Path, tuple[tuple[int, int] | None, SessionSummary, list[str]]] = {}
+        self._souls: dict[Path, tuple[tuple[int, int] | None, str, str | None]] = {}
+
+    # -- settings ---------------------------------------------------------------------------
+    @property
+    def settings(self) -> Settings:
+        """The settings, reloaded when another process (the CLI, an editor) changed the file."""
+        stamp = _stamp(self._settings.path)
+        if stamp != self._settings_stamp:
+            with self._lock:
+                if stamp != self._settings_stamp:
+                    self._settings = Settings.load(self._settings.path)
+                    self._settings_stamp = stamp
+        return self._settings
+
+    def model_for(self, target: Target) -> str:
+        model = target.meta.get("model") if target.kind == "assistant" else None
+        return model or self.settings.get("provider.model")
+
+    def context_window(self) -> int:
+        return effective_context_window(self.settings)
+
+    def counter(self, model: str) -> TokenCounter:
+        return counter_for_model(model)
+
+    # -- per-target files ---------------------------------------------------------------------
+    def session(self, target: Target) -> SessionStore:
+        path = target.session_path
+        with self._lock:
+            store = self._sessions.get(path)
+            if store is None:
+                store = self._sessions[path] = SessionStore(path)
+            return store
+
+    def summary(self, target: Target) -> tuple[SessionSummary, list[str]]:
+        """The summary and any problems met loading it (re-read only when the file changed)."""
+        path = target.summary_path
+        stamp = _stamp(path)
+        cached = self._summaries.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1], cached[2]
+        store = SummaryStore(path)
+        summary = store.load()
+        self._summaries[path] = (stamp, summary, list(store.problems))
+        return summary, list(store.problems)
+
+    def soul(self, target: Target) -> tuple[str, str | None]:
+        """SOUL.md text and a problem message (missing, unreadable, bad encoding) or None."""
+        path = target.soul_path
+        if path is None:
+            return "", None
+        stamp = _stamp(path)
+        cached = self._souls.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1], cached[2]
+        text, problem = read_soul(target)
+        self._souls[path] = (stamp, text, problem)
+        return text, problem
+
+    def roster(self, target: Target) -> list[RosterEntry]:
+        """The assistant alone, or the squad's members with their role in the squad."""
+        if target.kind != "squad":
+            return [RosterEntry(name=target.name, role=target.role_line)]
+        entries = []
+        for member in target.members:
+            try:
+                who = self.workspace.resolve(member["assistant"])
+            except OkBotError:  # a member deleted meanwhile: the squad still works with the rest
+                log.warning("squad %s lists a missing member %r", target.id, member.get("assistant"))
+                continue
+            entries.append(RosterEntry(name=who.name, role=member.get("role", ""), description=who.role_line))
+        return entries

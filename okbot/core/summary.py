@@ -1,0 +1,139 @@
+"""``session-summary.json``: the folded summary of a session and how far it reaches.
+
+``coveredThroughId`` is the id of the last session item folded into ``summary``; the model sees
+the summary plus the items after it. ``keptUserIds`` are the user's own messages that the
+app quotes verbatim next to the summary. The file is replaced atomically with the previous
+version kept as ``session-summary.json.bak``; a damaged file falls back to that backup, then to
+an empty summary, always with a notice and never an exception.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from okbot.core import atomic, items
+
+SUMMARY_VERSION = 1
+TRIGGERS = ("", "ratio", "topic", "manual")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass
+class SessionSummary:
+    """The summary of one session's older items (empty: nothing compressed yet)."""
+
+    summary: str = ""
+    covered_through_id: int = 0
+    kept_user_ids: list[int] = field(default_factory=list)
+    updated_at: str = ""
+    trigger: str = ""          # "" | "ratio" | "topic" | "manual"
+    version: int = SUMMARY_VERSION
+
+    def to_json(self) -> dict:
+        """The on-disk form (camelCase keys, shared with the Electron original)."""
+        return {
+            "version": self.version,
+            "summary": self.summary,
+            "coveredThroughId": self.covered_through_id,
+            "keptUserIds": list(self.kept_user_ids),
+            "updatedAt": self.updated_at,
+            "trigger": self.trigger,
+        }
+
+    @classmethod
+    def from_json(cls, obj: Any) -> SessionSummary:
+        """Parse the on-disk form; missing keys take defaults, wrong ones raise ValueError saying why."""
+        if not isinstance(obj, dict):
+            raise ValueError(f"a summary must be a JSON object, not {type(obj).__name__}")
+        version = obj.get("version", SUMMARY_VERSION)
+        if not _is_int(version) or version < 1:
+            raise ValueError(f"'version' must be a positive integer, got {version!r}")
+        if version > SUMMARY_VERSION:
+            raise ValueError(f"'version' {version} was written by a newer OkBot "
+                             f"(this one reads up to {SUMMARY_VERSION})")
+        summary = obj.get("summary", "")
+        if not isinstance(summary, str):
+            raise ValueError(f"'summary' must be text, got {type(summary).__name__}")
+        covered = obj.get("coveredThroughId", 0)
+        if not _is_int(covered) or covered < 0:
+            raise ValueError(f"'coveredThroughId' must be an integer >= 0, got {covered!r}")
+        kept = obj.get("keptUserIds", [])
+        if not isinstance(kept, list) or not all(_is_int(k) and k > 0 for k in kept):
+            raise ValueError(f"'keptUserIds' must be a list of positive integer ids, got {kept!r}")
+        updated = obj.get("updatedAt", "")
+        if not isinstance(updated, str):
+            raise ValueError(f"'updatedAt' must be text, got {type(updated).__name__}")
+        trigger = obj.get("trigger", "")
+        if trigger not in TRIGGERS:
+            raise ValueError(f"'trigger' must be one of {', '.join(map(repr, TRIGGERS))}, got {trigger!r}")
+        return cls(summary=summary, covered_through_id=covered, kept_user_ids=list(kept),
+                   updated_at=updated, trigger=trigger, version=version)
+
+
+class SummaryStore:
+    """Loads and saves one ``session-summary.json``.
+
+    ``load`` never raises for bad content: it falls back to the backup, then to an empty
+    summary, adding a notice to ``problems`` and calling ``on_notice`` for each fallback.
+    """
+
+    def __init__(self, path: Path, *, on_notice: Callable[[str], None] | None = None) -> None:
+        self.path = Path(path)
+        self.backup_path = self.path.with_name(self.path.name + ".bak")
+        self.problems: list[str] = []
+        self._on_notice = on_notice
+
+    def load(self) -> SessionSummary:
+        """The stored summary; an empty one when there is none or nothing usable."""
+        summary, why = self._read(self.path)
+        if summary is not None:
+            return summary
+        if why is None:            # no file: nothing compressed yet
+            return SessionSummary()
+        backup, bak_why = self._read(self.backup_path)
+        if backup is not None:
+            self._notify(f"The session summary {self.path} {why}; using its backup "
+                         f"({self.backup_path.name}) instead.")
+            return backup
+        self._notify(f"The session summary {self.path} {why} and no usable backup exists; "
+                     "starting with an empty summary (the full session is still kept).")
+        if bak_why is not None:
+            self._notify(f"The summary backup {self.backup_path} {bak_why} as well.")
+        return SessionSummary()
+
+    def save(self, s: SessionSummary) -> None:
+        """Validate and write ``s`` atomically, keeping the previous file as the backup."""
+        if not s.updated_at:
+            s.updated_at = items.now_iso()
+        data = s.to_json()
+        SessionSummary.from_json(data)   # refuse to write what could not be read back
+        atomic.atomic_write_json(self.path, data, backup=True)
+
+    def _read(self, path: Path) -> tuple[SessionSummary | None, str | None]:
+        """``(summary, None)``, ``(None, None)`` when missing, or ``(None, what is wrong)``."""
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return None, None
+        except OSError as exc:
+            return None, f"cannot be read ({exc.strerror or exc})"
+        try:
+            obj = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            return None, f"is damaged (not valid JSON: {exc})"
+        try:
+            return SessionSummary.from_json(obj), None
+        except ValueError as exc:
+            return None, f"is invalid ({exc})"
+
+    def _notify(self, text: str) -> None:
+        self.problems.append(text)
+        if self._on_notice is not None:
+            self._on_notice(text)

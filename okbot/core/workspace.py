@@ -1,0 +1,596 @@
+"""Assistants and squads on disk: create, list, resolve, rename, delete to trash, restore.
+
+Layout (under the data dir, or under ``root`` when one is given)::
+
+    assistants/<id>/assistant.json, SOUL.md, session.jsonl, session-summary.json, memory/, skills/
+    squads/<id>/squad.json, session.jsonl, session-summary.json
+    trash/<UTC stamp>-<kind>-<id>/manifest.json + <id>/ (the moved directory, untouched)
+
+Ids are safe directory names derived from the free-text name, unique across assistants, squads
+and the trash (so a restore never clashes). Nothing here deletes user data: delete moves into the
+trash, and a directory whose JSON cannot be read is listed with a problem, never skipped or removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import json
+import os
+import re
+import secrets
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from okbot.config import paths
+from okbot.core.atomic import atomic_write_bytes, atomic_write_json
+from okbot.core.errors import NotFound, OkBotError
+
+SCHEMA_VERSION = 1
+MAX_NAME_CHARS = 200
+MAX_ID_CHARS = 40
+MIN_SQUAD_MEMBERS = 2
+KINDS = ("assistant", "squad")
+META_FILE = {"assistant": "assistant.json", "squad": "squad.json"}
+TRASH_MANIFEST = "manifest.json"
+DEFAULT_CAPTAIN: dict[str, Any] = {"persona": "", "playbook": ""}
+DEFAULT_CAPTAIN.update(maxCaptainRounds=20, maxMemberRounds=10)
+_WINDOWS_RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{n}" for p in ("com", "lpt") for n in range(1, 10)}
+
+
+@dataclass
+class Target:
+    """One assistant or squad: its id, display name, directory and parsed JSON.
+
+    ``problem`` is set (and ``meta`` may be empty) when its JSON file is missing or unreadable.
+    """
+
+    kind: str
+    id: str
+    name: str
+    dir: Path
+    meta: dict = field(default_factory=dict)
+    problem: str | None = None
+
+    @property
+    def meta_path(self) -> Path:
+        """``assistant.json`` or ``squad.json``."""
+        return self.dir / META_FILE[self.kind]
+
+    @property
+    def session_path(self) -> Path:
+        return self.dir / "session.jsonl"
+
+    @property
+    def summary_path(self) -> Path:
+        return self.dir / "session-summary.json"
+
+    @property
+    def soul_path(self) -> Path | None:
+        """``SOUL.md`` for assistants; ``None`` for squads (a squad has no persona file)."""
+        return self.dir / "SOUL.md" if self.kind == "assistant" else None
+
+    @property
+    def memory_dir(self) -> Path | None:
+        return self.dir / "memory" if self.kind == "assistant" else None
+
+    @property
+    def skills_dir(self) -> Path | None:
+        return self.dir / "skills" if self.kind == "assistant" else None
+
+    @property
+    def role_line(self) -> str:
+        """The assistant's one-line role (``""`` when absent or not text)."""
+        role = self.meta.get("role")
+        return role if isinstance(role, str) else ""
+
+    @property
+    def members(self) -> list[dict]:
+        """Squad members as ``[{"assistant": id, "role": str}]``; ``[]`` for assistants."""
+        if self.kind != "squad":
+            return []
+        return _clean_members(self.meta.get("members"))
+
+
+def read_soul(target: Target) -> tuple[str, str | None]:
+    """Read an assistant's SOUL.md leniently: ``(text, problem message or None)``, never raising.
+
+    Missing/unreadable -> ``""`` and a message; invalid UTF-8 is decoded with replacement
+    characters; NUL bytes are stripped. Squads have no SOUL.md: ``("", None)``.
+    """
+    path = target.soul_path
+    if path is None:
+        return "", None
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return "", f"SOUL.md is missing for {target.name} ({path}); running without a persona."
+    except OSError as exc:
+        reason = exc.strerror or exc.__class__.__name__
+        return "", f"SOUL.md for {target.name} cannot be read ({reason}): {path}"
+    problems: list[str] = []
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8-sig", errors="replace")
+        bad = f"not valid UTF-8 (first bad byte at offset {exc.start}); bad bytes shown as \ufffd"
+        problems.append(f"SOUL.md for {target.name} is {bad}")
+    if "\x00" in text:
+        problems.append(f"SOUL.md for {target.name} contains {text.count(chr(0))} NUL byte(s); removed")
+        text = text.replace("\x00", "")
+    return text, "; ".join(problems) or None
+
+
+class Workspace:
+    """The assistants, squads and trash under one data root.
+
+    ``problems`` holds the messages of the last listing (unreadable JSON files) or restore
+    (memberships that could not be put back); the UI shows them.
+    """
+
+    def __init__(self, root: Path | None = None) -> None:
+        if root is None:
+            self.root, self.trash_root = paths.data_dir(), paths.trash_dir()
+            self.assistants_root, self.squads_root = paths.assistants_dir(), paths.squads_dir()
+        else:
+            self.root = Path(root)
+            self.assistants_root, self.squads_root = self.root / "assistants", self.root / "squads"
+            self.trash_root = self.root / "trash"
+        self.problems: list[str] = []
+
+    # ----------------------------------------------------------------- listing
+    def assistants(self) -> list[Target]:
+        """All assistants, sorted by name (case-insensitive)."""
+        targets, self.problems = self._scan("assistant")
+        return targets
+
+    def squads(self) -> list[Target]:
+        """All squads, sorted by name (case-insensitive)."""
+        targets, self.problems = self._scan("squad")
+        return targets
+
+    def list(self) -> list[Target]:
+        """Assistants then squads, each sorted by name (case-insensitive)."""
+        assistants, problems_a = self._scan("assistant")
+        squads, problems_s = self._scan("squad")
+        self.problems = problems_a + problems_s
+        return assistants + squads
+
+    def ensure_default(self) -> Target:
+        """Create the default assistant on first run (no assistants at all); else return the first."""
+        existing = self.assistants()
+        if existing:
+            return existing[0]
+        template = _load_assistant_template()
+        name, role = template.get("name"), template.get("role")
+        name = name if isinstance(name, str) and name.strip() else "OkBot"
+        return self.create_assistant(name, role=role if isinstance(role, str) else "")
+
+    def resolve(self, ref: str) -> Target:
+        """Find by exact id first, then by name (case-insensitive).
+
+        Raises NotFound (with close matches) or OkBotError when a name is ambiguous.
+        """
+        if not isinstance(ref, str) or not ref.strip():
+            raise NotFound("No assistant or squad name given.")
+        ref = ref.strip()
+        targets, key = self.list(), ref.casefold()
+        # Two targets share an id only with hand-made directories; names may repeat freely.
+        by_id, by_name = [t for t in targets if t.id == ref], [t for t in targets if t.name.casefold() == key]
+        for matches in (by_id, by_name):
+            if len(matches) == 1:
+                return matches[0]
+            if matches:
+                ids = ", ".join(f"{t.id} ({t.kind})" for t in matches)
+                raise OkBotError(f"More than one assistant or squad matches '{ref}': {ids}.", hint="use ids")
+        raise NotFound(f"No assistant or squad named '{ref}'.", hint=_close_matches_hint(ref, targets))
+
+    # ---------------------------------------------------------------- creating
+    def create_assistant(
+        self, name: str, *, role: str = "", soul_text: str | None = None, model: str | None = None
+    ) -> Target:
+        """Create an assistant directory with assistant.json, SOUL.md, memory/ and skills/."""
+        name = _check_name(name)
+        role = _check_text(role, "role")
+        if model is not None and (not isinstance(model, str) or not model.strip()):
+            raise OkBotError("The model must be a non-empty model name, or left unset.")
+        if soul_text is not None and not isinstance(soul_text, str):
+            raise OkBotError("The SOUL.md text must be text.")
+        template = _load_assistant_template()
+        soul_bytes = _template_soul_bytes() if soul_text is None else soul_text.encode("utf-8")
+        new_id = self._new_id(name, "assistant")
+        meta = {
+            "version": SCHEMA_VERSION,
+            "id": new_id,
+            "name": name,
+            "role": role,
+            "model": model.strip() if model else None,
+            "toolPolicy": dict(template.get("toolPolicy") or {}),
+            "createdAt": _now_iso(),
+        }
+
+        def fill(staging: Path) -> None:
+            atomic_write_json(staging / "assistant.json", meta)
+            atomic_write_bytes(staging / "SOUL.md", soul_bytes)
+            os.mkdir(staging / "memory", 0o700)
+            os.mkdir(staging / "skills", 0o700)
+
+        final = self._publish(self.assistants_root, new_id, fill)
+        return Target("assistant", new_id, name, final, meta)
+
+    def create_squad(self, name: str, members: list[tuple[str, str]], *, description: str = "") -> Target:
+        """Create a squad of at least two distinct existing assistants.
+
+        ``members`` are ``(assistant id or name, role in the squad)`` pairs.
+        """
+        name = _check_name(name)
+        description = _check_text(description, "description")
+        resolved: list[dict] = []
+        seen: set[str] = set()
+        for entry in members or []:
+            if not (isinstance(entry, (tuple, list)) and len(entry) == 2):
+                raise OkBotError("Each squad member must be given as (assistant, role).")
+            ref, member_role = entry
+            member_role = _check_text(member_role, "member role")
+            target = self.resolve(ref)
+            if target.kind != "assistant":
+                raise OkBotError(f"'{ref}' is a squad; only assistants can be squad members.")
+            if target.id in seen:
+                raise OkBotError(f"{target.name} ({target.id}) is listed twice in the squad.")
+            seen.add(target.id)
+            resolved.append({"assistant": target.id, "role": member_role})
+        if len(resolved) < MIN_SQUAD_MEMBERS:
+            raise OkBotError(
+                f"A squad needs at least {MIN_SQUAD_MEMBERS} different assistants ({len(resolved)} given)."
+            )
+        new_id = self._new_id(name, "squad")
+        meta = {
+            "version": SCHEMA_VERSION,
+            "id": new_id,
+            "name": name,
+            "description": description,
+            "members": resolved,
+            "captain": dict(DEFAULT_CAPTAIN),
+            "createdAt": _now_iso(),
+        }
+        final = self._publish(self.squads_root, new_id, lambda d: atomic_write_json(d / "squad.json", meta))
+        return Target("squad", new_id, name, final, meta)
+
+    def rename(self, ref: str, new_name: str) -> Target:
+        """Change the display name; the id (and directory) stay the same."""
+        new_name = _check_name(new_name)
+        target = self.resolve(ref)
+        if target.problem and not target.meta:
+            raise OkBotError(
+                f"Cannot rename '{target.id}': {target.problem}",
+                hint="fix or restore the file first; nothing was changed",
+            )
+        meta = dict(target.meta)
+        meta["name"] = new_name
+        atomic_write_json(target.meta_path, meta, backup=True)
+        return Target(target.kind, target.id, new_name, target.dir, meta)
+
+    # ------------------------------------------------------------ trash/restore
+    def delete(self, ref: str) -> str:
+        """Move an assistant or squad to the trash and return the trash id.
+
+        Deleting an assistant also removes it from every squad's members; the manifest records
+        where it was so :meth:`restore` can put it back.
+        """
+        target = self.resolve(ref)
+        memberships: list[dict] = []
+        if target.kind == "assistant":
+            for squad in self.squads():
+                for index, member in enumerate(squad.members):
+                    if member["assistant"] == target.id:
+                        memberships.append({"squad": squad.id, "index": index, "role": member["role"]})
+        paths.ensure_private_dir(self.trash_root)
+        trash_id = self._new_trash_id(target)
+        entry = self.trash_root / trash_id
+        os.mkdir(entry, 0o700)
+        manifest = {
+            "version": SCHEMA_VERSION,
+            "trashId": trash_id,
+            "kind": target.kind,
+            "id": target.id,
+            "name": target.name,
+            "deletedAt": _now_iso(),
+            "originalPath": f"{self._kind_root(target.kind).name}/{target.id}",
+            "squadMemberships": memberships,
+        }
+        atomic_write_json(entry / TRASH_MANIFEST, manifest)
+        try:
+            os.rename(target.dir, entry / target.id)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                (entry / TRASH_MANIFEST).unlink()
+                entry.rmdir()
+            raise OkBotError(f"Could not move {target.name} to the trash: {exc.strerror or exc}") from exc
+        self.problems = []
+        for squad_id in dict.fromkeys(m["squad"] for m in memberships):
+            self._edit_squad_members(squad_id, lambda ms: [m for m in ms if m.get("assistant") != target.id])
+        return trash_id
+
+    def restore(self, trash_id: str) -> Target:
+        """Undo a delete: move the directory back and re-add squad memberships."""
+        entry = self._trash_entry(trash_id)
+        manifest = _read_json_object(entry / TRASH_MANIFEST)
+        if manifest is None or manifest.get("kind") not in KINDS or not _plain_name(manifest.get("id")):
+            raise OkBotError(f"Trash entry '{trash_id}' has no readable manifest; its files are in {entry}.")
+        kind, target_id = manifest["kind"], manifest["id"]
+        content = entry / target_id
+        if not content.is_dir():
+            raise OkBotError(f"Trash entry '{trash_id}' holds no directory to restore ({content}).")
+        for root in (self.assistants_root, self.squads_root):
+            if (root / target_id).exists():
+                raise OkBotError(
+                    f"Cannot restore '{target_id}': that id is taken again.",
+                    hint=f"rename or delete the current '{target_id}' first; the trash entry is kept",
+                )
+        kind_root = self._kind_root(kind)
+        paths.ensure_private_dir(kind_root)
+        try:
+            os.rename(content, kind_root / target_id)
+        except OSError as exc:
+            raise OkBotError(f"Could not restore '{target_id}': {exc.strerror or exc}") from exc
+        self.problems = []
+        for membership in manifest.get("squadMemberships") or []:
+            self._readd_membership(target_id, membership)
+        with contextlib.suppress(OSError):
+            (entry / TRASH_MANIFEST).unlink()
+            entry.rmdir()
+        return self._load(kind, kind_root / target_id)[0]
+
+    def trash(self) -> list[dict]:
+        """Trash entries, newest first: ``{"id", "kind", "name", "deletedAt", "targetId"}``."""
+        entries = []
+        for entry in _subdirs(self.trash_root):
+            manifest = _read_json_object(entry / TRASH_MANIFEST)
+            if manifest is None:
+                continue
+            target_id = manifest.get("id")
+            if isinstance(target_id, str) and target_id and (entry / target_id).is_dir():
+                info = {k: manifest.get(k, "") for k in ("kind", "name", "deletedAt")}
+                entries.append({"id": entry.name, **info, "targetId": target_id})
+        entries.sort(key=lambda e: (str(e["deletedAt"]), e["id"]), reverse=True)
+        return entries
+
+    def squads_below_minimum(self) -> list[Target]:
+        """Readable squads with fewer than two existing member assistants."""
+        live = {t.id for t in self._scan("assistant")[0]}
+        return [
+            squad
+            for squad in self._scan("squad")[0]
+            if squad.meta and sum(m["assistant"] in live for m in squad.members) < MIN_SQUAD_MEMBERS
+        ]
+
+    # ---------------------------------------------------------------- internals
+    def _kind_root(self, kind: str) -> Path:
+        return self.assistants_root if kind == "assistant" else self.squads_root
+
+    def _scan(self, kind: str) -> tuple[list[Target], list[str]]:
+        targets, problems = [], []
+        for directory in _subdirs(self._kind_root(kind)):
+            target, problem = self._load(kind, directory)
+            targets.append(target)
+            if problem:
+                problems.append(problem)
+        targets.sort(key=lambda t: (t.name.casefold(), t.id))
+        return targets, problems
+
+    def _load(self, kind: str, directory: Path) -> tuple[Target, str | None]:
+        meta_path = directory / META_FILE[kind]
+        label = f"{kind} '{directory.name}'"
+        problem, meta = None, {}
+        try:
+            parsed = json.loads(meta_path.read_bytes().decode("utf-8"))
+        except FileNotFoundError:
+            problem = f"{META_FILE[kind]} is missing for {label} ({meta_path})."
+        except OSError as exc:
+            problem = f"{META_FILE[kind]} of {label} cannot be read ({exc.strerror or exc})."
+        except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError
+            problem = f"{META_FILE[kind]} of {label} is not valid JSON ({exc}); the file was left as is."
+        else:
+            if isinstance(parsed, dict):
+                meta = parsed
+            else:
+                problem = f"{META_FILE[kind]} of {label} does not hold a JSON object."
+        name = meta.get("name")
+        if meta and not (isinstance(name, str) and name.strip()):
+            problem = f"{META_FILE[kind]} of {label} has no name."
+        display = name.strip() if isinstance(name, str) and name.strip() else directory.name
+        return Target(kind, directory.name, display, directory, meta, problem), problem
+
+    def _taken_ids(self) -> set[str]:
+        taken = {d.name for root in (self.assistants_root, self.squads_root) for d in _subdirs(root)}
+        for entry in _subdirs(self.trash_root):  # named "<stamp>-<kind>-<id>"; the stamp has no "-"
+            parts = entry.name.split("-", 2)
+            if len(parts) == 3 and parts[1] in KINDS:
+                taken.add(parts[2])
+        return taken | _WINDOWS_RESERVED
+
+    def _new_id(self, name: str, kind: str) -> str:
+        return unique_id(slugify(name, fallback=kind), self._taken_ids())
+
+    def _new_trash_id(self, target: Target) -> str:
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        base = f"{stamp}-{target.kind}-{target.id}"
+        candidate, n = base, 2
+        while (self.trash_root / candidate).exists():
+            candidate, n = f"{stamp}.{n}-{target.kind}-{target.id}", n + 1
+        return candidate
+
+    def _trash_entry(self, trash_id: str) -> Path:
+        if isinstance(trash_id, str) and trash_id in {d.name for d in _subdirs(self.trash_root)}:
+            return self.trash_root / trash_id
+        raise NotFound(f"No trash entry '{trash_id}'.")
+
+    def _publish(self, kind_root: Path, new_id: str, fill: Any) -> Path:
+        """Build the directory under a hidden staging name, then rename it into place."""
+        paths.ensure_private_dir(kind_root)
+        staging = kind_root / f".new-{new_id}-{secrets.token_hex(4)}"
+        os.mkdir(staging, 0o700)
+        final = kind_root / new_id
+        try:
+            fill(staging)
+            if final.exists():
+                raise OkBotError(f"'{new_id}' was created by someone else meanwhile; try again.")
+            os.rename(staging, final)
+        except BaseException:
+            _remove_staging(staging)
+            raise
+        return final
+
+    def _edit_squad_members(self, squad_id: str, edit: Any) -> bool:
+        path = self.squads_root / squad_id / "squad.json"
+        meta = _read_json_object(path)
+        if meta is None:
+            self.problems.append(f"Squad '{squad_id}' could not be updated: squad.json is unreadable.")
+            return False
+        members = meta.get("members") if isinstance(meta.get("members"), list) else []
+        meta["members"] = edit(list(members))
+        try:
+            atomic_write_json(path, meta, backup=True)
+        except OSError as exc:
+            self.problems.append(f"Squad '{squad_id}' could not be updated: {exc.strerror or exc}.")
+            return False
+        return True
+
+    def _readd_membership(self, assistant_id: str, membership: Any) -> None:
+        if not isinstance(membership, dict) or not _plain_name(membership.get("squad")):
+            return
+        squad_id = membership["squad"]
+        if squad_id not in {d.name for d in _subdirs(self.squads_root)}:
+            self.problems.append(
+                f"Squad '{squad_id}' no longer exists; {assistant_id} was not re-added to it."
+            )
+            return
+        role = membership.get("role") if isinstance(membership.get("role"), str) else ""
+        index = membership.get("index") if isinstance(membership.get("index"), int) else 1 << 30
+
+        def edit(members: list) -> list:
+            if any(isinstance(m, dict) and m.get("assistant") == assistant_id for m in members):
+                return members
+            members.insert(max(0, min(index, len(members))), {"assistant": assistant_id, "role": role})
+            return members
+
+        self._edit_squad_members(squad_id, edit)
+
+
+# -------------------------------------------------------------------- helpers
+def slugify(name: str, *, fallback: str = "assistant") -> str:
+    """A lowercase ASCII id from ``name`` ([a-z0-9-], at most 40 chars); ``fallback`` when empty."""
+    ascii_text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    slug = slug[:MAX_ID_CHARS].rstrip("-")
+    return slug or fallback
+
+
+def unique_id(base: str, taken: Iterable[str]) -> str:
+    """``base``, or ``base-2``, ``base-3`` … (still at most 40 chars) when taken."""
+    taken = set(taken)
+    if base not in taken:
+        return base
+    n = 2
+    while True:
+        suffix = f"-{n}"
+        candidate = base[: MAX_ID_CHARS - len(suffix)].rstrip("-") + suffix
+        if candidate not in taken:
+            return candidate
+        n += 1
+
+
+def _check_name(name: Any) -> str:
+    if not isinstance(name, str):
+        raise OkBotError("A name must be text.")
+    stripped = name.strip()
+    if not stripped:
+        raise OkBotError("A name cannot be empty.")
+    if len(stripped) > MAX_NAME_CHARS:
+        raise OkBotError(f"A name can have at most {MAX_NAME_CHARS} characters ({len(stripped)} given).")
+    if any(unicodedata.category(ch) == "Cc" for ch in stripped):
+        raise OkBotError("A name cannot contain control characters such as line breaks or tabs.")
+    return stripped
+
+
+def _check_text(value: Any, what: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise OkBotError(f"The {what} must be text.")
+    return value.strip()
+
+
+def _clean_members(raw: Any) -> list[dict]:
+    return [
+        {"assistant": m["assistant"], "role": m.get("role") if isinstance(m.get("role"), str) else ""}
+        for m in (raw if isinstance(raw, list) else [])
+        if isinstance(m, dict) and isinstance(m.get("assistant"), str) and m["assistant"]
+    ]
+
+
+def _close_matches_hint(ref: str, targets: list[Target]) -> str:
+    labels = {t.id: t.id for t in targets} | {t.name.casefold(): t.name for t in targets}
+    close = difflib.get_close_matches(ref.casefold(), list(labels), n=5, cutoff=0.5)
+    if close:
+        return "did you mean: " + ", ".join(dict.fromkeys(labels[c] for c in close))
+    if targets:
+        return "known: " + ", ".join(t.name for t in targets[:10])
+    return "there are no assistants or squads yet"
+
+
+def _subdirs(root: Path) -> list[Path]:
+    """Visible subdirectories of ``root`` (hidden ones are staging leftovers)."""
+    try:
+        entries = list(os.scandir(root))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return sorted(Path(e.path) for e in entries if not e.name.startswith(".") and _is_dir(e))
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _read_json_object(path: Path) -> dict | None:
+    try:
+        parsed = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def _load_assistant_template() -> dict:
+    # The template ships with the app; a broken install still gets a working assistant.
+    return _read_json_object(paths.resource("templates", "assistant.json")) or {"name": "OkBot"}
+
+
+def _plain_name(value: Any) -> bool:
+    """A single path component (manifests are read back from disk, so never trust them as paths)."""
+    return isinstance(value, str) and value not in ("", ".", "..") and not re.search(r"[/\\\x00]", value)
+
+
+def _template_soul_bytes() -> bytes:
+    try:
+        return paths.resource("templates", "SOUL.md").read_bytes()
+    except OSError:
+        return b"# Soul\n\nYou are a thoughtful, honest and helpful assistant.\n"
+
+
+def _remove_staging(staging: Path) -> None:
+    """Remove only what creation put into a staging directory (never a recursive delete)."""
+    for name in ("assistant.json", "squad.json", "SOUL.md", "memory", "skills", ""):
+        with contextlib.suppress(OSError):
+            path = staging / name if name else staging
+            path.rmdir() if name in ("memory", "skills", "") else path.unlink()
+
+
+def _now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")

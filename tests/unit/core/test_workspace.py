@@ -1,0 +1,512 @@
+"""Tests for okbot.core.workspace: assistants, squads, trash and lenient SOUL.md reading."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from pathlib import Path
+
+import pytest
+
+from okbot.config import paths
+from okbot.core.errors import NotFound, OkBotError
+from okbot.core.workspace import (
+    DEFAULT_CAPTAIN,
+    Target,
+    Workspace,
+    read_soul,
+    slugify,
+    unique_id,
+)
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    return Workspace(tmp_path / "ws")
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` with its bytes, keyed by relative path."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _dirs(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*") if p.is_dir()}
+
+
+# ------------------------------------------------------------------ default
+def test_default_created_once_from_templates(ws: Workspace) -> None:
+    first = ws.ensure_default()
+    second = ws.ensure_default()
+    assert first.id == second.id == "okbot"
+    assert first.name == "OkBot"
+    assert len(ws.assistants()) == 1
+    template_soul = paths.resource("templates", "SOUL.md").read_bytes()
+    assert first.soul_path.read_bytes() == template_soul
+    template = json.loads(paths.resource("templates", "assistant.json").read_text("utf-8"))
+    assert first.role_line == template["role"]
+    meta = json.loads((first.dir / "assistant.json").read_text("utf-8"))
+    assert meta["version"] == 1 and meta["id"] == "okbot" and meta["model"] is None
+    assert meta["toolPolicy"] == {} and meta["createdAt"].endswith("Z")
+    assert first.memory_dir.is_dir() and first.skills_dir.is_dir()
+
+
+def test_default_returns_first_existing_assistant(ws: Workspace) -> None:
+    ws.create_assistant("Zed")
+    ws.create_assistant("alpha")
+    assert ws.ensure_default().name == "alpha"
+    assert len(ws.assistants()) == 2
+
+
+def test_templates_are_sane() -> None:
+    soul = paths.resource("templates", "SOUL.md").read_text("utf-8")
+    assert 8 <= len(soul.splitlines()) <= 25
+    assert "20" not in soul  # no timestamps or years
+    template = json.loads(paths.resource("templates", "assistant.json").read_text("utf-8"))
+    assert template["name"] == "OkBot" and template["version"] == 1
+
+
+def test_default_workspace_uses_paths_module(okbot_home: Path) -> None:
+    target = Workspace().ensure_default()
+    assert target.dir == okbot_home / "assistants" / "okbot"
+    assert target.dir.parent == paths.assistants_dir()
+
+
+def test_private_dir_modes(ws: Workspace) -> None:
+    if os.name != "posix":
+        pytest.skip("POSIX modes only")
+    target = ws.create_assistant("Bob")
+    for d in (ws.assistants_root, target.dir, target.memory_dir, target.skills_dir):
+        assert stat.S_IMODE(d.stat().st_mode) & 0o077 == 0
+
+
+# --------------------------------------------------------- create/list/resolve
+def test_create_list_and_resolve(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob", role="Writes code", model="gpt-4o-mini", soul_text="be terse\n")
+    ann = ws.create_assistant("ann")
+    assert bob.id == "bob" and bob.kind == "assistant"
+    assert bob.soul_path.read_text("utf-8") == "be terse\n"
+    assert bob.meta["model"] == "gpt-4o-mini" and bob.role_line == "Writes code"
+    assert [t.name for t in ws.list()] == ["ann", "Bob"]
+    assert ws.resolve("bob").id == "bob"
+    assert ws.resolve("BOB").id == "bob"
+    assert ws.resolve("  Ann ").id == ann.id
+    assert ws.problems == []
+
+
+def test_assistants_then_squads_sorted(ws: Workspace) -> None:
+    ws.create_assistant("b")
+    ws.create_assistant("A")
+    ws.create_squad("zz", [("a", ""), ("b", "")])
+    ws.create_squad("Aa", [("a", ""), ("b", "")])
+    assert [(t.kind, t.name) for t in ws.list()] == [
+        ("assistant", "A"),
+        ("assistant", "b"),
+        ("squad", "Aa"),
+        ("squad", "zz"),
+    ]
+
+
+def test_resolve_exact_id_beats_name(ws: Workspace) -> None:
+    first = ws.create_assistant("x")  # id x
+    other = ws.create_assistant("y")
+    ws.rename("y", "x-other")
+    ws.rename(other.id, "X")  # name X collides with id "x" case-insensitively
+    assert ws.resolve("x").id == first.id
+
+
+def test_resolve_unknown_lists_close_matches(ws: Workspace) -> None:
+    ws.create_assistant("Researcher")
+    with pytest.raises(NotFound) as info:
+        ws.resolve("researchr")
+    assert "researchr" in str(info.value)
+    assert "Researcher" in str(info.value)
+
+
+def test_resolve_empty_ref(ws: Workspace) -> None:
+    with pytest.raises(NotFound):
+        ws.resolve("   ")
+
+
+def test_ambiguous_name_lists_ids(ws: Workspace) -> None:
+    a = ws.create_assistant("Helper")
+    b = ws.create_assistant("helper")
+    assert a.id == "helper" and b.id == "helper-2"
+    ws.rename("helper-2", "Twin")
+    ws.rename("helper", "Twin")
+    with pytest.raises(OkBotError) as info:
+        ws.resolve("twin")
+    assert not isinstance(info.value, NotFound)
+    assert "helper" in str(info.value) and "helper-2" in str(info.value)
+    assert ws.resolve("helper-2").id == "helper-2"
+
+
+# ------------------------------------------------------------------ odd names
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("a/b\\c", "a-b-c"),
+        ("..", "assistant"),
+        ("../../etc/passwd", "etc-passwd"),
+        ("🤖🤖", "assistant"),
+        ("助手", "assistant"),
+        ("Café Über", "cafe-uber"),
+        ('He said "hi"', "he-said-hi"),
+        ("مساعد", "assistant"),
+        ("CON", "con-2"),
+    ],
+)
+def test_odd_names_give_safe_ids(ws: Workspace, name: str, expected: str) -> None:
+    target = ws.create_assistant(name)
+    assert target.id == expected
+    assert re.fullmatch(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?", target.id)
+    assert target.dir.parent == ws.assistants_root
+    assert target.name == name
+    assert ws.resolve(name).id == target.id
+    stored = json.loads((target.dir / "assistant.json").read_text("utf-8"))
+    assert stored["name"] == name
+
+
+def test_long_names(ws: Workspace) -> None:
+    target = ws.create_assistant("a" * 200)
+    assert target.id == "a" * 40
+    with pytest.raises(OkBotError):
+        ws.create_assistant("b" * 300)
+    assert [t.id for t in ws.assistants()] == ["a" * 40]
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "\t\n", "line\nbreak", "nul\x00", None, 42])
+def test_bad_names_rejected_and_nothing_created(ws: Workspace, bad: object) -> None:
+    with pytest.raises(OkBotError):
+        ws.create_assistant(bad)  # type: ignore[arg-type]
+    assert ws.assistants() == []
+    assert not ws.assistants_root.exists() or not any(ws.assistants_root.iterdir())
+
+
+def test_bad_model_rejected(ws: Workspace) -> None:
+    with pytest.raises(OkBotError):
+        ws.create_assistant("m", model="  ")
+    assert ws.assistants() == []
+
+
+def test_id_clashes_across_kinds_and_trash(ws: Workspace) -> None:
+    ws.create_assistant("Team")
+    ws.create_assistant("Other")
+    squad = ws.create_squad("team", [("Team", ""), ("Other", "")])
+    assert squad.id == "team-2"
+    ws.delete("team-2")
+    again = ws.create_assistant("Team!")
+    assert again.id == "team-3"  # team-2 is in the trash and stays restorable
+
+
+def test_id_suffix_respects_max_length() -> None:
+    base = "x" * 40
+    assert unique_id(base, {base}) == "x" * 38 + "-2"
+    assert unique_id("a", {"a", "a-2"}) == "a-3"
+    assert slugify("--Hello,  World!--") == "hello-world"
+    assert slugify("", fallback="squad") == "squad"
+
+
+# ---------------------------------------------------------------------- squads
+def test_create_squad(ws: Workspace) -> None:
+    ws.create_assistant("Writer")
+    ws.create_assistant("Critic")
+    squad = ws.create_squad("Review Desk", [("writer", "drafts"), ("Critic", "reviews")], description="d")
+    assert squad.kind == "squad" and squad.id == "review-desk"
+    assert squad.members == [
+        {"assistant": "writer", "role": "drafts"},
+        {"assistant": "critic", "role": "reviews"},
+    ]
+    assert squad.soul_path is None and squad.memory_dir is None and squad.skills_dir is None
+    assert squad.session_path == squad.dir / "session.jsonl"
+    stored = json.loads((squad.dir / "squad.json").read_text("utf-8"))
+    assert stored["captain"] == DEFAULT_CAPTAIN
+    assert stored["description"] == "d" and stored["version"] == 1
+    assert ws.resolve("review desk").kind == "squad"
+    assert ws.assistants()[0].members == []
+
+
+@pytest.mark.parametrize(
+    "members",
+    [
+        [],
+        [("writer", "")],
+        [("writer", ""), ("writer", "again")],
+        [("writer", ""), ("nobody", "")],
+        [("writer", ""), ("squad-a", "")],
+        [("writer",)],
+    ],
+)
+def test_bad_squads_rejected(ws: Workspace, members: list) -> None:
+    ws.create_assistant("Writer")
+    ws.create_assistant("Critic")
+    ws.create_squad("squad a", [("writer", ""), ("critic", "")])
+    with pytest.raises(OkBotError):
+        ws.create_squad("New", members)
+    assert [t.id for t in ws.squads()] == ["squad-a"]
+
+
+def test_unknown_member_error_names_it(ws: Workspace) -> None:
+    ws.create_assistant("Writer")
+    with pytest.raises(NotFound, match="ghost"):
+        ws.create_squad("S", [("writer", ""), ("ghost", "")])
+
+
+# ---------------------------------------------------------------------- rename
+def test_rename_keeps_id(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob")
+    renamed = ws.rename("bob", "Robert 🤖")
+    assert renamed.id == bob.id and renamed.dir == bob.dir
+    assert ws.resolve("robert 🤖").id == "bob"
+    with pytest.raises(NotFound):
+        ws.resolve("Bob")
+    with pytest.raises(OkBotError):
+        ws.rename("bob", " ")
+    assert ws.resolve("bob").name == "Robert 🤖"
+
+
+def test_rename_refuses_corrupt_json(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob")
+    (bob.dir / "assistant.json").write_bytes(b"{not json")
+    with pytest.raises(OkBotError):
+        ws.rename("bob", "New")
+    assert (bob.dir / "assistant.json").read_bytes() == b"{not json"
+
+
+# -------------------------------------------------------------- trash/restore
+def test_delete_moves_to_trash_and_restore_is_identical(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob")
+    session = b'{"id":1,"type":"user","content":"h\xc3\xa9"}\n{"id":2,"type":"assist'  # torn tail kept
+    bob.session_path.write_bytes(session)
+    (bob.memory_dir / "note.md").write_text("remember", "utf-8")
+    skill = bob.skills_dir / "greet" / "SKILL.md"
+    skill.parent.mkdir()
+    skill.write_text("# greet", "utf-8")
+    before, before_dirs = _tree(bob.dir), _dirs(bob.dir)
+
+    trash_id = ws.delete("Bob")
+    assert not bob.dir.exists()
+    moved = ws.trash_root / trash_id / "bob"
+    assert (moved / "session.jsonl").read_bytes() == session
+    assert _tree(moved) == before
+    assert "-assistant-bob" in trash_id
+    [entry] = ws.trash()
+    assert entry["id"] == trash_id and entry["kind"] == "assistant" and entry["name"] == "Bob"
+    assert entry["deletedAt"].endswith("Z")
+    with pytest.raises(NotFound):
+        ws.resolve("bob")
+
+    restored = ws.restore(trash_id)
+    assert restored.id == "bob" and restored.name == "Bob" and restored.dir == bob.dir
+    assert _tree(bob.dir) == before and _dirs(bob.dir) == before_dirs
+    assert ws.trash() == []
+    assert not (ws.trash_root / trash_id).exists()
+
+
+def test_delete_and_restore_squad(ws: Workspace) -> None:
+    ws.create_assistant("a")
+    ws.create_assistant("b")
+    squad = ws.create_squad("S", [("a", "x"), ("b", "y")])
+    squad.session_path.write_bytes(b'{"id":1}\n')
+    before = _tree(squad.dir)
+    trash_id = ws.delete("s")
+    assert ws.squads() == [] and "-squad-s" in trash_id
+    restored = ws.restore(trash_id)
+    assert restored.kind == "squad" and _tree(restored.dir) == before
+
+
+def test_delete_assistant_updates_squads_and_restore_readds(ws: Workspace) -> None:
+    for n in ("a", "b", "c"):
+        ws.create_assistant(n)
+    ws.create_squad("Trio", [("a", "lead"), ("b", "middle"), ("c", "tail")])
+    ws.create_squad("Duo", [("b", "one"), ("c", "two")])
+    ws.create_squad("Other", [("a", ""), ("c", "")])
+
+    trash_id = ws.delete("b")
+    assert ws.resolve("trio").members == [
+        {"assistant": "a", "role": "lead"},
+        {"assistant": "c", "role": "tail"},
+    ]
+    assert ws.resolve("duo").members == [{"assistant": "c", "role": "two"}]
+    assert [t.id for t in ws.squads_below_minimum()] == ["duo"]
+    manifest = json.loads((ws.trash_root / trash_id / "manifest.json").read_text("utf-8"))
+    assert {m["squad"] for m in manifest["squadMemberships"]} == {"trio", "duo"}
+
+    ws.restore(trash_id)
+    assert ws.resolve("trio").members == [
+        {"assistant": "a", "role": "lead"},
+        {"assistant": "b", "role": "middle"},
+        {"assistant": "c", "role": "tail"},
+    ]
+    assert ws.resolve("duo").members == [{"assistant": "b", "role": "one"}, {"assistant": "c", "role": "two"}]
+    assert ws.resolve("other").members == [{"assistant": "a", "role": ""}, {"assistant": "c", "role": ""}]
+    assert ws.squads_below_minimum() == []
+    assert ws.problems == []
+
+
+def test_restore_when_squad_gone_reports_problem(ws: Workspace) -> None:
+    ws.create_assistant("a")
+    ws.create_assistant("b")
+    ws.create_squad("Duo", [("a", ""), ("b", "")])
+    assistant_trash = ws.delete("a")
+    ws.delete("duo")
+    restored = ws.restore(assistant_trash)
+    assert restored.id == "a"
+    assert any("duo" in p for p in ws.problems)
+
+
+def test_restore_refuses_taken_id(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob")
+    trash_id = ws.delete("bob")
+    os.mkdir(bob.dir)  # something took the id again (by hand)
+    with pytest.raises(OkBotError):
+        ws.restore(trash_id)
+    assert (ws.trash_root / trash_id / "bob" / "assistant.json").is_file()
+    assert [e["id"] for e in ws.trash()] == [trash_id]
+
+
+def test_restore_unknown_trash_id(ws: Workspace) -> None:
+    with pytest.raises(NotFound):
+        ws.restore("nope")
+    with pytest.raises(NotFound):
+        ws.restore("../assistants")
+
+
+def test_delete_unknown(ws: Workspace) -> None:
+    with pytest.raises(NotFound):
+        ws.delete("ghost")
+
+
+def test_two_deletes_of_same_id_get_distinct_trash_ids(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob")
+    first = ws.delete("bob")
+    os.rename(ws.trash_root / first / "bob", bob.dir)  # pretend it came back by hand
+    (ws.trash_root / first / "bob").mkdir()
+    second = ws.delete("bob")
+    assert first != second
+    assert len(ws.trash()) == 2
+
+
+# ------------------------------------------------------------- corrupt files
+@pytest.mark.parametrize("content", [b"{broken", b"[1, 2]", b"\xff\xfe", b'{"name": ""}', None])
+def test_corrupt_assistant_json_listed_with_problem(ws: Workspace, content: bytes | None) -> None:
+    ws.create_assistant("Good")
+    bad = ws.create_assistant("Bad")
+    if content is None:
+        (bad.dir / "assistant.json").unlink()
+    else:
+        (bad.dir / "assistant.json").write_bytes(content)
+    targets = ws.list()
+    assert {t.id for t in targets} == {"good", "bad"}
+    broken = next(t for t in targets if t.id == "bad")
+    assert broken.name == "bad" and broken.problem
+    assert len(ws.problems) == 1 and "bad" in ws.problems[0]
+    assert bad.dir.is_dir() and (bad.dir / "SOUL.md").is_file()
+    if content is not None:
+        assert (bad.dir / "assistant.json").read_bytes() == content
+    assert ws.resolve("bad").id == "bad"
+    assert ws.ensure_default().id in {"good", "bad"}
+    assert len(ws.assistants()) == 2
+
+
+def test_corrupt_squad_listed_and_skipped_by_delete(ws: Workspace) -> None:
+    ws.create_assistant("a")
+    ws.create_assistant("b")
+    squad = ws.create_squad("S", [("a", ""), ("b", "")])
+    (squad.dir / "squad.json").write_bytes(b"oops")
+    assert [t.problem is not None for t in ws.squads()] == [True]
+    ws.delete("a")  # must not crash on the unreadable squad
+    assert (squad.dir / "squad.json").read_bytes() == b"oops"
+    assert ws.squads_below_minimum() == []
+
+
+def test_hidden_and_stray_entries_ignored(ws: Workspace) -> None:
+    ws.create_assistant("a")
+    (ws.assistants_root / ".new-x-1234").mkdir()
+    (ws.assistants_root / "stray.txt").write_text("x", "utf-8")
+    assert [t.id for t in ws.assistants()] == ["a"]
+
+
+# ------------------------------------------------------------------ read_soul
+def test_read_soul_ok(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob", soul_text="\ufeffHello soul")
+    assert read_soul(bob) == ("Hello soul", None)
+
+
+def test_read_soul_missing(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob")
+    bob.soul_path.unlink()
+    text, problem = read_soul(bob)
+    assert text == "" and problem and "missing" in problem and "Bob" in problem
+
+
+def test_read_soul_invalid_utf8(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob")
+    bob.soul_path.write_bytes(b"caf\xe9 ok")
+    text, problem = read_soul(bob)
+    assert text == "caf\ufffd ok"
+    assert problem and "UTF-8" in problem
+
+
+def test_read_soul_nul_bytes(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob")
+    bob.soul_path.write_bytes(b"a\x00b\x00")
+    text, problem = read_soul(bob)
+    assert text == "ab" and problem and "NUL" in problem
+
+
+def test_read_soul_invalid_utf8_and_nul(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob")
+    bob.soul_path.write_bytes(b"\xff\x00x")
+    text, problem = read_soul(bob)
+    assert text == "\ufffdx" and "UTF-8" in problem and "NUL" in problem
+
+
+def test_read_soul_permission_denied(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob")
+    bob.soul_path.chmod(0)
+    try:
+        if os.access(bob.soul_path, os.R_OK):
+            pytest.skip("running with privileges that ignore file modes")
+        text, problem = read_soul(bob)
+        assert text == "" and problem and "cannot be read" in problem
+    finally:
+        bob.soul_path.chmod(0o600)
+
+
+def test_read_soul_is_a_directory(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob")
+    bob.soul_path.unlink()
+    bob.soul_path.mkdir()
+    text, problem = read_soul(bob)
+    assert text == "" and problem
+
+
+def test_read_soul_squad_has_none(tmp_path: Path) -> None:
+    squad = Target("squad", "s", "S", tmp_path, {})
+    assert read_soul(squad) == ("", None)
+    assert squad.role_line == ""
+
+
+def test_several_workspaces_are_independent(tmp_path: Path) -> None:
+    one, two = Workspace(tmp_path / "one"), Workspace(tmp_path / "two")
+    one.create_assistant("Solo")
+    assert two.list() == []
+    assert two.ensure_default().id == "okbot"
+    assert [t.id for t in one.list()] == ["solo"]
+
+
+@pytest.mark.parametrize("bad_id", ["../escape", "..", "", 7])
+def test_restore_refuses_tampered_manifest(ws: Workspace, bad_id: object) -> None:
+    ws.create_assistant("Bob")
+    trash_id = ws.delete("bob")
+    manifest_path = ws.trash_root / trash_id / "manifest.json"
+    manifest = json.loads(manifest_path.read_text("utf-8"))
+    manifest["id"] = bad_id
+    manifest_path.write_text(json.dumps(manifest), "utf-8")
+    with pytest.raises(OkBotError):
+        ws.restore(trash_id)
+    assert (ws.trash_root / trash_id / "bob" / "SOUL.md").is_file()
+    assert not (ws.root / "escape").exists()

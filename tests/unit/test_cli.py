@@ -1,0 +1,128 @@
+"""The headless CLI, run in-process through main() and once as a real process."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from okbot.__main__ import main
+from okbot.core.items import new_item, user_message
+from okbot.core.session import SessionStore
+from okbot.core.workspace import Workspace
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def seed_session():
+    target = Workspace().ensure_default()
+    store = SessionStore(target.session_path)
+    ids = []
+    for i in range(3):
+        ids.append(store.append(user_message(f"question {i} " + "x" * (3000 if i == 1 else 0)))["id"])
+        store.append(new_item("assistant", author=target.id, source="app", content=f"answer {i}"))
+    return target, ids
+
+
+def test_context_json_has_blocks_items_tokens_window_threshold(capsys):
+    target, ids = seed_session()
+    code, out, _ = run(capsys, "context", target.name, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [b["name"] for b in data["blocks"]][:3] == ["role", "roster", "soul"]
+    assert [it["id"] for it in data["items"]] == list(range(1, 7))
+    assert data["window"] == 128000 and data["threshold"] == 76800
+    assert data["coveredThroughId"] == 0
+    assert data["tokens"]["total"] == sum(b["tokens"] for b in data["blocks"]) + sum(
+        it["tokens"] for it in data["items"]) + data["tokens"]["overhead"]
+
+
+def test_context_markdown_layout_and_cut_bodies(capsys):
+    target, ids = seed_session()
+    code, out, _ = run(capsys, "context", target.id, "--at", str(ids[1]))
+    assert code == 0
+    assert f"Cut-off: user message #{ids[1]}" in out
+    assert "Coverage: none" in out
+    assert "## instructions" in out and "## session items" in out
+    assert out.index("## instructions") < out.index("## session items")
+    assert "### [1] user · user" in out and "### [2] assistant · okbot" in out
+    assert "### [4]" not in out  # cut at the second question
+    assert "full length 3,011 chars" in out
+
+
+def test_unknown_target_and_bad_ids_fail_clearly(capsys):
+    seed_session()
+    code, _, err = run(capsys, "context", "nobody")
+    assert code == 1 and "nobody" in err
+    code, _, err = run(capsys, "context", "okbot", "--at", "999")
+    assert code == 1 and "#999" in err
+    code, _, err = run(capsys, "context", "okbot", "--at", "2")
+    assert code == 1 and "not a user message" in err
+    with pytest.raises(SystemExit) as exc:
+        main(["context", "okbot", "--at", "abc"])
+    assert exc.value.code == 2
+
+
+def test_list_new_rm_restore(capsys):
+    code, out, _ = run(capsys, "new", "assistant", "Bob the Builder", "--role", "builds")
+    assert code == 0 and "bob-the-builder" in out
+    code, out, _ = run(capsys, "new", "squad", "Crew", "--member", "okbot:lead", "--member", "bob-the-builder:coder")
+    assert code == 0
+    code, out, _ = run(capsys, "list", "--json")
+    rows = json.loads(out)
+    assert {(r["kind"], r["name"]) for r in rows} >= {("assistant", "OkBot"), ("assistant", "Bob the Builder"),
+                                                       ("squad", "Crew")}
+    code, out, err = run(capsys, "rm", "Bob the Builder")
+    assert code == 0 and "okbot restore" in out and "fewer than two members" in err
+    trash_id = out.rsplit("okbot restore ", 1)[1].strip()
+    code, out, _ = run(capsys, "restore", trash_id)
+    assert code == 0
+    code, out, _ = run(capsys, "list")
+    assert "Bob the Builder" in out
+
+
+def test_new_assistant_with_soul_file(capsys, tmp_path):
+    soul = tmp_path / "soul.md"
+    soul.write_text("Speak softly.", encoding="utf-8")
+    assert run(capsys, "new", "assistant", "Quiet", "--soul", str(soul))[0] == 0
+    code, out, _ = run(capsys, "context", "Quiet")
+    assert "Speak softly." in out
+    code, _, err = run(capsys, "new", "assistant", "Loud", "--soul", str(tmp_path / "missing.md"))
+    assert code == 1 and "missing.md" in err
+
+
+def test_config_get_set_validates(capsys):
+    assert run(capsys, "config", "get", "contextCompression.ratio")[1].strip() == "0.6"
+    code, out, _ = run(capsys, "config", "set", "contextCompression.ratio", "0.7")
+    assert code == 0
+    assert run(capsys, "config", "get", "contextCompression.ratio")[1].strip() == "0.7"
+    code, _, err = run(capsys, "config", "set", "contextCompression.ratio", "2")
+    assert code == 1 and "contextCompression.ratio" in err
+    code, _, err = run(capsys, "config", "set", "contextCompression.ratoi", "0.5")
+    assert code == 1 and "contextCompression.ratio" in err  # suggestion
+    code, out, _ = run(capsys, "config", "get", "--json")
+    assert json.loads(out)["developerMode"] is False
+
+
+def test_env_overrides_model(capsys, monkeypatch):
+    seed_session()
+    monkeypatch.setenv("OKBOT_MODEL", "gpt-3.5-turbo")
+    data = json.loads(run(capsys, "context", "okbot", "--json")[1])
+    assert data["model"] == "gpt-3.5-turbo" and data["encoding"] == "cl100k_base" and data["window"] == 16385
+
+
+def test_python_dash_m_okbot_runs_as_a_real_process(okbot_home):
+    env = {**os.environ, "OKBOT_HOME": str(okbot_home)}
+    proc = subprocess.run([sys.executable, "-m", "okbot", "--help"], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert proc.returncode == 0
+    for command in ("context", "list", "config", "new", "rm"):
+        assert command in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "okbot", "list"], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert proc.returncode == 0 and "OkBot" in proc.stdout
