@@ -114,27 +114,51 @@ def run() -> str:
         size_mb = path.stat().st_size / 1e6
         tail_ms = median_ms(lambda d=directory: _tail_ready(d), repeat=15)
         full_ms = median_ms(lambda p=path: _full_parse(p), repeat=3 if count >= 100_000 else 7)
-        index_ms = median_ms(lambda p=path: SessionStore(p).ensure_index(), repeat=3 if count >= 100_000 else 7,
-                             warmup=0)
-        rows_open.append([f"{count:,}", f"{size_mb:.1f}", f"{tail_ms:.2f}", f"{full_ms:.0f}",
-                          f"{full_ms / tail_ms:.0f}x", f"{index_ms:.0f}"])
+        index_ms = median_ms(
+            lambda p=path: SessionStore(p).ensure_index(), repeat=3 if count >= 100_000 else 7, warmup=0
+        )
+        rows_open.append(
+            [
+                f"{count:,}",
+                f"{size_mb:.1f}",
+                f"{tail_ms:.2f}",
+                f"{full_ms:.0f}",
+                f"{full_ms / tail_ms:.0f}x",
+                f"{index_ms:.0f}",
+            ]
+        )
         ms, n_items, tokens = _context_ms(directory)
         ctx_ms[count] = ms
-        rows_ctx.append([f"{count:,}", f"{ms:.3f}", str(n_items), f"{tokens:,}",
-                         f"{ms / ctx_ms[SIZES[0]]:.2f}x"])
+        rows_ctx.append(
+            [f"{count:,}", f"{ms:.3f}", str(n_items), f"{tokens:,}", f"{ms / ctx_ms[SIZES[0]]:.2f}x"]
+        )
     cold, warm, chars = _tokens_throughput(_session_dir(10_000))
     rss = _rss_child(100_000)
     own_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out = [
-        table("Open -> tail ready (fresh SessionStore + summary + read_after) vs full parse",
-              ["items", "file MB", "tail ready ms", "full parse ms", "speed-up", "full index ms"], rows_open),
-        table("build_context median (200 calls, warm)", ["items", "median ms", "tail items", "tokens", "vs 1k"],
-              rows_ctx),
-        table("Token counting, 10k items (o200k_base)", ["pass", "items/s"],
-              [["cold", f"{cold:,.0f}"], ["cached", f"{warm:,.0f}"], ["cached ÷ cold", f"{warm / cold:.0f}x"]]),
-        table("Peak RSS", ["process", "MB"],
-              [["open + index + build_context at 100k (fresh process)", f"{rss:.0f}"],
-               ["this benchmark process (all sizes)", f"{own_rss:.0f}"]]),
+        table(
+            "Open -> tail ready (fresh SessionStore + summary + read_after) vs full parse",
+            ["items", "file MB", "tail ready ms", "full parse ms", "speed-up", "full index ms"],
+            rows_open,
+        ),
+        table(
+            "build_context median (200 calls, warm)",
+            ["items", "median ms", "tail items", "tokens", "vs 1k"],
+            rows_ctx,
+        ),
+        table(
+            "Token counting, 10k items (o200k_base)",
+            ["pass", "items/s"],
+            [["cold", f"{cold:,.0f}"], ["cached", f"{warm:,.0f}"], ["cached ÷ cold", f"{warm / cold:.0f}x"]],
+        ),
+        table(
+            "Peak RSS",
+            ["process", "MB"],
+            [
+                ["open + index + build_context at 100k (fresh process)", f"{rss:.0f}"],
+                ["this benchmark process (all sizes)", f"{own_rss:.0f}"],
+            ],
+        ),
     ]
     return "\n".join(out)
 

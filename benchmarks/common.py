@@ -41,8 +41,10 @@ def median_ms(fn: Callable[[], object], repeat: int, warmup: int = 1) -> float:
 
 
 def table(title: str, header: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
-    line = "| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |"
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]
+
+    def fmt(cells: list[str]) -> str:
+        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
     sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
-    body = ["| " + " | ".join(str(c).ljust(w) for c, w in zip(row, widths)) + " |" for row in rows]
-    return "\n".join([f"\n### {title}", line, sep, *body])
+    return "\n".join([f"\n### {title}", fmt(header), sep, *(fmt(row) for row in rows)])

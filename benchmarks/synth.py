@@ -14,8 +14,10 @@ from okbot.core.summary import SessionSummary, SummaryStore
 
 GENERATOR_VERSION = 2
 
-_WORDS = ("context summary buffer model token window session assistant squad memory tool result "
-          "compress goal decision progress reference user constraint review deploy build test file").split()
+_WORDS = (
+    "context summary buffer model token window session assistant squad memory tool result "
+    "compress goal decision progress reference user constraint review deploy build test file"
+).split()
 _CJK = "上下文窗口摘要缓冲模型令牌会话助手记忆工具结果压缩目标决定进展引用用户约束"
 _CODE = '''def handle(request):
     """Route one request."""
@@ -51,11 +53,24 @@ def _items(rng: random.Random, count: int):
         if produced < count - 1 and rng.random() < 0.35:
             call_no += 1
             call_id = f"call_{call_no}"
-            yield new_item("tool_call", author="okbot", source="app", call_id=call_id, name="read_file",
-                           arguments=f'{{"path": "src/module_{call_no % 97}.py"}}')
+            yield new_item(
+                "tool_call",
+                author="okbot",
+                source="app",
+                call_id=call_id,
+                name="read_file",
+                arguments=f'{{"path": "src/module_{call_no % 97}.py"}}',
+            )
             output = (_CODE * rng.randint(3, 12))[: rng.randint(1500, 6000)]
-            yield new_item("tool_result", author="okbot", source="tool", call_id=call_id, name="read_file",
-                           content=output, ok=True)
+            yield new_item(
+                "tool_result",
+                author="okbot",
+                source="tool",
+                call_id=call_id,
+                name="read_file",
+                content=output,
+                ok=True,
+            )
             produced += 2
         if produced >= count:
             break
@@ -64,8 +79,14 @@ def _items(rng: random.Random, count: int):
             reply += "\n\n```python\n" + _CODE + "```\n"
         if rng.random() < 0.15:
             reply += "\n" + _cjk(rng, rng.randint(30, 120))
-        yield new_item("assistant", author="okbot", source="app", content=reply, status="complete",
-                       usage={"prompt_tokens": 1000 + produced, "completion_tokens": 200})
+        yield new_item(
+            "assistant",
+            author="okbot",
+            source="app",
+            content=reply,
+            status="complete",
+            usage={"prompt_tokens": 1000 + produced, "completion_tokens": 200},
+        )
         produced += 1
 
 
@@ -92,8 +113,13 @@ def write_session(directory: Path, count: int, *, seed: int = 7, tail: int = 12)
     while covered > 0 and items[covered][1] == "tool_result":  # never split a call from its result
         covered -= 1
     kept = [i for i, kind in items[:covered:97] if kind == "user"][:5]
-    SummaryStore(directory / "session-summary.json").save(SessionSummary(
-        summary="## Goals\n- [active] keep the benchmark honest\n## Progress\n- generated", covered_through_id=covered,
-        kept_user_ids=kept, trigger="ratio"))
+    SummaryStore(directory / "session-summary.json").save(
+        SessionSummary(
+            summary="## Goals\n- [active] keep the benchmark honest\n## Progress\n- generated",
+            covered_through_id=covered,
+            kept_user_ids=kept,
+            trigger="ratio",
+        )
+    )
     stamp.touch()
     return session

@@ -32,15 +32,19 @@ Run `okbot` with no command to open the desktop app."""
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="okbot", description="OkBot: desktop chat with assistants and squads.",
-        epilog=COMMANDS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="okbot",
+        description="OkBot: desktop chat with assistants and squads.",
+        epilog=COMMANDS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"okbot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("context", help="print exactly what the model would see")
     p.add_argument("target")
-    p.add_argument("--at", type=int, metavar="ID", help="cut off at this user message (what the viewer shows)")
+    p.add_argument(
+        "--at", type=int, metavar="ID", help="cut off at this user message (what the viewer shows)"
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--full", action="store_true", help="do not cut long bodies")
 
@@ -154,7 +158,10 @@ def _cmd_config(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             return 0
         setting(args.key)  # unknown keys: a clear error with suggestions
         value = settings.get(args.key)
-        print(json.dumps(value, ensure_ascii=False) if args.json or not isinstance(value, str) else value, file=out)
+        print(
+            json.dumps(value, ensure_ascii=False) if args.json or not isinstance(value, str) else value,
+            file=out,
+        )
     elif args.action == "set":
         settings.set_text(args.key, args.value)
         print(f"{args.key} = {json.dumps(settings.get(args.key), ensure_ascii=False)}", file=out)
@@ -188,8 +195,10 @@ def _cmd_rm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ws = _workspace()
     target = ws.resolve(args.target)
     trash_id = ws.delete(target.id)
-    print(f"moved {target.kind} {target.id} ({target.name}) to the trash; undo with: okbot restore {trash_id}",
-          file=out)
+    print(
+        f"moved {target.kind} {target.id} ({target.name}) to the trash; undo with: okbot restore {trash_id}",
+        file=out,
+    )
     for squad in ws.squads_below_minimum():
         print(f"okbot: note: squad {squad.name} now has fewer than two members", file=err)
     return 0

@@ -104,7 +104,7 @@ class ContextProjection:
                 {"name": b.name, "title": b.title, "stable": b.stable, "tokens": b.tokens, "text": b.text}
                 for b in self.blocks
             ],
-            "items": [{**item, "tokens": n} for item, n in zip(self.items, self.item_tokens)],
+            "items": [{**item, "tokens": n} for item, n in zip(self.items, self.item_tokens, strict=True)],
             "notices": list(self.notices),
         }
 
@@ -204,7 +204,9 @@ def _with_paired_calls(session: Any, tail: list[dict[str, Any]], covered: int) -
     return extra[first_call:] + tail
 
 
-def _cut_at(session: Any, tail: list[dict[str, Any]], at: int, covered: int) -> tuple[list[dict[str, Any]], bool]:
+def _cut_at(
+    session: Any, tail: list[dict[str, Any]], at: int, covered: int
+) -> tuple[list[dict[str, Any]], bool]:
     """Truncate the tail at user message ``at``; ``(items, at_covered)``."""
     if at <= covered:
         item = session.get(at)
@@ -221,11 +223,15 @@ def _cut_at(session: Any, tail: list[dict[str, Any]], at: int, covered: int) -> 
 
 def _require_user(item: dict[str, Any]) -> None:
     if item.get("type") != "user":
-        raise OkBotError(f"item #{item['id']} is a {item.get('type')} item, not a user message",
-                         hint="--at takes the id of a message you typed")
+        raise OkBotError(
+            f"item #{item['id']} is a {item.get('type')} item, not a user message",
+            hint="--at takes the id of a message you typed",
+        )
 
 
-def _kept_words(session: Any, summary: SessionSummary, covered: int, notices: list[str]) -> tuple[tuple[int, str], ...]:
+def _kept_words(
+    session: Any, summary: SessionSummary, covered: int, notices: list[str]
+) -> tuple[tuple[int, str], ...]:
     """The user's kept messages, copied from the record (never retyped by a model)."""
     kept = []
     for item_id in summary.kept_user_ids:

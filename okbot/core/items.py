@@ -72,8 +72,13 @@ def new_item(kind: str, *, author: str, source: str, **fields: Any) -> dict[str,
     """Build an item without an id (the session store assigns ``id`` on append)."""
     if kind not in _REQUIRED:
         raise ValueError(f"unknown item type {kind!r}")
-    item: dict[str, Any] = {"v": SCHEMA_VERSION, "ts": now_iso(), "type": kind,
-                            "author": author, "source": source}
+    item: dict[str, Any] = {
+        "v": SCHEMA_VERSION,
+        "ts": now_iso(),
+        "type": kind,
+        "author": author,
+        "source": source,
+    }
     item.update(fields)
     if kind == "assistant":
         item.setdefault("status", "complete")

@@ -36,11 +36,13 @@ def items_to_messages(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
                 close_pending()
                 last = {"role": "assistant", "content": None, "tool_calls": []}
                 messages.append(last)
-            last.setdefault("tool_calls", []).append({
-                "id": item["call_id"],
-                "type": "function",
-                "function": {"name": item["name"], "arguments": item["arguments"]},
-            })
+            last.setdefault("tool_calls", []).append(
+                {
+                    "id": item["call_id"],
+                    "type": "function",
+                    "function": {"name": item["name"], "arguments": item["arguments"]},
+                }
+            )
             pending[item["call_id"]] = last
             continue
         if kind == "tool_result":

@@ -37,7 +37,9 @@ def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
     if proj.at is None:
         lines.append("Cut-off: the next request (everything recorded so far)")
     elif proj.at_covered:
-        lines.append(f"Cut-off: user message #{proj.at} — now covered by the summary, so no session items follow")
+        lines.append(
+            f"Cut-off: user message #{proj.at} — now covered by the summary, so no session items follow"
+        )
     else:
         last = proj.items[-1] if proj.items else {}
         lines.append(f"Cut-off: user message #{proj.at} “{preview(item_text(last), 60)}”")
@@ -45,14 +47,16 @@ def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
         kept = len(proj.summary.kept_user_ids)
         lines.append(
             f"Coverage: items up to #{proj.covered_through_id} are summarized "
-            f"(summary {len(proj.summary.summary):,} chars, {kept} kept user message{'s' if kept != 1 else ''}, "
+            f"(summary {len(proj.summary.summary):,} chars, {kept} kept user message"
+            f"{'s' if kept != 1 else ''}, "
             f"trigger {proj.summary.trigger or 'n/a'}); session items below are the tail after it"
         )
     else:
         lines.append("Coverage: none — no summary yet, every item is sent")
     approx = "≈" if proj.approximate else ""
     lines.append(
-        f"Tokens: {approx}{proj.calibrated_tokens:,} of {proj.window:,} window · threshold {proj.threshold:,} "
+        f"Tokens: {approx}{proj.calibrated_tokens:,} of {proj.window:,} window "
+        f"· threshold {proj.threshold:,} "
         f"(ratio {proj.ratio:.2f}) · instructions {proj.instruction_tokens:,} · items {proj.items_tokens:,} "
         f"· encoding {proj.encoding}"
     )
@@ -63,8 +67,9 @@ def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
     return lines
 
 
-def render_markdown(proj: ContextProjection, *, body_limit: int | None = DEFAULT_BODY_LIMIT,
-                    approx_note: str = "") -> str:
+def render_markdown(
+    proj: ContextProjection, *, body_limit: int | None = DEFAULT_BODY_LIMIT, approx_note: str = ""
+) -> str:
     """The whole projection as Markdown: header, ``## instructions``, ``## session items``."""
     out = header_lines(proj, approx_note)
     out.append("")
@@ -76,7 +81,7 @@ def render_markdown(proj: ContextProjection, *, body_limit: int | None = DEFAULT
     out.append("## session items")
     if not proj.items:
         out.append("(none)")
-    for index, (item, tokens) in enumerate(zip(proj.items, proj.item_tokens), start=1):
+    for index, (item, tokens) in enumerate(zip(proj.items, proj.item_tokens, strict=True), start=1):
         out.append(item_heading(index, item, tokens))
         out.append(_cut(item_text(item), body_limit))
         out.append("")

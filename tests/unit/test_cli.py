@@ -38,8 +38,12 @@ def test_context_json_has_blocks_items_tokens_window_threshold(capsys):
     assert [it["id"] for it in data["items"]] == list(range(1, 7))
     assert data["window"] == 128000 and data["threshold"] == 76800
     assert data["coveredThroughId"] == 0
-    assert data["tokens"]["total"] == sum(b["tokens"] for b in data["blocks"]) + sum(
-        it["tokens"] for it in data["items"]) + data["tokens"]["overhead"]
+    assert (
+        data["tokens"]["total"]
+        == sum(b["tokens"] for b in data["blocks"])
+        + sum(it["tokens"] for it in data["items"])
+        + data["tokens"]["overhead"]
+    )
 
 
 def test_context_markdown_layout_and_cut_bodies(capsys):
@@ -71,12 +75,17 @@ def test_unknown_target_and_bad_ids_fail_clearly(capsys):
 def test_list_new_rm_restore(capsys):
     code, out, _ = run(capsys, "new", "assistant", "Bob the Builder", "--role", "builds")
     assert code == 0 and "bob-the-builder" in out
-    code, out, _ = run(capsys, "new", "squad", "Crew", "--member", "okbot:lead", "--member", "bob-the-builder:coder")
+    code, out, _ = run(
+        capsys, "new", "squad", "Crew", "--member", "okbot:lead", "--member", "bob-the-builder:coder"
+    )
     assert code == 0
     code, out, _ = run(capsys, "list", "--json")
     rows = json.loads(out)
-    assert {(r["kind"], r["name"]) for r in rows} >= {("assistant", "OkBot"), ("assistant", "Bob the Builder"),
-                                                       ("squad", "Crew")}
+    assert {(r["kind"], r["name"]) for r in rows} >= {
+        ("assistant", "OkBot"),
+        ("assistant", "Bob the Builder"),
+        ("squad", "Crew"),
+    }
     code, out, err = run(capsys, "rm", "Bob the Builder")
     assert code == 0 and "okbot restore" in out and "fewer than two members" in err
     trash_id = out.rsplit("okbot restore ", 1)[1].strip()
@@ -118,11 +127,13 @@ def test_env_overrides_model(capsys, monkeypatch):
 
 def test_python_dash_m_okbot_runs_as_a_real_process(okbot_home):
     env = {**os.environ, "OKBOT_HOME": str(okbot_home)}
-    proc = subprocess.run([sys.executable, "-m", "okbot", "--help"], capture_output=True, text=True, env=env,
-                          timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "okbot", "--help"], capture_output=True, text=True, env=env, timeout=60
+    )
     assert proc.returncode == 0
     for command in ("context", "list", "config", "new", "rm"):
         assert command in proc.stdout
-    proc = subprocess.run([sys.executable, "-m", "okbot", "list"], capture_output=True, text=True, env=env,
-                          timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "okbot", "list"], capture_output=True, text=True, env=env, timeout=60
+    )
     assert proc.returncode == 0 and "OkBot" in proc.stdout

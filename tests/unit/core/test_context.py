@@ -27,11 +27,15 @@ def reply(text, **fields):
 
 
 def call(call_id, name="search_history"):
-    return new_item("tool_call", author="okbot", source="app", call_id=call_id, name=name, arguments='{"query":"x"}')
+    return new_item(
+        "tool_call", author="okbot", source="app", call_id=call_id, name=name, arguments='{"query":"x"}'
+    )
 
 
 def result(call_id, name="search_history"):
-    return new_item("tool_result", author="okbot", source="tool", call_id=call_id, name=name, content="found", ok=True)
+    return new_item(
+        "tool_result", author="okbot", source="tool", call_id=call_id, name=name, content="found", ok=True
+    )
 
 
 def fill(sources, target, n_turns):
@@ -70,8 +74,14 @@ def test_messages_are_exactly_system_plus_items(env):
 def test_covered_items_are_left_out_and_summary_block_has_kept_words(env):
     _, target, sources = env
     ids = fill(sources, target, 6)
-    SummaryStore(target.summary_path).save(SessionSummary(
-        summary="## Goals\n- [active] finish", covered_through_id=ids[3] + 1, kept_user_ids=[ids[1]], trigger="ratio"))
+    SummaryStore(target.summary_path).save(
+        SessionSummary(
+            summary="## Goals\n- [active] finish",
+            covered_through_id=ids[3] + 1,
+            kept_user_ids=[ids[1]],
+            trigger="ratio",
+        )
+    )
     proj = build_context(target, sources=sources)
     assert proj.covered_through_id == ids[3] + 1
     assert [it["id"] for it in proj.items] == [ids[4], ids[4] + 1, ids[5], ids[5] + 1]

@@ -9,10 +9,16 @@ from okbot.core.instructions import (
 
 def full_inputs(**over):
     base = dict(
-        name="Ada", role_line="a careful reviewer", roster=[RosterEntry("Ada", "reviewer")],
-        soul="Be kind.", tool_notes=[("search_history", "search this session")],
-        skills=[("pdf", "read PDFs")], summary="## Goals\n- [active] ship", covered_through_id=40,
-        kept_user_words=[(3, "Never push to main.")], memories=["User prefers metric units."],
+        name="Ada",
+        role_line="a careful reviewer",
+        roster=[RosterEntry("Ada", "reviewer")],
+        soul="Be kind.",
+        tool_notes=[("search_history", "search this session")],
+        skills=[("pdf", "read PDFs")],
+        summary="## Goals\n- [active] ship",
+        covered_through_id=40,
+        kept_user_words=[(3, "Never push to main.")],
+        memories=["User prefers metric units."],
     )
     base.update(over)
     return InstructionInputs(**base)
@@ -45,7 +51,10 @@ def test_summary_block_carries_kept_user_words_verbatim_with_ids():
 
 
 def test_squad_roster_lists_members_with_roles():
-    inp = full_inputs(squad_name="Crew", squad_description="ships things",
-                      roster=[RosterEntry("Ada", "reviewer", "reviews"), RosterEntry("Bob", "coder")])
+    inp = full_inputs(
+        squad_name="Crew",
+        squad_description="ships things",
+        roster=[RosterEntry("Ada", "reviewer", "reviews"), RosterEntry("Bob", "coder")],
+    )
     roster = {b.name: b for b in assemble_instructions(inp)}["roster"].text
     assert "Squad: Crew" in roster and "- Ada (reviewer): reviews" in roster and "- Bob (coder)" in roster

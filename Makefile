@@ -1,0 +1,65 @@
+# OkBot developer tasks. GNU make; needs only `python3 -m venv` on a fresh machine.
+#
+#   make run     install (if needed) and launch the GUI
+#   make test    install the test extra (if needed) and run the whole suite offscreen
+#   make bench   install (if needed) and run the benchmarks
+#   make lint    ruff over okbot, tests and benchmarks
+#   make clean   remove build output and caches (keeps the venv); `make distclean` drops it too
+#
+# Knobs: VENV (default .venv), PYTHON (interpreter that creates the venv), PYTEST_ARGS.
+
+VENV ?= .venv
+PYTHON ?= python3
+PY = $(VENV)/bin/python
+PIP = $(PY) -m pip
+PYTEST_ARGS ?=
+
+# Stamps live inside the venv, so deleting the venv also forgets what was installed in it.
+VENV_STAMP = $(VENV)/.okbot-venv.stamp
+INSTALL_STAMP = $(VENV)/.okbot-install.stamp
+TEST_STAMP = $(VENV)/.okbot-install-test.stamp
+
+.DEFAULT_GOAL := help
+.PHONY: help run test bench lint clean distclean venv install install-test
+
+help:
+	@sed -n '3,9p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
+
+venv: $(VENV_STAMP)
+install: $(INSTALL_STAMP)
+install-test: $(TEST_STAMP)
+
+# Creates the venv only when its interpreter is missing, then brings pip up to date.
+$(VENV_STAMP):
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+	@touch $@
+
+# Re-installs only when pyproject.toml is newer than the stamp (the install is editable,
+# so source edits need no re-install).
+$(INSTALL_STAMP): pyproject.toml $(VENV_STAMP)
+	$(PIP) install -e .
+	@touch $@
+
+$(TEST_STAMP): pyproject.toml $(VENV_STAMP)
+	$(PIP) install -e ".[test]"
+	@touch $@
+
+run: $(INSTALL_STAMP)
+	$(PY) -m okbot
+
+test: $(TEST_STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q $(PYTEST_ARGS)
+
+bench: $(INSTALL_STAMP)
+	$(PY) -m benchmarks
+
+lint: $(TEST_STAMP)
+	$(PY) -m ruff check okbot tests benchmarks
+
+clean:
+	rm -rf build dist .pytest_cache .ruff_cache .hypothesis ./*.egg-info
+	find okbot tests benchmarks resources -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

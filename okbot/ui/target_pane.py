@@ -1,0 +1,74 @@
+"""The right-hand pane: what is selected in the sidebar (the chat view replaces its body later)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QPalette
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from okbot.core.workspace import Target
+from okbot.ui.target_list_model import KIND_LABELS
+
+CHAT_LATER = "Chat arrives in a later version of OkBot."
+NOTHING_SELECTED = "Select an assistant or squad in the sidebar."
+NOTHING_THERE = "There are no assistants yet."
+
+
+class TargetPane(QWidget):
+    """Shows the selected assistant or squad: name, kind, role line and any problem with it.
+
+    Only palette-aware widgets and font sizes are used, so it follows the system light/dark theme.
+    """
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._target: Target | None = None
+
+        self.title = QLabel(objectName="paneTitle")
+        title_font = QFont(self.title.font())
+        title_font.setPointSizeF(title_font.pointSizeF() * 1.6)
+        title_font.setBold(True)
+        self.title.setFont(title_font)
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.subtitle = QLabel(objectName="paneSubtitle")
+        self.subtitle.setWordWrap(True)
+        self.problem = QLabel(objectName="paneProblem")
+        self.problem.setWordWrap(True)
+        self.body = QLabel(objectName="paneBody")
+        self.body.setWordWrap(True)
+        self.body.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # secondary text in any theme
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(32, 28, 32, 28)
+        layout.setSpacing(10)
+        for label in (self.title, self.subtitle, self.problem, self.body):
+            layout.addWidget(label)
+        layout.addStretch(1)
+        self.show_target(None)
+
+    @property
+    def target(self) -> Target | None:
+        """The target on show, or ``None``."""
+        return self._target
+
+    def show_target(self, target: Target | None, *, empty_workspace: bool = False) -> None:
+        """Show ``target``; ``None`` shows a hint (which one depends on ``empty_workspace``)."""
+        self._target = target
+        if target is None:
+            self.title.setText("OkBot")
+            self.subtitle.setText(NOTHING_THERE if empty_workspace else NOTHING_SELECTED)
+            self.problem.clear()
+            self.problem.hide()
+            self.body.setText(CHAT_LATER)
+            return
+        kind = KIND_LABELS.get(target.kind, target.kind)
+        self.title.setText(target.name)
+        detail = target.role_line or (target.meta.get("description") if target.kind == "squad" else "")
+        subtitle = f"{kind} “{target.name}” is selected."
+        self.subtitle.setText(f"{subtitle}\n{detail}" if isinstance(detail, str) and detail else subtitle)
+        self.problem.setText(f"⚠ {target.problem}" if target.problem else "")
+        self.problem.setVisible(bool(target.problem))
+        self.body.setText(CHAT_LATER)

@@ -1,0 +1,90 @@
+"""The wheel ships every package module and every shipped resource (under okbot/resources).
+
+Builds a real wheel with the test environment's setuptools (``--no-build-isolation``, so no
+network), from a copy of the checkout: the build writes ``build/`` and ``*.egg-info`` into its
+source tree, and the working tree is shared with other running tests.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+REQUIRED_RESOURCES = ("okbot/resources/templates/SOUL.md", "okbot/resources/models.json")
+_SKIP = shutil.ignore_patterns(
+    ".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__", "*.pyc",
+    ".pytest_cache", ".ruff_cache", ".hypothesis", "bench-data",
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel freshly built from (a copy of) the checkout."""
+    root = tmp_path_factory.mktemp("wheel-build")
+    source = root / "src"
+    shutil.copytree(REPO_ROOT, source, ignore=_SKIP)
+    out = root / "out"
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
+         "-q", "-w", str(out), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, f"wheel build failed:\n{result.stdout}\n{result.stderr}"
+    wheels = list(out.glob("okbot-*.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0]
+
+
+@pytest.fixture(scope="module")
+def wheel_names(built_wheel: Path) -> set[str]:
+    """Names of all files inside the built wheel."""
+    with zipfile.ZipFile(built_wheel) as archive:
+        return set(archive.namelist())
+
+
+@pytest.mark.parametrize("name", REQUIRED_RESOURCES)
+def test_wheel_ships_required_resources(wheel_names: set[str], name: str) -> None:
+    assert name in wheel_names
+
+
+def test_wheel_ships_every_package_module(wheel_names: set[str]) -> None:
+    expected = {
+        path.relative_to(REPO_ROOT).as_posix()
+        for path in (REPO_ROOT / "okbot").rglob("*.py")
+        if "__pycache__" not in path.parts
+    }
+    assert {"okbot/__init__.py", "okbot/core/__init__.py", "okbot/ui/__init__.py"} <= expected
+    assert sorted(expected - wheel_names) == []
+
+
+def test_wheel_ships_every_resource_file(wheel_names: set[str]) -> None:
+    resources = REPO_ROOT / "resources"
+    expected = {
+        "okbot/resources/" + path.relative_to(resources).as_posix()
+        for path in resources.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+    }
+    assert sorted(expected - wheel_names) == []
+
+
+def test_wheel_declares_console_script(built_wheel: Path) -> None:
+    with zipfile.ZipFile(built_wheel) as archive:
+        names = [n for n in archive.namelist() if n.endswith(".dist-info/entry_points.txt")]
+        assert names, "no entry_points.txt in the wheel"
+        text = archive.read(names[0]).decode("utf-8")
+    assert "[console_scripts]" in text
+    assert "okbot = okbot.__main__:main" in text
+
+
+def test_wheel_has_no_tests_or_tooling(wheel_names: set[str]) -> None:
+    top_level = {name.split("/")[0] for name in wheel_names}
+    assert {n for n in top_level if not n.endswith(".dist-info")} == {"okbot"}
