@@ -142,6 +142,7 @@ def build_context(target: Target, at: int | None = None, *, sources: ContextSour
     if soul_problem:
         notices.append(soul_problem)
 
+    settings = sources.settings
     inputs = InstructionInputs(
         name=target.name,
         role_line=target.role_line if target.kind == "assistant" else "",
@@ -149,7 +150,7 @@ def build_context(target: Target, at: int | None = None, *, sources: ContextSour
         squad_description=target.meta.get("description", "") if target.kind == "squad" else "",
         roster=sources.roster(target),
         soul=soul,
-        tool_notes=tuple(sources.tool_notes(target)),
+        tool_notes=tuple(sources.tools.notes(settings)),
         skills=tuple(sources.skills(target)),
         summary=summary.summary,
         covered_through_id=covered,
@@ -162,7 +163,6 @@ def build_context(target: Target, at: int | None = None, *, sources: ContextSour
     overhead = counter.count_messages_overhead()
     if blocks:
         overhead += counter.count_message("", "system") + counter.count_text("\n\n") * (len(blocks) - 1)
-    settings = sources.settings
     return ContextProjection(
         target=target,
         model=model,
@@ -204,9 +204,7 @@ def _with_paired_calls(session: Any, tail: list[dict[str, Any]], covered: int) -
     return extra[first_call:] + tail
 
 
-def _cut_at(
-    session: Any, tail: list[dict[str, Any]], at: int, covered: int
-) -> tuple[list[dict[str, Any]], bool]:
+def _cut_at(session: Any, tail: list[dict[str, Any]], at: int, covered: int) -> tuple[list[dict[str, Any]], bool]:
     """Truncate the tail at user message ``at``; ``(items, at_covered)``."""
     if at <= covered:
         item = session.get(at)
@@ -229,9 +227,7 @@ def _require_user(item: dict[str, Any]) -> None:
         )
 
 
-def _kept_words(
-    session: Any, summary: SessionSummary, covered: int, notices: list[str]
-) -> tuple[tuple[int, str], ...]:
+def _kept_words(session: Any, summary: SessionSummary, covered: int, notices: list[str]) -> tuple[tuple[int, str], ...]:
     """The user's kept messages, copied from the record (never retyped by a model)."""
     kept = []
     for item_id in summary.kept_user_ids:

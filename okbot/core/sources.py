@@ -3,7 +3,8 @@
 One ``ContextSources`` per process (the GUI, a CLI run, a benchmark) holds the workspace, the
 settings, one ``SessionStore`` per session file and small mtime-keyed caches for SOUL.md and the
 summary, so building the context on every turn costs a few ``stat`` calls, not re-reading disk.
-Capabilities that arrive later (memory recall, skills, tools) plug in as providers that start empty.
+Capabilities that arrive later (memory recall, skills) plug in as providers that start empty;
+tools come from one registry, so the tool-notes block and the tools offered always agree.
 """
 
 from __future__ import annotations
@@ -19,20 +20,26 @@ from okbot.config import paths
 from okbot.config.settings import Settings, effective_context_window
 from okbot.core.errors import OkBotError
 from okbot.core.instructions import RosterEntry
+from okbot.core.search_history import SEARCH_HISTORY
 from okbot.core.session import SessionStore
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.tokens import Calibration, TokenCounter, counter_for_model
+from okbot.core.tools import ToolRegistry
 from okbot.core.workspace import Target, Workspace, read_soul
 
 log = logging.getLogger("okbot.context")
 
 MemoryProvider = Callable[[Target], Sequence[str]]
 SkillProvider = Callable[[Target], Sequence[tuple[str, str]]]
-ToolNotesProvider = Callable[[Target], Sequence[tuple[str, str]]]
 
 
 def _none(_target: Target) -> Sequence[Any]:
     return ()
+
+
+def default_tools() -> ToolRegistry:
+    """The tools every assistant has (more arrive with skills, memory and local tools)."""
+    return ToolRegistry([SEARCH_HISTORY])
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -54,7 +61,7 @@ class ContextSources:
         calibration: Calibration | None = None,
         memories: MemoryProvider = _none,
         skills: SkillProvider = _none,
-        tool_notes: ToolNotesProvider = _none,
+        tools: ToolRegistry | None = None,
     ) -> None:
         self.workspace = workspace or Workspace()
         self._settings = settings or Settings.load()
@@ -62,7 +69,7 @@ class ContextSources:
         self.calibration = calibration or Calibration(paths.calibration_file())
         self.memories = memories
         self.skills = skills
-        self.tool_notes = tool_notes
+        self.tools = tools if tools is not None else default_tools()
         self._lock = threading.Lock()
         self._sessions: dict[Path, SessionStore] = {}
         self._summaries: dict[Path, tuple[tuple[int, int] | None, SessionSummary, list[str]]] = {}

@@ -1,0 +1,178 @@
+"""The as-sent record: what was actually sent, request by request.
+
+Each instruction block's text is stored once, content-addressed (``as-sent/blocks/<sha256>.txt``);
+``as-sent/requests.jsonl`` gets one small line per request (block names + hashes + token counts,
+the item id range, model, tools offered) and, when the reply finished, a line with the usage the
+provider reported. Storage grows with the number of *distinct* block texts, not with turns.
+
+The View-context window shows this beside the live projection, so a user can see that SOUL.md
+(or a skill, or memory) changed since a message was sent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from okbot.core.atomic import PRIVATE_FILE_MODE, atomic_write_bytes
+from okbot.core.context import ContextProjection
+from okbot.core.items import now_iso
+
+
+@dataclass
+class AsSentRequest:
+    """One recorded request, with its block texts resolved from the content store."""
+
+    id: int
+    ts: str
+    model: str
+    user_id: int | None
+    first_item_id: int | None
+    last_item_id: int | None
+    item_count: int
+    covered_through_id: int
+    blocks: list[dict[str, Any]]  # name, sha, tokens (+ text when loaded)
+    tools: list[str]
+    estimate: int
+    usage: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class AsSentStore:
+    """Per-target as-sent record in ``<target dir>/as-sent/``."""
+
+    def __init__(self, directory: Path) -> None:
+        self.dir = Path(directory)
+        self.blocks_dir = self.dir / "blocks"
+        self.log_path = self.dir / "requests.jsonl"
+        self._lock = threading.Lock()
+        self._next_id: int | None = None
+        self._known: set[str] = set()
+
+    def record(self, proj: ContextProjection, *, user_id: int | None, tools: list[str]) -> int:
+        """Store the request ``proj`` describes; returns its request id."""
+        blocks = []
+        for block in proj.blocks:
+            sha = _digest(block.text)
+            self._store_block(sha, block.text)
+            blocks.append({"name": block.name, "sha": sha, "tokens": block.tokens})
+        with self._lock:
+            request_id = self._allocate_id()
+            line = {
+                "id": request_id,
+                "ts": now_iso(),
+                "model": proj.model,
+                "userId": user_id,
+                "items": [proj.items[0]["id"], proj.items[-1]["id"]] if proj.items else None,
+                "itemCount": len(proj.items),
+                "coveredThroughId": proj.covered_through_id,
+                "blocks": blocks,
+                "tools": tools,
+                "estimate": proj.total_tokens,
+            }
+            self._append(line)
+        return request_id
+
+    def record_usage(self, request_id: int, usage: dict[str, Any] | None, status: str) -> None:
+        """Attach what the provider reported (or the failure) to a recorded request."""
+        with self._lock:
+            self._append({"usageFor": request_id, "usage": usage, "status": status})
+
+    def requests(self) -> list[AsSentRequest]:
+        """Every recorded request, oldest first, usage merged in. Unreadable lines are skipped."""
+        out: dict[int, AsSentRequest] = {}
+        for line in self._lines():
+            if "usageFor" in line:
+                req = out.get(line["usageFor"])
+                if req is not None:
+                    req.usage = line.get("usage")
+                    req.extra["status"] = line.get("status")
+                continue
+            items = line.get("items") or [None, None]
+            out[line["id"]] = AsSentRequest(
+                id=line["id"],
+                ts=line.get("ts", ""),
+                model=line.get("model", ""),
+                user_id=line.get("userId"),
+                first_item_id=items[0],
+                last_item_id=items[1],
+                item_count=line.get("itemCount", 0),
+                covered_through_id=line.get("coveredThroughId", 0),
+                blocks=line.get("blocks", []),
+                tools=line.get("tools", []),
+                estimate=line.get("estimate", 0),
+            )
+        return list(out.values())
+
+    def for_user_message(self, user_id: int) -> AsSentRequest | None:
+        """The first request sent for the turn of user message ``user_id``, block texts loaded."""
+        for req in self.requests():
+            if req.user_id == user_id:
+                for block in req.blocks:
+                    block["text"] = self.block_text(block["sha"])
+                return req
+        return None
+
+    def block_text(self, sha: str) -> str | None:
+        try:
+            return (self.blocks_dir / f"{sha}.txt").read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def disk_bytes(self) -> int:
+        total = 0
+        for root, _dirs, files in os.walk(self.dir):
+            total += sum(os.path.getsize(os.path.join(root, f)) for f in files)
+        return total
+
+    # -- internals --------------------------------------------------------------------------
+    def _store_block(self, sha: str, text: str) -> None:
+        if sha in self._known:
+            return
+        path = self.blocks_dir / f"{sha}.txt"
+        if not path.exists():
+            atomic_write_bytes(path, text.encode("utf-8"))
+        self._known.add(sha)
+
+    def _allocate_id(self) -> int:
+        if self._next_id is None:
+            self._next_id = 1 + max((ln.get("id", 0) for ln in self._lines() if "id" in ln), default=0)
+        request_id = self._next_id
+        self._next_id += 1
+        return request_id
+
+    def _append(self, obj: dict[str, Any]) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        data = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+        fd = os.open(self.log_path, os.O_RDWR | os.O_APPEND | os.O_CREAT, PRIVATE_FILE_MODE)
+        try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                data = b"\n" + data  # a torn last line (crash mid-write) must not swallow this one
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+
+    def _lines(self) -> list[dict[str, Any]]:
+        try:
+            raw = self.log_path.read_bytes()
+        except FileNotFoundError:
+            return []
+        out = []
+        for chunk in raw.split(b"\n"):
+            try:
+                obj = json.loads(chunk)
+            except (ValueError, UnicodeDecodeError):
+                continue  # torn or damaged line: this record is informational, skip it
+            if isinstance(obj, dict) and (isinstance(obj.get("id"), int) or isinstance(obj.get("usageFor"), int)):
+                out.append(obj)
+        return out

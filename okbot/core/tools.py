@@ -1,0 +1,95 @@
+"""The tool registry: what the model may call, its JSON schema, its note for the instructions.
+
+Each tool declares an approval setting key (``tools.<id>.approval``: allow | ask | deny).
+``deny`` tools are neither offered to the model nor listed in the tool-notes block; ``ask``
+tools run only after the runner's approval callback said yes. Later capabilities (skills,
+memory, local tools) register here the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from okbot.config.settings import Settings
+from okbot.core.workspace import Target
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """What a tool returns to the model (``ok=False`` for an error the model should see)."""
+
+    content: str
+    ok: bool = True
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """What a running tool may use: the target, its session store, and the item id range it may read."""
+
+    target: Target
+    session: Any
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A callable tool: name, one-line note, JSON schema of its arguments, the function."""
+
+    name: str
+    note: str
+    parameters: dict[str, Any]
+    run: Callable[[dict[str, Any], ToolContext], ToolOutcome]
+    approval_key: str | None = None  # settings key; None = always allowed
+
+    def spec(self) -> dict[str, Any]:
+        """The Chat Completions ``tools`` entry."""
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.note, "parameters": self.parameters},
+        }
+
+
+class ToolRegistry:
+    """The tools a turn can offer, filtered by their approval settings."""
+
+    def __init__(self, tools: Sequence[Tool] = ()) -> None:
+        self._tools: dict[str, Tool] = {}
+        for tool in tools:
+            self.register(tool)
+
+    def register(self, tool: Tool) -> None:
+        if tool.name in self._tools:
+            raise ValueError(f"tool {tool.name!r} registered twice")
+        self._tools[tool.name] = tool
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def approval(self, tool: Tool, settings: Settings) -> str:
+        return settings.get(tool.approval_key) if tool.approval_key else "allow"
+
+    def offered(self, settings: Settings) -> list[Tool]:
+        """Tools the model may see this turn (everything not set to deny), in registration order."""
+        return [t for t in self._tools.values() if self.approval(t, settings) != "deny"]
+
+    def specs(self, settings: Settings) -> list[dict[str, Any]]:
+        return [t.spec() for t in self.offered(settings)]
+
+    def notes(self, settings: Settings) -> list[tuple[str, str]]:
+        """(name, note) pairs for the tool-notes instruction block."""
+        return [(t.name, t.note) for t in self.offered(settings)]
+
+
+def parse_arguments(text: str) -> dict[str, Any]:
+    """Tool-call arguments as a dict, or ValueError with a message the model can act on."""
+    if not text.strip():
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"arguments are not valid JSON ({exc.msg} at position {exc.pos})") from exc
+    if not isinstance(value, dict):
+        raise ValueError("arguments must be a JSON object")
+    return value
