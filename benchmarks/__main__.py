@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import bench_core
+from benchmarks import bench_core, bench_runner
 
 
 def main() -> int:
     print("# OkBot benchmarks")
     print(bench_core.run())
+    print(bench_runner.run())
     return 0
 
 

@@ -16,6 +16,8 @@ from okbot import __version__
 from okbot.core.errors import OkBotError
 
 COMMANDS_HELP = """headless commands:
+  chat TARGET [-m TEXT] [--json]      send a message (or stdin) and stream the reply
+  chat TARGET --retry                 run the last message's turn again
   context TARGET [--at ID] [--json]   print exactly what the model would see
   list [--json]                       assistants and squads (id, name, kind)
   config get [KEY] | set KEY VALUE | reset KEY   read or change settings (validated)
@@ -39,6 +41,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"okbot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("chat", help="send a message and stream the reply")
+    p.add_argument("target")
+    p.add_argument("-m", "--message", help="the message (default: read stdin)")
+    p.add_argument("--retry", action="store_true", help="run the last message's turn again")
+    p.add_argument("--json", action="store_true", help="emit events as JSON lines")
 
     p = sub.add_parser("context", help="print exactly what the model would see")
     p.add_argument("target")
@@ -108,6 +116,22 @@ def _workspace() -> Any:
 def _report(problems: list[str], err: TextIO) -> None:
     for problem in problems:
         print(f"okbot: note: {problem}", file=err)
+
+
+def _cmd_chat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from okbot.cli_chat import run_chat
+
+    ws = _workspace()
+    target = ws.resolve(args.target)
+    if args.retry:
+        text = None
+    elif args.message is not None:
+        text = args.message
+    elif sys.stdin is None or sys.stdin.isatty():
+        raise OkBotError("no message given", hint="use -m TEXT or pipe the message on stdin")
+    else:
+        text = sys.stdin.read()
+    return run_chat(ws, target, text, as_json=args.json, out=out, err=err)
 
 
 def _cmd_context(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -221,6 +245,7 @@ def _cmd_trash(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 _HANDLERS = {
+    "chat": _cmd_chat,
     "context": _cmd_context,
     "list": _cmd_list,
     "config": _cmd_config,

@@ -260,6 +260,17 @@ SETTINGS: tuple[Setting, ...] = (
         "Show developer tools such as View context on user messages.",
         section=ADVANCED,
     ),
+    Setting(
+        "provider.timeout", float, 60.0,
+        "Seconds to wait for the server to answer (and between parts of a streamed reply).",
+        minimum=5, maximum=600, section=PROVIDER,
+    ),
+    Setting(
+        "provider.maxRetries", int, 3,
+        "How often a failed request (rate limit, server error, dropped connection) is retried "
+        "before the error is shown. Nothing is retried once the reply has started to appear.",
+        minimum=0, maximum=10, section=PROVIDER,
+    ),
 )
 
 _BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}

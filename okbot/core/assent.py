@@ -1,9 +1,10 @@
 """The as-sent record: what was actually sent, request by request.
 
-Each instruction block's text is stored once, content-addressed (``as-sent/blocks/<sha256>.txt``);
-``as-sent/requests.jsonl`` gets one small line per request (block names + hashes + token counts,
-the item id range, model, tools offered) and, when the reply finished, a line with the usage the
-provider reported. Storage grows with the number of *distinct* block texts, not with turns.
+Each instruction block's text is stored once, content-addressed (``as-sent/blocks/<sha>.txt``),
+and so is each distinct list of blocks (names, hashes, token counts: ``blocks/<sha>.json``).
+``as-sent/requests.jsonl`` gets one small line per request (the block list's hash, the item id
+range, model, tools offered) and, when the reply finished, a line with the usage the provider
+reported. Storage grows with the number of *distinct* block texts, not with turns.
 
 The View-context window shows this beside the live projection, so a user can see that SOUL.md
 (or a skill, or memory) changed since a message was sent.
@@ -44,7 +45,8 @@ class AsSentRequest:
 
 
 def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """128 bits of SHA-256: content addresses that never collide in practice, half the bytes."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 class AsSentStore:
@@ -63,8 +65,11 @@ class AsSentStore:
         blocks = []
         for block in proj.blocks:
             sha = _digest(block.text)
-            self._store_block(sha, block.text)
+            self._store(sha, ".txt", block.text)
             blocks.append({"name": block.name, "sha": sha, "tokens": block.tokens})
+        listing = json.dumps(blocks, ensure_ascii=False, separators=(",", ":"))
+        block_set = _digest(listing)
+        self._store(block_set, ".json", listing)
         with self._lock:
             request_id = self._allocate_id()
             line = {
@@ -135,13 +140,22 @@ class AsSentStore:
         return total
 
     # -- internals --------------------------------------------------------------------------
-    def _store_block(self, sha: str, text: str) -> None:
+    def _store(self, sha: str, suffix: str, text: str) -> None:
         if sha in self._known:
             return
-        path = self.blocks_dir / f"{sha}.txt"
+        path = self.blocks_dir / f"{sha}{suffix}"
         if not path.exists():
             atomic_write_bytes(path, text.encode("utf-8"))
         self._known.add(sha)
+
+    def _block_set(self, sha: Any) -> list[dict[str, Any]]:
+        if not isinstance(sha, str):
+            return []
+        try:
+            listing = json.loads((self.blocks_dir / f"{sha}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        return listing if isinstance(listing, list) else []
 
     def _allocate_id(self) -> int:
         if self._next_id is None:
@@ -176,3 +190,19 @@ class AsSentStore:
             if isinstance(obj, dict) and (isinstance(obj.get("id"), int) or isinstance(obj.get("usageFor"), int)):
                 out.append(obj)
         return out
+
+
+def compare_blocks(sent: AsSentRequest, live: ContextProjection) -> list[tuple[str, str]]:
+    """Per block name: ``same``, ``changed`` (e.g. SOUL.md edited since), ``added`` or ``removed``."""
+    before = {b["name"]: b["sha"] for b in sent.blocks}
+    after = {b.name: _digest(b.text) for b in live.blocks}
+    names = [b["name"] for b in sent.blocks] + [n for n in after if n not in before]
+    out = []
+    for name in names:
+        if name not in after:
+            out.append((name, "removed"))
+        elif name not in before:
+            out.append((name, "added"))
+        else:
+            out.append((name, "same" if before[name] == after[name] else "changed"))
+    return out

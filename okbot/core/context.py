@@ -13,6 +13,7 @@ from typing import Any
 
 from okbot.core.errors import NotFound, OkBotError
 from okbot.core.instructions import InstructionBlock, InstructionInputs, assemble_instructions, join_blocks
+from okbot.core.messages import items_to_messages, wire_prefix
 from okbot.core.sources import ContextSources
 from okbot.core.summary import SessionSummary
 from okbot.core.workspace import Target
@@ -72,8 +73,6 @@ class ContextProjection:
 
     def to_messages(self) -> list[dict[str, Any]]:
         """The Chat Completions ``messages`` for this projection (system + items)."""
-        from okbot.core.messages import items_to_messages
-
         messages: list[dict[str, Any]] = []
         if self.blocks:
             messages.append({"role": "system", "content": self.system_text()})
@@ -158,7 +157,7 @@ def build_context(target: Target, at: int | None = None, *, sources: ContextSour
         memories=tuple(sources.memories(target)),
     )
     blocks = [b.with_tokens(counter.count_text(b.text)) for b in assemble_instructions(inputs)]
-    item_tokens = [counter.count_item(it) for it in items]
+    item_tokens = [counter.count_item(it) + _prefix_tokens(counter, it) for it in items]
     # reply priming, plus the system message's own overhead and the blank lines between blocks
     overhead = counter.count_messages_overhead()
     if blocks:
@@ -181,6 +180,11 @@ def build_context(target: Target, at: int | None = None, *, sources: ContextSour
         at_covered=at_covered,
         notices=notices,
     )
+
+
+def _prefix_tokens(counter: Any, item: dict[str, Any]) -> int:
+    prefix = wire_prefix(item)
+    return counter.count_text(prefix) if prefix else 0
 
 
 def _with_paired_calls(session: Any, tail: list[dict[str, Any]], covered: int) -> list[dict[str, Any]]:

@@ -1,0 +1,108 @@
+"""``okbot chat``: one turn from the command line, streamed to stdout.
+
+The turn runs on a worker thread so Ctrl+C can stop it cleanly: the partial reply is kept as
+``interrupted``, exactly as the app's Stop button does.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from typing import Any, TextIO
+
+from okbot.core.errors import OkBotError
+from okbot.core.runner import TurnCallbacks, TurnResult, TurnRunner
+from okbot.core.sources import ContextSources
+from okbot.core.workspace import Target, Workspace
+from okbot.llm.events import Degraded, Retrying, UsageEvent
+from okbot.llm.openai_backend import OpenAIProvider
+from okbot.llm.provider import CancelToken
+
+EXIT_OK, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 130
+
+
+def _event_json(event: Any) -> dict[str, Any]:
+    if isinstance(event, Retrying):
+        return {"event": "retrying", "attempt": event.attempt, "delay": event.delay, "message": event.message}
+    if isinstance(event, Degraded):
+        return {"event": "degraded", "feature": event.feature, "message": event.message}
+    if isinstance(event, UsageEvent):
+        return {"event": "usage", "prompt_tokens": event.prompt_tokens, "completion_tokens": event.completion_tokens,
+                "cached_tokens": event.cached_tokens, "estimated": event.estimated}
+    return {"event": type(event).__name__}
+
+
+def _ask_on_tty(err: TextIO) -> Any:
+    def ask(name: str, args: dict[str, Any]) -> bool:
+        if sys.stdin is None or not sys.stdin.isatty():
+            print(f"okbot: {name} needs approval and there is no terminal to ask; denied", file=err)
+            return False
+        print(f"okbot: allow {name} with {json.dumps(args, ensure_ascii=False)}? [y/N] ", end="", file=err, flush=True)
+        return sys.stdin.readline().strip().lower() in ("y", "yes")
+
+    return ask
+
+
+def run_chat(ws: Workspace, target: Target, text: str | None, *, as_json: bool, out: TextIO, err: TextIO) -> int:
+    """Run one turn (``text=None``: retry the last one) and report it; returns the exit code."""
+    sources = ContextSources(ws)
+    for problem in sources.settings.problems:
+        print(f"okbot: note: {problem}", file=err)
+    runner = TurnRunner(sources, OpenAIProvider.from_settings(sources.settings))
+    emit_lock = threading.Lock()
+
+    def emit(obj: dict[str, Any]) -> None:
+        with emit_lock:
+            print(json.dumps(obj, ensure_ascii=False), file=out, flush=True)
+
+    def on_delta(delta: str) -> None:
+        if as_json:
+            emit({"event": "delta", "text": delta})
+        else:
+            out.write(delta)
+            out.flush()
+
+    def on_event(event: Any) -> None:
+        if as_json:
+            emit(_event_json(event))
+        elif isinstance(event, Retrying | Degraded):
+            print(f"okbot: {event.message}", file=err)
+
+    callbacks = TurnCallbacks(
+        on_item=(lambda item: emit({"event": "item", "item": item})) if as_json else (lambda _item: None),
+        on_delta=on_delta,
+        on_event=on_event,
+        ask_approval=_ask_on_tty(err),
+    )
+    cancel = CancelToken()
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            if text is None:
+                outcome["result"] = runner.retry(target, callbacks=callbacks, cancel=cancel)
+            else:
+                outcome["result"] = runner.run_turn(target, text, callbacks=callbacks, cancel=cancel)
+        except OkBotError as exc:
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=work, name="okbot-chat", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        cancel.cancel()
+        worker.join(10)
+    if "error" in outcome:
+        raise outcome["error"]
+    result: TurnResult = outcome["result"]
+    if as_json:
+        emit({"event": "done", "status": result.status, "error": str(result.error) if result.error else None})
+    elif result.reply_text and not result.reply_text.endswith("\n"):
+        out.write("\n")
+    if result.status == "error":
+        print(f"okbot: {result.error}", file=err)
+        return EXIT_ERROR
+    return EXIT_INTERRUPTED if result.status == "interrupted" else EXIT_OK

@@ -1,0 +1,275 @@
+"""The turn runner: one user message in, the reply (and any tool rounds) out, all written to disk.
+
+One turn = read disk (through :class:`ContextSources`) -> compression hook -> ``build_context``
+-> stream -> tool loop -> wrap-up hook. The user item is appended before the request goes out;
+the assistant item when the reply completes, or -- stopped or broken -- with the partial text and
+status ``interrupted`` / ``error``, so nothing the user saw is lost. The request the provider
+receives is exactly ``build_context(...).to_messages()``.
+
+The runner is synchronous and Qt-free; the UI runs it on a worker thread and turns the callbacks
+into signals. ``cancel`` (a :class:`CancelToken`) may be set from any thread.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from okbot.core.assent import AsSentStore
+from okbot.core.context import ContextProjection, build_context
+from okbot.core.errors import OkBotError
+from okbot.core.items import new_item, notice, user_message
+from okbot.core.sources import ContextSources
+from okbot.core.tools import ToolContext, ToolOutcome, parse_arguments
+from okbot.core.workspace import Target
+from okbot.llm.events import Degraded, Done, ErrorEvent, Retrying, TextDelta, ToolCallDone, UsageEvent
+from okbot.llm.provider import CancelToken, ChatRequest, Provider
+
+log = logging.getLogger("okbot.runner")
+
+# Beyond this a pasted message is refused before anything is counted or written (≈ 250k tokens).
+MAX_USER_CHARS = 1_000_000
+
+
+def reply_reserve(window: int) -> int:
+    """Tokens kept free for the model's reply when deciding whether a request can fit."""
+    return min(4096, window // 4)
+
+
+def _noop(*_args: Any) -> None:
+    return None
+
+
+@dataclass
+class TurnCallbacks:
+    """How a turn reports progress. The UI adapts these into Qt signals; the CLI prints."""
+
+    on_item: Callable[[dict[str, Any]], None] = _noop  # every item appended, in order
+    on_delta: Callable[[str], None] = _noop  # streamed reply text
+    on_event: Callable[[Any], None] = _noop  # provider events: Retrying, Degraded, UsageEvent
+    ask_approval: Callable[[str, dict[str, Any]], bool] | None = None  # for tools set to "ask"
+
+
+@dataclass
+class TurnResult:
+    """What a turn did."""
+
+    status: str  # complete | interrupted | error
+    items: list[dict[str, Any]] = field(default_factory=list)
+    error: OkBotError | None = None
+    degraded: list[Degraded] = field(default_factory=list)
+    usage: dict[str, Any] | None = None
+    rounds: int = 0
+
+    @property
+    def reply_text(self) -> str:
+        return "".join(it["content"] for it in self.items if it.get("type") == "assistant")
+
+
+@dataclass
+class _Round:
+    text: list[str] = field(default_factory=list)
+    calls: list[ToolCallDone] = field(default_factory=list)
+    usage: UsageEvent | None = None
+    error: OkBotError | None = None
+
+
+class TurnRunner:
+    """Runs turns for any assistant or squad target against one provider."""
+
+    def __init__(
+        self,
+        sources: ContextSources,
+        provider: Provider,
+        *,
+        before_run: Callable[[Target], None] | None = None,
+        after_run: Callable[[Target, TurnResult], None] | None = None,
+    ) -> None:
+        self.sources = sources
+        self.provider = provider
+        self.tools = sources.tools
+        self.before_run = before_run or _noop
+        self.after_run = after_run or _noop
+
+    def as_sent(self, target: Target) -> AsSentStore:
+        return AsSentStore(target.dir / "as-sent")
+
+    # -- entry points -----------------------------------------------------------------------
+    def run_turn(
+        self, target: Target, text: str, *, callbacks: TurnCallbacks | None = None, cancel: CancelToken | None = None
+    ) -> TurnResult:
+        """Append the user's message and run the turn. Refused messages write nothing."""
+        callbacks = callbacks or TurnCallbacks()
+        self._check_message(target, text)
+        self.before_run(target)
+        user = self.sources.session(target).append(user_message(text))
+        callbacks.on_item(user)
+        return self._run(target, user["id"], callbacks, cancel or CancelToken())
+
+    def retry(
+        self, target: Target, *, callbacks: TurnCallbacks | None = None, cancel: CancelToken | None = None
+    ) -> TurnResult:
+        """Run the turn of the last user message again (after an interrupted or failed reply)."""
+        tail = self.sources.session(target).tail(200)
+        last_user = next((it for it in reversed(tail) if it.get("type") == "user"), None)
+        if last_user is None:
+            raise OkBotError("there is no message to retry")
+        self.before_run(target)
+        return self._run(target, last_user["id"], callbacks or TurnCallbacks(), cancel or CancelToken())
+
+    # -- the loop ---------------------------------------------------------------------------
+    def _check_message(self, target: Target, text: str) -> None:
+        if not text.strip():
+            raise OkBotError("the message is empty")
+        if len(text) > MAX_USER_CHARS:
+            raise OkBotError(
+                f"the message is {len(text):,} characters; OkBot sends at most {MAX_USER_CHARS:,} in one message",
+                hint="attach it as a file or split it",
+            )
+        window = self.sources.context_window()
+        tokens = self.sources.counter(self.sources.model_for(target)).count_text(text)
+        if tokens > window - reply_reserve(window):
+            raise OkBotError(
+                f"the message is about {tokens:,} tokens and cannot fit the model's {window:,}-token window",
+                hint="shorten it or pick a model with a larger window",
+            )
+
+    def _run(self, target: Target, user_id: int, callbacks: TurnCallbacks, cancel: CancelToken) -> TurnResult:
+        session = self.sources.session(target)
+        as_sent = self.as_sent(target)
+        result = TurnResult(status="complete")
+
+        def append(item: dict[str, Any]) -> dict[str, Any]:
+            stored = session.append(item)
+            result.items.append(stored)
+            callbacks.on_item(stored)
+            return stored
+
+        max_rounds = self.sources.settings.get("tools.maxRounds")
+        # rounds 1..max_rounds may use tools; one last round without tools lets the model answer
+        for round_no in range(1, max_rounds + 2):
+            result.rounds = round_no
+            proj = build_context(target, sources=self.sources)
+            offer_tools = round_no <= max_rounds
+            tool_specs = self.tools.specs(self.sources.settings) if offer_tools else []
+            request_id = as_sent.record(proj, user_id=user_id, tools=[s["function"]["name"] for s in tool_specs])
+            rnd = self._stream(proj, tool_specs, cancel, callbacks, result)
+            usage = self._usage_dict(rnd.usage)
+            result.usage = usage or result.usage
+            text = "".join(rnd.text)
+            author = target.id
+            if cancel.cancelled or rnd.error is not None:
+                status = "interrupted" if cancel.cancelled else "error"
+                extra = {"error": str(rnd.error)} if rnd.error is not None and not cancel.cancelled else {}
+                append(
+                    new_item(
+                        "assistant", author=author, source="app", content=text, status=status, usage=usage, **extra
+                    )
+                )
+                as_sent.record_usage(request_id, usage, status)
+                result.status, result.error = status, rnd.error
+                break
+            as_sent.record_usage(request_id, usage, "complete")
+            self._calibrate(proj, rnd.usage)
+            if text or not rnd.calls:
+                append(new_item("assistant", author=author, source="app", content=text, status="complete", usage=usage))
+            if not rnd.calls:
+                break
+            if not offer_tools:  # the model called tools it was not offered after the round limit
+                append(notice(f"Stopped after {max_rounds} tool rounds (the limit in tools.maxRounds).", "warning"))
+                break
+            for call in rnd.calls:
+                append(
+                    new_item(
+                        "tool_call",
+                        author=author,
+                        source="app",
+                        call_id=call.call_id,
+                        name=call.name,
+                        arguments=call.arguments,
+                    )
+                )
+            for call in rnd.calls:
+                outcome = self._run_tool(target, call, callbacks)
+                append(
+                    new_item(
+                        "tool_result",
+                        author=author,
+                        source="tool",
+                        call_id=call.call_id,
+                        name=call.name,
+                        content=outcome.content,
+                        ok=outcome.ok,
+                    )
+                )
+            if cancel.cancelled:
+                result.status = "interrupted"
+                break
+        self.after_run(target, result)
+        return result
+
+    def _stream(
+        self,
+        proj: ContextProjection,
+        tool_specs: list[dict[str, Any]],
+        cancel: CancelToken,
+        callbacks: TurnCallbacks,
+        result: TurnResult,
+    ) -> _Round:
+        request = ChatRequest(model=proj.model, messages=proj.to_messages(), tools=tool_specs or None)
+        rnd = _Round()
+        for event in self.provider.stream(request, cancel):
+            if isinstance(event, TextDelta):
+                rnd.text.append(event.text)
+                callbacks.on_delta(event.text)
+            elif isinstance(event, ToolCallDone):
+                rnd.calls.append(event)
+            elif isinstance(event, UsageEvent):
+                rnd.usage = event
+                callbacks.on_event(event)
+            elif isinstance(event, ErrorEvent):
+                rnd.error = event.error
+            elif isinstance(event, Degraded):
+                result.degraded.append(event)
+                callbacks.on_event(event)
+            elif isinstance(event, Retrying):
+                callbacks.on_event(event)
+            elif isinstance(event, Done):
+                pass
+        return rnd
+
+    def _run_tool(self, target: Target, call: ToolCallDone, callbacks: TurnCallbacks) -> ToolOutcome:
+        settings = self.sources.settings
+        tool = self.tools.get(call.name)
+        if tool is None or tool not in self.tools.offered(settings):
+            return ToolOutcome(f"There is no tool named {call.name!r} available in this turn.", ok=False)
+        try:
+            args = parse_arguments(call.arguments)
+        except ValueError as exc:
+            return ToolOutcome(f"{call.name}: {exc}. Call it again with valid JSON arguments.", ok=False)
+        if self.tools.approval(tool, settings) == "ask":
+            approved = callbacks.ask_approval(call.name, args) if callbacks.ask_approval else False
+            if not approved:
+                return ToolOutcome(f"The user did not approve this {call.name} call.", ok=False)
+        try:
+            return tool.run(args, ToolContext(target=target, session=self.sources.session(target)))
+        except OkBotError as exc:
+            return ToolOutcome(f"{call.name} failed: {exc}", ok=False)
+
+    def _calibrate(self, proj: ContextProjection, usage: UsageEvent | None) -> None:
+        if usage is None or usage.estimated or not usage.prompt_tokens:
+            return
+        self.sources.calibration.record(proj.model, proj.total_tokens, usage.prompt_tokens)
+
+    @staticmethod
+    def _usage_dict(usage: UsageEvent | None) -> dict[str, Any] | None:
+        if usage is None:
+            return None
+        return {
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+            "cached_tokens": usage.cached_tokens,
+            "estimated": usage.estimated,
+        }

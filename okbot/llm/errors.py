@@ -1,0 +1,255 @@
+"""Provider failures: one table from SDK/HTTP exceptions and status codes to what the user reads.
+
+:func:`classify` is the only place that decides whether a failure is worth retrying and what
+message it gets. Messages never contain the API key: every text that came from the server
+goes through :func:`okbot.llm.keys.redact` first.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import math
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import openai
+
+from okbot.core.errors import OkBotError
+from okbot.llm.keys import redact
+
+_DETAIL_CHARS = 300
+
+
+class ProviderError(OkBotError):
+    """A failed model request, with a user-facing message.
+
+    ``kind`` is a short stable name (``auth``, ``rate_limit``, ``cut``, ...); ``retryable`` says
+    whether trying again may help; ``status`` is the HTTP status when there was one;
+    ``retry_after`` the server's requested wait in seconds; ``detail`` the server's own message
+    (redacted), used to recognise capability problems such as an unsupported parameter.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: str,
+        retryable: bool = False,
+        status: int | None = None,
+        retry_after: float | None = None,
+        detail: str = "",
+        hint: str = "",
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.kind = kind
+        self.retryable = retryable
+        self.status = status
+        self.retry_after = retry_after
+        self.detail = detail
+
+    def __repr__(self) -> str:
+        return f"ProviderError(kind={self.kind!r}, status={self.status!r}, message={self.message!r})"
+
+
+# ---------------------------------------------------------------- markers raised by the backend
+
+
+class StreamCut(Exception):
+    """The connection ended before the reply did (raised by the backend, classified as ``cut``)."""
+
+
+class MalformedReply(Exception):
+    """The server's reply could not be read (classified as ``malformed``)."""
+
+
+class ReplyTooLong(Exception):
+    """The reply went on past the total-duration guard (classified as ``timeout``)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"reply longer than {seconds:g} s")
+        self.seconds = seconds
+
+
+# ---------------------------------------------------------------- the table
+
+
+@dataclass(frozen=True)
+class _Rule:
+    kind: str
+    retryable: bool
+    message: str  # str.format fields: status, detail, model, host, seconds
+
+
+_CHECK_MODELS = "Check the model name and the base URL in Settings → Models."
+
+STATUS_RULES: dict[int, _Rule] = {
+    400: _Rule("bad_request", False, "The server refused the request (400): {detail}"),
+    401: _Rule("auth", False, "The API key was refused (401). Check the key in Settings → Models."),
+    403: _Rule("forbidden", False,
+               "The server denied access (403): {detail} Check that the key may use this model."),
+    404: _Rule("not_found", False, "The model {model} was not found on this server (404). " + _CHECK_MODELS),
+    408: _Rule("timeout", True, "The server timed out waiting for the request (408)."),
+    409: _Rule("conflict", True, "The server reported a conflict (409)."),
+    413: _Rule("too_large", False,
+               "The request is too large for this server (413). Compress the conversation or "
+               "choose a model with a larger context window."),
+    422: _Rule("bad_request", False, "The server could not process the request (422): {detail}"),
+    429: _Rule("rate_limit", True, "The server is rate limiting requests (429)."),
+}
+SERVER_ERROR_RULE = _Rule("server", True, "The server had an internal error ({status}).")
+OTHER_STATUS_RULE = _Rule("http", False, "The server answered with an error ({status}): {detail}")
+QUOTA_RULE = _Rule("quota", False,
+                   "The account has no quota left (429). Check the plan or billing of this API key.")
+NOT_FOUND_NO_MODEL_RULE = _Rule("not_found", False,
+                                "The server has no such endpoint (404). " + _CHECK_MODELS)
+
+EXCEPTION_RULES: dict[str, _Rule] = {
+    "timeout": _Rule("timeout", True, "The server did not answer in time."),
+    "connection": _Rule("connection", True,
+                        "Could not reach the server{host}. Check the base URL and the network connection."),
+    "cut": _Rule("cut", True, "The connection dropped mid-reply."),
+    "malformed": _Rule("malformed", False, "The server sent a reply OkBot could not read."),
+    "too_long": _Rule("timeout", False, "The reply went on for more than {seconds} seconds and was stopped."),
+    "unknown": _Rule("unknown", False, "The request failed: {detail}"),
+}
+
+
+def _server_detail(body: Any, fallback: str) -> str:
+    """The server's own message from an error body (``{"error": {"message": ...}}`` and variants)."""
+    message: Any = None
+    if isinstance(body, dict):
+        error = body.get("error", body)
+        if isinstance(error, dict):
+            message = error.get("message") or error.get("detail")
+        elif isinstance(error, str):
+            message = error
+        if not message:
+            message = body.get("message") or body.get("detail")
+    elif isinstance(body, str) and body.strip():
+        message = body
+    if not isinstance(message, str) or not message.strip():
+        message = fallback
+    text = " ".join(message.split())
+    if len(text) > _DETAIL_CHARS:
+        text = text[: _DETAIL_CHARS - 1] + "…"
+    return text
+
+
+def _error_code(body: Any) -> str:
+    if isinstance(body, dict):
+        error = body.get("error", body)
+        if isinstance(error, dict):
+            for field in ("code", "type"):
+                value = error.get(field)
+                if isinstance(value, str):
+                    return value
+    return ""
+
+
+def parse_retry_after(headers: Any) -> float | None:
+    """Seconds from ``retry-after-ms`` / ``retry-after`` (number or HTTP date), else None."""
+    if headers is None:
+        return None
+    try:
+        millis = headers.get("retry-after-ms")
+        if millis is not None:
+            value = float(millis) / 1000
+            return value if value >= 0 else None
+        raw = headers.get("retry-after")
+    except (TypeError, ValueError, AttributeError):
+        return None
+    if raw is None:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        parsed = email.utils.parsedate_tz(raw)
+        if parsed is None:
+            return None
+        value = max(0.0, email.utils.mktime_tz(parsed) - time.time())
+    if not math.isfinite(value) or value < 0:
+        return None
+    return value
+
+
+def _host_of(exc: BaseException) -> str:
+    request = getattr(exc, "request", None)
+    url = getattr(request, "url", None)
+    if url is None:
+        return ""
+    parts = urlsplit(str(url))
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    host = (parts.hostname or "") + (f":{port}" if port and parts.hostname else "")
+    return f" at {host}" if host else ""  # never the user:password part
+
+
+def _status_rule(status: int, body: Any, detail: str, model: str | None) -> _Rule:
+    if status == 429 and "quota" in (_error_code(body) + " " + detail).lower():
+        return QUOTA_RULE
+    if status == 404 and not model:
+        return NOT_FOUND_NO_MODEL_RULE
+    if status in STATUS_RULES:
+        return STATUS_RULES[status]
+    if status >= 500:
+        return SERVER_ERROR_RULE
+    return OTHER_STATUS_RULE
+
+
+def _build(rule: _Rule, secrets: Iterable[str | None], **fields: Any) -> tuple[str, str]:
+    detail = fields.get("detail") or ""
+    fields.setdefault("detail", "")
+    message = rule.message.format(**fields)
+    if rule.message.endswith("{detail}") and not detail:
+        message = message.rstrip(": ").rstrip() + "."
+    return redact(message, *secrets), redact(detail, *secrets)
+
+
+def classify(
+    exc: BaseException,
+    *,
+    model: str | None = None,
+    secrets: Iterable[str | None] = (),
+) -> ProviderError:
+    """Map any failure of a model request to a :class:`ProviderError` (through the tables above).
+
+    ``model`` is named in "not found" messages; every ``secrets`` entry (the API key) is redacted
+    from the message and the detail.
+    """
+    secrets = tuple(secrets)
+    if isinstance(exc, ProviderError):
+        return exc
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        detail = _server_detail(exc.body, exc.message)
+        rule = _status_rule(status, exc.body, detail, model)
+        shown_model = json.dumps(model, ensure_ascii=False) if model else ""
+        message, safe_detail = _build(rule, secrets, status=status, detail=detail, model=shown_model)
+        retry_after = parse_retry_after(getattr(exc.response, "headers", None))
+        return ProviderError(message, kind=rule.kind, retryable=rule.retryable, status=status,
+                             retry_after=retry_after, detail=safe_detail)
+    if isinstance(exc, ReplyTooLong):
+        key = "too_long"
+    elif isinstance(exc, openai.APITimeoutError):
+        key = "timeout"
+    elif isinstance(exc, StreamCut):
+        key = "cut"
+    elif isinstance(exc, openai.APIConnectionError):
+        key = "connection"
+    elif isinstance(exc, (MalformedReply, openai.APIResponseValidationError, ValueError)):
+        key = "malformed"  # json.JSONDecodeError is a ValueError
+    else:
+        key = "unknown"
+    rule = EXCEPTION_RULES[key]
+    raw = str(exc) or type(exc).__name__
+    if isinstance(exc, openai.APIError) and key == "unknown":
+        raw = _server_detail(exc.body, exc.message)
+    seconds = f"{exc.seconds:g}" if isinstance(exc, ReplyTooLong) else ""
+    message, detail = _build(rule, secrets, detail=raw, host=_host_of(exc), seconds=seconds)
+    return ProviderError(message, kind=rule.kind, retryable=rule.retryable, detail=detail)

@@ -1,0 +1,121 @@
+"""Where the API key comes from, and how it is kept out of every message and log line.
+
+The key is never a setting and never written to ``settings.json``. ``provider.keySource``
+chooses where it is read from:
+
+* ``env`` — ``OKBOT_API_KEY``, then ``OPENAI_API_KEY``;
+* ``keyring`` — the system keyring (service ``okbot``, user ``api-key``) when the optional
+  ``keyring`` package is installed and has a usable backend, then the environment;
+* ``none`` — no key (local servers that need none).
+
+``keyring`` is imported lazily: a missing package, a missing backend or any keyring error
+means "no key from the keyring", logged without the key.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from typing import Any
+
+log = logging.getLogger("okbot.llm")
+
+KEYRING_SERVICE = "okbot"
+KEYRING_USER = "api-key"
+ENV_VARS = ("OKBOT_API_KEY", "OPENAI_API_KEY")
+REDACTED = "[redacted]"
+
+# Things that look like credentials even when we were not told the exact secret.
+_CREDENTIAL_PATTERNS = (
+    re.compile(r"(?i)(bearer\s+)[^\s\"',;]+"),
+    re.compile(r"\bsk-[A-Za-z0-9_\-]{8,}"),
+)
+
+
+def redact(text: str, *secrets: str | None) -> str:
+    """``text`` with every occurrence of each secret (and bearer tokens / ``sk-`` keys) replaced."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, REDACTED)
+    for pattern in _CREDENTIAL_PATTERNS:
+        if pattern.groups:
+            text = pattern.sub(lambda m: m.group(1) + REDACTED, text)
+        else:
+            text = pattern.sub(REDACTED, text)
+    return text
+
+
+def env_api_key() -> str | None:
+    """The key from ``OKBOT_API_KEY`` or ``OPENAI_API_KEY`` (first non-empty), else None."""
+    for var in ENV_VARS:
+        value = os.environ.get(var, "").strip()
+        if value:
+            return value
+    return None
+
+
+def _keyring() -> Any | None:
+    """The keyring module when it is installed and has a real backend, else None."""
+    try:
+        import keyring  # type: ignore[import-not-found]
+        from keyring.backends import fail  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    except Exception as exc:  # a broken install must not take OkBot down
+        log.warning("keyring could not be loaded (%s); not using it", type(exc).__name__)
+        return None
+    try:
+        backend = keyring.get_keyring()
+    except Exception as exc:
+        log.warning("no usable keyring backend (%s)", type(exc).__name__)
+        return None
+    if isinstance(backend, fail.Keyring):
+        return None
+    return keyring
+
+
+def keyring_available() -> bool:
+    """Whether a system keyring can store the key (for the Settings page to say where it goes)."""
+    return _keyring() is not None
+
+
+def _keyring_api_key() -> str | None:
+    module = _keyring()
+    if module is None:
+        return None
+    try:
+        value = module.get_password(KEYRING_SERVICE, KEYRING_USER)
+    except Exception as exc:
+        log.warning("could not read the API key from the keyring (%s)", type(exc).__name__)
+        return None
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    return None
+
+
+def resolve_api_key(key_source: str) -> str | None:
+    """The API key for ``key_source`` (``env``, ``keyring`` or ``none``), or None when there is none."""
+    if key_source == "none":
+        return None
+    if key_source == "keyring":
+        found = _keyring_api_key()
+        if found:
+            return found
+        return env_api_key()
+    if key_source == "env":
+        return env_api_key()
+    raise ValueError(f"unknown key source {key_source!r}")
+
+
+def store_api_key(key: str) -> bool:
+    """Save ``key`` in the system keyring; False when there is no keyring (or it refused)."""
+    module = _keyring()
+    if module is None:
+        return False
+    try:
+        module.set_password(KEYRING_SERVICE, KEYRING_USER, key.strip())
+    except Exception as exc:
+        log.warning("could not store the API key in the keyring (%s)", type(exc).__name__)
+        return False
+    return True

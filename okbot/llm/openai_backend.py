@@ -1,0 +1,507 @@
+"""The one real backend: the openai SDK against any OpenAI-compatible base URL.
+
+The SDK's own retries are off; :class:`OpenAIProvider` retries itself so that ``Retry-After``
+is honoured, every wait is visible as a ``Retrying`` event, and nothing is retried once the
+user has seen part of the reply. Capabilities a server lacks (usage while streaming, tools)
+are dropped once per ``(base_url, model)`` and reported as ``Degraded`` events.
+
+Stopping: every request's socket is captured (httpcore's ``trace`` extension) so that a
+cancel from another thread can shut it down, which wakes a read blocked in the SDK at once —
+before the first byte as well as mid-stream. Connections are therefore not kept alive
+between requests (a reused connection would not be seen again); one TCP/TLS handshake per
+model request is small next to a model's reply time.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import random
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import openai
+
+from okbot.config.schema import SettingError
+from okbot.llm.errors import MalformedReply, ProviderError, ReplyTooLong, StreamCut, classify
+from okbot.llm.events import (
+    Degraded,
+    Done,
+    ErrorEvent,
+    Event,
+    Retrying,
+    TextDelta,
+    ToolCallDelta,
+    UsageEvent,
+)
+from okbot.llm.keys import redact, resolve_api_key
+from okbot.llm.provider import (
+    CancelToken,
+    ChatRequest,
+    ToolCallAssembler,
+    completion_estimate,
+    could_be_tool_text,
+    parse_tool_text,
+    rough_token_estimate,
+    tool_names,
+)
+
+try:  # openai >= 3 ships httpx2; older releases use httpx
+    import httpx2 as httpx  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - depends on the installed SDK
+    import httpx  # type: ignore[no-redef]
+
+log = logging.getLogger("okbot.llm")
+
+BACKOFF_BASE = 0.5
+BACKOFF_CAP = 20.0
+RETRY_AFTER_CAP = 60.0
+CONNECT_TIMEOUT = 10.0
+
+DEGRADED_STREAM_OPTIONS = "this server does not report usage while streaming; token use is estimated"
+DEGRADED_TOOLS = "this model cannot call tools; running without them"
+DEGRADED_USAGE = "the server did not report token use for this reply; it is estimated"
+DEGRADED_TOOL_TEXT = "the model wrote its tool calls as text; OkBot read them as tool calls"
+
+_TRANSPORT_ERRORS = (httpx.TransportError,)
+
+
+@dataclass
+class _Capabilities:
+    """What a (base_url, model) pair turned out to support."""
+
+    stream_options: bool = True
+    tools: bool = True
+
+
+class _Wire:
+    """The sockets of one request, so another thread can shut them down (cancel or overlong reply)."""
+
+    def __init__(self, cancel: CancelToken, max_seconds: float) -> None:
+        self._lock = threading.Lock()
+        self._sockets: list[socket.socket] = []
+        self.closed = False
+        self.expired = False
+        self._unregister = cancel.on_cancel(self.close)
+        self._guard = threading.Timer(max_seconds, self.expire)
+        self._guard.daemon = True
+        self._guard.start()
+
+    def release(self) -> None:
+        """The request is over: stop the duration guard and forget the cancel callback."""
+        self._guard.cancel()
+        self._unregister()
+
+    def trace(self, name: str, info: dict[str, Any]) -> None:
+        """httpcore ``trace`` callback: remember each socket the request connects."""
+        if name in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            stream = info.get("return_value")
+            sock = stream.get_extra_info("socket") if stream is not None else None
+            if isinstance(sock, socket.socket):
+                with self._lock:
+                    self._sockets.append(sock)
+                    closed = self.closed
+                if closed:
+                    _shutdown(sock)
+
+    def close(self) -> None:
+        """Shut every socket down; a read blocked on one returns at once."""
+        with self._lock:
+            self.closed = True
+            sockets = list(self._sockets)
+        for sock in sockets:
+            _shutdown(sock)
+
+    def expire(self) -> None:
+        """The total-duration guard fired."""
+        self.expired = True
+        self.close()
+
+
+def _shutdown(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except (OSError, ValueError):
+        pass  # already closed
+
+
+@dataclass
+class _Reply:
+    """What one attempt produced so far."""
+
+    text: str = ""
+    held: str = ""  # text kept back while it may still turn out to be tool calls written as text
+    tools: ToolCallAssembler = field(default_factory=ToolCallAssembler)
+    finish_reason: str | None = None
+    usage: UsageEvent | None = None
+    chunks: int = 0
+
+
+class OpenAIProvider:
+    """A :class:`~okbot.llm.provider.Provider` over the openai SDK (any OpenAI-compatible URL).
+
+    ``sleep`` is how retry waits happen (inject a recorder in tests); with the default the wait
+    is cut short by a cancel. ``estimate_tokens`` estimates a prompt when the server reports no
+    usage. ``max_reply_seconds`` bounds one reply's total duration.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None,
+        *,
+        timeout: float = 60,
+        max_retries: int = 3,
+        sleep: Callable[[float], None] = time.sleep,
+        estimate_tokens: Callable[[list[dict]], int] | None = None,
+        max_reply_seconds: float = 600,
+        default_model: str | None = None,
+    ) -> None:
+        self.base_url = base_url
+        self._shown_url = _without_credentials(base_url, api_key)
+        self.default_model = default_model
+        self._key = api_key or None
+        self._max_retries = max(0, int(max_retries))
+        self._sleep = sleep
+        self._estimate = estimate_tokens or rough_token_estimate
+        self._max_reply_seconds = max_reply_seconds
+        self._capabilities: dict[tuple[str, str], _Capabilities] = {}
+        self._local = threading.local()
+        limits = httpx.Limits(max_connections=100, max_keepalive_connections=0)
+        self._http = httpx.Client(
+            timeout=httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout)),
+            limits=limits,
+            follow_redirects=True,
+            event_hooks={"request": [self._on_http_request]},
+        )
+        self._client = openai.OpenAI(
+            base_url=base_url,
+            api_key=api_key or "not-needed",
+            max_retries=0,
+            timeout=httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout)),
+            http_client=self._http,
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Any, **kwargs: Any) -> OpenAIProvider:
+        """Build from OkBot settings: base URL and model (env overrides applied), key from its source."""
+        key = resolve_api_key("env") if _env_key_set() else resolve_api_key(settings.get("provider.keySource"))
+        options: dict[str, Any] = {}
+        for name, setting_key in (("timeout", "provider.timeout"), ("max_retries", "provider.maxRetries")):
+            try:
+                options[name] = settings.get(setting_key)
+            except SettingError:  # a schema without the key: keep the default
+                continue
+        options.update(kwargs)
+        return cls(settings.get("provider.baseUrl"), key, default_model=settings.get("provider.model"),
+                   **options)
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"OpenAIProvider(base_url={self._shown_url!r}, key={'set' if self._key else 'none'})"
+
+    def close(self) -> None:
+        """Release the HTTP client."""
+        self._client.close()
+
+    def __enter__(self) -> OpenAIProvider:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _on_http_request(self, request: Any) -> None:
+        wire = getattr(self._local, "wire", None)
+        if wire is not None:
+            request.extensions = {**request.extensions, "trace": wire.trace}
+
+    def _caps(self, model: str) -> _Capabilities:
+        return self._capabilities.setdefault((self.base_url, model), _Capabilities())
+
+    def _classify(self, exc: BaseException, model: str) -> ProviderError:
+        return classify(exc, model=model, secrets=(self._key,))
+
+    def _delay(self, error: ProviderError, failures: int) -> float:
+        if error.retry_after is not None:
+            return min(max(error.retry_after, 0.0), RETRY_AFTER_CAP)
+        ceiling = min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (failures - 1))
+        return ceiling / 2 + random.uniform(0, ceiling / 2)
+
+    def _wait(self, seconds: float, cancel: CancelToken) -> None:
+        if self._sleep is time.sleep:
+            cancel.wait(seconds)
+        else:
+            self._sleep(seconds)
+
+    def _params(self, request: ChatRequest, caps: _Capabilities, *, stream: bool) -> dict[str, Any]:
+        params: dict[str, Any] = {"model": request.model, "messages": request.messages}
+        if stream:
+            params["stream"] = True
+            if caps.stream_options:
+                params["stream_options"] = {"include_usage": True}
+        if request.tools and caps.tools:
+            params["tools"] = request.tools
+        if request.temperature is not None:
+            params["temperature"] = request.temperature
+        if request.max_tokens is not None:
+            params["max_tokens"] = request.max_tokens
+        return params
+
+    def _call(self, wire: _Wire, **params: Any) -> Any:
+        """One SDK call with ``wire`` catching its sockets."""
+        self._local.wire = wire
+        try:
+            return self._client.chat.completions.create(**params)
+        finally:
+            self._local.wire = None
+
+    def _fallback(self, error: ProviderError, request: ChatRequest, caps: _Capabilities,
+                  *, stream: bool) -> Degraded | None:
+        """Drop a capability the server refused (remembered); the Degraded event to report, if any."""
+        if error.status not in (400, 404, 422):
+            return None
+        detail = error.detail.lower()
+        if stream and caps.stream_options and error.status == 400 and (
+                "stream_options" in detail or "include_usage" in detail):
+            caps.stream_options = False
+            log.info("%s does not accept stream_options for %s; usage will be estimated",
+                     self._shown_url, request.model)
+            return Degraded("stream_options", DEGRADED_STREAM_OPTIONS)
+        mentions_tools = any(word in detail for word in ("tool", "function"))
+        if request.tools and caps.tools and (
+                mentions_tools or (error.status in (404, 422) and "model" not in detail)):
+            caps.tools = False
+            log.info("%s refused tools for %s; running without them", self._shown_url, request.model)
+            return Degraded("tools", DEGRADED_TOOLS)
+        return None
+
+    # ------------------------------------------------------------------ streaming
+
+    def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
+        """Yield the reply as events (see :mod:`okbot.llm.events`); never raises ProviderError."""
+        cancel = cancel or CancelToken()
+        caps = self._caps(request.model)
+        if request.tools and not caps.tools:
+            yield Degraded("tools", DEGRADED_TOOLS)
+        if not caps.stream_options:
+            yield Degraded("stream_options", DEGRADED_STREAM_OPTIONS)
+        failures = 0
+        shown = False
+        while True:
+            if cancel.cancelled:
+                yield Done("cancelled")
+                return
+            reply = _Reply()
+            wire = _Wire(cancel, self._max_reply_seconds)
+            try:
+                for event in self._attempt(request, caps, wire, reply):
+                    if isinstance(event, (TextDelta, ToolCallDelta)):
+                        shown = True
+                    yield event
+            except ProviderError as error:
+                if cancel.cancelled:
+                    yield Done("cancelled")
+                    return
+                degraded = None if shown else self._fallback(error, request, caps, stream=True)
+                if degraded is not None:
+                    yield degraded
+                    continue
+                failures += 1
+                if shown or not error.retryable or failures > self._max_retries:
+                    log.warning("model request failed (%s): %s", error.kind, error.message)
+                    yield from self._flush_held(reply)
+                    yield ErrorEvent(error)
+                    return
+                delay = self._delay(error, failures)
+                log.info("model request failed (%s); retry %d of %d in %.2f s",
+                         error.kind, failures, self._max_retries, delay)
+                yield Retrying(failures, delay, f"{error.message} Retrying in {_seconds(delay)}…")
+                self._wait(delay, cancel)
+                continue
+            finally:
+                wire.release()
+            if cancel.cancelled:
+                yield Done("cancelled")
+                return
+            yield from self._finish(request, reply)
+            return
+
+    def _attempt(self, request: ChatRequest, caps: _Capabilities, wire: _Wire,
+                 reply: _Reply) -> Iterator[Event]:
+        """One request: yields content events; raises ProviderError on failure (cancel included)."""
+        deadline = time.monotonic() + self._max_reply_seconds
+        params = self._params(request, caps, stream=True)
+        offered_tools = bool(request.tools)
+        stream = None
+        try:
+            stream = self._call(wire, **params)
+            for chunk in stream:
+                if wire.expired or time.monotonic() > deadline:
+                    raise ReplyTooLong(self._max_reply_seconds)
+                reply.chunks += 1
+                yield from self._on_chunk(chunk, reply, offered_tools)
+        except (openai.OpenAIError, ValueError, *_TRANSPORT_ERRORS) as exc:
+            failure: BaseException = exc
+            if wire.expired:
+                failure = ReplyTooLong(self._max_reply_seconds)
+            elif stream is not None and isinstance(exc, (openai.APIConnectionError, *_TRANSPORT_ERRORS)) \
+                    and not isinstance(exc, openai.APITimeoutError):
+                failure = StreamCut(str(exc))  # the reply had begun: the connection dropped mid-reply
+            raise self._classify(failure, request.model) from None
+        except ReplyTooLong as exc:
+            raise self._classify(exc, request.model) from None
+        finally:
+            if stream is not None:
+                stream.close()
+        if wire.expired:
+            raise self._classify(ReplyTooLong(self._max_reply_seconds), request.model)
+        if reply.chunks == 0 and not wire.closed:
+            raise self._classify(MalformedReply("no readable event in the reply"), request.model)
+
+    def _on_chunk(self, chunk: Any, reply: _Reply, offered_tools: bool) -> Iterator[Event]:
+        usage = getattr(chunk, "usage", None)
+        if usage is not None:
+            reply.usage = _usage_event(usage)
+        for choice in getattr(chunk, "choices", None) or []:
+            if getattr(choice, "index", 0) not in (0, None):
+                continue
+            delta = getattr(choice, "delta", None)
+            content = getattr(delta, "content", None) if delta is not None else None
+            if isinstance(content, str) and content:
+                yield from self._on_text(content, reply, offered_tools)
+            for call in (getattr(delta, "tool_calls", None) or []) if delta is not None else []:
+                function = getattr(call, "function", None)
+                event = reply.tools.add(
+                    getattr(call, "index", None),
+                    getattr(call, "id", None),
+                    getattr(function, "name", None),
+                    getattr(function, "arguments", None) or "",
+                )
+                yield event
+            if getattr(choice, "finish_reason", None):
+                reply.finish_reason = choice.finish_reason
+
+    def _on_text(self, content: str, reply: _Reply, offered_tools: bool) -> Iterator[Event]:
+        if offered_tools and not reply.text and could_be_tool_text(reply.held + content):
+            reply.held += content
+            return
+        text = reply.held + content
+        reply.held = ""
+        reply.text += text
+        yield TextDelta(text)
+
+    def _flush_held(self, reply: _Reply) -> Iterator[Event]:
+        if reply.held:
+            text, reply.held = reply.held, ""
+            reply.text += text
+            yield TextDelta(text)
+
+    def _finish(self, request: ChatRequest, reply: _Reply) -> Iterator[Event]:
+        if reply.held:
+            calls = parse_tool_text(reply.held, tool_names(request.tools)) if not reply.tools.calls() else None
+            if calls:
+                yield Degraded("tool_text", DEGRADED_TOOL_TEXT)
+                for n, (name, arguments) in enumerate(calls):
+                    reply.tools.add(n, None, name, arguments)
+                if reply.finish_reason in (None, "stop"):
+                    reply.finish_reason = "tool_calls"
+                reply.held = ""
+            else:
+                yield from self._flush_held(reply)
+        produced = reply.text
+        for call in reply.tools.calls():
+            yield call
+            produced += call.name + call.arguments
+        usage = reply.usage
+        if usage is None:
+            caps = self._caps(request.model)
+            if caps.stream_options:  # otherwise the stream_options notice already said so
+                yield Degraded("usage", DEGRADED_USAGE)
+            usage = UsageEvent(self._estimate(request.messages), completion_estimate(produced), None, True)
+        yield usage
+        yield Done(reply.finish_reason)
+
+    # ------------------------------------------------------------------ other calls
+
+    def complete(self, request: ChatRequest, cancel: CancelToken | None = None) -> str:
+        """The reply text of one non-streaming request (same retries); raises ProviderError."""
+        cancel = cancel or CancelToken()
+        caps = self._caps(request.model)
+        failures = 0
+        while True:
+            if cancel.cancelled:
+                raise ProviderError("The request was cancelled.", kind="cancelled")
+            wire = _Wire(cancel, self._max_reply_seconds)
+            try:
+                completion = self._call(wire, **self._params(request, caps, stream=False))
+                if not hasattr(completion, "choices") or not completion.choices:
+                    raise MalformedReply("the reply has no choices")
+                content = completion.choices[0].message.content
+                return content if isinstance(content, str) else ""
+            except (openai.OpenAIError, ValueError, MalformedReply, *_TRANSPORT_ERRORS) as exc:
+                if cancel.cancelled:
+                    raise ProviderError("The request was cancelled.", kind="cancelled") from None
+                failure: BaseException = exc
+                if wire.expired:
+                    failure = ReplyTooLong(self._max_reply_seconds)
+                elif isinstance(exc, _TRANSPORT_ERRORS):  # the body broke off after the headers
+                    failure = StreamCut(str(exc))
+                error = self._classify(failure, request.model)
+            finally:
+                wire.release()
+            if self._fallback(error, request, caps, stream=False) is not None:
+                continue
+            failures += 1
+            if not error.retryable or failures > self._max_retries:
+                raise error
+            delay = self._delay(error, failures)
+            log.info("completion failed (%s); retry %d of %d in %.2f s",
+                     error.kind, failures, self._max_retries, delay)
+            self._wait(delay, cancel)
+
+    def list_models(self) -> list[str]:
+        """The ids the server lists under ``/models``, sorted; raises ProviderError."""
+        try:
+            page = self._client.models.list()
+            ids = {str(model.id) for model in page.data if getattr(model, "id", None)}
+        except (openai.OpenAIError, ValueError, AttributeError, TypeError, *_TRANSPORT_ERRORS) as exc:
+            failure: BaseException = exc
+            if isinstance(exc, (AttributeError, TypeError)):  # not a model list at all
+                failure = MalformedReply(str(exc))
+            raise self._classify(failure, "") from None
+        return sorted(ids)
+
+
+def _without_credentials(url: str, key: str | None) -> str:
+    """``url`` fit for logs: no user:password part, no key."""
+    parts = urlsplit(url)
+    if parts.username or parts.password:
+        parts = parts._replace(netloc=parts.hostname + (f":{parts.port}" if parts.port else ""))
+    return redact(urlunsplit(parts), key)
+
+
+def _seconds(delay: float) -> str:
+    return f"{delay:.1f} s" if delay < 10 else f"{delay:.0f} s"
+
+
+def _env_key_set() -> bool:
+    return bool(os.environ.get("OKBOT_API_KEY", "").strip())
+
+
+def _usage_event(usage: Any) -> UsageEvent:
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = getattr(details, "cached_tokens", None) if details is not None else None
+    return UsageEvent(
+        prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+        completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+        cached_tokens=int(cached) if isinstance(cached, (int, float)) and not math.isnan(cached) else None,
+        estimated=False,
+    )
+

@@ -1,0 +1,255 @@
+"""The provider interface: one streaming generator of typed events per model request.
+
+A :class:`Provider` turns a :class:`ChatRequest` into an iterator of
+:mod:`okbot.llm.events`. A :class:`CancelToken` lets another thread (the UI's Stop button)
+end a stream promptly; the stream then finishes with ``Done("cancelled")``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import secrets
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from okbot.llm.events import Event, ToolCallDelta, ToolCallDone
+
+log = logging.getLogger("okbot.llm")
+
+
+@dataclass
+class ChatRequest:
+    """What to send: the model, OpenAI-style ``messages`` and optional ``tools`` and sampling."""
+
+    model: str
+    messages: list[dict]
+    tools: list[dict] | None = None
+    temperature: float | None = None
+    max_tokens: int | None = None
+
+
+class CancelToken:
+    """A one-way "stop" flag shared between the thread that streams and the one that may cancel.
+
+    :meth:`cancel` is thread-safe and idempotent; callbacks registered with :meth:`on_cancel`
+    run once, on the cancelling thread (or at once when the token is already cancelled).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._event = threading.Event()
+        self._callbacks: list[Callable[[], None]] = []
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether :meth:`cancel` has been called."""
+        return self._event.is_set()
+
+    def cancel(self) -> None:
+        """Set the flag and run the registered callbacks (each at most once)."""
+        with self._lock:
+            if self._event.is_set():
+                return
+            self._event.set()
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            _run_callback(callback)
+
+    def on_cancel(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Run ``callback`` on cancel (now, if already cancelled); returns a function that unregisters it."""
+        with self._lock:
+            if not self._event.is_set():
+                self._callbacks.append(callback)
+                return lambda: self._remove(callback)
+        _run_callback(callback)
+        return lambda: None
+
+    def _remove(self, callback: Callable[[], None]) -> None:
+        with self._lock:
+            if callback in self._callbacks:
+                self._callbacks.remove(callback)
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to ``seconds``, waking early on cancel; returns whether the token is cancelled."""
+        return self._event.wait(max(0.0, seconds))
+
+
+def _run_callback(callback: Callable[[], None]) -> None:
+    try:
+        callback()
+    except Exception:  # one failing callback must not stop the others
+        log.exception("a cancel callback failed")
+
+
+@runtime_checkable
+class Provider(Protocol):
+    """A source of model replies (the openai-SDK backend, or the scripted fake in tests)."""
+
+    def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
+        """Yield the reply's events; always ends with ``Done`` or ``ErrorEvent``."""
+        ...
+
+    def list_models(self) -> list[str]:
+        """The model ids the server offers, sorted (raises ``ProviderError``)."""
+        ...
+
+    def complete(self, request: ChatRequest, cancel: CancelToken | None = None) -> str:
+        """The whole reply text of a non-streaming request (raises ``ProviderError``)."""
+        ...
+
+
+def _content_chars(message: Any) -> int:
+    if not isinstance(message, dict):
+        return len(str(message))
+    total = 0
+    for key, value in message.items():
+        if key == "content" and isinstance(value, str):
+            total += len(value)
+        elif key in ("content", "tool_calls"):
+            total += len(json.dumps(value, ensure_ascii=False, default=str))
+    return total
+
+
+def rough_token_estimate(messages: list[dict]) -> int:
+    """A tokenizer-free prompt estimate: about four characters a token plus a few per message."""
+    return sum(math.ceil(_content_chars(m) / 4) + 4 for m in messages)
+
+
+def completion_estimate(text: str) -> int:
+    """A tokenizer-free estimate of the tokens in generated ``text`` (about four characters a token)."""
+    return math.ceil(len(text) / 4)
+
+
+# ---------------------------------------------------------------- tool calls
+
+
+def new_call_id() -> str:
+    """A fresh tool call id for a call the server sent without one."""
+    return "call_" + secrets.token_hex(12)
+
+
+class ToolCallAssembler:
+    """Builds complete tool calls from streamed fragments, keyed by the fragments' ``index``.
+
+    The id and name usually arrive once (first fragment); argument fragments are concatenated.
+    A fragment without an index continues the latest call unless it brings a new id or name.
+    """
+
+    def __init__(self) -> None:
+        self._calls: dict[int, dict[str, str]] = {}
+        self._last: int | None = None
+
+    def add(self, index: int | None, call_id: str | None, name: str | None, arguments: str) -> ToolCallDelta:
+        """Record one fragment and return it as a :class:`ToolCallDelta`."""
+        if index is None:
+            starts_new = self._last is None or bool(call_id) or (
+                bool(name) and bool(self._calls[self._last]["name"]))
+            index = (max(self._calls, default=-1) + 1) if starts_new else self._last
+        assert index is not None
+        call = self._calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+        if call_id:
+            call["id"] = call_id
+        if name:
+            call["name"] = call["name"] + name if call["name"] and not call_id else name
+        call["arguments"] += arguments or ""
+        self._last = index
+        return ToolCallDelta(index, call_id or None, name or None, arguments or "")
+
+    def __len__(self) -> int:
+        return len(self._calls)
+
+    def calls(self) -> list[ToolCallDone]:
+        """The assembled calls in index order (ids generated where the server sent none)."""
+        done = []
+        for index in sorted(self._calls):
+            call = self._calls[index]
+            if not call["id"]:
+                call["id"] = new_call_id()
+            done.append(ToolCallDone(call["id"], call["name"], call["arguments"]))
+        return done
+
+
+def could_be_tool_text(text: str) -> bool:
+    """Whether reply text that starts like this may turn out to be tool calls written as JSON."""
+    head = text.lstrip()
+    return not head or head[0] in "{[`"
+
+
+def _one_call(item: Any, allowed: set[str] | None) -> tuple[str, str] | None:
+    if not isinstance(item, dict):
+        return None
+    if isinstance(item.get("function"), dict):
+        item = item["function"]
+    name = item.get("name")
+    if not isinstance(name, str) or not name or (allowed is not None and name not in allowed):
+        return None
+    if "arguments" in item:
+        args = item["arguments"]
+    elif "parameters" in item:
+        args = item["parameters"]
+    else:
+        return None
+    if args is None:
+        args = {}
+    if isinstance(args, str):
+        return name, args
+    if isinstance(args, dict):
+        return name, json.dumps(args, ensure_ascii=False)
+    return None
+
+
+def _calls_in(value: Any, allowed: set[str] | None) -> list[tuple[str, str]] | None:
+    if isinstance(value, dict) and isinstance(value.get("tool_calls"), list):
+        value = value["tool_calls"]
+    items = value if isinstance(value, list) else [value]
+    calls = [_one_call(item, allowed) for item in items]
+    if not calls or any(call is None for call in calls):
+        return None
+    return [call for call in calls if call is not None]
+
+
+def tool_names(tools: list[dict] | None) -> set[str] | None:
+    """The function names in an OpenAI ``tools`` list (None when there are none to check against)."""
+    names = set()
+    for tool in tools or []:
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if isinstance(function, dict) and isinstance(function.get("name"), str):
+            names.add(function["name"])
+    return names or None
+
+
+def parse_tool_text(text: str, allowed: set[str] | None = None) -> list[tuple[str, str]] | None:
+    """``(name, arguments JSON)`` pairs when ``text`` is nothing but tool calls written as JSON.
+
+    Accepted shapes: ``{"name": .., "arguments": ..}``, ``{"tool_calls": [...]}``, a JSON list
+    of calls, or one call object per line, optionally inside a ``` fence. With ``allowed``,
+    every name must be one of the offered tools. Anything else returns None (it stays text).
+    """
+    body = text.strip()
+    if body.startswith("```"):
+        lines = body.splitlines()
+        if len(lines) < 2 or lines[-1].strip() != "```":
+            return None
+        body = "\n".join(lines[1:-1]).strip()
+    if not body or body[0] not in "{[":
+        return None
+    try:
+        return _calls_in(json.loads(body), allowed)
+    except ValueError:
+        pass
+    calls: list[tuple[str, str]] = []
+    for line in body.splitlines():
+        if not line.strip():
+            continue
+        try:
+            found = _calls_in(json.loads(line), allowed)
+        except ValueError:
+            return None
+        if found is None:
+            return None
+        calls.extend(found)
+    return calls or None

@@ -1,0 +1,231 @@
+"""The in-process fake provider: replies scripted in advance, every request recorded.
+
+Used by tests and headless demos; it follows the same event contract as the real backend::
+
+    provider = ScriptedProvider()
+    provider.enqueue(["Hello ", "world"])                       # text deltas
+    provider.enqueue([call("search_history", {"query": "x"})])  # one tool call
+    provider.enqueue(["Hi", usage(120, 3, cached=100)])         # reported usage
+    provider.enqueue([ProviderError("boom", kind="server")])    # a failure
+    events = list(provider.stream(ChatRequest("m", messages)))
+    provider.requests                                            # what it was asked
+
+Each :meth:`ScriptedProvider.enqueue` is one reply. Plain strings become ``TextDelta``,
+:func:`call` specs become ``ToolCallDelta`` + ``ToolCallDone``, :func:`usage` a reported
+``UsageEvent``, :func:`pause` waits (cut short by a cancel), a ``ProviderError`` ends the reply
+with ``ErrorEvent``, a ``Done`` ends it with that finish reason, and any other event object is
+passed through. Missing usage is computed (four characters a token, reported as not
+estimated) and ``Done`` is added with ``tool_calls`` or ``stop``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from okbot.llm.errors import ProviderError
+from okbot.llm.events import (
+    Done,
+    ErrorEvent,
+    Event,
+    TextDelta,
+    ToolCallDelta,
+    ToolCallDone,
+    UsageEvent,
+)
+from okbot.llm.provider import (
+    CancelToken,
+    ChatRequest,
+    ToolCallAssembler,
+    completion_estimate,
+    rough_token_estimate,
+)
+
+
+@dataclass(frozen=True)
+class CallSpec:
+    """A scripted tool call (see :func:`call`)."""
+
+    name: str
+    arguments: str
+    call_id: str | None = None
+
+
+@dataclass(frozen=True)
+class UsageSpec:
+    """Scripted reported usage (see :func:`usage`)."""
+
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class PauseSpec:
+    """A scripted wait in seconds (see :func:`pause`)."""
+
+    seconds: float
+
+
+def call(name: str, arguments: dict | str | None = None, call_id: str | None = None) -> CallSpec:
+    """A tool call in a script; a dict is JSON-encoded, a string is sent as is."""
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments or {})
+    return CallSpec(name, text, call_id)
+
+
+def usage(prompt_tokens: int, completion_tokens: int, cached: int | None = None) -> UsageSpec:
+    """Usage the scripted "server" reports for this reply."""
+    return UsageSpec(prompt_tokens, completion_tokens, cached)
+
+
+def pause(seconds: float) -> PauseSpec:
+    """Wait ``seconds`` at this point of the reply (a cancel ends the wait at once)."""
+    return PauseSpec(seconds)
+
+
+Spec = str | CallSpec | UsageSpec | PauseSpec | ProviderError | Event
+ReplyFactory = Callable[[ChatRequest], Sequence[Spec]]
+
+
+def echo(request: ChatRequest) -> list[Spec]:
+    """A default reply: ``ok: <the last user message, first 40 characters>``."""
+    for message in reversed(request.messages):
+        if isinstance(message, dict) and message.get("role") == "user":
+            content = message.get("content")
+            return [f"ok: {content[:40] if isinstance(content, str) else ''}"]
+    return ["ok"]
+
+
+class ScriptedProvider:
+    """A :class:`~okbot.llm.provider.Provider` that plays queued scripts and records requests.
+
+    With an empty queue it uses ``default`` (a function of the request); without one it
+    raises ``RuntimeError`` — an unscripted request is a bug in the test.
+    """
+
+    def __init__(self, *, models: Iterable[str] = ("gpt-4o-mini", "fake-small"),
+                 default: ReplyFactory | None = None) -> None:
+        self.requests: list[ChatRequest] = []
+        self.models = list(models)
+        self.default = default
+        self._queue: deque[list[Spec]] = deque()
+        self._lock = threading.Lock()
+
+    def enqueue(self, *replies: Sequence[Spec]) -> None:
+        """Queue one script per argument; each request plays the oldest."""
+        with self._lock:
+            for reply in replies:
+                if isinstance(reply, (str, bytes)):
+                    raise TypeError("enqueue takes a list of specs per reply, e.g. enqueue(['hello'])")
+                self._queue.append(list(reply))
+
+    @property
+    def pending(self) -> int:
+        """How many scripted replies are still queued."""
+        with self._lock:
+            return len(self._queue)
+
+    def _next(self, request: ChatRequest) -> list[Spec]:
+        with self._lock:
+            self.requests.append(request)
+            if self._queue:
+                return self._queue.popleft()
+        if self.default is None:
+            raise RuntimeError(f"ScriptedProvider: no reply enqueued for request #{len(self.requests)}")
+        return list(self.default(request))
+
+    def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
+        """Play the next script as events, stopping with ``Done("cancelled")`` on cancel."""
+        cancel = cancel or CancelToken()
+        script = self._next(request)
+        return self._play(request, script, cancel)
+
+    def _play(self, request: ChatRequest, script: list[Spec], cancel: CancelToken) -> Iterator[Event]:
+        tools = ToolCallAssembler()
+        text = ""
+        reported: UsageEvent | None = None
+        finish: str | None = None
+        for spec in script:
+            if cancel.cancelled:
+                yield Done("cancelled")
+                return
+            if isinstance(spec, PauseSpec):
+                if cancel.wait(spec.seconds):
+                    yield Done("cancelled")
+                    return
+            elif isinstance(spec, str):
+                text += spec
+                yield TextDelta(spec)
+            elif isinstance(spec, CallSpec):
+                index = len(tools)
+                yield tools.add(index, spec.call_id, spec.name, "")
+                yield tools.add(index, None, None, spec.arguments)
+            elif isinstance(spec, UsageSpec):
+                reported = UsageEvent(spec.prompt_tokens, spec.completion_tokens, spec.cached_tokens, False)
+            elif isinstance(spec, UsageEvent):
+                reported = spec
+            elif isinstance(spec, ProviderError):
+                yield ErrorEvent(spec)
+                return
+            elif isinstance(spec, ErrorEvent):
+                yield spec
+                return
+            elif isinstance(spec, Done):  # the end, with this finish reason (usage still comes first)
+                finish = spec.finish_reason
+                break
+            elif isinstance(spec, TextDelta):
+                text += spec.text
+                yield spec
+            elif isinstance(spec, ToolCallDelta):
+                yield tools.add(spec.index, spec.call_id, spec.name, spec.arguments)
+            elif isinstance(spec, ToolCallDone):
+                yield spec
+            else:
+                yield spec  # Degraded, Retrying: passed through as scripted
+        if cancel.cancelled:
+            yield Done("cancelled")
+            return
+        produced = text
+        calls = tools.calls()
+        for done in calls:
+            produced += done.name + done.arguments
+            yield done
+        yield reported or UsageEvent(rough_token_estimate(request.messages), completion_estimate(produced),
+                                     None, False)
+        yield Done(finish or ("tool_calls" if calls else "stop"))
+
+    def complete(self, request: ChatRequest, cancel: CancelToken | None = None) -> str:
+        """The scripted reply's text; a scripted error is raised as ``ProviderError``."""
+        parts = []
+        for event in self.stream(request, cancel):
+            if isinstance(event, TextDelta):
+                parts.append(event.text)
+            elif isinstance(event, ErrorEvent):
+                raise event.error
+            elif isinstance(event, Done) and event.finish_reason == "cancelled":
+                raise ProviderError("The request was cancelled.", kind="cancelled")
+        return "".join(parts)
+
+    def list_models(self) -> list[str]:
+        """The configured model ids, sorted."""
+        return sorted(self.models)
+
+
+def collect(events: Iterable[Event]) -> dict[str, Any]:
+    """Summarise a finished stream: text, tool calls, usage and the terminal event (for tests and the CLI)."""
+    out: dict[str, Any] = {"text": "", "tool_calls": [], "usage": None, "end": None, "events": []}
+    for event in events:
+        out["events"].append(event)
+        if isinstance(event, TextDelta):
+            out["text"] += event.text
+        elif isinstance(event, ToolCallDone):
+            out["tool_calls"].append(event)
+        elif isinstance(event, UsageEvent):
+            out["usage"] = event
+        elif isinstance(event, (Done, ErrorEvent)):
+            out["end"] = event
+    return out

@@ -1,0 +1,60 @@
+"""`okbot chat` as a real process against the fake server."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+
+
+@pytest.fixture
+def server():
+    with FakeOpenAIServer() as srv:
+        yield srv
+
+
+def chat(okbot_home, server, *args, stdin=None):
+    env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_BASE_URL": server.base_url,
+           "OKBOT_API_KEY": "sk-canary-cli-0123456789"}
+    return subprocess.run([sys.executable, "-m", "okbot", "chat", *args], capture_output=True, text=True, env=env,
+                          input=stdin, timeout=60)
+
+
+def test_multi_turn_chat_with_a_tool_call(okbot_home, server):
+    server.enqueue(Reply(text="Noted: the code is 77."))
+    first = chat(okbot_home, server, "okbot", "-m", "remember code 77")
+    assert first.returncode == 0 and first.stdout.strip() == "Noted: the code is 77."
+    server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "code"})]), Reply(text="It was 77."))
+    second = chat(okbot_home, server, "OkBot", stdin="what was the code?")
+    assert second.returncode == 0 and second.stdout.strip() == "It was 77."
+    last = server.chat_requests()[-1]["messages"]
+    assert [m["role"] for m in last[1:]] == ["user", "assistant", "user", "assistant", "tool"]
+    assert "77" in last[-1]["content"]
+    assert server.requests[-1].headers["authorization"] == "Bearer sk-canary-cli-0123456789"
+    for path in okbot_home.rglob("*"):
+        if path.is_file():
+            assert b"sk-canary-cli" not in path.read_bytes(), path
+
+
+def test_json_events(okbot_home, server):
+    server.enqueue(Reply(text="abc", chunk_chars=1))
+    proc = chat(okbot_home, server, "okbot", "-m", "hi", "--json")
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    kinds = [e["event"] for e in events]
+    assert kinds[0] == "item" and kinds.count("delta") == 3 and kinds[-1] == "done"
+    assert "usage" in kinds and events[-1]["status"] == "complete"
+
+
+def test_provider_error_exits_non_zero_with_a_clear_message(okbot_home, server):
+    server.enqueue(Reply(status=500), Reply(status=500), Reply(status=500), Reply(status=500))
+    proc = chat(okbot_home, server, "okbot", "-m", "hi")
+    assert proc.returncode == 1 and "okbot:" in proc.stderr
+    assert "sk-canary-cli" not in proc.stderr + proc.stdout
+
+
+def test_no_message_is_a_usage_error(okbot_home, server):
+    proc = chat(okbot_home, server, "okbot", "-m", "   ")
+    assert proc.returncode == 1 and "empty" in proc.stderr
