@@ -260,3 +260,34 @@ def test_retry_after_an_interrupted_reply_adds_no_user_item(env, server):
     kinds = [(it["type"], it.get("status")) for it in records(target)]
     assert kinds == [("user", None), ("assistant", "error"), ("assistant", "complete")]
     json.dumps(kinds)
+
+
+FAULTS = {
+    "429": [Reply(status=429, retry_after=0.01)] * 4,
+    "500": [Reply(status=500)] * 4,
+    "cut": [Reply(text="partial words here", chunk_chars=3, cut_after_chunks=3)],
+    "malformed": [Reply(text="some text then junk", chunk_chars=4, malformed_chunk_at=2)],
+    "non_json": [Reply(non_json_body=True)],
+    "wrong_type": [Reply(text="fine anyway", wrong_content_type=True)],
+    "never_end": [Reply(text="and on ", never_end=True)],
+    "slow_first_byte": [Reply(text="late", first_byte_delay=30)] * 4,
+    "huge": [Reply(huge_bytes=2_000_000, chunk_chars=65536)],
+}
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_every_fault_leaves_a_valid_record_with_what_the_user_saw(env, server, fault):
+    target, sources, runner = env
+    if fault == "slow_first_byte":
+        runner.provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, timeout=1, max_retries=0)
+    server.enqueue(*FAULTS[fault])
+    seen = []
+    result = runner.run_turn(target, "go", callbacks=TurnCallbacks(on_delta=seen.append))
+    reopened = records(target)  # a fresh store: the file must parse cleanly
+    assert [it["type"] for it in reopened] == ["user", "assistant"]
+    reply = reopened[-1]
+    assert reply["content"] == "".join(seen)  # nothing the user saw is lost
+    assert reply["status"] == result.status
+    if result.status == "error":
+        assert reply["error"] and "sk-" not in reply["error"]
+    assert not SessionStore(target.session_path).problems
