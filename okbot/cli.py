@@ -19,6 +19,7 @@ COMMANDS_HELP = """headless commands:
   chat TARGET [-m TEXT] [--json]      send a message (or stdin) and stream the reply
   chat TARGET --retry                 run the last message's turn again
   context TARGET [--at ID] [--json]   print exactly what the model would see
+  compress TARGET [--json]            fold older items into the summary now
   list [--json]                       assistants and squads (id, name, kind)
   config get [KEY] | set KEY VALUE | reset KEY   read or change settings (validated)
   new assistant NAME [--soul FILE] [--role TEXT]
@@ -55,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--full", action="store_true", help="do not cut long bodies")
+
+    p = sub.add_parser("compress", help="fold older items into the summary now")
+    p.add_argument("target")
+    p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("list", help="assistants and squads")
     p.add_argument("--json", action="store_true")
@@ -153,6 +158,26 @@ def _cmd_context(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _cmd_compress(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from dataclasses import asdict
+
+    from okbot.core.compression import Compressor
+    from okbot.core.sources import ContextSources
+    from okbot.llm.openai_backend import OpenAIProvider
+
+    ws = _workspace()
+    sources = ContextSources(ws)
+    _report(sources.settings.problems, err)
+    target = ws.resolve(args.target)
+    sources.counter(sources.model_for(target)).ensure_loaded(timeout=15)
+    report = Compressor(sources, OpenAIProvider.from_settings(sources.settings)).compress_now(target)
+    if args.json:
+        print(json.dumps(asdict(report), ensure_ascii=False, indent=2), file=out)
+    else:
+        print(report.message, file=out)
+    return 0 if report.ok or not report.new_ids and "Nothing to compress" in report.message else 1
+
+
 def _cmd_list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ws = _workspace()
     rows = [{"id": t.id, "name": t.name, "kind": t.kind} for t in ws.list()]
@@ -247,6 +272,7 @@ def _cmd_trash(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 _HANDLERS = {
     "chat": _cmd_chat,
     "context": _cmd_context,
+    "compress": _cmd_compress,
     "list": _cmd_list,
     "config": _cmd_config,
     "new": _cmd_new,

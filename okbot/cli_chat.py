@@ -11,6 +11,7 @@ import sys
 import threading
 from typing import Any, TextIO
 
+from okbot.core.compression import Compressor
 from okbot.core.errors import OkBotError
 from okbot.core.runner import TurnCallbacks, TurnResult, TurnRunner
 from okbot.core.sources import ContextSources
@@ -49,7 +50,8 @@ def run_chat(ws: Workspace, target: Target, text: str | None, *, as_json: bool, 
     sources = ContextSources(ws)
     for problem in sources.settings.problems:
         print(f"okbot: note: {problem}", file=err)
-    runner = TurnRunner(sources, OpenAIProvider.from_settings(sources.settings))
+    provider = OpenAIProvider.from_settings(sources.settings)
+    runner = TurnRunner(sources, provider, before_run=Compressor(sources, provider).before_run)
     emit_lock = threading.Lock()
 
     def emit(obj: dict[str, Any]) -> None:

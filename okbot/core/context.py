@@ -20,8 +20,18 @@ from okbot.core.workspace import Target
 
 # How far back build_context looks for the call of a tool result that sits right after coverage.
 _PAIR_LOOKBACK = 64
+# Caps on the user's kept words (tokens): per message, in total (scaled down for small windows),
+# and the least a message may be shortened to before only the first and newest are kept.
+KEPT_PER_MESSAGE_TOKENS = 300
+KEPT_TOTAL_TOKENS = 3000
+KEPT_MIN_SHARE_TOKENS = 40
 # Item types the model sees; notices are for the user only.
 MODEL_ITEM_TYPES = frozenset({"user", "assistant", "tool_call", "tool_result"})
+
+
+def reply_reserve(window: int) -> int:
+    """Tokens kept free for the model's reply when deciding whether a request fits the window."""
+    return min(4096, window // 4)
 
 
 @dataclass
@@ -111,12 +121,19 @@ class ContextProjection:
         return json.dumps(self.to_json(), ensure_ascii=False, indent=2)
 
 
-def build_context(target: Target, at: int | None = None, *, sources: ContextSources) -> ContextProjection:
-    """Build the projection the model sees for ``target`` (next request, or as of user message ``at``)."""
+def build_context(
+    target: Target, at: int | None = None, *, sources: ContextSources, summary: SessionSummary | None = None
+) -> ContextProjection:
+    """Build the projection the model sees for ``target`` (next request, or as of user message ``at``).
+
+    ``summary`` replaces the stored summary (the compressor uses it to see a request as it will be
+    before applying a new summary).
+    """
     notices: list[str] = []
     session = sources.session(target)
-    summary, summary_problems = sources.summary(target)
-    notices.extend(summary_problems)
+    if summary is None:
+        summary, summary_problems = sources.summary(target)
+        notices.extend(summary_problems)
 
     covered = summary.covered_through_id
     tail, boundary_found = session.read_after(covered)
@@ -134,7 +151,8 @@ def build_context(target: Target, at: int | None = None, *, sources: ContextSour
     if at is not None:
         tail, at_covered = _cut_at(session, tail, at, covered)
 
-    items = [it for it in tail if it.get("type") in MODEL_ITEM_TYPES]
+    hidden = set(summary.hidden_item_ids)
+    items = [_hidden_stub(it) if it["id"] in hidden else it for it in tail if it.get("type") in MODEL_ITEM_TYPES]
     model = sources.model_for(target)
     counter = sources.counter(model)
     soul, soul_problem = sources.soul(target)
@@ -153,7 +171,7 @@ def build_context(target: Target, at: int | None = None, *, sources: ContextSour
         skills=tuple(sources.skills(target)),
         summary=summary.summary,
         covered_through_id=covered,
-        kept_user_words=_kept_words(session, summary, covered, notices),
+        kept_user_words=_kept_words(session, summary, covered, notices, counter, sources.context_window()),
         memories=tuple(sources.memories(target)),
     )
     blocks = [b.with_tokens(counter.count_text(b.text)) for b in assemble_instructions(inputs)]
@@ -231,8 +249,41 @@ def _require_user(item: dict[str, Any]) -> None:
         )
 
 
-def _kept_words(session: Any, summary: SessionSummary, covered: int, notices: list[str]) -> tuple[tuple[int, str], ...]:
-    """The user's kept messages, copied from the record (never retyped by a model)."""
+def _hidden_stub(item: dict[str, Any]) -> dict[str, Any]:
+    """A tool result hidden to fit the window: a note stands in (the full text stays on disk)."""
+    if item.get("type") != "tool_result":
+        return item
+    content = item.get("content", "")
+    stub = (
+        f"[app note: output hidden to fit the context window — {item.get('name')} returned {len(content):,} "
+        f"chars; search_history can read item #{item['id']}]"
+    )
+    return {**item, "content": stub, "hidden": True}
+
+
+def kept_words_caps(window: int) -> tuple[int, int]:
+    """(per-message, total) token caps for the user's kept words; the total shrinks for small windows."""
+    return KEPT_PER_MESSAGE_TOKENS, min(KEPT_TOTAL_TOKENS, max(KEPT_PER_MESSAGE_TOKENS, window // 40))
+
+
+def _cut_tokens(text: str, tokens: int, counter: Any, item_id: int) -> str:
+    """``text`` cut to about ``tokens`` tokens, pointing to the full text by id."""
+    if counter.count_text(text) <= tokens:
+        return text
+    chars = max(20, tokens * 3)
+    while chars > 20 and counter.count_text(text[:chars]) > tokens:
+        chars = int(chars * 0.8)
+    return f"{text[:chars].rstrip()} … [cut; full text: item #{item_id}, search_history finds it]"
+
+
+def _kept_words(
+    session: Any, summary: SessionSummary, covered: int, notices: list[str], counter: Any, window: int
+) -> tuple[tuple[int, str], ...]:
+    """The user's kept messages, copied from the record (never retyped by a model), within the caps.
+
+    Over the total cap they are shortened evenly, each pointing to its full text; if even that
+    leaves too little per message, the first and the newest are kept and the rest are listed by id.
+    """
     kept = []
     for item_id in summary.kept_user_ids:
         if item_id > covered:
@@ -242,4 +293,17 @@ def _kept_words(session: Any, summary: SessionSummary, covered: int, notices: li
             notices.append(f"kept user message #{item_id} is not a user message in the record; left out.")
             continue
         kept.append((item_id, item["content"]))
-    return tuple(kept)
+    if not kept:
+        return ()
+    per_message, total = kept_words_caps(window)
+    share = min(per_message, total // len(kept))
+    if share < KEPT_MIN_SHARE_TOKENS and len(kept) > 2:
+        share = min(per_message, total // 2)
+        listed = ", ".join(f"#{i}" for i, _ in kept[1:-1])
+        first, last = kept[0], kept[-1]
+        return (
+            (first[0], _cut_tokens(first[1], share, counter, first[0])),
+            (kept[1][0], f"[{len(kept) - 2} more kept messages, by id: {listed}]"),
+            (last[0], _cut_tokens(last[1], share, counter, last[0])),
+        )
+    return tuple((i, _cut_tokens(t, share, counter, i)) for i, t in kept)

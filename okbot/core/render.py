@@ -53,6 +53,14 @@ def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
         )
     else:
         lines.append("Coverage: none — no summary yet, every item is sent")
+    health = proj.summary.health
+    if health.get("count") or health.get("failures"):
+        lines.append(
+            f"Compaction: {health.get('count', 0)} so far · last {health.get('lastTrigger') or 'n/a'} "
+            f"at {health.get('lastAt') or 'n/a'} · tokens {health.get('tokensBefore', 0):,} → "
+            f"{health.get('tokensAfter', 0):,}"
+            + (f" · last failure: {health['lastFailure']}" if health.get("lastFailure") else "")
+        )
     approx = "≈" if proj.approximate else ""
     lines.append(
         f"Tokens: {approx}{proj.calibrated_tokens:,} of {proj.window:,} window "

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from okbot.core.assent import AsSentStore
-from okbot.core.context import ContextProjection, build_context
+from okbot.core.context import ContextProjection, build_context, reply_reserve
 from okbot.core.errors import OkBotError
 from okbot.core.items import new_item, notice, user_message
 from okbot.core.sources import ContextSources
@@ -31,11 +31,6 @@ log = logging.getLogger("okbot.runner")
 
 # Beyond this a pasted message is refused before anything is counted or written (≈ 250k tokens).
 MAX_USER_CHARS = 1_000_000
-
-
-def reply_reserve(window: int) -> int:
-    """Tokens kept free for the model's reply when deciding whether a request can fit."""
-    return min(4096, window // 4)
 
 
 def _noop(*_args: Any) -> None:
@@ -84,7 +79,7 @@ class TurnRunner:
         sources: ContextSources,
         provider: Provider,
         *,
-        before_run: Callable[[Target], None] | None = None,
+        before_run: Callable[[Target, str | None], Any] | None = None,
         after_run: Callable[[Target, TurnResult], None] | None = None,
     ) -> None:
         self.sources = sources
@@ -103,7 +98,7 @@ class TurnRunner:
         """Append the user's message and run the turn. Refused messages write nothing."""
         callbacks = callbacks or TurnCallbacks()
         self._check_message(target, text)
-        self.before_run(target)
+        self.before_run(target, text)  # compression; raises OkBotError when the request cannot fit at all
         user = self.sources.session(target).append(user_message(text))
         callbacks.on_item(user)
         return self._run(target, user["id"], callbacks, cancel or CancelToken())
@@ -116,7 +111,7 @@ class TurnRunner:
         last_user = next((it for it in reversed(tail) if it.get("type") == "user"), None)
         if last_user is None:
             raise OkBotError("there is no message to retry")
-        self.before_run(target)
+        self.before_run(target, None)
         return self._run(target, last_user["id"], callbacks or TurnCallbacks(), cancel or CancelToken())
 
     # -- the loop ---------------------------------------------------------------------------

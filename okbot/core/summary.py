@@ -2,9 +2,11 @@
 
 ``coveredThroughId`` is the id of the last session item folded into ``summary``; the model sees
 the summary plus the items after it. ``keptUserIds`` are the user's own messages that the
-app quotes verbatim next to the summary. The file is replaced atomically with the previous
-version kept as ``session-summary.json.bak``; a damaged file falls back to that backup, then to
-an empty summary, always with a notice and never an exception.
+app quotes verbatim next to the summary. ``hiddenItemIds`` are tool calls/results after the
+coverage that were hidden from the model to make a request fit (they stay on disk and
+searchable); ``health`` records how compaction has gone for this session. The file is replaced
+atomically with the previous version kept as ``session-summary.json.bak``; a damaged file falls
+back to that backup, then to an empty summary, always with a notice and never an exception.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ class SessionSummary:
     updated_at: str = ""
     trigger: str = ""          # "" | "ratio" | "topic" | "manual"
     version: int = SUMMARY_VERSION
+    hidden_item_ids: list[int] = field(default_factory=list)  # tail tool items hidden from the model to fit
+    health: dict[str, Any] = field(default_factory=dict)      # compaction health (count, last trigger, ...)
 
     def to_json(self) -> dict:
         """The on-disk form (camelCase keys, shared with the Electron original)."""
@@ -45,6 +49,8 @@ class SessionSummary:
             "keptUserIds": list(self.kept_user_ids),
             "updatedAt": self.updated_at,
             "trigger": self.trigger,
+            "hiddenItemIds": list(self.hidden_item_ids),
+            "health": dict(self.health),
         }
 
     @classmethod
@@ -73,8 +79,15 @@ class SessionSummary:
         trigger = obj.get("trigger", "")
         if trigger not in TRIGGERS:
             raise ValueError(f"'trigger' must be one of {', '.join(map(repr, TRIGGERS))}, got {trigger!r}")
+        hidden = obj.get("hiddenItemIds", [])
+        if not isinstance(hidden, list) or not all(_is_int(k) and k > 0 for k in hidden):
+            raise ValueError(f"'hiddenItemIds' must be a list of positive integer ids, got {hidden!r}")
+        health = obj.get("health", {})
+        if not isinstance(health, dict):
+            raise ValueError(f"'health' must be an object, got {type(health).__name__}")
         return cls(summary=summary, covered_through_id=covered, kept_user_ids=list(kept),
-                   updated_at=updated, trigger=trigger, version=version)
+                   updated_at=updated, trigger=trigger, version=version, hidden_item_ids=list(hidden),
+                   health=dict(health))
 
 
 class SummaryStore:

@@ -58,3 +58,30 @@ def test_provider_error_exits_non_zero_with_a_clear_message(okbot_home, server):
 def test_no_message_is_a_usage_error(okbot_home, server):
     proc = chat(okbot_home, server, "okbot", "-m", "   ")
     assert proc.returncode == 1 and "empty" in proc.stderr
+
+
+def test_compress_reports_what_it_did(okbot_home, server):
+    from okbot.core.items import new_item, user_message
+    from okbot.core.session import SessionStore
+    from okbot.core.workspace import Workspace
+    from tests.helpers.fake_summarizer import faithful
+
+    server.set_default(faithful)
+    store = SessionStore(Workspace().ensure_default().session_path)
+    for i in range(12):
+        store.append(user_message(f"step {i}: handle table {i}. " + "detail " * 80))
+        store.append(new_item("assistant", author="okbot", source="app", content="done. " + "note " * 80))
+    env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_BASE_URL": server.base_url}
+
+    def okbot(*args):
+        return subprocess.run([sys.executable, "-m", "okbot", *args], capture_output=True, text=True, env=env,
+                              timeout=60)
+
+    proc = okbot("compress", "okbot", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["ok"] and report["covered_items"] == 24 - 8 and report["tokens_after"] < report["tokens_before"]
+    context = okbot("context", "okbot").stdout
+    assert "Coverage: items up to #16 are summarized" in context and "Compaction: 1 so far · last manual" in context
+    again = okbot("compress", "okbot")
+    assert again.returncode == 0 and "Nothing to compress" in again.stdout

@@ -32,7 +32,8 @@ def _sample(**changes: object) -> SessionSummary:
 def test_to_json_keys_and_round_trip() -> None:
     s = _sample()
     data = s.to_json()
-    assert list(data) == ["version", "summary", "coveredThroughId", "keptUserIds", "updatedAt", "trigger"]
+    assert list(data) == ["version", "summary", "coveredThroughId", "keptUserIds", "updatedAt", "trigger",
+                          "hiddenItemIds", "health"]
     assert data["coveredThroughId"] == 12 and data["keptUserIds"] == [3, 7]
     assert SessionSummary.from_json(data) == s
     assert SessionSummary.from_json(json.loads(json.dumps(data))) == s

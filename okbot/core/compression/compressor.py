@@ -1,0 +1,444 @@
+"""Summary + Buffer: decide, summarize incrementally, apply safely, fall back by keeping more.
+
+``Compressor.before_run`` is the turn runner's hook: before each run it checks the estimate
+against ``window x ratio`` (and, with ``autoTopicCompress``, whether the new message starts a new
+topic), folds the oldest items into the summary, and makes sure the request fits the window --
+hiding the oldest tool output, then moving the oldest part out as a plain marked digest, and only
+then refusing the turn. ``compress_now`` serves the Compress-now button and ``okbot compress``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from okbot.core.compression import structure
+from okbot.core.compression.digest import item_digest, user_checklist
+from okbot.core.compression.plan import choose_keep, safe_keep
+from okbot.core.compression.summarizer import Summarizer, SummaryRejected
+from okbot.core.compression.topic import is_new_topic
+from okbot.core.context import ContextProjection, build_context, reply_reserve
+from okbot.core.errors import OkBotError
+from okbot.core.items import item_text, now_iso
+from okbot.core.summary import SessionSummary, SummaryStore
+from okbot.core.workspace import Target
+from okbot.llm.provider import CancelToken, ChatRequest, Provider
+
+log = logging.getLogger("okbot.compression")
+
+TOPIC_BUDGET_SECONDS = 4.0
+MIN_TOPIC_ITEMS = 4
+
+
+def max_batch_tokens(window: int) -> int:
+    """Bound on one summarizer call's input: a larger delta is fed in several calls."""
+    return max(1500, min(8000, window // 4))
+
+
+@dataclass
+class CompressionReport:
+    """What a compression did (``ok=False``: nothing changed, ``message`` says why)."""
+
+    ok: bool
+    trigger: str = ""
+    covered_items: int = 0
+    tokens_before: int = 0
+    tokens_after: int = 0
+    message: str = ""
+    new_ids: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+    fallback: str = ""
+    summarizer_input_tokens: int = 0
+
+
+class Compressor:
+    """Folds a session's older items into its summary (one compression per session at a time)."""
+
+    def __init__(
+        self,
+        sources: Any,
+        provider: Provider,
+        *,
+        on_coverage_advanced: Callable[[Target, list[int]], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.sources = sources
+        self.provider = provider
+        self.on_coverage_advanced = on_coverage_advanced
+        self.clock = clock
+        self._locks: dict[Path, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    # -- entry points -----------------------------------------------------------------------
+    def before_run(self, target: Target, pending_text: str | None) -> CompressionReport | None:
+        """The runner's hook. Raises OkBotError only when the request cannot fit at all."""
+        with self._lock(target):
+            proj = build_context(target, sources=self.sources)
+            pending = self._pending_tokens(proj, pending_text)
+            report = None
+            settings = self.sources.settings
+            if (
+                pending_text
+                and settings.get("contextCompression.autoTopicCompress")
+                and self._new_topic(proj, pending_text)
+            ):
+                report = self._compress(target, proj, keep=0, trigger="topic", pending=pending)
+            elif self._over_threshold(proj, pending) and len(proj.items) > settings.get(
+                "contextCompression.keepRecentMin"
+            ):
+                report = self._compress(target, proj, keep=None, trigger="ratio", pending=pending)
+            self._ensure_fits(target, pending)
+            return report
+
+    def compress_now(self, target: Target) -> CompressionReport:
+        """Compress on demand, keeping the ``keepRecentMin`` newest originals."""
+        with self._lock(target):
+            proj = build_context(target, sources=self.sources)
+            keep_min = self.sources.settings.get("contextCompression.keepRecentMin")
+            if len(proj.items) <= keep_min:
+                return CompressionReport(
+                    ok=False,
+                    trigger="manual",
+                    tokens_before=proj.calibrated_tokens,
+                    tokens_after=proj.calibrated_tokens,
+                    message=f"Nothing to compress: {len(proj.items)} item(s) after the summary, "
+                    f"and the newest {keep_min} are always kept.",
+                )
+            return self._compress(target, proj, keep=keep_min, trigger="manual", pending=0)
+
+    # -- decisions --------------------------------------------------------------------------
+    def _lock(self, target: Target) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(target.summary_path, threading.Lock())
+
+    def _pending_tokens(self, proj: ContextProjection, text: str | None) -> int:
+        if not text:
+            return 0
+        counter = self.sources.counter(proj.model)
+        return counter.count_message(text, "user")
+
+    def _over_threshold(self, proj: ContextProjection, pending: int) -> bool:
+        return round((proj.total_tokens + pending) * proj.calibration_factor) >= proj.threshold
+
+    def _limit(self, proj: ContextProjection) -> int:
+        return proj.window - reply_reserve(proj.window)
+
+    def _new_topic(self, proj: ContextProjection, text: str) -> bool:
+        if len(proj.items) < MIN_TOPIC_ITEMS:
+            return False
+        recent = [it for it in proj.items if it.get("type") in ("user", "assistant")][-6:]
+
+        def ask(prompt: str) -> str:
+            cancel = CancelToken()
+            timer = threading.Timer(TOPIC_BUDGET_SECONDS, cancel.cancel)
+            timer.start()
+            try:
+                return self.provider.complete(
+                    ChatRequest(
+                        model=proj.model, messages=[{"role": "user", "content": prompt}], max_tokens=3, temperature=0
+                    ),
+                    cancel,
+                )
+            finally:
+                timer.cancel()
+
+        return is_new_topic(text, recent, ask)
+
+    # -- compression ------------------------------------------------------------------------
+    def _compress(
+        self, target: Target, proj: ContextProjection, *, keep: int | None, trigger: str, pending: int
+    ) -> CompressionReport:
+        started = self.clock()
+        settings = self.sources.settings
+        items = proj.items
+        summary_budget = self._summary_budget_tokens(proj)
+        fixed = proj.total_tokens - proj.items_tokens - self._block_tokens(proj, "summary") + summary_budget + pending
+        factor = proj.calibration_factor or 1.0
+        if keep is None:
+            kept = choose_keep(
+                items,
+                proj.item_tokens,
+                fixed_tokens=fixed,
+                threshold=int(proj.threshold / factor),
+                limit=int(self._limit(proj) / factor),
+                keep_min=settings.get("contextCompression.keepRecentMin"),
+                keep_max=settings.get("contextCompression.keepRecentMax"),
+            )
+        else:
+            kept = safe_keep(items, keep)
+        to_cover = list(items[: len(items) - kept])
+        if not to_cover:
+            return CompressionReport(
+                ok=False,
+                trigger=trigger,
+                tokens_before=proj.calibrated_tokens,
+                tokens_after=proj.calibrated_tokens,
+                message="nothing can be covered",
+            )
+        summary = proj.summary
+        session = self.sources.session(target)
+        previous_kept = [it for it in (session.get(i) for i in summary.kept_user_ids) if it is not None]
+        summarizer = Summarizer(
+            lambda messages: self._complete(proj.model, messages),
+            self.sources.counter(proj.model).count_text,
+            max_chars=settings.get("contextCompression.summaryMaxChars"),
+        )
+        text, kept_ids, covered_id = summary.summary, list(summary.kept_user_ids), summary.covered_through_id
+        input_tokens = 0
+        failure = ""
+        for batch in self._batches(summarizer, text, to_cover, previous_kept, proj.window):
+            checklist = _unique([*(session.get(i) for i in kept_ids), *user_checklist(batch)])
+            try:
+                outcome = summarizer.summarize(text, batch, checklist, sources=[item_text(it) for it in batch])
+            except SummaryRejected as exc:
+                input_tokens += exc.input_tokens
+                failure = "; ".join(exc.problems)
+                log.warning("summary rejected for %s (kept the previous one): %s", target.id, failure)
+                break
+            input_tokens += outcome.input_tokens
+            for note in outcome.notes:
+                log.info("summarizer for %s: %s", target.id, note)
+            text, kept_ids, covered_id = outcome.summary, outcome.keep_ids, batch[-1]["id"]
+        new_ids = [it["id"] for it in to_cover if it["id"] <= covered_id]
+        if not new_ids:
+            self._record_failure(target, trigger, failure, started)
+            return CompressionReport(
+                ok=False,
+                trigger=trigger,
+                tokens_before=proj.calibrated_tokens,
+                tokens_after=proj.calibrated_tokens,
+                seconds=self.clock() - started,
+                message=f"The summary was not updated ({failure}); the previous summary and coverage are kept.",
+                summarizer_input_tokens=input_tokens,
+            )
+        return self._apply(
+            target,
+            proj,
+            SessionSummary(
+                summary=text,
+                covered_through_id=covered_id,
+                kept_user_ids=sorted(kept_ids),
+                trigger=trigger,
+                hidden_item_ids=[i for i in summary.hidden_item_ids if i > covered_id],
+                health=dict(summary.health),
+            ),
+            new_ids,
+            trigger,
+            started,
+            input_tokens,
+            partial_failure=failure,
+        )
+
+    def _batches(
+        self,
+        summarizer: Summarizer,
+        previous: str,
+        items: Sequence[dict[str, Any]],
+        previous_kept: Sequence[dict[str, Any]],
+        window: int,
+    ) -> list[list[dict[str, Any]]]:
+        """Split the newly covered items so each summarizer call's input stays bounded.
+
+        A batch never ends between a tool call and its result, so coverage can stop after any batch.
+        """
+        budget = max_batch_tokens(window)
+        base = summarizer.input_cost(previous, [], previous_kept)
+        count = summarizer.count_tokens
+        batches: list[list[dict[str, Any]]] = []
+        current: list[dict[str, Any]] = []
+        used = base
+        for index, item in enumerate(items):
+            cost = count(item_digest(item)) + 2
+            nxt = items[index + 1] if index + 1 < len(items) else None
+            current.append(item)
+            used += cost
+            closes_pair = nxt is None or (nxt.get("type") != "tool_result" and item.get("type") != "tool_call")
+            if used >= budget and closes_pair:
+                batches.append(current)
+                current, used = [], base
+        if current:
+            batches.append(current)
+        return batches
+
+    def _complete(self, model: str, messages: list[dict[str, str]]) -> str:
+        return self.provider.complete(ChatRequest(model=model, messages=messages, temperature=0))
+
+    def _apply(
+        self,
+        target: Target,
+        proj: ContextProjection,
+        new: SessionSummary,
+        new_ids: list[int],
+        trigger: str,
+        started: float,
+        input_tokens: int,
+        *,
+        partial_failure: str = "",
+        fallback: str = "",
+    ) -> CompressionReport:
+        store = SummaryStore(target.summary_path)
+        current = store.load()
+        if current.covered_through_id != proj.covered_through_id:
+            return CompressionReport(
+                ok=False, trigger=trigger, message="the session's summary moved on meanwhile; this result was discarded"
+            )
+        after = build_context(target, sources=self.sources, summary=new)  # the request as it will be
+        seconds = self.clock() - started
+        health = dict(new.health)
+        health.update(
+            {
+                "count": int(health.get("count", 0)) + 1,
+                "lastTrigger": trigger,
+                "lastAt": now_iso(),
+                "lastSeconds": round(seconds, 3),
+                "tokensBefore": proj.calibrated_tokens,
+                "tokensAfter": after.calibrated_tokens,
+                "summarizerInputTokens": input_tokens,
+                "lastFallback": fallback or None,
+                "lastFailure": partial_failure or health.get("lastFailure"),
+            }
+        )
+        new.health = health
+        store.save(new)
+        if self.on_coverage_advanced is not None:
+            self.on_coverage_advanced(target, new_ids)
+        return CompressionReport(
+            ok=True,
+            trigger=trigger,
+            covered_items=len(new_ids),
+            tokens_before=proj.calibrated_tokens,
+            tokens_after=after.calibrated_tokens,
+            message=f"Summarized {len(new_ids)} item(s) (#{new_ids[0]}–#{new_ids[-1]}); "
+            f"tokens {proj.calibrated_tokens:,} → {after.calibrated_tokens:,}.",
+            new_ids=new_ids,
+            seconds=seconds,
+            fallback=fallback,
+            summarizer_input_tokens=input_tokens,
+        )
+
+    def _record_failure(self, target: Target, trigger: str, failure: str, started: float) -> None:
+        store = SummaryStore(target.summary_path)
+        current = store.load()
+        current.health = {
+            **current.health,
+            "lastFailure": failure,
+            "lastFailureAt": now_iso(),
+            "failures": int(current.health.get("failures", 0)) + 1,
+            "lastFailedTrigger": trigger,
+        }
+        store.save(current)
+
+    # -- making the request fit ---------------------------------------------------------------
+    def _ensure_fits(self, target: Target, pending: int) -> None:
+        proj = build_context(target, sources=self.sources)
+        limit = self._limit(proj)
+        if self._fits(proj, pending, limit):
+            return
+        self._hide_tool_output(target, proj, pending, limit)
+        proj = build_context(target, sources=self.sources)
+        if self._fits(proj, pending, limit):
+            return
+        self._move_out_plainly(target, proj, pending, limit)
+        proj = build_context(target, sources=self.sources)
+        if not self._fits(proj, pending, limit):
+            raise OkBotError(
+                f"this request needs about {round((proj.total_tokens + pending) * proj.calibration_factor):,} tokens "
+                f"and the model's window is {proj.window:,}, even with older items moved out",
+                hint="shorten the message or pick a model with a larger context window",
+            )
+
+    @staticmethod
+    def _fits(proj: ContextProjection, pending: int, limit: int) -> bool:
+        return round((proj.total_tokens + pending) * proj.calibration_factor) <= limit
+
+    def _hide_tool_output(self, target: Target, proj: ContextProjection, pending: int, limit: int) -> None:
+        """Hide the oldest tool calls with their results from the model (they stay on disk, searchable)."""
+        hidden = set(proj.summary.hidden_item_ids)
+        excess = round((proj.total_tokens + pending) * proj.calibration_factor) - limit
+        saved = 0
+        by_call: dict[str, list[int]] = {}
+        for item, tokens in zip(proj.items, proj.item_tokens, strict=True):
+            if item.get("type") in ("tool_call", "tool_result") and not item.get("hidden"):
+                by_call.setdefault(item["call_id"], []).append(item["id"])
+                if item.get("type") == "tool_result":
+                    saved += max(0, tokens - 40)
+                    hidden.update(by_call[item["call_id"]])
+                    if saved >= excess:
+                        break
+        if hidden == set(proj.summary.hidden_item_ids):
+            return
+        health = {**proj.summary.health, "lastFallback": "hid tool output", "lastFallbackAt": now_iso()}
+        SummaryStore(target.summary_path).save(replace(proj.summary, hidden_item_ids=sorted(hidden), health=health))
+        log.warning("hid %d tool item(s) from the model for %s to fit the window", len(hidden), target.id)
+
+    def _move_out_plainly(self, target: Target, proj: ContextProjection, pending: int, limit: int) -> None:
+        """Cover the oldest items without the model: a plain, marked digest in the summary."""
+        summary_tokens = self._block_tokens(proj, "summary")
+        fixed = proj.total_tokens - proj.items_tokens - summary_tokens + self._summary_budget_tokens(proj) + pending
+        kept = choose_keep(
+            proj.items, proj.item_tokens, fixed_tokens=fixed, threshold=limit, limit=limit, keep_min=0, keep_max=0
+        )
+        to_cover = proj.items[: len(proj.items) - kept]
+        if not to_cover:
+            return
+        max_chars = self.sources.settings.get("contextCompression.summaryMaxChars")
+        sections, _ = structure.parse_sections(proj.summary.summary or structure.empty_summary())
+        lines = [ln for ln in sections.get(structure.FALLBACK_SECTION, "").splitlines() if ln.strip()]
+        lines.append(
+            f"- items #{to_cover[0]['id']}–#{to_cover[-1]['id']} moved out without a summary "
+            f"(search_history finds them):"
+        )
+        lines += [f"  - {item_digest(it, text_limit=120)}" for it in to_cover]
+        while lines:
+            sections[structure.FALLBACK_SECTION] = "\n".join(lines)
+            text = structure.render(sections)
+            if len(text) <= max_chars:
+                break
+            lines.pop(1 if len(lines) > 1 else 0)  # drop the oldest digest lines first, keep the marker
+        else:
+            sections.pop(structure.FALLBACK_SECTION, None)
+            text = structure.render(sections)
+        summary = proj.summary
+        new = SessionSummary(
+            summary=text[:max_chars],
+            covered_through_id=to_cover[-1]["id"],
+            kept_user_ids=summary.kept_user_ids,
+            trigger="ratio",
+            hidden_item_ids=[i for i in summary.hidden_item_ids if i > to_cover[-1]["id"]],
+            health=summary.health,
+        )
+        self._apply(
+            target,
+            proj,
+            new,
+            [it["id"] for it in to_cover],
+            "ratio",
+            self.clock(),
+            0,
+            fallback="moved out without the model",
+        )
+
+    # -- estimates --------------------------------------------------------------------------
+    @staticmethod
+    def _block_tokens(proj: ContextProjection, name: str) -> int:
+        return sum(b.tokens for b in proj.blocks if b.name == name)
+
+    def _summary_budget_tokens(self, proj: ContextProjection) -> int:
+        """What the summary block may cost after compressing: the summary at its limit plus the kept words."""
+        max_chars = self.sources.settings.get("contextCompression.summaryMaxChars")
+        return max(self._block_tokens(proj, "summary"), max_chars // 3 + 40)
+
+
+def _unique(items: Sequence[dict[str, Any] | None]) -> list[dict[str, Any]]:
+    seen: set[int] = set()
+    out = []
+    for item in items:
+        if item is not None and item["id"] not in seen:
+            seen.add(item["id"])
+            out.append(item)
+    return out

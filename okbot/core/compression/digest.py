@@ -1,0 +1,120 @@
+"""One-line digests of session items, and the user-message checklist.
+
+The summarizer never sees raw tool output: a call becomes ``call tool(argument gist)`` and a
+result ``result tool: ok, 52,310 chars, 1,204 lines: <first line gist>``. The UI's collapsed
+tool rows and hidden tool results in the projection use the same digests.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from okbot.core.items import item_text, preview
+
+# Messages that only move the work along; never offered for verbatim keeping.
+_ACKS = {
+    "ok",
+    "okay",
+    "k",
+    "kk",
+    "yes",
+    "y",
+    "yep",
+    "yeah",
+    "sure",
+    "thanks",
+    "thank you",
+    "thx",
+    "ty",
+    "cool",
+    "great",
+    "nice",
+    "good",
+    "fine",
+    "continue",
+    "go on",
+    "go ahead",
+    "proceed",
+    "next",
+    "go",
+    "done",
+    "got it",
+    "sounds good",
+    "lgtm",
+    "perfect",
+    "alright",
+    "all right",
+    "carry on",
+    "keep going",
+    "please continue",
+    "ok thanks",
+    "ok, thanks",
+    "好",
+    "好的",
+    "继续",
+    "谢谢",
+    "可以",
+    "行",
+    "嗯",
+    "👍",
+    "🙏",
+}
+_TRIM = re.compile(r"[\s.!?,;:~…。！？，]+")
+
+
+def is_trivial(text: str) -> bool:
+    """True for short acknowledgements such as "ok", "continue", "thanks!"."""
+    core = _TRIM.sub(" ", text.strip().lower()).strip()
+    return not core or core in _ACKS
+
+
+def argument_gist(arguments: str, limit: int = 80) -> str:
+    """The arguments of a tool call, shortened: ``path=src/app.py, lines=1-40``."""
+    try:
+        value = json.loads(arguments) if arguments.strip() else {}
+    except ValueError:
+        return preview(arguments, limit)
+    if isinstance(value, dict):
+        parts = [
+            f"{k}={v if isinstance(v, str | int | float | bool) else json.dumps(v, ensure_ascii=False)}"
+            for k, v in value.items()
+        ]
+        return preview(", ".join(parts), limit)
+    return preview(json.dumps(value, ensure_ascii=False), limit)
+
+
+def result_gist(item: dict[str, Any], limit: int = 80) -> str:
+    text = item.get("content", "")
+    lines = text.count("\n") + 1 if text else 0
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    status = "ok" if item.get("ok", True) else "error"
+    return f"{status}, {len(text):,} chars, {lines:,} lines: {preview(first, limit)}"
+
+
+def item_digest(item: dict[str, Any], *, text_limit: int = 400) -> str:
+    """One line (or a short paragraph for prose) standing for ``item`` in summarizer input."""
+    kind = item.get("type")
+    ref = f"#{item.get('id')}"
+    if kind == "tool_call":
+        return f"{ref} {item.get('author')} called {item.get('name')}({argument_gist(item.get('arguments', ''))})"
+    if kind == "tool_result":
+        return f"{ref} result of {item.get('name')}: {result_gist(item)}"
+    who = "user" if kind == "user" and item.get("source") == "user" else item.get("author", "?")
+    status = item.get("status", "complete")
+    mark = f" [{status}]" if kind == "assistant" and status != "complete" else ""
+    return f"{ref} {who}{mark}: {preview(item_text(item), text_limit)}"
+
+
+def checklist_entry(item: dict[str, Any], limit: int = 140) -> str:
+    return f"[{item['id']}] {preview(item.get('content', ''), limit)}"
+
+
+def user_checklist(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Covered messages typed by the user that could be kept verbatim (acknowledgements left out)."""
+    return [
+        it
+        for it in items
+        if it.get("type") == "user" and it.get("source") == "user" and not is_trivial(it.get("content", ""))
+    ]

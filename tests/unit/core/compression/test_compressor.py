@@ -1,0 +1,195 @@
+"""Compression end to end: real files, the real provider, summaries from the fake server."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from okbot.config.settings import Settings
+from okbot.core.compression import Compressor
+from okbot.core.context import build_context
+from okbot.core.errors import OkBotError
+from okbot.core.items import new_item, user_message
+from okbot.core.runner import TurnRunner
+from okbot.core.sources import ContextSources
+from okbot.core.summary import SummaryStore
+from okbot.core.workspace import Workspace
+from okbot.llm.openai_backend import OpenAIProvider
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.helpers.fake_summarizer import faithful, is_summarizer_request
+
+CONSTRAINT = "Constraint: never run migrations on Fridays, and report progress after every table."
+
+
+@pytest.fixture
+def server():
+    with FakeOpenAIServer() as srv:
+        srv.set_default(faithful)
+        yield srv
+
+
+@pytest.fixture
+def env(server):
+    settings = Settings.load()
+    settings.set("provider.baseUrl", server.base_url)
+    settings.set("provider.keySource", "none")
+    settings.set("model.contextWindow", 3000)
+    ws = Workspace()
+    target = ws.ensure_default()
+    sources = ContextSources(ws)
+    sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
+    events = []
+    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
+    compressor = Compressor(sources, provider, on_coverage_advanced=lambda t, ids: events.append(list(ids)))
+    return target, sources, compressor, events
+
+
+def fill(sources, target, turns, *, words=40):
+    session = sources.session(target)
+    session.append(user_message(CONSTRAINT))
+    session.append(new_item("assistant", author="okbot", source="app", content="Agreed."))
+    for i in range(turns):
+        session.append(user_message(f"Step {i}: please handle table number {i} next. " + "detail " * words))
+        session.append(new_item("assistant", author="okbot", source="app", content=f"Done with table {i}. " +
+                                "note " * words))
+
+
+def summarizer_calls(server):
+    return [b for b in server.chat_requests() if is_summarizer_request(b)]
+
+
+def test_ratio_trigger_covers_the_oldest_keeps_the_newest_and_the_users_words(env, server):
+    target, sources, compressor, events = env
+    fill(sources, target, 20)
+    before = build_context(target, sources=sources)
+    assert before.calibrated_tokens >= before.threshold
+    report = compressor.before_run(target, "What is next?")
+    assert report and report.ok and report.trigger == "ratio"
+    after = build_context(target, sources=sources)
+    assert 1 <= len(after.items) <= 12 and after.covered_through_id == report.new_ids[-1]
+    assert after.calibrated_tokens < after.threshold
+    summary_block = next(b.text for b in after.blocks if b.name == "summary")
+    assert CONSTRAINT in summary_block  # byte for byte, copied from the record
+    assert events == [report.new_ids]
+    health = SummaryStore(target.summary_path).load().health
+    assert health["count"] == 1 and health["tokensBefore"] > health["tokensAfter"] == after.calibrated_tokens
+    # the next request is under the threshold: no re-compression
+    assert compressor.before_run(target, "and then?") is None
+
+
+@pytest.mark.parametrize("garbage", [
+    Reply(text=""), Reply(text="x" * 5000), Reply(text='{"summary": "fine"}'), Reply(status=500),
+    Reply(text="late", first_byte_delay=3),
+])
+def test_a_failing_summarizer_keeps_the_previous_summary_and_coverage(env, server, garbage):
+    target, sources, compressor, events = env
+    compressor.provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0, timeout=1)
+    sources.settings.set("model.contextWindow", 4000)  # threshold 2400 < request ≈ 2500 < limit 3000
+    fill(sources, target, 20)
+    server.set_default(lambda body: garbage if is_summarizer_request(body) else Reply(text="no"))
+    report = compressor.before_run(target, "next?")  # over the threshold but it still fits: the turn runs
+    assert report is not None and not report.ok
+    stored = SummaryStore(target.summary_path).load()
+    assert stored.covered_through_id == 0 and stored.summary == "" and events == []
+    assert stored.health["lastFailure"] and stored.health["failures"] == 1
+
+
+def test_a_large_delta_is_fed_in_bounded_calls_and_coverage_stops_at_a_failed_one(env, server):
+    target, sources, compressor, events = env
+    sources.settings.set("model.contextWindow", 6000)
+    fill(sources, target, 40, words=60)
+    calls = []
+
+    def second_fails(body):
+        if not is_summarizer_request(body):
+            return Reply(text="no")
+        calls.append(body)
+        return faithful(body) if len(calls) == 1 else Reply(text="")
+
+    server.set_default(second_fails)
+    report = compressor.compress_now(target)
+    assert report.ok and len(calls) >= 2
+    stored = SummaryStore(target.summary_path).load()
+    first_batch_last = max(int(line.split()[0][1:]) for line in
+                           calls[0]["messages"][1]["content"].split("NEWLY COVERED ITEMS:\n")[1]
+                           .split("\n\nCHECKLIST")[0].splitlines())
+    assert stored.covered_through_id == first_batch_last
+    assert events == [report.new_ids] and report.new_ids[-1] == first_batch_last
+
+
+def test_two_compressions_racing_apply_once(env, server):
+    target, sources, compressor, events = env
+    fill(sources, target, 20)
+    reports = []
+    threads = [threading.Thread(target=lambda: reports.append(compressor.compress_now(target))) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sum(r.ok for r in reports) == 1
+    assert len(events) == 1
+    assert SummaryStore(target.summary_path).load().health["count"] == 1
+
+
+def test_compress_now_on_an_empty_session(env):
+    target, _, compressor, events = env
+    report = compressor.compress_now(target)
+    assert not report.ok and "Nothing to compress" in report.message and events == []
+
+
+def test_a_tail_of_one_giant_tool_result_is_hidden_not_lost(env, server):
+    target, sources, compressor, _ = env
+    session = sources.session(target)
+    session.append(user_message("read the log"))
+    session.append(new_item("tool_call", author="okbot", source="app", call_id="c1", name="read_file",
+                            arguments='{"path": "app.log"}'))
+    big = "error line 42\n" * 2000
+    result = session.append(new_item("tool_result", author="okbot", source="tool", call_id="c1", name="read_file",
+                                     content=big, ok=True))
+    compressor.before_run(target, "what went wrong?")
+    proj = build_context(target, sources=sources)
+    stub = next(it for it in proj.items if it["type"] == "tool_result")
+    assert stub.get("hidden") and f"#{result['id']}" in stub["content"]
+    assert proj.calibrated_tokens <= proj.window
+    assert session.get(result["id"])["content"] == big  # still on disk, searchable
+
+
+def test_a_window_so_small_only_the_new_message_fits(env, server):
+    target, sources, compressor, _ = env
+    sources.settings.set("model.contextWindow", 1000)
+    target.soul_path.write_text("Be brief.", encoding="utf-8")
+    fill(sources, target, 6, words=70)
+    server.set_default(lambda body: Reply(text="") if is_summarizer_request(body) else Reply(text="no"))
+    compressor.before_run(target, "hi")
+    proj = build_context(target, sources=sources)
+    assert proj.items == [] and proj.covered_through_id == sources.session(target).last_id()
+    assert "Moved out without summarizing" in proj.summary.summary
+    assert proj.summary.health["lastFallback"] == "moved out without the model"
+    with pytest.raises(OkBotError, match="shorten the message"):
+        compressor.before_run(target, "word " * 900)
+
+
+def test_an_explicit_new_topic_covers_everything_before_the_new_message(env, server):
+    target, sources, compressor, events = env
+    sources.settings.set("model.contextWindow", 100000)
+    fill(sources, target, 3)
+    report = compressor.before_run(target, "New topic: how do I bake sourdough bread at home?")
+    assert report.ok and report.trigger == "topic"
+    proj = build_context(target, sources=sources)
+    assert proj.items == [] and proj.summary.trigger == "topic"
+
+
+def test_the_runner_compresses_before_it_sends(env, server):
+    target, sources, compressor, _ = env
+    runner = TurnRunner(sources, compressor.provider, before_run=compressor.before_run)
+    for i in range(30):
+        result = runner.run_turn(target, f"Step {i}: process table {i}. " + "context " * 40)
+        assert result.status == "complete"
+    sent = [b for b in server.chat_requests() if not is_summarizer_request(b) and b.get("stream")]
+    assert len(sent) == 30
+    window = 3000
+    for body in sent:
+        assert sum(len(m["content"] or "") for m in body["messages"]) / 4 < window
+    assert "Session summary" in sent[-1]["messages"][0]["content"]
+    assert SummaryStore(target.summary_path).load().health["count"] >= 2
