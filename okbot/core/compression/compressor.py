@@ -194,7 +194,9 @@ class Compressor:
         for batch in self._batches(summarizer, text, to_cover, previous_kept, proj.window):
             checklist = _unique([*(session.get(i) for i in kept_ids), *user_checklist(batch)])
             try:
-                outcome = summarizer.summarize(text, batch, checklist, sources=[item_text(it) for it in batch])
+                outcome = summarizer.summarize(
+                    text, batch, checklist, sources=[item_text(it) for it in batch], previously_kept=kept_ids
+                )
             except SummaryRejected as exc:
                 input_tokens += exc.input_tokens
                 failure = "; ".join(exc.problems)

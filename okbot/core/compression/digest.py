@@ -64,6 +64,23 @@ _ACKS = {
 _TRIM = re.compile(r"[\s.!?,;:~…。！？，]+")
 
 
+_DIRECTIVE = re.compile(
+    r"\b(never|always|don'?t|do not|must|mustn'?t|should(n'?t)?|only|avoid|prefer|make sure|ensure|you may|"
+    r"you can|allowed|permission|remember|from now on|no more|instead|at most|at least|every time|after every|"
+    r"report|deadline|budget|limit|constraint|rule|require[sd]?|priority|goal|plan)\b"
+    r"|不要|别|必须|总是|永远|只|请用|可以|记住|目标|计划",
+    re.IGNORECASE,
+)
+
+
+def is_directive(text: str) -> bool:
+    """Cheap check: does a user message look like it sets direction, a constraint, preference or permission?
+
+    Used so a message the summarizer neither kept nor released is kept anyway (keep more, never less).
+    """
+    return bool(_DIRECTIVE.search(text))
+
+
 def is_trivial(text: str) -> bool:
     """True for short acknowledgements such as "ok", "continue", "thanks!"."""
     core = _TRIM.sub(" ", text.strip().lower()).strip()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from okbot.core.compression import structure
-from okbot.core.compression.digest import checklist_entry, item_digest
+from okbot.core.compression.digest import checklist_entry, is_directive, item_digest
 
 Complete = Callable[[list[dict[str, str]]], str]
 
@@ -43,11 +43,13 @@ Rules:
 - Stay under {max_chars} characters in total. Be terse.
 - Do not quote the user at length: instead tick checklist ids.
 
-After the summary write one line: KEEP: <comma-separated checklist ids> (or KEEP: none).
+After the summary write two lines:
+KEEP: <checklist ids to keep> (or KEEP: none)
+RELEASE: <checklist ids to release> (or RELEASE: none)
 Keep a message when it sets direction, states a constraint or prohibition, a preference or a permission
 that still applies. Release it when it was withdrawn, superseded or is done. Keep few."""
 
-_KEEP_LINE = re.compile(r"^\s*\**\s*KEEP\s*\**\s*:\s*(.*)$", re.IGNORECASE | re.MULTILINE)
+_ID_LINE = re.compile(r"^\s*\**\s*(KEEP|RELEASE)\s*\**\s*:\s*(.*)$", re.IGNORECASE | re.MULTILINE)
 _FENCE = re.compile(r"^```[\w-]*\s*\n(.*?)\n```\s*$", re.DOTALL)
 
 
@@ -71,8 +73,8 @@ class SummaryOutcome:
     notes: list[str] = field(default_factory=list)
 
 
-def parse_answer(text: str) -> tuple[str, list[int] | None, list[str]]:
-    """``(summary, keep ids or None when no KEEP line, problems)``."""
+def parse_answer(text: str) -> tuple[str, list[int] | None, list[int], list[str]]:
+    """``(summary, keep ids or None when no KEEP line, release ids, problems)``."""
     problems: list[str] = []
     body = text.strip()
     fenced = _FENCE.match(body)
@@ -81,17 +83,32 @@ def parse_answer(text: str) -> tuple[str, list[int] | None, list[str]]:
     if body.startswith("{") or body.startswith("["):
         try:
             json.loads(body)
-            problems.append("the answer is JSON; write the Markdown sections and a KEEP line instead")
+            problems.append("the answer is JSON; write the Markdown sections and the KEEP/RELEASE lines instead")
         except ValueError:
             pass
-    matches = list(_KEEP_LINE.finditer(body))
-    keep: list[int] | None = None
-    if matches:
-        last = matches[-1]
-        raw = last.group(1).strip()
-        keep = [] if raw.lower().startswith("none") or not raw else [int(x) for x in re.findall(r"\d+", raw)]
-        body = (body[: last.start()] + body[last.end() :]).strip()
-    return body, keep, problems
+    found: dict[str, list[int]] = {}
+    for match in reversed(list(_ID_LINE.finditer(body))):
+        kind, raw = match.group(1).upper(), match.group(2).strip()
+        found.setdefault(kind, [] if raw.lower().startswith("none") else [int(x) for x in re.findall(r"\d+", raw)])
+        body = (body[: match.start()] + body[match.end() :]).strip()
+    return body, found.get("KEEP"), found.get("RELEASE", []), problems
+
+
+def decide_kept(
+    checklist: Sequence[dict[str, Any]], previously_kept: set[int], keep: list[int] | None, release: list[int]
+) -> list[int]:
+    """Which checklist ids stay verbatim. Keep more, never less: a previously kept message goes only when
+    released explicitly; a new one stays when ticked, or when it looks like a directive and was not released."""
+    ticked = set(keep or [])
+    released = set(release) - ticked
+    out = []
+    for item in checklist:
+        item_id = item["id"]
+        if item_id in released:
+            continue
+        if item_id in previously_kept or item_id in ticked or keep is None or is_directive(item.get("content", "")):
+            out.append(item_id)
+    return sorted(out)
 
 
 class Summarizer:
@@ -126,8 +143,12 @@ class Summarizer:
         checklist: Sequence[dict[str, Any]],
         *,
         sources: Sequence[str],
+        previously_kept: Sequence[int] = (),
     ) -> SummaryOutcome:
-        """Revise ``previous`` with ``covered``; ``sources`` = full texts the references may come from."""
+        """Revise ``previous`` with ``covered``; ``sources`` = full texts the references may come from.
+
+        ``previously_kept``: checklist ids already kept verbatim (they stay unless released explicitly).
+        """
         messages = self.build_messages(previous, covered, checklist)
         allowed = {it["id"] for it in checklist}
         input_tokens = sum(self.count_tokens(m["content"]) for m in messages)
@@ -141,7 +162,7 @@ class Summarizer:
                     [f"the summarizer call failed: {exc}"], input_tokens=input_tokens, output_tokens=output_tokens
                 ) from exc
             output_tokens += self.count_tokens(answer or "")
-            summary, keep, problems = parse_answer(answer or "")
+            summary, keep, release, problems = parse_answer(answer or "")
             summary = structure.merge_unchanged(summary, previous)
             problems += structure.check(
                 summary,
@@ -151,21 +172,19 @@ class Summarizer:
             )
             notes = []
             if keep is None:
-                keep = sorted(allowed)  # no answer about the checklist: keep more, never less
-                notes.append("no KEEP line; kept every checklist message")
-            unknown = sorted(set(keep) - allowed)
+                notes.append("no KEEP line; kept every checklist message not released")
+            unknown = sorted((set(keep or []) | set(release)) - allowed)
             if unknown:
-                notes.append(f"ignored KEEP ids that are not on the checklist: {unknown}")
+                notes.append(f"ignored ids that are not on the checklist: {unknown}")
             if not problems:
                 canonical = structure.render(structure.parse_sections(summary)[0])
-                return SummaryOutcome(
-                    canonical, sorted(set(keep) & allowed), input_tokens, output_tokens, attempt + 1, notes
-                )
+                kept = decide_kept(checklist, set(previously_kept), keep, release)
+                return SummaryOutcome(canonical, kept, input_tokens, output_tokens, attempt + 1, notes)
             if attempt == 0:
                 repair = (
                     "Your answer has these problems:\n"
                     + "\n".join(f"- {p}" for p in problems)
-                    + "\nAnswer again with the whole corrected summary and the KEEP line, fixing all of them."
+                    + "\nAnswer again with the whole corrected summary and the KEEP/RELEASE lines, fixing all of them."
                 )
                 messages = [
                     *messages,

@@ -81,9 +81,28 @@ def test_ids_not_on_the_checklist_are_ignored_and_missing_keep_keeps_more():
     assert outcome.keep_ids == [10]
 
 
+def test_a_directive_the_summarizer_forgot_is_kept_unless_released():
+    outcome, _ = run(GOOD.replace("KEEP: 10", "KEEP: none"))
+    assert outcome.keep_ids == [10]  # "Never touch the prod db" looks like a constraint: keep more, never less
+    outcome, _ = run(GOOD.replace("KEEP: 10", "KEEP: none\nRELEASE: 10"))
+    assert outcome.keep_ids == []
+
+
+def test_previously_kept_words_go_only_when_released():
+    plain = {"id": 5, "type": "user", "source": "user", "content": "Let us use the blue theme for the site."}
+    script = Script(GOOD.replace("KEEP: 10", "KEEP: none"), GOOD.replace("KEEP: 10", "KEEP: none\nRELEASE: 5"))
+    summarizer = Summarizer(script, words, max_chars=2000)
+    sources = [c["content"] for c in COVERED]
+    assert summarizer.summarize(PREV, COVERED, [plain, *CHECKLIST], sources=sources,
+                                previously_kept=[5]).keep_ids == [5, 10]
+    assert summarizer.summarize(PREV, COVERED, [plain, *CHECKLIST], sources=sources,
+                                previously_kept=[5]).keep_ids == [10]
+
+
 def test_parse_answer_handles_fences_and_keep_none():
-    summary, keep, problems = parse_answer("```markdown\n" + GOOD.replace("KEEP: 10", "KEEP: none") + "\n```")
-    assert keep == [] and summary.startswith("## Goals") and not problems
+    summary, keep, release, problems = parse_answer(
+        "```markdown\n" + GOOD.replace("KEEP: 10", "KEEP: none\nRELEASE: 10") + "\n```")
+    assert keep == [] and release == [10] and summary.startswith("## Goals") and not problems
 
 
 def test_input_is_proportional_to_the_new_items_not_the_history():
