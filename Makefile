@@ -20,7 +20,7 @@ INSTALL_STAMP = $(VENV)/.okbot-install.stamp
 TEST_STAMP = $(VENV)/.okbot-install-test.stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help run test bench lint clean distclean venv install install-test
+.PHONY: help run test bench bench-real lint clean distclean venv install install-test
 
 help:
 	@sed -n '3,9p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
@@ -53,6 +53,14 @@ test: $(TEST_STAMP)
 
 bench: $(INSTALL_STAMP)
 	$(PY) -m benchmarks
+
+# The fidelity benchmark against a real model (summaries from BASE_URL/MODEL; chat replies stay scripted).
+# e.g. make bench-real BASE_URL=$$(../shared/tools/real-llm-server.sh qwen) MODEL=qwen
+TURNS ?= 80
+WINDOW ?= 5000
+bench-real: $(INSTALL_STAMP)
+	@test -n "$(BASE_URL)" -a -n "$(MODEL)" || { echo "usage: make bench-real BASE_URL=URL MODEL=NAME [TURNS=$(TURNS) WINDOW=$(WINDOW)]"; exit 2; }
+	$(PY) -m benchmarks.bench_fidelity --base-url "$(BASE_URL)" --model "$(MODEL)" --turns $(TURNS) --window $(WINDOW)
 
 lint: $(TEST_STAMP)
 	$(PY) -m ruff check okbot tests benchmarks

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import bench_core, bench_runner
+from benchmarks import bench_core, bench_fidelity, bench_runner
 
 
 def main() -> int:
     print("# OkBot benchmarks")
     print(bench_core.run())
     print(bench_runner.run())
+    print(bench_fidelity.run())
     return 0
 
 

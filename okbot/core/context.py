@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from okbot.core.digest import is_directive
 from okbot.core.errors import NotFound, OkBotError
 from okbot.core.instructions import InstructionBlock, InstructionInputs, assemble_instructions, join_blocks
 from okbot.core.messages import items_to_messages, wire_prefix
@@ -276,13 +277,35 @@ def _cut_tokens(text: str, tokens: int, counter: Any, item_id: int) -> str:
     return f"{text[:chars].rstrip()} … [cut; full text: item #{item_id}, search_history finds it]"
 
 
+def _fit_words(group: list[tuple[int, str]], budget: int, counter: Any) -> list[tuple[int, str]]:
+    """Shorten ``group`` evenly into ``budget`` tokens; if that leaves too little per message, keep the
+    first and the newest and list the rest by id (still findable)."""
+    if not group:
+        return []
+    share = min(KEPT_PER_MESSAGE_TOKENS, budget // len(group))
+    if share >= KEPT_MIN_SHARE_TOKENS or len(group) == 1 and share > 0:
+        return [(i, _cut_tokens(t, share, counter, i)) for i, t in group]
+    listed = ", ".join(f"#{i}" for i, _ in group)
+    if len(group) <= 2 or budget // 2 < KEPT_MIN_SHARE_TOKENS:
+        return [(group[0][0], f"[{len(group)} kept message(s) not shown for room, by id: {listed}]")]
+    share = min(KEPT_PER_MESSAGE_TOKENS, budget // 2)
+    middle = ", ".join(f"#{i}" for i, _ in group[1:-1])
+    return [
+        (group[0][0], _cut_tokens(group[0][1], share, counter, group[0][0])),
+        (group[1][0], f"[{len(group) - 2} more kept message(s), by id: {middle}]"),
+        (group[-1][0], _cut_tokens(group[-1][1], share, counter, group[-1][0])),
+    ]
+
+
 def _kept_words(
     session: Any, summary: SessionSummary, covered: int, notices: list[str], counter: Any, window: int
 ) -> tuple[tuple[int, str], ...]:
     """The user's kept messages, copied from the record (never retyped by a model), within the caps.
 
-    Over the total cap they are shortened evenly, each pointing to its full text; if even that
-    leaves too little per message, the first and the newest are kept and the rest are listed by id.
+    Messages that set direction, constraints, preferences or permissions get the budget first;
+    the rest share what is left. Over budget, a group is shortened evenly, each message pointing to
+    its full text; if even that leaves too little, the first and the newest stay and the rest are
+    listed by id.
     """
     kept = []
     for item_id in summary.kept_user_ids:
@@ -295,15 +318,9 @@ def _kept_words(
         kept.append((item_id, item["content"]))
     if not kept:
         return ()
-    per_message, total = kept_words_caps(window)
-    share = min(per_message, total // len(kept))
-    if share < KEPT_MIN_SHARE_TOKENS and len(kept) > 2:
-        share = min(per_message, total // 2)
-        listed = ", ".join(f"#{i}" for i, _ in kept[1:-1])
-        first, last = kept[0], kept[-1]
-        return (
-            (first[0], _cut_tokens(first[1], share, counter, first[0])),
-            (kept[1][0], f"[{len(kept) - 2} more kept messages, by id: {listed}]"),
-            (last[0], _cut_tokens(last[1], share, counter, last[0])),
-        )
-    return tuple((i, _cut_tokens(t, share, counter, i)) for i, t in kept)
+    _, total = kept_words_caps(window)
+    directives = [(i, t) for i, t in kept if is_directive(t)]
+    others = [(i, t) for i, t in kept if not is_directive(t)]
+    first = _fit_words(directives, total, counter)
+    used = sum(counter.count_text(t) for _, t in first)
+    return tuple(sorted(first + _fit_words(others, max(0, total - used), counter)))

@@ -97,6 +97,8 @@ class TurnRunner:
     ) -> TurnResult:
         """Append the user's message and run the turn. Refused messages write nothing."""
         callbacks = callbacks or TurnCallbacks()
+        # exact counts for the decisions below (bounded; the runner is never on the GUI thread)
+        self.sources.counter(self.sources.model_for(target)).ensure_loaded(timeout=10)
         self._check_message(target, text)
         self.before_run(target, text)  # compression; raises OkBotError when the request cannot fit at all
         user = self.sources.session(target).append(user_message(text))

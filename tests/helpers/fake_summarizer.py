@@ -35,10 +35,15 @@ def faithful_text(body: dict[str, Any], *, goal: str | None = None) -> str:
     sections, _ = structure.parse_sections(parts["PREVIOUS SUMMARY"])
     sections.pop(structure.FALLBACK_SECTION, None)
     covered = parts["NEWLY COVERED ITEMS"].splitlines()
-    first_user = next((ln.split(": ", 1)[1] for ln in covered if " user: " in ln), "")
+    users = [ln.split(": ", 1)[1] for ln in covered if " user: " in ln]
     goals = sections.get("Goals", "")
-    if goal or (first_user and "[active]" not in goals):
-        line = f"- [active] {goal or first_user[:60]}"
+    # a careful model records the first request as a goal, and every message that says it sets one
+    new_goals = [goal] if goal else []
+    new_goals += [u for u in users if re.match(r"(goal|new topic)\b", u, re.IGNORECASE)]
+    if not new_goals and users and "[active]" not in goals:
+        new_goals = [users[0]]
+    for text in new_goals:
+        line = f"- [active] {text[:80]}"
         goals = line if goals.strip() in ("", structure.EMPTY_BODY) else goals + "\n" + line
     sections["Goals"] = goals
     progress = sections.get("Progress and next steps", "")

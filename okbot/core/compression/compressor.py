@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from okbot.core.compression import structure
-from okbot.core.compression.digest import item_digest, user_checklist
 from okbot.core.compression.plan import choose_keep, safe_keep
 from okbot.core.compression.summarizer import Summarizer, SummaryRejected
 from okbot.core.compression.topic import is_new_topic
 from okbot.core.context import ContextProjection, build_context, reply_reserve
+from okbot.core.digest import item_digest, user_checklist
 from okbot.core.errors import OkBotError
 from okbot.core.items import item_text, now_iso
 from okbot.core.summary import SessionSummary, SummaryStore
@@ -53,7 +53,9 @@ class CompressionReport:
     new_ids: list[int] = field(default_factory=list)
     seconds: float = 0.0
     fallback: str = ""
-    summarizer_input_tokens: int = 0
+    summarizer_input_tokens: int = 0  # all summarizer calls, repairs included
+    summarizer_prompt_tokens: int = 0  # first call per batch: what the newly covered items cost
+    summarizer_calls: int = 0
 
 
 class Compressor:
@@ -189,7 +191,9 @@ class Compressor:
             max_chars=settings.get("contextCompression.summaryMaxChars"),
         )
         text, kept_ids, covered_id = summary.summary, list(summary.kept_user_ids), summary.covered_through_id
-        input_tokens = 0
+        report = CompressionReport(
+            ok=False, trigger=trigger, tokens_before=proj.calibrated_tokens, tokens_after=proj.calibrated_tokens
+        )
         failure = ""
         for batch in self._batches(summarizer, text, to_cover, previous_kept, proj.window):
             checklist = _unique([*(session.get(i) for i in kept_ids), *user_checklist(batch)])
@@ -198,43 +202,32 @@ class Compressor:
                     text, batch, checklist, sources=[item_text(it) for it in batch], previously_kept=kept_ids
                 )
             except SummaryRejected as exc:
-                input_tokens += exc.input_tokens
+                report.summarizer_input_tokens += exc.input_tokens
+                report.summarizer_calls += 2
                 failure = "; ".join(exc.problems)
                 log.warning("summary rejected for %s (kept the previous one): %s", target.id, failure)
                 break
-            input_tokens += outcome.input_tokens
+            report.summarizer_input_tokens += outcome.input_tokens
+            report.summarizer_prompt_tokens += outcome.prompt_tokens
+            report.summarizer_calls += outcome.calls
             for note in outcome.notes:
                 log.info("summarizer for %s: %s", target.id, note)
             text, kept_ids, covered_id = outcome.summary, outcome.keep_ids, batch[-1]["id"]
         new_ids = [it["id"] for it in to_cover if it["id"] <= covered_id]
         if not new_ids:
-            self._record_failure(target, trigger, failure, started)
-            return CompressionReport(
-                ok=False,
-                trigger=trigger,
-                tokens_before=proj.calibrated_tokens,
-                tokens_after=proj.calibrated_tokens,
-                seconds=self.clock() - started,
-                message=f"The summary was not updated ({failure}); the previous summary and coverage are kept.",
-                summarizer_input_tokens=input_tokens,
-            )
-        return self._apply(
-            target,
-            proj,
-            SessionSummary(
-                summary=text,
-                covered_through_id=covered_id,
-                kept_user_ids=sorted(kept_ids),
-                trigger=trigger,
-                hidden_item_ids=[i for i in summary.hidden_item_ids if i > covered_id],
-                health=dict(summary.health),
-            ),
-            new_ids,
-            trigger,
-            started,
-            input_tokens,
-            partial_failure=failure,
+            self._record_failure(target, trigger, failure)
+            report.seconds = self.clock() - started
+            report.message = f"The summary was not updated ({failure}); the previous summary and coverage are kept."
+            return report
+        new = SessionSummary(
+            summary=text,
+            covered_through_id=covered_id,
+            kept_user_ids=sorted(kept_ids),
+            trigger=trigger,
+            hidden_item_ids=[i for i in summary.hidden_item_ids if i > covered_id],
+            health=dict(summary.health),
         )
+        return self._apply(target, proj, new, new_ids, started, report, partial_failure=failure)
 
     def _batches(
         self,
@@ -276,54 +269,41 @@ class Compressor:
         proj: ContextProjection,
         new: SessionSummary,
         new_ids: list[int],
-        trigger: str,
         started: float,
-        input_tokens: int,
+        report: CompressionReport,
         *,
         partial_failure: str = "",
-        fallback: str = "",
     ) -> CompressionReport:
+        """Save ``new`` unless the session's summary moved on meanwhile; fill in ``report``."""
         store = SummaryStore(target.summary_path)
-        current = store.load()
-        if current.covered_through_id != proj.covered_through_id:
-            return CompressionReport(
-                ok=False, trigger=trigger, message="the session's summary moved on meanwhile; this result was discarded"
-            )
+        if store.load().covered_through_id != proj.covered_through_id:
+            report.message = "the session's summary moved on meanwhile; this result was discarded"
+            return report
         after = build_context(target, sources=self.sources, summary=new)  # the request as it will be
-        seconds = self.clock() - started
-        health = dict(new.health)
-        health.update(
-            {
-                "count": int(health.get("count", 0)) + 1,
-                "lastTrigger": trigger,
-                "lastAt": now_iso(),
-                "lastSeconds": round(seconds, 3),
-                "tokensBefore": proj.calibrated_tokens,
-                "tokensAfter": after.calibrated_tokens,
-                "summarizerInputTokens": input_tokens,
-                "lastFallback": fallback or None,
-                "lastFailure": partial_failure or health.get("lastFailure"),
-            }
+        report.ok, report.new_ids, report.covered_items = True, new_ids, len(new_ids)
+        report.tokens_after, report.seconds = after.calibrated_tokens, self.clock() - started
+        report.message = (
+            f"Summarized {len(new_ids)} item(s) (#{new_ids[0]}–#{new_ids[-1]}); "
+            f"tokens {proj.calibrated_tokens:,} → {after.calibrated_tokens:,}."
         )
-        new.health = health
+        new.health = {
+            **new.health,
+            "count": int(new.health.get("count", 0)) + 1,
+            "lastTrigger": report.trigger,
+            "lastAt": now_iso(),
+            "lastSeconds": round(report.seconds, 3),
+            "tokensBefore": report.tokens_before,
+            "tokensAfter": report.tokens_after,
+            "summarizerInputTokens": report.summarizer_input_tokens,
+            "lastFallback": report.fallback or None,
+            "lastFailure": partial_failure or new.health.get("lastFailure"),
+        }
         store.save(new)
         if self.on_coverage_advanced is not None:
             self.on_coverage_advanced(target, new_ids)
-        return CompressionReport(
-            ok=True,
-            trigger=trigger,
-            covered_items=len(new_ids),
-            tokens_before=proj.calibrated_tokens,
-            tokens_after=after.calibrated_tokens,
-            message=f"Summarized {len(new_ids)} item(s) (#{new_ids[0]}–#{new_ids[-1]}); "
-            f"tokens {proj.calibrated_tokens:,} → {after.calibrated_tokens:,}.",
-            new_ids=new_ids,
-            seconds=seconds,
-            fallback=fallback,
-            summarizer_input_tokens=input_tokens,
-        )
+        return report
 
-    def _record_failure(self, target: Target, trigger: str, failure: str, started: float) -> None:
+    def _record_failure(self, target: Target, trigger: str, failure: str) -> None:
         store = SummaryStore(target.summary_path)
         current = store.load()
         current.health = {
@@ -414,16 +394,10 @@ class Compressor:
             hidden_item_ids=[i for i in summary.hidden_item_ids if i > to_cover[-1]["id"]],
             health=summary.health,
         )
-        self._apply(
-            target,
-            proj,
-            new,
-            [it["id"] for it in to_cover],
-            "ratio",
-            self.clock(),
-            0,
-            fallback="moved out without the model",
+        report = CompressionReport(
+            ok=False, trigger="ratio", tokens_before=proj.calibrated_tokens, fallback="moved out without the model"
         )
+        self._apply(target, proj, new, [it["id"] for it in to_cover], self.clock(), report)
 
     # -- estimates --------------------------------------------------------------------------
     @staticmethod

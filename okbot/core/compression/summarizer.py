@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from okbot.core.compression import structure
-from okbot.core.compression.digest import checklist_entry, is_directive, item_digest
+from okbot.core.digest import checklist_entry, is_directive, item_digest
 
 Complete = Callable[[list[dict[str, str]]], str]
 
@@ -67,10 +67,11 @@ class SummaryRejected(Exception):
 class SummaryOutcome:
     summary: str
     keep_ids: list[int]
-    input_tokens: int
+    input_tokens: int  # every call, repairs included
     output_tokens: int
     calls: int
     notes: list[str] = field(default_factory=list)
+    prompt_tokens: int = 0  # the first call's input: what the delta itself costs
 
 
 def parse_answer(text: str) -> tuple[str, list[int] | None, list[int], list[str]]:
@@ -151,7 +152,7 @@ class Summarizer:
         """
         messages = self.build_messages(previous, covered, checklist)
         allowed = {it["id"] for it in checklist}
-        input_tokens = sum(self.count_tokens(m["content"]) for m in messages)
+        input_tokens = first_prompt = sum(self.count_tokens(m["content"]) for m in messages)
         output_tokens = 0
         problems: list[str] = []
         for attempt in range(2):
@@ -179,7 +180,7 @@ class Summarizer:
             if not problems:
                 canonical = structure.render(structure.parse_sections(summary)[0])
                 kept = decide_kept(checklist, set(previously_kept), keep, release)
-                return SummaryOutcome(canonical, kept, input_tokens, output_tokens, attempt + 1, notes)
+                return SummaryOutcome(canonical, kept, input_tokens, output_tokens, attempt + 1, notes, first_prompt)
             if attempt == 0:
                 repair = (
                     "Your answer has these problems:\n"

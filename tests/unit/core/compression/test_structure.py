@@ -1,5 +1,5 @@
 from okbot.core.compression import structure
-from okbot.core.compression.digest import is_trivial, item_digest, user_checklist
+from okbot.core.digest import is_trivial, item_digest, user_checklist
 
 PREV = """## Goals
 - [active] migrate the billing service (queue: 3 of 7 tables done)

@@ -1,0 +1,245 @@
+"""Fidelity of Summary + Buffer over a long scripted conversation (issue 4's benchmark).
+
+The conversation (benchmarks/fidelity_scenario.py) runs through the real TurnRunner and
+Compressor. Chat replies come from the fake server's script; summaries come from a deliberately
+lossy fake summarizer (drops goals, shifts numbers, paraphrases, ticks few ids) -- or, with
+``--base-url/--model``, from a real model. After every compression the next request is checked:
+are the user's constraint messages there byte for byte, are the goals there, is the queue
+position there? Also: summarizer input per compression (early vs late, beside what a full
+rewrite would send) and the exact-prefix share between consecutive requests.
+
+    python -m benchmarks.bench_fidelity [--turns 420] [--base-url URL --model NAME] [--window N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import re
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import setup_env, table
+from benchmarks.fidelity_scenario import CONSTRAINTS, GOAL, TOPIC, Turn, build
+
+
+class LossySummarizer:
+    """Revises summaries like a careless small model would, reproducibly."""
+
+    def __init__(self, seed: int = 5) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, body: dict[str, Any]) -> str:
+        from okbot.core.compression import structure
+        from tests.helpers.fake_summarizer import faithful_text, request_parts
+
+        text = faithful_text(body)
+        summary, _, keep = text.rpartition("\nKEEP:")
+        sections, _ = structure.parse_sections(summary)
+        done = re.findall(r"Done (T-\d+)", request_parts(body).get("NEWLY COVERED ITEMS", ""))
+        if done and self.rng.random() < 0.7:
+            goals = [g for g in sections["Goals"].splitlines() if "Q-7" not in g]
+            sections["Goals"] = "\n".join([*goals, f"- [active] queue Q-7 (done through {done[-1]})"])
+        roll = self.rng.random()
+        if roll < 0.2 and len(structure.goal_entries(sections["Goals"])) > 1:
+            sections["Goals"] = "\n".join(sections["Goals"].splitlines()[1:])  # drops a goal
+        elif roll < 0.35:
+            sections["References"] = re.sub(r"\d{3,}", lambda m: str(int(m.group(0)) + 1), sections["Goals"])
+        elif roll < 0.6:
+            sections["Progress and next steps"] = "- work continues"
+        ids = [i.strip() for i in keep.split(",") if i.strip().isdigit()]
+        ticked = [i for i in ids if self.rng.random() < 0.3]
+        return structure.render(sections) + f"\nKEEP: {', '.join(ticked) or 'none'}"
+
+
+def _serialize(body: dict[str, Any]) -> str:
+    return "\n".join(f"{m['role']}: {m.get('content') or json.dumps(m.get('tool_calls'))}" for m in body["messages"])
+
+
+class Harness:
+    """Drives the scenario and collects what each request showed the model."""
+
+    def __init__(self, script: list[Turn]) -> None:
+        self.script = script
+        self.turn = 0
+        self.requests: list[tuple[int, dict[str, Any]]] = []  # (turn, body) of chat requests
+        self.lossy = LossySummarizer()
+
+    def reply(self, body: dict[str, Any]) -> Any:
+        from tests.helpers.fake_openai import Reply, tool_call
+        from tests.helpers.fake_summarizer import TOPIC_QUESTION, is_summarizer_request
+
+        if is_summarizer_request(body):
+            return Reply(text=self.lossy(body))
+        if TOPIC_QUESTION in (body["messages"][-1].get("content") or ""):
+            return Reply(text="no")
+        self.requests.append((self.turn, body))
+        turn = self.script[self.turn]
+        if turn.tool_output is not None and body["messages"][-1]["role"] != "tool":
+            return Reply(tool_calls=[tool_call("read_file", {"path": f"src/legacy/mod_{self.turn}.py"})])
+        return Reply(text=turn.reply)
+
+
+def _presence(text: str, script: list[Turn], upto: int) -> tuple[float, float, bool]:
+    words = [GOAL, *CONSTRAINTS]
+    constraint_share = sum(w in text for w in words) / len(words)
+    goals = [("Q-7", GOAL)] + ([("Lisbon", TOPIC)] if any(t.user == TOPIC for t in script[:upto]) else [])
+    goal_share = sum(key in text or full in text for key, full in goals) / len(goals)
+    last_ticket = next((t.ticket for t in reversed(script[:upto]) if t.ticket), None)
+    return constraint_share, goal_share, last_ticket is None or last_ticket in text
+
+
+def run(turns: int = 420, *, base_url: str | None = None, model: str | None = None, window: int = 16000) -> str:
+    setup_env(Path(tempfile.mkdtemp(prefix="okbot-bench-fidelity-")))
+    from okbot.config.settings import Settings
+    from okbot.core.compression import Compressor
+    from okbot.core.compression.summarizer import Summarizer
+    from okbot.core.digest import user_checklist
+    from okbot.core.runner import TurnRunner
+    from okbot.core.sources import ContextSources
+    from okbot.core.tools import Tool, ToolOutcome
+    from okbot.core.workspace import Workspace
+    from okbot.llm.openai_backend import OpenAIProvider
+    from tests.helpers.fake_openai import FakeOpenAIServer
+
+    script = build(turns)
+    harness = Harness(script)
+    rejected: list[str] = []
+
+    class Catch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if "rejected" in record.getMessage():
+                rejected.append(record.getMessage().split(": ", 1)[-1])
+
+    logging.getLogger("okbot.compression").addHandler(Catch())
+    with FakeOpenAIServer(models=()) as server:
+        server.set_default(harness.reply)
+        settings = Settings.load()
+        settings.set("provider.baseUrl", server.base_url)
+        settings.set("provider.keySource", "none")
+        settings.set("model.contextWindow", window)
+        if model:
+            settings.set("provider.model", model)
+        ws = Workspace()
+        target = ws.ensure_default()
+        sources = ContextSources(ws)
+        sources.tools.register(Tool("read_file", "read a file", {"type": "object", "properties": {}},
+                                    lambda args, ctx: ToolOutcome(script[harness.turn].tool_output or "")))
+        counter = sources.counter(sources.model_for(target))
+        counter.ensure_loaded(timeout=30)
+        chat_provider = OpenAIProvider(server.base_url, None)
+        summary_provider = OpenAIProvider(base_url, None, timeout=600, max_retries=1) if base_url else chat_provider
+        compressor = Compressor(sources, summary_provider)
+        compressions: list[dict[str, Any]] = []
+
+        def before_run(tgt: Any, text: str | None) -> Any:
+            report = compressor.before_run(tgt, text)
+            if report is not None:
+                compressions.append({"turn": harness.turn, "report": report, "requests_before": len(harness.requests)})
+            return report
+
+        runner = TurnRunner(sources, chat_provider, before_run=before_run)
+        started = time.monotonic()
+        for index, turn in enumerate(script):
+            harness.turn = index
+            runner.run_turn(target, turn.user)
+        elapsed = time.monotonic() - started
+
+        session = sources.session(target)
+        measure = Summarizer(lambda _m: "", counter.count_text, max_chars=2000)
+        rows = []
+        for number, comp in enumerate(compressions, start=1):
+            report = comp["report"]
+            after = [b for t, b in harness.requests[comp["requests_before"]:comp["requests_before"] + 1]]
+            if not after:
+                continue
+            text = _serialize(after[0])
+            constraints, goals, queue = _presence(text, script, comp["turn"] + 1)
+            covered = [it for it in session.iter_items(end_id=report.new_ids[-1] if report.new_ids else 0)
+                       if it.get("type") != "notice"] if report.ok else []
+            full = measure.input_cost("", covered, user_checklist(covered)) if covered else 0
+            comp.update(constraints=constraints, goals=goals, queue=queue, full=full)
+            rows.append([str(number), str(comp["turn"]), report.trigger, "yes" if report.ok else "no",
+                         str(report.covered_items), f"{report.summarizer_prompt_tokens:,}",
+                         str(report.summarizer_calls), f"{full:,}",
+                         f"{constraints:.0%}", f"{goals:.0%}", "yes" if queue else "NO",
+                         f"{report.tokens_before:,} → {report.tokens_after:,}"])
+
+    applied = [c for c in compressions if c["report"].ok and c["report"].summarizer_prompt_tokens]
+    early = min(applied, key=lambda c: abs(c["turn"] - 50)) if applied else None
+    late = applied[-1] if applied else None
+    shares = _prefix_shares(harness.requests, compressions, counter)
+    measured = [c for c in compressions if "constraints" in c]
+    summary_rows = [
+        ["turns / chat requests / compressions", f"{len(script)} / {len(harness.requests)} / {len(compressions)}"],
+        ["wall time", f"{elapsed:.1f} s"],
+        ["constraint messages byte-for-byte after each compression (min)",
+         f"{min((c['constraints'] for c in measured), default=0):.0%}"],
+        ["goal entries present after each compression (min)", f"{min((c['goals'] for c in measured), default=0):.0%}"],
+        ["queue position present after each compression", f"{sum(c['queue'] for c in measured)}/{len(measured)}"],
+    ]
+    if early and late:
+        e, lt = early["report"].summarizer_prompt_tokens, late["report"].summarizer_prompt_tokens
+        per_item = [c["report"].summarizer_prompt_tokens / max(1, c["report"].covered_items) for c in applied]
+        summary_rows += [
+            [f"summarizer input (first call), turn {early['turn']} vs turn {late['turn']}",
+             f"{e:,} vs {lt:,} ({lt / e:.2f}x)"],
+            ["summarizer input per covered item, first vs last compression",
+             f"{per_item[0]:.0f} vs {per_item[-1]:.0f} tokens ({per_item[-1] / per_item[0]:.2f}x)"],
+            ["summarizer calls in all (repairs included)",
+             str(sum(c["report"].summarizer_calls for c in compressions))],
+            [f"full-rewrite baseline input, turn {early['turn']} vs turn {late['turn']}",
+             f"{early['full']:,} vs {late['full']:,} ({late['full'] / max(1, early['full']):.2f}x)"],
+        ]
+    if shares:
+        summary_rows.append(["exact-prefix share between requests without compression (mean / min)",
+                             f"{statistics.mean(shares):.1%} / {min(shares):.1%} over {len(shares)} pairs"])
+    reasons: dict[str, int] = {}
+    for reason in rejected:
+        key = re.sub(r"\d[\d,]*", "N", reason.split(";")[0])[:90]
+        reasons[key] = reasons.get(key, 0) + 1
+    summary_rows.append(["summaries rejected by the checks (after one repair)", str(len(rejected))])
+    summary_rows += [[f"  rejected: {k}", str(v)] for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])[:5]]
+    mode = f"real model {model} at {base_url}" if base_url else "lossy fake summarizer"
+    return "\n".join([
+        table(f"Fidelity per compression ({mode}, window {window:,})",
+              ["#", "turn", "trigger", "applied", "covered", "summ. input", "calls", "full rewrite", "constraints",
+               "goals", "queue pos", "tokens before → after"], rows),
+        table("Fidelity summary", ["measure", "value"], summary_rows),
+    ])
+
+
+def _prefix_shares(requests: list[tuple[int, dict[str, Any]]], compressions: list[dict[str, Any]],
+                   counter: Any) -> list[float]:
+    """For consecutive requests with no compression between: share of the earlier prompt repeated as prefix."""
+    boundaries = {c["requests_before"] for c in compressions}
+    shares = []
+    for i in range(1, len(requests)):
+        if i in boundaries:
+            continue
+        prev, cur = _serialize(requests[i - 1][1]), _serialize(requests[i][1])
+        n = 0
+        limit = min(len(prev), len(cur))
+        while n < limit and prev[n] == cur[n]:
+            n += 1
+        shares.append(counter.count_text(prev[:n]) / max(1, counter.count_text(prev)))
+    return shares
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--turns", type=int, default=420)
+    parser.add_argument("--base-url")
+    parser.add_argument("--model")
+    parser.add_argument("--window", type=int, default=16000)
+    args = parser.parse_args()
+    print(run(args.turns, base_url=args.base_url, model=args.model, window=args.window))
+
+
+if __name__ == "__main__":
+    main()
