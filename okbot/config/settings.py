@@ -385,6 +385,24 @@ class Settings:
         """Return ``key`` to its default (for the current model when it is per model)."""
         self._change(key, setting(key).default)
 
+    def reload(self) -> list[str]:
+        """Re-read settings.json in place (another process or editor changed it).
+
+        Subscribers keep their subscription and are told which keys changed (on the calling thread:
+        UI code adapts callbacks into queued Qt signals). Returns the changed keys.
+        """
+        before = self.as_dict()
+        fresh = Settings.load(self.path)
+        self.problems, self.reset_keys = fresh.problems, fresh.reset_keys
+        self._values, self._overrides, self._unknown = fresh._values, fresh._overrides, fresh._unknown
+        self._version, self._save_blocked = fresh._version, fresh._save_blocked
+        after = self.as_dict()
+        changed = [k for k in after if after[k] != before[k]]
+        for callback in list(self._subscribers):
+            for key in changed:
+                callback(key)
+        return changed
+
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(key)`` after each change; returns a function that unsubscribes."""
         self._subscribers.append(callback)

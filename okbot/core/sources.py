@@ -78,13 +78,13 @@ class ContextSources:
     # -- settings ---------------------------------------------------------------------------
     @property
     def settings(self) -> Settings:
-        """The settings, reloaded when another process (the CLI, an editor) changed the file."""
+        """The settings, reloaded in place when another process (the CLI, an editor) changed the file."""
         stamp = _stamp(self._settings.path)
         if stamp != self._settings_stamp:
             with self._lock:
                 if stamp != self._settings_stamp:
-                    self._settings = Settings.load(self._settings.path)
                     self._settings_stamp = stamp
+                    self._settings.reload()  # in place: subscribers stay subscribed
         return self._settings
 
     def model_for(self, target: Target) -> str:

@@ -595,3 +595,19 @@ def test_any_json_object_loads_and_every_value_validates(obj: dict) -> None:
         again = Settings.load(path)
         assert again.as_dict() == values
         assert again.reset_keys == []
+
+
+def test_reload_in_place_keeps_subscribers_and_reports_changes(tmp_path):
+    path = tmp_path / "settings.json"
+    mine = Settings.load(path)
+    heard = []
+    mine.subscribe(heard.append)
+    other = Settings.load(path)  # another process
+    other.set("contextCompression.ratio", 0.7)
+    other.set("developerMode", True)
+    assert mine.reload() == ["contextCompression.ratio", "developerMode"]
+    assert mine.reload() == []  # nothing changed since
+    assert mine.get("contextCompression.ratio") == 0.7 and mine.get("developerMode") is True
+    assert set(heard) == {"contextCompression.ratio", "developerMode"}
+    mine.set("developerMode", False)
+    assert heard[-1] == "developerMode"

@@ -172,6 +172,9 @@ def test_settings_changed_by_another_process_are_seen(env):
     other.set("contextCompression.ratio", 0.5)
     proj = build_context(target, sources=sources)
     assert proj.window == 32000 and proj.threshold == 16000
+    same = sources.settings
+    sources.settings.set("developerMode", True)  # our own save: same object, subscribers kept
+    assert sources.settings is same
 
 
 def test_consecutive_requests_share_the_instruction_prefix(env):
