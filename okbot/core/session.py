@@ -208,6 +208,12 @@ class SessionStore:
         self._ensure_index_locked()
 
     @_public
+    def ids(self) -> array:
+        """Every valid item id, in order (a copy; builds the index)."""
+        self._ensure_index_locked()
+        return array("q", self._ids)
+
+    @_public
     def __len__(self) -> int:
         """Number of valid items (builds the index)."""
         self._ensure_index_locked()

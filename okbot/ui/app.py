@@ -7,7 +7,9 @@ from PySide6.QtWidgets import QApplication
 from okbot.config.settings import Settings
 from okbot.core.errors import OkBotError
 from okbot.core.workspace import Workspace
+from okbot.ui.app_context import AppContext
 from okbot.ui.main_window import MainWindow
+from okbot.ui.tasks import shutdown_tasks
 
 APP_NAME = "OkBot"
 ORGANIZATION_NAME = "OkBot"
@@ -49,6 +51,12 @@ def run_gui(argv: list[str]) -> int:
     app = create_application(argv)
     settings = Settings.load()
     workspace = Workspace()
-    window = MainWindow(workspace, problems=startup_problems(settings, workspace))
+    problems = startup_problems(settings, workspace)
+    ctx = AppContext.create(workspace, settings)
+    window = MainWindow(ctx, problems=problems)
     window.show()
-    return app.exec()
+    ctx.warm_up()
+    code = app.exec()
+    window.close()
+    shutdown_tasks()
+    return code

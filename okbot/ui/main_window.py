@@ -1,48 +1,83 @@
-"""OkBot's main window: the sidebar of assistants and squads, and the pane for the selected one."""
+"""OkBot's main window: the sidebar of assistants and squads, and the chat with the selected one.
+
+The window adapts: sidebar requests become workspace calls (create, rename, delete, restore),
+chat pages report streaming and finished replies back to the sidebar's status dots. Pages are
+kept per target while they stream (a reply keeps running when you look at another chat) and a
+few idle ones are kept for quick switching.
+"""
 
 from __future__ import annotations
 
+import logging
+from collections import OrderedDict
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
-from PySide6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QStackedWidget, QWidget
 
+from okbot.core.errors import OkBotError
 from okbot.core.workspace import Target, Workspace
+from okbot.ui.app_context import AppContext
+from okbot.ui.chat_page import ChatPage
 from okbot.ui.sidebar import Sidebar
-from okbot.ui.target_list_model import TargetListModel
+from okbot.ui.target_list_model import STREAMING, UNREAD, TargetListModel
 from okbot.ui.target_pane import TargetPane
+from okbot.ui.window_extras import make_first_run_panel, make_settings_dialog, needs_first_run, open_context_viewer
+
+log = logging.getLogger("okbot.ui")
 
 WINDOW_TITLE = "OkBot"
 DEFAULT_SIZE = (1100, 720)
 SIDEBAR_WIDTH = 240
+IDLE_PAGES_KEPT = 6
+NEW_ASSISTANT_NAME = "New assistant"
 
 
 class MainWindow(QMainWindow):
-    """The top-level window. It owns no business logic: it shows what ``workspace`` lists.
+    """The top-level window. It owns no business logic: it shows what the workspace lists.
 
     ``problems`` are startup messages (settings repaired, template missing …) shown in the
     status bar together with whatever the workspace reports while listing.
     """
 
-    def __init__(self, workspace: Workspace, *, problems: Sequence[str] = (), parent: Any = None) -> None:
+    def __init__(
+        self,
+        ctx: AppContext | Workspace,
+        *,
+        problems: Sequence[str] = (),
+        first_run: bool = False,
+        parent: Any = None,
+    ) -> None:
         super().__init__(parent)
-        self.workspace = workspace
+        self.ctx = ctx if isinstance(ctx, AppContext) else AppContext.create(ctx)
+        self.workspace = self.ctx.workspace
         self._startup_problems = list(problems)
         self._problems: list[str] = []
+        self._pages: OrderedDict[Path, ChatPage] = OrderedDict()
+        self._windows: list[QWidget] = []  # viewers kept alive while open
+        self.settings_dialog: Any = None
+        self.first_run_panel: QWidget | None = None
         self.setWindowTitle(WINDOW_TITLE)
         self.resize(*DEFAULT_SIZE)
         self.setMinimumSize(640, 420)
 
         self.model = TargetListModel(parent=self)
-        self.sidebar = Sidebar()
-        self.sidebar.setModel(self.model)
-        self.sidebar.selectionModel().currentChanged.connect(self._on_sidebar_current_changed)
+        self.sidebar = Sidebar(self.model)
+        self.sidebar.current_changed.connect(self._on_sidebar_current_changed)
+        self.sidebar.create_requested.connect(self.create_assistant)
+        self.sidebar.rename_requested.connect(self._on_sidebar_rename_requested)
+        self.sidebar.delete_requested.connect(self._on_sidebar_delete_requested)
+        self.sidebar.undo_requested.connect(self._on_sidebar_undo_requested)
 
         self.pane = TargetPane()
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.pane)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.sidebar)
-        splitter.addWidget(self.pane)
+        splitter.addWidget(self.stack)
         splitter.setStretchFactor(0, 0)
         splitter.setStretchFactor(1, 1)
         splitter.setCollapsible(1, False)
@@ -55,7 +90,11 @@ class MainWindow(QMainWindow):
         self.problems_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.statusBar().addWidget(self.problems_label, 1)
 
+        self._make_actions()
         self.reload()
+        if first_run:  # may read the keyring, which can block: ask off the GUI thread
+            settings = self.ctx.settings
+            self.ctx.tasks.run(lambda: needs_first_run(settings), self._on_first_run_checked, owner=self)
 
     # ------------------------------------------------------------------ public
     def reload(self) -> None:
@@ -66,33 +105,225 @@ class MainWindow(QMainWindow):
         row = self.model.row_of(current.kind, current.id) if current else -1
         self.select_row(row if row >= 0 else self._first_healthy_row())
         if self.model.rowCount() == 0:
-            self.pane.show_target(None, empty_workspace=True)
+            self._show_target(None)
 
     def selected_target(self) -> Target | None:
         """The target selected in the sidebar, or ``None``."""
-        index = self.sidebar.currentIndex()
-        return self.model.target(index.row()) if index.isValid() else None
+        return self.sidebar.current_target()
 
     def select_row(self, row: int) -> None:
-        """Select (and make current) sidebar row ``row``; out-of-range rows are ignored."""
-        index = self.model.index(row, 0)
-        if index.isValid():
-            self.sidebar.selectionModel().setCurrentIndex(
-                index, QItemSelectionModel.SelectionFlag.ClearAndSelect
-            )
+        """Select (and make current) sidebar row ``row`` of the model; out-of-range rows are ignored."""
+        self.sidebar.select_source_row(row)
+
+    def select_target(self, kind: str, target_id: str) -> None:
+        self.select_row(self.model.row_of(kind, target_id))
 
     def problems(self) -> list[str]:
         """The messages currently listed in the status bar."""
         return list(self._problems)
 
+    def current_page(self) -> ChatPage | None:
+        """The chat page on show, or ``None`` (nothing selected, or the target cannot be read)."""
+        widget = self.stack.currentWidget()
+        return widget if isinstance(widget, ChatPage) else None
+
+    def page_for(self, target: Target) -> ChatPage | None:
+        return self._pages.get(target.dir)
+
+    def create_assistant(self) -> None:
+        """Create an assistant named "New assistant" (numbered if taken) and start renaming it."""
+        taken = {t.name.casefold() for t in self.model_targets()}
+        name, n = NEW_ASSISTANT_NAME, 2
+        while name.casefold() in taken:
+            name, n = f"{NEW_ASSISTANT_NAME} {n}", n + 1
+        try:
+            target = self.workspace.create_assistant(name)
+        except (OkBotError, OSError) as exc:
+            self.sidebar.show_message(f"Could not create an assistant: {exc}")
+            return
+        self.sidebar.search.clear()
+        self.reload()
+        self.select_target(target.kind, target.id)
+        self.sidebar.list.setFocus()
+        self.sidebar.rename_current()
+
+    def model_targets(self) -> list[Target]:
+        return [t for row in range(self.model.rowCount()) if (t := self.model.target(row)) is not None]
+
     # ------------------------------------------------------------------- slots
-    def _on_sidebar_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        self.pane.show_target(
-            self.model.target(current.row()) if current.isValid() else None,
-            empty_workspace=self.model.rowCount() == 0,
-        )
+    def _on_sidebar_current_changed(self, target: Target | None) -> None:
+        if self.first_run_panel is not None and target is not None:
+            self._on_first_run_done()  # choosing a chat means browsing without a provider for now
+            return
+        self._show_target(target)
+        if self.settings_dialog is not None:
+            self.settings_dialog.set_current_target(target)
+
+    def _on_sidebar_rename_requested(self, target: Target, name: str) -> None:
+        try:
+            renamed = self.workspace.rename(target.id, name)
+        except (OkBotError, OSError) as exc:
+            self.sidebar.show_message(f"Not renamed: {exc}")
+            return
+        self.reload()
+        page = self._pages.get(renamed.dir)
+        if page is not None:
+            page.update_target(renamed)
+
+    def _on_sidebar_delete_requested(self, target: Target) -> None:
+        page = self._pages.get(target.dir)
+        if page is not None and page.streaming:
+            self.sidebar.show_message(f"“{target.name}” is replying. Stop the reply first, then delete.")
+            return
+        try:
+            trash_id = self.workspace.delete(target.id)
+        except (OkBotError, OSError) as exc:
+            self.sidebar.show_message(f"Not deleted: {exc}")
+            return
+        self._drop_page(target.dir)
+        self.model.set_status(target.kind, target.id, "")
+        self.reload()
+        self.sidebar.show_undo(target.name, trash_id)
+
+    def _on_sidebar_undo_requested(self, trash_id: str) -> None:
+        try:
+            restored = self.workspace.restore(trash_id)
+        except (OkBotError, OSError) as exc:
+            self.sidebar.show_message(f"Could not undo: {exc}")
+            return
+        self.reload()
+        self.select_target(restored.kind, restored.id)
+
+    def _on_page_streaming_changed(self, page: ChatPage, streaming: bool) -> None:
+        self.model.set_status(page.target.kind, page.target.id, STREAMING if streaming else "")
+        self._stop_action.setEnabled(bool(self.current_page() and self.current_page().streaming))
+        if not streaming:
+            self._trim_pages()
+
+    def _on_page_reply_finished(self, page: ChatPage) -> None:
+        if page is not self.current_page():
+            self.model.set_status(page.target.kind, page.target.id, UNREAD)
+
+    def _on_page_view_context_requested(self, target: Target, item_id: int) -> None:
+        window = open_context_viewer(self.ctx, target, item_id, self)
+        if window is not None:
+            self._keep(window)
+
+    def open_settings(self, page: str | None = None) -> Any:
+        """Show the Settings dialog (one per window, non-modal); returns it (``None`` if unavailable)."""
+        if self.settings_dialog is None:
+            self.settings_dialog = make_settings_dialog(self.ctx, self, self.selected_target())
+            if self.settings_dialog is None:
+                return None
+            self.settings_dialog.setting_changed.connect(self._on_settings_setting_changed)
+            self.settings_dialog.compress_finished.connect(self._on_settings_compress_finished)
+        if page is not None:
+            self.settings_dialog.open_page(page)
+        self.settings_dialog.show()
+        self.settings_dialog.raise_()
+        self.settings_dialog.activateWindow()
+        return self.settings_dialog
+
+    def _on_settings_triggered(self) -> None:
+        self.open_settings()
+
+    def _on_settings_setting_changed(self, key: str) -> None:
+        developer = bool(self.ctx.settings.get("developerMode"))
+        for page in self._pages.values():
+            page.set_developer_mode(developer)
+            page.refresh_gauge()  # model, window and ratio all change the gauge
+
+    def _on_settings_compress_finished(self, _report: Any) -> None:
+        page = self.current_page()
+        if page is not None:
+            page.reload_summary()
+            page.refresh_gauge()
+
+    def _on_first_run_checked(self, needed: bool) -> None:
+        if not needed or self.first_run_panel is not None:
+            return
+        panel = make_first_run_panel(self.ctx)
+        if panel is None:
+            return
+        self.first_run_panel = panel
+        panel.configured.connect(self._on_first_run_done)
+        panel.skipped.connect(self._on_first_run_done)
+        self.stack.addWidget(panel)
+        self.stack.setCurrentWidget(panel)
+
+    def _on_first_run_done(self) -> None:
+        panel, self.first_run_panel = self.first_run_panel, None
+        if panel is not None:
+            self.stack.removeWidget(panel)
+            panel.deleteLater()
+        self._show_target(self.selected_target())
+        self._on_settings_setting_changed("provider.baseUrl")
+
+    def _on_stop_triggered(self) -> None:
+        page = self.current_page()
+        if page is not None:
+            page.stop()
+
+    def _on_focus_composer_triggered(self) -> None:
+        page = self.current_page()
+        if page is not None:
+            page.focus_composer()
 
     # --------------------------------------------------------------- internals
+    def _make_actions(self) -> None:
+        def action(text: str, shortcut: Any, slot: Any, name: str) -> QAction:
+            act = QAction(text, self)
+            act.setObjectName(name)
+            act.setShortcut(QKeySequence(shortcut))
+            act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            act.triggered.connect(slot)
+            self.addAction(act)
+            return act
+
+        self._new_action = action("New assistant", "Ctrl+N", self.create_assistant, "newChatAction")
+        self._settings_action = action("Settings…", "Ctrl+,", self._on_settings_triggered, "settingsAction")
+        self._focus_action = action("Focus composer", "Ctrl+L", self._on_focus_composer_triggered, "focusAction")
+        self._stop_action = action("Stop reply", "Esc", self._on_stop_triggered, "stopAction")
+        self._stop_action.setEnabled(False)  # Esc belongs to editors and popups unless a reply streams
+
+    def _show_target(self, target: Target | None) -> None:
+        if target is None or (target.problem and not target.meta):
+            self.pane.show_target(target, empty_workspace=self.model.rowCount() == 0)
+            self.stack.setCurrentWidget(self.pane)
+            self._stop_action.setEnabled(False)
+            return
+        page = self._pages.get(target.dir)
+        if page is None:
+            page = ChatPage(self.ctx, target)
+            page.streaming_changed.connect(lambda on, p=page: self._on_page_streaming_changed(p, on))
+            page.reply_finished.connect(lambda _r, p=page: self._on_page_reply_finished(p))
+            page.view_context_requested.connect(self._on_page_view_context_requested)
+            self._pages[target.dir] = page
+            self.stack.addWidget(page)
+        else:
+            self._pages.move_to_end(target.dir)
+            page.update_target(target)
+            page.refresh_gauge()
+        self.stack.setCurrentWidget(page)
+        self.model.set_status(target.kind, target.id, STREAMING if page.streaming else "")
+        self._stop_action.setEnabled(page.streaming)
+        self._trim_pages()
+
+    def _trim_pages(self) -> None:
+        idle = [d for d, p in self._pages.items() if not p.streaming and p is not self.current_page()]
+        for directory in idle[: max(0, len(idle) - IDLE_PAGES_KEPT)]:
+            self._drop_page(directory)
+
+    def _drop_page(self, directory: Path) -> None:
+        page = self._pages.pop(directory, None)
+        if page is not None:
+            self.stack.removeWidget(page)
+            page.deleteLater()
+
+    def _keep(self, window: QWidget) -> None:
+        self._windows.append(window)
+        window.destroyed.connect(lambda *_: self._windows.remove(window) if window in self._windows else None)
+
     def _first_healthy_row(self) -> int:
         """The first row whose files could be read (row 0 when every one has a problem)."""
         for row in range(self.model.rowCount()):
@@ -103,6 +334,7 @@ class MainWindow(QMainWindow):
 
     def _show_problems(self, problems: Sequence[str]) -> None:
         self._problems = [p for p in dict.fromkeys(problems) if p]
+        self.statusBar().setVisible(bool(self._problems))  # no empty strip under the composer
         if not self._problems:
             self.problems_label.clear()
             self.problems_label.setToolTip("")
@@ -111,3 +343,8 @@ class MainWindow(QMainWindow):
         more = len(self._problems) - 1
         self.problems_label.setText(f"⚠ {first}" + (f"  (+{more} more; hover for all)" if more else ""))
         self.problems_label.setToolTip("\n".join(self._problems))
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
+        for page in self._pages.values():
+            page.stop()
+        super().closeEvent(event)

@@ -1,4 +1,4 @@
-"""The right-hand pane: what is selected in the sidebar (the chat view replaces its body later)."""
+"""The right-hand pane when there is no chat to show: nothing selected, or a target that cannot be read."""
 
 from __future__ import annotations
 
@@ -11,9 +11,13 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from okbot.core.workspace import Target
 from okbot.ui.target_list_model import KIND_LABELS
 
-CHAT_LATER = "Chat arrives in a later version of OkBot."
 NOTHING_SELECTED = "Select an assistant or squad in the sidebar."
 NOTHING_THERE = "There are no assistants yet."
+CREATE_HINT = "Press Ctrl+N or the + button to create one."
+SELECT_HINT = "Or press Ctrl+N to create a new assistant."
+UNREADABLE_HINT = (
+    "Its file could not be read, so there is no chat to show. Fix or restore the file, then select it again."
+)
 
 
 class TargetPane(QWidget):
@@ -62,7 +66,7 @@ class TargetPane(QWidget):
             self.subtitle.setText(NOTHING_THERE if empty_workspace else NOTHING_SELECTED)
             self.problem.clear()
             self.problem.hide()
-            self.body.setText(CHAT_LATER)
+            self.body.setText(CREATE_HINT if empty_workspace else SELECT_HINT)
             return
         kind = KIND_LABELS.get(target.kind, target.kind)
         self.title.setText(target.name)
@@ -71,4 +75,4 @@ class TargetPane(QWidget):
         self.subtitle.setText(f"{subtitle}\n{detail}" if isinstance(detail, str) and detail else subtitle)
         self.problem.setText(f"⚠ {target.problem}" if target.problem else "")
         self.problem.setVisible(bool(target.problem))
-        self.body.setText(CHAT_LATER)
+        self.body.setText(UNREADABLE_HINT if target.problem else "")

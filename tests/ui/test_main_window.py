@@ -2,34 +2,45 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from okbot.config import paths
 from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
-from okbot.ui.app import create_application, run_gui, startup_problems
+from okbot.ui.app import create_application, startup_problems
+from okbot.ui.app_context import AppContext
 from okbot.ui.main_window import DEFAULT_SIZE, MainWindow
-from okbot.ui.target_list_model import TargetListModel
-from okbot.ui.target_pane import CHAT_LATER, NOTHING_THERE
+from okbot.ui.target_list_model import STREAMING, UNREAD, TargetListModel
+from okbot.ui.target_pane import NOTHING_THERE
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.ui.chat_fixtures import ctx, server  # noqa: F401 - fixtures
+
+REPO = Path(__file__).resolve().parents[2]
 
 
-def open_window(qtbot: QtBot, workspace: Workspace, problems: list[str] | None = None) -> MainWindow:
+def open_window(qtbot: QtBot, workspace: Workspace | AppContext, problems: list[str] | None = None) -> MainWindow:
     window = MainWindow(workspace, problems=problems or [])
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)
+    with qtbot.waitActive(window):  # window shortcuts (Ctrl+N, Ctrl+L, Esc) need an active window
+        window.activateWindow()
     return window
 
 
 def click_row(qtbot: QtBot, window: MainWindow, row: int) -> None:
-    rect = window.sidebar.visualRect(window.model.index(row, 0))
+    rect = window.sidebar.visual_rect_of_row(row)
     assert rect.isValid(), f"row {row} is not visible"
-    qtbot.mouseClick(window.sidebar.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.mouseClick(window.sidebar.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
 
 
 def sidebar_names(window: MainWindow) -> list[str]:
@@ -58,10 +69,11 @@ def test_sidebar_lists_the_default_assistant(qtbot: QtBot, workspace: Workspace)
     index = window.model.index(0, 0)
     assert window.model.data(index, TargetListModel.KindRole) == "assistant"
     assert window.model.data(index, TargetListModel.TargetRole).id == workspace.list()[0].id
-    # the default assistant is selected from the start, and the pane says so
+    # the default assistant is selected from the start, and its chat is on show
     assert window.selected_target().name == "OkBot"
-    assert "OkBot" in window.pane.subtitle.text()
-    assert window.pane.body.text() == CHAT_LATER
+    page = window.current_page()
+    assert page is not None and page.title.text() == "OkBot"
+    assert "Message OkBot" in page.composer.edit.placeholderText()
     assert window.problems() == []
 
 
@@ -72,21 +84,20 @@ def test_selecting_an_assistant_updates_the_pane(qtbot: QtBot, workspace: Worksp
 
     click_row(qtbot, window, 1)
     assert window.selected_target().name == "Researcher"
-    assert window.pane.title.text() == "Researcher"
-    assert "Assistant “Researcher” is selected" in window.pane.subtitle.text()
-    assert "Finds sources and checks facts." in window.pane.subtitle.text()
+    assert window.current_page().title.text() == "Researcher"
+    assert window.current_page().subtitle.text() == "Finds sources and checks facts."
 
     click_row(qtbot, window, 0)
-    assert window.pane.title.text() == "OkBot"
-    assert window.pane.target is not None and window.pane.target.name == "OkBot"
+    assert window.current_page().title.text() == "OkBot"
+    assert window.current_page().target.name == "OkBot"
 
 
 def test_keyboard_moves_the_selection(qtbot: QtBot, workspace: Workspace) -> None:
     workspace.create_assistant("Researcher")
     window = open_window(qtbot, workspace)
-    window.sidebar.setFocus()
-    qtbot.keyClick(window.sidebar, Qt.Key.Key_Down)
-    assert window.pane.title.text() == "Researcher"
+    window.sidebar.list.setFocus()
+    qtbot.keyClick(window.sidebar.list, Qt.Key.Key_Down)
+    assert window.current_page().title.text() == "Researcher"
 
 
 def test_a_squad_is_listed_after_assistants_and_described(qtbot: QtBot, workspace: Workspace) -> None:
@@ -97,8 +108,8 @@ def test_a_squad_is_listed_after_assistants_and_described(qtbot: QtBot, workspac
     window = open_window(qtbot, workspace)
     assert sidebar_names(window) == ["OkBot", "Researcher", "Writing room"]
     click_row(qtbot, window, 2)
-    assert "Squad “Writing room” is selected" in window.pane.subtitle.text()
-    assert "Drafts." in window.pane.subtitle.text()
+    assert window.current_page().title.text() == "Writing room"
+    assert window.current_page().subtitle.text() == "Drafts."
 
 
 def test_empty_workspace_shows_a_hint(qtbot: QtBot) -> None:
@@ -116,7 +127,7 @@ def test_reload_keeps_the_selection(qtbot: QtBot, workspace: Workspace) -> None:
     window.reload()
     assert sidebar_names(window) == ["Aaron", "OkBot", "Researcher"]
     assert window.selected_target().name == "Researcher"
-    assert window.pane.title.text() == "Researcher"
+    assert window.current_page().title.text() == "Researcher"
 
 
 def test_problems_show_in_the_status_bar(qtbot: QtBot, workspace: Workspace) -> None:
@@ -138,6 +149,7 @@ def test_unreadable_assistant_is_listed_with_its_problem(
     assert any("broken" in p for p in window.problems())
     assert "broken" in window.problems_label.text()
     click_row(qtbot, window, 0)
+    assert window.current_page() is None  # nothing to chat with: the pane explains
     assert window.pane.problem.isVisible()
     assert "not valid JSON" in window.pane.problem.text()
     assert (broken / "assistant.json").read_text(encoding="utf-8") == "{not json"  # left as is
@@ -154,17 +166,212 @@ def test_startup_creates_the_default_assistant_and_reports_settings_problems(qap
     assert qapp.organizationName() == "OkBot"
 
 
-def test_run_gui_shows_the_window_and_returns_the_exit_code(qapp: QApplication) -> None:
-    seen: list[tuple[str, list[str]]] = []
+_RUN_GUI_SCRIPT = """
+import json, sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QLineEdit
+from okbot.ui.app import create_application, run_gui
+from okbot.ui.main_window import MainWindow
 
-    def close_main_window() -> None:
-        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
-        seen.extend((w.windowTitle(), sidebar_names(w)) for w in windows)
-        for window in windows:
-            window.close()
-        # quit explicitly: a window left open by another test must not keep the loop running
-        qapp.exit(0 if windows else 3)
+app = create_application(["okbot"])
+seen = []
 
-    QTimer.singleShot(0, close_main_window)
-    assert run_gui(["okbot"]) == 0
-    assert seen == [("OkBot", ["OkBot"])]
+def close_main_window():
+    windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
+    for w in windows:
+        seen.append([w.windowTitle(), [w.model.data(w.model.index(r, 0)) for r in range(w.model.rowCount())]])
+        w.close()
+
+QTimer.singleShot(300, close_main_window)
+code = run_gui(["okbot"])
+print(json.dumps({"code": code, "seen": seen}))
+"""
+
+
+def test_run_gui_shows_the_window_and_returns_the_exit_code(okbot_home: Path) -> None:
+    # In a child process: QApplication.exit() leaves this process's event loops unable to run
+    # again (Qt's quitNow flag), which would break every later test that waits for a signal.
+    env = {**os.environ, "OKBOT_HOME": str(okbot_home), "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN_GUI_SCRIPT], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result == {"code": 0, "seen": [["OkBot", ["OkBot"]]]}
+
+
+# ----------------------------------------------------------------------------- sidebar features
+def test_new_assistant_is_created_and_renamed_in_place(qtbot: QtBot, workspace: Workspace) -> None:
+    window = open_window(qtbot, workspace)
+    qtbot.keyClick(window.sidebar.list, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert sidebar_names(window) == ["New assistant", "OkBot"]
+    assert window.selected_target().name == "New assistant"
+    editor = QApplication.focusWidget()
+    assert isinstance(editor, QLineEdit) and editor.text() == "New assistant"  # the name editor is open
+    editor.selectAll()
+    qtbot.keyClicks(editor, "Travel planner")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: sidebar_names(window) == ["OkBot", "Travel planner"])  # Qt commits on the next turn
+    assert window.selected_target().name == "Travel planner"
+    assert window.current_page().title.text() == "Travel planner"
+    assert [t.name for t in Workspace().list()] == ["OkBot", "Travel planner"]
+
+    window.create_assistant()  # a second one gets a number
+    assert "New assistant" in sidebar_names(window)
+    window.create_assistant()
+    assert "New assistant 2" in sidebar_names(window)
+
+
+def test_rename_keeps_the_id_and_refuses_a_bad_name(qtbot: QtBot, workspace: Workspace) -> None:
+    window = open_window(qtbot, workspace)
+    original = window.selected_target()
+    index = window.sidebar.list.currentIndex()
+    window.sidebar.proxy.setData(index, "Helper")
+    assert sidebar_names(window) == ["Helper"]
+    assert workspace.resolve(original.id).name == "Helper"
+    assert window.current_page().title.text() == "Helper"
+
+    window.sidebar.proxy.setData(window.sidebar.list.currentIndex(), "   ")
+    assert window.sidebar.banner_kind == "message"
+    assert "Not renamed" in window.sidebar.banner_text
+    assert sidebar_names(window) == ["Helper"]
+
+
+def test_delete_asks_first_then_offers_undo(qtbot: QtBot, workspace: Workspace) -> None:
+    researcher = workspace.create_assistant("Researcher")
+    window = open_window(qtbot, workspace)
+    click_row(qtbot, window, 1)
+    qtbot.keyClick(window.sidebar.list, Qt.Key.Key_Delete)
+    assert window.sidebar.banner_kind == "confirm"
+    assert "Researcher" in window.sidebar.banner_text
+    qtbot.mouseClick(window.sidebar.banner.secondary, Qt.MouseButton.LeftButton)  # Cancel
+    assert sidebar_names(window) == ["OkBot", "Researcher"]
+
+    window.sidebar.ask_delete_current()
+    qtbot.mouseClick(window.sidebar.banner.primary, Qt.MouseButton.LeftButton)  # Delete
+    assert sidebar_names(window) == ["OkBot"]
+    assert [e["name"] for e in workspace.trash()] == ["Researcher"]
+    assert window.sidebar.banner_kind == "undo"
+    assert window.selected_target().name == "OkBot"
+
+    qtbot.mouseClick(window.sidebar.banner.primary, Qt.MouseButton.LeftButton)  # Undo
+    assert sidebar_names(window) == ["OkBot", "Researcher"]
+    assert window.selected_target().id == researcher.id
+    assert workspace.trash() == []
+    assert window.sidebar.banner_kind == ""
+
+
+def test_search_filters_by_name(qtbot: QtBot, workspace: Workspace) -> None:
+    for name in ("Researcher", "Travel planner", "Recipe box"):
+        workspace.create_assistant(name)
+    window = open_window(qtbot, workspace)
+    qtbot.keyClicks(window.sidebar.search, "re")
+    shown = [window.sidebar.proxy.index(r, 0).data() for r in range(window.sidebar.proxy.rowCount())]
+    assert shown == ["Recipe box", "Researcher"]
+    window.sidebar.search.setText("zzz")
+    assert window.sidebar.proxy.rowCount() == 0 and window.sidebar.empty_label.isVisible()
+    window.sidebar.search.clear()
+    assert window.sidebar.proxy.rowCount() == 4
+    # selecting a row hidden by the search clears the search
+    window.sidebar.search.setText("travel")
+    window.select_row(window.model.row_of("assistant", workspace.resolve("OkBot").id))
+    assert window.sidebar.search.text() == "" and window.selected_target().name == "OkBot"
+
+
+def test_shortcuts_focus_the_composer(qtbot: QtBot, workspace: Workspace) -> None:
+    window = open_window(qtbot, workspace)
+    window.activateWindow()
+    window.sidebar.list.setFocus()
+    qtbot.keyClick(window.sidebar.list, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
+    assert window.current_page().composer.edit.hasFocus()
+    actions = {a.objectName(): a.shortcut().toString() for a in window.actions()}
+    assert actions == {"newChatAction": "Ctrl+N", "settingsAction": "Ctrl+,", "focusAction": "Ctrl+L",
+                       "stopAction": "Esc"}
+
+
+def test_streaming_and_unread_dots_and_esc_stops(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+) -> None:
+    ctx.workspace.create_assistant("Researcher")
+    window = open_window(qtbot, ctx)
+    okbot = window.selected_target()
+    server.enqueue(Reply(text="slow words " * 60, chunk_chars=4, chunk_delay=0.01), Reply(text="x " * 2000,
+                                                                                          chunk_delay=0.01))
+    page = window.current_page()
+    page.composer.set_text("hello")
+    qtbot.keyClick(page.composer.edit, Qt.Key.Key_Return)
+    row = window.model.row_of("assistant", okbot.id)
+    assert window.model.data(window.model.index(row, 0), TargetListModel.StatusRole) == STREAMING
+    click_row(qtbot, window, 1)  # look at another chat while OkBot replies
+    assert window.current_page() is not page and page.streaming
+    qtbot.waitUntil(lambda: not page.streaming, timeout=15_000)
+    assert window.model.status("assistant", okbot.id) == UNREAD
+    assert page.last_result.status == "complete"
+    click_row(qtbot, window, 0)
+    assert window.current_page() is page  # the same page, kept while it streamed
+    assert window.model.status("assistant", okbot.id) == ""
+
+    page.composer.set_text("more please")
+    qtbot.keyClick(page.composer.edit, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: bool(server.chat_requests()[1:]), timeout=5000)
+    qtbot.keyClick(page.composer.edit, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not page.streaming, timeout=15_000)
+    assert page.last_result.status == "interrupted"
+
+
+def test_deleting_a_streaming_chat_is_refused(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+) -> None:
+    window = open_window(qtbot, ctx)
+    server.enqueue(Reply(text="z " * 3000, chunk_chars=2, chunk_delay=0.01))
+    page = window.current_page()
+    page.send("go")
+    window.sidebar.ask_delete_current()
+    qtbot.mouseClick(window.sidebar.banner.primary, Qt.MouseButton.LeftButton)
+    assert "Stop the reply first" in window.sidebar.banner_text
+    assert sidebar_names(window) == ["OkBot"]
+    page.stop()
+    qtbot.waitUntil(lambda: not page.streaming, timeout=15_000)
+
+
+def test_view_context_opens_the_viewer_for_that_message(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+) -> None:
+    from okbot.ui.context_viewer import ContextViewer
+
+    ctx.settings.set("developerMode", True)
+    window = open_window(qtbot, ctx)
+    page = window.current_page()
+    page.send("what is in my context?")
+    qtbot.waitUntil(lambda: not page.streaming, timeout=15_000)
+    user_id = ctx.sources.session(page.target).tail(2)[0]["id"]
+    page.surface.view_context_requested.emit(user_id)
+    viewers = [w for w in QApplication.topLevelWidgets() if isinstance(w, ContextViewer) and w.isVisible()]
+    assert len(viewers) == 1 and viewers[0].item_id == user_id and viewers[0].target.id == page.target.id
+    viewers[0].close()
+
+
+def test_settings_open_with_ctrl_comma_and_developer_mode_applies_at_once(qtbot: QtBot, ctx: AppContext) -> None:  # noqa: F811
+    window = open_window(qtbot, ctx)
+    qtbot.keyClick(window.sidebar.list, Qt.Key.Key_Comma, Qt.KeyboardModifier.ControlModifier)
+    dialog = window.settings_dialog
+    assert dialog is not None and dialog.isVisible()
+    view = window.current_page().surface.view
+    assert not view.developer_mode()
+    ctx.settings.set("developerMode", True)
+    dialog.setting_changed.emit("developerMode")
+    assert view.developer_mode()
+    dialog.close()
+
+
+def test_first_run_panel_shows_without_a_provider_and_browsing_still_works(qtbot: QtBot, workspace: Workspace) -> None:
+    from okbot.ui.first_run import FirstRunPanel
+
+    workspace.create_assistant("Researcher")
+    window = MainWindow(AppContext.create(workspace), first_run=True)  # default settings: hosted API, no key
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: isinstance(window.stack.currentWidget(), FirstRunPanel), timeout=10_000)
+    click_row(qtbot, window, 1)  # picking a chat means browsing without a provider
+    assert window.first_run_panel is None
+    assert window.current_page() is not None and window.current_page().title.text() == "Researcher"

@@ -1,0 +1,72 @@
+"""What every window of the desktop app shares: the workspace, the context sources and the task runner."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from okbot.config.settings import Settings
+from okbot.core.compression import Compressor
+from okbot.core.errors import OkBotError
+from okbot.core.runner import TurnRunner
+from okbot.core.sources import ContextSources
+from okbot.core.workspace import Workspace
+from okbot.ui.tasks import TaskRunner
+
+log = logging.getLogger("okbot.ui")
+
+
+@dataclass
+class AppContext:
+    """The app's shared objects, handed to each window and page (never looked up globally).
+
+    ``settings`` is always the live object (``sources.settings``), so a change made in the
+    Settings dialog is seen by the next turn, gauge refresh or compression.
+    """
+
+    workspace: Workspace
+    sources: ContextSources
+    tasks: TaskRunner
+
+    @classmethod
+    def create(
+        cls, workspace: Workspace | None = None, settings: Settings | None = None, *, tasks: TaskRunner | None = None
+    ) -> AppContext:
+        """Build one from a workspace and settings (both loaded from the data dir when omitted)."""
+        workspace = workspace or Workspace()
+        sources = ContextSources(workspace, settings or Settings.load())
+        return cls(workspace=workspace, sources=sources, tasks=tasks or TaskRunner())
+
+    @property
+    def settings(self) -> Settings:
+        """The live settings (reloaded by ``sources`` when another process changed the file)."""
+        return self.sources.settings
+
+    def warm_up(self) -> None:
+        """Import the provider stack in the background, so the first Send does not wait for it."""
+
+        def load() -> None:
+            import okbot.llm.openai_backend  # noqa: F401
+
+        self.tasks.run(load)
+
+    def make_provider(self) -> Any:
+        """A provider built fresh from the current settings (base URL, model, key source may change)."""
+        from okbot.llm.openai_backend import OpenAIProvider  # the openai SDK loads on first use, not at start
+
+        return OpenAIProvider.from_settings(self.settings)
+
+    def make_runner(self) -> TurnRunner:
+        """A TurnRunner over a provider built from the current settings, compressing before each run."""
+        provider = self.make_provider()
+        return TurnRunner(self.sources, provider, before_run=Compressor(self.sources, provider).before_run)
+
+    def compressor(self) -> Compressor | None:
+        """A ``Compressor`` for the current settings, or ``None`` when no provider can be built from them."""
+        try:
+            provider = self.make_provider()
+        except OkBotError as exc:  # a broken provider setting must not break the caller
+            log.warning("no provider for compression: %s", exc)
+            return None
+        return Compressor(self.sources, provider)

@@ -1,0 +1,46 @@
+"""The chat view: one conversation as a virtualised list (model + delegate), never one widget per message.
+
+Public API (what the chat page embeds)::
+
+    view = ChatView(parent)
+    view.set_session(store: SessionStore | None, *, summary: SessionSummary | None = None,
+                     target_name_by_id: Callable[[str], str] | None = None,
+                     tasks: TaskRunner | None = None, show_authors: bool = False)
+        # show a session; its index is built on a TaskRunner thread, rows appear on `loaded`.
+        # show_authors=True for squads (name + avatar above each assistant bubble).
+    view.append_item(item: dict)     # an item the turn wrote (TurnWorker.item); a user item scrolls down
+    view.stream_delta(text: str)     # TurnWorker.delta: grows the streaming row at the bottom
+    view.end_stream()                # TurnWorker.finished/failed: drop the streaming row if still there
+                                     # (an appended assistant item replaces it by itself)
+    view.set_summary(summary)        # coverage moved (Compress now, auto compression): moves the divider
+    view.set_developer_mode(bool)    # hovering a user bubble offers "View context" only when on
+    view.set_retry_enabled(bool)     # hide Retry while a turn runs
+    view.set_placeholder(text)       # what an empty conversation says
+    view.scroll_to_bottom() / scroll_to_top() / is_at_bottom() / copy_row(row) / select_text(row)
+
+    Signals:
+    view.retry_requested()               # Retry on the latest interrupted / failed reply
+    view.view_context_requested(int)     # item id of the user message (developer mode)
+    view.summary_requested()             # the coverage divider was opened (it shows the summary inline)
+    view.copied(str)                     # text put on the clipboard (for a status-bar note)
+    view.loaded(int)                     # rows ready after set_session (row count)
+
+How it stays smooth with 100k items: :class:`ChatModel` gets the row -> id index from the store
+off the GUI thread and reads only requested rows (a block of 32 at a time, LRU-cached);
+:class:`ChatView` keeps row heights in a Fenwick tree (estimates until a row is first shown), so
+appending, streaming and scrolling cost O(log n) and only on-screen rows are laid out;
+:class:`ChatDelegate` caches each row's layout per (row key, width).
+
+Copy and select in a delegate-based view: buttons are painted by the delegate and hit-tested
+from the same cached layout (Copy on every code block's header; Copy / View context in the hover
+footer; Retry; Ctrl+C and the context menu copy the message's Markdown). To select part of a
+message, double-click it (or "Select text" in its menu): Qt's editor mechanism opens a read-only,
+frameless QTextBrowser holding a copy of that row's own document exactly over the painted text,
+so selection looks in place; Esc or clicking elsewhere closes it.
+"""
+
+from okbot.ui.chat.delegate import ChatDelegate
+from okbot.ui.chat.model import ChatModel
+from okbot.ui.chat.view import ChatView
+
+__all__ = ["ChatDelegate", "ChatModel", "ChatView"]

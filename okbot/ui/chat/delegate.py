@@ -1,0 +1,381 @@
+"""ChatDelegate: paints chat rows (bubbles, code boxes, tool digests, notices, the divider) and hit-tests them.
+
+Layouts are cached per (row key, width) in a small LRU and heights in a dict, so a row is laid
+out (its Markdown parsed) once per width, and only when it is shown. Text selection uses Qt's
+editor mechanism: "editing" a row opens :class:`SelectableText`, a read-only, frameless
+QTextBrowser holding a copy of the row's own document, placed exactly over the painted text.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QColor,
+    QFont,
+    QFontDatabase,
+    QPainter,
+    QPalette,
+    QPen,
+)
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTextBrowser, QWidget
+
+from okbot.ui.chat.colors import ChatColors, avatar_colors
+from okbot.ui.chat.layout import Action, LayoutBuilder, RowData, RowLayout
+from okbot.ui.chat.markdown import CODE_HEADER
+from okbot.ui.chat.model import ChatModel
+
+_Index = QModelIndex | QPersistentModelIndex
+LAYOUT_SLOTS = 300       # laid-out rows kept (documents included)
+HEIGHT_SLOTS = 200_000   # remembered heights (ints) before the table is cleared
+_LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+
+
+class SelectableText(QTextBrowser):
+    """The read-only text selector opened over a bubble (double-click, or "Select text")."""
+
+    def __init__(self, parent: QWidget, layout: RowLayout, colors: ChatColors, font: QFont) -> None:
+        super().__init__(parent)
+        self.setObjectName("chatSelectableText")
+        self.setReadOnly(True)
+        self.setOpenExternalLinks(True)
+        self.setFrameShape(QTextBrowser.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFont(font)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction
+                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        palette = self.palette()
+        palette.setColor(QPalette.ColorRole.Base, QColor(0, 0, 0, 0))
+        palette.setColor(QPalette.ColorRole.Text, colors.text)
+        palette.setColor(QPalette.ColorRole.Link, colors.link)
+        self.setPalette(palette)
+        self.viewport().setAutoFillBackground(False)
+        self.setAutoFillBackground(False)
+        assert layout.doc is not None
+        doc = layout.doc.clone(self)
+        self.setDocument(doc)
+        self.setLineWrapMode(QTextBrowser.LineWrapMode.FixedPixelWidth)
+        self.setLineWrapColumnOrWidth(round(layout.doc.textWidth()))
+        self.selectAll()
+
+
+class ChatDelegate(QStyledItemDelegate):
+    """Paints :class:`ChatModel` rows; the view tells it what is hovered and flashed (never the model)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.developer_mode = False
+        self.hover_key: Any = None          # key of the row under the mouse
+        self.hover_action: tuple[str, Any] | None = None
+        self.flash: tuple[Any, str, Any] | None = None   # (row key, action, payload) just used: "Copied ✓"
+        self.editing_key: Any = None        # the row whose text selector is open (its text is not painted)
+        self.editor: SelectableText | None = None
+        self._builder: LayoutBuilder | None = None
+        self._style_token: tuple[int, str] | None = None
+        self._layouts: OrderedDict[tuple[Any, int], RowLayout] = OrderedDict()
+        self._heights: dict[tuple[Any, int], int] = {}
+        self.layouts_built = 0
+
+    # ------------------------------------------------------------------ layouts
+    def reset_style(self) -> None:
+        """Forget every layout (call after a palette or font change)."""
+        self._builder = None
+        self._layouts.clear()
+        self._heights.clear()
+
+    def forget(self, key: Any) -> None:
+        """Forget the layouts of one row key (its content changed)."""
+        for cache_key in [k for k in self._layouts if k[0] == key]:
+            del self._layouts[cache_key]
+        for cache_key in [k for k in self._heights if k[0] == key]:
+            del self._heights[cache_key]
+
+    def builder(self, widget: QWidget | None) -> LayoutBuilder:
+        palette = widget.palette() if widget is not None else QPalette()
+        font = widget.font() if widget is not None else QFont()
+        token = (palette.cacheKey(), font.key())
+        if self._builder is None or token != self._style_token:
+            self._layouts.clear()
+            self._heights.clear()
+            mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+            self._builder = LayoutBuilder(font, mono, ChatColors.from_palette(palette))
+            self._style_token = token
+        return self._builder
+
+    def layout(self, option: QStyleOptionViewItem, index: _Index) -> RowLayout:
+        """The (cached) layout of ``index`` at ``option.rect.width()``."""
+        width = max(1, option.rect.width())
+        builder = self.builder(option.widget)
+        key = (index.data(ChatModel.KeyRole), width)
+        hit = self._layouts.get(key)
+        if hit is not None:
+            self._layouts.move_to_end(key)
+            return hit
+        layout = builder.build(self._row_data(index), width)
+        self.layouts_built += 1
+        self._layouts[key] = layout
+        if len(self._layouts) > LAYOUT_SLOTS:
+            self._layouts.popitem(last=False)
+        if len(self._heights) > HEIGHT_SLOTS:
+            self._heights.clear()
+        self._heights[key] = layout.height
+        return layout
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:  # noqa: N802 (Qt API)
+        width = max(1, option.rect.width())
+        height = self._heights.get((index.data(ChatModel.KeyRole), width))
+        if height is None:
+            height = self.layout(option, index).height
+        return QSize(width, height)
+
+    def actions(self, option: QStyleOptionViewItem, index: _Index) -> list[Action]:
+        """Clickable areas of the row (row coordinates); footer actions count only while hovered."""
+        layout = self.layout(option, index)
+        out = list(layout.actions)
+        out += self.builder(option.widget).footer_actions(layout, self.developer_mode)
+        return out
+
+    def action_at(self, option: QStyleOptionViewItem, index: _Index, pos: QPointF) -> Action | None:
+        """The action under ``pos`` (viewport coordinates), if any."""
+        local = QPointF(pos) - QPointF(option.rect.topLeft())
+        for action in self.actions(option, index):
+            if action.rect.contains(local):
+                return action
+        return None
+
+    def _row_data(self, index: _Index) -> RowData:
+        model = index.model()
+        divider = index.data(ChatModel.DividerRole)
+        return RowData(
+            kind=index.data(ChatModel.KindRole),
+            item=index.data(ChatModel.ItemRole),
+            author=index.data(ChatModel.AuthorRole) or "",
+            expanded=bool(index.data(ChatModel.ExpandedRole)),
+            retryable=bool(index.data(ChatModel.RetryableRole)),
+            divider=divider,
+            squad=bool(getattr(model, "show_authors", False)),
+        )
+
+    # ------------------------------------------------------------------ painting
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        layout = self.layout(option, index)
+        colors = self.builder(option.widget).colors
+        key = index.data(ChatModel.KeyRole)
+        hovered = key == self.hover_key
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.translate(QPointF(option.rect.topLeft()))
+        painter.setClipRect(QRectF(0, 0, option.rect.width(), option.rect.height()), Qt.ClipOperation.IntersectClip)
+        paint = {
+            "user": self._paint_message, "assistant": self._paint_message, "stream": self._paint_message,
+            "tool": self._paint_tool, "notice": self._paint_notice, "divider": self._paint_divider,
+        }.get(layout.style, self._paint_notice)
+        paint(painter, layout, colors, key, hovered)
+        state = QStyle.StateFlag
+        selected = bool(option.state & state.State_Selected) and bool(option.state & state.State_HasFocus)
+        if selected and layout.style in ("user", "assistant", "notice"):
+            pen = QPen(option.palette.color(QPalette.ColorRole.Highlight), 2)
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(layout.bubble.adjusted(-1, -1, 1, 1), 13, 13)
+        painter.restore()
+
+    def _paint_message(self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any, hovered: bool) -> None:
+        builder = self._builder
+        assert builder is not None
+        user = layout.style == "user"
+        if layout.avatar is not None:
+            avatar_bg, avatar_fg = avatar_colors(colors, layout.author)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(avatar_bg)
+            painter.drawEllipse(layout.avatar)
+            painter.setPen(avatar_fg)
+            painter.setFont(builder.bold_small)
+            painter.drawText(layout.avatar, Qt.AlignmentFlag.AlignCenter, (layout.author[:1] or "?").upper())
+            painter.setPen(colors.muted)
+            painter.drawText(layout.author_rect, _LEFT, layout.author)
+        painter.setPen(QPen(colors.user_border if user else colors.assistant_border, 1))
+        painter.setBrush(colors.user_bg if user else colors.assistant_bg)
+        painter.drawRoundedRect(layout.bubble.adjusted(0.5, 0.5, -0.5, -0.5), 12, 12)
+        self._paint_codes(painter, layout, colors, key)
+        if layout.doc is not None and key != self.editing_key:
+            self._draw_doc(painter, layout, colors.text, colors)
+        if layout.status:
+            self._paint_status(painter, layout, colors, key)
+        if hovered and layout.footer:
+            self._paint_footer(painter, layout, colors, key)
+
+    def _paint_codes(self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any) -> None:
+        builder = self._builder
+        assert builder is not None
+        for code in layout.codes:
+            box = code.rect.translated(layout.doc_pos)
+            painter.setPen(QPen(colors.code_border, 1))
+            painter.setBrush(colors.code_bg)
+            painter.drawRoundedRect(box.adjusted(0.5, 0.5, -0.5, -0.5), 8, 8)
+            if layout.style == "tool":
+                continue
+            strip = QRectF(box.left(), box.top(), box.width(), CODE_HEADER)
+            painter.save()
+            painter.setClipRect(strip, Qt.ClipOperation.IntersectClip)
+            painter.setBrush(colors.code_header_bg)
+            painter.drawRoundedRect(box.adjusted(0.5, 0.5, -0.5, -0.5), 8, 8)
+            painter.restore()
+            painter.setPen(QPen(colors.code_border, 1))
+            painter.drawLine(QPointF(box.left() + 1, strip.bottom()), QPointF(box.right() - 1, strip.bottom()))
+            header = QRectF(box.left() + 12, box.top(), box.width() - 24, CODE_HEADER)
+            painter.setFont(builder.small)
+            painter.setPen(colors.code_header)
+            painter.drawText(header, _LEFT, code.language or "code")
+        for action in layout.actions:
+            if action.name == "copy_code":
+                self._paint_button(painter, action, colors, key, quiet=True)
+
+    def _paint_status(self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any) -> None:
+        builder = self._builder
+        assert builder is not None
+        error = (layout.item or {}).get("status") == "error"
+        color = colors.error if error else colors.warning
+        painter.setFont(builder.small)
+        painter.setPen(color)
+        text = builder.sfm.elidedText(f"⚠  {layout.status}", Qt.TextElideMode.ElideRight, layout.status_rect.width())
+        painter.drawText(layout.status_rect, _LEFT, text)
+        for action in layout.actions:
+            if action.name == "retry":
+                self._paint_button(painter, action, colors, key, quiet=False)
+
+    def _paint_footer(self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any) -> None:
+        builder = self._builder
+        assert builder is not None
+        painter.setFont(builder.small)
+        painter.setPen(colors.faint)
+        if layout.footer_time:
+            painter.drawText(layout.footer_time_rect, Qt.AlignmentFlag.AlignCenter, layout.footer_time)
+        for action in builder.footer_actions(layout, self.developer_mode):
+            self._paint_button(painter, action, colors, key, quiet=True)
+
+    def _paint_button(self, painter: QPainter, action: Action, colors: ChatColors, key: Any, *, quiet: bool) -> None:
+        builder = self._builder
+        assert builder is not None
+        hot = self.hover_action == (action.name, action.payload) and self.hover_key == key
+        flashed = self.flash is not None and self.flash == (key, action.name, action.payload)
+        label = "Copied ✓" if flashed else action.label
+        rect = action.rect
+        if quiet:
+            if hot:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(colors.accent_soft)
+                painter.drawRoundedRect(rect, 6, 6)
+            painter.setPen(colors.accent if (hot or flashed) else colors.muted)
+        else:
+            painter.setPen(QPen(colors.accent, 1))
+            painter.setBrush(colors.accent_soft if hot else colors.background)
+            painter.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), rect.height() / 2, rect.height() / 2)
+            painter.setPen(colors.accent)
+        painter.setFont(builder.bold_small if not quiet else builder.small)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, label)
+
+    def _paint_tool(self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any, hovered: bool) -> None:
+        builder = self._builder
+        assert builder is not None
+        failed = layout.level == "failed"
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(colors.accent_soft if hovered else colors.pill_bg)
+        painter.drawRoundedRect(layout.bubble, layout.bubble.height() / 2, layout.bubble.height() / 2)
+        painter.setFont(builder.small)
+        painter.setPen(colors.muted)
+        expanded = layout.doc is not None
+        icon_rect = QRectF(layout.bubble.left() + 8, layout.bubble.top(), 16, layout.bubble.height())
+        painter.drawText(icon_rect, Qt.AlignmentFlag.AlignCenter, "▾" if expanded else "▸")
+        painter.setPen(colors.error if failed else colors.muted)
+        text = builder.sfm.elidedText(layout.label, Qt.TextElideMode.ElideRight, layout.label_rect.width())
+        painter.drawText(layout.label_rect, _LEFT, text)
+        if expanded:
+            self._paint_codes(painter, layout, colors, key)
+            if key != self.editing_key:
+                self._draw_doc(painter, layout, colors.text, colors)
+
+    def _paint_notice(self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any, hovered: bool) -> None:
+        bg = {"warning": colors.warning_bg, "error": colors.error_bg}.get(layout.level, colors.pill_bg)
+        fg = {"warning": colors.warning, "error": colors.error}.get(layout.level, colors.muted)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(bg)
+        radius = min(12.0, layout.bubble.height() / 2)
+        painter.drawRoundedRect(layout.bubble, radius, radius)
+        if layout.doc is not None and key != self.editing_key:
+            self._draw_doc(painter, layout, fg, colors)
+
+    def _paint_divider(self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any, hovered: bool) -> None:
+        builder = self._builder
+        assert builder is not None
+        label = layout.label_rect
+        mid = label.center().y()
+        painter.setPen(QPen(colors.rule, 1))
+        painter.drawLine(QPointF(layout.bubble.left(), mid), QPointF(label.left() - 6, mid))
+        painter.drawLine(QPointF(label.right() + 6, mid), QPointF(layout.bubble.right(), mid))
+        painter.setPen(QPen(colors.rule, 1))
+        painter.setBrush(colors.accent_soft if hovered else colors.background)
+        painter.drawRoundedRect(label.adjusted(0.5, 0.5, -0.5, -0.5), label.height() / 2, label.height() / 2)
+        head, _, tail = layout.label.partition("  ·  ")
+        painter.setFont(builder.small)
+        fm = builder.sfm
+        total = fm.horizontalAdvance(layout.label)
+        x = label.left() + (label.width() - total) / 2
+        painter.setPen(colors.muted)
+        painter.drawText(QPointF(x, mid + fm.ascent() / 2 - 1), head + "  ·  ")
+        painter.setPen(colors.accent)
+        painter.drawText(QPointF(x + fm.horizontalAdvance(head + "  ·  "), mid + fm.ascent() / 2 - 1), tail)
+        if layout.doc is not None:
+            box = layout.status_rect
+            painter.setPen(QPen(colors.assistant_border, 1))
+            painter.setBrush(colors.assistant_bg)
+            painter.drawRoundedRect(box.adjusted(0.5, 0.5, -0.5, -0.5), 12, 12)
+            self._paint_codes(painter, layout, colors, key)
+            if key != self.editing_key:
+                self._draw_doc(painter, layout, colors.text, colors)
+
+    def _draw_doc(self, painter: QPainter, layout: RowLayout, color: QColor, colors: ChatColors) -> None:
+        assert layout.doc is not None
+        painter.save()
+        painter.translate(layout.doc_pos)
+        ctx = QAbstractTextDocumentLayout.PaintContext()
+        palette = QPalette(ctx.palette)
+        palette.setColor(QPalette.ColorRole.Text, color)
+        palette.setColor(QPalette.ColorRole.Link, colors.link)
+        ctx.palette = palette
+        if painter.hasClipping():
+            ctx.clip = painter.clipBoundingRect()
+        layout.doc.documentLayout().draw(painter, ctx)
+        painter.restore()
+
+    # ------------------------------------------------------------------ text selection ("editing")
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: _Index) -> QWidget | None:  # noqa: N802
+        layout = self.layout(option, index)
+        if layout.doc is None:
+            return None
+        builder = self.builder(option.widget)
+        self.editing_key = index.data(ChatModel.KeyRole)
+        self.editor = SelectableText(parent, layout, builder.colors, builder.font)
+        return self.editor
+
+    def destroyEditor(self, editor: QWidget, index: _Index) -> None:  # noqa: N802
+        self.editing_key = None
+        if editor is self.editor:
+            self.editor = None
+        super().destroyEditor(editor, index)
+
+    def setEditorData(self, editor: QWidget, index: _Index) -> None:  # noqa: N802
+        """The selector already holds the row's document."""
+
+    def setModelData(self, editor: QWidget, model: Any, index: _Index) -> None:  # noqa: N802
+        """Read-only: nothing is written back."""
+
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem, index: _Index) -> None:  # noqa: N802
+        layout = self.layout(option, index)
+        rect = layout.doc_rect().translated(QPointF(option.rect.topLeft())).toAlignedRect()
+        rect.setWidth(round(layout.doc.textWidth()) if layout.doc is not None else rect.width())
+        editor.setGeometry(rect.adjusted(0, 0, 0, 2))

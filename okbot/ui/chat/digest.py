@@ -1,0 +1,109 @@
+"""Plain-text pieces of the chat view: one-line tool digests, notice and divider labels, status lines.
+
+No Qt here, so the wording can be tested on its own and shared with the copy actions.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from okbot.core.items import item_text, preview
+
+DIGEST_CHARS = 96          # a collapsed tool row shows at most this much
+EXPANDED_CHARS = 4000      # an expanded tool row shows at most this much of the content
+CACHE_TEXT_CHARS = 20_000  # what the model keeps in memory of a huge tool result
+
+
+def tool_digest(item: dict[str, Any]) -> str:
+    """One line for a collapsed ``tool_call`` / ``tool_result`` row."""
+    name = item.get("name") or "tool"
+    if item.get("type") == "tool_call":
+        return f"{name}({_arguments_digest(item.get('arguments', ''))})"
+    content = item.get("content", "")
+    text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+    size = len(text) if "_full_chars" not in item else int(item["_full_chars"])
+    state = "done" if item.get("ok", True) else "failed"
+    return f"{name} {state} · {size:,} chars · {preview(text, DIGEST_CHARS)}"
+
+
+def _arguments_digest(arguments: str) -> str:
+    """``query="foo", limit=5`` from the JSON text the model produced (raw text if it is not JSON)."""
+    try:
+        args = json.loads(arguments) if arguments.strip() else {}
+    except ValueError:
+        return preview(arguments, DIGEST_CHARS)
+    if not isinstance(args, dict):
+        return preview(arguments, DIGEST_CHARS)
+    parts = [f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in args.items()]
+    return preview(", ".join(parts), DIGEST_CHARS)
+
+
+def tool_detail(item: dict[str, Any]) -> str:
+    """The text an expanded tool row shows (pretty JSON arguments, or the result, cut at EXPANDED_CHARS)."""
+    if item.get("type") == "tool_call":
+        raw = item.get("arguments", "")
+        try:
+            text = json.dumps(json.loads(raw), ensure_ascii=False, indent=2)
+        except ValueError:
+            text = raw
+    else:
+        text = item_text(item).rstrip()
+    full = int(item.get("_full_chars", len(text)))
+    if len(text) > EXPANDED_CHARS or full > len(text):
+        text = text[:EXPANDED_CHARS] + f"\n… ({full - min(len(text), EXPANDED_CHARS):,} more chars; Copy takes all)"
+    return text
+
+
+def trim_for_cache(item: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``item`` small enough to keep in the row cache (huge tool results are cut)."""
+    if item.get("type") != "tool_result":
+        return item
+    content = item.get("content")
+    if not isinstance(content, str) or len(content) <= CACHE_TEXT_CHARS:
+        return item
+    out = dict(item)
+    out["content"] = content[:CACHE_TEXT_CHARS]
+    out["_full_chars"] = len(content)
+    return out
+
+
+def divider_label(count: int) -> str:
+    """The coverage divider: ``Earlier messages summarized — 1,234 items``."""
+    noun = "item" if count == 1 else "items"
+    return f"Earlier messages summarized — {count:,} {noun}"
+
+
+def divider_action(expanded: bool) -> str:
+    return "Hide summary ▴" if expanded else "Show summary ▾"
+
+
+def status_line(item: dict[str, Any]) -> str:
+    """Why an assistant reply is incomplete ("" when it completed)."""
+    status = item.get("status", "complete")
+    if status == "interrupted":
+        return "Stopped — the reply was interrupted" if item.get("content") else "Stopped before the model replied"
+    if status == "error":
+        error = str(item.get("error") or "").strip()
+        return f"The reply failed: {preview(error, 160)}" if error else "The reply failed"
+    return ""
+
+
+def time_label(ts: str) -> str:
+    """``14:03`` in local time for an ISO timestamp (``""`` when it cannot be read)."""
+    if not ts:
+        return ""
+    try:
+        moment = datetime.fromisoformat(ts.replace("Z", "+00:00"))
+    except ValueError:
+        return ""
+    local = moment.astimezone() if moment.tzinfo else moment
+    return local.strftime("%H:%M")
+
+
+def copy_text(item: dict[str, Any]) -> str:
+    """What "Copy message" puts on the clipboard: the Markdown source, or the tool text."""
+    if item.get("type") == "tool_call":
+        return f"{item.get('name', '')}({item.get('arguments', '')})"
+    return item_text(item)

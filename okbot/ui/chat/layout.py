@@ -1,0 +1,310 @@
+"""Geometry of one chat row at one width: bubble, text document, code boxes and clickable areas.
+
+A :class:`RowLayout` is built once per (row key, width) by :class:`LayoutBuilder` and cached by the
+delegate; painting, hit-testing and the text selector all read the same layout, so what is drawn
+and what is clicked cannot disagree. Hover, developer mode and "Copied" feedback never change a
+row's height (the footer space is always reserved), so they need no re-layout.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument, QTextTable
+
+from okbot.ui.chat import digest
+from okbot.ui.chat.colors import ChatColors
+from okbot.ui.chat.markdown import CODE_HEADER, CodeBlock, code_blocks, make_document, style_document
+
+MARGIN_X = 20        # space between the view's edges and the conversation column
+COLUMN_MAX = 860     # the conversation column never gets wider (long lines are hard to read)
+GAP = 4              # space above each message
+PAD_X, PAD_Y = 14, 10
+RADIUS = 12
+AVATAR = 28
+FOOTER = 22          # below user/assistant bubbles: time and hover actions
+USER_MAX_FRACTION = 0.78
+STATUS_H = 26
+BUTTON_PAD = 8
+TOOL_H = 24
+DIVIDER_H = 36
+RETRY_LABEL = "↻  Retry"
+
+
+@dataclass
+class Action:
+    """A clickable area of a row (row coordinates); ``payload`` says which code block, etc."""
+
+    name: str            # copy | view_context | copy_code | retry | toggle
+    rect: QRectF
+    label: str = ""
+    payload: Any = None
+
+
+@dataclass
+class RowData:
+    """What a row shows, read from the model once per layout."""
+
+    kind: str                    # item | divider | stream
+    item: dict[str, Any] | None
+    author: str = ""
+    expanded: bool = False
+    retryable: bool = False
+    divider: tuple[int, str] | None = None
+    squad: bool = False          # assistant bubbles carry an avatar: indent tool rows to match
+
+    @property
+    def style(self) -> str:
+        if self.kind in ("divider", "stream"):
+            return self.kind
+        kind = (self.item or {}).get("type", "notice")
+        return {"tool_call": "tool", "tool_result": "tool"}.get(kind, kind)
+
+
+@dataclass
+class RowLayout:
+    """Everything needed to paint and hit-test one row."""
+
+    style: str
+    width: int
+    height: int
+    bubble: QRectF = field(default_factory=QRectF)
+    doc: QTextDocument | None = None
+    doc_pos: QPointF = field(default_factory=QPointF)
+    codes: list[CodeBlock] = field(default_factory=list)
+    label: str = ""
+    label_rect: QRectF = field(default_factory=QRectF)
+    author: str = ""
+    author_rect: QRectF = field(default_factory=QRectF)
+    avatar: QRectF | None = None
+    status: str = ""
+    status_rect: QRectF = field(default_factory=QRectF)
+    actions: list[Action] = field(default_factory=list)      # always shown
+    footer: list[Action] = field(default_factory=list)       # shown on hover
+    footer_time: str = ""
+    footer_time_rect: QRectF = field(default_factory=QRectF)
+    level: str = "info"
+    item: dict[str, Any] | None = None
+
+    def doc_rect(self) -> QRectF:
+        """Where the text document sits (row coordinates)."""
+        if self.doc is None:
+            return QRectF()
+        size = self.doc.size()
+        return QRectF(self.doc_pos, size)
+
+
+class LayoutBuilder:
+    """Builds row layouts for one font and palette."""
+
+    def __init__(self, font: QFont, mono: QFont, colors: ChatColors) -> None:
+        self.font = QFont(font)
+        self.small = QFont(font)
+        self.small.setPointSizeF(font.pointSizeF() * 0.88)
+        self.bold_small = QFont(self.small)
+        self.bold_small.setWeight(QFont.Weight.DemiBold)
+        self.mono = QFont(mono)
+        self.mono.setPointSizeF(font.pointSizeF() * 0.95)
+        self.colors = colors
+        self.fm = QFontMetricsF(self.font)
+        self.sfm = QFontMetricsF(self.small)
+
+    # ------------------------------------------------------------------ public
+    def build(self, data: RowData, width: int) -> RowLayout:
+        """The layout of ``data`` for a row ``width`` pixels wide."""
+        style = data.style
+        if style == "divider":
+            return self._divider(data, width)
+        if style == "tool":
+            return self._tool(data, width)
+        if style == "notice":
+            return self._notice(data, width)
+        return self._message(data, width)
+
+    def footer_actions(self, layout: RowLayout, developer_mode: bool) -> list[Action]:
+        """The hover actions to show (View context only for user messages in developer mode)."""
+        return [a for a in layout.footer if a.name != "view_context" or developer_mode]
+
+    # ------------------------------------------------------------------ helpers
+    def column(self, width: int) -> tuple[float, float]:
+        """Left edge and width of the conversation column."""
+        inner = max(120, width - 2 * MARGIN_X)
+        col_w = min(COLUMN_MAX, inner)
+        return float((width - col_w) // 2), float(col_w)
+
+    def markdown_doc(self, text: str, text_width: float) -> QTextDocument:
+        doc = make_document(text, self.font)
+        style_document(doc, self.mono, self.colors)
+        doc.setTextWidth(max(40.0, text_width))
+        return doc
+
+    def plain_doc(self, text: str, font: QFont, text_width: float) -> QTextDocument:
+        doc = make_document(text, font, markdown=False)
+        doc.setTextWidth(max(40.0, text_width))
+        return doc
+
+    # ------------------------------------------------------------------ message bubbles
+    def _message(self, data: RowData, width: int) -> RowLayout:
+        item = data.item or {}
+        style = data.style
+        user = style == "user"
+        col_x, col_w = self.column(width)
+        out = RowLayout(style=style, width=width, height=0, item=item)
+        y = float(GAP)
+        x = col_x
+        if data.squad and not user:   # squads: every reply sits right of its author's avatar
+            x = col_x + AVATAR + 10
+            col_w -= AVATAR + 10
+            if data.author:
+                out.author = data.author
+                out.avatar = QRectF(col_x, y, AVATAR, AVATAR)
+                out.author_rect = QRectF(x + 2, y, col_w, self.sfm.height())
+                y += self.sfm.height() + 4
+        max_w = float(math.floor(min(col_w * USER_MAX_FRACTION, 640.0) if user else col_w))
+        text = str(item.get("content") or "")
+        if style == "stream":
+            text += " ▍"
+        doc = self.markdown_doc(text, max_w - 2 * PAD_X) if text.strip() else None
+        codes: list[CodeBlock] = []
+        content_w = 0.0
+        if doc is not None:
+            codes = code_blocks(doc, text)
+            if not codes and not _has_table(doc):
+                ideal = math.ceil(doc.idealWidth()) + 1
+                if ideal < doc.textWidth():
+                    doc.setTextWidth(ideal)
+            content_w = doc.textWidth()
+        status = digest.status_line(item) if style == "assistant" else ""
+        retry_w = self._button_w(RETRY_LABEL, bold=True) + 12 if data.retryable else 0.0
+        if status:
+            content_w = max(content_w, min(max_w - 2 * PAD_X, self.sfm.horizontalAdvance(status) + 20 + retry_w))
+        bubble_w = max(content_w + 2 * PAD_X, 56.0)
+        doc_h = doc.size().height() if doc is not None else 0.0
+        bubble_h = PAD_Y * 2 + doc_h + (STATUS_H + (6 if doc is not None else 0) if status else 0)
+        if doc is None and not status:
+            bubble_h = PAD_Y * 2 + self.fm.height()
+        bx = col_x + col_w - bubble_w if user else x
+        out.bubble = QRectF(bx, y, bubble_w, bubble_h)
+        out.doc = doc
+        out.doc_pos = QPointF(bx + PAD_X, y + PAD_Y)
+        out.codes = codes
+        for i, code in enumerate(codes):
+            box = code.rect.translated(out.doc_pos)
+            label = "Copy"
+            w = self.sfm.horizontalAdvance("Copied ✓") + 2 * BUTTON_PAD
+            rect = QRectF(box.right() - w - 4, box.top() + 3, w, CODE_HEADER - 6)
+            out.actions.append(Action("copy_code", rect, label, i))
+        if status:
+            sy = out.bubble.bottom() - PAD_Y - STATUS_H
+            out.status = status
+            out.status_rect = QRectF(bx + PAD_X, sy, bubble_w - 2 * PAD_X - retry_w, STATUS_H)
+            if data.retryable:
+                rect = QRectF(out.bubble.right() - PAD_X - retry_w + 12, sy + 1, retry_w - 12, STATUS_H - 2)
+                out.actions.append(Action("retry", rect, RETRY_LABEL))
+        y = out.bubble.bottom()
+        if style == "stream":
+            out.height = math.ceil(y + GAP + 6)
+            return out
+        self._footer(out, item, user, y)
+        out.height = math.ceil(y + FOOTER)
+        return out
+
+    def _footer(self, out: RowLayout, item: dict[str, Any], user: bool, y: float) -> None:
+        h = self.sfm.height() + 6
+        top = y + (FOOTER - h) / 2 + 1
+        out.footer_time = digest.time_label(str(item.get("ts") or ""))
+        parts: list[tuple[str, str]] = [("copy", "Copy")]
+        if user:
+            parts.append(("view_context", "View context"))
+        widths = [self._button_w(label) for _, label in parts]
+        time_w = self.sfm.horizontalAdvance(out.footer_time) + 6 if out.footer_time else 0.0
+        if user:   # right-aligned under the bubble: [time] [Copy] [View context]
+            cursor = out.bubble.right()
+            for (name, label), w in reversed(list(zip(parts, widths, strict=True))):
+                cursor -= w
+                out.footer.append(Action(name, QRectF(cursor, top, w, h), label))
+            out.footer.reverse()
+            out.footer_time_rect = QRectF(cursor - time_w, top, time_w, h)
+        else:      # left-aligned: [time] [Copy]
+            cursor = out.bubble.left() + 2
+            out.footer_time_rect = QRectF(cursor, top, time_w, h)
+            cursor += time_w
+            for (name, label), w in zip(parts, widths, strict=True):
+                out.footer.append(Action(name, QRectF(cursor, top, w, h), label))
+                cursor += w + 2
+
+    def _button_w(self, label: str, *, bold: bool = False) -> float:
+        metrics = QFontMetricsF(self.bold_small) if bold else self.sfm
+        return math.ceil(metrics.horizontalAdvance(label)) + 2 * BUTTON_PAD + (6 if bold else 0)
+
+    # ------------------------------------------------------------------ other rows
+    def _tool(self, data: RowData, width: int) -> RowLayout:
+        item = data.item or {}
+        col_x, col_w = self.column(width)
+        indent = AVATAR + 10 if data.squad else 0
+        x = col_x + indent + 4
+        w = col_w - indent - 4
+        out = RowLayout(style="tool", width=width, height=0, item=item)
+        out.label = ("⚙ " if item.get("type") == "tool_call" else "↳ ") + digest.tool_digest(item)
+        line_w = min(w, self.sfm.horizontalAdvance(out.label) + 40)
+        out.bubble = QRectF(x, 3, line_w, TOOL_H - 2)
+        out.label_rect = QRectF(x + 24, 3, line_w - 32, TOOL_H - 2)
+        out.level = "ok" if item.get("ok", True) else "failed"
+        y = out.bubble.bottom()
+        if data.expanded:
+            doc = self.plain_doc(digest.tool_detail(item), self.mono, w - 2 * PAD_X)
+            out.doc = doc
+            box = QRectF(x, y + 4, w, doc.size().height() + 2 * 8)
+            out.doc_pos = QPointF(x + PAD_X, box.top() + 8)
+            out.codes = [CodeBlock(digest.copy_text(item), "", QRectF(-PAD_X, -8, w, box.height()))]
+            y = box.bottom()
+        out.actions.append(Action("toggle", QRectF(out.bubble)))
+        out.height = math.ceil(y + 3)
+        return out
+
+    def _notice(self, data: RowData, width: int) -> RowLayout:
+        item = data.item or {}
+        col_x, col_w = self.column(width)
+        out = RowLayout(style="notice", width=width, height=0, item=item)
+        out.level = str(item.get("level") or "info")
+        icon = {"warning": "⚠", "error": "⚠"}.get(out.level, "ℹ")
+        max_w = min(col_w, 620.0)
+        doc = self.plain_doc(f"{icon}  {item.get('content', '')}", self.small, max_w - 2 * 12)
+        ideal = math.ceil(doc.idealWidth()) + 1
+        if ideal < doc.textWidth():
+            doc.setTextWidth(ideal)
+        bw, bh = doc.textWidth() + 24, doc.size().height() + 12
+        out.bubble = QRectF(col_x + (col_w - bw) / 2, GAP + 2, bw, bh)
+        out.doc = doc
+        out.doc_pos = QPointF(out.bubble.left() + 12, out.bubble.top() + 6)
+        out.height = math.ceil(out.bubble.bottom() + GAP + 6)
+        return out
+
+    def _divider(self, data: RowData, width: int) -> RowLayout:
+        count, summary = data.divider or (0, "")
+        col_x, col_w = self.column(width)
+        out = RowLayout(style="divider", width=width, height=0)
+        out.label = f"{digest.divider_label(count)}  ·  {digest.divider_action(data.expanded)}"
+        label_w = self.sfm.horizontalAdvance(out.label) + 28
+        out.label_rect = QRectF(col_x + (col_w - label_w) / 2, 8, label_w, DIVIDER_H - 16)
+        out.bubble = QRectF(col_x, 0, col_w, DIVIDER_H)
+        y = float(DIVIDER_H)
+        if data.expanded:
+            text = summary.strip() or "_The summary is empty._"
+            doc = self.markdown_doc(text, col_w - 2 * PAD_X)
+            out.doc = doc
+            out.codes = code_blocks(doc, text)
+            box = QRectF(col_x, y, col_w, doc.size().height() + 2 * PAD_Y)
+            out.doc_pos = QPointF(col_x + PAD_X, y + PAD_Y)
+            out.status_rect = box      # the summary box
+            y = box.bottom() + 8
+        out.actions.append(Action("toggle", QRectF(out.label_rect)))
+        out.height = math.ceil(y)
+        return out
+
+
+def _has_table(doc: QTextDocument) -> bool:
+    return any(isinstance(f, QTextTable) for f in doc.rootFrame().childFrames())

@@ -1,0 +1,479 @@
+"""ChatModel: the rows of one session for the chat view, read lazily from its SessionStore.
+
+Rows are the session's items in order, plus the coverage divider (after the last item folded into
+the summary) and, while a reply streams, one row for the text so far. Opening a session never
+parses its items on the GUI thread: the row -> id index is built by the store's forward scan on a
+TaskRunner thread, and ``data()`` reads only the rows a view asks for, a block at a time, into a
+small LRU cache. Live items (from the turn worker) are appended without touching the disk.
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+from array import array
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
+from shiboken6 import Shiboken
+
+from okbot.core.errors import OkBotError
+from okbot.core.session import SessionStore
+from okbot.core.summary import SessionSummary
+from okbot.ui.chat import digest
+from okbot.ui.tasks import TaskRunner, default_task_runner
+
+log = logging.getLogger("okbot.ui.chat")
+
+_Index = QModelIndex | QPersistentModelIndex
+BLOCK = 32             # rows read from disk together (one open, sequential reads)
+CACHE_ITEMS = 512      # items kept in memory
+STREAM_FLUSH_MS = 40   # a streaming row is re-laid out at most this often
+RETRY_LOOKBACK = 64    # how far back from the end the retryable reply is looked for
+
+ITEM, DIVIDER, STREAM = "item", "divider", "stream"
+
+
+def snapshot_ids(store: SessionStore) -> array:
+    """Every item id of ``store`` in order (builds the store's offset index; blocking: call off the GUI thread)."""
+    return store.ids()
+
+
+class ChatModel(QAbstractListModel):
+    """A lazy list model over one session; see the module docstring.
+
+    ``fetched`` counts the items read from disk so far (tests use it to show that opening and
+    scrolling a long session reads only what is shown).
+    """
+
+    KindRole = Qt.ItemDataRole.UserRole + 1       # ITEM | DIVIDER | STREAM
+    ItemRole = Qt.ItemDataRole.UserRole + 2       # the item dict (read on demand)
+    IdRole = Qt.ItemDataRole.UserRole + 3         # the item id (no read); 0 for other rows
+    KeyRole = Qt.ItemDataRole.UserRole + 4        # hashable layout key (same key -> same layout)
+    ExpandedRole = Qt.ItemDataRole.UserRole + 5   # tool rows and the divider open and close
+    RetryableRole = Qt.ItemDataRole.UserRole + 6  # the latest reply, interrupted or failed
+    AuthorRole = Qt.ItemDataRole.UserRole + 7     # display name above an assistant bubble ("" = none)
+    DividerRole = Qt.ItemDataRole.UserRole + 8    # (covered item count, summary text)
+
+    loaded = Signal(int)        # the session's rows are ready (row count)
+    load_failed = Signal(str)   # the session could not be read (the message to show)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._store: SessionStore | None = None
+        self._tasks: TaskRunner | None = None
+        self._names: Callable[[str], str] = str
+        self._name_cache: dict[str, str] = {}
+        self._show_authors = False
+        self._ids = array("q")
+        self._cache: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        self._pending: list[dict[str, Any]] = []
+        self._generation = 0
+        self._loading = False
+        self._error = ""
+        self._summary = SessionSummary()
+        self._divider: int | None = None          # row of the divider, if any
+        self._expanded: set[Any] = set()
+        self._retry_id = 0
+        self._retry_enabled = True
+        self._stream: list[str] | None = None
+        self._stream_revision = 0
+        self._stream_author = ""
+        self._stream_timer = QTimer(self, singleShot=True, interval=STREAM_FLUSH_MS)
+        self._stream_timer.timeout.connect(self._on_stream_timer_timeout)
+        self.fetched = 0
+
+    # ------------------------------------------------------------------ session
+    def set_session(
+        self,
+        store: SessionStore | None,
+        *,
+        summary: SessionSummary | None = None,
+        target_name_by_id: Callable[[str], str] | None = None,
+        tasks: TaskRunner | None = None,
+        show_authors: bool = False,
+    ) -> None:
+        """Show ``store`` (None: nothing). Rows appear when the background index is ready (``loaded``)."""
+        self._generation += 1
+        self.beginResetModel()
+        self._store = store
+        self._tasks = tasks or self._tasks
+        self._names = target_name_by_id or str
+        self._name_cache.clear()
+        self._show_authors = show_authors
+        self._ids = array("q")
+        self._cache.clear()
+        self._pending = []
+        self._summary = summary or SessionSummary()
+        self._divider = None
+        self._expanded.clear()
+        self._retry_id = 0
+        self._stream = None
+        self._stream_timer.stop()
+        self._error = ""
+        self._loading = store is not None
+        self.endResetModel()
+        if store is None:
+            return
+        generation = self._generation
+        runner = self._tasks or default_task_runner()
+        runner.run(lambda: snapshot_ids(store),
+                   lambda ids: self._on_index_ready(generation, ids),
+                   lambda exc: self._on_index_failed(generation, exc), owner=self)
+
+    @property
+    def store(self) -> SessionStore | None:
+        return self._store
+
+    @property
+    def loading(self) -> bool:
+        """True while the session's index is being built."""
+        return self._loading
+
+    @property
+    def error(self) -> str:
+        """Why the session could not be read ("" when it could)."""
+        return self._error
+
+    @property
+    def show_authors(self) -> bool:
+        """True in squads: assistant bubbles carry their author's name and avatar."""
+        return self._show_authors
+
+    @property
+    def item_count(self) -> int:
+        return len(self._ids)
+
+    def set_summary(self, summary: SessionSummary) -> None:
+        """Move the coverage divider to ``summary.covered_through_id`` (e.g. after Compress now)."""
+        self._summary = summary
+        self._place_divider()
+
+    def set_retry_enabled(self, enabled: bool) -> None:
+        """Hide the Retry affordance while a turn runs (the shell calls this)."""
+        if enabled != self._retry_enabled:
+            self._retry_enabled = enabled
+            self._touch_id(self._retry_id)
+
+    # ------------------------------------------------------------------ live updates
+    def append_item(self, item: dict[str, Any]) -> None:
+        """Show an item just written to the session (ignored when it is already a row)."""
+        item_id = int(item.get("id", 0))
+        if item_id <= 0:
+            raise ValueError("append_item needs a stored item (with its id)")
+        if self._loading:
+            self._pending.append(item)
+            return
+        if self._store is None or (self._ids and item_id <= self._ids[-1]):
+            return
+        if item.get("type") == "assistant" and self._stream is not None:
+            self._drop_stream()   # the streamed text is now this item
+        row = self._stream_row() if self._stream is not None else self.rowCount()
+        self.beginInsertRows(QModelIndex(), row, row)
+        self._ids.append(item_id)
+        self._put(item)
+        self.endInsertRows()
+        if item.get("type") in ("user", "assistant"):
+            self._set_retry(item)
+
+    def stream_delta(self, text: str, author: str = "") -> None:
+        """Add streamed reply text (one row shows it until the reply's item arrives).
+
+        ``author`` (an assistant id) names the streaming bubble in squads; the first one given counts.
+        """
+        if author and not self._stream_author:
+            self._stream_author = author
+        if self._stream is None:
+            row = self.rowCount()
+            self.beginInsertRows(QModelIndex(), row, row)
+            self._stream = []
+            self._stream_revision += 1
+            self.endInsertRows()
+        self._stream.append(text)
+        if not self._stream_timer.isActive():
+            self._stream_timer.start()
+
+    def end_stream(self) -> None:
+        """The reply is over: remove the streaming row if its item did not replace it already."""
+        if self._stream is not None:
+            self._drop_stream()
+
+    @property
+    def streaming(self) -> bool:
+        return self._stream is not None
+
+    @property
+    def stream_text(self) -> str:
+        return "".join(self._stream or ())
+
+    # ------------------------------------------------------------------ rows
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
+        if parent.isValid():
+            return 0
+        return len(self._ids) + (self._divider is not None) + (self._stream is not None)
+
+    def row_kind(self, row: int) -> str:
+        """ITEM, DIVIDER or STREAM for a valid row."""
+        if self._divider is not None and row == self._divider:
+            return DIVIDER
+        if self._stream is not None and row == self.rowCount() - 1:
+            return STREAM
+        return ITEM
+
+    def item_id(self, row: int) -> int:
+        """The id of the item on ``row`` (0 for the divider and the streaming row); no disk read."""
+        pos = self._pos(row)
+        return self._ids[pos] if pos is not None else 0
+
+    def row_of_id(self, item_id: int) -> int:
+        """The row showing item ``item_id``, or -1."""
+        pos = bisect.bisect_left(self._ids, item_id)
+        if pos == len(self._ids) or self._ids[pos] != item_id:
+            return -1
+        return pos + (1 if self._divider is not None and pos >= self._divider else 0)
+
+    def item(self, row: int) -> dict[str, Any] | None:
+        """The item on ``row`` (cached; reads its block from disk when needed), or None."""
+        pos = self._pos(row)
+        if pos is None:
+            return None
+        return self._fetch(pos)
+
+    def full_item(self, row: int) -> dict[str, Any] | None:
+        """The item on ``row`` with nothing cut (re-read when the cached copy was trimmed)."""
+        item = self.item(row)
+        if item is not None and "_full_chars" in item and self._store is not None:
+            try:
+                return self._store.get(item["id"]) or item
+            except OkBotError as exc:
+                log.warning("could not re-read item %s: %s", item["id"], exc)
+        return item
+
+    def set_expanded(self, row: int, expanded: bool) -> None:
+        key = self._expand_key(row)
+        if key is None or (key in self._expanded) == expanded:
+            return
+        (self._expanded.add if expanded else self._expanded.discard)(key)
+        index = self.index(row, 0)
+        self.dataChanged.emit(index, index, [self.ExpandedRole, self.KeyRole])
+
+    def is_expanded(self, row: int) -> bool:
+        return self._expand_key(row) in self._expanded
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row = index.row()
+        kind = self.row_kind(row)
+        if role == self.KindRole:
+            return kind
+        if role == self.IdRole:
+            return self.item_id(row)
+        if role == self.ExpandedRole:
+            return self.is_expanded(row)
+        if kind == DIVIDER:
+            return self._divider_data(role)
+        if kind == STREAM:
+            return self._stream_data(role)
+        item = self.item(row)
+        if item is None:
+            return None
+        if role == self.ItemRole:
+            return item
+        if role == self.KeyRole:
+            return (ITEM, item["id"], self.is_expanded(row), self._show_authors, self._retryable(item))
+        if role == self.RetryableRole:
+            return self._retryable(item)
+        if role == self.AuthorRole:
+            return self._author_name(item)
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return digest.copy_text(item) if role == Qt.ItemDataRole.DisplayRole else None
+        return None
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+        if self.row_kind(index.row()) != DIVIDER:
+            flags |= Qt.ItemFlag.ItemIsEditable   # "editing" opens the read-only text selector
+        return flags
+
+    # ------------------------------------------------------------------ internals
+    def _pos(self, row: int) -> int | None:
+        if row < 0 or row >= self.rowCount():
+            return None
+        kind = self.row_kind(row)
+        if kind != ITEM:
+            return None
+        return row - 1 if self._divider is not None and row > self._divider else row
+
+    def _stream_row(self) -> int:
+        return self.rowCount() - 1
+
+    def _fetch(self, pos: int) -> dict[str, Any]:
+        item_id = self._ids[pos]
+        hit = self._cache.get(item_id)
+        if hit is not None:
+            self._cache.move_to_end(item_id)
+            return hit
+        lo = pos - pos % BLOCK
+        hi = min(lo + BLOCK, len(self._ids)) - 1
+        try:
+            assert self._store is not None
+            for item in self._store.iter_items(self._ids[lo], self._ids[hi]):
+                self.fetched += 1
+                self._put(item)
+        except OkBotError as exc:
+            return {"id": item_id, "type": "notice", "level": "error", "author": "app",
+                    "content": f"This message could not be read: {exc}"}
+        hit = self._cache.get(item_id)
+        if hit is None:  # the file changed under us (edited outside OkBot)
+            return {"id": item_id, "type": "notice", "level": "warning", "author": "app",
+                    "content": f"Item #{item_id} is no longer in the session file."}
+        return hit
+
+    def _put(self, item: dict[str, Any]) -> None:
+        self._cache[item["id"]] = digest.trim_for_cache(item)
+        self._cache.move_to_end(item["id"])
+        while len(self._cache) > CACHE_ITEMS:
+            self._cache.popitem(last=False)
+
+    def _current(self, generation: int) -> bool:
+        """True when a background result is for this session and the model still exists (a closed
+        chat page deletes it while the index may still be building)."""
+        return Shiboken.isValid(self) and generation == self._generation
+
+    def _on_index_ready(self, generation: int, ids: array) -> None:
+        if not self._current(generation):
+            return
+        self.beginResetModel()
+        self._ids = ids
+        self._loading = False
+        for item in self._pending:
+            if not self._ids or item["id"] > self._ids[-1]:
+                self._ids.append(item["id"])
+                self._put(item)
+        self._pending = []
+        self._divider = self._divider_pos()
+        self.endResetModel()
+        self._find_retry()
+        self.loaded.emit(self.rowCount())
+
+    def _on_index_failed(self, generation: int, exc: BaseException) -> None:
+        if not self._current(generation):
+            return
+        if not isinstance(exc, (OkBotError, OSError)):
+            log.error("reading the session failed", exc_info=exc)
+        self.beginResetModel()
+        self._loading = False
+        self._error = f"This conversation could not be read: {exc}"
+        self.endResetModel()
+        self.load_failed.emit(self._error)
+
+    def _divider_pos(self) -> int | None:
+        covered = self._summary.covered_through_id
+        if covered <= 0 or not self._ids:
+            return None
+        count = bisect.bisect_right(self._ids, covered)
+        return count if count > 0 else None
+
+    def _place_divider(self) -> None:
+        new = self._divider_pos() if not self._loading else None
+        old = self._divider
+        if old is not None:
+            self.beginRemoveRows(QModelIndex(), old, old)
+            self._divider = None
+            self.endRemoveRows()
+        if new is not None:
+            self.beginInsertRows(QModelIndex(), new, new)
+            self._divider = new
+            self.endInsertRows()
+
+    def _divider_data(self, role: int) -> Any:
+        count = self._divider or 0
+        if role == self.DividerRole:
+            return (count, self._summary.summary)
+        if role == self.KeyRole:
+            return (DIVIDER, count, DIVIDER in self._expanded, hash(self._summary.summary))
+        if role == Qt.ItemDataRole.DisplayRole:
+            return digest.divider_label(count)
+        return None
+
+    def _stream_data(self, role: int) -> Any:
+        if role == self.ItemRole:
+            return self._stream_item()
+        if role == self.KeyRole:
+            return (STREAM, self._stream_revision)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.stream_text
+        if role in (self.RetryableRole, self.ExpandedRole):
+            return False
+        if role == self.AuthorRole:
+            return self._author_name(self._stream_item()) if self._stream_author else ""
+        return None
+
+    def _stream_item(self) -> dict[str, Any]:
+        return {"id": 0, "type": "assistant", "author": self._stream_author, "status": "streaming",
+                "content": self.stream_text}
+
+    def _drop_stream(self) -> None:
+        self._stream_timer.stop()
+        self._stream_author = ""
+        row = self._stream_row()
+        self.beginRemoveRows(QModelIndex(), row, row)
+        self._stream = None
+        self.endRemoveRows()
+
+    def _on_stream_timer_timeout(self) -> None:
+        if self._stream is None:
+            return
+        self._stream_revision += 1
+        index = self.index(self._stream_row(), 0)
+        self.dataChanged.emit(index, index, [self.ItemRole, self.KeyRole])
+
+    def _retryable(self, item: dict[str, Any]) -> bool:
+        return self._retry_enabled and item["id"] == self._retry_id
+
+    def _expand_key(self, row: int) -> Any:
+        kind = self.row_kind(row) if 0 <= row < self.rowCount() else None
+        if kind == DIVIDER:
+            return DIVIDER
+        if kind == ITEM:
+            return self.item_id(row)
+        return None
+
+    def _author_name(self, item: dict[str, Any]) -> str:
+        if not self._show_authors or item.get("type") != "assistant":
+            return ""
+        author = str(item.get("author") or "")
+        if author not in self._name_cache:
+            try:
+                self._name_cache[author] = self._names(author) or author
+            except Exception:  # noqa: BLE001 - a deleted member still shows its id
+                self._name_cache[author] = author
+        return self._name_cache[author]
+
+    def _find_retry(self) -> None:
+        """Look back from the end for the last user/assistant item (reads at most a block or two)."""
+        start = len(self._ids) - 1
+        for pos in range(start, max(-1, start - RETRY_LOOKBACK), -1):
+            item = self._fetch(pos)
+            if item.get("type") in ("user", "assistant"):
+                self._set_retry(item)
+                return
+
+    def _set_retry(self, item: dict[str, Any]) -> None:
+        old = self._retry_id
+        failed = item.get("type") == "assistant" and item.get("status", "complete") != "complete"
+        self._retry_id = item["id"] if failed else 0
+        if old != self._retry_id:
+            self._touch_id(old)
+            self._touch_id(self._retry_id)
+
+    def _touch_id(self, item_id: int) -> None:
+        row = self.row_of_id(item_id) if item_id else -1
+        if row >= 0:
+            index = self.index(row, 0)
+            self.dataChanged.emit(index, index, [self.RetryableRole, self.KeyRole])

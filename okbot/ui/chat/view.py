@@ -1,0 +1,587 @@
+"""ChatView: a virtualised chat list (model + delegate) that stays smooth with 100k rows.
+
+Why not ``QListView``: with variable row heights it asks the delegate for *every* row's size on
+each layout, and it re-lays out every row when one is appended or one row's height changes (as a
+streaming reply does many times a second). This view keeps heights in a :class:`HeightIndex`
+(estimates until a row is first shown, then measured), so an append or a height change costs
+O(log n) and only the rows on screen are ever read, laid out or painted.
+
+Scrolling keeps an *anchor*: the row at the top and the offset into it. When rows above it
+are measured for the first time (scrolling up into estimated rows), the anchor stays put on
+screen instead of the content jumping. At the bottom the view sticks to the bottom, so a
+streaming reply stays in sight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    QPointF,
+    QRect,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import (
+    QGuiApplication,
+    QKeySequence,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QRegion,
+    QTextCursor,
+)
+from PySide6.QtWidgets import QAbstractItemView, QMenu, QStyle, QStyleOptionViewItem, QWidget
+
+from okbot.core.session import SessionStore
+from okbot.core.summary import SessionSummary
+from okbot.ui.chat import digest
+from okbot.ui.chat.delegate import ChatDelegate
+from okbot.ui.chat.heights import HeightIndex
+from okbot.ui.chat.layout import Action
+from okbot.ui.chat.model import DIVIDER, ITEM, ChatModel
+from okbot.ui.tasks import TaskRunner
+
+_Index = QModelIndex | QPersistentModelIndex
+_Hint = QAbstractItemView.ScrollHint
+ESTIMATE = 90          # height of a row not shown yet
+FLASH_MS = 1400        # how long "Copied ✓" stays
+LOADING_TEXT = "Loading the conversation…"
+EMPTY_TEXT = "No messages yet. Write one below to start."
+
+
+class ChatView(QAbstractItemView):
+    """The conversation of one assistant or squad; see :mod:`okbot.ui.chat` for the API."""
+
+    retry_requested = Signal()
+    view_context_requested = Signal(int)   # the user message's item id
+    summary_requested = Signal()           # the divider was clicked (its summary is shown inline)
+    copied = Signal(str)                   # text put on the clipboard
+    loaded = Signal(int)                   # the session's rows are ready
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        # state first: the calls below already reach the overrides (indexAt, scrollTo …)
+        self._heights = HeightIndex(0, ESTIMATE)
+        self._v = 0
+        self._anchor = (0, 0)
+        self._stick_bottom = True
+        self._programmatic = False
+        self._pressed: tuple[int, Action] | None = None
+        self._placeholder = EMPTY_TEXT
+        super().__init__(parent)
+        self.setObjectName("chatView")
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked)
+        self.setFrameShape(QAbstractItemView.Shape.NoFrame)
+        self.setMouseTracking(True)
+        self.viewport().setMouseTracking(True)
+        self.verticalScrollBar().setSingleStep(40)
+        self._flash_timer = QTimer(self, singleShot=True, interval=FLASH_MS)
+        self._flash_timer.timeout.connect(self._on_flash_timer_timeout)
+        self._chat = ChatModel(self)
+        self._delegate = ChatDelegate(self)
+        self.setModel(self._chat)
+        self.setItemDelegate(self._delegate)
+        self._chat.rowsRemoved.connect(self._on_model_rows_removed)
+        self._chat.loaded.connect(self.loaded)
+        self._chat.load_failed.connect(self._on_model_load_failed)
+
+    # ------------------------------------------------------------------ public API
+    def chat_model(self) -> ChatModel:
+        return self._chat
+
+    def chat_delegate(self) -> ChatDelegate:
+        return self._delegate
+
+    def set_session(
+        self,
+        store: SessionStore | None,
+        *,
+        summary: SessionSummary | None = None,
+        target_name_by_id: Callable[[str], str] | None = None,
+        tasks: TaskRunner | None = None,
+        show_authors: bool = False,
+    ) -> None:
+        """Show the session in ``store`` (None: nothing); rows appear when ``loaded`` is emitted."""
+        self._stick_bottom = True
+        self._chat.set_session(store, summary=summary, target_name_by_id=target_name_by_id,
+                               tasks=tasks, show_authors=show_authors)
+
+    def append_item(self, item: dict[str, Any]) -> None:
+        """Show an item the turn just wrote; a user message scrolls to the bottom."""
+        if item.get("type") == "user":
+            self._stick_bottom = True
+        self._chat.append_item(item)
+
+    def stream_delta(self, text: str, author: str = "") -> None:
+        """Add streamed reply text to the row at the bottom (``author``: who is replying, for squads)."""
+        self._chat.stream_delta(text, author)
+
+    def end_stream(self) -> None:
+        """The reply ended (its item, if any, has been appended)."""
+        self._chat.end_stream()
+
+    def set_summary(self, summary: SessionSummary) -> None:
+        """Move the coverage divider (e.g. after Compress now)."""
+        self._chat.set_summary(summary)
+
+    def set_developer_mode(self, enabled: bool) -> None:
+        """Developer mode shows View context when hovering a user message."""
+        self._delegate.developer_mode = bool(enabled)
+        self.viewport().update()
+
+    def developer_mode(self) -> bool:
+        return self._delegate.developer_mode
+
+    def set_retry_enabled(self, enabled: bool) -> None:
+        """Hide Retry while a turn runs."""
+        self._chat.set_retry_enabled(enabled)
+
+    def set_placeholder(self, text: str) -> None:
+        """What an empty conversation shows."""
+        self._placeholder = text
+        self.viewport().update()
+
+    def scroll_to_bottom(self) -> None:
+        self._stick_bottom = True
+        self._relayout()
+
+    def scroll_to_top(self) -> None:
+        self._stick_bottom = False
+        self._anchor = (0, 0)
+        self._relayout()
+
+    def is_at_bottom(self) -> bool:
+        return self._stick_bottom
+
+    def visible_rows(self) -> range:
+        """The rows at least partly on screen."""
+        n = len(self._heights)
+        if n == 0:
+            return range(0)
+        first = self._heights.row_at(self._v)
+        last = self._heights.row_at(self._v + max(1, self.viewport().height()) - 1)
+        return range(first, last + 1)
+
+    def action_rect(self, row: int, name: str, payload: Any = None) -> QRect | None:
+        """Where action ``name`` of ``row`` is drawn (viewport coordinates), or None when it is not offered."""
+        index = self._chat.index(row, 0)
+        option = self._option(index)
+        for action in self._delegate.actions(option, index):
+            if action.name == name and (payload is None or action.payload == payload):
+                return action.rect.translated(QPointF(option.rect.topLeft())).toAlignedRect()
+        return None
+
+    def select_text(self, row: int) -> bool:
+        """Open the read-only text selector over ``row``; False when the row has no text."""
+        index = self._chat.index(row, 0)
+        if not index.isValid():
+            return False
+        self.scrollTo(index)
+        self.setCurrentIndex(index)
+        return self.edit(index, QAbstractItemView.EditTrigger.AllEditTriggers, None)
+
+    def copy_row(self, row: int) -> str:
+        """Copy the message on ``row`` (its Markdown source) to the clipboard; returns the text."""
+        kind = self._chat.row_kind(row)
+        if kind == DIVIDER:
+            text = self._chat.data(self._chat.index(row, 0), ChatModel.DividerRole)[1]
+        elif kind == ITEM:
+            text = digest.copy_text(self._chat.full_item(row) or {})
+        else:
+            text = self._chat.stream_text
+        self._copy(text)
+        return text
+
+    # ------------------------------------------------------------------ geometry (QAbstractItemView)
+    def visualRect(self, index: _Index) -> QRect:  # noqa: N802 (Qt API)
+        row = index.row() if index.isValid() else -1
+        if not 0 <= row < len(self._heights):
+            return QRect()
+        top = self._heights.offset(row) - self._v
+        return QRect(0, top, self.viewport().width(), self._heights.height(row))
+
+    def indexAt(self, point: QPoint) -> QModelIndex:  # noqa: N802
+        y = self._v + point.y()
+        if not self._heights or y < 0 or y >= self._heights.total:
+            return QModelIndex()
+        return self._chat.index(self._heights.row_at(y), 0)
+
+    def scrollTo(self, index: _Index, hint: _Hint = _Hint.EnsureVisible) -> None:  # noqa: N802
+        row = index.row() if index.isValid() else -1
+        if not 0 <= row < len(self._heights):
+            return
+        self._measure(row)
+        top, height, view_h = self._heights.offset(row), self._heights.height(row), self.viewport().height()
+        hint_enum = _Hint
+        if hint == hint_enum.PositionAtTop or (hint == hint_enum.EnsureVisible and top < self._v) or height >= view_h:
+            value = top
+        elif hint == hint_enum.PositionAtBottom or (hint == hint_enum.EnsureVisible
+                                                    and top + height > self._v + view_h):
+            value = top + height - view_h
+        elif hint == hint_enum.PositionAtCenter:
+            value = top + height // 2 - view_h // 2
+        else:
+            return
+        self._stick_bottom = row == len(self._heights) - 1 and hint != hint_enum.PositionAtTop and height < view_h
+        self._set_anchor_for(max(0, value))
+        self._relayout()
+
+    def moveCursor(self, action: QAbstractItemView.CursorAction, modifiers: Qt.KeyboardModifier) -> QModelIndex:  # noqa: N802
+        n = len(self._heights)
+        if n == 0:
+            return QModelIndex()
+        row = self.currentIndex().row() if self.currentIndex().isValid() else self.visible_rows().start
+        act = QAbstractItemView.CursorAction
+        page = self.viewport().height()
+        if action in (act.MoveUp, act.MovePrevious):
+            row -= 1
+        elif action in (act.MoveDown, act.MoveNext):
+            row += 1
+        elif action == act.MoveHome:
+            row = 0
+        elif action == act.MoveEnd:
+            row = n - 1
+        elif action == act.MovePageUp:
+            row = self._heights.row_at(self._heights.offset(row) - page)
+        elif action == act.MovePageDown:
+            row = self._heights.row_at(self._heights.offset(row) + page)
+        return self._chat.index(max(0, min(n - 1, row)), 0)
+
+    def horizontalOffset(self) -> int:  # noqa: N802
+        return 0
+
+    def verticalOffset(self) -> int:  # noqa: N802
+        return self._v
+
+    def isIndexHidden(self, index: _Index) -> bool:  # noqa: N802
+        return False
+
+    def setSelection(self, rect: QRect, command: QItemSelectionModel.SelectionFlag) -> None:  # noqa: N802
+        if not self._heights:
+            return
+        first = self._heights.row_at(self._v + rect.top())
+        last = self._heights.row_at(self._v + rect.bottom())
+        selection = QItemSelection(self._chat.index(first, 0), self._chat.index(last, 0))
+        self.selectionModel().select(selection, command)
+
+    def visualRegionForSelection(self, selection: QItemSelection) -> QRegion:  # noqa: N802
+        region = QRegion()
+        visible = self.visible_rows()
+        for selected in selection:
+            for row in range(max(selected.top(), visible.start), min(selected.bottom(), visible.stop - 1) + 1):
+                region += self.visualRect(self._chat.index(row, 0))
+        return region
+
+    def updateGeometries(self) -> None:  # noqa: N802
+        self._relayout(update=False)
+        super().updateGeometries()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802
+        if self._programmatic:
+            return
+        value = self.verticalScrollBar().value()
+        bar_max = self.verticalScrollBar().maximum()
+        self._stick_bottom = value >= bar_max
+        row, _ = self._anchor
+        view_h = self.viewport().height()
+        if 0 <= row < len(self._heights) and self._heights.offset(row) < value + view_h \
+                and self._heights.offset(row) + self._heights.height(row) > value:
+            self._anchor = (row, value - self._heights.offset(row))   # keep the row on screen still
+        else:
+            self._set_anchor_for(value)
+        self._relayout()
+
+    # ------------------------------------------------------------------ model notifications
+    def reset(self) -> None:
+        super().reset()
+        self._heights.reset(self._chat.rowCount())
+        self._anchor = (0, 0)
+        self._relayout()
+
+    def rowsInserted(self, parent: _Index, start: int, end: int) -> None:  # noqa: N802
+        super().rowsInserted(parent, start, end)
+        self._heights.insert(start, end - start + 1)
+        row, offset = self._anchor
+        if start <= row and not self._stick_bottom:
+            self._anchor = (row + end - start + 1, offset)
+        self._relayout()
+
+    def _on_model_rows_removed(self, _parent: _Index, start: int, end: int) -> None:
+        count = end - start + 1
+        self._heights.remove(start, count)
+        row, offset = self._anchor
+        if row > end:
+            self._anchor = (row - count, offset)
+        elif row >= start:
+            self._anchor = (min(start, max(0, len(self._heights) - 1)), 0)
+        self._relayout()
+
+    def dataChanged(self, top_left: _Index, bottom_right: _Index, roles: list[int] = ()) -> None:  # noqa: N802, B006
+        super().dataChanged(top_left, bottom_right, roles)
+        for row in range(top_left.row(), bottom_right.row() + 1):
+            if 0 <= row < len(self._heights):
+                self._heights.widths[row] = 0   # measure again
+        self._relayout()
+
+    def _on_model_load_failed(self, message: str) -> None:
+        self.viewport().update()
+
+    # ------------------------------------------------------------------ layout
+    def _option(self, index: _Index) -> QStyleOptionViewItem:
+        # built by hand: PySide6 6.12's initViewItemOption / initFrom drop a reference to None on every
+        # call, which crashes the interpreter at exit after enough calls
+        option = QStyleOptionViewItem()
+        option.palette = self.palette()
+        option.font = self.font()
+        option.fontMetrics = self.fontMetrics()
+        option.direction = self.layoutDirection()
+        option.state = QStyle.StateFlag.State_Enabled
+        if self.window().isActiveWindow():
+            option.state |= QStyle.StateFlag.State_Active
+        option.rect = self.visualRect(index) if index.isValid() else QRect()
+        if not option.rect.isValid():
+            option.rect = QRect(0, 0, self.viewport().width(), ESTIMATE)
+        option.widget = self
+        return option
+
+    def _measure(self, row: int) -> bool:
+        """Lay out ``row`` at the current width if not done yet; True when its height changed."""
+        width = max(1, self.viewport().width())
+        if self._heights.widths[row] == width:
+            return False
+        option = self._option(self._chat.index(row, 0))
+        option.rect = QRect(0, 0, width, self._heights.height(row))
+        height = self._delegate.sizeHint(option, self._chat.index(row, 0)).height()
+        return self._heights.set(row, height, width)
+
+    def _set_anchor_for(self, value: int) -> None:
+        row = self._heights.row_at(value)
+        self._anchor = (max(0, row), value - self._heights.offset(max(0, row)))
+
+    def _relayout(self, *, update: bool = True) -> None:
+        """Measure the rows on screen, place the anchor (or the bottom) and set the scroll bar."""
+        heights, view_h = self._heights, max(1, self.viewport().height())
+        n = len(heights)
+        value = 0
+        for _ in range(8):
+            changed = False
+            if n == 0:
+                break
+            if self._stick_bottom:
+                row, filled = n - 1, 0
+                while row >= 0 and filled < view_h:
+                    changed |= self._measure(row)
+                    filled += heights.height(row)
+                    row -= 1
+                value = max(0, heights.total - view_h)
+            else:
+                row, offset = self._anchor
+                row = min(max(0, row), n - 1)
+                value = max(0, min(heights.offset(row) + offset, heights.total - view_h))
+                first = heights.row_at(value)
+                row = first
+                while row < n and heights.offset(row) < value + view_h:
+                    changed |= self._measure(row)
+                    row += 1
+                if first > 0 and heights.offset(first) > value:   # measured rows shrank: fill the top
+                    changed |= self._measure(first - 1)
+            if not changed:
+                break
+        maximum = max(0, heights.total - view_h) if n else 0
+        value = min(value, maximum)
+        if not self._stick_bottom and n and value >= maximum and maximum > 0:
+            self._stick_bottom = True
+        self._v = value
+        if n and not self._stick_bottom:
+            row, offset = self._anchor
+            if not 0 <= row < n or value != heights.offset(row) + offset:
+                self._set_anchor_for(value)
+        bar = self.verticalScrollBar()
+        self._programmatic = True
+        try:
+            bar.setRange(0, maximum)
+            bar.setPageStep(view_h)
+            bar.setValue(value)
+        finally:
+            self._programmatic = False
+        if update:
+            self.updateEditorGeometries()
+            self.viewport().update()
+
+    # ------------------------------------------------------------------ painting
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        painter = QPainter(self.viewport())
+        if self._chat.rowCount() == 0:
+            self._paint_placeholder(painter)
+            return
+        exposed = event.rect()
+        current = self.currentIndex()
+        needs_layout = False
+        for row in self.visible_rows():
+            needs_layout |= self._measure(row)
+            index = self._chat.index(row, 0)
+            option = self._option(index)
+            if not option.rect.intersects(exposed):
+                continue
+            if self.selectionModel().isSelected(index):
+                option.state |= QStyle.StateFlag.State_Selected
+            if self.hasFocus() and index == current:
+                option.state |= QStyle.StateFlag.State_HasFocus
+            self._delegate.paint(painter, option, index)
+        painter.end()
+        if needs_layout:
+            QTimer.singleShot(0, self._relayout)
+
+    def _paint_placeholder(self, painter: QPainter) -> None:
+        text = LOADING_TEXT if self._chat.loading else (self._chat.error or self._placeholder)
+        painter.setPen(self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+        rect = self.viewport().rect().adjusted(40, 0, -40, 0)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, text)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._delegate.reset_style()
+            self._heights.forget_widths()
+            self._relayout()
+        super().changeEvent(event)
+
+    # ------------------------------------------------------------------ mouse and keyboard
+    def _action_at(self, pos: QPoint) -> tuple[int, Action | None]:
+        index = self.indexAt(pos)
+        if not index.isValid():
+            return -1, None
+        return index.row(), self._delegate.action_at(self._option(index), index, QPointF(pos))
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        pos = event.position().toPoint()
+        row, action = self._action_at(pos)
+        key = self._chat.index(row, 0).data(ChatModel.KeyRole) if row >= 0 else None
+        hover_action = (action.name, action.payload) if action else None
+        if key != self._delegate.hover_key or hover_action != self._delegate.hover_action:
+            self._delegate.hover_key, self._delegate.hover_action = key, hover_action
+            self.viewport().update()
+        self.viewport().setCursor(Qt.CursorShape.PointingHandCursor if action else Qt.CursorShape.ArrowCursor)
+        if event.buttons() != Qt.MouseButton.NoButton:
+            super().mouseMoveEvent(event)
+
+    def leaveEvent(self, event: QEvent) -> None:  # noqa: N802
+        self._delegate.hover_key = self._delegate.hover_action = None
+        self.viewport().update()
+        super().leaveEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        row, action = self._action_at(event.position().toPoint())
+        if action is not None and event.button() == Qt.MouseButton.LeftButton:
+            self._pressed = (row, action)
+            event.accept()
+            return
+        self._pressed = None
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        pressed, self._pressed = self._pressed, None
+        if pressed is not None:
+            row, action = self._action_at(event.position().toPoint())
+            if action is not None and row == pressed[0] and action.name == pressed[1].name:
+                self._trigger(row, action)
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        _, action = self._action_at(event.position().toPoint())
+        if action is not None:
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
+        editor = self._delegate.editor
+        if editor is not None:   # the selector just opened: select the word that was double-clicked
+            cursor = editor.cursorForPosition(editor.viewport().mapFrom(self.viewport(), event.position().toPoint()))
+            cursor.select(QTextCursor.SelectionType.WordUnderCursor)
+            editor.setTextCursor(cursor)
+
+    def keyPressEvent(self, event: Any) -> None:  # noqa: N802
+        if event.matches(QKeySequence.StandardKey.Copy) and self.currentIndex().isValid():
+            self.copy_row(self.currentIndex().row())
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def contextMenuEvent(self, event: Any) -> None:  # noqa: N802
+        index = self.indexAt(event.pos())
+        if not index.isValid():
+            return
+        menu = self.context_menu(index.row())
+        if menu.actions():
+            menu.exec(event.globalPos())
+
+    def context_menu(self, row: int) -> QMenu:
+        """The right-click menu of ``row`` (built fresh each time)."""
+        menu = QMenu(self)
+        kind = self._chat.row_kind(row)
+        item = self._chat.item(row) or {}
+        if kind == DIVIDER:
+            label = "Hide summary" if self._chat.is_expanded(row) else "Show summary"
+            menu.addAction(label, lambda: self._toggle(row))
+            menu.addAction("Copy summary", lambda: self.copy_row(row))
+            return menu
+        menu.addAction("Copy message", lambda: self.copy_row(row))
+        menu.addAction("Select text", lambda: self.select_text(row))
+        if item.get("type") in ("tool_call", "tool_result"):
+            label = "Hide details" if self._chat.is_expanded(row) else "Show details"
+            menu.addAction(label, lambda: self._toggle(row))
+        if item.get("type") == "user" and self.developer_mode():
+            menu.addAction("View context", lambda: self.view_context_requested.emit(int(item["id"])))
+        if self._chat.data(self._chat.index(row, 0), ChatModel.RetryableRole):
+            menu.addAction("Retry", self.retry_requested.emit)
+        return menu
+
+    # ------------------------------------------------------------------ actions
+    def _trigger(self, row: int, action: Action) -> None:
+        name = action.name
+        if name == "copy":
+            self.copy_row(row)
+            self._flash(row, action)
+        elif name == "copy_code":
+            index = self._chat.index(row, 0)
+            layout = self._delegate.layout(self._option(index), index)
+            self._copy(layout.codes[action.payload].text)
+            self._flash(row, action)
+        elif name == "view_context" and self.developer_mode():
+            self.view_context_requested.emit(self._chat.item_id(row))
+        elif name == "retry":
+            self.retry_requested.emit()
+        elif name == "toggle":
+            self._toggle(row)
+
+    def _toggle(self, row: int) -> None:
+        expand = not self._chat.is_expanded(row)
+        self._chat.set_expanded(row, expand)
+        if expand and self._chat.row_kind(row) == DIVIDER:
+            self.summary_requested.emit()
+
+    def _copy(self, text: str) -> None:
+        QGuiApplication.clipboard().setText(text)
+        self.copied.emit(text)
+
+    def _flash(self, row: int, action: Action) -> None:
+        key = self._chat.index(row, 0).data(ChatModel.KeyRole)
+        self._delegate.flash = (key, action.name, action.payload)
+        self._flash_timer.start()
+        self.viewport().update()
+
+    def _on_flash_timer_timeout(self) -> None:
+        self._delegate.flash = None
+        self.viewport().update()

@@ -1,0 +1,271 @@
+"""One chat: the conversation, the approval card, the status line, the composer and the token gauge.
+
+The page drives a :class:`~okbot.ui.tasks.TurnWorker` per turn (send, Stop, Retry) and turns
+its signals into what the widgets show. It keeps no business logic: the runner decides what is
+sent and written; the page only reacts.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont, QPalette
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+
+from okbot.core.errors import OkBotError
+from okbot.core.runner import TurnResult
+from okbot.core.workspace import Target
+from okbot.llm.events import Degraded, Retrying
+from okbot.ui.app_context import AppContext
+from okbot.ui.approval_card import ApprovalCard
+from okbot.ui.chat_surface import ChatSurface, make_surface
+from okbot.ui.composer import Composer
+from okbot.ui.tasks import TurnWorker
+from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed
+
+log = logging.getLogger("okbot.ui.chat")
+
+STOPPED_TEXT = "You stopped the reply; what arrived is kept."
+
+
+class ChatPage(QWidget):
+    """The chat with one assistant or squad."""
+
+    streaming_changed = Signal(bool)
+    reply_finished = Signal(object)  # TurnResult
+    view_context_requested = Signal(object, int)  # Target, user item id
+
+    def __init__(
+        self, ctx: AppContext, target: Target, parent: Any = None, *, surface: ChatSurface | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("chatPage")
+        self.ctx, self.target = ctx, target
+        self.worker: TurnWorker | None = None
+        self._sent_text: str | None = None
+        self._last_result: TurnResult | None = None
+
+        self.title = QLabel(target.name, self)
+        self.title.setObjectName("chatTitle")
+        font = QFont(self.title.font())
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.subtitle = QLabel(self._subtitle_text(), self)
+        self.subtitle.setObjectName("chatSubtitle")
+        self.subtitle.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.gauge = TokenGauge(self)
+        self.feed = TokenGaugeFeed(ctx.sources, ctx.tasks, self)
+        self.feed.reading_ready.connect(self.gauge.set_reading)
+        self.feed.failed.connect(self.gauge.set_problem)
+
+        self.surface = surface or make_surface(ctx.tasks, ctx.settings, self)
+        self.surface.set_sources(ctx.sources)
+        self.surface.retry_requested.connect(self.retry)
+        self.surface.view_context_requested.connect(self._on_surface_view_context_requested)
+
+        self.approval = ApprovalCard(self)
+        self.status_line = QLabel(self)
+        self.status_line.setObjectName("statusLine")
+        self.status_line.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.status_line.setWordWrap(True)
+        self.status_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status_line.hide()
+        self.retry_button = QPushButton("Retry", self)
+        self.retry_button.setObjectName("retryButton")
+        self.retry_button.clicked.connect(self.retry)
+        self.retry_button.hide()
+
+        self.composer = Composer(self)
+        self.composer.set_target_name(target.name)
+        self.composer.send_requested.connect(self.send)
+        self.composer.stop_requested.connect(self.stop)
+        if target.problem and not target.meta:
+            self.composer.setEnabled(False)
+            self._set_status(f"⚠ {target.problem}")
+
+        self._build_layout()
+        self.surface.set_session(target, ctx.sources.session(target))
+        self.surface.set_developer_mode(bool(ctx.settings.get("developerMode")))
+        self.refresh_gauge()
+
+    # ------------------------------------------------------------------ public
+    @property
+    def streaming(self) -> bool:
+        return self.worker is not None and self.worker.running
+
+    @property
+    def last_result(self) -> TurnResult | None:
+        return self._last_result
+
+    def status_text(self) -> str:
+        return self.status_line.text() if not self.status_line.isHidden() else ""
+
+    def send(self, text: str) -> None:
+        """Send ``text`` as the next message (ignored while a reply streams)."""
+        if self.streaming or not text.strip():
+            return
+        self._sent_text = text
+        self._start(text)
+
+    def retry(self) -> None:
+        """Run the turn of the last user message again."""
+        if self.streaming:
+            return
+        self._sent_text = None
+        self._start(None)
+
+    def stop(self) -> None:
+        """Stop the reply that is streaming; what arrived is kept."""
+        if self.worker is not None and self.worker.running:
+            self.approval.cancel()
+            self.worker.stop()
+
+    def refresh_gauge(self) -> None:
+        """Recount this chat's next request off the GUI thread."""
+        self.feed.refresh(self.target)
+
+    def set_developer_mode(self, on: bool) -> None:
+        self.surface.set_developer_mode(on)
+
+    def reload_summary(self) -> None:
+        """Coverage may have moved (Compress now): show the divider where it is now."""
+        summary, _problems = self.ctx.sources.summary(self.target)
+        self.surface.set_summary(summary)
+
+    def focus_composer(self) -> None:
+        self.composer.focus_input()
+
+    def update_target(self, target: Target) -> None:
+        """The target was renamed (same directory): update names shown."""
+        self.target = target
+        self.title.setText(target.name)
+        self.subtitle.setText(self._subtitle_text())
+        self.composer.set_target_name(target.name)
+
+    # ------------------------------------------------------------- turn slots
+    def _start(self, text: str | None) -> None:
+        self._set_status("")
+        self.retry_button.hide()
+        try:
+            runner = self.ctx.make_runner()
+        except OkBotError as exc:  # e.g. no API key where one is needed: the text stays in the box
+            self._set_status(f"⚠ {exc}")
+            return
+        worker = TurnWorker(runner, self.target, text, self, tasks=self.ctx.tasks)
+        worker.item.connect(self._on_worker_item)
+        worker.delta.connect(self._on_worker_delta)
+        worker.event.connect(self._on_worker_event)
+        worker.finished.connect(self._on_worker_finished)
+        worker.failed.connect(self._on_worker_failed)
+        worker.approval_needed.connect(self._on_worker_approval_needed)
+        self.worker = worker
+        self.composer.set_streaming(True)
+        self.surface.set_busy(True)
+        worker.start()
+        self.streaming_changed.emit(True)
+
+    def _on_worker_item(self, item: dict) -> None:
+        if item.get("type") == "user" and self._sent_text is not None:
+            self.composer.accept_sent(self._sent_text)  # accepted: now (and only now) clear the box
+            self._sent_text = None
+        if item.get("type") == "assistant":
+            self.surface.end_stream()
+        self.surface.append_item(item)
+        if item.get("type") == "user":
+            self.surface.begin_stream()
+
+    def _on_worker_delta(self, text: str) -> None:
+        self.surface.append_delta(text)
+
+    def _on_worker_event(self, event: object) -> None:
+        if isinstance(event, Retrying):
+            self._set_status(f"Retrying (attempt {event.attempt + 1}) in {event.delay:.0f}s — {event.message}")
+        elif isinstance(event, Degraded):
+            self._set_status(f"Note: {event.message}")
+
+    def _on_worker_approval_needed(self, name: str, args: dict, reply: object) -> None:
+        self.approval.ask(name, args, reply)  # type: ignore[arg-type]
+
+    def _on_worker_finished(self, result: TurnResult) -> None:
+        self._turn_over()
+        self._last_result = result
+        if result.status == "interrupted":
+            self._set_status(STOPPED_TEXT)
+            self.retry_button.show()
+        elif result.status == "error":
+            self._set_status(f"⚠ The reply failed: {result.error}" if result.error else "⚠ The reply failed.")
+            self.retry_button.show()
+        elif not any(isinstance(e, Degraded) for e in result.degraded):
+            self._set_status("")
+        self.refresh_gauge()
+        self.reply_finished.emit(result)
+
+    def _on_worker_failed(self, message: str) -> None:
+        self._turn_over()
+        self._set_status(f"⚠ {message}")  # the message was refused: nothing was written, the text stays
+
+    def _turn_over(self) -> None:
+        self.approval.cancel()
+        self.surface.end_stream()
+        self.surface.set_busy(False)
+        self.composer.set_streaming(False)
+        worker, self.worker = self.worker, None
+        if worker is not None:
+            close = getattr(worker.runner.provider, "close", None)
+            if callable(close):
+                close()
+            worker.deleteLater()
+        self.streaming_changed.emit(False)
+
+    def _on_surface_view_context_requested(self, item_id: int) -> None:
+        self.view_context_requested.emit(self.target, item_id)
+
+    # --------------------------------------------------------------- internals
+    def _set_status(self, text: str) -> None:
+        self.status_line.setText(text)
+        self.status_line.setVisible(bool(text))
+
+    def _subtitle_text(self) -> str:
+        if self.target.kind == "squad":
+            desc = self.target.meta.get("description")
+            return desc if isinstance(desc, str) and desc else "Squad"
+        return self.target.role_line or "Assistant"
+
+    def _build_layout(self) -> None:
+        header = QHBoxLayout()
+        header.setContentsMargins(20, 12, 20, 8)
+        names = QVBoxLayout()
+        names.setSpacing(0)
+        names.addWidget(self.title)
+        names.addWidget(self.subtitle)
+        header.addLayout(names, 1)
+        header.addWidget(self.gauge, 0, Qt.AlignmentFlag.AlignVCenter)
+
+        rule = QFrame(self)
+        rule.setFrameShape(QFrame.Shape.HLine)
+        rule.setFrameShadow(QFrame.Shadow.Sunken)
+
+        status_row = QHBoxLayout()
+        status_row.setContentsMargins(20, 0, 20, 0)
+        status_row.addWidget(self.status_line, 1)
+        status_row.addWidget(self.retry_button)
+
+        bottom = QVBoxLayout()
+        bottom.setContentsMargins(16, 4, 16, 12)
+        bottom.setSpacing(6)
+        bottom.addWidget(self.approval)
+        bottom.addLayout(status_row)
+        bottom.addWidget(self.composer)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addLayout(header)
+        layout.addWidget(rule)
+        surface = self.surface.widget
+        surface.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        layout.addWidget(surface, 1)
+        layout.addLayout(bottom)

@@ -1,0 +1,445 @@
+"""The View-context window: exactly what the model saw for one user message.
+
+The text is ``render_markdown(build_context(target, at=message id))`` — the same function the
+turn runner and ``okbot context`` use, never re-assembled here. Building it (and reading the
+as-sent record) runs off the GUI thread through the app's :class:`~okbot.ui.tasks.TaskRunner`;
+an open viewer rebuilds when SOUL.md, skills/, memory/ or the session summary change on disk.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import (
+    QCloseEvent,
+    QColor,
+    QFont,
+    QFontDatabase,
+    QGuiApplication,
+    QKeySequence,
+    QPalette,
+    QShortcut,
+    QSyntaxHighlighter,
+    QTextCharFormat,
+    QTextDocument,
+)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from okbot.config import paths
+from okbot.core.context import ContextProjection
+from okbot.core.errors import OkBotError
+from okbot.core.render import header_lines
+from okbot.core.workspace import Target
+from okbot.ui.app_context import AppContext
+from okbot.ui.context_snapshot import ViewerSnapshot, health_lines, load_snapshot
+from okbot.ui.file_watch import FileWatcher
+from okbot.ui.token_bar import BarSegment, TokenBar, is_dark
+
+log = logging.getLogger("okbot.ui.context_viewer")
+
+CONTEXT_TAB, AS_SENT_TAB = 0, 1
+
+
+def bar_segments(proj: ContextProjection) -> list[BarSegment]:
+    """The token bar's parts: one per instruction block, then the session items and the overhead."""
+    segs = [
+        BarSegment(b.name, b.tokens, f"{b.title} · {'stable' if b.stable else 'volatile'} instruction block")
+        for b in proj.blocks
+    ]
+    segs.append(BarSegment("session items", proj.items_tokens, f"{len(proj.items):,} items after coverage"))
+    segs.append(BarSegment("overhead", proj.overhead_tokens, "chat-format overhead per message", muted=True))
+    return segs
+
+
+# -- presentation -------------------------------------------------------------------------------
+def _blend(a: QColor, b: QColor, t: float) -> QColor:
+    return QColor.fromRgbF(*(x + (y - x) * t for x, y in zip(a.getRgbF()[:3], b.getRgbF()[:3], strict=True)))
+
+
+_HEADER_KEYS = frozenset({"Cut-off", "Coverage", "Tokens", "Sent", "Now", "Provider reported", "Tools offered",
+                          "Instructions since sent"})
+_DIFF_HEADINGS = (" · changed since sent ·", " · added since sent ·", " · removed since sent ·")
+_IN_DIFF = 1  # QSyntaxHighlighter block state: inside a block shown as a diff
+
+
+class _MarkdownHighlighter(QSyntaxHighlighter):
+    """Colours the rendered projection's own structure (not the Markdown inside block bodies).
+
+    The layout's headings (``## instructions``, ``### <block> · N tokens``, ``### [i] <item> …``)
+    get the accent colour; header keys are bold; notices use a warning colour. With ``diff`` on
+    (the As-sent tab), lines of a block shown as a unified diff get added/removed backgrounds —
+    only inside such a block, so a Markdown list item elsewhere is never mistaken for a removal.
+    """
+
+    def __init__(self, document: QTextDocument, palette: QPalette, *, diff: bool = False) -> None:
+        super().__init__(document)
+        self._diff = diff
+        self.set_palette(palette)
+
+    def set_palette(self, pal: QPalette) -> None:
+        dark = is_dark(pal)
+        text, base = pal.color(QPalette.ColorRole.Text), pal.color(QPalette.ColorRole.Base)
+        accent = pal.color(QPalette.ColorRole.Highlight)
+        accent = _blend(accent, text, 0.25) if dark else _blend(accent, text, 0.15)
+
+        def fmt(color: QColor | None = None, bold: bool = False, bg: QColor | None = None) -> QTextCharFormat:
+            f = QTextCharFormat()
+            if color is not None:
+                f.setForeground(color)
+            if bg is not None:
+                f.setBackground(bg)
+            if bold:
+                f.setFontWeight(QFont.Weight.Bold)
+            return f
+
+        warn = QColor.fromHslF(0.08, 0.85, 0.65 if dark else 0.38)
+        band = _blend(base, pal.color(QPalette.ColorRole.Highlight), 0.13 if dark else 0.10)
+        self._formats = {
+            "h1": fmt(text, True),
+            "h2": fmt(accent, True),
+            "h3": fmt(accent, True, band),
+            "changed": fmt(warn, True, _blend(base, warn, 0.14)),
+            "content_heading": fmt(text, True),
+            "key": fmt(text, True),
+            "notice": fmt(warn),
+            "add": fmt(text, bg=_blend(base, QColor.fromHslF(0.33, 0.6, 0.45), 0.30 if dark else 0.22)),
+            "del": fmt(text, bg=_blend(base, QColor.fromHslF(0.0, 0.7, 0.55), 0.30 if dark else 0.20)),
+            "hunk": fmt(pal.color(QPalette.ColorRole.PlaceholderText), True),
+        }
+        self.rehighlight()
+
+    def highlightBlock(self, line: str) -> None:  # noqa: N802 (Qt API)
+        f, n = self._formats, len(line)
+        state = max(self.previousBlockState(), 0)
+        if line.startswith("### ") and line.endswith(" tokens"):  # one block or item of the layout
+            in_diff = self._diff and any(mark in line for mark in _DIFF_HEADINGS)
+            self.setCurrentBlockState(_IN_DIFF if in_diff else 0)
+            self.setFormat(0, n, f["changed" if in_diff else "h3"])
+            return
+        if line in ("## instructions", "## session items"):
+            self.setCurrentBlockState(0)
+            self.setFormat(0, n, f["h2"])
+            return
+        self.setCurrentBlockState(state)
+        if state == _IN_DIFF:
+            if line.startswith(("+++ ", "--- ", "@@")):
+                self.setFormat(0, n, f["hunk"])
+            elif line.startswith("+"):
+                self.setFormat(0, n, f["add"])
+            elif line.startswith("-"):
+                self.setFormat(0, n, f["del"])
+        elif line.startswith(("# Context · ", "# As sent · ")):
+            self.setFormat(0, n, f["h1"])
+        elif line.startswith(("Notice:", "≈ ", "(the sent text is missing", "(this block's text is missing")):
+            self.setFormat(0, n, f["notice"])
+        elif line.startswith("#"):
+            self.setFormat(0, n, f["content_heading"])
+        else:
+            key = line.split(":", 1)[0]
+            if key in _HEADER_KEYS:
+                self.setFormat(0, len(key) + 1, f["key"])
+
+
+def _text_view(name: str) -> QPlainTextEdit:
+    view = QPlainTextEdit(objectName=name)
+    view.setReadOnly(True)
+    flags = Qt.TextInteractionFlag
+    view.setTextInteractionFlags(flags.TextSelectableByMouse | flags.TextSelectableByKeyboard)
+    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    view.setFont(font)
+    view.setTabStopDistance(4 * view.fontMetrics().horizontalAdvance(" "))
+    view.document().setDocumentMargin(10)
+    return view
+
+
+def _secondary(label: QLabel) -> QLabel:
+    label.setWordWrap(True)
+    label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+class ContextViewer(QWidget):
+    """A top-level window showing the projection the model saw for user message ``item_id``.
+
+    Tabs: **Context** (``render_markdown`` of the projection) and **As sent** (the recorded request,
+    with a per-block diff against the live projection; disabled when there is no record). Emits
+    ``refreshed`` after new content is shown and ``failed`` (with the message) when a build fails;
+    the last good content stays on screen. Closing the window stops its file watcher.
+    """
+
+    refreshed = Signal()
+    failed = Signal(str)
+
+    def __init__(self, ctx: AppContext, target: Target, item_id: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.ctx, self.target, self.item_id = ctx, target, item_id
+        self._snapshot: ViewerSnapshot | None = None
+        self._generation = 0
+        self._loading = False
+        self._again: str | None = None  # a refresh asked for while one was running: its reason
+        self._closed = False
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.setObjectName("contextViewer")
+        self.setWindowTitle(f"View context — {target.name} · message #{item_id}")
+        self.resize(980, 760)
+        self._build()
+        self.watcher = FileWatcher(parent=self)
+        self.watcher.changed.connect(self._on_watcher_changed)
+        self.watcher.set_paths(self.watched_paths())
+        self.refresh("opened")
+
+    # -- layout ----------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.title = QLabel(objectName="viewerTitle")
+        font = QFont(self.title.font())
+        font.setPointSizeF(font.pointSizeF() * 1.3)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.title.setText(f"Context for message #{self.item_id} · {self.target.name}")
+        self.cutoff = _secondary(QLabel(objectName="viewerCutoff"))
+        self.coverage = QLabel(objectName="viewerCoverage")
+        self.coverage.setWordWrap(True)
+        self.coverage.setTextFormat(Qt.TextFormat.RichText)
+        self.bar = TokenBar()
+        self.health = _secondary(QLabel(objectName="viewerHealth"))
+        self.problem = QLabel(objectName="viewerProblem")
+        self.problem.setWordWrap(True)
+        self.problem.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.problem.hide()
+
+        self.context_view = _text_view("contextText")
+        self.context_view.setPlainText("Building the context…")
+        self.as_sent_view = _text_view("asSentText")
+        self._highlighters = [
+            _MarkdownHighlighter(self.context_view.document(), self.palette()),
+            _MarkdownHighlighter(self.as_sent_view.document(), self.palette(), diff=True),
+        ]
+        self.tabs = QTabWidget(objectName="viewerTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.context_view, "Context")
+        self.tabs.addTab(self.as_sent_view, "As sent")
+        self.tabs.setTabEnabled(AS_SENT_TAB, False)
+
+        self.status = _secondary(QLabel(objectName="viewerStatus"))
+        self.full_bodies = QCheckBox("Full bodies")
+        self.full_bodies.setToolTip("Show long message and block bodies whole instead of cut at 2,000 characters")
+        self.full_bodies.toggled.connect(self._on_full_bodies_toggled)
+        self.refresh_button = QPushButton("Refresh")
+        self.refresh_button.setToolTip("Rebuild from disk (F5)")
+        self.refresh_button.clicked.connect(self._on_refresh_button_clicked)
+        self.copy_button = QPushButton("Copy all as Markdown")
+        self.copy_button.setToolTip("Copy the whole projection, bodies uncut (Ctrl+Shift+C)")
+        self.copy_button.clicked.connect(self._on_copy_button_clicked)
+        self.copy_button.setEnabled(False)
+        QShortcut(QKeySequence("F5"), self, activated=self._on_refresh_button_clicked)
+        QShortcut(QKeySequence("Ctrl+Shift+C"), self, activated=self._on_copy_button_clicked)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.close)
+
+        footer = QHBoxLayout()
+        footer.addWidget(self.status, 1)
+        footer.addWidget(self.full_bodies)
+        footer.addWidget(self.refresh_button)
+        footer.addWidget(self.copy_button)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 14, 16, 12)
+        layout.setSpacing(6)
+        layout.addWidget(self.title)
+        layout.addWidget(self.cutoff)
+        layout.addWidget(self.coverage)
+        layout.addSpacing(4)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.health)
+        layout.addWidget(self.problem)
+        layout.addSpacing(2)
+        layout.addWidget(self.tabs, 1)
+        layout.addLayout(footer)
+        self._style_problem()
+
+    def _style_problem(self) -> None:
+        dark = is_dark(self.palette())
+        warn = QColor.fromHslF(0.08, 0.85, 0.65 if dark else 0.38)
+        pal = self.problem.palette()
+        pal.setColor(QPalette.ColorRole.WindowText, warn)
+        self.problem.setPalette(pal)
+
+    # -- public ----------------------------------------------------------------------------
+    @property
+    def snapshot(self) -> ViewerSnapshot | None:
+        """The content on show (``None`` until the first build finished)."""
+        return self._snapshot
+
+    def text(self) -> str:
+        """The Context tab's text."""
+        return self.context_view.toPlainText()
+
+    def as_sent_text(self) -> str:
+        """The As-sent tab's text."""
+        return self.as_sent_view.toPlainText()
+
+    def watched_paths(self) -> list[Path]:
+        """The files and folders whose changes rebuild the view."""
+        t = self.target
+        candidates = [t.soul_path, t.skills_dir, t.memory_dir, paths.global_memory_dir(), t.summary_path]
+        return [p for p in candidates if p is not None]
+
+    def refresh(self, reason: str = "") -> None:
+        """Rebuild off the GUI thread; a refresh asked for during a build runs once it ends."""
+        if self._closed:
+            return
+        if self._loading:
+            self._again = reason or self._again or "changed"
+            return
+        self._loading = True
+        self._generation += 1
+        generation = self._generation
+        sources, target, item_id = self.ctx.sources, self.target, self.item_id
+        self.status.setText("Building the context…")
+        self.ctx.tasks.run(
+            lambda: load_snapshot(sources, target, item_id),
+            lambda snap: self._on_tasks_done(generation, reason, snap),
+            lambda exc: self._on_tasks_error(generation, exc),
+        )
+
+    def copy_all(self) -> str:
+        """Copy the whole projection (bodies uncut) to the clipboard as Markdown; returns it."""
+        text = self._snapshot.full_markdown if self._snapshot else ""
+        if text:
+            QGuiApplication.clipboard().setText(text)
+            self.status.setText(f"Copied {len(text):,} characters of Markdown")
+        return text
+
+    # -- slots -----------------------------------------------------------------------------
+    def _on_tasks_done(self, generation: int, reason: str, snap: ViewerSnapshot) -> None:
+        if self._closed:
+            return
+        self._finish_run()
+        if generation != self._generation:
+            return
+        self._snapshot = snap
+        self._show(snap)
+        when = time.strftime("%H:%M:%S")
+        self.status.setText(f"Updated after {reason} · {when}" if reason and reason != "opened" else f"Built {when}")
+        self.refreshed.emit()
+
+    def _on_tasks_error(self, generation: int, exc: BaseException) -> None:
+        if self._closed:
+            return
+        self._finish_run()
+        if generation != self._generation:
+            return
+        message = str(exc) or exc.__class__.__name__
+        if not isinstance(exc, OkBotError):  # a bug, not a user-facing problem
+            log.error("building the context failed", exc_info=exc)
+        self.problem.setText(f"⚠ Could not build the context: {message}")
+        self.problem.show()
+        if self._snapshot is None:
+            self.context_view.setPlainText(f"Could not build the context for message #{self.item_id}.\n\n{message}")
+        self.status.setText("Build failed" + (" — showing the last good content" if self._snapshot else ""))
+        self.failed.emit(message)
+
+    def _on_watcher_changed(self, changed: list[str]) -> None:
+        names = sorted({Path(p).name for p in changed})
+        self.refresh(f"{', '.join(names)} changed on disk")
+
+    def _on_refresh_button_clicked(self) -> None:
+        self.refresh("refresh")
+
+    def _on_copy_button_clicked(self) -> None:
+        self.copy_all()
+
+    def _on_full_bodies_toggled(self, _checked: bool) -> None:
+        if self._snapshot is not None:
+            self._set_text(self.context_view, self._context_text(self._snapshot))
+
+    # -- internals -------------------------------------------------------------------------
+    def _finish_run(self) -> None:
+        self._loading = False
+        again, self._again = self._again, None
+        if again is not None:
+            self.refresh(again)
+
+    def _context_text(self, snap: ViewerSnapshot) -> str:
+        return snap.full_markdown if self.full_bodies.isChecked() else snap.markdown
+
+    def _show(self, snap: ViewerSnapshot) -> None:
+        proj = snap.projection
+        lines = header_lines(proj)
+        self.cutoff.setText(lines[1])
+        marker = self.palette().color(QPalette.ColorRole.Highlight).name()
+        covered = proj.covered_through_id > 0
+        self.coverage.setText(
+            f'<span style="color:{marker}">{"◆" if covered else "◇"}</span>&nbsp;{_html(lines[2])}'
+        )
+        calibrated = proj.calibration_factor != 1.0
+        note = (f"{proj.total_tokens:,} counted × {proj.calibration_factor:.2f} (calibrated by what the provider "
+                "reported for this model)") if calibrated else ""
+        self.bar.set_usage(
+            bar_segments(proj), window=proj.window, threshold=proj.threshold,
+            approximate=proj.approximate, total=proj.calibrated_tokens, total_note=note,
+        )
+        line, failure = health_lines(snap.health, snap.as_sent, proj.summary)
+        self.health.setText(line)
+        problems = [failure] if failure else []
+        problems += [f"Notice: {n}" for n in proj.notices]
+        self.problem.setText("\n".join(f"⚠ {p}" for p in problems))
+        self.problem.setVisible(bool(problems))
+
+        self._set_text(self.context_view, self._context_text(snap))
+        self.full_bodies.setEnabled(snap.full_markdown != snap.markdown)
+        self.copy_button.setEnabled(True)
+        if snap.as_sent is None:
+            self.tabs.setTabEnabled(AS_SENT_TAB, False)
+            self.tabs.setTabText(AS_SENT_TAB, "As sent")
+            self.tabs.setTabToolTip(
+                AS_SENT_TAB,
+                f"No as-sent record for message #{self.item_id} (sent before OkBot kept one, or never sent).",
+            )
+            self._set_text(self.as_sent_view, "")
+        else:
+            changed = len(snap.changed_blocks)
+            self.tabs.setTabEnabled(AS_SENT_TAB, True)
+            self.tabs.setTabText(AS_SENT_TAB, f"As sent · {changed} changed" if changed else "As sent")
+            self.tabs.setTabToolTip(AS_SENT_TAB, "The request as it went out, with blocks changed since as a diff")
+            self._set_text(self.as_sent_view, snap.as_sent_markdown)
+
+    def _set_text(self, view: QPlainTextEdit, text: str) -> None:
+        """Replace the text, keeping the reader's scroll position."""
+        if view.toPlainText() == text:
+            return
+        bar = view.verticalScrollBar()
+        position = bar.value()
+        view.setPlainText(text)
+        bar.setValue(min(position, bar.maximum()))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "_highlighters"):
+            for highlighter in self._highlighters:
+                highlighter.set_palette(self.palette())
+            self._style_problem()
+            if self._snapshot is not None:
+                self._show(self._snapshot)
+        super().changeEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
+        self._closed = True
+        self.watcher.stop()
+        super().closeEvent(event)
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

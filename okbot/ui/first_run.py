@@ -1,0 +1,390 @@
+"""The first-run panel: shown while no model provider is configured.
+
+It explains what OkBot needs, looks for OpenAI-compatible servers on this computer (Ollama,
+LM Studio, llama.cpp, vLLM; ``GET /v1/models`` with a short timeout, each probe a background job
+through ``ctx.tasks``), offers the ones that answer, and takes a hosted base URL + key instead.
+Nothing here blocks the GUI thread, and the app stays usable for browsing chats meanwhile
+("Not now" emits ``skipped``).
+
+:meth:`FirstRunPanel.needs_first_run` decides when to show it: see
+:func:`okbot.ui.settings.provider_setup.provider_configured` — the panel is needed only when the
+base URL is a hosted one (not this computer or the local network), the key source is not
+``none``, and no key is found in the environment or the keyring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont, QPalette
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from okbot.config.schema import SettingError, setting
+from okbot.core.errors import OkBotError
+from okbot.llm.keys import env_api_key, resolve_api_key
+from okbot.ui.settings.page import MessageBanner, NoteLabel, help_label, humanize, if_alive
+from okbot.ui.settings.provider_setup import (
+    DEFAULT_CANDIDATES,
+    NO_KEYRING_TEXT,
+    PROBE_TIMEOUT,
+    KeyStore,
+    LocalServerCandidate,
+    ProbeResult,
+    is_local_url,
+    list_models_at,
+    probe_server,
+    provider_configured,
+)
+
+TITLE = "Set up a model"
+INTRO = (
+    "OkBot talks to any OpenAI-compatible model: one running on this computer, or a hosted API "
+    "with a key. You can browse your chats while you decide."
+)
+HOSTED_DEFAULT_URL = "https://api.openai.com/v1"
+PANEL_WIDTH = 640
+
+
+class _ServerRow(QFrame):
+    """One local server that answered: its name, address, models and a Use button."""
+
+    def __init__(self, result: ProbeResult, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.result = result
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        self.setBackgroundRole(QPalette.ColorRole.Base)
+        name = QLabel(f"<b>{result.candidate.name}</b> · {result.candidate.base_url}")
+        name.setTextFormat(Qt.TextFormat.RichText)
+        if result.needs_key:
+            detail = "Answers, but wants an API key: use it below with its key."
+        else:
+            count = len(result.models)
+            shown = ", ".join(result.models[:3]) + (" …" if count > 3 else "")
+            detail = f"{count} model{'s' if count != 1 else ''}: {shown}" if count else "No models loaded yet."
+        self.detail = help_label(detail)
+        self.use_button = QPushButton("Use with key…" if result.needs_key else "Use")
+        text = QVBoxLayout()
+        text.setSpacing(2)
+        text.addWidget(name)
+        text.addWidget(self.detail)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(12, 8, 12, 8)
+        layout.addLayout(text, 1)
+        layout.addWidget(self.use_button, 0, Qt.AlignmentFlag.AlignVCenter)
+
+
+class FirstRunPanel(QWidget):
+    """A friendly panel shown instead of the chat while no provider is configured.
+
+    Signals: ``configured()`` once a local server or a hosted API was set up (settings saved);
+    ``skipped()`` when the user chose to browse without a provider; ``probe_finished(list)``
+    with the :class:`ProbeResult` of every candidate once all answered.
+    ``candidates`` and ``probe_timeout`` are injectable (tests point them at the fake server and a
+    closed port); ``keys`` is where a typed API key is saved (the system keyring by default).
+    """
+
+    configured = Signal()
+    skipped = Signal()
+    probe_finished = Signal(list)
+
+    def __init__(
+        self,
+        ctx: Any,
+        parent: QWidget | None = None,
+        *,
+        candidates: Sequence[LocalServerCandidate] = DEFAULT_CANDIDATES,
+        probe_timeout: float = PROBE_TIMEOUT,
+        keys: KeyStore | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self._candidates = tuple(candidates)
+        self._probe_timeout = probe_timeout
+        self._keys = keys or KeyStore()
+        self._generation = 0
+        self._results: list[ProbeResult] = []
+        self._rows: list[_ServerRow] = []
+        self._keyring = False
+        self._build()
+        self._check_keyring()
+        self.scan()
+
+    @staticmethod
+    def needs_first_run(settings: Any, find_key: Callable[[str], str | None] = resolve_api_key) -> bool:
+        """True when no provider is usable: a hosted base URL, a key source other than ``none``, and no key.
+
+        ``find_key(key_source)`` may read the system keyring (it can block on an unlock prompt);
+        with ``provider.keySource`` = ``keyring`` call this off the GUI thread.
+        """
+        return not provider_configured(settings, find_key)
+
+    # ------------------------------------------------------------------ building
+    def _build(self) -> None:
+        title = QLabel(TITLE)
+        font = QFont(title.font())
+        font.setPointSizeF(font.pointSizeF() * 1.7)
+        font.setBold(True)
+        title.setFont(font)
+        intro = QLabel(INTRO)
+        intro.setWordWrap(True)
+        self.banner = MessageBanner(self)
+
+        self.scan_status = QLabel()
+        self.scan_status.setWordWrap(True)
+        self.rows_box = QVBoxLayout()
+        self.rows_box.setSpacing(6)
+        self.scan_button = QPushButton("Look again")
+        self.scan_button.clicked.connect(self._on_scan_button_clicked)
+
+        self.url_edit = QLineEdit()
+        current = self.ctx.settings.get("provider.baseUrl")
+        self.url_edit.setText(current if not is_local_url(current) else HOSTED_DEFAULT_URL)
+        self.key_edit = QLineEdit()
+        self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_edit.setPlaceholderText("sk-…")
+        self.key_edit.setEnabled(False)
+        self.key_note = help_label("Checking for a system keyring…")
+        self.model_combo = QComboBox()
+        self.model_combo.setEditable(True)
+        self.model_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.model_combo.setEditText(self.ctx.settings.get("provider.model"))
+        self.connect_button = QPushButton("Connect")
+        self.connect_button.setDefault(True)
+        self.connect_button.clicked.connect(self._on_connect_button_clicked)
+        self.connect_status = NoteLabel()
+        self.connect_status.setWordWrap(True)
+
+        self.skip_button = QPushButton("Not now — browse my chats")
+        self.skip_button.setFlat(True)
+        self.skip_button.clicked.connect(self._on_skip_button_clicked)
+
+        local_head = QHBoxLayout()
+        local_head.addWidget(_heading("On this computer"), 1)
+        local_head.addWidget(self.scan_button)
+        hosted_form = QFormLayout()
+        hosted_form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        hosted_form.addRow("Base URL:", self.url_edit)
+        key_column = QVBoxLayout()
+        key_column.setSpacing(2)
+        key_column.addWidget(self.key_edit)
+        key_column.addWidget(self.key_note)
+        hosted_form.addRow("API key:", key_column)
+        hosted_form.addRow("Model:", self.model_combo)
+        connect_row = QHBoxLayout()
+        connect_row.addWidget(self.connect_button)
+        connect_row.addWidget(self.connect_status, 1)
+        hosted_form.addRow("", connect_row)
+
+        card = QWidget()
+        card.setMaximumWidth(PANEL_WIDTH)
+        column = QVBoxLayout(card)
+        column.setSpacing(10)
+        column.addWidget(title)
+        column.addWidget(intro)
+        column.addWidget(self.banner)
+        column.addSpacing(8)
+        column.addLayout(local_head)
+        column.addWidget(self.scan_status)
+        column.addLayout(self.rows_box)
+        column.addSpacing(12)
+        column.addWidget(_heading("A hosted API"))
+        column.addWidget(help_label("OpenAI or any OpenAI-compatible service: its base URL, your key and a model."))
+        column.addLayout(hosted_form)
+        column.addSpacing(12)
+        column.addWidget(self.skip_button, 0, Qt.AlignmentFlag.AlignLeft)
+
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(32, 32, 32, 32)
+        outer.addStretch(1)
+        wrapper = QVBoxLayout()
+        wrapper.addWidget(card)
+        wrapper.addStretch(1)
+        outer.addLayout(wrapper, 6)
+        outer.addStretch(1)
+
+    # ------------------------------------------------------------------ public
+    def scan(self) -> None:
+        """Probe every candidate in the background; rows appear as servers answer."""
+        self._generation += 1
+        generation = self._generation
+        self._results = []
+        for row in self._rows:
+            row.deleteLater()
+        self._rows = []
+        names = ", ".join(c.name for c in self._candidates)
+        self.scan_status.setText(f"Looking for {names}…")
+        self.scan_button.setEnabled(False)
+        timeout = self._probe_timeout
+        for candidate in self._candidates:
+            self.ctx.tasks.run(
+                lambda c=candidate: probe_server(c, timeout),
+                if_alive(self, lambda result, g=generation: self._on_probe_done(g, result)),
+                if_alive(self, lambda exc, c=candidate, g=generation: self._on_probe_done(
+                    g, ProbeResult(c, False, problem=type(exc).__name__))),
+            )
+        if not self._candidates:
+            self._finish_scan()
+
+    def found_servers(self) -> list[ProbeResult]:
+        """The candidates that answered so far (in the order they were listed)."""
+        order = {c: i for i, c in enumerate(self._candidates)}
+        return sorted((r for r in self._results if r.found), key=lambda r: order[r.candidate])
+
+    def server_rows(self) -> list[_ServerRow]:
+        return list(self._rows)
+
+    def use_server(self, result: ProbeResult) -> None:
+        """Save ``result``'s server as the provider (no key) and emit ``configured``."""
+        settings = self.ctx.settings
+        model = settings.get("provider.model")
+        try:
+            settings.set("provider.baseUrl", result.candidate.base_url)
+            settings.set("provider.keySource", "none")
+            if result.models and model not in result.models:
+                settings.set("provider.model", result.models[0])
+        except SettingError as exc:
+            self.banner.show_text(humanize(str(exc)), error=True)
+            return
+        self.configured.emit()
+
+    def connect_hosted(self) -> None:
+        """Check the typed base URL + key in the background; on success save them and emit ``configured``."""
+        try:
+            url = setting("provider.baseUrl").validate(self.url_edit.text())
+            model = setting("provider.model").validate(self.model_combo.currentText())
+        except SettingError as exc:
+            self.banner.show_text(humanize(str(exc)), error=True)
+            return
+        typed = self.key_edit.text().strip()
+        key = typed or env_api_key()
+        if not key and not is_local_url(url):
+            where = "Paste your API key" if self._keyring else "Set OKBOT_API_KEY (or OPENAI_API_KEY)"
+            self.banner.show_text(f"{where}: a hosted API needs one.", error=True)
+            return
+        keys, keep = self._keys, bool(typed)
+
+        def job() -> tuple[list[str], bool]:
+            models = list_models_at(url, key)
+            stored = keys.store(typed) if keep else False
+            return models, stored
+
+        self.banner.clear()
+        self.connect_button.setEnabled(False)
+        self.connect_status.setText(f"Connecting to {url}…")
+        self.ctx.tasks.run(job, if_alive(self, lambda out: self._on_hosted_done(url, model, keep, out)),
+                           if_alive(self, self._on_hosted_failed))
+
+    # ------------------------------------------------------------------ slots
+    def _on_scan_button_clicked(self) -> None:
+        self.scan()
+
+    def _on_connect_button_clicked(self) -> None:
+        self.connect_hosted()
+
+    def _on_skip_button_clicked(self) -> None:
+        self.skipped.emit()
+
+    def _on_probe_done(self, generation: int, result: ProbeResult) -> None:
+        if generation != self._generation:
+            return  # an older scan
+        self._results.append(result)
+        if result.found:
+            self._add_row(result)
+        if len(self._results) == len(self._candidates):
+            self._finish_scan()
+
+    def _on_row_use_clicked(self, result: ProbeResult) -> None:
+        if result.needs_key:
+            self.url_edit.setText(result.candidate.base_url)
+            self.key_edit.setFocus()
+            return
+        self.use_server(result)
+
+    def _on_keyring_checked(self, available: bool) -> None:
+        self._keyring = available
+        self.key_edit.setEnabled(available)
+        if available:
+            self.key_note.setText("Saved in the system keyring, never in settings.json.")
+        elif env_api_key():
+            self.key_note.setText("The key in OKBOT_API_KEY / OPENAI_API_KEY will be used.")
+        else:
+            self.key_note.setText(NO_KEYRING_TEXT)
+
+    def _on_hosted_done(self, url: str, model: str, typed: bool, out: tuple[list[str], bool]) -> None:
+        models, stored = out
+        self.connect_button.setEnabled(True)
+        if typed and not stored:
+            self.connect_status.clear()
+            self.banner.show_text("The key works, but the system keyring did not keep it; nothing was saved. "
+                                  "Set OKBOT_API_KEY in the environment instead.", error=True)
+            return
+        self.model_combo.clear()
+        self.model_combo.addItems(models)
+        if models and model not in models:
+            self.model_combo.setEditText(model)
+            self.connect_status.setText(f"Connected, but the server does not list “{model}”. Pick one of its models.")
+            return
+        settings = self.ctx.settings
+        try:
+            settings.set("provider.baseUrl", url)
+            settings.set("provider.keySource", "keyring" if typed else "env")
+            settings.set("provider.model", model)
+        except SettingError as exc:
+            self.banner.show_text(humanize(str(exc)), error=True)
+            return
+        self.key_edit.clear()
+        self.connect_status.setText("✓ Connected.")
+        self.configured.emit()
+
+    def _on_hosted_failed(self, exc: BaseException) -> None:
+        self.connect_button.setEnabled(True)
+        self.connect_status.clear()
+        text = str(exc) if isinstance(exc, OkBotError) else f"unexpected error ({type(exc).__name__})"
+        self.banner.show_text(f"Could not connect: {text}", error=True)
+
+    # --------------------------------------------------------------- internals
+    def _check_keyring(self) -> None:
+        keys = self._keys
+        self.ctx.tasks.run(keys.available, if_alive(self, self._on_keyring_checked),
+                           if_alive(self, lambda _exc: self._on_keyring_checked(False)))
+
+    def _add_row(self, result: ProbeResult) -> None:
+        row = _ServerRow(result, self)
+        row.use_button.clicked.connect(lambda _checked=False, r=result: self._on_row_use_clicked(r))
+        found = self.found_servers()
+        self._rows.insert(found.index(result), row)
+        self.rows_box.insertWidget(found.index(result), row)
+
+    def _finish_scan(self) -> None:
+        self.scan_button.setEnabled(True)
+        found = self.found_servers()
+        if found:
+            count = len(found)
+            self.scan_status.setText(f"Found {count} server{'s' if count != 1 else ''} running here.")
+        else:
+            names = ", ".join(c.name for c in self._candidates)
+            self.scan_status.setText(f"No local server is running ({names} checked). Start one and look "
+                                     "again, or use a hosted API below.")
+        self.probe_finished.emit(list(self._results))
+
+
+def _heading(text: str) -> QLabel:
+    label = QLabel(text)
+    font = QFont(label.font())
+    font.setBold(True)
+    font.setPointSizeF(font.pointSizeF() * 1.1)
+    label.setFont(font)
+    return label

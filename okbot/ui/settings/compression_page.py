@@ -1,0 +1,141 @@
+"""Settings → Context compression: when to compress, what to keep, and Compress now for the current chat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
+
+from okbot.core.errors import OkBotError
+from okbot.core.workspace import Target
+from okbot.ui.settings.page import NoteLabel, SettingsPage, help_label, if_alive
+
+PAGE_TITLE = "Context compression"
+NOT_AVAILABLE = "Compression is not part of this version of OkBot yet."
+NO_CHAT = "Select an assistant or squad first; Compress now works on the chat that is open."
+NO_PROVIDER = "Compress now needs a working provider: set one up on the Models page."
+
+
+def compression_available() -> bool:
+    """Whether this build has the compressor (``okbot.core.compression.Compressor``)."""
+    try:
+        from okbot.core.compression import Compressor  # type: ignore[attr-defined]  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def describe_report(report: Any) -> str:
+    """A ``CompressionReport`` in one sentence for the page."""
+    if not getattr(report, "ok", False):
+        return str(getattr(report, "message", "") or "Nothing was compressed.")
+    covered = int(getattr(report, "covered_items", 0))
+    before, after = int(getattr(report, "tokens_before", 0)), int(getattr(report, "tokens_after", 0))
+    text = f"Summarized {covered} item{'s' if covered != 1 else ''}: about {before:,} → {after:,} tokens."
+    extra = str(getattr(report, "message", "") or "")
+    return f"{text} {extra}" if extra else text
+
+
+class CompressionPage(SettingsPage):
+    """Compression settings and the Compress now button.
+
+    ``compress_finished(report)`` fires with the ``CompressionReport`` when Compress now is done
+    (also when it found nothing to do: ``report.ok`` is then False).
+    """
+
+    compress_finished = Signal(object)
+
+    def __init__(self, ctx: Any, parent: QWidget | None = None, *, current_target: Target | None = None) -> None:
+        super().__init__(ctx, PAGE_TITLE, parent)
+        self._target = current_target
+        self._available = compression_available()
+        self._running = False
+
+        when = self.add_section(
+            "When to compress",
+            "Older messages are folded into a summary; the full chat is always kept on disk and shown.",
+        )
+        self.add_setting(when, "contextCompression.ratio")
+        self.add_setting(when, "contextCompression.autoTopicCompress")
+        keep = self.add_section("What the model keeps")
+        self.add_setting(keep, "contextCompression.keepRecentMin")
+        self.add_setting(keep, "contextCompression.keepRecentMax")
+        self.add_setting(keep, "contextCompression.summaryMaxChars")
+
+        now = self.add_section("Compress now")
+        self.compress_button = QPushButton("Compress now")
+        self.compress_button.clicked.connect(self._on_compress_button_clicked)
+        self.target_label = help_label("")
+        self.result_label = NoteLabel()
+        self.result_label.setWordWrap(True)
+        self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        row = QWidget()
+        row_layout = QHBoxLayout(row)
+        row_layout.setContentsMargins(0, 0, 0, 0)
+        row_layout.addWidget(self.compress_button)
+        row_layout.addWidget(self.target_label, 1)
+        self.add_row(now, "", row, self.result_label)
+        self.finish()
+        self._update_button()
+
+    # ------------------------------------------------------------------ public
+    @property
+    def current_target(self) -> Target | None:
+        return self._target
+
+    def set_current_target(self, target: Target | None) -> None:
+        """The chat Compress now works on (``None``: no chat open)."""
+        if target is not self._target:
+            self.result_label.clear()
+        self._target = target
+        self._update_button()
+
+    def compress_now(self) -> None:
+        """Compress the current chat in the background; the result shows under the button."""
+        target, ctx = self._target, self.ctx
+        if target is None or not self._available or self._running:
+            return
+
+        def job() -> Any:
+            compressor = ctx.compressor()
+            if compressor is None:
+                raise OkBotError(NO_PROVIDER)
+            return compressor.compress_now(target)
+
+        self._running = True
+        self._update_button()
+        self.result_label.setText(f"Compressing “{target.name}”…")
+        self.ctx.tasks.run(job, if_alive(self, self._on_compress_done), if_alive(self, self._on_compress_failed))
+
+    # ------------------------------------------------------------------ slots
+    def _on_compress_button_clicked(self) -> None:
+        self.compress_now()
+
+    def _on_compress_done(self, report: Any) -> None:
+        self._running = False
+        self._update_button()
+        ok = bool(getattr(report, "ok", False))
+        self.result_label.setText(("✓ " if ok else "") + describe_report(report))
+        self.compress_finished.emit(report)
+
+    def _on_compress_failed(self, exc: BaseException) -> None:
+        self._running = False
+        self._update_button()
+        text = str(exc) if isinstance(exc, OkBotError) else f"Something went wrong in OkBot: {exc}"
+        self.result_label.setText(f"⚠ Not compressed: {text}")
+
+    # --------------------------------------------------------------- internals
+    def _update_button(self) -> None:
+        if not self._available:
+            reason = NOT_AVAILABLE
+        elif self._target is None:
+            reason = NO_CHAT
+        else:
+            reason = ""
+        self.compress_button.setEnabled(not reason and not self._running)
+        self.compress_button.setToolTip(reason or "Fold the older part of this chat into its summary now")
+        if self._target is not None:
+            self.target_label.setText(f"Current chat: {self._target.name}")
+        else:
+            self.target_label.setText(reason)

@@ -1,0 +1,136 @@
+"""The Settings dialog: a list of pages on the left, the chosen page on the right.
+
+Every change applies at once (validated and saved by ``Settings.set``), so there is only a
+Close button. Pages: Models, Context compression, Tools, Advanced.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QSize, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QListWidget,
+    QListWidgetItem,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from okbot.core.workspace import Target
+from okbot.ui.settings.compression_page import CompressionPage
+from okbot.ui.settings.models_page import ModelsPage
+from okbot.ui.settings.page import SettingsPage
+from okbot.ui.settings.provider_setup import KeyStore
+from okbot.ui.settings.simple_pages import AdvancedPage, ToolsPage
+
+DIALOG_TITLE = "Settings"
+DEFAULT_SIZE = (860, 680)
+NAV_WIDTH = 190
+# Short names for open_page(); the page titles work too (any capitalisation).
+PAGE_KEYS = ("models", "compression", "tools", "advanced")
+
+
+class SettingsDialog(QDialog):
+    """OkBot's settings, built from the schema. Non-modal: open it with ``show()``.
+
+    Signals: ``compress_finished(report)`` after Compress now (a ``CompressionReport``);
+    ``setting_changed(key)`` after any setting was saved from this dialog.
+    ``keys`` is where API keys are stored (the system keyring unless another is given).
+    """
+
+    compress_finished = Signal(object)
+    setting_changed = Signal(str)
+
+    def __init__(
+        self,
+        ctx: Any,
+        *,
+        current_target: Target | None = None,
+        parent: QWidget | None = None,
+        keys: KeyStore | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setWindowTitle(DIALOG_TITLE)
+        self.resize(*DEFAULT_SIZE)
+        self.setMinimumSize(640, 460)
+
+        self.models_page = ModelsPage(ctx, keys=keys)
+        self.compression_page = CompressionPage(ctx, current_target=current_target)
+        self.tools_page = ToolsPage(ctx)
+        self.advanced_page = AdvancedPage(ctx)
+        self._pages: dict[str, SettingsPage] = {
+            "models": self.models_page,
+            "compression": self.compression_page,
+            "tools": self.tools_page,
+            "advanced": self.advanced_page,
+        }
+        self.compression_page.compress_finished.connect(self.compress_finished)
+        for page in self._pages.values():
+            page.binder.changed.connect(self._on_page_setting_changed)
+
+        self.nav = QListWidget()
+        self.nav.setObjectName("settingsNav")
+        self.nav.setFixedWidth(NAV_WIDTH)
+        self.nav.setSpacing(2)
+        self.stack = QStackedWidget()
+        for page in self._pages.values():
+            item = QListWidgetItem(page.title)
+            item.setSizeHint(QSize(NAV_WIDTH - 8, self.nav.fontMetrics().height() + 14))
+            self.nav.addItem(item)
+            self.stack.addWidget(page)
+        self.nav.currentRowChanged.connect(self._on_nav_current_row_changed)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        buttons.accepted.connect(self.accept)
+        body = QHBoxLayout()
+        body.setContentsMargins(0, 0, 0, 0)
+        body.setSpacing(0)
+        body.addWidget(self.nav)
+        body.addWidget(self.stack, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 10, 10, 10)
+        layout.addLayout(body, 1)
+        layout.addWidget(buttons)
+        self.nav.setCurrentRow(0)
+
+    # ------------------------------------------------------------------ public
+    def page(self, name: str) -> SettingsPage:
+        """The page called ``name``: a short name (models, compression, tools, advanced) or its title."""
+        wanted = name.strip().lower()
+        for key, page in self._pages.items():
+            if wanted in (key, page.title.lower()):
+                return page
+        raise KeyError(f"no settings page {name!r}; pages: {', '.join(PAGE_KEYS)}")
+
+    def open_page(self, name: str) -> SettingsPage:
+        """Show the page called ``name`` (see :meth:`page`) and return it."""
+        page = self.page(name)
+        self.nav.setCurrentRow(list(self._pages.values()).index(page))
+        return page
+
+    def current_page(self) -> SettingsPage:
+        widget = self.stack.currentWidget()
+        assert isinstance(widget, SettingsPage)
+        return widget
+
+    def page_names(self) -> list[str]:
+        """The page titles, in order."""
+        return [page.title for page in self._pages.values()]
+
+    def set_current_target(self, target: Target | None) -> None:
+        """The chat Compress now works on (call when the selection in the main window changes)."""
+        self.compression_page.set_current_target(target)
+
+    # ------------------------------------------------------------------ slots
+    def _on_nav_current_row_changed(self, row: int) -> None:
+        if row >= 0:
+            self.stack.setCurrentIndex(row)
+
+    def _on_page_setting_changed(self, key: str) -> None:
+        self.setting_changed.emit(key)

@@ -1,0 +1,337 @@
+"""One editor widget per declared setting, chosen by its type in the schema.
+
+bool -> check box; int -> spin box within the bounds (a nullable int shows "Model default" at
+its lowest step); float ratio (bounds within 0..1) -> slider in steps of 0.01 with a value label;
+other float -> decimal spin box; choices -> combo box; text -> line edit.
+
+A field only reports what the user chose (``edited``); it never validates or stores anything.
+The :class:`~okbot.ui.settings.binder.SettingsBinder` hands the value to ``Settings.set`` and
+puts the stored value back with :meth:`SettingField.set_value` when the store refuses it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSlider,
+    QSpinBox,
+    QWidget,
+)
+
+from okbot.config.schema import Setting
+
+# What the Settings page calls each key (the schema's description is the help text under it).
+LABELS: dict[str, str] = {
+    "provider.baseUrl": "Base URL",
+    "provider.model": "Model",
+    "provider.keySource": "Key from",
+    "model.contextWindow": "Context window",
+    "contextCompression.ratio": "Compress at",
+    "contextCompression.keepRecentMin": "Keep at least",
+    "contextCompression.keepRecentMax": "Keep at most",
+    "contextCompression.summaryMaxChars": "Summary length",
+    "contextCompression.autoTopicCompress": "Compress when the topic changes",
+    "memory.maxEntries": "Memories recalled",
+    "memory.maxChars": "Memory characters",
+    "tools.search_history.approval": "Search chat history",
+    "tools.maxRounds": "Tool rounds per turn",
+    "developerMode": "Developer mode",
+    "provider.timeout": "Timeout",
+    "provider.maxRetries": "Retries",
+}
+
+# Friendlier words for choice values (the stored value stays the schema's).
+CHOICE_LABELS: dict[str, dict[str, str]] = {
+    "provider.keySource": {
+        "env": "Environment (OKBOT_API_KEY / OPENAI_API_KEY)",
+        "keyring": "System keyring",
+        "none": "No key needed",
+    },
+    "tools.search_history.approval": {"allow": "Allow", "ask": "Ask me first", "deny": "Deny"},
+}
+
+SUFFIXES: dict[str, str] = {
+    "model.contextWindow": " tokens",
+    "contextCompression.keepRecentMin": " items",
+    "contextCompression.keepRecentMax": " items",
+    "contextCompression.summaryMaxChars": " characters",
+    "memory.maxChars": " characters",
+    "provider.timeout": " s",
+}
+
+NULL_TEXT = "Model default"
+RATIO_STEPS = 100  # slider steps per 1.0
+RATIO_PAGE_STEP = 5
+
+
+def label_for(spec: Setting) -> str:
+    """The label the Settings page shows for ``spec`` (the last part of the key when none is set)."""
+    return LABELS.get(spec.key, spec.key.rsplit(".", 1)[-1])
+
+
+def is_ratio(spec: Setting) -> bool:
+    """A float with both bounds inside 0..1: shown as a slider."""
+    return (
+        spec.type is float
+        and spec.minimum is not None
+        and spec.maximum is not None
+        and 0 <= spec.minimum < spec.maximum <= 1
+    )
+
+
+class SettingField(QWidget):
+    """The editor of one setting. ``edited(value)`` fires when the user chose a value."""
+
+    edited = Signal(object)
+
+    def __init__(self, spec: Setting, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        self.help: QLabel | None = None  # the help text under the field, set by the page
+        self.column: Any = None  # the page's stack of this field and its notes (a QVBoxLayout)
+        self._layout = QHBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+
+    @property
+    def key(self) -> str:
+        return self.spec.key
+
+    def editor(self) -> QWidget:
+        """The widget that takes focus (a label's buddy, what tests type into)."""
+        raise NotImplementedError
+
+    def value(self) -> Any:
+        """The value on show."""
+        raise NotImplementedError
+
+    def set_value(self, value: Any) -> None:
+        """Show ``value`` without emitting ``edited``."""
+        blocker = QSignalBlocker(self.editor())
+        try:
+            self._show(value)
+        finally:
+            blocker.unblock()
+
+    def _show(self, value: Any) -> None:
+        raise NotImplementedError
+
+    def set_locked(self, reason: str) -> None:
+        """Make the field read-only with ``reason`` as its tooltip (``""`` unlocks it)."""
+        self.editor().setEnabled(not reason)
+        self.editor().setToolTip(reason or self.spec.description)
+        if self.help is not None:
+            self.help.setText(f"{reason}. {self.spec.description}" if reason else self.spec.description)
+
+
+class BoolField(SettingField):
+    """A check box whose text is the setting's label."""
+
+    def __init__(self, spec: Setting, parent: QWidget | None = None) -> None:
+        super().__init__(spec, parent)
+        self.box = QCheckBox(label_for(spec))
+        self.box.setToolTip(spec.description)
+        self.box.toggled.connect(self._on_box_toggled)
+        self._layout.addWidget(self.box)
+        self._layout.addStretch(1)
+
+    def editor(self) -> QWidget:
+        return self.box
+
+    def value(self) -> bool:
+        return self.box.isChecked()
+
+    def _show(self, value: Any) -> None:
+        self.box.setChecked(bool(value))
+
+    def _on_box_toggled(self, checked: bool) -> None:
+        self.edited.emit(bool(checked))
+
+
+class IntField(SettingField):
+    """A spin box within the schema's bounds; typing commits on Enter or leaving the box."""
+
+    def __init__(self, spec: Setting, parent: QWidget | None = None) -> None:
+        super().__init__(spec, parent)
+        self.spin = QSpinBox()
+        self.spin.setKeyboardTracking(False)  # one valueChanged per commit, not per keystroke
+        self.spin.setGroupSeparatorShown(True)
+        self.spin.setSuffix(SUFFIXES.get(spec.key, ""))
+        low = int(spec.minimum) if spec.minimum is not None else 0
+        high = int(spec.maximum) if spec.maximum is not None else 2**31 - 1
+        if spec.nullable:
+            # 0 stands for "no value": shown as NULL_TEXT. Values between 0 and the minimum can
+            # be typed and are refused by the store with its message.
+            self.spin.setSpecialValueText(NULL_TEXT)
+            low = 0
+        self.spin.setRange(low, high)
+        self.spin.setSingleStep(1000 if high >= 100_000 else 1)
+        self.spin.setMinimumWidth(150)
+        self.spin.setToolTip(spec.description)
+        self.spin.valueChanged.connect(self._on_spin_value_changed)
+        self._layout.addWidget(self.spin)
+        self._layout.addStretch(1)
+
+    def editor(self) -> QWidget:
+        return self.spin
+
+    def value(self) -> int | None:
+        number = self.spin.value()
+        return None if self.spec.nullable and number == 0 else number
+
+    def _show(self, value: Any) -> None:
+        self.spin.setValue(0 if value is None else int(value))
+
+    def _on_spin_value_changed(self, _number: int) -> None:
+        self.edited.emit(self.value())
+
+
+class FloatField(SettingField):
+    """A decimal spin box within the schema's bounds."""
+
+    def __init__(self, spec: Setting, parent: QWidget | None = None) -> None:
+        super().__init__(spec, parent)
+        self.spin = QDoubleSpinBox()
+        self.spin.setKeyboardTracking(False)
+        self.spin.setDecimals(1)
+        self.spin.setSuffix(SUFFIXES.get(spec.key, ""))
+        self.spin.setRange(spec.minimum if spec.minimum is not None else 0.0,
+                           spec.maximum if spec.maximum is not None else 1e9)
+        self.spin.setMinimumWidth(150)
+        self.spin.setToolTip(spec.description)
+        self.spin.valueChanged.connect(self._on_spin_value_changed)
+        self._layout.addWidget(self.spin)
+        self._layout.addStretch(1)
+
+    def editor(self) -> QWidget:
+        return self.spin
+
+    def value(self) -> float:
+        return float(self.spin.value())
+
+    def _show(self, value: Any) -> None:
+        self.spin.setValue(float(value))
+
+    def _on_spin_value_changed(self, number: float) -> None:
+        self.edited.emit(float(number))
+
+
+class RatioField(SettingField):
+    """A slider in steps of 0.01 (arrow keys: one step, Page Up/Down: five) with its value beside it.
+
+    The value is committed when the handle is released or a key moved it, not on every pixel of
+    a drag, so dragging does not rewrite settings.json dozens of times.
+    """
+
+    def __init__(self, spec: Setting, parent: QWidget | None = None) -> None:
+        super().__init__(spec, parent)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(round(spec.minimum * RATIO_STEPS), round(spec.maximum * RATIO_STEPS))
+        self.slider.setSingleStep(1)
+        self.slider.setPageStep(RATIO_PAGE_STEP)
+        self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
+        self.slider.setTickInterval(RATIO_PAGE_STEP)
+        self.slider.setMinimumWidth(220)
+        self.slider.setToolTip(spec.description)
+        self.slider.setAccessibleName(label_for(spec))
+        self.value_label = QLabel()
+        self.value_label.setMinimumWidth(self.value_label.fontMetrics().horizontalAdvance("0.00 of the window "))
+        self.slider.valueChanged.connect(self._on_slider_value_changed)
+        self.slider.sliderReleased.connect(self._on_slider_released)
+        self._layout.addWidget(self.slider, 1)
+        self._layout.addWidget(self.value_label)
+
+    def editor(self) -> QWidget:
+        return self.slider
+
+    def value(self) -> float:
+        return round(self.slider.value() / RATIO_STEPS, 2)
+
+    def _show(self, value: Any) -> None:
+        self.slider.setValue(round(float(value) * RATIO_STEPS))
+        self._show_label()
+
+    def _show_label(self) -> None:
+        self.value_label.setText(f"{self.value():.2f} of the window")
+
+    def _on_slider_value_changed(self, _step: int) -> None:
+        self._show_label()
+        if not self.slider.isSliderDown():
+            self.edited.emit(self.value())
+
+    def _on_slider_released(self) -> None:
+        self.edited.emit(self.value())
+
+
+class ChoiceField(SettingField):
+    """A combo box of the schema's choices (shown with friendlier words where we have them)."""
+
+    def __init__(self, spec: Setting, parent: QWidget | None = None) -> None:
+        super().__init__(spec, parent)
+        self.combo = QComboBox()
+        words = CHOICE_LABELS.get(spec.key, {})
+        for choice in spec.choices or ():
+            self.combo.addItem(words.get(choice, choice), choice)
+        self.combo.setToolTip(spec.description)
+        self.combo.activated.connect(self._on_combo_activated)
+        self._layout.addWidget(self.combo)
+        self._layout.addStretch(1)
+
+    def editor(self) -> QWidget:
+        return self.combo
+
+    def value(self) -> str:
+        return str(self.combo.currentData())
+
+    def _show(self, value: Any) -> None:
+        self.combo.setCurrentIndex(max(0, self.combo.findData(value)))
+
+    def _on_combo_activated(self, _index: int) -> None:
+        self.edited.emit(self.value())
+
+
+class TextField(SettingField):
+    """A line edit; the text is committed on Enter or when focus leaves it (only when it changed)."""
+
+    def __init__(self, spec: Setting, parent: QWidget | None = None) -> None:
+        super().__init__(spec, parent)
+        self.line = QLineEdit()
+        self.line.setToolTip(spec.description)
+        self.line.setClearButtonEnabled(True)
+        self.line.editingFinished.connect(self._on_line_editing_finished)
+        self._shown = ""
+        self._layout.addWidget(self.line, 1)
+
+    def editor(self) -> QWidget:
+        return self.line
+
+    def value(self) -> str:
+        return self.line.text()
+
+    def _show(self, value: Any) -> None:
+        self._shown = "" if value is None else str(value)
+        self.line.setText(self._shown)
+
+    def _on_line_editing_finished(self) -> None:
+        if self.line.text() != self._shown:
+            self.edited.emit(self.line.text())
+
+
+def make_field(spec: Setting, parent: QWidget | None = None) -> SettingField:
+    """The editor for ``spec``, chosen by its declared type."""
+    if spec.type is bool:
+        return BoolField(spec, parent)
+    if spec.type is int:
+        return IntField(spec, parent)
+    if spec.type is float:
+        return RatioField(spec, parent) if is_ratio(spec) else FloatField(spec, parent)
+    if spec.choices is not None:
+        return ChoiceField(spec, parent)
+    return TextField(spec, parent)

@@ -1,0 +1,284 @@
+"""Settings → Models: provider base URL, API key, key source, model picker, context window, Test connection.
+
+Everything that can wait on the network or the keyring (listing models, testing the connection,
+finding or saving the key) runs through ``ctx.tasks``; results for an older base URL are dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QWidget
+
+from okbot.config.schema import Setting, setting
+from okbot.core.errors import OkBotError
+from okbot.core.tokens import model_facts
+from okbot.ui.settings.fields import SettingField
+from okbot.ui.settings.page import NoteLabel, SettingsPage, help_label, if_alive
+from okbot.ui.settings.provider_setup import (
+    NO_KEYRING_TEXT,
+    ConnectionCheck,
+    KeyStore,
+    check_connection,
+    key_status,
+    list_models,
+    provider_configured,
+)
+
+PAGE_TITLE = "Models"
+KEYRING_TEXT = "Saved keys go to the system keyring, never to settings.json."
+_PROVIDER_KEYS = ("provider.baseUrl", "provider.keySource")
+
+
+class ModelPickerField(SettingField):
+    """An editable combo box: pick a model the server lists, or type any name."""
+
+    def __init__(self, spec: Setting, parent: QWidget | None = None) -> None:
+        super().__init__(spec, parent)
+        self.combo = QComboBox()
+        self.combo.setEditable(True)
+        self.combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.combo.setMinimumWidth(260)
+        self.combo.setToolTip(spec.description)
+        self.combo.activated.connect(self._on_combo_activated)
+        self.combo.lineEdit().editingFinished.connect(self._on_line_editing_finished)
+        self.refresh_button = QPushButton("Refresh list")
+        self.refresh_button.setToolTip("Ask the server which models it offers")
+        self._shown = ""
+        self._layout.addWidget(self.combo, 1)
+        self._layout.addWidget(self.refresh_button)
+
+    def editor(self) -> QWidget:
+        return self.combo
+
+    def value(self) -> str:
+        return self.combo.currentText()
+
+    def models(self) -> list[str]:
+        """The names in the drop-down list."""
+        return [self.combo.itemText(i) for i in range(self.combo.count())]
+
+    def set_models(self, models: list[str]) -> None:
+        """Offer ``models`` in the list, keeping the name on show."""
+        self.combo.blockSignals(True)
+        try:
+            self.combo.clear()
+            self.combo.addItems(models)
+            self.combo.setEditText(self._shown)
+        finally:
+            self.combo.blockSignals(False)
+
+    def _show(self, value: Any) -> None:
+        self._shown = str(value)
+        index = self.combo.findText(self._shown)
+        if index >= 0:
+            self.combo.setCurrentIndex(index)
+        self.combo.setEditText(self._shown)
+
+    def _on_combo_activated(self, _index: int) -> None:
+        self._emit_if_changed()
+
+    def _on_line_editing_finished(self) -> None:
+        self._emit_if_changed()
+
+    def _emit_if_changed(self) -> None:
+        if self.combo.currentText() != self._shown:
+            self.edited.emit(self.combo.currentText())
+
+
+class ModelsPage(SettingsPage):
+    """Provider and model settings, with the server's model list and a connection test.
+
+    ``models_listed(list)`` fires when a model list arrived; ``connection_checked(object)`` with
+    the :class:`ConnectionCheck` of Test connection.
+    """
+
+    models_listed = Signal(list)
+    connection_checked = Signal(object)
+
+    def __init__(self, ctx: Any, parent: QWidget | None = None, *, keys: KeyStore | None = None) -> None:
+        super().__init__(ctx, PAGE_TITLE, parent)
+        self._keys = keys or KeyStore()
+        self._keyring: bool | None = None  # unknown until the background check answers
+        self._generation = 0  # bumps when the base URL or key changes; older answers are dropped
+
+        provider = self.add_section(
+            "Provider", "Any OpenAI-compatible server: a hosted API, or one running on this computer."
+        )
+        self.add_setting(provider, "provider.baseUrl")
+        self.key_edit = QLineEdit()
+        self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_edit.setPlaceholderText("Paste an API key to save it")
+        self.key_edit.setEnabled(False)
+        self.key_edit.returnPressed.connect(self._on_save_key_clicked)
+        self.save_key_button = QPushButton("Save key")
+        self.save_key_button.setEnabled(False)
+        self.save_key_button.clicked.connect(self._on_save_key_clicked)
+        self.key_help = help_label("Checking for a system keyring…")
+        self.key_status = help_label("")
+        self.add_row(provider, "API key:", _row(self.key_edit, self.save_key_button), self.key_help,
+                     buddy=self.key_edit)
+        source = self.add_setting(provider, "provider.keySource")
+        source.column.addWidget(self.key_status)
+
+        model = self.add_section("Model")
+        self.model_field = ModelPickerField(setting("provider.model"), self)
+        self.model_field.refresh_button.clicked.connect(self._on_refresh_models_clicked)
+        self.add_setting(model, "provider.model", self.model_field)
+        self.models_status = help_label("")
+        self.model_field.column.addWidget(self.models_status)
+        window = self.add_setting(model, "model.contextWindow")
+        self.window_note = help_label("")
+        window.column.addWidget(self.window_note)
+
+        connection = self.add_section("Connection")
+        self.test_button = QPushButton("Test connection")
+        self.test_button.clicked.connect(self._on_test_button_clicked)
+        self.test_result = NoteLabel()
+        self.test_result.setWordWrap(True)
+        self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.add_row(connection, "", _row(self.test_button), self.test_result)
+        self.finish()
+
+        self.binder.changed.connect(self._on_binder_changed_models)
+        self._show_window_note()
+        self._check_keys()
+        self.fetch_models(auto=True)
+
+    # ------------------------------------------------------------------ public
+    def fetch_models(self, *, auto: bool = False) -> None:
+        """List the server's models in the background; ``auto`` skips servers that have no key yet."""
+        settings, keys, generation = self.binder.settings(), self._keys, self._generation
+
+        def job() -> list[str] | None:
+            if auto and not provider_configured(settings, keys.lookup):
+                return None
+            return list_models(settings)
+
+        self.model_field.refresh_button.setEnabled(False)
+        if not auto:
+            self.models_status.setText("Asking the server for its models…")
+        self.ctx.tasks.run(job, if_alive(self, lambda models: self._on_models_done(generation, models)),
+                           if_alive(self, lambda exc: self._on_models_failed(generation, exc)))
+
+    def test_connection(self) -> None:
+        """Run Test connection in the background; the result shows under the button."""
+        settings = self.binder.settings()
+        self.test_button.setEnabled(False)
+        self.test_button.setText("Testing…")
+        self.test_result.setText("")
+        self.ctx.tasks.run(lambda: check_connection(settings), if_alive(self, self._on_test_done),
+                           if_alive(self, self._on_test_failed))
+
+    # ------------------------------------------------------------------ slots
+    def _on_refresh_models_clicked(self) -> None:
+        self.fetch_models()
+
+    def _on_test_button_clicked(self) -> None:
+        self.test_connection()
+
+    def _on_binder_changed_models(self, key: str) -> None:
+        if key in _PROVIDER_KEYS:
+            self._generation += 1
+            self.model_field.set_models([])
+            self.models_status.setText("")
+            self.test_result.setText("")
+            self._check_keys()
+            self.fetch_models(auto=True)
+        if key in ("provider.model", "model.contextWindow"):
+            self._show_window_note()
+
+    def _on_save_key_clicked(self) -> None:
+        key = self.key_edit.text().strip()
+        if not key:
+            self.show_message("Paste a key first.")
+            return
+        keys = self._keys
+        self.save_key_button.setEnabled(False)
+        self.ctx.tasks.run(lambda: keys.store(key), if_alive(self, self._on_key_stored),
+                           if_alive(self, self._on_key_store_failed))
+
+    def _on_key_stored(self, stored: bool) -> None:
+        self.save_key_button.setEnabled(bool(self._keyring))
+        if not stored:
+            self.show_message("The system keyring did not accept the key; nothing was saved. "
+                              "Set OKBOT_API_KEY in the environment instead.")
+            return
+        self.key_edit.clear()
+        self.show_message("Key saved in the system keyring.", error=False)
+        if self.binder.settings().get("provider.keySource") != "keyring":
+            self.binder.apply("provider.keySource", "keyring")  # refreshes status and models
+        else:
+            self._generation += 1
+            self._check_keys()
+            self.fetch_models(auto=True)
+
+    def _on_key_store_failed(self, exc: BaseException) -> None:
+        self.save_key_button.setEnabled(bool(self._keyring))
+        self.show_message(f"The key was not saved: {type(exc).__name__}")  # never the key itself
+
+    def _on_keys_checked(self, state: tuple[bool, str]) -> None:
+        available, status = state
+        self._keyring = available
+        self.key_edit.setEnabled(available)
+        self.save_key_button.setEnabled(available)
+        self.key_help.setText(KEYRING_TEXT if available else NO_KEYRING_TEXT)
+        self.key_status.setText(status)
+
+    def _on_keys_check_failed(self, exc: BaseException) -> None:
+        self._on_keys_checked((False, f"Could not check for a key: {type(exc).__name__}"))
+
+    def _on_models_done(self, generation: int, models: list[str] | None) -> None:
+        if generation != self._generation:
+            return
+        self.model_field.refresh_button.setEnabled(True)
+        if models is None:
+            self.models_status.setText("Add an API key to list this server's models.")
+            return
+        self.model_field.set_models(models)
+        count = len(models)
+        self.models_status.setText(f"{count} model{'s' if count != 1 else ''} on this server."
+                                   if count else "The server lists no models; type the model's name.")
+        self.models_listed.emit(models)
+
+    def _on_models_failed(self, generation: int, exc: BaseException) -> None:
+        if generation != self._generation:
+            return
+        self.model_field.refresh_button.setEnabled(True)
+        text = str(exc) if isinstance(exc, OkBotError) else f"unexpected error ({type(exc).__name__})"
+        self.models_status.setText(f"Could not list models: {text}")
+
+    def _on_test_done(self, check: ConnectionCheck) -> None:
+        self.test_button.setEnabled(True)
+        self.test_button.setText("Test connection")
+        self.test_result.setText(("✓ " if check.ok else "⚠ ") + check.message)
+        if check.models:
+            self.model_field.set_models(list(check.models))
+        self.connection_checked.emit(check)
+
+    def _on_test_failed(self, exc: BaseException) -> None:
+        self._on_test_done(ConnectionCheck(False, f"The test failed: {exc}"))
+
+    # --------------------------------------------------------------- internals
+    def _check_keys(self) -> None:
+        settings, keys = self.binder.settings(), self._keys
+        self.ctx.tasks.run(lambda: (keys.available(), key_status(settings, keys)),
+                           if_alive(self, self._on_keys_checked), if_alive(self, self._on_keys_check_failed))
+
+    def _show_window_note(self) -> None:
+        model = self.binder.settings().get("provider.model")
+        known = model_facts(model).context_window
+        self.window_note.setText(f"“{model}” is known to take {known:,} tokens; "
+                                 "“Model default” uses that.")
+
+
+def _row(*widgets: QWidget) -> QWidget:
+    row = QWidget()
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    for widget in widgets:
+        layout.addWidget(widget, 1 if isinstance(widget, QLineEdit) else 0)
+    layout.addStretch(0 if any(isinstance(w, QLineEdit) for w in widgets) else 1)
+    return row
+

@@ -1,0 +1,261 @@
+"""Is a model provider configured, and which OpenAI-compatible servers answer on this computer?
+
+Qt-free (plain functions, blocking I/O with short timeouts): the UI runs :func:`probe_server`
+through its ``TaskRunner``, one call per candidate, so results arrive as each server answers.
+
+"Configured" (see :func:`provider_configured`) means the app can plausibly send a request:
+
+* the base URL points at this computer or the local network (``localhost``, ``127.0.0.0/8``,
+  ``::1``, private and link-local addresses, ``*.local``) — local servers need no key; or
+* ``provider.keySource`` is ``none`` — the user said the server needs no key; or
+* a key is available: ``OKBOT_API_KEY`` / ``OPENAI_API_KEY`` is set, or the key source finds one.
+
+Only a hosted base URL with no key anywhere needs the first-run panel.
+"""
+
+from __future__ import annotations
+
+import http.client
+import ipaddress
+import json
+import os
+import socket
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from okbot.llm.keys import env_api_key, resolve_api_key
+
+# Heavy third-party imports (openai, keyring) happen on pool threads; two threads importing
+# them at once has been seen to fail with ImportError, so they are taken one at a time.
+_IMPORT_LOCK = threading.Lock()
+
+PROBE_TIMEOUT = 0.8  # seconds per local server: connect + answer (a refused port fails at once)
+MAX_PROBE_BYTES = 1_000_000  # a model list larger than this is not what we are looking for
+
+
+@dataclass(frozen=True)
+class LocalServerCandidate:
+    """A place an OpenAI-compatible server usually listens (``base_url`` ends in ``/v1``)."""
+
+    name: str
+    base_url: str
+
+
+DEFAULT_CANDIDATES: tuple[LocalServerCandidate, ...] = (
+    LocalServerCandidate("Ollama", "http://127.0.0.1:11434/v1"),
+    LocalServerCandidate("LM Studio", "http://127.0.0.1:1234/v1"),
+    LocalServerCandidate("llama.cpp", "http://127.0.0.1:8080/v1"),
+    LocalServerCandidate("vLLM", "http://127.0.0.1:8000/v1"),
+)
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """What one candidate answered: ``found`` with its models, or why not (``problem``).
+
+    ``needs_key`` is set when a server answered 401/403: something OpenAI-compatible is there
+    but it wants a key.
+    """
+
+    candidate: LocalServerCandidate
+    found: bool
+    models: tuple[str, ...] = field(default=())
+    needs_key: bool = False
+    problem: str = ""
+
+
+def probe_server(candidate: LocalServerCandidate, timeout: float = PROBE_TIMEOUT) -> ProbeResult:
+    """``GET <base_url>/models`` with a short timeout; never raises for network or content problems."""
+    parts = urlsplit(candidate.base_url)
+    if parts.scheme != "http" or not parts.hostname:
+        return ProbeResult(candidate, False, problem="not an http:// URL")
+    path = parts.path.rstrip("/") + "/models"
+    conn = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=timeout)
+    try:
+        conn.request("GET", path, headers={"Accept": "application/json"})
+        response = conn.getresponse()
+        body = response.read(MAX_PROBE_BYTES + 1)
+        status = response.status
+    except ConnectionRefusedError:
+        return ProbeResult(candidate, False, problem="nothing is listening")
+    except (OSError, http.client.HTTPException) as exc:  # timeouts are OSError too
+        return ProbeResult(candidate, False, problem=_why(exc))
+    finally:
+        conn.close()
+    if status in (401, 403):
+        return ProbeResult(candidate, True, needs_key=True, problem="the server wants an API key")
+    if status != 200:
+        return ProbeResult(candidate, False, problem=f"answered HTTP {status}")
+    models = _model_ids(body)
+    if models is None:
+        return ProbeResult(candidate, False, problem="answered, but not with a model list")
+    return ProbeResult(candidate, True, models=models)
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, (socket.timeout, TimeoutError)):
+        return "no answer in time"
+    return getattr(exc, "strerror", None) or type(exc).__name__
+
+
+def _model_ids(body: bytes) -> tuple[str, ...] | None:
+    """The ``id`` of each entry of ``{"data": [...]}``, sorted; None when the body is not that."""
+    if len(body) > MAX_PROBE_BYTES:
+        return None
+    try:
+        data: Any = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    entries = data.get("data") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        return None
+    ids = {e["id"] for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str) and e["id"]}
+    return tuple(sorted(ids))
+
+
+def is_local_url(url: str) -> bool:
+    """Whether ``url`` points at this computer or the local network (where servers rarely need a key)."""
+    host = (urlsplit(url).hostname or "").lower()
+    if not host:
+        return False
+    if host == "localhost" or host.endswith(".localhost") or host.endswith(".local"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
+KeyFinder = Callable[[str], "str | None"]
+
+
+def provider_configured(settings: Any, find_key: KeyFinder = resolve_api_key) -> bool:
+    """Whether ``settings`` name a provider OkBot can plausibly use (see the module docstring).
+
+    ``find_key(key_source)`` looks the key up (default: environment / keyring); it may touch the
+    system keyring, so call this off the GUI thread when the key source is ``keyring``.
+    """
+    if is_local_url(settings.get("provider.baseUrl")):
+        return True
+    source = settings.get("provider.keySource")
+    if source == "none" or env_api_key():
+        return True
+    return bool(find_key(source))
+
+
+class KeyStore:
+    """Where the API key is kept: the system keyring through :mod:`okbot.llm.keys`.
+
+    The Settings dialog and the first-run panel take one as a parameter so that a test (or a
+    platform without a keyring) can hand in another. Every method may block on the keyring:
+    call them through the ``TaskRunner``.
+    """
+
+    def available(self) -> bool:
+        """Whether a system keyring can keep the key."""
+        from okbot.llm.keys import keyring_available
+
+        with _IMPORT_LOCK:  # the first call imports keyring
+            return keyring_available()
+
+    def store(self, key: str) -> bool:
+        """Save ``key``; False when there is no keyring or it refused."""
+        from okbot.llm.keys import store_api_key
+
+        return store_api_key(key)
+
+    def lookup(self, key_source: str) -> str | None:
+        """The key ``key_source`` (env / keyring / none) finds, or None."""
+        return resolve_api_key(key_source)
+
+
+NO_KEYRING_TEXT = (
+    "This computer has no system keyring OkBot can use, so OkBot cannot keep a key. "
+    "Set OKBOT_API_KEY (or OPENAI_API_KEY) in the environment before starting OkBot."
+)
+
+
+LIST_TIMEOUT = 10.0  # seconds for listing models / testing the connection (never the chat timeout)
+
+
+def list_models(settings: Any, timeout: float = LIST_TIMEOUT) -> list[str]:
+    """The model ids the configured server lists under ``/models``; raises ProviderError.
+
+    Blocking (network): run it through the TaskRunner.
+    """
+    with _IMPORT_LOCK:
+        from okbot.llm.openai_backend import OpenAIProvider  # the SDK loads here, off the GUI thread
+
+    provider = OpenAIProvider.from_settings(settings, timeout=timeout, max_retries=0)
+    try:
+        return provider.list_models()
+    finally:
+        provider.close()
+
+
+def list_models_at(base_url: str, api_key: str | None, timeout: float = LIST_TIMEOUT) -> list[str]:
+    """The model ids a server lists, for a base URL and key not saved yet; raises ProviderError."""
+    with _IMPORT_LOCK:
+        from okbot.llm.openai_backend import OpenAIProvider
+
+    provider = OpenAIProvider(base_url, api_key, timeout=timeout, max_retries=0)
+    try:
+        return provider.list_models()
+    finally:
+        provider.close()
+
+
+@dataclass(frozen=True)
+class ConnectionCheck:
+    """The outcome of Test connection: ``ok`` when the server answered and lists the model."""
+
+    ok: bool
+    message: str
+    models: tuple[str, ...] = ()
+
+
+def check_connection(settings: Any, timeout: float = LIST_TIMEOUT) -> ConnectionCheck:
+    """Ask the configured server for its models and say whether the chosen model is among them.
+
+    Blocking (network): run it through the TaskRunner. Provider failures become a
+    ``ConnectionCheck`` with ``ok=False`` and the provider's own message.
+    """
+    from okbot.llm.errors import ProviderError
+
+    url = settings.get("provider.baseUrl")
+    model = settings.get("provider.model")
+    try:
+        models = tuple(list_models(settings, timeout))
+    except ProviderError as exc:
+        return ConnectionCheck(False, f"Could not connect to {url}: {exc}")
+    count = f"{len(models)} model{'s' if len(models) != 1 else ''}"
+    if not models or model in models:
+        return ConnectionCheck(True, f"Connected to {url} ({count}); “{model}” is ready.", models)
+    return ConnectionCheck(
+        False, f"Connected to {url} ({count}), but it does not list “{model}”. Pick one of its models.", models
+    )
+
+
+def key_status(settings: Any, keys: KeyStore) -> str:
+    """Where the API key for ``settings`` comes from, in words (may touch the keyring)."""
+    if os.environ.get("OKBOT_API_KEY", "").strip():
+        return "Using the key in OKBOT_API_KEY (it takes precedence over the key source)."
+    source = settings.get("provider.keySource")
+    if source == "none":
+        return "No key is sent: the server needs none."
+    if source == "keyring":
+        found = keys.lookup("keyring")
+        if found and found != env_api_key():
+            return "Using the key saved in the system keyring."
+        if found:
+            return "No key in the keyring; using the one from the environment (OPENAI_API_KEY)."
+        return "No key is saved in the keyring yet."
+    if env_api_key():
+        return "Using the key from the environment (OPENAI_API_KEY)."
+    if is_local_url(settings.get("provider.baseUrl")):
+        return "No key set; local servers usually need none."
+    return "No key found: set OKBOT_API_KEY or OPENAI_API_KEY, or save a key in the keyring."

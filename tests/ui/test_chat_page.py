@@ -1,0 +1,324 @@
+"""The chat page driving real turns against the fake OpenAI server (offscreen Qt, real files)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QInputMethodEvent
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from okbot.core.workspace import Target
+from okbot.ui.app_context import AppContext
+from okbot.ui.chat_page import STOPPED_TEXT, ChatPage
+from okbot.ui.composer import Composer
+from okbot.ui.token_gauge import GaugeReading, TokenGauge, TokenGaugeFeed, reading_for
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+from tests.ui.chat_fixtures import ctx, server  # noqa: F401 - fixtures
+
+LONG = "word " * 600
+
+
+def open_page(qtbot: QtBot, ctx: AppContext) -> ChatPage:  # noqa: F811
+    target = ctx.workspace.list()[0]
+    page = ChatPage(ctx, target)
+    qtbot.addWidget(page)
+    page.resize(800, 600)
+    page.show()
+    qtbot.waitExposed(page)
+    return page
+
+
+def target_of(ctx: AppContext) -> Target:  # noqa: F811
+    return ctx.workspace.list()[0]
+
+
+def type_and_enter(qtbot: QtBot, page: ChatPage, text: str) -> None:
+    page.composer.edit.setFocus()
+    page.composer.set_text(text)
+    qtbot.keyClick(page.composer.edit, Qt.Key.Key_Return)
+
+
+def wait_idle(qtbot: QtBot, page: ChatPage) -> None:
+    qtbot.waitUntil(lambda: not page.streaming, timeout=15_000)
+
+
+def shown_text(page: ChatPage) -> str:
+    surface = page.surface
+    text = getattr(surface, "text", None)
+    return text() if callable(text) else ""
+
+
+# ------------------------------------------------------------------------------ sending
+def test_send_streams_the_reply_and_writes_it(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+    server.enqueue(Reply(text="Hello! Here is some streamed text.", chunk_chars=3, chunk_delay=0.01))
+    page = open_page(qtbot, ctx)
+    deltas: list[str] = []
+    type_and_enter(qtbot, page, "Say hello")
+    assert page.streaming and page.composer.button.text() == "Stop"
+    page.worker.delta.connect(deltas.append)
+    streamed: list[str] = []
+    page.worker.delta.connect(lambda _t: streamed.append(page.surface.streaming_text or ""))
+    wait_idle(qtbot, page)
+    assert any(0 < len(s) < len("Hello! Here is some streamed text.") for s in streamed)  # shown growing
+    assert len(deltas) > 2  # it streamed in pieces
+    assert page.composer.text() == ""  # accepted, so cleared
+    assert page.composer.button.text() == "Send"
+    items = ctx.sources.session(target_of(ctx)).tail(5)
+    assert [(it["type"], it["content"]) for it in items] == [
+        ("user", "Say hello"),
+        ("assistant", "Hello! Here is some streamed text."),
+    ]
+    assert server.chat_requests()[0]["messages"][-1] == {"role": "user", "content": "Say hello"}
+    qtbot.waitUntil(lambda: "Here is some streamed text." in shown_text(page))
+    assert page.surface.streaming_text is None
+
+
+def test_stop_mid_stream_keeps_the_partial_reply(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+    server.enqueue(Reply(text=LONG, chunk_chars=5, chunk_delay=0.01))
+    page = open_page(qtbot, ctx)
+    type_and_enter(qtbot, page, "Talk for a long time")
+    got: list[str] = []
+    page.worker.delta.connect(got.append)
+    qtbot.waitUntil(lambda: len(got) >= 3, timeout=10_000)
+    qtbot.mouseClick(page.composer.button, Qt.MouseButton.LeftButton)  # the button says Stop
+    wait_idle(qtbot, page)
+    last = ctx.sources.session(target_of(ctx)).tail(1)[0]
+    assert last["type"] == "assistant" and last["status"] == "interrupted"
+    assert last["content"] and LONG.startswith(last["content"]) and len(last["content"]) < len(LONG)
+    assert page.last_result.status == "interrupted"
+    assert page.status_text() == STOPPED_TEXT
+    assert page.retry_button.isVisible()
+    qtbot.waitUntil(lambda: last["content"] in shown_text(page))  # the partial reply stays on screen
+
+
+def test_retry_after_a_failed_reply(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+    server.enqueue(Reply(status=500), Reply(status=500))  # first try + one retry (provider.maxRetries=1)
+    page = open_page(qtbot, ctx)
+    type_and_enter(qtbot, page, "Are you there?")
+    wait_idle(qtbot, page)
+    assert page.last_result.status == "error"
+    assert "failed" in page.status_text()
+    assert page.retry_button.isVisible()
+
+    server.enqueue(Reply(text="Yes, I am here."))
+    qtbot.mouseClick(page.retry_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, page)
+    assert page.last_result.status == "complete"
+    items = ctx.sources.session(target_of(ctx)).tail(10)
+    assert [it["type"] for it in items] == ["user", "assistant", "assistant"]
+    assert items[-1]["content"] == "Yes, I am here." and items[1]["status"] == "error"
+    assert not page.retry_button.isVisible() and page.status_text() == ""
+
+
+def test_retry_requested_by_the_chat_view_runs_a_retry(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+    page = open_page(qtbot, ctx)
+    type_and_enter(qtbot, page, "first")
+    wait_idle(qtbot, page)
+    server.enqueue(Reply(text="again"))
+    page.surface.retry_requested.emit()
+    assert page.streaming
+    wait_idle(qtbot, page)
+    assert page.last_result.reply_text == "again"
+
+
+def test_a_refused_message_stays_in_the_composer(qtbot: QtBot, ctx: AppContext) -> None:  # noqa: F811
+    ctx.settings.set("model.contextWindow", 1024)
+    page = open_page(qtbot, ctx)
+    huge = "lorem ipsum dolor " * 2000
+    type_and_enter(qtbot, page, huge)
+    wait_idle(qtbot, page)
+    assert page.composer.text() == huge
+    assert "cannot fit" in page.status_text()
+    assert len(ctx.sources.session(target_of(ctx))) == 0
+
+
+def test_retrying_and_degraded_events_show_in_the_status_line(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+) -> None:
+    server.enqueue(Reply(status=503), Reply(reject_stream_options=True), Reply(text="recovered"))
+    page = open_page(qtbot, ctx)
+    seen: list[str] = []
+    type_and_enter(qtbot, page, "hi")
+    page.worker.event.connect(lambda _e: seen.append(page.status_text()))
+    wait_idle(qtbot, page)
+    assert any(s.startswith("Retrying") for s in seen), seen
+    assert any(s.startswith("Note:") for s in seen), seen
+    assert page.last_result.reply_text == "recovered"
+    assert page.status_text().startswith("Note:")  # a degraded server stays noted after the reply
+
+
+# ------------------------------------------------------------------------------ approval
+def test_approval_card_for_search_history_under_ask(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+    ctx.settings.set("tools.search_history.approval", "ask")
+    server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "budget"})]), Reply(text="Found it."))
+    page = open_page(qtbot, ctx)
+    type_and_enter(qtbot, page, "what did we say about the budget?")
+    qtbot.waitUntil(lambda: page.approval.isVisible(), timeout=10_000)
+    assert "budget" in page.approval.label.text()
+    assert page.streaming  # the turn waits for the answer
+    qtbot.mouseClick(page.approval.allow_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, page)
+    assert not page.approval.isVisible()
+    result = [it for it in page.last_result.items if it["type"] == "tool_result"][0]
+    assert result["ok"] is True
+    assert page.last_result.reply_text == "Found it."
+
+
+def test_denying_the_approval_tells_the_model(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+    ctx.settings.set("tools.search_history.approval", "ask")
+    server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "x"})]), Reply(text="OK, I won't."))
+    page = open_page(qtbot, ctx)
+    type_and_enter(qtbot, page, "search for x")
+    qtbot.waitUntil(lambda: page.approval.isVisible(), timeout=10_000)
+    qtbot.mouseClick(page.approval.deny_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, page)
+    result = [it for it in page.last_result.items if it["type"] == "tool_result"][0]
+    assert result["ok"] is False and "did not approve" in result["content"]
+
+
+def test_stop_while_the_card_waits(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+    ctx.settings.set("tools.search_history.approval", "ask")
+    server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "x"})]))
+    page = open_page(qtbot, ctx)
+    type_and_enter(qtbot, page, "search for x")
+    qtbot.waitUntil(lambda: page.approval.isVisible(), timeout=10_000)
+    page.stop()
+    wait_idle(qtbot, page)
+    assert not page.approval.isVisible()
+    assert page.last_result.status == "interrupted"
+
+
+# ------------------------------------------------------------------------------ composer
+def test_composer_enter_sends_shift_enter_breaks_the_line(qtbot: QtBot) -> None:
+    composer = Composer()
+    qtbot.addWidget(composer)
+    sent: list[str] = []
+    composer.send_requested.connect(sent.append)
+    qtbot.keyClicks(composer.edit, "line one")
+    qtbot.keyClick(composer.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(composer.edit, "line two")
+    assert sent == [] and composer.text() == "line one\nline two"
+    qtbot.keyClick(composer.edit, Qt.Key.Key_Return)
+    assert sent == ["line one\nline two"]
+    assert composer.text() == "line one\nline two"  # cleared only once the turn accepts it
+    composer.accept_sent("line one\nline two")
+    assert composer.text() == ""
+
+
+def test_enter_never_sends_during_ime_composition(qtbot: QtBot) -> None:
+    composer = Composer()
+    qtbot.addWidget(composer)
+    sent: list[str] = []
+    composer.send_requested.connect(sent.append)
+    composer.set_text("hello ")
+    QApplication.sendEvent(composer.edit, QInputMethodEvent("にほん", []))
+    assert composer.edit.composing
+    qtbot.keyClick(composer.edit, Qt.Key.Key_Return)
+    assert sent == []
+    commit = QInputMethodEvent()
+    commit.setCommitString("日本")
+    QApplication.sendEvent(composer.edit, commit)
+    assert not composer.edit.composing
+    qtbot.keyClick(composer.edit, Qt.Key.Key_Return)
+    assert sent == ["hello 日本"]
+
+
+def test_enter_does_nothing_while_streaming_and_empty_text_is_not_sent(qtbot: QtBot) -> None:
+    composer = Composer()
+    qtbot.addWidget(composer)
+    sent: list[str] = []
+    stops: list[bool] = []
+    composer.send_requested.connect(sent.append)
+    composer.stop_requested.connect(lambda: stops.append(True))
+    qtbot.keyClick(composer.edit, Qt.Key.Key_Return)
+    assert sent == [] and not composer.button.isEnabled()
+    composer.set_streaming(True)
+    composer.set_text("next question")
+    qtbot.keyClick(composer.edit, Qt.Key.Key_Return)
+    assert sent == []
+    assert composer.button.text() == "Stop"
+    qtbot.mouseClick(composer.button, Qt.MouseButton.LeftButton)
+    assert stops == [True]
+
+
+def test_composer_grows_with_its_text_up_to_a_limit(qtbot: QtBot) -> None:
+    composer = Composer()
+    qtbot.addWidget(composer)
+    composer.resize(400, 100)
+    composer.show()
+    one = composer.edit.height()
+    composer.set_text("a\nb\nc")
+    three = composer.edit.height()
+    composer.set_text("\n".join("x" * 40))
+    many = composer.edit.height()
+    assert one < three < many
+    composer.set_text("\n".join("y" * 80))
+    assert composer.edit.height() == many
+
+
+# ------------------------------------------------------------------------------ gauge
+def test_gauge_shows_the_calibrated_estimate_and_threshold(qtbot: QtBot, ctx: AppContext) -> None:  # noqa: F811
+    page = open_page(qtbot, ctx)
+    qtbot.waitUntil(lambda: page.gauge.reading is not None, timeout=10_000)
+    expected = reading_for(target_of(ctx), ctx.sources)
+    assert page.gauge.reading == expected
+    assert expected.threshold == int(expected.window * 0.6)
+    assert "/" in page.gauge.text() and str(expected.threshold // 1000) in page.gauge.toolTip().replace(",", "")
+
+
+def test_gauge_updates_after_a_turn(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+    server.enqueue(Reply(text="A fairly long answer " * 30))
+    page = open_page(qtbot, ctx)
+    qtbot.waitUntil(lambda: page.gauge.reading is not None, timeout=10_000)
+    before = page.gauge.reading.tokens
+    type_and_enter(qtbot, page, "Tell me things")
+    wait_idle(qtbot, page)
+    qtbot.waitUntil(lambda: page.gauge.reading.tokens > before + 100, timeout=10_000)
+
+
+def test_gauge_label_marks_approximate_counts() -> None:
+    assert GaugeReading(1234, 128_000, 76_800, approximate=True).label == "≈1.2k / 128k"
+    assert GaugeReading(900, 8192, 4915).label == "900 / 8.2k"
+
+
+def test_gauge_feed_coalesces_requests(qtbot: QtBot, ctx: AppContext) -> None:  # noqa: F811
+    feed = TokenGaugeFeed(ctx.sources, ctx.tasks)
+    readings: list[GaugeReading] = []
+    feed.reading_ready.connect(readings.append)
+    target = target_of(ctx)
+    for _ in range(10):
+        feed.refresh(target)
+    qtbot.waitUntil(lambda: len(readings) == 1, timeout=10_000)
+    ctx.tasks.wait_for_done(5000)
+    qtbot.wait(50)
+    assert feed.builds == 2 and len(readings) == 1  # one running, one more for the 9 asks meanwhile
+
+
+def test_gauge_paints_in_light_and_dark_palettes(qtbot: QtBot) -> None:
+    gauge = TokenGauge()
+    qtbot.addWidget(gauge)
+    gauge.set_reading(GaugeReading(90_000, 128_000, 76_800))
+    image = gauge.grab().toImage()
+    assert not image.isNull() and image.width() > 100
+
+
+def test_unused_event_type_is_ignored() -> None:
+    assert QEvent.Type.InputMethod  # the IME test above depends on Qt delivering this event type
+
+
+def test_the_chat_view_is_used_and_the_plain_transcript_still_works(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+) -> None:
+    from okbot.ui.chat_surface import PlainTranscript
+    from okbot.ui.chat_view_surface import ChatViewSurface
+
+    assert isinstance(open_page(qtbot, ctx).surface, ChatViewSurface)
+    target = target_of(ctx)
+    page = ChatPage(ctx, target, surface=PlainTranscript(ctx.tasks))
+    qtbot.addWidget(page)
+    page.show()
+    server.enqueue(Reply(text="Plain but **working**.\n\n```python\nprint('hi')\n```"))
+    type_and_enter(qtbot, page, "fallback?")
+    wait_idle(qtbot, page)
+    qtbot.waitUntil(lambda: "print('hi')" in page.surface.text())
+    assert "fallback?" in page.surface.text() and "Plain but working." in page.surface.text()

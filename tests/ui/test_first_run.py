@@ -1,0 +1,217 @@
+"""The first-run panel: local servers found (the real fake server on 127.0.0.1) or not (a closed port)."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from okbot.config import paths
+from okbot.config.settings import Settings
+from okbot.core.workspace import Workspace
+from okbot.ui.app_context import AppContext
+from okbot.ui.first_run import FirstRunPanel
+from okbot.ui.settings.provider_setup import KeyStore, LocalServerCandidate, is_local_url, probe_server
+from tests.helpers.fake_openai import FakeOpenAIServer
+
+
+class MemoryKeyStore(KeyStore):
+    """A keyring that lives in memory (the test machine has no system keyring)."""
+
+    def __init__(self) -> None:
+        self.saved: str | None = None
+
+    def available(self) -> bool:
+        return True
+
+    def store(self, key: str) -> bool:
+        self.saved = key
+        return True
+
+    def lookup(self, key_source: str) -> str | None:
+        return self.saved if key_source == "keyring" else None
+
+
+@pytest.fixture
+def ctx() -> AppContext:
+    workspace = Workspace()
+    workspace.ensure_default()
+    return AppContext.create(workspace, Settings.load())
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer(models=("llama3.1:8b", "qwen2.5:7b")) as srv:
+        yield srv
+
+
+def closed_port_url() -> str:
+    """A base URL on 127.0.0.1 where nothing listens."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def make_panel(
+    qtbot: QtBot, ctx: AppContext, candidates: list[LocalServerCandidate], **kwargs: object
+) -> FirstRunPanel:
+    panel = FirstRunPanel(ctx, candidates=candidates, **kwargs)  # type: ignore[arg-type]
+    qtbot.addWidget(panel)
+    panel.show()
+    return panel
+
+
+def wait_for_scan(qtbot: QtBot, panel: FirstRunPanel) -> list:
+    with qtbot.waitSignal(panel.probe_finished, timeout=10_000) as done:
+        pass
+    return done.args[0]
+
+
+# ---------------------------------------------------------------------- when the panel is needed
+
+
+def test_needs_first_run_only_for_a_hosted_url_without_any_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = Settings.load()
+    assert FirstRunPanel.needs_first_run(settings, find_key=lambda _source: None)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env-123")
+    assert not FirstRunPanel.needs_first_run(settings, find_key=lambda _source: None)
+    monkeypatch.delenv("OPENAI_API_KEY")
+    settings.set("provider.keySource", "keyring")
+    assert not FirstRunPanel.needs_first_run(settings, find_key=lambda s: "sk-kept" if s == "keyring" else None)
+    settings.set("provider.keySource", "none")
+    assert not FirstRunPanel.needs_first_run(settings, find_key=lambda _source: None)
+    settings.set("provider.keySource", "env")
+    settings.set("provider.baseUrl", "http://localhost:11434/v1")
+    assert not FirstRunPanel.needs_first_run(settings, find_key=lambda _source: None)
+
+
+@pytest.mark.parametrize(
+    ("url", "local"),
+    [
+        ("http://localhost:1234/v1", True),
+        ("http://127.0.0.1:8080/v1", True),
+        ("http://[::1]:8000/v1", True),
+        ("http://192.168.1.20:11434/v1", True),
+        ("http://gpu-box.local:8000/v1", True),
+        ("https://api.openai.com/v1", False),
+        ("https://8.8.8.8/v1", False),
+        ("not a url", False),
+    ],
+)
+def test_local_urls(url: str, local: bool) -> None:
+    assert is_local_url(url) is local
+
+
+# ---------------------------------------------------------------------- probing
+
+
+def test_a_running_local_server_is_found_and_offered(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
+    candidates = [LocalServerCandidate("Ollama", server.base_url), LocalServerCandidate("vLLM", closed_port_url())]
+    panel = make_panel(qtbot, ctx, candidates)
+    assert panel.scan_status.text() == "Looking for Ollama, vLLM…"  # the GUI did not wait for the probes
+    results = wait_for_scan(qtbot, panel)
+    assert len(results) == 2
+    found = panel.found_servers()
+    assert [r.candidate.name for r in found] == ["Ollama"]
+    assert found[0].models == ("llama3.1:8b", "qwen2.5:7b")
+    assert panel.scan_status.text() == "Found 1 server running here."
+    assert len(panel.server_rows()) == 1
+    assert [(r.method, r.path) for r in server.requests] == [("GET", "/v1/models")]
+
+
+def test_no_local_server_says_so_and_keeps_the_hosted_form(qtbot: QtBot, ctx: AppContext) -> None:
+    panel = make_panel(qtbot, ctx, [LocalServerCandidate("LM Studio", closed_port_url())])
+    results = wait_for_scan(qtbot, panel)
+    assert [r.found for r in results] == [False]
+    assert results[0].problem == "nothing is listening"
+    assert panel.found_servers() == [] and panel.server_rows() == []
+    assert panel.scan_status.text().startswith("No local server is running (LM Studio checked)")
+    assert panel.connect_button.isEnabled() and panel.url_edit.text() == "https://api.openai.com/v1"
+
+
+def test_something_that_is_not_an_openai_server_is_not_offered(server: FakeOpenAIServer) -> None:
+    not_openai = LocalServerCandidate("llama.cpp", server.base_url.replace("/v1", "/elsewhere"))
+    result = probe_server(not_openai, timeout=2)
+    assert not result.found and result.problem == "answered HTTP 404"
+
+
+def test_look_again_finds_a_server_started_later(qtbot: QtBot, ctx: AppContext) -> None:
+    srv = FakeOpenAIServer(models=("phi4",))
+    srv.start()
+    url = srv.base_url
+    srv.stop()  # the port is closed now
+    panel = make_panel(qtbot, ctx, [LocalServerCandidate("llama.cpp", url)])
+    wait_for_scan(qtbot, panel)
+    assert panel.found_servers() == []
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    with FakeOpenAIServer(port=port, models=("phi4",)):
+        qtbot.mouseClick(panel.scan_button, Qt.MouseButton.LeftButton)
+        wait_for_scan(qtbot, panel)
+    assert [r.models for r in panel.found_servers()] == [("phi4",)]
+
+
+# ---------------------------------------------------------------------- choosing
+
+
+def test_using_a_found_server_saves_it_and_reports_configured(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer
+) -> None:
+    panel = make_panel(qtbot, ctx, [LocalServerCandidate("Ollama", server.base_url)])
+    wait_for_scan(qtbot, panel)
+    row = panel.server_rows()[0]
+    with qtbot.waitSignal(panel.configured):
+        qtbot.mouseClick(row.use_button, Qt.MouseButton.LeftButton)
+    saved = json.loads(paths.settings_file().read_text(encoding="utf-8"))
+    assert saved["provider.baseUrl"] == server.base_url
+    assert saved["provider.keySource"] == "none"
+    assert saved["provider.model"] == "llama3.1:8b", "the first listed model replaces one the server lacks"
+    assert not FirstRunPanel.needs_first_run(Settings.load())
+
+
+def test_hosted_api_with_a_key_is_checked_then_saved(qtbot: QtBot, ctx: AppContext) -> None:
+    keys = MemoryKeyStore()
+    with FakeOpenAIServer(host="127.0.0.1", models=("gpt-4o-mini",), require_key="sk-right-key-42") as srv:
+        panel = make_panel(qtbot, ctx, [], keys=keys)
+        qtbot.waitUntil(panel.key_edit.isEnabled)
+        panel.url_edit.setText(srv.base_url)
+        qtbot.keyClicks(panel.key_edit, "sk-wrong-key-00")
+        panel.connect_hosted()
+        assert not panel.connect_button.isEnabled()  # checking in the background
+        qtbot.waitUntil(lambda: panel.connect_button.isEnabled(), timeout=10_000)
+        assert "Could not connect" in panel.banner.label.text()
+        assert keys.saved is None and not paths.settings_file().exists(), "a refused key changes nothing"
+
+        panel.key_edit.clear()
+        qtbot.keyClicks(panel.key_edit, "sk-right-key-42")
+        with qtbot.waitSignal(panel.configured, timeout=10_000):
+            qtbot.mouseClick(panel.connect_button, Qt.MouseButton.LeftButton)
+    assert keys.saved == "sk-right-key-42"
+    settings = Settings.load()
+    assert settings.get("provider.baseUrl") == srv.base_url
+    assert settings.get("provider.keySource") == "keyring"
+    assert "sk-right" not in paths.settings_file().read_text(encoding="utf-8")
+
+
+def test_hosted_form_refuses_a_bad_url_and_a_missing_key(qtbot: QtBot, ctx: AppContext) -> None:
+    panel = make_panel(qtbot, ctx, [], keys=MemoryKeyStore())
+    qtbot.waitUntil(lambda: ctx.tasks.pending == 0)  # the keyring check
+    panel.url_edit.setText("ftp://example.com")
+    panel.connect_hosted()
+    assert "must be an http:// or https:// URL" in panel.banner.label.text()
+    panel.url_edit.setText("https://api.example.com/v1")
+    panel.connect_hosted()
+    assert "a hosted API needs one" in panel.banner.label.text()
+    assert ctx.tasks.pending == 0, "nothing was sent anywhere"
+    assert not paths.settings_file().exists()
+
+
+def test_not_now_lets_the_user_browse(qtbot: QtBot, ctx: AppContext) -> None:
+    panel = make_panel(qtbot, ctx, [])
+    with qtbot.waitSignal(panel.skipped):
+        qtbot.mouseClick(panel.skip_button, Qt.MouseButton.LeftButton)
+    assert not paths.settings_file().exists()
