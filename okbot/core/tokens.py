@@ -21,8 +21,6 @@ import math
 import os
 import tempfile
 import threading
-import urllib.error
-import urllib.request
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -225,6 +223,9 @@ def download_encoding(
     Saves to ``dest_dir`` (default: the user's tiktoken dir) and returns the path. Raises
     :class:`OkBotError` when the download fails or the content does not match.
     """
+    import urllib.error  # only here: the app never downloads unless asked, and start-up stays lean
+    import urllib.request
+
     spec = encoding_spec(encoding)
     source = url or spec.url
     if not source.startswith(("https://", "http://")):

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from okbot.config.settings import Settings
-from okbot.core.compression import Compressor
 from okbot.core.errors import OkBotError
 from okbot.core.runner import TurnRunner
 from okbot.core.sources import ContextSources
 from okbot.core.workspace import Workspace
 from okbot.ui.tasks import TaskRunner
+
+if TYPE_CHECKING:
+    from okbot.core.compression import Compressor
 
 log = logging.getLogger("okbot.ui")
 
@@ -59,11 +61,15 @@ class AppContext:
 
     def make_runner(self) -> TurnRunner:
         """A TurnRunner over a provider built from the current settings, compressing before each run."""
+        from okbot.core.compression import Compressor  # loaded with the first turn, not at start-up
+
         provider = self.make_provider()
         return TurnRunner(self.sources, provider, before_run=Compressor(self.sources, provider).before_run)
 
     def compressor(self) -> Compressor | None:
         """A ``Compressor`` for the current settings, or ``None`` when no provider can be built from them."""
+        from okbot.core.compression import Compressor
+
         try:
             provider = self.make_provider()
         except OkBotError as exc:  # a broken provider setting must not break the caller

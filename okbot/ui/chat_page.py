@@ -14,7 +14,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from okbot.core.errors import OkBotError
 from okbot.core.runner import TurnResult
 from okbot.core.workspace import Target
 from okbot.llm.events import Degraded, Retrying
@@ -149,12 +148,9 @@ class ChatPage(QWidget):
     def _start(self, text: str | None) -> None:
         self._set_status("")
         self.retry_button.hide()
-        try:
-            runner = self.ctx.make_runner()
-        except OkBotError as exc:  # e.g. no API key where one is needed: the text stays in the box
-            self._set_status(f"⚠ {exc}")
-            return
-        worker = TurnWorker(runner, self.target, text, self, tasks=self.ctx.tasks)
+        # the runner is built on the worker thread; an OkBotError there (e.g. no API key where one
+        # is needed) arrives as ``failed`` and the text stays in the box
+        worker = TurnWorker(self.ctx.make_runner, self.target, text, self, tasks=self.ctx.tasks)
         worker.item.connect(self._on_worker_item)
         worker.delta.connect(self._on_worker_delta)
         worker.event.connect(self._on_worker_event)
@@ -214,9 +210,6 @@ class ChatPage(QWidget):
         self.composer.set_streaming(False)
         worker, self.worker = self.worker, None
         if worker is not None:
-            close = getattr(worker.runner.provider, "close", None)
-            if callable(close):
-                close()
             worker.deleteLater()
         self.streaming_changed.emit(False)
 

@@ -213,6 +213,8 @@ def _safe(emit: Callable[..., None]) -> Callable[..., None]:
 class TurnWorker(QObject):
     """Runs one TurnRunner turn (or a retry) on a worker thread; Qt signals on the GUI thread.
 
+    ``runner`` may be a TurnRunner or a factory for one (called on the worker thread).
+
     ``text`` ``None`` means retry the last user message. ``failed`` carries the text of an
     :class:`OkBotError` raised before anything streamed (the message was refused and nothing was
     written) or of an unexpected error; ``finished`` carries the :class:`TurnResult` — also for a
@@ -234,7 +236,7 @@ class TurnWorker(QObject):
 
     def __init__(
         self,
-        runner: TurnRunner,
+        runner: TurnRunner | Callable[[], TurnRunner],
         target: Target,
         text: str | None,
         parent: QObject | None = None,
@@ -273,12 +275,21 @@ class TurnWorker(QObject):
             on_event=_safe(self._worker_event.emit),
             ask_approval=self._ask_approval,
         )
-        runner, target, text, cancel = self.runner, self.target, self.text, self._cancel
+        make, target, text, cancel = self.runner, self.target, self.text, self._cancel
 
         def turn() -> TurnResult:
-            if text is None:
-                return runner.retry(target, callbacks=callbacks, cancel=cancel)
-            return runner.run_turn(target, text, callbacks=callbacks, cancel=cancel)
+            # a factory is called here, on the worker thread: building a provider imports the openai
+            # SDK and may read the OS keyring, neither of which may stall the GUI
+            runner = make if isinstance(make, TurnRunner) else make()
+            try:
+                if text is None:
+                    return runner.retry(target, callbacks=callbacks, cancel=cancel)
+                return runner.run_turn(target, text, callbacks=callbacks, cancel=cancel)
+            finally:
+                if runner is not make:  # we built it: release its HTTP client
+                    close = getattr(runner.provider, "close", None)
+                    if callable(close):
+                        close()
 
         self._tasks.run(turn, self._on_turn_done, self._on_turn_error, owner=self)
 

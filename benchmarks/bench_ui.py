@@ -1,0 +1,186 @@
+"""GUI responsiveness: the longest event-loop stall while streaming and while opening a big session,
+and cold start to the first window against a bare ``import PySide6.QtWidgets``.
+
+A 5 ms heartbeat QTimer runs on the GUI thread; the longest gap between its ticks (minus the
+interval) is the longest stall a user could feel. Every measurement runs in a fresh child process
+(offscreen Qt) so the figures do not depend on what ran before. Targets: stall <= 50 ms;
+start <= 2x the bare import.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.common import REPO, setup_env, table
+
+HEARTBEAT_MS = 5
+STREAM_TOKENS = 800  # at ~100 tokens/s: 8 s of streaming
+
+
+def _child_env(home: Path) -> dict[str, str]:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "OKBOT_HOME": str(home), "PYTHONPATH": str(REPO)}
+    setup_env(home)
+    env.update({k: os.environ[k] for k in ("OKBOT_TIKTOKEN_DIR", "OKBOT_TIKTOKEN_DOWNLOAD") if k in os.environ})
+    return env
+
+
+def _run_child(mode: str, home: Path, *extra: str) -> dict:
+    out = subprocess.run([sys.executable, "-m", "benchmarks.bench_ui", "--child", mode, *extra], env=_child_env(home),
+                         capture_output=True, text=True, timeout=300, cwd=REPO)
+    if out.returncode != 0:
+        raise RuntimeError(f"{mode} child failed: {out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _start_times(repeat: int = 5) -> tuple[float, float]:
+    bare = "import time; t=time.perf_counter(); import PySide6.QtWidgets; print(time.perf_counter()-t)"
+    home = Path(tempfile.mkdtemp(prefix="okbot-bench-start-"))
+    env = _child_env(home)
+
+    def wall(args: list[str]) -> float:
+        start = time.perf_counter()
+        subprocess.run(args, env=env, capture_output=True, check=True, timeout=120, cwd=REPO)
+        return time.perf_counter() - start
+
+    wall([sys.executable, "-m", "benchmarks.bench_ui", "--child", "start"])  # first run creates the data dir
+    bare_s = statistics.median(wall([sys.executable, "-c", bare]) for _ in range(repeat))
+    app_s = statistics.median(wall([sys.executable, "-m", "benchmarks.bench_ui", "--child", "start"])
+                              for _ in range(repeat))
+    shutil.rmtree(home, ignore_errors=True)
+    return bare_s, app_s
+
+
+def run() -> str:
+    from benchmarks.bench_core import _session_dir
+
+    big = _session_dir(100_000)
+    home = Path(tempfile.mkdtemp(prefix="okbot-bench-ui-"))
+    stream = _run_child("stream", home)
+    home2 = Path(tempfile.mkdtemp(prefix="okbot-bench-ui-open-"))
+    opened = _run_child("open", home2, str(big))
+    bare_s, app_s = _start_times()
+    for h in (home, home2):
+        shutil.rmtree(h, ignore_errors=True)
+    rows = [
+        [f"streaming a {STREAM_TOKENS}-token reply at ~100 tokens/s", f"{stream['stall_ms']:.1f}",
+         f"{stream['seconds']:.1f} s, {stream['ticks']} ticks"],
+        ["opening a 100k-item session (select it in the sidebar until rows are shown)", f"{opened['stall_ms']:.1f}",
+         f"{opened['seconds']:.2f} s to rows shown"],
+    ]
+    return "\n".join([
+        table(f"Longest GUI event-loop stall ({HEARTBEAT_MS} ms heartbeat)", ["while", "stall ms", "run"], rows),
+        table("Cold start (median of 5, fresh processes)", ["process", "seconds"],
+              [["bare `import PySide6.QtWidgets`", f"{bare_s:.2f}"], ["okbot to first window shown", f"{app_s:.2f}"],
+               ["ratio", f"{app_s / bare_s:.2f}x"]]),
+    ])
+
+
+# ---------------------------------------------------------------------------------------------- child side
+class _Heartbeat:
+    def __init__(self) -> None:
+        from PySide6.QtCore import QTimer
+
+        self.last = time.perf_counter()
+        self.worst = 0.0
+        self.ticks = 0
+        self.timer = QTimer()
+        self.timer.setInterval(HEARTBEAT_MS)
+        self.timer.timeout.connect(self._tick)
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.worst = max(self.worst, now - self.last)
+        self.last = now
+        self.ticks += 1
+
+    def start(self) -> None:
+        self.last = time.perf_counter()
+        self.timer.start()
+
+    def stall_ms(self) -> float:
+        return max(0.0, self.worst * 1000 - HEARTBEAT_MS)
+
+
+def _wait(app: object, done: callable, timeout: float) -> None:
+    end = time.monotonic() + timeout
+    while not done() and time.monotonic() < end:
+        app.processEvents()  # type: ignore[attr-defined]
+        time.sleep(0.001)
+    if not done():
+        raise TimeoutError("gave up waiting")
+
+
+def _child(mode: str, extra: list[str]) -> dict:
+    from okbot.config.settings import Settings
+    from okbot.core.workspace import Workspace
+    from okbot.ui.app import create_application
+    from okbot.ui.app_context import AppContext
+    from okbot.ui.main_window import MainWindow
+
+    start = time.perf_counter()
+    app = create_application([])
+    settings = Settings.load()
+    if mode == "start":
+        ws = Workspace()
+        ws.ensure_default()
+        window = MainWindow(AppContext.create(ws, settings))
+        window.show()
+        app.processEvents()
+        return {"seconds": time.perf_counter() - start}
+    from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+
+    server = FakeOpenAIServer().start()
+    settings.set("provider.baseUrl", server.base_url)
+    settings.set("provider.keySource", "none")
+    ws = Workspace()
+    target = ws.ensure_default()
+    ctx = AppContext.create(ws, settings)
+    ctx.sources.counter(ctx.sources.model_for(target)).ensure_loaded(timeout=30)
+    window = MainWindow(ctx)
+    window.resize(1100, 720)
+    window.show()
+    if mode == "open":  # added after start-up, so opening it is what we measure
+        big = ws.create_assistant("Long history")
+        for name in ("session.jsonl", "session-summary.json"):
+            shutil.copyfile(Path(extra[0]) / name, big.dir / name)
+        window.reload()
+    _wait(app, lambda: not ctx.tasks.pending, 30)
+    beat = _Heartbeat()
+    beat.start()
+    began = time.perf_counter()
+    if mode == "stream":
+        server.enqueue(Reply(text="word " * STREAM_TOKENS, chunk_chars=5, chunk_delay=0.01))
+        page = window.current_page()
+        finished = []
+        page.reply_finished.connect(finished.append)
+        page.send("Please stream a long answer.")
+        _wait(app, lambda: bool(finished), 120)
+    else:
+        loaded = []
+        window.select_target(big.kind, big.id)
+        page = window.current_page()
+        page.surface.loaded.connect(lambda: loaded.append(True))
+        _wait(app, lambda: bool(loaded) and not ctx.tasks.pending, 120)
+        for _ in range(20):  # paint what is shown
+            app.processEvents()
+    seconds = time.perf_counter() - began
+    beat.timer.stop()
+    window.close()
+    server.stop()
+    return {"stall_ms": beat.stall_ms(), "ticks": beat.ticks, "seconds": seconds}
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--child":
+        print(json.dumps(_child(sys.argv[2], sys.argv[3:])))
+        sys.stdout.flush()
+        os._exit(0)  # skip Qt teardown: the figures are taken
+    print(run())
