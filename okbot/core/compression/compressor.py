@@ -261,7 +261,11 @@ class Compressor:
         return batches
 
     def _complete(self, model: str, messages: list[dict[str, str]]) -> str:
-        return self.provider.complete(ChatRequest(model=model, messages=messages, temperature=0))
+        # an answer longer than the summary limit is invalid anyway: do not pay for a model that rambles
+        max_chars = self.sources.settings.get("contextCompression.summaryMaxChars")
+        return self.provider.complete(
+            ChatRequest(model=model, messages=messages, temperature=0, max_tokens=max_chars // 2 + 64)
+        )
 
     def _apply(
         self,
