@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 from collections.abc import Iterator
 
 import pytest
@@ -15,25 +14,9 @@ from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
 from okbot.ui.app_context import AppContext
 from okbot.ui.first_run import FirstRunPanel
-from okbot.ui.settings.provider_setup import KeyStore, LocalServerCandidate, is_local_url, probe_server
+from okbot.ui.settings.provider_setup import LocalServerCandidate, is_local_url, probe_server
 from tests.helpers.fake_openai import FakeOpenAIServer
-
-
-class MemoryKeyStore(KeyStore):
-    """A keyring that lives in memory (the test machine has no system keyring)."""
-
-    def __init__(self) -> None:
-        self.saved: str | None = None
-
-    def available(self) -> bool:
-        return True
-
-    def store(self, key: str) -> bool:
-        self.saved = key
-        return True
-
-    def lookup(self, key_source: str) -> str | None:
-        return self.saved if key_source == "keyring" else None
+from tests.ui.settings_doubles import MemoryKeyStore, closed_port_url
 
 
 @pytest.fixture
@@ -47,14 +30,6 @@ def ctx() -> AppContext:
 def server() -> Iterator[FakeOpenAIServer]:
     with FakeOpenAIServer(models=("llama3.1:8b", "qwen2.5:7b")) as srv:
         yield srv
-
-
-def closed_port_url() -> str:
-    """A base URL on 127.0.0.1 where nothing listens."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
 
 
 def make_panel(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 from collections.abc import Iterator
 
 import pytest
@@ -23,23 +22,7 @@ from okbot.ui.settings.compression_page import NO_CHAT
 from okbot.ui.settings.fields import BoolField, ChoiceField, FloatField, IntField, RatioField, TextField
 from okbot.ui.settings.provider_setup import NO_KEYRING_TEXT, KeyStore
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
-
-
-class MemoryKeyStore(KeyStore):
-    """A keyring that lives in memory (the test machine has no system keyring)."""
-
-    def __init__(self) -> None:
-        self.saved: str | None = None
-
-    def available(self) -> bool:
-        return True
-
-    def store(self, key: str) -> bool:
-        self.saved = key
-        return True
-
-    def lookup(self, key_source: str) -> str | None:
-        return self.saved if key_source == "keyring" else None
+from tests.ui.settings_doubles import MemoryKeyStore, closed_port_url
 
 
 @pytest.fixture
@@ -53,14 +36,6 @@ def ctx() -> AppContext:
 def server() -> Iterator[FakeOpenAIServer]:
     with FakeOpenAIServer(models=("gpt-4o-mini", "fake-small", "llama3")) as srv:
         yield srv
-
-
-def closed_port_url() -> str:
-    """A base URL on 127.0.0.1 where nothing listens (connection refused at once)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
 
 
 def settle(qtbot: QtBot, ctx: AppContext) -> None:
