@@ -139,17 +139,24 @@ def _cmd_chat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_chat(ws, target, text, as_json=args.json, out=out, err=err)
 
 
-def _cmd_context(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from okbot.core.context import build_context
-    from okbot.core.render import render_markdown
+def _target_and_sources(ref: str, err: TextIO) -> tuple[Any, Any]:
+    """The context sources over the data dir and the resolved target, with exact token counts."""
     from okbot.core.sources import ContextSources
-    from okbot.core.tokens import APPROX_NOTE
 
     ws = _workspace()
     sources = ContextSources(ws)
     _report(sources.settings.problems, err)
-    target = ws.resolve(args.target)
+    target = ws.resolve(ref)
     sources.counter(sources.model_for(target)).ensure_loaded(timeout=15)
+    return sources, target
+
+
+def _cmd_context(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from okbot.core.context import build_context
+    from okbot.core.render import render_markdown
+    from okbot.core.tokens import APPROX_NOTE
+
+    sources, target = _target_and_sources(args.target, err)
     proj = build_context(target, args.at, sources=sources)
     if args.json:
         print(proj.to_json_text(), file=out)
@@ -162,20 +169,15 @@ def _cmd_compress(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from dataclasses import asdict
 
     from okbot.core.compression import Compressor
-    from okbot.core.sources import ContextSources
     from okbot.llm.openai_backend import OpenAIProvider
 
-    ws = _workspace()
-    sources = ContextSources(ws)
-    _report(sources.settings.problems, err)
-    target = ws.resolve(args.target)
-    sources.counter(sources.model_for(target)).ensure_loaded(timeout=15)
+    sources, target = _target_and_sources(args.target, err)
     report = Compressor(sources, OpenAIProvider.from_settings(sources.settings)).compress_now(target)
     if args.json:
         print(json.dumps(asdict(report), ensure_ascii=False, indent=2), file=out)
     else:
         print(report.message, file=out)
-    return 0 if report.ok or not report.new_ids and "Nothing to compress" in report.message else 1
+    return 1 if report.error else 0
 
 
 def _cmd_list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -42,7 +42,8 @@ def max_batch_tokens(window: int) -> int:
 
 @dataclass
 class CompressionReport:
-    """What a compression did (``ok=False``: nothing changed, ``message`` says why)."""
+    """What a compression did (``ok=False``: nothing changed, ``message`` says why; ``error`` is set
+    when that was a failure -- the summarizer's answer was rejected -- rather than nothing to do)."""
 
     ok: bool
     trigger: str = ""
@@ -56,6 +57,7 @@ class CompressionReport:
     summarizer_input_tokens: int = 0  # all summarizer calls, repairs included
     summarizer_prompt_tokens: int = 0  # first call per batch: what the newly covered items cost
     summarizer_calls: int = 0
+    error: str = ""
 
 
 class Compressor:
@@ -217,6 +219,7 @@ class Compressor:
         if not new_ids:
             self._record_failure(target, trigger, failure)
             report.seconds = self.clock() - started
+            report.error = failure
             report.message = f"The summary was not updated ({failure}); the previous summary and coverage are kept."
             return report
         new = SessionSummary(
