@@ -4,6 +4,7 @@
 #   make test    install the test extra (if needed) and run the whole suite offscreen
 #   make bench   install (if needed) and run the benchmarks
 #   make lint    ruff over okbot, tests and benchmarks
+#   make screenshots  render the README screenshots into docs/screenshots (offscreen, fake server)
 #   make clean   remove build output and caches (keeps the venv); `make distclean` drops it too
 #
 # Knobs: VENV (default .venv), PYTHON (interpreter that creates the venv), PYTEST_ARGS.
@@ -20,10 +21,10 @@ INSTALL_STAMP = $(VENV)/.okbot-install.stamp
 TEST_STAMP = $(VENV)/.okbot-install-test.stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help run test bench bench-real lint clean distclean venv install install-test
+.PHONY: help run test bench bench-real lint screenshots clean distclean venv install install-test
 
 help:
-	@sed -n '3,9p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
+	@sed -n '3,10p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
 
 venv: $(VENV_STAMP)
 install: $(INSTALL_STAMP)
@@ -64,6 +65,10 @@ bench-real: $(INSTALL_STAMP)
 
 lint: $(TEST_STAMP)
 	$(PY) -m ruff check okbot tests benchmarks
+
+# A temporary data dir and the local fake OpenAI server: your own chats and settings are never read.
+screenshots: $(INSTALL_STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots.py --out docs/screenshots
 
 clean:
 	rm -rf build dist .pytest_cache .ruff_cache .hypothesis ./*.egg-info

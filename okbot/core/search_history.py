@@ -60,8 +60,8 @@ def search(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
     terms = sorted({t for t in query.lower().split() if t})
     best: list[tuple[int, int, dict[str, Any]]] = []  # min-heap of (score, id, item)
     for item in ctx.session.iter_items(lo, hi):
-        if item.get("type") == "notice":
-            continue
+        if item.get("type") == "notice" or item.get("name") == "search_history":
+            continue  # notices are for the user; earlier searches (and this one's own call) are noise
         text = item_text(item).lower()
         score = sum(1 for t in terms if t in text)
         if not score:

@@ -29,16 +29,22 @@ from typing import Any
 from okbot.config import paths
 from okbot.core.atomic import atomic_write_bytes, atomic_write_json
 from okbot.core.errors import NotFound, OkBotError
+from okbot.core.record_fields import (  # noqa: F401 - MAX_NAME_CHARS is part of this module's API
+    DEFAULT_CAPTAIN,
+    MAX_NAME_CHARS,
+    MIN_SQUAD_MEMBERS,
+    check_captain,
+    check_members,
+    check_name,
+    check_text,
+    clean_members,
+)
 
 SCHEMA_VERSION = 1
-MAX_NAME_CHARS = 200
 MAX_ID_CHARS = 40
-MIN_SQUAD_MEMBERS = 2
 KINDS = ("assistant", "squad")
 META_FILE = {"assistant": "assistant.json", "squad": "squad.json"}
 TRASH_MANIFEST = "manifest.json"
-DEFAULT_CAPTAIN: dict[str, Any] = {"persona": "", "playbook": ""}
-DEFAULT_CAPTAIN.update(maxCaptainRounds=20, maxMemberRounds=10)
 _WINDOWS_RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{n}" for p in ("com", "lpt") for n in range(1, 10)}
 
 
@@ -93,7 +99,7 @@ class Target:
         """Squad members as ``[{"assistant": id, "role": str}]``; ``[]`` for assistants."""
         if self.kind != "squad":
             return []
-        return _clean_members(self.meta.get("members"))
+        return clean_members(self.meta.get("members"))
 
 
 def read_soul(target: Target) -> tuple[str, str | None]:
@@ -194,8 +200,8 @@ class Workspace:
         self, name: str, *, role: str = "", soul_text: str | None = None, model: str | None = None
     ) -> Target:
         """Create an assistant directory with assistant.json, SOUL.md, memory/ and skills/."""
-        name = _check_name(name)
-        role = _check_text(role, "role")
+        name = check_name(name)
+        role = check_text(role, "role")
         if model is not None and (not isinstance(model, str) or not model.strip()):
             raise OkBotError("The model must be a non-empty model name, or left unset.")
         if soul_text is not None and not isinstance(soul_text, str):
@@ -222,31 +228,18 @@ class Workspace:
         final = self._publish(self.assistants_root, new_id, fill)
         return Target("assistant", new_id, name, final, meta)
 
-    def create_squad(self, name: str, members: list[tuple[str, str]], *, description: str = "") -> Target:
+    def create_squad(
+        self, name: str, members: list[tuple[str, str]], *, description: str = "", captain: dict | None = None
+    ) -> Target:
         """Create a squad of at least two distinct existing assistants.
 
-        ``members`` are ``(assistant id or name, role in the squad)`` pairs.
+        ``members`` are ``(assistant id or name, role in the squad)`` pairs; ``captain`` may set
+        the captain's persona, playbook and round limits (defaults for the rest).
         """
-        name = _check_name(name)
-        description = _check_text(description, "description")
-        resolved: list[dict] = []
-        seen: set[str] = set()
-        for entry in members or []:
-            if not (isinstance(entry, (tuple, list)) and len(entry) == 2):
-                raise OkBotError("Each squad member must be given as (assistant, role).")
-            ref, member_role = entry
-            member_role = _check_text(member_role, "member role")
-            target = self.resolve(ref)
-            if target.kind != "assistant":
-                raise OkBotError(f"'{ref}' is a squad; only assistants can be squad members.")
-            if target.id in seen:
-                raise OkBotError(f"{target.name} ({target.id}) is listed twice in the squad.")
-            seen.add(target.id)
-            resolved.append({"assistant": target.id, "role": member_role})
-        if len(resolved) < MIN_SQUAD_MEMBERS:
-            raise OkBotError(
-                f"A squad needs at least {MIN_SQUAD_MEMBERS} different assistants ({len(resolved)} given)."
-            )
+        name = check_name(name)
+        description = check_text(description, "description")
+        resolved = check_members(members, self.resolve)
+        captain_meta = check_captain(captain or {})
         new_id = self._new_id(name, "squad")
         meta = {
             "version": SCHEMA_VERSION,
@@ -254,15 +247,47 @@ class Workspace:
             "name": name,
             "description": description,
             "members": resolved,
-            "captain": dict(DEFAULT_CAPTAIN),
+            "captain": captain_meta,
             "createdAt": _now_iso(),
         }
         final = self._publish(self.squads_root, new_id, lambda d: atomic_write_json(d / "squad.json", meta))
         return Target("squad", new_id, name, final, meta)
 
+    def update_squad(
+        self,
+        ref: str,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        members: list[tuple[str, str]] | None = None,
+        captain: dict | None = None,
+    ) -> Target:
+        """Change a squad's name, description, members and/or captain (``None`` keeps what is there).
+
+        Everything is checked as :meth:`create_squad` does before squad.json is rewritten in one
+        atomic write (with a .bak); the id, directory and chat stay. ``captain`` keys are merged
+        into the stored captain settings.
+        """
+        target = self.resolve(ref)
+        if target.kind != "squad":
+            raise OkBotError(f"'{target.name}' is an assistant, not a squad; nothing was changed.")
+        if target.problem and not target.meta:
+            raise OkBotError(f"Cannot edit '{target.id}': {target.problem}", hint="fix or restore the file first")
+        meta = dict(target.meta)
+        if name is not None:
+            meta["name"] = check_name(name)
+        if description is not None:
+            meta["description"] = check_text(description, "description")
+        if members is not None:
+            meta["members"] = check_members(members, self.resolve)
+        if captain is not None:
+            meta["captain"] = check_captain(captain, meta.get("captain"))
+        atomic_write_json(target.meta_path, meta, backup=True)
+        return Target("squad", target.id, meta["name"] if name is not None else target.name, target.dir, meta)
+
     def rename(self, ref: str, new_name: str) -> Target:
         """Change the display name; the id (and directory) stay the same."""
-        new_name = _check_name(new_name)
+        new_name = check_name(new_name)
         target = self.resolve(ref)
         if target.problem and not target.meta:
             raise OkBotError(
@@ -502,35 +527,6 @@ def unique_id(base: str, taken: Iterable[str]) -> str:
         if candidate not in taken:
             return candidate
         n += 1
-
-
-def _check_name(name: Any) -> str:
-    if not isinstance(name, str):
-        raise OkBotError("A name must be text.")
-    stripped = name.strip()
-    if not stripped:
-        raise OkBotError("A name cannot be empty.")
-    if len(stripped) > MAX_NAME_CHARS:
-        raise OkBotError(f"A name can have at most {MAX_NAME_CHARS} characters ({len(stripped)} given).")
-    if any(unicodedata.category(ch) == "Cc" for ch in stripped):
-        raise OkBotError("A name cannot contain control characters such as line breaks or tabs.")
-    return stripped
-
-
-def _check_text(value: Any, what: str) -> str:
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise OkBotError(f"The {what} must be text.")
-    return value.strip()
-
-
-def _clean_members(raw: Any) -> list[dict]:
-    return [
-        {"assistant": m["assistant"], "role": m.get("role") if isinstance(m.get("role"), str) else ""}
-        for m in (raw if isinstance(raw, list) else [])
-        if isinstance(m, dict) and isinstance(m.get("assistant"), str) and m["assistant"]
-    ]
 
 
 def _close_matches_hint(ref: str, targets: list[Target]) -> str:

@@ -23,6 +23,7 @@ from okbot.core.workspace import Target, Workspace
 from okbot.ui.app_context import AppContext
 from okbot.ui.chat_page import ChatPage
 from okbot.ui.sidebar import Sidebar
+from okbot.ui.squad_dialog import SquadDialog
 from okbot.ui.target_list_model import STREAMING, UNREAD, TargetListModel
 from okbot.ui.target_pane import TargetPane
 from okbot.ui.window_extras import make_first_run_panel, make_settings_dialog, needs_first_run, open_context_viewer
@@ -68,6 +69,8 @@ class MainWindow(QMainWindow):
         self.sidebar = Sidebar(self.model)
         self.sidebar.current_changed.connect(self._on_sidebar_current_changed)
         self.sidebar.create_requested.connect(self.create_assistant)
+        self.sidebar.create_squad_requested.connect(self.open_squad_dialog)
+        self.sidebar.edit_squad_requested.connect(self.open_squad_dialog)
         self.sidebar.rename_requested.connect(self._on_sidebar_rename_requested)
         self.sidebar.delete_requested.connect(self._on_sidebar_delete_requested)
         self.sidebar.undo_requested.connect(self._on_sidebar_undo_requested)
@@ -147,6 +150,14 @@ class MainWindow(QMainWindow):
         self.sidebar.list.setFocus()
         self.sidebar.rename_current()
 
+    def open_squad_dialog(self, squad: Target | None = None) -> SquadDialog:
+        """Open the dialog that creates a squad (``squad`` ``None``) or edits ``squad``; returns it."""
+        dialog = SquadDialog(self.workspace, squad, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.saved.connect(self._on_squad_dialog_saved)
+        dialog.open()  # window-modal, without a nested event loop
+        return dialog
+
     def model_targets(self) -> list[Target]:
         return [t for row in range(self.model.rowCount()) if (t := self.model.target(row)) is not None]
 
@@ -158,6 +169,14 @@ class MainWindow(QMainWindow):
         self._show_target(target)
         if self.settings_dialog is not None:
             self.settings_dialog.set_current_target(target)
+
+    def _on_squad_dialog_saved(self, squad: Target) -> None:
+        self.sidebar.search.clear()
+        self.reload()
+        self.select_target(squad.kind, squad.id)
+        page = self._pages.get(squad.dir)
+        if page is not None:
+            page.update_target(squad)
 
     def _on_sidebar_rename_requested(self, target: Target, name: str) -> None:
         try:
@@ -280,7 +299,7 @@ class MainWindow(QMainWindow):
             self.addAction(act)
             return act
 
-        self._new_action = action("New assistant", "Ctrl+N", self.create_assistant, "newChatAction")
+        self._new_action = action("New…", "Ctrl+N", self.sidebar.offer_new, "newChatAction")
         self._settings_action = action("Settings…", "Ctrl+,", self._on_settings_triggered, "settingsAction")
         self._focus_action = action("Focus composer", "Ctrl+L", self._on_focus_composer_triggered, "focusAction")
         self._stop_action = action("Stop reply", "Esc", self._on_stop_triggered, "stopAction")

@@ -155,7 +155,9 @@ class Sidebar(QWidget):
     """Search box, New button, the list, and an inline banner. Emits requests; the owner acts."""
 
     current_changed = Signal(object)  # Target | None
-    create_requested = Signal()
+    create_requested = Signal()  # a new assistant
+    create_squad_requested = Signal()
+    edit_squad_requested = Signal(object)  # Target (a squad)
     rename_requested = Signal(object, str)  # Target, new name
     delete_requested = Signal(object)  # Target (after the user confirmed)
     undo_requested = Signal(str)  # trash id
@@ -180,9 +182,15 @@ class Sidebar(QWidget):
         self.new_button = QToolButton(self)
         self.new_button.setObjectName("newButton")
         self.new_button.setText("+")
-        self.new_button.setToolTip("New assistant (Ctrl+N)")
         self.new_button.setAutoRaise(True)
-        self.new_button.clicked.connect(self.create_requested)
+        self.new_button.clicked.connect(self.offer_new)
+        self.new_menu = QMenu(self)
+        self.new_menu.setObjectName("newMenu")
+        self.new_assistant_action = self.new_menu.addAction("New assistant")
+        self.new_assistant_action.triggered.connect(self.create_requested)
+        self.new_squad_action = self.new_menu.addAction("New squad…")
+        self.new_squad_action.triggered.connect(self.create_squad_requested)
+        model.modelReset.connect(self._on_model_reset)
 
         self.list = SidebarList(self)
         self.list.setModel(self.proxy)
@@ -219,6 +227,9 @@ class Sidebar(QWidget):
         self.rename_action.triggered.connect(self.rename_current)
         self.delete_action = QAction("Delete…", self)
         self.delete_action.triggered.connect(self.ask_delete_current)
+        self.edit_squad_action = QAction("Edit squad…", self)
+        self.edit_squad_action.triggered.connect(self._on_edit_squad_action_triggered)
+        self._on_model_reset()
 
     # ------------------------------------------------------------------ public
     def current_target(self) -> Target | None:
@@ -241,6 +252,18 @@ class Sidebar(QWidget):
     def visual_rect_of_row(self, row: int) -> Any:
         """Where source row ``row`` is drawn in the list's viewport (tests click there)."""
         return self.list.visualRect(self.proxy.mapFromSource(self.model.index(row, 0)))
+
+    def offer_new(self) -> None:
+        """Offer "New assistant" / "New squad…" in a small menu under the + button.
+
+        A squad needs two assistants: with fewer there is nothing to choose, so a new assistant
+        is created straight away (as before squads could be made here).
+        """
+        if not self._squad_possible():
+            self.create_requested.emit()
+            return
+        self.new_menu.popup(self.new_button.mapToGlobal(self.new_button.rect().bottomLeft()))
+        self.new_menu.setActiveAction(self.new_assistant_action)
 
     def rename_current(self) -> None:
         """Start editing the current row's name in place."""
@@ -303,8 +326,20 @@ class Sidebar(QWidget):
         menu = QMenu(self)
         menu.addAction(self.rename_action)
         self.rename_action.setEnabled(bool(index.flags() & Qt.ItemFlag.ItemIsEditable))
+        if index.data(TargetListModel.KindRole) == "squad":
+            menu.addAction(self.edit_squad_action)
+            self.edit_squad_action.setEnabled(bool(getattr(self.current_target(), "meta", None)))
         menu.addAction(self.delete_action)
         menu.exec(self.list.viewport().mapToGlobal(pos))
+
+    def _on_edit_squad_action_triggered(self) -> None:
+        target = self.current_target()
+        if target is not None and target.kind == "squad":
+            self.edit_squad_requested.emit(target)
+
+    def _on_model_reset(self) -> None:
+        tip = "New assistant or squad (Ctrl+N)" if self._squad_possible() else "New assistant (Ctrl+N)"
+        self.new_button.setToolTip(tip)
 
     def _on_banner_primary_clicked(self) -> None:
         kind, pending, trash_id = self._banner_kind, self._pending_delete, self._undo_trash_id
@@ -319,6 +354,10 @@ class Sidebar(QWidget):
         self.hide_banner()
 
     # --------------------------------------------------------------- internals
+    def _squad_possible(self) -> bool:
+        kinds = (self.model.index(row, 0).data(TargetListModel.KindRole) for row in range(self.model.rowCount()))
+        return sum(kind == "assistant" for kind in kinds) >= 2
+
     def _show_banner(self, kind: str, text: str, *, primary: str, secondary: str) -> None:
         self._banner_kind = kind
         self.banner.label.setText(text)

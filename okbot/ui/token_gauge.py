@@ -62,9 +62,7 @@ def _short(n: int) -> str:
         return f"{n / 1_000_000:.1f}M".replace(".0M", "M")
     if n >= 10_000:
         return f"{n / 1000:.0f}k"
-    if n >= 1000:
-        return f"{n / 1000:.1f}k"
-    return str(n)
+    return f"{n:,}"  # below 10k the exact figure is short enough (and 4,096 reads better than 4.1k)
 
 
 class TokenGaugeFeed(QObject):

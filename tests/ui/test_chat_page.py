@@ -277,8 +277,8 @@ def test_gauge_updates_after_a_turn(qtbot: QtBot, ctx: AppContext, server: FakeO
 
 
 def test_gauge_label_marks_approximate_counts() -> None:
-    assert GaugeReading(1234, 128_000, 76_800, approximate=True).label == "≈1.2k / 128k"
-    assert GaugeReading(900, 8192, 4915).label == "900 / 8.2k"
+    assert GaugeReading(1234, 128_000, 76_800, approximate=True).label == "≈1,234 / 128k"
+    assert GaugeReading(900, 8192, 4915).label == "900 / 8,192"
 
 
 def test_gauge_feed_coalesces_requests(qtbot: QtBot, ctx: AppContext) -> None:  # noqa: F811

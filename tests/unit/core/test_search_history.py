@@ -58,3 +58,11 @@ def test_bad_arguments_and_no_match_and_notices_skipped():
     assert not run(target, store, query="x", limit="many").ok
     assert "No items" in run(target, store, query="zebra").content
     assert f"#{store.last_id()}" not in run(target, store, query="banana").content
+
+
+def test_searches_do_not_find_themselves():
+    target, store = make(3)
+    store.append(new_item("tool_call", author="okbot", source="app", call_id="c9", name="search_history",
+                          arguments='{"query": "banana"}'))
+    out = run(target, store, query="banana")
+    assert f"#{store.last_id()}" not in out.content and "#1 " in out.content

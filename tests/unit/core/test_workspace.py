@@ -254,6 +254,91 @@ def test_unknown_member_error_names_it(ws: Workspace) -> None:
         ws.create_squad("S", [("writer", ""), ("ghost", "")])
 
 
+def test_create_squad_with_captain(ws: Workspace) -> None:
+    ws.create_assistant("Writer")
+    ws.create_assistant("Critic")
+    squad = ws.create_squad("S", [("writer", ""), ("critic", "")], captain={"persona": " Calm lead \n"})
+    assert squad.meta["captain"] == {**DEFAULT_CAPTAIN, "persona": "Calm lead"}
+    with pytest.raises(OkBotError, match="Unknown captain"):
+        ws.create_squad("T", [("writer", ""), ("critic", "")], captain={"mood": "x"})
+    assert [t.id for t in ws.squads()] == ["s"]
+
+
+# ---------------------------------------------------------------- update squad
+@pytest.fixture
+def desk(ws: Workspace) -> Target:
+    for name in ("Writer", "Critic", "Editor"):
+        ws.create_assistant(name)
+    return ws.create_squad("Review Desk", [("writer", "drafts"), ("critic", "reviews")], description="d")
+
+
+def test_update_squad_changes_only_what_is_given(ws: Workspace, desk: Target) -> None:
+    (desk.dir / "session.jsonl").write_bytes(b'{"id":1}\n')
+    updated = ws.update_squad("review desk", name=" Desk ", members=[("Editor", " edits "), ("writer", "drafts")])
+    assert (updated.id, updated.name, updated.dir) == (desk.id, "Desk", desk.dir)
+    assert updated.members == [{"assistant": "editor", "role": "edits"}, {"assistant": "writer", "role": "drafts"}]
+    stored = json.loads(desk.meta_path.read_text("utf-8"))
+    assert stored == {**desk.meta, "name": "Desk", "members": updated.members}  # description, captain, createdAt kept
+    assert (desk.dir / "session.jsonl").read_bytes() == b'{"id":1}\n'
+    assert json.loads((desk.dir / "squad.json.bak").read_text("utf-8")) == desk.meta  # atomic write with a backup
+
+    ws.update_squad(desk.id, description="", captain={"playbook": "1. plan\n2. delegate", "maxMemberRounds": 3})
+    captain = ws.resolve(desk.id).meta["captain"]
+    assert captain == {**DEFAULT_CAPTAIN, "playbook": "1. plan\n2. delegate", "maxMemberRounds": 3}
+    assert ws.resolve(desk.id).meta["description"] == ""
+    ws.update_squad(desk.id, captain={"persona": "Calm"})  # merged: the playbook stays
+    assert ws.resolve(desk.id).meta["captain"]["playbook"] == "1. plan\n2. delegate"
+
+
+def test_update_squad_keeps_unknown_stored_fields(ws: Workspace, desk: Target) -> None:
+    meta = {**desk.meta, "extra": [1], "captain": {**DEFAULT_CAPTAIN, "future": True}}
+    desk.meta_path.write_text(json.dumps(meta), "utf-8")
+    ws.update_squad(desk.id, captain={"persona": "p"})
+    stored = json.loads(desk.meta_path.read_text("utf-8"))
+    assert stored["extra"] == [1] and stored["captain"]["future"] is True and stored["captain"]["persona"] == "p"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"name": "  "},
+        {"name": "a\nb"},
+        {"name": 3},
+        {"description": 5},
+        {"members": []},
+        {"members": [("writer", "")]},
+        {"members": [("writer", ""), ("Writer", "again")]},
+        {"members": [("writer", ""), ("ghost", "")]},
+        {"members": [("writer", ""), ("review-desk", "")]},
+        {"members": [("writer",), ("critic", "")]},
+        {"captain": "x"},
+        {"captain": {"mood": "x"}},
+        {"captain": {"persona": 1}},
+        {"captain": {"maxCaptainRounds": 0}},
+        {"captain": {"maxMemberRounds": True}},
+        {"name": "Fine", "members": [("writer", "")]},  # one bad field refuses the whole change
+    ],
+)
+def test_update_squad_refuses_bad_input_and_changes_nothing(ws: Workspace, desk: Target, change: dict) -> None:
+    before = desk.meta_path.read_bytes()
+    with pytest.raises(OkBotError):
+        ws.update_squad(desk.id, **change)
+    assert desk.meta_path.read_bytes() == before
+    assert not (desk.dir / "squad.json.bak").exists()
+
+
+def test_update_squad_refuses_assistants_unknown_and_unreadable(ws: Workspace, desk: Target) -> None:
+    with pytest.raises(OkBotError, match="not a squad"):
+        ws.update_squad("writer", name="X")
+    assert ws.resolve("writer").name == "Writer"
+    with pytest.raises(NotFound):
+        ws.update_squad("nobody", name="X")
+    desk.meta_path.write_bytes(b"{broken")
+    with pytest.raises(OkBotError, match="Cannot edit"):
+        ws.update_squad(desk.id, name="X")
+    assert desk.meta_path.read_bytes() == b"{broken"
+
+
 # ---------------------------------------------------------------------- rename
 def test_rename_keeps_id(ws: Workspace) -> None:
     bob = ws.create_assistant("Bob")
