@@ -122,9 +122,9 @@ def run(turns: int = 420, *, base_url: str | None = None, model: str | None = No
         settings = Settings.load()
         settings.set("provider.baseUrl", server.base_url)
         settings.set("provider.keySource", "none")
-        settings.set("model.contextWindow", window)
         if model:
             settings.set("provider.model", model)
+        settings.set("model.contextWindow", window)  # after the model: the override is per model
         ws = Workspace()
         target = ws.ensure_default()
         sources = ContextSources(ws)

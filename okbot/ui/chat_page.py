@@ -43,6 +43,10 @@ class ChatPage(QWidget):
         self.setObjectName("chatPage")
         self.ctx, self.target = ctx, target
         self.worker: TurnWorker | None = None
+        # The last finished worker is deleted only when the next turn starts: its job's last Python
+        # references (signal emitters in the turn's callbacks) are released on the pool thread right
+        # after the result is delivered, and deleting the QObject at that moment raced with them.
+        self._finished_worker: TurnWorker | None = None
         self._sent_text: str | None = None
         self._last_result: TurnResult | None = None
 
@@ -150,6 +154,9 @@ class ChatPage(QWidget):
         self.retry_button.hide()
         # the runner is built on the worker thread; an OkBotError there (e.g. no API key where one
         # is needed) arrives as ``failed`` and the text stays in the box
+        if self._finished_worker is not None:
+            self._finished_worker.deleteLater()
+            self._finished_worker = None
         worker = TurnWorker(self.ctx.make_runner, self.target, text, self, tasks=self.ctx.tasks)
         worker.item.connect(self._on_worker_item)
         worker.delta.connect(self._on_worker_delta)
@@ -208,9 +215,7 @@ class ChatPage(QWidget):
         self.surface.end_stream()
         self.surface.set_busy(False)
         self.composer.set_streaming(False)
-        worker, self.worker = self.worker, None
-        if worker is not None:
-            worker.deleteLater()
+        self._finished_worker, self.worker = self.worker, None
         self.streaming_changed.emit(False)
 
     def _on_surface_view_context_requested(self, item_id: int) -> None:

@@ -5,8 +5,8 @@ subscribers notified), so changes apply without a restart and there is no OK but
 the store refuses leaves the setting untouched: the field shows the stored value again and
 ``refused`` carries the store's message (it names the key, the value and what is allowed).
 
-``ctx.settings`` may be replaced by a freshly loaded object when settings.json changes on disk,
-so the binder looks it up on every use and moves its subscription to the new object.
+The binder looks ``ctx.settings`` up on every use and moves its subscription if the object was
+replaced. Notifications may come from any thread and are delivered on the GUI thread.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ class SettingsBinder(QObject):
 
     changed = Signal(str)
     refused = Signal(str, str)
+    # Settings notifies on whatever thread reloaded it (a turn or the token gauge on a pool
+    # thread may be first to see a changed file); an auto connection brings it to the GUI thread.
+    _settings_changed = Signal(str)
 
     def __init__(self, ctx: Any, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -43,6 +46,7 @@ class SettingsBinder(QObject):
         self._subscribed: Settings | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._applying = False
+        self._settings_changed.connect(self._on_settings_changed)
         self.settings()
 
     # ------------------------------------------------------------------ public
@@ -127,7 +131,7 @@ def _subscribe_weakly(settings: Settings, binder: SettingsBinder) -> Callable[[]
             for off in remover:
                 off()
             return
-        alive._on_settings_changed(key)
+        alive._settings_changed.emit(key)
 
     remover.append(settings.subscribe(notify))
     return remover[0]
