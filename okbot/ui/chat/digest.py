@@ -17,7 +17,7 @@ CACHE_TEXT_CHARS = 20_000  # what the model keeps in memory of a huge tool resul
 
 
 def tool_digest(item: dict[str, Any]) -> str:
-    """One line for a collapsed ``tool_call`` / ``tool_result`` row."""
+    """One line for a collapsed ``tool_call`` / ``tool_result`` row (a result shows its first line)."""
     name = item.get("name") or "tool"
     if item.get("type") == "tool_call":
         return f"{name}({_arguments_digest(item.get('arguments', ''))})"
@@ -25,7 +25,8 @@ def tool_digest(item: dict[str, Any]) -> str:
     text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
     size = len(text) if "_full_chars" not in item else int(item["_full_chars"])
     state = "done" if item.get("ok", True) else "failed"
-    return f"{name} {state} · {size:,} chars · {preview(text, DIGEST_CHARS)}"
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return f"{name} {state} · {size:,} chars · {preview(first, DIGEST_CHARS)}"
 
 
 def _arguments_digest(arguments: str) -> str:
