@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from okbot.config.settings import Settings
 from okbot.core.errors import OkBotError
-from okbot.core.runner import TurnRunner
 from okbot.core.sources import ContextSources
 from okbot.core.workspace import Workspace
 from okbot.ui.tasks import TaskRunner
 
 if TYPE_CHECKING:
     from okbot.core.compression import Compressor
+    from okbot.core.runner import TurnRunner
 
 log = logging.getLogger("okbot.ui")
 
@@ -62,6 +62,7 @@ class AppContext:
     def make_runner(self) -> TurnRunner:
         """A TurnRunner over a provider built from the current settings, compressing before each run."""
         from okbot.core.compression import Compressor  # loaded with the first turn, not at start-up
+        from okbot.core.runner import TurnRunner
 
         provider = self.make_provider()
         return TurnRunner(self.sources, provider, before_run=Compressor(self.sources, provider).before_run)

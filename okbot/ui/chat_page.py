@@ -8,13 +8,12 @@ sent and written; the page only reacts.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from okbot.core.runner import TurnResult
 from okbot.core.workspace import Target
 from okbot.llm.events import Degraded, Retrying
 from okbot.ui.app_context import AppContext
@@ -23,6 +22,9 @@ from okbot.ui.chat_surface import ChatSurface, make_surface
 from okbot.ui.composer import Composer
 from okbot.ui.tasks import TurnWorker
 from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed
+
+if TYPE_CHECKING:
+    from okbot.core.runner import TurnResult
 
 log = logging.getLogger("okbot.ui.chat")
 

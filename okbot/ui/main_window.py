@@ -12,7 +12,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -23,10 +23,12 @@ from okbot.core.workspace import Target, Workspace
 from okbot.ui.app_context import AppContext
 from okbot.ui.chat_page import ChatPage
 from okbot.ui.sidebar import Sidebar
-from okbot.ui.squad_dialog import SquadDialog
 from okbot.ui.target_list_model import STREAMING, UNREAD, TargetListModel
 from okbot.ui.target_pane import TargetPane
 from okbot.ui.window_extras import make_first_run_panel, make_settings_dialog, needs_first_run, open_context_viewer
+
+if TYPE_CHECKING:
+    from okbot.ui.squad_dialog import SquadDialog
 
 log = logging.getLogger("okbot.ui")
 
@@ -152,6 +154,8 @@ class MainWindow(QMainWindow):
 
     def open_squad_dialog(self, squad: Target | None = None) -> SquadDialog:
         """Open the dialog that creates a squad (``squad`` ``None``) or edits ``squad``; returns it."""
+        from okbot.ui.squad_dialog import SquadDialog  # only when asked for
+
         dialog = SquadDialog(self.workspace, squad, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.saved.connect(self._on_squad_dialog_saved)

@@ -16,14 +16,16 @@ import logging
 import threading
 import weakref
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 
 from okbot.core.errors import OkBotError
-from okbot.core.runner import TurnCallbacks, TurnResult, TurnRunner
 from okbot.core.workspace import Target
+
+if TYPE_CHECKING:  # the runner (and what it imports) loads with the first turn, not at start-up
+    from okbot.core.runner import TurnResult, TurnRunner
 from okbot.llm.provider import CancelToken
 
 log = logging.getLogger("okbot.ui.tasks")
@@ -269,6 +271,8 @@ class TurnWorker(QObject):
         if self._started:
             raise RuntimeError("a TurnWorker runs one turn; make a new one")
         self._started = self._running = True
+        from okbot.core.runner import TurnCallbacks, TurnRunner
+
         callbacks = TurnCallbacks(
             on_item=_safe(self._worker_item.emit),
             on_delta=_safe(self._worker_delta.emit),

@@ -15,7 +15,6 @@ from PySide6.QtCore import QObject, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from okbot.core.context import build_context
 from okbot.core.sources import ContextSources
 from okbot.core.workspace import Target
 from okbot.ui.tasks import TaskRunner
@@ -53,6 +52,8 @@ class GaugeReading:
 
 def reading_for(target: Target, sources: ContextSources) -> GaugeReading:
     """Build the context for ``target`` and read it off (blocking: run it through a TaskRunner)."""
+    from okbot.core.context import build_context  # runs on a pool thread; keeps start-up lean
+
     proj = build_context(target, sources=sources)
     return GaugeReading(proj.calibrated_tokens, proj.window, proj.threshold, proj.approximate)
 
