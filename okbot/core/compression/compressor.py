@@ -201,7 +201,12 @@ class Compressor:
             checklist = _unique([*(session.get(i) for i in kept_ids), *user_checklist(batch)])
             try:
                 outcome = summarizer.summarize(
-                    text, batch, checklist, sources=[item_text(it) for it in batch], previously_kept=kept_ids
+                    text,
+                    batch,
+                    checklist,
+                    # the model sees item ids in the digests: citing them (#id) is grounded
+                    sources=[f"#{it['id']} {item_text(it)}" for it in batch],
+                    previously_kept=kept_ids,
                 )
             except SummaryRejected as exc:
                 report.summarizer_input_tokens += exc.input_tokens

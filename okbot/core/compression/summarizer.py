@@ -169,7 +169,7 @@ class Summarizer:
                 summary,
                 previous,
                 max_chars=self.max_chars,
-                sources=[*sources, *(it.get("content", "") for it in checklist)],
+                sources=[*sources, *(f"#{it['id']} {it.get('content', '')}" for it in checklist)],
             )
             notes = []
             if keep is None:

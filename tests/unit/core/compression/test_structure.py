@@ -70,3 +70,8 @@ def test_acknowledgements_are_not_offered_and_digests_never_carry_raw_output():
     result = {"id": 9, "type": "tool_result", "name": "read_file", "content": "line\n" * 5000, "ok": True}
     digest = item_digest(result)
     assert len(digest) < 200 and "25,000 chars" in digest and "5,001 lines" in digest
+
+
+def test_references_read_generously_from_the_source_but_not_invented():
+    assert structure.ungrounded("done through 103, see #96", ["#96 user: Please do T-103 now."]) == []
+    assert structure.ungrounded("done through 104", ["Please do T-103 now."]) == ["104"]
