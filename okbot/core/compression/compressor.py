@@ -92,8 +92,10 @@ class Compressor:
                 and self._new_topic(proj, pending_text)
             ):
                 report = self._compress(target, proj, keep=0, trigger="topic", pending=pending)
-            elif self._over_threshold(proj, pending) and len(proj.items) > settings.get(
-                "contextCompression.keepRecentMin"
+            elif (
+                self._over_threshold(proj, pending)
+                and len(proj.items) > settings.get("contextCompression.keepRecentMin")
+                and not self._backing_off(proj)
             ):
                 report = self._compress(target, proj, keep=None, trigger="ratio", pending=pending)
             self._ensure_fits(target, pending)
@@ -315,6 +317,20 @@ class Compressor:
             self.on_coverage_advanced(target, new_ids)
         return report
 
+    def _backing_off(self, proj: ContextProjection) -> bool:
+        """After a failed summary, wait for ``keepRecentMin`` new items before asking the model again.
+
+        A summarizer that keeps failing would otherwise cost a call (and a repair) on every turn;
+        meanwhile the request still has to fit, which ``_ensure_fits`` sees to without the model.
+        """
+        health = proj.summary.health
+        failed_at = health.get("lastFailedAtItem")
+        if not isinstance(failed_at, int) or health.get("lastFailedCoverage") != proj.covered_through_id:
+            return False
+        newest = proj.items[-1]["id"] if proj.items else 0
+        grown = sum(1 for it in proj.items if it["id"] > failed_at)
+        return newest >= failed_at and grown < self.sources.settings.get("contextCompression.keepRecentMin")
+
     def _record_failure(self, target: Target, trigger: str, failure: str) -> None:
         store = SummaryStore(target.summary_path)
         current = store.load()
@@ -324,6 +340,8 @@ class Compressor:
             "lastFailureAt": now_iso(),
             "failures": int(current.health.get("failures", 0)) + 1,
             "lastFailedTrigger": trigger,
+            "lastFailedAtItem": self.sources.session(target).last_id(),
+            "lastFailedCoverage": current.covered_through_id,
         }
         store.save(current)
 

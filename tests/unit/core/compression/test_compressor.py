@@ -193,3 +193,22 @@ def test_the_runner_compresses_before_it_sends(env, server):
         assert sum(len(m["content"] or "") for m in body["messages"]) / 4 < window
     assert "Session summary" in sent[-1]["messages"][0]["content"]
     assert SummaryStore(target.summary_path).load().health["count"] >= 2
+
+
+def test_after_a_failed_summary_the_model_is_not_asked_again_every_turn(env, server):
+    target, sources, compressor, _ = env
+    sources.settings.set("model.contextWindow", 4000)
+    fill(sources, target, 20)
+    server.set_default(lambda body: Reply(text="") if is_summarizer_request(body) else Reply(text="no"))
+    assert not compressor.before_run(target, "next?").ok
+    calls = len(summarizer_calls(server))
+    session = sources.session(target)
+    for i in range(3):  # fewer new items than keepRecentMin (8): no new attempt
+        session.append(user_message(f"more {i}"))
+        assert compressor.before_run(target, "and?") is None
+    assert len(summarizer_calls(server)) == calls
+    server.set_default(faithful)
+    for i in range(6):
+        session.append(user_message(f"later {i}"))
+    report = compressor.before_run(target, "now?")
+    assert report is not None and report.ok
