@@ -22,7 +22,7 @@ from okbot.core.compression.plan import choose_keep, safe_keep
 from okbot.core.compression.summarizer import Summarizer, SummaryRejected
 from okbot.core.compression.topic import is_new_topic
 from okbot.core.context import ContextProjection, build_context, reply_reserve
-from okbot.core.digest import item_digest, user_checklist
+from okbot.core.digest import is_directive, item_digest, user_checklist
 from okbot.core.errors import OkBotError
 from okbot.core.items import item_text, now_iso
 from okbot.core.summary import SessionSummary, SummaryStore
@@ -419,7 +419,10 @@ class Compressor:
         new = SessionSummary(
             summary=text[:max_chars],
             covered_through_id=to_cover[-1]["id"],
-            kept_user_ids=summary.kept_user_ids,
+            # no model ticked anything: the user's directives among the moved-out items stay verbatim
+            kept_user_ids=sorted(
+                {*summary.kept_user_ids, *(it["id"] for it in user_checklist(to_cover) if is_directive(it["content"]))}
+            ),
             trigger="ratio",
             hidden_item_ids=[i for i in summary.hidden_item_ids if i > to_cover[-1]["id"]],
             health=summary.health,

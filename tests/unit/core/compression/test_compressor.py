@@ -166,6 +166,7 @@ def test_a_window_so_small_only_the_new_message_fits(env, server):
     assert proj.items == [] and proj.covered_through_id == sources.session(target).last_id()
     assert "Moved out without summarizing" in proj.summary.summary
     assert proj.summary.health["lastFallback"] == "moved out without the model"
+    assert proj.summary.kept_user_ids == [1]  # the constraint moved out without a model stays verbatim
     with pytest.raises(OkBotError, match="shorten the message"):
         compressor.before_run(target, "word " * 900)
 
