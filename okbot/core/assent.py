@@ -18,11 +18,13 @@ import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from okbot.core.atomic import PRIVATE_FILE_MODE, atomic_write_bytes
-from okbot.core.context import ContextProjection
 from okbot.core.items import now_iso
+
+if TYPE_CHECKING:  # type only: ContextSources holds the stores, context imports sources
+    from okbot.core.context import ContextProjection
 
 
 @dataclass

@@ -89,7 +89,7 @@ class TurnRunner:
         self.after_run = after_run or _noop
 
     def as_sent(self, target: Target) -> AsSentStore:
-        return AsSentStore(target.dir / "as-sent")
+        return self.sources.as_sent(target)
 
     # -- entry points -----------------------------------------------------------------------
     def run_turn(

@@ -18,6 +18,7 @@ from typing import Any
 
 from okbot.config import paths
 from okbot.config.settings import Settings, effective_context_window
+from okbot.core.assent import AsSentStore
 from okbot.core.errors import OkBotError
 from okbot.core.instructions import RosterEntry
 from okbot.core.search_history import SEARCH_HISTORY
@@ -72,6 +73,7 @@ class ContextSources:
         self.tools = tools if tools is not None else default_tools()
         self._lock = threading.Lock()
         self._sessions: dict[Path, SessionStore] = {}
+        self._as_sent: dict[Path, AsSentStore] = {}
         self._summaries: dict[Path, tuple[tuple[int, int] | None, SessionSummary, list[str]]] = {}
         self._souls: dict[Path, tuple[tuple[int, int] | None, str, str | None]] = {}
 
@@ -104,6 +106,15 @@ class ContextSources:
             store = self._sessions.get(path)
             if store is None:
                 store = self._sessions[path] = SessionStore(path)
+            return store
+
+    def as_sent(self, target: Target) -> AsSentStore:
+        """The target's as-sent record (one per process: it reads its log once, not every turn)."""
+        path = target.dir / "as-sent"
+        with self._lock:
+            store = self._as_sent.get(path)
+            if store is None:
+                store = self._as_sent[path] = AsSentStore(path)
             return store
 
     def summary(self, target: Target) -> tuple[SessionSummary, list[str]]:

@@ -49,3 +49,13 @@ def test_unknown_user_message_has_no_record():
     target, sources, store = setup()
     assert store.for_user_message(12345) is None
     assert store.requests() == []
+
+
+def test_one_store_per_target_so_a_turn_does_not_reread_the_log():
+    target, sources, _ = setup()
+    assert sources.as_sent(target) is sources.as_sent(target)
+    user = sources.session(target).append(user_message("hello"))
+    proj = build_context(target, sources=sources)
+    first = sources.as_sent(target).record(proj, user_id=user["id"], tools=[])
+    sources.as_sent(target).log_path.write_bytes(b"")  # a fresh store would restart ids from 1
+    assert sources.as_sent(target).record(proj, user_id=user["id"], tools=[]) == first + 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 
@@ -259,7 +258,6 @@ def test_retry_after_an_interrupted_reply_adds_no_user_item(env, server):
     assert result.status == "complete"
     kinds = [(it["type"], it.get("status")) for it in records(target)]
     assert kinds == [("user", None), ("assistant", "error"), ("assistant", "complete")]
-    json.dumps(kinds)
 
 
 FAULTS = {
