@@ -18,7 +18,6 @@ import difflib
 import json
 import os
 import re
-import secrets
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -457,7 +456,7 @@ class Workspace:
     def _publish(self, kind_root: Path, new_id: str, fill: Any) -> Path:
         """Build the directory under a hidden staging name, then rename it into place."""
         paths.ensure_private_dir(kind_root)
-        staging = kind_root / f".new-{new_id}-{secrets.token_hex(4)}"
+        staging = kind_root / f".new-{new_id}-{os.urandom(4).hex()}"
         os.mkdir(staging, 0o700)
         final = kind_root / new_id
         try:

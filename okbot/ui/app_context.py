@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from okbot.config.settings import Settings
 from okbot.core.errors import OkBotError
-from okbot.core.sources import ContextSources
 from okbot.core.workspace import Workspace
 from okbot.ui.tasks import TaskRunner
 
 if TYPE_CHECKING:
     from okbot.core.compression import Compressor
     from okbot.core.runner import TurnRunner
+    from okbot.core.sources import ContextSources
 
 log = logging.getLogger("okbot.ui")
 
 
-@dataclass
 class AppContext:
     """The app's shared objects, handed to each window and page (never looked up globally).
 
@@ -27,18 +26,24 @@ class AppContext:
     Settings dialog is seen by the next turn, gauge refresh or compression.
     """
 
-    workspace: Workspace
-    sources: ContextSources
-    tasks: TaskRunner
+    def __init__(self, workspace: Workspace, settings: Settings, tasks: TaskRunner) -> None:
+        self.workspace = workspace
+        self.tasks = tasks
+        self._settings = settings
 
     @classmethod
     def create(
         cls, workspace: Workspace | None = None, settings: Settings | None = None, *, tasks: TaskRunner | None = None
     ) -> AppContext:
         """Build one from a workspace and settings (both loaded from the data dir when omitted)."""
-        workspace = workspace or Workspace()
-        sources = ContextSources(workspace, settings or Settings.load())
-        return cls(workspace=workspace, sources=sources, tasks=tasks or TaskRunner())
+        return cls(workspace or Workspace(), settings or Settings.load(), tasks or TaskRunner())
+
+    @cached_property
+    def sources(self) -> ContextSources:
+        """Everything ``build_context`` reads; imported and built on first use, after the window is up."""
+        from okbot.core.sources import ContextSources
+
+        return ContextSources(self.workspace, self._settings)
 
     @property
     def settings(self) -> Settings:

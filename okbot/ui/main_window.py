@@ -14,20 +14,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QStackedWidget, QWidget
 
 from okbot.core.errors import OkBotError
 from okbot.core.workspace import Target, Workspace
 from okbot.ui.app_context import AppContext
-from okbot.ui.chat_page import ChatPage
 from okbot.ui.sidebar import Sidebar
 from okbot.ui.target_list_model import STREAMING, UNREAD, TargetListModel
 from okbot.ui.target_pane import TargetPane
 from okbot.ui.window_extras import make_first_run_panel, make_settings_dialog, needs_first_run, open_context_viewer
 
 if TYPE_CHECKING:
+    from okbot.ui.chat_page import ChatPage
     from okbot.ui.squad_dialog import SquadDialog
 
 log = logging.getLogger("okbot.ui")
@@ -63,6 +63,11 @@ class MainWindow(QMainWindow):
         self._windows: list[QWidget] = []  # viewers kept alive while open
         self.settings_dialog: Any = None
         self.first_run_panel: QWidget | None = None
+        # Until the window's first frame is painted, the selected chat's page is only noted here
+        # and built right after that paint (or at once when somebody asks for the page): the
+        # window appears without waiting for the chat view's imports and the session read.
+        self._first_frame_done = False
+        self._deferred_target: Target | None = None
         self.setWindowTitle(WINDOW_TITLE)
         self.resize(*DEFAULT_SIZE)
         self.setMinimumSize(640, 420)
@@ -88,6 +93,7 @@ class MainWindow(QMainWindow):
         splitter.setCollapsible(1, False)
         splitter.setSizes([SIDEBAR_WIDTH, DEFAULT_SIZE[0] - SIDEBAR_WIDTH])
         self.setCentralWidget(splitter)
+        splitter.installEventFilter(self)  # its first paint ends the first-frame deferral
 
         self.problems_label = QLabel(objectName="problems")
         self.problems_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -129,8 +135,9 @@ class MainWindow(QMainWindow):
 
     def current_page(self) -> ChatPage | None:
         """The chat page on show, or ``None`` (nothing selected, or the target cannot be read)."""
+        self._build_deferred_page()
         widget = self.stack.currentWidget()
-        return widget if isinstance(widget, ChatPage) else None
+        return widget if widget in self._pages.values() else None
 
     def page_for(self, target: Target) -> ChatPage | None:
         return self._pages.get(target.dir)
@@ -316,7 +323,12 @@ class MainWindow(QMainWindow):
             self._stop_action.setEnabled(False)
             return
         page = self._pages.get(target.dir)
+        if page is None and not self._first_frame_done:
+            self._deferred_target = target
+            return
         if page is None:
+            from okbot.ui.chat_page import ChatPage  # the chat view's imports wait for the first frame
+
             page = ChatPage(self.ctx, target)
             page.streaming_changed.connect(lambda on, p=page: self._on_page_streaming_changed(p, on))
             page.reply_finished.connect(lambda _r, p=page: self._on_page_reply_finished(p))
@@ -331,6 +343,21 @@ class MainWindow(QMainWindow):
         self.model.set_status(target.kind, target.id, STREAMING if page.streaming else "")
         self._stop_action.setEnabled(page.streaming)
         self._trim_pages()
+
+    def _build_deferred_page(self) -> None:
+        """End the first-frame deferral: build the page of the chat selected meanwhile, if any."""
+        if self._first_frame_done:
+            return
+        self._first_frame_done = True
+        target, self._deferred_target = self._deferred_target, None
+        if target is not None and target == self.selected_target() and self.first_run_panel is None:
+            self._show_target(target)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+        if watched is self.centralWidget() and event.type() == QEvent.Type.Paint and not self._first_frame_done:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, self._build_deferred_page)
+        return super().eventFilter(watched, event)
 
     def _trim_pages(self) -> None:
         idle = [d for d, p in self._pages.items() if not p.streaming and p is not self.current_page()]

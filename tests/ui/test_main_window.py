@@ -200,6 +200,43 @@ def test_run_gui_shows_the_window_and_returns_the_exit_code(okbot_home: Path) ->
     assert result == {"code": 0, "seen": [["OkBot", ["OkBot"]]]}
 
 
+def test_the_first_frame_comes_before_the_chat_page_which_follows_by_itself(qtbot: QtBot, workspace: Workspace) -> None:
+    window = MainWindow(AppContext.create(workspace))
+    qtbot.addWidget(window)
+    assert window.stack.count() == 1  # only the placeholder pane: nothing of the chat is built yet
+    window.show()
+    qtbot.waitUntil(lambda: window.stack.count() == 2)  # built right after the first paint, unasked
+    page = window.current_page()
+    assert page is not None and page.target.name == "OkBot"
+
+
+def test_asking_for_the_page_before_the_first_frame_builds_it_at_once(workspace: Workspace, qtbot: QtBot) -> None:
+    window = MainWindow(AppContext.create(workspace))
+    qtbot.addWidget(window)
+    page = window.current_page()
+    assert page is not None and page.target.name == "OkBot"
+    window.show()
+    qtbot.wait(50)
+    assert window.stack.count() == 2 and window.current_page() is page  # no second page after the frame
+
+
+_STARTUP_IMPORTS = """
+import sys
+import okbot.ui.app
+heavy = ["openai", "tiktoken", "okbot.core.sources", "okbot.ui.chat_page", "okbot.ui.chat", "okbot.ui.settings",
+         "okbot.core.compression", "okbot.core.runner"]
+print([name for name in heavy if name in sys.modules])
+"""
+
+
+def test_start_up_imports_leave_the_heavy_parts_for_later() -> None:
+    # What the window needs before its first frame; the rest loads after it (cold-start budget).
+    done = subprocess.run([sys.executable, "-c", _STARTUP_IMPORTS], cwd=REPO, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
 # ----------------------------------------------------------------------------- sidebar features
 def test_new_assistant_is_created_and_renamed_in_place(qtbot: QtBot, workspace: Workspace) -> None:
     window = open_window(qtbot, workspace)

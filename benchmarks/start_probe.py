@@ -1,0 +1,41 @@
+"""Child process of the cold-start benchmark: start the app as ``okbot`` does, exit at its first frame.
+
+Kept apart from ``bench_ui`` so the probe imports nothing the app itself would not.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def main() -> None:
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    from okbot.config.settings import Settings
+    from okbot.core.workspace import Workspace
+    from okbot.ui.app import create_application, startup_problems
+    from okbot.ui.app_context import AppContext
+    from okbot.ui.main_window import MainWindow
+
+    class FirstPaint(QObject):
+        """Exits the process once the window's first frame is painted (before anything that follows it)."""
+
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+            if event.type() == QEvent.Type.Paint:
+                QTimer.singleShot(0, lambda: os._exit(0))  # skip Qt teardown: what is measured ends here
+            return False
+
+    app = create_application(sys.argv[:1])
+    settings = Settings.load()
+    workspace = Workspace()
+    problems = startup_problems(settings, workspace)
+    window = MainWindow(AppContext.create(workspace, settings), problems=problems)
+    probe = FirstPaint()
+    window.centralWidget().installEventFilter(probe)
+    window.show()
+    app.exec()
+
+
+if __name__ == "__main__":
+    main()
