@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import bench_core, bench_fidelity, bench_runner, bench_ui
+from benchmarks import bench_core, bench_fidelity, bench_memory, bench_runner, bench_ui
 
 
 def main() -> int:
@@ -12,6 +12,7 @@ def main() -> int:
     print(bench_core.run())
     print(bench_runner.run())
     print(bench_fidelity.run())
+    print(bench_memory.run())
     print(bench_ui.run())
     return 0
 

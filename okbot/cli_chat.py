@@ -11,16 +11,18 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from okbot.core.compression import Compressor
 from okbot.core.errors import OkBotError
-from okbot.core.runner import TurnCallbacks, TurnResult, TurnRunner
+from okbot.core.memory.keeper import MemoryKeeper
+from okbot.core.runner import TurnCallbacks, TurnResult
 from okbot.core.sources import ContextSources
+from okbot.core.turns import make_turn_runner
 from okbot.core.workspace import Target, Workspace
 from okbot.llm.events import Degraded, Retrying, UsageEvent
 from okbot.llm.openai_backend import OpenAIProvider
 from okbot.llm.provider import CancelToken
 
 EXIT_OK, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 130
+WRAP_UP_WAIT_SECONDS = 120
 
 
 def _event_json(event: Any) -> dict[str, Any]:
@@ -51,7 +53,8 @@ def run_chat(ws: Workspace, target: Target, text: str | None, *, as_json: bool, 
     for problem in sources.settings.problems:
         print(f"okbot: note: {problem}", file=err)
     provider = OpenAIProvider.from_settings(sources.settings)
-    runner = TurnRunner(sources, provider, before_run=Compressor(sources, provider).before_run)
+    keeper = MemoryKeeper(sources, provider)
+    runner = make_turn_runner(sources, provider, keeper)
     emit_lock = threading.Lock()
 
     def emit(obj: dict[str, Any]) -> None:
@@ -100,6 +103,11 @@ def run_chat(ws: Workspace, target: Target, text: str | None, *, as_json: bool, 
     if "error" in outcome:
         raise outcome["error"]
     result: TurnResult = outcome["result"]
+    try:  # memory extraction finishes before the process ends (it affects later turns only)
+        if not keeper.drain(WRAP_UP_WAIT_SECONDS):
+            print("okbot: note: memory wrap-up still running; it will catch up next time", file=err)
+    except KeyboardInterrupt:
+        pass
     if as_json:
         emit({"event": "done", "status": result.status, "error": str(result.error) if result.error else None})
     elif result.reply_text and not result.reply_text.endswith("\n"):

@@ -52,7 +52,8 @@ class TurnResult:
     """What a turn did."""
 
     status: str  # complete | interrupted | error
-    items: list[dict[str, Any]] = field(default_factory=list)
+    items: list[dict[str, Any]] = field(default_factory=list)  # appended by the turn (after the user message)
+    user_id: int = 0  # the user message this turn answered
     error: OkBotError | None = None
     degraded: list[Degraded] = field(default_factory=list)
     usage: dict[str, Any] | None = None
@@ -100,6 +101,7 @@ class TurnRunner:
         # exact counts for the decisions below (bounded; the runner is never on the GUI thread)
         self.sources.counter(self.sources.model_for(target)).ensure_loaded(timeout=10)
         self._check_message(target, text)
+        self.sources.memory.prepare(target, text)  # a recall refresh due now ranks by this message too
         self.before_run(target, text)  # compression; raises OkBotError when the request cannot fit at all
         user = self.sources.session(target).append(user_message(text))
         callbacks.on_item(user)
@@ -136,7 +138,7 @@ class TurnRunner:
     def _run(self, target: Target, user_id: int, callbacks: TurnCallbacks, cancel: CancelToken) -> TurnResult:
         session = self.sources.session(target)
         as_sent = self.as_sent(target)
-        result = TurnResult(status="complete")
+        result = TurnResult(status="complete", user_id=user_id)
 
         def append(item: dict[str, Any]) -> dict[str, Any]:
             stored = session.append(item)

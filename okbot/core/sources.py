@@ -14,15 +14,16 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from okbot.config import paths
 from okbot.config.settings import Settings, effective_context_window
 from okbot.core.assent import AsSentStore
 from okbot.core.errors import OkBotError
 from okbot.core.instructions import RosterEntry
+from okbot.core.memory.memories import Memories
 from okbot.core.search_history import SEARCH_HISTORY
 from okbot.core.session import SessionStore
+from okbot.core.skills import LOAD_SKILL, SkillCatalog
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.tokens import Calibration, TokenCounter, counter_for_model
 from okbot.core.tools import ToolRegistry
@@ -34,13 +35,9 @@ MemoryProvider = Callable[[Target], Sequence[str]]
 SkillProvider = Callable[[Target], Sequence[tuple[str, str]]]
 
 
-def _none(_target: Target) -> Sequence[Any]:
-    return ()
-
-
 def default_tools() -> ToolRegistry:
-    """The tools every assistant has (more arrive with skills, memory and local tools)."""
-    return ToolRegistry([SEARCH_HISTORY])
+    """The tools every assistant has (more arrive with local tools)."""
+    return ToolRegistry([SEARCH_HISTORY, LOAD_SKILL])
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -60,22 +57,24 @@ class ContextSources:
         settings: Settings | None = None,
         *,
         calibration: Calibration | None = None,
-        memories: MemoryProvider = _none,
-        skills: SkillProvider = _none,
+        memories: MemoryProvider | None = None,
+        skills: SkillProvider | None = None,
         tools: ToolRegistry | None = None,
     ) -> None:
         self.workspace = workspace or Workspace()
         self._settings = settings or Settings.load()
         self._settings_stamp = _stamp(self._settings.path)
         self.calibration = calibration or Calibration(paths.calibration_file())
-        self.memories = memories
-        self.skills = skills
+        self.memory = Memories(self)
+        self.memories = memories or self.memory.recalled
+        self.skills = skills or self.skill_catalog
         self.tools = tools if tools is not None else default_tools()
         self._lock = threading.Lock()
         self._sessions: dict[Path, SessionStore] = {}
         self._as_sent: dict[Path, AsSentStore] = {}
         self._summaries: dict[Path, tuple[tuple[int, int] | None, SessionSummary, list[str]]] = {}
         self._souls: dict[Path, tuple[tuple[int, int] | None, str, str | None]] = {}
+        self._skill_catalogs: dict[Path, SkillCatalog] = {}
 
     # -- settings ---------------------------------------------------------------------------
     @property
@@ -116,6 +115,21 @@ class ContextSources:
             if store is None:
                 store = self._as_sent[path] = AsSentStore(path)
             return store
+
+    def skills_of(self, target: Target) -> SkillCatalog:
+        """The target's skill catalog (one per skills folder; it re-reads only what changed)."""
+        directory = target.skills_dir
+        if directory is None:
+            return SkillCatalog(None)
+        with self._lock:
+            catalog = self._skill_catalogs.get(directory)
+            if catalog is None:
+                catalog = self._skill_catalogs[directory] = SkillCatalog(directory)
+            return catalog
+
+    def skill_catalog(self, target: Target) -> list[tuple[str, str]]:
+        """``(name, description)`` of the target's valid skills (the default skills provider)."""
+        return self.skills_of(target).catalog()
 
     def summary(self, target: Target) -> tuple[SessionSummary, list[str]]:
         """The summary and any problems met loading it (re-read only when the file changed)."""

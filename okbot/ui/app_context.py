@@ -13,6 +13,7 @@ from okbot.ui.tasks import TaskRunner
 
 if TYPE_CHECKING:
     from okbot.core.compression import Compressor
+    from okbot.core.memory.keeper import MemoryKeeper
     from okbot.core.runner import TurnRunner
     from okbot.core.sources import ContextSources
 
@@ -64,21 +65,26 @@ class AppContext:
 
         return OpenAIProvider.from_settings(self.settings)
 
-    def make_runner(self) -> TurnRunner:
-        """A TurnRunner over a provider built from the current settings, compressing before each run."""
-        from okbot.core.compression import Compressor  # loaded with the first turn, not at start-up
-        from okbot.core.runner import TurnRunner
+    @cached_property
+    def keeper(self) -> MemoryKeeper:
+        """The app's one memory keeper: wrap-ups run in its background thread, one at a time."""
+        from okbot.core.memory.keeper import MemoryKeeper
 
-        provider = self.make_provider()
-        return TurnRunner(self.sources, provider, before_run=Compressor(self.sources, provider).before_run)
+        return MemoryKeeper(self.sources, self.make_provider)
+
+    def make_runner(self) -> TurnRunner:
+        """A TurnRunner over a provider built from the current settings: compress before, wrap up after."""
+        from okbot.core.turns import make_turn_runner  # loaded with the first turn, not at start-up
+
+        return make_turn_runner(self.sources, self.make_provider(), self.keeper)
 
     def compressor(self) -> Compressor | None:
         """A ``Compressor`` for the current settings, or ``None`` when no provider can be built from them."""
-        from okbot.core.compression import Compressor
+        from okbot.core.turns import make_compressor
 
         try:
             provider = self.make_provider()
         except OkBotError as exc:  # a broken provider setting must not break the caller
             log.warning("no provider for compression: %s", exc)
             return None
-        return Compressor(self.sources, provider)
+        return make_compressor(self.sources, provider, self.keeper)

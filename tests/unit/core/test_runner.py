@@ -87,7 +87,7 @@ def test_tool_round_with_search_history(env, server):
     second = server.chat_requests()[-1]
     assert second["messages"] == build_context(target, sources=sources).to_messages()[:-1]
     assert second["messages"][-1]["role"] == "tool"
-    assert [t["function"]["name"] for t in second["tools"]] == ["search_history"]
+    assert [t["function"]["name"] for t in second["tools"]] == ["search_history", "load_skill"]
     system = second["messages"][0]["content"]
     assert "search_history" in system  # the tool-notes block names what is offered
 
@@ -207,7 +207,8 @@ def test_search_history_approval_ask_and_deny(env, server):
     server.enqueue(Reply(text="fine"))
     runner.run_turn(target, "again")
     body = server.chat_requests()[-1]
-    assert "tools" not in body and "search_history" not in body["messages"][0]["content"]
+    assert [t["function"]["name"] for t in body["tools"]] == ["load_skill"]
+    assert "search_history" not in body["messages"][0]["content"]
 
 
 def test_huge_message_is_refused_and_nothing_is_written(env, server):

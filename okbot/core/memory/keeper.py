@@ -1,0 +1,317 @@
+"""Wrapping up after a turn: extract memories from newly covered items, promote, retire.
+
+The order of things per turn is: read disk (maybe compress; recall pinned / relevant durables)
+-> chat -> wrap up. Wrap-up runs in the background, one target at a time, so the reply is never
+held up by it; what it changes affects later turns only.
+
+Extraction covers each item once: ``memory/extraction.json`` records how far it got, and a
+wrap-up extracts the items the summary covered since (coverage advanced by a compression). A
+user message that asks to remember something is extracted at wrap-up even without a compression,
+and what it yields is durable at once (the user asked). A candidate met again (evidence >= 2, an
+agreement the summary records counts as evidence) or confirmed by the model becomes durable; an
+entry the conversation proves wrong is retired — kept on disk, marked, never recalled.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from itertools import islice
+from typing import Any
+
+from okbot.core.atomic import atomic_write_json
+from okbot.core.compression.structure import parse_sections
+from okbot.core.errors import OkBotError
+from okbot.core.memory.extract import Candidate, Extraction, build_messages, parse_answer
+from okbot.core.memory.store import MemoryEntry, MemoryStore, normalise
+from okbot.core.workspace import Target
+from okbot.llm.provider import ChatRequest
+
+log = logging.getLogger("okbot.memory")
+
+STATE_FILE = "extraction.json"
+MAX_BATCH_ITEMS = 40  # items per extraction call
+MAX_CALLS_PER_WRAP_UP = 3  # a huge coverage jump is worked off over several wrap-ups
+PROMOTE_AT_EVIDENCE = 2
+REPLY_MAX_TOKENS = 800
+EXTRACTED_TYPES = ("user", "assistant", "tool_call", "tool_result")
+_REMEMBER = re.compile(
+    r"\b(remember|don'?t forget|do not forget|keep in mind|note that|make a note)\b|记住|别忘", re.IGNORECASE
+)
+
+
+def asks_to_remember(text: str) -> bool:
+    """Does a user message explicitly ask the assistant to remember something?"""
+    return bool(_REMEMBER.search(text))
+
+
+@dataclass
+class WrapUpReport:
+    """What one wrap-up did (for logs, tests and the benchmark)."""
+
+    calls: int = 0
+    added: list[str] = field(default_factory=list)  # entry ids
+    merged: list[str] = field(default_factory=list)
+    promoted: list[str] = field(default_factory=list)
+    retired: list[str] = field(default_factory=list)
+    rejected: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+class MemoryKeeper:
+    """Extraction and evolution of one process's memories, driven by turn and compression events.
+
+    ``provider`` is a provider or a zero-argument factory of one (the app builds providers from
+    the current settings). ``background=False`` runs wrap-ups inline (the CLI and tests).
+    """
+
+    def __init__(self, sources: Any, provider: Any, *, background: bool = True) -> None:
+        self.sources = sources
+        self._provider = provider
+        self._background = background
+        self._queue: queue.Queue[Target | None] = queue.Queue()
+        self._pending: dict[Any, tuple[Target, set[int]]] = {}
+        self._guard = threading.Lock()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._thread: threading.Thread | None = None
+        self.reports: list[WrapUpReport] = []  # newest last, bounded
+
+    # -- triggers (the runner's after_run, the compressor's on_coverage_advanced) -------------
+    def after_run(self, target: Target, result: Any) -> None:
+        """Schedule the wrap-up; the turn's items are extracted too when its user message asks to remember."""
+        explicit: set[int] = set()
+        user = self.sources.session(target).get(result.user_id) if getattr(result, "user_id", 0) else None
+        if user and user.get("source", "user") == "user" and asks_to_remember(str(user.get("content") or "")):
+            explicit = {user["id"], *(it["id"] for it in result.items if isinstance(it.get("id"), int))}
+        self._schedule(target, explicit)
+
+    def on_coverage_advanced(self, target: Target, _ids: Sequence[int]) -> None:
+        self._schedule(target, set())
+
+    def drain(self, timeout: float | None = None) -> bool:
+        """Wait until every scheduled wrap-up finished; ``False`` on timeout."""
+        return self._idle.wait(timeout)
+
+    # -- the work -----------------------------------------------------------------------------
+    def wrap_up(self, target: Target, explicit_ids: Sequence[int] = ()) -> WrapUpReport:
+        """Extract what the summary newly covered (and the explicitly asked turn), then evolve."""
+        report = WrapUpReport()
+        if target.kind != "assistant":
+            return report  # squads keep no memories of their own (the captain is built in)
+        memories = self.sources.memory
+        own = memories.own_store(target)
+        stores = [memories.global_store(), own]
+        summary, _ = self.sources.summary(target)
+        agreements = parse_sections(summary.summary)[0].get("Agreements", "") if summary.summary else ""
+        state = self._load_state(target, summary.covered_through_id)
+        session = self.sources.session(target)
+        start = state
+        for _ in range(MAX_CALLS_PER_WRAP_UP):
+            if start >= summary.covered_through_id:
+                break
+            batch = list(
+                islice(
+                    (it for it in session.iter_items(start + 1, summary.covered_through_id)
+                     if it.get("type") in EXTRACTED_TYPES),
+                    MAX_BATCH_ITEMS,
+                )
+            )
+            end = batch[-1]["id"] if len(batch) == MAX_BATCH_ITEMS else summary.covered_through_id
+            if batch:
+                self._extract(target, batch, stores, agreements, report, explicit=False)
+            start = end
+            self._save_state(target, start)
+        if explicit_ids:
+            items = [it for i in sorted(explicit_ids) if (it := session.get(i)) and it.get("type") in EXTRACTED_TYPES]
+            if items:
+                self._extract(target, items, stores, agreements, report, explicit=True)
+        self._promote(stores, report)
+        return report
+
+    def _extract(
+        self,
+        target: Target,
+        items: list[dict[str, Any]],
+        stores: list[MemoryStore],
+        agreements: str,
+        report: WrapUpReport,
+        *,
+        explicit: bool,
+    ) -> None:
+        known = [e for store in stores for e in store.entries()]
+        messages = build_messages(items, [(e.id, e.text) for e in known], agreements, explicit=explicit)
+        report.calls += 1
+        try:
+            provider = self._provider if hasattr(self._provider, "complete") else self._provider()
+            answer = provider.complete(
+                ChatRequest(
+                    model=self.sources.model_for(target), messages=messages, temperature=0, max_tokens=REPLY_MAX_TOKENS
+                )
+            )
+        except (OkBotError, OSError) as exc:
+            report.problems.append(f"memory extraction failed: {exc}")
+            log.warning("memory extraction for %s failed: %s", target.name, exc)
+            return
+        result = parse_answer(answer, items, [e.id for e in known])
+        if result.problem:
+            report.problems.append(f"memory extraction answer unusable: {result.problem}")
+            log.warning("memory extraction for %s: %s", target.name, result.problem)
+        for text, reason in result.rejected:
+            log.info("memory candidate refused (%s): %s", reason, text)
+        report.rejected.extend(result.rejected)
+        self._apply(stores, result, agreements, report, explicit=explicit)
+
+    def _apply(
+        self, stores: list[MemoryStore], result: Extraction, agreements: str, report: WrapUpReport, *, explicit: bool
+    ) -> None:
+        global_store, own = stores
+        agreed = {normalise(line.lstrip("-* ")) for line in agreements.splitlines() if line.strip()}
+        for cand in result.candidates:
+            existing = self._similar(stores, cand.text)
+            if existing is not None:
+                store, entry = existing
+                store.update(
+                    entry.id,
+                    evidence=entry.evidence + 1,
+                    sources=tuple(sorted({*entry.sources, *cand.sources})),
+                    **({"status": "durable"} if explicit and entry.status == "candidate" else {}),
+                )
+                report.merged.append(entry.id)
+                continue
+            store = global_store if cand.scope == "user" else own
+            evidence = 1 + (normalise(cand.text) in agreed or _supported(cand.text, agreed))
+            entry = store.add(
+                cand.text,
+                status="durable" if explicit else "candidate",
+                sources=cand.sources,
+                expires=_expiry(cand),
+                evidence=evidence,
+            )
+            report.added.append(entry.id)
+        for entry_id in result.confirm:
+            found = self._find(stores, entry_id)
+            if found is not None and found[1].status != "retired":
+                store, entry = found
+                store.update(entry.id, evidence=entry.evidence + 1, status="durable")
+                if entry.status == "candidate":
+                    report.promoted.append(entry.id)
+        for entry_id, why in result.retire:
+            found = self._find(stores, entry_id)
+            if found is not None and found[1].status != "retired" and not found[1].pinned:
+                found[0].update(entry_id, status="retired", note=f"retired: {why}")
+                report.retired.append(entry_id)
+
+    @staticmethod
+    def _promote(stores: list[MemoryStore], report: WrapUpReport) -> None:
+        for store in stores:
+            for entry in store.entries():
+                if entry.status == "candidate" and entry.evidence >= PROMOTE_AT_EVIDENCE:
+                    store.update(entry.id, status="durable")
+                    report.promoted.append(entry.id)
+
+    @staticmethod
+    def _similar(stores: list[MemoryStore], text: str) -> tuple[MemoryStore, MemoryEntry] | None:
+        for store in stores:
+            entry = store.find_similar(text)
+            if entry is not None:
+                return store, entry
+        return None
+
+    @staticmethod
+    def _find(stores: list[MemoryStore], entry_id: str) -> tuple[MemoryStore, MemoryEntry] | None:
+        for store in stores:
+            entry = store.get(entry_id)
+            if entry is not None:
+                return store, entry
+        return None
+
+    # -- extraction progress --------------------------------------------------------------------
+    @staticmethod
+    def _state_path(target: Target) -> Any:
+        return target.memory_dir / STATE_FILE
+
+    def _load_state(self, target: Target, covered: int) -> int:
+        """Items up to this id were extracted; a session met for the first time starts near its coverage."""
+        try:
+            obj = json.loads(self._state_path(target).read_text(encoding="utf-8"))
+            through = obj.get("extractedThroughId") if isinstance(obj, dict) else None
+            if isinstance(through, int) and not isinstance(through, bool) and through >= 0:
+                return min(through, covered)
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError) as exc:
+            log.warning("memory extraction state of %s unreadable (%s); starting again near coverage", target.name, exc)
+        if covered == 0:
+            return 0
+        # Not extracted before (an older session): only its newest covered batch, not its whole past.
+        ids = [i for i in self.sources.session(target).ids() if i <= covered]
+        return ids[-MAX_BATCH_ITEMS - 1] if len(ids) > MAX_BATCH_ITEMS else 0
+
+    def _save_state(self, target: Target, through: int) -> None:
+        try:
+            atomic_write_json(self._state_path(target), {"version": 1, "extractedThroughId": through})
+        except OSError as exc:
+            log.warning("could not save memory extraction state of %s: %s", target.name, exc)
+
+    # -- background ---------------------------------------------------------------------------
+    def _schedule(self, target: Target, explicit_ids: set[int]) -> None:
+        if target.kind != "assistant":
+            return
+        if not self._background:
+            self._run_one(target, explicit_ids)
+            return
+        with self._guard:
+            queued = self._pending.get(target.dir)
+            if queued is not None:
+                queued[1].update(explicit_ids)
+                return
+            self._pending[target.dir] = (target, set(explicit_ids))
+            self._idle.clear()
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._loop, name="okbot-memory", daemon=True)
+                self._thread.start()
+        self._queue.put(target)
+
+    def _loop(self) -> None:
+        while True:
+            try:
+                target = self._queue.get(timeout=5)
+            except queue.Empty:
+                with self._guard:
+                    if not self._pending:
+                        self._thread = None
+                        return
+                continue
+            with self._guard:
+                _, explicit = self._pending.pop(target.dir, (target, set()))
+            self._run_one(target, explicit)
+            with self._guard:
+                if not self._pending:
+                    self._idle.set()
+
+    def _run_one(self, target: Target, explicit_ids: set[int]) -> None:
+        try:
+            report = self.wrap_up(target, sorted(explicit_ids))
+        except Exception:  # noqa: BLE001 - a bug here must never reach the chat
+            log.exception("memory wrap-up for %s failed", target.name)
+            return
+        self.reports = [*self.reports[-19:], report]
+
+
+def _supported(text: str, agreed: set[str]) -> bool:
+    """Does an agreement line the summary records say (nearly) the same as ``text``?"""
+    words = set(normalise(text).split())
+    return any(len(words & set(line.split())) >= max(3, int(0.6 * len(words))) for line in agreed)
+
+
+def _expiry(cand: Candidate) -> str | None:
+    if cand.expires_in_days is None:
+        return None
+    return (datetime.now(timezone.utc) + timedelta(days=cand.expires_in_days)).isoformat(timespec="seconds")

@@ -1,0 +1,180 @@
+"""Memory across a conversation: extraction on coverage advance, explicit "remember", evolution,
+recall refreshed at segment boundaries — real files, the real provider, the fake server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from okbot.config.settings import Settings
+from okbot.core.context import build_context
+from okbot.core.items import new_item, user_message
+from okbot.core.memory.keeper import MemoryKeeper, asks_to_remember
+from okbot.core.sources import ContextSources
+from okbot.core.turns import make_turn_runner
+from okbot.core.workspace import Workspace
+from okbot.llm.openai_backend import OpenAIProvider
+from tests.helpers.fake_memory import is_extraction_request, with_summaries
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.helpers.fake_summarizer import is_summarizer_request
+
+
+@pytest.fixture
+def server():
+    with FakeOpenAIServer() as srv:
+        srv.set_default(with_summaries)
+        yield srv
+
+
+@pytest.fixture
+def env(server):
+    settings = Settings.load()
+    settings.set("provider.baseUrl", server.base_url)
+    settings.set("provider.keySource", "none")
+    settings.set("model.contextWindow", 3000)
+    ws = Workspace()
+    target = ws.ensure_default()
+    sources = ContextSources(ws)
+    sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
+    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
+    keeper = MemoryKeeper(sources, provider, background=False)
+    return target, sources, keeper, make_turn_runner(sources, provider, keeper)
+
+
+def extraction_calls(server):
+    return [b for b in server.chat_requests() if is_extraction_request(b)]
+
+
+def memories_block(sources, target) -> str:
+    return next((b.text for b in build_context(target, sources=sources).blocks if b.name == "memories"), "")
+
+
+def test_remember_in_a_user_message_is_extracted_at_wrap_up_as_durable_and_recalled(env, server):
+    target, sources, keeper, runner = env
+    runner.run_turn(target, "Please remember that I deploy with Ansible to port 8443.")
+    assert len(extraction_calls(server)) == 1
+    (entry,) = sources.memory.own_store(target).entries()
+    assert entry.status == "durable" and "port 8443" in entry.text
+    assert entry.sources == (1,)  # the user message's item id
+    assert "port 8443" in memories_block(sources, target)
+    # chit-chat asks for nothing: no extraction call without coverage advance or "remember"
+    runner.run_turn(target, "thanks, how are you?")
+    assert len(extraction_calls(server)) == 1
+
+
+def test_coverage_advance_extracts_only_the_newly_covered_items_once(env, server):
+    target, sources, keeper, runner = env
+    session = sources.session(target)
+    session.append(user_message("I prefer answers in metric units."))
+    session.append(new_item("assistant", author="okbot", source="app", content="Metric it is."))
+    for i in range(20):
+        session.append(user_message(f"Step {i}: handle table {i}. " + "detail " * 40))
+        session.append(new_item("assistant", author="okbot", source="app", content=f"Done {i}. " + "note " * 40))
+    runner.run_turn(target, "What is next?")  # over the threshold: compresses, then wraps up
+    covered = sources.summary(target)[0].covered_through_id
+    assert covered > 0 and any(is_summarizer_request(b) for b in server.chat_requests())
+    calls = extraction_calls(server)
+    assert len(calls) >= 1
+    shown = {int(line.split()[0][2:]) for b in calls for line in b["messages"][-1]["content"].splitlines()
+             if line.startswith("[#")}
+    assert shown and max(shown) <= covered  # only covered items, never the tail
+    (entry,) = sources.memory.own_store(target).entries()
+    assert entry.status == "candidate" and "metric units" in entry.text  # extracted once: still a candidate
+    state = json.loads((target.memory_dir / "extraction.json").read_text())
+    assert state["extractedThroughId"] == covered
+    keeper.wrap_up(target)  # nothing newly covered: no call
+    assert len(extraction_calls(server)) == len(calls)
+
+
+def test_a_candidate_met_again_is_merged_and_promoted_not_duplicated(env, server):
+    target, sources, keeper, runner = env
+    store = sources.memory.own_store(target)
+    entry = store.add("The user said: I prefer answers in metric units.", sources=(1,))
+    session = sources.session(target)
+    first = session.append(user_message("I prefer answers in metric units."))
+    keeper.wrap_up(target, [first["id"]])
+    (merged,) = store.entries()
+    assert merged.id == entry.id and merged.status == "durable" and merged.evidence == 2
+
+
+def test_an_entry_proven_wrong_is_retired_and_kept_on_disk(env, server):
+    target, sources, keeper, runner = env
+    store = sources.memory.own_store(target)
+    old = store.add("The user said: I work in Berlin.", status="durable", sources=(1,))
+    moved = sources.session(target).append(user_message("Remember: I moved, I work in Lisbon now."))
+    server.set_default(lambda body: Reply(text=json.dumps({
+        "memories": [{"text": "The user works in Lisbon.", "from": [moved["id"]]}],
+        "retire": [{"id": old.id, "from": [moved["id"]], "why": "moved to Lisbon"}]})))
+    report = keeper.wrap_up(target, [moved["id"]])
+    assert report.retired == [old.id]
+    retired = store.get(old.id)
+    assert retired.status == "retired" and "Lisbon" in retired.note
+    assert "Berlin" not in memories_block(sources, target) and "Lisbon" in memories_block(sources, target)
+
+
+@pytest.mark.parametrize("fault", ["error", "junk", "invented"])
+def test_a_failing_or_junk_extraction_adds_nothing_and_the_turn_is_unaffected(env, server, fault, caplog):
+    target, sources, keeper, runner = env
+
+    def reply(body):
+        if not is_extraction_request(body):
+            return Reply(text="Sure.")
+        if fault == "error":
+            return Reply(status=500)
+        if fault == "junk":
+            return Reply(text="Here are some memories: the user is nice!")
+        return Reply(text=json.dumps({"memories": [{"text": "The user lives at 221B Baker Street.", "from": [1]}]}))
+
+    server.set_default(reply)
+    result = runner.run_turn(target, "Remember that I like tea.")
+    assert result.status == "complete" and result.reply_text == "Sure."
+    assert sources.memory.own_store(target).entries() == []
+    assert sources.memory.global_store().entries() == []
+    assert keeper.reports[-1].problems or keeper.reports[-1].rejected
+
+
+def test_recall_is_refreshed_at_segment_boundaries_only(env, server):
+    target, sources, keeper, runner = env
+    store = sources.memory.own_store(target)
+    store.add("The user's cat is called Miso.", status="durable")
+    store.add("The user's project is the Falcon dashboard.", status="durable")
+    server.set_default(lambda body: Reply(text="ok"))
+    settings = sources.settings
+    settings.set("memory.maxEntries", 1)
+    runner.run_turn(target, "Tell me about my cat")
+    first = memories_block(sources, target)
+    assert "Miso" in first
+    runner.run_turn(target, "Now the Falcon dashboard please")  # no boundary: the same block, byte for byte
+    assert memories_block(sources, target) == first
+    hits = {e.text: e.hits for e in store.entries()}
+    store.add("The user likes green tea.", status="durable")  # a store edit is a boundary
+    assert "Falcon" in memories_block(sources, target)
+    assert {e.text: e.hits for e in store.entries()}["The user's project is the Falcon dashboard."] == \
+        hits["The user's project is the Falcon dashboard."] + 1
+
+
+def test_the_boundary_choice_survives_a_restart(env, server):
+    target, sources, keeper, runner = env
+    sources.memory.own_store(target).add("The user's cat is called Miso.", status="durable")
+    block = memories_block(sources, target)
+    sources.session(target).append(user_message("something unrelated entirely"))
+    again = ContextSources(sources.workspace)  # a new process
+    assert memories_block(again, target) == block
+
+
+def test_asks_to_remember() -> None:
+    assert asks_to_remember("Please remember: tabs, not spaces") and asks_to_remember("don't forget my deadline")
+    assert not asks_to_remember("What do you think?")
+
+
+def test_background_wrap_up_does_not_hold_the_turn_and_drains(server, env):
+    target, sources, _, _ = env
+    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
+    keeper = MemoryKeeper(sources, lambda: provider)
+    runner = make_turn_runner(sources, provider, keeper)
+    server.set_default(lambda body: Reply(text=json.dumps({"memories": []}), first_byte_delay=0.5)
+                       if is_extraction_request(body) else Reply(text="ok"))
+    result = runner.run_turn(target, "Remember I like tea.")
+    assert result.status == "complete" and not keeper.drain(0)  # the wrap-up still runs
+    assert keeper.drain(10) and keeper.reports[-1].calls == 1
