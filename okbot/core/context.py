@@ -159,6 +159,7 @@ def build_context(
     soul, soul_problem = sources.soul(target)
     if soul_problem:
         notices.append(soul_problem)
+    notices.extend(sources.memory_and_skill_problems(target))
 
     settings = sources.settings
     inputs = InstructionInputs(

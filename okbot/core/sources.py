@@ -40,6 +40,13 @@ def default_tools() -> ToolRegistry:
     return ToolRegistry([SEARCH_HISTORY, LOAD_SKILL])
 
 
+def context_files(target: Target) -> list[Path]:
+    """Files and folders edited outside a turn whose changes alter ``target``'s context (for watchers)."""
+    candidates = [target.soul_path, target.skills_dir, target.memory_dir, paths.global_memory_dir(),
+                  target.summary_path]
+    return [p for p in candidates if p is not None]
+
+
 def _stamp(path: Path) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
@@ -126,6 +133,10 @@ class ContextSources:
             if catalog is None:
                 catalog = self._skill_catalogs[directory] = SkillCatalog(directory)
             return catalog
+
+    def memory_and_skill_problems(self, target: Target) -> list[str]:
+        """Torn memory lines, bad SKILL.md front matter …: shown as notices, never a crash."""
+        return [*self.memory.problems(target), *self.skills_of(target).problems()]
 
     def skill_catalog(self, target: Target) -> list[tuple[str, str]]:
         """``(name, description)`` of the target's valid skills (the default skills provider)."""

@@ -37,10 +37,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.config import paths
 from okbot.core.context import ContextProjection
 from okbot.core.errors import OkBotError
 from okbot.core.render import header_lines
+from okbot.core.sources import context_files
 from okbot.core.workspace import Target
 from okbot.ui.app_context import AppContext
 from okbot.ui.context_snapshot import ViewerSnapshot, health_lines, load_snapshot
@@ -293,9 +293,7 @@ class ContextViewer(QWidget):
 
     def watched_paths(self) -> list[Path]:
         """The files and folders whose changes rebuild the view."""
-        t = self.target
-        candidates = [t.soul_path, t.skills_dir, t.memory_dir, paths.global_memory_dir(), t.summary_path]
-        return [p for p in candidates if p is not None]
+        return context_files(self.target)
 
     def refresh(self, reason: str = "") -> None:
         """Rebuild off the GUI thread; a refresh asked for during a build runs once it ends."""

@@ -68,6 +68,7 @@ class MainWindow(QMainWindow):
         # window appears without waiting for the chat view's imports and the session read.
         self._first_frame_done = False
         self._deferred_target: Target | None = None
+        self._context_watcher: Any = None  # a FileWatcher once a chat is shown
         self.setWindowTitle(WINDOW_TITLE)
         self.resize(*DEFAULT_SIZE)
         self.setMinimumSize(640, 420)
@@ -340,6 +341,7 @@ class MainWindow(QMainWindow):
             page.update_target(target)
             page.refresh_gauge()
         self.stack.setCurrentWidget(page)
+        self._watch_context_files(target)
         self.model.set_status(target.kind, target.id, STREAMING if page.streaming else "")
         self._stop_action.setEnabled(page.streaming)
         self._trim_pages()
@@ -358,6 +360,21 @@ class MainWindow(QMainWindow):
             watched.removeEventFilter(self)
             QTimer.singleShot(0, self._build_deferred_page)
         return super().eventFilter(watched, event)
+
+    def _watch_context_files(self, target: Target) -> None:
+        """Follow on-disk edits of the shown chat's SOUL.md, skills and memories (its gauge recounts)."""
+        from okbot.core.sources import context_files
+        from okbot.ui.file_watch import FileWatcher  # watchdog loads with the first chat page, not at start
+
+        if self._context_watcher is None:
+            self._context_watcher = FileWatcher(parent=self)
+            self._context_watcher.changed.connect(self._on_context_watcher_changed)
+        self._context_watcher.set_paths(context_files(target))
+
+    def _on_context_watcher_changed(self, _paths: list[str]) -> None:
+        page = self.current_page()
+        if page is not None:
+            page.refresh_gauge()
 
     def _trim_pages(self) -> None:
         idle = [d for d, p in self._pages.items() if not p.streaming and p is not self.current_page()]
@@ -397,4 +414,6 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
         for page in self._pages.values():
             page.stop()
+        if self._context_watcher is not None:
+            self._context_watcher.stop()
         super().closeEvent(event)

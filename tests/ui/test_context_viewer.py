@@ -201,6 +201,41 @@ def test_updates_when_the_global_memory_folder_appears_later(qtbot: QtBot, ctx: 
     assert "memory changed on disk" in viewer.status.text()
 
 
+def test_a_soul_saved_by_rename_shows_up(qtbot: QtBot, ctx: AppContext, target: Target) -> None:
+    ids = seed(ctx, target, 1)
+    viewer = make_viewer(qtbot, ctx, target, ids[0])
+    assert target.soul_path is not None
+    with qtbot.waitSignal(viewer.refreshed, timeout=WAIT_MS):  # how editors save: write a copy, rename over
+        staged = target.soul_path.with_name(".SOUL.md.swp")
+        staged.write_text("You are Admiral Teal, patient and precise.\n", encoding="utf-8")
+        os.replace(staged, target.soul_path)
+    qtbot.waitUntil(lambda: "Admiral Teal" in viewer.text(), timeout=WAIT_MS)
+    assert viewer.text() == expected(ctx, target, ids[0])
+
+
+def test_a_new_skill_and_a_new_memory_enter_the_open_viewer(qtbot: QtBot, ctx: AppContext, target: Target) -> None:
+    from okbot.core.skills import create_skill
+
+    ids = seed(ctx, target, 1)
+    viewer = make_viewer(qtbot, ctx, target, ids[0])
+    assert target.skills_dir is not None
+    create_skill(target.skills_dir, "haiku", "Write a haiku about the topic")
+    qtbot.waitUntil(lambda: "- haiku: Write a haiku about the topic" in viewer.text(), timeout=WAIT_MS)
+    ctx.sources.memory.global_store().add("The user prefers metric units.", status="durable", pinned=True)
+    qtbot.waitUntil(lambda: "The user prefers metric units." in viewer.text(), timeout=WAIT_MS)
+    assert viewer.text() == expected(ctx, target, ids[0])
+
+
+def test_bad_skill_front_matter_is_a_notice_not_a_crash(qtbot: QtBot, ctx: AppContext, target: Target) -> None:
+    ids = seed(ctx, target, 1)
+    assert target.skills_dir is not None
+    (target.skills_dir / "broken").mkdir(parents=True)
+    (target.skills_dir / "broken" / "SKILL.md").write_text("---\nname broken\n", encoding="utf-8")
+    viewer = make_viewer(qtbot, ctx, target, ids[0])
+    assert "skills/broken/SKILL.md" in viewer.text()  # the notice names the file
+    assert "- broken:" not in viewer.text()  # and the bad skill is not offered to the model
+
+
 def test_refreshes_asked_for_during_a_build_run_once_after_it(qtbot: QtBot, ctx: AppContext, target: Target) -> None:
     ids = seed(ctx, target, 2)
     viewer = make_viewer(qtbot, ctx, target, ids[1])

@@ -220,6 +220,18 @@ def test_asking_for_the_page_before_the_first_frame_builds_it_at_once(workspace:
     assert window.stack.count() == 2 and window.current_page() is page  # no second page after the frame
 
 
+def test_an_on_disk_soul_edit_recounts_the_open_chats_gauge(qtbot: QtBot, workspace: Workspace) -> None:
+    window = open_window(qtbot, workspace)
+    page = window.current_page()
+    qtbot.waitUntil(lambda: page.gauge.reading is not None, timeout=10_000)
+    before = page.gauge.reading.tokens
+    target = window.selected_target()
+    target.soul_path.write_text("You are thorough. " * 400, encoding="utf-8")  # edited in another program
+    qtbot.waitUntil(lambda: page.gauge.reading.tokens > before + 500, timeout=10_000)
+    window.close()
+    assert window._context_watcher is not None and not window._context_watcher.running
+
+
 _STARTUP_IMPORTS = """
 import sys
 import okbot.ui.app
