@@ -178,3 +178,32 @@ def test_background_wrap_up_does_not_hold_the_turn_and_drains(server, env):
     result = runner.run_turn(target, "Remember I like tea.")
     assert result.status == "complete" and not keeper.drain(0)  # the wrap-up still runs
     assert keeper.drain(10) and keeper.reports[-1].calls == 1
+
+
+def test_across_a_long_conversation_a_preference_appears_evolves_and_is_recalled(env, server):
+    target, sources, keeper, runner = env
+    preference = "I prefer answers in metric units."
+    for turn in range(36):
+        said = preference if turn in (0, 18) else f"Step {turn}: handle table {turn}. " + "detail " * 40
+        runner.run_turn(target, said)
+    assert sources.summary(target)[0].health.get("count", 0) >= 2  # compressed more than once
+    (entry,) = sources.memory.own_store(target).entries()
+    assert entry.status == "durable" and entry.evidence >= 2  # met twice: confirmed and promoted, not duplicated
+    last_request = [b for b in server.chat_requests() if not is_extraction_request(b)][-1]
+    assert preference in last_request["messages"][0]["content"]  # recalled into the instructions
+
+
+def test_load_skill_runs_through_the_runner(env, server):
+    from okbot.core.skills import create_skill
+    from tests.helpers.fake_openai import tool_call
+
+    target, sources, keeper, runner = env
+    path = create_skill(target.skills_dir, "haiku", "Write a haiku about the topic")
+    path.write_text(path.read_text(encoding="utf-8") + "\nAlways 5-7-5 syllables.\n", encoding="utf-8")
+    server.enqueue(Reply(tool_calls=[tool_call("load_skill", {"name": "haiku"})]), Reply(text="Done."))
+    result = runner.run_turn(target, "Write a haiku about autumn")
+    assert result.status == "complete"
+    first = server.chat_requests()[0]
+    assert "- haiku: Write a haiku about the topic" in first["messages"][0]["content"]  # the catalog block
+    tool_result = next(it for it in result.items if it["type"] == "tool_result")
+    assert tool_result["ok"] and "Always 5-7-5 syllables." in tool_result["content"]
