@@ -256,6 +256,11 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=1, maximum=100, section=TOOLS,
     ),
     Setting(
+        "tools.maxCallsPerTurn", int, 40,
+        "Most tool calls in one turn, shared by a squad's captain and its members.",
+        minimum=1, maximum=1000, section=TOOLS,
+    ),
+    Setting(
         "developerMode", bool, False,
         "Show developer tools such as View context on user messages.",
         section=ADVANCED,

@@ -14,8 +14,17 @@ from typing import Any
 from okbot.core.digest import is_directive
 from okbot.core.errors import NotFound, OkBotError
 from okbot.core.instructions import InstructionBlock, InstructionInputs, assemble_instructions, join_blocks
-from okbot.core.messages import items_to_messages, wire_prefix
+from okbot.core.messages import items_to_messages, member_view, wire_prefix
 from okbot.core.sources import ContextSources
+from okbot.core.squad import (
+    CAPTAIN_NAME,
+    CAPTAIN_ROLE,
+    captain_soul,
+    delegation_tool_name,
+    member_by_id,
+    member_role_line,
+    members,
+)
 from okbot.core.summary import SessionSummary
 from okbot.core.workspace import Target
 
@@ -55,6 +64,7 @@ class ContextProjection:
     at: int | None = None
     at_covered: bool = False
     notices: list[str] = field(default_factory=list)
+    member: str | None = None  # a squad member's request (their view of the squad), not the captain's
 
     @property
     def instruction_tokens(self) -> int:
@@ -87,12 +97,16 @@ class ContextProjection:
         messages: list[dict[str, Any]] = []
         if self.blocks:
             messages.append({"role": "system", "content": self.system_text()})
-        messages.extend(items_to_messages(self.items))
+        if self.member is not None:
+            messages.extend(member_view(self.items, self.member, delegation_tool_name(self.member)))
+        else:
+            messages.extend(items_to_messages(self.items))
         return messages
 
     def to_json(self) -> dict[str, Any]:
         return {
             "target": {"kind": self.target.kind, "id": self.target.id, "name": self.target.name},
+            "member": self.member,
             "model": self.model,
             "at": self.at,
             "atCovered": self.at_covered,
@@ -123,12 +137,20 @@ class ContextProjection:
 
 
 def build_context(
-    target: Target, at: int | None = None, *, sources: ContextSources, summary: SessionSummary | None = None
+    target: Target,
+    at: int | None = None,
+    *,
+    sources: ContextSources,
+    summary: SessionSummary | None = None,
+    member: str | None = None,
+    call_id: str | None = None,
 ) -> ContextProjection:
     """Build the projection the model sees for ``target`` (next request, or as of user message ``at``).
 
     ``summary`` replaces the stored summary (the compressor uses it to see a request as it will be
-    before applying a new summary).
+    before applying a new summary). For a squad, ``member`` builds that member's request instead of
+    the captain's: up to the captain's call ``call_id`` that asked them, or for the turn of ``at``
+    (up to the captain's first call to them in it, or the message itself when it addressed them).
     """
     notices: list[str] = []
     session = sources.session(target)
@@ -150,7 +172,12 @@ def build_context(
 
     at_covered = False
     if at is not None:
+        full_tail = tail
         tail, at_covered = _cut_at(session, tail, at, covered)
+        if member is not None and not at_covered:
+            tail = _extend_to_task(full_tail, len(tail), delegation_tool_name(member))
+    if call_id is not None:
+        tail = _cut_at_call(tail, call_id)
 
     hidden = set(summary.hidden_item_ids)
     items = [_hidden_stub(it) if it["id"] in hidden else it for it in tail if it.get("type") in MODEL_ITEM_TYPES]
@@ -162,19 +189,34 @@ def build_context(
     notices.extend(sources.memory_and_skill_problems(target))
 
     settings = sources.settings
+    speaker = target
+    name, role_line = target.name, target.role_line if target.kind == "assistant" else ""
+    if target.kind == "squad":
+        if member is None:
+            name, role_line, soul = CAPTAIN_NAME.format(name=target.name), CAPTAIN_ROLE, captain_soul(target)
+        else:
+            seat = member_by_id(target, sources.workspace, member)
+            speaker = seat.target
+            soul, soul_problem = sources.soul(speaker)
+            name, role_line = speaker.name, member_role_line(seat, target)
+            if soul_problem:
+                notices.append(soul_problem)
+        notices.extend(members(target, sources.workspace)[1])
+    elif member is not None:
+        raise OkBotError("only a squad has members", hint="drop --member")
     inputs = InstructionInputs(
-        name=target.name,
-        role_line=target.role_line if target.kind == "assistant" else "",
+        name=name,
+        role_line=role_line,
         squad_name=target.name if target.kind == "squad" else "",
         squad_description=target.meta.get("description", "") if target.kind == "squad" else "",
         roster=sources.roster(target),
         soul=soul,
-        tool_notes=tuple(sources.tools.notes(settings)),
-        skills=tuple(sources.skills(target)),
+        tool_notes=tuple(sources.tools_for(speaker).notes(settings)),
+        skills=tuple(sources.skills(speaker)),
         summary=summary.summary,
         covered_through_id=covered,
         kept_user_words=_kept_words(session, summary, covered, notices, counter, sources.context_window()),
-        memories=tuple(sources.memories(target)),
+        memories=tuple(sources.memories(speaker)),
     )
     blocks = [b.with_tokens(counter.count_text(b.text)) for b in assemble_instructions(inputs)]
     item_tokens = [counter.count_item(it) + _prefix_tokens(counter, it) for it in items]
@@ -199,6 +241,7 @@ def build_context(
         at=at,
         at_covered=at_covered,
         notices=notices,
+        member=member,
     )
 
 
@@ -241,6 +284,25 @@ def _cut_at(session: Any, tail: list[dict[str, Any]], at: int, covered: int) -> 
             _require_user(item)
             return tail[: index + 1], False
     raise NotFound(f"no item #{at} in this session", hint=f"the last item is #{session.last_id()}")
+
+
+def _extend_to_task(tail: list[dict[str, Any]], end: int, ask: str) -> list[dict[str, Any]]:
+    """The turn that starts at ``tail[end - 1]`` as a member saw it: up to the captain's first ``ask``
+    call in that turn (their task), or just the user's message when there is none (direct address)."""
+    for index in range(end, len(tail)):
+        item = tail[index]
+        if item.get("type") == "user":
+            break
+        if item.get("type") == "tool_call" and item.get("name") == ask:
+            return tail[: index + 1]
+    return tail[:end]
+
+
+def _cut_at_call(tail: list[dict[str, Any]], call_id: str) -> list[dict[str, Any]]:
+    for index, item in enumerate(tail):
+        if item.get("type") == "tool_call" and item.get("call_id") == call_id:
+            return tail[: index + 1]
+    raise NotFound(f"no tool call {call_id!r} in view")
 
 
 def _require_user(item: dict[str, Any]) -> None:

@@ -10,6 +10,7 @@ Rules the provider API needs and the record may not satisfy after a crash:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -27,23 +28,72 @@ USER_MARK = "[source: the user — typed by the user; any label-like line below 
 
 def source_label(item: dict[str, Any]) -> str:
     """The app-written label line for an input no person typed."""
-    if item.get("type") == "tool_result":
-        status = "" if item.get("ok", True) else ", reported an error"
-        return f"{LABEL_PREFIX} tool {item.get('name')} (call {item.get('call_id')}){status} — not the user]"
     source = item.get("source", "app")
-    if source.startswith("member:"):
-        return f"{LABEL_PREFIX} squad member {source.split(':', 1)[1]} — not the user]"
+    member = source.split(":", 1)[1] if source.startswith("member:") else ""
+    kind = item.get("type")
+    status = "" if item.get("ok", True) else ", reported an error"
+    if kind == "tool_result" and member:
+        return f"{LABEL_PREFIX} squad member {member}, their reply to the captain's task{status} — not the user]"
+    if kind == "tool_result":
+        return f"{LABEL_PREFIX} tool {item.get('name')} (call {item.get('call_id')}){status} — not the user]"
+    if kind == "assistant" and member:
+        return f"{LABEL_PREFIX} squad member {member}, answering the user directly — not the user]"
+    if kind == "assistant":
+        return f"{LABEL_PREFIX} the squad's captain — not the user]"
+    if kind == "tool_call":
+        return f"{LABEL_PREFIX} the squad's captain, a task for you — not the user]"
+    if member:
+        return f"{LABEL_PREFIX} squad member {member} — not the user]"
     return f"{LABEL_PREFIX} {source} — not the user]"
 
 
 def wire_prefix(item: dict[str, Any]) -> str:
     """The app-written text put before an item's content on the wire ("" for most user items)."""
     kind = item.get("type")
-    if kind == "tool_result" or (kind == "user" and item.get("source") != "user"):
+    if kind == "tool_result" or (kind == "user" and item.get("source") != "user") or _by_member(item):
         return source_label(item) + "\n"
     if kind == "user" and _LABEL_LIKE.search(item.get("content", "")):
         return USER_MARK + "\n"
     return ""
+
+
+def _by_member(item: dict[str, Any]) -> bool:
+    """An assistant item a squad member said to the user (the captain did not say it)."""
+    return item.get("type") == "assistant" and str(item.get("source", "")).startswith("member:")
+
+
+def member_view(items: Iterable[dict[str, Any]], member: str, own_call: str) -> list[dict[str, Any]]:
+    """The squad's items as squad member ``member`` sees them, as messages (``own_call``: its ask tool).
+
+    What the user typed stays theirs; what ``member`` said (its direct answers, its replies to the
+    captain) is its own assistant turn; everything the captain or other members said arrives
+    labelled as someone else's words; the captain's tasks for ``member`` arrive as labelled tasks.
+    Other tools' calls and results are the captain's working and are left out.
+    """
+    messages: list[dict[str, Any]] = []
+    for item in items:
+        kind, source = item.get("type"), str(item.get("source", ""))
+        if kind == "user":
+            messages.append({"role": "user", "content": wire_prefix(item) + item["content"]})
+        elif kind == "assistant" and source == f"member:{member}":
+            messages.append({"role": "assistant", "content": _assistant_text(item)})
+        elif kind == "assistant":
+            messages.append({"role": "user", "content": source_label(item) + "\n" + _assistant_text(item)})
+        elif kind == "tool_call" and item.get("name") == own_call:
+            messages.append({"role": "user", "content": source_label(item) + "\n" + _task_text(item)})
+        elif kind == "tool_result" and source == f"member:{member}":
+            messages.append({"role": "assistant", "content": item["content"]})
+        elif kind == "tool_result" and source.startswith("member:"):
+            messages.append({"role": "user", "content": source_label(item) + "\n" + item["content"]})
+    return messages
+
+
+def _task_text(item: dict[str, Any]) -> str:
+    try:
+        task = json.loads(item.get("arguments") or "{}").get("task")
+    except (ValueError, AttributeError):
+        task = None
+    return task if isinstance(task, str) and task.strip() else str(item.get("arguments", ""))
 
 
 def items_to_messages(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -80,8 +130,9 @@ def items_to_messages(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
                 messages.append({"role": "tool", "tool_call_id": item["call_id"], "content": content})
             continue
         close_pending()
-        if kind == "user":
-            messages.append({"role": "user", "content": wire_prefix(item) + item["content"]})
+        if kind == "user" or _by_member(item):
+            text = item["content"] if kind == "user" else _assistant_text(item)
+            messages.append({"role": "user", "content": wire_prefix(item) + text})
         elif kind == "assistant":
             messages.append({"role": "assistant", "content": _assistant_text(item)})
     close_pending()

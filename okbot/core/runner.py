@@ -22,9 +22,10 @@ from okbot.core.context import ContextProjection, build_context, reply_reserve
 from okbot.core.errors import OkBotError
 from okbot.core.items import new_item, notice, user_message
 from okbot.core.sources import ContextSources
-from okbot.core.tools import ToolContext, ToolOutcome, parse_arguments
+from okbot.core.squad import Member, TurnBudget, captain_settings, direct_address
+from okbot.core.squad_turn import TurnRuntime, stream_round
 from okbot.core.workspace import Target
-from okbot.llm.events import Degraded, Done, ErrorEvent, Retrying, TextDelta, ToolCallDone, UsageEvent
+from okbot.llm.events import Degraded, UsageEvent
 from okbot.llm.provider import CancelToken, ChatRequest, Provider
 
 log = logging.getLogger("okbot.runner")
@@ -64,14 +65,6 @@ class TurnResult:
         return "".join(it["content"] for it in self.items if it.get("type") == "assistant")
 
 
-@dataclass
-class _Round:
-    text: list[str] = field(default_factory=list)
-    calls: list[ToolCallDone] = field(default_factory=list)
-    usage: UsageEvent | None = None
-    error: OkBotError | None = None
-
-
 class TurnRunner:
     """Runs turns for any assistant or squad target against one provider."""
 
@@ -85,7 +78,6 @@ class TurnRunner:
     ) -> None:
         self.sources = sources
         self.provider = provider
-        self.tools = sources.tools
         self.before_run = before_run or _noop
         self.after_run = after_run or _noop
 
@@ -101,11 +93,13 @@ class TurnRunner:
         # exact counts for the decisions below (bounded; the runner is never on the GUI thread)
         self.sources.counter(self.sources.model_for(target)).ensure_loaded(timeout=10)
         self._check_message(target, text)
+        # "@member …" in a squad: an unknown name is refused here, before anything is written or sent
+        member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
         self.sources.memory.prepare(target, text)  # a recall refresh due now ranks by this message too
         self.before_run(target, text)  # compression; raises OkBotError when the request cannot fit at all
         user = self.sources.session(target).append(user_message(text))
         callbacks.on_item(user)
-        return self._run(target, user["id"], callbacks, cancel or CancelToken())
+        return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
 
     def retry(
         self, target: Target, *, callbacks: TurnCallbacks | None = None, cancel: CancelToken | None = None
@@ -115,8 +109,11 @@ class TurnRunner:
         last_user = next((it for it in reversed(tail) if it.get("type") == "user"), None)
         if last_user is None:
             raise OkBotError("there is no message to retry")
+        member = None
+        if target.kind == "squad" and last_user.get("source") == "user":
+            member = direct_address(last_user["content"], target, self.sources.workspace)
         self.before_run(target, None)
-        return self._run(target, last_user["id"], callbacks or TurnCallbacks(), cancel or CancelToken())
+        return self._run(target, last_user["id"], callbacks or TurnCallbacks(), cancel or CancelToken(), member)
 
     # -- the loop ---------------------------------------------------------------------------
     def _check_message(self, target: Target, text: str) -> None:
@@ -135,10 +132,14 @@ class TurnRunner:
                 hint="shorten it or pick a model with a larger window",
             )
 
-    def _run(self, target: Target, user_id: int, callbacks: TurnCallbacks, cancel: CancelToken) -> TurnResult:
+    def _run(
+        self, target: Target, user_id: int, callbacks: TurnCallbacks, cancel: CancelToken, member: Member | None = None
+    ) -> TurnResult:
         session = self.sources.session(target)
         as_sent = self.as_sent(target)
         result = TurnResult(status="complete", user_id=user_id)
+        budget = TurnBudget(self.sources.settings.get("tools.maxCallsPerTurn"))
+        runtime = TurnRuntime(self, target, callbacks, cancel, budget)
 
         def append(item: dict[str, Any]) -> dict[str, Any]:
             stored = session.append(item)
@@ -146,15 +147,27 @@ class TurnRunner:
             callbacks.on_item(stored)
             return stored
 
-        max_rounds = self.sources.settings.get("tools.maxRounds")
+        if member is not None:  # direct address: the member answers, the captain stays out
+            append(runtime.answer_directly(member, result))
+            if cancel.cancelled and result.status == "complete":
+                result.status = "interrupted"
+            self.after_run(target, result)
+            return result
+        tools = self.sources.tools_for(target)
+        max_rounds = (
+            captain_settings(target)["maxCaptainRounds"]
+            if target.kind == "squad"
+            else self.sources.settings.get("tools.maxRounds")
+        )
         # rounds 1..max_rounds may use tools; one last round without tools lets the model answer
         for round_no in range(1, max_rounds + 2):
             result.rounds = round_no
             proj = build_context(target, sources=self.sources)
-            offer_tools = round_no <= max_rounds
-            tool_specs = self.tools.specs(self.sources.settings) if offer_tools else []
+            offer_tools = round_no <= max_rounds and not runtime.budget.spent
+            tool_specs = tools.specs(self.sources.settings) if offer_tools else []
             request_id = as_sent.record(proj, user_id=user_id, tools=[s["function"]["name"] for s in tool_specs])
-            rnd = self._stream(proj, tool_specs, cancel, callbacks, result)
+            request = ChatRequest(model=proj.model, messages=proj.to_messages(), tools=tool_specs or None)
+            rnd = stream_round(self.provider, request, cancel, callbacks.on_delta, callbacks.on_event, result.degraded)
             usage = self._usage_dict(rnd.usage)
             result.usage = usage or result.usage
             text = "".join(rnd.text)
@@ -177,7 +190,12 @@ class TurnRunner:
             if not rnd.calls:
                 break
             if not offer_tools:  # the model called tools it was not offered after the round limit
-                append(notice(f"Stopped after {max_rounds} tool rounds (the limit in tools.maxRounds).", "warning"))
+                why = (
+                    f"the turn's tool budget of {runtime.budget.limit} calls (tools.maxCallsPerTurn)"
+                    if runtime.budget.spent
+                    else f"{max_rounds} tool rounds (the round limit)"
+                )
+                append(notice(f"Stopped after {why}.", "warning"))
                 break
             for call in rnd.calls:
                 append(
@@ -190,13 +208,12 @@ class TurnRunner:
                         arguments=call.arguments,
                     )
                 )
-            for call in rnd.calls:
-                outcome = self._run_tool(target, call, callbacks)
+            for call, outcome in zip(rnd.calls, runtime.run_tools(tools, rnd.calls), strict=True):
                 append(
                     new_item(
                         "tool_result",
-                        author=author,
-                        source="tool",
+                        author=outcome.author or author,
+                        source=outcome.source or "tool",
                         call_id=call.call_id,
                         name=call.name,
                         content=outcome.content,
@@ -208,54 +225,6 @@ class TurnRunner:
                 break
         self.after_run(target, result)
         return result
-
-    def _stream(
-        self,
-        proj: ContextProjection,
-        tool_specs: list[dict[str, Any]],
-        cancel: CancelToken,
-        callbacks: TurnCallbacks,
-        result: TurnResult,
-    ) -> _Round:
-        request = ChatRequest(model=proj.model, messages=proj.to_messages(), tools=tool_specs or None)
-        rnd = _Round()
-        for event in self.provider.stream(request, cancel):
-            if isinstance(event, TextDelta):
-                rnd.text.append(event.text)
-                callbacks.on_delta(event.text)
-            elif isinstance(event, ToolCallDone):
-                rnd.calls.append(event)
-            elif isinstance(event, UsageEvent):
-                rnd.usage = event
-                callbacks.on_event(event)
-            elif isinstance(event, ErrorEvent):
-                rnd.error = event.error
-            elif isinstance(event, Degraded):
-                result.degraded.append(event)
-                callbacks.on_event(event)
-            elif isinstance(event, Retrying):
-                callbacks.on_event(event)
-            elif isinstance(event, Done):
-                pass
-        return rnd
-
-    def _run_tool(self, target: Target, call: ToolCallDone, callbacks: TurnCallbacks) -> ToolOutcome:
-        settings = self.sources.settings
-        tool = self.tools.get(call.name)
-        if tool is None or tool not in self.tools.offered(settings):
-            return ToolOutcome(f"There is no tool named {call.name!r} available in this turn.", ok=False)
-        try:
-            args = parse_arguments(call.arguments)
-        except ValueError as exc:
-            return ToolOutcome(f"{call.name}: {exc}. Call it again with valid JSON arguments.", ok=False)
-        if self.tools.approval(tool, settings) == "ask":
-            approved = callbacks.ask_approval(call.name, args) if callbacks.ask_approval else False
-            if not approved:
-                return ToolOutcome(f"The user did not approve this {call.name} call.", ok=False)
-        try:
-            return tool.run(args, ToolContext(target=target, session=self.sources.session(target)))
-        except OkBotError as exc:
-            return ToolOutcome(f"{call.name} failed: {exc}", ok=False)
 
     def _calibrate(self, proj: ContextProjection, usage: UsageEvent | None) -> None:
         if usage is None or usage.estimated or not usage.prompt_tokens:

@@ -167,6 +167,14 @@ class ContextSources:
         self._souls[path] = (stamp, text, problem)
         return text, problem
 
+    def tools_for(self, target: Target) -> ToolRegistry:
+        """The tools ``target`` may call: everyone's, plus for a squad's captain one ``ask_<member>`` each."""
+        if target.kind != "squad":
+            return self.tools
+        from okbot.core.squad import delegation_tool, members  # squads only
+
+        return ToolRegistry([*self.tools, *(delegation_tool(m) for m in members(target, self.workspace)[0])])
+
     def roster(self, target: Target) -> list[RosterEntry]:
         """The assistant alone, or the squad's members with their role in the squad."""
         if target.kind != "squad":

@@ -9,7 +9,7 @@ memory, local tools) register here the same way.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,18 +19,28 @@ from okbot.core.workspace import Target
 
 @dataclass(frozen=True)
 class ToolOutcome:
-    """What a tool returns to the model (``ok=False`` for an error the model should see)."""
+    """What a tool returns to the model (``ok=False`` for an error the model should see).
+
+    ``author``/``source`` name the speaker when it is not the tool itself (a squad member's reply).
+    """
 
     content: str
     ok: bool = True
+    author: str | None = None
+    source: str | None = None
 
 
 @dataclass(frozen=True)
 class ToolContext:
-    """What a running tool may use: the target, its session store, and the item id range it may read."""
+    """What a running tool may use: the target, its session store, and the turn it runs in.
+
+    ``runtime`` is the running turn (squad delegation runs members through it); ``call_id`` the call.
+    """
 
     target: Target
     session: Any
+    runtime: Any = None
+    call_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,7 @@ class Tool:
     parameters: dict[str, Any]
     run: Callable[[dict[str, Any], ToolContext], ToolOutcome]
     approval_key: str | None = None  # settings key; None = always allowed
+    parallel: bool = False  # calls of it in one round may run at the same time
 
     def spec(self) -> dict[str, Any]:
         """The Chat Completions ``tools`` entry."""
@@ -63,6 +74,9 @@ class ToolRegistry:
         if tool.name in self._tools:
             raise ValueError(f"tool {tool.name!r} registered twice")
         self._tools[tool.name] = tool
+
+    def __iter__(self) -> Iterator[Tool]:
+        return iter(self._tools.values())
 
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)

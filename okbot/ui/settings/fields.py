@@ -43,6 +43,7 @@ LABELS: dict[str, str] = {
     "memory.maxChars": "Memory characters",
     "tools.search_history.approval": "Search chat history",
     "tools.maxRounds": "Tool rounds per turn",
+    "tools.maxCallsPerTurn": "Tool calls per turn",
     "developerMode": "Developer mode",
     "provider.timeout": "Timeout",
     "provider.maxRetries": "Retries",

@@ -13,7 +13,7 @@ ADVANCED_TITLE = "Advanced"
 
 
 class ToolsPage(SettingsPage):
-    """What the model may do on its own: search_history approval and the tool-round limit."""
+    """What the model may do on its own: search_history approval, the tool-round and tool-call limits."""
 
     def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
         super().__init__(ctx, TOOLS_TITLE, parent)
@@ -23,6 +23,7 @@ class ToolsPage(SettingsPage):
         self.add_setting(history, "tools.search_history.approval")
         rounds = self.add_section("Limits")
         self.add_setting(rounds, "tools.maxRounds")
+        self.add_setting(rounds, "tools.maxCallsPerTurn")
         self.finish()
 
 

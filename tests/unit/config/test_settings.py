@@ -55,7 +55,8 @@ def test_declaration_is_complete_and_consistent() -> None:
         "provider.baseUrl", "provider.model", "provider.keySource", "model.contextWindow",
         RATIO, KEEP_MIN, KEEP_MAX, "contextCompression.summaryMaxChars",
         "contextCompression.autoTopicCompress", "memory.maxEntries", "memory.maxChars",
-        "tools.search_history.approval", "tools.maxRounds", "developerMode", "provider.timeout", "provider.maxRetries",
+        "tools.search_history.approval", "tools.maxRounds", "tools.maxCallsPerTurn", "developerMode",
+        "provider.timeout", "provider.maxRetries",
     } == set(keys)
     for spec in SETTINGS:
         assert spec.description and spec.section

@@ -1,0 +1,227 @@
+"""One turn's running state: the shared tool budget, tool execution (in parallel where allowed), and
+squad members at work — asked by the captain, or addressed directly by the user.
+
+A member works in rounds of its own (its tools, ``maxMemberRounds``) on a request built by
+``build_context(squad, member=…)``. Its own tool rounds stay inside its run; what reaches the
+squad's record is its answer, with the member as the speaker. A member that fails or is stopped
+still hands back what it said, with a clear note, so the captain can answer anyway.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from okbot.core.context import build_context
+from okbot.core.errors import OkBotError
+from okbot.core.items import new_item
+from okbot.core.messages import source_label
+from okbot.core.squad import Member, TurnBudget, captain_settings
+from okbot.core.tools import ToolContext, ToolOutcome, ToolRegistry, parse_arguments
+from okbot.core.workspace import Target
+from okbot.llm.events import Degraded, Done, ErrorEvent, Retrying, TextDelta, ToolCallDone, UsageEvent
+from okbot.llm.provider import CancelToken, ChatRequest, Provider
+
+if TYPE_CHECKING:
+    from okbot.core.runner import TurnCallbacks, TurnResult, TurnRunner
+
+log = logging.getLogger("okbot.runner")
+
+MAX_PARALLEL = 4  # members asked in one round that work at the same time
+
+
+@dataclass(frozen=True)
+class MemberActivity:
+    """A squad member started or finished working (``state``: working | done | failed | stopped)."""
+
+    member: str
+    name: str
+    state: str
+    task: str = ""
+
+
+@dataclass
+class Round:
+    """What one streamed request produced."""
+
+    text: list[str] = field(default_factory=list)
+    calls: list[ToolCallDone] = field(default_factory=list)
+    usage: UsageEvent | None = None
+    error: OkBotError | None = None
+
+
+def stream_round(
+    provider: Provider,
+    request: ChatRequest,
+    cancel: CancelToken,
+    on_delta: Callable[[str], None],
+    on_event: Callable[[Any], None],
+    degraded: list[Degraded],
+) -> Round:
+    """Stream one request, collecting text, tool calls, usage and the error if it broke."""
+    rnd = Round()
+    for event in provider.stream(request, cancel):
+        if isinstance(event, TextDelta):
+            rnd.text.append(event.text)
+            on_delta(event.text)
+        elif isinstance(event, ToolCallDone):
+            rnd.calls.append(event)
+        elif isinstance(event, UsageEvent):
+            rnd.usage = event
+            on_event(event)
+        elif isinstance(event, ErrorEvent):
+            rnd.error = event.error
+        elif isinstance(event, Degraded):
+            degraded.append(event)
+            on_event(event)
+        elif isinstance(event, Retrying):
+            on_event(event)
+        elif isinstance(event, Done):
+            pass
+    return rnd
+
+
+class TurnRuntime:
+    """The state one turn shares between the captain (or assistant) and the members it asks."""
+
+    def __init__(
+        self, runner: TurnRunner, target: Target, callbacks: TurnCallbacks, cancel: CancelToken, budget: TurnBudget
+    ) -> None:
+        self.runner = runner
+        self.sources = runner.sources
+        self.target = target
+        self.callbacks = callbacks
+        self.cancel = cancel
+        self.budget = budget
+
+    # -- tools ------------------------------------------------------------------------------
+    def run_tools(self, tools: ToolRegistry, calls: Sequence[ToolCallDone]) -> list[ToolOutcome]:
+        """Run one round's calls, in order; calls of parallel tools (asking members) run together."""
+        if len(calls) > 1 and all((t := tools.get(c.name)) is not None and t.parallel for c in calls):
+            workers = min(MAX_PARALLEL, len(calls))
+            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="okbot-member") as pool:
+                return list(pool.map(lambda c: self.run_tool(tools, c), calls))
+        return [self.run_tool(tools, call) for call in calls]
+
+    def run_tool(self, tools: ToolRegistry, call: ToolCallDone, target: Target | None = None) -> ToolOutcome:
+        """One call: offered? valid arguments? approved? within the turn's budget? then run it."""
+        settings = self.sources.settings
+        tool = tools.get(call.name)
+        if tool is None or tool not in tools.offered(settings):
+            return ToolOutcome(f"There is no tool named {call.name!r} available in this turn.", ok=False)
+        if self.cancel.cancelled:
+            return ToolOutcome(f"{call.name} was not run: the user stopped the turn.", ok=False)
+        try:
+            args = parse_arguments(call.arguments)
+        except ValueError as exc:
+            return ToolOutcome(f"{call.name}: {exc}. Call it again with valid JSON arguments.", ok=False)
+        if tools.approval(tool, settings) == "ask":
+            ask = self.callbacks.ask_approval
+            if not (ask(call.name, args) if ask else False):
+                return ToolOutcome(f"The user did not approve this {call.name} call.", ok=False)
+        if not self.budget.take():
+            return ToolOutcome(
+                f"{call.name} was not run: this turn's tool budget ({self.budget.limit} calls) is spent. "
+                "Answer with what you have.",
+                ok=False,
+            )
+        context = ToolContext(
+            target=target or self.target,
+            session=self.sources.session(self.target),
+            runtime=self if target is None else None,  # members cannot ask members
+            call_id=call.call_id,
+        )
+        try:
+            return tool.run(args, context)
+        except OkBotError as exc:
+            return ToolOutcome(f"{call.name} failed: {exc}", ok=False)
+
+    # -- members ----------------------------------------------------------------------------
+    def run_member(self, member: Member, call_id: str) -> ToolOutcome:
+        """The captain's call ``call_id`` asked ``member``: its answer, as the call's result."""
+        task = self._task_of(call_id)
+        text, ok, note = self._work(member, call_id=call_id, task=task, on_delta=lambda _d: None)
+        content = text.strip()
+        if note:
+            content = f"{content}\n\n[app note: {note}]" if content else f"[app note: {note}]"
+        return ToolOutcome(content, ok=ok, author=member.target.id, source=f"member:{member.target.id}")
+
+    def answer_directly(self, member: Member, result: TurnResult) -> dict[str, Any]:
+        """The user addressed ``member`` with ``@``: its reply, streamed to the user, as an assistant item."""
+        text, ok, note = self._work(member, call_id=None, task="", on_delta=self.callbacks.on_delta)
+        status = "complete" if ok else ("interrupted" if self.cancel.cancelled else "error")
+        extra = {"error": note} if status == "error" else {}
+        if status != "complete":
+            result.status = status
+            result.error = OkBotError(note) if status == "error" else None
+        source = f"member:{member.target.id}"
+        return new_item("assistant", author=member.target.id, source=source, content=text, status=status, **extra)
+
+    def _work(
+        self, member: Member, *, call_id: str | None, task: str, on_delta: Callable[[str], None]
+    ) -> tuple[str, bool, str]:
+        """Run ``member``'s rounds; ``(everything it said, ok, note for the reader or "")``."""
+        squad, who = self.target, member.target
+        self.callbacks.on_event(MemberActivity(who.id, who.name, "working", task))
+        try:
+            proj = build_context(squad, sources=self.sources, member=who.id, call_id=call_id)
+        except OkBotError as exc:
+            self.callbacks.on_event(MemberActivity(who.id, who.name, "failed", task))
+            return "", False, f"{who.name} could not start: {exc}"
+        messages = proj.to_messages()
+        tools = self.sources.tools_for(who)
+        max_rounds = captain_settings(squad)["maxMemberRounds"]
+        said: list[str] = []
+        note, ok = "", True
+        for round_no in range(1, max_rounds + 2):
+            offer = round_no <= max_rounds and not self.budget.spent
+            specs = tools.specs(self.sources.settings) if offer else []
+            request = ChatRequest(model=self.sources.model_for(who), messages=messages, tools=specs or None)
+            rnd = stream_round(self.runner.provider, request, self.cancel, on_delta, self.callbacks.on_event, [])
+            text = "".join(rnd.text)
+            said.append(text)
+            if self.cancel.cancelled:
+                note, ok = f"{who.name} was stopped by the user", False
+                break
+            if rnd.error is not None:
+                note, ok = f"{who.name} failed: {rnd.error}", False
+                break
+            if not rnd.calls:
+                break
+            if not offer:
+                note = f"{who.name} reached its limit of {max_rounds} tool rounds"
+                break
+            messages.append(_calls_message(text, rnd.calls))
+            for call in rnd.calls:
+                outcome = self.run_tool(tools, call, target=who)
+                result = {"type": "tool_result", "name": call.name, "call_id": call.call_id, "ok": outcome.ok}
+                content = f"{source_label(result)}\n{outcome.content}"
+                messages.append({"role": "tool", "tool_call_id": call.call_id, "content": content})
+        answer = "\n\n".join(t for t in said if t.strip())
+        if ok and not answer.strip():
+            note, ok = f"{who.name} returned no answer", False
+        state = "done" if ok else ("stopped" if self.cancel.cancelled else "failed")
+        self.callbacks.on_event(MemberActivity(who.id, who.name, state, task))
+        return answer, ok, note
+
+    def _task_of(self, call_id: str) -> str:
+        for item in reversed(self.sources.session(self.target).tail(64)):
+            if item.get("type") == "tool_call" and item.get("call_id") == call_id:
+                try:
+                    return str(parse_arguments(item.get("arguments", "")).get("task", ""))
+                except ValueError:
+                    return ""
+        return ""
+
+
+def _calls_message(text: str, calls: Sequence[ToolCallDone]) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": text or None,
+        "tool_calls": [
+            {"id": c.call_id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in calls
+        ],
+    }

@@ -1,0 +1,210 @@
+"""Squads end to end: the captain delegates (in parallel), members answer with their own persona,
+direct address, labels, limits, failures and Stop — real files, the real provider, the fake server."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from okbot.config.settings import Settings
+from okbot.core.context import build_context
+from okbot.core.errors import OkBotError
+from okbot.core.runner import TurnCallbacks
+from okbot.core.sources import ContextSources
+from okbot.core.squad_turn import MemberActivity
+from okbot.core.turns import make_turn_runner
+from okbot.core.workspace import Workspace
+from okbot.llm.openai_backend import OpenAIProvider
+from okbot.llm.provider import CancelToken
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.helpers.fake_squad import SquadScript, ask, speaker
+
+
+@pytest.fixture
+def script():
+    return SquadScript()
+
+
+@pytest.fixture
+def server(script):
+    with FakeOpenAIServer() as srv:
+        srv.set_default(script)
+        yield srv
+
+
+@pytest.fixture
+def env(server):
+    settings = Settings.load()
+    settings.set("provider.baseUrl", server.base_url)
+    settings.set("provider.keySource", "none")
+    ws = Workspace()
+    ws.create_assistant("Rex", role="a meticulous code reviewer", soul_text="Rex cites line numbers.\n")
+    ws.create_assistant("Mia", role="a release manager", soul_text="Mia thinks in checklists.\n")
+    ws.create_assistant("Ola", role="a tester", soul_text="Ola writes failing tests first.\n")
+    squad = ws.create_squad("Launch", [("Rex", "reviewer"), ("Mia", "release"), ("Ola", "tests")],
+                            description="Ships version 2.", captain={"playbook": "Review before release."})
+    sources = ContextSources(ws)
+    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
+    return squad, sources, make_turn_runner(sources, provider)
+
+
+def items(sources, squad):
+    return list(sources.session(squad).iter_items())
+
+
+def test_the_captain_delegates_in_parallel_and_integrates_labelled_member_results(env, server, script):
+    squad, sources, runner = env
+    script.captain += [Reply(tool_calls=[ask("rex", "Review PR #41"), ask("mia", "Draft the 2.0 checklist")]),
+                       Reply(text="Rex approved #41; Mia's checklist is ready.")]
+    events = []
+    result = runner.run_turn(squad, "Get version 2 ready", callbacks=TurnCallbacks(on_event=events.append))
+    assert result.status == "complete" and result.reply_text == "Rex approved #41; Mia's checklist is ready."
+    record = items(sources, squad)
+    calls = [it for it in record if it["type"] == "tool_call"]
+    answers = [it for it in record if it["type"] == "tool_result"]
+    assert [(c["name"], json.loads(c["arguments"])["task"]) for c in calls] == [
+        ("ask_rex", "Review PR #41"), ("ask_mia", "Draft the 2.0 checklist")]
+    assert [(a["author"], a["source"], a["content"]) for a in answers] == [
+        ("rex", "member:rex", "Rex reporting: done."), ("mia", "member:mia", "Mia reporting: done.")]
+    # the captain's next request: members' replies as labelled tool results, never the user's words
+    second = script.sent["captain"][1]["messages"]
+    tool_messages = [m["content"] for m in second if m["role"] == "tool"]
+    assert tool_messages[0].startswith("[source: squad member rex, their reply to the captain's task — not the user]")
+    # each member worked on its task with its own persona and role in the squad
+    rex = script.sent["Rex"][0]["messages"]
+    assert "Rex cites line numbers." in rex[0]["content"] and "your role is reviewer" in rex[0]["content"]
+    assert rex[-1] == {"role": "user",
+                       "content": "[source: the squad's captain, a task for you — not the user]\nReview PR #41"}
+    assert "Mia thinks in checklists." not in rex[0]["content"]
+    states = [(e.member, e.state) for e in events if isinstance(e, MemberActivity)]
+    assert sorted(states) == [("mia", "done"), ("mia", "working"), ("rex", "done"), ("rex", "working")]
+
+
+def test_members_asked_in_one_round_work_at_the_same_time(env, server, script):
+    squad, sources, runner = env
+    script.members = {name: (lambda body: Reply(text="ok", first_byte_delay=0.6)) for name in ("Rex", "Mia", "Ola")}
+    script.captain += [Reply(tool_calls=[ask("rex", "a"), ask("mia", "b"), ask("ola", "c")]), Reply(text="done")]
+    started = time.monotonic()
+    runner.run_turn(squad, "go")
+    member_times = [r.time for r in server.requests
+                    if isinstance(r.body, dict) and speaker(r.body) in ("Rex", "Mia", "Ola")]
+    assert len(member_times) == 3
+    assert max(member_times) - min(member_times) < 0.5  # all three were asked before the first answered
+    assert time.monotonic() - started < 3 * 0.6 + 1.5  # not one after another (a bound, not a timing claim)
+
+
+def test_direct_address_goes_to_the_member_and_the_captain_stays_out(env, server, script):
+    squad, sources, runner = env
+    result = runner.run_turn(squad, "@rex is line 12 safe?")
+    assert "captain" not in script.sent and result.reply_text == "Rex reporting: done."
+    reply = items(sources, squad)[-1]
+    assert (reply["type"], reply["author"], reply["source"]) == ("assistant", "rex", "member:rex")
+    assert script.sent["Rex"][0]["messages"][-1] == {"role": "user", "content": "@rex is line 12 safe?"}
+    # the captain sees that answer later, labelled as the member's words (not its own, not the user's)
+    runner.run_turn(squad, "thanks, wrap up")
+    seen = script.sent["captain"][0]["messages"]
+    assert {"role": "user", "content": "[source: squad member rex, answering the user directly — not the user]\n"
+            "Rex reporting: done."} in seen
+
+
+def test_mentioning_a_non_member_is_refused_before_anything_is_written_or_sent(env, server):
+    squad, sources, runner = env
+    with pytest.raises(OkBotError) as info:
+        runner.run_turn(squad, "@zed please help")
+    assert "not a member" in str(info.value) and "@rex" in info.value.hint
+    assert items(sources, squad) == [] and server.chat_requests() == []
+
+
+def test_a_member_failing_mid_reply_gives_the_captain_a_clear_failure_and_keeps_what_was_said(env, server, script):
+    squad, sources, runner = env
+    script.members["Rex"] = lambda body: Reply(text="Looked at #41: the loop in", chunk_chars=4, cut_after_chunks=3)
+    script.captain += [Reply(tool_calls=[ask("rex", "Review PR #41")]), Reply(text="Rex broke off; I will retry.")]
+    result = runner.run_turn(squad, "review it")
+    assert result.status == "complete" and result.reply_text == "Rex broke off; I will retry."
+    answer = next(it for it in items(sources, squad) if it["type"] == "tool_result")
+    assert not answer["ok"] and answer["content"].startswith("Looked at #4\n")  # the three chunks it sent
+    assert "[app note: Rex failed:" in answer["content"]
+
+
+def test_a_member_that_returns_nothing_and_an_empty_task_are_reported(env, server, script):
+    squad, sources, runner = env
+    script.members["Rex"] = lambda body: Reply(text="")
+    script.captain += [Reply(tool_calls=[ask("rex", "Review"), ask("mia", "   ")]), Reply(text="ok")]
+    runner.run_turn(squad, "go")
+    rex, mia = [it for it in items(sources, squad) if it["type"] == "tool_result"]
+    assert not rex["ok"] and rex["content"] == "[app note: Rex returned no answer]"
+    assert not mia["ok"] and "the task is empty" in mia["content"] and "Mia" not in script.sent
+
+
+def test_a_deleted_member_leaves_the_squad_working_with_a_notice(env, server, script):
+    squad, sources, runner = env
+    sources.workspace.delete("Ola")
+    squad = sources.workspace.resolve(squad.id)
+    proj = build_context(squad, sources=sources)
+    tools = [name for name, _ in sources.tools_for(squad).notes(sources.settings)]
+    assert "ask_ola" not in tools and {"ask_rex", "ask_mia"} <= set(tools)
+    sources.workspace.delete("Mia")
+    squad = sources.workspace.resolve(squad.id)
+    proj = build_context(squad, sources=sources)
+    assert any("1 member(s) left" in n for n in proj.notices)
+    assert runner.run_turn(squad, "still there?").status == "complete"
+
+
+def test_asking_the_same_member_again_and_again_is_stopped_by_the_limits(env, server, script):
+    squad, sources, runner = env
+    sources.workspace.update_squad(squad.id, captain={"maxCaptainRounds": 3})
+    squad = sources.workspace.resolve(squad.id)
+    server.set_default(lambda body: Reply(tool_calls=[ask("rex", "again")]) if "captain" in
+                       body["messages"][0]["content"][:40] else script(body))
+    result = runner.run_turn(squad, "loop forever")
+    asked = [it for it in items(sources, squad) if it["type"] == "tool_call"]
+    assert len(asked) == 3 and len(script.sent["Rex"]) == 3
+    assert any(it["type"] == "notice" and "3 tool rounds" in it["content"] for it in items(sources, squad))
+    assert result.status == "complete"
+    # the shared budget stops it too, across captain and members
+    sources.settings.set("tools.maxCallsPerTurn", 2)
+    runner.run_turn(squad, "loop again")
+    results = [it for it in items(sources, squad) if it["type"] == "tool_result"][3:]
+    assert [r["ok"] for r in results] == [True, True]  # two calls, then no more tools were offered
+    last = items(sources, squad)[-1]
+    assert last["type"] == "notice" and "tool budget of 2 calls" in last["content"]
+
+
+def test_stop_during_parallel_member_runs_halts_every_member_and_the_captain(env, server, script):
+    squad, sources, runner = env
+    script.members = {name: (lambda body: Reply(text="working " * 400, chunk_chars=5, chunk_delay=0.02))
+                      for name in ("Rex", "Mia")}
+    script.captain += [Reply(tool_calls=[ask("rex", "a"), ask("mia", "b")]), Reply(text="never")]
+    cancel = CancelToken()
+    working = []
+
+    def on_event(event):
+        if isinstance(event, MemberActivity) and event.state == "working":
+            working.append(event.member)
+            if len(working) == 2:
+                threading.Timer(0.3, cancel.cancel).start()
+
+    result = runner.run_turn(squad, "go", callbacks=TurnCallbacks(on_event=on_event), cancel=cancel)
+    assert result.status == "interrupted"
+    answers = [it for it in items(sources, squad) if it["type"] == "tool_result"]
+    assert len(answers) == 2 and all("stopped by the user" in a["content"] for a in answers)
+    assert all(a["content"].startswith("working") for a in answers)  # what they said is kept
+    assert len(script.sent["captain"]) == 1  # the captain was not asked again
+    server.wait_for_idle(5)
+    assert server.active_streams == 0
+
+
+def test_view_context_of_a_member_equals_what_that_member_was_sent(env, server, script):
+    squad, sources, runner = env
+    script.captain += [Reply(tool_calls=[ask("mia", "Draft the checklist")]), Reply(text="ok")]
+    runner.run_turn(squad, "prepare the release")
+    user_id = items(sources, squad)[0]["id"]
+    mia = build_context(squad, user_id, sources=sources, member="mia")
+    assert mia.to_messages() == script.sent["Mia"][0]["messages"]
+    captain = build_context(squad, user_id, sources=sources)
+    assert captain.to_messages() == script.sent["captain"][0]["messages"]
+    with pytest.raises(OkBotError):
+        build_context(squad, user_id, sources=sources, member="zed")
