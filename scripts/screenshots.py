@@ -179,6 +179,15 @@ def render_secondary(ctx: object, window: object, chat_target: object, squad: ob
     written.append(grab(dialog, out / "settings-compression.png"))
     dialog.close()
 
+    assistant = window.open_assistant_dialog(chat_target, "memories")
+    assistant.resize(*SETTINGS_SIZE)
+    settle(ctx, until=lambda: assistant.memories.model.rowCount() > 0)
+    written.append(grab(assistant, out / "assistant-memories.png"))
+    assistant.show_tab("skills")
+    settle(ctx)
+    written.append(grab(assistant, out / "assistant-skills.png"))
+    assistant.close()
+
     editor = SquadDialog(ctx.workspace, ctx.workspace.resolve(squad.id), window)
     editor.show()
     settle(ctx)
@@ -220,6 +229,7 @@ def build_data(server: object) -> tuple[object, object, object]:
         },
     )
     ctx = AppContext.create(ws, settings)
+    _add_memories_and_skills(ctx, data)
 
     store = ctx.sources.session(data)
 
@@ -254,6 +264,20 @@ def build_data(server: object) -> tuple[object, object, object]:
         else:
             squad_store.append(reply(text, author=author))
     return ctx, data, squad
+
+
+def _add_memories_and_skills(ctx: object, data: object) -> None:
+    from okbot.core.skills import create_skill
+
+    shared = ctx.sources.memory.global_store()
+    shared.add("The user's name is Sam; they work at a small logistics company.", status="durable", pinned=True)
+    shared.add("The user prefers short answers with code first, explanation after.", status="durable")
+    own = ctx.sources.memory.own_store(data)
+    own.add("The nightly job reads orders.csv (about 4 GB) from /srv/exports.", status="durable", sources=(3,))
+    own.add("Sam's team runs Python 3.11 with pandas 2.2 on the batch server.", status="durable", sources=(5,))
+    own.add("Sam may switch the nightly job to Parquet next quarter.", sources=(9,))
+    create_skill(data.skills_dir, "profile-a-job", "Find where a slow pandas job spends its time, step by step")
+    create_skill(data.skills_dir, "csv-to-parquet", "Convert large CSV exports to partitioned Parquet safely")
 
 
 def dark_palette() -> object:

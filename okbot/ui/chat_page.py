@@ -37,6 +37,7 @@ class ChatPage(QWidget):
     streaming_changed = Signal(bool)
     reply_finished = Signal(object)  # TurnResult
     view_context_requested = Signal(object, int)  # Target, user item id
+    settings_requested = Signal(object)  # Target: the assistant's (or squad's) own settings
 
     def __init__(
         self, ctx: AppContext, target: Target, parent: Any = None, *, surface: ChatSurface | None = None
@@ -58,6 +59,13 @@ class ChatPage(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.25)
         font.setBold(True)
         self.title.setFont(font)
+        self.settings_button = QPushButton("Squad…" if target.kind == "squad" else "Assistant…", self)
+        self.settings_button.setObjectName("chatSettingsButton")
+        self.settings_button.setFlat(True)
+        self.settings_button.setToolTip(
+            "Members, roles and the captain" if target.kind == "squad" else "Persona (SOUL.md), memories and skills"
+        )
+        self.settings_button.clicked.connect(lambda: self.settings_requested.emit(self.target))
         self.subtitle = QLabel(self._subtitle_text(), self)
         self.subtitle.setObjectName("chatSubtitle")
         self.subtitle.setForegroundRole(QPalette.ColorRole.PlaceholderText)
@@ -243,6 +251,7 @@ class ChatPage(QWidget):
         names.addWidget(self.subtitle)
         header.addLayout(names, 1)
         header.addWidget(self.gauge, 0, Qt.AlignmentFlag.AlignVCenter)
+        header.addWidget(self.settings_button, 0, Qt.AlignmentFlag.AlignVCenter)
 
         rule = QFrame(self)
         rule.setFrameShape(QFrame.Shape.HLine)

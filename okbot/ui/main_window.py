@@ -61,6 +61,7 @@ class MainWindow(QMainWindow):
         self._problems: list[str] = []
         self._pages: OrderedDict[Path, ChatPage] = OrderedDict()
         self._windows: list[QWidget] = []  # viewers kept alive while open
+        self._assistant_dialogs: dict[Path, Any] = {}
         self.settings_dialog: Any = None
         self.first_run_panel: QWidget | None = None
         # Until the window's first frame is painted, the selected chat's page is only noted here
@@ -79,6 +80,7 @@ class MainWindow(QMainWindow):
         self.sidebar.create_requested.connect(self.create_assistant)
         self.sidebar.create_squad_requested.connect(self.open_squad_dialog)
         self.sidebar.edit_squad_requested.connect(self.open_squad_dialog)
+        self.sidebar.edit_assistant_requested.connect(self.open_assistant_dialog)
         self.sidebar.rename_requested.connect(self._on_sidebar_rename_requested)
         self.sidebar.delete_requested.connect(self._on_sidebar_delete_requested)
         self.sidebar.undo_requested.connect(self._on_sidebar_undo_requested)
@@ -170,6 +172,19 @@ class MainWindow(QMainWindow):
         dialog.open()  # window-modal, without a nested event loop
         return dialog
 
+    def open_assistant_dialog(self, target: Target, tab: str = "soul") -> Any:
+        """Show ``target``'s dialog (SOUL.md, memories, skills) on ``tab``; one per assistant, kept while open."""
+        from okbot.ui.assistant_dialog import AssistantDialog  # only when asked for
+
+        dialog = self._assistant_dialogs.get(target.dir)
+        if dialog is None:
+            dialog = AssistantDialog(self.ctx, target, self)
+            dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            dialog.destroyed.connect(lambda *_a, d=target.dir: self._assistant_dialogs.pop(d, None))
+            self._assistant_dialogs[target.dir] = dialog
+        dialog.show_tab(tab)
+        return dialog
+
     def model_targets(self) -> list[Target]:
         return [t for row in range(self.model.rowCount()) if (t := self.model.target(row)) is not None]
 
@@ -234,6 +249,12 @@ class MainWindow(QMainWindow):
     def _on_page_reply_finished(self, page: ChatPage) -> None:
         if page is not self.current_page():
             self.model.set_status(page.target.kind, page.target.id, UNREAD)
+
+    def _on_page_settings_requested(self, target: Target) -> None:
+        if target.kind == "squad":
+            self.open_squad_dialog(target)
+        else:
+            self.open_assistant_dialog(target)
 
     def _on_page_view_context_requested(self, target: Target, item_id: int) -> None:
         window = open_context_viewer(self.ctx, target, item_id, self)
@@ -334,6 +355,7 @@ class MainWindow(QMainWindow):
             page.streaming_changed.connect(lambda on, p=page: self._on_page_streaming_changed(p, on))
             page.reply_finished.connect(lambda _r, p=page: self._on_page_reply_finished(p))
             page.view_context_requested.connect(self._on_page_view_context_requested)
+            page.settings_requested.connect(self._on_page_settings_requested)
             self._pages[target.dir] = page
             self.stack.addWidget(page)
         else:

@@ -158,6 +158,7 @@ class Sidebar(QWidget):
     create_requested = Signal()  # a new assistant
     create_squad_requested = Signal()
     edit_squad_requested = Signal(object)  # Target (a squad)
+    edit_assistant_requested = Signal(object, str)  # Target (an assistant), tab: soul | memories | skills
     rename_requested = Signal(object, str)  # Target, new name
     delete_requested = Signal(object)  # Target (after the user confirmed)
     undo_requested = Signal(str)  # trash id
@@ -229,6 +230,11 @@ class Sidebar(QWidget):
         self.delete_action.triggered.connect(self.ask_delete_current)
         self.edit_squad_action = QAction("Edit squad…", self)
         self.edit_squad_action.triggered.connect(self._on_edit_squad_action_triggered)
+        self.assistant_actions = []
+        for label, tab in (("Persona (SOUL.md)…", "soul"), ("Memories…", "memories"), ("Skills…", "skills")):
+            act = QAction(label, self)
+            act.triggered.connect(lambda _checked=False, t=tab: self._on_assistant_action_triggered(t))
+            self.assistant_actions.append(act)
         self._on_model_reset()
 
     # ------------------------------------------------------------------ public
@@ -326,9 +332,15 @@ class Sidebar(QWidget):
         menu = QMenu(self)
         menu.addAction(self.rename_action)
         self.rename_action.setEnabled(bool(index.flags() & Qt.ItemFlag.ItemIsEditable))
+        readable = bool(getattr(self.current_target(), "meta", None))
         if index.data(TargetListModel.KindRole) == "squad":
             menu.addAction(self.edit_squad_action)
-            self.edit_squad_action.setEnabled(bool(getattr(self.current_target(), "meta", None)))
+            self.edit_squad_action.setEnabled(readable)
+        else:
+            for act in self.assistant_actions:
+                menu.addAction(act)
+                act.setEnabled(readable)
+        menu.addSeparator()
         menu.addAction(self.delete_action)
         menu.exec(self.list.viewport().mapToGlobal(pos))
 
@@ -336,6 +348,11 @@ class Sidebar(QWidget):
         target = self.current_target()
         if target is not None and target.kind == "squad":
             self.edit_squad_requested.emit(target)
+
+    def _on_assistant_action_triggered(self, tab: str) -> None:
+        target = self.current_target()
+        if target is not None and target.kind == "assistant":
+            self.edit_assistant_requested.emit(target, tab)
 
     def _on_model_reset(self) -> None:
         tip = "New assistant or squad (Ctrl+N)" if self._squad_possible() else "New assistant (Ctrl+N)"

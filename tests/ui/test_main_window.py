@@ -232,6 +232,20 @@ def test_an_on_disk_soul_edit_recounts_the_open_chats_gauge(qtbot: QtBot, worksp
     assert window._context_watcher is not None and not window._context_watcher.running
 
 
+def test_the_assistant_dialog_opens_from_the_chat_header_and_the_sidebar_once_per_assistant(
+    qtbot: QtBot, workspace: Workspace
+) -> None:
+    window = open_window(qtbot, workspace)
+    page = window.current_page()
+    qtbot.mouseClick(page.settings_button, Qt.MouseButton.LeftButton)
+    dialog = window._assistant_dialogs[page.target.dir]
+    assert dialog.isVisible() and dialog.current_tab() == "soul"
+    window.sidebar.assistant_actions[1].trigger()  # "Memories…" from the row's context menu
+    assert window.open_assistant_dialog(page.target, "memories") is dialog and dialog.current_tab() == "memories"
+    dialog.close()
+    qtbot.waitUntil(lambda: page.target.dir not in window._assistant_dialogs)
+
+
 _STARTUP_IMPORTS = """
 import sys
 import okbot.ui.app

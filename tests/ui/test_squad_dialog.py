@@ -220,7 +220,7 @@ def context_menu_texts(qtbot: QtBot, window: MainWindow, row: int) -> list[str]:
     def note_and_close() -> None:
         menu = QApplication.activePopupWidget()
         if isinstance(menu, QMenu):
-            seen.extend(a.text() for a in menu.actions() if a.isVisible())
+            seen.extend(a.text() for a in menu.actions() if a.isVisible() and not a.isSeparator())
             menu.close()
 
     QTimer.singleShot(50, note_and_close)
@@ -234,7 +234,8 @@ def test_edit_squad_from_the_context_menu_updates_sidebar_and_chat(
 ) -> None:
     window = open_window(qtbot, workspace)
     squad_row = window.model.row_of("squad", desk.id)
-    assert context_menu_texts(qtbot, window, 0) == ["Rename", "Delete…"]  # an assistant
+    assert context_menu_texts(qtbot, window, 0) == [  # an assistant
+        "Rename", "Persona (SOUL.md)…", "Memories…", "Skills…", "Delete…"]
     assert context_menu_texts(qtbot, window, squad_row) == ["Rename", "Edit squad…", "Delete…"]
     assert window.selected_target().id == desk.id
     assert window.current_page().subtitle.text() == "Drafts, then reviews"

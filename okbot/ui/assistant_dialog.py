@@ -1,0 +1,161 @@
+"""The Assistant dialog: one assistant's SOUL.md, memories and skills, following edits made on disk.
+
+Non-modal; the caller keeps one instance per assistant and calls :meth:`AssistantDialog.show_tab`.
+One :class:`~okbot.ui.file_watch.FileWatcher` watches SOUL.md, the global and the assistant's
+memory folders and its skills folder while the dialog is visible, and tells the tab concerned.
+Hiding the dialog stops the watcher; showing it again re-reads everything and starts it again.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QHideEvent, QShowEvent
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox, QTabWidget, QVBoxLayout, QWidget
+
+from okbot.core.workspace import Target
+from okbot.ui.file_watch import FileWatcher
+from okbot.ui.memory_panel import MemoryPanel
+from okbot.ui.skills_panel import SkillsPanel
+from okbot.ui.soul_editor import SoulEditor
+
+if TYPE_CHECKING:
+    from okbot.ui.app_context import AppContext
+
+TABS = ("soul", "memories", "skills")
+TAB_TITLES = {"soul": "SOUL.md", "memories": "Memories", "skills": "Skills"}
+
+
+class AssistantDialog(QDialog):
+    """SOUL.md / Memories / Skills of ``target`` in tabs; live on disk changes while shown.
+
+    ``soul``, ``memories`` and ``skills`` are the tab widgets (:class:`SoulEditor`,
+    :class:`MemoryPanel`, :class:`SkillsPanel`); ``watcher`` is the dialog's FileWatcher.
+    """
+
+    def __init__(self, ctx: AppContext, target: Target, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("assistantDialog")
+        self.setModal(False)
+        self.setWindowFlag(Qt.WindowType.WindowContextHelpButtonHint, False)
+        self.setWindowFlag(Qt.WindowType.WindowMaximizeButtonHint, True)
+        self.ctx, self.target = ctx, target
+        self.setWindowTitle(f"{target.name} — Assistant")
+        self.resize(860, 620)
+
+        self.soul = SoulEditor(target.soul_path)
+        self.memories = MemoryPanel(ctx, target)
+        self.skills = SkillsPanel(ctx, target)
+        self.tabs = QTabWidget(objectName="assistantTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.soul, TAB_TITLES["soul"])
+        self.tabs.addTab(self.memories, TAB_TITLES["memories"])
+        self.tabs.addTab(self.skills, TAB_TITLES["skills"])
+        self.soul.modified_changed.connect(self._on_soul_modified_changed)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        buttons.button(QDialogButtonBox.StandardButton.Close).setAutoDefault(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(14, 10, 14, 12)
+        layout.setSpacing(8)
+        layout.addWidget(self.tabs, 1)
+        layout.addWidget(buttons)
+
+        self.watcher = FileWatcher(parent=self)
+        self.watcher.changed.connect(self._on_watcher_changed)
+        self._watching = False
+        self._stale = False  # hidden meanwhile: re-read everything when shown again
+
+    # -- public API ------------------------------------------------------------------------
+    def show_tab(self, name: str) -> None:
+        """Switch to the ``"soul"``, ``"memories"`` or ``"skills"`` tab and show / raise the dialog."""
+        key = name.strip().casefold().removesuffix(".md")
+        if key not in TABS:
+            raise ValueError(f"unknown tab {name!r}; expected one of {', '.join(TABS)}")
+        self.tabs.setCurrentIndex(TABS.index(key))
+        if self.isMinimized():
+            self.showNormal()
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
+    def current_tab(self) -> str:
+        """The key of the tab shown (``"soul"``, ``"memories"`` or ``"skills"``)."""
+        return TABS[self.tabs.currentIndex()]
+
+    def watched_paths(self) -> list[Path]:
+        """Everything the dialog follows on disk."""
+        soul = [self.target.soul_path] if self.target.soul_path is not None else []
+        return soul + self.memories.watched_paths() + self.skills.watched_paths()
+
+    def refresh(self) -> None:
+        """Re-read everything from disk (SOUL.md keeps unsaved edits and offers Reload instead)."""
+        self.soul.on_disk_changed()
+        self.memories.refresh()
+        self.skills.refresh()
+
+    # -- watching --------------------------------------------------------------------------
+    def _start_watching(self) -> None:
+        if not self._watching:
+            self.watcher.set_paths(self.watched_paths())
+            self._watching = True
+
+    def _stop_watching(self) -> None:
+        if self._watching:
+            self.watcher.stop()
+            self._watching = False
+
+    def _on_watcher_changed(self, changed: list[str]) -> None:
+        soul = self.target.soul_path
+        if soul is not None and os.path.abspath(soul) in changed:
+            self.soul.on_disk_changed()
+        if any(os.path.abspath(p) in changed for p in self.memories.watched_paths()):
+            self.memories.on_disk_changed()
+        if any(os.path.abspath(p) in changed for p in self.skills.watched_paths()):
+            self.skills.on_disk_changed()
+
+    def _on_soul_modified_changed(self, modified: bool) -> None:
+        self.tabs.setTabText(TABS.index("soul"), TAB_TITLES["soul"] + (" •" if modified else ""))
+
+    # -- closing ---------------------------------------------------------------------------
+    def _may_close(self) -> bool:
+        """Ask about unsaved SOUL.md edits; ``False`` keeps the dialog open."""
+        if not self.soul.modified:
+            return True
+        self.tabs.setCurrentIndex(TABS.index("soul"))
+        answer = QMessageBox.question(
+            self,
+            "Unsaved SOUL.md",
+            f"Save the changes to {self.target.name}'s SOUL.md?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.soul.save()
+        if answer == QMessageBox.StandardButton.Discard:
+            self.soul.revert()
+            return True
+        return False
+
+    def reject(self) -> None:  # Esc, the Close button and the window's close (QDialog.closeEvent calls it)
+        if self._may_close():
+            super().reject()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt API)
+        super().showEvent(event)
+        if event.spontaneous():
+            return  # un-minimized: the watcher kept running
+        self._start_watching()
+        if self._stale:
+            self._stale = False
+            self.refresh()
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt API)
+        if not event.spontaneous():  # really hidden or closed, not minimized
+            self._stop_watching()
+            self._stale = True
+        super().hideEvent(event)
