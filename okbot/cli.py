@@ -16,7 +16,8 @@ from okbot import __version__
 from okbot.core.errors import OkBotError
 
 COMMANDS_HELP = """headless commands:
-  chat TARGET [-m TEXT] [--json]      send a message (or stdin) and stream the reply
+  chat TARGET [-m TEXT] [--json] [-v] send a message (or stdin) and stream the reply
+                                      (-v: a squad's delegations and member replies too)
   chat TARGET --retry                 run the last message's turn again
   context TARGET [--at ID] [--json]   print exactly what the model would see
   compress TARGET [--json]            fold older items into the summary now
@@ -48,9 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-m", "--message", help="the message (default: read stdin)")
     p.add_argument("--retry", action="store_true", help="run the last message's turn again")
     p.add_argument("--json", action="store_true", help="emit events as JSON lines")
+    p.add_argument("-v", "--verbose", action="store_true", help="squads: print each delegation and member reply")
 
     p = sub.add_parser("context", help="print exactly what the model would see")
     p.add_argument("target")
+    p.add_argument("--member", metavar="ID", help="squads: that member's request instead of the captain's")
     p.add_argument(
         "--at", type=int, metavar="ID", help="cut off at this user message (what the viewer shows)"
     )
@@ -136,7 +139,7 @@ def _cmd_chat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise OkBotError("no message given", hint="use -m TEXT or pipe the message on stdin")
     else:
         text = sys.stdin.read()
-    return run_chat(ws, target, text, as_json=args.json, out=out, err=err)
+    return run_chat(ws, target, text, as_json=args.json, verbose=args.verbose, out=out, err=err)
 
 
 def _target_and_sources(ref: str, err: TextIO) -> tuple[Any, Any]:
@@ -157,7 +160,7 @@ def _cmd_context(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from okbot.core.tokens import APPROX_NOTE
 
     sources, target = _target_and_sources(args.target, err)
-    proj = build_context(target, args.at, sources=sources)
+    proj = build_context(target, args.at, sources=sources, member=args.member)
     if args.json:
         print(proj.to_json_text(), file=out)
     else:

@@ -15,6 +15,7 @@ from okbot.core.errors import OkBotError
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.runner import TurnCallbacks, TurnResult
 from okbot.core.sources import ContextSources
+from okbot.core.squad import ASK_PREFIX, members
 from okbot.core.turns import make_turn_runner
 from okbot.core.workspace import Target, Workspace
 from okbot.llm.events import Degraded, Retrying, UsageEvent
@@ -47,7 +48,25 @@ def _ask_on_tty(err: TextIO) -> Any:
     return ask
 
 
-def run_chat(ws: Workspace, target: Target, text: str | None, *, as_json: bool, out: TextIO, err: TextIO) -> int:
+def _squad_line(item: dict[str, Any], names: dict[str, str]) -> str | None:
+    """``--verbose``: one line per delegation and per member reply (None for other items)."""
+    if item.get("type") == "tool_call" and str(item.get("name", "")).startswith(ASK_PREFIX):
+        member = item["name"][len(ASK_PREFIX):]
+        try:
+            task = json.loads(item.get("arguments") or "{}").get("task", "")
+        except (ValueError, AttributeError):
+            task = item.get("arguments", "")
+        return f"→ asked {names.get(member, member)}: {task}"
+    source = str(item.get("source", ""))
+    if item.get("type") == "tool_result" and source.startswith("member:"):
+        member = source.split(":", 1)[1]
+        return f"← {names.get(member, member)}{'' if item.get('ok', True) else ' (failed)'}: {item.get('content', '')}"
+    return None
+
+
+def run_chat(
+    ws: Workspace, target: Target, text: str | None, *, as_json: bool, out: TextIO, err: TextIO, verbose: bool = False
+) -> int:
     """Run one turn (``text=None``: retry the last one) and report it; returns the exit code."""
     sources = ContextSources(ws)
     for problem in sources.settings.problems:
@@ -74,8 +93,17 @@ def run_chat(ws: Workspace, target: Target, text: str | None, *, as_json: bool, 
         elif isinstance(event, Retrying | Degraded):
             print(f"okbot: {event.message}", file=err)
 
+    names = {m.target.id: m.target.name for m in members(target, ws)[0]} if target.kind == "squad" else {}
+
+    def on_item(item: dict[str, Any]) -> None:
+        if as_json:
+            emit({"event": "item", "item": item})
+        elif verbose and (line := _squad_line(item, names)) is not None:
+            with emit_lock:
+                print(line, file=out, flush=True)
+
     callbacks = TurnCallbacks(
-        on_item=(lambda item: emit({"event": "item", "item": item})) if as_json else (lambda _item: None),
+        on_item=on_item,
         on_delta=on_delta,
         on_event=on_event,
         ask_approval=_ask_on_tty(err),

@@ -116,6 +116,10 @@ def item_digest(item: dict[str, Any], *, text_limit: int = 400) -> str:
     ref = f"#{item.get('id')}"
     if kind == "tool_call":
         return f"{ref} {item.get('author')} called {item.get('name')}({argument_gist(item.get('arguments', ''))})"
+    if kind == "tool_result" and str(item.get("source", "")).startswith("member:"):
+        failed = "" if item.get("ok", True) else " [failed]"
+        text = preview(item_text(item), text_limit)
+        return f"{ref} member {item.get('author')}{failed} answered the captain: {text}"
     if kind == "tool_result":
         return f"{ref} result of {item.get('name')}: {result_gist(item)}"
     who = "user" if kind == "user" and item.get("source") == "user" else item.get("author", "?")

@@ -34,6 +34,9 @@ def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
     """The lines naming target, cut-off, coverage and token use."""
     t = proj.target
     lines = [f"# Context · {t.name} ({t.kind} {t.id}) · model {proj.model}"]
+    if t.kind == "squad":
+        seat = f"member {proj.member}, from their seat in the squad" if proj.member else "the captain"
+        lines.append(f"Request of: {seat}")
     if proj.at is None:
         lines.append("Cut-off: the next request (everything recorded so far)")
     elif proj.at_covered:

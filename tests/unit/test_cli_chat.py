@@ -85,3 +85,23 @@ def test_compress_reports_what_it_did(okbot_home, server):
     assert "Coverage: items up to #16 are summarized" in context and "Compaction: 1 so far · last manual" in context
     again = okbot("compress", "okbot")
     assert again.returncode == 0 and "Nothing to compress" in again.stdout
+
+
+def test_squad_chat_prints_the_captains_reply_and_with_verbose_each_delegation(okbot_home, server):
+    from okbot.core.workspace import Workspace
+    from tests.helpers.fake_squad import SquadScript, ask
+
+    ws = Workspace()
+    ws.create_assistant("Rex", role="reviewer")
+    ws.create_assistant("Mia", role="release manager")
+    ws.create_squad("Launch", [("Rex", "reviewer"), ("Mia", "release")])
+    script = SquadScript()
+    server.set_default(script)
+    script.captain += [Reply(tool_calls=[ask("rex", "Review PR #41")]), Reply(text="Rex approved it.")]
+    quiet = chat(okbot_home, server, "launch", "-m", "ship it")
+    assert quiet.returncode == 0 and quiet.stdout.strip() == "Rex approved it."
+    script.captain += [Reply(tool_calls=[ask("mia", "Tag 2.0")]), Reply(text="Tagged.")]
+    loud = chat(okbot_home, server, "launch", "-m", "tag it", "-v")
+    assert loud.stdout.splitlines() == ["→ asked Mia: Tag 2.0", "← Mia: Mia reporting: done.", "Tagged."]
+    wrong = chat(okbot_home, server, "launch", "-m", "@zed hello")
+    assert wrong.returncode != 0 and "not a member" in wrong.stderr

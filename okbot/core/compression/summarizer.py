@@ -42,6 +42,7 @@ Rules:
 - Copy exact references (numbers, #ids, paths, URLs) character for character; invent none.
 - Stay under {max_chars} characters in total. Be terse.
 - Do not quote the user at length: instead tick checklist ids.
+- In a squad (a captain and members), say who decided or promised what: the user, the captain or the member by name.
 
 After the summary write two lines:
 KEEP: <checklist ids to keep> (or KEEP: none)

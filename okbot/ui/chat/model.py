@@ -14,6 +14,7 @@ import logging
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
@@ -23,6 +24,7 @@ from okbot.core.errors import OkBotError
 from okbot.core.session import SessionStore
 from okbot.core.summary import SessionSummary
 from okbot.ui.chat import digest
+from okbot.ui.chat.roster import SquadRoster, is_delegation, is_member_answer
 from okbot.ui.tasks import TaskRunner, default_task_runner
 
 log = logging.getLogger("okbot.ui.chat")
@@ -34,6 +36,18 @@ STREAM_FLUSH_MS = 40   # a streaming row is re-laid out at most this often
 RETRY_LOOKBACK = 64    # how far back from the end the retryable reply is looked for
 
 ITEM, DIVIDER, STREAM = "item", "divider", "stream"
+
+
+@dataclass(frozen=True)
+class SquadInfo:
+    """How a squad row names its speaker (and, for a delegation, whom the captain asked)."""
+
+    name: str
+    slot: int               # colour slot (roster.CAPTAIN_SLOT for the captain)
+    captain: bool = False
+    to_captain: bool = False  # a member's answer to the captain's task
+    to_name: str = ""       # a delegation: the member asked
+    to_slot: int = 0
 
 
 def snapshot_ids(store: SessionStore) -> array:
@@ -56,6 +70,7 @@ class ChatModel(QAbstractListModel):
     RetryableRole = Qt.ItemDataRole.UserRole + 6  # the latest reply, interrupted or failed
     AuthorRole = Qt.ItemDataRole.UserRole + 7     # display name above an assistant bubble ("" = none)
     DividerRole = Qt.ItemDataRole.UserRole + 8    # (covered item count, summary text)
+    SquadRole = Qt.ItemDataRole.UserRole + 9      # SquadInfo for squad rows with a roster, else None
 
     loaded = Signal(int)        # the session's rows are ready (row count)
     load_failed = Signal(str)   # the session could not be read (the message to show)
@@ -67,6 +82,7 @@ class ChatModel(QAbstractListModel):
         self._names: Callable[[str], str] = str
         self._name_cache: dict[str, str] = {}
         self._show_authors = False
+        self._roster: SquadRoster | None = None
         self._ids = array("q")
         self._cache: OrderedDict[int, dict[str, Any]] = OrderedDict()
         self._pending: list[dict[str, Any]] = []
@@ -103,6 +119,8 @@ class ChatModel(QAbstractListModel):
         self._names = target_name_by_id or str
         self._name_cache.clear()
         self._show_authors = show_authors
+        if not show_authors:
+            self._roster = None
         self._ids = array("q")
         self._cache.clear()
         self._pending = []
@@ -141,6 +159,21 @@ class ChatModel(QAbstractListModel):
     def show_authors(self) -> bool:
         """True in squads: assistant bubbles carry their author's name and avatar."""
         return self._show_authors
+
+    @property
+    def roster(self) -> SquadRoster | None:
+        """The squad's speakers (names, colour slots), when the view shows a squad."""
+        return self._roster
+
+    def set_roster(self, roster: SquadRoster | None) -> None:
+        """Name a squad's speakers from ``roster`` (the captain, members, deleted members by id).
+
+        Turns on author names; the view re-lays out its rows (see :meth:`ChatView.set_roster`).
+        """
+        self._roster = roster
+        self._name_cache.clear()
+        if roster is not None:
+            self._show_authors = True
 
     @property
     def item_count(self) -> int:
@@ -288,6 +321,8 @@ class ChatModel(QAbstractListModel):
             return self._retryable(item)
         if role == self.AuthorRole:
             return self._author_name(item)
+        if role == self.SquadRole:
+            return self._squad_info(item)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return digest.copy_text(item) if role == Qt.ItemDataRole.DisplayRole else None
         return None
@@ -411,12 +446,25 @@ class ChatModel(QAbstractListModel):
         if role in (self.RetryableRole, self.ExpandedRole):
             return False
         if role == self.AuthorRole:
-            return self._author_name(self._stream_item()) if self._stream_author else ""
+            item = self._stream_item()
+            return self._author_name(item) if item["author"] else ""
+        if role == self.SquadRole:
+            return self._squad_info(self._stream_item())
         return None
 
+    def set_stream_author(self, author: str) -> None:
+        """Who the reply streaming now (or next) is by: a member answering directly, or the captain."""
+        if author == self._stream_author:
+            return
+        self._stream_author = author
+        if self._stream is not None:
+            self._stream_revision += 1
+            index = self.index(self._stream_row(), 0)
+            self.dataChanged.emit(index, index, [self.AuthorRole, self.SquadRole, self.KeyRole])
+
     def _stream_item(self) -> dict[str, Any]:
-        return {"id": 0, "type": "assistant", "author": self._stream_author, "status": "streaming",
-                "content": self.stream_text}
+        author = self._stream_author or (self._roster.squad_id if self._roster is not None else "")
+        return {"id": 0, "type": "assistant", "author": author, "status": "streaming", "content": self.stream_text}
 
     def _drop_stream(self) -> None:
         self._stream_timer.stop()
@@ -445,7 +493,13 @@ class ChatModel(QAbstractListModel):
         return None
 
     def _author_name(self, item: dict[str, Any]) -> str:
-        if not self._show_authors or item.get("type") != "assistant":
+        if not self._show_authors:
+            return ""
+        if self._roster is not None:
+            if item.get("type") == "assistant" or is_member_answer(item):
+                return self._roster.name(self._roster.speaker(item))
+            return ""
+        if item.get("type") != "assistant":
             return ""
         author = str(item.get("author") or "")
         if author not in self._name_cache:
@@ -454,6 +508,20 @@ class ChatModel(QAbstractListModel):
             except Exception:  # noqa: BLE001 - a deleted member still shows its id
                 self._name_cache[author] = author
         return self._name_cache[author]
+
+    def _squad_info(self, item: dict[str, Any]) -> SquadInfo | None:
+        roster = self._roster
+        if roster is None:
+            return None
+        if is_delegation(item) and not is_member_answer(item):
+            member = roster.member_of_call(str(item.get("name") or ""))
+            return SquadInfo(name=roster.name(roster.speaker(item)), slot=roster.slot(roster.speaker(item)),
+                             captain=True, to_name=roster.name(member), to_slot=roster.slot(member))
+        speaker = roster.speaker(item)
+        if not speaker:
+            return None
+        return SquadInfo(name=roster.name(speaker), slot=roster.slot(speaker), captain=roster.is_captain(speaker),
+                         to_captain=is_member_answer(item))
 
     def _find_retry(self) -> None:
         """Look back from the end for the last user/assistant item (reads at most a block or two)."""

@@ -208,3 +208,38 @@ def test_view_context_of_a_member_equals_what_that_member_was_sent(env, server, 
     assert captain.to_messages() == script.sent["captain"][0]["messages"]
     with pytest.raises(OkBotError):
         build_context(squad, user_id, sources=sources, member="zed")
+
+
+def test_a_long_squad_conversation_compresses_and_keeps_every_label_right(env, server, script):
+    from tests.helpers.fake_summarizer import is_summarizer_request
+
+    squad, sources, runner = env
+    sources.settings.set("model.contextWindow", 3000)
+    sources.counter(sources.model_for(squad)).ensure_loaded(timeout=30)
+    filler = " ".join(["detail"] * 40)
+    for turn in range(30):
+        if turn % 3 == 2:
+            runner.run_turn(squad, f"@ola turn {turn}: write a failing test for table {turn}. {filler}")
+            continue
+        who = ("rex", "mia")[turn % 2]
+        script.captain += [Reply(tool_calls=[ask(who, f"table {turn}: {filler}")]), Reply(text=f"Turn {turn} done.")]
+        runner.run_turn(squad, f"Turn {turn}: handle table {turn}. {filler}")
+    summary = sources.summary(squad)[0]
+    assert summary.health.get("count", 0) >= 2
+    digests = "\n".join(m["content"] for b in server.chat_requests() if is_summarizer_request(b)
+                        for m in b["messages"])
+    assert "member rex answered the captain" in digests and "#" in digests
+    record = {it["id"]: it for it in items(sources, squad)}
+    assert all(record[i]["type"] == "user" and record[i]["source"] == "user" for i in summary.kept_user_ids)
+    # the captain's last request: members' words always behind an app-written label
+    captain_last = script.sent["captain"][-1]["messages"]
+    for message in captain_last[1:]:
+        if message["role"] == "tool":
+            assert message["content"].startswith("[source: squad member ")
+        elif message["role"] == "user" and "reporting: done" in message["content"]:
+            assert message["content"].startswith("[source: squad member ola, answering the user directly")
+    assert "# Session summary" in captain_last[0]["content"]
+    # a member's request after compression carries the squad summary and its own persona
+    ola_last = script.sent["Ola"][-1]["messages"]
+    assert "# Session summary" in ola_last[0]["content"] and "Ola writes failing tests first." in ola_last[0]["content"]
+    assert ola_last[-1]["role"] == "user" and ola_last[-1]["content"].startswith("@ola turn 29")

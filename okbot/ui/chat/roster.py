@@ -1,0 +1,157 @@
+"""Who speaks in a squad's chat: the captain, the members, their names and colour slots.
+
+A squad's record holds ids (``author``, ``source = "member:<id>"``, ``ask_<id>`` calls); the chat
+view shows names. :class:`SquadRoster` maps one to the other: the captain (the squad's own id) is
+"Captain", a member is their current name, and anyone no longer in the workspace shows their id.
+Each member gets one of :data:`SLOTS` colour slots, spread so the squad's members differ. No Qt
+here, so the wording and the slots can be tested on their own.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from okbot.core.squad import ASK_PREFIX, delegation_tool_name
+
+CAPTAIN_LABEL = "Captain"
+SLOTS = 8            # colour slots (hues) an avatar can take
+CAPTAIN_SLOT = -1    # the captain paints with the accent colour, not a member hue
+MEMBER_SOURCE = "member:"
+
+
+def member_of(item: Mapping[str, Any]) -> str:
+    """The member id that said ``item`` (its ``source`` is ``member:<id>``), or ``""``."""
+    source = str(item.get("source") or "")
+    return source[len(MEMBER_SOURCE):] if source.startswith(MEMBER_SOURCE) else ""
+
+
+def is_member_answer(item: Mapping[str, Any]) -> bool:
+    """A member's answer to the captain's task: a ``tool_result`` spoken by that member."""
+    return item.get("type") == "tool_result" and bool(member_of(item))
+
+
+def is_delegation(item: Mapping[str, Any]) -> bool:
+    """The captain handing a member a task (an ``ask_<member>`` call) — or a result that never reached them."""
+    name = str(item.get("name") or "")
+    return item.get("type") in ("tool_call", "tool_result") and name.startswith(ASK_PREFIX) and len(name) > 4
+
+
+def task_of(item: Mapping[str, Any]) -> str:
+    """The ``task`` argument of an ``ask_<member>`` call (the raw arguments when they are not JSON)."""
+    raw = item.get("arguments") or ""
+    try:
+        args = json.loads(raw) if isinstance(raw, str) and raw.strip() else {}
+    except ValueError:
+        return str(raw)
+    task = args.get("task") if isinstance(args, dict) else None
+    return task if isinstance(task, str) else str(raw)
+
+
+def split_app_note(text: str) -> tuple[str, str]:
+    """``(what the member said, the app's note)`` for an answer ending in ``[app note: …]``."""
+    body = text.rstrip()
+    start = body.rfind("[app note:")
+    if start < 0 or not body.endswith("]"):
+        return text, ""
+    note = body[start + len("[app note:"):-1].strip()
+    return body[:start].rstrip(), note
+
+
+@dataclass
+class SquadRoster:
+    """Names and colour slots for one squad's speakers (see the module docstring)."""
+
+    squad_id: str
+    members: list[str] = field(default_factory=list)             # member ids, in the squad's order
+    names: dict[str, str] = field(default_factory=dict)          # every known assistant id -> name
+    captain_label: str = CAPTAIN_LABEL
+    _slots: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._slots = spread_slots(self.members)
+
+    @classmethod
+    def build(cls, squad: Any, assistants: Iterable[Any]) -> SquadRoster:
+        """The roster of ``squad`` (a Target) given the workspace's assistants (Targets with id/name)."""
+        names = {a.id: a.name for a in assistants}
+        members = [str(m.get("assistant")) for m in squad.members if isinstance(m, dict) and m.get("assistant")]
+        return cls(squad_id=squad.id, members=members, names=names)
+
+    def is_captain(self, author: str) -> bool:
+        return author == self.squad_id
+
+    def name(self, author: str) -> str:
+        """"Captain" for the squad itself, a member's name, or the id of someone no longer there."""
+        if self.is_captain(author):
+            return self.captain_label
+        return self.names.get(author) or author
+
+    def member_of_call(self, tool_name: str) -> str:
+        """The member id an ``ask_<id>`` tool asks (``""`` for other tools)."""
+        if not tool_name.startswith(ASK_PREFIX):
+            return ""
+        for member in self.members:
+            if delegation_tool_name(member) == tool_name:
+                return member
+        for known in self.names:
+            if delegation_tool_name(known) == tool_name:
+                return known
+        return tool_name[len(ASK_PREFIX):]
+
+    def speaker(self, item: Mapping[str, Any]) -> str:
+        """Who said ``item``: a member id, the squad id for the captain, or ``""`` for the user / the app."""
+        kind = item.get("type")
+        member = member_of(item)
+        if kind in ("assistant", "stream") and member:
+            return member
+        if kind == "tool_result" and member:
+            return member
+        if kind in ("assistant", "tool_call", "tool_result"):
+            return str(item.get("author") or self.squad_id)
+        return ""
+
+    def slot(self, author: str) -> int:
+        """The colour slot of ``author`` (:data:`CAPTAIN_SLOT` for the captain)."""
+        if self.is_captain(author):
+            return CAPTAIN_SLOT
+        hit = self._slots.get(author)
+        return hit if hit is not None else home_slot(author)
+
+
+def home_slot(key: str) -> int:
+    """The colour slot a speaker prefers: a hash of their id, the same in every session."""
+    return zlib.crc32(key.encode("utf-8")) % SLOTS
+
+
+def spread_slots(members: Iterable[str]) -> dict[str, int]:
+    """Each member's slot: their home slot, or the next free one when a squad-mate already has it.
+
+    Stable while the roster is unchanged; with at most :data:`SLOTS` members no two share a colour.
+    """
+    taken: set[int] = set()
+    out: dict[str, int] = {}
+    for member in members:
+        if member in out:
+            continue
+        slot = home_slot(member)
+        for step in range(SLOTS):
+            candidate = (slot + step) % SLOTS
+            if candidate not in taken or len(taken) >= SLOTS:
+                slot = candidate
+                break
+        taken.add(slot)
+        out[member] = slot
+    return out
+
+
+def working_text(names: list[str]) -> str:
+    """``Rex is working…``, ``Rex and Mia are working…``, ``Rex, Mia and Ola are working…`` (``""``: nobody)."""
+    if not names:
+        return ""
+    if len(names) == 1:
+        return f"{names[0]} is working…"
+    return f"{', '.join(names[:-1])} and {names[-1]} are working…"
