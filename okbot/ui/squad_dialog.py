@@ -18,16 +18,18 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
     QGridLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
     QScrollArea,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from okbot.core.errors import OkBotError
-from okbot.core.record_fields import MIN_SQUAD_MEMBERS
+from okbot.core.record_fields import DEFAULT_CAPTAIN, MAX_ROUNDS, MIN_SQUAD_MEMBERS
 from okbot.core.workspace import Target, Workspace
 from okbot.ui.chat.colors import blend
 
@@ -93,6 +95,10 @@ class SquadDialog(QDialog):
         self.playbook_edit = _text_edit(
             _text(captain.get("playbook")), "Steps the captain follows, e.g.\n1. Ask the researcher\n2. …", 4
         )
+        self.captain_rounds = _rounds_box(captain.get("maxCaptainRounds"), DEFAULT_CAPTAIN["maxCaptainRounds"])
+        self.captain_rounds.setToolTip("Most tool rounds the captain may take in one turn (delegations included)")
+        self.member_rounds = _rounds_box(captain.get("maxMemberRounds"), DEFAULT_CAPTAIN["maxMemberRounds"])
+        self.member_rounds.setToolTip("Most tool rounds each member may take on one task")
         self.form_error = self._error_label("formError")
         self.form_error.setWordWrap(True)
 
@@ -132,7 +138,12 @@ class SquadDialog(QDialog):
         if not name or len(picked) < MIN_SQUAD_MEMBERS:
             (self.name_edit if not name else self._first_unpicked_check()).setFocus()
             return None
-        captain = {"persona": self.persona_edit.toPlainText(), "playbook": self.playbook_edit.toPlainText()}
+        captain = {
+            "persona": self.persona_edit.toPlainText(),
+            "playbook": self.playbook_edit.toPlainText(),
+            "maxCaptainRounds": self.captain_rounds.value(),
+            "maxMemberRounds": self.member_rounds.value(),
+        }
         description = self.description_edit.text()
         try:
             if self.squad is None:
@@ -211,6 +222,14 @@ class SquadDialog(QDialog):
         captain_form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         captain_form.addRow("Persona", self.persona_edit)
         captain_form.addRow("Playbook", self.playbook_edit)
+        limits = QHBoxLayout()
+        limits.addWidget(QLabel("Captain"))
+        limits.addWidget(self.captain_rounds)
+        limits.addSpacing(12)
+        limits.addWidget(QLabel("Each member"))
+        limits.addWidget(self.member_rounds)
+        limits.addStretch(1)
+        captain_form.addRow("Tool rounds", limits)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(18, 16, 18, 14)
@@ -279,6 +298,14 @@ class SquadDialog(QDialog):
 
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+def _rounds_box(value: object, default: int) -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(1, MAX_ROUNDS)
+    box.setValue(value if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_ROUNDS
+                 else default)
+    return box
 
 
 def _text_edit(text: str, placeholder: str, lines: int) -> QPlainTextEdit:

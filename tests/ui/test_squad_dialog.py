@@ -137,8 +137,11 @@ def test_edit_a_squad_prefilled_and_saved_in_place(qtbot: QtBot, workspace: Work
     assert dialog.picked_members() == [("critic", "reviews"), ("writer", "drafts")]
     assert dialog.persona_edit.toPlainText() == "Calm"
     assert dialog.playbook_edit.toPlainText() == "1. draft\n2. review"
+    assert (dialog.captain_rounds.value(), dialog.member_rounds.value()) == (20, 10)  # the defaults
 
     dialog.name_edit.setText("Desk")
+    dialog.captain_rounds.setValue(6)
+    dialog.member_rounds.setValue(3)
     dialog.row_for("Writer").check.setChecked(False)
     qtbot.keyClicks(dialog.row_for("OkBot").role_edit, "answers")
     dialog.playbook_edit.setPlainText("1. ask OkBot")
@@ -147,6 +150,7 @@ def test_edit_a_squad_prefilled_and_saved_in_place(qtbot: QtBot, workspace: Work
     stored = json.loads(desk.meta_path.read_text("utf-8"))
     assert stored["members"] == [{"assistant": "critic", "role": "reviews"}, {"assistant": "okbot", "role": "answers"}]
     assert stored["captain"]["persona"] == "Calm" and stored["captain"]["playbook"] == "1. ask OkBot"
+    assert (stored["captain"]["maxCaptainRounds"], stored["captain"]["maxMemberRounds"]) == (6, 3)
     assert stored["createdAt"] == desk.meta["createdAt"]
     assert desk.session_path.read_bytes() == b'{"id":1,"type":"user","content":"hi"}\n'
 
