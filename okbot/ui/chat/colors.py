@@ -90,9 +90,34 @@ class ChatColors:
         )
 
 
-def avatar_colors(colors: ChatColors, name: str) -> tuple[QColor, QColor]:
-    """(background, letter) for a squad member's avatar: one of eight hues, stable per name."""
-    hue = (colors.accent.hslHue() + (zlib.crc32(name.encode("utf-8")) % 8) * 45) % 360
-    tone = QColor.fromHsl(hue, 150, 150 if colors.dark else 110)
+def _slot_tone(colors: ChatColors, slot: int) -> QColor:
+    """The full-strength hue of colour slot ``slot`` (0-7, spread around the accent's hue)."""
+    hue = (max(0, colors.accent.hslHue()) + (slot % 8) * 45) % 360
+    return QColor.fromHsl(hue, 150, 150 if colors.dark else 110)
+
+
+def avatar_colors(colors: ChatColors, name: str, slot: int | None = None) -> tuple[QColor, QColor]:
+    """(background, letter) for a squad speaker's avatar: one of eight hues, stable per name or ``slot``.
+
+    ``slot`` < 0 is the captain: the palette's own accent, so it reads as the squad's voice.
+    """
+    if slot is not None and slot < 0:
+        return colors.accent_soft, colors.accent
+    tone = _slot_tone(colors, zlib.crc32(name.encode("utf-8")) % 8 if slot is None else slot)
     return blend(colors.background, tone, 0.30 if colors.dark else 0.16), (
         blend(tone, QColor(255, 255, 255), 0.35) if colors.dark else blend(tone, QColor(0, 0, 0), 0.1))
+
+
+def speaker_color(colors: ChatColors, slot: int) -> QColor:
+    """A squad speaker's name colour: their hue, toned to read as text on the palette's base."""
+    if slot < 0:
+        return colors.accent
+    tone = _slot_tone(colors, slot)
+    return blend(tone, colors.text, 0.15) if colors.dark else blend(tone, QColor(0, 0, 0), 0.18)
+
+
+def speaker_border(colors: ChatColors, slot: int) -> QColor:
+    """A squad member's bubble border: their hue, faint (the captain keeps the plain border)."""
+    if slot < 0:
+        return colors.assistant_border
+    return blend(colors.assistant_border, _slot_tone(colors, slot), 0.40 if colors.dark else 0.35)

@@ -14,7 +14,6 @@ import logging
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
@@ -24,7 +23,7 @@ from okbot.core.errors import OkBotError
 from okbot.core.session import SessionStore
 from okbot.core.summary import SessionSummary
 from okbot.ui.chat import digest
-from okbot.ui.chat.roster import SquadRoster, is_delegation, is_member_answer
+from okbot.ui.chat.roster import SquadInfo, SquadRoster, is_delegation, is_member_answer
 from okbot.ui.tasks import TaskRunner, default_task_runner
 
 log = logging.getLogger("okbot.ui.chat")
@@ -36,18 +35,6 @@ STREAM_FLUSH_MS = 40   # a streaming row is re-laid out at most this often
 RETRY_LOOKBACK = 64    # how far back from the end the retryable reply is looked for
 
 ITEM, DIVIDER, STREAM = "item", "divider", "stream"
-
-
-@dataclass(frozen=True)
-class SquadInfo:
-    """How a squad row names its speaker (and, for a delegation, whom the captain asked)."""
-
-    name: str
-    slot: int               # colour slot (roster.CAPTAIN_SLOT for the captain)
-    captain: bool = False
-    to_captain: bool = False  # a member's answer to the captain's task
-    to_name: str = ""       # a delegation: the member asked
-    to_slot: int = 0
 
 
 def snapshot_ids(store: SessionStore) -> array:

@@ -61,6 +61,18 @@ def split_app_note(text: str) -> tuple[str, str]:
     return body[:start].rstrip(), note
 
 
+@dataclass(frozen=True)
+class SquadInfo:
+    """How a squad row names its speaker (and, for a delegation, whom the captain asked)."""
+
+    name: str
+    slot: int               # colour slot (roster.CAPTAIN_SLOT for the captain)
+    captain: bool = False
+    to_captain: bool = False  # a member's answer to the captain's task
+    to_name: str = ""       # a delegation: the member asked
+    to_slot: int = 0
+
+
 @dataclass
 class SquadRoster:
     """Names and colour slots for one squad's speakers (see the module docstring)."""
