@@ -55,6 +55,13 @@ _SECRET = re.compile(
     r"|\b(?:\d[ -]?){13,19}\b",
     re.IGNORECASE,
 )
+MIN_SUPPORT = 0.6  # a memory must mostly be said in the items it cites, not just avoid invented numbers
+STEM = 4
+_FILLER = frozenset(
+    "the user user's users they their them this that with from for and are was were has have had been will "
+    "would should can could about into onto over under than then also just very wants want likes like said "
+    "says prefers prefer asked asks told tells".split()
+)
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
@@ -152,11 +159,22 @@ def _check_candidate(raw: Any, by_id: dict[int, dict[str, Any]]) -> tuple[Candid
     missing += [name for name in _names(text) if name.casefold() not in joined]
     if missing:
         return None, f"not in the cited items: {', '.join(missing[:5])}"
+    if _support(text, joined) < MIN_SUPPORT:
+        return None, "the cited items do not say this"
     days = raw.get("expires_in_days")
     if days is not None and not (isinstance(days, int) and not isinstance(days, bool) and 0 < days <= MAX_EXPIRY_DAYS):
         days = None
     scope = "user" if raw.get("scope") == "user" else "assistant"
     return Candidate(text=text, sources=tuple(sorted(cited)), scope=scope, expires_in_days=days), ""
+
+
+def _support(text: str, source: str) -> float:
+    """Share of the memory's content words (crudely stemmed) that the cited items contain."""
+    words = [w for w in re.findall(r"[a-z0-9][a-z0-9'-]{2,}", text.casefold()) if w not in _FILLER]
+    if not words:
+        return 1.0
+    stems = {w[:STEM] for w in re.findall(r"[a-z0-9][a-z0-9'-]{2,}", source)}
+    return sum(w[:STEM] in stems for w in words) / len(words)
 
 
 def _names(text: str) -> list[str]:

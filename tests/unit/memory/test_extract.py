@@ -95,3 +95,13 @@ def test_the_request_shows_items_with_ids_known_entries_and_agreements() -> None
     user = messages[1]["content"]
     assert "[#12 user] I'm Dana" in user and "[m-00000001] The user is Dana." in user
     assert "- reply in English" in user and "explicitly asked to remember" in user
+
+
+def test_a_memory_the_cited_items_do_not_say_is_refused() -> None:
+    items = [{"id": 5, "type": "user", "source": "user", "content": "My API key is secret, can you keep it?"}]
+    claim = [{"text": "The user prefers answers in metric units, always.", "from": [5]}]
+    result = parse_answer(answer(claim), items, [])
+    assert result.candidates == [] and result.rejected[0][1] == "the cited items do not say this"
+    # inflections still count as said: "deploys" is in "I deploy"
+    said = parse_answer(answer([{"text": "The user deploys with Ansible.", "from": [12]}]), ITEMS, [])
+    assert [c.text for c in said.candidates] == ["The user deploys with Ansible."]
