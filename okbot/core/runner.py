@@ -23,7 +23,7 @@ from okbot.core.errors import OkBotError
 from okbot.core.items import new_item, notice, user_message
 from okbot.core.sources import ContextSources
 from okbot.core.squad import Member, TurnBudget, captain_settings, direct_address
-from okbot.core.squad_turn import TurnRuntime, stream_round
+from okbot.core.turn_runtime import TurnRuntime, stream_round
 from okbot.core.workspace import Target
 from okbot.llm.events import Degraded, UsageEvent
 from okbot.llm.provider import CancelToken, ChatRequest, Provider

@@ -43,6 +43,15 @@ class MemberActivity:
     task: str = ""
 
 
+@dataclass(frozen=True)
+class ToolProgress:
+    """A running tool's progress line (e.g. output so far of a shell command), for the UI."""
+
+    tool: str
+    call_id: str
+    text: str
+
+
 @dataclass
 class Round:
     """What one streamed request produced."""
@@ -138,6 +147,18 @@ class TurnRuntime:
             return tool.run(args, context)
         except OkBotError as exc:
             return ToolOutcome(f"{call.name} failed: {exc}", ok=False)
+
+    def approve(self, tool_name: str, args: dict[str, Any], reason: str) -> bool:
+        """Ask the user about one call that needs it even when the tool is allowed (e.g. a path outside
+        the workspace); ``reason`` is shown with the arguments. ``False`` when nobody can answer."""
+        ask = self.callbacks.ask_approval
+        if ask is None or self.cancel.cancelled:
+            return False
+        return bool(ask(tool_name, {**args, "reason": reason}))
+
+    def progress(self, tool_name: str, call_id: str, text: str) -> None:
+        """Report a running tool's progress (shown on its row)."""
+        self.callbacks.on_event(ToolProgress(tool_name, call_id, text))
 
     # -- members ----------------------------------------------------------------------------
     def run_member(self, member: Member, call_id: str) -> ToolOutcome:

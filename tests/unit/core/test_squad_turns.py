@@ -14,7 +14,7 @@ from okbot.core.context import build_context
 from okbot.core.errors import OkBotError
 from okbot.core.runner import TurnCallbacks
 from okbot.core.sources import ContextSources
-from okbot.core.squad_turn import MemberActivity
+from okbot.core.turn_runtime import MemberActivity
 from okbot.core.turns import make_turn_runner
 from okbot.core.workspace import Workspace
 from okbot.llm.openai_backend import OpenAIProvider
