@@ -250,6 +250,31 @@ SETTINGS: tuple[Setting, ...] = (
         "Whether the model may read this session's original record: allow, ask the user first, or deny.",
         choices=("allow", "ask", "deny"), section=TOOLS,
     ),
+    *(
+        Setting(
+            f"tools.{name}.approval", str, default,
+            f"{what}: allow, ask the user first, or deny.",
+            choices=("allow", "ask", "deny"), section=TOOLS,
+        )
+        for name, default, what in (
+            ("read_file", "allow", "Reading files (outside the assistant's workspace folder it always asks)"),
+            ("list_dir", "allow", "Listing folders (outside the workspace folder it always asks)"),
+            ("write_file", "ask", "Writing files"),
+            ("edit_file", "ask", "Editing files"),
+            ("run_shell", "ask", "Running shell commands"),
+            ("web_fetch", "allow", "Fetching public web pages"),
+        )
+    ),
+    Setting(
+        "tools.approvalTimeout", int, 300,
+        "Seconds an approval card waits for an answer before it counts as Deny.",
+        minimum=10, maximum=86_400, section=TOOLS,
+    ),
+    Setting(
+        "tools.turnSeconds", int, 900,
+        "Most seconds one turn may spend running tools (shared by a squad's captain and members).",
+        minimum=10, maximum=86_400, section=TOOLS,
+    ),
     Setting(
         "tools.maxRounds", int, 8,
         "Most tool-call rounds in one turn before the model must answer.",

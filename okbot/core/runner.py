@@ -13,6 +13,7 @@ into signals. ``cancel`` (a :class:`CancelToken`) may be set from any thread.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,7 @@ log = logging.getLogger("okbot.runner")
 
 # Beyond this a pasted message is refused before anything is counted or written (≈ 250k tokens).
 MAX_USER_CHARS = 1_000_000
+DANGLING_LOOKBACK = 64  # newest items searched for tool calls left without a result
 
 
 def _noop(*_args: Any) -> None:
@@ -75,9 +77,11 @@ class TurnRunner:
         *,
         before_run: Callable[[Target, str | None], Any] | None = None,
         after_run: Callable[[Target, TurnResult], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.sources = sources
         self.provider = provider
+        self.clock = clock  # the turn's tool-time budget is measured with it
         self.before_run = before_run or _noop
         self.after_run = after_run or _noop
 
@@ -95,6 +99,7 @@ class TurnRunner:
         self._check_message(target, text)
         # "@member …" in a squad: an unknown name is refused here, before anything is written or sent
         member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
+        self._close_dangling_calls(target, callbacks)
         self.sources.memory.prepare(target, text)  # a recall refresh due now ranks by this message too
         self.before_run(target, text)  # compression; raises OkBotError when the request cannot fit at all
         user = self.sources.session(target).append(user_message(text))
@@ -112,8 +117,34 @@ class TurnRunner:
         member = None
         if target.kind == "squad" and last_user.get("source") == "user":
             member = direct_address(last_user["content"], target, self.sources.workspace)
+        callbacks = callbacks or TurnCallbacks()
+        self._close_dangling_calls(target, callbacks)
         self.before_run(target, None)
-        return self._run(target, last_user["id"], callbacks or TurnCallbacks(), cancel or CancelToken(), member)
+        return self._run(target, last_user["id"], callbacks, cancel or CancelToken(), member)
+
+    def _close_dangling_calls(self, target: Target, callbacks: TurnCallbacks) -> None:
+        """Tool calls of an earlier turn that never got a result (OkBot closed while one waited for
+        approval or ran) get one now, saying so, so the record and the user both see how it ended."""
+        session = self.sources.session(target)
+        tail = session.tail(DANGLING_LOOKBACK)
+        answered = {it.get("call_id") for it in tail if it.get("type") == "tool_result"}
+        dangling = [it for it in tail if it.get("type") == "tool_call" and it.get("call_id") not in answered]
+        for call in dangling:
+            note = (
+                f"[app note: {call.get('name')} was not run — OkBot closed before this call was approved "
+                "or finished]"
+            )
+            stored = session.append(new_item(
+                "tool_result", author=call.get("author", target.id), source="app", call_id=call["call_id"],
+                name=call.get("name", ""), content=note, ok=False,
+            ))
+            callbacks.on_item(stored)
+        if dangling:
+            stored = session.append(notice(
+                f"{len(dangling)} tool call(s) of the last turn were not run: OkBot closed while they waited.",
+                "warning",
+            ))
+            callbacks.on_item(stored)
 
     # -- the loop ---------------------------------------------------------------------------
     def _check_message(self, target: Target, text: str) -> None:
@@ -138,8 +169,11 @@ class TurnRunner:
         session = self.sources.session(target)
         as_sent = self.as_sent(target)
         result = TurnResult(status="complete", user_id=user_id)
-        budget = TurnBudget(self.sources.settings.get("tools.maxCallsPerTurn"))
-        runtime = TurnRuntime(self, target, callbacks, cancel, budget)
+        settings = self.sources.settings
+        budget = TurnBudget(settings.get("tools.maxCallsPerTurn"))
+        runtime = TurnRuntime(
+            self, target, callbacks, cancel, budget, seconds=settings.get("tools.turnSeconds"), clock=self.clock
+        )
 
         def append(item: dict[str, Any]) -> dict[str, Any]:
             stored = session.append(item)
@@ -163,7 +197,7 @@ class TurnRunner:
         for round_no in range(1, max_rounds + 2):
             result.rounds = round_no
             proj = build_context(target, sources=self.sources)
-            offer_tools = round_no <= max_rounds and not runtime.budget.spent
+            offer_tools = round_no <= max_rounds and not runtime.spent
             tool_specs = tools.specs(self.sources.settings) if offer_tools else []
             request_id = as_sent.record(proj, user_id=user_id, tools=[s["function"]["name"] for s in tool_specs])
             request = ChatRequest(model=proj.model, messages=proj.to_messages(), tools=tool_specs or None)
@@ -190,11 +224,12 @@ class TurnRunner:
             if not rnd.calls:
                 break
             if not offer_tools:  # the model called tools it was not offered after the round limit
-                why = (
-                    f"the turn's tool budget of {runtime.budget.limit} calls (tools.maxCallsPerTurn)"
-                    if runtime.budget.spent
-                    else f"{max_rounds} tool rounds (the round limit)"
-                )
+                if runtime.budget.spent:
+                    why = f"the turn's tool budget of {runtime.budget.limit} calls (tools.maxCallsPerTurn)"
+                elif runtime.spent:
+                    why = f"the turn's tool time of {runtime.seconds:.0f} s (tools.turnSeconds)"
+                else:
+                    why = f"{max_rounds} tool rounds (the round limit)"
                 append(notice(f"Stopped after {why}.", "warning"))
                 break
             for call in rnd.calls:

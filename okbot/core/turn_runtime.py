@@ -10,6 +10,7 @@ still hands back what it said, with a clear note, so the captain can answer anyw
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -97,7 +98,15 @@ class TurnRuntime:
     """The state one turn shares between the captain (or assistant) and the members it asks."""
 
     def __init__(
-        self, runner: TurnRunner, target: Target, callbacks: TurnCallbacks, cancel: CancelToken, budget: TurnBudget
+        self,
+        runner: TurnRunner,
+        target: Target,
+        callbacks: TurnCallbacks,
+        cancel: CancelToken,
+        budget: TurnBudget,
+        *,
+        seconds: float = float("inf"),
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.runner = runner
         self.sources = runner.sources
@@ -105,6 +114,18 @@ class TurnRuntime:
         self.callbacks = callbacks
         self.cancel = cancel
         self.budget = budget
+        self.seconds = seconds
+        self._clock = clock
+        self._deadline = clock() + seconds
+
+    def remaining_seconds(self) -> float:
+        """Time left in this turn's tool-time budget (a tool caps its own timeout with it)."""
+        return max(0.0, self._deadline - self._clock())
+
+    @property
+    def spent(self) -> bool:
+        """No more tools this turn: the call budget or the time budget is used up."""
+        return self.budget.spent or self.remaining_seconds() <= 0
 
     # -- tools ------------------------------------------------------------------------------
     def run_tools(self, tools: ToolRegistry, calls: Sequence[ToolCallDone]) -> list[ToolOutcome]:
@@ -129,8 +150,15 @@ class TurnRuntime:
             return ToolOutcome(f"{call.name}: {exc}. Call it again with valid JSON arguments.", ok=False)
         if tools.approval(tool, settings) == "ask":
             ask = self.callbacks.ask_approval
-            if not (ask(call.name, args) if ask else False):
+            approved = ask(call.name, args) if ask else False
+            if not approved or self.cancel.cancelled:  # an answer that came after Stop changes nothing
                 return ToolOutcome(f"The user did not approve this {call.name} call.", ok=False)
+        if self.remaining_seconds() <= 0:
+            return ToolOutcome(
+                f"{call.name} was not run: this turn's tool time ({self.seconds:.0f} s) is used up. "
+                "Answer with what you have.",
+                ok=False,
+            )
         if not self.budget.take():
             return ToolOutcome(
                 f"{call.name} was not run: this turn's tool budget ({self.budget.limit} calls) is spent. "
@@ -154,7 +182,7 @@ class TurnRuntime:
         ask = self.callbacks.ask_approval
         if ask is None or self.cancel.cancelled:
             return False
-        return bool(ask(tool_name, {**args, "reason": reason}))
+        return bool(ask(tool_name, {**args, "reason": reason})) and not self.cancel.cancelled
 
     def progress(self, tool_name: str, call_id: str, text: str) -> None:
         """Report a running tool's progress (shown on its row)."""
@@ -198,7 +226,7 @@ class TurnRuntime:
         said: list[str] = []
         note, ok = "", True
         for round_no in range(1, max_rounds + 2):
-            offer = round_no <= max_rounds and not self.budget.spent
+            offer = round_no <= max_rounds and not self.spent
             specs = tools.specs(self.sources.settings) if offer else []
             request = ChatRequest(model=self.sources.model_for(who), messages=messages, tools=specs or None)
             rnd = stream_round(self.runner.provider, request, self.cancel, on_delta, self.callbacks.on_event, [])

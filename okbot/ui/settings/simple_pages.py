@@ -21,9 +21,17 @@ class ToolsPage(SettingsPage):
             "Chat history", "The model can look up the original words of earlier, summarized messages."
         )
         self.add_setting(history, "tools.search_history.approval")
+        local = self.add_section(
+            "On this computer",
+            "Each assistant works in its own workspace folder; a path outside it always asks first.",
+        )
+        for name in ("read_file", "list_dir", "write_file", "edit_file", "run_shell", "web_fetch"):
+            self.add_setting(local, f"tools.{name}.approval")
+        self.add_setting(local, "tools.approvalTimeout")
         rounds = self.add_section("Limits")
         self.add_setting(rounds, "tools.maxRounds")
         self.add_setting(rounds, "tools.maxCallsPerTurn")
+        self.add_setting(rounds, "tools.turnSeconds")
         self.finish()
 
 

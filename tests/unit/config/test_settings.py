@@ -56,6 +56,8 @@ def test_declaration_is_complete_and_consistent() -> None:
         RATIO, KEEP_MIN, KEEP_MAX, "contextCompression.summaryMaxChars",
         "contextCompression.autoTopicCompress", "memory.maxEntries", "memory.maxChars",
         "tools.search_history.approval", "tools.maxRounds", "tools.maxCallsPerTurn", "developerMode",
+        "tools.read_file.approval", "tools.list_dir.approval", "tools.write_file.approval", "tools.edit_file.approval",
+        "tools.run_shell.approval", "tools.web_fetch.approval", "tools.approvalTimeout", "tools.turnSeconds",
         "provider.timeout", "provider.maxRetries",
     } == set(keys)
     for spec in SETTINGS:
