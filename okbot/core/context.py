@@ -65,6 +65,7 @@ class ContextProjection:
     at_covered: bool = False
     notices: list[str] = field(default_factory=list)
     member: str | None = None  # a squad member's request (their view of the squad), not the captain's
+    member_name: str = ""
 
     @property
     def instruction_tokens(self) -> int:
@@ -242,6 +243,7 @@ def build_context(
         at_covered=at_covered,
         notices=notices,
         member=member,
+        member_name=speaker.name if member is not None else "",
     )
 
 

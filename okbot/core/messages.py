@@ -80,7 +80,7 @@ def member_view(items: Iterable[dict[str, Any]], member: str, own_call: str) -> 
         elif kind == "assistant":
             messages.append({"role": "user", "content": source_label(item) + "\n" + _assistant_text(item)})
         elif kind == "tool_call" and item.get("name") == own_call:
-            messages.append({"role": "user", "content": source_label(item) + "\n" + _task_text(item)})
+            messages.append({"role": "user", "content": source_label(item) + "\n" + task_text(item)})
         elif kind == "tool_result" and source == f"member:{member}":
             messages.append({"role": "assistant", "content": item["content"]})
         elif kind == "tool_result" and source.startswith("member:"):
@@ -88,7 +88,8 @@ def member_view(items: Iterable[dict[str, Any]], member: str, own_call: str) -> 
     return messages
 
 
-def _task_text(item: dict[str, Any]) -> str:
+def task_text(item: dict[str, Any]) -> str:
+    """The task of a captain's ``ask_<member>`` call (its raw arguments when they hold none)."""
     try:
         task = json.loads(item.get("arguments") or "{}").get("task")
     except (ValueError, AttributeError):

@@ -10,6 +10,7 @@ from typing import Any
 
 from okbot.core.context import ContextProjection
 from okbot.core.items import item_text, preview
+from okbot.core.messages import task_text
 
 DEFAULT_BODY_LIMIT = 2000
 
@@ -35,7 +36,7 @@ def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
     t = proj.target
     lines = [f"# Context · {t.name} ({t.kind} {t.id}) · model {proj.model}"]
     if t.kind == "squad":
-        seat = f"member {proj.member}, from their seat in the squad" if proj.member else "the captain"
+        seat = f"member {proj.member_name} ({proj.member}), from their seat" if proj.member else "the captain"
         lines.append(f"Request of: {seat}")
     if proj.at is None:
         lines.append("Cut-off: the next request (everything recorded so far)")
@@ -45,7 +46,11 @@ def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
         )
     else:
         last = proj.items[-1] if proj.items else {}
-        lines.append(f"Cut-off: user message #{proj.at} “{preview(item_text(last), 60)}”")
+        if last.get("type") == "tool_call":  # a member's request ends with the captain's task for it
+            lines.append(f"Cut-off: the captain's task #{last.get('id')} “{preview(task_text(last), 60)}” "
+                         f"in the turn of user message #{proj.at}")
+        else:
+            lines.append(f"Cut-off: user message #{proj.at} “{preview(item_text(last), 60)}”")
     if proj.covered_through_id:
         kept = len(proj.summary.kept_user_ids)
         lines.append(

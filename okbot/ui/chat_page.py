@@ -18,6 +18,8 @@ from okbot.core.workspace import Target
 from okbot.llm.events import Degraded, Retrying
 from okbot.ui.app_context import AppContext
 from okbot.ui.approval_card import ApprovalCard
+from okbot.ui.chat.activity import WorkingLine
+from okbot.ui.chat.roster import SquadRoster
 from okbot.ui.chat_surface import ChatSurface, make_surface
 from okbot.ui.composer import Composer
 from okbot.ui.tasks import TurnWorker
@@ -90,6 +92,7 @@ class ChatPage(QWidget):
         self.retry_button.setObjectName("retryButton")
         self.retry_button.clicked.connect(self.retry)
         self.retry_button.hide()
+        self.working = WorkingLine(self)   # squads: who is working right now
 
         self.composer = Composer(self)
         self.composer.set_target_name(target.name)
@@ -101,6 +104,7 @@ class ChatPage(QWidget):
 
         self._build_layout()
         self.surface.set_session(target, ctx.sources.session(target))
+        self._set_up_squad()
         self.surface.set_developer_mode(bool(ctx.settings.get("developerMode")))
         self.refresh_gauge()
 
@@ -157,6 +161,7 @@ class ChatPage(QWidget):
         self.title.setText(target.name)
         self.subtitle.setText(self._subtitle_text())
         self.composer.set_target_name(target.name)
+        self._set_up_squad()
 
     # ------------------------------------------------------------- turn slots
     def _start(self, text: str | None) -> None:
@@ -198,6 +203,16 @@ class ChatPage(QWidget):
             self._set_status(f"Retrying (attempt {event.attempt + 1}) in {event.delay:.0f}s — {event.message}")
         elif isinstance(event, Degraded):
             self._set_status(f"Note: {event.message}")
+        else:
+            from okbot.core.turn_runtime import MemberActivity  # loaded with the runner already
+
+            if isinstance(event, MemberActivity):
+                self._on_member_activity(event)
+
+    def _on_member_activity(self, event: Any) -> None:
+        self.working.on_activity(event)
+        if not event.task and event.state == "working":
+            self.surface.set_stream_author(event.member)  # addressed directly: its reply streams to the user
 
     def _on_worker_approval_needed(self, name: str, args: dict, reply: object) -> None:
         self.approval.ask(name, args, reply)  # type: ignore[arg-type]
@@ -222,7 +237,9 @@ class ChatPage(QWidget):
 
     def _turn_over(self) -> None:
         self.approval.cancel()
+        self.working.clear()
         self.surface.end_stream()
+        self.surface.set_stream_author("")
         self.surface.set_busy(False)
         self.composer.set_streaming(False)
         self._finished_worker, self.worker = self.worker, None
@@ -232,6 +249,14 @@ class ChatPage(QWidget):
         self.view_context_requested.emit(self.target, item_id)
 
     # --------------------------------------------------------------- internals
+    def _set_up_squad(self) -> None:
+        """Squads: name and colour the captain and members on bubbles and in the working line."""
+        if self.target.kind != "squad":
+            return
+        roster = SquadRoster.build(self.target, self.ctx.workspace.assistants())
+        self.working.set_roster(roster)
+        self.surface.set_roster(roster)
+
     def _set_status(self, text: str) -> None:
         self.status_line.setText(text)
         self.status_line.setVisible(bool(text))
@@ -265,6 +290,10 @@ class ChatPage(QWidget):
         bottom = QVBoxLayout()
         bottom.setContentsMargins(16, 4, 16, 12)
         bottom.setSpacing(6)
+        working_row = QHBoxLayout()
+        working_row.setContentsMargins(20, 0, 20, 0)
+        working_row.addWidget(self.working, 1)
+        bottom.addLayout(working_row)
         bottom.addWidget(self.approval)
         bottom.addLayout(status_row)
         bottom.addWidget(self.composer)

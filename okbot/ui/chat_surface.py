@@ -62,6 +62,12 @@ class ChatSurface(QObject):
     def set_summary(self, summary: Any) -> None:  # noqa: B027 - optional
         """Coverage moved (compression): move the divider."""
 
+    def set_roster(self, roster: Any) -> None:  # noqa: B027 - optional
+        """Squads: who the captain and members are (names, colours) for bubbles."""
+
+    def set_stream_author(self, author: str) -> None:  # noqa: B027 - optional
+        """Who is speaking in the reply that streams now ("" = the chat's own assistant or captain)."""
+
     def set_busy(self, busy: bool) -> None:  # noqa: B027 - optional
         """A turn is running (hide Retry affordances meanwhile)."""
 

@@ -39,20 +39,13 @@ class ChatViewSurface(ChatSurface):
 
     def set_session(self, target: Target, store: SessionStore) -> None:
         summary = None
-        names: dict[str, str] = {target.id: target.name}
         if self._sources is not None:
             summary, _problems = self._sources.summary(target)
-            for member in target.members:
-                try:
-                    who = self._sources.workspace.resolve(member["assistant"])
-                except Exception:  # noqa: BLE001 - a missing member shows its id
-                    continue
-                names[who.id] = who.name
         self.view.set_placeholder(EMPTY_CHAT.format(name=target.name))
         self.view.set_session(
             store,
             summary=summary,
-            target_name_by_id=lambda author: names.get(author, author),
+            target_name_by_id=lambda author: target.name if author == target.id else author,
             tasks=self._tasks,
             show_authors=target.kind == "squad",
         )
@@ -62,6 +55,12 @@ class ChatViewSurface(ChatSurface):
 
     def begin_stream(self) -> None:
         """The streaming row appears with the first delta."""
+
+    def set_roster(self, roster: Any) -> None:
+        self.view.set_roster(roster)
+
+    def set_stream_author(self, author: str) -> None:
+        self.view.set_stream_author(author)
 
     def set_busy(self, busy: bool) -> None:
         self.view.set_retry_enabled(not busy)

@@ -20,8 +20,18 @@ from okbot.core.sources import ContextSources
 from okbot.core.summary import SessionSummary
 from okbot.core.tokens import APPROX_NOTE
 from okbot.core.workspace import Target
+from okbot.ui.chat.roster import SquadRoster, member_of
 
 COUNTER_WAIT_S = 15.0  # how long a build waits for the tokenizer file before counting approximately
+
+
+@dataclass(frozen=True)
+class TurnMember:
+    """A squad member who took part in one user message's turn (asked by the captain, or addressed)."""
+
+    id: str
+    name: str
+    present: bool = True   # still a member (a removed or deleted one cannot be rebuilt)
 
 
 @dataclass
@@ -34,6 +44,8 @@ class ViewerSnapshot:
     as_sent: AsSentRequest | None = None
     as_sent_markdown: str = ""
     block_states: list[tuple[str, str]] = field(default_factory=list)
+    member: str | None = None                                      # a squad member's request, not the captain's
+    turn_members: list[TurnMember] = field(default_factory=list)   # squads: who worked in this turn
 
     @property
     def health(self) -> dict[str, Any]:
@@ -46,21 +58,55 @@ class ViewerSnapshot:
         return [name for name, state in self.block_states if state != "same"]
 
 
-def load_snapshot(sources: ContextSources, target: Target, item_id: int) -> ViewerSnapshot:
-    """Build everything the viewer shows for ``item_id`` (blocking: run it through the TaskRunner)."""
+def load_snapshot(
+    sources: ContextSources, target: Target, item_id: int, member: str | None = None
+) -> ViewerSnapshot:
+    """Build everything the viewer shows for ``item_id`` (blocking: run it through the TaskRunner).
+
+    For a squad, ``member`` builds that member's request for the turn instead of the captain's
+    (``build_context(..., member=)``); the as-sent record is the captain's, so it is read only then.
+    """
     sources.counter(sources.model_for(target)).ensure_loaded(timeout=COUNTER_WAIT_S)
-    proj = build_context(target, item_id, sources=sources)
+    proj = build_context(target, item_id, sources=sources, member=member)
     snap = ViewerSnapshot(
         projection=proj,
         markdown=render_markdown(proj, approx_note=APPROX_NOTE),
         full_markdown=render_markdown(proj, body_limit=None, approx_note=APPROX_NOTE),
+        member=member,
+        turn_members=turn_members(sources, target, item_id) if target.kind == "squad" else [],
     )
+    if member is not None:
+        return snap
     sent = AsSentStore(target.dir / "as-sent").for_user_message(item_id)
     if sent is not None:
         snap.as_sent = sent
         snap.block_states = compare_blocks(sent, proj)
         snap.as_sent_markdown = as_sent_markdown(sent, proj, snap.block_states)
     return snap
+
+
+def turn_members(sources: ContextSources, target: Target, item_id: int) -> list[TurnMember]:
+    """The members who worked in the turn of user message ``item_id``, in the order they were asked.
+
+    Reads the items after the message up to the next user message: the captain's ``ask_<id>``
+    calls, and a member's direct reply when the message addressed them.
+    """
+    workspace = sources.workspace
+    roster = SquadRoster.build(target, workspace.assistants())
+    current = set(roster.members)
+    found: list[str] = []
+    for item in sources.session(target).iter_items(item_id + 1):
+        kind = item.get("type")
+        if kind == "user":
+            break
+        who = ""
+        if kind == "tool_call":
+            who = roster.member_of_call(str(item.get("name") or ""))
+        elif kind in ("assistant", "tool_result"):
+            who = member_of(item)
+        if who and who not in found:
+            found.append(who)
+    return [TurnMember(m, roster.name(m), m in current) for m in found]
 
 
 def _item_range(first: int | None, last: int | None, count: int) -> str:

@@ -28,6 +28,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -43,7 +44,7 @@ from okbot.core.render import header_lines
 from okbot.core.sources import context_files
 from okbot.core.workspace import Target
 from okbot.ui.app_context import AppContext
-from okbot.ui.context_snapshot import ViewerSnapshot, health_lines, load_snapshot
+from okbot.ui.context_snapshot import TurnMember, ViewerSnapshot, health_lines, load_snapshot
 from okbot.ui.file_watch import FileWatcher
 from okbot.ui.token_bar import BarSegment, TokenBar, is_dark
 
@@ -68,8 +69,8 @@ def _blend(a: QColor, b: QColor, t: float) -> QColor:
     return QColor.fromRgbF(*(x + (y - x) * t for x, y in zip(a.getRgbF()[:3], b.getRgbF()[:3], strict=True)))
 
 
-_HEADER_KEYS = frozenset({"Cut-off", "Coverage", "Tokens", "Sent", "Now", "Provider reported", "Tools offered",
-                          "Instructions since sent"})
+_HEADER_KEYS = frozenset({"Request of", "Cut-off", "Coverage", "Tokens", "Sent", "Now", "Provider reported",
+                          "Tools offered", "Instructions since sent"})
 _DIFF_HEADINGS = (" · changed since sent ·", " · added since sent ·", " · removed since sent ·")
 _IN_DIFF = 1  # QSyntaxHighlighter block state: inside a block shown as a diff
 
@@ -176,7 +177,9 @@ class ContextViewer(QWidget):
     """A top-level window showing the projection the model saw for user message ``item_id``.
 
     Tabs: **Context** (``render_markdown`` of the projection) and **As sent** (the recorded request,
-    with a per-block diff against the live projection; disabled when there is no record). Emits
+    with a per-block diff against the live projection; disabled when there is no record). For a
+    squad, a "Request of" switch lists the captain and every member who worked in that turn;
+    choosing a member rebuilds with ``build_context(..., member=)`` (As sent is the captain's). Emits
     ``refreshed`` after new content is shown and ``failed`` (with the message) when a build fails;
     the last good content stays on screen. Closing the window stops its file watcher.
     """
@@ -184,9 +187,13 @@ class ContextViewer(QWidget):
     refreshed = Signal()
     failed = Signal(str)
 
-    def __init__(self, ctx: AppContext, target: Target, item_id: int, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, ctx: AppContext, target: Target, item_id: int, parent: QWidget | None = None, *, member: str | None = None
+    ) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.ctx, self.target, self.item_id = ctx, target, item_id
+        self._member = member if target.kind == "squad" else None
+        self._turn_members: list[TurnMember] = []
         self._snapshot: ViewerSnapshot | None = None
         self._generation = 0
         self._loading = False
@@ -194,7 +201,6 @@ class ContextViewer(QWidget):
         self._closed = False
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setObjectName("contextViewer")
-        self.setWindowTitle(f"View context — {target.name} · message #{item_id}")
         self.resize(980, 760)
         self._build()
         self.watcher = FileWatcher(parent=self)
@@ -209,7 +215,14 @@ class ContextViewer(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.3)
         font.setBold(True)
         self.title.setFont(font)
-        self.title.setText(f"Context for message #{self.item_id} · {self.target.name}")
+        self.seat_label = QLabel("Request of", objectName="viewerSeatLabel")
+        self.seat_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.seat = QComboBox(objectName="viewerSeat")
+        self.seat.setToolTip("Whose request to show: the captain's, or a member's for this turn")
+        self.seat.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.seat.currentIndexChanged.connect(self._on_seat_current_index_changed)
+        self._fill_seats()
+        self._name_window()
         self.cutoff = _secondary(QLabel(objectName="viewerCutoff"))
         self.coverage = QLabel(objectName="viewerCoverage")
         self.coverage.setWordWrap(True)
@@ -255,10 +268,19 @@ class ContextViewer(QWidget):
         footer.addWidget(self.refresh_button)
         footer.addWidget(self.copy_button)
 
+        heading = QHBoxLayout()
+        heading.setSpacing(8)
+        heading.addWidget(self.title, 1)
+        heading.addWidget(self.seat_label)
+        heading.addWidget(self.seat)
+        squad = self.target.kind == "squad"
+        self.seat_label.setVisible(squad)
+        self.seat.setVisible(squad)
+
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 14, 16, 12)
         layout.setSpacing(6)
-        layout.addWidget(self.title)
+        layout.addLayout(heading)
         layout.addWidget(self.cutoff)
         layout.addWidget(self.coverage)
         layout.addSpacing(4)
@@ -292,8 +314,39 @@ class ContextViewer(QWidget):
         return self.as_sent_view.toPlainText()
 
     def watched_paths(self) -> list[Path]:
-        """The files and folders whose changes rebuild the view."""
-        return context_files(self.target)
+        """The files and folders whose changes rebuild the view (a member's own too, when shown)."""
+        found = context_files(self.target)
+        if self._member is not None:
+            try:
+                found += context_files(self.ctx.workspace.resolve(self._member))
+            except OkBotError:
+                pass   # no longer there: the build says so
+        return found
+
+    @property
+    def member(self) -> str | None:
+        """The squad member whose request is shown (``None``: the captain's, or an assistant's)."""
+        return self._member
+
+    def seats(self) -> list[tuple[str, str | None, bool]]:
+        """The switch's entries: ``(label, member id or None for the captain, enabled)``."""
+        model = self.seat.model()
+        return [(self.seat.itemText(i), self.seat.itemData(i), model.item(i).isEnabled())
+                for i in range(self.seat.count())]
+
+    def set_member(self, member: str | None) -> None:
+        """Show ``member``'s request for this turn (``None``: the captain's); rebuilds off the GUI thread."""
+        if self.target.kind != "squad" or member == self._member:
+            return
+        self._member = member
+        index = self.seat.findData(member)
+        if index >= 0 and index != self.seat.currentIndex():
+            self.seat.blockSignals(True)
+            self.seat.setCurrentIndex(index)
+            self.seat.blockSignals(False)
+        self._name_window()
+        self.watcher.set_paths(self.watched_paths())
+        self.refresh("switched")
 
     def refresh(self, reason: str = "") -> None:
         """Rebuild off the GUI thread; a refresh asked for during a build runs once it ends."""
@@ -305,10 +358,10 @@ class ContextViewer(QWidget):
         self._loading = True
         self._generation += 1
         generation = self._generation
-        sources, target, item_id = self.ctx.sources, self.target, self.item_id
+        sources, target, item_id, member = self.ctx.sources, self.target, self.item_id, self._member
         self.status.setText("Building the context…")
         self.ctx.tasks.run(
-            lambda: load_snapshot(sources, target, item_id),
+            lambda: load_snapshot(sources, target, item_id, member),
             lambda snap: self._on_tasks_done(generation, reason, snap),
             lambda exc: self._on_tasks_error(generation, exc),
         )
@@ -331,7 +384,8 @@ class ContextViewer(QWidget):
         self._snapshot = snap
         self._show(snap)
         when = time.strftime("%H:%M:%S")
-        self.status.setText(f"Updated after {reason} · {when}" if reason and reason != "opened" else f"Built {when}")
+        quiet = reason in ("", "opened", "switched")
+        self.status.setText(f"Built {when}" if quiet else f"Updated after {reason} · {when}")
         self.refreshed.emit()
 
     def _on_tasks_error(self, generation: int, exc: BaseException) -> None:
@@ -354,6 +408,10 @@ class ContextViewer(QWidget):
         names = sorted({Path(p).name for p in changed})
         self.refresh(f"{', '.join(names)} changed on disk")
 
+    def _on_seat_current_index_changed(self, index: int) -> None:
+        if index >= 0:
+            self.set_member(self.seat.itemData(index))
+
     def _on_refresh_button_clicked(self) -> None:
         self.refresh("refresh")
 
@@ -374,14 +432,47 @@ class ContextViewer(QWidget):
     def _context_text(self, snap: ViewerSnapshot) -> str:
         return snap.full_markdown if self.full_bodies.isChecked() else snap.markdown
 
+    def _fill_seats(self, members: list[TurnMember] | None = None) -> None:
+        """The captain, then each member who worked in this turn (a removed one listed but disabled)."""
+        if members is not None:
+            self._turn_members = members
+        self.seat.blockSignals(True)
+        self.seat.clear()
+        self.seat.addItem("Captain", None)
+        known = {m.id for m in self._turn_members}
+        entries = list(self._turn_members)
+        if self._member is not None and self._member not in known:
+            entries.append(TurnMember(self._member, self._member, True))
+        for member in entries:
+            label = member.name if member.present else f"{member.name} (no longer a member)"
+            self.seat.addItem(label, member.id)
+            if not member.present:
+                self.seat.model().item(self.seat.count() - 1).setEnabled(False)
+        self.seat.setCurrentIndex(max(0, self.seat.findData(self._member)))
+        self.seat.setEnabled(self.seat.count() > 1)
+        self.seat.setToolTip("Whose request to show: the captain's, or a member's for this turn"
+                             if self.seat.count() > 1 else "No member worked in this turn")
+        self.seat.blockSignals(False)
+
+    def _name_window(self) -> None:
+        whose = ""
+        if self._member is not None:
+            name = next((m.name for m in self._turn_members if m.id == self._member), self._member)
+            whose = f" · {name}'s request"
+        self.setWindowTitle(f"View context — {self.target.name} · message #{self.item_id}{whose}")
+        self.title.setText(f"Context for message #{self.item_id} · {self.target.name}{whose}")
+
     def _show(self, snap: ViewerSnapshot) -> None:
         proj = snap.projection
+        if self.target.kind == "squad" and snap.turn_members != self._turn_members:
+            self._fill_seats(snap.turn_members)
+            self._name_window()
         lines = header_lines(proj)
-        self.cutoff.setText(lines[1])
+        self.cutoff.setText(_line(lines, "Cut-off:"))
         marker = self.palette().color(QPalette.ColorRole.Highlight).name()
         covered = proj.covered_through_id > 0
         self.coverage.setText(
-            f'<span style="color:{marker}">{"◆" if covered else "◇"}</span>&nbsp;{_html(lines[2])}'
+            f'<span style="color:{marker}">{"◆" if covered else "◇"}</span>&nbsp;{_html(_line(lines, "Coverage:"))}'
         )
         calibrated = proj.calibration_factor != 1.0
         note = (f"{proj.total_tokens:,} counted × {proj.calibration_factor:.2f} (calibrated by what the provider "
@@ -405,8 +496,11 @@ class ContextViewer(QWidget):
             self.tabs.setTabText(AS_SENT_TAB, "As sent")
             self.tabs.setTabToolTip(
                 AS_SENT_TAB,
+                "OkBot keeps the as-sent record of the captain's requests only." if snap.member is not None else
                 f"No as-sent record for message #{self.item_id} (sent before OkBot kept one, or never sent).",
             )
+            if self.tabs.currentIndex() == AS_SENT_TAB:
+                self.tabs.setCurrentIndex(CONTEXT_TAB)
             self._set_text(self.as_sent_view, "")
         else:
             changed = len(snap.changed_blocks)
@@ -437,6 +531,11 @@ class ContextViewer(QWidget):
         self._closed = True
         self.watcher.stop()
         super().closeEvent(event)
+
+
+def _line(lines: list[str], prefix: str) -> str:
+    """The header line starting with ``prefix`` (``""`` when the header has none)."""
+    return next((line for line in lines if line.startswith(prefix)), "")
 
 
 def _html(text: str) -> str:

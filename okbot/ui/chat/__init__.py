@@ -8,6 +8,11 @@ Public API (what the chat page embeds)::
                      tasks: TaskRunner | None = None, show_authors: bool = False)
         # show a session; its index is built on a TaskRunner thread, rows appear on `loaded`.
         # show_authors=True for squads (name + avatar above each assistant bubble).
+    view.set_roster(roster: SquadRoster | None)   # squads (okbot.ui.chat.roster): "Captain" and member names
+                                     # and colours on bubbles; a member's answer to the captain is that
+                                     # member's bubble; ask_<member> calls are "asked Rex: task" rows that
+                                     # expand on click; a failed answer carries an error line
+    view.set_stream_author(id)       # a member addressed directly streams its reply ("" = the captain)
     view.append_item(item: dict)     # an item the turn wrote (TurnWorker.item); a user item scrolls down
     view.stream_delta(text: str)     # TurnWorker.delta: grows the streaming row at the bottom
     view.end_stream()                # TurnWorker.finished/failed: drop the streaming row if still there
@@ -30,6 +35,9 @@ off the GUI thread and reads only requested rows (a block of 32 at a time, LRU-c
 :class:`ChatView` keeps row heights in a Fenwick tree (estimates until a row is first shown), so
 appending, streaming and scrolling cost O(log n) and only on-screen rows are laid out;
 :class:`ChatDelegate` caches each row's layout per (row key, width).
+
+Squads: :class:`okbot.ui.chat.activity.WorkingLine` is the "Rex and Mia are working…" line the
+chat page feeds with the turn's ``MemberActivity`` events.
 
 Copy and select in a delegate-based view: buttons are painted by the delegate and hit-tested
 from the same cached layout (Copy on every code block's header; Copy / View context in the hover

@@ -91,8 +91,8 @@ class ChatColors:
 
 
 def _slot_tone(colors: ChatColors, slot: int) -> QColor:
-    """The full-strength hue of colour slot ``slot`` (0-7, spread around the accent's hue)."""
-    hue = (max(0, colors.accent.hslHue()) + (slot % 8) * 45) % 360
+    """The full-strength hue of colour slot ``slot`` (0-7): 40° apart, none on the accent's (the captain's) hue."""
+    hue = (max(0, colors.accent.hslHue()) + 40 + (slot % 8) * 40) % 360
     return QColor.fromHsl(hue, 150, 150 if colors.dark else 110)
 
 

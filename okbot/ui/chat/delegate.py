@@ -17,13 +17,14 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontDatabase,
+    QFontMetricsF,
     QPainter,
     QPalette,
     QPen,
 )
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTextBrowser, QWidget
 
-from okbot.ui.chat.colors import ChatColors, avatar_colors
+from okbot.ui.chat.colors import ChatColors, avatar_colors, speaker_border, speaker_color
 from okbot.ui.chat.layout import Action, LayoutBuilder, RowData, RowLayout
 from okbot.ui.chat.markdown import CODE_HEADER
 from okbot.ui.chat.model import ChatModel
@@ -158,6 +159,7 @@ class ChatDelegate(QStyledItemDelegate):
             retryable=bool(index.data(ChatModel.RetryableRole)),
             divider=divider,
             squad=bool(getattr(model, "show_authors", False)),
+            info=index.data(ChatModel.SquadRole),
         )
 
     # ------------------------------------------------------------------ painting
@@ -173,6 +175,7 @@ class ChatDelegate(QStyledItemDelegate):
         paint = {
             "user": self._paint_message, "assistant": self._paint_message, "stream": self._paint_message,
             "tool": self._paint_tool, "notice": self._paint_notice, "divider": self._paint_divider,
+            "delegation": self._paint_delegation,
         }.get(layout.style, self._paint_notice)
         paint(painter, layout, colors, key, hovered)
         state = QStyle.StateFlag
@@ -189,16 +192,11 @@ class ChatDelegate(QStyledItemDelegate):
         assert builder is not None
         user = layout.style == "user"
         if layout.avatar is not None:
-            avatar_bg, avatar_fg = avatar_colors(colors, layout.author)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(avatar_bg)
-            painter.drawEllipse(layout.avatar)
-            painter.setPen(avatar_fg)
-            painter.setFont(builder.bold_small)
-            painter.drawText(layout.avatar, Qt.AlignmentFlag.AlignCenter, (layout.author[:1] or "?").upper())
-            painter.setPen(colors.muted)
-            painter.drawText(layout.author_rect, _LEFT, layout.author)
-        painter.setPen(QPen(colors.user_border if user else colors.assistant_border, 1))
+            self._paint_author(painter, layout, colors)
+        border = colors.user_border if user else colors.assistant_border
+        if not user and layout.slot is not None:
+            border = speaker_border(colors, layout.slot)
+        painter.setPen(QPen(border, 1))
         painter.setBrush(colors.user_bg if user else colors.assistant_bg)
         painter.drawRoundedRect(layout.bubble.adjusted(0.5, 0.5, -0.5, -0.5), 12, 12)
         self._paint_codes(painter, layout, colors, key)
@@ -208,6 +206,35 @@ class ChatDelegate(QStyledItemDelegate):
             self._paint_status(painter, layout, colors, key)
         if hovered and layout.footer:
             self._paint_footer(painter, layout, colors, key)
+
+    def _paint_author(self, painter: QPainter, layout: RowLayout, colors: ChatColors) -> None:
+        """A squad speaker's avatar and name (the captain's avatar is a rounded square in the accent)."""
+        builder = self._builder
+        assert builder is not None and layout.avatar is not None
+        avatar_bg, avatar_fg = avatar_colors(colors, layout.author, layout.slot)
+        captain = layout.slot is not None and layout.slot < 0
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(avatar_bg)
+        if captain:
+            painter.drawRoundedRect(layout.avatar, 8, 8)
+        else:
+            painter.drawEllipse(layout.avatar)
+        painter.setPen(avatar_fg)
+        painter.setFont(builder.bold_small)
+        painter.drawText(layout.avatar, Qt.AlignmentFlag.AlignCenter, (layout.author[:1] or "?").upper())
+        rect = layout.author_rect
+        if layout.slot is None:
+            painter.setPen(colors.muted)
+            painter.drawText(rect, _LEFT, layout.author)
+            return
+        painter.setPen(speaker_color(colors, layout.slot))
+        painter.setFont(builder.bold_small)
+        painter.drawText(rect, _LEFT, layout.author)
+        if layout.author_note:
+            name_w = QFontMetricsF(builder.bold_small).horizontalAdvance(layout.author)
+            painter.setPen(colors.faint)
+            painter.setFont(builder.small)
+            painter.drawText(rect.adjusted(name_w, 0, 0, 0), _LEFT, f"  ·  {layout.author_note}")
 
     def _paint_codes(self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any) -> None:
         builder = self._builder
@@ -238,7 +265,7 @@ class ChatDelegate(QStyledItemDelegate):
     def _paint_status(self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any) -> None:
         builder = self._builder
         assert builder is not None
-        error = (layout.item or {}).get("status") == "error"
+        error = layout.status_error
         color = colors.error if error else colors.warning
         painter.setFont(builder.small)
         painter.setPen(color)
@@ -296,6 +323,45 @@ class ChatDelegate(QStyledItemDelegate):
         painter.drawText(layout.label_rect, _LEFT, text)
         if expanded:
             self._paint_codes(painter, layout, colors, key)
+            if key != self.editing_key:
+                self._draw_doc(painter, layout, colors.text, colors)
+
+    def _paint_delegation(
+        self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any, hovered: bool
+    ) -> None:
+        """"▸ asked Rex: task" — the member's name in their colour; the whole task in a box when open."""
+        builder = self._builder
+        assert builder is not None
+        failed = layout.level == "failed"
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(colors.accent_soft if hovered else (colors.error_bg if failed else colors.pill_bg))
+        painter.drawRoundedRect(layout.bubble, layout.bubble.height() / 2, layout.bubble.height() / 2)
+        painter.setFont(builder.small)
+        painter.setPen(colors.muted)
+        expanded = layout.doc is not None
+        icon_rect = QRectF(layout.bubble.left() + 8, layout.bubble.top(), 16, layout.bubble.height())
+        painter.drawText(icon_rect, Qt.AlignmentFlag.AlignCenter, "▾" if expanded else "▸")
+        head, name, tail = layout.label.partition(layout.to_name) if layout.to_name else (layout.label, "", "")
+        rect = QRectF(layout.label_rect)
+        quiet = colors.error if failed else colors.muted
+        bold = QFontMetricsF(builder.bold_small)
+        for text, font, metrics, color in (
+            (head, builder.small, builder.sfm, quiet),
+            (name, builder.bold_small, bold, speaker_color(colors, layout.to_slot)),
+            (tail, builder.small, builder.sfm, quiet),
+        ):
+            if not text or rect.width() <= 0:
+                continue
+            shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
+            painter.setFont(font)
+            painter.setPen(color)
+            painter.drawText(rect, _LEFT, shown)
+            rect.setLeft(rect.left() + metrics.horizontalAdvance(shown))
+        if expanded:
+            box = layout.status_rect
+            painter.setPen(QPen(speaker_border(colors, layout.to_slot), 1))
+            painter.setBrush(colors.assistant_bg)
+            painter.drawRoundedRect(box.adjusted(0.5, 0.5, -0.5, -0.5), 10, 10)
             if key != self.editing_key:
                 self._draw_doc(painter, layout, colors.text, colors)
 

@@ -10,8 +10,10 @@ from datetime import datetime
 from typing import Any
 
 from okbot.core.items import item_text, preview
+from okbot.ui.chat.roster import is_delegation, is_member_answer, task_of
 
 DIGEST_CHARS = 96          # a collapsed tool row shows at most this much
+TASK_CHARS = 240           # a collapsed delegation row's task (then elided to the row's width)
 EXPANDED_CHARS = 4000      # an expanded tool row shows at most this much of the content
 CACHE_TEXT_CHARS = 20_000  # what the model keeps in memory of a huge tool result
 
@@ -27,6 +29,15 @@ def tool_digest(item: dict[str, Any]) -> str:
     state = "done" if item.get("ok", True) else "failed"
     first = next((line for line in text.splitlines() if line.strip()), "")
     return f"{name} {state} · {size:,} chars · {preview(first, DIGEST_CHARS)}"
+
+
+def delegation_label(item: dict[str, Any], member: str, *, with_task: bool = True) -> str:
+    """One line for the captain's delegation: ``asked Rex: <task>`` (or why ``member`` was not asked)."""
+    if item.get("type") == "tool_call":
+        return f"asked {member}: {preview(task_of(item), TASK_CHARS)}" if with_task else f"asked {member}"
+    content = str(item.get("content") or "")
+    first = next((line for line in content.splitlines() if line.strip()), "")
+    return f"could not ask {member}: {preview(first, DIGEST_CHARS)}"
 
 
 def _arguments_digest(arguments: str) -> str:
@@ -104,7 +115,11 @@ def time_label(ts: str) -> str:
 
 
 def copy_text(item: dict[str, Any]) -> str:
-    """What "Copy message" puts on the clipboard: the Markdown source, or the tool text."""
+    """What "Copy message" puts on the clipboard: the Markdown source, the task asked, or the tool text."""
+    if is_delegation(item) and item.get("type") == "tool_call":
+        return task_of(item)
+    if is_member_answer(item):
+        return str(item.get("content") or "")
     if item.get("type") == "tool_call":
         return f"{item.get('name', '')}({item.get('arguments', '')})"
     return item_text(item)

@@ -18,6 +18,7 @@ from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument, QTextTable
 from okbot.ui.chat import digest
 from okbot.ui.chat.colors import ChatColors
 from okbot.ui.chat.markdown import CODE_HEADER, CodeBlock, code_blocks, make_document, style_document
+from okbot.ui.chat.roster import SquadInfo, is_delegation, is_member_answer, split_app_note, task_of
 
 MARGIN_X = 20        # space between the view's edges and the conversation column
 COLUMN_MAX = 860     # the conversation column never gets wider (long lines are hard to read)
@@ -31,6 +32,7 @@ STATUS_H = 26
 BUTTON_PAD = 8
 TOOL_H = 24
 DIVIDER_H = 36
+DELEGATION_BELOW = 8  # space under a delegation row (the next speaker's name needs air)
 RETRY_LABEL = "↻  Retry"
 
 
@@ -55,12 +57,18 @@ class RowData:
     retryable: bool = False
     divider: tuple[int, str] | None = None
     squad: bool = False          # assistant bubbles carry an avatar: indent tool rows to match
+    info: SquadInfo | None = None  # a squad with a roster: who speaks, whom the captain asked
 
     @property
     def style(self) -> str:
         if self.kind in ("divider", "stream"):
             return self.kind
-        kind = (self.item or {}).get("type", "notice")
+        item = self.item or {}
+        if self.info is not None and is_member_answer(item):
+            return "assistant"      # a member's answer to the captain is that member's bubble
+        if self.info is not None and is_delegation(item):
+            return "delegation"     # "asked Rex: …", expands to the whole task
+        kind = item.get("type", "notice")
         return {"tool_call": "tool", "tool_result": "tool"}.get(kind, kind)
 
 
@@ -88,6 +96,11 @@ class RowLayout:
     footer_time_rect: QRectF = field(default_factory=QRectF)
     level: str = "info"
     item: dict[str, Any] | None = None
+    slot: int | None = None      # squads: the speaker's colour slot (None: by name)
+    author_note: str = ""        # squads: "to the captain" after a member's name
+    status_error: bool = False   # the status line reads as an error (else a warning)
+    to_name: str = ""            # a delegation row: the member asked
+    to_slot: int = 0
 
     def doc_rect(self) -> QRectF:
         """Where the text document sits (row coordinates)."""
@@ -120,6 +133,8 @@ class LayoutBuilder:
             return self._divider(data, width)
         if style == "tool":
             return self._tool(data, width)
+        if style == "delegation":
+            return self._delegation(data, width)
         if style == "notice":
             return self._notice(data, width)
         return self._message(data, width)
@@ -163,8 +178,18 @@ class LayoutBuilder:
                 out.avatar = QRectF(col_x, y, AVATAR, AVATAR)
                 out.author_rect = QRectF(x + 2, y, col_w, self.sfm.height())
                 y += self.sfm.height() + 4
+            if data.info is not None:
+                out.slot = data.info.slot
+                out.author_note = "to the captain" if data.info.to_captain else ""
         max_w = float(math.floor(min(col_w * USER_MAX_FRACTION, 640.0) if user else col_w))
         text = str(item.get("content") or "")
+        status = digest.status_line(item) if style == "assistant" else ""
+        out.status_error = item.get("status") == "error"
+        if is_member_answer(item):
+            text, note = split_app_note(text)
+            if not item.get("ok", True):
+                status = note or "The member's answer failed"
+                out.status_error = "stopped by the user" not in status
         if style == "stream":
             text += " ▍"
         doc = self.markdown_doc(text, max_w - 2 * PAD_X) if text.strip() else None
@@ -177,7 +202,6 @@ class LayoutBuilder:
                 if ideal < doc.textWidth():
                     doc.setTextWidth(ideal)
             content_w = doc.textWidth()
-        status = digest.status_line(item) if style == "assistant" else ""
         retry_w = self._button_w(RETRY_LABEL, bold=True) + 12 if data.retryable else 0.0
         if status:
             content_w = max(content_w, min(max_w - 2 * PAD_X, self.sfm.horizontalAdvance(status) + 20 + retry_w))
@@ -263,6 +287,43 @@ class LayoutBuilder:
             y = box.bottom()
         out.actions.append(Action("toggle", QRectF(out.bubble)))
         out.height = math.ceil(y + 3)
+        return out
+
+    def _delegation(self, data: RowData, width: int) -> RowLayout:
+        """The captain's ``ask_<member>`` call: one line "asked Rex: task", the whole task when expanded.
+
+        A result of such a call that is not the member's answer (the member was never asked, e.g.
+        an empty task) shows the same way, marked failed: "could not ask Rex: why".
+        """
+        item = data.item or {}
+        info = data.info or SquadInfo(name="", slot=0)
+        col_x, col_w = self.column(width)
+        indent = AVATAR + 10 if data.squad else 0
+        x = col_x + indent + 4
+        w = col_w - indent - 4
+        out = RowLayout(style="delegation", width=width, height=0, item=item)
+        out.to_name, out.to_slot = info.to_name, info.to_slot
+        call = item.get("type") == "tool_call"
+        detail = task_of(item) if call else str(item.get("content") or "")
+        # open, the box shows the whole task, so the line only says who was asked
+        out.label = digest.delegation_label(item, info.to_name, with_task=not data.expanded)
+        out.level = "ok" if item.get("ok", True) else "failed"
+        line_w = min(w, self.sfm.horizontalAdvance(out.label) + 40)
+        out.bubble = QRectF(x, 3, line_w, TOOL_H - 2)
+        out.label_rect = QRectF(x + 24, 3, line_w - 32, TOOL_H - 2)
+        y = out.bubble.bottom()
+        if data.expanded:
+            doc = self.plain_doc(detail.strip() or "(no task)", self.font, min(w, 720.0) - 2 * PAD_X)
+            ideal = math.ceil(doc.idealWidth()) + 1
+            if ideal < doc.textWidth():
+                doc.setTextWidth(ideal)
+            out.doc = doc
+            box = QRectF(x, y + 4, max(doc.textWidth() + 2 * PAD_X, line_w), doc.size().height() + 2 * 8)
+            out.doc_pos = QPointF(x + PAD_X, box.top() + 8)
+            out.status_rect = box          # the task's box
+            y = box.bottom()
+        out.actions.append(Action("toggle", QRectF(out.bubble)))
+        out.height = math.ceil(y + DELEGATION_BELOW)
         return out
 
     def _notice(self, data: RowData, width: int) -> RowLayout:

@@ -140,24 +140,28 @@ def home_slot(key: str) -> int:
 
 
 def spread_slots(members: Iterable[str]) -> dict[str, int]:
-    """Each member's slot: their home slot, or the next free one when a squad-mate already has it.
+    """Each member's slot: their home slot when no squad-mate's hue is near it, else the nearest slot
+    that is (hues two slots apart read as different; neighbours do not).
 
-    Stable while the roster is unchanged; with at most :data:`SLOTS` members no two share a colour.
+    Members are placed in the squad's order, so adding one never recolours the others.
     """
-    taken: set[int] = set()
     out: dict[str, int] = {}
     for member in members:
         if member in out:
             continue
-        slot = home_slot(member)
-        for step in range(SLOTS):
-            candidate = (slot + step) % SLOTS
-            if candidate not in taken or len(taken) >= SLOTS:
-                slot = candidate
-                break
-        taken.add(slot)
-        out[member] = slot
+        home = home_slot(member)
+        taken = set(out.values())
+        by_nearness = sorted(range(SLOTS), key=lambda s: (_ring(s, home), s))
+        room = {s: min((_ring(s, t) for t in taken), default=SLOTS) for s in by_nearness}
+        roomy = [s for s in by_nearness if room[s] >= 2]
+        out[member] = roomy[0] if roomy else max(by_nearness, key=lambda s: room[s])
     return out
+
+
+def _ring(a: int, b: int) -> int:
+    """How many slots apart ``a`` and ``b`` are around the colour wheel."""
+    d = abs(a - b) % SLOTS
+    return min(d, SLOTS - d)
 
 
 def working_text(names: list[str]) -> str:

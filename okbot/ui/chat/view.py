@@ -49,6 +49,7 @@ from okbot.ui.chat.delegate import ChatDelegate
 from okbot.ui.chat.heights import HeightIndex
 from okbot.ui.chat.layout import Action
 from okbot.ui.chat.model import DIVIDER, ITEM, ChatModel
+from okbot.ui.chat.roster import SquadRoster, is_member_answer
 from okbot.ui.tasks import TaskRunner
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -117,6 +118,17 @@ class ChatView(QAbstractItemView):
         self._stick_bottom = True
         self._chat.set_session(store, summary=summary, target_name_by_id=target_name_by_id,
                                tasks=tasks, show_authors=show_authors)
+
+    def set_roster(self, roster: SquadRoster | None) -> None:
+        """Name and colour a squad's speakers (see :mod:`okbot.ui.chat.roster`); call after set_session."""
+        self._chat.set_roster(roster)
+        self._delegate.reset_style()
+        self._heights.forget_widths()
+        self._relayout()
+
+    def set_stream_author(self, author: str) -> None:
+        """Who the streaming reply is by (a member answering directly); ``""`` = the captain again."""
+        self._chat.set_stream_author(author)
 
     def append_item(self, item: dict[str, Any]) -> None:
         """Show an item the turn just wrote; a user message scrolls to the bottom."""
@@ -539,7 +551,7 @@ class ChatView(QAbstractItemView):
             return menu
         menu.addAction("Copy message", lambda: self.copy_row(row))
         menu.addAction("Select text", lambda: self.select_text(row))
-        if item.get("type") in ("tool_call", "tool_result"):
+        if item.get("type") == "tool_call" or (item.get("type") == "tool_result" and not is_member_answer(item)):
             label = "Hide details" if self._chat.is_expanded(row) else "Show details"
             menu.addAction(label, lambda: self._toggle(row))
         if item.get("type") == "user" and self.developer_mode():
