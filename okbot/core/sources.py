@@ -20,6 +20,7 @@ from okbot.config.settings import Settings, effective_context_window
 from okbot.core.assent import AsSentStore
 from okbot.core.errors import OkBotError
 from okbot.core.instructions import RosterEntry
+from okbot.core.local_tools import LOCAL_TOOL_NAMES, LOCAL_TOOLS
 from okbot.core.memory.memories import Memories
 from okbot.core.search_history import SEARCH_HISTORY
 from okbot.core.session import SessionStore
@@ -31,13 +32,15 @@ from okbot.core.workspace import Target, Workspace, read_soul
 
 log = logging.getLogger("okbot.context")
 
+# A squad's captain has no workspace or skills of its own: its members do that work.
+CAPTAIN_LACKS = frozenset({"load_skill", *LOCAL_TOOL_NAMES})
 MemoryProvider = Callable[[Target], Sequence[str]]
 SkillProvider = Callable[[Target], Sequence[tuple[str, str]]]
 
 
 def default_tools() -> ToolRegistry:
-    """The tools every assistant has (more arrive with local tools)."""
-    return ToolRegistry([SEARCH_HISTORY, LOAD_SKILL])
+    """The tools every assistant has: its history, its skills, and the local tools (files, shell, web)."""
+    return ToolRegistry([SEARCH_HISTORY, LOAD_SKILL, *LOCAL_TOOLS])
 
 
 def context_files(target: Target) -> list[Path]:
@@ -168,12 +171,14 @@ class ContextSources:
         return text, problem
 
     def tools_for(self, target: Target) -> ToolRegistry:
-        """The tools ``target`` may call: everyone's, plus for a squad's captain one ``ask_<member>`` each."""
+        """The tools ``target`` may call; a squad's captain searches the squad's history and asks its
+        members (one ``ask_<member>`` each)."""
         if target.kind != "squad":
             return self.tools
         from okbot.core.squad import delegation_tool, members  # squads only
 
-        return ToolRegistry([*self.tools, *(delegation_tool(m) for m in members(target, self.workspace)[0])])
+        own = [tool for tool in self.tools if tool.name not in CAPTAIN_LACKS]
+        return ToolRegistry([*own, *(delegation_tool(m) for m in members(target, self.workspace)[0])])
 
     def roster(self, target: Target) -> list[RosterEntry]:
         """The assistant alone, or the squad's members with their role in the squad."""

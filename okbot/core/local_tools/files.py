@@ -100,8 +100,7 @@ def _show(path: Path, ctx: ToolContext) -> str:
 
 
 def _cancelled(ctx: ToolContext) -> bool:
-    cancel = getattr(ctx.runtime, "cancel", None)
-    return bool(getattr(cancel, "cancelled", False))
+    return bool(getattr(getattr(ctx.runtime, "cancel", None), "cancelled", False))
 
 
 def _gate(ctx: ToolContext, tool: str, args: dict[str, Any], raw: str) -> tuple[PathCheck, str]:
@@ -368,14 +367,12 @@ def list_dir(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         complete = walk(str(check.path), "", 1)
     except InterruptedError:
         return _fail("list_dir was stopped by the user.")
-    if not complete:
-        if depth == 1:
-            notes.append(f"showing {LIST_MAX_ENTRIES} of {first_level:,} entries")
-        else:
-            notes.append(f"listing stopped at {LIST_MAX_ENTRIES} entries; list a subfolder or use a lower depth")
-    header = f"{shown}/ ({len(lines)} entr{'y' if len(lines) == 1 else 'ies'}, depth {depth})"
-    if not lines:
-        header = f"{shown}/ is empty."
+    if not complete and depth == 1:
+        notes.append(f"showing {LIST_MAX_ENTRIES} of {first_level:,} entries")
+    elif not complete:
+        notes.append(f"listing stopped at {LIST_MAX_ENTRIES} entries; list a subfolder or use a lower depth")
+    count = f"{len(lines)} entr{'y' if len(lines) == 1 else 'ies'}"
+    header = f"{shown}/ ({count}, depth {depth})" if lines else f"{shown}/ is empty."
     return ToolOutcome("\n".join([header, *lines, *(f"[{n}]" for n in notes)]))
 
 
@@ -434,10 +431,6 @@ def write_file(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
     return ToolOutcome(f"Wrote {len(data):,} bytes ({lines:,} lines) to {shown} ({what}).")
 
 
-def _line_of(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
-
-
 def _closest(text: str, old: str) -> str:
     """' The closest line is N: `…`.' for the first non-blank line of ``old``, or ``""``."""
     probe = next((ln.strip() for ln in old.splitlines() if ln.strip()), "")
@@ -475,18 +468,15 @@ def _diff(before: str, after: str, pos: int, old_len: int, new_len: int, shown: 
 
 def _edit_target(path: Path, shown: str) -> tuple[str, str]:
     """The file's text, or ``("", problem)``."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return "", _missing(path, shown) + " edit_file changes existing files; use write_file to create one."
-    if stat.S_ISDIR(st.st_mode):
-        return "", f"edit_file: {shown} is a directory."
-    if not stat.S_ISREG(st.st_mode):
-        return "", f"edit_file refused: {shown} is not a regular file."
-    if st.st_size > EDIT_MAX_BYTES:
-        return "", f"edit_file refused: {shown} is {st.st_size:,} bytes (at most {EDIT_MAX_BYTES:,}); use run_shell."
-    data = path.read_bytes()
-    if b"\x00" in data:
+    fh, size, problem = _open_regular(path, shown, "edit_file")
+    if fh is None:
+        more = " edit_file changes existing files; use write_file to create one." if problem.startswith("No ") else ""
+        return "", problem + more
+    with fh:
+        if size > EDIT_MAX_BYTES:
+            return "", f"edit_file refused: {shown} is {size:,} bytes (at most {EDIT_MAX_BYTES:,}); use run_shell."
+        data = fh.read(EDIT_MAX_BYTES + 1)
+    if NUL in data:
         return "", f"edit_file refused: {shown} looks binary (it contains NUL bytes)."
     try:
         return data.decode("utf-8"), ""
@@ -515,16 +505,15 @@ def edit_file(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         text, problem = _edit_target(path, shown)
         if problem:
             return _fail(problem)
-        count = text.count(old)
-        if count == 0 and "\r\n" in text and "\r" not in old:  # the model wrote \n; the file uses \r\n
-            crlf_old, crlf_new = old.replace("\n", "\r\n"), new.replace("\r\n", "\n").replace("\n", "\r\n")
-            if text.count(crlf_old):
-                old, new, count = crlf_old, crlf_new, text.count(crlf_old)
-        if count == 0:
+        pos = text.find(old)
+        if pos < 0 and "\r\n" in text and "\r" not in old:  # the model wrote \n; the file uses \r\n
+            crlf_old = old.replace("\n", "\r\n")
+            if (pos := text.find(crlf_old)) >= 0:
+                old, new = crlf_old, new.replace("\r\n", "\n").replace("\n", "\r\n")
+        if pos < 0:
             return _fail(f"edit_file: 'old' was not found in {shown} (exact match needed).{_closest(text, old)}")
-        if count > 1:
-            return _fail(_ambiguous(text, old, count, shown))
-        pos = text.index(old)
+        if text.find(old, pos + 1) >= 0:  # overlapping matches count too: "aa" in "aaa" is ambiguous
+            return _fail(_ambiguous(text, old, pos, shown))
         after = text[:pos] + new + text[pos + len(old) :]
         data = _encode(after, "the edited file", EDIT_MAX_BYTES)
         _write(path, data)
@@ -533,16 +522,16 @@ def edit_file(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
     except OSError as exc:
         return _os_error("edit_file", shown, exc)
     removed, added = old.count("\n") + 1, new.count("\n") + 1 if new else 0
-    head = f"Edited {shown}: replaced 1 match at line {_line_of(text, pos)} ({removed} line(s) -> {added})."
+    head = f"Edited {shown}: replaced 1 match at line {text.count(chr(10), 0, pos) + 1} ({removed} line(s) -> {added})."
     return ToolOutcome(head + "\n" + _diff(text, after, pos, len(old), len(new), shown))
 
 
-def _ambiguous(text: str, old: str, count: int, shown: str) -> str:
+def _ambiguous(text: str, old: str, at: int, shown: str) -> str:
     numbers: list[str] = []
-    at = text.find(old)
     while at >= 0 and len(numbers) < MAX_MATCH_LINES:
-        numbers.append(str(_line_of(text, at)))
+        numbers.append(str(text.count("\n", 0, at) + 1))
         at = text.find(old, at + 1)
+    count = len(numbers) + (text.count(old, at) if at >= 0 else 0)
     more = f" and {count - len(numbers)} more" if count > len(numbers) else ""
     return (
         f"edit_file refused: 'old' matches {count} places in {shown} (lines {', '.join(numbers)}{more}); "

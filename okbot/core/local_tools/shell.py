@@ -250,34 +250,66 @@ class ShellResult:
         return f"{state} ({size})"
 
 
+def _live_members_in_proc(pgid: int) -> bool | None:
+    """Whether /proc lists a running (not zombie) process of group ``pgid``; None without /proc."""
+    proc_root = Path("/proc")
+    if not (proc_root / "self" / "stat").exists():
+        return None
+    for entry in proc_root.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] not in ("Z", "X"):
+            return True
+    return False
+
+
 def _group_alive(pgid: int) -> bool:
+    """Whether a process of group ``pgid`` still runs (zombies waiting for their reaper do not count)."""
     try:
         os.killpg(pgid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    live = _live_members_in_proc(pgid)
+    return True if live is None else live
+
+
+def _wait_group(proc: subprocess.Popen[bytes], pgid: int, seconds: float) -> bool:
+    """Reap the leader and wait up to ``seconds`` for the group to end; True when it did."""
+    end = time.monotonic() + seconds
+    while True:
+        proc.poll()
+        if proc.returncode is not None and not _group_alive(pgid):
+            return True
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.02)
 
 
 def kill_group(proc: subprocess.Popen[bytes], pgid: int, grace: float = KILL_GRACE_SECONDS) -> None:
-    """SIGTERM the whole group, SIGKILL what is left after ``grace`` seconds, and reap the leader."""
+    """SIGTERM the whole group, SIGKILL what is left after ``grace`` seconds, and reap the leader.
+
+    Returns once nothing of the group runs any more (a SIGKILLed process may take a moment to die).
+    """
     try:
         os.killpg(pgid, signal.SIGTERM)
     except ProcessLookupError:
         proc.wait()
         return
-    end = time.monotonic() + grace
-    while time.monotonic() < end:
-        proc.poll()
-        if proc.returncode is not None and not _group_alive(pgid):
-            return
-        time.sleep(0.02)
+    if _wait_group(proc, pgid, grace):
+        return
     try:
         os.killpg(pgid, signal.SIGKILL)
     except ProcessLookupError:
         pass
     proc.wait()
+    if not _wait_group(proc, pgid, KILL_GRACE_SECONDS):
+        log.warning("process group %d still has members after SIGKILL", pgid)
 
 
 def _report(on_progress: Callable[[str], None], line: str) -> None:

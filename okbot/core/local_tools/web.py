@@ -1,27 +1,20 @@
-"""The ``web_fetch`` tool: read one public web page as text — guarded, bounded, stoppable.
+"""The ``web_fetch`` tool: read one public web page as text — guarded, bounded, stoppable. Standard library only.
 
-Three layers, each testable on its own:
-
-- the address guard: :func:`check_address` says whether one IP may be contacted (public only) and
-  :func:`resolve_public` resolves a host once, through an injectable resolver, and refuses it unless
-  every address is public;
-- the engine: :func:`fetch_pinned` makes one GET to an address that was already checked, with the
-  Host header and TLS SNI/certificate name of the URL's host (no second DNS lookup, so no DNS
-  rebinding), a hard deadline (a watchdog shuts the socket, so a slow drip is cut) and a body cap;
-- the tool: :func:`make_web_fetch` follows redirects by hand (each target checked the same way),
-  extracts text (HTML → readable text; JSON, XML and plain text as is) and bounds the result.
-
-Proxies from the environment are ignored on purpose: the checked address is the one connected to.
-Only the standard library is used.
-"""
+- Guard: :func:`check_address` (one IP: public, or why not); :func:`resolve_public` (one lookup through an
+  injectable resolver, refused unless every address is public).
+- Engine: :func:`fetch_pinned`, one GET to an already-checked address with the URL's Host header and TLS
+  SNI/certificate name (no second lookup: no DNS rebinding; environment proxies ignored), a hard deadline
+  (a watchdog shuts the socket, so a slow drip is cut) and a body cap.
+- Tool: :func:`make_web_fetch` follows redirects by hand (each target checked alike), extracts text."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import http.client
 import ipaddress
 import re
-import select
+import selectors
 import socket
 import ssl
 import threading
@@ -66,12 +59,9 @@ class ConnectFailed(FetchError):
 
 
 def check_address(ip: str) -> str:
-    """ "" when ``ip`` is a public address a tool may contact, else the reason it is refused.
-
-    Refused: loopback, private (RFC 1918, fc00::/7), link-local (169.254/16 with the cloud metadata
-    service, fe80::/10), CGNAT 100.64/10, multicast, unspecified, reserved, documentation and other
-    special-purpose ranges, and IPv6 forms that embed such an IPv4 address (mapped, NAT64, 6to4, Teredo).
-    """
+    """Why ``ip`` may not be contacted, or "" for a public address. Refused: loopback, private (RFC 1918,
+    fc00::/7), link-local (169.254/16 with cloud metadata, fe80::/10), CGNAT 100.64/10, multicast,
+    unspecified, reserved and other special ranges, and IPv6 forms of those (mapped, NAT64, 6to4, Teredo)."""
     try:
         addr = ipaddress.ip_address(ip.strip() if isinstance(ip, str) else ip)
     except ValueError:
@@ -85,17 +75,9 @@ def check_address(ip: str) -> str:
             return f"{ip} → {inner}"
         if embedded is not None and (addr.ipv4_mapped or any(addr in net for net in _NAT64)):
             return ""  # the IPv6 form of a public IPv4 address (mapped, or NAT64 of DNS64 networks)
-    for flag, kind in (
-        ("is_loopback", "loopback"),
-        ("is_unspecified", "unspecified"),
-        ("is_link_local", "link-local"),
-        ("is_multicast", "multicast"),
-        ("is_private", "private"),
-        ("is_reserved", "reserved"),
-        ("is_site_local", "site-local"),
-    ):
-        if getattr(addr, flag, False):
-            return f"{ip} is a {kind} address"
+    for kind in ("loopback", "unspecified", "link_local", "multicast", "private", "reserved", "site_local"):
+        if getattr(addr, "is_" + kind, False):
+            return f"{ip} is a {kind.replace('_', '-')} address"
     if addr in _CGNAT:
         return f"{ip} is a carrier-grade NAT (shared, 100.64.0.0/10) address"
     if not addr.is_global:
@@ -105,15 +87,9 @@ def check_address(ip: str) -> str:
 
 def _embedded_ipv4(addr: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
     """The IPv4 address a mapped, NAT64, 6to4 or Teredo address leads to."""
-    if addr.ipv4_mapped is not None:
-        return addr.ipv4_mapped
     if any(addr in net for net in _NAT64):
         return ipaddress.IPv4Address(int(addr) & 0xFFFFFFFF)
-    if addr.sixtofour is not None:
-        return addr.sixtofour
-    if addr.teredo is not None:
-        return addr.teredo[1]
-    return None
+    return addr.ipv4_mapped or addr.sixtofour or (addr.teredo[1] if addr.teredo else None)
 
 
 def system_resolve(host: str, port: int) -> list[str]:
@@ -124,25 +100,19 @@ def system_resolve(host: str, port: int) -> list[str]:
 
 def _literal_ip(host: str) -> str | None:
     """The address when ``host`` is an IP literal, including legacy IPv4 forms (2130706433, 0x7f.1, 127.1)."""
-    try:
+    with contextlib.suppress(ValueError):
         return str(ipaddress.ip_address(host))
-    except ValueError:
-        pass
-    if _LEGACY_IPV4.match(host):
-        try:
-            return socket.inet_ntoa(socket.inet_aton(host))
-        except OSError:
-            return None
+    with contextlib.suppress(OSError):
+        return socket.inet_ntoa(socket.inet_aton(host)) if _LEGACY_IPV4.match(host) else None
     return None
 
 
 def resolve_public(
     host: str, port: int, resolve: Resolver = system_resolve, check: Callable[[str], str] = check_address
 ) -> list[str]:
-    """Resolve ``host`` once and return its addresses, all checked; FetchError unless every one is public.
+    """Resolve ``host`` once; its addresses, all checked, or FetchError unless every one is public.
 
-    An IP literal is checked without calling ``resolve``; so are names that always mean this machine.
-    """
+    IP literals (legacy forms too) and localhost names are checked without calling ``resolve``."""
     host = host.strip().strip("[]").rstrip(".").lower()
     if not host:
         raise FetchError("the URL has no host")
@@ -158,12 +128,11 @@ def resolve_public(
             raise FetchError(f"could not resolve host {host!r}: {exc}") from exc
         if not addresses:
             raise FetchError(f"host {host!r} has no addresses")
-    for address in addresses:
-        reason = check(address)
-        if reason:
-            raise FetchError(
-                f"refused: {host} resolves to a non-public address ({reason}); web_fetch only reads public web sites"
-            )
+    reasons = [reason for reason in map(check, addresses) if reason]
+    if reasons:
+        raise FetchError(
+            f"refused: {host} leads to a non-public address ({reasons[0]}); web_fetch reads public sites only"
+        )
     return addresses
 
 
@@ -236,60 +205,50 @@ class _Watchdog:
 
     def fire(self, reason: str) -> None:
         with self._lock:
-            if not self.reason:
-                self.reason = reason
+            self.reason = self.reason or reason
             if self._fd >= 0:
                 _shutdown(self._fd)
 
-    def attach(self, fd: int) -> None:
+    def hold(self, fd: int) -> None:
+        """Watch ``fd`` (-1: stop watching, the caller is about to close it)."""
         with self._lock:
             self._fd = fd
-            if self.reason:
+            if self.reason and fd >= 0:
                 _shutdown(fd)
-
-    def detach(self) -> None:
-        with self._lock:
-            self._fd = -1
 
 
 def _shutdown(fd: int) -> None:
-    try:
-        sock = socket.socket(fileno=fd)
-    except OSError:
-        return
-    try:
-        sock.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
-    finally:
-        sock.detach()
+    with contextlib.suppress(OSError):
+        sock = socket.socket(fileno=fd)  # a second object on the same fd: works under TLS too
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        finally:
+            sock.detach()
 
 
 def _connect(ip: str, port: int, deadline: float, dog: _Watchdog) -> socket.socket:
     """A TCP connection to ``ip`` itself (numeric, no DNS), given up at the deadline or on Stop."""
-    family, kind, proto, _name, sockaddr = socket.getaddrinfo(
-        ip, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST
-    )[0]
-    sock = socket.socket(family, kind, proto)
+    info = socket.getaddrinfo(ip, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)[0]
+    sock = socket.socket(*info[:3])
     try:
         sock.setblocking(False)
-        err = sock.connect_ex(sockaddr)
-        while err in (errno.EINPROGRESS, errno.EWOULDBLOCK, errno.EALREADY):
-            left = deadline - time.monotonic()
-            if dog.reason or left <= 0:
-                raise FetchError("stopped by the user" if dog.reason == "stopped" else "connection timed out")
-            _r, writable, _x = select.select([], [sock], [], min(0.1, left))
-            if writable:
-                err = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+        err = sock.connect_ex(info[4])
+        with selectors.DefaultSelector() as selector:  # not select.select: fds above 1024 are fine
+            selector.register(sock, selectors.EVENT_WRITE)
+            while err in (errno.EINPROGRESS, errno.EWOULDBLOCK, errno.EALREADY):
+                left = deadline - time.monotonic()
+                if dog.reason or left <= 0:
+                    raise FetchError("stopped by the user" if dog.reason == "stopped" else "connection timed out")
+                if selector.select(min(0.1, left)):
+                    err = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
         if err:
             raise ConnectFailed(f"could not connect to {ip} port {port}: {errno.errorcode.get(err, err)}")
         sock.setblocking(True)
         return sock
-    except OSError as exc:
+    except BaseException as exc:
         sock.close()
-        raise ConnectFailed(f"could not connect to {ip} port {port}: {exc}") from exc
-    except BaseException:
-        sock.close()
+        if isinstance(exc, OSError):
+            raise ConnectFailed(f"could not connect to {ip} port {port}: {exc}") from exc
         raise
 
 
@@ -305,21 +264,13 @@ class _PinnedConnection(http.client.HTTPConnection):
         self.sock = self._opener()
 
 
-def fetch_pinned(
-    url: str,
-    ip: str,
-    *,
-    deadline: float,
-    body_cap: int = BODY_CAP,
-    cancel: Any = None,
-    ssl_context: ssl.SSLContext | None = None,
-    on_bytes: Callable[[int], None] | None = None,
-) -> Page:
+def fetch_pinned(url: str, ip: str, *, deadline: float, body_cap: int = BODY_CAP, cancel: Any = None,
+                 ssl_context: ssl.SSLContext | None = None,
+                 on_bytes: Callable[[int], None] | None = None) -> Page:  # fmt: skip
     """One GET of ``url`` over a connection to ``ip`` (already checked); FetchError when it fails.
 
-    ``deadline`` is a ``time.monotonic()`` value: at that moment the socket is shut down and what
-    arrived so far is returned with ``cut="time"``. ``cancel`` (a CancelToken) does the same with
-    ``cut="stopped"``. At most ``body_cap`` bytes of body are kept (``cut="size"``).
+    At ``deadline`` (a ``time.monotonic()`` value) the socket is shut down and what arrived is returned with
+    ``cut="time"``; ``cancel`` (a CancelToken) does the same with ``cut="stopped"``; ``body_cap`` → ``cut="size"``.
     """
     parts = parse_url(url)
     dog = _Watchdog()
@@ -329,8 +280,8 @@ def fetch_pinned(
     unregister = cancel.on_cancel(lambda: dog.fire("stopped")) if cancel is not None else (lambda: None)
 
     def opener() -> socket.socket:
-        sock = _connect(ip, parts.port, deadline, dog)
-        dog.attach(sock.fileno())
+        sock = conn.sock = _connect(ip, parts.port, deadline, dog)  # closed by conn.close() if TLS fails
+        dog.hold(sock.fileno())
         sock.settimeout(max(0.01, deadline - time.monotonic()))
         if parts.scheme == "https":
             context = ssl_context or ssl.create_default_context()
@@ -352,11 +303,13 @@ def fetch_pinned(
             if dog.reason or isinstance(exc, TimeoutError):
                 raise FetchError("no response within the time limit") from exc
             raise FetchError(f"could not fetch {url[:200]}: {exc or type(exc).__name__}") from exc
+        if resp.status in REDIRECTS and resp.getheader("Location"):
+            return Page(url, resp.status, resp.reason, resp.msg, b"")  # its body is never needed
         return _read_body(url, resp, dog, body_cap, on_bytes)
     finally:
         timer.cancel()
         unregister()
-        dog.detach()
+        dog.hold(-1)
         conn.close()
 
 
@@ -366,8 +319,7 @@ def _read_body(
     length = resp.getheader("Content-Length", "")
     declared = int(length) if length.strip().isdigit() else None
     chunks: list[bytes] = []
-    size = 0
-    cut = ""
+    size, cut = 0, ""
     while True:
         try:
             data = resp.read1(65536)
@@ -396,7 +348,7 @@ _BLOCK = frozenset(
     "header hr html li main nav ol p pre section summary table tbody thead tfoot tr ul h1 h2 h3 h4 h5 h6".split()
 )
 _SKIP = frozenset("script style noscript template svg math iframe object canvas select button".split())
-_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+_KEEP = "\ue000"  # a space inside <pre>, kept through the whitespace collapse
 
 
 class _TextExtractor(HTMLParser):
@@ -411,7 +363,7 @@ class _TextExtractor(HTMLParser):
         self._pre = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _SKIP and tag not in _VOID:
+        if tag in _SKIP:
             self._skip.append(tag)
         elif tag == "title":
             self._in_title = True
@@ -433,7 +385,7 @@ class _TextExtractor(HTMLParser):
             self._skip.pop()
         elif tag == "title":
             self._in_title = False
-        elif tag in _BLOCK:
+        elif tag in _BLOCK and tag != "li":
             self._parts.append("\n")
         if tag == "pre" and self._pre:
             self._pre -= 1
@@ -444,31 +396,24 @@ class _TextExtractor(HTMLParser):
         if self._in_title:
             self.title += data
         elif self._pre:
-            self._parts.append(data.replace(" ", "\u00a0"))  # kept through the whitespace collapse below
+            self._parts.append(data.replace(" ", _KEEP))  # kept through the whitespace collapse below
         else:
             self._parts.append(re.sub(r"\s+", " ", data))
 
     def text(self) -> str:
-        lines = [" ".join(line.split()).replace("\u00a0", " ") for line in "".join(self._parts).split("\n")]
+        lines = [" ".join(line.split()).replace(_KEEP, " ") for line in "".join(self._parts).split("\n")]
         return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
 def html_to_text(html: str) -> tuple[str, str]:
     """(title, readable text) of an HTML document."""
     parser = _TextExtractor()
-    try:
-        parser.feed(html)
-        parser.close()
-    except (AssertionError, ValueError):  # pragma: no cover - html.parser is lenient; keep what we have
-        pass
+    parser.feed(html)
+    parser.close()
     return " ".join(parser.title.split()), parser.text()
 
 
-_TEXT_TYPES = frozenset(
-    "application/json application/xml application/javascript application/x-javascript application/ecmascript "
-    "application/x-yaml application/yaml application/toml application/x-sh application/csv application/sql "
-    "application/ld+json application/x-ndjson application/rss+xml application/atom+xml".split()
-)
+_TEXT_SUFFIXES = ("json", "xml", "javascript", "ecmascript", "yaml", "toml", "csv", "sql", "x-sh")
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 
 
@@ -476,7 +421,7 @@ def _kind(mime: str, body: bytes) -> str:
     """ "html", "text", or "" (binary) from the content type, sniffing when the server gave none."""
     if mime in ("text/html", "application/xhtml+xml"):
         kind = "html"
-    elif mime.startswith("text/") or mime in _TEXT_TYPES or mime.endswith(("+json", "+xml")):
+    elif mime.startswith("text/") or mime.endswith(_TEXT_SUFFIXES):
         kind = "text"
     elif mime in ("", "application/octet-stream") and b"\0" not in body[:8192]:
         head = body[:512].lstrip().lower()
@@ -491,59 +436,38 @@ def _decode(body: bytes, headers: Message, kind: str) -> str:
     if not charset and kind == "html":
         found = _META_CHARSET.search(body[:4096])
         charset = found.group(1).decode("ascii") if found else ""
-    try:
+    with contextlib.suppress(LookupError):
         return body.decode(charset or "utf-8", errors="replace")
-    except LookupError:
-        return body.decode("utf-8", errors="replace")
+    return body.decode("utf-8", errors="replace")
 
 
 def _uncompress(body: bytes, encoding: str, cap: int) -> bytes:
     encoding = encoding.strip().lower()
     if encoding in ("", "identity"):
         return body
+    for wbits in (47, -15) if encoding in ("gzip", "x-gzip", "deflate") else ():  # 47: gzip/zlib; -15: raw
+        with contextlib.suppress(zlib.error):
+            return zlib.decompressobj(wbits).decompress(body, cap)
     if encoding in ("gzip", "x-gzip", "deflate"):
-        try:
-            return zlib.decompressobj(47).decompress(body, cap)  # 47: zlib or gzip header, detected
-        except zlib.error:
-            try:
-                return zlib.decompressobj(-15).decompress(body, cap)  # raw deflate
-            except zlib.error as exc:
-                raise FetchError(f"the {encoding} body could not be decompressed ({exc})") from exc
+        raise FetchError(f"the {encoding} body could not be decompressed")
     raise FetchError(f"the server sent the body compressed with {encoding!r}, which web_fetch cannot read")
 
 
 # -- the tool ------------------------------------------------------------------------------------------
 
+NOTE = (
+    "fetch a public http(s) web page and return its readable text (title, final URL, status; "
+    f"at most {MAX_CHARS:,} chars); private and local addresses are refused"
+)
 PARAMETERS: dict[str, Any] = {
     "type": "object",
     "properties": {
         "url": {"type": "string", "description": "http or https URL of a public web page"},
-        "max_chars": {
-            "type": "integer",
-            "minimum": MIN_CHARS,
-            "maximum": MAX_CHARS,
-            "default": MAX_CHARS,
-            "description": "at most this many characters of text are returned",
-        },
+        "max_chars": {"type": "integer", "minimum": MIN_CHARS, "maximum": MAX_CHARS, "default": MAX_CHARS,
+                      "description": "at most this many characters of text are returned"},
     },
     "required": ["url"],
-}
-
-
-class _Progress:
-    """Progress lines for the UI, at most one per PROGRESS_EVERY seconds (the first always)."""
-
-    def __init__(self, ctx: ToolContext) -> None:
-        self._ctx = ctx
-        self._last = -1e9
-
-    def __call__(self, text: str, force: bool = False) -> None:
-        runtime = self._ctx.runtime
-        now = time.monotonic()
-        if runtime is None or (not force and now - self._last < PROGRESS_EVERY):
-            return
-        self._last = now
-        runtime.progress("web_fetch", self._ctx.call_id, text)
+}  # fmt: skip
 
 
 def _max_chars(args: dict[str, Any]) -> int:
@@ -557,14 +481,9 @@ def _max_chars(args: dict[str, Any]) -> int:
     return max(MIN_CHARS, min(MAX_CHARS, int(value)))
 
 
-def make_web_fetch(
-    resolve: Resolver = system_resolve,
-    *,
-    check: Callable[[str], str] = check_address,
-    total_timeout: float = TOTAL_TIMEOUT,
-    body_cap: int = BODY_CAP,
-    ssl_context: ssl.SSLContext | None = None,
-) -> Tool:
+def make_web_fetch(resolve: Resolver = system_resolve, *, check: Callable[[str], str] = check_address,
+                   total_timeout: float = TOTAL_TIMEOUT, body_cap: int = BODY_CAP,
+                   ssl_context: ssl.SSLContext | None = None) -> Tool:  # fmt: skip
     """The web_fetch tool with its resolver, address check and limits (tests inject their own)."""
 
     def run(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
@@ -575,9 +494,8 @@ def make_web_fetch(
 
     def _run(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         url = args.get("url") if isinstance(args, dict) else None
-        if not isinstance(url, str) or not url.strip():
+        if not isinstance(url, str) or not (url := url.strip()):
             raise FetchError("needs a 'url' string (an http or https URL)")
-        url = url.strip()
         if len(url) > MAX_URL_CHARS:
             raise FetchError(f"the URL is {len(url):,} characters long; at most {MAX_URL_CHARS:,} are accepted")
         max_chars = _max_chars(args)
@@ -585,13 +503,18 @@ def make_web_fetch(
         if cancel is not None and cancel.cancelled:
             raise FetchError("stopped by the user")
         deadline = time.monotonic() + total_timeout
-        progress = _Progress(ctx)
+        last = [-1e9]
+
+        def progress(text: str) -> None:  # at most one line per PROGRESS_EVERY seconds
+            if ctx.runtime is not None and time.monotonic() - last[0] >= PROGRESS_EVERY:
+                last[0] = time.monotonic()
+                ctx.runtime.progress("web_fetch", ctx.call_id, text)
+
         chain = [url]
         while True:
             parts = parse_url(chain[-1])
-            progress(f"resolving {parts.host}", force=True)
             addresses = _resolve_by(deadline, cancel, lambda p=parts: resolve_public(p.host, p.port, resolve, check))
-            progress(f"GET {chain[-1][:200]}", force=True)
+            progress(f"GET {chain[-1][:200]}")
             page = _fetch_any(chain[-1], addresses, deadline, cancel, progress)
             location = page.headers.get("Location")
             if page.status not in REDIRECTS or not location:
@@ -601,65 +524,51 @@ def make_web_fetch(
             chain.append(urljoin(chain[-1], location.strip()))
         return _outcome(page, chain, max_chars, body_cap, total_timeout)
 
-    def _fetch_any(url: str, addresses: list[str], deadline: float, cancel: Any, progress: _Progress) -> Page:
-        error: FetchError | None = None
+    def _fetch_any(url: str, addresses: list[str], deadline: float, cancel: Any, progress: Callable) -> Page:
+        error = FetchError("no address to connect to")
+        options = {"body_cap": body_cap, "cancel": cancel, "ssl_context": ssl_context}
         for ip in addresses:
             try:
                 return fetch_pinned(
-                    url,
-                    ip,
-                    deadline=deadline,
-                    body_cap=body_cap,
-                    cancel=cancel,
-                    ssl_context=ssl_context,
-                    on_bytes=lambda n: progress(f"received {n:,} bytes"),
+                    url, ip, deadline=deadline, on_bytes=lambda n: progress(f"received {n:,} bytes"), **options
                 )
             except ConnectFailed as exc:
-                error = exc
-        raise error or FetchError("no address to connect to")
+                error = exc  # the host's next address may answer
+        raise error
 
     def _resolve_by(deadline: float, cancel: Any, job: Callable[[], list[str]]) -> list[str]:
         """Run the (blocking) lookup in a helper thread so the deadline and Stop still end the call."""
-        box: dict[str, Any] = {}
+        box: list[Any] = []
         done = threading.Event()
 
         def work() -> None:
             try:
-                box["value"] = job()
-            except BaseException as exc:  # noqa: BLE001 - handed back to the caller below
-                box["error"] = exc
-            finally:
-                done.set()
+                box.append(job())
+            except Exception as exc:  # noqa: BLE001 - handed back to the caller below
+                box.append(exc)
+            done.set()
 
         threading.Thread(target=work, name="okbot-web-resolve", daemon=True).start()
         unregister = cancel.on_cancel(done.set) if cancel is not None else (lambda: None)
-        try:
-            done.wait(max(0.0, deadline - time.monotonic()))
-        finally:
-            unregister()
+        done.wait(max(0.0, deadline - time.monotonic()))
+        unregister()
         if cancel is not None and cancel.cancelled:
             raise FetchError("stopped by the user")
-        if "error" in box:
-            raise box["error"]
-        if "value" not in box:
+        if not box:
             raise FetchError("the host name lookup did not finish within the time limit")
-        return box["value"]
+        if isinstance(box[0], Exception):
+            raise box[0]
+        return box[0]
 
-    return Tool(
-        name="web_fetch",
-        note="fetch a public http(s) web page and return its readable text (title, final URL, status; "
-        f"at most {MAX_CHARS:,} chars); private and local addresses are refused",
-        parameters=PARAMETERS,
-        run=run,
-        approval_key="tools.web_fetch.approval",
-    )
+    return Tool(name="web_fetch", note=NOTE, parameters=PARAMETERS, run=run, approval_key="tools.web_fetch.approval")
 
 
 def _outcome(page: Page, chain: list[str], max_chars: int, body_cap: int, total_timeout: float) -> ToolOutcome:
     content_type = page.headers.get("Content-Type", "") or ""
     mime = content_type.split(";")[0].strip().lower()
     body = _uncompress(page.body, page.headers.get("Content-Encoding", "") or "", body_cap)
-    size = f"{len(page.body):,} bytes" + (f" of {page.declared_length:,}" if page.declared_length else "")
+    partial = page.declared_length not in (None, len(page.body))
+    size = f"{len(page.body):,} bytes" + (f" of {page.declared_length:,}" if partial else "")
     head = [
         f"URL: {page.url}" + (f" (redirected from {chain[0]})" if len(chain) > 1 else ""),
         f"Status: {page.status} {page.reason}".rstrip(),
@@ -667,28 +576,18 @@ def _outcome(page: Page, chain: list[str], max_chars: int, body_cap: int, total_
     ]
     kind = _kind(mime, body)
     if not kind:
-        what = "binary" if mime.startswith("text/") or mime in _TEXT_TYPES else (mime or "unknown")
-        return ToolOutcome(
-            "web_fetch: refused: the response is not text (" + what + f", {size}); "
-            "web_fetch returns text only (HTML, JSON, XML, plain text).\n" + "\n".join(head),
-            ok=False,
-        )
+        what = "binary" if mime.startswith("text/") or mime.endswith(_TEXT_SUFFIXES) else (mime or "unknown")
+        refusal = f"web_fetch: refused: the response is not text ({what}, {size}); it returns text only (HTML, JSON, …)"
+        return ToolOutcome(refusal + ".\n" + "\n".join(head), ok=False)
     text = _decode(body, page.headers, kind)
-    title = ""
-    if kind == "html":
-        title, text = html_to_text(text)
-    if title:
-        head.insert(0, f"Title: {title}")
-    notes = []
-    if page.cut == "size":
-        notes.append(
-            f"(body cut at the {body_cap:,}-byte cap"
-            + (f"; the server announced {page.declared_length:,} bytes)" if page.declared_length else ")")
-        )
-    elif page.cut == "time":
-        notes.append(f"(body cut at the {total_timeout:g} s time limit after {len(page.body):,} bytes)")
-    elif page.cut == "stopped":
-        notes.append(f"(stopped by the user after {len(page.body):,} bytes)")
+    title, text = html_to_text(text) if kind == "html" else ("", text)
+    head[:0] = [f"Title: {title}"] if title else []
+    announced = f"; the server announced {page.declared_length:,} bytes" if page.declared_length else ""
+    notes = [] if not page.cut else [{
+        "size": f"(body cut at the {body_cap:,}-byte cap{announced})",
+        "time": f"(body cut at the {total_timeout:g} s time limit after {len(page.body):,} bytes)",
+        "stopped": f"(stopped by the user after {len(page.body):,} bytes)",
+    }[page.cut]]  # fmt: skip
     if len(text) > max_chars:
         notes.append(f"(text cut: showing the first {max_chars:,} of {len(text):,} characters)")
         text = text[:max_chars]

@@ -13,7 +13,7 @@ from okbot.core.errors import OkBotError
 from okbot.core.messages import USER_MARK
 from okbot.core.runner import MAX_USER_CHARS, TurnCallbacks, TurnRunner
 from okbot.core.session import SessionStore
-from okbot.core.sources import ContextSources
+from okbot.core.sources import ContextSources, default_tools
 from okbot.core.workspace import Workspace
 from okbot.llm.events import Retrying
 from okbot.llm.openai_backend import OpenAIProvider
@@ -87,7 +87,7 @@ def test_tool_round_with_search_history(env, server):
     second = server.chat_requests()[-1]
     assert second["messages"] == build_context(target, sources=sources).to_messages()[:-1]
     assert second["messages"][-1]["role"] == "tool"
-    assert [t["function"]["name"] for t in second["tools"]] == ["search_history", "load_skill"]
+    assert [t["function"]["name"] for t in second["tools"]] == [t.name for t in default_tools()]
     system = second["messages"][0]["content"]
     assert "search_history" in system  # the tool-notes block names what is offered
 
@@ -207,7 +207,7 @@ def test_search_history_approval_ask_and_deny(env, server):
     server.enqueue(Reply(text="fine"))
     runner.run_turn(target, "again")
     body = server.chat_requests()[-1]
-    assert [t["function"]["name"] for t in body["tools"]] == ["load_skill"]
+    assert "search_history" not in [t["function"]["name"] for t in body["tools"]]
     assert "search_history" not in body["messages"][0]["content"]
 
 

@@ -157,7 +157,7 @@ def test_a_tail_of_one_giant_tool_result_is_hidden_not_lost(env, server):
 
 def test_a_window_so_small_only_the_new_message_fits(env, server):
     target, sources, compressor, _ = env
-    sources.settings.set("model.contextWindow", 1000)
+    sources.settings.set("model.contextWindow", 1300)
     target.soul_path.write_text("Be brief.", encoding="utf-8")
     fill(sources, target, 6, words=70)
     server.set_default(lambda body: Reply(text="") if is_summarizer_request(body) else Reply(text="no"))
