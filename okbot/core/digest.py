@@ -88,26 +88,34 @@ def is_trivial(text: str) -> bool:
 
 
 def argument_gist(arguments: str, limit: int = 80) -> str:
-    """The arguments of a tool call, shortened: ``path=src/app.py, lines=1-40``."""
+    """The arguments of a tool call, shortened: ``path="src/app.py", start_line=1``."""
     try:
         value = json.loads(arguments) if arguments.strip() else {}
     except ValueError:
         return preview(arguments, limit)
     if isinstance(value, dict):
-        parts = [
-            f"{k}={v if isinstance(v, str | int | float | bool) else json.dumps(v, ensure_ascii=False)}"
-            for k, v in value.items()
-        ]
-        return preview(", ".join(parts), limit)
+        return preview(", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in value.items()), limit)
     return preview(json.dumps(value, ensure_ascii=False), limit)
 
 
-def result_gist(item: dict[str, Any], limit: int = 80) -> str:
-    text = item.get("content", "")
+def call_digest(item: dict[str, Any], limit: int = 80) -> str:
+    """One line for a tool call: ``read_file(path="notes.md")``."""
+    return f"{item.get('name') or 'tool'}({argument_gist(item.get('arguments', ''), limit)})"
+
+
+def result_digest(item: dict[str, Any], limit: int = 80, *, full_chars: int | None = None) -> str:
+    """One line for a tool result: ``run_shell done · 30,214 chars, 812 lines · exit 0 (…)`` (first line = gist).
+
+    The summarizer and the chat's collapsed tool rows both use it; the full output stays in the record.
+    """
+    content = item.get("content", "")
+    text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+    size = len(text) if full_chars is None else full_chars
     lines = text.count("\n") + 1 if text else 0
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
-    status = "ok" if item.get("ok", True) else "error"
-    return f"{status}, {len(text):,} chars, {lines:,} lines: {preview(first, limit)}"
+    shape = f"{size:,} chars" + (f", {lines:,} lines" if lines > 1 else "")
+    state = "done" if item.get("ok", True) else "failed"
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return f"{item.get('name') or 'tool'} {state} · {shape} · {preview(first, limit)}"
 
 
 def item_digest(item: dict[str, Any], *, text_limit: int = 400) -> str:
@@ -115,13 +123,13 @@ def item_digest(item: dict[str, Any], *, text_limit: int = 400) -> str:
     kind = item.get("type")
     ref = f"#{item.get('id')}"
     if kind == "tool_call":
-        return f"{ref} {item.get('author')} called {item.get('name')}({argument_gist(item.get('arguments', ''))})"
+        return f"{ref} {item.get('author')} called {call_digest(item)}"
     if kind == "tool_result" and str(item.get("source", "")).startswith("member:"):
         failed = "" if item.get("ok", True) else " [failed]"
         text = preview(item_text(item), text_limit)
         return f"{ref} member {item.get('author')}{failed} answered the captain: {text}"
     if kind == "tool_result":
-        return f"{ref} result of {item.get('name')}: {result_gist(item)}"
+        return f"{ref} result: {result_digest(item)}"
     who = "user" if kind == "user" and item.get("source") == "user" else item.get("author", "?")
     status = item.get("status", "complete")
     mark = f" [{status}]" if kind == "assistant" and status != "complete" else ""

@@ -547,7 +547,7 @@ def test_digests() -> None:
     assert digest.tool_digest(call) == 'search_history(query="x", limit=5)'
     assert digest.tool_digest({**call, "arguments": "not json"}) == "search_history(not json)"
     result = {"type": "tool_result", "name": "search_history", "content": "a\nb", "ok": False}
-    assert digest.tool_digest(result) == "search_history failed · 3 chars · a"  # the first line only
+    assert digest.tool_digest(result) == "search_history failed · 3 chars, 2 lines · a"  # the first line only
     huge = digest.trim_for_cache({**result, "content": "x" * 50_000})
     assert len(huge["content"]) == digest.CACHE_TEXT_CHARS and huge["_full_chars"] == 50_000
     assert "more chars" in digest.tool_detail(huge)

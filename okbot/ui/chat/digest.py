@@ -9,6 +9,7 @@ import json
 from datetime import datetime
 from typing import Any
 
+from okbot.core.digest import call_digest, result_digest
 from okbot.core.items import item_text, preview
 from okbot.ui.chat.roster import is_delegation, is_member_answer, task_of
 
@@ -19,16 +20,10 @@ CACHE_TEXT_CHARS = 20_000  # what the model keeps in memory of a huge tool resul
 
 
 def tool_digest(item: dict[str, Any]) -> str:
-    """One line for a collapsed ``tool_call`` / ``tool_result`` row (a result shows its first line)."""
-    name = item.get("name") or "tool"
+    """One line for a collapsed ``tool_call`` / ``tool_result`` row: the same digest the summarizer reads."""
     if item.get("type") == "tool_call":
-        return f"{name}({_arguments_digest(item.get('arguments', ''))})"
-    content = item.get("content", "")
-    text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
-    size = len(text) if "_full_chars" not in item else int(item["_full_chars"])
-    state = "done" if item.get("ok", True) else "failed"
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    return f"{name} {state} · {size:,} chars · {preview(first, DIGEST_CHARS)}"
+        return call_digest(item, DIGEST_CHARS)
+    return result_digest(item, DIGEST_CHARS, full_chars=item.get("_full_chars"))
 
 
 def delegation_label(item: dict[str, Any], member: str, *, with_task: bool = True) -> str:
@@ -38,18 +33,6 @@ def delegation_label(item: dict[str, Any], member: str, *, with_task: bool = Tru
     content = str(item.get("content") or "")
     first = next((line for line in content.splitlines() if line.strip()), "")
     return f"could not ask {member}: {preview(first, DIGEST_CHARS)}"
-
-
-def _arguments_digest(arguments: str) -> str:
-    """``query="foo", limit=5`` from the JSON text the model produced (raw text if it is not JSON)."""
-    try:
-        args = json.loads(arguments) if arguments.strip() else {}
-    except ValueError:
-        return preview(arguments, DIGEST_CHARS)
-    if not isinstance(args, dict):
-        return preview(arguments, DIGEST_CHARS)
-    parts = [f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in args.items()]
-    return preview(", ".join(parts), DIGEST_CHARS)
 
 
 def tool_detail(item: dict[str, Any]) -> str:
