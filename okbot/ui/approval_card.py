@@ -1,42 +1,76 @@
-"""The inline card that asks the user to allow or deny a tool call (tools set to "ask")."""
+"""The inline card that asks the user to allow or deny a tool call.
+
+It shows the exact arguments (never hidden or shortened: a scrollable monospace block), the reason
+when a call needs approval although its tool is allowed (a path outside the workspace), and offers
+Allow once / Always allow this tool / Deny. An unanswered card counts as Deny when its time runs
+out (``tools.approvalTimeout``). Requests that arrive while one is shown (squad members asking at
+the same time) wait in line and are shown one after another.
+"""
 
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QFontDatabase, QPalette
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout
+
+DEFAULT_TIMEOUT_S = 300
+ARGS_MAX_LINES = 12  # the arguments box grows up to this many lines, then scrolls
 
 _DESCRIPTIONS = {
     "search_history": "search this chat's full original record",
+    "read_file": "read a file",
+    "list_dir": "list a folder",
+    "write_file": "write a file",
+    "edit_file": "edit a file",
+    "run_shell": "run a command on this computer",
+    "web_fetch": "fetch a web page",
 }
 
 
 def describe_call(name: str, args: dict[str, Any]) -> str:
-    """One sentence for the card, e.g. ``OkBot wants to search this chat's … for “budget”.``"""
-    what = _DESCRIPTIONS.get(name, f"use the tool “{name}”")
-    query = args.get("query")
-    if isinstance(query, str) and query.strip():
-        return f"The assistant wants to {what} for “{query.strip()}”."
-    shown = json.dumps(args, ensure_ascii=False)
-    return f"The assistant wants to {what}" + (f" with {shown}." if args else ".")
+    """One sentence for the card, e.g. ``The assistant wants to run a command on this computer.``"""
+    return f"The assistant wants to {_DESCRIPTIONS.get(name, f'use the tool “{name}”')}."
+
+
+def arguments_text(args: dict[str, Any]) -> str:
+    """The call's arguments exactly as the tool will get them (the reason line is shown apart)."""
+    shown = {k: v for k, v in args.items() if k != "reason"}
+    command = shown.get("command")
+    if isinstance(command, str) and set(shown) <= {"command", "cwd", "timeout"}:
+        extra = "".join(f"\n# {k}: {shown[k]}" for k in ("cwd", "timeout") if k in shown)
+        return command + extra
+    return json.dumps(shown, ensure_ascii=False, indent=2)
+
+
+@dataclass
+class _Request:
+    name: str
+    args: dict[str, Any]
+    reply: Callable[[bool], None]
 
 
 class ApprovalCard(QFrame):
-    """Shows one pending request; Allow / Deny call the reply once and hide the card."""
+    """Shows pending requests one at a time; each button answers once and moves on to the next."""
 
     answered = Signal(bool)
+    always_allowed = Signal(str)  # tool name: the user chose "Always allow this tool"
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: Any = None, *, timeout_s: int = DEFAULT_TIMEOUT_S) -> None:
         super().__init__(parent)
         self.setObjectName("approvalCard")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAutoFillBackground(True)
         self.setBackgroundRole(QPalette.ColorRole.AlternateBase)
-        self._reply: Callable[[bool], None] | None = None
+        self.timeout_s = timeout_s
+        self._current: _Request | None = None
+        self._queue: deque[_Request] = deque()
+        self._left = 0
 
         self.title = QLabel("Allow this tool call?", self)
         font = self.title.font()
@@ -44,46 +78,111 @@ class ApprovalCard(QFrame):
         self.title.setFont(font)
         self.label = QLabel(self)
         self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.allow_button = QPushButton("Allow", self)
-        self.allow_button.setObjectName("approveButton")
-        self.deny_button = QPushButton("Deny", self)
-        self.deny_button.setObjectName("denyButton")
+        self.reason = QLabel(self, objectName="approvalReason")
+        self.reason.setWordWrap(True)
+        self.reason.setForegroundRole(QPalette.ColorRole.Link)
+        self.arguments = QPlainTextEdit(self, objectName="approvalArguments")
+        self.arguments.setReadOnly(True)
+        self.arguments.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.arguments.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.countdown = QLabel(self, objectName="approvalCountdown")
+        self.countdown.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.allow_button = QPushButton("Allow once", self, objectName="approveButton")
+        self.always_button = QPushButton("Always allow", self, objectName="alwaysButton")
+        self.deny_button = QPushButton("Deny", self, objectName="denyButton")
         self.allow_button.clicked.connect(lambda: self._answer(True))
+        self.always_button.clicked.connect(self._on_always_button_clicked)
         self.deny_button.clicked.connect(lambda: self._answer(False))
+        self._timer = QTimer(self)
+        self._timer.setInterval(1000)
+        self._timer.timeout.connect(self._on_timer_timeout)
 
         buttons = QHBoxLayout()
+        buttons.addWidget(self.countdown)
         buttons.addStretch(1)
         buttons.addWidget(self.deny_button)
+        buttons.addWidget(self.always_button)
         buttons.addWidget(self.allow_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 8)
         layout.addWidget(self.title)
         layout.addWidget(self.label)
+        layout.addWidget(self.reason)
+        layout.addWidget(self.arguments)
         layout.addLayout(buttons)
         self.hide()
 
     @property
     def pending(self) -> bool:
-        return self._reply is not None
+        return self._current is not None
+
+    @property
+    def waiting(self) -> int:
+        """Requests queued behind the one shown."""
+        return len(self._queue)
 
     def ask(self, name: str, args: dict[str, Any], reply: Callable[[bool], None]) -> None:
-        """Show the request; a previous unanswered one is denied first."""
-        if self._reply is not None:
-            self._answer(False)
-        self._reply = reply
-        self.label.setText(describe_call(name, args))
-        self.show()
-        self.allow_button.setFocus()
+        """Show the request now, or after the ones already waiting."""
+        self._queue.append(_Request(name, dict(args), reply))
+        if self._current is None:
+            self._show_next()
+        else:
+            self._update_countdown()  # says how many wait
 
     def cancel(self) -> None:
         """Hide without answering (the turn was stopped, which answers "no" itself)."""
-        self._reply = None
+        self._current = None
+        self._queue.clear()
+        self._timer.stop()
         self.hide()
 
+    # ------------------------------------------------------------------ internals
+    def _show_next(self) -> None:
+        if not self._queue:
+            self._current = None
+            self._timer.stop()
+            self.hide()
+            return
+        self._current = request = self._queue.popleft()
+        reason = request.args.get("reason")
+        self.label.setText(describe_call(request.name, request.args))
+        self.reason.setText(f"⚠ {reason}" if isinstance(reason, str) and reason else "")
+        self.reason.setVisible(bool(self.reason.text()))
+        # approval for one path outside the workspace is about that call, not about the tool
+        self.always_button.setVisible(not self.reason.text())
+        self.always_button.setText(f"Always allow {request.name}")
+        text = arguments_text(request.args)
+        self.arguments.setPlainText(text)
+        lines = min(ARGS_MAX_LINES, max(1, text.count("\n") + 1))
+        height = self.arguments.fontMetrics().lineSpacing() * lines + 12
+        self.arguments.setFixedHeight(height)
+        self._left = self.timeout_s
+        self._update_countdown()
+        self._timer.start()
+        self.show()
+        self.allow_button.setFocus()
+
+    def _update_countdown(self) -> None:
+        minutes, seconds = divmod(max(0, self._left), 60)
+        more = f" · {len(self._queue)} more waiting" if self._queue else ""
+        self.countdown.setText(f"Denied in {minutes}:{seconds:02d} if unanswered{more}")
+
+    def _on_timer_timeout(self) -> None:
+        self._left -= 1
+        if self._left <= 0:
+            self._answer(False)
+        else:
+            self._update_countdown()
+
+    def _on_always_button_clicked(self) -> None:
+        if self._current is not None:
+            self.always_allowed.emit(self._current.name)
+        self._answer(True)
+
     def _answer(self, approved: bool) -> None:
-        reply, self._reply = self._reply, None
-        self.hide()
-        if reply is not None:
-            reply(approved)
+        request, self._current = self._current, None
+        self._timer.stop()
+        if request is not None:
+            request.reply(approved)
             self.answered.emit(approved)
+        self._show_next()

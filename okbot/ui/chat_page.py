@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
+from okbot.config.schema import SettingError
 from okbot.core.workspace import Target
 from okbot.llm.events import Degraded, Retrying
 from okbot.ui.app_context import AppContext
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from okbot.core.runner import TurnResult
 
 log = logging.getLogger("okbot.ui.chat")
+TOOL_PROGRESS_MARK = "⚙ "
 
 STOPPED_TEXT = "You stopped the reply; what arrived is kept."
 
@@ -82,6 +84,7 @@ class ChatPage(QWidget):
         self.surface.view_context_requested.connect(self._on_surface_view_context_requested)
 
         self.approval = ApprovalCard(self)
+        self.approval.always_allowed.connect(self._on_approval_always_allowed)
         self.status_line = QLabel(self)
         self.status_line.setObjectName("statusLine")
         self.status_line.setForegroundRole(QPalette.ColorRole.PlaceholderText)
@@ -191,6 +194,8 @@ class ChatPage(QWidget):
             self._sent_text = None
         if item.get("type") == "assistant":
             self.surface.end_stream()
+        if item.get("type") == "tool_result" and self.status_line.text().startswith(TOOL_PROGRESS_MARK):
+            self._set_status("")  # that tool is done
         self.surface.append_item(item)
         if item.get("type") == "user":
             self.surface.begin_stream()
@@ -204,10 +209,12 @@ class ChatPage(QWidget):
         elif isinstance(event, Degraded):
             self._set_status(f"Note: {event.message}")
         else:
-            from okbot.core.turn_runtime import MemberActivity  # loaded with the runner already
+            from okbot.core.turn_runtime import MemberActivity, ToolProgress  # loaded with the runner already
 
             if isinstance(event, MemberActivity):
                 self._on_member_activity(event)
+            elif isinstance(event, ToolProgress):  # a running tool (Stop ends it with the turn)
+                self._set_status(f"{TOOL_PROGRESS_MARK}{event.tool}: {event.text}")
 
     def _on_member_activity(self, event: Any) -> None:
         self.working.on_activity(event)
@@ -215,7 +222,15 @@ class ChatPage(QWidget):
             self.surface.set_stream_author(event.member)  # addressed directly: its reply streams to the user
 
     def _on_worker_approval_needed(self, name: str, args: dict, reply: object) -> None:
+        self.approval.timeout_s = self.ctx.settings.get("tools.approvalTimeout")
         self.approval.ask(name, args, reply)  # type: ignore[arg-type]
+
+    def _on_approval_always_allowed(self, tool: str) -> None:
+        key = f"tools.{tool}.approval"
+        try:
+            self.ctx.settings.set(key, "allow")
+        except SettingError as exc:  # a tool without its own setting: this once only
+            log.warning("cannot always allow %s: %s", tool, exc)
 
     def _on_worker_finished(self, result: TurnResult) -> None:
         self._turn_over()
@@ -237,6 +252,8 @@ class ChatPage(QWidget):
 
     def _turn_over(self) -> None:
         self.approval.cancel()
+        if self.status_line.text().startswith(TOOL_PROGRESS_MARK):
+            self._set_status("")
         self.working.clear()
         self.surface.end_stream()
         self.surface.set_stream_author("")

@@ -32,6 +32,7 @@ log = logging.getLogger("okbot.ui.tasks")
 
 T = TypeVar("T")
 POOL_THREADS = 6
+APPROVAL_GRACE_S = 30  # past the card's own timeout, a worker stops waiting for an answer
 
 
 class _Relay(QObject):
@@ -249,6 +250,7 @@ class TurnWorker(QObject):
         self.runner, self.target, self.text = runner, target, text
         self._tasks = tasks or default_task_runner()
         self._cancel = CancelToken()
+        self._settings: Any = None  # the running turn's settings (for the approval wait bound)
         self._started = False
         self._running = False
         queued = Qt.ConnectionType.QueuedConnection
@@ -285,6 +287,7 @@ class TurnWorker(QObject):
             # a factory is called here, on the worker thread: building a provider imports the openai
             # SDK and may read the OS keyring, neither of which may stall the GUI
             runner = make if isinstance(make, TurnRunner) else make()
+            self._settings = runner.sources.settings
             try:
                 if text is None:
                     return runner.retry(target, callbacks=callbacks, cancel=cancel)
@@ -322,10 +325,15 @@ class TurnWorker(QObject):
                 self._worker_approval.emit(name, dict(args), reply)
             except RuntimeError:  # the worker (and its page) is gone: nobody can answer
                 return False
-            answered.wait()
+            # the card denies when its time runs out; this bound only covers a card that never showed
+            answered.wait(self._approval_wait_s())
         finally:
             unregister()
         return answer[0]
+
+    def _approval_wait_s(self) -> float:
+        card = self._settings.get("tools.approvalTimeout") if self._settings is not None else 300
+        return float(card) + APPROVAL_GRACE_S
 
     # -- GUI thread ---------------------------------------------------------------------------
     def _on_worker_item(self, item: dict) -> None:

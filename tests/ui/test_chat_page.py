@@ -154,7 +154,8 @@ def test_approval_card_for_search_history_under_ask(qtbot: QtBot, ctx: AppContex
     page = open_page(qtbot, ctx)
     type_and_enter(qtbot, page, "what did we say about the budget?")
     qtbot.waitUntil(lambda: page.approval.isVisible(), timeout=10_000)
-    assert "budget" in page.approval.label.text()
+    assert "search this chat's full original record" in page.approval.label.text()
+    assert '"query": "budget"' in page.approval.arguments.toPlainText()  # the exact arguments, not a summary
     assert page.streaming  # the turn waits for the answer
     qtbot.mouseClick(page.approval.allow_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, page)
@@ -162,6 +163,38 @@ def test_approval_card_for_search_history_under_ask(qtbot: QtBot, ctx: AppContex
     result = [it for it in page.last_result.items if it["type"] == "tool_result"][0]
     assert result["ok"] is True
     assert page.last_result.reply_text == "Found it."
+
+
+def test_always_allow_sets_the_tool_to_allow_and_the_next_call_is_not_asked(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+) -> None:
+    ctx.settings.set("tools.search_history.approval", "ask")
+    server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "a"})]),
+                   Reply(tool_calls=[tool_call("search_history", {"query": "b"})]), Reply(text="Both."))
+    page = open_page(qtbot, ctx)
+    type_and_enter(qtbot, page, "search twice")
+    qtbot.waitUntil(lambda: page.approval.isVisible(), timeout=10_000)
+    assert page.approval.always_button.text() == "Always allow search_history"
+    qtbot.mouseClick(page.approval.always_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, page)
+    assert ctx.settings.get("tools.search_history.approval") == "allow"
+    assert [r["ok"] for r in page.last_result.items if r["type"] == "tool_result"] == [True, True]
+
+
+def test_an_unanswered_card_denies_when_its_time_runs_out(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+) -> None:
+    ctx.settings.set("tools.search_history.approval", "ask")
+    ctx.settings.set("tools.approvalTimeout", 10)
+    server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "x"})]), Reply(text="Understood."))
+    page = open_page(qtbot, ctx)
+    type_and_enter(qtbot, page, "search")
+    qtbot.waitUntil(lambda: page.approval.isVisible(), timeout=10_000)
+    assert "Denied in 0:10" in page.approval.countdown.text()
+    page.approval._left = 1  # skip the wait: the next tick is the last one
+    wait_idle(qtbot, page)
+    result = [it for it in page.last_result.items if it["type"] == "tool_result"][0]
+    assert result["ok"] is False and "did not approve" in result["content"]
 
 
 def test_denying_the_approval_tells_the_model(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
