@@ -74,6 +74,14 @@ class ReplyTooLong(Exception):
         self.seconds = seconds
 
 
+class ReplyTooLarge(Exception):
+    """The reply grew past the size guard (classified as ``too_big``): the model is looping or broken."""
+
+    def __init__(self, chars: int) -> None:
+        super().__init__(f"reply longer than {chars:,} characters")
+        self.chars = chars
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -114,6 +122,7 @@ EXCEPTION_RULES: dict[str, _Rule] = {
     "cut": _Rule("cut", True, "The connection dropped mid-reply."),
     "malformed": _Rule("malformed", False, "The server sent a reply OkBot could not read."),
     "too_long": _Rule("timeout", False, "The reply went on for more than {seconds} seconds and was stopped."),
+    "too_big": _Rule("too_big", False, "The reply grew past {chars} characters and was stopped (kept up to there)."),
     "unknown": _Rule("unknown", False, "The request failed: {detail}"),
 }
 
@@ -236,6 +245,8 @@ def classify(
                              retry_after=retry_after, detail=safe_detail)
     if isinstance(exc, ReplyTooLong):
         key = "too_long"
+    elif isinstance(exc, ReplyTooLarge):
+        key = "too_big"
     elif isinstance(exc, openai.APITimeoutError):
         key = "timeout"
     elif isinstance(exc, StreamCut):
@@ -251,5 +262,6 @@ def classify(
     if isinstance(exc, openai.APIError) and key == "unknown":
         raw = _server_detail(exc.body, exc.message)
     seconds = f"{exc.seconds:g}" if isinstance(exc, ReplyTooLong) else ""
-    message, detail = _build(rule, secrets, detail=raw, host=_host_of(exc), seconds=seconds)
+    chars = f"{exc.chars:,}" if isinstance(exc, ReplyTooLarge) else ""
+    message, detail = _build(rule, secrets, detail=raw, host=_host_of(exc), seconds=seconds, chars=chars)
     return ProviderError(message, kind=rule.kind, retryable=rule.retryable, detail=detail)

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 import openai
 
 from okbot.config.schema import SettingError
-from okbot.llm.errors import MalformedReply, ProviderError, ReplyTooLong, StreamCut, classify
+from okbot.llm.errors import MalformedReply, ProviderError, ReplyTooLarge, ReplyTooLong, StreamCut, classify
 from okbot.llm.events import (
     Degraded,
     Done,
@@ -62,6 +62,7 @@ log = logging.getLogger("okbot.llm")
 BACKOFF_BASE = 0.5
 BACKOFF_CAP = 20.0
 RETRY_AFTER_CAP = 60.0
+MAX_REPLY_CHARS = 2_000_000  # a reply past this is a model looping, not an answer (~500k tokens)
 CONNECT_TIMEOUT = 10.0
 
 DEGRADED_STREAM_OPTIONS = "this server does not report usage while streaming; token use is estimated"
@@ -141,6 +142,7 @@ class _Reply:
     finish_reason: str | None = None
     usage: UsageEvent | None = None
     chunks: int = 0
+    size: int = 0  # characters of text and tool-call arguments received
 
 
 class OpenAIProvider:
@@ -161,6 +163,7 @@ class OpenAIProvider:
         sleep: Callable[[float], None] = time.sleep,
         estimate_tokens: Callable[[list[dict]], int] | None = None,
         max_reply_seconds: float = 600,
+        max_reply_chars: int = MAX_REPLY_CHARS,
         default_model: str | None = None,
     ) -> None:
         self.base_url = base_url
@@ -171,6 +174,7 @@ class OpenAIProvider:
         self._sleep = sleep
         self._estimate = estimate_tokens or rough_token_estimate
         self._max_reply_seconds = max_reply_seconds
+        self._max_reply_chars = max_reply_chars
         self._capabilities: dict[tuple[str, str], _Capabilities] = {}
         self._local = threading.local()
         limits = httpx.Limits(max_connections=100, max_keepalive_connections=0)
@@ -347,6 +351,8 @@ class OpenAIProvider:
                     raise ReplyTooLong(self._max_reply_seconds)
                 reply.chunks += 1
                 yield from self._on_chunk(chunk, reply, offered_tools)
+                if reply.size > self._max_reply_chars:
+                    raise ReplyTooLarge(self._max_reply_chars)
         except (openai.OpenAIError, ValueError, *_TRANSPORT_ERRORS) as exc:
             failure: BaseException = exc
             if wire.expired:
@@ -355,7 +361,7 @@ class OpenAIProvider:
                     and not isinstance(exc, openai.APITimeoutError):
                 failure = StreamCut(str(exc))  # the reply had begun: the connection dropped mid-reply
             raise self._classify(failure, request.model) from None
-        except ReplyTooLong as exc:
+        except (ReplyTooLong, ReplyTooLarge) as exc:
             raise self._classify(exc, request.model) from None
         finally:
             if stream is not None:
@@ -375,9 +381,11 @@ class OpenAIProvider:
             delta = getattr(choice, "delta", None)
             content = getattr(delta, "content", None) if delta is not None else None
             if isinstance(content, str) and content:
+                reply.size += len(content)
                 yield from self._on_text(content, reply, offered_tools)
             for call in (getattr(delta, "tool_calls", None) or []) if delta is not None else []:
                 function = getattr(call, "function", None)
+                reply.size += len(getattr(function, "arguments", None) or "")
                 event = reply.tools.add(
                     getattr(call, "index", None),
                     getattr(call, "id", None),

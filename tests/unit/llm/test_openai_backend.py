@@ -171,6 +171,16 @@ def test_cut_mid_stream_keeps_partial_text_and_is_not_retried(harness: Harness) 
     assert len(harness.server.chat_requests()) == 1
 
 
+def test_a_runaway_reply_is_stopped_at_the_size_guard_keeping_what_came(harness: Harness) -> None:
+    harness.server.enqueue(Reply(huge_bytes=5_000_000, chunk_chars=65536), Reply(text="NEVER"))
+    events = list(harness.provider(max_reply_chars=300_000).stream(req()))
+    received = sum(len(e.text) for e in events if isinstance(e, TextDelta))
+    assert 300_000 < received <= 300_000 + 65536  # stopped within one piece of the guard
+    assert isinstance(events[-1], ErrorEvent) and events[-1].error.kind == "too_big"
+    assert events[-1].error.message == "The reply grew past 300,000 characters and was stopped (kept up to there)."
+    assert len(harness.server.chat_requests()) == 1  # not retried
+
+
 def test_cut_before_any_text_is_retried(harness: Harness) -> None:
     harness.server.enqueue(Reply(text="abc", cut_after_chunks=0), Reply(text="second try"))
     out = collect(harness.provider().stream(req()))
