@@ -3,6 +3,7 @@
 #   make run     install (if needed) and launch the GUI
 #   make test    install the test extra (if needed) and run the whole suite offscreen
 #   make bench   install (if needed) and run the benchmarks
+#   make stress  the hardening harnesses: crash kills, fuzzing, provider faults (figures)
 #   make lint    ruff over okbot, tests and benchmarks
 #   make screenshots  render the README screenshots into docs/screenshots (offscreen, fake server)
 #   make clean   remove build output and caches (keeps the venv); `make distclean` drops it too
@@ -21,7 +22,7 @@ INSTALL_STAMP = $(VENV)/.okbot-install.stamp
 TEST_STAMP = $(VENV)/.okbot-install-test.stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help run test bench bench-real lint screenshots clean distclean venv install install-test
+.PHONY: help run test bench stress bench-real lint screenshots clean distclean venv install install-test
 
 help:
 	@sed -n '3,10p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
@@ -54,6 +55,10 @@ test: $(TEST_STAMP)
 
 bench: $(INSTALL_STAMP)
 	$(PY) -m benchmarks
+
+# Crash kills (200), hostile-input fuzzing (10,000 cases per loader), provider faults: figures, not pass/fail.
+stress: $(INSTALL_STAMP)
+	$(PY) -m benchmarks.stress
 
 # The fidelity benchmark against a real model (summaries from BASE_URL/MODEL; chat replies stay scripted).
 # e.g. make bench-real BASE_URL=$$(../shared/tools/real-llm-server.sh qwen) MODEL=qwen
