@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import threading
 from typing import Any
 
 log = logging.getLogger("okbot.llm")
@@ -44,6 +45,24 @@ def redact(text: str, *secrets: str | None) -> str:
         else:
             text = pattern.sub(REDACTED, text)
     return text
+
+
+_remembered: set[str] = set()
+_remembered_lock = threading.Lock()
+
+
+def remember_secret(secret: str | None) -> None:
+    """Redact ``secret`` from every later log line and crash report (the API key once resolved)."""
+    if secret and len(secret) >= 4:
+        with _remembered_lock:
+            _remembered.add(secret)
+
+
+def scrub(text: str) -> str:
+    """``text`` with every remembered secret and anything shaped like a credential redacted."""
+    with _remembered_lock:
+        secrets = tuple(_remembered)
+    return redact(text, *secrets)
 
 
 def env_api_key() -> str | None:
@@ -99,17 +118,18 @@ def resolve_api_key(key_source: str) -> str | None:
     if key_source == "none":
         return None
     if key_source == "keyring":
-        found = _keyring_api_key()
-        if found:
-            return found
-        return env_api_key()
-    if key_source == "env":
-        return env_api_key()
-    raise ValueError(f"unknown key source {key_source!r}")
+        found = _keyring_api_key() or env_api_key()
+    elif key_source == "env":
+        found = env_api_key()
+    else:
+        raise ValueError(f"unknown key source {key_source!r}")
+    remember_secret(found)  # from now on it is redacted from logs and crash reports
+    return found
 
 
 def store_api_key(key: str) -> bool:
     """Save ``key`` in the system keyring; False when there is no keyring (or it refused)."""
+    remember_secret(key.strip())
     module = _keyring()
     if module is None:
         return False
