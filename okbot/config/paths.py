@@ -29,9 +29,21 @@ def data_dir() -> Path:
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Create ``path`` (and parents) with mode 0700 where it does not exist yet."""
-    if not path.is_dir():
-        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    """Create ``path`` and every missing parent with mode 0700 (existing folders are left as they are)."""
+    path = Path(path)
+    if path.is_dir():
+        return path
+    missing = []
+    for folder in (path, *path.parents):
+        if folder.is_dir():
+            break
+        missing.append(folder)
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            if not folder.is_dir():
+                raise
     return path
 
 

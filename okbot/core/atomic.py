@@ -8,6 +8,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from okbot.config import paths
+
 PRIVATE_FILE_MODE = 0o600
 
 
@@ -32,7 +34,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = False) -> None
     possible, so the backup is also never half-written).
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    paths.ensure_private_dir(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:

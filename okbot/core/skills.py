@@ -306,7 +306,7 @@ def create_skill(directory: Path, name: str, description: str = "") -> Path:
     value = _quote(description)
     text = _template().replace("{{name}}", name)
     text = text.replace(": {{description}}", f": {value}" if value else ":").replace("{{description}}", value)
-    directory.mkdir(parents=True, exist_ok=True)
+    paths.ensure_private_dir(directory)
     staging = Path(tempfile.mkdtemp(prefix=f".{name}.", suffix=".new", dir=directory))
     try:
         atomic_write_bytes(staging / SKILL_FILE, text.encode("utf-8"))
