@@ -10,6 +10,11 @@ import sys
 
 
 def main() -> None:
+    from okbot import cli  # what ``okbot`` runs before the GUI: argument parsing and the log file
+    from okbot.logs import setup_logging
+
+    cli.build_parser().parse_args([])
+    setup_logging()
     from PySide6.QtCore import QEvent, QObject, QTimer
 
     from okbot.config.settings import Settings
