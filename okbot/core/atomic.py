@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
 from okbot.config import paths
 
 PRIVATE_FILE_MODE = 0o600
+STALE_TEMP_SECONDS = 600  # a temp file this old was left by a writer that died before its rename
 
 
 def fsync_dir(path: Path) -> None:
@@ -35,6 +38,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = False) -> None
     """
     path = Path(path)
     paths.ensure_private_dir(path.parent)
+    _sweep_stale_temps(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -53,6 +57,20 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = False) -> None
             pass
         raise
     fsync_dir(path.parent)
+
+
+def _sweep_stale_temps(path: Path) -> None:
+    """Remove temp files of ``path`` that a killed writer left behind (old enough not to be in use)."""
+    cutoff = time.time() - STALE_TEMP_SECONDS
+    try:
+        for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+            try:
+                if stale.stat().st_mtime < cutoff:
+                    stale.unlink()
+            except OSError:
+                continue
+    except OSError:
+        return
 
 
 def _replace_backup(current: Path, bak: Path) -> None:
