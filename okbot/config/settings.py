@@ -6,6 +6,12 @@ Everything that happened is listed in :attr:`Settings.problems` for the UI and t
 Only values that differ from the defaults are stored; keys this version does not know are kept
 untouched so that a newer OkBot's settings survive a round trip through an older one.
 
+Versions (see :mod:`okbot.core.migrations`): a file without ``version`` (format 0) is migrated in
+memory and written as the current format on the next change, after a copy of the old file is kept as
+``settings.json.v0.bak``. A file from a newer OkBot is read for the keys this one knows and is
+**read-only**: :meth:`Settings.set` / :meth:`Settings.save` raise :class:`SettingError` and the file
+is never rewritten.
+
 On disk::
 
     {"version": 1, "provider.model": "gpt-4o", ...,
@@ -24,6 +30,7 @@ from typing import Any
 
 from okbot.config import paths
 from okbot.config.schema import ORDERED_PAIRS, SETTINGS, SettingError, setting, show_value, suggest
+from okbot.core import migrations
 from okbot.core.atomic import atomic_write_bytes, atomic_write_json
 
 log = logging.getLogger("okbot.config")
@@ -74,6 +81,7 @@ class Settings:
         self._unknown: dict[str, Any] = {}  # keys we do not know, preserved as read
         self._version: int = FORMAT_VERSION
         self._save_blocked: str = ""  # why save() must not overwrite the file on disk
+        self._upgrade: migrations.Upgrade | None = None  # an older file migrated in memory, persisted on save
         self._subscribers: list[Subscriber] = []
 
     # ----------------------------------------------------------------- loading
@@ -115,6 +123,10 @@ class Settings:
         if not isinstance(data, dict):
             self._broken(raw, f"{name} did not hold a JSON object")
             return
+        version = migrations.version_of(data)
+        if version is not None and version < FORMAT_VERSION:
+            self._upgrade = migrations.upgrade("settings", data, version)
+            data = self._upgrade.data
         if self._read_object(data):
             backup = self._backup(raw)
             if backup:
@@ -201,8 +213,9 @@ class Settings:
         if isinstance(value, int) and not isinstance(value, bool) and value >= FORMAT_VERSION:
             self._version = value
             if value > FORMAT_VERSION:
-                self._problem(f"{self.path.name} was written by a newer OkBot (format {value}); "
-                              "the settings this version knows are used and the rest are kept")
+                message = migrations.newer_message(self.path, value, "settings")
+                self._save_blocked = message
+                self._problem(f"{message}; the settings this version knows are used")
             return False
         self._problem(f"{self.path.name}: version was {show_value(value)}; treated as {FORMAT_VERSION}")
         return True
@@ -396,6 +409,7 @@ class Settings:
         self.problems, self.reset_keys = fresh.problems, fresh.reset_keys
         self._values, self._overrides, self._unknown = fresh._values, fresh._overrides, fresh._unknown
         self._version, self._save_blocked = fresh._version, fresh._save_blocked
+        self._upgrade = fresh._upgrade
         after = self.as_dict()
         changed = [k for k in after if after[k] != before[k]]
         for callback in list(self._subscribers):
@@ -428,14 +442,27 @@ class Settings:
     def save(self) -> None:
         """Write settings.json atomically (mode 0600, previous version kept as ``.bak``).
 
-        Raises :class:`SettingError` rather than overwrite a file that could not be read or backed up.
+        An older file is first copied to ``settings.json.v<N>.bak`` (the migrations are logged then).
+        Raises :class:`SettingError` rather than overwrite a file that could not be read or backed up,
+        or one written by a newer OkBot (read-only).
         """
         if self._save_blocked:
             raise SettingError(f"settings not saved: {self._save_blocked}")
         try:
+            migrations.persist_upgrade(self.path, "settings", self._upgrade)
+        except OSError as exc:
+            raise SettingError(f"settings not saved: the old {self.path.name} could not be backed up before "
+                               f"upgrading it ({_why(exc)})") from exc
+        try:
             atomic_write_json(self.path, self.to_json(), backup=True)
         except OSError as exc:
             raise SettingError(f"settings not saved: could not write {self.path} ({_why(exc)})") from exc
+        self._upgrade = None
+
+    @property
+    def read_only(self) -> str:
+        """Why settings.json must not be written (a newer OkBot's file, an unreadable one), else ``""``."""
+        return self._save_blocked
 
 
 def effective_context_window(settings: Settings) -> int:

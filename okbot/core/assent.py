@@ -8,6 +8,10 @@ reported. Storage grows with the number of *distinct* block texts, not with turn
 
 The View-context window shows this beside the live projection, so a user can see that SOUL.md
 (or a skill, or memory) changed since a message was sent.
+
+Every line of ``requests.jsonl`` carries ``"v"`` (:data:`AS_SENT_VERSION`). The log is append-only and
+each line describes itself, so nothing is ever migrated or rewritten: lines without ``v`` (format 0,
+the same fields) and a newer OkBot's lines are read for the fields this build knows.
 """
 
 from __future__ import annotations
@@ -20,8 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from okbot.config import paths
+from okbot.core import migrations
 from okbot.core.atomic import PRIVATE_FILE_MODE, atomic_write_bytes
 from okbot.core.items import now_iso
+
+AS_SENT_VERSION = migrations.CURRENT["as-sent"]
 
 if TYPE_CHECKING:  # type only: ContextSources holds the stores, context imports sources
     from okbot.core.context import ContextProjection
@@ -76,6 +84,7 @@ class AsSentStore:
             request_id = self._allocate_id()
             line = {
                 "id": request_id,
+                "v": AS_SENT_VERSION,
                 "ts": now_iso(),
                 "model": proj.model,
                 "userId": user_id,
@@ -92,7 +101,7 @@ class AsSentStore:
     def record_usage(self, request_id: int, usage: dict[str, Any] | None, status: str) -> None:
         """Attach what the provider reported (or the failure) to a recorded request."""
         with self._lock:
-            self._append({"usageFor": request_id, "usage": usage, "status": status})
+            self._append({"usageFor": request_id, "v": AS_SENT_VERSION, "usage": usage, "status": status})
 
     def requests(self) -> list[AsSentRequest]:
         """Every recorded request, oldest first, usage merged in. Unreadable lines are skipped."""
@@ -167,7 +176,7 @@ class AsSentStore:
         return request_id
 
     def _append(self, obj: dict[str, Any]) -> None:
-        self.dir.mkdir(parents=True, exist_ok=True)
+        paths.ensure_private_dir(self.dir)
         data = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
         fd = os.open(self.log_path, os.O_RDWR | os.O_APPEND | os.O_CREAT, PRIVATE_FILE_MODE)
         try:

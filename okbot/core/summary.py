@@ -7,6 +7,12 @@ coverage that were hidden from the model to make a request fit (they stay on dis
 searchable); ``health`` records how compaction has gone for this session. The file is replaced
 atomically with the previous version kept as ``session-summary.json.bak``; a damaged file falls
 back to that backup, then to an empty summary, always with a notice and never an exception.
+
+Versions (see :mod:`okbot.core.migrations`): a summary without ``version`` (format 0) is read through
+the named migrations; the next save keeps the old file as ``session-summary.json.v0.bak`` first. A
+summary from a newer OkBot is read for the fields this one knows and is read-only:
+:meth:`SummaryStore.save` raises :class:`~okbot.core.migrations.NewerVersion` (an OkBotError) and
+leaves the file alone. Any other failed save raises OkBotError too, naming the file.
 """
 
 from __future__ import annotations
@@ -17,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from okbot.core import atomic, items
+from okbot.core import atomic, items, migrations
+from okbot.core.errors import OkBotError
 
 SUMMARY_VERSION = 1
 TRIGGERS = ("", "ratio", "topic", "manual")
@@ -101,6 +108,7 @@ class SummaryStore:
         self.path = Path(path)
         self.backup_path = self.path.with_name(self.path.name + ".bak")
         self.problems: list[str] = []
+        self.read_only = ""  # set by load() when the file comes from a newer OkBot: why saves are refused
         self._on_notice = on_notice
 
     def load(self) -> SessionSummary:
@@ -122,12 +130,31 @@ class SummaryStore:
         return SessionSummary()
 
     def save(self, s: SessionSummary) -> None:
-        """Validate and write ``s`` atomically, keeping the previous file as the backup."""
+        """Validate and write ``s`` atomically, keeping the previous file as the backup.
+
+        Raises :class:`~okbot.core.migrations.NewerVersion` (nothing written) when the file on disk
+        comes from a newer OkBot, and OkBotError when it cannot be written. An older file is first
+        kept as ``<name>.v<N>.bak``.
+        """
+        on_disk = migrations.read_upgrade(self.path, "summary")
+        if on_disk is None:              # missing or damaged: the backup may still be a newer OkBot's
+            backup = migrations.read_upgrade(self.backup_path, "summary")
+            if backup is not None and backup.newer:
+                raise migrations.NewerVersion(self.backup_path, backup.from_version, SUMMARY_VERSION,
+                                              action="save the session summary")
+        elif on_disk.newer:
+            raise migrations.NewerVersion(self.path, on_disk.from_version, SUMMARY_VERSION,
+                                          action="save the session summary")
         if not s.updated_at:
             s.updated_at = items.now_iso()
-        data = s.to_json()
+        data = {**s.to_json(), "version": SUMMARY_VERSION}  # a save always writes this build's format
         SessionSummary.from_json(data)   # refuse to write what could not be read back
-        atomic.atomic_write_json(self.path, data, backup=True)
+        try:
+            migrations.persist_upgrade(self.path, "summary", on_disk)
+            atomic.atomic_write_json(self.path, data, backup=True)
+        except OSError as exc:
+            raise OkBotError(f"The session summary could not be saved to {self.path} ({exc.strerror or exc}); "
+                             "the previous summary is kept.") from exc
 
     def _read(self, path: Path) -> tuple[SessionSummary | None, str | None]:
         """``(summary, None)``, ``(None, None)`` when missing, or ``(None, what is wrong)``."""
@@ -141,10 +168,25 @@ class SummaryStore:
             obj = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             return None, f"is damaged (not valid JSON: {exc})"
+        version = migrations.version_of(obj) if isinstance(obj, dict) else None
         try:
+            if version is not None and version > SUMMARY_VERSION:
+                return self._read_newer(path, obj, version), None
+            if version is not None and version < SUMMARY_VERSION:
+                obj = migrations.upgrade("summary", obj, version).data
             return SessionSummary.from_json(obj), None
         except ValueError as exc:
             return None, f"is invalid ({exc})"
+
+    def _read_newer(self, path: Path, obj: dict[str, Any], version: int) -> SessionSummary:
+        """A newer OkBot's summary: the fields this build knows, and the store becomes read-only."""
+        message = migrations.newer_message(path, version, "summary")
+        if not self.read_only:
+            self.read_only = message
+            self._notify(f"The session summary {message}.")
+        summary = SessionSummary.from_json({**obj, "version": SUMMARY_VERSION})
+        summary.version = version
+        return summary
 
     def _notify(self, text: str) -> None:
         self.problems.append(text)

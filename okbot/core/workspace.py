@@ -9,6 +9,8 @@ Layout (under the data dir, or under ``root`` when one is given)::
 Ids are safe directory names derived from the free-text name, unique across assistants, squads
 and the trash (so a restore never clashes). Nothing here deletes user data: delete moves into the
 trash, and a directory whose JSON cannot be read is listed with a problem, never skipped or removed.
+Versions follow :mod:`okbot.core.migrations`: older JSON is migrated (old file kept as ``.v<N>.bak``);
+a newer OkBot's is listed with a message, ``read_only``, and every edit raises NewerVersion.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from okbot.config import paths
+from okbot.core import migrations
 from okbot.core.atomic import atomic_write_bytes, atomic_write_json
 from okbot.core.errors import NotFound, OkBotError
 from okbot.core.record_fields import (  # noqa: F401 - MAX_NAME_CHARS is part of this module's API
@@ -51,7 +54,8 @@ _WINDOWS_RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{n}" for p in ("com", "
 class Target:
     """One assistant or squad: its id, display name, directory and parsed JSON.
 
-    ``problem`` is set (and ``meta`` may be empty) when its JSON file is missing or unreadable.
+    ``problem`` is set (and ``meta`` may be empty) when its JSON file is missing or unreadable;
+    ``read_only`` says why it must not be edited (its file comes from a newer OkBot), else ``""``.
     """
 
     kind: str
@@ -60,6 +64,7 @@ class Target:
     dir: Path
     meta: dict = field(default_factory=dict)
     problem: str | None = None
+    read_only: str = ""
 
     @property
     def meta_path(self) -> Path:
@@ -281,7 +286,7 @@ class Workspace:
             meta["members"] = check_members(members, self.resolve)
         if captain is not None:
             meta["captain"] = check_captain(captain, meta.get("captain"))
-        atomic_write_json(target.meta_path, meta, backup=True)
+        migrations.write_json(target.meta_path, "squad", meta, action="edit this squad")
         return Target("squad", target.id, meta["name"] if name is not None else target.name, target.dir, meta)
 
     def rename(self, ref: str, new_name: str) -> Target:
@@ -295,7 +300,7 @@ class Workspace:
             )
         meta = dict(target.meta)
         meta["name"] = new_name
-        atomic_write_json(target.meta_path, meta, backup=True)
+        migrations.write_json(target.meta_path, target.kind, meta, action=f"rename this {target.kind}")
         return Target(target.kind, target.id, new_name, target.dir, meta)
 
     # ------------------------------------------------------------ trash/restore
@@ -423,11 +428,13 @@ class Workspace:
                 meta = parsed
             else:
                 problem = f"{META_FILE[kind]} of {label} does not hold a JSON object."
+        meta, read_only = migrations.current_form(kind, meta, meta_path)
         name = meta.get("name")
         if meta and not (isinstance(name, str) and name.strip()):
             problem = f"{META_FILE[kind]} of {label} has no name."
         display = name.strip() if isinstance(name, str) and name.strip() else directory.name
-        return Target(kind, directory.name, display, directory, meta, problem), problem
+        target = Target(kind, directory.name, display, directory, meta, problem, read_only)
+        return target, problem or (f"{label}: {read_only}" if read_only else None)
 
     def _taken_ids(self) -> set[str]:
         taken = {d.name for root in (self.assistants_root, self.squads_root) for d in _subdirs(root)}
@@ -475,12 +482,13 @@ class Workspace:
         if meta is None:
             self.problems.append(f"Squad '{squad_id}' could not be updated: squad.json is unreadable.")
             return False
+        meta, _ = migrations.current_form("squad", meta, path)
         members = meta.get("members") if isinstance(meta.get("members"), list) else []
         meta["members"] = edit(list(members))
         try:
-            atomic_write_json(path, meta, backup=True)
-        except OSError as exc:
-            self.problems.append(f"Squad '{squad_id}' could not be updated: {exc.strerror or exc}.")
+            migrations.write_json(path, "squad", meta, action="update its members")
+        except OkBotError as exc:
+            self.problems.append(f"Squad '{squad_id}' could not be updated: {exc}.")
             return False
         return True
 

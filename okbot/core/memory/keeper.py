@@ -25,6 +25,7 @@ from datetime import datetime, timedelta, timezone
 from itertools import islice
 from typing import Any
 
+from okbot.core import migrations
 from okbot.core.atomic import atomic_write_json
 from okbot.core.compression.structure import parse_sections
 from okbot.core.errors import OkBotError
@@ -36,6 +37,7 @@ from okbot.llm.provider import ChatRequest
 log = logging.getLogger("okbot.memory")
 
 STATE_FILE = "extraction.json"
+STATE_VERSION = migrations.CURRENT["extraction"]  # older: migrated (old file kept); newer: read-only, no extraction
 MAX_BATCH_ITEMS = 40  # items per extraction call
 MAX_CALLS_PER_WRAP_UP = 3  # a huge coverage jump is worked off over several wrap-ups
 PROMOTE_AT_EVIDENCE = 2
@@ -241,6 +243,11 @@ class MemoryKeeper:
         """Items up to this id were extracted; a session met for the first time starts near its coverage."""
         try:
             obj = json.loads(self._state_path(target).read_text(encoding="utf-8"))
+            version = migrations.version_of(obj) if isinstance(obj, dict) else None
+            if version is not None and version > STATE_VERSION:
+                log.warning("no memory extraction for %s: %s", target.name,
+                            migrations.newer_message(self._state_path(target), version, "extraction"))
+                return covered
             through = obj.get("extractedThroughId") if isinstance(obj, dict) else None
             if isinstance(through, int) and not isinstance(through, bool) and through >= 0:
                 return min(through, covered)
@@ -255,8 +262,13 @@ class MemoryKeeper:
         return ids[-MAX_BATCH_ITEMS - 1] if len(ids) > MAX_BATCH_ITEMS else 0
 
     def _save_state(self, target: Target, through: int) -> None:
+        path = self._state_path(target)
+        on_disk = migrations.read_upgrade(path, "extraction")
+        if on_disk is not None and on_disk.newer:
+            return  # a newer OkBot's progress file is never rewritten (_load_state already stopped extraction)
         try:
-            atomic_write_json(self._state_path(target), {"version": 1, "extractedThroughId": through})
+            migrations.persist_upgrade(path, "extraction", on_disk)
+            atomic_write_json(path, {"version": STATE_VERSION, "extractedThroughId": through})
         except OSError as exc:
             log.warning("could not save memory extraction state of %s: %s", target.name, exc)
 

@@ -4,7 +4,9 @@ Recall chooses which durable entries the instructions carry. It is recomputed on
 boundary — a compression (coverage moved, which a topic change also causes), an edit of either
 memory store, or a change of the memory budgets — and otherwise the last choice is reused, so
 consecutive requests keep an identical prompt prefix. The choice is kept per target in
-``memory-recall.json`` (atomic), so a restart does not change what the model sees either. Hit
+``memory-recall.json`` (atomic), so a restart does not change what the model sees either. An older
+cache is recomputed (the old file kept as ``.v<N>.bak``); a newer OkBot's cache is not used and never
+overwritten. Hit
 counts go up once per refresh, for the entries that refresh recalled.
 """
 
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from okbot.config import paths
+from okbot.core import migrations
 from okbot.core.atomic import atomic_write_json
 from okbot.core.errors import OkBotError
 from okbot.core.memory.recall import recall
@@ -130,8 +133,15 @@ class Memories:
                 except (OkBotError, OSError) as exc:  # counting hits is nice to have; recall must go on
                     log.warning("could not record memory hits in %s: %s", store, exc)
         lines = list(result.lines)
+        path = target.dir / RECALL_FILE
+        on_disk = migrations.read_upgrade(path, "memory-recall")
+        if on_disk is not None and on_disk.newer:  # a newer OkBot's file: used by neither, changed by neither
+            log.info("not saving the recalled memories of %s: %s", target.name,
+                     migrations.newer_message(path, on_disk.from_version, "memory-recall"))
+            return lines
         try:
-            atomic_write_json(target.dir / RECALL_FILE, {"version": RECALL_VERSION, "key": key, "lines": lines})
+            migrations.persist_upgrade(path, "memory-recall", on_disk)
+            atomic_write_json(path, {"version": RECALL_VERSION, "key": key, "lines": lines})
         except OSError as exc:  # a read-only data dir: recall still works, it just is not kept
             log.warning("could not save the recalled memories of %s: %s", target.name, exc)
         return lines

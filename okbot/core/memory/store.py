@@ -7,6 +7,11 @@ on the same folder never lose each other's change) and rewrites it whole through
 :func:`okbot.core.atomic.atomic_write_bytes`. A line that cannot be read is reported in
 :attr:`MemoryStore.problems`, never stops the good lines from loading, and is moved verbatim into
 ``memories.jsonl.bad`` by the next write. Reading never writes.
+
+Versions (see :mod:`okbot.core.migrations`): a file without the header is format 0; the next write
+keeps it as ``memories.jsonl.v0.bak`` and adds the header. A header from a newer OkBot makes the store
+read-only: its entries load, :attr:`MemoryStore.read_only` says why, and every write raises
+:class:`~okbot.core.migrations.NewerVersion` before anything on disk changes.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from okbot.config.paths import ensure_private_dir
+from okbot.core import migrations
 from okbot.core.atomic import PRIVATE_FILE_MODE, atomic_write_bytes
 from okbot.core.errors import OkBotError
 
@@ -177,6 +183,7 @@ class _Loaded:
     extras: dict[str, dict[str, Any]]
     bad_lines: list[bytes]
     problems: list[str]
+    version: int = FILE_VERSION  # of the header; 0 for a file with lines but no header
 
 
 def _entry_from_obj(obj: dict[str, Any], scope: str, where: str, issues: list[str]) -> MemoryEntry:
@@ -213,7 +220,7 @@ def _entry_from_obj(obj: dict[str, Any], scope: str, where: str, issues: list[st
 
 def _parse(data: bytes, scope: str, name: str) -> _Loaded:
     """Read every line; never raises on content. Lines are numbered from 1 in problems."""
-    loaded = _Loaded([], {}, [], [])
+    loaded = _Loaded([], {}, [], [], 0 if data.strip() else FILE_VERSION)
     seen: set[str] = set()
     lines = data.split(b"\n")
     for number, raw in enumerate(lines, 1):
@@ -230,8 +237,14 @@ def _parse(data: bytes, scope: str, name: str) -> _Loaded:
             continue
         if isinstance(obj, dict) and "okbot" in obj and "text" not in obj:
             version = obj.get("version")
-            if obj.get("okbot") != "memories" or not isinstance(version, int) or version > FILE_VERSION:
+            if obj.get("okbot") == "memories" and isinstance(version, int) and version > FILE_VERSION:
+                loaded.version = version
+                loaded.problems.append(f"{where}: {migrations.newer_message(name, version, 'memories')}")
+            elif obj.get("okbot") != "memories" or not isinstance(version, int) or version < 0:
+                loaded.version = FILE_VERSION
                 loaded.problems.append(f"{where}: header {obj!r} is not a version this OkBot knows; read anyway")
+            else:
+                loaded.version = version
             continue
         why = ""
         if not isinstance(obj, dict):
@@ -355,6 +368,14 @@ class MemoryStore:
         self._problems = list(loaded.problems)
 
     @property
+    def read_only(self) -> str:
+        """Why this store refuses writes (memories.jsonl comes from a newer OkBot), else ``""``."""
+        with self._lock:
+            self._refresh()
+            version = self._loaded.version
+            return migrations.newer_message(self.path, version, "memories") if version > FILE_VERSION else ""
+
+    @property
     def problems(self) -> list[str]:
         """One line per unreadable line or bad value in the file as it is now (re-read when it changed)."""
         with self._lock:
@@ -419,7 +440,10 @@ class MemoryStore:
             try:
                 # Always a full re-read here: a stat stamp can miss a same-size rewrite within one clock tick.
                 self._refresh(force=True)
-                loaded = _Loaded(list(self._loaded.entries), dict(self._loaded.extras), [], [])
+                if self._loaded.version > FILE_VERSION:
+                    raise migrations.NewerVersion(self.path, self._loaded.version, FILE_VERSION,
+                                                  action="change the memories")
+                loaded = _Loaded(list(self._loaded.entries), dict(self._loaded.extras), [], [], self._loaded.version)
                 bad_lines = list(self._loaded.bad_lines)
                 yield loaded
                 try:
@@ -430,6 +454,8 @@ class MemoryStore:
                 lock.__exit__(None, None, None)
 
     def _write(self, loaded: _Loaded, bad_lines: list[bytes]) -> None:
+        if loaded.version < FILE_VERSION:  # keep the old file before it gets the header
+            migrations.persist_upgrade(self.path, "memories", migrations.upgrade("memories", {}, loaded.version))
         if bad_lines:
             # Quarantine first: a crash between the two writes duplicates a line, never loses one.
             try:

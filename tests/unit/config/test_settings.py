@@ -495,12 +495,13 @@ def test_api_key_is_never_written(path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert "sk-test-123" not in path.read_text("utf-8")
 
 
-def test_newer_version_is_kept(path: Path) -> None:
-    write(path, {"version": 3, "developerMode": True})
+def test_newer_version_is_read_only(path: Path) -> None:
+    raw = write(path, {"version": 3, "developerMode": True})
     s = Settings.load(path)
-    assert s.get("developerMode") is True and any("newer" in p for p in s.problems)
-    s.save()
-    assert stored(path)["version"] == 3
+    assert s.get("developerMode") is True and any("newer" in p for p in s.problems) and s.read_only
+    with pytest.raises(SettingError, match="newer"):
+        s.save()
+    assert path.read_bytes() == raw
 
 
 def test_bad_version_is_repaired(path: Path) -> None:
@@ -593,6 +594,12 @@ def test_any_json_object_loads_and_every_value_validates(obj: dict) -> None:
             assert spec.validate(value) == value
             assert values[spec.key] == value
         assert s.get(KEEP_MIN) <= s.get(KEEP_MAX)
+        if s.read_only:  # a newer OkBot's file: never rewritten
+            raw = path.read_bytes()
+            with pytest.raises(SettingError, match="newer"):
+                s.save()
+            assert path.read_bytes() == raw
+            return
         # Whatever was read survives a save and reads back the same, with nothing left to repair.
         s.save()
         again = Settings.load(path)
