@@ -6,6 +6,7 @@
 #   make stress  the hardening harnesses: crash kills, fuzzing, provider faults (figures)
 #   make lint    ruff over okbot, tests and benchmarks
 #   make screenshots  render the README screenshots into docs/screenshots (offscreen, fake server)
+#   make package the desktop app in dist/okbot/ + dist/okbot-<version>-linux-x86_64.tar.gz, smoke-tested
 #   make clean   remove build output and caches (keeps the venv); `make distclean` drops it too
 #
 # Knobs: VENV (default .venv), PYTHON (interpreter that creates the venv), PYTEST_ARGS.
@@ -22,10 +23,10 @@ INSTALL_STAMP = $(VENV)/.okbot-install.stamp
 TEST_STAMP = $(VENV)/.okbot-install-test.stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help run test bench stress bench-real lint screenshots clean distclean venv install install-test
+.PHONY: help run test bench stress bench-real lint screenshots clean distclean venv install install-test package
 
 help:
-	@sed -n '3,10p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
+	@sed -n '3,11p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
 
 venv: $(VENV_STAMP)
 install: $(INSTALL_STAMP)
@@ -74,6 +75,14 @@ lint: $(TEST_STAMP)
 # A temporary data dir and the local fake OpenAI server: your own chats and settings are never read.
 screenshots: $(INSTALL_STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots.py --out docs/screenshots
+
+# One-folder PyInstaller app, its archive and a smoke test (packaging/build.py, packaging/README.md).
+# Uses its own build venv (PACKAGE_VENV), so the dev venv stays clean. TIKTOKEN_FILES: the folder
+# holding o200k_base.tiktoken / cl100k_base.tiktoken (default ../shared/tiktoken, else tiktoken's cache).
+PACKAGE_VENV ?= .venv-package
+TIKTOKEN_FILES ?= $(wildcard ../shared/tiktoken)
+package:
+	$(PYTHON) packaging/build.py --venv $(PACKAGE_VENV) $(if $(TIKTOKEN_FILES),--tiktoken "$(TIKTOKEN_FILES)")
 
 clean:
 	rm -rf build dist .pytest_cache .ruff_cache .hypothesis ./*.egg-info
