@@ -18,13 +18,20 @@ Limits: ids out of order can only come from outside edits. Once the index is cur
 use it and are exact. Before that, the backwards readers resolve duplicates and disorder within
 the part they read, but cannot see an earlier line with a *higher* id beyond where they stop
 (e.g. ids ``2, 1``: ``read_after(1)`` stops at the bad ``1``); the scan sets such lines aside.
-One process writes a session at a time (threads are fine).
+
+Several processes may append (GUI and CLI): each write ("find the last id on disk, assign the
+next, write, fsync"; a torn-line repair; a quarantine record) holds an advisory lock on the
+sidecar ``session.jsonl.lock`` (:mod:`okbot.core.datalock`), so ids never repeat and lines never
+interleave. Items from a newer OkBot (``v`` above ``items.SCHEMA_VERSION``) make the store
+read-only: reading works (items it cannot understand are skipped), appending raises OkBotError,
+and nothing is rewritten, repaired or quarantined.
 """
 
 from __future__ import annotations
 
 import base64
 import bisect
+import contextlib
 import copy
 import functools
 import json
@@ -37,7 +44,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
 from okbot.core import items
-from okbot.core.atomic import PRIVATE_FILE_MODE, fsync_dir
+from okbot.core.datalock import FileLock, append_durably
 from okbot.core.errors import OkBotError
 
 Item = dict[str, Any]
@@ -48,7 +55,13 @@ _FIRST_CHUNK = 64 * 1024          # backwards reads start here and double...
 _MAX_CHUNK = 8 * 1024 * 1024      # ...up to this
 _SCAN_CHUNK = 4 * 1024 * 1024     # forward index scan
 _CACHE_SLOTS = 4                  # read_after answers kept (by after_id)
-_WRITE_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
+_NEWER = "written by a newer OkBot: item schema v"
+
+
+def _newer(obj: dict) -> int:
+    """The item's schema version if it is newer than this build's, else 0."""
+    v = obj.get("v")
+    return v if type(v) is int and v > items.SCHEMA_VERSION else 0
 
 
 def _check_line(line: bytes) -> tuple[Item | None, str]:
@@ -68,11 +81,19 @@ def _check_line(line: bytes) -> tuple[Item | None, str]:
     try:
         items.validate_item(obj)
     except items.InvalidItem as exc:
-        return None, f"not a session item: {exc}"
+        newer = _newer(obj) if isinstance(obj, dict) else 0
+        return None, f"{_NEWER}{newer}" if newer else f"not a session item: {exc}"
     match = _ID_PREFIX.match(line)
     if match is not None and int(match.group(1)) != obj["id"]:
         return None, "ambiguous item: the 'id' key appears more than once"
     return obj, ""
+
+
+def _size_of(path: Path) -> int:
+    try:
+        return os.stat(path).st_size
+    except FileNotFoundError:
+        return 0
 
 
 def _is_blank(line: bytes) -> bool:
@@ -116,14 +137,18 @@ class SessionStore:
     def __init__(self, path: Path, *, on_notice: Callable[[str], None] | None = None) -> None:
         self.path = Path(path)
         self.quarantine_path = self.path.with_name(f"{self.path.stem}.quarantine.jsonl")
+        self.lock_path = self.path.with_name(f"{self.path.name}.lock")
         self.problems: list[str] = []
         self._on_notice = on_notice
         self._lock = threading.RLock()
+        self._file_lock = FileLock(self.lock_path)   # other processes; taken only to write
+        self._newer_v = 0                    # newest item schema seen, when above ours
         self._outbox: list[str] = []
         self._size = -1                      # file size as last seen or written by us
         self._last: int | None = None        # last id, valid while the size is unchanged
         self._cache: dict[int, tuple[int, list[Item], bool]] = {}
         self._quarantined: set[int] | None = None
+        self._quarantine_size = -1
         self._reset_index()
         self._open_check()
 
@@ -131,7 +156,24 @@ class SessionStore:
     def _open_check(self) -> None:
         size = self._refresh()
         if size > 0 and not self._ends_with_newline(size):
-            self._repair_torn(size)
+            with self._file_lock:      # the line may still be being written by another process
+                size = self._refresh()
+                if size > 0 and not self._ends_with_newline(size):
+                    self._repair_torn(size)
+
+    @property
+    def read_only(self) -> bool:
+        """True once items from a newer OkBot were seen: reading works, appending refuses."""
+        return self._newer_v > 0
+
+    def _note_versions(self, found: list[Item], bad: list[tuple[int, str, bytes]]) -> None:
+        """Turn read-only when ``found`` or ``bad`` hold items from a newer OkBot."""
+        version = max([_newer(it) for it in found]
+                      + [int(why[len(_NEWER):]) for _, why, _ in bad if why.startswith(_NEWER)], default=0)
+        if version and not self._newer_v:
+            self._notify(f"{self.path.name} holds items from a newer OkBot (item schema v{version}; "
+                         f"this build knows v{items.SCHEMA_VERSION}). The chat is shown read-only.")
+        self._newer_v = max(self._newer_v, version)
 
     # ------------------------------------------------------------------ public API
     @_public
@@ -241,15 +283,9 @@ class SessionStore:
         """Open the session for reading (one place, so tests can count what is read)."""
         return open(self.path, "rb")
 
-    def _stat_size(self) -> int:
-        try:
-            return os.stat(self.path).st_size
-        except FileNotFoundError:
-            return 0
-
     def _refresh(self) -> int:
         """Current size; forget cached answers when someone else changed the file."""
-        size = self._stat_size()
+        size = _size_of(self.path)
         if size != self._size:
             self._cache.clear()
             self._last = None
@@ -262,30 +298,13 @@ class SessionStore:
             return fh.read(1) == b"\n"
 
     def _write(self, path: Path, data: bytes) -> int:
-        """Append ``data`` durably (fsync) to ``path``, creating it private; return the new size."""
-        created = not path.exists()
-        if created:
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(path, _WRITE_FLAGS, PRIVATE_FILE_MODE)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-            size = os.fstat(fd).st_size
-        finally:
-            os.close(fd)
-        if created:
-            fsync_dir(path.parent)
-        return size
+        """Append ``data`` durably to ``path`` (one place, so tests can fail writes); return the new size."""
+        return append_durably(path, data)
 
     def _lines_backward(self, fh: BinaryIO, size: int) -> Iterator[tuple[int, bytes]]:
-        """Complete lines within the first ``size`` bytes, last first, as ``(offset, bytes)``.
-
-        The piece after the last newline (empty, or a line still being written) is skipped.
-        Chunks double up to ``_MAX_CHUNK``, so a huge line costs linear time and a short tail
-        costs a short read.
-        """
+        """Complete lines within the first ``size`` bytes, last first, as ``(offset, bytes)``; the piece
+        after the last newline (empty, or a line still being written) is skipped. Chunks double up to
+        ``_MAX_CHUNK``, so a huge line costs linear time and a short tail costs a short read."""
         pos, chunk = size, _FIRST_CHUNK
         parts: list[bytes] = []      # pieces of the line being assembled, latest first
         first = True
@@ -317,13 +336,11 @@ class SessionStore:
     # ------------------------------------------------------------------ backwards reading
     def _read_back(self, size: int, *, after_id: int | None = None, want: int | None = None
                    ) -> tuple[list[Item], Item | None, list[tuple[int, str, bytes]]]:
-        """Read valid items backwards from ``size``.
-
-        Stops at the first valid line with id <= ``after_id`` (returned as the boundary), or once
-        ``want`` items are held and an older valid line confirms their order. A later line whose
-        id is not above an earlier one loses, as in the forward scan. Returns the items in file
-        order, the boundary item and the newly seen bad lines ``(offset, reason, bytes)``.
-        """
+        """Read valid items backwards from ``size``. Stops at the first valid line with id <= ``after_id``
+        (returned as the boundary), or once ``want`` items are held and an older valid line confirms
+        their order. A later line whose id is not above an earlier one loses, as in the forward scan.
+        Returns the items in file order, the boundary and the newly seen bad lines ``(offset, reason,
+        bytes)``; notes items from a newer OkBot (read-only)."""
         held: list[tuple[int, Item]] = []   # (offset, item), newest first
         bad: list[tuple[int, str, bytes]] = []
         boundary = None
@@ -354,7 +371,9 @@ class SessionStore:
                 bad = [(off, why, raw or self._read_line(fh, off))
                        for off, why, raw in bad if off not in known]
         held.reverse()
-        return [it for _, it in held], boundary, bad
+        found = [it for _, it in held]
+        self._note_versions(found if boundary is None else [*found, boundary], bad)
+        return found, boundary, bad
 
     def _read_line(self, fh: BinaryIO, offset: int) -> bytes:
         fh.seek(offset)
@@ -380,21 +399,26 @@ class SessionStore:
 
     # ------------------------------------------------------------------ writing
     def _append_locked(self, item: Item) -> Item:
-        seen = self._size
-        size = self._refresh()
-        # our own writes always end with a newline; check only when someone else wrote
-        if size > 0 and size != seen and not self._ends_with_newline(size):
-            self._repair_torn(size)
-        new_id = self._last_id_locked() + 1
-        size = self._size
-        stored: Item = {"id": new_id}
-        stored.update((k, v) for k, v in item.items() if k != "id")
-        stored.setdefault("v", items.SCHEMA_VERSION)
-        stored.setdefault("ts", items.now_iso())
-        items.validate_item(stored)
-        data = items.encode_item(stored)
-        new_size = self._write(self.path, data)
-        if new_size != size + len(data):      # someone else wrote too: trust nothing cached
+        with self._file_lock:      # other processes wait from here until the line is durable
+            seen = self._size
+            size = self._refresh()
+            # our own writes always end with a newline; check only when someone else wrote
+            if size > 0 and size != seen and not self._ends_with_newline(size):
+                self._repair_torn(size)
+            new_id = self._last_id_locked() + 1
+            if self._newer_v:
+                raise OkBotError(f"{self.path} was written by a newer OkBot (item schema v{self._newer_v}; "
+                                 f"this build knows v{items.SCHEMA_VERSION}), so it is read-only here.",
+                                 hint="update OkBot to continue this chat")
+            size = self._size
+            stored: Item = {"id": new_id}
+            stored.update((k, v) for k, v in item.items() if k != "id")
+            stored.setdefault("v", items.SCHEMA_VERSION)
+            stored.setdefault("ts", items.now_iso())
+            items.validate_item(stored)
+            data = items.encode_item(stored)
+            new_size = self._write(self.path, data)
+        if new_size != size + len(data):      # someone wrote without the lock: trust nothing cached
             self._size = -1
             return stored
         for key, (cached_size, found, exists) in list(self._cache.items()):
@@ -420,10 +444,12 @@ class SessionStore:
             fh.seek(start)
             fragment = fh.read(size - start)
         item, reason = _check_line(fragment)
-        if item is not None:
-            before, _, _ = self._read_back(start, want=1)
-            if before and before[-1]["id"] >= item["id"]:
-                item, reason = None, f"duplicate or non-increasing id {item['id']}"
+        before, _, _ = self._read_back(start, want=1)     # notes items from a newer OkBot
+        self._note_versions([item] if item else [], [(start, reason, b"")])
+        if self._newer_v:
+            return      # a newer OkBot's file: leave every byte as it is
+        if item is not None and before and before[-1]["id"] >= item["id"]:
+            item, reason = None, f"duplicate or non-increasing id {item['id']}"
         if item is not None:
             self._write(self.path, b"\n")
             self._size = -1
@@ -440,18 +466,14 @@ class SessionStore:
 
     # ------------------------------------------------------------------ quarantine and notices
     def _quarantine_set(self) -> set[int]:
-        if self._quarantined is None:
+        q_size = _size_of(self.quarantine_path)
+        if self._quarantined is None or q_size != self._quarantine_size:  # first use, or another writer
             offsets: set[int] = set()
-            try:
-                with open(self.quarantine_path, "rb") as fh:
-                    for raw in fh:
-                        try:
-                            offsets.add(int(json.loads(raw)["offset"]))
-                        except (ValueError, KeyError, TypeError):
-                            continue
-            except FileNotFoundError:
-                pass
-            self._quarantined = offsets
+            with contextlib.suppress(FileNotFoundError), open(self.quarantine_path, "rb") as fh:
+                for raw in fh:
+                    with contextlib.suppress(ValueError, KeyError, TypeError):
+                        offsets.add(int(json.loads(raw)["offset"]))
+            self._quarantined, self._quarantine_size = offsets, q_size
         return self._quarantined
 
     def _quarantine(self, bad: list[tuple[int, str, bytes]]) -> list[tuple[int, str, bytes]]:
@@ -471,13 +493,22 @@ class SessionStore:
             except UnicodeDecodeError:
                 record["line_b64"] = base64.b64encode(raw).decode("ascii")
             records.append(json.dumps(record, ensure_ascii=False) + "\n")
-        self._write(self.quarantine_path, "".join(records).encode("utf-8"))
+        self._quarantine_size = self._write(self.quarantine_path, "".join(records).encode("utf-8"))
         known.update(fresh)
         return list(fresh.values())
 
     def _report(self, bad: list[tuple[int, str, bytes]]) -> bool:
-        """Quarantine newly found bad lines and add one notice for the batch; True if any."""
-        fresh = self._quarantine(bad)
+        """Quarantine newly found bad lines and add one notice for the batch; True if any.
+
+        Nothing is written to a read-only (newer OkBot's) session.
+        """
+        if not bad:
+            return False
+        self._note_versions([], bad)
+        if self._newer_v:
+            return False
+        with self._file_lock:   # re-reads records another process added, so each line is recorded once
+            fresh = self._quarantine(bad)
         if not fresh:
             return False
         offset, reason, _ = fresh[0]
@@ -560,6 +591,8 @@ class SessionStore:
                         else:
                             max_id = item["id"]
                             add(max_id, pos, length)
+                            if _newer(item):
+                                self._note_versions([item], [])
                     pos += length + 1
         self._indexed_to = pos
         return bad

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okbot.core import items
+from okbot.core.errors import OkBotError
 from okbot.core.session import SessionStore
 
 
@@ -547,3 +548,66 @@ def test_backwards_readers_agree_with_the_forward_scan(lines: list[tuple[str, in
         assert fresh.read_after(after) == ([it for it in scanned if it["id"] > after],
                                            after == 0 or after in ids)
         assert fresh.append(items.user_message("new"))["id"] == (ids[-1] if ids else 0) + 1
+
+
+# --------------------------------------------------------------------------- a newer OkBot's session
+def _newer_line(item_id: int, text: str = "from the future", **extra: object) -> bytes:
+    item = {**items.user_message(text), "id": item_id, "v": items.SCHEMA_VERSION + 1, **extra}
+    return items.encode_item(item)
+
+
+def _refuses_to_append(store: SessionStore) -> None:
+    with pytest.raises(OkBotError, match="written by a newer OkBot") as caught:
+        store.append(items.user_message("mine"))
+    assert caught.value.hint
+
+
+def test_a_newer_okbots_session_reads_but_refuses_to_append_and_is_left_untouched(spath: Path) -> None:
+    _write(spath, _line(1, "old"), _newer_line(2))
+    before = spath.read_bytes()
+    store = SessionStore(spath)
+    _refuses_to_append(store)
+    assert store.read_only
+    assert any("newer OkBot" in p and "read-only" in p for p in store.problems)
+    assert [it["content"] for it in store.tail(5)] == ["old", "from the future"]
+    assert _ids(store.read_after(1)[0]) == [2]
+    assert store.get(2)["content"] == "from the future"
+    assert [it["id"] for it in store.iter_items()] == [1, 2]
+    _refuses_to_append(store)
+    assert spath.read_bytes() == before
+    assert not spath.with_name("session.quarantine.jsonl").exists()
+
+
+def test_items_a_newer_okbot_invented_are_skipped_not_quarantined(spath: Path) -> None:
+    strange = _newer_line(2, type="reaction", emoji="+1")  # a type this build does not know
+    _write(spath, _line(1, "old"), strange, b"not json\n", _line(3, "later"))
+    before = spath.read_bytes()
+    store = SessionStore(spath)
+    assert [it["content"] for it in store.tail(5)] == ["old", "later"]
+    assert store.read_only
+    fresh = SessionStore(spath)
+    assert [it["id"] for it in fresh.iter_items()] == [1, 3]  # the forward scan sees it too
+    assert fresh.read_only
+    _refuses_to_append(fresh)
+    assert spath.read_bytes() == before  # no notice, no quarantine record, not even for "not json"
+    assert _quarantine(spath) == []
+
+
+def test_a_torn_newer_session_is_not_repaired(spath: Path) -> None:
+    _write(spath, _line(1), _newer_line(2), _newer_line(3)[:15])
+    before = spath.read_bytes()
+    store = SessionStore(spath)
+    assert store.read_only
+    assert _ids(store.tail(5)) == [1, 2]
+    _refuses_to_append(store)
+    assert spath.read_bytes() == before
+    assert _quarantine(spath) == []
+
+
+def test_a_newer_item_seen_by_the_index_makes_the_store_read_only_before_appending(spath: Path) -> None:
+    _write(spath, _newer_line(1), _line(2, "a later line by this build"))
+    store = SessionStore(spath)
+    store.ensure_index()
+    assert store.read_only
+    _refuses_to_append(store)
+    assert _ids(list(store.iter_items())) == [1, 2]
