@@ -371,7 +371,7 @@ class Settings:
         self._store(key, value)
         try:
             self.save()
-        except SettingError:
+        except BaseException:  # whatever failed, memory must keep saying what the file says
             self._values, self._overrides = snapshot
             raise
         if self._snapshot() == snapshot:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from okbot.config import paths
 from okbot.core import migrations
-from okbot.core.atomic import PRIVATE_FILE_MODE, atomic_write_bytes
+from okbot.core.atomic import PRIVATE_FILE_MODE, atomic_write_bytes, to_utf8
 from okbot.core.items import now_iso
 
 AS_SENT_VERSION = migrations.CURRENT["as-sent"]
@@ -56,7 +56,7 @@ class AsSentRequest:
 
 def _digest(text: str) -> str:
     """128 bits of SHA-256: content addresses that never collide in practice, half the bytes."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(to_utf8(text)).hexdigest()[:32]
 
 
 class AsSentStore:
@@ -156,7 +156,7 @@ class AsSentStore:
             return
         path = self.blocks_dir / f"{sha}{suffix}"
         if not path.exists():
-            atomic_write_bytes(path, text.encode("utf-8"))
+            atomic_write_bytes(path, to_utf8(text))
         self._known.add(sha)
 
     def _block_set(self, sha: Any) -> list[dict[str, Any]]:
@@ -177,7 +177,7 @@ class AsSentStore:
 
     def _append(self, obj: dict[str, Any]) -> None:
         paths.ensure_private_dir(self.dir)
-        data = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+        data = to_utf8(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
         fd = os.open(self.log_path, os.O_RDWR | os.O_APPEND | os.O_CREAT, PRIVATE_FILE_MODE)
         try:
             size = os.fstat(fd).st_size

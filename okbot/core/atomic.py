@@ -5,6 +5,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -87,4 +88,16 @@ def _replace_backup(current: Path, bak: Path) -> None:
 
 def atomic_write_json(path: Path, obj: Any, *, backup: bool = False) -> None:
     text = json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
-    atomic_write_bytes(path, text.encode("utf-8"), backup=backup)
+    atomic_write_bytes(path, to_utf8(text), backup=backup)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def to_utf8(text: str) -> bytes:
+    """``text`` as UTF-8. Lone surrogates (half an emoji from a broken paste, or a ``\\ud800`` escape read
+    from a file) cannot be encoded: each becomes U+FFFD, so the write goes through instead of failing."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")

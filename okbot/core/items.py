@@ -26,6 +26,8 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
+from okbot.core.atomic import to_utf8
+
 SCHEMA_VERSION = 1
 
 ITEM_TYPES = ("user", "assistant", "tool_call", "tool_result", "notice")
@@ -96,7 +98,7 @@ def notice(text: str, level: str = "info") -> dict[str, Any]:
 def encode_item(item: dict[str, Any]) -> bytes:
     """Serialise an item as one line, ``id`` first. No raw newlines can occur inside."""
     ordered = {"id": item["id"], **{k: v for k, v in item.items() if k != "id"}}
-    return (json.dumps(ordered, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    return to_utf8(json.dumps(ordered, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
 def item_text(item: dict[str, Any]) -> str:

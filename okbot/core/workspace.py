@@ -29,8 +29,9 @@ from typing import Any
 
 from okbot.config import paths
 from okbot.core import migrations
-from okbot.core.atomic import atomic_write_bytes, atomic_write_json
+from okbot.core.atomic import atomic_write_bytes, atomic_write_json, to_utf8
 from okbot.core.errors import NotFound, OkBotError
+from okbot.core.items import now_iso
 from okbot.core.record_fields import (  # noqa: F401 - MAX_NAME_CHARS is part of this module's API
     DEFAULT_CAPTAIN,
     MAX_NAME_CHARS,
@@ -211,7 +212,7 @@ class Workspace:
         if soul_text is not None and not isinstance(soul_text, str):
             raise OkBotError("The SOUL.md text must be text.")
         template = _load_assistant_template()
-        soul_bytes = _template_soul_bytes() if soul_text is None else soul_text.encode("utf-8")
+        soul_bytes = _template_soul_bytes() if soul_text is None else to_utf8(soul_text)
         new_id = self._new_id(name, "assistant")
         meta = {
             "version": SCHEMA_VERSION,
@@ -220,7 +221,7 @@ class Workspace:
             "role": role,
             "model": model.strip() if model else None,
             "toolPolicy": dict(template.get("toolPolicy") or {}),
-            "createdAt": _now_iso(),
+            "createdAt": now_iso(),
         }
 
         def fill(staging: Path) -> None:
@@ -252,7 +253,7 @@ class Workspace:
             "description": description,
             "members": resolved,
             "captain": captain_meta,
-            "createdAt": _now_iso(),
+            "createdAt": now_iso(),
         }
         final = self._publish(self.squads_root, new_id, lambda d: atomic_write_json(d / "squad.json", meta))
         return Target("squad", new_id, name, final, meta)
@@ -327,7 +328,7 @@ class Workspace:
             "kind": target.kind,
             "id": target.id,
             "name": target.name,
-            "deletedAt": _now_iso(),
+            "deletedAt": now_iso(),
             "originalPath": f"{self._kind_root(target.kind).name}/{target.id}",
             "squadMemberships": memberships,
         }
@@ -421,7 +422,7 @@ class Workspace:
             problem = f"{META_FILE[kind]} is missing for {label} ({meta_path})."
         except OSError as exc:
             problem = f"{META_FILE[kind]} of {label} cannot be read ({exc.strerror or exc})."
-        except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError
+        except (ValueError, RecursionError) as exc:  # bad UTF-8, bad JSON, JSON nested beyond reason
             problem = f"{META_FILE[kind]} of {label} is not valid JSON ({exc}); the file was left as is."
         else:
             if isinstance(parsed, dict):
@@ -461,18 +462,20 @@ class Workspace:
         raise NotFound(f"No trash entry '{trash_id}'.")
 
     def _publish(self, kind_root: Path, new_id: str, fill: Any) -> Path:
-        """Build the directory under a hidden staging name, then rename it into place."""
-        paths.ensure_private_dir(kind_root)
+        """Build the directory under a hidden staging name, then rename it into place (a failed write: OkBotError)."""
         staging = kind_root / f".new-{new_id}-{os.urandom(4).hex()}"
-        os.mkdir(staging, 0o700)
         final = kind_root / new_id
         try:
+            paths.ensure_private_dir(kind_root)
+            os.mkdir(staging, 0o700)
             fill(staging)
             if final.exists():
                 raise OkBotError(f"'{new_id}' was created by someone else meanwhile; try again.")
             os.rename(staging, final)
-        except BaseException:
+        except BaseException as exc:
             _remove_staging(staging)
+            if isinstance(exc, OSError):  # disk full, read-only data dir …
+                raise OkBotError(f"Could not create '{new_id}': {exc.strerror or exc}.", hint=str(kind_root)) from exc
             raise
         return final
 
@@ -565,7 +568,7 @@ def _is_dir(entry: os.DirEntry) -> bool:
 def _read_json_object(path: Path) -> dict | None:
     try:
         parsed = json.loads(path.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, ValueError, RecursionError):
         return None
     return parsed if isinstance(parsed, dict) else None
 
@@ -594,6 +597,3 @@ def _remove_staging(staging: Path) -> None:
             path = staging / name if name else staging
             path.rmdir() if name in ("memory", "skills", "") else path.unlink()
 
-
-def _now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")

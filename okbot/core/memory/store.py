@@ -31,7 +31,7 @@ from typing import Any
 
 from okbot.config.paths import ensure_private_dir
 from okbot.core import migrations
-from okbot.core.atomic import PRIVATE_FILE_MODE, atomic_write_bytes
+from okbot.core.atomic import PRIVATE_FILE_MODE, atomic_write_bytes, to_utf8
 from okbot.core.errors import OkBotError
 
 MAX_ENTRY_CHARS = 2000
@@ -467,7 +467,7 @@ class MemoryStore:
             atomic_write_bytes(self.bad_path, old + b"".join(line + b"\n" for line in bad_lines))
         lines = [json.dumps(HEADER)]
         lines.extend(_encode(e, loaded.extras.get(e.id)) for e in loaded.entries)
-        atomic_write_bytes(self.path, ("\n".join(lines) + "\n").encode("utf-8"), backup=True)
+        atomic_write_bytes(self.path, to_utf8("\n".join(lines) + "\n"), backup=True)
         self._set(_Loaded(loaded.entries, loaded.extras, [], []), self._file_stamp())
 
     def _new_id(self, taken: set[str]) -> str:
