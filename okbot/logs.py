@@ -53,8 +53,10 @@ def setup_logging(*, level: int = logging.INFO, crash_reports: bool = True) -> P
     handler.setFormatter(_RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logger = logging.getLogger("okbot")
     logger.setLevel(min(level, logger.level or level))
-    if not any(isinstance(h, _PrivateRotatingFileHandler) for h in logger.handlers):
-        logger.addHandler(handler)
+    for old in [h for h in logger.handlers if isinstance(h, _PrivateRotatingFileHandler)]:
+        logger.removeHandler(old)  # called again (another data dir in the same process): one log file
+        old.close()
+    logger.addHandler(handler)
     if crash_reports:
         sys.excepthook = _on_uncaught
         threading.excepthook = _on_thread_uncaught

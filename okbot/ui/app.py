@@ -6,10 +6,14 @@ window and exits. The CLI may run alongside (the rule is in :mod:`okbot.core.dat
 
 from __future__ import annotations
 
+import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from okbot.config import paths
@@ -21,10 +25,13 @@ from okbot.ui.main_window import MainWindow
 from okbot.ui.tasks import shutdown_tasks
 
 if TYPE_CHECKING:
+    from okbot.core.datalock import DataDirLock
     from okbot.ui.single_instance import SingleInstance
 
 APP_NAME = "OkBot"
 ORGANIZATION_NAME = "OkBot"
+DESKTOP_ID = "io.okbot.OkBot"
+ICON_SIZES = (16, 32, 48, 64, 128, 256, 512)
 
 
 def create_application(argv: list[str]) -> QApplication:
@@ -38,7 +45,25 @@ def create_application(argv: list[str]) -> QApplication:
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(ORGANIZATION_NAME)
     app.setApplicationDisplayName(APP_NAME)
+    app.setDesktopFileName(DESKTOP_ID)  # Wayland app id = the installed .desktop entry
+    icon = QIcon()
+    for size in ICON_SIZES:
+        icon.addFile(str(paths.resource("icons", f"okbot-{size}.png")))
+    app.setWindowIcon(icon)
     return app
+
+
+def quit_on_sigterm(app: QApplication) -> QTimer:
+    """End the event loop cleanly on SIGTERM (logout, ``kill``), so windows close and data is flushed.
+
+    Python runs signal handlers only between bytecodes; the returned timer wakes it now and then
+    while Qt waits in C++.
+    """
+    signal.signal(signal.SIGTERM, lambda *_: app.quit())
+    wake = QTimer(app)
+    wake.timeout.connect(lambda: None)
+    wake.start(250)
+    return wake
 
 
 def startup_problems(settings: Settings, workspace: Workspace) -> list[str]:
@@ -58,15 +83,29 @@ def startup_problems(settings: Settings, workspace: Workspace) -> list[str]:
     return problems
 
 
-def claim_data_dir(data_dir: Path) -> SingleInstance | None:
-    """Make this process the data dir's GUI; None when another GUI already holds it.
+def claim_data_dir(data_dir: Path) -> DataDirLock | None:
+    """Make this process the data dir's GUI before anything in it is read; None if another GUI holds it.
 
-    QtNetwork (for the local socket) is loaded here, not when this module is imported.
+    Only an OS file lock (well under a millisecond); the local socket comes later,
+    :func:`serve_second_instances`.
+    """
+    from okbot.core.datalock import DataDirLock
+
+    lock = DataDirLock(data_dir)
+    return lock if lock.try_acquire() else None
+
+
+def serve_second_instances(lock: DataDirLock, window: QWidget) -> SingleInstance:
+    """Listen for a second GUI on this data dir and raise ``window`` when one asks.
+
+    Loads QtNetwork (about 7 ms), so :func:`run_gui` calls it after the first frame.
     """
     from okbot.ui.single_instance import SingleInstance
 
-    guard = SingleInstance(data_dir)
-    return guard if guard.acquire() else None
+    guard = SingleInstance(lock.data_dir, lock=lock, parent=window)
+    guard.listen()
+    guard.raise_requested.connect(lambda: bring_to_front(window))
+    return guard
 
 
 def defer_to_running_instance(data_dir: Path) -> int:
@@ -100,6 +139,29 @@ def bring_to_front(window: QWidget) -> None:
     window.activateWindow()
 
 
+class _AfterFirstPaint(QObject):
+    """Runs ``fn`` once, after ``widget`` first paints (or after a short fallback delay)."""
+
+    FALLBACK_MS = 1000
+
+    def __init__(self, widget: QWidget, fn: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self._fn: Callable[[], None] | None = fn
+        widget.installEventFilter(self)
+        QTimer.singleShot(self.FALLBACK_MS, self, self._run)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, self, self._run)  # after this frame is on screen
+        return False
+
+    def _run(self) -> None:
+        fn, self._fn = self._fn, None
+        if fn is not None:
+            fn()
+
+
 def run_gui(argv: list[str]) -> int:
     """Run the desktop app until its last window closes; returns the exit code of the event loop.
 
@@ -107,8 +169,8 @@ def run_gui(argv: list[str]) -> int:
     """
     app = create_application(argv)
     data_dir = paths.data_dir()
-    guard = claim_data_dir(data_dir)
-    if guard is None:
+    lock = claim_data_dir(data_dir)
+    if lock is None:
         return defer_to_running_instance(data_dir)
     try:
         settings = Settings.load()
@@ -116,12 +178,16 @@ def run_gui(argv: list[str]) -> int:
         problems = startup_problems(settings, workspace)
         ctx = AppContext.create(workspace, settings)
         window = MainWindow(ctx, problems=problems)
-        guard.raise_requested.connect(lambda: bring_to_front(window))
+        guards: list[SingleInstance] = []
+        _AfterFirstPaint(window.centralWidget() or window, lambda: guards.append(serve_second_instances(lock, window)))
         window.show()
         ctx.warm_up()
+        quit_on_sigterm(app)
         code = app.exec()
         window.close()
         shutdown_tasks()
+        for guard in guards:
+            guard.release()
         return code
     finally:
-        guard.release()
+        lock.release()

@@ -304,8 +304,6 @@ def test_creating_an_assistant_on_a_full_disk_gives_a_clear_error(okbot_home):
     assert _changed(before, _snapshot(okbot_home)) == []
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a failed append (EFBIG/ENOSPC mid-write) leaves a torn fragment "
-                                       "in session.jsonl; SessionStore._write does not truncate it back")
 @pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "darwin", reason="RLIMIT_FSIZE/EFBIG on Linux")
 def test_a_disk_filling_up_mid_append_leaves_the_session_as_it_was(okbot_home):
     _populate(okbot_home)
