@@ -98,12 +98,11 @@ def _prefix_share_table() -> str:
 def _converse(rule: str) -> tuple[list[float], int, int]:
     """One conversation over topics that change every few turns; returns (shares, compressions, refreshes)."""
     setup_env(Path(tempfile.mkdtemp(prefix=f"okbot-bench-prefix-{rule}-")))
-    from okbot.config.settings import Settings
     from okbot.core.memory.memories import Memories
     from okbot.core.sources import ContextSources
     from okbot.core.turns import make_turn_runner
     from okbot.core.workspace import Workspace
-    from okbot.llm.openai_backend import OpenAIProvider
+    from tests.helpers.env import provider_for, settings_for
     from tests.helpers.fake_memory import is_extraction_request, with_summaries
     from tests.helpers.fake_openai import FakeOpenAIServer
     from tests.helpers.fake_summarizer import TOPIC_QUESTION, is_summarizer_request
@@ -111,10 +110,7 @@ def _converse(rule: str) -> tuple[list[float], int, int]:
     rng = random.Random(7)
     with FakeOpenAIServer() as server:
         server.set_default(with_summaries)
-        settings = Settings.load()
-        settings.set("provider.baseUrl", server.base_url)
-        settings.set("provider.keySource", "none")
-        settings.set("model.contextWindow", 8000)
+        settings_for(server, {"model.contextWindow": 8000})
         ws = Workspace()
         target = ws.ensure_default()
         sources = ContextSources(ws)
@@ -126,7 +122,7 @@ def _converse(rule: str) -> tuple[list[float], int, int]:
             topic = TOPICS[i % len(TOPICS)]
             store.add(f"The user's {topic} note {i}: prefers option {rng.randint(1, 9)} for {topic} work.",
                       status="durable", pinned=i < 3)
-        provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
+        provider = provider_for(server, max_retries=0)
         runner = make_turn_runner(sources, provider)
         marks, covered = [], []
         for turn in range(PREFIX_TURNS):

@@ -62,18 +62,16 @@ def _closed_port_url() -> str:
 
 def _one(fault: str, replies: list, options: dict) -> Outcome:
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-stress-faults-")))
-    from okbot.config.settings import Settings
     from okbot.core.runner import TurnCallbacks, TurnRunner
     from okbot.core.session import SessionStore
     from okbot.core.sources import ContextSources
     from okbot.core.workspace import Workspace
     from okbot.llm.openai_backend import OpenAIProvider
+    from tests.helpers.env import provider_for, settings_for
     from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 
     with FakeOpenAIServer() as server:
-        settings = Settings.load()
-        settings.set("provider.baseUrl", server.base_url)
-        settings.set("provider.keySource", "none")
+        settings_for(server)
         ws = Workspace()
         target = ws.ensure_default()
         sources = ContextSources(ws)
@@ -84,7 +82,7 @@ def _one(fault: str, replies: list, options: dict) -> Outcome:
         seen: list[str] = []
         result = TurnRunner(sources, faulty).run_turn(target, "go", callbacks=TurnCallbacks(on_delta=seen.append))
         faulty.close()
-        healthy = OpenAIProvider(server.base_url, None, sleep=lambda _s: None)
+        healthy = provider_for(server)
         server.enqueue(Reply(text="Recovered."))
         retried = TurnRunner(sources, healthy).retry(target)
         healthy.close()

@@ -26,7 +26,7 @@ from okbot.core.skills import parse_skill
 from okbot.core.sources import ContextSources
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import MAX_NAME_CHARS, Workspace
-from okbot.llm.openai_backend import OpenAIProvider
+from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 
 REPO = Path(__file__).resolve().parents[2]
@@ -72,14 +72,12 @@ def server():
 
 @pytest.fixture
 def env(server):
-    settings = Settings.load()
-    settings.set("provider.baseUrl", server.base_url)
-    settings.set("provider.keySource", "none")
+    settings_for(server)
     ws = Workspace()
     target = ws.ensure_default()
     sources = ContextSources(ws)
     sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_reply_seconds=3)
+    provider = provider_for(server, max_reply_seconds=3)
     return target, sources, TurnRunner(sources, provider)
 
 

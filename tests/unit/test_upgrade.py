@@ -281,21 +281,18 @@ def chat(tmp_path: Path):
     from okbot.core.memory.keeper import MemoryKeeper
     from okbot.core.sources import ContextSources
     from okbot.core.turns import make_turn_runner
-    from okbot.llm.openai_backend import OpenAIProvider
+    from tests.helpers.env import provider_for, settings_for
     from tests.helpers.fake_memory import with_summaries
     from tests.helpers.fake_openai import FakeOpenAIServer
 
     with FakeOpenAIServer() as server:
         server.set_default(with_summaries)
-        settings = Settings.load()
-        settings.set("provider.baseUrl", server.base_url)
-        settings.set("provider.keySource", "none")
-        settings.set("model.contextWindow", 3000)
+        settings_for(server, {"model.contextWindow": 3000})
         workspace = Workspace()
         target = workspace.ensure_default()
         sources = ContextSources(workspace)
         sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
-        provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
+        provider = provider_for(server, max_retries=0)
         keeper = MemoryKeeper(sources, provider, background=False)
         yield target, sources, make_turn_runner(sources, provider, keeper), keeper
 

@@ -9,7 +9,6 @@ import time
 
 import pytest
 
-from okbot.config.settings import Settings
 from okbot.core.context import build_context
 from okbot.core.errors import OkBotError
 from okbot.core.runner import TurnCallbacks
@@ -17,8 +16,8 @@ from okbot.core.sources import ContextSources
 from okbot.core.turn_runtime import MemberActivity
 from okbot.core.turns import make_turn_runner
 from okbot.core.workspace import Workspace
-from okbot.llm.openai_backend import OpenAIProvider
 from okbot.llm.provider import CancelToken
+from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.fake_squad import SquadScript, ask, speaker
 
@@ -37,9 +36,7 @@ def server(script):
 
 @pytest.fixture
 def env(server):
-    settings = Settings.load()
-    settings.set("provider.baseUrl", server.base_url)
-    settings.set("provider.keySource", "none")
+    settings_for(server)
     ws = Workspace()
     ws.create_assistant("Rex", role="a meticulous code reviewer", soul_text="Rex cites line numbers.\n")
     ws.create_assistant("Mia", role="a release manager", soul_text="Mia thinks in checklists.\n")
@@ -47,7 +44,7 @@ def env(server):
     squad = ws.create_squad("Launch", [("Rex", "reviewer"), ("Mia", "release"), ("Ola", "tests")],
                             description="Ships version 2.", captain={"playbook": "Review before release."})
     sources = ContextSources(ws)
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
+    provider = provider_for(server, max_retries=0)
     return squad, sources, make_turn_runner(sources, provider)
 
 

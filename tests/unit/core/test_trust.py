@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from okbot.config.settings import Settings
 from okbot.core.context import build_context
 from okbot.core.runner import TurnRunner
 from okbot.core.sources import ContextSources
 from okbot.core.workspace import Workspace
-from okbot.llm.openai_backend import OpenAIProvider
+from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
 from tests.helpers.fake_squad import SquadScript, ask
 
@@ -26,12 +25,10 @@ def server():
 
 @pytest.fixture
 def env(server):
-    settings = Settings.load()
-    settings.set("provider.baseUrl", server.base_url)
-    settings.set("provider.keySource", "none")
+    settings_for(server)
     ws = Workspace()
     sources = ContextSources(ws)
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
+    provider = provider_for(server, max_retries=0)
     return ws, sources, TurnRunner(sources, provider)
 
 

@@ -7,15 +7,14 @@ import threading
 
 import pytest
 
-from okbot.config.settings import Settings
 from okbot.core.items import new_item, user_message
 from okbot.core.runner import TurnCallbacks, TurnRunner
 from okbot.core.session import SessionStore
 from okbot.core.sources import ContextSources
 from okbot.core.tools import Tool, ToolOutcome, ToolRegistry
 from okbot.core.workspace import Workspace
-from okbot.llm.openai_backend import OpenAIProvider
 from okbot.llm.provider import CancelToken
+from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
 
 
@@ -26,13 +25,11 @@ def server():
 
 
 def make_env(server, tools, clock=None):
-    settings = Settings.load()
-    settings.set("provider.baseUrl", server.base_url)
-    settings.set("provider.keySource", "none")
+    settings_for(server)
     ws = Workspace()
     target = ws.ensure_default()
     sources = ContextSources(ws, tools=ToolRegistry(tools))
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_reply_seconds=3)
+    provider = provider_for(server, max_reply_seconds=3)
     return target, sources, TurnRunner(sources, provider, **({"clock": clock} if clock else {}))
 
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from okbot.config.settings import Settings
 from okbot.core.compression import Compressor
 from okbot.core.local_tools.guard import workspace_dir
 from okbot.core.runner import TurnCallbacks, TurnRunner
 from okbot.core.sources import ContextSources
 from okbot.core.workspace import Workspace
-from okbot.llm.openai_backend import OpenAIProvider
+from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
 from tests.helpers.fake_summarizer import faithful, is_summarizer_request
 
@@ -24,13 +23,11 @@ def server():
 
 @pytest.fixture
 def env(server):
-    settings = Settings.load()
-    settings.set("provider.baseUrl", server.base_url)
-    settings.set("provider.keySource", "none")
+    settings_for(server)
     ws = Workspace()
     target = ws.ensure_default()
     sources = ContextSources(ws)
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
+    provider = provider_for(server, max_retries=0)
     return target, sources, provider
 
 

@@ -7,14 +7,13 @@ import json
 
 import pytest
 
-from okbot.config.settings import Settings
 from okbot.core.context import build_context
 from okbot.core.items import new_item, user_message
 from okbot.core.memory.keeper import MemoryKeeper, asks_to_remember
 from okbot.core.sources import ContextSources
 from okbot.core.turns import make_turn_runner
 from okbot.core.workspace import Workspace
-from okbot.llm.openai_backend import OpenAIProvider
+from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_memory import is_extraction_request, with_summaries
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.fake_summarizer import is_summarizer_request
@@ -29,15 +28,12 @@ def server():
 
 @pytest.fixture
 def env(server):
-    settings = Settings.load()
-    settings.set("provider.baseUrl", server.base_url)
-    settings.set("provider.keySource", "none")
-    settings.set("model.contextWindow", 3000)
+    settings_for(server, {"model.contextWindow": 3000})
     ws = Workspace()
     target = ws.ensure_default()
     sources = ContextSources(ws)
     sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
+    provider = provider_for(server, max_retries=0)
     keeper = MemoryKeeper(sources, provider, background=False)
     return target, sources, keeper, make_turn_runner(sources, provider, keeper)
 
@@ -170,7 +166,7 @@ def test_asks_to_remember() -> None:
 
 def test_background_wrap_up_does_not_hold_the_turn_and_drains(server, env):
     target, sources, _, _ = env
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
+    provider = provider_for(server, max_retries=0)
     keeper = MemoryKeeper(sources, lambda: provider)
     runner = make_turn_runner(sources, provider, keeper)
     server.set_default(lambda body: Reply(text=json.dumps({"memories": []}), first_byte_delay=0.5)
