@@ -13,6 +13,7 @@ into signals. ``cancel`` (a :class:`CancelToken`) may be set from any thread.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ log = logging.getLogger("okbot.runner")
 # Beyond this a pasted message is refused before anything is counted or written (≈ 250k tokens).
 MAX_USER_CHARS = 1_000_000
 DANGLING_LOOKBACK = 64  # newest items searched for tool calls left without a result
+_DANGLING_LOCK = threading.Lock()
 
 
 def _noop(*_args: Any) -> None:
@@ -65,6 +67,32 @@ class TurnResult:
     @property
     def reply_text(self) -> str:
         return "".join(it["content"] for it in self.items if it.get("type") == "assistant")
+
+
+def close_dangling_calls(session: Any, target: Target) -> list[dict[str, Any]]:
+    """Tool calls of an earlier turn that never got a result (OkBot closed while one waited for
+    approval or ran) get one now, saying so, so the record and the user both see how it ended.
+    Returns the items appended (none when nothing dangles)."""
+    with _DANGLING_LOCK:  # the chat page (on open) and a turn (on start) may both look at once
+        return _close_dangling(session, target)
+
+
+def _close_dangling(session: Any, target: Target) -> list[dict[str, Any]]:
+    tail = session.tail(DANGLING_LOOKBACK)
+    answered = {it.get("call_id") for it in tail if it.get("type") == "tool_result"}
+    dangling = [it for it in tail if it.get("type") == "tool_call" and it.get("call_id") not in answered]
+    added = []
+    for call in dangling:
+        note = f"[app note: {call.get('name')} was not run — OkBot closed before this call was approved or finished]"
+        added.append(session.append(new_item(
+            "tool_result", author=call.get("author", target.id), source="app", call_id=call["call_id"],
+            name=call.get("name", ""), content=note, ok=False,
+        )))
+    if dangling:
+        added.append(session.append(notice(
+            f"{len(dangling)} tool call(s) of the last turn were not run: OkBot closed while they waited.", "warning"
+        )))
+    return added
 
 
 class TurnRunner:
@@ -123,28 +151,8 @@ class TurnRunner:
         return self._run(target, last_user["id"], callbacks, cancel or CancelToken(), member)
 
     def _close_dangling_calls(self, target: Target, callbacks: TurnCallbacks) -> None:
-        """Tool calls of an earlier turn that never got a result (OkBot closed while one waited for
-        approval or ran) get one now, saying so, so the record and the user both see how it ended."""
-        session = self.sources.session(target)
-        tail = session.tail(DANGLING_LOOKBACK)
-        answered = {it.get("call_id") for it in tail if it.get("type") == "tool_result"}
-        dangling = [it for it in tail if it.get("type") == "tool_call" and it.get("call_id") not in answered]
-        for call in dangling:
-            note = (
-                f"[app note: {call.get('name')} was not run — OkBot closed before this call was approved "
-                "or finished]"
-            )
-            stored = session.append(new_item(
-                "tool_result", author=call.get("author", target.id), source="app", call_id=call["call_id"],
-                name=call.get("name", ""), content=note, ok=False,
-            ))
-            callbacks.on_item(stored)
-        if dangling:
-            stored = session.append(notice(
-                f"{len(dangling)} tool call(s) of the last turn were not run: OkBot closed while they waited.",
-                "warning",
-            ))
-            callbacks.on_item(stored)
+        for item in close_dangling_calls(self.sources.session(target), target):
+            callbacks.on_item(item)
 
     # -- the loop ---------------------------------------------------------------------------
     def _check_message(self, target: Target, text: str) -> None:

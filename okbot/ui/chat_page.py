@@ -110,6 +110,8 @@ class ChatPage(QWidget):
         self._set_up_squad()
         self.surface.set_developer_mode(bool(ctx.settings.get("developerMode")))
         self.refresh_gauge()
+        if not target.problem:
+            self._close_dangling_calls()
 
     # ------------------------------------------------------------------ public
     @property
@@ -266,6 +268,21 @@ class ChatPage(QWidget):
         self.view_context_requested.emit(self.target, item_id)
 
     # --------------------------------------------------------------- internals
+    def _close_dangling_calls(self) -> None:
+        """A call left waiting when OkBot closed (an approval card, a running tool) gets its closing note now."""
+        session, target = self.ctx.sources.session(self.target), self.target
+
+        def close() -> list[dict[str, Any]]:
+            from okbot.core.runner import close_dangling_calls  # loaded off the GUI thread
+
+            return close_dangling_calls(session, target)
+
+        def show(items: list[dict[str, Any]]) -> None:
+            for item in items:
+                self.surface.append_item(item)
+
+        self.ctx.tasks.run(close, show, lambda exc: log.warning("could not close dangling calls: %s", exc), owner=self)
+
     def _set_up_squad(self) -> None:
         """Squads: name and colour the captain and members on bubbles and in the working line."""
         if self.target.kind != "squad":

@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 from okbot.ui.app_context import AppContext
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
 from tests.ui.chat_fixtures import ctx, server  # noqa: F401 - fixtures
-from tests.ui.test_chat_page import open_page, type_and_enter, wait_idle
+from tests.ui.test_chat_page import open_page, shown_text, type_and_enter, wait_idle
 
 
 def test_a_running_command_shows_its_progress_and_the_row_its_digest(
@@ -42,3 +42,22 @@ def test_stop_ends_a_long_command_at_once_and_the_record_says_so(
     result = next(it for it in page.last_result.items if it["type"] == "tool_result")
     assert not result["ok"] and "stopped by the user" in result["content"]
     assert page.last_result.status == "interrupted"
+
+
+def test_a_call_left_waiting_at_the_last_close_is_closed_with_a_note_when_the_chat_opens(
+    qtbot: QtBot, ctx: AppContext  # noqa: F811
+) -> None:
+    from okbot.core.items import new_item, user_message
+
+    target = ctx.workspace.list()[0]
+    session = ctx.sources.session(target)
+    session.append(user_message("tidy up"))
+    session.append(new_item("tool_call", author=target.id, source="app", call_id="call_7", name="run_shell",
+                            arguments='{"command": "rm old.log"}'))  # OkBot was closed while the card waited
+    page = open_page(qtbot, ctx)
+    qtbot.waitUntil(lambda: session.last_id() == 4, timeout=10_000)
+    closed, note = list(session.iter_items())[2:]
+    assert closed["type"] == "tool_result" and closed["call_id"] == "call_7" and not closed["ok"]
+    assert "OkBot closed before this call was approved" in closed["content"]
+    assert note["type"] == "notice" and "were not run" in note["content"]
+    qtbot.waitUntil(lambda: "were not run" in shown_text(page), timeout=10_000)
