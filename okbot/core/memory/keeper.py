@@ -188,7 +188,8 @@ class MemoryKeeper:
                 report.merged.append(entry.id)
                 continue
             store = global_store if cand.scope == "user" else own
-            evidence = 1 + (normalise(cand.text) in agreed or _supported(cand.text, agreed))
+            agreed_on = normalise(cand.text) in agreed or _supported(cand.text, agreed)
+            evidence = 2 if agreed_on else 1  # an agreement the summary records counts as a second sighting
             entry = store.add(
                 cand.text,
                 status="durable" if explicit else "candidate",

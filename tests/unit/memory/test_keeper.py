@@ -203,3 +203,17 @@ def test_load_skill_runs_through_the_runner(env, server):
     assert "- haiku: Write a haiku about the topic" in first["messages"][0]["content"]  # the catalog block
     tool_result = next(it for it in result.items if it["type"] == "tool_result")
     assert tool_result["ok"] and "Always 5-7-5 syllables." in tool_result["content"]
+
+
+def test_an_agreement_the_summary_records_counts_as_evidence(env, server):
+    from okbot.core.compression.structure import empty_summary
+    from okbot.core.summary import SessionSummary, SummaryStore
+
+    target, sources, keeper, runner = env
+    said = sources.session(target).append(user_message("I prefer answers in metric units."))
+    summary = empty_summary().replace("## Agreements\n- (none yet)",
+                                      "## Agreements\n- The user said: I prefer answers in metric units.")
+    SummaryStore(target.summary_path).save(SessionSummary(summary=summary, covered_through_id=said["id"]))
+    keeper.wrap_up(target)  # the coverage advance is extracted once …
+    (entry,) = sources.memory.own_store(target).entries()
+    assert entry.evidence == 2 and entry.status == "durable"  # … and the recorded agreement makes it durable
