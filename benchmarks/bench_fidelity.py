@@ -101,8 +101,9 @@ def run(turns: int = 420, *, base_url: str | None = None, model: str | None = No
     from okbot.core.compression.summarizer import Summarizer
     from okbot.core.digest import user_checklist
     from okbot.core.runner import TurnRunner
+    from okbot.core.search_history import SEARCH_HISTORY
     from okbot.core.sources import ContextSources
-    from okbot.core.tools import Tool, ToolOutcome
+    from okbot.core.tools import Tool, ToolOutcome, ToolRegistry
     from okbot.core.workspace import Workspace
     from okbot.llm.openai_backend import OpenAIProvider
     from tests.helpers.fake_openai import FakeOpenAIServer
@@ -127,9 +128,10 @@ def run(turns: int = 420, *, base_url: str | None = None, model: str | None = No
         settings.set("model.contextWindow", window)  # after the model: the override is per model
         ws = Workspace()
         target = ws.ensure_default()
-        sources = ContextSources(ws)
-        sources.tools.register(Tool("read_file", "read a file", {"type": "object", "properties": {}},
-                                    lambda args, ctx: ToolOutcome(script[harness.turn].tool_output or "")))
+        # the scenario's read_file returns scripted output (the real one would read this machine's files)
+        scripted_read = Tool("read_file", "read a file", {"type": "object", "properties": {}},
+                             lambda args, ctx: ToolOutcome(script[harness.turn].tool_output or ""))
+        sources = ContextSources(ws, tools=ToolRegistry([SEARCH_HISTORY, scripted_read]))
         counter = sources.counter(sources.model_for(target))
         counter.ensure_loaded(timeout=30)
         chat_provider = OpenAIProvider(server.base_url, None)
