@@ -52,10 +52,14 @@ class AppContext:
         return self.sources.settings
 
     def warm_up(self) -> None:
-        """Import the provider stack in the background, so the first Send does not wait for it."""
+        """Import in the background what the first chat page, its file watcher and the first Send need,
+        so the GUI thread finds them loaded instead of importing them itself."""
 
         def load() -> None:
+            import okbot.core.runner  # noqa: F401
+            import okbot.core.sources  # noqa: F401
             import okbot.llm.openai_backend  # noqa: F401
+            import okbot.ui.file_watch  # noqa: F401  (watchdog)
 
         self.tasks.run(load)
 

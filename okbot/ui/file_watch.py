@@ -2,8 +2,9 @@
 
 The View-context window uses it to follow edits of SOUL.md, skills/ and memory/ made in an
 editor. watchdog calls back on its observer thread; :class:`FileWatcher` only checks there
-whether an event concerns a watched path and emits a queued signal, so everything else (the
-debounce timer, re-arming watches, the ``changed`` signal) happens on the GUI thread.
+whether an event concerns a watched path and emits a queued signal, so the debounce timer and the
+``changed`` signal live on the GUI thread. (Un)scheduling watches — inotify setup takes a few ms per
+folder — runs on the watcher's own arming thread, one request after another.
 
 A watched path that does not exist yet (no ``skills/`` folder so far) is watched through its
 nearest existing parent; once it appears, the watches are re-armed so edits inside it are seen.
@@ -15,6 +16,7 @@ import logging
 import os
 import time
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +98,8 @@ class FileWatcher(QObject):
         super().__init__(parent)
         self._watched: tuple[str, ...] = ()
         self._observer: Any = None
-        self._scheduled: dict[str, tuple[Any, bool]] = {}  # dir -> (watch handle, recursive)
+        self._scheduled: dict[str, tuple[Any, bool]] = {}  # dir -> (watch handle, recursive); arming thread only
+        self._arming: ThreadPoolExecutor | None = None  # one thread: (un)scheduling inotify watches takes ms
         self._pending: set[str] = set()
         self._first_pending = 0.0
         self._debounce_ms = max(1, int(debounce_ms))
@@ -118,23 +121,33 @@ class FileWatcher(QObject):
 
     def watched_dirs(self) -> dict[str, bool]:
         """Directories currently scheduled with watchdog -> recursive (for diagnostics and tests)."""
+        if self._arming is not None:
+            self._arming.submit(lambda: None).result()  # after the arming asked for so far
         return {d: rec for d, (_w, rec) in self._scheduled.items()}
 
-    def set_paths(self, paths: Iterable[Path | str]) -> None:
-        """Watch exactly ``paths`` (files or directories, existing or not); starts the observer."""
+    def set_paths(self, paths: Iterable[Path | str], *, wait: bool = True) -> None:
+        """Watch exactly ``paths`` (files or directories, existing or not); starts the observer.
+
+        ``wait=False`` arms the watches on the watcher's own thread and returns at once (the main
+        window switching chats must not wait for inotify); events in those few ms may be missed.
+        """
         self._watched = tuple(dict.fromkeys(os.path.abspath(os.fspath(p)) for p in paths))
         if self._observer is None:
             self._observer = Observer()
             self._observer.daemon = True
             self._handler = _Handler(self)
             self._observer.start()
-        self._rearm()
+            self._arming = ThreadPoolExecutor(max_workers=1, thread_name_prefix="okbot-watch-arm")
+        self._rearm(wait=wait)
 
     def stop(self) -> None:
         """Stop watching and join watchdog's thread; pending changes are dropped."""
         self._timer.stop()
         self._pending.clear()
         self._watched = ()
+        arming, self._arming = self._arming, None
+        if arming is not None:
+            arming.shutdown(wait=True)
         observer, self._observer = self._observer, None
         self._scheduled.clear()
         if observer is not None:
@@ -156,29 +169,34 @@ class FileWatcher(QObject):
         changed, self._pending = sorted(self._pending), set()
         if not changed:
             return
-        self._rearm()  # a watched folder may have appeared or vanished
+        self._rearm(wait=False)  # a watched folder may have appeared or vanished
         self.changed.emit(changed)
 
-    def _rearm(self) -> None:
-        if self._observer is None:
+    def _rearm(self, *, wait: bool) -> None:
+        if self._arming is None:
             return
-        plan = _watch_plan(self._watched)
+        future = self._arming.submit(self._arm, self._watched, self._observer)
+        if wait:
+            future.result()
+
+    def _arm(self, watched: tuple[str, ...], observer: Any) -> None:
+        """On the arming thread: make the scheduled watches match ``watched``."""
+        if observer is None or observer is not self._observer:
+            return  # stopped meanwhile
+        plan = _watch_plan(watched)
         for directory, (watch, recursive) in list(self._scheduled.items()):
             if plan.get(directory) != recursive or not os.path.isdir(directory):
-                self._unschedule(watch)
+                try:
+                    observer.unschedule(watch)
+                except (KeyError, OSError):  # the directory vanished and watchdog already dropped it
+                    pass
                 del self._scheduled[directory]
         for directory, recursive in plan.items():
             if directory in self._scheduled:
                 continue
             try:
-                watch = self._observer.schedule(self._handler, directory, recursive=recursive)
+                watch = observer.schedule(self._handler, directory, recursive=recursive)
             except OSError as exc:  # e.g. out of inotify watches: the viewer still works, just not live
                 log.warning("cannot watch %s: %s", directory, exc)
                 continue
             self._scheduled[directory] = (watch, recursive)
-
-    def _unschedule(self, watch: Any) -> None:
-        try:
-            self._observer.unschedule(watch)
-        except (KeyError, OSError):  # the directory vanished and watchdog already dropped it
-            pass

@@ -391,7 +391,7 @@ class MainWindow(QMainWindow):
         if self._context_watcher is None:
             self._context_watcher = FileWatcher(parent=self)
             self._context_watcher.changed.connect(self._on_context_watcher_changed)
-        self._context_watcher.set_paths(context_files(target))
+        self._context_watcher.set_paths(context_files(target), wait=False)  # inotify set-up off the GUI thread
 
     def _on_context_watcher_changed(self, _paths: list[str]) -> None:
         page = self.current_page()
