@@ -19,7 +19,8 @@ def main() -> None:
 
     from okbot.config.settings import Settings
     from okbot.core.workspace import Workspace
-    from okbot.ui.app import create_application, startup_problems
+    from okbot.config import paths
+    from okbot.ui.app import claim_data_dir, create_application, startup_problems
     from okbot.ui.app_context import AppContext
     from okbot.ui.main_window import MainWindow
 
@@ -32,13 +33,17 @@ def main() -> None:
             return False
 
     app = create_application(sys.argv[:1])
+    lock = claim_data_dir(paths.data_dir())  # one GUI per data dir, as run_gui claims it
+    assert lock is not None, "another OkBot holds this data dir"
     settings = Settings.load()
     workspace = Workspace()
     problems = startup_problems(settings, workspace)
-    window = MainWindow(AppContext.create(workspace, settings), problems=problems)
+    ctx = AppContext.create(workspace, settings)
+    window = MainWindow(ctx, problems=problems)
     probe = FirstPaint()
     window.centralWidget().installEventFilter(probe)
     window.show()
+    ctx.warm_up()  # as run_gui does: background imports race the first frame
     app.exec()
 
 
