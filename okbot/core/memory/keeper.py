@@ -37,6 +37,7 @@ from okbot.llm.provider import ChatRequest
 log = logging.getLogger("okbot.memory")
 
 STATE_FILE = "extraction.json"
+SQUAD_STATE_FILE = "memory-extraction.json"  # a squad has no memory/ folder
 STATE_VERSION = migrations.CURRENT["extraction"]  # older: migrated (old file kept); newer: read-only, no extraction
 MAX_BATCH_ITEMS = 40  # items per extraction call
 MAX_CALLS_PER_WRAP_UP = 3  # a huge coverage jump is worked off over several wrap-ups
@@ -105,10 +106,10 @@ class MemoryKeeper:
     def wrap_up(self, target: Target, explicit_ids: Sequence[int] = ()) -> WrapUpReport:
         """Extract what the summary newly covered (and the explicitly asked turn), then evolve."""
         report = WrapUpReport()
-        if target.kind != "assistant":
-            return report  # squads keep no memories of their own (the captain is built in)
         memories = self.sources.memory
-        own = memories.own_store(target)
+        # A squad has no memory folder: what its conversation teaches about the user goes to the
+        # global memories every assistant shares (its "assistant" facts too: they concern the user's work).
+        own = memories.own_store(target) or memories.global_store()
         stores = [memories.global_store(), own]
         summary, _ = self.sources.summary(target)
         agreements = parse_sections(summary.summary)[0].get("Agreements", "") if summary.summary else ""
@@ -134,7 +135,7 @@ class MemoryKeeper:
             items = [it for i in sorted(explicit_ids) if (it := session.get(i)) and it.get("type") in EXTRACTED_TYPES]
             if items:
                 self._extract(target, items, stores, agreements, report, explicit=True)
-        self._promote(stores, report)
+        self._promote(list(dict.fromkeys(stores)), report)
         return report
 
     def _extract(
@@ -147,7 +148,7 @@ class MemoryKeeper:
         *,
         explicit: bool,
     ) -> None:
-        known = [e for store in stores for e in store.entries()]
+        known = [e for store in dict.fromkeys(stores) for e in store.entries()]  # a squad's two are one
         messages = build_messages(items, [(e.id, e.text) for e in known], agreements, explicit=explicit)
         report.calls += 1
         try:
@@ -238,7 +239,7 @@ class MemoryKeeper:
     # -- extraction progress --------------------------------------------------------------------
     @staticmethod
     def _state_path(target: Target) -> Any:
-        return target.memory_dir / STATE_FILE
+        return target.memory_dir / STATE_FILE if target.memory_dir is not None else target.dir / SQUAD_STATE_FILE
 
     def _load_state(self, target: Target, covered: int) -> int:
         """Items up to this id were extracted; a session met for the first time starts near its coverage."""
@@ -275,8 +276,6 @@ class MemoryKeeper:
 
     # -- background ---------------------------------------------------------------------------
     def _schedule(self, target: Target, explicit_ids: set[int]) -> None:
-        if target.kind != "assistant":
-            return
         if not self._background:
             self._run_one(target, explicit_ids)
             return

@@ -240,3 +240,19 @@ def test_a_long_squad_conversation_compresses_and_keeps_every_label_right(env, s
     ola_last = script.sent["Ola"][-1]["messages"]
     assert "# Session summary" in ola_last[0]["content"] and "Ola writes failing tests first." in ola_last[0]["content"]
     assert ola_last[-1]["role"] == "user" and ola_last[-1]["content"].startswith("@ola turn 29")
+
+
+def test_what_a_squad_conversation_teaches_about_the_user_goes_to_the_shared_memories(env, server, script):
+    from okbot.core.memory.keeper import MemoryKeeper
+    from tests.helpers.fake_memory import careful, is_extraction_request
+
+    squad, sources, runner = env
+    keeper = MemoryKeeper(sources, runner.provider, background=False)
+    runner.after_run = keeper.after_run
+    script.fallback = lambda body: careful(body) if is_extraction_request(body) else Reply(text="ok")
+    script.captain += [Reply(text="Noted for the whole team.")]
+    runner.run_turn(squad, "Please remember that I release on Thursdays.")
+    (entry,) = sources.memory.global_store().entries()
+    assert "release on Thursdays" in entry.text and entry.status == "durable"
+    rex = sources.workspace.resolve("rex")
+    assert any("Thursdays" in line for line in sources.memories(rex))  # every assistant recalls it
