@@ -113,7 +113,8 @@ def items_to_messages(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             # calls join the assistant message right before them (its text, or earlier calls)
             if not (last and last["role"] == "assistant"):
                 close_pending()
-                last = {"role": "assistant", "content": None, "tool_calls": []}
+                # "" rather than null: OpenAI takes either, llama-cpp-python's server refuses null (seen live)
+                last = {"role": "assistant", "content": "", "tool_calls": []}
                 messages.append(last)
             last.setdefault("tool_calls", []).append(
                 {

@@ -269,7 +269,7 @@ class TurnRuntime:
 def _calls_message(text: str, calls: Sequence[ToolCallDone]) -> dict[str, Any]:
     return {
         "role": "assistant",
-        "content": text or None,
+        "content": text,  # "" rather than null, as in items_to_messages
         "tool_calls": [
             {"id": c.call_id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in calls
         ],

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import re
 import secrets
 import threading
 from collections.abc import Callable, Iterator
@@ -173,10 +174,13 @@ class ToolCallAssembler:
         return done
 
 
+_TOOL_CALL_TAGS = re.compile(r"</?(?:tool_call|tools)>")  # Qwen-style tags around JSON calls
+
+
 def could_be_tool_text(text: str) -> bool:
     """Whether reply text that starts like this may turn out to be tool calls written as JSON."""
     head = text.lstrip()
-    return not head or head[0] in "{[`"
+    return not head or head[0] in "{[`" or "<tool_call>".startswith(head[:11])
 
 
 def _one_call(item: Any, allowed: set[str] | None) -> tuple[str, str] | None:
@@ -226,21 +230,28 @@ def parse_tool_text(text: str, allowed: set[str] | None = None) -> list[tuple[st
     """``(name, arguments JSON)`` pairs when ``text`` is nothing but tool calls written as JSON.
 
     Accepted shapes: ``{"name": .., "arguments": ..}``, ``{"tool_calls": [...]}``, a JSON list
-    of calls, or one call object per line, optionally inside a ``` fence. With ``allowed``,
-    every name must be one of the offered tools. Anything else returns None (it stays text).
+    of calls, or one call object per line, optionally inside a ``` fence or ``<tool_call>`` tags.
+    Small local models also double the outer braces (``{{"name": ..}}``, copied from a chat
+    template) or leave a stray closing fence; both are read. With ``allowed``, every name must be
+    one of the offered tools. Anything else returns None (it stays text).
     """
-    body = text.strip()
+    body = _TOOL_CALL_TAGS.sub("", text).strip()
     if body.startswith("```"):
         lines = body.splitlines()
         if len(lines) < 2 or lines[-1].strip() != "```":
             return None
         body = "\n".join(lines[1:-1]).strip()
+    elif body.endswith("```"):
+        body = body[:-3].rstrip()  # a closing fence without an opening one
     if not body or body[0] not in "{[":
         return None
-    try:
-        return _calls_in(json.loads(body), allowed)
-    except ValueError:
-        pass
+    for candidate in (body, body[1:-1] if body.startswith("{{") and body.endswith("}}") else None):
+        if candidate is None:
+            continue
+        try:
+            return _calls_in(json.loads(candidate), allowed)
+        except ValueError:
+            pass
     calls: list[tuple[str, str]] = []
     for line in body.splitlines():
         if not line.strip():

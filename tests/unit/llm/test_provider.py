@@ -122,6 +122,8 @@ def test_fragments_without_an_index_continue_the_latest_call() -> None:
     '{"tool_calls": [{"type": "function", "function": {"name": "lookup", "arguments": {"q": "x"}}}]}',
     '[{"name": "lookup", "parameters": {"q": "x"}}]',
     '```json\n{"name": "lookup", "arguments": {"q": "x"}}\n```',
+    '<tool_call>\n{"name": "lookup", "arguments": {"q": "x"}}\n</tool_call>',  # Qwen's own tags
+    '{{"name": "lookup", "arguments": {"q": "x"}}} ```',  # seen from Qwen 1.5B: doubled braces, stray fence
 ])
 def test_tool_text_shapes(text: str) -> None:
     [(name, arguments)] = parse_tool_text(text, {"lookup"})
@@ -142,6 +144,7 @@ def test_one_call_per_line() -> None:
     '{"tool_calls": []}',
     "```json\n{\"name\": \"lookup\", \"arguments\": {}}",  # unclosed fence
     "{not json",
+    "{{not a call}}",
     "",
 ])
 def test_other_text_stays_text(text: str) -> None:
@@ -151,7 +154,8 @@ def test_other_text_stays_text(text: str) -> None:
 def test_could_be_tool_text() -> None:
     assert could_be_tool_text("") and could_be_tool_text("  \n") and could_be_tool_text(' {"na')
     assert could_be_tool_text("```") and could_be_tool_text("[")
-    assert not could_be_tool_text("Hello {")
+    assert could_be_tool_text("<tool") and could_be_tool_text("<tool_call>\n{")
+    assert not could_be_tool_text("Hello {") and not could_be_tool_text("<b>bold</b>")
 
 
 def test_tool_names() -> None:
