@@ -1,11 +1,15 @@
-"""Shared fixtures: every test gets its own data dir; tiktoken encodings come from ../shared/tiktoken."""
+"""Shared fixtures: every test gets its own data dir (tiktoken encodings from ../shared/tiktoken) and
+may ask for a fake OpenAI-compatible server."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.helpers.fake_openai import FakeOpenAIServer
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_TIKTOKEN = REPO_ROOT.parent / "shared" / "tiktoken"
@@ -26,3 +30,10 @@ def okbot_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for var in ("OKBOT_BASE_URL", "OKBOT_MODEL", "OKBOT_API_KEY", "OPENAI_API_KEY"):
         monkeypatch.delenv(var, raising=False)
     return home
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAIServer]:
+    """A fake OpenAI-compatible server on 127.0.0.1 (a test file may define its own, e.g. with a default reply)."""
+    with FakeOpenAIServer() as srv:
+        yield srv

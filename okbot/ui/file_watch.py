@@ -169,7 +169,7 @@ class FileWatcher(QObject):
         changed, self._pending = sorted(self._pending), set()
         if not changed:
             return
-        self._rearm(wait=False)  # a watched folder may have appeared or vanished
+        self._rearm(wait=True)  # a folder may have appeared: watch inside it before anyone writes there
         self.changed.emit(changed)
 
     def _rearm(self, *, wait: bool) -> None:

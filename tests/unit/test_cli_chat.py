@@ -5,15 +5,7 @@ import os
 import subprocess
 import sys
 
-import pytest
-
-from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
-
-
-@pytest.fixture
-def server():
-    with FakeOpenAIServer() as srv:
-        yield srv
+from tests.helpers.fake_openai import Reply, tool_call
 
 
 def chat(okbot_home, server, *args, stdin=None):

@@ -27,7 +27,7 @@ from okbot.core.sources import ContextSources
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import MAX_NAME_CHARS, Workspace
 from tests.helpers.env import provider_for, settings_for
-from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.helpers.fake_openai import Reply
 
 REPO = Path(__file__).resolve().parents[2]
 SMALL = 200
@@ -64,12 +64,6 @@ def test_harness_run_reports_a_table_per_loader():
 
 
 # ---------------------------------------------------------------- messages through the turn runner
-@pytest.fixture
-def server():
-    with FakeOpenAIServer() as srv:
-        yield srv
-
-
 @pytest.fixture
 def env(server):
     settings_for(server)

@@ -19,7 +19,7 @@ import logging
 import queue
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from itertools import islice
@@ -222,19 +222,11 @@ class MemoryKeeper:
 
     @staticmethod
     def _similar(stores: list[MemoryStore], text: str) -> tuple[MemoryStore, MemoryEntry] | None:
-        for store in stores:
-            entry = store.find_similar(text)
-            if entry is not None:
-                return store, entry
-        return None
+        return _first(stores, lambda store: store.find_similar(text))
 
     @staticmethod
     def _find(stores: list[MemoryStore], entry_id: str) -> tuple[MemoryStore, MemoryEntry] | None:
-        for store in stores:
-            entry = store.get(entry_id)
-            if entry is not None:
-                return store, entry
-        return None
+        return _first(stores, lambda store: store.get(entry_id))
 
     # -- extraction progress --------------------------------------------------------------------
     @staticmethod
@@ -315,6 +307,17 @@ class MemoryKeeper:
             log.exception("memory wrap-up for %s failed", target.name)
             return
         self.reports = [*self.reports[-19:], report]
+
+
+def _first(
+    stores: list[MemoryStore], lookup: Callable[[MemoryStore], MemoryEntry | None]
+) -> tuple[MemoryStore, MemoryEntry] | None:
+    """The first store where ``lookup`` finds an entry, with that entry."""
+    for store in stores:
+        entry = lookup(store)
+        if entry is not None:
+            return store, entry
+    return None
 
 
 def _supported(text: str, agreed: set[str]) -> bool:

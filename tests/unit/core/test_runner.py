@@ -22,12 +22,6 @@ from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
 
 
 @pytest.fixture
-def server():
-    with FakeOpenAIServer() as srv:
-        yield srv
-
-
-@pytest.fixture
 def env(server):
     settings = Settings.load()
     settings.set("provider.baseUrl", server.base_url)

@@ -15,13 +15,7 @@ from okbot.core.tools import Tool, ToolOutcome, ToolRegistry
 from okbot.core.workspace import Workspace
 from okbot.llm.provider import CancelToken
 from tests.helpers.env import provider_for, settings_for
-from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
-
-
-@pytest.fixture
-def server():
-    with FakeOpenAIServer() as srv:
-        yield srv
+from tests.helpers.fake_openai import Reply, tool_call
 
 
 def make_env(server, tools, clock=None):

@@ -11,14 +11,8 @@ from okbot.core.runner import TurnCallbacks, TurnRunner
 from okbot.core.sources import ContextSources
 from okbot.core.workspace import Workspace
 from tests.helpers.env import provider_for, settings_for
-from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+from tests.helpers.fake_openai import Reply, tool_call
 from tests.helpers.fake_summarizer import faithful, is_summarizer_request
-
-
-@pytest.fixture
-def server():
-    with FakeOpenAIServer() as srv:
-        yield srv
 
 
 @pytest.fixture
