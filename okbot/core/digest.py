@@ -103,15 +103,17 @@ def call_digest(item: dict[str, Any], limit: int = 80) -> str:
     return f"{item.get('name') or 'tool'}({argument_gist(item.get('arguments', ''), limit)})"
 
 
-def result_digest(item: dict[str, Any], limit: int = 80, *, full_chars: int | None = None) -> str:
+def result_digest(
+    item: dict[str, Any], limit: int = 80, *, full_chars: int | None = None, full_lines: int | None = None
+) -> str:
     """One line for a tool result: ``run_shell done · 30,214 chars, 812 lines · exit 0 (…)`` (first line = gist).
 
     The summarizer and the chat's collapsed tool rows both use it; the full output stays in the record.
     """
     content = item.get("content", "")
     text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
-    size = len(text) if full_chars is None else full_chars
-    lines = text.count("\n") + 1 if text else 0
+    size = len(text) if full_chars is None else full_chars  # the caller may hold a cut copy of the content
+    lines = full_lines if full_lines is not None else (text.count("\n") + 1 if text else 0)
     shape = f"{size:,} chars" + (f", {lines:,} lines" if lines > 1 else "")
     state = "done" if item.get("ok", True) else "failed"
     first = next((line for line in text.splitlines() if line.strip()), "")

@@ -548,8 +548,9 @@ def test_digests() -> None:
     assert digest.tool_digest({**call, "arguments": "not json"}) == "search_history(not json)"
     result = {"type": "tool_result", "name": "search_history", "content": "a\nb", "ok": False}
     assert digest.tool_digest(result) == "search_history failed · 3 chars, 2 lines · a"  # the first line only
-    huge = digest.trim_for_cache({**result, "content": "x" * 50_000})
+    huge = digest.trim_for_cache({**result, "content": "x\n" * 25_000})
     assert len(huge["content"]) == digest.CACHE_TEXT_CHARS and huge["_full_chars"] == 50_000
+    assert digest.tool_digest(huge).startswith("search_history failed · 50,000 chars, 25,001 lines · x")
     assert "more chars" in digest.tool_detail(huge)
     assert digest.divider_label(1) == "Earlier messages summarized — 1 item"
     assert digest.status_line({"status": "interrupted", "content": ""}) == "Stopped before the model replied"

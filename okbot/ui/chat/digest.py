@@ -23,7 +23,7 @@ def tool_digest(item: dict[str, Any]) -> str:
     """One line for a collapsed ``tool_call`` / ``tool_result`` row: the same digest the summarizer reads."""
     if item.get("type") == "tool_call":
         return call_digest(item, DIGEST_CHARS)
-    return result_digest(item, DIGEST_CHARS, full_chars=item.get("_full_chars"))
+    return result_digest(item, DIGEST_CHARS, full_chars=item.get("_full_chars"), full_lines=item.get("_full_lines"))
 
 
 def delegation_label(item: dict[str, Any], member: str, *, with_task: bool = True) -> str:
@@ -61,6 +61,7 @@ def trim_for_cache(item: dict[str, Any]) -> dict[str, Any]:
     out = dict(item)
     out["content"] = content[:CACHE_TEXT_CHARS]
     out["_full_chars"] = len(content)
+    out["_full_lines"] = content.count("\n") + 1
     return out
 
 
