@@ -13,7 +13,7 @@ from okbot.ui.chat_page import STOPPED_TEXT, ChatPage
 from okbot.ui.composer import Composer
 from okbot.ui.token_gauge import GaugeReading, TokenGauge, TokenGaugeFeed, reading_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
-from tests.ui.chat_fixtures import ctx, server  # noqa: F401 - fixtures
+from tests.ui.chat_fixtures import ctx  # noqa: F401 - fixture (server: tests/conftest.py)
 
 LONG = "word " * 600
 

@@ -8,7 +8,7 @@ from pytestqt.qtbot import QtBot
 
 from okbot.ui.app_context import AppContext
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
-from tests.ui.chat_fixtures import ctx, server  # noqa: F401 - fixtures
+from tests.ui.chat_fixtures import ctx  # noqa: F401 - fixture (server: tests/conftest.py)
 from tests.ui.test_chat_page import open_page, shown_text, type_and_enter, wait_idle
 
 

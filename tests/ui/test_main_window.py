@@ -22,7 +22,7 @@ from okbot.ui.main_window import DEFAULT_SIZE, MainWindow
 from okbot.ui.target_list_model import STREAMING, UNREAD, TargetListModel
 from okbot.ui.target_pane import NOTHING_THERE
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
-from tests.ui.chat_fixtures import ctx, server  # noqa: F401 - fixtures
+from tests.ui.chat_fixtures import ctx  # noqa: F401 - fixture (server: tests/conftest.py)
 
 REPO = Path(__file__).resolve().parents[2]
 

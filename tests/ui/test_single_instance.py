@@ -20,7 +20,6 @@ from okbot.core.workspace import Workspace
 from okbot.ui.app import claim_data_dir, serve_second_instances
 from okbot.ui.single_instance import SingleInstance, server_name
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
-from tests.ui.chat_fixtures import server  # noqa: F401 - fixture
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,6 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from okbot.config.settings import Settings
 from okbot.core.context import build_context
 from okbot.core.items import new_item, user_message
 from okbot.core.render import render_markdown
@@ -28,6 +27,7 @@ from okbot.ui.chat.model import ChatModel
 from okbot.ui.chat.roster import CAPTAIN_SLOT, SLOTS, SquadRoster, split_app_note, spread_slots, working_text
 from okbot.ui.chat_page import ChatPage
 from okbot.ui.context_viewer import AS_SENT_TAB, ContextViewer
+from tests.helpers.env import settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.fake_squad import SquadScript, ask
 
@@ -50,10 +50,7 @@ def server(script: SquadScript) -> Iterator[FakeOpenAIServer]:
 
 @pytest.fixture
 def ctx(qapp: object, server: FakeOpenAIServer) -> Iterator[AppContext]:
-    settings = Settings.load()
-    settings.set("provider.baseUrl", server.base_url)
-    settings.set("provider.keySource", "none")
-    settings.set("provider.maxRetries", 0)
+    settings = settings_for(server, {"provider.maxRetries": 0})
     ws = Workspace()
     ws.create_assistant("Rex", role="a meticulous code reviewer", soul_text="Rex cites line numbers.\n")
     ws.create_assistant("Mia", role="a release manager", soul_text="Mia thinks in checklists.\n")
