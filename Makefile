@@ -62,7 +62,7 @@ stress: $(INSTALL_STAMP)
 	$(PY) -m benchmarks.stress
 
 # The fidelity benchmark against a real model (summaries from BASE_URL/MODEL; chat replies stay scripted).
-# e.g. make bench-real BASE_URL=$$(../shared/tools/real-llm-server.sh qwen) MODEL=qwen
+# BASE_URL: any OpenAI-compatible server, e.g. a llama.cpp or Ollama server on this machine (README).
 TURNS ?= 80
 WINDOW ?= 5000
 bench-real: $(INSTALL_STAMP)
@@ -77,12 +77,11 @@ screenshots: $(INSTALL_STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots.py --out docs/screenshots
 
 # One-folder PyInstaller app, its archive and a smoke test (packaging/build.py, packaging/README.md).
-# Uses its own build venv (PACKAGE_VENV), so the dev venv stays clean. TIKTOKEN_FILES: the folder
-# holding o200k_base.tiktoken / cl100k_base.tiktoken (default ../shared/tiktoken, else tiktoken's cache).
+# Uses its own build venv (PACKAGE_VENV), so the dev venv stays clean; the tiktoken encodings come
+# from resources/tiktoken/ like every other resource.
 PACKAGE_VENV ?= .venv-package
-TIKTOKEN_FILES ?= $(wildcard ../shared/tiktoken)
 package:
-	$(PYTHON) packaging/build.py --venv $(PACKAGE_VENV) $(if $(TIKTOKEN_FILES),--tiktoken "$(TIKTOKEN_FILES)")
+	$(PYTHON) packaging/build.py --venv $(PACKAGE_VENV)
 
 clean:
 	rm -rf build dist .pytest_cache .ruff_cache .hypothesis ./*.egg-info

@@ -9,14 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED_TIKTOKEN = REPO.parent / "shared" / "tiktoken"
 
 
 def setup_env(home: Path) -> None:
-    """Private data dir; offline tiktoken files when the shared copy exists."""
+    """Private data dir; exact counts from the encodings bundled in resources/tiktoken, never a download."""
     os.environ["OKBOT_HOME"] = str(home)
-    if SHARED_TIKTOKEN.is_dir():
-        os.environ.setdefault("OKBOT_TIKTOKEN_DIR", str(SHARED_TIKTOKEN))
     os.environ.setdefault("OKBOT_TIKTOKEN_DOWNLOAD", "0")
 
 

@@ -150,7 +150,7 @@ def _target_and_sources(ref: str, err: TextIO) -> tuple[Any, Any]:
     sources = ContextSources(ws)
     _report(sources.settings.problems, err)
     target = ws.resolve(ref)
-    sources.counter(sources.model_for(target)).ensure_loaded(timeout=15)
+    sources.loaded_counter(target)
     return sources, target
 
 

@@ -4,9 +4,8 @@
 
 1. a separate build venv (``.venv-package``; the dev venv stays clean) with the project's runtime
    dependencies and the ``package`` extra (PyInstaller), re-installed only when they change;
-2. the tiktoken encoding files (``resources/encodings.json``), taken from ``--tiktoken DIR``
-   (``$TIKTOKEN_FILES``, default ``../shared/tiktoken`` when it exists) or tiktoken's cache, checked
-   against their sha256 and staged for ``okbot/resources/tiktoken/`` in the bundle;
+2. a check that the tiktoken encoding files in ``resources/tiktoken/`` (bundled with the rest of
+   ``resources/``) match the sha256 of ``resources/encodings.json``;
 3. PyInstaller with ``packaging/okbot.spec``;
 4. ``install-desktop-entry.sh`` next to the executable, and
    ``dist/okbot-<version>-<os>-<arch>.tar.gz``;
@@ -25,13 +24,11 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGING = REPO / "packaging"
-DEFAULT_TIKTOKEN = REPO.parent / "shared" / "tiktoken"
 STAMP_NAME = ".okbot-package-requirements"
 
 
@@ -96,56 +93,39 @@ def ensure_build_venv(venv: Path) -> Path:
     return python
 
 
-def tiktoken_cache_dir() -> Path | None:
-    """tiktoken's own cache dir (files named by the sha1 of their URL), as tiktoken computes it."""
-    for var in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR"):
-        if var in os.environ:
-            return Path(os.environ[var]) if os.environ[var] else None
-    return Path(tempfile.gettempdir()) / "data-gym-cache"
+def check_encodings() -> list[str]:
+    """Every encoding of ``resources/encodings.json`` is in ``resources/tiktoken/`` with its sha256.
 
-
-def stage_encodings(source: Path | None, stage: Path) -> list[str]:
-    """Copy every encoding of ``resources/encodings.json`` whose sha256 checks out into ``stage``.
-
-    Looks in ``source`` (``<name>.tiktoken`` or tiktoken's cache name) and then tiktoken's cache.
-    Returns ``["o200k_base (from …)", …]``; raises when an encoding is found nowhere.
+    Returns ``["o200k_base (3.4 MiB)", …]``; raises naming what is missing or corrupt.
     """
-    table = json.loads((REPO / "resources" / "encodings.json").read_text(encoding="utf-8"))["encodings"]
-    given = [d for d in (source, tiktoken_cache_dir()) if d is not None]
-    dirs = [d for d in given if d.is_dir()]
-    shutil.rmtree(stage, ignore_errors=True)
-    stage.mkdir(parents=True)
-    staged, missing = [], []
+    resources = REPO / "resources"
+    table = json.loads((resources / "encodings.json").read_text(encoding="utf-8"))["encodings"]
+    checked, problems = [], []
     for name, spec in table.items():
-        cache_name = hashlib.sha1(spec["url"].encode()).hexdigest()
-        candidates = [d / n for d in dirs for n in (spec["file"], cache_name)]
-        found = next((p for p in candidates if p.is_file() and _sha256(p) == spec["sha256"]), None)
-        if found is None:
-            missing.append(name)
-            continue
-        shutil.copyfile(found, stage / spec["file"])
-        staged.append(f"{name} (from {found})")
-    if missing:
-        looked = ", ".join(f"{d}{'' if d.is_dir() else ' (no such folder)'}" for d in given) or "nowhere"
-        raise BuildError(
-            f"no verified tiktoken file for {', '.join(missing)}; looked in {looked}. "
-            "Pass the folder holding o200k_base.tiktoken / cl100k_base.tiktoken: make package TIKTOKEN_FILES=DIR"
-        )
-    return staged
+        path = resources / "tiktoken" / spec["file"]
+        if not path.is_file():
+            problems.append(f"{path} is missing")
+        elif _sha256(path) != spec["sha256"]:
+            problems.append(f"{path} does not match its sha256 (restore it: git checkout -- {path.relative_to(REPO)})")
+        else:
+            checked.append(f"{name} ({mib(path.stat().st_size)})")
+    if problems:
+        raise BuildError("; ".join(problems))
+    return checked
 
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def run_pyinstaller(python: Path, stage: Path, dist: Path, work: Path) -> Path:
+def run_pyinstaller(python: Path, dist: Path, work: Path) -> Path:
     """Run PyInstaller on the spec; return the app folder (``dist/okbot``)."""
-    env = {**os.environ, "OKBOT_PACKAGE_TIKTOKEN": str(stage)}
     run(
-        [str(python), "-m", "PyInstaller", "--noconfirm", "--clean", "--log-level", "WARN",
-         "--distpath", str(dist), "--workpath", str(work), str(PACKAGING / "okbot.spec")],
-        env=env,
-    )  # fmt: skip
+        [
+            str(python), "-m", "PyInstaller", "--noconfirm", "--clean", "--log-level", "WARN",
+            "--distpath", str(dist), "--workpath", str(work), str(PACKAGING / "okbot.spec"),
+        ]
+    )
     app = dist / "okbot"
     if not (app / "okbot").is_file():
         raise BuildError(f"PyInstaller produced no {app / 'okbot'}")
@@ -198,24 +178,18 @@ def main(argv: list[str] | None = None) -> int:
     """Command-line entry (``make package``)."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--venv", type=Path, default=REPO / ".venv-package", help="build venv (default .venv-package)")
-    parser.add_argument("--tiktoken", type=Path, default=None,
-                        help="folder with *.tiktoken files (default $TIKTOKEN_FILES, then ../shared/tiktoken)")
     parser.add_argument("--dist", type=Path, default=REPO / "dist", help="output folder (default dist)")
     parser.add_argument("--no-smoke", action="store_true", help="skip the smoke test")
     args = parser.parse_args(argv)
 
-    tiktoken_dir = args.tiktoken or (Path(os.environ["TIKTOKEN_FILES"]) if os.environ.get("TIKTOKEN_FILES") else None)
-    if tiktoken_dir is None and DEFAULT_TIKTOKEN.is_dir():
-        tiktoken_dir = DEFAULT_TIKTOKEN
     started = time.monotonic()
     try:
         version = project_version()
         python = ensure_build_venv(args.venv.resolve())
-        stage = REPO / "build" / "package" / "tiktoken"
-        for line in stage_encodings(tiktoken_dir.resolve() if tiktoken_dir else None, stage):
+        for line in check_encodings():
             log(f"bundling encoding {line}")
         log("running PyInstaller (about a minute)")
-        app = run_pyinstaller(python, stage, args.dist.resolve(), REPO / "build" / "package" / "pyinstaller")
+        app = run_pyinstaller(python, args.dist.resolve(), REPO / "build" / "package" / "pyinstaller")
         for platform_name, libs in missing_system_libraries(app).items():
             log(f"note: the {platform_name} platform plugin needs from the target system: {' '.join(libs)}")
         archive = make_archive(app, version)

@@ -91,7 +91,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots", help="where the PNGs go")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPO))  # okbot and tests.helpers from this checkout
-    os.environ.setdefault("OKBOT_TIKTOKEN_DIR", str(_user_tiktoken_dir()))  # exact token counts when you have them
     home = Path(tempfile.mkdtemp(prefix="okbot-shots-"))
     os.environ["OKBOT_HOME"] = str(home)  # before anything reads okbot.config.paths
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -343,18 +342,6 @@ def _fake_server() -> object:
         return FakeOpenAIServer(port=LOCAL_PORT, models=models).start()
     except OSError:
         return FakeOpenAIServer(models=models).start()
-
-
-def _user_tiktoken_dir() -> Path:
-    """Where this user keeps tiktoken files (looked up without creating anything)."""
-    from okbot.config import paths
-
-    home = os.environ.get(paths.HOME_ENV, "").strip()
-    if home:
-        return Path(home).expanduser() / "tiktoken"
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir(paths.APP_NAME, appauthor=False)) / "tiktoken"
 
 
 def _models_listed(dialog: object) -> bool:

@@ -1,5 +1,8 @@
-"""Shared fixtures: every test gets its own data dir (tiktoken encodings from ../shared/tiktoken) and
-may ask for a fake OpenAI-compatible server."""
+"""Shared fixtures: every test gets its own data dir and may ask for a fake OpenAI-compatible server.
+
+Exact token counts come from the encodings bundled in ``resources/tiktoken`` (found first by
+``okbot.core.tokens``); nothing here reaches outside the repository.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +14,7 @@ import pytest
 
 from tests.helpers.fake_openai import FakeOpenAIServer
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED_TIKTOKEN = REPO_ROOT.parent / "shared" / "tiktoken"
-
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-# The verified offline copies of tiktoken's encoding files (see shared/tiktoken/README.md).
-if SHARED_TIKTOKEN.is_dir():
-    os.environ.setdefault("OKBOT_TIKTOKEN_DIR", str(SHARED_TIKTOKEN))
 # Never let a test reach for the network to fetch an encoding.
 os.environ["OKBOT_TIKTOKEN_DOWNLOAD"] = "0"
 

@@ -123,7 +123,7 @@ class TurnRunner:
         """Append the user's message and run the turn. Refused messages write nothing."""
         callbacks = callbacks or TurnCallbacks()
         # exact counts for the decisions below (bounded; the runner is never on the GUI thread)
-        self.sources.counter(self.sources.model_for(target)).ensure_loaded(timeout=10)
+        self.sources.loaded_counter(target)
         self._check_message(target, text)
         # "@member …" in a squad: an unknown name is refused here, before anything is written or sent
         member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None

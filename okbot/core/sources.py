@@ -34,6 +34,7 @@ log = logging.getLogger("okbot.context")
 
 # A squad's captain has no workspace or skills of its own: its members do that work.
 CAPTAIN_LACKS = frozenset({"load_skill", *LOCAL_TOOL_NAMES})
+COUNTER_WAIT_S = 15.0  # how long a build waits for the tokenizer file before counting approximately
 MemoryProvider = Callable[[Target], Sequence[str]]
 SkillProvider = Callable[[Target], Sequence[tuple[str, str]]]
 
@@ -107,6 +108,13 @@ class ContextSources:
 
     def counter(self, model: str) -> TokenCounter:
         return counter_for_model(model)
+
+    def loaded_counter(self, target: Target, wait: float = COUNTER_WAIT_S) -> TokenCounter:
+        """``target``'s counter once its encoding has loaded (waiting up to ``wait`` s; never on the GUI
+        thread), so what is counted next is exact whenever the encoding exists at all."""
+        counter = self.counter(self.model_for(target))
+        counter.ensure_loaded(timeout=wait)
+        return counter
 
     # -- per-target files ---------------------------------------------------------------------
     def session(self, target: Target) -> SessionStore:

@@ -4,8 +4,9 @@ Model facts (context window, encoding) are data in ``resources/models.json``; en
 (file name, sha256, pat_str, special tokens) in ``resources/encodings.json``.
 
 An encoding is never fetched from the network unless ``OKBOT_TIKTOKEN_DOWNLOAD=1``. Its BPE file
-is looked up, in order, in ``$OKBOT_TIKTOKEN_DIR``, the user's tiktoken dir, the bundled
-resources and tiktoken's own cache dir; the sha256 is verified before use. Loading runs on a
+is looked up, in order, in the bundled resources (``resources/tiktoken/``, shipped in the wheel
+and the packaged app), ``$OKBOT_TIKTOKEN_DIR``, the user's tiktoken dir and tiktoken's own cache
+dir; the sha256 is verified before use, so the first place holding the right bytes wins. Loading runs on a
 daemon thread; until it has finished (or when no file is found) counts use :func:`approx_count`
 and the counter reports ``approximate`` so the UI can say so (:data:`APPROX_NOTE`).
 """
@@ -156,7 +157,7 @@ def search_locations(encoding: str, search_dirs: Sequence[Path] | None = None) -
     spec = encoding_spec(encoding)
     if search_dirs is not None:
         return [Path(d) / n for d in search_dirs for n in (spec.file, spec.cache_name)]
-    found: list[Path] = []
+    found = [paths.resource("tiktoken", spec.file)]
     override = os.environ.get(TIKTOKEN_DIR_ENV, "").strip()
     if override:
         found.append(Path(override).expanduser() / spec.file)
@@ -164,7 +165,6 @@ def search_locations(encoding: str, search_dirs: Sequence[Path] | None = None) -
         found.append(paths.tiktoken_dir() / spec.file)
     except OSError as exc:  # data dir cannot be created: just skip it
         log.warning("user tiktoken dir unavailable: %s", exc)
-    found.append(paths.resource("tiktoken", spec.file))
     cache = _tiktoken_cache_dir()
     if cache is not None:
         found.append(cache / spec.cache_name)

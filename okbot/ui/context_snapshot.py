@@ -22,8 +22,6 @@ from okbot.core.tokens import APPROX_NOTE
 from okbot.core.workspace import Target
 from okbot.ui.chat.roster import SquadRoster, member_of
 
-COUNTER_WAIT_S = 15.0  # how long a build waits for the tokenizer file before counting approximately
-
 
 @dataclass(frozen=True)
 class TurnMember:
@@ -66,7 +64,7 @@ def load_snapshot(
     For a squad, ``member`` builds that member's request for the turn instead of the captain's
     (``build_context(..., member=)``); the as-sent record is the captain's, so it is read only then.
     """
-    sources.counter(sources.model_for(target)).ensure_loaded(timeout=COUNTER_WAIT_S)
+    sources.loaded_counter(target)
     proj = build_context(target, item_id, sources=sources, member=member)
     snap = ViewerSnapshot(
         projection=proj,

@@ -54,6 +54,7 @@ def reading_for(target: Target, sources: ContextSources) -> GaugeReading:
     """Build the context for ``target`` and read it off (blocking: run it through a TaskRunner)."""
     from okbot.core.context import build_context  # runs on a pool thread; keeps start-up lean
 
+    sources.loaded_counter(target)  # the first reading after start-up is exact, not an early estimate
     proj = build_context(target, sources=sources)
     return GaugeReading(proj.calibrated_tokens, proj.window, proj.threshold, proj.approximate)
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QInputMethodEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from okbot.core import tokens
 from okbot.core.workspace import Target
 from okbot.ui.app_context import AppContext
 from okbot.ui.chat_page import STOPPED_TEXT, ChatPage
@@ -297,6 +299,22 @@ def test_gauge_shows_the_calibrated_estimate_and_threshold(qtbot: QtBot, ctx: Ap
     assert page.gauge.reading == expected
     assert expected.threshold == int(expected.window * 0.6)
     assert "/" in page.gauge.text() and str(expected.threshold // 1000) in page.gauge.toolTip().replace(",", "")
+
+
+def test_gauge_is_exact_from_its_first_reading_after_start_up(
+    qtbot: QtBot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+) -> None:
+    """As after a restart: no encoding loaded yet in this process. The first reading the gauge shows
+    waits for the bundled encoding instead of painting an early estimate that stays up."""
+    monkeypatch.setattr(tokens, "_COUNTERS", {})  # a fresh process's (empty) counter registry
+    target = target_of(ctx)
+    page = open_page(qtbot, ctx)
+    shown: list[GaugeReading] = []
+    page.feed.reading_ready.connect(shown.append)
+    qtbot.waitUntil(lambda: page.gauge.reading is not None, timeout=30_000)
+    first = shown[0] if shown else page.gauge.reading
+    assert not first.approximate and not page.gauge.text().startswith("≈")
+    assert first == reading_for(target, ctx.sources)
 
 
 def test_gauge_updates_after_a_turn(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811

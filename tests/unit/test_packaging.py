@@ -7,6 +7,7 @@ source tree, and the working tree is shared with other running tests.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -16,7 +17,12 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-REQUIRED_RESOURCES = ("okbot/resources/templates/SOUL.md", "okbot/resources/models.json")
+REQUIRED_RESOURCES = (
+    "okbot/resources/templates/SOUL.md",
+    "okbot/resources/models.json",
+    "okbot/resources/tiktoken/o200k_base.tiktoken",
+    "okbot/resources/tiktoken/cl100k_base.tiktoken",
+)
 _SKIP = shutil.ignore_patterns(
     ".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__", "*.pyc",
     ".pytest_cache", ".ruff_cache", ".hypothesis", "bench-data",
@@ -83,6 +89,30 @@ def test_wheel_declares_console_script(built_wheel: Path) -> None:
         text = archive.read(names[0]).decode("utf-8")
     assert "[console_scripts]" in text
     assert "okbot = okbot.__main__:main" in text
+
+
+def test_installed_wheel_counts_exactly_offline(built_wheel: Path, tmp_path: Path) -> None:
+    """Unpacked as pip installs it, away from the checkout and with no tiktoken variable, the wheel's
+    own encodings give exact counts (the wheel's okbot is imported, not the checkout's)."""
+    site = tmp_path / "site"
+    with zipfile.ZipFile(built_wheel) as archive:
+        archive.extractall(site)
+    probe = (
+        "import okbot; from okbot.core.tokens import TokenCounter\n"
+        "c = TokenCounter('o200k_base'); ok = c.ensure_loaded(timeout=120)\n"
+        "print(okbot.__file__); print(c.source); print(ok, c.count_text('hello world'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OKBOT_TIKTOKEN", "TIKTOKEN", "DATA_GYM"))}
+    env.update(PYTHONPATH=str(site), OKBOT_HOME=str(tmp_path / "home"), TIKTOKEN_CACHE_DIR="")
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r})\n{probe}"],
+        capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path, env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    module, source, counted = result.stdout.splitlines()
+    assert Path(module).is_relative_to(site)
+    assert Path(source) == site / "okbot" / "resources" / "tiktoken" / "o200k_base.tiktoken"
+    assert counted == "True 2"
 
 
 def test_wheel_has_no_tests_or_tooling(wheel_names: set[str]) -> None:

@@ -8,6 +8,7 @@ import http.server
 import json
 import logging
 import math
+import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,9 +30,11 @@ from okbot.core.tokens import (
     model_facts,
 )
 
-SHARED = Path(__file__).resolve().parents[4] / "shared" / "tiktoken"
+REPO = Path(__file__).resolve().parents[3]
+BUNDLED = REPO / "resources" / "tiktoken"
 
-# Reference definitions copied from shared/tiktoken/README.md (independent of encodings.json).
+# Reference definitions copied from tiktoken 0.14.0's tiktoken_ext/openai_public.py (independent of
+# encodings.json, so a typo there cannot agree with itself).
 O200K_PAT = "|".join([
     r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
     r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
@@ -65,17 +68,17 @@ SAMPLES = {
 
 @functools.cache
 def reference_encoding(name: str) -> tiktoken.Encoding:
-    """tiktoken's own Encoding, built exactly as the README shows."""
+    """tiktoken's own Encoding, built from the bundled file with the reference definitions above."""
     sha, pat, special = REFERENCE[name]
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("TIKTOKEN_CACHE_DIR", "")  # no side copy into tiktoken's cache
-        ranks = load_tiktoken_bpe(str(SHARED / f"{name}.tiktoken"), expected_hash=sha)
+        ranks = load_tiktoken_bpe(str(BUNDLED / f"{name}.tiktoken"), expected_hash=sha)
     return tiktoken.Encoding(name=name, pat_str=pat, mergeable_ranks=ranks, special_tokens=special)
 
 
 @functools.cache
 def loaded_counter(name: str) -> TokenCounter:
-    counter = TokenCounter(name, search_dirs=[SHARED])
+    counter = TokenCounter(name, search_dirs=[BUNDLED])
     assert counter.ensure_loaded(timeout=120)
     return counter
 
@@ -94,7 +97,11 @@ class CountingEncoder:
 
 @pytest.fixture
 def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """No encoding file anywhere: empty OKBOT_TIKTOKEN_DIR and tiktoken cache dir."""
+    """No encoding file anywhere: an install whose resources lack ``tiktoken/`` (as a distribution
+    that strips them would ship), an empty OKBOT_TIKTOKEN_DIR and an empty tiktoken cache dir."""
+    stripped = tmp_path / "resources-without-tiktoken"
+    shutil.copytree(REPO / "resources", stripped, ignore=shutil.ignore_patterns("tiktoken"))
+    monkeypatch.setattr(paths, "resources_dir", lambda: stripped)
     empty = tmp_path / "empty"
     empty.mkdir()
     monkeypatch.setenv("OKBOT_TIKTOKEN_DIR", str(empty))
@@ -115,10 +122,16 @@ def test_exact_counts_equal_tiktoken(encoding: str, sample: str) -> None:
     assert counter.count_text(text) == len(reference_encoding(encoding).encode(text, disallowed_special=()))
 
 
-def test_default_lookup_uses_okbot_tiktoken_dir() -> None:
-    counter = TokenCounter("o200k_base")
+@pytest.mark.parametrize("encoding", ["o200k_base", "cl100k_base"])
+def test_default_lookup_finds_the_bundled_files_first(encoding: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No variable set, no user dir, no tiktoken cache: the files shipped in resources/ give exact counts."""
+    for var in ("OKBOT_TIKTOKEN_DIR", "TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR", "OKBOT_TIKTOKEN_DOWNLOAD"):
+        monkeypatch.delenv(var, raising=False)
+    counter = TokenCounter(encoding)
     assert counter.ensure_loaded(timeout=120)
-    assert Path(counter.source) == SHARED / "o200k_base.tiktoken"
+    assert Path(counter.source) == paths.resource("tiktoken", f"{encoding}.tiktoken")
+    assert Path(counter.source).resolve() == (BUNDLED / f"{encoding}.tiktoken").resolve()
+
 
 
 def test_gpt35_and_gpt4_count_with_cl100k() -> None:
@@ -216,7 +229,7 @@ def test_cache_is_bounded_lru() -> None:
 
 def test_approximate_counts_are_not_reused_once_exact() -> None:
     text = SAMPLES["cjk"]
-    counter = TokenCounter("o200k_base", search_dirs=[SHARED])
+    counter = TokenCounter("o200k_base", search_dirs=[BUNDLED])
     assert counter.approximate and counter.state == "idle"
     assert counter.count_text(text) == approx_count(text)
     assert counter.ensure_loaded(timeout=120)
@@ -229,13 +242,13 @@ def test_approximate_counts_are_not_reused_once_exact() -> None:
 
 
 def test_start_loading_then_ensure_loaded() -> None:
-    counter = TokenCounter("cl100k_base", search_dirs=[SHARED])
+    counter = TokenCounter("cl100k_base", search_dirs=[BUNDLED])
     counter.start_loading()
     counter.start_loading()  # no second loader
     assert counter.state in ("loading", "exact")
     assert counter.ensure_loaded(timeout=120) is True
     assert not counter.approximate
-    assert Path(counter.source) == SHARED / "cl100k_base.tiktoken"
+    assert Path(counter.source) == BUNDLED / "cl100k_base.tiktoken"
 
 
 def test_concurrent_counting_matches_sequential() -> None:
@@ -276,7 +289,7 @@ def test_offline_fallback_with_explicit_empty_dir(tmp_path: Path) -> None:
 def corrupt_copy(name: str, dest: Path) -> Path:
     """The real file with one rank changed: parses fine, but its sha256 is wrong."""
     dest.mkdir(parents=True, exist_ok=True)
-    lines = (SHARED / f"{name}.tiktoken").read_bytes().splitlines()
+    lines = (BUNDLED / f"{name}.tiktoken").read_bytes().splitlines()
     token, _rank = lines[0].split()
     lines[0] = token + b" 99999999"
     target = dest / f"{name}.tiktoken"
@@ -295,15 +308,15 @@ def test_wrong_sha256_is_refused(offline: Path, caplog: pytest.LogCaptureFixture
 def test_wrong_sha256_falls_through_to_next_location(tmp_path: Path) -> None:
     bad_dir = tmp_path / "bad"
     corrupt_copy("cl100k_base", bad_dir)
-    counter = TokenCounter("cl100k_base", search_dirs=[bad_dir, SHARED])
+    counter = TokenCounter("cl100k_base", search_dirs=[bad_dir, BUNDLED])
     assert counter.ensure_loaded(timeout=120)
-    assert Path(counter.source) == SHARED / "cl100k_base.tiktoken"
+    assert Path(counter.source) == BUNDLED / "cl100k_base.tiktoken"
 
 
 def test_user_tiktoken_dir_is_searched(offline: Path) -> None:
     user_dir = paths.tiktoken_dir()
     user_dir.mkdir(parents=True)
-    (user_dir / "cl100k_base.tiktoken").symlink_to(SHARED / "cl100k_base.tiktoken")
+    (user_dir / "cl100k_base.tiktoken").symlink_to(BUNDLED / "cl100k_base.tiktoken")
     counter = TokenCounter("cl100k_base")
     assert counter.ensure_loaded(timeout=120)
     assert Path(counter.source) == user_dir / "cl100k_base.tiktoken"
@@ -314,7 +327,7 @@ def test_tiktoken_cache_dir_is_searched(
 ) -> None:
     cache = tmp_path / "tk-cache"
     cache.mkdir()
-    (cache / "9b5ad71b2ce5302211f9c61530b329a4922fc6a4").symlink_to(SHARED / "cl100k_base.tiktoken")
+    (cache / "9b5ad71b2ce5302211f9c61530b329a4922fc6a4").symlink_to(BUNDLED / "cl100k_base.tiktoken")
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(cache))
     counter = TokenCounter("cl100k_base")
     assert counter.ensure_loaded(timeout=120)
@@ -323,9 +336,9 @@ def test_tiktoken_cache_dir_is_searched(
 
 def test_search_locations_order(offline: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     found = tokens.search_locations("o200k_base")
-    assert found[0] == offline / "o200k_base.tiktoken"
-    assert found[1] == paths.tiktoken_dir() / "o200k_base.tiktoken"
-    assert found[2] == paths.resource("tiktoken", "o200k_base.tiktoken")
+    assert found[0] == paths.resource("tiktoken", "o200k_base.tiktoken")
+    assert found[1] == offline / "o200k_base.tiktoken"
+    assert found[2] == paths.tiktoken_dir() / "o200k_base.tiktoken"
     assert found[3] == offline / "fb374d419588a4632f3f557e76b4b70aebbca790"
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")  # tiktoken's "caching disabled"
     assert len(tokens.search_locations("o200k_base")) == 3
@@ -337,12 +350,12 @@ def test_parse_bpe_rejects_malformed_lines() -> None:
         tokens.parse_bpe(b"aGk= 0\nnot-base64!! x\n")
 
 
-def test_encodings_json_matches_readme() -> None:
+def test_encodings_json_and_bundled_files_match_the_reference() -> None:
     for name, (sha, pat, special) in REFERENCE.items():
         spec = tokens.encoding_spec(name)
         assert (spec.sha256, spec.pat_str, spec.special_tokens) == (sha, pat, special)
         assert spec.cache_name == hashlib.sha1(spec.url.encode()).hexdigest()
-        assert hashlib.sha256((SHARED / spec.file).read_bytes()).hexdigest() == sha
+        assert hashlib.sha256((BUNDLED / spec.file).read_bytes()).hexdigest() == sha
     assert tokens.encoding_spec("o200k_base").cache_name == "fb374d419588a4632f3f557e76b4b70aebbca790"
 
 
@@ -370,12 +383,12 @@ def file_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 def test_download_encoding_verifies_and_saves(file_server: tuple[str, Path], tmp_path: Path) -> None:
     base, root = file_server
-    (root / "cl100k_base.tiktoken").symlink_to(SHARED / "cl100k_base.tiktoken")
+    (root / "cl100k_base.tiktoken").symlink_to(BUNDLED / "cl100k_base.tiktoken")
     dest = tmp_path / "dl"
     url = f"{base}/cl100k_base.tiktoken"
     saved = tokens.download_encoding("cl100k_base", url=url, dest_dir=dest, timeout=30)
     assert saved == dest / "cl100k_base.tiktoken"
-    assert saved.read_bytes() == (SHARED / "cl100k_base.tiktoken").read_bytes()
+    assert saved.read_bytes() == (BUNDLED / "cl100k_base.tiktoken").read_bytes()
     assert TokenCounter("cl100k_base", search_dirs=[dest]).ensure_loaded(timeout=120)
 
 
