@@ -24,13 +24,22 @@ log = logging.getLogger("okbot.llm")
 
 @dataclass
 class ChatRequest:
-    """What to send: the model, OpenAI-style ``messages`` and optional ``tools`` and sampling."""
+    """What to send: the model, OpenAI-style ``messages`` and optional ``tools`` and sampling.
+
+    ``max_tokens`` caps the *visible* answer; the backend sends it under the parameter the model
+    family wants (``max_completion_tokens`` for reasoning models, with room for hidden reasoning).
+    ``temperature`` is dropped for models that refuse one. ``background`` marks the app's own calls
+    (summarizer, topic check, memory): they ask reasoning models for the least effort.
+    ``response_format`` (e.g. a ``json_schema``) is dropped, and remembered, where a server refuses it.
+    """
 
     model: str
     messages: list[dict]
     tools: list[dict] | None = None
     temperature: float | None = None
     max_tokens: int | None = None
+    response_format: dict | None = None
+    background: bool = False
 
 
 class CancelToken:
