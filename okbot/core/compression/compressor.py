@@ -146,7 +146,11 @@ class Compressor:
             try:
                 return self.provider.complete(
                     ChatRequest(
-                        model=proj.model, messages=[{"role": "user", "content": prompt}], max_tokens=3, temperature=0
+                        model=proj.model,
+                        messages=[{"role": "user", "content": prompt}],
+                        max_tokens=3,
+                        temperature=0,
+                        background=True,
                     ),
                     cancel,
                 )
@@ -274,7 +278,7 @@ class Compressor:
         # an answer longer than the summary limit is invalid anyway: do not pay for a model that rambles
         max_chars = self.sources.settings.get("contextCompression.summaryMaxChars")
         return self.provider.complete(
-            ChatRequest(model=model, messages=messages, temperature=0, max_tokens=max_chars // 2 + 64)
+            ChatRequest(model=model, messages=messages, temperature=0, max_tokens=max_chars // 2 + 64, background=True)
         )
 
     def _apply(

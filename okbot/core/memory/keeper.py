@@ -155,7 +155,11 @@ class MemoryKeeper:
             provider = self._provider if hasattr(self._provider, "complete") else self._provider()
             answer = provider.complete(
                 ChatRequest(
-                    model=self.sources.model_for(target), messages=messages, temperature=0, max_tokens=REPLY_MAX_TOKENS
+                    model=self.sources.model_for(target),
+                    messages=messages,
+                    temperature=0,
+                    max_tokens=REPLY_MAX_TOKENS,
+                    background=True,
                 )
             )
         except (OkBotError, OSError) as exc:
