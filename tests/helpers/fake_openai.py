@@ -11,6 +11,11 @@ Endpoints: ``POST /v1/chat/completions`` (SSE when ``stream`` is true, one JSON 
 ``GET /v1/models`` and ``GET /v1/models/<id>``. Auth and model checks run before a reply is taken
 from the queue; every other outcome (including the ``reject_*`` faults) consumes one reply.
 
+Per-model rules (:class:`ModelRules`, passed as ``rules={model: ...}``) make a model answer as OpenAI's
+reasoning models do (``max_tokens`` and any temperature but 1 refused word for word, hidden reasoning
+spent out of ``max_completion_tokens``) or as a server without structured output (a 400 naming
+``response_format``). Refusals come before a reply is taken from the queue, as the model checks do.
+
 Command line (see ``tests/helpers/__main__.py``): ``python -m tests.helpers.fake_openai --port 8765 [--script f.json]``.
 """
 
@@ -101,6 +106,107 @@ class RecordedRequest:
     headers: dict[str, str]
     body: Any  # parsed JSON, the raw text when it is not JSON, None when there is no body
     time: float
+
+
+# hidden reasoning tokens a reasoning model spends per ``reasoning_effort`` (roughly OpenAI's proportions)
+REASONING_TOKENS: dict[str, int] = {"minimal": 0, "low": 64, "medium": 512, "high": 2048}
+GPT5_EFFORTS = ("minimal", "low", "medium", "high")
+O_SERIES_EFFORTS = ("low", "medium", "high")
+JSON_SCHEMA_REFUSED = "Unrecognized response_format type: 'json_schema' is not supported by this server."
+
+
+@dataclass
+class ModelRules:
+    """How one model treats request parameters.
+
+    ``reasoning``: an OpenAI reasoning model (o-series, gpt-5): ``max_tokens`` and a temperature other
+    than 1 are refused with OpenAI's own 400s, and ``reasoning_tokens[effort]`` hidden tokens are spent
+    out of ``max_completion_tokens`` before the visible answer (too small a cap: empty content,
+    ``finish_reason: "length"``). ``efforts``: the ``reasoning_effort`` values accepted (None: the
+    parameter itself is refused, as o1-mini and non-reasoning models do); ``default_effort`` applies
+    when none is sent. ``json_schema=False`` refuses ``response_format`` of type ``json_schema`` as
+    llama.cpp and older servers do; accepted, the scripted reply is returned as given.
+    """
+
+    reasoning: bool = False
+    efforts: tuple[str, ...] | None = None
+    default_effort: str = "medium"
+    reasoning_tokens: dict[str, int] = field(default_factory=lambda: dict(REASONING_TOKENS))
+    json_schema: bool = True
+
+
+def gpt5_rules() -> ModelRules:
+    """A gpt-5 family reasoning model (accepts ``reasoning_effort`` down to ``minimal``)."""
+    return ModelRules(reasoning=True, efforts=GPT5_EFFORTS)
+
+
+def o_series_rules() -> ModelRules:
+    """An o3 / o4-mini reasoning model (``reasoning_effort`` low, medium or high)."""
+    return ModelRules(reasoning=True, efforts=O_SERIES_EFFORTS)
+
+
+def o1_mini_rules() -> ModelRules:
+    """o1-mini / o1-preview: reasoning, but no ``reasoning_effort`` parameter at all."""
+    return ModelRules(reasoning=True)
+
+
+def _number(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else json.dumps(value)
+
+
+def refusal(rules: ModelRules, body: dict) -> tuple[str, str, str] | None:
+    """``(message, param, code)`` of the 400 a model with ``rules`` answers to ``body``, or None."""
+    if rules.reasoning and body.get("max_tokens") is not None:
+        return (
+            "Unsupported parameter: 'max_tokens' is not supported with this model. "
+            "Use 'max_completion_tokens' instead.",
+            "max_tokens",
+            "unsupported_parameter",
+        )
+    temperature = body.get("temperature")
+    if rules.reasoning and temperature is not None and temperature != 1:
+        return (
+            f"Unsupported value: 'temperature' does not support {_number(temperature)} with this model. "
+            "Only the default (1) value is supported.",
+            "temperature",
+            "unsupported_value",
+        )
+    effort = body.get("reasoning_effort")
+    if effort is not None and rules.efforts is None:
+        return (
+            "Unsupported parameter: 'reasoning_effort' is not supported with this model.",
+            "reasoning_effort",
+            "unsupported_parameter",
+        )
+    if effort is not None and rules.efforts is not None and effort not in rules.efforts:
+        allowed = ", ".join(f"'{e}'" for e in rules.efforts[:-1]) + f", and '{rules.efforts[-1]}'"
+        return (
+            f"Unsupported value: 'reasoning_effort' does not support {json.dumps(effort)} with this model. "
+            f"Supported values are: {allowed}.",
+            "reasoning_effort",
+            "unsupported_value",
+        )
+    response_format = body.get("response_format")
+    if not rules.json_schema and isinstance(response_format, dict) and response_format.get("type") == "json_schema":
+        return JSON_SCHEMA_REFUSED, "response_format", "unsupported_value"
+    return None
+
+
+def _spend_reasoning(
+    rules: ModelRules, body: dict, text: str, calls: list[ToolCallSpec]
+) -> tuple[str, list[ToolCallSpec], int, bool]:
+    """The visible text and calls left after the hidden reasoning, the reasoning tokens, and whether the
+    cap (``max_completion_tokens``) cut the reply."""
+    reasoning = rules.reasoning_tokens.get(body.get("reasoning_effort") or rules.default_effort, 0)
+    cap = body.get("max_completion_tokens")
+    if not isinstance(cap, int) or cap <= 0:
+        return text, calls, reasoning, False
+    if reasoning >= cap:
+        return "", [], cap, True
+    room = (cap - reasoning) * 4  # four characters a token, as the rough usage counts
+    if len(text) > room:
+        return text[:room], [], reasoning, True
+    return text, calls, reasoning, False
 
 
 # status -> (error type, error code, default message), shaped like OpenAI's error bodies
@@ -207,12 +313,18 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_bytes(status, "application/json", json.dumps(obj).encode(), headers)
 
     def send_error_json(
-        self, status: int, message: str = "", *, code: str | None = None, retry_after: float | None = None
+        self,
+        status: int,
+        message: str = "",
+        *,
+        code: str | None = None,
+        param: str | None = None,
+        retry_after: float | None = None,
     ) -> None:
         kind, default_code, default_message = _ERRORS.get(
             status, ("server_error" if status >= 500 else "invalid_request_error", None, f"HTTP {status}")
         )
-        error = {"message": message or default_message, "type": kind, "param": None, "code": code or default_code}
+        error = {"message": message or default_message, "type": kind, "param": param, "code": code or default_code}
         headers = {"Retry-After": f"{retry_after:g}"} if retry_after is not None else None
         self.send_json(status, {"error": error}, headers)
 
@@ -251,8 +363,10 @@ class FakeOpenAIServer:
         port: int = 0,
         models: Sequence[str] = ("gpt-4o-mini", "fake-small"),
         require_key: str | None = None,
+        rules: dict[str, ModelRules] | None = None,
     ) -> None:
         self.host = host
+        self.rules = dict(rules or {})
         self.port = port
         self.models = list(models)
         self.require_key = require_key
@@ -412,6 +526,10 @@ class FakeOpenAIServer:
             return h.send_error_json(400, "'messages' is a required property.")
         if self.models and model not in self.models:
             return h.send_error_json(404, f"The model `{model}` does not exist or you do not have access to it.")
+        refused = refusal(self.rules[model], body) if model in self.rules else None
+        if refused is not None:
+            message, param, code = refused
+            return h.send_error_json(400, message, code=code, param=param)
         try:
             reply = self._next_reply(body)
         except Exception as exc:  # a broken test factory: say so over HTTP and in the log
@@ -446,18 +564,22 @@ class FakeOpenAIServer:
                 lines.append(json.dumps({"name": call.name, "arguments": args}))
             text = "\n".join(([text] if text else []) + lines)
             calls = []
-        finish = reply.finish_reason or ("tool_calls" if calls else "stop")
+        reasoning, cut = 0, False
+        rules = self.rules.get(body.get("model"))
+        if rules is not None and rules.reasoning:
+            text, calls, reasoning, cut = _spend_reasoning(rules, body, text, calls)
+        finish = "length" if cut else reply.finish_reason or ("tool_calls" if calls else "stop")
         usage = reply.usage
         if usage is None:
             prompt = max(1, len(json.dumps(body.get("messages"))) // 4)
             produced = len(text) + reply.huge_bytes + sum(len(c.name) + len(c.arguments) for c in calls)
-            completion = math.ceil(produced / 4)
+            completion = math.ceil(produced / 4) + reasoning
             usage = {
                 "prompt_tokens": prompt,
                 "completion_tokens": completion,
                 "total_tokens": prompt + completion,
                 "prompt_tokens_details": {"cached_tokens": reply.cached_tokens},
-                "completion_tokens_details": {"reasoning_tokens": 0},
+                "completion_tokens_details": {"reasoning_tokens": reasoning},
             }
         return text, calls, finish, usage
 
