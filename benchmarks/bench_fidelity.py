@@ -2,7 +2,7 @@
 
 The conversation (benchmarks/fidelity_scenario.py) runs through the real TurnRunner and
 Compressor. Chat replies come from the fake server's script; summaries come from a deliberately
-lossy fake summarizer (drops goals, shifts numbers, paraphrases, ticks few ids) -- or, with
+lossy fake summarizer (closes goals, shifts numbers, cites the assistant, ticks few ids) -- or, with
 ``--base-url/--model``, from a real model. After every compression the next request is checked:
 are the user's constraint messages there byte for byte, are the goals there, is the queue
 position there? Also: summarizer input per compression (early vs late, beside what a full
@@ -29,32 +29,33 @@ from benchmarks.fidelity_scenario import CONSTRAINTS, GOAL, TOPIC, Turn, build
 
 
 class LossySummarizer:
-    """Revises summaries like a careless small model would, reproducibly."""
+    """Answers with edits like a careless small model would, reproducibly: wrong goal status changes,
+    shifted numbers, goals citing the assistant, vague progress, few ticks (the app refuses what it can)."""
 
     def __init__(self, seed: int = 5) -> None:
         self.rng = random.Random(seed)
 
     def __call__(self, body: dict[str, Any]) -> str:
-        from okbot.core.compression import structure
-        from tests.helpers.fake_summarizer import faithful_text, request_parts
+        from tests.helpers.fake_summarizer import as_lines, faithful_edits, request_parts
 
-        text = faithful_text(body)
-        summary, _, keep = text.rpartition("\nKEEP:")
-        sections, _ = structure.parse_sections(summary)
-        done = re.findall(r"Done (T-\d+)", request_parts(body).get("NEWLY COVERED ITEMS", ""))
+        edits = faithful_edits(body)
+        covered = request_parts(body).get("NEWLY COVERED ITEMS", "")
+        done = re.findall(r"Done (T-\d+)", covered)
         if done and self.rng.random() < 0.7:
-            goals = [g for g in sections["Goals"].splitlines() if "Q-7" not in g]
-            sections["Goals"] = "\n".join([*goals, f"- [active] queue Q-7 (done through {done[-1]})"])
+            edits["progress"] = [f"queue Q-7 done through {done[-1]}"]
+            edits["drop_progress"] = [1]
         roll = self.rng.random()
-        if roll < 0.2 and len(structure.goal_entries(sections["Goals"])) > 1:
-            sections["Goals"] = "\n".join(sections["Goals"].splitlines()[1:])  # drops a goal
+        goals = len(re.findall(r"^\d+\. \[", request_parts(body)["PREVIOUS SUMMARY"], re.MULTILINE))
+        if roll < 0.2 and goals:
+            edits["goal_status"] = [{"goal": 1, "status": "withdrawn"}]  # closes a goal the user still has
         elif roll < 0.35:
-            sections["References"] = re.sub(r"\d{3,}", lambda m: str(int(m.group(0)) + 1), sections["Goals"])
+            edits["references"] = [re.sub(r"\d{3,}", lambda m: str(int(m.group(0)) + 1), covered.split("\n")[0])]
+        elif roll < 0.5 and (said := re.search(r"^#(\d+) (?!user\b)[\w-]+: (.{1,60})", covered, re.MULTILINE)):
+            edits["new_goals"].append({"goal": said.group(2), "set_by": int(said.group(1))})  # the assistant's words
         elif roll < 0.6:
-            sections["Progress and next steps"] = "- work continues"
-        ids = [i.strip() for i in keep.split(",") if i.strip().isdigit()]
-        ticked = [i for i in ids if self.rng.random() < 0.3]
-        return structure.render(sections) + f"\nKEEP: {', '.join(ticked) or 'none'}"
+            edits["progress"] = ["work continues"]
+        edits["keep"] = [i for i in edits["keep"] if self.rng.random() < 0.3]
+        return json.dumps(edits) if body.get("response_format") else as_lines(edits)
 
 
 def _serialize(body: dict[str, Any]) -> str:

@@ -10,6 +10,9 @@ A summary is Markdown with exactly these ``## `` sections, in this order::
 
 plus, only when the app had to move items out without the model, a marked
 ``## Moved out without summarizing`` section of plain digests (the next summary folds it in).
+
+The model never rewrites it (see :mod:`okbot.core.compression.edits`); the stored text keeps every
+line, and :func:`fit_sections` cuts what goes into a request to each section's budget.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ from collections.abc import Iterable
 
 SECTIONS = ("Goals", "Agreements", "Decisions", "Progress and next steps", "References")
 FALLBACK_SECTION = "Moved out without summarizing"
-UNCHANGED = "(unchanged)"
 EMPTY_BODY = "- (none yet)"
 GOAL_STATUSES = ("active", "done", "withdrawn")
 
@@ -34,6 +36,21 @@ _URL = re.compile(r"https?://[^\s)\]>\"']+")
 _PATH = re.compile(
     r"(?<![\w:/])(?:~|\.{1,2})?/?(?:[\w@.+-]+/)+[\w@.+-]+|\b[\w-]+\.(?:py|js|ts|tsx|jsx|json|md|txt|"
     r"yml|yaml|toml|ini|cfg|sh|rs|go|java|c|h|cpp|hpp|cs|rb|php|html|css|sql|csv|lock|xml)\b"
+)
+# Each section's share of ``summaryMaxChars`` in a request (what a section leaves unused goes to the others).
+SECTION_SHARES = {
+    "Goals": 0.25,
+    "Agreements": 0.2,
+    "Decisions": 0.15,
+    "Progress and next steps": 0.25,
+    "References": 0.15,
+}
+# Sections cut from the top in a request (their newest lines matter most); the others keep their head.
+_KEEP_NEWEST = frozenset({"Decisions", "Progress and next steps", "References", FALLBACK_SECTION})
+_CLOSED_GOAL = re.compile(r"^\s*(?:[-*]|\d+\.)\s*\[(?:done|withdrawn)\]", re.IGNORECASE)
+CUT_NOTE = (
+    "- (… {n} line(s) cut here to fit the request; the full summary is in session-summary.json, "
+    "and search_history finds the items)"
 )
 
 
@@ -113,15 +130,15 @@ def ungrounded(new_text: str, sources: Iterable[str]) -> list[str]:
     return missing
 
 
-def check(new_text: str, previous_text: str, *, max_chars: int, sources: Iterable[str]) -> list[str]:
-    """Every problem with ``new_text`` as the revision of ``previous_text`` (empty list: accept)."""
+def check(new_text: str, previous_text: str) -> list[str]:
+    """Structural problems of ``new_text`` as the revision of ``previous_text`` (empty list: accept).
+
+    Length is not a problem here: the stored summary keeps every line and :func:`fit_sections`
+    bounds what a request carries.
+    """
     if not new_text.strip():
         return ["the summary is empty"]
-    problems = []
-    if len(new_text) > max_chars:
-        problems.append(f"the summary is {len(new_text):,} characters; the limit is {max_chars:,}")
-    sections, parse_problems = parse_sections(new_text)
-    problems.extend(parse_problems)
+    sections, problems = parse_sections(new_text)
     missing = [name for name in SECTIONS if name not in sections]
     if missing:
         problems.append(f"missing section(s): {', '.join('## ' + m for m in missing)}")
@@ -135,22 +152,62 @@ def check(new_text: str, previous_text: str, *, max_chars: int, sources: Iterabl
             f"the Goals section has {len(new_goals)} entries, fewer than the {len(old_goals)} before; "
             "goals are never deleted, only marked done or withdrawn"
         )
-    invented = ungrounded(new_text, [previous_text, *sources])
-    if invented:
-        problems.append(
-            "these references occur neither in the previous summary nor in the covered items "
-            f"(copy exact references exactly, invent none): {', '.join(invented[:12])}"
-        )
     return problems
 
 
-def merge_unchanged(new_text: str, previous_text: str) -> str:
-    """Replace sections the summarizer marked ``(unchanged)`` by the previous text, word for word."""
-    new_sections, _ = parse_sections(new_text)
-    old_sections, _ = parse_sections(previous_text) if previous_text else ({}, [])
-    if not any(body.strip() == UNCHANGED for body in new_sections.values()):
-        return new_text
-    merged = {}
-    for name, body in new_sections.items():
-        merged[name] = old_sections.get(name, EMPTY_BODY) if body.strip() == UNCHANGED else body
-    return render(merged)
+def section_budgets(max_chars: int) -> dict[str, int]:
+    """Each section's character limit in a request: its share of ``max_chars`` less the headings."""
+    usable = max(0, max_chars - sum(len(f"## {name}\n\n\n") for name in SECTIONS))
+    return {name: int(usable * share) for name, share in SECTION_SHARES.items()}
+
+
+def fit_sections(text: str, max_chars: int) -> str:
+    """``text`` as a request carries it: every section over its limit cut at a line boundary.
+
+    A text that fits ``max_chars`` (or is not a structured summary) is returned unchanged. Otherwise
+    sections within their budget stay whole and pass what they leave unused to those over it, which
+    are cut -- newest lines kept for decisions, progress and references, the oldest for agreements,
+    active goals before closed ones -- with a one-line note where the cut is. The stored summary
+    keeps every line; this is only what the model is shown.
+    """
+    if len(text) <= max_chars:
+        return text
+    sections, problems = parse_sections(text)
+    if problems or not sections:
+        return text
+    budgets = section_budgets(max_chars)
+    names = [*SECTIONS, *([FALLBACK_SECTION] if sections.get(FALLBACK_SECTION) else [])]
+    sizes = {name: len(sections.get(name) or EMPTY_BODY) for name in names}
+    fitting = [n for n in names if n in budgets and sizes[n] <= budgets[n]]
+    over = [n for n in names if n not in fitting]
+    spare = sum(budgets.values()) - sum(sizes[n] for n in fitting)
+    weights = {n: SECTION_SHARES.get(n, 0.1) for n in over}
+    limits = {n: int(spare * weights[n] / sum(weights.values())) for n in over}
+    fitted = dict(sections)
+    for name in over:
+        fitted[name] = _cut_section(name, sections[name], limits[name])
+    return render(fitted)
+
+
+def _cut_section(name: str, body: str, limit: int) -> str:
+    """``body`` cut to ``limit`` characters at line boundaries, with the note where lines went."""
+    lines = body.splitlines()
+    if len(body) <= limit:
+        return body
+    if name == "Goals":  # closed goals go first, oldest first; then the newest active ones
+        order = [i for i, ln in enumerate(lines) if _CLOSED_GOAL.match(ln)]
+        order += [i for i in reversed(range(len(lines))) if i not in order]
+    elif name in _KEEP_NEWEST:
+        order = list(range(len(lines)))
+    else:
+        order = list(reversed(range(len(lines))))
+    dropped: set[int] = set()
+    size = len(body)
+    for index in order:
+        if size + len(CUT_NOTE.format(n=len(dropped))) + 1 <= limit:
+            break
+        dropped.add(index)
+        size -= len(lines[index]) + 1
+    note = CUT_NOTE.format(n=len(dropped))
+    kept = [ln for i, ln in enumerate(lines) if i not in dropped]
+    return "\n".join([note, *kept] if name in _KEEP_NEWEST else [*kept, note])

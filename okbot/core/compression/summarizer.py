@@ -1,57 +1,53 @@
-"""The summarizer: previous summary + digests of newly covered items -> revised structured summary.
+"""The summarizer: previous summary + digests of newly covered items -> edits -> revised structured summary.
 
 A pure object given a ``complete`` callable (messages -> reply text) and a token counter, so it
-is testable without a network. Its input is proportional to the newly covered items only. Its
-output is checked (structure.check); one repair request names every problem; if the answer is
-still wrong the summarizer raises :class:`SummaryRejected` and the caller keeps the previous
-summary and coverage. The model never retypes the user's words: it only ticks ids on a
-checklist and the app copies the text from the record.
+is testable without a network. Its input is proportional to the newly covered items only (the
+previous summary enters cut to its budgets, :func:`structure.fit_sections`). The model answers
+with edits, never a rewrite (:mod:`okbot.core.compression.edits`); the app applies them, so lines
+not named stay byte for byte, and refuses a bad edit on its own. One repair request names what was
+refused; an answer that cannot be read twice raises :class:`SummaryRejected` and the caller keeps
+the previous summary and coverage. The model never retypes the user's words: it only ticks ids on
+a checklist and the app copies the text from the record.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from okbot.core.compression import structure
+from okbot.core.compression import edits, structure
 from okbot.core.digest import checklist_entry, is_directive, item_digest
 
 Complete = Callable[[list[dict[str, str]]], str]
 
-SYSTEM_PROMPT = """You maintain the running summary of a long conversation between a user and an assistant.
-You get the PREVIOUS SUMMARY, digests of the NEWLY COVERED ITEMS (older conversation that is leaving the
-model's view), and a CHECKLIST of messages the user typed. Reply with the revised summary, then one KEEP line.
+SYSTEM_PROMPT = """You keep the running summary of a long conversation between a user and an assistant up to date.
+You get the PREVIOUS SUMMARY (goals and progress lines numbered), the NEWLY COVERED ITEMS (older
+conversation leaving the model's view, each with its #id) and a CHECKLIST of messages the user typed.
 
-The summary has exactly these sections, in this order, and nothing outside them:
-## Goals
-- [active|done|withdrawn] each goal the user set; for a queue of work say how far it got
-## Agreements
-How to report, what the assistant may decide alone, permissions and prohibitions.
-## Decisions
-Decision — reason.
-## Progress and next steps
-## References
-Exact paths, ids, numbers, URLs, names.
+Do not rewrite the summary. Write only what changed, one edit per line:
+{text_format}
 
 Rules:
-- Revise, do not re-invent. A section with nothing new: write exactly (unchanged) as its whole body.
-- Never delete a goal; mark it done or withdrawn instead. Keep every earlier goal line.
+- Only what is new. Every line you do not name stays as it is. Nothing new: write only KEEP and RELEASE.
+- A goal comes only from a message the user typed: end it with that message's #id. Keep the user's meaning:
+  a rule about how to work ("report each one in one line") is an AGREEMENT, never a task.
+- Mark finished or abandoned goals by number (GOAL 2: done). Never restate an old goal.
 - Copy exact references (numbers, #ids, paths, URLs) character for character; invent none.
-- Stay under {max_chars} characters in total. Be terse.
-- Do not quote the user at length: instead tick checklist ids.
+- One short line per edit; the whole answer under {limit} characters.
 - In a squad (a captain and members), say who decided or promised what: the user, the captain or the member by name.
+- KEEP a checklist message when it sets direction, states a constraint or prohibition, a preference or a permission
+  that still applies; RELEASE it when it was withdrawn, superseded or is done. Keep few.
+If your reply must follow a JSON schema, put the same edits in its fields.
 
-After the summary write two lines:
-KEEP: <checklist ids to keep> (or KEEP: none)
-RELEASE: <checklist ids to release> (or RELEASE: none)
-Keep a message when it sets direction, states a constraint or prohibition, a preference or a permission
-that still applies. Release it when it was withdrawn, superseded or is done. Keep few."""
-
-_ID_LINE = re.compile(r"^\s*\**\s*(KEEP|RELEASE)\s*\**\s*:\s*(.*)$", re.IGNORECASE | re.MULTILINE)
-_FENCE = re.compile(r"^```[\w-]*\s*\n(.*?)\n```\s*$", re.DOTALL)
+Example:
+GOAL: migrate the billing tables, one a day #14
+GOAL 1: done
+DECISION: use pg_dump — it keeps constraints
+PROGRESS: invoices table migrated; next: payments
+DROP PROGRESS: 2
+KEEP: 14
+RELEASE: none"""
 
 
 class SummaryRejected(Exception):
@@ -75,27 +71,6 @@ class SummaryOutcome:
     prompt_tokens: int = 0  # the first call's input: what the delta itself costs
 
 
-def parse_answer(text: str) -> tuple[str, list[int] | None, list[int], list[str]]:
-    """``(summary, keep ids or None when no KEEP line, release ids, problems)``."""
-    problems: list[str] = []
-    body = text.strip()
-    fenced = _FENCE.match(body)
-    if fenced:
-        body = fenced.group(1).strip()
-    if body.startswith("{") or body.startswith("["):
-        try:
-            json.loads(body)
-            problems.append("the answer is JSON; write the Markdown sections and the KEEP/RELEASE lines instead")
-        except ValueError:
-            pass
-    found: dict[str, list[int]] = {}
-    for match in reversed(list(_ID_LINE.finditer(body))):
-        kind, raw = match.group(1).upper(), match.group(2).strip()
-        found.setdefault(kind, [] if raw.lower().startswith("none") else [int(x) for x in re.findall(r"\d+", raw)])
-        body = (body[: match.start()] + body[match.end() :]).strip()
-    return body, found.get("KEEP"), found.get("RELEASE", []), problems
-
-
 def decide_kept(
     checklist: Sequence[dict[str, Any]], previously_kept: set[int], keep: list[int] | None, release: list[int]
 ) -> list[int]:
@@ -114,7 +89,10 @@ def decide_kept(
 
 
 class Summarizer:
-    """Revises a structured summary from digests; checks and repairs the answer once."""
+    """Revises a structured summary from digests: asks for edits, applies them, repairs once."""
+
+    # what the app asks of a server that takes a JSON schema (the text format is the fallback)
+    RESPONSE_FORMAT = edits.RESPONSE_FORMAT
 
     def __init__(self, complete: Complete, count_tokens: Callable[[str], int], *, max_chars: int) -> None:
         self.complete = complete
@@ -124,18 +102,19 @@ class Summarizer:
     def build_messages(
         self, previous: str, covered: Sequence[dict[str, Any]], checklist: Sequence[dict[str, Any]]
     ) -> list[dict[str, str]]:
+        """The request: the previous summary numbered and cut to its budgets, digests, the checklist."""
         digests = "\n".join(item_digest(it) for it in covered) or "(none)"
         boxes = "\n".join(checklist_entry(it) for it in checklist) or "(none)"
+        view = structure.fit_sections(edits.numbered_view(previous), self.max_chars)
         user = (
-            f"PREVIOUS SUMMARY:\n{previous.strip() or structure.empty_summary()}\n\n"
+            f"PREVIOUS SUMMARY:\n{view}\n\n"
             f"NEWLY COVERED ITEMS:\n{digests}\n\nCHECKLIST (messages the user typed):\n{boxes}"
         )
-        return [
-            {"role": "system", "content": SYSTEM_PROMPT.format(max_chars=self.max_chars)},
-            {"role": "user", "content": user},
-        ]
+        system = SYSTEM_PROMPT.format(text_format=edits.TEXT_FORMAT, limit=self.max_chars)
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
     def input_cost(self, previous: str, covered: Sequence[dict[str, Any]], checklist: Sequence[dict[str, Any]]) -> int:
+        """Tokens of the first request for this delta."""
         return sum(self.count_tokens(m["content"]) for m in self.build_messages(previous, covered, checklist))
 
     def summarize(
@@ -150,48 +129,63 @@ class Summarizer:
         """Revise ``previous`` with ``covered``; ``sources`` = full texts the references may come from.
 
         ``previously_kept``: checklist ids already kept verbatim (they stay unless released explicitly).
+        A refused edit is left out (and named in ``notes``); the answer as a whole is rejected only when
+        it cannot be read, twice.
         """
         messages = self.build_messages(previous, covered, checklist)
-        allowed = {it["id"] for it in checklist}
+        citable = {
+            it["id"]: f"#{it['id']} {it.get('content', '')}"
+            for it in (*covered, *checklist)
+            if it.get("type") == "user" and it.get("source") == "user"
+        }
+        grounding = [*sources, *(f"#{it['id']} {it.get('content', '')}" for it in checklist)]
         input_tokens = first_prompt = sum(self.count_tokens(m["content"]) for m in messages)
-        output_tokens = 0
+        output_tokens = calls = 0
         problems: list[str] = []
+        best: tuple[str, edits.Edits, list[str]] | None = None
         for attempt in range(2):
             try:
-                answer = self.complete(messages)
+                answer = self.complete(messages) or ""
             except Exception as exc:  # noqa: BLE001 - any failure of the call means "keep the previous summary"
                 raise SummaryRejected(
                     [f"the summarizer call failed: {exc}"], input_tokens=input_tokens, output_tokens=output_tokens
                 ) from exc
-            output_tokens += self.count_tokens(answer or "")
-            summary, keep, release, problems = parse_answer(answer or "")
-            summary = structure.merge_unchanged(summary, previous)
-            problems += structure.check(
-                summary,
-                previous,
-                max_chars=self.max_chars,
-                sources=[*sources, *(f"#{it['id']} {it.get('content', '')}" for it in checklist)],
-            )
-            notes = []
-            if keep is None:
-                notes.append("no KEEP line; kept every checklist message not released")
-            unknown = sorted((set(keep or []) | set(release)) - allowed)
-            if unknown:
-                notes.append(f"ignored ids that are not on the checklist: {unknown}")
-            if not problems:
-                canonical = structure.render(structure.parse_sections(summary)[0])
-                kept = decide_kept(checklist, set(previously_kept), keep, release)
-                return SummaryOutcome(canonical, kept, input_tokens, output_tokens, attempt + 1, notes, first_prompt)
-            if attempt == 0:
-                repair = (
-                    "Your answer has these problems:\n"
-                    + "\n".join(f"- {p}" for p in problems)
-                    + "\nAnswer again with the whole corrected summary and the KEEP/RELEASE lines, fixing all of them."
-                )
-                messages = [
-                    *messages,
-                    {"role": "assistant", "content": answer or ""},
-                    {"role": "user", "content": repair},
-                ]
-                input_tokens += sum(self.count_tokens(m["content"]) for m in messages)
-        raise SummaryRejected(problems, input_tokens=input_tokens, output_tokens=output_tokens)
+            calls += 1
+            output_tokens += self.count_tokens(answer)
+            parsed, problems = edits.parse_answer(answer, max_chars=self.max_chars)
+            if parsed is not None:
+                summary, refused = edits.apply_edits(previous, parsed, citable=citable, sources=grounding)
+                problems = structure.check(summary, previous)
+                if not problems:
+                    best = (summary, parsed, refused)
+                    problems = refused
+            if not problems or attempt == 1:
+                break
+            messages = [
+                *messages,
+                {"role": "assistant", "content": answer},
+                {"role": "user", "content": _repair_request(problems, readable=parsed is not None)},
+            ]
+            input_tokens += sum(self.count_tokens(m["content"]) for m in messages)
+        if best is None:
+            raise SummaryRejected(problems, input_tokens=input_tokens, output_tokens=output_tokens)
+        summary, parsed, refused = best
+        notes = [f"refused edit: {r}" for r in refused]
+        if parsed.keep is None:
+            notes.append("no KEEP line; kept every checklist message not released")
+        unknown = sorted((set(parsed.keep or []) | set(parsed.release)) - {it["id"] for it in checklist})
+        if unknown:
+            notes.append(f"ignored ids that are not on the checklist: {unknown}")
+        kept = decide_kept(checklist, set(previously_kept), parsed.keep, parsed.release)
+        return SummaryOutcome(summary, kept, input_tokens, output_tokens, calls, notes, first_prompt)
+
+
+def _repair_request(problems: Sequence[str], *, readable: bool) -> str:
+    """The one repair request: what was wrong, and what to send instead."""
+    head = "These edits were refused:" if readable else "Your answer could not be read:"
+    tail = (
+        "Answer again with all your edits, the accepted ones too, with these corrected or left out."
+        if readable
+        else "Answer again with the edits only, one per line in the format described."
+    )
+    return "\n".join([head, *(f"- {p}" for p in problems), tail])
