@@ -11,9 +11,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from okbot.core.digest import is_directive
+from okbot.core.digest import STRONG_DIRECTIVE, directive_grade
 from okbot.core.errors import NotFound, OkBotError
-from okbot.core.instructions import InstructionBlock, InstructionInputs, assemble_instructions, join_blocks
+from okbot.core.instructions import (
+    InstructionBlock,
+    InstructionInputs,
+    assemble_instructions,
+    join_blocks,
+    listed_note,
+)
 from okbot.core.messages import items_to_messages, member_view, wire_prefix
 from okbot.core.sources import ContextSources
 from okbot.core.squad import (
@@ -35,6 +41,8 @@ _PAIR_LOOKBACK = 64
 KEPT_PER_MESSAGE_TOKENS = 300
 KEPT_TOTAL_TOKENS = 3000
 KEPT_MIN_SHARE_TOKENS = 40
+# What a shown message costs besides its text (its `[#id] ` label).
+KEPT_ENTRY_TOKENS = 4
 # Item types the model sees; notices are for the user only.
 MODEL_ITEM_TYPES = frozenset({"user", "assistant", "tool_call", "tool_result"})
 
@@ -205,6 +213,7 @@ def build_context(
         notices.extend(members(target, sources.workspace)[1])
     elif member is not None:
         raise OkBotError("only a squad has members", hint="drop --member")
+    kept_words = _kept_words(session, summary, covered, notices, counter, sources.context_window())
     inputs = InstructionInputs(
         name=name,
         role_line=role_line,
@@ -216,7 +225,8 @@ def build_context(
         skills=tuple(sources.skills(speaker)),
         summary=summary.summary,
         covered_through_id=covered,
-        kept_user_words=_kept_words(session, summary, covered, notices, counter, sources.context_window()),
+        kept_user_words=kept_words.shown,
+        kept_user_listed=kept_words.listed,
         memories=tuple(sources.memories(speaker)),
     )
     blocks = [b.with_tokens(counter.count_text(b.text)) for b in assemble_instructions(inputs)]
@@ -332,45 +342,79 @@ def kept_words_caps(window: int) -> tuple[int, int]:
     return KEPT_PER_MESSAGE_TOKENS, min(KEPT_TOTAL_TOKENS, max(KEPT_PER_MESSAGE_TOKENS, window // 40))
 
 
+@dataclass(frozen=True)
+class KeptWords:
+    """The user's kept messages as the request shows them: ``shown`` (id, text) in id order, and the ids
+    of kept messages not shown for room (``listed``, best ranked first; search_history finds them)."""
+
+    shown: tuple[tuple[int, str], ...] = ()
+    listed: tuple[int, ...] = ()
+
+
 def _cut_tokens(text: str, tokens: int, counter: Any, item_id: int) -> str:
-    """``text`` cut to about ``tokens`` tokens, pointing to the full text by id."""
+    """``text`` cut to about ``tokens`` tokens (the pointer included), pointing to the full text by id."""
     if counter.count_text(text) <= tokens:
         return text
-    chars = max(20, tokens * 3)
-    while chars > 20 and counter.count_text(text[:chars]) > tokens:
+    pointer = f" … [cut; full text: item #{item_id}, search_history finds it]"
+    room = max(5, tokens - counter.count_text(pointer))
+    chars = max(20, room * 3)
+    while chars > 20 and counter.count_text(text[:chars]) > room:
         chars = int(chars * 0.8)
-    return f"{text[:chars].rstrip()} … [cut; full text: item #{item_id}, search_history finds it]"
+    return f"{text[:chars].rstrip()}{pointer}"
 
 
-def _fit_words(group: list[tuple[int, str]], budget: int, counter: Any) -> list[tuple[int, str]]:
-    """Shorten ``group`` evenly into ``budget`` tokens; if that leaves too little per message, keep the
-    first and the newest and list the rest by id (still findable)."""
-    if not group:
+def rank_kept(kept: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Kept messages in the order they get the budget: strong directives (the oldest, then the newest
+    first), then the user's first kept message, then weak directives, then the rest, newest first."""
+    if not kept:
         return []
-    share = min(KEPT_PER_MESSAGE_TOKENS, budget // len(group))
-    if share >= KEPT_MIN_SHARE_TOKENS or len(group) == 1 and share > 0:
-        return [(i, _cut_tokens(t, share, counter, i)) for i, t in group]
-    listed = ", ".join(f"#{i}" for i, _ in group)
-    if len(group) <= 2 or budget // 2 < KEPT_MIN_SHARE_TOKENS:
-        return [(group[0][0], f"[{len(group)} kept message(s) not shown for room, by id: {listed}]")]
-    share = min(KEPT_PER_MESSAGE_TOKENS, budget // 2)
-    middle = ", ".join(f"#{i}" for i, _ in group[1:-1])
-    return [
-        (group[0][0], _cut_tokens(group[0][1], share, counter, group[0][0])),
-        (group[1][0], f"[{len(group) - 2} more kept message(s), by id: {middle}]"),
-        (group[-1][0], _cut_tokens(group[-1][1], share, counter, group[-1][0])),
-    ]
+    grades = {i: directive_grade(t) for i, t in kept}
+    first = min(i for i, _ in kept)
+    oldest_strong = min((i for i in grades if grades[i] == STRONG_DIRECTIVE), default=None)
+
+    def key(entry: tuple[int, str]) -> tuple[int, bool, int]:
+        item_id = entry[0]
+        grade = grades[item_id]
+        tier = 0 if grade == STRONG_DIRECTIVE else 1 if item_id == first else 3 - grade
+        return tier, item_id != oldest_strong, -item_id
+
+    return sorted(kept, key=key)
+
+
+def _water_level(costs: list[int], room: int) -> int:
+    """The largest per-message share such that every message gets min(its cost, share) within ``room``."""
+    remaining = room
+    ordered = sorted(costs)
+    for index, cost in enumerate(ordered):
+        left = len(ordered) - index
+        if cost * left > remaining:
+            return remaining // left
+        remaining -= cost
+    return max(ordered, default=0)
+
+
+def _fit_words(ranked: list[tuple[int, str]], budget: int, counter: Any) -> KeptWords:
+    """Show as many of ``ranked`` as ``budget`` allows, best ranked first: whole when they fit, else
+    shortened evenly (each pointing to its full text) but never below ``KEPT_MIN_SHARE_TOKENS``; the
+    rest are named by id. A lower-ranked message never takes room from a higher-ranked one."""
+    costs = [counter.count_text(t) + KEPT_ENTRY_TOKENS for _, t in ranked]
+    for shown in range(len(ranked), 0, -1):
+        listed = [i for i, _ in ranked[shown:]]
+        room = budget - (counter.count_text(listed_note(listed)) if listed else 0)
+        level = min(KEPT_PER_MESSAGE_TOKENS, _water_level(costs[:shown], room))
+        if level >= KEPT_MIN_SHARE_TOKENS or level >= max(costs[:shown]):
+            words = [(i, _cut_tokens(t, level - KEPT_ENTRY_TOKENS, counter, i)) for i, t in ranked[:shown]]
+            return KeptWords(tuple(sorted(words)), tuple(listed))
+    return KeptWords((), tuple(i for i, _ in ranked))
 
 
 def _kept_words(
     session: Any, summary: SessionSummary, covered: int, notices: list[str], counter: Any, window: int
-) -> tuple[tuple[int, str], ...]:
+) -> KeptWords:
     """The user's kept messages, copied from the record (never retyped by a model), within the caps.
 
-    Messages that set direction, constraints, preferences or permissions get the budget first;
-    the rest share what is left. Over budget, a group is shortened evenly, each message pointing to
-    its full text; if even that leaves too little, the first and the newest stay and the rest are
-    listed by id.
+    They get the budget in :func:`rank_kept` order, so chit-chat never pushes a directive out; see
+    :func:`_fit_words` for how a message is shortened or only named by id.
     """
     kept = []
     for item_id in summary.kept_user_ids:
@@ -381,11 +425,5 @@ def _kept_words(
             notices.append(f"kept user message #{item_id} is not a user message in the record; left out.")
             continue
         kept.append((item_id, item["content"]))
-    if not kept:
-        return ()
     _, total = kept_words_caps(window)
-    directives = [(i, t) for i, t in kept if is_directive(t)]
-    others = [(i, t) for i, t in kept if not is_directive(t)]
-    first = _fit_words(directives, total, counter)
-    used = sum(counter.count_text(t) for _, t in first)
-    return tuple(sorted(first + _fit_words(others, max(0, total - used), counter)))
+    return _fit_words(rank_kept(kept), total, counter)

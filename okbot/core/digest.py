@@ -64,21 +64,42 @@ _ACKS = {
 _TRIM = re.compile(r"[\s.!?,;:~…。！？，]+")
 
 
-_DIRECTIVE = re.compile(
-    r"\b(never|always|don'?t|do not|must|mustn'?t|should(n'?t)?|only|avoid|prefer|make sure|ensure|you may|"
-    r"you can|allowed|permission|remember|from now on|no more|instead|at most|at least|every time|after every|"
-    r"report|deadline|budget|limit|constraint|rule|require[sd]?|priority|goal|plan)\b"
-    r"|不要|别|必须|总是|永远|只|请用|可以|记住|目标|计划",
+# Strong markers: the message sets a constraint, prohibition, permission, preference or direction.
+_STRONG_DIRECTIVE = re.compile(
+    r"\b(never|always|don'?t|do not|must|mustn'?t|should(n'?t)?|only|avoid|prefer(s|red)?|make sure|ensure|"
+    r"you may|you can|allowed|permission|remember|from now on|no more|instead|at most|at least|every time|"
+    r"after every|constraint|rule|require[sd]?)\b"
+    r"|不要|别|必须|总是|永远|只|请用|可以|记住",
     re.IGNORECASE,
 )
+# Weak markers: topical words that often come with direction but as often with chit-chat ("the deadline").
+_WEAK_DIRECTIVE = re.compile(r"\b(report|deadline|budget|limit|priority|goal|plan)\b|目标|计划", re.IGNORECASE)
+
+STRONG_DIRECTIVE = 2
+WEAK_DIRECTIVE = 1
+NOT_DIRECTIVE = 0
+
+
+def directive_grade(text: str) -> int:
+    """How surely a user message sets direction: ``STRONG_DIRECTIVE`` (never/always/must/only/from now on/
+    constraint/rule/you may/permission/prefer ...), ``WEAK_DIRECTIVE`` (only topical words such as
+    deadline/plan/report/goal) or ``NOT_DIRECTIVE``.
+
+    Fallbacks without a model rank kept words by it, so chit-chat that mentions a deadline never pushes
+    a constraint out.
+    """
+    if _STRONG_DIRECTIVE.search(text):
+        return STRONG_DIRECTIVE
+    return WEAK_DIRECTIVE if _WEAK_DIRECTIVE.search(text) else NOT_DIRECTIVE
 
 
 def is_directive(text: str) -> bool:
     """Cheap check: does a user message look like it sets direction, a constraint, preference or permission?
 
-    Used so a message the summarizer neither kept nor released is kept anyway (keep more, never less).
+    Any grade counts (see :func:`directive_grade`). Used so a message the summarizer neither kept nor
+    released is kept anyway (keep more, never less).
     """
-    return bool(_DIRECTIVE.search(text))
+    return directive_grade(text) > NOT_DIRECTIVE
 
 
 def is_trivial(text: str) -> bool:

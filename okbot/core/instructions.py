@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+# How many ids of kept messages not shown for room the summary block names.
+LISTED_MAX = 24
+
 
 @dataclass(frozen=True)
 class InstructionBlock:
@@ -21,6 +24,7 @@ class InstructionBlock:
     text: str
     stable: bool
     tokens: int = 0
+    uncut: int = 0  # leading characters a text view must show whole (the user's own words)
 
     def with_tokens(self, tokens: int) -> InstructionBlock:
         return replace(self, tokens=tokens)
@@ -50,6 +54,7 @@ class InstructionInputs:
     summary: str = ""
     covered_through_id: int = 0
     kept_user_words: Sequence[tuple[int, str]] = ()
+    kept_user_listed: Sequence[int] = ()  # kept messages not shown for room, best ranked first
     memories: Sequence[str] = field(default_factory=tuple)
 
 
@@ -96,16 +101,36 @@ def _skills_block(inp: InstructionInputs) -> str:
     return "# Skills\n" + "\n".join(f"- {name}: {desc}" for name, desc in inp.skills)
 
 
-def _summary_block(inp: InstructionInputs) -> str:
-    if not inp.summary.strip() and not inp.kept_user_words:
+def _summary_head(inp: InstructionInputs) -> str:
+    """The summary block up to its body: the coverage line and the user's own words.
+
+    The user's words come before the summary and the moved-out digests, so no cut of the rest
+    (a display limit, a summary over its length) can reach them.
+    """
+    if not inp.summary.strip() and not inp.kept_user_words and not inp.kept_user_listed:
         return ""
     parts = [f"# Session summary (covers items up to #{inp.covered_through_id}; newer items follow verbatim)"]
-    if inp.summary.strip():
-        parts.append(inp.summary.strip())
-    if inp.kept_user_words:
+    if inp.kept_user_words or inp.kept_user_listed:
         parts.append("## The user's own words (verbatim, from the record)")
         parts.extend(f"[#{item_id}] {text}" for item_id, text in inp.kept_user_words)
+        if inp.kept_user_listed:
+            parts.append(listed_note(inp.kept_user_listed))
     return "\n\n".join(parts)
+
+
+def _summary_block(inp: InstructionInputs) -> str:
+    head = _summary_head(inp)
+    if not head or not inp.summary.strip():
+        return head
+    return f"{head}\n\n{inp.summary.strip()}"
+
+
+def listed_note(listed: Sequence[int]) -> str:
+    """The line naming kept messages there is no room to show: the best ranked ids (in id order), then a count."""
+    named = sorted(listed[:LISTED_MAX])
+    more = f" and {len(listed) - len(named)} more" if len(listed) > len(named) else ""
+    ids = ", ".join(f"#{i}" for i in named)
+    return f"Also kept, not shown for room (search_history finds them): {ids}{more}"
 
 
 def _memories_block(inp: InstructionInputs) -> str:
@@ -132,7 +157,8 @@ def assemble_instructions(inputs: InstructionInputs) -> list[InstructionBlock]:
     for name, title, stable, render in BLOCK_ORDER:
         text = render(inputs)
         if text:
-            blocks.append(InstructionBlock(name=name, title=title, text=text, stable=stable))
+            uncut = len(_summary_head(inputs)) if name == "summary" else 0
+            blocks.append(InstructionBlock(name=name, title=title, text=text, stable=stable, uncut=uncut))
     return blocks
 
 

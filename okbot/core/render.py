@@ -15,10 +15,11 @@ from okbot.core.messages import task_text
 DEFAULT_BODY_LIMIT = 2000
 
 
-def _cut(text: str, limit: int | None) -> str:
-    if limit is None or len(text) <= limit:
+def _cut(text: str, limit: int | None, uncut: int = 0) -> str:
+    """``text`` cut at ``limit`` characters, but never within its first ``uncut`` (the user's own words)."""
+    if limit is None or len(text) <= max(limit, uncut):
         return text
-    return f"{text[:limit]}\n… (cut here; full length {len(text):,} chars)"
+    return f"{text[: max(limit, uncut)]}\n… (cut here; full length {len(text):,} chars)"
 
 
 def item_heading(index: int, item: dict[str, Any], tokens: int) -> str:
@@ -41,14 +42,14 @@ def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
     if proj.at is None:
         lines.append("Cut-off: the next request (everything recorded so far)")
     elif proj.at_covered:
-        lines.append(
-            f"Cut-off: user message #{proj.at} — now covered by the summary, so no session items follow"
-        )
+        lines.append(f"Cut-off: user message #{proj.at} — now covered by the summary, so no session items follow")
     else:
         last = proj.items[-1] if proj.items else {}
         if last.get("type") == "tool_call":  # a member's request ends with the captain's task for it
-            lines.append(f"Cut-off: the captain's task #{last.get('id')} “{preview(task_text(last), 60)}” "
-                         f"in the turn of user message #{proj.at}")
+            lines.append(
+                f"Cut-off: the captain's task #{last.get('id')} “{preview(task_text(last), 60)}” "
+                f"in the turn of user message #{proj.at}"
+            )
         else:
             lines.append(f"Cut-off: user message #{proj.at} “{preview(item_text(last), 60)}”")
     if proj.covered_through_id:
@@ -92,7 +93,7 @@ def render_markdown(
     out.append("## instructions")
     for block in proj.blocks:
         out.append(f"### {block.name} · {block.title} · {block.tokens:,} tokens")
-        out.append(_cut(block.text, body_limit))
+        out.append(_cut(block.text, body_limit, block.uncut))
         out.append("")
     out.append("## session items")
     if not proj.items:

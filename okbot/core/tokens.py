@@ -33,6 +33,7 @@ from okbot.config import paths
 from okbot.core.atomic import atomic_write_bytes, atomic_write_json
 from okbot.core.errors import OkBotError
 from okbot.core.items import item_text, now_iso
+from okbot.llm.families import parse_request_parameters
 
 log = logging.getLogger("okbot.tokens")
 
@@ -78,6 +79,7 @@ def _model_table() -> dict[str, Any]:
         window, encoding = rule.get("contextWindow"), rule.get("encoding")
         if not isinstance(window, int) or window <= 0 or encoding not in known:
             raise RuntimeError(f"resources/models.json: invalid rule {rule!r}")
+    parse_request_parameters(table.get("requestParameters"))
     return table
 
 

@@ -82,6 +82,22 @@ class ReplyTooLarge(Exception):
         self.chars = chars
 
 
+class NoAnswer(Exception):
+    """The model hit its token limit before writing any answer (classified as ``no_answer``).
+
+    Reasoning models spend hidden tokens out of the same cap; ``tokens`` and ``reasoning`` are what
+    the server reported spending, when it did.
+    """
+
+    def __init__(self, tokens: int | None = None, reasoning: int | None = None) -> None:
+        spent = f"{tokens:,} tokens" if tokens is not None else ""
+        if tokens is not None and reasoning:
+            spent += f", {reasoning:,} of them hidden reasoning"
+        super().__init__(spent)
+        self.tokens = tokens
+        self.reasoning = reasoning
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -97,32 +113,38 @@ _CHECK_MODELS = "Check the model name and the base URL in Settings → Models."
 STATUS_RULES: dict[int, _Rule] = {
     400: _Rule("bad_request", False, "The server refused the request (400): {detail}"),
     401: _Rule("auth", False, "The API key was refused (401). Check the key in Settings → Models."),
-    403: _Rule("forbidden", False,
-               "The server denied access (403): {detail} Check that the key may use this model."),
+    403: _Rule("forbidden", False, "The server denied access (403): {detail} Check that the key may use this model."),
     404: _Rule("not_found", False, "The model {model} was not found on this server (404). " + _CHECK_MODELS),
     408: _Rule("timeout", True, "The server timed out waiting for the request (408)."),
     409: _Rule("conflict", True, "The server reported a conflict (409)."),
-    413: _Rule("too_large", False,
-               "The request is too large for this server (413). Compress the conversation or "
-               "choose a model with a larger context window."),
+    413: _Rule(
+        "too_large",
+        False,
+        "The request is too large for this server (413). Compress the conversation or "
+        "choose a model with a larger context window.",
+    ),
     422: _Rule("bad_request", False, "The server could not process the request (422): {detail}"),
     429: _Rule("rate_limit", True, "The server is rate limiting requests (429)."),
 }
 SERVER_ERROR_RULE = _Rule("server", True, "The server had an internal error ({status}).")
 OTHER_STATUS_RULE = _Rule("http", False, "The server answered with an error ({status}): {detail}")
-QUOTA_RULE = _Rule("quota", False,
-                   "The account has no quota left (429). Check the plan or billing of this API key.")
-NOT_FOUND_NO_MODEL_RULE = _Rule("not_found", False,
-                                "The server has no such endpoint (404). " + _CHECK_MODELS)
+QUOTA_RULE = _Rule("quota", False, "The account has no quota left (429). Check the plan or billing of this API key.")
+NOT_FOUND_NO_MODEL_RULE = _Rule("not_found", False, "The server has no such endpoint (404). " + _CHECK_MODELS)
 
 EXCEPTION_RULES: dict[str, _Rule] = {
     "timeout": _Rule("timeout", True, "The server did not answer in time."),
-    "connection": _Rule("connection", True,
-                        "Could not reach the server{host}. Check the base URL and the network connection."),
+    "connection": _Rule(
+        "connection", True, "Could not reach the server{host}. Check the base URL and the network connection."
+    ),
     "cut": _Rule("cut", True, "The connection dropped mid-reply."),
     "malformed": _Rule("malformed", False, "The server sent a reply OkBot could not read."),
     "too_long": _Rule("timeout", False, "The reply went on for more than {seconds} seconds and was stopped."),
     "too_big": _Rule("too_big", False, "The reply grew past {chars} characters and was stopped (kept up to there)."),
+    "no_answer": _Rule(
+        "no_answer",
+        False,
+        "The model reached its token limit before writing any answer (finish_reason 'length'{spent}).",
+    ),
     "unknown": _Rule("unknown", False, "The request failed: {detail}"),
 }
 
@@ -241,12 +263,20 @@ def classify(
         shown_model = json.dumps(model, ensure_ascii=False) if model else ""
         message, safe_detail = _build(rule, secrets, status=status, detail=detail, model=shown_model)
         retry_after = parse_retry_after(getattr(exc.response, "headers", None))
-        return ProviderError(message, kind=rule.kind, retryable=rule.retryable, status=status,
-                             retry_after=retry_after, detail=safe_detail)
+        return ProviderError(
+            message,
+            kind=rule.kind,
+            retryable=rule.retryable,
+            status=status,
+            retry_after=retry_after,
+            detail=safe_detail,
+        )
     if isinstance(exc, ReplyTooLong):
         key = "too_long"
     elif isinstance(exc, ReplyTooLarge):
         key = "too_big"
+    elif isinstance(exc, NoAnswer):
+        key = "no_answer"
     elif isinstance(exc, openai.APITimeoutError):
         key = "timeout"
     elif isinstance(exc, StreamCut):
@@ -263,5 +293,6 @@ def classify(
         raw = _server_detail(exc.body, exc.message)
     seconds = f"{exc.seconds:g}" if isinstance(exc, ReplyTooLong) else ""
     chars = f"{exc.chars:,}" if isinstance(exc, ReplyTooLarge) else ""
-    message, detail = _build(rule, secrets, detail=raw, host=_host_of(exc), seconds=seconds, chars=chars)
+    spent = f"; it spent {exc}" if isinstance(exc, NoAnswer) and str(exc) else ""
+    message, detail = _build(rule, secrets, detail=raw, host=_host_of(exc), seconds=seconds, chars=chars, spent=spent)
     return ProviderError(message, kind=rule.kind, retryable=rule.retryable, detail=detail)

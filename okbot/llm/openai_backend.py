@@ -5,6 +5,13 @@ is honoured, every wait is visible as a ``Retrying`` event, and nothing is retri
 user has seen part of the reply. Capabilities a server lacks (usage while streaming, tools)
 are dropped once per ``(base_url, model)`` and reported as ``Degraded`` events.
 
+Request parameters follow the model's family (:mod:`okbot.llm.families`, data in
+``resources/models.json``): reasoning models get ``max_completion_tokens`` with headroom for their
+hidden reasoning, no temperature, and the least ``reasoning_effort`` for the app's own calls. A
+server's 400 naming a parameter (``max_tokens``, ``temperature``, ``reasoning_effort``,
+``response_format``) is learnt the same way: asked again at once without it, remembered for the
+process (providers are built fresh per turn; what a server refuses does not change that often).
+
 Stopping: every request's socket is captured (httpcore's ``trace`` extension) so that a
 cancel from another thread can shut it down, which wakes a read blocked in the SDK at once —
 before the first byte as well as mid-stream. Connections are therefore not kept alive
@@ -29,7 +36,15 @@ from urllib.parse import urlsplit, urlunsplit
 import openai
 
 from okbot.config.schema import SettingError
-from okbot.llm.errors import MalformedReply, ProviderError, ReplyTooLarge, ReplyTooLong, StreamCut, classify
+from okbot.llm.errors import (
+    MalformedReply,
+    NoAnswer,
+    ProviderError,
+    ReplyTooLarge,
+    ReplyTooLong,
+    StreamCut,
+    classify,
+)
 from okbot.llm.events import (
     Degraded,
     Done,
@@ -40,6 +55,7 @@ from okbot.llm.events import (
     ToolCallDelta,
     UsageEvent,
 )
+from okbot.llm.families import RequestFamily, learnt_headroom, request_family
 from okbot.llm.keys import redact, resolve_api_key
 from okbot.llm.provider import (
     CancelToken,
@@ -71,14 +87,61 @@ DEGRADED_USAGE = "the server did not report token use for this reply; it is esti
 DEGRADED_TOOL_TEXT = "the model wrote its tool calls as text; OkBot read them as tool calls"
 
 _TRANSPORT_ERRORS = (httpx.TransportError,)
+# words of a 400 that refuses a parameter by name (OpenAI: "Unsupported parameter/value ... not supported")
+_REFUSED = (
+    "unsupported",
+    "not supported",
+    "does not support",
+    "unrecognized",
+    "unknown",
+    "not allowed",
+    "not permitted",
+)
 
 
 @dataclass
 class _Capabilities:
-    """What a (base_url, model) pair turned out to support."""
+    """What a (base_url, model) pair wants and turned out to support (starting from its family)."""
 
     stream_options: bool = True
     tools: bool = True
+    token_limit: str = "max_tokens"
+    reasoning_headroom: int = 0
+    temperature: bool = True
+    reasoning_effort: str | None = None  # sent with background requests
+    response_format: bool = True
+
+    @classmethod
+    def of(cls, family: RequestFamily) -> _Capabilities:
+        return cls(
+            token_limit=family.token_limit,
+            reasoning_headroom=family.reasoning_headroom,
+            temperature=family.temperature,
+            reasoning_effort=family.background_effort,
+        )
+
+
+class CapabilityMemory:
+    """What each (base_url, model) turned out to support, shared by the providers that use it.
+
+    One per process by default (:data:`SHARED_CAPABILITIES`): the app builds a provider per turn, and a
+    parameter a server refused once is not sent to it again. Tests pass their own.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._known: dict[tuple[str, str], _Capabilities] = {}
+
+    def get(self, base_url: str, model: str) -> _Capabilities:
+        """The capabilities of ``model`` at ``base_url`` (its family's, until a server says otherwise)."""
+        with self._lock:
+            caps = self._known.get((base_url, model))
+            if caps is None:
+                caps = self._known[(base_url, model)] = _Capabilities.of(request_family(model))
+            return caps
+
+
+SHARED_CAPABILITIES = CapabilityMemory()
 
 
 class _Wire:
@@ -165,6 +228,7 @@ class OpenAIProvider:
         max_reply_seconds: float = 600,
         max_reply_chars: int = MAX_REPLY_CHARS,
         default_model: str | None = None,
+        capabilities: CapabilityMemory | None = None,
     ) -> None:
         self.base_url = base_url
         self._shown_url = _without_credentials(base_url, api_key)
@@ -175,7 +239,7 @@ class OpenAIProvider:
         self._estimate = estimate_tokens or rough_token_estimate
         self._max_reply_seconds = max_reply_seconds
         self._max_reply_chars = max_reply_chars
-        self._capabilities: dict[tuple[str, str], _Capabilities] = {}
+        self._capabilities = capabilities or SHARED_CAPABILITIES
         self._local = threading.local()
         limits = httpx.Limits(max_connections=100, max_keepalive_connections=0)
         self._http = httpx.Client(
@@ -203,8 +267,7 @@ class OpenAIProvider:
             except SettingError:  # a schema without the key: keep the default
                 continue
         options.update(kwargs)
-        return cls(settings.get("provider.baseUrl"), key, default_model=settings.get("provider.model"),
-                   **options)
+        return cls(settings.get("provider.baseUrl"), key, default_model=settings.get("provider.model"), **options)
 
     def __repr__(self) -> str:  # never shows the key
         return f"OpenAIProvider(base_url={self._shown_url!r}, key={'set' if self._key else 'none'})"
@@ -227,7 +290,25 @@ class OpenAIProvider:
             request.extensions = {**request.extensions, "trace": wire.trace}
 
     def _caps(self, model: str) -> _Capabilities:
-        return self._capabilities.setdefault((self.base_url, model), _Capabilities())
+        return self._capabilities.get(self.base_url, model)
+
+    def refuses(self, model: str, parameter: str) -> bool:
+        """Whether this server is known to refuse ``parameter`` for ``model`` (learnt from a 400, or its family).
+
+        ``parameter`` is a request field (``response_format``, ``temperature``, ``reasoning_effort``,
+        ``tools``, ``max_tokens``). A caller can, for instance, ask for JSON edits in the prompt alone
+        once ``response_format`` is refused.
+        """
+        caps = self._caps(model)
+        refused = {
+            "response_format": not caps.response_format,
+            "temperature": not caps.temperature,
+            "reasoning_effort": caps.reasoning_effort is None,
+            "tools": not caps.tools,
+            "max_tokens": caps.token_limit != "max_tokens",
+            "stream_options": not caps.stream_options,
+        }
+        return refused.get(parameter, False)
 
     def _classify(self, exc: BaseException, model: str) -> ProviderError:
         return classify(exc, model=model, secrets=(self._key,))
@@ -252,10 +333,17 @@ class OpenAIProvider:
                 params["stream_options"] = {"include_usage": True}
         if request.tools and caps.tools:
             params["tools"] = request.tools
-        if request.temperature is not None:
+        if request.temperature is not None and caps.temperature:
             params["temperature"] = request.temperature
         if request.max_tokens is not None:
-            params["max_tokens"] = request.max_tokens
+            if caps.token_limit == "max_tokens":
+                params["max_tokens"] = request.max_tokens
+            else:  # hidden reasoning counts against this cap: room for it on top of the visible answer
+                params["max_completion_tokens"] = request.max_tokens + caps.reasoning_headroom
+        if request.background and caps.reasoning_effort is not None:
+            params["reasoning_effort"] = caps.reasoning_effort
+        if request.response_format is not None and caps.response_format:
+            params["response_format"] = request.response_format
         return params
 
     def _call(self, wire: _Wire, **params: Any) -> Any:
@@ -266,25 +354,61 @@ class OpenAIProvider:
         finally:
             self._local.wire = None
 
-    def _fallback(self, error: ProviderError, request: ChatRequest, caps: _Capabilities,
-                  *, stream: bool) -> Degraded | None:
-        """Drop a capability the server refused (remembered); the Degraded event to report, if any."""
+    def _fallback(
+        self, error: ProviderError, request: ChatRequest, caps: _Capabilities, *, stream: bool
+    ) -> list[Degraded] | None:
+        """Drop what the server refused (remembered) so the request can be sent again at once.
+
+        None: nothing to drop, the error stands; otherwise the Degraded events to report (maybe none).
+        """
         if error.status not in (400, 404, 422):
             return None
         detail = error.detail.lower()
-        if stream and caps.stream_options and error.status == 400 and (
-                "stream_options" in detail or "include_usage" in detail):
+        if error.status in (400, 422) and self._learn_parameter(detail, request, caps):
+            return []
+        if (
+            stream
+            and caps.stream_options
+            and error.status == 400
+            and ("stream_options" in detail or "include_usage" in detail)
+        ):
             caps.stream_options = False
-            log.info("%s does not accept stream_options for %s; usage will be estimated",
-                     self._shown_url, request.model)
-            return Degraded("stream_options", DEGRADED_STREAM_OPTIONS)
+            log.info(
+                "%s does not accept stream_options for %s; usage will be estimated", self._shown_url, request.model
+            )
+            return [Degraded("stream_options", DEGRADED_STREAM_OPTIONS)]
         mentions_tools = any(word in detail for word in ("tool", "function"))
-        if request.tools and caps.tools and (
-                mentions_tools or (error.status in (404, 422) and "model" not in detail)):
+        if request.tools and caps.tools and (mentions_tools or (error.status in (404, 422) and "model" not in detail)):
             caps.tools = False
             log.info("%s refused tools for %s; running without them", self._shown_url, request.model)
-            return Degraded("tools", DEGRADED_TOOLS)
+            return [Degraded("tools", DEGRADED_TOOLS)]
         return None
+
+    def _learn_parameter(self, detail: str, request: ChatRequest, caps: _Capabilities) -> bool:
+        """Learn from a 400 that refuses a parameter this request sent, by name; whether to send it again."""
+        sent = self._params(request, caps, stream=False)
+        refused = any(word in detail for word in _REFUSED)
+        if "max_tokens" in sent and "max_tokens" in detail and refused:
+            caps.token_limit = "max_completion_tokens"
+            caps.reasoning_headroom = max(caps.reasoning_headroom, learnt_headroom())
+            learnt = "wants max_completion_tokens"
+        elif "temperature" in sent and "temperature" in detail and refused:
+            caps.temperature = False
+            learnt = "refuses a temperature"
+        elif "reasoning_effort" in sent and "reasoning_effort" in detail and (refused or "invalid" in detail):
+            caps.reasoning_effort = None
+            learnt = f"refuses reasoning_effort={sent['reasoning_effort']!r}"
+        elif (
+            "response_format" in sent
+            and any(word in detail for word in ("response_format", "json_schema"))
+            and (refused or "invalid" in detail)
+        ):
+            caps.response_format = False
+            learnt = "refuses response_format (structured output)"
+        else:
+            return False
+        log.info("%s %s for %s; sending the request again without it", self._shown_url, learnt, request.model)
+        return True
 
     # ------------------------------------------------------------------ streaming
 
@@ -315,7 +439,7 @@ class OpenAIProvider:
                     return
                 degraded = None if shown else self._fallback(error, request, caps, stream=True)
                 if degraded is not None:
-                    yield degraded
+                    yield from degraded
                     continue
                 failures += 1
                 if shown or not error.retryable or failures > self._max_retries:
@@ -324,8 +448,13 @@ class OpenAIProvider:
                     yield ErrorEvent(error)
                     return
                 delay = self._delay(error, failures)
-                log.info("model request failed (%s); retry %d of %d in %.2f s",
-                         error.kind, failures, self._max_retries, delay)
+                log.info(
+                    "model request failed (%s); retry %d of %d in %.2f s",
+                    error.kind,
+                    failures,
+                    self._max_retries,
+                    delay,
+                )
                 yield Retrying(failures, delay, f"{error.message} Retrying in {_seconds(delay)}…")
                 self._wait(delay, cancel)
                 continue
@@ -337,8 +466,7 @@ class OpenAIProvider:
             yield from self._finish(request, reply)
             return
 
-    def _attempt(self, request: ChatRequest, caps: _Capabilities, wire: _Wire,
-                 reply: _Reply) -> Iterator[Event]:
+    def _attempt(self, request: ChatRequest, caps: _Capabilities, wire: _Wire, reply: _Reply) -> Iterator[Event]:
         """One request: yields content events; raises ProviderError on failure (cancel included)."""
         deadline = time.monotonic() + self._max_reply_seconds
         params = self._params(request, caps, stream=True)
@@ -357,8 +485,11 @@ class OpenAIProvider:
             failure: BaseException = exc
             if wire.expired:
                 failure = ReplyTooLong(self._max_reply_seconds)
-            elif stream is not None and isinstance(exc, (openai.APIConnectionError, *_TRANSPORT_ERRORS)) \
-                    and not isinstance(exc, openai.APITimeoutError):
+            elif (
+                stream is not None
+                and isinstance(exc, (openai.APIConnectionError, *_TRANSPORT_ERRORS))
+                and not isinstance(exc, openai.APITimeoutError)
+            ):
                 failure = StreamCut(str(exc))  # the reply had begun: the connection dropped mid-reply
             raise self._classify(failure, request.model) from None
         except (ReplyTooLong, ReplyTooLarge) as exc:
@@ -451,9 +582,12 @@ class OpenAIProvider:
                 completion = self._call(wire, **self._params(request, caps, stream=False))
                 if not hasattr(completion, "choices") or not completion.choices:
                     raise MalformedReply("the reply has no choices")
-                content = completion.choices[0].message.content
-                return content if isinstance(content, str) else ""
-            except (openai.OpenAIError, ValueError, MalformedReply, *_TRANSPORT_ERRORS) as exc:
+                choice = completion.choices[0]
+                content = choice.message.content if isinstance(choice.message.content, str) else ""
+                if not content.strip() and choice.finish_reason == "length":
+                    raise NoAnswer(*_spent_tokens(completion))
+                return content
+            except (openai.OpenAIError, ValueError, MalformedReply, NoAnswer, *_TRANSPORT_ERRORS) as exc:
                 if cancel.cancelled:
                     raise ProviderError("The request was cancelled.", kind="cancelled") from None
                 failure: BaseException = exc
@@ -470,8 +604,7 @@ class OpenAIProvider:
             if not error.retryable or failures > self._max_retries:
                 raise error
             delay = self._delay(error, failures)
-            log.info("completion failed (%s); retry %d of %d in %.2f s",
-                     error.kind, failures, self._max_retries, delay)
+            log.info("completion failed (%s); retry %d of %d in %.2f s", error.kind, failures, self._max_retries, delay)
             self._wait(delay, cancel)
 
     def list_models(self) -> list[str]:
@@ -503,6 +636,14 @@ def _env_key_set() -> bool:
     return bool(os.environ.get("OKBOT_API_KEY", "").strip())
 
 
+def _spent_tokens(completion: Any) -> tuple[int | None, int | None]:
+    """``(completion_tokens, reasoning_tokens)`` of a reply, where the server reported them."""
+    usage = getattr(completion, "usage", None)
+    details = getattr(usage, "completion_tokens_details", None)
+    tokens, reasoning = getattr(usage, "completion_tokens", None), getattr(details, "reasoning_tokens", None)
+    return (tokens if isinstance(tokens, int) else None, reasoning if isinstance(reasoning, int) else None)
+
+
 def _usage_event(usage: Any) -> UsageEvent:
     details = getattr(usage, "prompt_tokens_details", None)
     cached = getattr(details, "cached_tokens", None) if details is not None else None
@@ -512,4 +653,3 @@ def _usage_event(usage: Any) -> UsageEvent:
         cached_tokens=int(cached) if isinstance(cached, (int, float)) and not math.isnan(cached) else None,
         estimated=False,
     )
-

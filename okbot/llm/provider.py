@@ -156,8 +156,7 @@ class ToolCallAssembler:
     def add(self, index: int | None, call_id: str | None, name: str | None, arguments: str) -> ToolCallDelta:
         """Record one fragment and return it as a :class:`ToolCallDelta`."""
         if index is None:
-            starts_new = self._last is None or bool(call_id) or (
-                bool(name) and bool(self._calls[self._last]["name"]))
+            starts_new = self._last is None or bool(call_id) or (bool(name) and bool(self._calls[self._last]["name"]))
             index = (max(self._calls, default=-1) + 1) if starts_new else self._last
         assert index is not None
         call = self._calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
@@ -183,13 +182,46 @@ class ToolCallAssembler:
         return done
 
 
-_TOOL_CALL_TAGS = re.compile(r"</?(?:tool_call|tools)>")  # Qwen-style tags around JSON calls
+# Small local models write tool calls as text: inside Qwen-style tags, a ``` fence, or bare JSON.
+_TAGS = ("<tool_call>", "<tools>")
+_TOOL_CALL_TAGS = re.compile(r"</?(?:tool_call|tool_calls|tools)>")
+_FENCE_LINE = re.compile(r"^[ \t]*```[\w-]*[ \t]*$", re.MULTILINE)
+_FENCE_LANGUAGES = ("", "json", "tool_call", "tool_calls", "tools")
+_HEAD_CHARS = 256  # how much of a reply decides whether it may still be tool calls
 
 
 def could_be_tool_text(text: str) -> bool:
-    """Whether reply text that starts like this may turn out to be tool calls written as JSON."""
-    head = text.lstrip()
-    return not head or head[0] in "{[`" or "<tool_call>".startswith(head[:11])
+    """Whether a reply that starts like ``text`` may still turn out to be tool calls written as text.
+
+    Only the start counts (a bounded look): optional ``<tool_call>`` / ``<tools>`` tags or a ``` fence
+    (no language, or json), then a JSON object opening with a key (``{"``, doubled ``{{"`` too) or a list
+    of them. The moment the start rules that out (prose, ``<b>``, a list of numbers), it is text.
+    """
+    head = text[:_HEAD_CHARS].lstrip()
+    while head.startswith(_TAGS):
+        head = head[head.index(">") + 1 :].lstrip()
+    if any(tag.startswith(head) for tag in _TAGS):
+        return True  # nothing yet, or a tag still arriving
+    if head.startswith("```"):
+        language, newline, head = head[3:].partition("\n")
+        language = language.strip().lower()
+        if not newline:
+            return any(known.startswith(language) for known in _FENCE_LANGUAGES)
+        if language not in _FENCE_LANGUAGES:
+            return False
+        head = head.lstrip()
+    elif "```".startswith(head):
+        return True
+    if head[:1] == "[":  # a list of calls
+        head = head[1:].lstrip()
+    if not head:
+        return True
+    if head[0] != "{":
+        return False
+    head = head[1:].lstrip()
+    if head[:1] == "{":  # doubled braces
+        head = head[1:].lstrip()
+    return not head or head[0] == '"'
 
 
 def _one_call(item: Any, allowed: set[str] | None) -> tuple[str, str] | None:
@@ -236,40 +268,46 @@ def tool_names(tools: list[dict] | None) -> set[str] | None:
 
 
 def parse_tool_text(text: str, allowed: set[str] | None = None) -> list[tuple[str, str]] | None:
-    """``(name, arguments JSON)`` pairs when ``text`` is nothing but tool calls written as JSON.
+    """``(name, arguments JSON)`` pairs when ``text`` is nothing but tool calls written as text.
 
-    Accepted shapes: ``{"name": .., "arguments": ..}``, ``{"tool_calls": [...]}``, a JSON list
-    of calls, or one call object per line, optionally inside a ``` fence or ``<tool_call>`` tags.
-    Small local models also double the outer braces (``{{"name": ..}}``, copied from a chat
-    template) or leave a stray closing fence; both are read. With ``allowed``, every name must be
-    one of the offered tools. Anything else returns None (it stays text).
+    Accepted shapes: ``{"name": .., "arguments": ..}``, ``{"tool_calls": [...]}``, a JSON list of calls,
+    or several calls one after another (one per line or pretty-printed), each optionally inside
+    ``<tool_call>`` or ``<tools>`` tags or a ``` fence. Small local models also double the braces
+    (``{{"name": ..}}``, copied from a chat template) or leave a stray fence; both are read. With
+    ``allowed``, every name must be one of the offered tools. Anything else, including JSON nested too
+    deep to read, returns None (it stays text).
     """
-    body = _TOOL_CALL_TAGS.sub("", text).strip()
-    if body.startswith("```"):
-        lines = body.splitlines()
-        if len(lines) < 2 or lines[-1].strip() != "```":
-            return None
-        body = "\n".join(lines[1:-1]).strip()
-    elif body.endswith("```"):
-        body = body[:-3].rstrip()  # a closing fence without an opening one
-    if not body or body[0] not in "{[":
-        return None
-    for candidate in (body, body[1:-1] if body.startswith("{{") and body.endswith("}}") else None):
-        if candidate is None:
-            continue
-        try:
-            return _calls_in(json.loads(candidate), allowed)
-        except ValueError:
-            pass
+    body = _FENCE_LINE.sub("\n", _TOOL_CALL_TAGS.sub("\n", text))
+    body = body.replace("```", "\n").strip()  # a fence glued to the JSON (``{..}} ```)
+    if not body or body[0] not in "{[" or (text.count("```") % 2 and text.lstrip().startswith("```")):
+        return None  # an unclosed opening fence: the model was still writing
+    candidates = [body]
+    if "{{" in body:
+        candidates += [
+            body[1:-1] if body.startswith("{{") and body.endswith("}}") else body,
+            body.replace("{{", "{").replace("}}", "}"),
+        ]
+    for candidate in candidates:
+        calls = _json_calls(candidate, allowed)
+        if calls:
+            return calls
+    return None
+
+
+def _json_calls(body: str, allowed: set[str] | None) -> list[tuple[str, str]] | None:
+    """The calls in ``body``: JSON values one after another (whitespace or commas between), all calls."""
+    decoder = json.JSONDecoder()
     calls: list[tuple[str, str]] = []
-    for line in body.splitlines():
-        if not line.strip():
-            continue
+    at = 0
+    while at < len(body):
         try:
-            found = _calls_in(json.loads(line), allowed)
-        except ValueError:
+            value, at = decoder.raw_decode(body, at)
+            found = _calls_in(value, allowed)
+        except (ValueError, RecursionError):  # not JSON, or nested past what the parser can hold
             return None
         if found is None:
             return None
         calls.extend(found)
+        while at < len(body) and body[at] in " \t\r\n,":
+            at += 1
     return calls or None

@@ -107,8 +107,9 @@ class ScriptedProvider:
     raises ``RuntimeError`` — an unscripted request is a bug in the test.
     """
 
-    def __init__(self, *, models: Iterable[str] = ("gpt-4o-mini", "fake-small"),
-                 default: ReplyFactory | None = None) -> None:
+    def __init__(
+        self, *, models: Iterable[str] = ("gpt-4o-mini", "fake-small"), default: ReplyFactory | None = None
+    ) -> None:
         self.requests: list[ChatRequest] = []
         self.models = list(models)
         self.default = default
@@ -194,8 +195,7 @@ class ScriptedProvider:
         for done in calls:
             produced += done.name + done.arguments
             yield done
-        yield reported or UsageEvent(rough_token_estimate(request.messages), completion_estimate(produced),
-                                     None, False)
+        yield reported or UsageEvent(rough_token_estimate(request.messages), completion_estimate(produced), None, False)
         yield Done(finish or ("tool_calls" if calls else "stop"))
 
     def complete(self, request: ChatRequest, cancel: CancelToken | None = None) -> str:

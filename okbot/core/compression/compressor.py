@@ -17,12 +17,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from okbot.core.compression import structure
+from okbot.core.compression import moved_out
 from okbot.core.compression.plan import choose_keep, safe_keep
 from okbot.core.compression.summarizer import Summarizer, SummaryRejected
 from okbot.core.compression.topic import is_new_topic
 from okbot.core.context import ContextProjection, build_context, reply_reserve
-from okbot.core.digest import is_directive, item_digest, user_checklist
+from okbot.core.digest import item_digest, user_checklist
 from okbot.core.errors import OkBotError
 from okbot.core.items import item_text, now_iso
 from okbot.core.summary import SessionSummary, SummaryStore
@@ -403,30 +403,13 @@ class Compressor:
         if not to_cover:
             return
         max_chars = self.sources.settings.get("contextCompression.summaryMaxChars")
-        sections, _ = structure.parse_sections(proj.summary.summary or structure.empty_summary())
-        lines = [ln for ln in sections.get(structure.FALLBACK_SECTION, "").splitlines() if ln.strip()]
-        lines.append(
-            f"- items #{to_cover[0]['id']}–#{to_cover[-1]['id']} moved out without a summary "
-            f"(search_history finds them):"
-        )
-        lines += [f"  - {item_digest(it, text_limit=120)}" for it in to_cover]
-        while lines:
-            sections[structure.FALLBACK_SECTION] = "\n".join(lines)
-            text = structure.render(sections)
-            if len(text) <= max_chars:
-                break
-            lines.pop(1 if len(lines) > 1 else 0)  # drop the oldest digest lines first, keep the marker
-        else:
-            sections.pop(structure.FALLBACK_SECTION, None)
-            text = structure.render(sections)
         summary = proj.summary
+        covered = summary.covered_through_id
         new = SessionSummary(
-            summary=text[:max_chars],
+            summary=moved_out.fit(summary.summary, to_cover, covered, max_chars),
             covered_through_id=to_cover[-1]["id"],
-            # no model ticked anything: the user's directives among the moved-out items stay verbatim
-            kept_user_ids=sorted(
-                {*summary.kept_user_ids, *(it["id"] for it in user_checklist(to_cover) if is_directive(it["content"]))}
-            ),
+            # no model ticked anything: the user's directives (and first message) stay verbatim
+            kept_user_ids=moved_out.kept_ids(summary.kept_user_ids, to_cover, covered),
             trigger="ratio",
             hidden_item_ids=[i for i in summary.hidden_item_ids if i > to_cover[-1]["id"]],
             health=summary.health,
