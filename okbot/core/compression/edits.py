@@ -101,11 +101,12 @@ _JSON_SECTIONS = {
 }
 
 _BULLET = re.compile(r"^\s*(?:[-*•]\s+|\*\*|__)?")
-_IDS_LINE = re.compile(r"^(KEEP|RELEASE)\b\W*(.*)$", re.IGNORECASE)
-_DROP = re.compile(r"^DROP\b(?:\s+PROGRESS)?(?:\s+LINES?)?\W*(.*)$", re.IGNORECASE)
+# KEEP/RELEASE/DROP need a colon or bare numbers after them: "keep the old ids" is a line, not a tick
+_IDS_LINE = re.compile(r"^(KEEP|RELEASE)\s*(?:[:=]\s*(.*)|\s((?:#?\d+[\s,;]*)+|none)\W*)$", re.IGNORECASE)
+_DROP = re.compile(r"^DROP(?:\s+PROGRESS)?(?:\s+LINES?)?\s*[:=]?\s*((?:[P#]?\d+[\s,;]*)+|none)\W*$", re.IGNORECASE)
 _STATUS = re.compile(r"^GOAL\s*(?:#|G|NO\.?\s*)?(\d{1,3})\b\W*(active|done|withdrawn)\b", re.IGNORECASE)
 _ADD = re.compile(
-    r"^(?:ADD|NEW)?\s*(goals?|agreements?|decisions?|progress(?: and next steps)?|next(?: steps?)?|references?)"
+    r"^(?:ADD|NEW)?\s*(goals?|agreements?|decisions?|progress(?: and next steps)?|references?)"
     r"\s*[:=—-]\s*(.+)$",
     re.IGNORECASE,
 )
@@ -247,11 +248,12 @@ def _goal_from_text(text: str) -> NewGoal:
 
 
 def _section_named(name: str) -> str | None:
-    low = name.strip().lower().rstrip("s")
+    low = name.strip().lower()
     if low.startswith("goal"):
         return "Goals"
-    if low.startswith("progres") or low.startswith("next"):
+    if low.startswith(("progress", "next")):
         return PROGRESS
+    low = low.rstrip("s")
     return next((s for s in LINE_SECTIONS if s.lower().rstrip("s") == low), None)
 
 
@@ -286,7 +288,8 @@ def _from_lines(body: str) -> tuple[Edits | None, list[str]]:
 def _read_line(edits: Edits, line: str) -> bool:
     """Apply one protocol line to ``edits``; False when the line is not one."""
     if match := _IDS_LINE.match(line):
-        ids = [] if match.group(2).strip().lower().startswith("none") else _ints(match.group(2))
+        raw = match.group(2) if match.group(2) is not None else match.group(3)
+        ids = [] if raw.strip().lower().startswith("none") else _ints(raw)
         if match.group(1).upper() == "KEEP":
             edits.keep = [*(edits.keep or []), *ids]
         else:
@@ -377,10 +380,12 @@ def apply_edits(
             body["Goals"][at] = re.sub(r"\[\w+\]", f"[{status}]", body["Goals"][at], count=1)
     grounding = [previous, *sources]
     for goal in edits.goals:
+        if any(_same(goal.text, _goal_text(ln)) for ln in body["Goals"]):
+            continue  # a goal the summary has (an echo): nothing to add
         problem = _goal_problem(goal, citable)
         if problem:
             refused.append(problem)
-        elif not any(_same(goal.text, _goal_text(ln)) for ln in body["Goals"]):
+        else:
             body["Goals"].append(f"- [active] {goal.text[:MAX_LINE_CHARS]} (#{goal.cited})")
     drops = sorted(set(edits.drop_progress))
     progress = body[PROGRESS]

@@ -32,6 +32,7 @@ _GOAL = re.compile(r"^\s*[-*]\s*\[(\w+)\]\s*(.+)$")
 # exact references (ids, PRs, ports, versions, sizes) have more digits.
 _NUMBER = re.compile(r"(?<![\d.,_:/-])\d[\d,._:/-]*\d(?!\d)")
 _ITEM_REF = re.compile(r"#\d+")
+_TICKET = re.compile(r"\b[A-Z][A-Z0-9]{0,9}-\d+\b")  # BUG-101, T-103, Q-7: ids whose digits alone say little
 _URL = re.compile(r"https?://[^\s)\]>\"']+")
 _PATH = re.compile(
     r"(?<![\w:/])(?:~|\.{1,2})?/?(?:[\w@.+-]+/)+[\w@.+-]+|\b[\w-]+\.(?:py|js|ts|tsx|jsx|json|md|txt|"
@@ -106,10 +107,11 @@ def goal_entries(body: str) -> list[tuple[str, str]]:
 
 
 def references(text: str) -> set[str]:
-    """Exact references in ``text``: multi-digit numbers, #ids, URLs and paths."""
+    """Exact references in ``text``: multi-digit numbers, #ids, ticket-style ids (BUG-101), URLs and paths."""
     refs = {m.group(0).rstrip(".,;:") for m in _URL.finditer(text)}
     without_urls = _URL.sub(" ", text)
     refs |= {m.group(0) for m in _ITEM_REF.finditer(without_urls)}
+    refs |= {m.group(0) for m in _TICKET.finditer(without_urls)}
     refs |= {m.group(0).rstrip(".,;:") for m in _PATH.finditer(without_urls)}
     refs |= {m.group(0) for m in _NUMBER.finditer(_ITEM_REF.sub(" ", without_urls))}
     return refs

@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
 
 from okbot.config.settings import Settings
-from okbot.core.compression import Compressor
+from okbot.core.compression import Compressor, structure
 from okbot.core.context import build_context
 from okbot.core.errors import OkBotError
 from okbot.core.items import new_item, user_message
 from okbot.core.runner import TurnRunner
 from okbot.core.sources import ContextSources
-from okbot.core.summary import SummaryStore
+from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import Workspace
 from okbot.llm.openai_backend import OpenAIProvider
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
-from tests.helpers.fake_summarizer import faithful, is_summarizer_request
+from tests.helpers.fake_summarizer import faithful, faithful_edits, is_summarizer_request
 
 CONSTRAINT = "Constraint: never run migrations on Fridays, and report progress after every table."
 
@@ -51,8 +52,9 @@ def fill(sources, target, turns, *, words=40):
     session.append(new_item("assistant", author="okbot", source="app", content="Agreed."))
     for i in range(turns):
         session.append(user_message(f"Step {i}: please handle table number {i} next. " + "detail " * words))
-        session.append(new_item("assistant", author="okbot", source="app", content=f"Done with table {i}. " +
-                                "note " * words))
+        session.append(
+            new_item("assistant", author="okbot", source="app", content=f"Done with table {i}. " + "note " * words)
+        )
 
 
 def summarizer_calls(server):
@@ -78,10 +80,16 @@ def test_ratio_trigger_covers_the_oldest_keeps_the_newest_and_the_users_words(en
     assert compressor.before_run(target, "and then?") is None
 
 
-@pytest.mark.parametrize("garbage", [
-    Reply(text=""), Reply(text="x" * 5000), Reply(text='{"summary": "fine"}'), Reply(status=500),
-    Reply(text="late", first_byte_delay=3),
-])
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        Reply(text=""),
+        Reply(text="x" * 5000),
+        Reply(text='{"summary": "fine"}'),
+        Reply(status=500),
+        Reply(text="late", first_byte_delay=3),
+    ],
+)
 def test_a_failing_summarizer_keeps_the_previous_summary_and_coverage(env, server, garbage):
     target, sources, compressor, events = env
     compressor.provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0, timeout=1)
@@ -111,9 +119,13 @@ def test_a_large_delta_is_fed_in_bounded_calls_and_coverage_stops_at_a_failed_on
     report = compressor.compress_now(target)
     assert report.ok and len(calls) >= 2
     stored = SummaryStore(target.summary_path).load()
-    first_batch_last = max(int(line.split()[0][1:]) for line in
-                           calls[0]["messages"][1]["content"].split("NEWLY COVERED ITEMS:\n")[1]
-                           .split("\n\nCHECKLIST")[0].splitlines())
+    first_batch_last = max(
+        int(line.split()[0][1:])
+        for line in calls[0]["messages"][1]["content"]
+        .split("NEWLY COVERED ITEMS:\n")[1]
+        .split("\n\nCHECKLIST")[0]
+        .splitlines()
+    )
     assert stored.covered_through_id == first_batch_last
     assert events == [report.new_ids] and report.new_ids[-1] == first_batch_last
 
@@ -142,11 +154,15 @@ def test_a_tail_of_one_giant_tool_result_is_hidden_not_lost(env, server):
     target, sources, compressor, _ = env
     session = sources.session(target)
     session.append(user_message("read the log"))
-    session.append(new_item("tool_call", author="okbot", source="app", call_id="c1", name="read_file",
-                            arguments='{"path": "app.log"}'))
+    session.append(
+        new_item(
+            "tool_call", author="okbot", source="app", call_id="c1", name="read_file", arguments='{"path": "app.log"}'
+        )
+    )
     big = "error line 42\n" * 2000
-    result = session.append(new_item("tool_result", author="okbot", source="tool", call_id="c1", name="read_file",
-                                     content=big, ok=True))
+    result = session.append(
+        new_item("tool_result", author="okbot", source="tool", call_id="c1", name="read_file", content=big, ok=True)
+    )
     compressor.before_run(target, "what went wrong?")
     proj = build_context(target, sources=sources)
     stub = next(it for it in proj.items if it["type"] == "tool_result")
@@ -213,3 +229,45 @@ def test_after_a_failed_summary_the_model_is_not_asked_again_every_turn(env, ser
         session.append(user_message(f"later {i}"))
     report = compressor.before_run(target, "now?")
     assert report is not None and report.ok
+
+
+def test_json_edits_from_the_server_are_applied_and_old_lines_stay_byte_for_byte(env, server):
+    target, sources, compressor, events = env
+    fill(sources, target, 20)
+
+    def json_edits(body):
+        if not is_summarizer_request(body):
+            return Reply(text="no")
+        edits = faithful_edits(body)
+        edits["agreements"] = ["never run migrations on Fridays"]
+        edits["references"] = [f"table {len(summarizer_calls(server))}"]
+        return Reply(text=json.dumps(edits))
+
+    server.set_default(json_edits)
+    first = compressor.compress_now(target)
+    assert first.ok
+    body = summarizer_calls(server)[0]
+    assert body["response_format"]["type"] == "json_schema" and body["response_format"]["json_schema"]["strict"]
+    stored = SummaryStore(target.summary_path).load().summary
+    sections, _ = structure.parse_sections(stored)
+    assert sections["Goals"].startswith("- [active] Constraint: never run migrations on Fridays") and "(#1)" in stored
+    assert "- never run migrations on Fridays" in sections["Agreements"].splitlines()
+    fill(sources, target, 12)
+    assert compressor.compress_now(target).ok
+    again = SummaryStore(target.summary_path).load().summary
+    assert all(line in again.splitlines() for line in stored.splitlines() if line.strip())
+    assert again.count("never run migrations on Fridays") == 2  # the goal and the agreement, not repeated
+
+
+def test_an_over_long_summary_is_cut_in_the_request_and_kept_whole_on_disk(env):
+    target, sources, _, _ = env
+    fill(sources, target, 2)
+    max_chars = sources.settings.get("contextCompression.summaryMaxChars")
+    decisions = "\n".join(f"- decision {i} — because of table {i}" for i in range(150))
+    text = structure.render({"Goals": "- [active] migrate every table (#1)", "Decisions": decisions})
+    SummaryStore(target.summary_path).save(SessionSummary(summary=text, covered_through_id=2))
+    block = next(b.text for b in build_context(target, sources=sources).blocks if b.name == "summary")
+    assert "- decision 149 — because of table 149" in block and "- decision 0 — because" not in block
+    assert "session-summary.json" in block and "search_history" in block
+    assert len(structure.fit_sections(text, max_chars)) <= max_chars < len(text)
+    assert SummaryStore(target.summary_path).load().summary == text

@@ -16,45 +16,78 @@ PREV = """## Goals
 
 def test_a_good_revision_passes():
     new = PREV.replace("3 of 7", "4 of 7").replace("next: invoices table", "next: payments table")
-    assert structure.check(new, PREV, max_chars=2000, sources=["moved invoices; payments next"]) == []
+    assert structure.check(new, PREV) == []
 
 
 def test_missing_sections_and_text_outside_are_problems():
-    problems = structure.check("Here is the summary:\n## Goals\n- [active] x", PREV, max_chars=2000, sources=[])
+    problems = structure.check("Here is the summary:\n## Goals\n- [active] x", PREV)
     text = " ".join(problems)
     assert "outside the sections" in text and "missing section" in text and "fewer than the 2" in text
 
 
 def test_dropping_a_goal_is_rejected_marking_it_is_fine():
     dropped = PREV.replace("- [done] set up CI\n", "")
-    assert any("never deleted" in p for p in structure.check(dropped, PREV, max_chars=2000, sources=[]))
+    assert any("never deleted" in p for p in structure.check(dropped, PREV))
     marked = PREV.replace("[active] migrate", "[withdrawn] migrate")
-    assert structure.check(marked, PREV, max_chars=2000, sources=[]) == []
+    assert structure.check(marked, PREV) == []
 
 
 def test_invented_or_shifted_references_are_caught():
-    shifted = PREV.replace("#4417", "#4418").replace("5432", "5433")
-    problems = structure.check(shifted, PREV, max_chars=2000, sources=["nothing relevant"])
-    assert any("#4418" in p and "5433" in p for p in problems)
-    grounded = PREV + "\n- https://ci.example.org/run/991"
-    assert structure.check(grounded, PREV, max_chars=2000, sources=["see https://ci.example.org/run/991"]) == []
+    shifted = "PR #4418 on port 5433, see BUG-102"
+    assert structure.ungrounded(shifted, [PREV, "BUG-101 is open"]) == ["#4418", "5433", "BUG-102"]
+    grounded = "- https://ci.example.org/run/991 and BUG-101"
+    assert structure.ungrounded(grounded, ["see https://ci.example.org/run/991", "BUG-101 is open"]) == []
 
 
-def test_over_length_empty_and_bad_status():
-    assert structure.check("", PREV, max_chars=2000, sources=[]) == ["the summary is empty"]
-    assert any("limit" in p for p in structure.check(PREV, PREV, max_chars=100, sources=[]))
+def test_empty_and_bad_status_and_no_length_limit_on_the_stored_text():
+    assert structure.check("", PREV) == ["the summary is empty"]
     bad = PREV.replace("[done]", "[finished]")
-    assert any("goal status" in p for p in structure.check(bad, PREV, max_chars=2000, sources=[]))
+    assert any("goal status" in p for p in structure.check(bad, PREV))
+    assert structure.check(PREV + "\n- " + "long " * 2000, PREV) == []  # requests are cut, the record is whole
 
 
-def test_unchanged_sections_are_copied_word_for_word():
-    new = ("## Goals\n(unchanged)\n## Agreements\n(unchanged)\n## Decisions\n(unchanged)\n"
-           "## Progress and next steps\n- next: payments table\n## References\n(unchanged)")
-    merged = structure.merge_unchanged(new, PREV)
-    sections, _ = structure.parse_sections(merged)
-    old, _ = structure.parse_sections(PREV)
-    assert sections["Goals"] == old["Goals"] and sections["References"] == old["References"]
-    assert sections["Progress and next steps"] == "- next: payments table"
+def long_summary() -> str:
+    return structure.render(
+        {
+            "Goals": "\n".join(f"- [{'done' if i % 2 else 'active'}] goal {i}" for i in range(40)),
+            "Agreements": "- report after each table",
+            "Decisions": "\n".join(f"- decision {i} — reason {i}" for i in range(60)),
+            "Progress and next steps": "- next: payments",
+            "References": "- PR #4417",
+        }
+    )
+
+
+def test_an_over_limit_section_is_cut_at_a_line_boundary_in_the_request_only():
+    text = long_summary()
+    fitted = structure.fit_sections(text, 1000)
+    assert len(fitted) <= 1000 and len(text) > 1000
+    sections, problems = structure.parse_sections(fitted)
+    whole, _ = structure.parse_sections(text)
+    assert not problems and list(sections) == list(whole)
+    for name, body in sections.items():
+        for line in body.splitlines():
+            assert line in whole[name].splitlines() or line.startswith("- (… ")  # whole lines only
+    decisions = sections["Decisions"].splitlines()
+    assert decisions[0].startswith("- (… ") and "session-summary.json" in decisions[0]
+    assert "search_history" in decisions[0] and decisions[-1] == "- decision 59 — reason 59"  # newest kept
+    goals = sections["Goals"].splitlines()
+    assert goals[0] == "- [active] goal 0" and "- [active] goal 36" in goals
+    assert "- [done] goal 1" not in goals  # closed goals go first, the oldest first
+    assert goals[-1].startswith("- (… ")
+    assert sections["Agreements"] == whole["Agreements"] and sections["References"] == whole["References"]
+
+
+def test_a_summary_that_fits_is_sent_as_it_is():
+    text = long_summary()
+    assert structure.fit_sections(text, len(text)) == text
+    assert structure.fit_sections("free text, not sections " * 100, 100).startswith("free text")
+
+
+def test_budgets_are_shares_of_the_limit():
+    budgets = structure.section_budgets(2000)
+    assert list(budgets) == list(structure.SECTIONS)
+    assert 1800 < sum(budgets.values()) <= 2000 and budgets["Goals"] > budgets["References"]
 
 
 def test_acknowledgements_are_not_offered_and_digests_never_carry_raw_output():

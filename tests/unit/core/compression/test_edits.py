@@ -1,0 +1,173 @@
+"""The summarizer's edits: read from JSON or lines, each checked on its own, applied by the app."""
+
+import json
+
+import pytest
+
+from okbot.core.compression import edits, structure
+from okbot.core.compression.edits import Edits, NewGoal, apply_edits, numbered_view, parse_answer
+
+PREV = structure.render(
+    {
+        "Goals": "- [active] migrate the billing tables (#3)\n- [done] set up CI (#1)",
+        "Agreements": "- report after each table; never drop data",
+        "Decisions": "- use pg_dump — it keeps constraints",
+        "Progress and next steps": "- invoices table migrated\n- next: payments table",
+        "References": "- PR #4417, db/schema.sql, port 5432",
+    }
+)
+USER = "#21 Goal: also archive the 2019 invoices to cold storage, report each in one line."
+CITABLE = {21: USER}
+SOURCES = ["#21 user: " + USER, "#22 okbot: archived batch 7 of the 2019 invoices, see ops/archive.log"]
+
+
+def lines_of(text: str) -> list[str]:
+    return text.splitlines()
+
+
+def test_a_json_answer_and_the_same_edits_as_lines_give_the_same_summary():
+    answer = {
+        "new_goals": [{"goal": "archive the 2019 invoices to cold storage", "set_by": 21}],
+        "goal_status": [{"goal": 1, "status": "done"}],
+        "agreements": ["report each archive in one line"],
+        "decisions": [],
+        "progress": ["archived batch 7 (ops/archive.log)"],
+        "drop_progress": [2],
+        "references": ["ops/archive.log"],
+        "keep": [21],
+        "release": [],
+    }
+    text = """Here are the edits:
+GOAL: archive the 2019 invoices to cold storage #21
+GOAL 1: done
+AGREEMENT: report each archive in one line
+PROGRESS: archived batch 7 (ops/archive.log)
+DROP PROGRESS: 2
+REFERENCE: ops/archive.log
+KEEP: 21
+RELEASE: none"""
+    from_json, problems = parse_answer("```json\n" + json.dumps(answer) + "\n```", max_chars=2000)
+    from_text, text_problems = parse_answer(text, max_chars=2000)
+    assert not problems and not text_problems
+    assert from_json == from_text
+    summary, refused = apply_edits(PREV, from_json, citable=CITABLE, sources=SOURCES)
+    assert refused == []
+    sections, _ = structure.parse_sections(summary)
+    assert sections["Goals"].splitlines() == [
+        "- [done] migrate the billing tables (#3)",
+        "- [done] set up CI (#1)",
+        "- [active] archive the 2019 invoices to cold storage (#21)",
+    ]
+    assert sections["Progress and next steps"] == "- invoices table migrated\n- archived batch 7 (ops/archive.log)"
+    assert sections["References"].endswith("\n- ops/archive.log")
+
+
+def test_prose_around_json_and_headings_with_bullets_are_read():
+    obj = {"progress": ["payments table migrated"], "keep": []}
+    parsed, problems = parse_answer(f"Sure! {json.dumps(obj)} Hope this helps.", max_chars=2000)
+    assert not problems and parsed.lines == {"Progress and next steps": ["payments table migrated"]}
+    parsed, problems = parse_answer("## Decisions\n- keep the old ids — clients cache them\nKEEP: 4, 9", max_chars=2000)
+    assert not problems and parsed.lines == {"Decisions": ["keep the old ids — clients cache them"]}
+    assert parsed.keep == [4, 9]
+
+
+def test_an_echoed_summary_adds_nothing_and_changes_no_line():
+    parsed, problems = parse_answer(PREV, max_chars=2000)
+    assert not problems
+    summary, refused = apply_edits(PREV, parsed, citable=CITABLE, sources=SOURCES)
+    assert summary == PREV and refused == []
+
+
+def test_unchanged_lines_stay_byte_identical_over_ten_rounds():
+    summary = PREV
+    originals = lines_of(PREV)
+    for round_ in range(10):
+        change = Edits(
+            lines={"Decisions": [f"round {round_}: keep going — nothing blocks"]},
+            status=[(2, "done")],
+            drop_progress=[1] if round_ % 3 == 2 else [],
+        )
+        change.add_line("Progress and next steps", f"round {round_} done")
+        summary, refused = apply_edits(summary, change, citable=CITABLE, sources=SOURCES)
+        assert refused == []
+        current = lines_of(summary)
+        for line in originals:
+            if "invoices table migrated" in line or line == "- next: payments table":
+                continue  # progress lines dropped by name
+            assert line in current  # byte for byte, never retyped
+        assert current.index("- [active] migrate the billing tables (#3)") < current.index("## Agreements")
+    decisions = structure.parse_sections(summary)[0]["Decisions"].splitlines()
+    assert decisions[0] == "- use pg_dump — it keeps constraints" and len(decisions) == 11
+
+
+@pytest.mark.parametrize(
+    "cited, why",
+    [
+        (22, "not a message the user typed"),  # the assistant's reply
+        (23, "not a message the user typed"),  # a tool result
+        (None, "cites no message"),
+    ],
+)
+def test_a_goal_must_cite_the_users_own_message(cited, why):
+    change = Edits(goals=[NewGoal("archive the 2019 invoices", cited)], lines={"Decisions": ["archive first"]})
+    summary, refused = apply_edits(PREV, change, citable=CITABLE, sources=SOURCES)
+    assert len(refused) == 1 and why in refused[0]
+    assert "archive the 2019" not in summary and "- archive first" in summary  # only that edit is refused
+
+
+def test_a_goal_must_not_name_what_its_message_does_not():
+    """A 1.5B model turned "triage the queue, report each in one line" into "close BUG-101, close BUG-102"."""
+    said = {5: "#5 We are triaging the bug queue. Report each in one line."}
+    sources = [*said.values(), "#6 okbot: BUG-101 and BUG-102 are stale."]
+    bad = Edits(goals=[NewGoal("close BUG-101, close BUG-102", 5)])
+    summary, refused = apply_edits(PREV, bad, citable=said, sources=sources)
+    assert refused and "BUG-101" in refused[0] and "BUG-101" not in summary
+    good = Edits(goals=[NewGoal("triage the bug queue", 5)])
+    summary, refused = apply_edits(PREV, good, citable=said, sources=sources)
+    assert refused == [] and "- [active] triage the bug queue (#5)" in summary
+
+
+def test_invented_references_in_new_lines_are_refused_line_by_line():
+    change = Edits(lines={"References": ["PR #4418", "ops/archive.log"], "Decisions": ["port 5433 from now on"]})
+    summary, refused = apply_edits(PREV, change, citable=CITABLE, sources=SOURCES)
+    assert len(refused) == 2 and "#4418" in refused[0] + refused[1] and "5433" in refused[0] + refused[1]
+    assert "- ops/archive.log" in summary and "#4418" not in summary and "5433" not in summary
+
+
+def test_bad_numbers_are_refused_and_a_repeated_line_is_not_added_twice():
+    change = Edits(status=[(7, "done"), (1, "finished")], drop_progress=[9])
+    change.add_line("Decisions", "Use pg_dump — it keeps constraints")
+    summary, refused = apply_edits(PREV, change, citable=CITABLE, sources=SOURCES)
+    assert summary == PREV and len(refused) == 3
+
+
+def test_the_moved_out_section_is_folded_away():
+    moved = PREV + f"\n\n## {structure.FALLBACK_SECTION}\n- items #30–#31 moved out without a summary"
+    summary, refused = apply_edits(moved, Edits(), citable={}, sources=[])
+    assert summary == PREV and refused == []
+
+
+@pytest.mark.parametrize(
+    "answer, why",
+    [
+        ("", "empty"),
+        ("   \n", "empty"),
+        ("x" * 4001, "over twice"),
+        ("[" * 1000 + "]" * 1000, "no edit found"),
+        ("{" * 1000 + "}" * 1000, "nests"),
+        ('{"a": ' * 500 + "1" + "}" * 500, "nests"),
+        ('{"summary": "all good"}', "none of the fields"),
+        ("I could not summarize this conversation, sorry.", "no edit found"),
+    ],
+)
+def test_unreadable_answers_are_rejected_cleanly(answer, why):
+    parsed, problems = parse_answer(answer, max_chars=2000)
+    assert parsed is None and why in problems[0]
+
+
+def test_the_model_sees_goals_and_progress_numbered():
+    view = numbered_view(PREV)
+    assert "1. [active] migrate the billing tables (#3)\n2. [done] set up CI (#1)" in view
+    assert "1. invoices table migrated\n2. next: payments table" in view
+    assert "- report after each table; never drop data" in view
+    assert edits.numbered_view("").startswith("## Goals\n")
