@@ -214,6 +214,7 @@ def build_context(
     elif member is not None:
         raise OkBotError("only a squad has members", hint="drop --member")
     kept_words = _kept_words(session, summary, covered, notices, counter, sources.context_window())
+    from okbot.core.compression import structure  # here: the compression package imports this module
     inputs = InstructionInputs(
         name=name,
         role_line=role_line,
@@ -223,7 +224,7 @@ def build_context(
         soul=soul,
         tool_notes=tuple(sources.tools_for(speaker).notes(settings)),
         skills=tuple(sources.skills(speaker)),
-        summary=summary.summary,
+        summary=structure.fit_sections(summary.summary, settings.get("contextCompression.summaryMaxChars")),
         covered_through_id=covered,
         kept_user_words=kept_words.shown,
         kept_user_listed=kept_words.listed,

@@ -275,10 +275,17 @@ class Compressor:
         return batches
 
     def _complete(self, model: str, messages: list[dict[str, str]]) -> str:
-        # an answer longer than the summary limit is invalid anyway: do not pay for a model that rambles
+        # edits are short; an answer over twice the summary limit is refused anyway: do not pay for rambling
         max_chars = self.sources.settings.get("contextCompression.summaryMaxChars")
         return self.provider.complete(
-            ChatRequest(model=model, messages=messages, temperature=0, max_tokens=max_chars // 2 + 64, background=True)
+            ChatRequest(
+                model=model,
+                messages=messages,
+                temperature=0,
+                max_tokens=max_chars // 2 + 64,
+                response_format=Summarizer.RESPONSE_FORMAT,
+                background=True,
+            )
         )
 
     def _apply(
