@@ -3,7 +3,9 @@
 When a request cannot fit and no summary can be written, the oldest items are covered with a plain
 digest instead. The section says exactly which items moved out (``items #1–#34``) and which of them
 still have a digest in it (the newest that fit its budget); for the older ones it says plainly that
-only search_history finds them. An id is never dropped from the ranges, only its digest.
+only search_history finds them. An id is never dropped from the ranges, only its digest. The marker
+line comes last, after the digests: a request cut of the section keeps the newest lines, so it keeps
+the ranges too.
 """
 
 from __future__ import annotations
@@ -63,10 +65,9 @@ def _marker(ranges: Sequence[Range], shown_from: int | None, all_shown: bool) ->
     if shown_from is None:
         return f"{head}; no room for their digests, search_history finds them."
     if all_shown:
-        return f"{head}; a digest of each below (search_history finds the full text):"
-    return (
-        f"{head}; digests of {_ranges_text(_clipped(ranges, shown_from))} below, the older ones only by search_history:"
-    )
+        return f"{head}; a digest of each above (search_history finds the full text)."
+    shown = _ranges_text(_clipped(ranges, shown_from))
+    return f"{head}; digests of {shown} above, the older ones only by search_history."
 
 
 def section(previous: str, moved: Sequence[dict[str, Any]], previous_covered: int, budget: int) -> str:
@@ -85,7 +86,7 @@ def section(previous: str, moved: Sequence[dict[str, Any]], previous_covered: in
         marker = _marker(ranges, item_id, count == len(ids))
         if len(marker) + sum(len(line) + 1 for line in candidate) > budget:
             break
-        lines, text = candidate, "\n".join([marker, *candidate])
+        lines, text = candidate, "\n".join([*candidate, marker])
     return text
 
 

@@ -121,7 +121,7 @@ def test_run_two_the_first_message_constraint_is_in_the_request_and_in_okbot_con
 
 
 def moved_out_claims(summary_text):
-    """(ids claimed moved out, ids claimed to have a digest below, ids that do have one) from the text."""
+    """(ids claimed moved out, ids claimed to have a digest, ids that do have one) from the text."""
     if MOVED_OUT not in summary_text:
         return set(), set(), set()
     section = summary_text.split(MOVED_OUT, 1)[1]
@@ -132,11 +132,11 @@ def moved_out_claims(summary_text):
             continue
         moved |= ids_in(marker.group(1))
         rest = marker.group(2)
-        if "a digest of each below" in rest:
+        if "a digest of each above" in rest:
             claimed |= ids_in(marker.group(1))
         elif "digests of" in rest:
             assert "the older ones only by search_history" in rest
-            claimed |= ids_in(rest.split("digests of", 1)[1].split("below", 1)[0])
+            claimed |= ids_in(rest.split("digests of", 1)[1].split("above", 1)[0])
         else:
             assert "search_history finds them" in rest
     digests = {int(m.group(1)) for m in re.finditer(r"^\s+- #(\d+) ", section, re.MULTILINE)}
@@ -158,6 +158,7 @@ def assert_every_item_accounted(sources, target, model_covered):
     model_ids = {it["id"] for it in session.iter_items() if it.get("type") in MODEL_ITEM_TYPES}
     assert claimed <= moved
     assert digests == claimed & model_ids, "the digests listed are exactly the ones the marker names"
+    assert moved_out_claims(proj.system_text())[0] == moved, "the request names the same ranges"
     tail = {it["id"] for it in proj.items}
     for item_id in sorted(model_ids):
         assert item_id <= model_covered or item_id in moved or item_id in tail, (
@@ -240,3 +241,29 @@ def test_chit_chat_never_pushes_a_directive_out_of_the_kept_words(env):
     assert newest_chat and newest_chat == chat[-len(newest_chat) :]  # then the newest
     assert "Also kept, not shown for room (search_history finds them): #" in text
     assert text.index(CONSTRAINT) < text.index("## Goals")
+
+
+def test_the_request_keeps_the_moved_out_ranges_when_the_summary_is_over_its_length(env, server):
+    target, sources, compressor, _ = env
+    sources.settings.set("model.contextWindow", 3000)
+    session = sources.session(target)
+    session.append(user_message(CONSTRAINT))
+    covered = session.append(reply("Understood."))["id"]
+    long_progress = "\n".join(f"- step {n}: checked the ledger and wrote it down" for n in range(60))
+    SummaryStore(target.summary_path).save(
+        SessionSummary(
+            summary=f"## Goals\n- [active] ledger\n\n## Progress and next steps\n{long_progress}",
+            covered_through_id=covered,
+            kept_user_ids=[1],
+        )
+    )
+    for n in range(12):
+        session.append(user_message(chit_chat(n)))
+        session.append(reply(f"Noted, point {n}. " + "Some longer thoughts on it. " * 15))
+        compressor.before_run(target, "next?")
+    stored = SummaryStore(target.summary_path).load()
+    moved = moved_out_claims(stored.summary)[0]
+    assert moved and min(moved) == covered + 1 and max(moved) == stored.covered_through_id
+    text = system_text(sources, target)
+    assert moved_out_claims(text)[0] == moved
+    assert kept_words_shown(text)[1] == CONSTRAINT
