@@ -130,8 +130,12 @@ def run(turns: int = 420, *, base_url: str | None = None, model: str | None = No
         ws = Workspace()
         target = ws.ensure_default()
         # the scenario's read_file returns scripted output (the real one would read this machine's files)
-        scripted_read = Tool("read_file", "read a file", {"type": "object", "properties": {}},
-                             lambda args, ctx: ToolOutcome(script[harness.turn].tool_output or ""))
+        scripted_read = Tool(
+            "read_file",
+            "read a file",
+            {"type": "object", "properties": {}},
+            lambda args, ctx: ToolOutcome(script[harness.turn].tool_output or ""),
+        )
         sources = ContextSources(ws, tools=ToolRegistry([SEARCH_HISTORY, scripted_read]))
         counter = sources.counter(sources.model_for(target))
         counter.ensure_loaded(timeout=30)
@@ -158,20 +162,38 @@ def run(turns: int = 420, *, base_url: str | None = None, model: str | None = No
         rows = []
         for number, comp in enumerate(compressions, start=1):
             report = comp["report"]
-            after = [b for t, b in harness.requests[comp["requests_before"]:comp["requests_before"] + 1]]
+            after = [b for t, b in harness.requests[comp["requests_before"] : comp["requests_before"] + 1]]
             if not after:
                 continue
             text = _serialize(after[0])
             constraints, goals, queue = _presence(text, script, comp["turn"] + 1)
-            covered = [it for it in session.iter_items(end_id=report.new_ids[-1] if report.new_ids else 0)
-                       if it.get("type") != "notice"] if report.ok else []
+            covered = (
+                [
+                    it
+                    for it in session.iter_items(end_id=report.new_ids[-1] if report.new_ids else 0)
+                    if it.get("type") != "notice"
+                ]
+                if report.ok
+                else []
+            )
             full = measure.input_cost("", covered, user_checklist(covered)) if covered else 0
             comp.update(constraints=constraints, goals=goals, queue=queue, full=full)
-            rows.append([str(number), str(comp["turn"]), report.trigger, "yes" if report.ok else "no",
-                         str(report.covered_items), f"{report.summarizer_prompt_tokens:,}",
-                         str(report.summarizer_calls), f"{full:,}",
-                         f"{constraints:.0%}", f"{goals:.0%}", "yes" if queue else "NO",
-                         f"{report.tokens_before:,} → {report.tokens_after:,}"])
+            rows.append(
+                [
+                    str(number),
+                    str(comp["turn"]),
+                    report.trigger,
+                    "yes" if report.ok else "no",
+                    str(report.covered_items),
+                    f"{report.summarizer_prompt_tokens:,}",
+                    str(report.summarizer_calls),
+                    f"{full:,}",
+                    f"{constraints:.0%}",
+                    f"{goals:.0%}",
+                    "yes" if queue else "NO",
+                    f"{report.tokens_before:,} → {report.tokens_after:,}",
+                ]
+            )
 
     applied = [c for c in compressions if c["report"].ok and c["report"].summarizer_prompt_tokens]
     early = min(applied, key=lambda c: abs(c["turn"] - 50)) if applied else None
@@ -181,8 +203,10 @@ def run(turns: int = 420, *, base_url: str | None = None, model: str | None = No
     summary_rows = [
         ["turns / chat requests / compressions", f"{len(script)} / {len(harness.requests)} / {len(compressions)}"],
         ["wall time", f"{elapsed:.1f} s"],
-        ["constraint messages byte-for-byte after each compression (min)",
-         f"{min((c['constraints'] for c in measured), default=0):.0%}"],
+        [
+            "constraint messages byte-for-byte after each compression (min)",
+            f"{min((c['constraints'] for c in measured), default=0):.0%}",
+        ],
         ["goal entries present after each compression (min)", f"{min((c['goals'] for c in measured), default=0):.0%}"],
         ["queue position present after each compression", f"{sum(c['queue'] for c in measured)}/{len(measured)}"],
     ]
@@ -190,18 +214,30 @@ def run(turns: int = 420, *, base_url: str | None = None, model: str | None = No
         e, lt = early["report"].summarizer_prompt_tokens, late["report"].summarizer_prompt_tokens
         per_item = [c["report"].summarizer_prompt_tokens / max(1, c["report"].covered_items) for c in applied]
         summary_rows += [
-            [f"summarizer input (first call), turn {early['turn']} vs turn {late['turn']}",
-             f"{e:,} vs {lt:,} ({lt / e:.2f}x)"],
-            ["summarizer input per covered item, first vs last compression",
-             f"{per_item[0]:.0f} vs {per_item[-1]:.0f} tokens ({per_item[-1] / per_item[0]:.2f}x)"],
-            ["summarizer calls in all (repairs included)",
-             str(sum(c["report"].summarizer_calls for c in compressions))],
-            [f"full-rewrite baseline input, turn {early['turn']} vs turn {late['turn']}",
-             f"{early['full']:,} vs {late['full']:,} ({late['full'] / max(1, early['full']):.2f}x)"],
+            [
+                f"summarizer input (first call), turn {early['turn']} vs turn {late['turn']}",
+                f"{e:,} vs {lt:,} ({lt / e:.2f}x)",
+            ],
+            [
+                "summarizer input per covered item, first vs last compression",
+                f"{per_item[0]:.0f} vs {per_item[-1]:.0f} tokens ({per_item[-1] / per_item[0]:.2f}x)",
+            ],
+            [
+                "summarizer calls in all (repairs included)",
+                str(sum(c["report"].summarizer_calls for c in compressions)),
+            ],
+            [
+                f"full-rewrite baseline input, turn {early['turn']} vs turn {late['turn']}",
+                f"{early['full']:,} vs {late['full']:,} ({late['full'] / max(1, early['full']):.2f}x)",
+            ],
         ]
     if shares:
-        summary_rows.append(["exact-prefix share between requests without compression (mean / min)",
-                             f"{statistics.mean(shares):.1%} / {min(shares):.1%} over {len(shares)} pairs"])
+        summary_rows.append(
+            [
+                "exact-prefix share between requests without compression (mean / min)",
+                f"{statistics.mean(shares):.1%} / {min(shares):.1%} over {len(shares)} pairs",
+            ]
+        )
     reasons: dict[str, int] = {}
     for reason in rejected:
         key = re.sub(r"\d[\d,]*", "N", reason.split(";")[0])[:90]
@@ -209,16 +245,34 @@ def run(turns: int = 420, *, base_url: str | None = None, model: str | None = No
     summary_rows.append(["summaries rejected by the checks (after one repair)", str(len(rejected))])
     summary_rows += [[f"  rejected: {k}", str(v)] for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])[:5]]
     mode = f"real model {model} at {base_url}" if base_url else "lossy fake summarizer"
-    return "\n".join([
-        table(f"Fidelity per compression ({mode}, window {window:,})",
-              ["#", "turn", "trigger", "applied", "covered", "summ. input", "calls", "full rewrite", "constraints",
-               "goals", "queue pos", "tokens before → after"], rows),
-        table("Fidelity summary", ["measure", "value"], summary_rows),
-    ])
+    return "\n".join(
+        [
+            table(
+                f"Fidelity per compression ({mode}, window {window:,})",
+                [
+                    "#",
+                    "turn",
+                    "trigger",
+                    "applied",
+                    "covered",
+                    "summ. input",
+                    "calls",
+                    "full rewrite",
+                    "constraints",
+                    "goals",
+                    "queue pos",
+                    "tokens before → after",
+                ],
+                rows,
+            ),
+            table("Fidelity summary", ["measure", "value"], summary_rows),
+        ]
+    )
 
 
-def _prefix_shares(requests: list[tuple[int, dict[str, Any]]], compressions: list[dict[str, Any]],
-                   counter: Any) -> list[float]:
+def _prefix_shares(
+    requests: list[tuple[int, dict[str, Any]]], compressions: list[dict[str, Any]], counter: Any
+) -> list[float]:
     """For consecutive requests with no compression between: share of the earlier prompt repeated as prefix."""
     boundaries = {c["requests_before"] for c in compressions}
     shares = []

@@ -30,6 +30,7 @@ PROGRESS = "Progress and next steps"
 # The sections an edit may add plain lines to (Goals have their own edits).
 LINE_SECTIONS = ("Agreements", "Decisions", PROGRESS, "References")
 MAX_JSON_DEPTH = 6
+MAX_JSON_STARTS = 20
 MAX_LINE_CHARS = 400
 
 TEXT_FORMAT = """GOAL: <a goal the user set> #<id of the user's message that set it>
@@ -104,7 +105,10 @@ _BULLET = re.compile(r"^\s*(?:[-*•]\s+|\*\*|__)?")
 # KEEP/RELEASE/DROP need a colon or bare numbers after them: "keep the old ids" is a line, not a tick
 _IDS_LINE = re.compile(r"^(KEEP|RELEASE)\s*(?:[:=]\s*(.*)|\s((?:#?\d+[\s,;]*)+|none)\W*)$", re.IGNORECASE)
 _DROP = re.compile(r"^DROP(?:\s+PROGRESS)?(?:\s+LINES?)?\s*[:=]?\s*((?:[P#]?\d+[\s,;]*)+|none)\W*$", re.IGNORECASE)
-_STATUS = re.compile(r"^GOAL\s*(?:#|G|NO\.?\s*)?(\d{1,3})\b\W*(active|done|withdrawn)\b", re.IGNORECASE)
+_STATUS = re.compile(
+    r"^GOAL\s*(?:#|G|NO\.?\s*)?(\d{1,3})\b\W*(?:(?:is|now|marked|as|set|to)\s+)*\W*(active|done|withdrawn)\b",
+    re.IGNORECASE,
+)
 _ADD = re.compile(
     r"^(?:ADD|NEW)?\s*(goals?|agreements?|decisions?|progress(?: and next steps)?|references?)"
     r"\s*[:=—-]\s*(.+)$",
@@ -152,17 +156,23 @@ def parse_answer(text: str, *, max_chars: int) -> tuple[Edits | None, list[str]]
     if len(body) > 2 * max_chars:
         return None, [f"the answer is {len(body):,} characters, over twice the summary limit ({max_chars:,})"]
     start = body.find("{")
-    if start >= 0:
-        depth = _json_depth(body[start:])
-        if depth > MAX_JSON_DEPTH:
-            return None, [f"the JSON answer nests {depth} levels deep; the edits need at most 3"]
+    if start >= 0 and (depth := _json_depth(body[start:])) > MAX_JSON_DEPTH:
+        return None, [f"the JSON answer nests {depth} levels deep; the edits need at most 3"]
+    decoder = json.JSONDecoder()
+    for _ in range(MAX_JSON_STARTS):  # the first object with the schema's fields, prose around it or not
+        if start < 0:
+            break
         try:
-            value, _end = json.JSONDecoder().raw_decode(body, start)
+            value, _end = decoder.raw_decode(body, start)
         except (ValueError, RecursionError):
             value = None
-        if isinstance(value, dict):
+        if isinstance(value, dict) and set(value) & set(SCHEMA["properties"]):
             return _from_json(value)
-    return _from_lines(body)
+        start = body.find("{", start + 1)
+    edits, problems = _from_lines(body)
+    if edits is None and body.lstrip("`json \n").startswith("{"):
+        return None, [f"the JSON answer has none of the fields {', '.join(SCHEMA['properties'])}"]
+    return edits, problems
 
 
 def _json_depth(text: str) -> int:
@@ -208,10 +218,7 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
-def _from_json(obj: dict[str, Any]) -> tuple[Edits | None, list[str]]:
-    known = set(SCHEMA["properties"])
-    if not known & set(obj):
-        return None, [f"the JSON answer has none of the fields {', '.join(sorted(known))}"]
+def _from_json(obj: dict[str, Any]) -> tuple[Edits, list[str]]:
     edits = Edits()
     for entry in obj.get("new_goals") or []:
         if isinstance(entry, dict):
@@ -272,7 +279,7 @@ def _from_lines(body: str) -> tuple[Edits | None, list[str]]:
         line = _BULLET.sub("", raw.strip(), count=1).replace("**", "").strip()
         if not line:
             continue
-        if _read_line(edits, line):
+        if _read_line(edits, line) or ((numbered := _NUMBERED.match(line)) and _read_line(edits, numbered.group(2))):
             recognised += 1
             section = None
         elif section is not None and raw.lstrip()[:1] in "-*•0123456789[":

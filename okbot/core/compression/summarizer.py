@@ -40,7 +40,7 @@ Rules:
   that still applies; RELEASE it when it was withdrawn, superseded or is done. Keep few.
 If your reply must follow a JSON schema, put the same edits in its fields.
 
-Example:
+Example (from another conversation: never copy it):
 GOAL: migrate the billing tables, one a day #14
 GOAL 1: done
 DECISION: use pg_dump — it keeps constraints

@@ -171,3 +171,22 @@ def test_the_model_sees_goals_and_progress_numbered():
     assert "1. invoices table migrated\n2. next: payments table" in view
     assert "- report after each table; never drop data" in view
     assert edits.numbered_view("").startswith("## Goals\n")
+
+
+@pytest.mark.parametrize(
+    "answer, expected",
+    [
+        ("Goal 2 is now done", Edits(status=[(2, "done")])),
+        (
+            "1. DECISION: use {} for an empty config\n2. KEEP 4",
+            Edits(lines={"Decisions": ["use {} for an empty config"]}, keep=[4]),
+        ),
+        ("**DROP PROGRESS:** P1, P3", Edits(drop_progress=[1, 3])),
+        (
+            "ADD Decisions: keep the old ids\nkeep the old ids, they said",
+            Edits(lines={"Decisions": ["keep the old ids"]}),
+        ),
+    ],
+)
+def test_small_model_spellings_are_read(answer, expected):
+    assert parse_answer(answer, max_chars=2000) == (expected, [])
