@@ -179,10 +179,13 @@ class ContextSources:
         return text, problem
 
     def tools_for(self, target: Target) -> ToolRegistry:
-        """The tools ``target`` may call; a squad's captain searches the squad's history and asks its
-        members (one ``ask_<member>`` each)."""
+        """The tools ``target`` may call, only those that can do something: ``load_skill`` only while the
+        target has a skill. A squad's captain searches the squad's history and asks its members (one
+        ``ask_<member>`` each). The tool notes and the tools offered both come from here."""
         if target.kind != "squad":
-            return self.tools
+            if self.skills(target):
+                return self.tools
+            return ToolRegistry([tool for tool in self.tools if tool.name != LOAD_SKILL.name])
         from okbot.core.squad import delegation_tool, members  # squads only
 
         own = [tool for tool in self.tools if tool.name not in CAPTAIN_LACKS]
