@@ -216,6 +216,13 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=0.30, maximum=0.95, section=COMPRESSION,
     ),
     Setting(
+        "contextCompression.prepareRatio", float, 0.5,
+        "After a reply, compress in the background when the next request is predicted to reach this "
+        "fraction of the context window (at most contextCompression.ratio), so the next message "
+        "does not wait for it.",
+        minimum=0.20, maximum=0.95, section=COMPRESSION,
+    ),
+    Setting(
         "contextCompression.keepRecentMin", int, 8,
         "Fewest recent items kept word for word after a compression (at most keepRecentMax).",
         minimum=1, maximum=500, section=COMPRESSION,
@@ -310,6 +317,7 @@ if len(_BY_KEY) != len(SETTINGS):  # pragma: no cover - guards the declaration a
 # Pairs (low, high) that must satisfy low <= high.
 ORDERED_PAIRS: tuple[tuple[str, str], ...] = (
     ("contextCompression.keepRecentMin", "contextCompression.keepRecentMax"),
+    ("contextCompression.prepareRatio", "contextCompression.ratio"),
 )
 
 

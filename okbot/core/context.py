@@ -74,6 +74,7 @@ class ContextProjection:
     notices: list[str] = field(default_factory=list)
     member: str | None = None  # a squad member's request (their view of the squad), not the captain's
     member_name: str = ""
+    prepare_ratio: float = 0.0  # contextCompression.prepareRatio; 0 = no earlier mark than ``ratio``
 
     @property
     def instruction_tokens(self) -> int:
@@ -97,6 +98,14 @@ class ContextProjection:
     def threshold(self) -> int:
         """Compression triggers at or above this many (calibrated) tokens."""
         return int(self.window * self.ratio)
+
+    @property
+    def prepare_threshold(self) -> int:
+        """Compression runs ahead, after a reply, when the next request is predicted to reach this mark.
+
+        Never above :attr:`threshold` (a prepare ratio above the ratio counts as the ratio).
+        """
+        return int(self.window * min(self.prepare_ratio or self.ratio, self.ratio))
 
     def system_text(self) -> str:
         return join_blocks(self.blocks)
@@ -123,6 +132,7 @@ class ContextProjection:
             "window": self.window,
             "ratio": self.ratio,
             "threshold": self.threshold,
+            "prepareThreshold": self.prepare_threshold,
             "encoding": self.encoding,
             "approximate": self.approximate,
             "tokens": {
@@ -245,6 +255,7 @@ def build_context(
         overhead_tokens=overhead,
         window=sources.context_window(),
         ratio=settings.get("contextCompression.ratio"),
+        prepare_ratio=settings.get("contextCompression.prepareRatio"),
         covered_through_id=covered,
         summary=summary,
         encoding=counter.encoding_name,

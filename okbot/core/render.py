@@ -73,8 +73,9 @@ def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
     approx = "≈" if proj.approximate else ""
     lines.append(
         f"Tokens: {approx}{proj.calibrated_tokens:,} of {proj.window:,} window "
-        f"· threshold {proj.threshold:,} "
-        f"(ratio {proj.ratio:.2f}) · instructions {proj.instruction_tokens:,} · items {proj.items_tokens:,} "
+        f"· threshold {proj.threshold:,} (ratio {proj.ratio:.2f}) "
+        f"· prepare ahead at {proj.prepare_threshold:,} "
+        f"· instructions {proj.instruction_tokens:,} · items {proj.items_tokens:,} "
         f"· encoding {proj.encoding}"
     )
     if proj.approximate and approx_note:

@@ -50,6 +50,7 @@ class TurnCallbacks:
     on_delta: Callable[[str], None] = _noop  # streamed reply text
     on_event: Callable[[Any], None] = _noop  # provider events: Retrying, Degraded, UsageEvent
     ask_approval: Callable[[str, dict[str, Any]], bool] | None = None  # for tools set to "ask"
+    on_compressed: Callable[[Any], None] = _noop  # what the compression before the request did (its report)
 
 
 @dataclass
@@ -84,14 +85,28 @@ def _close_dangling(session: Any, target: Target) -> list[dict[str, Any]]:
     added = []
     for call in dangling:
         note = f"[app note: {call.get('name')} was not run — OkBot closed before this call was approved or finished]"
-        added.append(session.append(new_item(
-            "tool_result", author=call.get("author", target.id), source="app", call_id=call["call_id"],
-            name=call.get("name", ""), content=note, ok=False,
-        )))
+        added.append(
+            session.append(
+                new_item(
+                    "tool_result",
+                    author=call.get("author", target.id),
+                    source="app",
+                    call_id=call["call_id"],
+                    name=call.get("name", ""),
+                    content=note,
+                    ok=False,
+                )
+            )
+        )
     if dangling:
-        added.append(session.append(notice(
-            f"{len(dangling)} tool call(s) of the last turn were not run: OkBot closed while they waited.", "warning"
-        )))
+        added.append(
+            session.append(
+                notice(
+                    f"{len(dangling)} tool call(s) of the last turn were not run: OkBot closed while they waited.",
+                    "warning",
+                )
+            )
+        )
     return added
 
 
@@ -129,7 +144,7 @@ class TurnRunner:
         member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
         self._close_dangling_calls(target, callbacks)
         self.sources.memory.prepare(target, text)  # a recall refresh due now ranks by this message too
-        self.before_run(target, text)  # compression; raises OkBotError when the request cannot fit at all
+        self._before_run(target, text, callbacks)  # raises OkBotError when the request cannot fit at all
         user = self.sources.session(target).append(user_message(text))
         callbacks.on_item(user)
         return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
@@ -147,8 +162,14 @@ class TurnRunner:
             member = direct_address(last_user["content"], target, self.sources.workspace)
         callbacks = callbacks or TurnCallbacks()
         self._close_dangling_calls(target, callbacks)
-        self.before_run(target, None)
+        self._before_run(target, None, callbacks)
         return self._run(target, last_user["id"], callbacks, cancel or CancelToken(), member)
+
+    def _before_run(self, target: Target, text: str | None, callbacks: TurnCallbacks) -> None:
+        """The compression hook; a compression it ran (or tried) is reported to ``on_compressed``."""
+        report = self.before_run(target, text)
+        if report is not None:
+            callbacks.on_compressed(report)
 
     def _close_dangling_calls(self, target: Target, callbacks: TurnCallbacks) -> None:
         for item in close_dangling_calls(self.sources.session(target), target):

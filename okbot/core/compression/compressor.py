@@ -5,6 +5,8 @@ against ``window x ratio`` (and, with ``autoTopicCompress``, whether the new mes
 topic), folds the oldest items into the summary, and makes sure the request fits the window --
 hiding the oldest tool output, then moving the oldest part out as a plain marked digest, and only
 then refusing the turn. ``compress_now`` serves the Compress-now button and ``okbot compress``.
+``compress_ahead`` runs after a reply, in the background, when the next request is predicted to
+cross the prepare mark (see :mod:`okbot.core.compression.ahead`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from okbot.core.compression import moved_out
+from okbot.core.compression import ahead, moved_out
 from okbot.core.compression.plan import choose_keep, safe_keep
 from okbot.core.compression.summarizer import Summarizer, SummaryRejected
 from okbot.core.compression.topic import is_new_topic
@@ -33,6 +35,11 @@ log = logging.getLogger("okbot.compression")
 
 TOPIC_BUDGET_SECONDS = 4.0
 MIN_TOPIC_ITEMS = 4
+
+# One lock per session summary, shared by every Compressor of the process: the app builds one per
+# turn, and a compression running ahead in the background must be seen by the next turn's.
+_SESSION_LOCKS: dict[Path, threading.Lock] = {}
+_SESSION_LOCKS_GUARD = threading.Lock()
 
 
 def max_batch_tokens(window: int) -> int:
@@ -75,13 +82,22 @@ class Compressor:
         self.provider = provider
         self.on_coverage_advanced = on_coverage_advanced
         self.clock = clock
-        self._locks: dict[Path, threading.Lock] = {}
-        self._locks_guard = threading.Lock()
 
     # -- entry points -----------------------------------------------------------------------
     def before_run(self, target: Target, pending_text: str | None) -> CompressionReport | None:
-        """The runner's hook. Raises OkBotError only when the request cannot fit at all."""
-        with self._lock(target):
+        """The runner's hook. Raises OkBotError only when the request cannot fit at all.
+
+        While another compression of this session runs (ahead, in the background), the turn waits
+        for it only when its request cannot fit the window without it; otherwise the request goes
+        out at once with the current summary, and nothing is compressed here.
+        """
+        lock = self._lock(target)
+        if not lock.acquire(blocking=False):
+            if self._fits_as_is(target, pending_text):
+                log.info("a compression of %s is running; this request fits without it", target.id)
+                return None
+            lock.acquire()  # cannot fit without it: wait for the running compression, then decide
+        try:
             proj = build_context(target, sources=self.sources)
             pending = self._pending_tokens(proj, pending_text)
             report = None
@@ -100,6 +116,32 @@ class Compressor:
                 report = self._compress(target, proj, keep=None, trigger="ratio", pending=pending)
             self._ensure_fits(target, pending)
             return report
+        finally:
+            lock.release()
+
+    def compress_ahead(self, target: Target, *, on_start: Callable[[], None] | None = None) -> CompressionReport | None:
+        """After a reply: compress now when the next request is predicted to reach the prepare mark.
+
+        Meant for a background thread. ``None`` when no compression is due, or one of this session
+        is already running; otherwise the report (``error`` set when the summarizer failed: the
+        summary and coverage are then unchanged). ``on_start`` is called, on this thread, just
+        before the summarizer is asked.
+        """
+        lock = self._lock(target)
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            proj = build_context(target, sources=self.sources)
+            allowance = ahead.next_turn_allowance(proj)
+            keep_min = self.sources.settings.get("contextCompression.keepRecentMin")
+            if not ahead.is_due(proj, allowance, keep_min) or self._backing_off(proj):
+                return None
+            if on_start is not None:
+                on_start()
+            aimed = ahead.aiming_at_prepare_mark(proj)
+            return self._compress(target, aimed, keep=None, trigger="ratio", pending=allowance)
+        finally:
+            lock.release()
 
     def compress_now(self, target: Target) -> CompressionReport:
         """Compress on demand, keeping the ``keepRecentMin`` newest originals."""
@@ -118,9 +160,16 @@ class Compressor:
             return self._compress(target, proj, keep=keep_min, trigger="manual", pending=0)
 
     # -- decisions --------------------------------------------------------------------------
-    def _lock(self, target: Target) -> threading.Lock:
-        with self._locks_guard:
-            return self._locks.setdefault(target.summary_path, threading.Lock())
+    @staticmethod
+    def _lock(target: Target) -> threading.Lock:
+        """The process-wide lock of ``target``'s summary: one compression per session at a time."""
+        with _SESSION_LOCKS_GUARD:
+            return _SESSION_LOCKS.setdefault(target.summary_path, threading.Lock())
+
+    def _fits_as_is(self, target: Target, pending_text: str | None) -> bool:
+        """Whether the request fits the window (less the reply reserve) with the summary as it is."""
+        proj = build_context(target, sources=self.sources)
+        return self._fits(proj, self._pending_tokens(proj, pending_text), self._limit(proj))
 
     def _pending_tokens(self, proj: ContextProjection, text: str | None) -> int:
         if not text:

@@ -57,6 +57,7 @@ class CompressionPage(SettingsPage):
             "Older messages are folded into a summary; the full chat is always kept on disk and shown.",
         )
         self.add_setting(when, "contextCompression.ratio")
+        self.add_setting(when, "contextCompression.prepareRatio")
         self.add_setting(when, "contextCompression.autoTopicCompress")
         keep = self.add_section("What the model keeps")
         self.add_setting(keep, "contextCompression.keepRecentMin")

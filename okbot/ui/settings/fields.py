@@ -35,6 +35,7 @@ LABELS: dict[str, str] = {
     "provider.keySource": "Key from",
     "model.contextWindow": "Context window",
     "contextCompression.ratio": "Compress at",
+    "contextCompression.prepareRatio": "Prepare ahead at",
     "contextCompression.keepRecentMin": "Keep at least",
     "contextCompression.keepRecentMax": "Keep at most",
     "contextCompression.summaryMaxChars": "Summary length",

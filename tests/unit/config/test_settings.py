@@ -53,7 +53,7 @@ def test_declaration_is_complete_and_consistent() -> None:
     assert len(keys) == len(set(keys))
     assert {
         "provider.baseUrl", "provider.model", "provider.keySource", "model.contextWindow",
-        RATIO, KEEP_MIN, KEEP_MAX, "contextCompression.summaryMaxChars",
+        RATIO, "contextCompression.prepareRatio", KEEP_MIN, KEEP_MAX, "contextCompression.summaryMaxChars",
         "contextCompression.autoTopicCompress", "memory.maxEntries", "memory.maxChars",
         "tools.search_history.approval", "tools.maxRounds", "tools.maxCallsPerTurn", "developerMode",
         "tools.read_file.approval", "tools.list_dir.approval", "tools.write_file.approval", "tools.edit_file.approval",

@@ -1,0 +1,206 @@
+"""Compress ahead: after a reply, in the background; the next turn waits only when it cannot fit."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from okbot.config.schema import SettingError
+from okbot.config.settings import Settings
+from okbot.core.compression import Compressor
+from okbot.core.compression.ahead import next_turn_allowance, predicted_tokens
+from okbot.core.context import build_context
+from okbot.core.items import new_item, user_message
+from okbot.core.render import header_lines
+from okbot.core.runner import TurnCallbacks, TurnRunner
+from okbot.core.sources import ContextSources
+from okbot.core.summary import SummaryStore
+from okbot.core.workspace import Workspace
+from okbot.llm.openai_backend import OpenAIProvider
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.helpers.fake_summarizer import faithful, is_summarizer_request
+
+WINDOW = 3000  # threshold 1800 (ratio 0.6), prepare mark 1500 (prepareRatio 0.5), fits up to 2250
+GATE_SECONDS = 20  # a gated summarizer answers by itself after this (only when the code under test is wrong)
+
+
+@pytest.fixture
+def server():
+    with FakeOpenAIServer() as srv:
+        srv.set_default(faithful)
+        yield srv
+
+
+@pytest.fixture
+def env(server):
+    settings = Settings.load()
+    settings.set("provider.baseUrl", server.base_url)
+    settings.set("provider.keySource", "none")
+    settings.set("model.contextWindow", WINDOW)
+    ws = Workspace()
+    target = ws.ensure_default()
+    sources = ContextSources(ws)
+    sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
+    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
+    compressor = Compressor(sources, provider)
+    runner = TurnRunner(sources, provider, before_run=compressor.before_run)
+    return target, sources, compressor, runner
+
+
+class Gate:
+    """A summarizer that answers only when the test opens the gate; records the order of events."""
+
+    def __init__(self) -> None:
+        self.open = threading.Event()
+        self.asked = threading.Event()
+        self.order: list[str] = []
+
+    def reply(self, body: dict) -> Reply:
+        if not is_summarizer_request(body):
+            return faithful(body)
+        self.order.append("summarizer asked")
+        self.asked.set()
+        self.open.wait(GATE_SECONDS)
+        self.order.append("summary answered")
+        return faithful(body)
+
+
+def fill_until(sources, target, done, *, words=30) -> None:
+    """Append user/assistant pairs until ``done(projection)``."""
+    session = sources.session(target)
+    for i in range(200):
+        if done(build_context(target, sources=sources)):
+            return
+        session.append(user_message(f"Step {i}: handle table {i}. " + "detail " * words))
+        reply = f"Table {i} done. " + "note " * words
+        session.append(new_item("assistant", author="okbot", source="app", content=reply))
+    raise AssertionError("the session never reached the wanted size")
+
+
+def predicted(proj) -> int:
+    return predicted_tokens(proj, next_turn_allowance(proj))
+
+
+def over_prepare_mark(proj) -> bool:
+    """The next request is predicted over the prepare mark, while this one is under the threshold."""
+    return predicted(proj) >= proj.prepare_threshold
+
+
+def summarizer_calls(server) -> list[dict]:
+    return [b for b in server.chat_requests() if is_summarizer_request(b)]
+
+
+def chat_calls(server) -> list[dict]:
+    return [b for b in server.chat_requests() if not is_summarizer_request(b) and b.get("stream")]
+
+
+def test_a_reply_that_brings_the_next_request_over_the_prepare_mark_compresses_before_the_next_message(env, server):
+    target, sources, compressor, runner = env
+    # a reply short of the prepare mark: nothing to prepare
+    fill_until(sources, target, lambda p: predicted(p) >= p.prepare_threshold - 400)
+    assert compressor.compress_ahead(target) is None and summarizer_calls(server) == []
+    # the reply that brings the next request over the prepare mark (still under the threshold)
+    server.enqueue(Reply(text="Here is the plan. " + "step " * 300))
+    assert runner.run_turn(target, "What next?").status == "complete"
+    proj = build_context(target, sources=sources)
+    assert over_prepare_mark(proj) and proj.calibrated_tokens < proj.threshold
+    started = []
+    report = compressor.compress_ahead(target, on_start=lambda: started.append(True))
+    assert report is not None and report.ok and started == [True]
+    after = build_context(target, sources=sources)
+    assert after.covered_through_id == report.new_ids[-1] > proj.covered_through_id
+    assert predicted(after) < after.prepare_threshold  # aimed below the mark: the next reply won't compress again
+    # the next message starts at once: no compression in its turn
+    asked = len(summarizer_calls(server))
+    reports = []
+    assert runner.run_turn(target, "and then?", callbacks=TurnCallbacks(on_compressed=reports.append)).status == (
+        "complete"
+    )
+    assert reports == [] and len(summarizer_calls(server)) == asked
+
+
+def test_the_next_turn_does_not_wait_for_a_slow_summarizer_when_its_request_fits(env, server):
+    target, sources, compressor, runner = env
+    fill_until(sources, target, lambda p: over_prepare_mark(p) and p.calibrated_tokens < p.threshold - 300)
+    before = build_context(target, sources=sources)
+    gate = Gate()
+    server.set_default(gate.reply)
+    reports = []
+    background = threading.Thread(target=lambda: reports.append(compressor.compress_ahead(target)))
+    background.start()
+    assert gate.asked.wait(10)
+    result = runner.run_turn(target, "A short question?")
+    gate.order.append("turn done")
+    gate.open.set()
+    background.join(30)
+    assert result.status == "complete"
+    assert gate.order == ["summarizer asked", "turn done", "summary answered"]
+    # the turn went out with the summary as it was, then the background result was applied
+    turn_request = chat_calls(server)[-1]
+    assert turn_request["messages"][1:3] == before.to_messages()[1:3]
+    assert reports[0] is not None and reports[0].ok
+    assert SummaryStore(target.summary_path).load().covered_through_id == reports[0].new_ids[-1]
+
+
+def test_a_request_that_cannot_fit_waits_for_the_running_compression(env, server):
+    target, sources, compressor, runner = env
+    fill_until(sources, target, lambda p: over_prepare_mark(p) and p.calibrated_tokens < p.threshold - 300)
+    before = build_context(target, sources=sources)
+    gate = Gate()
+    server.set_default(gate.reply)
+    reports = []
+    background = threading.Thread(target=lambda: reports.append(compressor.compress_ahead(target)))
+    background.start()
+    assert gate.asked.wait(10)
+    results = []
+    big = "Please read all of this: " + "context " * 900  # fits the window alone, not with the session
+    turn = threading.Thread(target=lambda: results.append(runner.run_turn(target, big)))
+    turn.start()
+    turn.join(1.0)
+    assert turn.is_alive() and chat_calls(server) == []  # waiting for the compression, nothing sent
+    gate.open.set()
+    turn.join(30)
+    background.join(30)
+    assert results[0].status == "complete"
+    assert gate.order[:2] == ["summarizer asked", "summary answered"]
+    assert reports[0] is not None and reports[0].ok
+    # the request that went out was built on the new summary: the covered items were not sent
+    assert SummaryStore(target.summary_path).load().covered_through_id >= reports[0].new_ids[-1]
+    sent = chat_calls(server)[-1]["messages"]
+    assert len(sent) <= len(before.to_messages()) + 1 - len(reports[0].new_ids)
+
+
+def test_a_failed_background_compression_keeps_the_summary_and_coverage_and_is_reported(env, server):
+    target, sources, compressor, runner = env
+    fill_until(sources, target, lambda p: over_prepare_mark(p) and p.calibrated_tokens < p.threshold - 300)
+    assert compressor.compress_now(target).ok
+    fill_until(sources, target, lambda p: over_prepare_mark(p) and p.calibrated_tokens < p.threshold - 300)
+    store = SummaryStore(target.summary_path)
+    before = store.load()
+
+    def broken(body: dict) -> Reply:
+        return Reply(text="I cannot summarize that.") if is_summarizer_request(body) else faithful(body)
+
+    server.set_default(broken)
+    report = compressor.compress_ahead(target)
+    assert report is not None and not report.ok and report.error
+    after = store.load()
+    assert (after.summary, after.covered_through_id, after.kept_user_ids) == (
+        before.summary,
+        before.covered_through_id,
+        before.kept_user_ids,
+    )
+    assert after.health["lastFailure"] == report.error  # the details, for View context
+    # the compressor backs off: the next reply does not ask the failing summarizer again at once
+    asked = len(summarizer_calls(server))
+    assert compressor.compress_ahead(target) is None and len(summarizer_calls(server)) == asked
+
+
+def test_the_prepare_mark_is_part_of_the_projection_and_refused_above_the_ratio(env):
+    target, sources, _, _ = env
+    proj = build_context(target, sources=sources)
+    assert proj.to_json()["prepareThreshold"] == proj.prepare_threshold == WINDOW // 2
+    assert any(f"prepare ahead at {WINDOW // 2:,}" in line for line in header_lines(proj))
+    with pytest.raises(SettingError, match="prepareRatio"):
+        sources.settings.set("contextCompression.prepareRatio", 0.7)  # above the ratio of 0.6
