@@ -58,6 +58,7 @@ from okbot.llm.events import (
 from okbot.llm.families import RequestFamily, learnt_headroom, request_family
 from okbot.llm.keys import redact, resolve_api_key
 from okbot.llm.provider import (
+    TOOL_TEXT_HEAD,
     CancelToken,
     ChatRequest,
     ToolCallAssembler,
@@ -295,15 +296,14 @@ class OpenAIProvider:
     def refuses(self, model: str, parameter: str) -> bool:
         """Whether this server is known to refuse ``parameter`` for ``model`` (learnt from a 400, or its family).
 
-        ``parameter`` is a request field (``response_format``, ``temperature``, ``reasoning_effort``,
-        ``tools``, ``max_tokens``). A caller can, for instance, ask for JSON edits in the prompt alone
+        ``parameter`` is a request field (``response_format``, ``temperature``, ``tools``, ``max_tokens``,
+        ``stream_options``). A caller can, for instance, ask for JSON edits in the prompt alone
         once ``response_format`` is refused.
         """
         caps = self._caps(model)
         refused = {
             "response_format": not caps.response_format,
             "temperature": not caps.temperature,
-            "reasoning_effort": caps.reasoning_effort is None,
             "tools": not caps.tools,
             "max_tokens": caps.token_limit != "max_tokens",
             "stream_options": not caps.stream_options,
@@ -528,7 +528,7 @@ class OpenAIProvider:
                 reply.finish_reason = choice.finish_reason
 
     def _on_text(self, content: str, reply: _Reply, offered_tools: bool) -> Iterator[Event]:
-        if offered_tools and not reply.text and could_be_tool_text(reply.held + content):
+        if offered_tools and not reply.text and could_be_tool_text(reply.held[:TOOL_TEXT_HEAD] + content):
             reply.held += content
             return
         text = reply.held + content

@@ -111,6 +111,13 @@ class Provider(Protocol):
         """The whole reply text of a non-streaming request (raises ``ProviderError``)."""
         ...
 
+    def refuses(self, model: str, parameter: str) -> bool:
+        """Whether the server is known to refuse request ``parameter`` (e.g. ``response_format``) for ``model``.
+
+        Such a parameter is dropped from the request; a caller may adapt (ask for JSON in the prompt alone).
+        """
+        ...
+
 
 def _content_chars(message: Any) -> int:
     if not isinstance(message, dict):
@@ -187,7 +194,7 @@ _TAGS = ("<tool_call>", "<tools>")
 _TOOL_CALL_TAGS = re.compile(r"</?(?:tool_call|tool_calls|tools)>")
 _FENCE_LINE = re.compile(r"^[ \t]*```[\w-]*[ \t]*$", re.MULTILINE)
 _FENCE_LANGUAGES = ("", "json", "tool_call", "tool_calls", "tools")
-_HEAD_CHARS = 256  # how much of a reply decides whether it may still be tool calls
+TOOL_TEXT_HEAD = 256  # the start of a reply that decides whether it may still be tool calls
 
 
 def could_be_tool_text(text: str) -> bool:
@@ -197,7 +204,7 @@ def could_be_tool_text(text: str) -> bool:
     (no language, or json), then a JSON object opening with a key (``{"``, doubled ``{{"`` too) or a list
     of them. The moment the start rules that out (prose, ``<b>``, a list of numbers), it is text.
     """
-    head = text[:_HEAD_CHARS].lstrip()
+    head = text[:TOOL_TEXT_HEAD].lstrip()
     while head.startswith(_TAGS):
         head = head[head.index(">") + 1 :].lstrip()
     if any(tag.startswith(head) for tag in _TAGS):

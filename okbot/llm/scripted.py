@@ -104,13 +104,19 @@ class ScriptedProvider:
     """A :class:`~okbot.llm.provider.Provider` that plays queued scripts and records requests.
 
     With an empty queue it uses ``default`` (a function of the request); without one it
-    raises ``RuntimeError`` — an unscripted request is a bug in the test.
+    raises ``RuntimeError`` — an unscripted request is a bug in the test. ``refused`` names the
+    request parameters the scripted server is known to refuse (see :meth:`refuses`).
     """
 
     def __init__(
-        self, *, models: Iterable[str] = ("gpt-4o-mini", "fake-small"), default: ReplyFactory | None = None
+        self,
+        *,
+        models: Iterable[str] = ("gpt-4o-mini", "fake-small"),
+        default: ReplyFactory | None = None,
+        refused: Iterable[str] = (),
     ) -> None:
         self.requests: list[ChatRequest] = []
+        self.refused = set(refused)
         self.models = list(models)
         self.default = default
         self._queue: deque[list[Spec]] = deque()
@@ -209,6 +215,10 @@ class ScriptedProvider:
             elif isinstance(event, Done) and event.finish_reason == "cancelled":
                 raise ProviderError("The request was cancelled.", kind="cancelled")
         return "".join(parts)
+
+    def refuses(self, model: str, parameter: str) -> bool:
+        """Whether ``parameter`` is among the scripted ``refused`` ones (for every model)."""
+        return parameter in self.refused
 
     def list_models(self) -> list[str]:
         """The configured model ids, sorted."""

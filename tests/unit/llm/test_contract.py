@@ -19,13 +19,16 @@ from okbot.llm.scripted import collect as collect_events
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
 
 MODEL = "gpt-4o-mini"
-TOOLS = [{"type": "function", "function": {"name": "lookup", "parameters": {"type": "object"}}},
-         {"type": "function", "function": {"name": "note", "parameters": {"type": "object"}}}]
+TOOLS = [
+    {"type": "function", "function": {"name": "lookup", "parameters": {"type": "object"}}},
+    {"type": "function", "function": {"name": "note", "parameters": {"type": "object"}}},
+]
 
 
 def request(text: str = "hi", *, tools: list[dict] | None = None) -> ChatRequest:
-    return ChatRequest(MODEL, [{"role": "system", "content": "Be brief."}, {"role": "user", "content": text}],
-                       tools=tools)
+    return ChatRequest(
+        MODEL, [{"role": "system", "content": "Be brief."}, {"role": "user", "content": text}], tools=tools
+    )
 
 
 class ProviderContract:
@@ -48,6 +51,10 @@ class ProviderContract:
     def test_is_a_provider(self) -> None:
         assert isinstance(self.provider, Provider)
 
+    def test_refuses_no_parameter_until_told(self) -> None:
+        for parameter in ("response_format", "temperature", "tools", "max_tokens"):
+            assert self.provider.refuses(MODEL, parameter) is False
+
     def test_text_streams_in_order_and_ends_with_usage_then_done(self) -> None:
         self.script_text("The quick brown fox jumps over the lazy dog.")
         out = collect_events(self.provider.stream(request()))
@@ -61,7 +68,9 @@ class ProviderContract:
         self.script_tool_calls([("lookup", {"q": "weather in Oslo"}, "call_a"), ("note", {"x": [1, 2]}, "call_b")])
         out = collect_events(self.provider.stream(request(tools=TOOLS)))
         assert [(c.call_id, c.name, json.loads(c.arguments)) for c in out["tool_calls"]] == [
-            ("call_a", "lookup", {"q": "weather in Oslo"}), ("call_b", "note", {"x": [1, 2]})]
+            ("call_a", "lookup", {"q": "weather in Oslo"}),
+            ("call_b", "note", {"x": [1, 2]}),
+        ]
         deltas = [e for e in out["events"] if isinstance(e, ToolCallDelta)]
         for index, done in enumerate(out["tool_calls"]):
             mine = [d for d in deltas if d.index == index]
@@ -96,7 +105,7 @@ class TestScriptedContract(ProviderContract):
         self.provider = self.scripted = ScriptedProvider()
 
     def script_text(self, text: str) -> None:
-        self.scripted.enqueue([text[i:i + 8] for i in range(0, len(text), 8)])
+        self.scripted.enqueue([text[i : i + 8] for i in range(0, len(text), 8)])
 
     def script_tool_calls(self, calls: list[tuple[str, dict, str]]) -> None:
         self.scripted.enqueue([call(name, args, call_id) for name, args, call_id in calls])
@@ -123,9 +132,17 @@ class TestOpenAIContract(ProviderContract):
         self.server.enqueue(Reply(tool_calls=[tool_call(n, a, call_id=i) for n, a, i in calls], chunk_chars=3))
 
     def script_usage(self, text: str, prompt: int, completion: int, cached: int) -> None:
-        self.server.enqueue(Reply(text=text, usage={
-            "prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion,
-            "prompt_tokens_details": {"cached_tokens": cached}}))
+        self.server.enqueue(
+            Reply(
+                text=text,
+                usage={
+                    "prompt_tokens": prompt,
+                    "completion_tokens": completion,
+                    "total_tokens": prompt + completion,
+                    "prompt_tokens_details": {"cached_tokens": cached},
+                },
+            )
+        )
 
     def script_slow_text(self, pieces: int) -> None:
         self.server.enqueue(Reply(text="ab" * pieces, chunk_chars=2, chunk_delay=0.01))

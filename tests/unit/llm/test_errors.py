@@ -41,12 +41,24 @@ def error_body(message: str, code: str | None = None) -> dict:
     return {"error": {"message": message, "type": "invalid_request_error", "code": code}}
 
 
-@pytest.mark.parametrize(("status", "kind", "retryable"), [
-    (400, "bad_request", False), (401, "auth", False), (403, "forbidden", False), (404, "not_found", False),
-    (408, "timeout", True), (409, "conflict", True), (413, "too_large", False), (422, "bad_request", False),
-    (429, "rate_limit", True), (500, "server", True), (502, "server", True), (503, "server", True),
-    (418, "http", False),
-])
+@pytest.mark.parametrize(
+    ("status", "kind", "retryable"),
+    [
+        (400, "bad_request", False),
+        (401, "auth", False),
+        (403, "forbidden", False),
+        (404, "not_found", False),
+        (408, "timeout", True),
+        (409, "conflict", True),
+        (413, "too_large", False),
+        (422, "bad_request", False),
+        (429, "rate_limit", True),
+        (500, "server", True),
+        (502, "server", True),
+        (503, "server", True),
+        (418, "http", False),
+    ],
+)
 def test_status_table(status: int, kind: str, retryable: bool) -> None:
     error = classify(status_error(status, error_body("server says no")), model="m1")
     assert (error.kind, error.retryable, error.status) == (kind, retryable, status)
@@ -87,14 +99,17 @@ def test_long_server_messages_are_shortened() -> None:
     assert len(error.message) < 400
 
 
-@pytest.mark.parametrize(("headers", "expected"), [
-    ({"retry-after": "2"}, 2.0),
-    ({"retry-after": "0.25"}, 0.25),
-    ({"retry-after-ms": "1500"}, 1.5),
-    ({"retry-after": "soon"}, None),
-    ({"retry-after": "-3"}, None),
-    ({}, None),
-])
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ({"retry-after": "2"}, 2.0),
+        ({"retry-after": "0.25"}, 0.25),
+        ({"retry-after-ms": "1500"}, 1.5),
+        ({"retry-after": "soon"}, None),
+        ({"retry-after": "-3"}, None),
+        ({}, None),
+    ],
+)
 def test_retry_after(headers: dict, expected: float | None) -> None:
     assert classify(status_error(429, error_body("slow"), headers)).retry_after == expected
     assert parse_retry_after(httpx.Headers(headers)) == expected

@@ -98,7 +98,8 @@ def test_keyring_without_a_backend_is_not_used(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_keyring_errors_give_none_and_a_log_line_without_the_key(
-        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     store = install_keyring(monkeypatch, fail=True)
     store[("okbot", "api-key")] = "sk-stored-secret-value"
     caplog.set_level(logging.DEBUG, logger="okbot.llm")

@@ -187,10 +187,13 @@ def test_cut_before_any_text_is_retried(harness: Harness) -> None:
     assert out["text"] == "second try" and len(harness.sleeps) == 1
 
 
-@pytest.mark.parametrize("fault", [
-    {"malformed_chunk_at": 0},
-    {"non_json_body": True},
-])
+@pytest.mark.parametrize(
+    "fault",
+    [
+        {"malformed_chunk_at": 0},
+        {"non_json_body": True},
+    ],
+)
 def test_unreadable_reply_is_reported(harness: Harness, fault: dict) -> None:
     harness.server.enqueue(Reply(text="hello", **fault))
     events = list(harness.provider().stream(req()))
@@ -229,8 +232,10 @@ def test_stream_options_rejected_falls_back_once_and_is_remembered(harness: Harn
     provider = harness.provider()
     out = collect(provider.stream(req()))
     assert out["text"] == "no usage here"
-    assert Degraded("stream_options", "this server does not report usage while streaming; "
-                    "token use is estimated") in out["events"]
+    assert (
+        Degraded("stream_options", "this server does not report usage while streaming; token use is estimated")
+        in out["events"]
+    )
     assert out["usage"].estimated and out["usage"].completion_tokens == 4  # ceil(13 / 4)
     bodies = harness.server.chat_requests()
     assert ["stream_options" in b for b in bodies] == [True, False]
@@ -252,12 +257,19 @@ def test_tools_rejected_falls_back_without_tools(harness: Harness) -> None:
 
 
 def test_tool_calls_written_as_text_become_tool_calls(harness: Harness) -> None:
-    harness.server.enqueue(Reply(tool_calls=[tool_call("lookup", {"q": "a"}), tool_call("lookup", {"q": "b"})],
-                                 tool_calls_as_text=True, chunk_chars=5))
+    harness.server.enqueue(
+        Reply(
+            tool_calls=[tool_call("lookup", {"q": "a"}), tool_call("lookup", {"q": "b"})],
+            tool_calls_as_text=True,
+            chunk_chars=5,
+        )
+    )
     out = collect(harness.provider().stream(req(tools=TOOLS)))
     assert out["text"] == ""
-    assert [(c.name, json.loads(c.arguments)) for c in out["tool_calls"]] == [("lookup", {"q": "a"}),
-                                                                             ("lookup", {"q": "b"})]
+    assert [(c.name, json.loads(c.arguments)) for c in out["tool_calls"]] == [
+        ("lookup", {"q": "a"}),
+        ("lookup", {"q": "b"}),
+    ]
     assert all(c.call_id.startswith("call_") for c in out["tool_calls"])
     assert len({c.call_id for c in out["tool_calls"]}) == 2
     assert any(isinstance(e, Degraded) and e.feature == "tool_text" for e in out["events"])
@@ -329,9 +341,11 @@ def test_the_key_never_appears_in_events_messages_or_logs(caplog: pytest.LogCapt
     caplog.set_level(logging.DEBUG)
     texts: list[str] = []
     with FakeOpenAIServer(require_key=CANARY) as server:
-        server.enqueue(Reply(status=429, error_message=f"slow down {CANARY}"),
-                       Reply(status=400, error_message=f"Incorrect API key provided: {CANARY}."),
-                       Reply(text="fine"))
+        server.enqueue(
+            Reply(status=429, error_message=f"slow down {CANARY}"),
+            Reply(status=400, error_message=f"Incorrect API key provided: {CANARY}."),
+            Reply(text="fine"),
+        )
         with OpenAIProvider(server.base_url, CANARY, sleep=lambda _s: None) as provider:
             texts += [repr(e) for e in provider.stream(req())]
             texts += [repr(e) for e in provider.stream(req())]
@@ -370,12 +384,15 @@ def test_complete_returns_text_and_retries(harness: Harness) -> None:
     assert "stream" not in harness.server.chat_requests()[-1]
 
 
-@pytest.mark.parametrize(("fault", "kind"), [
-    ({"status": 401}, "auth"),
-    ({"non_json_body": True}, "malformed"),
-    ({"malformed_chunk_at": 0}, "malformed"),
-    ({"never_end": True}, "timeout"),
-])
+@pytest.mark.parametrize(
+    ("fault", "kind"),
+    [
+        ({"status": 401}, "auth"),
+        ({"non_json_body": True}, "malformed"),
+        ({"malformed_chunk_at": 0}, "malformed"),
+        ({"never_end": True}, "timeout"),
+    ],
+)
 def test_complete_failures_raise_provider_error(harness: Harness, fault: dict, kind: str) -> None:
     harness.server.enqueue(Reply(text="x", **fault))
     with pytest.raises(ProviderError) as info:
@@ -397,8 +414,9 @@ def test_tool_calls_with_native_deltas_win_over_text(harness: Harness) -> None:
 # ----------------------------------------------------------------- settings
 
 
-def test_from_settings_uses_base_url_model_key_and_limits(server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch,
-                                                          tmp_path) -> None:
+def test_from_settings_uses_base_url_model_key_and_limits(
+    server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
     settings = Settings.load(tmp_path / "settings.json")
     settings.set("provider.keySource", "none")
     monkeypatch.setenv("OKBOT_BASE_URL", server.base_url)
@@ -415,11 +433,14 @@ def test_from_settings_uses_base_url_model_key_and_limits(server: FakeOpenAIServ
         assert "key=none" in repr(provider)
 
 
-@pytest.mark.parametrize(("status", "message"), [
-    (400, "'function calling' is not supported by this model"),
-    (422, "Unknown parameter: tools"),
-    (404, "No endpoint supports the provided parameters"),
-])
+@pytest.mark.parametrize(
+    ("status", "message"),
+    [
+        (400, "'function calling' is not supported by this model"),
+        (422, "Unknown parameter: tools"),
+        (404, "No endpoint supports the provided parameters"),
+    ],
+)
 def test_other_tool_refusals_also_fall_back(harness: Harness, status: int, message: str) -> None:
     harness.server.enqueue(Reply(status=status, error_message=message), Reply(text="without tools"))
     out = collect(harness.provider().stream(req(tools=TOOLS)))

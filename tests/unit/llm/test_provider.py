@@ -115,16 +115,19 @@ def test_fragments_without_an_index_continue_the_latest_call() -> None:
 # ----------------------------------------------------------------- tool calls as text
 
 
-@pytest.mark.parametrize("text", [
-    '{"name": "lookup", "arguments": {"q": "x"}}',
-    '  {"name": "lookup", "arguments": "{\\"q\\": \\"x\\"}"}\n',
-    '{"tool_calls": [{"name": "lookup", "arguments": {"q": "x"}}]}',
-    '{"tool_calls": [{"type": "function", "function": {"name": "lookup", "arguments": {"q": "x"}}}]}',
-    '[{"name": "lookup", "parameters": {"q": "x"}}]',
-    '```json\n{"name": "lookup", "arguments": {"q": "x"}}\n```',
-    '<tool_call>\n{"name": "lookup", "arguments": {"q": "x"}}\n</tool_call>',  # Qwen's own tags
-    '{{"name": "lookup", "arguments": {"q": "x"}}} ```',  # seen from Qwen 1.5B: doubled braces, stray fence
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "lookup", "arguments": {"q": "x"}}',
+        '  {"name": "lookup", "arguments": "{\\"q\\": \\"x\\"}"}\n',
+        '{"tool_calls": [{"name": "lookup", "arguments": {"q": "x"}}]}',
+        '{"tool_calls": [{"type": "function", "function": {"name": "lookup", "arguments": {"q": "x"}}}]}',
+        '[{"name": "lookup", "parameters": {"q": "x"}}]',
+        '```json\n{"name": "lookup", "arguments": {"q": "x"}}\n```',
+        '<tool_call>\n{"name": "lookup", "arguments": {"q": "x"}}\n</tool_call>',  # Qwen's own tags
+        '{{"name": "lookup", "arguments": {"q": "x"}}} ```',  # seen from Qwen 1.5B: doubled braces, stray fence
+    ],
+)
 def test_tool_text_shapes(text: str) -> None:
     [(name, arguments)] = parse_tool_text(text, {"lookup"})
     assert name == "lookup" and json.loads(arguments) == {"q": "x"}
@@ -135,18 +138,21 @@ def test_one_call_per_line() -> None:
     assert parse_tool_text(text, {"lookup", "note"}) == [("lookup", '{"q": 1}'), ("note", "{}")]
 
 
-@pytest.mark.parametrize("text", [
-    "Sure, here you go.",
-    '{"name": "lookup"}',  # no arguments
-    '{"name": "unknown_tool", "arguments": {}}',  # not offered
-    '{"name": "lookup", "arguments": {}} and then some prose',
-    '{"name": "lookup", "arguments": [1, 2]}',
-    '{"tool_calls": []}',
-    "```json\n{\"name\": \"lookup\", \"arguments\": {}}",  # unclosed fence
-    "{not json",
-    "{{not a call}}",
-    "",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sure, here you go.",
+        '{"name": "lookup"}',  # no arguments
+        '{"name": "unknown_tool", "arguments": {}}',  # not offered
+        '{"name": "lookup", "arguments": {}} and then some prose',
+        '{"name": "lookup", "arguments": [1, 2]}',
+        '{"tool_calls": []}',
+        '```json\n{"name": "lookup", "arguments": {}}',  # unclosed fence
+        "{not json",
+        "{{not a call}}",
+        "",
+    ],
+)
 def test_other_text_stays_text(text: str) -> None:
     assert parse_tool_text(text, {"lookup"}) is None
 
@@ -170,7 +176,8 @@ def test_rough_estimates_grow_with_the_text() -> None:
     small = rough_token_estimate([{"role": "user", "content": "hi"}])
     big = rough_token_estimate([{"role": "user", "content": "hi " * 400}])
     assert 0 < small < big and big >= 300
-    with_calls = rough_token_estimate([{"role": "assistant", "content": None,
-                                        "tool_calls": [{"function": {"name": "f", "arguments": "{}" * 40}}]}])
+    with_calls = rough_token_estimate(
+        [{"role": "assistant", "content": None, "tool_calls": [{"function": {"name": "f", "arguments": "{}" * 40}}]}]
+    )
     assert with_calls > 20
     assert completion_estimate("") == 0 and completion_estimate("abcde") == 2

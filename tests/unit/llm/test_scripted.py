@@ -91,3 +91,8 @@ def test_cancelled_before_start() -> None:
 
 def test_list_models_sorted() -> None:
     assert ScriptedProvider(models=["b", "a"]).list_models() == ["a", "b"]
+
+
+def test_refused_parameters_are_scripted() -> None:
+    provider = ScriptedProvider(refused={"response_format"})
+    assert provider.refuses("any-model", "response_format") and not provider.refuses("any-model", "temperature")
