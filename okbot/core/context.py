@@ -225,6 +225,7 @@ def build_context(
         raise OkBotError("only a squad has members", hint="drop --member")
     kept_words = _kept_words(session, summary, covered, notices, counter, sources.context_window())
     from okbot.core.compression import structure  # here: the compression package imports this module
+
     inputs = InstructionInputs(
         name=name,
         role_line=role_line,
@@ -375,22 +376,25 @@ def _cut_tokens(text: str, tokens: int, counter: Any, item_id: int) -> str:
     return f"{text[:chars].rstrip()}{pointer}"
 
 
-def rank_kept(kept: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Kept messages in the order they get the budget: strong directives (the oldest, then the newest
-    first), then the user's first kept message, then weak directives, then the rest, newest first."""
+def rank_kept(kept: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
+    """Kept messages in tiers, best first, each tier in the order it gets room: strong directives (the
+    oldest, then the newest first), the user's first kept message, weak directives, then the rest
+    (newest first)."""
     if not kept:
         return []
     grades = {i: directive_grade(t) for i, t in kept}
-    first = min(i for i, _ in kept)
+    first = min(grades)
     oldest_strong = min((i for i in grades if grades[i] == STRONG_DIRECTIVE), default=None)
 
-    def key(entry: tuple[int, str]) -> tuple[int, bool, int]:
-        item_id = entry[0]
-        grade = grades[item_id]
-        tier = 0 if grade == STRONG_DIRECTIVE else 1 if item_id == first else 3 - grade
-        return tier, item_id != oldest_strong, -item_id
+    def tier(item_id: int) -> int:
+        if grades[item_id] == STRONG_DIRECTIVE:
+            return 0
+        return 1 if item_id == first else 3 - grades[item_id]
 
-    return sorted(kept, key=key)
+    tiers: list[list[tuple[int, str]]] = [[], [], [], []]
+    for entry in sorted(kept, key=lambda e: (e[0] != oldest_strong, -e[0])):
+        tiers[tier(entry[0])].append(entry)
+    return [t for t in tiers if t]
 
 
 def _water_level(costs: list[int], room: int) -> int:
@@ -405,19 +409,41 @@ def _water_level(costs: list[int], room: int) -> int:
     return max(ordered, default=0)
 
 
-def _fit_words(ranked: list[tuple[int, str]], budget: int, counter: Any) -> KeptWords:
-    """Show as many of ``ranked`` as ``budget`` allows, best ranked first: whole when they fit, else
-    shortened evenly (each pointing to its full text) but never below ``KEPT_MIN_SHARE_TOKENS``; the
-    rest are named by id. A lower-ranked message never takes room from a higher-ranked one."""
-    costs = [counter.count_text(t) + KEPT_ENTRY_TOKENS for _, t in ranked]
-    for shown in range(len(ranked), 0, -1):
-        listed = [i for i, _ in ranked[shown:]]
-        room = budget - (counter.count_text(listed_note(listed)) if listed else 0)
+def _fit_tier(tier: list[tuple[int, str]], room: int, counter: Any) -> tuple[list[tuple[int, str]], int, list[int]]:
+    """``(shown, tokens used, ids not shown)`` for one tier in ``room``: as many as can have at least
+    ``KEPT_MIN_SHARE_TOKENS`` each (or their whole text), shortened evenly, in the tier's order."""
+    costs = [counter.count_text(t) + KEPT_ENTRY_TOKENS for _, t in tier]
+    most, used = 0, 0  # showing more than ``most`` would leave someone under the least share
+    for cost in costs:
+        used += min(cost, KEPT_MIN_SHARE_TOKENS)
+        if used > room:
+            break
+        most += 1
+    for shown in range(most, 0, -1):
         level = min(KEPT_PER_MESSAGE_TOKENS, _water_level(costs[:shown], room))
         if level >= KEPT_MIN_SHARE_TOKENS or level >= max(costs[:shown]):
-            words = [(i, _cut_tokens(t, level - KEPT_ENTRY_TOKENS, counter, i)) for i, t in ranked[:shown]]
-            return KeptWords(tuple(sorted(words)), tuple(listed))
-    return KeptWords((), tuple(i for i, _ in ranked))
+            words = [(i, _cut_tokens(t, level - KEPT_ENTRY_TOKENS, counter, i)) for i, t in tier[:shown]]
+            return words, sum(min(c, level) for c in costs[:shown]), [i for i, _ in tier[shown:]]
+    return [], 0, [i for i, _ in tier]
+
+
+def _fit_words(tiers: list[list[tuple[int, str]]], budget: int, counter: Any) -> KeptWords:
+    """Show what ``budget`` allows, tier by tier: a tier gets only what the tiers above it left, so
+    chit-chat never takes room from a directive; the messages not shown are named by id."""
+    reserve = 0  # room for the line naming the messages not shown
+    for _ in range(3):
+        room, shown, listed = budget - reserve, [], []
+        for tier in tiers:
+            if listed:  # a tier above did not fit whole: lower tiers get no room
+                listed += [i for i, _ in tier]
+                continue
+            words, used, rest = _fit_tier(tier, room, counter)
+            shown, room, listed = shown + words, room - used, listed + rest
+        need = counter.count_text(listed_note(listed)) if listed else 0
+        if need <= reserve:
+            break
+        reserve = need
+    return KeptWords(tuple(sorted(shown)), tuple(listed))
 
 
 def _kept_words(
@@ -425,8 +451,8 @@ def _kept_words(
 ) -> KeptWords:
     """The user's kept messages, copied from the record (never retyped by a model), within the caps.
 
-    They get the budget in :func:`rank_kept` order, so chit-chat never pushes a directive out; see
-    :func:`_fit_words` for how a message is shortened or only named by id.
+    They get the budget tier by tier in :func:`rank_kept` order, so chit-chat never pushes a directive
+    out; see :func:`_fit_words` for how a message is shortened or only named by id.
     """
     kept = []
     for item_id in summary.kept_user_ids:

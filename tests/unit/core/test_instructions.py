@@ -50,6 +50,15 @@ def test_summary_block_carries_kept_user_words_verbatim_with_ids():
     assert "#40" in text
 
 
+def test_the_users_words_come_before_the_summary_and_are_marked_never_to_be_cut():
+    block = {b.name: b for b in assemble_instructions(full_inputs(kept_user_listed=[9, 5]))}["summary"]
+    head, body = block.text[: block.uncut], block.text[block.uncut :]
+    assert head.endswith(
+        "[#3] Never push to main.\n\nAlso kept, not shown for room (search_history finds them): #5, #9"
+    )
+    assert body.strip().startswith("## Goals")
+
+
 def test_squad_roster_lists_members_with_roles():
     inp = full_inputs(
         squad_name="Crew",

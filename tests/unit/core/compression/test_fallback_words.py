@@ -196,7 +196,7 @@ def test_every_item_is_in_the_summary_a_moved_out_range_or_the_tail_after_each_c
             assert min(moved) == 1  # ranges merge: one run from the first item
         session.append(user_message(chit_chat(n)))
         session.append(reply(f"Noted, point {n}. " + "Some longer thoughts on it. " * 15))
-    assert fallbacks >= 5
+    assert fallbacks >= (2 if succeed_every else 5)
     assert successes >= (1 if succeed_every else 0)
     assert CONSTRAINT in system_text(sources, target)
     assert f"[#1] {CONSTRAINT}" in render_markdown(build_context(target, sources=sources))
@@ -267,3 +267,22 @@ def test_the_request_keeps_the_moved_out_ranges_when_the_summary_is_over_its_len
     text = system_text(sources, target)
     assert moved_out_claims(text)[0] == moved
     assert kept_words_shown(text)[1] == CONSTRAINT
+
+
+def test_a_long_constraint_is_not_shortened_to_make_room_for_chit_chat(env):
+    target, sources, _, _ = env
+    session = sources.session(target)
+    rules = CONSTRAINT + " " + " ".join(f"Rule {n}: never touch table {n} without asking me first." for n in range(14))
+    constraint = session.append(user_message(rules))["id"]
+    chat = [session.append(user_message(chit_chat(n)))["id"] for n in range(20)]
+    session.append(user_message("And the newest question."))
+    SummaryStore(target.summary_path).save(
+        SessionSummary(
+            summary="## Goals\n- [active] report", covered_through_id=chat[-1], kept_user_ids=[constraint, *chat]
+        )
+    )
+    counter = sources.counter(sources.model_for(target))
+    assert 150 < counter.count_text(rules) < 280
+    shown = kept_words_shown(system_text(sources, target))
+    assert shown[constraint] == rules  # whole: the chit-chat gets only what is left
+    assert all(i in chat[-len(shown) :] for i in shown if i != constraint)
