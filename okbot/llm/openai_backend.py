@@ -565,6 +565,11 @@ class OpenAIProvider:
                 yield Degraded("usage", DEGRADED_USAGE)
             usage = UsageEvent(self._estimate(request.messages), completion_estimate(produced), None, True)
         yield usage
+        if reply.finish_reason == "length" and not produced.strip():  # all spent on hidden reasoning
+            yield ErrorEvent(
+                self._classify(NoAnswer(None if usage.estimated else usage.completion_tokens), request.model)
+            )
+            return
         yield Done(reply.finish_reason)
 
     # ------------------------------------------------------------------ other calls

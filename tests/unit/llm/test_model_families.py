@@ -258,5 +258,19 @@ def test_complete_says_so_when_reasoning_ate_the_whole_cap(server: FakeOpenAISer
     assert "token limit" in error.message and "hidden reasoning" in error.message
 
 
+def test_a_stream_with_no_answer_ends_in_an_error_not_an_empty_reply(server: FakeOpenAIServer) -> None:
+    greedy = {"o4-mini": ModelRules(reasoning=True, efforts=("low",), reasoning_tokens={"low": 50_000})}
+    headroom = request_family("o4-mini").reasoning_headroom
+    with FakeOpenAIServer(models=list(greedy), rules=greedy) as srv:
+        with OpenAIProvider(srv.base_url, "k", capabilities=CapabilityMemory()) as provider:
+            out = collect(provider.stream(background("o4-mini")))
+            srv.enqueue(Reply(text="0123456789" * 10))
+            cut = collect(provider.stream(background("o4-mini", max_tokens=50_005 - headroom)))  # 5 visible tokens
+    assert isinstance(out["end"], ErrorEvent) and out["end"].error.kind == "no_answer"
+    assert f"{3 + headroom:,} tokens" in out["end"].error.message
+    assert out["usage"].completion_tokens == 3 + headroom
+    assert cut["end"] == Done("length") and cut["text"]  # a cut answer is still an answer
+
+
 def test_a_family_default_is_standard_for_unknown_names() -> None:
     assert request_family("something-local") == STANDARD
