@@ -11,17 +11,12 @@ from itertools import count
 
 import pytest
 
-from okbot.config.settings import Settings
-from okbot.core.compression import Compressor
 from okbot.core.context import MODEL_ITEM_TYPES, build_context
 from okbot.core.items import new_item, user_message
 from okbot.core.render import render_markdown
 from okbot.core.runner import TurnRunner
-from okbot.core.sources import ContextSources
 from okbot.core.summary import SessionSummary, SummaryStore
-from okbot.core.workspace import Workspace
-from okbot.llm.openai_backend import OpenAIProvider
-from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.helpers.fake_openai import Reply
 from tests.helpers.fake_summarizer import faithful, is_summarizer_request
 
 CONSTRAINT = "Constraint: always answer in British English, and never use bullet points."
@@ -36,26 +31,11 @@ def failing(body):
 
 
 @pytest.fixture
-def server():
-    with FakeOpenAIServer() as srv:
-        srv.set_default(failing)
-        yield srv
-
-
-@pytest.fixture
-def env(server):
-    settings = Settings.load()
-    settings.set("provider.baseUrl", server.base_url)
-    settings.set("provider.keySource", "none")
-    settings.set("model.contextWindow", 4000)
-    ws = Workspace()
-    target = ws.ensure_default()
-    sources = ContextSources(ws)
-    sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
-    events: list[list[int]] = []
-    compressor = Compressor(sources, provider, on_coverage_advanced=lambda _t, ids: events.append(list(ids)))
-    return target, sources, compressor, events
+def env(env, server):
+    """The shared set-up (conftest.py) with a summarizer that always fails and a window of 4,000."""
+    server.set_default(failing)
+    env[1].settings.set("model.contextWindow", 4000)
+    return env
 
 
 def reply(text):
