@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from okbot.llm.openai_backend import SHARED_CAPABILITIES
 from tests.helpers.fake_openai import FakeOpenAIServer
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -26,6 +27,7 @@ def okbot_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("OKBOT_HOME", str(home))
     for var in ("OKBOT_BASE_URL", "OKBOT_MODEL", "OKBOT_API_KEY", "OPENAI_API_KEY"):
         monkeypatch.delenv(var, raising=False)
+    SHARED_CAPABILITIES.clear()  # fake servers reuse ports: what one refused must not leak into the next
     return home
 
 

@@ -123,10 +123,10 @@ class _Capabilities:
 
 
 class CapabilityMemory:
-    """What each (base_url, model) turned out to support, shared by the providers that use it.
+    """What each (base_url, model) turned out to support, shared by the providers given it.
 
-    One per process by default (:data:`SHARED_CAPABILITIES`): the app builds a provider per turn, and a
-    parameter a server refused once is not sent to it again. Tests pass their own.
+    The app's providers (:meth:`OpenAIProvider.from_settings`) share :data:`SHARED_CAPABILITIES`: it
+    builds one per turn, and a parameter a server refused once is not sent to it again.
     """
 
     def __init__(self) -> None:
@@ -140,6 +140,11 @@ class CapabilityMemory:
             if caps is None:
                 caps = self._known[(base_url, model)] = _Capabilities.of(request_family(model))
             return caps
+
+    def clear(self) -> None:
+        """Forget everything learnt (a fresh start, e.g. between tests)."""
+        with self._lock:
+            self._known.clear()
 
 
 SHARED_CAPABILITIES = CapabilityMemory()
@@ -214,7 +219,8 @@ class OpenAIProvider:
 
     ``sleep`` is how retry waits happen (inject a recorder in tests); with the default the wait
     is cut short by a cancel. ``estimate_tokens`` estimates a prompt when the server reports no
-    usage. ``max_reply_seconds`` bounds one reply's total duration.
+    usage. ``max_reply_seconds`` bounds one reply's total duration. ``capabilities`` remembers what
+    servers refused; a provider built directly keeps its own, :meth:`from_settings` shares the process's.
     """
 
     def __init__(
@@ -240,7 +246,7 @@ class OpenAIProvider:
         self._estimate = estimate_tokens or rough_token_estimate
         self._max_reply_seconds = max_reply_seconds
         self._max_reply_chars = max_reply_chars
-        self._capabilities = capabilities or SHARED_CAPABILITIES
+        self._capabilities = capabilities if capabilities is not None else CapabilityMemory()
         self._local = threading.local()
         limits = httpx.Limits(max_connections=100, max_keepalive_connections=0)
         self._http = httpx.Client(
@@ -267,6 +273,7 @@ class OpenAIProvider:
                 options[name] = settings.get(setting_key)
             except SettingError:  # a schema without the key: keep the default
                 continue
+        options["capabilities"] = SHARED_CAPABILITIES  # the app builds a provider per turn: learn once
         options.update(kwargs)
         return cls(settings.get("provider.baseUrl"), key, default_model=settings.get("provider.model"), **options)
 

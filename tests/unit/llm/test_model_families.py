@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from okbot.config import paths
+from okbot.config.settings import Settings
 from okbot.llm.errors import ProviderError
 from okbot.llm.events import Done, ErrorEvent
 from okbot.llm.families import STANDARD, learnt_headroom, parse_request_parameters, request_family
@@ -201,6 +202,20 @@ def test_learning_works_while_streaming_and_is_shared(server: FakeOpenAIServer) 
     with OpenAIProvider(server.base_url, "k", capabilities=memory) as fresh:  # the app builds one per turn
         assert collect(fresh.stream(request))["end"] == Done("stop")
     assert len(server.chat_requests()) == 4
+
+
+def test_the_apps_providers_share_what_they_learnt(server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app builds a provider per turn (from settings): the second one does not pay for the 400s again."""
+    settings = Settings.load()
+    settings.set("provider.keySource", "none")
+    monkeypatch.setenv("OKBOT_BASE_URL", server.base_url)
+    for _ in range(2):
+        with OpenAIProvider.from_settings(settings) as provider:
+            assert provider.complete(background("my-reasoner"))
+    assert len(server.chat_requests()) == 4  # 400, 400, answer; then one answer
+    with OpenAIProvider(server.base_url, None) as own:  # built directly: its own memory
+        assert own.complete(background("my-reasoner"))
+    assert len(server.chat_requests()) == 7
 
 
 @pytest.mark.parametrize("model", ["o3-mini", "gpt-5.1"])
