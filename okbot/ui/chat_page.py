@@ -23,6 +23,7 @@ from okbot.ui.chat.activity import WorkingLine
 from okbot.ui.chat.roster import SquadRoster
 from okbot.ui.chat_surface import ChatSurface, make_surface
 from okbot.ui.composer import Composer
+from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT, SummaryUpdater
 from okbot.ui.tasks import TurnWorker
 from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed
 
@@ -56,6 +57,10 @@ class ChatPage(QWidget):
         self._finished_worker: TurnWorker | None = None
         self._sent_text: str | None = None
         self._last_result: TurnResult | None = None
+        self._compression_failed = False  # the turn's compression failed: say so once it is over
+        self.summary_updates = SummaryUpdater(ctx, target, self)
+        self.summary_updates.started.connect(self._on_summary_updates_started)
+        self.summary_updates.finished.connect(self._on_summary_updates_finished)
 
         self.title = QLabel(target.name, self)
         self.title.setObjectName("chatTitle")
@@ -95,7 +100,7 @@ class ChatPage(QWidget):
         self.retry_button.setObjectName("retryButton")
         self.retry_button.clicked.connect(self.retry)
         self.retry_button.hide()
-        self.working = WorkingLine(self)   # squads: who is working right now
+        self.working = WorkingLine(self)  # squads: who is working right now
 
         self.composer = Composer(self)
         self.composer.set_target_name(target.name)
@@ -163,6 +168,7 @@ class ChatPage(QWidget):
     def update_target(self, target: Target) -> None:
         """The target was renamed (same directory): update names shown."""
         self.target = target
+        self.summary_updates.target = target
         self.title.setText(target.name)
         self.subtitle.setText(self._subtitle_text())
         self.composer.set_target_name(target.name)
@@ -171,6 +177,7 @@ class ChatPage(QWidget):
     # ------------------------------------------------------------- turn slots
     def _start(self, text: str | None) -> None:
         self._set_status("")
+        self._compression_failed = False
         self.retry_button.hide()
         # the runner is built on the worker thread; an OkBotError there (e.g. no API key where one
         # is needed) arrives as ``failed`` and the text stays in the box
@@ -184,6 +191,7 @@ class ChatPage(QWidget):
         worker.finished.connect(self._on_worker_finished)
         worker.failed.connect(self._on_worker_failed)
         worker.approval_needed.connect(self._on_worker_approval_needed)
+        worker.compressed.connect(self._on_worker_compressed)
         self.worker = worker
         self.composer.set_streaming(True)
         self.surface.set_busy(True)
@@ -244,8 +252,11 @@ class ChatPage(QWidget):
             self._set_status(f"⚠ The reply failed: {result.error}" if result.error else "⚠ The reply failed.")
             self.retry_button.show()
         elif not any(isinstance(e, Degraded) for e in result.degraded):
-            self._set_status("")
+            self._set_status(FAILED_TEXT if self._compression_failed else "")
+        self.reload_summary()  # coverage may also have moved without a report (older items moved out)
         self.refresh_gauge()
+        if result.status == "complete":
+            self.summary_updates.after_reply()
         self.reply_finished.emit(result)
 
     def _on_worker_failed(self, message: str) -> None:
@@ -263,6 +274,29 @@ class ChatPage(QWidget):
         self.composer.set_streaming(False)
         self._finished_worker, self.worker = self.worker, None
         self.streaming_changed.emit(False)
+
+    def _on_worker_compressed(self, report: Any) -> None:
+        self._show_compression(report)
+
+    def _on_summary_updates_started(self) -> None:
+        if not self.streaming and not self.status_text():
+            self._set_status(UPDATING_TEXT)
+
+    def _on_summary_updates_finished(self, report: Any) -> None:
+        if self.status_text() == UPDATING_TEXT:
+            self._set_status("")
+        if report is not None:
+            self._show_compression(report)
+
+    def _show_compression(self, report: Any) -> None:
+        """A compression ran (before a request or ahead of one): move the divider, or say it failed."""
+        if report.ok:
+            self.reload_summary()
+            self.refresh_gauge()
+        elif report.error:
+            self._compression_failed = True
+            if not self.streaming:
+                self._set_status(FAILED_TEXT)
 
     def _on_surface_view_context_requested(self, item_id: int) -> None:
         self.view_context_requested.emit(self.target, item_id)

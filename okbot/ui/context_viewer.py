@@ -69,8 +69,19 @@ def _blend(a: QColor, b: QColor, t: float) -> QColor:
     return QColor.fromRgbF(*(x + (y - x) * t for x, y in zip(a.getRgbF()[:3], b.getRgbF()[:3], strict=True)))
 
 
-_HEADER_KEYS = frozenset({"Request of", "Cut-off", "Coverage", "Tokens", "Sent", "Now", "Provider reported",
-                          "Tools offered", "Instructions since sent"})
+_HEADER_KEYS = frozenset(
+    {
+        "Request of",
+        "Cut-off",
+        "Coverage",
+        "Tokens",
+        "Sent",
+        "Now",
+        "Provider reported",
+        "Tools offered",
+        "Instructions since sent",
+    }
+)
 _DIFF_HEADINGS = (" · changed since sent ·", " · added since sent ·", " · removed since sent ·")
 _IN_DIFF = 1  # QSyntaxHighlighter block state: inside a block shown as a diff
 
@@ -228,6 +239,8 @@ class ContextViewer(QWidget):
         self.coverage.setWordWrap(True)
         self.coverage.setTextFormat(Qt.TextFormat.RichText)
         self.bar = TokenBar()
+        self.prepare = _secondary(QLabel(objectName="viewerPrepare"))
+        self.prepare.setWordWrap(True)
         self.health = _secondary(QLabel(objectName="viewerHealth"))
         self.problem = QLabel(objectName="viewerProblem")
         self.problem.setWordWrap(True)
@@ -285,6 +298,7 @@ class ContextViewer(QWidget):
         layout.addWidget(self.coverage)
         layout.addSpacing(4)
         layout.addWidget(self.bar)
+        layout.addWidget(self.prepare)
         layout.addWidget(self.health)
         layout.addWidget(self.problem)
         layout.addSpacing(2)
@@ -320,7 +334,7 @@ class ContextViewer(QWidget):
             try:
                 found += context_files(self.ctx.workspace.resolve(self._member))
             except OkBotError:
-                pass   # no longer there: the build says so
+                pass  # no longer there: the build says so
         return found
 
     @property
@@ -331,8 +345,9 @@ class ContextViewer(QWidget):
     def seats(self) -> list[tuple[str, str | None, bool]]:
         """The switch's entries: ``(label, member id or None for the captain, enabled)``."""
         model = self.seat.model()
-        return [(self.seat.itemText(i), self.seat.itemData(i), model.item(i).isEnabled())
-                for i in range(self.seat.count())]
+        return [
+            (self.seat.itemText(i), self.seat.itemData(i), model.item(i).isEnabled()) for i in range(self.seat.count())
+        ]
 
     def set_member(self, member: str | None) -> None:
         """Show ``member``'s request for this turn (``None``: the captain's); rebuilds off the GUI thread."""
@@ -450,8 +465,11 @@ class ContextViewer(QWidget):
                 self.seat.model().item(self.seat.count() - 1).setEnabled(False)
         self.seat.setCurrentIndex(max(0, self.seat.findData(self._member)))
         self.seat.setEnabled(self.seat.count() > 1)
-        self.seat.setToolTip("Whose request to show: the captain's, or a member's for this turn"
-                             if self.seat.count() > 1 else "No member worked in this turn")
+        self.seat.setToolTip(
+            "Whose request to show: the captain's, or a member's for this turn"
+            if self.seat.count() > 1
+            else "No member worked in this turn"
+        )
         self.seat.blockSignals(False)
 
     def _name_window(self) -> None:
@@ -475,12 +493,23 @@ class ContextViewer(QWidget):
             f'<span style="color:{marker}">{"◆" if covered else "◇"}</span>&nbsp;{_html(_line(lines, "Coverage:"))}'
         )
         calibrated = proj.calibration_factor != 1.0
-        note = (f"{proj.total_tokens:,} counted × {proj.calibration_factor:.2f} (calibrated by what the provider "
-                "reported for this model)") if calibrated else ""
-        self.bar.set_usage(
-            bar_segments(proj), window=proj.window, threshold=proj.threshold,
-            approximate=proj.approximate, total=proj.calibrated_tokens, total_note=note,
+        note = (
+            (
+                f"{proj.total_tokens:,} counted × {proj.calibration_factor:.2f} (calibrated by what the provider "
+                "reported for this model)"
+            )
+            if calibrated
+            else ""
         )
+        self.bar.set_usage(
+            bar_segments(proj),
+            window=proj.window,
+            threshold=proj.threshold,
+            approximate=proj.approximate,
+            total=proj.calibrated_tokens,
+            total_note=note,
+        )
+        self.prepare.setText(prepare_text(proj))
         line, failure = health_lines(snap.health, snap.as_sent, proj.summary)
         self.health.setText(line)
         problems = [failure] if failure else []
@@ -496,8 +525,9 @@ class ContextViewer(QWidget):
             self.tabs.setTabText(AS_SENT_TAB, "As sent")
             self.tabs.setTabToolTip(
                 AS_SENT_TAB,
-                "OkBot keeps the as-sent record of the captain's requests only." if snap.member is not None else
-                f"No as-sent record for message #{self.item_id} (sent before OkBot kept one, or never sent).",
+                "OkBot keeps the as-sent record of the captain's requests only."
+                if snap.member is not None
+                else f"No as-sent record for message #{self.item_id} (sent before OkBot kept one, or never sent).",
             )
             if self.tabs.currentIndex() == AS_SENT_TAB:
                 self.tabs.setCurrentIndex(CONTEXT_TAB)
@@ -531,6 +561,15 @@ class ContextViewer(QWidget):
         self._closed = True
         self.watcher.stop()
         super().closeEvent(event)
+
+
+def prepare_text(proj: ContextProjection) -> str:
+    """Where compression runs ahead (after a reply, in the background) and where a request waits for it."""
+    return (
+        f"Prepare mark {proj.prepare_threshold:,} tokens: after a reply, when the next request is predicted "
+        f"to reach it, the summary is updated in the background · at {proj.threshold:,} a request is "
+        "compressed before it is sent"
+    )
 
 
 def _line(lines: list[str], prefix: str) -> str:

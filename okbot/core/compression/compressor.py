@@ -123,9 +123,9 @@ class Compressor:
         """After a reply: compress now when the next request is predicted to reach the prepare mark.
 
         Meant for a background thread. ``None`` when no compression is due, or one of this session
-        is already running; otherwise the report (``error`` set when the summarizer failed: the
-        summary and coverage are then unchanged). ``on_start`` is called, on this thread, just
-        before the summarizer is asked.
+        is already running; otherwise the report (``error`` set when the summarizer failed or could
+        not be reached: the summary and coverage are then unchanged, the failure is in the summary's
+        health). ``on_start`` is called, on this thread, just before the summarizer is asked.
         """
         lock = self._lock(target)
         if not lock.acquire(blocking=False):
@@ -139,7 +139,18 @@ class Compressor:
             if on_start is not None:
                 on_start()
             aimed = ahead.aiming_at_prepare_mark(proj)
-            return self._compress(target, aimed, keep=None, trigger="ratio", pending=allowance)
+            try:
+                return self._compress(target, aimed, keep=None, trigger="ratio", pending=allowance)
+            except OkBotError as exc:  # the summarizer could not be reached: nothing changed, back off
+                self._record_failure(target, "ratio", str(exc))
+                return CompressionReport(
+                    ok=False,
+                    trigger="ratio",
+                    tokens_before=proj.calibrated_tokens,
+                    tokens_after=proj.calibrated_tokens,
+                    error=str(exc),
+                    message=f"The summary was not updated ({exc}); the previous summary and coverage are kept.",
+                )
         finally:
             lock.release()
 

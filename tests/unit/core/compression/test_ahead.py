@@ -9,9 +9,7 @@ import pytest
 from okbot.config.schema import SettingError
 from okbot.config.settings import Settings
 from okbot.core.compression import Compressor
-from okbot.core.compression.ahead import next_turn_allowance, predicted_tokens
 from okbot.core.context import build_context
-from okbot.core.items import new_item, user_message
 from okbot.core.render import header_lines
 from okbot.core.runner import TurnCallbacks, TurnRunner
 from okbot.core.sources import ContextSources
@@ -20,6 +18,7 @@ from okbot.core.workspace import Workspace
 from okbot.llm.openai_backend import OpenAIProvider
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.fake_summarizer import faithful, is_summarizer_request
+from tests.helpers.sessions import fill_until, near_the_prepare_mark, over_the_prepare_mark, predicted
 
 WINDOW = 3000  # threshold 1800 (ratio 0.6), prepare mark 1500 (prepareRatio 0.5), fits up to 2250
 GATE_SECONDS = 20  # a gated summarizer answers by itself after this (only when the code under test is wrong)
@@ -66,27 +65,6 @@ class Gate:
         return faithful(body)
 
 
-def fill_until(sources, target, done, *, words=30) -> None:
-    """Append user/assistant pairs until ``done(projection)``."""
-    session = sources.session(target)
-    for i in range(200):
-        if done(build_context(target, sources=sources)):
-            return
-        session.append(user_message(f"Step {i}: handle table {i}. " + "detail " * words))
-        reply = f"Table {i} done. " + "note " * words
-        session.append(new_item("assistant", author="okbot", source="app", content=reply))
-    raise AssertionError("the session never reached the wanted size")
-
-
-def predicted(proj) -> int:
-    return predicted_tokens(proj, next_turn_allowance(proj))
-
-
-def over_prepare_mark(proj) -> bool:
-    """The next request is predicted over the prepare mark, while this one is under the threshold."""
-    return predicted(proj) >= proj.prepare_threshold
-
-
 def summarizer_calls(server) -> list[dict]:
     return [b for b in server.chat_requests() if is_summarizer_request(b)]
 
@@ -98,13 +76,13 @@ def chat_calls(server) -> list[dict]:
 def test_a_reply_that_brings_the_next_request_over_the_prepare_mark_compresses_before_the_next_message(env, server):
     target, sources, compressor, runner = env
     # a reply short of the prepare mark: nothing to prepare
-    fill_until(sources, target, lambda p: predicted(p) >= p.prepare_threshold - 400)
+    fill_until(sources, target, near_the_prepare_mark)
     assert compressor.compress_ahead(target) is None and summarizer_calls(server) == []
     # the reply that brings the next request over the prepare mark (still under the threshold)
     server.enqueue(Reply(text="Here is the plan. " + "step " * 300))
     assert runner.run_turn(target, "What next?").status == "complete"
     proj = build_context(target, sources=sources)
-    assert over_prepare_mark(proj) and proj.calibrated_tokens < proj.threshold
+    assert predicted(proj) >= proj.prepare_threshold and proj.calibrated_tokens < proj.threshold
     started = []
     report = compressor.compress_ahead(target, on_start=lambda: started.append(True))
     assert report is not None and report.ok and started == [True]
@@ -122,7 +100,7 @@ def test_a_reply_that_brings_the_next_request_over_the_prepare_mark_compresses_b
 
 def test_the_next_turn_does_not_wait_for_a_slow_summarizer_when_its_request_fits(env, server):
     target, sources, compressor, runner = env
-    fill_until(sources, target, lambda p: over_prepare_mark(p) and p.calibrated_tokens < p.threshold - 300)
+    fill_until(sources, target, over_the_prepare_mark)
     before = build_context(target, sources=sources)
     gate = Gate()
     server.set_default(gate.reply)
@@ -145,7 +123,7 @@ def test_the_next_turn_does_not_wait_for_a_slow_summarizer_when_its_request_fits
 
 def test_a_request_that_cannot_fit_waits_for_the_running_compression(env, server):
     target, sources, compressor, runner = env
-    fill_until(sources, target, lambda p: over_prepare_mark(p) and p.calibrated_tokens < p.threshold - 300)
+    fill_until(sources, target, over_the_prepare_mark)
     before = build_context(target, sources=sources)
     gate = Gate()
     server.set_default(gate.reply)
@@ -173,9 +151,9 @@ def test_a_request_that_cannot_fit_waits_for_the_running_compression(env, server
 
 def test_a_failed_background_compression_keeps_the_summary_and_coverage_and_is_reported(env, server):
     target, sources, compressor, runner = env
-    fill_until(sources, target, lambda p: over_prepare_mark(p) and p.calibrated_tokens < p.threshold - 300)
+    fill_until(sources, target, over_the_prepare_mark)
     assert compressor.compress_now(target).ok
-    fill_until(sources, target, lambda p: over_prepare_mark(p) and p.calibrated_tokens < p.threshold - 300)
+    fill_until(sources, target, over_the_prepare_mark)
     store = SummaryStore(target.summary_path)
     before = store.load()
 
@@ -195,6 +173,23 @@ def test_a_failed_background_compression_keeps_the_summary_and_coverage_and_is_r
     # the compressor backs off: the next reply does not ask the failing summarizer again at once
     asked = len(summarizer_calls(server))
     assert compressor.compress_ahead(target) is None and len(summarizer_calls(server)) == asked
+
+
+def test_an_unreachable_summarizer_is_a_reported_failure_that_changes_nothing(env, server):
+    target, sources, compressor, _ = env
+    fill_until(sources, target, over_the_prepare_mark)
+    store = SummaryStore(target.summary_path)
+    before = store.load()
+
+    def down(body: dict) -> Reply:
+        return Reply(status=503) if is_summarizer_request(body) else faithful(body)
+
+    server.set_default(down)
+    report = compressor.compress_ahead(target)
+    assert report is not None and not report.ok and report.error
+    after = store.load()
+    assert (after.summary, after.covered_through_id) == (before.summary, before.covered_through_id)
+    assert after.health["lastFailure"] == report.error and after.health["failures"] == 1
 
 
 def test_the_prepare_mark_is_part_of_the_projection_and_refused_above_the_ratio(env):

@@ -1,0 +1,112 @@
+"""The open chat and compression: the divider moves as soon as coverage advances; a failure is one plain line."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from okbot.core.summary import SummaryStore
+from okbot.core.workspace import Target
+from okbot.ui.app_context import AppContext
+from okbot.ui.chat.model import DIVIDER
+from okbot.ui.chat_page import ChatPage
+from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.helpers.fake_summarizer import faithful, is_summarizer_request
+from tests.helpers.sessions import fill_until, near_the_prepare_mark
+from tests.ui.chat_fixtures import ctx  # noqa: F401 - fixture (server: tests/conftest.py)
+
+LONG_REPLY = "Here is the plan. " + "step " * 300  # brings the next request over the prepare mark
+WAIT_MS = 20_000
+
+
+def small_window_target(ctx: AppContext) -> Target:  # noqa: F811
+    """The default assistant, with a window small enough to compress after a few turns."""
+    ctx.settings.set("model.contextWindow", 3000)  # threshold 1800, prepare mark 1500
+    target = ctx.workspace.list()[0]
+    ctx.sources.counter(ctx.sources.model_for(target)).ensure_loaded(timeout=30)
+    return target
+
+
+def open_page(qtbot: QtBot, ctx: AppContext, target: Target) -> ChatPage:  # noqa: F811
+    page = ChatPage(ctx, target)
+    qtbot.addWidget(page)
+    page.resize(720, 640)
+    page.show()
+    qtbot.waitExposed(page)
+    qtbot.waitUntil(lambda: not page.surface.view.chat_model().loading, timeout=WAIT_MS)
+    return page
+
+
+def send(qtbot: QtBot, page: ChatPage, text: str) -> None:
+    page.composer.edit.setFocus()
+    page.composer.set_text(text)
+    qtbot.keyClick(page.composer.edit, Qt.Key.Key_Return)
+
+
+def divider_row(page: ChatPage) -> int | None:
+    model = page.surface.view.chat_model()
+    return next((row for row in range(model.rowCount()) if model.row_kind(row) == DIVIDER), None)
+
+
+def test_the_divider_appears_in_the_open_chat_after_a_background_compression(
+    qtbot: QtBot,
+    ctx: AppContext,  # noqa: F811
+    server: FakeOpenAIServer,
+) -> None:
+    server.set_default(faithful)
+    target = small_window_target(ctx)
+    fill_until(ctx.sources, target, near_the_prepare_mark)
+    page = open_page(qtbot, ctx, target)
+    assert divider_row(page) is None
+    statuses: list[str] = []
+    page.summary_updates.started.connect(lambda: statuses.append(page.status_text()))
+    server.enqueue(Reply(text=LONG_REPLY))
+    send(qtbot, page, "What is the plan?")
+    qtbot.waitUntil(lambda: divider_row(page) is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not page.summary_updates.running, timeout=WAIT_MS)
+    assert statuses == [UPDATING_TEXT] and page.status_text() == ""
+    covered = SummaryStore(target.summary_path).load().covered_through_id
+    model = page.surface.view.chat_model()
+    assert covered > 0 and model.item_id(divider_row(page) - 1) == covered  # right after the last covered item
+    assert len([b for b in server.chat_requests() if is_summarizer_request(b)]) >= 1
+
+
+def test_a_failed_background_compression_is_one_plain_line(
+    qtbot: QtBot,
+    ctx: AppContext,  # noqa: F811
+    server: FakeOpenAIServer,
+) -> None:
+    def broken(body: dict) -> Reply:
+        return Reply(text="I cannot summarize that.") if is_summarizer_request(body) else faithful(body)
+
+    server.set_default(broken)
+    target = small_window_target(ctx)
+    fill_until(ctx.sources, target, near_the_prepare_mark)
+    page = open_page(qtbot, ctx, target)
+    server.enqueue(Reply(text=LONG_REPLY))
+    send(qtbot, page, "What is the plan?")
+    qtbot.waitUntil(lambda: page.status_text() == FAILED_TEXT, timeout=WAIT_MS)
+    assert not page.summary_updates.running and divider_row(page) is None
+    summary = SummaryStore(target.summary_path).load()
+    assert summary.covered_through_id == 0 and summary.health["lastFailure"]  # the details: View context
+    assert summary.health["lastFailure"] not in page.status_text()
+
+
+def test_the_divider_appears_after_a_compression_before_the_request(
+    qtbot: QtBot,
+    ctx: AppContext,  # noqa: F811
+    server: FakeOpenAIServer,
+) -> None:
+    server.set_default(faithful)
+    target = small_window_target(ctx)
+    fill_until(ctx.sources, target, lambda p: p.calibrated_tokens >= p.threshold)  # over it already
+    page = open_page(qtbot, ctx, target)
+    reports: list[object] = []
+    send(qtbot, page, "And now?")
+    page.worker.compressed.connect(reports.append)
+    qtbot.waitUntil(lambda: not page.streaming, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: divider_row(page) is not None, timeout=WAIT_MS)
+    assert len(reports) == 1 and reports[0].ok
+    covered = SummaryStore(target.summary_path).load().covered_through_id
+    assert page.surface.view.chat_model().item_id(divider_row(page) - 1) == covered
