@@ -61,13 +61,17 @@ bench: $(INSTALL_STAMP)
 stress: $(INSTALL_STAMP)
 	$(PY) -m benchmarks.stress
 
-# The fidelity benchmark against a real model (summaries from BASE_URL/MODEL; chat replies stay scripted).
+# Summary + Buffer against a real model (BASE_URL/MODEL): first real chat turns with real summaries and
+# compress-ahead (benchmarks/bench_real.py), then the long scripted fidelity run with real summaries.
 # BASE_URL: any OpenAI-compatible server, e.g. a llama.cpp or Ollama server on this machine (README).
-TURNS ?= 80
-WINDOW ?= 5000
+TURNS ?= 30
+WINDOW ?= 4000
+FIDELITY_TURNS ?= 80
+FIDELITY_WINDOW ?= 5000
 bench-real: $(INSTALL_STAMP)
-	@test -n "$(BASE_URL)" -a -n "$(MODEL)" || { echo "usage: make bench-real BASE_URL=URL MODEL=NAME [TURNS=$(TURNS) WINDOW=$(WINDOW)]"; exit 2; }
-	$(PY) -m benchmarks.bench_fidelity --base-url "$(BASE_URL)" --model "$(MODEL)" --turns $(TURNS) --window $(WINDOW)
+	@test -n "$(BASE_URL)" -a -n "$(MODEL)" || { echo "usage: make bench-real BASE_URL=URL MODEL=NAME [TURNS=$(TURNS) WINDOW=$(WINDOW) FIDELITY_TURNS=$(FIDELITY_TURNS)]"; exit 2; }
+	$(PY) -m benchmarks.bench_real --base-url "$(BASE_URL)" --model "$(MODEL)" --turns $(TURNS) --window $(WINDOW)
+	$(PY) -m benchmarks.bench_fidelity --base-url "$(BASE_URL)" --model "$(MODEL)" --turns $(FIDELITY_TURNS) --window $(FIDELITY_WINDOW)
 
 lint: $(TEST_STAMP)
 	$(PY) -m ruff check okbot tests benchmarks

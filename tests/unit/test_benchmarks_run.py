@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
-from benchmarks import bench_fidelity
+import re
+
+from benchmarks import bench_fidelity, bench_real
+from tests.helpers.fake_openai import FakeOpenAIServer
+from tests.helpers.fake_summarizer import faithful
 
 
 def test_a_short_fidelity_run_reports_its_figures() -> None:
     text = bench_fidelity.run(40)
     assert "### Fidelity summary" in text
     assert "constraint messages byte-for-byte after each compression (min)" in text and "| 100%" in text
+
+
+def test_the_real_model_run_works_against_the_fake_server(server: FakeOpenAIServer) -> None:
+    """``make bench-real`` drives real chat turns and compress-ahead; here the fake server stands in."""
+    server.set_default(faithful)
+    text = bench_real.run(server.base_url, "fake-small", turns=24, window=2500)
+    assert "### Real-model Summary + Buffer" in text
+    assert re.search(r"summaries accepted / model compressions attempted\s*\|\s*([1-9]\d*)/\1 \(100%\)", text)
+    assert re.search(r"user constraint messages byte for byte after each compression\s*\|\s*([1-9]\d*)/\1 ", text)
