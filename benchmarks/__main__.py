@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import bench_core, bench_fidelity, bench_memory, bench_runner, bench_ui
+from benchmarks import bench_ahead, bench_core, bench_fidelity, bench_memory, bench_runner, bench_ui
 
 
 def main() -> int:
     print("# OkBot benchmarks")
     print(bench_core.run())
     print(bench_runner.run())
+    print(bench_ahead.run())
     print(bench_fidelity.run())
     print(bench_memory.run())
     print(bench_ui.run())
