@@ -112,13 +112,19 @@ def run(turns: int = 420, *, base_url: str | None = None, model: str | None = No
     script = build(turns)
     harness = Harness(script)
     rejected: list[str] = []
+    refused: list[str] = []
 
     class Catch(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
-            if "rejected" in record.getMessage():
-                rejected.append(record.getMessage().split(": ", 1)[-1])
+            message = record.getMessage()
+            if "summary rejected" in message:
+                rejected.append(message.split(": ", 1)[-1])
+            elif "refused edit: " in message:
+                refused.append(message.split("refused edit: ", 1)[-1])
 
-    logging.getLogger("okbot.compression").addHandler(Catch())
+    compression_log = logging.getLogger("okbot.compression")
+    compression_log.addHandler(Catch())
+    compression_log.setLevel(logging.INFO)  # refused edits are logged as info: the summary still applied
     with FakeOpenAIServer(models=()) as server:
         server.set_default(harness.reply)
         settings = Settings.load()
@@ -244,6 +250,12 @@ def run(turns: int = 420, *, base_url: str | None = None, model: str | None = No
         reasons[key] = reasons.get(key, 0) + 1
     summary_rows.append(["summaries rejected by the checks (after one repair)", str(len(rejected))])
     summary_rows += [[f"  rejected: {k}", str(v)] for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])[:5]]
+    kinds: dict[str, int] = {}
+    for reason in refused:
+        key = re.sub(r"'[^']*'|\d[\d,]*", "…", reason)[:90]
+        kinds[key] = kinds.get(key, 0) + 1
+    summary_rows.append(["edits refused by the checks (the rest of the answer applied)", str(len(refused))])
+    summary_rows += [[f"  refused: {k}", str(v)] for k, v in sorted(kinds.items(), key=lambda kv: -kv[1])[:5]]
     mode = f"real model {model} at {base_url}" if base_url else "lossy fake summarizer"
     return "\n".join(
         [
