@@ -75,8 +75,11 @@ def section(previous: str, moved: Sequence[dict[str, Any]], previous_covered: in
     last of them), within ``budget`` characters if at all possible: the newest digests that fit, the
     ranges always whole (so the marker line alone may exceed a tiny budget rather than lose an id)."""
     ranges, digests = parse(previous)
-    ranges = _merged([*ranges, (previous_covered + 1, moved[-1]["id"])])
-    for item in moved:
+    new = [it for it in moved if it["id"] > previous_covered]  # a call pulled in beside its result is covered
+    if not new:
+        return previous
+    ranges = _merged([*ranges, (previous_covered + 1, new[-1]["id"])])
+    for item in new:
         digests.setdefault(item["id"], item_digest(item, text_limit=DIGEST_CHARS))
     ids = sorted(digests, reverse=True)
     lines: list[str] = []
