@@ -103,10 +103,10 @@ _JSON_SECTIONS = {
 
 _BULLET = re.compile(r"^\s*(?:[-*•]\s+|\*\*|__)?")
 # KEEP/RELEASE/DROP need a colon or bare numbers after them: "keep the old ids" is a line, not a tick
-_IDS_LINE = re.compile(r"^(KEEP|RELEASE)\s*(?:[:=]\s*(.*)|\s((?:#?\d+[\s,;]*)+|none)\W*)$", re.IGNORECASE)
-_DROP = re.compile(r"^DROP(?:\s+PROGRESS)?(?:\s+LINES?)?\s*[:=]?\s*((?:[P#]?\d+[\s,;]*)+|none)\W*$", re.IGNORECASE)
+_IDS_LINE = re.compile(r"^(KEEP|RELEASE)\s*(?:[:=](.*)|\s(#?\d+(?:[\s,;]+#?\d+)*|none)\W*)$", re.IGNORECASE)
+_DROP = re.compile(r"^DROP(?:\s+PROGRESS)?(?:\s+LINES?)?[\s:=]*([P#]?\d+(?:[\s,;]+[P#]?\d+)*|none)\W*$", re.IGNORECASE)
 _STATUS = re.compile(
-    r"^GOAL\s*(?:#|G|NO\.?\s*)?(\d{1,3})\b\W*(?:(?:is|now|marked|as|set|to)\s+)*\W*(active|done|withdrawn)\b",
+    r"^GOAL\s*(?:#|G|NO\.?\s*)?(\d{1,3})\b\W*(?:(?:is|now|marked|as|set|to)\b\W*)*(active|done|withdrawn)\b",
     re.IGNORECASE,
 )
 _ADD = re.compile(
@@ -114,10 +114,10 @@ _ADD = re.compile(
     r"\s*[:=—-]\s*(.+)$",
     re.IGNORECASE,
 )
-_HEADING = re.compile(r"^#{1,6}\s*(.+?)\s*:?\s*$")
+_HEADING = re.compile(r"^#{1,6}(?!\d)(.*)$")
 _NUMBERED = re.compile(r"^\s*(\d{1,3})[.)]\s*(.*)$")
 _GOAL_LINE = re.compile(r"^\[(\w+)\]\s*(.+)$")
-_CITATION = re.compile(r"\(?\s*(?:set\s+(?:by|in)|from|by|per|see)?\s*#(\d+)\s*\)?", re.IGNORECASE)
+_CITATION = re.compile(r"\(?(?:\s*(?:set\s+(?:by|in)|from|by|per|see))?\s*#(\d+)\s*\)?", re.IGNORECASE)
 _NOTHING = re.compile(r"^(?:no (?:changes?|edits?)|nothing(?: (?:new|changed))?|none)\W*$", re.IGNORECASE)
 _FENCE = re.compile(r"^`{3,}.*$")
 
@@ -273,7 +273,7 @@ def _from_lines(body: str) -> tuple[Edits | None, list[str]]:
             continue
         heading = _HEADING.match(raw.strip())
         if heading:
-            section = _section_named(heading.group(1))
+            section = _section_named(heading.group(1).strip().rstrip(":"))
             recognised += section is not None
             continue
         line = _BULLET.sub("", raw.strip(), count=1).replace("**", "").strip()

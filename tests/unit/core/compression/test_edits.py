@@ -1,6 +1,7 @@
 """The summarizer's edits: read from JSON or lines, each checked on its own, applied by the app."""
 
 import json
+import time
 
 import pytest
 
@@ -190,3 +191,20 @@ def test_the_model_sees_goals_and_progress_numbered():
 )
 def test_small_model_spellings_are_read(answer, expected):
     assert parse_answer(answer, max_chars=2000) == (expected, [])
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "KEEP " + "1" * 3000 + "x",
+        "DROP PROGRESS " + "1 " * 1900 + "x",
+        "GOAL 2" + " " * 3900 + "x",
+        "# " + " " * 3900 + "x",
+        "GOAL: x " + "( from" * 600 + "x",
+        "- " * 1999,
+    ],
+)
+def test_pathological_lines_are_read_in_linear_time(answer):
+    started = time.monotonic()
+    parse_answer(answer, max_chars=2000)
+    assert time.monotonic() - started < 0.5
