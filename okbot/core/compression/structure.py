@@ -188,7 +188,8 @@ def fit_sections(text: str, max_chars: int) -> str:
     fitted = dict(sections)
     for name in over:
         fitted[name] = _cut_section(name, sections[name], limits[name])
-    return render(fitted)
+    cut = render(fitted)
+    return cut if len(cut) < len(text) else text  # a limit too small for the notes: nothing is gained
 
 
 def _cut_section(name: str, body: str, limit: int) -> str:

@@ -108,3 +108,8 @@ def test_acknowledgements_are_not_offered_and_digests_never_carry_raw_output():
 def test_references_read_generously_from_the_source_but_not_invented():
     assert structure.ungrounded("done through 103, see #96", ["#96 user: Please do T-103 now."]) == []
     assert structure.ungrounded("done through 104", ["Please do T-103 now."]) == ["104"]
+
+
+def test_a_limit_too_small_for_the_notes_leaves_the_text_alone():
+    text = structure.render({"Goals": "- [active] ship v2 (#2)", "Decisions": "- use pg_dump — it keeps constraints"})
+    assert structure.fit_sections(text, 100) == text
