@@ -100,6 +100,14 @@ _REFUSED = (
 )
 
 
+def _response_format(wanted: dict[str, Any], caps: _Capabilities) -> dict[str, Any]:
+    """``wanted`` as this server takes it (a json_schema as llama-cpp-python's schema-bearing json_object)."""
+    if caps.schema_as_json_object and wanted.get("type") == "json_schema":
+        schema = (wanted.get("json_schema") or {}).get("schema")
+        return {"type": "json_object", **({"schema": schema} if schema else {})}
+    return wanted
+
+
 @dataclass
 class _Capabilities:
     """What a (base_url, model) pair wants and turned out to support (starting from its family)."""
@@ -111,6 +119,9 @@ class _Capabilities:
     temperature: bool = True
     reasoning_effort: str | None = None  # sent with background requests
     response_format: bool = True
+    # llama-cpp-python's server takes no "json_schema" type but constrains output to a schema given as
+    # {"type": "json_object", "schema": ...}: learnt from its refusal, which names json_object
+    schema_as_json_object: bool = False
 
     @classmethod
     def of(cls, family: RequestFamily) -> _Capabilities:
@@ -350,7 +361,7 @@ class OpenAIProvider:
         if request.background and caps.reasoning_effort is not None:
             params["reasoning_effort"] = caps.reasoning_effort
         if request.response_format is not None and caps.response_format:
-            params["response_format"] = request.response_format
+            params["response_format"] = _response_format(request.response_format, caps)
         return params
 
     def _call(self, wire: _Wire, **params: Any) -> Any:
@@ -368,9 +379,12 @@ class OpenAIProvider:
 
         None: nothing to drop, the error stands; otherwise the Degraded events to report (maybe none).
         """
+        detail = error.detail.lower()
+        # llama-cpp-python's server answers a response_format it cannot validate with a 500
+        if error.status == 500 and "response_format" in detail and self._learn_parameter(detail, request, caps):
+            return []
         if error.status not in (400, 404, 422):
             return None
-        detail = error.detail.lower()
         if error.status in (400, 422) and self._learn_parameter(detail, request, caps):
             return []
         if (
@@ -407,8 +421,16 @@ class OpenAIProvider:
             learnt = f"refuses reasoning_effort={sent['reasoning_effort']!r}"
         elif (
             "response_format" in sent
+            and sent["response_format"].get("type") == "json_schema"
+            and "json_object" in detail
+            and not caps.schema_as_json_object
+        ):
+            caps.schema_as_json_object = True
+            learnt = "takes a schema only as response_format json_object"
+        elif (
+            "response_format" in sent
             and any(word in detail for word in ("response_format", "json_schema"))
-            and (refused or "invalid" in detail)
+            and (refused or "invalid" in detail or "should be" in detail)
         ):
             caps.response_format = False
             learnt = "refuses response_format (structured output)"

@@ -133,6 +133,7 @@ class ModelRules:
     default_effort: str = "medium"
     reasoning_tokens: dict[str, int] = field(default_factory=lambda: dict(REASONING_TOKENS))
     json_schema: bool = True
+    llama_cpp: bool = False  # refuses json_schema as llama-cpp-python 0.3's server does (see LLAMA_CPP_SCHEMA_ERROR)
 
 
 def gpt5_rules() -> ModelRules:
@@ -148,6 +149,26 @@ def o_series_rules() -> ModelRules:
 def o1_mini_rules() -> ModelRules:
     """o1-mini / o1-preview: reasoning, but no ``reasoning_effort`` parameter at all."""
     return ModelRules(reasoning=True)
+
+
+def llama_cpp_rules() -> ModelRules:
+    """llama-cpp-python 0.3's server: ``json_schema`` refused with a 500 (its request validation error),
+    a schema accepted as ``{"type": "json_object", "schema": ...}``."""
+    return ModelRules(json_schema=False, llama_cpp=True)
+
+
+# Word for word what llama-cpp-python 0.3.36's server answers (HTTP 500) to response_format json_schema.
+LLAMA_CPP_SCHEMA_ERROR = {
+    "error": {
+        "message": "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+        "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+        "'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"/srv/llama_cpp/server/app.py\", "
+        "line 376, in create_chat_completion\n    POST /v1/chat/completions",
+        "type": "internal_server_error",
+        "param": None,
+        "code": None,
+    }
+}
 
 
 def _number(value: Any) -> str:
@@ -526,7 +547,11 @@ class FakeOpenAIServer:
             return h.send_error_json(400, "'messages' is a required property.")
         if self.models and model not in self.models:
             return h.send_error_json(404, f"The model `{model}` does not exist or you do not have access to it.")
-        refused = refusal(self.rules[model], body) if model in self.rules else None
+        rules = self.rules.get(model)
+        wants_schema = isinstance(body.get("response_format"), dict) and body["response_format"].get("type")
+        if rules is not None and rules.llama_cpp and wants_schema == "json_schema":
+            return h.send_json(500, LLAMA_CPP_SCHEMA_ERROR)
+        refused = refusal(rules, body) if rules is not None else None
         if refused is not None:
             message, param, code = refused
             return h.send_error_json(400, message, code=code, param=param)

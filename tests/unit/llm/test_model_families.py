@@ -25,6 +25,7 @@ from tests.helpers.fake_openai import (
     ModelRules,
     Reply,
     gpt5_rules,
+    llama_cpp_rules,
     o1_mini_rules,
     o_series_rules,
 )
@@ -38,6 +39,7 @@ RULES = {
     "o1-mini": o1_mini_rules(),
     "my-reasoner": o_series_rules(),  # not in the table: everything must be learnt
     "llama-local": ModelRules(json_schema=False),
+    "qwen": llama_cpp_rules(),
     "gpt-4o": ModelRules(),
 }
 
@@ -240,6 +242,23 @@ def test_refused_structured_output_is_dropped_and_can_be_asked(
     assert provider.refuses("llama-local", "response_format")
     out = collect(provider.stream(background("llama-local", response_format=SCHEMA)))
     assert out["end"] == Done("stop") and len(server.chat_requests()) == 3
+
+
+def test_llama_cpp_takes_the_schema_as_json_object_after_its_500(
+    server: FakeOpenAIServer, provider: OpenAIProvider
+) -> None:
+    """llama-cpp-python's server answers json_schema with a 500 naming json_object (seen on the real server):
+    the schema is sent again as json_object (grammar-constrained there), not dropped, and not retried as a 500."""
+    strict = {"type": "json_schema", "json_schema": {"name": "edits", "schema": {"type": "object", "required": ["a"]}}}
+    server.enqueue(Reply(text='{"a": 1}'), Reply(text='{"a": 2}'))
+    assert provider.complete(background("qwen", response_format=strict)) == '{"a": 1}'
+    first, second = sent(server)
+    assert first["response_format"] == strict
+    assert second["response_format"] == {"type": "json_object", "schema": {"type": "object", "required": ["a"]}}
+    assert not provider.refuses("qwen", "response_format")
+    out = collect(provider.stream(background("qwen", response_format=strict)))
+    assert out["end"] == Done("stop") and sent(server)[2]["response_format"]["type"] == "json_object"
+    assert len(server.chat_requests()) == 3  # learnt once
 
 
 def test_accepted_structured_output_is_sent(server: FakeOpenAIServer, provider: OpenAIProvider) -> None:
