@@ -9,8 +9,8 @@ The prediction rule. The next turn is assumed to cost about what the last one di
 
 Compression is due when ``predicted`` reaches the prepare mark (``window x prepareRatio``, never
 above ``window x ratio``) and more than ``keepRecentMin`` items follow the summary. Compressing
-ahead aims below the prepare mark, not just below the threshold, so the turns that follow do not
-each start another compression.
+ahead aims below the prepare mark with the allowance added, not just below the threshold, so the
+turns that follow do not each start another compression (as far as ``keepRecentMin`` allows).
 """
 
 from __future__ import annotations
@@ -40,6 +40,12 @@ def is_due(proj: ContextProjection, allowance: int, keep_min: int) -> bool:
     return predicted_tokens(proj, allowance) >= proj.prepare_threshold and len(proj.items) > keep_min
 
 
-def aiming_at_prepare_mark(proj: ContextProjection) -> ContextProjection:
-    """``proj`` with its threshold lowered to the prepare mark, so the cut aims below that mark."""
-    return replace(proj, ratio=proj.prepare_threshold / proj.window if proj.window else proj.ratio)
+def aiming_at_prepare_mark(proj: ContextProjection, allowance: int) -> ContextProjection:
+    """``proj`` with its threshold lowered so that the cut aims below the prepare mark, next exchange included.
+
+    The allowance lowers the aim instead of counting as part of the request: fewer than
+    ``keepRecentMin`` originals are kept only when the request as it is cannot fit, never for a
+    predicted one.
+    """
+    aim = max(0, proj.prepare_threshold - round(allowance * proj.calibration_factor))
+    return replace(proj, ratio=aim / proj.window if proj.window else proj.ratio)

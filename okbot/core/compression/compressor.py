@@ -138,9 +138,9 @@ class Compressor:
                 return None
             if on_start is not None:
                 on_start()
-            aimed = ahead.aiming_at_prepare_mark(proj)
+            aimed = ahead.aiming_at_prepare_mark(proj, allowance)
             try:
-                return self._compress(target, aimed, keep=None, trigger="ratio", pending=allowance)
+                return self._compress(target, aimed, keep=None, trigger="ratio", pending=0)
             except OkBotError as exc:  # the summarizer could not be reached: nothing changed, back off
                 self._record_failure(target, "ratio", str(exc))
                 return CompressionReport(

@@ -75,6 +75,8 @@ def chat_calls(server) -> list[dict]:
 
 def test_a_reply_that_brings_the_next_request_over_the_prepare_mark_compresses_before_the_next_message(env, server):
     target, sources, compressor, runner = env
+    sources.settings.set("model.contextWindow", 2 * WINDOW)  # room to aim below the mark with 8 originals kept
+    assert runner.run_turn(target, "Hello").status == "complete"  # calibrates the estimate
     # a reply short of the prepare mark: nothing to prepare
     fill_until(sources, target, near_the_prepare_mark)
     assert compressor.compress_ahead(target) is None and summarizer_calls(server) == []
@@ -88,6 +90,7 @@ def test_a_reply_that_brings_the_next_request_over_the_prepare_mark_compresses_b
     assert report is not None and report.ok and started == [True]
     after = build_context(target, sources=sources)
     assert after.covered_through_id == report.new_ids[-1] > proj.covered_through_id
+    assert len(after.items) >= sources.settings.get("contextCompression.keepRecentMin")
     assert predicted(after) < after.prepare_threshold  # aimed below the mark: the next reply won't compress again
     # the next message starts at once: no compression in its turn
     asked = len(summarizer_calls(server))
