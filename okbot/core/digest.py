@@ -112,7 +112,7 @@ def argument_gist(arguments: str, limit: int = 80) -> str:
     """The arguments of a tool call, shortened: ``path="src/app.py", start_line=1``."""
     try:
         value = json.loads(arguments) if arguments.strip() else {}
-    except ValueError:
+    except (ValueError, RecursionError):  # a recorded call must never make a later compression fail
         return preview(arguments, limit)
     if isinstance(value, dict):
         return preview(", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in value.items()), limit)

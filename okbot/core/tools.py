@@ -104,6 +104,8 @@ def parse_arguments(text: str) -> dict[str, Any]:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"arguments are not valid JSON ({exc.msg} at position {exc.pos})") from exc
+    except RecursionError:  # thousands of nested brackets: refused like any other bad arguments
+        raise ValueError("arguments are nested too deeply to read") from None
     if not isinstance(value, dict):
         raise ValueError("arguments must be a JSON object")
     return value
