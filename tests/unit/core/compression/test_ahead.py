@@ -7,16 +7,11 @@ import threading
 import pytest
 
 from okbot.config.schema import SettingError
-from okbot.config.settings import Settings
-from okbot.core.compression import Compressor
 from okbot.core.context import build_context
 from okbot.core.render import header_lines
 from okbot.core.runner import TurnCallbacks, TurnRunner
-from okbot.core.sources import ContextSources
 from okbot.core.summary import SummaryStore
-from okbot.core.workspace import Workspace
-from okbot.llm.openai_backend import OpenAIProvider
-from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.helpers.fake_openai import Reply
 from tests.helpers.fake_summarizer import faithful, is_summarizer_request
 from tests.helpers.sessions import fill_until, near_the_prepare_mark, over_the_prepare_mark, predicted
 
@@ -25,26 +20,10 @@ GATE_SECONDS = 20  # a gated summarizer answers by itself after this (only when 
 
 
 @pytest.fixture
-def server():
-    with FakeOpenAIServer() as srv:
-        srv.set_default(faithful)
-        yield srv
-
-
-@pytest.fixture
-def env(server):
-    settings = Settings.load()
-    settings.set("provider.baseUrl", server.base_url)
-    settings.set("provider.keySource", "none")
-    settings.set("model.contextWindow", WINDOW)
-    ws = Workspace()
-    target = ws.ensure_default()
-    sources = ContextSources(ws)
-    sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
-    compressor = Compressor(sources, provider)
-    runner = TurnRunner(sources, provider, before_run=compressor.before_run)
-    return target, sources, compressor, runner
+def ahead_env(env):
+    """``(target, sources, compressor, runner)``: the shared set-up plus a turn runner that compresses first."""
+    target, sources, compressor, _events = env
+    return target, sources, compressor, TurnRunner(sources, compressor.provider, before_run=compressor.before_run)
 
 
 class Gate:
@@ -65,6 +44,17 @@ class Gate:
         return faithful(body)
 
 
+def compress_ahead_behind_a_gate(server, compressor, target) -> tuple[Gate, list, threading.Thread]:
+    """Start ``compress_ahead`` on a thread; return once its summarizer request waits behind the gate."""
+    gate = Gate()
+    server.set_default(gate.reply)
+    reports: list = []
+    background = threading.Thread(target=lambda: reports.append(compressor.compress_ahead(target)))
+    background.start()
+    assert gate.asked.wait(10)
+    return gate, reports, background
+
+
 def summarizer_calls(server) -> list[dict]:
     return [b for b in server.chat_requests() if is_summarizer_request(b)]
 
@@ -73,8 +63,10 @@ def chat_calls(server) -> list[dict]:
     return [b for b in server.chat_requests() if not is_summarizer_request(b) and b.get("stream")]
 
 
-def test_a_reply_that_brings_the_next_request_over_the_prepare_mark_compresses_before_the_next_message(env, server):
-    target, sources, compressor, runner = env
+def test_a_reply_that_brings_the_next_request_over_the_prepare_mark_compresses_before_the_next_message(
+    ahead_env, server
+):
+    target, sources, compressor, runner = ahead_env
     sources.settings.set("model.contextWindow", 2 * WINDOW)  # room to aim below the mark with 8 originals kept
     assert runner.run_turn(target, "Hello").status == "complete"  # calibrates the estimate
     # a reply short of the prepare mark: nothing to prepare
@@ -101,16 +93,11 @@ def test_a_reply_that_brings_the_next_request_over_the_prepare_mark_compresses_b
     assert reports == [] and len(summarizer_calls(server)) == asked
 
 
-def test_the_next_turn_does_not_wait_for_a_slow_summarizer_when_its_request_fits(env, server):
-    target, sources, compressor, runner = env
+def test_the_next_turn_does_not_wait_for_a_slow_summarizer_when_its_request_fits(ahead_env, server):
+    target, sources, compressor, runner = ahead_env
     fill_until(sources, target, over_the_prepare_mark)
     before = build_context(target, sources=sources)
-    gate = Gate()
-    server.set_default(gate.reply)
-    reports = []
-    background = threading.Thread(target=lambda: reports.append(compressor.compress_ahead(target)))
-    background.start()
-    assert gate.asked.wait(10)
+    gate, reports, background = compress_ahead_behind_a_gate(server, compressor, target)
     result = runner.run_turn(target, "A short question?")
     gate.order.append("turn done")
     gate.open.set()
@@ -124,16 +111,11 @@ def test_the_next_turn_does_not_wait_for_a_slow_summarizer_when_its_request_fits
     assert SummaryStore(target.summary_path).load().covered_through_id == reports[0].new_ids[-1]
 
 
-def test_a_request_that_cannot_fit_waits_for_the_running_compression(env, server):
-    target, sources, compressor, runner = env
+def test_a_request_that_cannot_fit_waits_for_the_running_compression(ahead_env, server):
+    target, sources, compressor, runner = ahead_env
     fill_until(sources, target, over_the_prepare_mark)
     before = build_context(target, sources=sources)
-    gate = Gate()
-    server.set_default(gate.reply)
-    reports = []
-    background = threading.Thread(target=lambda: reports.append(compressor.compress_ahead(target)))
-    background.start()
-    assert gate.asked.wait(10)
+    gate, reports, background = compress_ahead_behind_a_gate(server, compressor, target)
     results = []
     big = "Please read all of this: " + "context " * 900  # fits the window alone, not with the session
     turn = threading.Thread(target=lambda: results.append(runner.run_turn(target, big)))
@@ -152,8 +134,8 @@ def test_a_request_that_cannot_fit_waits_for_the_running_compression(env, server
     assert len(sent) <= len(before.to_messages()) + 1 - len(reports[0].new_ids)
 
 
-def test_a_failed_background_compression_keeps_the_summary_and_coverage_and_is_reported(env, server):
-    target, sources, compressor, runner = env
+def test_a_failed_background_compression_keeps_the_summary_and_coverage_and_is_reported(ahead_env, server):
+    target, sources, compressor, runner = ahead_env
     fill_until(sources, target, over_the_prepare_mark)
     assert compressor.compress_now(target).ok
     fill_until(sources, target, over_the_prepare_mark)
@@ -178,8 +160,8 @@ def test_a_failed_background_compression_keeps_the_summary_and_coverage_and_is_r
     assert compressor.compress_ahead(target) is None and len(summarizer_calls(server)) == asked
 
 
-def test_an_unreachable_summarizer_is_a_reported_failure_that_changes_nothing(env, server):
-    target, sources, compressor, _ = env
+def test_an_unreachable_summarizer_is_a_reported_failure_that_changes_nothing(ahead_env, server):
+    target, sources, compressor, _ = ahead_env
     fill_until(sources, target, over_the_prepare_mark)
     store = SummaryStore(target.summary_path)
     before = store.load()
@@ -195,8 +177,8 @@ def test_an_unreachable_summarizer_is_a_reported_failure_that_changes_nothing(en
     assert after.health["lastFailure"] == report.error and after.health["failures"] == 1
 
 
-def test_the_prepare_mark_is_part_of_the_projection_and_refused_above_the_ratio(env):
-    target, sources, _, _ = env
+def test_the_prepare_mark_is_part_of_the_projection_and_refused_above_the_ratio(ahead_env):
+    target, sources, _, _ = ahead_env
     proj = build_context(target, sources=sources)
     assert proj.to_json()["prepareThreshold"] == proj.prepare_threshold == WINDOW // 2
     assert any(f"prepare ahead at {WINDOW // 2:,}" in line for line in header_lines(proj))
