@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from okbot.core.context import ContextProjection
 from okbot.core.summary import SummaryStore
 from okbot.core.workspace import Target
 from okbot.ui.app_context import AppContext
@@ -20,22 +23,26 @@ LONG_REPLY = "Here is the plan. " + "step " * 300  # brings the next request ove
 WAIT_MS = 20_000
 
 
-def small_window_target(ctx: AppContext) -> Target:  # noqa: F811
-    """The default assistant, with a window small enough to compress after a few turns."""
+def open_filled_chat(
+    qtbot: QtBot,
+    ctx: AppContext,  # noqa: F811
+    server: FakeOpenAIServer,
+    done: Callable[[ContextProjection], bool],
+    summarizer: Callable[[dict], Reply] = faithful,
+) -> tuple[ChatPage, Target]:
+    """The default assistant's chat, open, with a small window and a session filled until ``done``."""
+    server.set_default(summarizer)
     ctx.settings.set("model.contextWindow", 3000)  # threshold 1800, prepare mark 1500
     target = ctx.workspace.list()[0]
     ctx.sources.counter(ctx.sources.model_for(target)).ensure_loaded(timeout=30)
-    return target
-
-
-def open_page(qtbot: QtBot, ctx: AppContext, target: Target) -> ChatPage:  # noqa: F811
+    fill_until(ctx.sources, target, done)
     page = ChatPage(ctx, target)
     qtbot.addWidget(page)
     page.resize(720, 640)
     page.show()
     qtbot.waitExposed(page)
     qtbot.waitUntil(lambda: not page.surface.view.chat_model().loading, timeout=WAIT_MS)
-    return page
+    return page, target
 
 
 def send(qtbot: QtBot, page: ChatPage, text: str) -> None:
@@ -54,10 +61,7 @@ def test_the_divider_appears_in_the_open_chat_after_a_background_compression(
     ctx: AppContext,  # noqa: F811
     server: FakeOpenAIServer,
 ) -> None:
-    server.set_default(faithful)
-    target = small_window_target(ctx)
-    fill_until(ctx.sources, target, near_the_prepare_mark)
-    page = open_page(qtbot, ctx, target)
+    page, target = open_filled_chat(qtbot, ctx, server, near_the_prepare_mark)
     assert divider_row(page) is None
     statuses: list[str] = []
     page.summary_updates.started.connect(lambda: statuses.append(page.status_text()))
@@ -80,10 +84,7 @@ def test_a_failed_background_compression_is_one_plain_line(
     def broken(body: dict) -> Reply:
         return Reply(text="I cannot summarize that.") if is_summarizer_request(body) else faithful(body)
 
-    server.set_default(broken)
-    target = small_window_target(ctx)
-    fill_until(ctx.sources, target, near_the_prepare_mark)
-    page = open_page(qtbot, ctx, target)
+    page, target = open_filled_chat(qtbot, ctx, server, near_the_prepare_mark, broken)
     server.enqueue(Reply(text=LONG_REPLY))
     send(qtbot, page, "What is the plan?")
     qtbot.waitUntil(lambda: page.status_text() == FAILED_TEXT, timeout=WAIT_MS)
@@ -98,10 +99,7 @@ def test_the_divider_appears_after_a_compression_before_the_request(
     ctx: AppContext,  # noqa: F811
     server: FakeOpenAIServer,
 ) -> None:
-    server.set_default(faithful)
-    target = small_window_target(ctx)
-    fill_until(ctx.sources, target, lambda p: p.calibrated_tokens >= p.threshold)  # over it already
-    page = open_page(qtbot, ctx, target)
+    page, target = open_filled_chat(qtbot, ctx, server, lambda p: p.calibrated_tokens >= p.threshold)  # over already
     reports: list[object] = []
     send(qtbot, page, "And now?")
     page.worker.compressed.connect(reports.append)
