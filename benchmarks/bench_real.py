@@ -28,7 +28,6 @@ import argparse
 import re
 import statistics
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,18 +149,19 @@ def run(base_url: str, model: str, turns: int = 30, window: int = 4000) -> str:
             ttft.append((current, first[0] - sent, after_compression))
         for comp in [*fresh, *compressions[count_before:]]:
             comp.checks = _checks(build_context(target, result.user_id, sources=sources), plan, current)
-        print(f"turn {current + 1}/{len(plan)}: {result.status}, {len(result.reply_text)} chars, "
-              f"first token {first[0] - sent if first else float('nan'):.1f} s", flush=True)
-        # after the reply: compress ahead of the next request, in the background, as the chat page does
-        box: dict[str, Any] = {}
+        print(
+            f"turn {current + 1}/{len(plan)}: {result.status}, {len(result.reply_text)} chars, "
+            f"first token {first[0] - sent if first else float('nan'):.1f} s",
+            flush=True,
+        )
+        # after the reply: compress ahead of the next request, as the chat page does on a pool thread;
+        # the user's next message is typed meanwhile and sent once this is done
         began = time.monotonic()
-        worker = threading.Thread(target=lambda: box.update(report=compressor.compress_ahead(target)))
-        worker.start()
-        worker.join()  # the user's next message is typed meanwhile; it is sent once this is done
-        if box.get("report") is not None:
+        report = compressor.compress_ahead(target)
+        if report is not None:
             ahead_seconds.append(time.monotonic() - began)
-            compressions.append(Compression(current, "ahead", box["report"]))
-            print(f"  compressed ahead in {ahead_seconds[-1]:.1f} s: {box['report'].message}", flush=True)
+            compressions.append(Compression(current, "ahead", report))
+            print(f"  compressed ahead in {ahead_seconds[-1]:.1f} s: {report.message}", flush=True)
     elapsed = time.monotonic() - started
 
     session = sources.session(target)
@@ -171,9 +171,18 @@ def run(base_url: str, model: str, turns: int = 30, window: int = 4000) -> str:
     summary, _ = sources.summary(target)
     invented = _reference_check(summary.summary, record_text)
     rows = [
-        [str(n), str(c.turn + 1), c.where, c.report.trigger, "yes" if c.report.ok else "no",
-         c.report.fallback or "-", str(c.report.covered_items), str(c.report.summarizer_calls),
-         f"{c.report.seconds:.0f} s", " ".join(k for k, ok in c.checks.items() if not ok) or "all present"]
+        [
+            str(n),
+            str(c.turn + 1),
+            c.where,
+            c.report.trigger,
+            "yes" if c.report.ok else "no",
+            c.report.fallback or "-",
+            str(c.report.covered_items),
+            str(c.report.summarizer_calls),
+            f"{c.report.seconds:.0f} s",
+            " ".join(k for k, ok in c.checks.items() if not ok) or "all present",
+        ]
         for n, c in enumerate(compressions, start=1)
     ]
     checked = [c for c in compressions if c.checks]
@@ -184,33 +193,49 @@ def run(base_url: str, model: str, turns: int = 30, window: int = 4000) -> str:
     with_comp = [s for _, s, after in ttft if after]
     without = [s for _, s, after in ttft if not after]
     summary_rows = [
-        ["turns / compressions (ahead, before a request)",
-         f"{len(plan)} / {len(compressions)} ({sum(c.where == 'ahead' for c in compressions)}, "
-         f"{sum(c.where == 'before' for c in compressions)})"],
+        [
+            "turns / compressions (ahead, before a request)",
+            f"{len(plan)} / {len(compressions)} ({sum(c.where == 'ahead' for c in compressions)}, "
+            f"{sum(c.where == 'before' for c in compressions)})",
+        ],
         ["wall time", f"{elapsed / 60:.1f} min"],
-        ["summaries accepted / model compressions attempted",
-         f"{len(accepted)}/{len(model_runs)} ({len(accepted) / max(1, len(model_runs)):.0%})"],
+        [
+            "summaries accepted / model compressions attempted",
+            f"{len(accepted)}/{len(model_runs)} ({len(accepted) / max(1, len(model_runs)):.0%})",
+        ],
         ["summarizer calls in all (repairs included)", str(sum(c.report.summarizer_calls for c in compressions))],
         ["invented references in the final summary (independent check)", str(len(invented))],
         ["user constraint messages byte for byte after each compression", share("constraints")],
         ["goal present after each compression", share("goal")],
-        ["probe: latest request / queue position / next step",
-         f"{share('latest request')} / {share('queue position')} / {share('next step')}"],
-        ["send → first token, turns right after a compression (median)",
-         f"{statistics.median(with_comp):.1f} s over {len(with_comp)}" if with_comp else "n/a"],
-        ["send → first token, other turns (median)",
-         f"{statistics.median(without):.1f} s over {len(without)}" if without else "n/a"],
-        ["compress-ahead time after a reply (median)",
-         f"{statistics.median(ahead_seconds):.0f} s over {len(ahead_seconds)}" if ahead_seconds else "n/a"],
+        [
+            "probe: latest request / queue position / next step",
+            f"{share('latest request')} / {share('queue position')} / {share('next step')}",
+        ],
+        [
+            "send → first token, turns right after a compression (median)",
+            f"{statistics.median(with_comp):.1f} s over {len(with_comp)}" if with_comp else "n/a",
+        ],
+        [
+            "send → first token, other turns (median)",
+            f"{statistics.median(without):.1f} s over {len(without)}" if without else "n/a",
+        ],
+        [
+            "compress-ahead time after a reply (median)",
+            f"{statistics.median(ahead_seconds):.0f} s over {len(ahead_seconds)}" if ahead_seconds else "n/a",
+        ],
     ]
-    return "\n".join([
-        table(f"Compressions (real model {model} at {base_url}, window {window:,})",
-              ["#", "turn", "where", "trigger", "applied", "fallback", "covered", "calls", "took", "missing after"],
-              rows),
-        table("Real-model Summary + Buffer", ["measure", "value"], summary_rows),
-        "Final summary:\n" + summary.summary,
-        "Invented references: " + (", ".join(invented) or "none"),
-    ])
+    return "\n".join(
+        [
+            table(
+                f"Compressions (real model {model} at {base_url}, window {window:,})",
+                ["#", "turn", "where", "trigger", "applied", "fallback", "covered", "calls", "took", "missing after"],
+                rows,
+            ),
+            table("Real-model Summary + Buffer", ["measure", "value"], summary_rows),
+            "Final summary:\n" + summary.summary,
+            "Invented references: " + (", ".join(invented) or "none"),
+        ]
+    )
 
 
 def _checks(proj: Any, plan: list[Turn], current: int) -> dict[str, bool]:
