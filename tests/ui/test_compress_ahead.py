@@ -13,6 +13,7 @@ from okbot.core.workspace import Target
 from okbot.ui.app_context import AppContext
 from okbot.ui.chat.model import DIVIDER
 from okbot.ui.chat_page import ChatPage
+from okbot.ui.context_viewer import ContextViewer
 from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.fake_summarizer import faithful, is_summarizer_request
@@ -51,6 +52,11 @@ def send(qtbot: QtBot, page: ChatPage, text: str) -> None:
     qtbot.keyClick(page.composer.edit, Qt.Key.Key_Return)
 
 
+def broken(body: dict) -> Reply:
+    """A summarizer whose answer is never valid (the rest of the server as usual)."""
+    return Reply(text="I cannot summarize that.") if is_summarizer_request(body) else faithful(body)
+
+
 def divider_row(page: ChatPage) -> int | None:
     model = page.surface.view.chat_model()
     return next((row for row in range(model.rowCount()) if model.row_kind(row) == DIVIDER), None)
@@ -81,9 +87,6 @@ def test_a_failed_background_compression_is_one_plain_line(
     ctx: AppContext,  # noqa: F811
     server: FakeOpenAIServer,
 ) -> None:
-    def broken(body: dict) -> Reply:
-        return Reply(text="I cannot summarize that.") if is_summarizer_request(body) else faithful(body)
-
     page, target = open_filled_chat(qtbot, ctx, server, near_the_prepare_mark, broken)
     server.enqueue(Reply(text=LONG_REPLY))
     send(qtbot, page, "What is the plan?")
@@ -108,3 +111,22 @@ def test_the_divider_appears_after_a_compression_before_the_request(
     assert len(reports) == 1 and reports[0].ok
     covered = SummaryStore(target.summary_path).load().covered_through_id
     assert page.surface.view.chat_model().item_id(divider_row(page) - 1) == covered
+
+
+def test_view_context_shows_the_prepare_mark_and_the_failure_details(
+    qtbot: QtBot,
+    ctx: AppContext,  # noqa: F811
+    server: FakeOpenAIServer,
+) -> None:
+    page, target = open_filled_chat(qtbot, ctx, server, near_the_prepare_mark, broken)
+    server.enqueue(Reply(text=LONG_REPLY))
+    send(qtbot, page, "What is the plan?")
+    qtbot.waitUntil(lambda: page.status_text() == FAILED_TEXT, timeout=WAIT_MS)
+    user_id = ctx.sources.session(target).tail(2)[0]["id"]
+    viewer = ContextViewer(ctx, target, user_id)
+    qtbot.addWidget(viewer)
+    viewer.show()
+    qtbot.waitUntil(lambda: viewer.snapshot is not None, timeout=WAIT_MS)
+    assert "Prepare mark 1,500 tokens" in viewer.prepare.text()  # window 3,000 x prepareRatio 0.5
+    details = SummaryStore(target.summary_path).load().health["lastFailure"]
+    assert details in viewer.problem.text()
