@@ -82,7 +82,7 @@ def test_the_divider_appears_in_the_open_chat_after_a_background_compression(
     assert len([b for b in server.chat_requests() if is_summarizer_request(b)]) >= 1
 
 
-def test_a_failed_background_compression_is_one_plain_line(
+def test_a_failed_background_compression_is_one_plain_line_with_the_details_in_view_context(
     qtbot: QtBot,
     ctx: AppContext,  # noqa: F811
     server: FakeOpenAIServer,
@@ -93,8 +93,15 @@ def test_a_failed_background_compression_is_one_plain_line(
     qtbot.waitUntil(lambda: page.status_text() == FAILED_TEXT, timeout=WAIT_MS)
     assert not page.summary_updates.running and divider_row(page) is None
     summary = SummaryStore(target.summary_path).load()
-    assert summary.covered_through_id == 0 and summary.health["lastFailure"]  # the details: View context
-    assert summary.health["lastFailure"] not in page.status_text()
+    details = summary.health["lastFailure"]
+    assert summary.covered_through_id == 0 and details and details not in page.status_text()
+    # View context: the failure's details, and the prepare mark
+    viewer = ContextViewer(ctx, target, ctx.sources.session(target).tail(2)[0]["id"])
+    qtbot.addWidget(viewer)
+    viewer.show()
+    qtbot.waitUntil(lambda: viewer.snapshot is not None, timeout=WAIT_MS)
+    assert details in viewer.problem.text()
+    assert "Prepare mark 1,500 tokens" in viewer.prepare.text()  # window 3,000 x prepareRatio 0.5
 
 
 def test_the_divider_appears_after_a_compression_before_the_request(
@@ -111,22 +118,3 @@ def test_the_divider_appears_after_a_compression_before_the_request(
     assert len(reports) == 1 and reports[0].ok
     covered = SummaryStore(target.summary_path).load().covered_through_id
     assert page.surface.view.chat_model().item_id(divider_row(page) - 1) == covered
-
-
-def test_view_context_shows_the_prepare_mark_and_the_failure_details(
-    qtbot: QtBot,
-    ctx: AppContext,  # noqa: F811
-    server: FakeOpenAIServer,
-) -> None:
-    page, target = open_filled_chat(qtbot, ctx, server, near_the_prepare_mark, broken)
-    server.enqueue(Reply(text=LONG_REPLY))
-    send(qtbot, page, "What is the plan?")
-    qtbot.waitUntil(lambda: page.status_text() == FAILED_TEXT, timeout=WAIT_MS)
-    user_id = ctx.sources.session(target).tail(2)[0]["id"]
-    viewer = ContextViewer(ctx, target, user_id)
-    qtbot.addWidget(viewer)
-    viewer.show()
-    qtbot.waitUntil(lambda: viewer.snapshot is not None, timeout=WAIT_MS)
-    assert "Prepare mark 1,500 tokens" in viewer.prepare.text()  # window 3,000 x prepareRatio 0.5
-    details = SummaryStore(target.summary_path).load().health["lastFailure"]
-    assert details in viewer.problem.text()
