@@ -50,6 +50,7 @@ class TurnCallbacks:
     on_delta: Callable[[str], None] = _noop  # streamed reply text
     on_event: Callable[[Any], None] = _noop  # provider events: Retrying, Degraded, UsageEvent
     ask_approval: Callable[[str, dict[str, Any]], bool] | None = None  # for tools set to "ask"
+    on_compressing: Callable[[], None] = _noop  # the request waits for the summarizer (a compression)
     on_compressed: Callable[[Any], None] = _noop  # what the compression before the request did (its report)
 
 
@@ -118,7 +119,7 @@ class TurnRunner:
         sources: ContextSources,
         provider: Provider,
         *,
-        before_run: Callable[[Target, str | None], Any] | None = None,
+        before_run: Callable[[Target, str | None, Callable[[], None]], Any] | None = None,
         after_run: Callable[[Target, TurnResult], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -166,8 +167,8 @@ class TurnRunner:
         return self._run(target, last_user["id"], callbacks, cancel or CancelToken(), member)
 
     def _before_run(self, target: Target, text: str | None, callbacks: TurnCallbacks) -> None:
-        """The compression hook; a compression it ran (or tried) is reported to ``on_compressed``."""
-        report = self.before_run(target, text)
+        """The compression hook: ``on_compressing`` when it makes the request wait, then its report."""
+        report = self.before_run(target, text, callbacks.on_compressing)
         if report is not None:
             callbacks.on_compressed(report)
 

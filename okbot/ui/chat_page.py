@@ -191,6 +191,7 @@ class ChatPage(QWidget):
         worker.finished.connect(self._on_worker_finished)
         worker.failed.connect(self._on_worker_failed)
         worker.approval_needed.connect(self._on_worker_approval_needed)
+        worker.compressing.connect(self._on_worker_compressing)
         worker.compressed.connect(self._on_worker_compressed)
         self.worker = worker
         self.composer.set_streaming(True)
@@ -208,6 +209,8 @@ class ChatPage(QWidget):
             self._set_status("")  # that tool is done
         self.surface.append_item(item)
         if item.get("type") == "user":
+            if self.status_text() == UPDATING_TEXT:
+                self._set_status("")  # the compression before the request is over
             self.surface.begin_stream()
 
     def _on_worker_delta(self, text: str) -> None:
@@ -275,7 +278,12 @@ class ChatPage(QWidget):
         self._finished_worker, self.worker = self.worker, None
         self.streaming_changed.emit(False)
 
+    def _on_worker_compressing(self) -> None:
+        self._set_status(UPDATING_TEXT)  # the request waits for the summary: say why nothing arrives yet
+
     def _on_worker_compressed(self, report: Any) -> None:
+        if self.status_text() == UPDATING_TEXT:
+            self._set_status("")
         self._show_compression(report)
 
     def _on_summary_updates_started(self) -> None:

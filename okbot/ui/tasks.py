@@ -230,6 +230,7 @@ class TurnWorker(QObject):
     finished = Signal(object)  # TurnResult
     failed = Signal(str)
     approval_needed = Signal(str, dict, object)  # tool name, args, reply callable(bool)
+    compressing = Signal()  # the request waits for the summarizer
     compressed = Signal(object)  # the CompressionReport of a compression run before the request
 
     # emitted on the worker thread, delivered (queued) to this object's slots on the GUI thread
@@ -237,6 +238,7 @@ class TurnWorker(QObject):
     _worker_delta = Signal(str)
     _worker_event = Signal(object)
     _worker_approval = Signal(str, dict, object)
+    _worker_compressing = Signal()
     _worker_compressed = Signal(object)
 
     def __init__(
@@ -260,6 +262,7 @@ class TurnWorker(QObject):
         self._worker_delta.connect(self._on_worker_delta, queued)
         self._worker_event.connect(self._on_worker_event, queued)
         self._worker_approval.connect(self._on_worker_approval, queued)
+        self._worker_compressing.connect(self._on_worker_compressing, queued)
         self._worker_compressed.connect(self._on_worker_compressed, queued)
 
     @property
@@ -283,6 +286,7 @@ class TurnWorker(QObject):
             on_delta=_safe(self._worker_delta.emit),
             on_event=_safe(self._worker_event.emit),
             ask_approval=self._ask_approval,
+            on_compressing=_safe(self._worker_compressing.emit),
             on_compressed=_safe(self._worker_compressed.emit),
         )
         make, target, text, cancel = self.runner, self.target, self.text, self._cancel
@@ -348,6 +352,9 @@ class TurnWorker(QObject):
 
     def _on_worker_event(self, event: object) -> None:
         self.event.emit(event)
+
+    def _on_worker_compressing(self) -> None:
+        self.compressing.emit()
 
     def _on_worker_compressed(self, report: object) -> None:
         self.compressed.emit(report)

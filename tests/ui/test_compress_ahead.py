@@ -111,10 +111,13 @@ def test_the_divider_appears_after_a_compression_before_the_request(
 ) -> None:
     page, target = open_filled_chat(qtbot, ctx, server, lambda p: p.calibrated_tokens >= p.threshold)  # over already
     reports: list[object] = []
+    statuses: list[str] = []
     send(qtbot, page, "And now?")
+    page.worker.compressing.connect(lambda: statuses.append(page.status_text()))
     page.worker.compressed.connect(reports.append)
     qtbot.waitUntil(lambda: not page.streaming, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: divider_row(page) is not None, timeout=WAIT_MS)
     assert len(reports) == 1 and reports[0].ok
+    assert statuses == [UPDATING_TEXT] and page.status_text() == ""  # said why the reply waited, then cleared
     covered = SummaryStore(target.summary_path).load().covered_through_id
     assert page.surface.view.chat_model().item_id(divider_row(page) - 1) == covered

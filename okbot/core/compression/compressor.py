@@ -84,18 +84,23 @@ class Compressor:
         self.clock = clock
 
     # -- entry points -----------------------------------------------------------------------
-    def before_run(self, target: Target, pending_text: str | None) -> CompressionReport | None:
+    def before_run(
+        self, target: Target, pending_text: str | None, on_start: Callable[[], None] | None = None
+    ) -> CompressionReport | None:
         """The runner's hook. Raises OkBotError only when the request cannot fit at all.
 
         While another compression of this session runs (ahead, in the background), the turn waits
         for it only when its request cannot fit the window without it; otherwise the request goes
-        out at once with the current summary, and nothing is compressed here.
+        out at once with the current summary, and nothing is compressed here. ``on_start`` is called
+        before the turn waits for the summarizer (its own compression, or the running one).
         """
+        started = on_start or (lambda: None)
         lock = self._lock(target)
         if not lock.acquire(blocking=False):
             if self._fits_as_is(target, pending_text):
                 log.info("a compression of %s is running; this request fits without it", target.id)
                 return None
+            started()
             lock.acquire()  # cannot fit without it: wait for the running compression, then decide
         try:
             proj = build_context(target, sources=self.sources)
@@ -107,12 +112,14 @@ class Compressor:
                 and settings.get("contextCompression.autoTopicCompress")
                 and self._new_topic(proj, pending_text)
             ):
+                started()
                 report = self._compress(target, proj, keep=0, trigger="topic", pending=pending)
             elif (
                 self._over_threshold(proj, pending)
                 and len(proj.items) > settings.get("contextCompression.keepRecentMin")
                 and not self._backing_off(proj)
             ):
+                started()
                 report = self._compress(target, proj, keep=None, trigger="ratio", pending=pending)
             self._ensure_fits(target, pending)
             return report

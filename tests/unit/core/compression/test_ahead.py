@@ -98,12 +98,15 @@ def test_the_next_turn_does_not_wait_for_a_slow_summarizer_when_its_request_fits
     fill_until(sources, target, over_the_prepare_mark)
     before = build_context(target, sources=sources)
     gate, reports, background = compress_ahead_behind_a_gate(server, compressor, target)
-    result = runner.run_turn(target, "A short question?")
+    waited = []
+    result = runner.run_turn(
+        target, "A short question?", callbacks=TurnCallbacks(on_compressing=lambda: waited.append(1))
+    )
     gate.order.append("turn done")
     gate.open.set()
     background.join(30)
     assert result.status == "complete"
-    assert gate.order == ["summarizer asked", "turn done", "summary answered"]
+    assert gate.order == ["summarizer asked", "turn done", "summary answered"] and waited == []
     # the turn went out with the summary as it was, then the background result was applied
     turn_request = chat_calls(server)[-1]
     assert turn_request["messages"][1:3] == before.to_messages()[1:3]
@@ -118,14 +121,16 @@ def test_a_request_that_cannot_fit_waits_for_the_running_compression(ahead_env, 
     gate, reports, background = compress_ahead_behind_a_gate(server, compressor, target)
     results = []
     big = "Please read all of this: " + "context " * 900  # fits the window alone, not with the session
-    turn = threading.Thread(target=lambda: results.append(runner.run_turn(target, big)))
+    waited = []
+    callbacks = TurnCallbacks(on_compressing=lambda: waited.append(1))
+    turn = threading.Thread(target=lambda: results.append(runner.run_turn(target, big, callbacks=callbacks)))
     turn.start()
     turn.join(1.0)
     assert turn.is_alive() and chat_calls(server) == []  # waiting for the compression, nothing sent
     gate.open.set()
     turn.join(30)
     background.join(30)
-    assert results[0].status == "complete"
+    assert results[0].status == "complete" and waited  # the chat could say why nothing arrived yet
     assert gate.order[:2] == ["summarizer asked", "summary answered"]
     assert reports[0] is not None and reports[0].ok
     # the request that went out was built on the new summary: the covered items were not sent
