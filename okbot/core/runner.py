@@ -12,6 +12,7 @@ into signals. ``cancel`` (a :class:`CancelToken`) may be set from any thread.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import threading
 import time
@@ -119,7 +120,7 @@ class TurnRunner:
         sources: ContextSources,
         provider: Provider,
         *,
-        before_run: Callable[[Target, str | None, Callable[[], None]], Any] | None = None,
+        before_run: Callable[..., Any] | None = None,
         after_run: Callable[[Target, TurnResult], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -127,6 +128,8 @@ class TurnRunner:
         self.provider = provider
         self.clock = clock  # the turn's tool-time budget is measured with it
         self.before_run = before_run or _noop
+        # a hook that can say when the request starts waiting for the summarizer takes ``on_start``
+        self._hook_reports_start = before_run is not None and "on_start" in inspect.signature(before_run).parameters
         self.after_run = after_run or _noop
 
     def as_sent(self, target: Target) -> AsSentStore:
@@ -168,7 +171,10 @@ class TurnRunner:
 
     def _before_run(self, target: Target, text: str | None, callbacks: TurnCallbacks) -> None:
         """The compression hook: ``on_compressing`` when it makes the request wait, then its report."""
-        report = self.before_run(target, text, callbacks.on_compressing)
+        if self._hook_reports_start:
+            report = self.before_run(target, text, on_start=callbacks.on_compressing)
+        else:
+            report = self.before_run(target, text)
         if report is not None:
             callbacks.on_compressed(report)
 
