@@ -95,7 +95,19 @@ def _presence(text: str, script: list[Turn], upto: int) -> tuple[float, float, b
     return constraint_share, goal_share, last_ticket is None or last_ticket in text
 
 
-def run(turns: int = 420, *, base_url: str | None = None, model: str | None = None, window: int = 16000) -> str:
+REASONING_MODEL = "gpt-5-mini"
+
+
+def run(
+    turns: int = 420,
+    *,
+    base_url: str | None = None,
+    model: str | None = None,
+    window: int = 16000,
+    reasoning: bool = False,
+) -> str:
+    """The fidelity tables. ``reasoning``: the fake server answers as an OpenAI reasoning model does
+    (``max_tokens`` and temperature 0 refused word for word, hidden reasoning spent from the cap)."""
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-bench-fidelity-")))
     from okbot.config.settings import Settings
     from okbot.core.compression import Compressor
@@ -107,8 +119,10 @@ def run(turns: int = 420, *, base_url: str | None = None, model: str | None = No
     from okbot.core.tools import Tool, ToolOutcome, ToolRegistry
     from okbot.core.workspace import Workspace
     from okbot.llm.openai_backend import OpenAIProvider
-    from tests.helpers.fake_openai import FakeOpenAIServer
+    from tests.helpers.fake_openai import FakeOpenAIServer, gpt5_rules
 
+    if reasoning:
+        model = model or REASONING_MODEL
     script = build(turns)
     harness = Harness(script)
     rejected: list[str] = []
@@ -122,10 +136,20 @@ def run(turns: int = 420, *, base_url: str | None = None, model: str | None = No
             elif "refused edit: " in message:
                 refused.append(message.split("refused edit: ", 1)[-1])
 
+    server_refusals: list[str] = []  # parameters a server refused and the backend learnt (none for known families)
+
+    class Refusals(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if "sending the request again without it" in record.getMessage():
+                server_refusals.append(record.getMessage())
+
+    llm_log = logging.getLogger("okbot.llm")
+    llm_log.addHandler(Refusals())
+    llm_log.setLevel(logging.INFO)
     compression_log = logging.getLogger("okbot.compression")
     compression_log.addHandler(Catch())
     compression_log.setLevel(logging.INFO)  # refused edits are logged as info: the summary still applied
-    with FakeOpenAIServer(models=()) as server:
+    with FakeOpenAIServer(models=(), rules={model: gpt5_rules()} if reasoning and model else None) as server:
         server.set_default(harness.reply)
         settings = Settings.load()
         settings.set("provider.baseUrl", server.base_url)
@@ -202,12 +226,18 @@ def run(turns: int = 420, *, base_url: str | None = None, model: str | None = No
             )
 
     applied = [c for c in compressions if c["report"].ok and c["report"].summarizer_prompt_tokens]
+    model_runs = [c for c in compressions if c["report"].summarizer_calls]
     early = min(applied, key=lambda c: abs(c["turn"] - 50)) if applied else None
     late = applied[-1] if applied else None
     shares = _prefix_shares(harness.requests, compressions, counter)
     measured = [c for c in compressions if "constraints" in c]
     summary_rows = [
         ["turns / chat requests / compressions", f"{len(script)} / {len(harness.requests)} / {len(compressions)}"],
+        [
+            "model compressions applied / attempted",
+            f"{sum(c['report'].ok for c in model_runs)}/{len(model_runs)}",
+        ],
+        ["parameters the server refused (400s learnt)", str(len(server_refusals))],
         ["wall time", f"{elapsed:.1f} s"],
         [
             "constraint messages byte-for-byte after each compression (min)",
@@ -257,6 +287,8 @@ def run(turns: int = 420, *, base_url: str | None = None, model: str | None = No
     summary_rows.append(["edits refused by the checks (the rest of the answer applied)", str(len(refused))])
     summary_rows += [[f"  refused: {k}", str(v)] for k, v in sorted(kinds.items(), key=lambda kv: -kv[1])[:5]]
     mode = f"real model {model} at {base_url}" if base_url else "lossy fake summarizer"
+    if reasoning:
+        mode += f", fake server answering as the reasoning model {model}"
     return "\n".join(
         [
             table(
@@ -306,8 +338,11 @@ def main() -> None:
     parser.add_argument("--base-url")
     parser.add_argument("--model")
     parser.add_argument("--window", type=int, default=16000)
+    parser.add_argument(
+        "--reasoning", action="store_true", help="the fake server answers as an OpenAI reasoning model (gpt-5-mini)"
+    )
     args = parser.parse_args()
-    print(run(args.turns, base_url=args.base_url, model=args.model, window=args.window))
+    print(run(args.turns, base_url=args.base_url, model=args.model, window=args.window, reasoning=args.reasoning))
 
 
 if __name__ == "__main__":

@@ -22,3 +22,10 @@ def test_the_real_model_run_works_against_the_fake_server(server: FakeOpenAIServ
     assert "### Real-model Summary + Buffer" in text
     assert re.search(r"summaries accepted / model compressions attempted\s*\|\s*([1-9]\d*)/\1 \(100%\)", text)
     assert re.search(r"user constraint messages byte for byte after each compression\s*\|\s*([1-9]\d*)/\1 ", text)
+
+
+def test_the_fidelity_run_against_a_reasoning_model_applies_every_compression() -> None:
+    """The fake server answers as gpt-5-mini does (max_tokens and temperature 0 refused word for word)."""
+    text = bench_fidelity.run(60, window=6000, reasoning=True)
+    assert re.search(r"model compressions applied / attempted\s*\|\s*([1-9]\d*)/\1\s", text), text
+    assert re.search(r"parameters the server refused \(400s learnt\)\s*\|\s*0\s", text)
