@@ -218,8 +218,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "contextCompression.prepareRatio", float, 0.5,
         "After a reply, compress in the background when the next request is predicted to reach this "
-        "fraction of the context window (at most contextCompression.ratio), so the next message "
-        "does not wait for it.",
+        "fraction of the context window, so the next message does not wait for it. Above "
+        "contextCompression.ratio it acts as the ratio (a saved ratio is never reset because of it).",
         minimum=0.20, maximum=0.95, section=COMPRESSION,
     ),
     Setting(
@@ -317,7 +317,6 @@ if len(_BY_KEY) != len(SETTINGS):  # pragma: no cover - guards the declaration a
 # Pairs (low, high) that must satisfy low <= high.
 ORDERED_PAIRS: tuple[tuple[str, str], ...] = (
     ("contextCompression.keepRecentMin", "contextCompression.keepRecentMax"),
-    ("contextCompression.prepareRatio", "contextCompression.ratio"),
 )
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
 
-from okbot.config.schema import SettingError
+from okbot.config.settings import Settings
 from okbot.core.context import build_context
 from okbot.core.render import header_lines
 from okbot.core.runner import TurnCallbacks, TurnRunner
@@ -182,10 +183,23 @@ def test_an_unreachable_summarizer_is_a_reported_failure_that_changes_nothing(ah
     assert after.health["lastFailure"] == report.error and after.health["failures"] == 1
 
 
-def test_the_prepare_mark_is_part_of_the_projection_and_refused_above_the_ratio(ahead_env):
+def test_the_prepare_mark_is_part_of_the_projection_and_never_above_the_threshold(ahead_env):
     target, sources, _, _ = ahead_env
     proj = build_context(target, sources=sources)
     assert proj.to_json()["prepareThreshold"] == proj.prepare_threshold == WINDOW // 2
     assert any(f"prepare ahead at {WINDOW // 2:,}" in line for line in header_lines(proj))
-    with pytest.raises(SettingError, match="prepareRatio"):
-        sources.settings.set("contextCompression.prepareRatio", 0.7)  # above the ratio of 0.6
+    sources.settings.set("contextCompression.prepareRatio", 0.7)  # above the ratio of 0.6: acts as the ratio
+    proj = build_context(target, sources=sources)
+    assert proj.prepare_threshold == proj.threshold
+
+
+def test_a_saved_ratio_below_the_default_prepare_ratio_survives_loading(ahead_env):
+    """A user who saved ratio 0.4 before prepareRatio existed (default 0.5) keeps their ratio."""
+    _, sources, _, _ = ahead_env
+    path = sources.settings.path
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["contextCompression.ratio"] = 0.4
+    data.pop("contextCompression.prepareRatio", None)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    loaded = Settings.load()
+    assert loaded.get("contextCompression.ratio") == 0.4 and not loaded.problems
