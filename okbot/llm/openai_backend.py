@@ -21,6 +21,7 @@ model request is small next to a model's reply time.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
 import os
@@ -310,6 +311,17 @@ class OpenAIProvider:
 
     def _caps(self, model: str) -> _Capabilities:
         return self._capabilities.get(self.base_url, model)
+
+    @property
+    def local(self) -> bool:
+        """Whether the base URL names this machine (a llama.cpp, Ollama or LM Studio server here)."""
+        host = (urlsplit(self.base_url).hostname or "").lower()
+        if host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            return False
 
     def refuses(self, model: str, parameter: str) -> bool:
         """Whether this server is known to refuse ``parameter`` for ``model`` (learnt from a 400, or its family).

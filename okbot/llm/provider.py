@@ -111,6 +111,11 @@ class Provider(Protocol):
         """The whole reply text of a non-streaming request (raises ``ProviderError``)."""
         ...
 
+    @property
+    def local(self) -> bool:
+        """Whether the server runs on this machine (a request costs nothing but its time)."""
+        ...
+
     def refuses(self, model: str, parameter: str) -> bool:
         """Whether the server is known to refuse request ``parameter`` (e.g. ``response_format``) for ``model``.
 

@@ -216,6 +216,11 @@ class ScriptedProvider:
                 raise ProviderError("The request was cancelled.", kind="cancelled")
         return "".join(parts)
 
+    @property
+    def local(self) -> bool:
+        """A scripted provider stands in for a hosted server."""
+        return False
+
     def refuses(self, model: str, parameter: str) -> bool:
         """Whether ``parameter`` is among the scripted ``refused`` ones (for every model)."""
         return parameter in self.refused

@@ -461,3 +461,19 @@ def test_credentials_in_the_base_url_stay_out_of_repr_and_messages(harness: Harn
     provider = harness.provider(base_url=f"http://user:hunter2pass@127.0.0.1:{port}/v1", max_retries=0)
     [error] = errors(list(provider.stream(req())))
     assert "hunter2pass" not in error.message and "hunter2pass" not in repr(provider)
+
+
+@pytest.mark.parametrize(
+    ("url", "local"),
+    [
+        ("http://127.0.0.1:8012/v1", True),
+        ("http://localhost:11434/v1", True),
+        ("http://[::1]:1234/v1", True),
+        ("https://api.openai.com/v1", False),
+        ("http://192.168.1.20:8080/v1", False),  # another machine on the network: its time is not ours to spend
+        ("http://user:pw@localhost/v1", True),
+    ],
+)
+def test_a_server_on_this_machine_is_local(url: str, local: bool) -> None:
+    with OpenAIProvider(url, None) as provider:
+        assert provider.local is local

@@ -8,10 +8,12 @@ import threading
 import pytest
 
 from okbot.config.settings import Settings
+from okbot.core.compression import Compressor
 from okbot.core.context import build_context
 from okbot.core.render import header_lines
 from okbot.core.runner import TurnCallbacks, TurnRunner
 from okbot.core.summary import SummaryStore
+from okbot.llm.scripted import ScriptedProvider
 from tests.helpers.fake_openai import Reply
 from tests.helpers.fake_summarizer import faithful, is_summarizer_request
 from tests.helpers.sessions import fill_until, near_the_prepare_mark, over_the_prepare_mark, predicted
@@ -92,6 +94,30 @@ def test_a_reply_that_brings_the_next_request_over_the_prepare_mark_compresses_b
         "complete"
     )
     assert reports == [] and len(summarizer_calls(server)) == asked
+
+
+def test_a_local_server_reads_the_new_prompt_right_after_a_compression_ahead(ahead_env, server):
+    """The fake server runs on 127.0.0.1 like a llama.cpp server: after compressing ahead, the new request's
+    prefix is sent once (one token asked), so the server's prompt cache holds it before the user sends."""
+    target, sources, compressor, runner = ahead_env
+    fill_until(sources, target, over_the_prepare_mark)
+    assert compressor.provider.local
+    report = compressor.compress_ahead(target)
+    assert report is not None and report.ok
+    warm = [b for b in server.chat_requests() if not is_summarizer_request(b)][-1]
+    assert warm["max_tokens"] == 1 and not warm.get("stream")
+    assert warm["messages"] == build_context(target, sources=sources).to_messages()
+    assert runner.run_turn(target, "and then?").status == "complete"
+    sent = chat_calls(server)[-1]
+    assert sent["messages"][: len(warm["messages"])] == warm["messages"]  # the whole warmed prompt is its prefix
+    assert sent.get("tools") == warm.get("tools")
+
+
+def test_a_hosted_server_is_never_sent_a_warm_up(env):
+    target, sources, _, _ = env
+    provider = ScriptedProvider()  # stands in for a hosted server; an unscripted request would raise
+    hosted = Compressor(sources, provider)
+    assert not provider.local and not hosted.warm_prompt_cache(target) and provider.requests == []
 
 
 def test_the_next_turn_does_not_wait_for_a_slow_summarizer_when_its_request_fits(ahead_env, server):
