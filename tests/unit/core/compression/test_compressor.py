@@ -7,43 +7,17 @@ import threading
 
 import pytest
 
-from okbot.config.settings import Settings
-from okbot.core.compression import Compressor, structure
+from okbot.core.compression import structure
 from okbot.core.context import build_context
 from okbot.core.errors import OkBotError
 from okbot.core.items import new_item, user_message
 from okbot.core.runner import TurnRunner
-from okbot.core.sources import ContextSources
 from okbot.core.summary import SessionSummary, SummaryStore
-from okbot.core.workspace import Workspace
 from okbot.llm.openai_backend import OpenAIProvider
-from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.helpers.fake_openai import Reply
 from tests.helpers.fake_summarizer import faithful, faithful_edits, is_summarizer_request
 
 CONSTRAINT = "Constraint: never run migrations on Fridays, and report progress after every table."
-
-
-@pytest.fixture
-def server():
-    with FakeOpenAIServer() as srv:
-        srv.set_default(faithful)
-        yield srv
-
-
-@pytest.fixture
-def env(server):
-    settings = Settings.load()
-    settings.set("provider.baseUrl", server.base_url)
-    settings.set("provider.keySource", "none")
-    settings.set("model.contextWindow", 3000)
-    ws = Workspace()
-    target = ws.ensure_default()
-    sources = ContextSources(ws)
-    sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
-    events = []
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_retries=0)
-    compressor = Compressor(sources, provider, on_coverage_advanced=lambda t, ids: events.append(list(ids)))
-    return target, sources, compressor, events
 
 
 def fill(sources, target, turns, *, words=40):
