@@ -25,6 +25,7 @@ by the user up front, then one bug per message with acknowledgements in between.
 from __future__ import annotations
 
 import argparse
+import logging
 import re
 import statistics
 import tempfile
@@ -259,6 +260,8 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--window", type=int, default=4000)
     args = parser.parse_args()
+    logging.basicConfig(format="  %(name)s: %(message)s")  # what the summarizer refused and why, as it happens
+    logging.getLogger("okbot.compression").setLevel(logging.INFO)
     print(run(args.base_url, args.model, args.turns, args.window))
 
 
