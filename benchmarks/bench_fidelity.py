@@ -46,8 +46,10 @@ class LossySummarizer:
             edits["drop_progress"] = [1]
         roll = self.rng.random()
         goals = len(re.findall(r"^\d+\. \[", request_parts(body)["PREVIOUS SUMMARY"], re.MULTILINE))
-        if roll < 0.2 and goals:
-            edits["goal_status"] = [{"goal": 1, "status": "withdrawn"}]  # closes a goal the user still has
+        first_covered = re.search(r"^#(\d+) ", covered, re.MULTILINE)
+        if roll < 0.2 and goals and first_covered:
+            # closes a goal the user still has, citing whatever was covered first
+            edits["goal_status"] = [{"goal": 1, "status": "withdrawn", "because": int(first_covered.group(1))}]
         elif roll < 0.35:
             edits["references"] = [re.sub(r"\d{3,}", lambda m: str(int(m.group(0)) + 1), covered.split("\n")[0])]
         elif roll < 0.5 and (said := re.search(r"^#(\d+) (?!user\b)[\w-]+: (.{1,60})", covered, re.MULTILINE)):

@@ -69,7 +69,7 @@ def faithful_edits(body: dict[str, Any]) -> dict[str, Any]:
 def as_lines(edits: dict[str, Any]) -> str:
     """The same edits in the text format (what a server without JSON schemas gets)."""
     lines = [f"GOAL: {g['goal']} #{g['set_by']}" for g in edits["new_goals"]]
-    lines += [f"GOAL {s['goal']}: {s['status']}" for s in edits["goal_status"]]
+    lines += [f"GOAL {s['goal']}: {s['status']} #{s['because']}" for s in edits["goal_status"]]
     for key, word in (
         ("agreements", "AGREEMENT"),
         ("decisions", "DECISION"),

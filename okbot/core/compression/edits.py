@@ -34,7 +34,7 @@ MAX_JSON_STARTS = 20
 MAX_LINE_CHARS = 400
 
 TEXT_FORMAT = """GOAL: <a goal the user set> #<id of the user's message that set it>
-GOAL <number>: done | withdrawn | active
+GOAL <number>: done | withdrawn | active #<id of the newly covered item that shows it>
 AGREEMENT: <how to report, what the assistant may decide alone, a permission or a prohibition>
 DECISION: <decision — reason>
 PROGRESS: <what got done, what comes next>
@@ -64,8 +64,9 @@ SCHEMA: dict[str, Any] = {
                 "properties": {
                     "goal": {"type": "integer"},
                     "status": {"type": "string", "enum": list(structure.GOAL_STATUSES)},
+                    "because": {"type": "integer"},
                 },
-                "required": ["goal", "status"],
+                "required": ["goal", "status", "because"],
                 "additionalProperties": False,
             },
         },
@@ -105,6 +106,7 @@ _BULLET = re.compile(r"^\s*(?:[-*•]\s+|\*\*|__)?")
 # KEEP/RELEASE/DROP need a colon or bare numbers after them: "keep the old ids" is a line, not a tick
 _IDS_LINE = re.compile(r"^(KEEP|RELEASE)\s*(?:[:=](.*)|\s(#?\d+(?:[\s,;]+#?\d+)*|none)\W*)$", re.IGNORECASE)
 _DROP = re.compile(r"^DROP(?:\s+PROGRESS)?(?:\s+LINES?)?[\s:=]*([P#]?\d+(?:[\s,;]+[P#]?\d+)*|none)\W*$", re.IGNORECASE)
+_CITED = re.compile(r"#(\d{1,9})\b")
 _STATUS = re.compile(
     r"^GOAL\s*(?:#|G|NO\.?\s*)?(\d{1,3})\b\W*(?:(?:is|now|marked|as|set|to)\b\W*)*(active|done|withdrawn)\b",
     re.IGNORECASE,
@@ -135,7 +137,7 @@ class Edits:
     """What the summarizer says changed (``keep`` is None when the answer had no KEEP tick at all)."""
 
     goals: list[NewGoal] = field(default_factory=list)
-    status: list[tuple[int, str]] = field(default_factory=list)
+    status: list[tuple[int, str, int | None]] = field(default_factory=list)  # (goal number, status, cited #id)
     lines: dict[str, list[str]] = field(default_factory=dict)
     drop_progress: list[int] = field(default_factory=list)
     keep: list[int] | None = None
@@ -228,9 +230,10 @@ def _from_json(obj: dict[str, Any]) -> tuple[Edits, list[str]]:
             edits.goals.append(_goal_from_text(entry))
     for entry in obj.get("goal_status") or []:
         if isinstance(entry, dict):
-            number = _ints(entry.get("goal"))
+            number, cited = _ints(entry.get("goal")), _ints(entry.get("because"))
             if number:
-                edits.status.append((number[0], str(entry.get("status") or "").strip().lower()))
+                status = str(entry.get("status") or "").strip().lower()
+                edits.status.append((number[0], status, cited[0] if cited else None))
     for key, section in _JSON_SECTIONS.items():
         for line in _strings(obj.get(key)):
             edits.add_line(section, line)
@@ -304,7 +307,8 @@ def _read_line(edits: Edits, line: str) -> bool:
     elif match := _DROP.match(line):
         edits.drop_progress += _ints(match.group(1))
     elif match := _STATUS.match(line):
-        edits.status.append((int(match.group(1)), match.group(2).lower()))
+        cited = _CITED.search(line[match.end() :])
+        edits.status.append((int(match.group(1)), match.group(2).lower(), int(cited.group(1)) if cited else None))
     elif match := _ADD.match(line):
         section = _section_named(match.group(1))
         if section == "Goals":
@@ -323,7 +327,8 @@ def _read_bullet(edits: Edits, section: str, line: str) -> bool:
     numbered = _NUMBERED.match(line)
     if section == "Goals":
         if numbered and (goal := _GOAL_LINE.match(numbered.group(2))):
-            edits.status.append((int(numbered.group(1)), goal.group(1).lower()))
+            cited = _CITED.search(goal.group(2))
+            edits.status.append((int(numbered.group(1)), goal.group(1).lower(), int(cited.group(1)) if cited else None))
             return True
         goal = _GOAL_LINE.match(line)
         text = goal.group(2) if goal else line
@@ -352,9 +357,12 @@ def _body_lines(body: str) -> list[str]:
 
 
 def _same(a: str, b: str) -> bool:
-    return (
-        _BULLET.sub("", a.strip(), count=1).strip().casefold() == _BULLET.sub("", b.strip(), count=1).strip().casefold()
-    )
+    """Whether two lines say the same (bullet, case, spacing and closing punctuation aside)."""
+    return _plain(a) == _plain(b)
+
+
+def _plain(line: str) -> str:
+    return " ".join(_BULLET.sub("", line.strip(), count=1).split()).rstrip(" .;,!").casefold()
 
 
 def apply_edits(
@@ -363,6 +371,7 @@ def apply_edits(
     *,
     citable: Mapping[int, str],
     sources: Sequence[str],
+    covered: Mapping[int, str] | None = None,
 ) -> tuple[str, list[str]]:
     """``(new summary, refused edits)``: ``edits`` applied to ``previous``, each checked on its own.
 
@@ -371,17 +380,23 @@ def apply_edits(
     come from that message. New lines must not carry references found neither in ``previous`` nor in
     ``sources``. Lines not named by an edit stay byte for byte; the marked section of items moved out
     without the model is dropped, its digests having been shown to the model.
+
+    Closing a goal needs evidence: ``done`` must cite one of the ``covered`` items (the newly covered
+    ids and their text), ``withdrawn`` one of the user's own messages in ``citable``; reopening
+    (``active``) needs none. A small model once closed "triage BUG-101 to BUG-140" after BUG-106.
     """
     sections, _ = structure.parse_sections(previous or structure.empty_summary())
     sections.pop(structure.FALLBACK_SECTION, None)
     body = {name: _body_lines(sections.get(name, "")) for name in structure.SECTIONS}
     refused: list[str] = []
     goal_index = [i for i, ln in enumerate(body["Goals"]) if structure.goal_entries(ln)]
-    for number, status in edits.status:
+    for number, status, cited in edits.status:
         if status not in structure.GOAL_STATUSES:
             refused.append(f"GOAL {number}: status must be one of {', '.join(structure.GOAL_STATUSES)}, not {status!r}")
         elif not 1 <= number <= len(goal_index):
             refused.append(f"GOAL {number}: there is no goal {number} (the summary has {len(goal_index)})")
+        elif problem := _closing_problem(number, status, cited, citable, covered or {}):
+            refused.append(problem)
         else:
             at = goal_index[number - 1]
             body["Goals"][at] = re.sub(r"\[\w+\]", f"[{status}]", body["Goals"][at], count=1)
@@ -411,6 +426,19 @@ def apply_edits(
             elif not any(_same(text, ln) for ln in body[section]):
                 body[section].append(f"- {text[:MAX_LINE_CHARS]}")
     return structure.render({name: "\n".join(lines) for name, lines in body.items()}), refused
+
+
+def _closing_problem(
+    number: int, status: str, cited: int | None, citable: Mapping[int, str], covered: Mapping[int, str]
+) -> str:
+    """Why a goal status change is refused ('' when it stands on the cited item)."""
+    if status == "done" and cited not in covered:
+        where = f"#{cited} is not one of the newly covered items" if cited else "it cites no item"
+        return f"GOAL {number}: done needs the #id of the newly covered item that shows it done; {where}"
+    if status == "withdrawn" and cited not in citable:
+        where = f"#{cited} is not a message the user typed" if cited else "it cites no message"
+        return f"GOAL {number}: only the user withdraws a goal: cite their message; {where}"
+    return ""
 
 
 def _goal_text(line: str) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 from okbot.core.compression import edits, structure
 from okbot.core.digest import checklist_entry, is_directive, item_digest
+from okbot.core.items import item_text
 
 Complete = Callable[[list[dict[str, str]]], str]
 
@@ -32,7 +33,9 @@ Rules:
 - Only what is new. Every line you do not name stays as it is. Nothing new: write only KEEP and RELEASE.
 - A goal comes only from a message the user typed: end it with that message's #id. Keep the user's meaning:
   a rule about how to work ("report each one in one line") is an AGREEMENT, never a task.
-- Mark finished or abandoned goals by number (GOAL 2: done). Never restate an old goal.
+- Mark a goal finished by number, citing the newly covered item that shows it finished (GOAL 2: done #31);
+  only the user withdraws a goal (GOAL 2: withdrawn #<their message>). A queue is done only at its last item.
+  Never restate an old goal.
 - Copy exact references (numbers, #ids, paths, URLs) character for character; invent none.
 - One short line per edit; the whole answer under {limit} characters.
 - In a squad (a captain and members), say who decided or promised what: the user, the captain or the member by name.
@@ -42,7 +45,7 @@ If your reply must follow a JSON schema, put the same edits in its fields.
 
 Example (from another conversation: never copy it):
 GOAL: migrate the billing tables, one a day #14
-GOAL 1: done
+GOAL 1: done #17
 DECISION: use pg_dump — it keeps constraints
 PROGRESS: invoices table migrated; next: payments
 DROP PROGRESS: 2
@@ -138,6 +141,7 @@ class Summarizer:
             for it in (*covered, *checklist)
             if it.get("type") == "user" and it.get("source") == "user"
         }
+        covered_text = {it["id"]: item_text(it) for it in covered}
         grounding = [*sources, *(f"#{it['id']} {it.get('content', '')}" for it in checklist)]
         input_tokens = first_prompt = sum(self.count_tokens(m["content"]) for m in messages)
         output_tokens = calls = 0
@@ -154,7 +158,9 @@ class Summarizer:
             output_tokens += self.count_tokens(answer)
             parsed, problems = edits.parse_answer(answer, max_chars=self.max_chars)
             if parsed is not None:
-                summary, refused = edits.apply_edits(previous, parsed, citable=citable, sources=grounding)
+                summary, refused = edits.apply_edits(
+                    previous, parsed, citable=citable, sources=grounding, covered=covered_text
+                )
                 problems = structure.check(summary, previous)
                 if not problems:
                     best = (summary, parsed, refused)

@@ -20,6 +20,7 @@ PREV = structure.render(
 USER = "#21 Goal: also archive the 2019 invoices to cold storage, report each in one line."
 CITABLE = {21: USER}
 SOURCES = ["#21 user: " + USER, "#22 okbot: archived batch 7 of the 2019 invoices, see ops/archive.log"]
+COVERED = {21: USER, 22: "archived batch 7 of the 2019 invoices, see ops/archive.log; billing tables all migrated"}
 
 
 def lines_of(text: str) -> list[str]:
@@ -29,7 +30,7 @@ def lines_of(text: str) -> list[str]:
 def test_a_json_answer_and_the_same_edits_as_lines_give_the_same_summary():
     answer = {
         "new_goals": [{"goal": "archive the 2019 invoices to cold storage", "set_by": 21}],
-        "goal_status": [{"goal": 1, "status": "done"}],
+        "goal_status": [{"goal": 1, "status": "done", "because": 22}],
         "agreements": ["report each archive in one line"],
         "decisions": [],
         "progress": ["archived batch 7 (ops/archive.log)"],
@@ -40,7 +41,7 @@ def test_a_json_answer_and_the_same_edits_as_lines_give_the_same_summary():
     }
     text = """Here are the edits:
 GOAL: archive the 2019 invoices to cold storage #21
-GOAL 1: done
+GOAL 1: done #22
 AGREEMENT: report each archive in one line
 PROGRESS: archived batch 7 (ops/archive.log)
 DROP PROGRESS: 2
@@ -51,7 +52,7 @@ RELEASE: none"""
     from_text, text_problems = parse_answer(text, max_chars=2000)
     assert not problems and not text_problems
     assert from_json == from_text
-    summary, refused = apply_edits(PREV, from_json, citable=CITABLE, sources=SOURCES)
+    summary, refused = apply_edits(PREV, from_json, citable=CITABLE, sources=SOURCES, covered=COVERED)
     assert refused == []
     sections, _ = structure.parse_sections(summary)
     assert sections["Goals"].splitlines() == [
@@ -85,11 +86,11 @@ def test_unchanged_lines_stay_byte_identical_over_ten_rounds():
     for round_ in range(10):
         change = Edits(
             lines={"Decisions": [f"round {round_}: keep going — nothing blocks"]},
-            status=[(2, "done")],
+            status=[(2, "done", 22)],
             drop_progress=[1] if round_ % 3 == 2 else [],
         )
         change.add_line("Progress and next steps", f"round {round_} done")
-        summary, refused = apply_edits(summary, change, citable=CITABLE, sources=SOURCES)
+        summary, refused = apply_edits(summary, change, citable=CITABLE, sources=SOURCES, covered=COVERED)
         assert refused == []
         current = lines_of(summary)
         for line in originals:
@@ -136,10 +137,44 @@ def test_invented_references_in_new_lines_are_refused_line_by_line():
 
 
 def test_bad_numbers_are_refused_and_a_repeated_line_is_not_added_twice():
-    change = Edits(status=[(7, "done"), (1, "finished")], drop_progress=[9])
+    change = Edits(status=[(7, "done", 22), (1, "finished", 22)], drop_progress=[9])
     change.add_line("Decisions", "Use pg_dump — it keeps constraints")
     summary, refused = apply_edits(PREV, change, citable=CITABLE, sources=SOURCES)
     assert summary == PREV and len(refused) == 3
+
+
+@pytest.mark.parametrize(
+    ("status", "refused_because"),
+    [
+        ((1, "done", None), "cites no item"),
+        ((1, "done", 99), "#99 is not one of the newly covered items"),
+        ((1, "withdrawn", 22), "only the user withdraws a goal"),
+        ((1, "withdrawn", None), "only the user withdraws a goal"),
+    ],
+)
+def test_closing_a_goal_needs_the_item_that_shows_it(status, refused_because):
+    """A 1.5B model closed "triage BUG-101 to BUG-140" after BUG-106, citing nothing: the goal stays active."""
+    summary, refused = apply_edits(PREV, Edits(status=[status]), citable=CITABLE, sources=SOURCES, covered=COVERED)
+    assert summary == PREV and len(refused) == 1 and refused_because in refused[0]
+
+
+def test_a_goal_is_closed_on_evidence_withdrawn_by_the_user_and_reopened_freely():
+    change = Edits(status=[(1, "done", 22)])
+    done, refused = apply_edits(PREV, change, citable=CITABLE, sources=SOURCES, covered=COVERED)
+    assert refused == [] and "- [done] migrate the billing tables (#3)" in done
+    withdrawn, refused = apply_edits(
+        PREV, Edits(status=[(1, "withdrawn", 21)]), citable=CITABLE, sources=SOURCES, covered=COVERED
+    )
+    assert refused == [] and "- [withdrawn] migrate the billing tables (#3)" in withdrawn
+    reopened, refused = apply_edits(done, Edits(status=[(1, "active", None)]), citable={}, sources=[], covered={})
+    assert refused == [] and "- [active] migrate the billing tables (#3)" in reopened
+
+
+def test_a_line_the_summary_has_is_not_added_again_for_a_full_stop_or_spacing():
+    """Seen with the real 1.5B model: every agreement added twice, once with a closing full stop."""
+    change = Edits(lines={"Agreements": ["Report after each table;  never drop data."], "Decisions": ["a new one"]})
+    summary, refused = apply_edits(PREV, change, citable=CITABLE, sources=SOURCES, covered=COVERED)
+    assert refused == [] and summary.count("never drop data") == 1 and "- a new one" in summary
 
 
 def test_the_moved_out_section_is_folded_away():
@@ -177,7 +212,8 @@ def test_the_model_sees_goals_and_progress_numbered():
 @pytest.mark.parametrize(
     "answer, expected",
     [
-        ("Goal 2 is now done", Edits(status=[(2, "done")])),
+        ("Goal 2 is now done", Edits(status=[(2, "done", None)])),
+        ("GOAL 2: done #31", Edits(status=[(2, "done", 31)])),
         (
             "1. DECISION: use {} for an empty config\n2. KEEP 4",
             Edits(lines={"Decisions": ["use {} for an empty config"]}, keep=[4]),
