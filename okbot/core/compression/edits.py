@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from okbot.core.compression import structure
+from okbot.core.items import item_text, preview
 
 PROGRESS = "Progress and next steps"
 # The sections an edit may add plain lines to (Goals have their own edits).
@@ -439,6 +440,28 @@ def _closing_problem(
         where = f"#{cited} is not a message the user typed" if cited else "it cites no message"
         return f"GOAL {number}: only the user withdraws a goal: cite their message; {where}"
     return ""
+
+
+RECORD_NOTE = "(from the record)"
+
+
+def note_progress(summary: str, covered: Sequence[Mapping[str, Any]]) -> str:
+    """When the model wrote no Progress line, the app writes one from the record: how far the summary
+    reaches and the user's last request in it (its own previous such line is replaced).
+
+    A small model often adds nothing to Progress; without this, the summary kept saying where things
+    stood many items ago while coverage moved on.
+    """
+    if not covered:
+        return summary
+    users = [it for it in covered if it.get("type") == "user" and it.get("source") == "user"]
+    line = f"- {RECORD_NOTE} covers items up to #{covered[-1]['id']}"
+    if users:
+        line += f"; the user's last request there (#{users[-1]['id']}): {preview(item_text(users[-1]), 160)}"
+    sections, _ = structure.parse_sections(summary)
+    lines = [ln for ln in _body_lines(sections.get(PROGRESS, "")) if RECORD_NOTE not in ln]
+    sections[PROGRESS] = "\n".join([*lines, line])
+    return structure.render(sections)
 
 
 def _goal_text(line: str) -> str:

@@ -176,6 +176,8 @@ class Summarizer:
         if best is None:
             raise SummaryRejected(problems, input_tokens=input_tokens, output_tokens=output_tokens)
         summary, parsed, refused = best
+        if not parsed.lines.get(edits.PROGRESS):
+            summary = edits.note_progress(summary, covered)
         notes = [f"refused edit: {r}" for r in refused]
         if parsed.keep is None:
             notes.append("no KEEP line; kept every checklist message not released")

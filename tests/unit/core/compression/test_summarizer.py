@@ -168,3 +168,25 @@ def test_input_is_proportional_to_the_new_items_not_the_history():
     assert summarizer.input_cost(PREV, COVERED, CHECKLIST) == small
     many = [{"id": i, "type": "assistant", "author": "a", "content": "word " * 50} for i in range(100)]
     assert summarizer.input_cost(PREV, many[:10], []) < summarizer.input_cost(PREV, many, []) / 5
+
+
+def test_with_no_progress_line_from_the_model_the_app_writes_how_far_it_reaches_from_the_record():
+    """A small model often adds nothing to Progress; the summary must not keep saying where things stood
+    long ago. The app's own line quotes the record and replaces its previous one."""
+    outcome, _ = run("AGREEMENT: never touch the prod db; report daily\nKEEP: 10")
+    progress = structure.parse_sections(outcome.summary)[0]["Progress and next steps"].splitlines()
+    assert progress == ["- (from the record) covers items up to #13; the user's last request there (#12): ok"]
+    later = [{"id": 20, "type": "user", "source": "user", "content": "Now do PR #813."}]
+    again = Summarizer(Script("KEEP: none"), words, max_chars=2000).summarize(
+        outcome.summary, later, later, sources=["#20 Now do PR #813."]
+    )
+    progress = structure.parse_sections(again.summary)[0]["Progress and next steps"].splitlines()
+    assert progress == [
+        "- (from the record) covers items up to #20; the user's last request there (#20): Now do PR #813."
+    ]
+
+
+def test_a_progress_line_from_the_model_is_left_alone():
+    outcome, _ = run(GOOD)
+    progress = structure.parse_sections(outcome.summary)[0]["Progress and next steps"]
+    assert "working on PR #812" in progress and "(from the record)" not in progress
