@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import re
 import statistics
 import tempfile
 import time
@@ -123,6 +122,7 @@ def run(base_url: str, model: str, turns: int = 30, window: int = 4000) -> str:
     ttft: list[tuple[int, float, bool]] = []  # (turn, seconds, right after a compression)
     ahead_seconds: list[float] = []
     replies: list[str] = []
+    user_ids: list[int] = []  # the session id of each turn's user message
 
     def before_run(tgt: Any, text: str | None) -> Any:
         report = compressor.before_run(tgt, text)
@@ -145,11 +145,12 @@ def run(base_url: str, model: str, turns: int = 30, window: int = 4000) -> str:
         count_before = len(compressions)
         result = runner.run_turn(target, turn.text, callbacks=TurnCallbacks(on_delta=on_delta))
         replies.append(result.reply_text)
+        user_ids.append(result.user_id)
         after_compression = bool(fresh) or len(compressions) > count_before
         if first:
             ttft.append((current, first[0] - sent, after_compression))
         for comp in [*fresh, *compressions[count_before:]]:
-            comp.checks = _checks(build_context(target, result.user_id, sources=sources), plan, current)
+            comp.checks = _checks(build_context(target, result.user_id, sources=sources), plan, current, user_ids)
         print(
             f"turn {current + 1}/{len(plan)}: {result.status}, {len(result.reply_text)} chars, "
             f"first token {first[0] - sent if first else float('nan'):.1f} s",
@@ -239,17 +240,22 @@ def run(base_url: str, model: str, turns: int = 30, window: int = 4000) -> str:
     )
 
 
-def _checks(proj: Any, plan: list[Turn], current: int) -> dict[str, bool]:
-    """What the request for turn ``current`` shows of the conversation so far."""
+def _checks(proj: Any, plan: list[Turn], current: int, user_ids: list[int]) -> dict[str, bool]:
+    """What the request for turn ``current`` shows of the conversation so far.
+
+    "next step": the summary block itself says how far the queue got, i.e. names the last bug whose
+    message it covers (the tail alone would also answer, but then only while it lasts).
+    """
     text = proj.system_text() + "\n" + "\n".join(str(m.get("content") or "") for m in proj.to_messages())
     last_bug = next((t.bug for t in reversed(plan[: current + 1]) if t.bug), None)
+    covered_bugs = [t.bug for t, uid in zip(plan, user_ids, strict=False) if t.bug and uid <= proj.covered_through_id]
+    summary = next((b.text for b in proj.blocks if b.name == "summary"), "")
     return {
         "constraints": all(c in text for c in CONSTRAINTS),
         "goal": GOAL in text or "Q-7" in text,
         "latest request": plan[current].text in text,
         "queue position": last_bug is None or last_bug in text,
-        # the next step: where the summary says how far it got, or the newest exchange verbatim
-        "next step": bool(re.search(r"BUG-1\d\d", proj.system_text())) or proj.covered_through_id == 0,
+        "next step": not covered_bugs or covered_bugs[-1] in summary,
     }
 
 
