@@ -80,17 +80,24 @@ def run_chat(
         with emit_lock:
             print(json.dumps(obj, ensure_ascii=False), file=out, flush=True)
 
+    mid_line = [False]  # the reply printed so far does not end with a newline
+
     def on_delta(delta: str) -> None:
         if as_json:
             emit({"event": "delta", "text": delta})
-        else:
+        elif delta:
             out.write(delta)
             out.flush()
+            mid_line[0] = not delta.endswith("\n")
 
     def on_event(event: Any) -> None:
         if as_json:
             emit(_event_json(event))
         elif isinstance(event, Retrying | Degraded):
+            if mid_line[0]:  # a note at the end of a reply goes on its own line, not glued to the reply's last
+                out.write("\n")
+                out.flush()
+                mid_line[0] = False
             print(f"okbot: {event.message}", file=err)
 
     names = {m.target.id: m.target.name for m in members(target, ws)[0]} if target.kind == "squad" else {}
@@ -138,7 +145,7 @@ def run_chat(
         pass
     if as_json:
         emit({"event": "done", "status": result.status, "error": str(result.error) if result.error else None})
-    elif result.reply_text and not result.reply_text.endswith("\n"):
+    elif mid_line[0]:
         out.write("\n")
     if result.status == "error":
         print(f"okbot: {result.error}", file=err)

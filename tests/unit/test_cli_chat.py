@@ -97,3 +97,11 @@ def test_squad_chat_prints_the_captains_reply_and_with_verbose_each_delegation(o
     assert loud.stdout.splitlines() == ["→ asked Mia: Tag 2.0", "← Mia: Mia reporting: done.", "Tagged."]
     wrong = chat(okbot_home, server, "launch", "-m", "@zed hello")
     assert wrong.returncode != 0 and "not a member" in wrong.stderr
+
+
+def test_a_note_after_the_reply_starts_on_its_own_line(okbot_home, server):
+    """Seen with a real llama.cpp server (no usage when streaming): the note was glued to the reply's last line."""
+    server.enqueue(Reply(text="Verdict: critical", send_usage=False))
+    proc = chat(okbot_home, server, "okbot", "-m", "verdict?")
+    assert proc.returncode == 0 and "did not report token use" in proc.stderr
+    assert proc.stdout == "Verdict: critical\n"
