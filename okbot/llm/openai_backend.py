@@ -542,6 +542,9 @@ class OpenAIProvider:
             raise self._classify(ReplyTooLong(self._max_reply_seconds), request.model)
         if reply.chunks == 0 and not wire.closed:
             raise self._classify(MalformedReply("no readable event in the reply"), request.model)
+        if reply.finish_reason is None and not wire.closed:
+            # the body ended cleanly but the reply did not: no finish reason (nor, then, [DONE]) came
+            raise self._classify(StreamCut("the stream ended before the reply's last chunk"), request.model)
 
     def _on_chunk(self, chunk: Any, reply: _Reply, offered_tools: bool) -> Iterator[Event]:
         usage = getattr(chunk, "usage", None)

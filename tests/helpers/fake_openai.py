@@ -90,6 +90,7 @@ class Reply:
     non_json_body: bool = False
     wrong_content_type: bool = False
     never_end: bool = False
+    end_without_finish: bool = False  # stream: the body ends cleanly after the content, no finish chunk or [DONE]
     huge_bytes: int = 0
     send_usage: bool = True
     reject_stream_options: bool = False
@@ -702,6 +703,8 @@ class FakeOpenAIServer:
             while not self._stopping.wait(KEEPALIVE_INTERVAL):
                 h.write_chunk(keepalive)
             return h.cut()
+        if reply.end_without_finish:  # a clean end of the body where the finish chunk and [DONE] belong
+            return h.end_chunked()
         tail = chunk({}, finish)
         if include_usage and reply.send_usage:
             tail += b"data: " + json.dumps(dict(base, choices=[], usage=usage)).encode() + b"\n\n"

@@ -127,6 +127,18 @@ def test_stream_cut_mid_reply_keeps_the_partial_text_as_error(env, server):
     assert len(server.chat_requests()) == 1  # text was shown: never retried behind the user's back
 
 
+def test_a_stream_that_ends_before_its_last_chunk_is_not_stored_as_complete(env, server):
+    """The body ended cleanly but with no finish reason and no [DONE]: the partial reply is kept, marked,
+    said in words, and Retry gets the whole answer."""
+    target, _, runner = env
+    server.enqueue(Reply(text="The first part", chunk_chars=4, end_without_finish=True), Reply(text="Whole answer."))
+    result = runner.run_turn(target, "go")
+    assert result.status == "error" and "dropped mid-reply" in str(result.error)
+    reply = records(target)[-1]
+    assert reply["status"] == "error" and reply["content"] == "The first part" and reply["error"]
+    assert runner.retry(target).status == "complete" and records(target)[-1]["content"] == "Whole answer."
+
+
 def test_stop_mid_stream_keeps_partial_reply_as_interrupted(env, server):
     target, _, runner = env
     server.enqueue(Reply(text="word " * 400, chunk_chars=5, chunk_delay=0.02))
