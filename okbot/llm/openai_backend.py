@@ -68,6 +68,7 @@ from okbot.llm.provider import (
     parse_tool_text,
     rough_token_estimate,
     tool_names,
+    whole_characters,
 )
 
 try:  # openai >= 3 ships httpx2; older releases use httpx
@@ -224,6 +225,14 @@ class _Reply:
     usage: UsageEvent | None = None
     chunks: int = 0
     size: int = 0  # characters of text and tool-call arguments received
+    split_surrogate: str = ""  # a high surrogate whose low half may come in the next chunk
+
+
+def _end_split_surrogate(reply: _Reply) -> None:
+    """The stream is over: a high surrogate still waiting for its low half becomes U+FFFD, held as text."""
+    if reply.split_surrogate:
+        reply.held += whole_characters(reply.split_surrogate)
+        reply.split_surrogate = ""
 
 
 class OpenAIProvider:
@@ -572,6 +581,12 @@ class OpenAIProvider:
                 reply.finish_reason = choice.finish_reason
 
     def _on_text(self, content: str, reply: _Reply, offered_tools: bool) -> Iterator[Event]:
+        content = reply.split_surrogate + content
+        # a pair escaped as two surrogates may be split across chunks: the high half waits for the low one
+        reply.split_surrogate = content[-1] if "\ud800" <= content[-1] <= "\udbff" else ""
+        content = whole_characters(content[: len(content) - len(reply.split_surrogate)])
+        if not content:
+            return
         if offered_tools and not reply.text and could_be_tool_text(reply.held[:TOOL_TEXT_HEAD] + content):
             reply.held += content
             return
@@ -581,12 +596,15 @@ class OpenAIProvider:
         yield TextDelta(text)
 
     def _flush_held(self, reply: _Reply) -> Iterator[Event]:
+        _end_split_surrogate(reply)
         if reply.held:
             text, reply.held = reply.held, ""
             reply.text += text
             yield TextDelta(text)
 
     def _finish(self, request: ChatRequest, reply: _Reply) -> Iterator[Event]:
+        if reply.split_surrogate and not reply.held:
+            yield from self._flush_held(reply)
         if reply.held:
             calls = parse_tool_text(reply.held, tool_names(request.tools)) if not reply.tools.calls() else None
             if calls:
@@ -632,7 +650,7 @@ class OpenAIProvider:
                 if not hasattr(completion, "choices") or not completion.choices:
                     raise MalformedReply("the reply has no choices")
                 choice = completion.choices[0]
-                content = choice.message.content if isinstance(choice.message.content, str) else ""
+                content = whole_characters(choice.message.content) if isinstance(choice.message.content, str) else ""
                 if not content.strip() and choice.finish_reason == "length":
                     raise NoAnswer(*_spent_tokens(completion))
                 return content

@@ -136,6 +136,17 @@ def _content_chars(message: Any) -> int:
     return total
 
 
+def whole_characters(text: str) -> str:
+    """``text`` with every lone UTF-16 surrogate (``"\\ud83d"`` from a server's JSON escape) replaced by
+    U+FFFD and every escaped surrogate pair joined into its character: a lone one cannot be printed,
+    written to a file or sent on, and once crashed the CLI and lost the reply."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
+
+
 def rough_token_estimate(messages: list[dict]) -> int:
     """A tokenizer-free prompt estimate: about four characters a token plus a few per message."""
     return sum(math.ceil(_content_chars(m) / 4) + 4 for m in messages)

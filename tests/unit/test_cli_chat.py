@@ -105,3 +105,12 @@ def test_a_note_after_the_reply_starts_on_its_own_line(okbot_home, server):
     proc = chat(okbot_home, server, "okbot", "-m", "verdict?")
     assert proc.returncode == 0 and "did not report token use" in proc.stderr
     assert proc.stdout == "Verdict: critical\n"
+
+
+def test_a_lone_surrogate_in_the_reply_is_printed_and_kept(okbot_home, server):
+    """It once ended the CLI with UnicodeEncodeError and lost the reply (issue 16, class 4)."""
+    server.enqueue(Reply(text="Nice \ud83d work", chunk_chars=3))
+    proc = chat(okbot_home, server, "okbot", "-m", "hi")
+    assert proc.returncode == 0 and proc.stdout == "Nice \ufffd work\n"
+    session = (okbot_home / "assistants" / "okbot" / "session.jsonl").read_text(encoding="utf-8")
+    assert "Nice \ufffd work" in session or "Nice \\ufffd work" in session

@@ -477,3 +477,25 @@ def test_credentials_in_the_base_url_stay_out_of_repr_and_messages(harness: Harn
 def test_a_server_on_this_machine_is_local(url: str, local: bool) -> None:
     with OpenAIProvider(url, None) as provider:
         assert provider.local is local
+
+
+@pytest.mark.parametrize(
+    ("sent", "chunk_chars", "received"),
+    [
+        ("ok \ud83d done", 3, "ok \ufffd done"),  # a lone surrogate: replaced, the reply goes on
+        ("a\ud83d\ude00b", 2, "a\U0001f600b"),  # a pair split across chunks ("a\ud83d" | "\ude00b"): joined
+        ("end \ud83d", 5, "end \ufffd"),  # a high half whose low half never came
+    ],
+)
+def test_surrogates_in_a_streamed_reply_become_whole_characters(
+    harness: Harness, server: FakeOpenAIServer, sent: str, chunk_chars: int, received: str
+) -> None:
+    server.enqueue(Reply(text=sent, chunk_chars=chunk_chars))
+    out = collect(harness.provider().stream(ChatRequest("gpt-4o-mini", [{"role": "user", "content": "hi"}])))
+    assert out["text"] == received and out["end"] == Done("stop")
+    received.encode("utf-8")  # printable, storable
+
+
+def test_a_lone_surrogate_in_a_complete_reply_is_replaced(harness: Harness, server: FakeOpenAIServer) -> None:
+    server.enqueue(Reply(text="x \udc00 y"))
+    assert harness.provider().complete(ChatRequest("gpt-4o-mini", [{"role": "user", "content": "hi"}])) == "x \ufffd y"
