@@ -201,7 +201,7 @@ class ToolCallAssembler:
             call = self._calls[index]
             if not call["id"]:
                 call["id"] = new_call_id()
-            done.append(ToolCallDone(call["id"], call["name"], call["arguments"]))
+            done.append(ToolCallDone(call["id"], whole_characters(call["name"]), whole_characters(call["arguments"])))
         return done
 
 

@@ -499,3 +499,10 @@ def test_surrogates_in_a_streamed_reply_become_whole_characters(
 def test_a_lone_surrogate_in_a_complete_reply_is_replaced(harness: Harness, server: FakeOpenAIServer) -> None:
     server.enqueue(Reply(text="x \udc00 y"))
     assert harness.provider().complete(ChatRequest("gpt-4o-mini", [{"role": "user", "content": "hi"}])) == "x \ufffd y"
+
+
+def test_a_lone_surrogate_in_tool_call_arguments_is_replaced(harness: Harness, server: FakeOpenAIServer) -> None:
+    server.enqueue(Reply(tool_calls=[tool_call("search_history", '{"query": "x \ud83d"}')]))
+    out = collect(harness.provider().stream(ChatRequest("gpt-4o-mini", [{"role": "user", "content": "hi"}])))
+    [call] = out["tool_calls"]
+    assert json.loads(call.arguments) == {"query": "x \ufffd"}
