@@ -7,6 +7,7 @@ The turn runs on a worker thread so Ctrl+C can stop it cleanly: the partial repl
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import threading
 from typing import Any, TextIO
@@ -23,6 +24,7 @@ from okbot.llm.openai_backend import OpenAIProvider
 from okbot.llm.provider import CancelToken
 
 EXIT_OK, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 130
+STOP_WAIT_SECONDS = 10.0  # after Ctrl+C, how long the turn may take to write what arrived
 WRAP_UP_WAIT_SECONDS = 120
 
 
@@ -118,6 +120,8 @@ def run_chat(
     cancel = CancelToken()
     outcome: dict[str, Any] = {}
 
+    finished = threading.Event()
+
     def work() -> None:
         try:
             if text is None:
@@ -126,17 +130,26 @@ def run_chat(
                 outcome["result"] = runner.run_turn(target, text, callbacks=callbacks, cancel=cancel)
         except OkBotError as exc:
             outcome["error"] = exc
+        finally:
+            finished.set()
 
-    worker = threading.Thread(target=work, name="okbot-chat", daemon=True)
-    worker.start()
+    # Waiting on an Event, not Thread.join: on Python 3.11 a join interrupted by Ctrl+C can report the
+    # thread finished while it still runs, and the partial reply was lost (KeyError: 'result').
+    threading.Thread(target=work, name="okbot-chat", daemon=True).start()
     try:
-        while worker.is_alive():
-            worker.join(0.1)
+        while not finished.wait(0.1):
+            pass
     except KeyboardInterrupt:
-        cancel.cancel()
-        worker.join(10)
+        # From here the command only winds down and exits (every wait below is bounded): another Ctrl+C
+        # must not cut short the writing of what arrived, nor kill the process on its way out.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        cancel.cancel()  # the runner keeps what arrived (status interrupted) and closes its tool calls
+        finished.wait(STOP_WAIT_SECONDS)
     if "error" in outcome:
         raise outcome["error"]
+    if "result" not in outcome:  # the turn did not wind down in time: what it wrote so far stays on disk
+        print("\nokbot: stopped; the reply so far is kept", file=err)
+        return EXIT_INTERRUPTED
     result: TurnResult = outcome["result"]
     try:  # memory extraction finishes before the process ends (it affects later turns only)
         if not keeper.drain(WRAP_UP_WAIT_SECONDS):

@@ -114,3 +114,30 @@ def test_a_lone_surrogate_in_the_reply_is_printed_and_kept(okbot_home, server):
     assert proc.returncode == 0 and proc.stdout == "Nice \ufffd work\n"
     session = (okbot_home / "assistants" / "okbot" / "session.jsonl").read_text(encoding="utf-8")
     assert "Nice \ufffd work" in session or "Nice \\ufffd work" in session
+
+
+def test_ctrl_c_keeps_what_arrived_and_exits_130(okbot_home, server):
+    """Issue 16, class 3: a second Ctrl+C cut the wait for the turn short (KeyError: 'result', exit 1) and
+    the partial reply was lost."""
+    import signal
+    import time
+
+    server.enqueue(Reply(text="partial answer " * 40, chunk_chars=5, chunk_delay=0.1))
+    env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_BASE_URL": server.base_url,
+           "OKBOT_API_KEY": "sk-canary-cli-0123456789"}
+    proc = subprocess.Popen([sys.executable, "-m", "okbot", "chat", "okbot", "-m", "go"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 30
+    while server.active_streams == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # a few chunks arrive
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)  # impatient: a second Ctrl+C while the turn winds down
+    out, errs = proc.communicate(timeout=30)
+    assert proc.returncode == 130, errs
+    assert "Traceback" not in errs and out.startswith("partial")
+    record = (okbot_home / "assistants" / "okbot" / "session.jsonl").read_text(encoding="utf-8")
+    reply = [it for it in map(json.loads, record.splitlines()) if it.get("type") == "assistant"][-1]
+    assert reply["status"] == "interrupted" and reply["content"].startswith("partial")
+    assert out.strip() in reply["content"]
