@@ -7,26 +7,24 @@ from __future__ import annotations
 
 import pytest
 
-from okbot.config.settings import Settings
 from okbot.core.context import build_context
 from okbot.core.runner import TurnRunner
 from okbot.core.skills import create_skill
 from okbot.core.sources import ContextSources
 from okbot.core.workspace import Target, Workspace
-from okbot.llm.openai_backend import CapabilityMemory, OpenAIProvider
+from okbot.llm.openai_backend import CapabilityMemory
+from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 
 
 @pytest.fixture
 def env(server: FakeOpenAIServer) -> tuple[Target, ContextSources, TurnRunner]:
-    settings = Settings.load()
-    settings.set("provider.baseUrl", server.base_url)
-    settings.set("provider.keySource", "none")
+    settings_for(server)
     ws = Workspace()
     target = ws.ensure_default()
     sources = ContextSources(ws)
-    sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, capabilities=CapabilityMemory())
+    sources.loaded_counter(target)
+    provider = provider_for(server, capabilities=CapabilityMemory())
     return target, sources, TurnRunner(sources, provider)
 
 
