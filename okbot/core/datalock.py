@@ -9,9 +9,12 @@ The rule (issue 9, "one writer per data dir"):
 * **The CLI may run while the GUI runs.** It does not take the data-dir lock; instead every file
   is written so that concurrent writers are safe:
 
-  - *append-only files* (``session.jsonl``) are appended under a per-file :class:`FileLock` on a
-    sidecar ``<file>.lock`` held around "find the last id on disk, assign the next, write,
-    fsync" -- ids never repeat and lines never interleave, whichever process appends;
+  - *append-only files* (``session.jsonl``, the as-sent ``requests.jsonl``, a memory folder's
+    ``memories.jsonl.bad``) are appended under a per-file :class:`FileLock` on a sidecar
+    ``<file>.lock`` held around "find the last id on disk, assign the next, write, fsync" -- ids
+    never repeat and lines never interleave, whichever process appends. :class:`AppendLog` is that
+    one write path: lock, read the tail, start on a fresh line after a torn one, append, fsync, and
+    a user-facing :func:`storage_error` when the OS refuses (disk full, file too large, read-only);
   - *whole JSON files* (settings, summaries, assistant/squad files, memory indexes) are replaced
     atomically (:mod:`okbot.core.atomic`: temp file, fsync, rename), so a reader always sees the
     old or the new version, never a mix. Two processes saving the same JSON file at once is
@@ -23,8 +26,12 @@ neither exists (there the rule degrades to "atomic replace only").
 
 from __future__ import annotations
 
+import errno
 import os
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 try:
@@ -37,10 +44,30 @@ except ImportError:
     msvcrt = None  # type: ignore[assignment]
 
 from okbot.core.atomic import PRIVATE_FILE_MODE, fsync_dir
+from okbot.core.errors import OkBotError
 
 DATA_DIR_LOCK_NAME = ".okbot.lock"
 _OPEN_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0)
 _APPEND_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
+_FIRST_CHUNK = 8 * 1024  # backwards reads start here and double...
+_MAX_CHUNK = 8 * 1024 * 1024  # ...up to this
+
+_FULL = "free some space and try again"
+_HINTS = {
+    errno.ENOSPC: f"the disk is full: {_FULL}",
+    errno.EFBIG: f"the file is as large as the system allows: {_FULL}",
+    errno.EROFS: "the disk is read-only",
+    errno.EACCES: "check that OkBot may write to this folder",
+    errno.EPERM: "check that OkBot may write to this folder",
+}
+if hasattr(errno, "EDQUOT"):  # not on Windows
+    _HINTS[errno.EDQUOT] = f"the disk quota is used up: {_FULL}"
+_GENERAL_HINT = "check that the disk is not full and the file is readable"
+
+
+def storage_error(path: Path, exc: OSError) -> OkBotError:
+    """The user-facing error for an OS failure on ``path``: what failed, and what the user can do."""
+    return OkBotError(f"Cannot use {path}: {exc.strerror or exc}", hint=_HINTS.get(exc.errno, _GENERAL_HINT))
 
 
 def append_durably(path: Path, data: bytes) -> int:
@@ -58,7 +85,7 @@ def append_durably(path: Path, data: bytes) -> int:
         try:
             view = memoryview(data)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
             os.fsync(fd)
         except OSError:
             try:
@@ -160,6 +187,82 @@ class FileLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+class AppendLog:
+    """An append-only file of one record per line, written the one durable way every record uses.
+
+    :meth:`writing` takes the thread lock and the sidecar :class:`FileLock` (``<file>.lock`` unless
+    another is given), so the caller can read the tail and assign the next id from what is on disk
+    before any other writer, in this process or another, gets in; :meth:`LockedLog.append` then
+    appends durably. A record after a torn last line (a crash mid-write) starts on a line of its
+    own, a write the disk cuts short is cut back off, and every OS failure -- reading or writing --
+    comes out as :func:`storage_error`, naming the file.
+    """
+
+    def __init__(self, path: Path, *, lock: FileLock | None = None) -> None:
+        self.path = Path(path)
+        self.lock = lock if lock is not None else FileLock(self.path.with_name(f"{self.path.name}.lock"))
+        self._thread_lock = threading.RLock()
+
+    @contextmanager
+    def writing(self) -> Iterator[LockedLog]:
+        """Hold both locks for a read-the-tail-then-append; OS failures inside become :func:`storage_error`."""
+        with self._thread_lock:
+            try:
+                with self.lock:
+                    yield LockedLog(self.path)
+            except OSError as exc:
+                raise storage_error(self.path, exc) from exc
+
+    def append(self, data: bytes) -> None:
+        """Append one record (a whole line, ending in a newline) under the locks, durably."""
+        with self.writing() as log:
+            log.append(data)
+
+
+class LockedLog:
+    """The file of an :class:`AppendLog` while its locks are held (only inside :meth:`AppendLog.writing`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def lines_backward(self) -> Iterator[bytes]:
+        """The non-empty lines, last first, read backwards in growing chunks (stop early: the cost follows
+        what is read). A torn last line (no newline yet) comes first, as it is: callers skip what they
+        cannot parse."""
+        try:
+            fh = open(self.path, "rb")
+        except FileNotFoundError:
+            return
+        with fh:
+            pos, chunk = fh.seek(0, os.SEEK_END), _FIRST_CHUNK
+            rest = b""  # the start of a line that began before the chunk just read
+            while pos > 0:
+                step = min(chunk, pos)
+                pos -= step
+                chunk = min(chunk * 2, _MAX_CHUNK)
+                fh.seek(pos)
+                lines = (fh.read(step) + rest).split(b"\n")
+                rest = lines[0]
+                yield from (line for line in reversed(lines[1:]) if line)
+            if rest:
+                yield rest
+
+    def append(self, data: bytes) -> int:
+        """Append ``data`` (whole lines) durably, on a fresh line after a torn one; return the new size."""
+        if not data.endswith(b"\n"):
+            raise ValueError("a record must be whole lines, ending in a newline")
+        try:
+            size = os.stat(self.path).st_size
+        except FileNotFoundError:
+            size = 0
+        if size:
+            with open(self.path, "rb") as fh:
+                fh.seek(size - 1)
+                if fh.read(1) != b"\n":
+                    data = b"\n" + data  # one write: cut back off with the record if the disk is full
+        return append_durably(self.path, data)
 
 
 class DataDirLock(FileLock):

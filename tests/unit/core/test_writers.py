@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -14,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from okbot.core import items
-from okbot.core.datalock import DATA_DIR_LOCK_NAME, DataDirLock, FileLock
+from okbot.core.datalock import DATA_DIR_LOCK_NAME, AppendLog, DataDirLock, FileLock, storage_error
+from okbot.core.errors import OkBotError
 from okbot.core.session import SessionStore
 
 REPO = Path(__file__).resolve().parents[3]
@@ -38,8 +40,14 @@ _APPENDER = textwrap.dedent("""
 
 def _python(script: str, *args: object) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.Popen([sys.executable, "-c", script, *map(str, args)], cwd=REPO, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", script, *map(str, args)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _lines(path: Path) -> list[dict]:
@@ -67,9 +75,9 @@ def test_two_processes_appending_500_items_each_get_1000_distinct_increasing_ids
         assert proc.returncode == 0, err
         returned[tag] = [int(x) for x in out.split()]
     for ids in returned.values():
-        assert len(ids) == 500 and ids == sorted(ids)                 # each writer saw its ids increase
+        assert len(ids) == 500 and ids == sorted(ids)  # each writer saw its ids increase
     assert sorted(returned["a"] + returned["b"]) == list(range(1, 1001))  # none repeated, none skipped
-    lines = _lines(path)                                                # every line a valid item
+    lines = _lines(path)  # every line a valid item
     assert [it["id"] for it in lines] == list(range(1, 1001))
     by_id = {it["id"]: it["content"] for it in lines}
     for tag, ids in returned.items():
@@ -248,3 +256,90 @@ def test_an_append_cut_short_by_a_full_disk_leaves_the_file_as_it_was(tmp_path: 
     assert out.startswith("refused: Cannot use"), err
     assert path.read_bytes() == before  # the part that fit was cut back off
     assert SessionStore(path).append(items.user_message("next"))["id"] == 2
+
+
+# ----------------------------------------------------------------------------- the one append path
+# Every append-only record (session, as-sent, memory quarantine) goes through AppendLog: sidecar lock,
+# torn-line repair, append, fsync, and a user-facing error when the OS refuses (issue 16, class 5).
+_FULL_DISK_RECORD = textwrap.dedent("""
+    import resource, signal, sys
+    from pathlib import Path
+    from okbot.core.datalock import AppendLog
+    from okbot.core.errors import OkBotError
+
+    path, limit = Path(sys.argv[1]), int(sys.argv[2])
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writes past the limit fail with EFBIG instead
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
+    try:
+        AppendLog(path).append(b'{"id":2,"text":"' + b"x" * 20_000 + b'"}\\n')
+    except OkBotError as exc:
+        print("refused:", exc)
+""")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_FSIZE/EFBIG as on Linux")
+@pytest.mark.parametrize("torn", [False, True])
+def test_a_record_cut_short_by_a_full_disk_is_a_clear_error_and_leaves_the_file_as_it_was(
+    tmp_path: Path, torn: bool
+) -> None:
+    path = tmp_path / "records.jsonl"
+    path.write_bytes(b'{"id":1}\n' + (b'{"id":9,"te' if torn else b""))
+    before = path.read_bytes()
+    out, err = _python(_FULL_DISK_RECORD, path, len(before) + 100).communicate(timeout=60)
+    assert out.startswith(f"refused: Cannot use {path}: File too large"), err
+    assert "free some space" in out
+    assert path.read_bytes() == before  # the part that fit (and the torn-line repair) was cut back off
+    AppendLog(path).append(b'{"id":2}\n')
+    assert [json.loads(x)["id"] for x in path.read_bytes().splitlines() if x.endswith(b"}")] == [1, 2]
+
+
+def test_a_record_after_a_torn_last_line_starts_on_a_line_of_its_own(tmp_path: Path) -> None:
+    path = tmp_path / "records.jsonl"
+    path.write_bytes(b'{"id":1}\n{"id":2,"te')
+    AppendLog(path).append(b'{"id":3}\n')
+    assert path.read_bytes() == b'{"id":1}\n{"id":2,"te\n{"id":3}\n'
+
+
+def test_a_writer_reads_the_tail_last_first_under_the_lock_and_others_wait(tmp_path: Path) -> None:
+    path = tmp_path / "records.jsonl"
+    path.write_bytes(b"".join(b'{"id":%d}\n' % i for i in range(1, 5000)) + b'{"id":50')
+    log = AppendLog(path)
+    with log.writing() as locked:
+        assert not FileLock(log.lock.path).acquire(blocking=False)  # another process would wait here
+        lines = locked.lines_backward()
+        assert [next(lines) for _ in range(3)] == [b'{"id":50', b'{"id":4999}', b'{"id":4998}']
+        assert list(lines)[-1] == b'{"id":1}'
+        locked.append(b'{"id":5000}\n')
+    assert log.lock.path == tmp_path / "records.jsonl.lock"
+    assert FileLock(log.lock.path).acquire(blocking=False)
+    assert path.read_bytes().endswith(b'{"id":50\n{"id":5000}\n')
+    with AppendLog(tmp_path / "missing.jsonl").writing() as empty:
+        assert list(empty.lines_backward()) == []
+
+
+def test_a_record_that_is_not_a_whole_line_is_a_bug(tmp_path: Path) -> None:
+    with pytest.raises(ValueError):
+        AppendLog(tmp_path / "records.jsonl").append(b'{"id":1}')
+    assert not (tmp_path / "records.jsonl").exists()
+
+
+def test_a_file_the_os_refuses_is_a_clear_error_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "records.jsonl"
+    path.mkdir()  # EISDIR: any OS failure, not only a full disk, comes out as the user-facing error
+    with pytest.raises(OkBotError, match="Cannot use .*records.jsonl"):
+        AppendLog(path).append(b'{"id":1}\n')
+
+
+@pytest.mark.parametrize(
+    ("code", "hint"),
+    [
+        (errno.ENOSPC, "the disk is full: free some space and try again"),
+        (errno.EFBIG, "the file is as large as the system allows: free some space and try again"),
+        (errno.EROFS, "the disk is read-only"),
+        (errno.EACCES, "check that OkBot may write to this folder"),
+        (errno.EIO, "check that the disk is not full and the file is readable"),
+    ],
+)
+def test_the_error_says_what_failed_and_what_to_do(tmp_path: Path, code: int, hint: str) -> None:
+    error = storage_error(tmp_path / "records.jsonl", OSError(code, os.strerror(code)))
+    assert str(error) == f"Cannot use {tmp_path / 'records.jsonl'}: {os.strerror(code)} ({hint})"
