@@ -7,6 +7,8 @@ The turn runs on a worker thread so Ctrl+C can stop it cleanly: the partial repl
 from __future__ import annotations
 
 import json
+import os
+import select
 import signal
 import sys
 import threading
@@ -34,18 +36,34 @@ def _event_json(event: Any) -> dict[str, Any]:
     if isinstance(event, Degraded):
         return {"event": "degraded", "feature": event.feature, "message": event.message}
     if isinstance(event, UsageEvent):
-        return {"event": "usage", "prompt_tokens": event.prompt_tokens, "completion_tokens": event.completion_tokens,
-                "cached_tokens": event.cached_tokens, "estimated": event.estimated}
+        return {
+            "event": "usage",
+            "prompt_tokens": event.prompt_tokens,
+            "completion_tokens": event.completion_tokens,
+            "cached_tokens": event.cached_tokens,
+            "estimated": event.estimated,
+        }
     return {"event": type(event).__name__}
 
 
-def _ask_on_tty(err: TextIO) -> Any:
+def _read_answer(cancel: CancelToken) -> str:
+    """A line from the terminal, or "" as soon as the turn is stopped (Ctrl+C must not wait for Enter)."""
+    if os.name != "posix":  # pragma: no cover - select() cannot wait on a Windows console
+        return sys.stdin.readline()
+    while not cancel.cancelled:
+        ready, _, _ = select.select([sys.stdin], [], [], 0.1)
+        if ready:
+            return sys.stdin.readline()
+    return ""
+
+
+def _ask_on_tty(err: TextIO, cancel: CancelToken) -> Any:
     def ask(name: str, args: dict[str, Any]) -> bool:
         if sys.stdin is None or not sys.stdin.isatty():
             print(f"okbot: {name} needs approval and there is no terminal to ask; denied", file=err)
             return False
         print(f"okbot: allow {name} with {json.dumps(args, ensure_ascii=False)}? [y/N] ", end="", file=err, flush=True)
-        return sys.stdin.readline().strip().lower() in ("y", "yes")
+        return _read_answer(cancel).strip().lower() in ("y", "yes")
 
     return ask
 
@@ -53,7 +71,7 @@ def _ask_on_tty(err: TextIO) -> Any:
 def _squad_line(item: dict[str, Any], names: dict[str, str]) -> str | None:
     """``--verbose``: one line per delegation and per member reply (None for other items)."""
     if item.get("type") == "tool_call" and str(item.get("name", "")).startswith(ASK_PREFIX):
-        member = item["name"][len(ASK_PREFIX):]
+        member = item["name"][len(ASK_PREFIX) :]
         try:
             task = json.loads(item.get("arguments") or "{}").get("task", "")
         except (ValueError, AttributeError):
@@ -111,13 +129,13 @@ def run_chat(
             with emit_lock:
                 print(line, file=out, flush=True)
 
+    cancel = CancelToken()
     callbacks = TurnCallbacks(
         on_item=on_item,
         on_delta=on_delta,
         on_event=on_event,
-        ask_approval=_ask_on_tty(err),
+        ask_approval=_ask_on_tty(err, cancel),
     )
-    cancel = CancelToken()
     outcome: dict[str, Any] = {}
 
     finished = threading.Event()

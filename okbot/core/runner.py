@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from okbot.config.schema import setting
 from okbot.core.assent import AsSentStore
 from okbot.core.context import ContextProjection, build_context, reply_reserve
 from okbot.core.errors import OkBotError
@@ -35,7 +36,9 @@ log = logging.getLogger("okbot.runner")
 
 # Beyond this a pasted message is refused before anything is counted or written (≈ 250k tokens).
 MAX_USER_CHARS = 1_000_000
-DANGLING_LOOKBACK = 64  # newest items searched for tool calls left without a result
+# newest items searched for tool calls left without a result: a whole round at the largest budget
+# (its calls, its results so far) and the turn's other items
+DANGLING_LOOKBACK = 2 * int(setting("tools.maxCallsPerTurn").maximum or 0) + 64
 _DANGLING_LOCK = threading.Lock()
 
 
@@ -110,6 +113,13 @@ def _close_dangling(session: Any, target: Target) -> list[dict[str, Any]]:
             )
         )
     return added
+
+
+def _too_many_calls(asked: int, kept: int) -> str:
+    return (
+        f"The reply asked for {asked:,} tool calls; OkBot kept the first {kept:,} (the turn's budget, "
+        f"tools.maxCallsPerTurn) and did not record or run the other {asked - kept:,}."
+    )
 
 
 class TurnRunner:
@@ -268,7 +278,8 @@ class TurnRunner:
                     why = f"{max_rounds} tool rounds (the round limit)"
                 append(notice(f"Stopped after {why}.", "warning"))
                 break
-            for call in rnd.calls:
+            calls = rnd.calls[: runtime.budget.limit]  # a reply cannot use more calls than the whole turn
+            for call in calls:
                 append(
                     new_item(
                         "tool_call",
@@ -279,7 +290,10 @@ class TurnRunner:
                         arguments=call.arguments,
                     )
                 )
-            for call, outcome in zip(rnd.calls, runtime.run_tools(tools, rnd.calls), strict=True):
+            if len(rnd.calls) > len(calls):
+                append(notice(_too_many_calls(len(rnd.calls), len(calls)), "warning"))
+            outcomes = runtime.run_tools(tools, calls)
+            for call, outcome in zip(calls, outcomes, strict=True):
                 append(
                     new_item(
                         "tool_result",

@@ -175,6 +175,9 @@ class TurnRuntime:
             return tool.run(args, context)
         except OkBotError as exc:
             return ToolOutcome(f"{call.name} failed: {exc}", ok=False)
+        except Exception as exc:  # a bug in one tool ends that call, never the turn or its record
+            log.exception("tool %s crashed", call.name)
+            return ToolOutcome(f"{call.name} failed with an internal error ({type(exc).__name__}: {exc})", ok=False)
 
     def approve(self, tool_name: str, args: dict[str, Any], reason: str) -> bool:
         """Ask the user about one call that needs it even when the tool is allowed (e.g. a path outside

@@ -141,3 +141,36 @@ def test_ctrl_c_keeps_what_arrived_and_exits_130(okbot_home, server):
     reply = [it for it in map(json.loads, record.splitlines()) if it.get("type") == "assistant"][-1]
     assert reply["status"] == "interrupted" and reply["content"].startswith("partial")
     assert out.strip() in reply["content"]
+
+
+def test_ctrl_c_at_an_approval_prompt_closes_the_call_and_exits_130(okbot_home, server):
+    """Issue 16, class 3: Ctrl+C while `okbot chat` waited for y/N left the tool call without a result."""
+    import pty
+    import signal
+    import time
+
+    server.enqueue(Reply(tool_calls=[tool_call("run_shell", {"command": "echo hi"})]), Reply(text="never"))
+    env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_BASE_URL": server.base_url,
+           "OKBOT_API_KEY": "sk-canary-cli-0123456789"}
+    controller, terminal = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "okbot", "chat", "okbot", "-m", "say hi"], stdin=terminal,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    os.close(terminal)
+    try:
+        record = okbot_home / "assistants" / "okbot" / "session.jsonl"
+        deadline = time.monotonic() + 30
+        while '"tool_call"' not in (record.read_text(encoding="utf-8") if record.exists() else ""):
+            assert time.monotonic() < deadline, "the call never reached the approval prompt"
+            time.sleep(0.05)
+        time.sleep(0.3)  # the prompt is up and waiting for y/N
+        started = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, errs = proc.communicate(timeout=30)
+    finally:
+        os.close(controller)
+    assert proc.returncode == 130, errs
+    assert time.monotonic() - started < 5  # it did not sit out the 10 s wind-down wait
+    items = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
+    (call,) = [it for it in items if it["type"] == "tool_call"]
+    (closed,) = [it for it in items if it["type"] == "tool_result"]
+    assert closed["call_id"] == call["call_id"] and not closed["ok"]

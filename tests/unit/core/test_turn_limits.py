@@ -108,3 +108,63 @@ def test_parallel_approvals_each_get_an_answer(server):
     results = [it for it in records(target) if it["type"] == "tool_result"]
     assert sorted(calls) == [1, 2]
     assert [(r["ok"], r["content"][:5]) for r in results] == [(True, "ran 1"), (False, "The u")]
+
+
+def test_a_reply_with_thousands_of_tool_calls_runs_at_most_the_turn_budget_and_records_one_notice(server):
+    """2,000 calls in one reply (an attack sent 10,000): only the turn's budget is recorded and run; one notice covers the rest."""
+    ran = []
+    tool = Tool("echo", "echoes", {"type": "object", "properties": {"n": {"type": "integer"}}},
+                lambda a, c: ran.append(a["n"]) or ToolOutcome(f"n={a['n']}"))
+    target, sources, runner = make_env(server, [tool])
+    sources.settings.set("tools.maxCallsPerTurn", 5)
+    server.enqueue(Reply(tool_calls=[tool_call("echo", {"n": n}) for n in range(2_000)]), Reply(text="done"))
+    result = runner.run_turn(target, "go wild")
+    items = records(target)
+    assert ran == [0, 1, 2, 3, 4]
+    assert [it["type"] for it in items].count("tool_call") == 5
+    assert [it["type"] for it in items].count("tool_result") == 5
+    (note,) = [it for it in items if it["type"] == "notice"]
+    assert "2,000 tool calls" in note["content"] and "1,995" in note["content"]
+    assert len(items) <= 14 and result.status == "complete" and result.reply_text == "done"
+    last = server.chat_requests()[-1]
+    assert "tools" not in last or not last["tools"]  # the budget is spent: the model answers without tools
+
+
+def test_a_tool_that_crashes_gets_a_failed_result_and_every_call_of_the_round_is_closed(server):
+    def broken(args, ctx):
+        raise RuntimeError("bug in the tool")
+
+    tools = [Tool("broken", "crashes", {"type": "object", "properties": {}}, broken),
+             Tool("fine", "works", {"type": "object", "properties": {}}, lambda a, c: ToolOutcome("fine"))]
+    target, sources, runner = make_env(server, tools)
+    server.enqueue(Reply(tool_calls=[tool_call("broken", {}), tool_call("fine", {})]), Reply(text="sorry"))
+    result = runner.run_turn(target, "try both")
+    items = records(target)
+    calls = {it["call_id"] for it in items if it["type"] == "tool_call"}
+    results = {it["call_id"]: it for it in items if it["type"] == "tool_result"}
+    assert calls == set(results) and len(calls) == 2
+    crashed = [r for r in results.values() if r["name"] == "broken"][0]
+    assert not crashed["ok"] and "RuntimeError" in crashed["content"] and "bug in the tool" in crashed["content"]
+    assert result.status == "complete"
+
+
+def test_stop_during_a_long_round_closes_every_call_it_recorded(server):
+    cancel = CancelToken()
+    ran = []
+
+    def slow_then_stop(args, ctx):
+        ran.append(args["n"])
+        if len(ran) == 2:
+            cancel.cancel()  # the user pressed Stop (or Ctrl+C) while the second call ran
+        return ToolOutcome("ok")
+
+    tool = Tool("step", "a step", {"type": "object", "properties": {"n": {"type": "integer"}}}, slow_then_stop)
+    target, sources, runner = make_env(server, [tool])
+    server.enqueue(Reply(tool_calls=[tool_call("step", {"n": n}) for n in range(30)]), Reply(text="never"))
+    result = runner.run_turn(target, "many steps", cancel=cancel)
+    items = records(target)
+    calls = [it["call_id"] for it in items if it["type"] == "tool_call"]
+    results = [it for it in items if it["type"] == "tool_result"]
+    assert result.status == "interrupted" and ran == [0, 1]
+    assert [r["call_id"] for r in results] == calls and len(calls) == 30
+    assert all("the user stopped the turn" in r["content"] for r in results[2:])
