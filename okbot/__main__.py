@@ -7,11 +7,13 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     from okbot import cli
+    from okbot.llm.keys import take_from_environment
     from okbot.logs import setup_logging
 
     argv = sys.argv[1:] if argv is None else argv
     args = cli.build_parser().parse_args(argv)
     setup_logging()  # okbot.log and crash reports in the data dir's logs/, secrets redacted
+    take_from_environment()  # the key leaves the environment: no child inherits it, `ps e` does not show it
     if args.command is None:
         from okbot.ui.app import run_gui
 

@@ -10,14 +10,21 @@ chooses where it is read from:
 
 ``keyring`` is imported lazily: a missing package, a missing backend or any keyring error
 means "no key from the keyring", logged without the key.
+
+At start-up :func:`take_from_environment` moves the key variables out of the process environment
+into memory, so nothing OkBot starts inherits them and another process reading ours
+(``ps eww``, ``/proc/<pid>/environ``) does not see them; :func:`env_key` still answers for them.
 """
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
 import re
+import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger("okbot.llm")
@@ -65,10 +72,69 @@ def scrub(text: str) -> str:
     return redact(text, *secrets)
 
 
+_taken: dict[str, str] = {}  # key variables moved out of the environment: name -> value
+
+
+def take_from_environment() -> list[str]:
+    """Move ``OKBOT_API_KEY`` and ``OPENAI_API_KEY`` out of the process environment; the names moved.
+
+    ``os.environ.pop`` drops them from what every child process inherits, but on Linux
+    ``/proc/<pid>/environ`` (which ``ps e`` prints) shows the environment block the process was
+    started with, which ``unsetenv`` leaves as it was; that block is overwritten in place too.
+    Call it once, at start-up, before any thread or child process exists.
+    """
+    moved = []
+    for var in ENV_VARS:
+        value = os.environ.pop(var, None)
+        if value is not None:
+            _taken[var] = value
+            moved.append(var)
+            remember_secret(value.strip())
+    _wipe_initial_environment(ENV_VARS)
+    return moved
+
+
+def _wipe_initial_environment(names: tuple[str, ...]) -> bool:
+    """Overwrite with NULs the ``NAME=value`` entries of this process's initial environment block.
+
+    Linux only (elsewhere False). The block lies between ``env_start`` and ``env_end`` of
+    ``/proc/self/stat``; it is written only when its bytes are exactly what ``/proc/self/environ``
+    shows, so a kernel or layout this does not understand is left alone.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+        start, end = int(fields[47]), int(fields[48])  # fields 50 and 51 of proc(5), counted from "state"
+        shown = Path("/proc/self/environ").read_bytes()
+    except (OSError, IndexError, ValueError):
+        return False
+    if not start or end - start != len(shown) or ctypes.string_at(start, end - start) != shown:
+        log.warning("the start-up environment block is not where /proc says; key variables left in it")
+        return False
+    prefixes = tuple(f"{name}=".encode() for name in names)
+    offset = 0
+    for entry in shown.split(b"\0"):
+        if entry.startswith(prefixes):
+            ctypes.memset(start + offset, 0, len(entry))
+        offset += len(entry) + 1
+    return True
+
+
+def env_key(var: str) -> str | None:
+    """The stripped value of the key variable ``var``, or None.
+
+    The environment first (a value set later wins), else the one :func:`take_from_environment`
+    moved out of it.
+    """
+    value = os.environ.get(var, "").strip() or _taken.get(var, "").strip()
+    return value or None
+
+
 def env_api_key() -> str | None:
     """The key from ``OKBOT_API_KEY`` or ``OPENAI_API_KEY`` (first non-empty), else None."""
     for var in ENV_VARS:
-        value = os.environ.get(var, "").strip()
+        value = env_key(var)
         if value:
             return value
     return None

@@ -24,7 +24,6 @@ from __future__ import annotations
 import ipaddress
 import logging
 import math
-import os
 import random
 import socket
 import threading
@@ -57,7 +56,7 @@ from okbot.llm.events import (
     UsageEvent,
 )
 from okbot.llm.families import RequestFamily, learnt_headroom, request_family
-from okbot.llm.keys import redact, resolve_api_key
+from okbot.llm.keys import env_key, redact, resolve_api_key
 from okbot.llm.provider import (
     TOOL_TEXT_HEAD,
     CancelToken,
@@ -700,7 +699,7 @@ def _seconds(delay: float) -> str:
 
 
 def _env_key_set() -> bool:
-    return bool(os.environ.get("OKBOT_API_KEY", "").strip())
+    return env_key("OKBOT_API_KEY") is not None
 
 
 def _spent_tokens(completion: Any) -> tuple[int | None, int | None]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import http.client
 import ipaddress
 import json
-import os
 import socket
 import threading
 from collections.abc import Callable
@@ -26,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from okbot.llm.keys import env_api_key, resolve_api_key
+from okbot.llm.keys import env_api_key, env_key, resolve_api_key
 
 # Heavy third-party imports (openai, keyring) happen on pool threads; two threads importing
 # them at once has been seen to fail with ImportError, so they are taken one at a time.
@@ -242,7 +241,7 @@ def check_connection(settings: Any, timeout: float = LIST_TIMEOUT) -> Connection
 
 def key_status(settings: Any, keys: KeyStore) -> str:
     """Where the API key for ``settings`` comes from, in words (may touch the keyring)."""
-    if os.environ.get("OKBOT_API_KEY", "").strip():
+    if env_key("OKBOT_API_KEY"):
         return "Using the key in OKBOT_API_KEY (it takes precedence over the key source)."
     source = settings.get("provider.keySource")
     if source == "none":

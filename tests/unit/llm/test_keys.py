@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import os
+import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
@@ -117,3 +121,73 @@ def test_redact() -> None:
     assert redact("a b", "a") == "a b"  # too short to be a key: left alone
     assert redact("Authorization: Bearer tok.en-123") == "Authorization: Bearer [redacted]"
     assert redact("sk-proj-0123456789abcdef in text") == "[redacted] in text"
+
+
+# -- the key leaves the process environment ------------------------------------------------------
+CANARY = "sk-canary-environ-0123456789"
+
+
+@pytest.fixture
+def fresh_cache(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """An empty store of taken keys (and of remembered secrets) for this test only."""
+    taken: dict[str, str] = {}
+    monkeypatch.setattr(keys, "_taken", taken)
+    monkeypatch.setattr(keys, "_remembered", set())
+    return taken
+
+
+def test_taken_key_leaves_os_environ_and_is_still_the_key(monkeypatch: pytest.MonkeyPatch, fresh_cache) -> None:
+    monkeypatch.setenv("OKBOT_API_KEY", CANARY)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-too-0000")
+    assert keys.take_from_environment() == ["OKBOT_API_KEY", "OPENAI_API_KEY"]
+    assert "OKBOT_API_KEY" not in os.environ and "OPENAI_API_KEY" not in os.environ
+    assert keys.env_api_key() == CANARY
+    assert resolve_api_key("env") == CANARY
+    assert resolve_api_key("env") == CANARY  # asked again: still there
+    assert keys.env_key("OPENAI_API_KEY") == "sk-openai-too-0000"
+    assert keys.scrub(f"echo {CANARY}") == "echo [redacted]"
+
+
+def test_a_key_set_after_the_take_wins(monkeypatch: pytest.MonkeyPatch, fresh_cache) -> None:
+    monkeypatch.setenv("OKBOT_API_KEY", CANARY)
+    keys.take_from_environment()
+    monkeypatch.setenv("OKBOT_API_KEY", " sk-newer-0000 ")
+    assert keys.env_api_key() == "sk-newer-0000"
+    monkeypatch.delenv("OKBOT_API_KEY")
+    assert keys.env_api_key() == CANARY
+
+
+def test_nothing_to_take(fresh_cache) -> None:
+    assert keys.take_from_environment() == []
+    assert keys.env_api_key() is None and keys.env_key("OKBOT_API_KEY") is None
+
+
+_CHILD = """
+import hashlib, subprocess, sys
+from okbot.llm import keys
+assert keys.take_from_environment() == list(keys.ENV_VARS[:1])  # (no key name in this process's argv)
+print("ready", flush=True)
+sys.stdin.readline()  # the test reads /proc and ps meanwhile
+shell = "tr '\\\\0' '\\\\n' < /proc/$PPID/environ; ps eww -o command= -p $PPID; env"
+print(subprocess.run(["sh", "-c", shell], capture_output=True, text=True).stdout)
+print("key", hashlib.sha256(keys.env_api_key().encode()).hexdigest())  # the key itself is not in argv
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/<pid>/environ is Linux's")
+def test_a_started_process_shows_the_key_to_no_one(tmp_path) -> None:
+    """What another process sees: /proc/<pid>/environ, `ps e`, and a child's environment."""
+    env = {**os.environ, "OKBOT_API_KEY": CANARY, "OKBOT_HOME": str(tmp_path)}
+    with subprocess.Popen(
+        [sys.executable, "-c", _CHILD], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as child:
+        assert child.stdout is not None and child.stdin is not None
+        assert child.stdout.readline() == "ready\n"
+        environ = Path(f"/proc/{child.pid}/environ").read_bytes()
+        listed = subprocess.run(["ps", "eww", "-o", "command=", "-p", str(child.pid)], capture_output=True, text=True)
+        out, _ = child.communicate("go\n", timeout=30)
+    assert b"OKBOT_HOME=" in environ  # the rest of the environment is untouched
+    assert CANARY.encode() not in environ and b"OKBOT_API_KEY" not in environ
+    assert CANARY not in listed.stdout
+    assert CANARY not in out and "OKBOT_API_KEY" not in out and "PATH=" in out
+    assert out.rstrip().endswith("key " + hashlib.sha256(CANARY.encode()).hexdigest())
