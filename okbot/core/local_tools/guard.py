@@ -5,6 +5,9 @@
 * Some paths are never allowed, whatever the user approves: OkBot's own data dir (settings,
   sessions, memories …) except the assistants' workspace folders, OkBot's config and tiktoken
   files, the keyring's files, and ``/proc/*/environ`` / ``/proc/*/mem`` (they may hold the key).
+* A file with more than one name (hard links) is protected when any of its names is: the tools
+  check the file they opened (its device and inode) against the protected folders' files, since
+  its path says nothing about the other names.
 * A path outside the workspace needs the user's approval for that one call, even when the tool
   itself is allowed; with no running turn (nobody to ask) it is refused.
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -27,6 +31,7 @@ log = logging.getLogger("okbot.tools")
 
 WORKSPACE_KEY = "workspace"  # assistant.json: an absolute path overriding the default workspace
 MAX_PATH_CHARS = 4096
+LINK_SCAN_LIMIT = 100_000  # entries of the protected folders searched for a hard-linked file's other name
 _FOLD_CASE = sys.platform in ("darwin", "win32")  # case-insensitive file systems by default
 _PROC_SECRETS = {"environ", "mem", "kcore"}
 
@@ -111,6 +116,31 @@ def protected(path: Path) -> str:
     return ""
 
 
+def protected_link(st: os.stat_result) -> str:
+    """The reason when the opened file ``st`` describes is also a protected file (a hard link to it), else ``""``.
+
+    Only a regular file with more than one link can be one; its device and inode are looked for in
+    the protected folders (links not followed, the assistants' workspaces skipped). When there are
+    too many files to search, the answer is a refusal too.
+    """
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink < 2:
+        return ""
+    roots: list[tuple[Path, str]] = []
+    try:
+        roots.append((Path(os.path.realpath(paths.data_dir())), DATA_REASON))
+    except OSError:
+        pass
+    roots.extend(_other_roots())
+    budget = [LINK_SCAN_LIMIT]
+    for root, reason in roots:
+        found = _holds(root, st.st_dev, st.st_ino, budget, skip_workspaces=reason == DATA_REASON)
+        if found is None:
+            return f"a hard-linked file, and there are too many protected files to rule out that it is one ({reason})"
+        if found:
+            return reason
+    return ""
+
+
 def allowed(ctx: ToolContext, tool_name: str, args: dict[str, Any], check: PathCheck) -> str:
     """``""`` when the call may go on, else the refusal text for the model.
 
@@ -162,6 +192,34 @@ def _in_default_workspace(real: Path, data: Path) -> bool:
     """``<data>/assistants/<id>/workspace`` or below: the one part of the data dir tools may use."""
     rel = Path(os.path.relpath(real, data)).parts
     return len(rel) >= 3 and _key(Path(rel[0])) == "assistants" and _key(Path(rel[2])) == "workspace"
+
+
+def _holds(root: Path, dev: int, ino: int, budget: list[int], *, skip_workspaces: bool) -> bool | None:
+    """Whether a regular file under ``root`` is inode ``ino`` of device ``dev``; None when ``budget`` ran out."""
+    try:
+        if os.stat(root, follow_symlinks=False).st_dev != dev:
+            return False  # a hard link never crosses file systems
+    except OSError:
+        return False
+    stack = [(root, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                for entry in it:
+                    budget[0] -= 1
+                    if budget[0] < 0:
+                        return None
+                    if entry.is_file(follow_symlinks=False) and entry.inode() == ino:
+                        if os.stat(entry.path, follow_symlinks=False).st_dev == dev:
+                            return True
+                    elif entry.is_dir(follow_symlinks=False):
+                        if skip_workspaces and depth == 2 and _in_default_workspace(Path(entry.path), root):
+                            continue  # the tools' own ground, not protected
+                        stack.append((Path(entry.path), depth + 1))
+        except OSError:
+            continue
+    return False
 
 
 def _other_roots() -> list[tuple[Path, str]]:

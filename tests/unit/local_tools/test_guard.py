@@ -11,7 +11,7 @@ import pytest
 
 from okbot.config import paths
 from okbot.core.local_tools import guard
-from okbot.core.local_tools.guard import PathCheck, allowed, check_path, protected, workspace_dir
+from okbot.core.local_tools.guard import PathCheck, allowed, check_path, protected, protected_link, workspace_dir
 from okbot.core.tools import ToolContext
 from okbot.core.workspace import Target, Workspace
 from okbot.llm.provider import CancelToken
@@ -115,8 +115,15 @@ def test_relative_to_cwd(target: Target, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("raw", "reason"),
-    [("a\x00b", "NUL"), ("", "empty"), ("   ", "empty"), (123, "string"), (None, "string"), (["a"], "string"),
-     ("a" * 5000, "long")],
+    [
+        ("a\x00b", "NUL"),
+        ("", "empty"),
+        ("   ", "empty"),
+        (123, "string"),
+        (None, "string"),
+        (["a"], "string"),
+        ("a" * 5000, "long"),
+    ],
 )
 def test_bad_raw_paths_are_refused(target: Target, raw: Any, reason: str) -> None:
     check = check_path(target, raw)
@@ -168,8 +175,7 @@ def test_workspace_folders_are_not_protected(target: Target, ws: Path) -> None:
 
 
 def test_proc_environ_and_mem_are_protected(target: Target) -> None:
-    for raw in ("/proc/self/environ", "/proc/self/mem", f"/proc/{os.getpid()}/environ",
-                "/proc/self/task/../environ"):
+    for raw in ("/proc/self/environ", "/proc/self/mem", f"/proc/{os.getpid()}/environ", "/proc/self/task/../environ"):
         assert "environment or memory" in protected(Path(raw)), raw
         assert check_path(target, raw).refused
     assert protected(Path("/proc/self/status")) == ""
@@ -185,6 +191,47 @@ def test_tiktoken_config_and_keyring_files_are_protected(tmp_path: Path, monkeyp
     assert "configuration" in protected(tmp_path / "xdg-config" / "okbot" / "x.json")
     assert protected(tmp_path / "xdg-data" / "other" / "file") == ""
     assert protected(tmp_path / "tkx") == ""  # a sibling whose name merely starts the same
+
+
+# -- protected_link (hard links) ------------------------------------------------------------------
+def test_hard_link_to_the_session_or_settings_is_protected(target: Target, ws: Path, tmp_path: Path) -> None:
+    target.session_path.write_text("{}\n")
+    paths.settings_file().write_text("{}")
+    os.link(target.session_path, ws / "notes.jsonl")
+    os.link(paths.settings_file(), tmp_path / "copy.json")
+    assert check_path(target, "notes.jsonl").refused == ""  # its path says nothing about its other name
+    assert protected_link(os.stat(ws / "notes.jsonl")) == guard.DATA_REASON
+    assert protected_link(os.stat(tmp_path / "copy.json")) == guard.DATA_REASON
+    assert protected_link(os.stat(target.session_path)) == guard.DATA_REASON  # either name is the same file
+
+
+def test_hard_link_to_a_keyring_file_is_protected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    keyring = tmp_path / "xdg-data" / "python_keyring"
+    keyring.mkdir(parents=True)
+    (keyring / "keyring_pass.cfg").write_text("[okbot]\n")
+    os.link(keyring / "keyring_pass.cfg", tmp_path / "innocent.txt")
+    assert "keyring" in protected_link(os.stat(tmp_path / "innocent.txt"))
+
+
+def test_single_links_and_links_between_workspace_files_are_not_protected(target: Target, ws: Path) -> None:
+    target.session_path.write_text("{}\n")
+    (ws / "a.txt").write_text("a")
+    assert protected_link(os.stat(ws / "a.txt")) == ""
+    os.link(ws / "a.txt", ws / "b.txt")
+    other = workspace_dir(Workspace().create_assistant("Bob"))
+    os.link(ws / "a.txt", other / "c.txt")  # another assistant's workspace is not OkBot's data either
+    assert protected_link(os.stat(ws / "b.txt")) == ""
+    assert protected_link(os.stat(ws)) == ""  # not a regular file
+
+
+def test_too_many_protected_files_to_search_is_a_refusal(
+    target: Target, ws: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (ws / "a.txt").write_text("a")
+    os.link(ws / "a.txt", ws / "b.txt")
+    monkeypatch.setattr(guard, "LINK_SCAN_LIMIT", 1)
+    assert "too many protected files" in protected_link(os.stat(ws / "b.txt"))
 
 
 # -- allowed -------------------------------------------------------------------------------------
@@ -240,5 +287,5 @@ def test_approval_answered_after_stop_does_not_run(target: Target, tmp_path: Pat
 
 
 def test_module_exposes_the_documented_api() -> None:
-    for name in ("workspace_dir", "PathCheck", "check_path", "protected", "allowed"):
+    for name in ("workspace_dir", "PathCheck", "check_path", "protected", "protected_link", "allowed"):
         assert hasattr(guard, name)
