@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from okbot.core.errors import OkBotError
 from okbot.core.memory.keeper import MemoryKeeper
+from okbot.core.messages import task_text
 from okbot.core.runner import TurnCallbacks, TurnResult
 from okbot.core.sources import ContextSources
 from okbot.core.squad import ASK_PREFIX, members
@@ -72,10 +73,7 @@ def _squad_line(item: dict[str, Any], names: dict[str, str]) -> str | None:
     """``--verbose``: one line per delegation and per member reply (None for other items)."""
     if item.get("type") == "tool_call" and str(item.get("name", "")).startswith(ASK_PREFIX):
         member = item["name"][len(ASK_PREFIX) :]
-        try:
-            task = json.loads(item.get("arguments") or "{}").get("task", "")
-        except (ValueError, AttributeError):
-            task = item.get("arguments", "")
+        task = task_text(item)
         return f"→ asked {names.get(member, member)}: {task}"
     source = str(item.get("source", ""))
     if item.get("type") == "tool_result" and source.startswith("member:"):

@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any
 
+from okbot.core import jsontext
 from okbot.core.items import item_text, preview
 
 # Messages that only move the work along; never offered for verbatim keeping.
@@ -111,8 +112,8 @@ def is_trivial(text: str) -> bool:
 def argument_gist(arguments: str, limit: int = 80) -> str:
     """The arguments of a tool call, shortened: ``path="src/app.py", start_line=1``."""
     try:
-        value = json.loads(arguments) if arguments.strip() else {}
-    except (ValueError, RecursionError):  # a recorded call must never make a later compression fail
+        value = jsontext.loads(arguments) if arguments.strip() else {}
+    except ValueError:  # a recorded call must never make a later compression fail
         return preview(arguments, limit)
     if isinstance(value, dict):
         return preview(", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in value.items()), limit)

@@ -10,10 +10,11 @@ Rules the provider API needs and the record may not satisfy after a crash:
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from typing import Any
+
+from okbot.core import jsontext
 
 INTERRUPTED_MARK = "[app note: this reply was interrupted before it finished]"
 ERROR_MARK = "[app note: this reply ended with an error]"
@@ -91,7 +92,7 @@ def member_view(items: Iterable[dict[str, Any]], member: str, own_call: str) -> 
 def task_text(item: dict[str, Any]) -> str:
     """The task of a captain's ``ask_<member>`` call (its raw arguments when they hold none)."""
     try:
-        task = json.loads(item.get("arguments") or "{}").get("task")
+        task = jsontext.loads(item.get("arguments") or "{}").get("task")
     except (ValueError, AttributeError):
         task = None
     return task if isinstance(task, str) and task.strip() else str(item.get("arguments", ""))

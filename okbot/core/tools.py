@@ -8,12 +8,12 @@ memory, local tools) register here the same way.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from okbot.config.settings import Settings
+from okbot.core import jsontext
 from okbot.core.workspace import Target
 
 
@@ -100,12 +100,7 @@ def parse_arguments(text: str) -> dict[str, Any]:
     """Tool-call arguments as a dict, or ValueError with a message the model can act on."""
     if not text.strip():
         return {}
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"arguments are not valid JSON ({exc.msg} at position {exc.pos})") from exc
-    except RecursionError:  # thousands of nested brackets: refused like any other bad arguments
-        raise ValueError("arguments are nested too deeply to read") from None
+    value = jsontext.loads(text, what="the arguments")  # bad or too-deep JSON: refused like bad arguments
     if not isinstance(value, dict):
         raise ValueError("arguments must be a JSON object")
     return value

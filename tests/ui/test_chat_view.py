@@ -558,6 +558,18 @@ def test_digests() -> None:
     assert digest.time_label("not a time") == ""
 
 
+@pytest.mark.parametrize("depth", [990, 5000])
+def test_a_recorded_call_nested_thousands_deep_shows_as_raw_text(depth: int) -> None:
+    """Issue 16, class 1: json.loads raises RecursionError, not ValueError, so expanding such a row (or a
+    squad's "asked …" line) crashed the chat; 990 levels parsed and then broke json.dumps."""
+    raw = '{"task": ' + "[" * depth + "]" * depth + "}"
+    call = {"type": "tool_call", "name": "ask_ada", "arguments": raw}
+    assert digest.tool_detail(call).startswith('{"task": [[[')
+    assert digest.delegation_label(call, "Ada").startswith('asked Ada: {"task": [[[')
+    assert digest.copy_text(call)
+    assert digest.tool_digest({**call, "name": "read_file"}).startswith('read_file({"task": [[[')
+
+
 def test_markdown_document_keeps_code_text_exact() -> None:
     from okbot.ui.chat.markdown import code_blocks, fenced_sources, make_document, style_document
 

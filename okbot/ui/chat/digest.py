@@ -9,13 +9,15 @@ import json
 from datetime import datetime
 from typing import Any
 
+from okbot.core import jsontext
 from okbot.core.digest import call_digest, result_digest
 from okbot.core.items import item_text, preview
-from okbot.ui.chat.roster import is_delegation, is_member_answer, task_of
+from okbot.core.messages import task_text
+from okbot.ui.chat.roster import is_delegation, is_member_answer
 
-DIGEST_CHARS = 96          # a collapsed tool row shows at most this much
-TASK_CHARS = 240           # a collapsed delegation row's task (then elided to the row's width)
-EXPANDED_CHARS = 4000      # an expanded tool row shows at most this much of the content
+DIGEST_CHARS = 96  # a collapsed tool row shows at most this much
+TASK_CHARS = 240  # a collapsed delegation row's task (then elided to the row's width)
+EXPANDED_CHARS = 4000  # an expanded tool row shows at most this much of the content
 CACHE_TEXT_CHARS = 20_000  # what the model keeps in memory of a huge tool result
 
 
@@ -29,7 +31,7 @@ def tool_digest(item: dict[str, Any]) -> str:
 def delegation_label(item: dict[str, Any], member: str, *, with_task: bool = True) -> str:
     """One line for the captain's delegation: ``asked Rex: <task>`` (or why ``member`` was not asked)."""
     if item.get("type") == "tool_call":
-        return f"asked {member}: {preview(task_of(item), TASK_CHARS)}" if with_task else f"asked {member}"
+        return f"asked {member}: {preview(task_text(item), TASK_CHARS)}" if with_task else f"asked {member}"
     content = str(item.get("content") or "")
     first = next((line for line in content.splitlines() if line.strip()), "")
     return f"could not ask {member}: {preview(first, DIGEST_CHARS)}"
@@ -40,8 +42,8 @@ def tool_detail(item: dict[str, Any]) -> str:
     if item.get("type") == "tool_call":
         raw = item.get("arguments", "")
         try:
-            text = json.dumps(json.loads(raw), ensure_ascii=False, indent=2)
-        except ValueError:
+            text = json.dumps(jsontext.loads(raw), ensure_ascii=False, indent=2)
+        except ValueError:  # not JSON, or nested too deep to show: the raw text
             text = raw
     else:
         text = item_text(item).rstrip()
@@ -101,7 +103,7 @@ def time_label(ts: str) -> str:
 def copy_text(item: dict[str, Any]) -> str:
     """What "Copy message" puts on the clipboard: the Markdown source, the task asked, or the tool text."""
     if is_delegation(item) and item.get("type") == "tool_call":
-        return task_of(item)
+        return task_text(item)
     if is_member_answer(item):
         return str(item.get("content") or "")
     if item.get("type") == "tool_call":

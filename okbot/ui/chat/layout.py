@@ -15,18 +15,19 @@ from typing import Any
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument, QTextTable
 
+from okbot.core.messages import task_text
 from okbot.ui.chat import digest
 from okbot.ui.chat.colors import ChatColors
 from okbot.ui.chat.markdown import CODE_HEADER, CodeBlock, code_blocks, make_document, style_document
-from okbot.ui.chat.roster import SquadInfo, is_delegation, is_member_answer, split_app_note, task_of
+from okbot.ui.chat.roster import SquadInfo, is_delegation, is_member_answer, split_app_note
 
-MARGIN_X = 20        # space between the view's edges and the conversation column
-COLUMN_MAX = 860     # the conversation column never gets wider (long lines are hard to read)
-GAP = 4              # space above each message
+MARGIN_X = 20  # space between the view's edges and the conversation column
+COLUMN_MAX = 860  # the conversation column never gets wider (long lines are hard to read)
+GAP = 4  # space above each message
 PAD_X, PAD_Y = 14, 10
 RADIUS = 12
 AVATAR = 28
-FOOTER = 22          # below user/assistant bubbles: time and hover actions
+FOOTER = 22  # below user/assistant bubbles: time and hover actions
 USER_MAX_FRACTION = 0.78
 STATUS_H = 26
 BUTTON_PAD = 8
@@ -40,7 +41,7 @@ RETRY_LABEL = "↻  Retry"
 class Action:
     """A clickable area of a row (row coordinates); ``payload`` says which code block, etc."""
 
-    name: str            # copy | view_context | copy_code | retry | toggle
+    name: str  # copy | view_context | copy_code | retry | toggle
     rect: QRectF
     label: str = ""
     payload: Any = None
@@ -50,13 +51,13 @@ class Action:
 class RowData:
     """What a row shows, read from the model once per layout."""
 
-    kind: str                    # item | divider | stream
+    kind: str  # item | divider | stream
     item: dict[str, Any] | None
     author: str = ""
     expanded: bool = False
     retryable: bool = False
     divider: tuple[int, str] | None = None
-    squad: bool = False          # assistant bubbles carry an avatar: indent tool rows to match
+    squad: bool = False  # assistant bubbles carry an avatar: indent tool rows to match
     info: SquadInfo | None = None  # a squad with a roster: who speaks, whom the captain asked
 
     @property
@@ -65,9 +66,9 @@ class RowData:
             return self.kind
         item = self.item or {}
         if self.info is not None and is_member_answer(item):
-            return "assistant"      # a member's answer to the captain is that member's bubble
+            return "assistant"  # a member's answer to the captain is that member's bubble
         if self.info is not None and is_delegation(item):
-            return "delegation"     # "asked Rex: …", expands to the whole task
+            return "delegation"  # "asked Rex: …", expands to the whole task
         kind = item.get("type", "notice")
         return {"tool_call": "tool", "tool_result": "tool"}.get(kind, kind)
 
@@ -90,16 +91,16 @@ class RowLayout:
     avatar: QRectF | None = None
     status: str = ""
     status_rect: QRectF = field(default_factory=QRectF)
-    actions: list[Action] = field(default_factory=list)      # always shown
-    footer: list[Action] = field(default_factory=list)       # shown on hover
+    actions: list[Action] = field(default_factory=list)  # always shown
+    footer: list[Action] = field(default_factory=list)  # shown on hover
     footer_time: str = ""
     footer_time_rect: QRectF = field(default_factory=QRectF)
     level: str = "info"
     item: dict[str, Any] | None = None
-    slot: int | None = None      # squads: the speaker's colour slot (None: by name)
-    author_note: str = ""        # squads: "to the captain" after a member's name
-    status_error: bool = False   # the status line reads as an error (else a warning)
-    to_name: str = ""            # a delegation row: the member asked
+    slot: int | None = None  # squads: the speaker's colour slot (None: by name)
+    author_note: str = ""  # squads: "to the captain" after a member's name
+    status_error: bool = False  # the status line reads as an error (else a warning)
+    to_name: str = ""  # a delegation row: the member asked
     to_slot: int = 0
 
     def doc_rect(self) -> QRectF:
@@ -170,7 +171,7 @@ class LayoutBuilder:
         out = RowLayout(style=style, width=width, height=0, item=item)
         y = float(GAP)
         x = col_x
-        if data.squad and not user:   # squads: every reply sits right of its author's avatar
+        if data.squad and not user:  # squads: every reply sits right of its author's avatar
             x = col_x + AVATAR + 10
             col_w -= AVATAR + 10
             if data.author:
@@ -245,14 +246,14 @@ class LayoutBuilder:
             parts.append(("view_context", "View context"))
         widths = [self._button_w(label) for _, label in parts]
         time_w = self.sfm.horizontalAdvance(out.footer_time) + 6 if out.footer_time else 0.0
-        if user:   # right-aligned under the bubble: [time] [Copy] [View context]
+        if user:  # right-aligned under the bubble: [time] [Copy] [View context]
             cursor = out.bubble.right()
             for (name, label), w in reversed(list(zip(parts, widths, strict=True))):
                 cursor -= w
                 out.footer.append(Action(name, QRectF(cursor, top, w, h), label))
             out.footer.reverse()
             out.footer_time_rect = QRectF(cursor - time_w, top, time_w, h)
-        else:      # left-aligned: [time] [Copy]
+        else:  # left-aligned: [time] [Copy]
             cursor = out.bubble.left() + 2
             out.footer_time_rect = QRectF(cursor, top, time_w, h)
             cursor += time_w
@@ -304,7 +305,7 @@ class LayoutBuilder:
         out = RowLayout(style="delegation", width=width, height=0, item=item)
         out.to_name, out.to_slot = info.to_name, info.to_slot
         call = item.get("type") == "tool_call"
-        detail = task_of(item) if call else str(item.get("content") or "")
+        detail = task_text(item) if call else str(item.get("content") or "")
         # open, the box shows the whole task, so the line only says who was asked
         out.label = digest.delegation_label(item, info.to_name, with_task=not data.expanded)
         out.level = "ok" if item.get("ok", True) else "failed"
@@ -320,7 +321,7 @@ class LayoutBuilder:
             out.doc = doc
             box = QRectF(x, y + 4, max(doc.textWidth() + 2 * PAD_X, line_w), doc.size().height() + 2 * 8)
             out.doc_pos = QPointF(x + PAD_X, box.top() + 8)
-            out.status_rect = box          # the task's box
+            out.status_rect = box  # the task's box
             y = box.bottom()
         out.actions.append(Action("toggle", QRectF(out.bubble)))
         out.height = math.ceil(y + DELEGATION_BELOW)
@@ -360,7 +361,7 @@ class LayoutBuilder:
             out.codes = code_blocks(doc, text)
             box = QRectF(col_x, y, col_w, doc.size().height() + 2 * PAD_Y)
             out.doc_pos = QPointF(col_x + PAD_X, y + PAD_Y)
-            out.status_rect = box      # the summary box
+            out.status_rect = box  # the summary box
             y = box.bottom() + 8
         out.actions.append(Action("toggle", QRectF(out.label_rect)))
         out.height = math.ceil(y)

@@ -9,7 +9,6 @@ here, so the wording and the slots can be tested on their own.
 
 from __future__ import annotations
 
-import json
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -18,15 +17,15 @@ from typing import Any
 from okbot.core.squad import ASK_PREFIX, delegation_tool_name
 
 CAPTAIN_LABEL = "Captain"
-SLOTS = 8            # colour slots (hues) an avatar can take
-CAPTAIN_SLOT = -1    # the captain paints with the accent colour, not a member hue
+SLOTS = 8  # colour slots (hues) an avatar can take
+CAPTAIN_SLOT = -1  # the captain paints with the accent colour, not a member hue
 MEMBER_SOURCE = "member:"
 
 
 def member_of(item: Mapping[str, Any]) -> str:
     """The member id that said ``item`` (its ``source`` is ``member:<id>``), or ``""``."""
     source = str(item.get("source") or "")
-    return source[len(MEMBER_SOURCE):] if source.startswith(MEMBER_SOURCE) else ""
+    return source[len(MEMBER_SOURCE) :] if source.startswith(MEMBER_SOURCE) else ""
 
 
 def is_member_answer(item: Mapping[str, Any]) -> bool:
@@ -40,24 +39,13 @@ def is_delegation(item: Mapping[str, Any]) -> bool:
     return item.get("type") in ("tool_call", "tool_result") and name.startswith(ASK_PREFIX) and len(name) > 4
 
 
-def task_of(item: Mapping[str, Any]) -> str:
-    """The ``task`` argument of an ``ask_<member>`` call (the raw arguments when they are not JSON)."""
-    raw = item.get("arguments") or ""
-    try:
-        args = json.loads(raw) if isinstance(raw, str) and raw.strip() else {}
-    except ValueError:
-        return str(raw)
-    task = args.get("task") if isinstance(args, dict) else None
-    return task if isinstance(task, str) else str(raw)
-
-
 def split_app_note(text: str) -> tuple[str, str]:
     """``(what the member said, the app's note)`` for an answer ending in ``[app note: …]``."""
     body = text.rstrip()
     start = body.rfind("[app note:")
     if start < 0 or not body.endswith("]"):
         return text, ""
-    note = body[start + len("[app note:"):-1].strip()
+    note = body[start + len("[app note:") : -1].strip()
     return body[:start].rstrip(), note
 
 
@@ -66,10 +54,10 @@ class SquadInfo:
     """How a squad row names its speaker (and, for a delegation, whom the captain asked)."""
 
     name: str
-    slot: int               # colour slot (roster.CAPTAIN_SLOT for the captain)
+    slot: int  # colour slot (roster.CAPTAIN_SLOT for the captain)
     captain: bool = False
     to_captain: bool = False  # a member's answer to the captain's task
-    to_name: str = ""       # a delegation: the member asked
+    to_name: str = ""  # a delegation: the member asked
     to_slot: int = 0
 
 
@@ -78,8 +66,8 @@ class SquadRoster:
     """Names and colour slots for one squad's speakers (see the module docstring)."""
 
     squad_id: str
-    members: list[str] = field(default_factory=list)             # member ids, in the squad's order
-    names: dict[str, str] = field(default_factory=dict)          # every known assistant id -> name
+    members: list[str] = field(default_factory=list)  # member ids, in the squad's order
+    names: dict[str, str] = field(default_factory=dict)  # every known assistant id -> name
     captain_label: str = CAPTAIN_LABEL
     _slots: dict[str, int] = field(default_factory=dict, repr=False)
 
@@ -97,7 +85,7 @@ class SquadRoster:
         return author == self.squad_id
 
     def name(self, author: str) -> str:
-        """"Captain" for the squad itself, a member's name, or the id of someone no longer there."""
+        """ "Captain" for the squad itself, a member's name, or the id of someone no longer there."""
         if self.is_captain(author):
             return self.captain_label
         return self.names.get(author) or author
@@ -112,7 +100,7 @@ class SquadRoster:
         for known in self.names:
             if delegation_tool_name(known) == tool_name:
                 return known
-        return tool_name[len(ASK_PREFIX):]
+        return tool_name[len(ASK_PREFIX) :]
 
     def speaker(self, item: Mapping[str, Any]) -> str:
         """Who said ``item``: a member id, the squad id for the captain, or ``""`` for the user / the app."""

@@ -97,18 +97,19 @@ def test_invalid_tool_arguments_are_reported_to_the_model_and_the_turn_goes_on(e
     assert not bad["ok"] and "not valid JSON" in bad["content"]
 
 
-def test_deeply_nested_tool_arguments_end_as_an_error_result_and_never_break_a_later_compression(env, server):
+@pytest.mark.parametrize("depth", [40, 990, 5000])
+def test_deeply_nested_tool_arguments_end_as_an_error_result_and_never_break_a_later_compression(env, server, depth):
     """1,000 nested brackets (2 KB) once ended the turn with RecursionError and made every later
-    compression fail on the recorded call's digest."""
+    compression fail on the recorded call's digest; 990 levels parsed, then broke whoever walked them."""
     from okbot.core.compression import Compressor
     from tests.helpers.fake_summarizer import faithful
 
     target, sources, runner = env
-    nested = "[" * 1000 + "]" * 1000
+    nested = '{"query": ' + "[" * depth + "]" * depth + "}"
     server.enqueue(Reply(tool_calls=[tool_call("search_history", nested, call_id="c1")]), Reply(text="Sorry."))
     assert runner.run_turn(target, "search please").status == "complete"
     bad = next(it for it in records(target) if it["type"] == "tool_result")
-    assert not bad["ok"] and "nested too deeply" in bad["content"]
+    assert not bad["ok"] and "nested" in bad["content"] and "deep" in bad["content"]
     for i in range(6):
         server.enqueue(Reply(text=f"answer {i}"))
         runner.run_turn(target, f"question {i}")
