@@ -1,24 +1,27 @@
 """The file tools: ``read_file``, ``list_dir``, ``write_file`` and ``edit_file``.
 
 Paths go through :mod:`okbot.core.local_tools.guard` (workspace, protected paths, approval for
-anything outside). Output is bounded and says so when cut; reads are streamed so a huge file is
-never loaded whole; writes are atomic (the old file or the new one, never a mix) and keep the
-file's permissions. Bad arguments get a message the model can act on, never an exception.
+anything outside). Files and folders are opened through :mod:`okbot.core.local_tools.safe_open`,
+so no symlink swapped into the path after the check is followed, and a file that is a hard link to
+protected data is refused. Output is bounded and says so when cut; reads are streamed so a huge
+file is never loaded whole; writes are atomic (the old file or the new one, never a mix) and keep
+the file's permissions. Bad arguments get a message the model can act on, never an exception.
 """
 
 from __future__ import annotations
 
 import codecs
 import difflib
+import errno
 import os
 import re
 import stat
-from itertools import islice
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from okbot.core.atomic import atomic_write_bytes
-from okbot.core.local_tools.guard import PathCheck, allowed, check_path, protected, workspace_dir
+from okbot.core.local_tools import safe_open
+from okbot.core.local_tools.guard import PathCheck, allowed, check_path, protected, protected_link, workspace_dir
+from okbot.core.local_tools.safe_open import Folder, PathChanged
 from okbot.core.tools import Tool, ToolContext, ToolOutcome
 
 SNIFF_BYTES = 8 * 1024  # read_file: binary detection window
@@ -36,9 +39,7 @@ DIFF_CONTEXT = 3
 MAX_MATCH_LINES = 20
 
 NUL = b"\x00"
-_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
 
 
@@ -116,17 +117,15 @@ def _size(n: float) -> str:
     return f"{n:.0f} B" if units[0] == "B" else f"{n:.1f} {units[0]}"
 
 
-def _missing(path: Path, shown: str) -> str:
+def _missing(folder: Folder, name: str, shown: str) -> str:
     """'no such file' with close names from the same directory, when there are any."""
     hint = ""
     try:
-        with os.scandir(path.parent) as it:
-            names = [e.name for e in islice(it, LIST_SCAN_LIMIT)]
-        close = difflib.get_close_matches(path.name, names, n=3, cutoff=0.6)
+        close = difflib.get_close_matches(name, folder.names(LIST_SCAN_LIMIT), n=3, cutoff=0.6)
         if close:
             hint = " Did you mean: " + ", ".join(close) + "?"
     except OSError:
-        hint = " (its folder does not exist either)"
+        pass
     return f"No such file: {shown}.{hint} Use list_dir to see what is there."
 
 
@@ -134,22 +133,53 @@ def _os_error(tool: str, shown: str, exc: OSError) -> ToolOutcome:
     return _fail(f"{tool}: cannot use {shown}: {exc.strerror or exc.__class__.__name__}.")
 
 
-def _open_regular(path: Path, shown: str, tool: str) -> tuple[BinaryIO | None, int, str]:
-    """(file, size, "") for a regular file, else (None, 0, problem). Never blocks on a FIFO; no symlink
-    swapped in since the check is followed."""
+def _swapped(tool: str, shown: str, exc: PathChanged) -> str:
+    return (
+        f"{tool} refused: {shown} changed while it was being opened — {exc.strerror}. "
+        "Nothing was read or written there; a folder on the path was replaced by a symlink."
+    )
+
+
+def _hard_link(tool: str, shown: str, reason: str) -> str:
+    return f"{tool} refused: {shown} is a hard link to a protected file — {reason}."
+
+
+def _open_folder(path: Path, shown: str, tool: str) -> tuple[Folder | None, str]:
+    """The folder holding ``path``, reached without following any symlink, or (None, problem)."""
     try:
-        fd = os.open(path, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_CLOEXEC)
-    except FileNotFoundError:
-        return None, 0, _missing(path, shown)
+        return safe_open.open_folder(path.parent), ""
+    except PathChanged as exc:
+        return None, _swapped(tool, shown, exc)
+    except (FileNotFoundError, NotADirectoryError):
+        return None, f"No such file: {shown} (its folder does not exist either). Use list_dir to see what is there."
     except OSError as exc:
-        return None, 0, f"{tool}: cannot open {shown}: {exc.strerror or exc.__class__.__name__}."
+        return None, f"{tool}: cannot open {shown}: {exc.strerror or exc.__class__.__name__}."
+
+
+def _open_regular(folder: Folder, path: Path, shown: str, tool: str) -> tuple[BinaryIO, os.stat_result] | str:
+    """(file, its stat) for a regular file in ``folder``, else the problem. Never blocks on a FIFO; never
+    follows a symlink; refuses a hard link to protected data (checked on the file actually opened)."""
+    if not path.name:  # the root folder
+        return f"{shown} is a directory; use list_dir to see what is in it."
+    try:
+        fd = folder.open(path.name, os.O_RDONLY | _O_NONBLOCK)
+    except PathChanged as exc:
+        return _swapped(tool, shown, exc)
+    except FileNotFoundError:
+        return _missing(folder, path.name, shown)
+    except OSError as exc:
+        return f"{tool}: cannot open {shown}: {exc.strerror or exc.__class__.__name__}."
     st = os.fstat(fd)
     if stat.S_ISREG(st.st_mode):
-        return os.fdopen(fd, "rb"), st.st_size, ""
+        link = protected_link(st)
+        if not link:
+            return os.fdopen(fd, "rb"), st
+        os.close(fd)
+        return _hard_link(tool, shown, link)
     os.close(fd)
     if stat.S_ISDIR(st.st_mode):
-        return None, 0, f"{shown} is a directory; use list_dir to see what is in it."
-    return None, 0, f"{tool} refused: {shown} is not a regular file (a device, pipe or socket)."
+        return f"{shown} is a directory; use list_dir to see what is in it."
+    return f"{tool} refused: {shown} is not a regular file (a device, pipe or socket)."
 
 
 def _looks_binary(head: bytes) -> str:
@@ -213,12 +243,17 @@ def read_file(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
     if refusal:
         return _fail(refusal)
     shown = _show(check.path, ctx)
-    fh, size, problem = _open_regular(check.path, shown, "read_file")
-    if fh is None:
+    folder, problem = _open_folder(check.path, shown, "read_file")
+    if folder is None:
         return _fail(problem)
+    with folder:
+        opened = _open_regular(folder, check.path, shown, "read_file")
+    if isinstance(opened, str):
+        return _fail(opened)
+    fh, st = opened
     with fh:
         try:
-            return _read_window(fh, size, shown, start, end, ctx)
+            return _read_window(fh, st.st_size, shown, start, end, ctx)
         except InterruptedError:
             return _fail("read_file was stopped by the user.")
         except OSError as exc:
@@ -290,18 +325,20 @@ def _read_window(fh: BinaryIO, size: int, shown: str, start: int, end: int | Non
 
 
 # -- list_dir ----------------------------------------------------------------------------------
-def _entry_line(entry: os.DirEntry[str], rel: str) -> tuple[str, bool]:
+def _entry_line(folder: Folder, name: str, rel: str) -> tuple[str, bool]:
     """One listing line, and whether it is a real directory (not a link) to descend into."""
     try:
-        if entry.is_symlink():
+        st = folder.lstat(name)
+        if st is None:
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
+        if stat.S_ISLNK(st.st_mode):
             try:
-                target = os.readlink(entry.path)
+                target = folder.readlink(name)
             except OSError:
                 target = "?"
             return f"{rel}  link -> {target}", False
-        if entry.is_dir(follow_symlinks=False):
+        if stat.S_ISDIR(st.st_mode):
             return f"{rel}/  dir", True
-        st = entry.stat(follow_symlinks=False)
         if stat.S_ISREG(st.st_mode):
             return f"{rel}  file  {_size(st.st_size)}", False
         return f"{rel}  other", False
@@ -309,12 +346,10 @@ def _entry_line(entry: os.DirEntry[str], rel: str) -> tuple[str, bool]:
         return f"{rel}  ? ({exc.strerror or exc.__class__.__name__})", False
 
 
-def _scan(path: str) -> tuple[list[os.DirEntry[str]], bool]:
-    """Sorted entries of one directory (at most LIST_SCAN_LIMIT), and whether there were more."""
-    with os.scandir(path) as it:
-        entries = list(islice(it, LIST_SCAN_LIMIT + 1))
-    more = len(entries) > LIST_SCAN_LIMIT
-    return sorted(entries[:LIST_SCAN_LIMIT], key=lambda e: e.name), more
+def _scan(folder: Folder) -> tuple[list[str], bool]:
+    """Sorted names in one directory (at most LIST_SCAN_LIMIT), and whether there were more."""
+    names = folder.names(LIST_SCAN_LIMIT + 1)
+    return sorted(names[:LIST_SCAN_LIMIT]), len(names) > LIST_SCAN_LIMIT
 
 
 def list_dir(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
@@ -328,43 +363,58 @@ def list_dir(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
     if refusal:
         return _fail(refusal)
     shown = _show(check.path, ctx)
-    if not check.path.exists():
+    try:
+        top = safe_open.open_folder(check.path)
+    except PathChanged as exc:
+        return _fail(_swapped("list_dir", shown, exc))
+    except FileNotFoundError:
         return _fail(f"No such directory: {shown}.")
-    if not check.path.is_dir():
+    except NotADirectoryError:
         return _fail(f"{shown} is not a directory; use read_file to read it.")
+    except OSError as exc:
+        return _os_error("list_dir", shown, exc)
     lines: list[str] = []
     notes: list[str] = []
     first_level = 0
 
-    def walk(folder: str, prefix: str, level: int) -> bool:
+    def walk(folder: Folder, prefix: str, level: int) -> bool:
         """Add lines for ``folder``; False once the entry cap is reached."""
         nonlocal first_level
         if _cancelled(ctx):
             raise InterruptedError
         try:
-            entries, more = _scan(folder)
+            names, more = _scan(folder)
         except OSError as exc:
             lines.append(f"{prefix or '.'}  (cannot list: {exc.strerror or exc.__class__.__name__})")
             return True
         if more:
             notes.append(f"{prefix or shown} has more than {LIST_SCAN_LIMIT:,} entries; only that many were read")
         if level == 1:
-            first_level = len(entries)
-        for entry in entries:
+            first_level = len(names)
+        for name in names:
             if len(lines) >= LIST_MAX_ENTRIES:
                 return False
-            rel = f"{prefix}{entry.name}"
-            line, is_dir = _entry_line(entry, rel)
-            if is_dir and level < depth and protected(Path(entry.path)):
+            rel = f"{prefix}{name}"
+            line, is_dir = _entry_line(folder, name, rel)
+            if is_dir and level < depth and protected(folder.path / name):
                 line += "  (protected: not listed)"
                 is_dir = False
             lines.append(line)
-            if is_dir and level < depth and not walk(entry.path, rel + "/", level + 1):
-                return False
+            if not is_dir or level >= depth:
+                continue
+            try:
+                child = folder.child(name)  # never a symlink swapped in since the line above
+            except OSError as exc:
+                lines.append(f"{rel}/  (cannot list: {exc.strerror or exc.__class__.__name__})")
+                continue
+            with child:
+                if not walk(child, rel + "/", level + 1):
+                    return False
         return True
 
     try:
-        complete = walk(str(check.path), "", 1)
+        with top:
+            complete = walk(top, "", 1)
     except InterruptedError:
         return _fail("list_dir was stopped by the user.")
     if not complete and depth == 1:
@@ -377,14 +427,6 @@ def list_dir(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
 
 
 # -- write_file / edit_file --------------------------------------------------------------------
-def _write(path: Path, data: bytes) -> None:
-    """Atomic replace that keeps an existing file's permissions (new files are private: 0600)."""
-    mode = stat.S_IMODE(os.stat(path).st_mode) if os.path.exists(path) else None
-    atomic_write_bytes(path, data)
-    if mode is not None:
-        os.chmod(path, mode)
-
-
 def _encode(content: str, key: str, cap: int) -> bytes:
     if len(content) > cap:  # every character is at least one byte: too big before encoding it
         raise _ArgError(f"{key} is {len(content):,} characters; at most {cap:,} bytes can be written")
@@ -395,6 +437,20 @@ def _encode(content: str, key: str, cap: int) -> bytes:
     if len(data) > cap:
         raise _ArgError(f"{key} is {len(data):,} bytes; at most {cap:,} bytes can be written")
     return data
+
+
+def _replaceable(old: os.stat_result | None, shown: str) -> str:
+    """Why the existing ``old`` (None: nothing there yet) must not be replaced by write_file, or ``""``."""
+    if old is None:
+        return ""
+    if stat.S_ISDIR(old.st_mode):
+        return f"write_file refused: {shown} is a directory; give a file path inside it."
+    if stat.S_ISLNK(old.st_mode):
+        return f"write_file refused: {shown} changed while it was being opened — it is now a symlink."
+    if not stat.S_ISREG(old.st_mode):
+        return f"write_file refused: {shown} is not a regular file (a device, pipe or socket)."
+    link = protected_link(old)
+    return _hard_link("write_file", shown, link) if link else ""
 
 
 def write_file(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
@@ -411,21 +467,24 @@ def write_file(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         return _fail(refusal)
     path, shown = check.path, _show(check.path, ctx)
     try:
-        old = os.stat(path) if os.path.lexists(path) else None
-        if old is not None and stat.S_ISDIR(old.st_mode):
-            return _fail(f"write_file refused: {shown} is a directory; give a file path inside it.")
-        if old is not None and not stat.S_ISREG(old.st_mode):
-            return _fail(f"write_file refused: {shown} is not a regular file (a device, pipe or socket).")
-        parent = path.parent
-        if not parent.is_dir():
-            if parent.exists():
-                return _fail(f"write_file: {_show(parent, ctx)} is a file, not a folder.")
-            if not create_dirs:
-                return _fail(f"write_file: the folder {_show(parent, ctx)} does not exist (create_dirs is false).")
-            parent.mkdir(parents=True, exist_ok=True)
-        _write(path, data)
+        folder = safe_open.open_folder(path.parent, create=create_dirs)
+    except PathChanged as exc:
+        return _fail(_swapped("write_file", shown, exc))
+    except FileNotFoundError:
+        return _fail(f"write_file: the folder {_show(path.parent, ctx)} does not exist (create_dirs is false).")
+    except NotADirectoryError:
+        return _fail(f"write_file: {_show(path.parent, ctx)} is not a folder (it, or a folder above it, is a file).")
     except OSError as exc:
         return _os_error("write_file", shown, exc)
+    with folder:
+        try:
+            old = folder.lstat(path.name) if path.name else os.stat(path)
+            problem = _replaceable(old, shown)
+            if problem:
+                return _fail(problem)
+            folder.replace(path.name, data, stat.S_IMODE(old.st_mode) if old else safe_open.NEW_FILE_MODE)
+        except OSError as exc:
+            return _os_error("write_file", shown, exc)
     lines = content.count("\n") + (0 if not content or content.endswith("\n") else 1)
     what = f"replaced the old {old.st_size:,} bytes" if old is not None else "new file"
     return ToolOutcome(f"Wrote {len(data):,} bytes ({lines:,} lines) to {shown} ({what}).")
@@ -466,22 +525,29 @@ def _diff(before: str, after: str, pos: int, old_len: int, new_len: int, shown: 
     return text
 
 
-def _edit_target(path: Path, shown: str) -> tuple[str, str]:
-    """The file's text, or ``("", problem)``."""
-    fh, size, problem = _open_regular(path, shown, "edit_file")
-    if fh is None:
-        more = " edit_file changes existing files; use write_file to create one." if problem.startswith("No ") else ""
-        return "", problem + more
+def _edit_only(problem: str) -> str:
+    """``problem``, plus where to go instead when the file is missing."""
+    more = " edit_file changes existing files; use write_file to create one." if problem.startswith("No ") else ""
+    return problem + more
+
+
+def _edit_target(folder: Folder, path: Path, shown: str) -> tuple[str, os.stat_result | None, str]:
+    """The file's text and stat, or ``("", None, problem)``."""
+    opened = _open_regular(folder, path, shown, "edit_file")
+    if isinstance(opened, str):
+        return "", None, _edit_only(opened)
+    fh, st = opened
     with fh:
-        if size > EDIT_MAX_BYTES:
-            return "", f"edit_file refused: {shown} is {size:,} bytes (at most {EDIT_MAX_BYTES:,}); use run_shell."
+        if st.st_size > EDIT_MAX_BYTES:
+            too_big = f"{st.st_size:,} bytes (at most {EDIT_MAX_BYTES:,})"
+            return "", None, f"edit_file refused: {shown} is {too_big}; use run_shell."
         data = fh.read(EDIT_MAX_BYTES + 1)
     if NUL in data:
-        return "", f"edit_file refused: {shown} looks binary (it contains NUL bytes)."
+        return "", None, f"edit_file refused: {shown} looks binary (it contains NUL bytes)."
     try:
-        return data.decode("utf-8"), ""
+        return data.decode("utf-8"), st, ""
     except UnicodeDecodeError as exc:
-        return "", f"edit_file refused: {shown} is not UTF-8 text (bad byte at offset {exc.start:,})."
+        return "", None, f"edit_file refused: {shown} is not UTF-8 text (bad byte at offset {exc.start:,})."
 
 
 def edit_file(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
@@ -501,26 +567,30 @@ def edit_file(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
     if refusal:
         return _fail(refusal)
     path, shown = check.path, _show(check.path, ctx)
-    try:
-        text, problem = _edit_target(path, shown)
-        if problem:
-            return _fail(problem)
-        pos = text.find(old)
-        if pos < 0 and "\r\n" in text and "\r" not in old:  # the model wrote \n; the file uses \r\n
-            crlf_old = old.replace("\n", "\r\n")
-            if (pos := text.find(crlf_old)) >= 0:
-                old, new = crlf_old, new.replace("\r\n", "\n").replace("\n", "\r\n")
-        if pos < 0:
-            return _fail(f"edit_file: 'old' was not found in {shown} (exact match needed).{_closest(text, old)}")
-        if text.find(old, pos + 1) >= 0:  # overlapping matches count too: "aa" in "aaa" is ambiguous
-            return _fail(_ambiguous(text, old, pos, shown))
-        after = text[:pos] + new + text[pos + len(old) :]
-        data = _encode(after, "the edited file", EDIT_MAX_BYTES)
-        _write(path, data)
-    except _ArgError as exc:
-        return _fail(f"edit_file: {exc}.")
-    except OSError as exc:
-        return _os_error("edit_file", shown, exc)
+    folder, problem = _open_folder(path, shown, "edit_file")
+    if folder is None:
+        return _fail(_edit_only(problem))
+    with folder:  # read and replace in the same folder, whatever happens to its path meanwhile
+        try:
+            text, st, problem = _edit_target(folder, path, shown)
+            if st is None:
+                return _fail(problem)
+            pos = text.find(old)
+            if pos < 0 and "\r\n" in text and "\r" not in old:  # the model wrote \n; the file uses \r\n
+                crlf_old = old.replace("\n", "\r\n")
+                if (pos := text.find(crlf_old)) >= 0:
+                    old, new = crlf_old, new.replace("\r\n", "\n").replace("\n", "\r\n")
+            if pos < 0:
+                return _fail(f"edit_file: 'old' was not found in {shown} (exact match needed).{_closest(text, old)}")
+            if text.find(old, pos + 1) >= 0:  # overlapping matches count too: "aa" in "aaa" is ambiguous
+                return _fail(_ambiguous(text, old, pos, shown))
+            after = text[:pos] + new + text[pos + len(old) :]
+            data = _encode(after, "the edited file", EDIT_MAX_BYTES)
+            folder.replace(path.name, data, stat.S_IMODE(st.st_mode))
+        except _ArgError as exc:
+            return _fail(f"edit_file: {exc}.")
+        except OSError as exc:
+            return _os_error("edit_file", shown, exc)
     removed, added = old.count("\n") + 1, new.count("\n") + 1 if new else 0
     head = f"Edited {shown}: replaced 1 match at line {text.count(chr(10), 0, pos) + 1} ({removed} line(s) -> {added})."
     return ToolOutcome(head + "\n" + _diff(text, after, pos, len(old), len(new), shown))

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import stat
+import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from okbot.config import paths
-from okbot.core.local_tools import files
+from okbot.core.local_tools import files, safe_open
 from okbot.core.local_tools.files import EDIT_FILE, FILE_TOOLS, LIST_DIR, READ_FILE, WRITE_FILE
 from okbot.core.local_tools.guard import workspace_dir
 from okbot.core.tools import Tool, ToolContext, ToolOutcome, ToolRegistry
@@ -243,8 +246,14 @@ def test_read_okbot_own_files_is_refused_even_when_approved(target: Target, ws: 
     (ws / "s.json").symlink_to(paths.settings_file())
     (ws / "sess").symlink_to(target.session_path)
     yes = Runtime(answer=True)
-    for raw in (str(paths.settings_file()), str(target.session_path), "s.json", "sess", "../session.jsonl",
-                "/proc/self/environ"):
+    for raw in (
+        str(paths.settings_file()),
+        str(target.session_path),
+        "s.json",
+        "sess",
+        "../session.jsonl",
+        "/proc/self/environ",
+    ):
         out = call(READ_FILE, target, yes, path=raw)
         assert not out.ok, raw
         assert "CANARY" not in out.content and "refused" in out.content
@@ -350,10 +359,14 @@ def test_write_refuses_directories_and_oversize_content(target: Target, ws: Path
 
 @pytest.mark.parametrize(
     ("args", "words"),
-    [({"content": "x"}, "'path' is missing"), ({"path": "a.txt"}, "'content' is missing"),
-     ({"path": "a.txt", "content": 5}, "must be a string"), ({"path": "a.txt", "content": {"x": 1}}, "not dict"),
-     ({"path": "a.txt", "content": "x", "create_dirs": "maybe"}, "true or false"),
-     ({"path": "a.txt", "content": "bad \ud800 surrogate"}, "cannot encode")],
+    [
+        ({"content": "x"}, "'path' is missing"),
+        ({"path": "a.txt"}, "'content' is missing"),
+        ({"path": "a.txt", "content": 5}, "must be a string"),
+        ({"path": "a.txt", "content": {"x": 1}}, "not dict"),
+        ({"path": "a.txt", "content": "x", "create_dirs": "maybe"}, "true or false"),
+        ({"path": "a.txt", "content": "bad \ud800 surrogate"}, "cannot encode"),
+    ],
 )
 def test_write_bad_arguments_write_nothing(target: Target, ws: Path, args: dict[str, Any], words: str) -> None:
     out = WRITE_FILE.run(args, ToolContext(target=target, session=None))
@@ -371,9 +384,7 @@ def test_write_okbot_settings_is_refused(target: Target, ws: Path) -> None:
     assert not call(WRITE_FILE, target, yes, path="../assistant.json", content="{}").ok
 
 
-def test_write_through_symlink_to_outside_needs_approval(
-    target: Target, ws: Path, tmp_path: Path, rt: Runtime
-) -> None:
+def test_write_through_symlink_to_outside_needs_approval(target: Target, ws: Path, tmp_path: Path, rt: Runtime) -> None:
     (tmp_path / "outside.txt").write_text("original")
     (ws / "out").symlink_to(tmp_path)
     out = call(WRITE_FILE, target, rt, path="out/outside.txt", content="changed")
@@ -430,10 +441,15 @@ def test_edit_keeps_permissions(target: Target, ws: Path) -> None:
 
 @pytest.mark.parametrize(
     ("args", "words"),
-    [({"path": "a.txt", "new": "x"}, "'old' is missing"), ({"path": "a.txt", "old": "x"}, "'new' is missing"),
-     ({"path": "a.txt", "old": "", "new": "x"}, "'old' is empty"), ({"path": "a.txt", "old": "a", "new": "a"},
-     "the same"), ({"path": "a.txt", "old": 1, "new": "x"}, "must be a string"),
-     ({"old": "a", "new": "b"}, "'path' is missing"), ({"path": "nope.txt", "old": "a", "new": "b"}, "write_file")],
+    [
+        ({"path": "a.txt", "new": "x"}, "'old' is missing"),
+        ({"path": "a.txt", "old": "x"}, "'new' is missing"),
+        ({"path": "a.txt", "old": "", "new": "x"}, "'old' is empty"),
+        ({"path": "a.txt", "old": "a", "new": "a"}, "the same"),
+        ({"path": "a.txt", "old": 1, "new": "x"}, "must be a string"),
+        ({"old": "a", "new": "b"}, "'path' is missing"),
+        ({"path": "nope.txt", "old": "a", "new": "b"}, "write_file"),
+    ],
 )
 def test_edit_bad_arguments_change_nothing(target: Target, ws: Path, args: dict[str, Any], words: str) -> None:
     (ws / "a.txt").write_text("abc\n")
@@ -474,3 +490,177 @@ def test_list_dir_deep_listing_stops_at_the_cap(target: Target, ws: Path) -> Non
     assert len(out) == 1 + 500 + 1
     assert out[1] == "d00/  dir" and out[2] == "d00/f00  file  1 B"
     assert "listing stopped at 500 entries" in out[-1]
+
+
+# -- links and folders swapped under the tools (issue 16, class 6) ------------------------------
+RACE_TRIES = 5000
+
+
+_RENAME_EXCHANGE = 2  # renameat2(2) flag: swap two names atomically, so the folder is never missing
+_AT_FDCWD = -100
+
+
+def _exchange_function() -> Any:
+    """libc's renameat2, or None (not Linux / too old a libc)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.renameat2
+    except (OSError, AttributeError):
+        return None
+
+
+class FolderSwapper:
+    """A thread that keeps turning ``folder`` between a real folder and a symlink to ``protected``.
+
+    With renameat2 the two names are exchanged atomically (``folder`` always exists, so a tool never
+    sees it missing); elsewhere the folder is moved aside and a symlink put in its place, and back.
+    """
+
+    def __init__(self, folder: Path, protected: Path) -> None:
+        self.folder, self.protected = folder, protected
+        self.aside = folder.with_name(folder.name + ".aside")
+        self.stop = threading.Event()
+        self.swaps = 0
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.exchange = _exchange_function()
+
+    def _run(self) -> None:
+        if self.exchange is not None:
+            self.aside.symlink_to(self.protected)
+            a, b = os.fsencode(self.folder), os.fsencode(self.aside)
+            while not self.stop.is_set():
+                if self.exchange(_AT_FDCWD, a, _AT_FDCWD, b, _RENAME_EXCHANGE) == 0:
+                    self.swaps += 1
+            if self.folder.is_symlink():  # leave the real folder in place
+                self.exchange(_AT_FDCWD, a, _AT_FDCWD, b, _RENAME_EXCHANGE)
+            return
+        while not self.stop.is_set():
+            try:
+                os.rename(self.folder, self.aside)
+                os.symlink(self.protected, self.folder)
+                os.unlink(self.folder)
+                os.rename(self.aside, self.folder)
+                self.swaps += 1
+            except OSError:
+                continue
+
+    def __enter__(self) -> FolderSwapper:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+
+
+def _session_with_canary(target: Target) -> bytes:
+    target.session_path.write_text('{"id": 1, "text": "SESSION-CANARY"}\n')
+    return target.session_path.read_bytes()
+
+
+def test_hard_link_to_the_session_is_refused(target: Target, ws: Path) -> None:
+    _session_with_canary(target)
+    os.link(target.session_path, ws / "notes.jsonl")
+    yes = Runtime(answer=True)
+    out = call(READ_FILE, target, yes, path="notes.jsonl")
+    assert not out.ok and "CANARY" not in out.content
+    assert "hard link" in out.content and "OkBot's own data" in out.content
+    out = call(EDIT_FILE, target, yes, path="notes.jsonl", old="SESSION", new="X")
+    assert not out.ok and "hard link" in out.content
+    out = call(WRITE_FILE, target, yes, path="notes.jsonl", content="X")
+    assert not out.ok and "hard link" in out.content
+    assert b"SESSION-CANARY" in target.session_path.read_bytes() and yes.asked == []
+
+
+def test_hard_link_to_settings_outside_the_workspace_is_refused_even_when_approved(
+    target: Target, tmp_path: Path
+) -> None:
+    paths.settings_file().write_text('{"provider.baseUrl": "SETTINGS-CANARY"}')
+    os.link(paths.settings_file(), tmp_path / "copy.json")
+    out = call(READ_FILE, target, Runtime(answer=True), path=str(tmp_path / "copy.json"))
+    assert not out.ok and "CANARY" not in out.content and "hard link" in out.content
+
+
+def test_hard_links_between_workspace_files_are_fine(target: Target, ws: Path) -> None:
+    (ws / "a.txt").write_text("shared\n")
+    os.link(ws / "a.txt", ws / "b.txt")
+    assert call(READ_FILE, target, path="b.txt").content.endswith("shared")
+    assert call(EDIT_FILE, target, path="b.txt", old="shared", new="edited").ok
+    assert call(WRITE_FILE, target, path="a.txt", content="new\n").ok
+
+
+def test_read_never_follows_a_folder_swapped_for_a_symlink(target: Target, ws: Path) -> None:
+    _session_with_canary(target)
+    (ws / "folder").mkdir()
+    (ws / "folder" / "session.jsonl").write_text("workspace copy\n")
+    leaks = reads = 0
+    with FolderSwapper(ws / "folder", target.dir) as swapper:
+        for _ in range(RACE_TRIES):
+            out = call(READ_FILE, target, path="folder/session.jsonl")
+            leaks += "CANARY" in out.content
+            reads += out.ok
+    print(f"read race: {leaks} leaks, {reads} reads of the workspace copy, {swapper.swaps} swaps, {RACE_TRIES} tries")
+    assert swapper.swaps > 0 and reads > 0
+    assert leaks == 0
+
+
+def test_write_never_goes_through_a_folder_swapped_for_a_symlink(target: Target, ws: Path) -> None:
+    before = _session_with_canary(target)
+    (ws / "folder").mkdir()
+    writes = overwrites = 0
+    with FolderSwapper(ws / "folder", target.dir) as swapper:
+        for i in range(RACE_TRIES):
+            out = call(WRITE_FILE, target, path="folder/session.jsonl", content=f"overwritten {i}\n")
+            writes += out.ok
+            if target.session_path.read_bytes() != before:
+                overwrites += 1
+                target.session_path.write_bytes(before)
+    strays = sorted(p.name for p in target.dir.iterdir() if p.name.startswith(".session.jsonl."))
+    print(
+        f"write race: {overwrites} overwrites of the session, {writes} writes, {swapper.swaps} swaps, "
+        f"{RACE_TRIES} tries"
+    )
+    assert swapper.swaps > 0 and writes > 0
+    assert overwrites == 0 and strays == []
+
+
+class SwapWhileAsking(Runtime):
+    """Says yes, and while the approval card is up replaces ``folder`` with a symlink to ``protected``."""
+
+    def __init__(self, folder: Path, protected: Path) -> None:
+        super().__init__(answer=True)
+        self.folder, self.protected = folder, protected
+
+    def approve(self, tool_name: str, args: dict[str, Any], reason: str) -> bool:
+        self.folder.rename(self.folder.with_name("moved"))
+        self.folder.symlink_to(self.protected)
+        return super().approve(tool_name, args, reason)
+
+
+@pytest.mark.skipif(not safe_open.WALKS, reason="no dir_fd support here (Windows)")
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        (READ_FILE, {"path": "folder/session.jsonl"}),
+        (LIST_DIR, {"path": "folder"}),
+        (WRITE_FILE, {"path": "folder/session.jsonl", "content": "overwritten"}),
+        (WRITE_FILE, {"path": "folder/new/notes.md", "content": "planted"}),
+        (EDIT_FILE, {"path": "folder/session.jsonl", "old": "copy", "new": "overwritten"}),
+    ],
+)
+def test_a_folder_swapped_while_the_user_approves_is_not_followed(
+    target: Target, tmp_path: Path, tool: Tool, args: dict[str, Any]
+) -> None:
+    before = _session_with_canary(target)
+    outside = tmp_path / "outside"
+    (outside / "folder").mkdir(parents=True)
+    (outside / "folder" / "session.jsonl").write_text("outside copy\n")
+    rt = SwapWhileAsking(outside / "folder", target.dir)
+    out = call(tool, target, rt, **{**args, "path": str(outside / args["path"])})
+    assert len(rt.asked) == 1 and not out.ok
+    assert "changed while it was being opened" in out.content and "now a symlink" in out.content
+    assert "CANARY" not in out.content and "session.jsonl  file" not in out.content
+    assert target.session_path.read_bytes() == before
+    assert not (target.dir / "new").exists()
