@@ -9,6 +9,11 @@ reported. Storage grows with the number of *distinct* block texts, not with turn
 The View-context window shows this beside the live projection, so a user can see that SOUL.md
 (or a skill, or memory) changed since a message was sent.
 
+``requests.jsonl`` is written the way every record is (:class:`okbot.core.datalock.AppendLog`): under
+the sidecar lock ``requests.jsonl.lock`` the next request id is taken from the last one on disk, so a
+CLI run beside the GUI never repeats an id; the line is appended and fsynced, a torn last line never
+swallows it, and a full disk is an :class:`~okbot.core.errors.OkBotError` that leaves the file as it was.
+
 Every line of ``requests.jsonl`` carries ``"v"`` (:data:`AS_SENT_VERSION`). The log is append-only and
 each line describes itself, so nothing is ever migrated or rewritten: lines without ``v`` (format 0,
 the same fields) and a newer OkBot's lines are read for the fields this build knows.
@@ -19,14 +24,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from okbot.config import paths
 from okbot.core import migrations
-from okbot.core.atomic import PRIVATE_FILE_MODE, atomic_write_bytes, to_utf8
+from okbot.core.atomic import atomic_write_bytes, to_utf8
+from okbot.core.datalock import AppendLog, storage_error
 from okbot.core.items import now_iso
 
 AS_SENT_VERSION = migrations.CURRENT["as-sent"]
@@ -66,12 +72,16 @@ class AsSentStore:
         self.dir = Path(directory)
         self.blocks_dir = self.dir / "blocks"
         self.log_path = self.dir / "requests.jsonl"
-        self._lock = threading.Lock()
-        self._next_id: int | None = None
+        self._log = AppendLog(self.log_path)
+        self._last_id = 0  # the highest id this store wrote: ids never go back, even if the file is cut
         self._known: set[str] = set()
 
     def record(self, proj: ContextProjection, *, user_id: int | None, tools: list[str]) -> int:
-        """Store the request ``proj`` describes; returns its request id."""
+        """Store the request ``proj`` describes; returns its request id. OkBotError when the disk refuses."""
+        try:
+            paths.ensure_private_dir(self.dir)
+        except OSError as exc:
+            raise storage_error(self.dir, exc) from exc
         blocks = []
         for block in proj.blocks:
             sha = _digest(block.text)
@@ -80,8 +90,8 @@ class AsSentStore:
         listing = json.dumps(blocks, ensure_ascii=False, separators=(",", ":"))
         block_set = _digest(listing)
         self._store(block_set, ".json", listing)
-        with self._lock:
-            request_id = self._allocate_id()
+        with self._log.writing() as log:
+            request_id = max(self._last_id, _last_request_id(log.lines_backward())) + 1
             line = {
                 "id": request_id,
                 "v": AS_SENT_VERSION,
@@ -95,13 +105,13 @@ class AsSentStore:
                 "tools": tools,
                 "estimate": proj.total_tokens,
             }
-            self._append(line)
+            log.append(_encode(line))
+            self._last_id = request_id
         return request_id
 
     def record_usage(self, request_id: int, usage: dict[str, Any] | None, status: str) -> None:
         """Attach what the provider reported (or the failure) to a recorded request."""
-        with self._lock:
-            self._append({"usageFor": request_id, "v": AS_SENT_VERSION, "usage": usage, "status": status})
+        self._log.append(_encode({"usageFor": request_id, "v": AS_SENT_VERSION, "usage": usage, "status": status}))
 
     def requests(self) -> list[AsSentRequest]:
         """Every recorded request, oldest first, usage merged in. Unreadable lines are skipped."""
@@ -156,7 +166,10 @@ class AsSentStore:
             return
         path = self.blocks_dir / f"{sha}{suffix}"
         if not path.exists():
-            atomic_write_bytes(path, to_utf8(text))
+            try:
+                atomic_write_bytes(path, to_utf8(text))
+            except OSError as exc:
+                raise storage_error(path, exc) from exc
         self._known.add(sha)
 
     def _block_set(self, sha: Any) -> list[dict[str, Any]]:
@@ -168,39 +181,42 @@ class AsSentStore:
             return []
         return listing if isinstance(listing, list) else []
 
-    def _allocate_id(self) -> int:
-        if self._next_id is None:
-            self._next_id = 1 + max((ln.get("id", 0) for ln in self._lines() if "id" in ln), default=0)
-        request_id = self._next_id
-        self._next_id += 1
-        return request_id
-
-    def _append(self, obj: dict[str, Any]) -> None:
-        paths.ensure_private_dir(self.dir)
-        data = to_utf8(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
-        fd = os.open(self.log_path, os.O_RDWR | os.O_APPEND | os.O_CREAT, PRIVATE_FILE_MODE)
-        try:
-            size = os.fstat(fd).st_size
-            if size and os.pread(fd, 1, size - 1) != b"\n":
-                data = b"\n" + data  # a torn last line (crash mid-write) must not swallow this one
-            os.write(fd, data)
-        finally:
-            os.close(fd)
-
     def _lines(self) -> list[dict[str, Any]]:
         try:
             raw = self.log_path.read_bytes()
         except FileNotFoundError:
             return []
-        out = []
-        for chunk in raw.split(b"\n"):
-            try:
-                obj = json.loads(chunk)
-            except (ValueError, UnicodeDecodeError):
-                continue  # torn or damaged line: this record is informational, skip it
-            if isinstance(obj, dict) and (isinstance(obj.get("id"), int) or isinstance(obj.get("usageFor"), int)):
-                out.append(obj)
-        return out
+        except OSError as exc:
+            raise storage_error(self.log_path, exc) from exc
+        return [obj for obj in map(_parse, raw.split(b"\n")) if obj is not None]
+
+
+def _encode(obj: dict[str, Any]) -> bytes:
+    return to_utf8(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def _parse(line: bytes) -> dict[str, Any] | None:
+    """A request or usage line as a dict; None for a torn or damaged line (this record is informational)."""
+    try:
+        obj = json.loads(line)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    if isinstance(obj, dict) and (_is_id(obj.get("id")) or _is_id(obj.get("usageFor"))):
+        return obj
+    return None
+
+
+def _is_id(value: Any) -> bool:
+    return type(value) is int
+
+
+def _last_request_id(lines_backward: Iterator[bytes]) -> int:
+    """The id of the last request line (usage lines and damaged lines are passed over); 0 when none."""
+    for line in lines_backward:
+        obj = _parse(line)
+        if obj is not None and "id" in obj and _is_id(obj["id"]):
+            return obj["id"]
+    return 0
 
 
 def compare_blocks(sent: AsSentRequest, live: ContextProjection) -> list[tuple[str, str]]:
