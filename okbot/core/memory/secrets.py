@@ -100,6 +100,7 @@ _BARE = [
     (re.compile(rf"(?<![\w-])(?:{label})\s+#?{_VALUE}", re.IGNORECASE), kind) for label, kind in _STRONG_LABELS.items()
 ]
 _VERSION = re.compile(r"[vV]?\d+(?:\.\d+)+")
+_CLOSING = ".,:;)]}>"  # punctuation that ends a sentence or a bracket, not a password
 _NUMERIC_KINDS = ("PIN", "one-time code", "card security code")
 _PASSWORD_SYMBOLS = frozenset("!@#$%^&*+=?~|")
 _CLAUSE_END = re.compile(r"\s*(?:$|[.,;!?)]|(?:and|but|or)\b)")
@@ -144,16 +145,22 @@ def _labelled(text: str) -> list[Secret]:
     for pattern, kind, strong in _LABELLED:
         for m in pattern.finditer(text):
             if _value_counts(m.group("value"), text[m.end("value") :], kind, strong):
-                found.append(Secret(kind, m.start("value"), m.end("value")))
+                found.append(_value_span(kind, m))
     for pattern, kind in _CJK_LABELLED:
         for m in pattern.finditer(text):
             if _value_counts(m.group("value"), "", kind, True):
-                found.append(Secret(kind, m.start("value"), m.end("value")))
+                found.append(_value_span(kind, m))
     for pattern, kind in _BARE:
         for m in pattern.finditer(text):
             if _bare_value_counts(m.group("value"), kind):
-                found.append(Secret(kind, m.start("value"), m.end("value")))
+                found.append(_value_span(kind, m))
     return found
+
+
+def _value_span(kind: str, m: re.Match[str]) -> Secret:
+    """The value's span without the sentence's closing punctuation ("… is hunter2." keeps its full stop)."""
+    value = m.group("value")
+    return Secret(kind, m.start("value"), m.end("value") - (len(value) - len(value.rstrip(_CLOSING))))
 
 
 def _bare_value_counts(value: str, kind: str) -> bool:
@@ -243,18 +250,17 @@ def _hex_key(text: str, start: int, run: str) -> bool:
     return not _HASH_CONTEXT.search(text[max(0, start - HASH_CONTEXT_CHARS) : start])
 
 
-def _shaped(text: str) -> list[Secret]:
-    found = []
-    for pattern, kind in _KEY_FORMATS:
-        found.extend(Secret(kind, m.start(), m.end()) for m in pattern.finditer(text))
-    taken = [(s.start, s.end) for s in found]
-    for start, end, in_path in _runs(text):
-        run = text[start:end]
-        if any(a < end and start < b for a, b in taken):
-            continue
-        if _random_looking(run) or (not in_path and _HEX.fullmatch(run) and _hex_key(text, start, run)):
-            found.append(Secret("key material", start, end))
-    return found
+def _key_formats(text: str) -> list[Secret]:
+    return [Secret(kind, m.start(), m.end()) for pattern, kind in _KEY_FORMATS for m in pattern.finditer(text)]
+
+
+def _key_material(text: str) -> list[Secret]:
+    return [
+        Secret("key material", start, end)
+        for start, end, in_path in _runs(text)
+        if _random_looking(text[start:end])
+        or (not in_path and _HEX.fullmatch(text[start:end]) and _hex_key(text, start, text[start:end]))
+    ]
 
 
 def _runs(text: str) -> list[tuple[int, int, bool]]:
@@ -312,7 +318,11 @@ def _checksummed(text: str) -> list[Secret]:
 
 def find_secrets(text: str) -> list[Secret]:
     """Every secret in ``text``, in order of position (overlapping finds merged into the first)."""
-    found = sorted(_labelled(text) + _shaped(text) + _checksummed(text), key=lambda s: (s.start, -s.end))
+    # Where two finds start together the more specific kind names the secret: a key format, a checksummed
+    # number, then a label, then mere randomness.
+    ranked = [_key_formats(text), _checksummed(text), _labelled(text), _key_material(text)]
+    order = {id(secret): rank for rank, finds in enumerate(ranked) for secret in finds}
+    found = sorted((s for finds in ranked for s in finds), key=lambda s: (s.start, order[id(s)]))
     merged: list[Secret] = []
     for secret in found:
         if merged and secret.start < merged[-1].end:
