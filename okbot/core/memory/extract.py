@@ -3,8 +3,18 @@
 The model gets the items (with their ids), the entries already remembered (with theirs) and the
 summary's Agreements section, and answers with JSON. Nothing it says is trusted as is: each new
 entry must cite item ids among those it was given, its exact references (numbers, paths, URLs,
-names) must occur in the cited items, and it must not carry a secret. Small local models invent,
-and an invented memory is worse than none: a failing entry is dropped and logged, never stored.
+names) must occur in the cited items, and it must not carry a secret (:mod:`.secrets`). Small
+local models invent, and an invented memory is worse than none: a failing entry is dropped and
+logged (with any secret in it withheld), never stored.
+
+Whose words count: a memory every assistant shares (scope "user", or any memory of a squad,
+whose memories all go to the global store), a fact about the user, and a standing rule ("should",
+"always", "never") must be said in the user's own messages -- items of type ``user`` typed by the
+user -- and those alone must support it; an assistant's reply or a tool's output may be cited
+beside them but does not count. A reply or a web page can claim anything about the user, and a
+shared memory is recalled into every assistant's instructions. A fact about the work ("the
+project's CI runs on GitHub Actions") may come from a tool's output or a reply, and then stays
+in that assistant's own memory.
 """
 
 from __future__ import annotations
@@ -17,6 +27,7 @@ from typing import Any
 
 from okbot.core.compression.structure import ungrounded
 from okbot.core.digest import item_digest
+from okbot.core.memory.secrets import redact, secret_kinds
 
 Complete = Callable[[list[dict[str, str]]], str]
 
@@ -41,20 +52,14 @@ Answer with one JSON object and nothing else:
  "confirm": ["m-..."],
  "retire": [{"id": "m-...", "from": [15], "why": "..."}]}
 - text: one short sentence in the third person ("The user prefers ..."), copying names, numbers and paths exactly.
-- from: the ids of the items that state it. Cite only ids you were given.
+- from: the ids of the items that state it. Cite only ids you were given. A fact about the user must cite the
+  user's own message that states it: what an assistant or a tool said about the user is not evidence.
 - scope: "user" for facts about the user that any assistant may use; "assistant" for this assistant's work.
 - expires_in_days: only when the user gave a duration ("for the next two weeks" -> 14), else null.
 - confirm: remembered entries these items show again or confirm.
 - retire: remembered entries these items prove wrong or withdrawn (the user changed their mind).
 Empty lists are fine. Most conversations hold nothing worth remembering."""
 
-_SECRET = re.compile(
-    r"\b(sk|pk|rk|ghp|gho|github_pat|xox[abp]|AKIA|AIza)[-_][A-Za-z0-9_-]{8,}"
-    r"|\b(password|passwd|passcode|pin code|api[ _-]?key|secret|token|credential)s?\b"
-    r"|\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{32,}\b"
-    r"|\b(?:\d[ -]?){13,19}\b",
-    re.IGNORECASE,
-)
 MIN_SUPPORT = 0.6  # a memory must mostly be said in the items it cites, not just avoid invented numbers
 STEM = 4
 _FILLER = frozenset(
@@ -63,6 +68,12 @@ _FILLER = frozenset(
     "says prefers prefer asked asks told tells".split()
 )
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
+# A memory that speaks of the user, or a standing rule for the assistant: only the user's own words ground it.
+_ABOUT_USER = re.compile(
+    r"(?i:(?<![\w-])users?(?:'s|’s|')?(?![\w-])"
+    r"|\b(?:should|must|always|never|prefers?|preferred|wants?|wanted|wish(?:es)?|likes?|dislikes?|allow(?:s|ed)?)\b)"
+    r"|(?i:\b(?:my|me|mine|myself)\b)|\b(?:I|I'm|I've)\b|用户|我"
+)
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
 
@@ -107,17 +118,24 @@ def build_messages(
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": "\n\n".join(parts)}]
 
 
-def parse_answer(text: str, items: Sequence[dict[str, Any]], known_ids: Sequence[str]) -> Extraction:
-    """Check the model's answer against the items it was given; never raises on junk."""
+def parse_answer(
+    text: str, items: Sequence[dict[str, Any]], known_ids: Sequence[str], *, all_shared: bool = False
+) -> Extraction:
+    """Check the model's answer against the items it was given; never raises on junk.
+
+    ``all_shared``: every memory lands in the store all assistants share (a squad's), so each one
+    must be grounded in the user's own words, whatever scope the model gave it.
+    """
     obj = _json_object(text)
     if obj is None:
         return Extraction(problem=f"the answer is not a JSON object: {text.strip()[:80]!r}")
     by_id = {it["id"]: it for it in items if isinstance(it.get("id"), int)}
     result = Extraction()
     for raw in _list(obj.get("memories")):
-        candidate, reason = _check_candidate(raw, by_id)
+        candidate, reason = _check_candidate(raw, by_id, all_shared=all_shared)
         if candidate is None:
-            result.rejected.append((str(raw.get("text", raw) if isinstance(raw, dict) else raw)[:120], reason))
+            said = " ".join(str(raw.get("text", raw) if isinstance(raw, dict) else raw).split())
+            result.rejected.append((redact(said)[:120], reason))  # refusals are logged: never with the secret
         else:
             result.candidates.append(candidate)
     known = set(known_ids)
@@ -129,21 +147,24 @@ def parse_answer(text: str, items: Sequence[dict[str, Any]], known_ids: Sequence
         if not cited or not cited <= by_id.keys():  # retiring also needs evidence in the items given
             result.rejected.append((f"retire {raw.get('id')}", "no valid item ids cited"))
             continue
-        result.retire.append((raw["id"], str(raw.get("why") or "contradicted")[:200]))
+        result.retire.append((raw["id"], redact(str(raw.get("why") or "contradicted"))[:200]))  # kept as a note
     return result
 
 
-def looks_secret(text: str) -> bool:
-    """Does ``text`` look like it carries a credential (key, token, password, card number)?"""
-    return bool(_SECRET.search(text))
+def typed_by_user(item: dict[str, Any]) -> bool:
+    """Is ``item`` a message the user typed (not a reply, a tool's output or another member's input)?"""
+    return item.get("type") == "user" and item.get("source", "user") == "user"
 
 
-def _check_candidate(raw: Any, by_id: dict[int, dict[str, Any]]) -> tuple[Candidate | None, str]:
+def _check_candidate(raw: Any, by_id: dict[int, dict[str, Any]], *, all_shared: bool) -> tuple[Candidate | None, str]:
     if not isinstance(raw, dict):
         return None, "not an object"
     text = " ".join(str(raw.get("text") or "").split())
     if not text:
         return None, "empty text"
+    kinds = secret_kinds(text)
+    if kinds:
+        return None, f"holds a secret ({', '.join(kinds)})"
     if len(text) > MAX_MEMORY_CHARS:
         return None, f"over {MAX_MEMORY_CHARS} characters"
     cited = _ids(raw.get("from"))
@@ -151,21 +172,40 @@ def _check_candidate(raw: Any, by_id: dict[int, dict[str, Any]]) -> tuple[Candid
         return None, "cites no item ids"
     if not cited <= by_id.keys():
         return None, f"cites ids it was not given: {sorted(cited - by_id.keys())}"
-    if looks_secret(text):
-        return None, "looks like a secret"
-    source_texts = [_full_text(by_id[i]) for i in sorted(cited)]
+    scope = "user" if raw.get("scope") == "user" else "assistant"
+    items = [by_id[i] for i in sorted(cited)]
+    needs_user = scope == "user" or all_shared or bool(_ABOUT_USER.search(text))
+    what = "a shared memory" if scope == "user" or all_shared else "a fact about the user or a rule"
+    own_words = [it for it in items if typed_by_user(it)]
+    if needs_user and not own_words:
+        return None, f"{what} must be in the user's own words; it cites only {_cited_kinds(items)}"
+    problem = _unsupported(text, items)
+    if problem:
+        return None, problem
+    if needs_user and _unsupported(text, own_words):
+        return None, f"{what} must be in the user's own words; only replies or tool output say this"
+    days = raw.get("expires_in_days")
+    if days is not None and not (isinstance(days, int) and not isinstance(days, bool) and 0 < days <= MAX_EXPIRY_DAYS):
+        days = None
+    return Candidate(text=text, sources=tuple(sorted(cited)), scope=scope, expires_in_days=days), ""
+
+
+def _unsupported(text: str, items: Sequence[dict[str, Any]]) -> str:
+    """Why ``items`` do not say ``text`` ("" when they do): an invented reference or name, or too little overlap."""
+    source_texts = [_full_text(it) for it in items]
     missing = ungrounded(text, source_texts)
     joined = "\n".join(source_texts).casefold()
     missing += [name for name in _names(text) if name.casefold() not in joined]
     if missing:
-        return None, f"not in the cited items: {', '.join(missing[:5])}"
+        return f"not in the cited items: {', '.join(missing[:5])}"
     if _support(text, joined) < MIN_SUPPORT:
-        return None, "the cited items do not say this"
-    days = raw.get("expires_in_days")
-    if days is not None and not (isinstance(days, int) and not isinstance(days, bool) and 0 < days <= MAX_EXPIRY_DAYS):
-        days = None
-    scope = "user" if raw.get("scope") == "user" else "assistant"
-    return Candidate(text=text, sources=tuple(sorted(cited)), scope=scope, expires_in_days=days), ""
+        return "the cited items do not say this"
+    return ""
+
+
+def _cited_kinds(items: Sequence[dict[str, Any]]) -> str:
+    kinds = {"assistant": "assistant replies", "tool_result": "tool output", "tool_call": "tool calls"}
+    return " and ".join(dict.fromkeys(kinds.get(str(it.get("type")), "messages no person typed") for it in items))
 
 
 def _support(text: str, source: str) -> float:

@@ -29,7 +29,7 @@ from okbot.core import migrations
 from okbot.core.atomic import atomic_write_json
 from okbot.core.compression.structure import parse_sections
 from okbot.core.errors import OkBotError
-from okbot.core.memory.extract import Candidate, Extraction, build_messages, parse_answer
+from okbot.core.memory.extract import Candidate, Extraction, build_messages, parse_answer, typed_by_user
 from okbot.core.memory.store import MemoryEntry, MemoryStore, normalise
 from okbot.core.workspace import Target
 from okbot.llm.provider import ChatRequest
@@ -91,7 +91,7 @@ class MemoryKeeper:
         """Schedule the wrap-up; the turn's items are extracted too when its user message asks to remember."""
         explicit: set[int] = set()
         user = self.sources.session(target).get(result.user_id) if getattr(result, "user_id", 0) else None
-        if user and user.get("source", "user") == "user" and asks_to_remember(str(user.get("content") or "")):
+        if user and typed_by_user(user) and asks_to_remember(str(user.get("content") or "")):
             explicit = {user["id"], *(it["id"] for it in result.items if isinstance(it.get("id"), int))}
         self._schedule(target, explicit)
 
@@ -121,8 +121,11 @@ class MemoryKeeper:
                 break
             batch = list(
                 islice(
-                    (it for it in session.iter_items(start + 1, summary.covered_through_id)
-                     if it.get("type") in EXTRACTED_TYPES),
+                    (
+                        it
+                        for it in session.iter_items(start + 1, summary.covered_through_id)
+                        if it.get("type") in EXTRACTED_TYPES
+                    ),
                     MAX_BATCH_ITEMS,
                 )
             )
@@ -166,11 +169,13 @@ class MemoryKeeper:
             report.problems.append(f"memory extraction failed: {exc}")
             log.warning("memory extraction for %s failed: %s", target.name, exc)
             return
-        result = parse_answer(answer, items, [e.id for e in known])
+        # A squad has no store of its own: all it remembers is shared, so all of it needs the user's own words.
+        all_shared = stores[0] is stores[1]
+        result = parse_answer(answer, items, [e.id for e in known], all_shared=all_shared)
         if result.problem:
             report.problems.append(f"memory extraction answer unusable: {result.problem}")
             log.warning("memory extraction for %s: %s", target.name, result.problem)
-        for text, reason in result.rejected:
+        for text, reason in result.rejected:  # secrets in ``text`` are already withheld
             log.info("memory candidate refused (%s): %s", reason, text)
         report.rejected.extend(result.rejected)
         self._apply(stores, result, agreements, report, explicit=explicit)
@@ -243,8 +248,11 @@ class MemoryKeeper:
             obj = json.loads(self._state_path(target).read_text(encoding="utf-8"))
             version = migrations.version_of(obj) if isinstance(obj, dict) else None
             if version is not None and version > STATE_VERSION:
-                log.warning("no memory extraction for %s: %s", target.name,
-                            migrations.newer_message(self._state_path(target), version, "extraction"))
+                log.warning(
+                    "no memory extraction for %s: %s",
+                    target.name,
+                    migrations.newer_message(self._state_path(target), version, "extraction"),
+                )
                 return covered
             through = obj.get("extractedThroughId") if isinstance(obj, dict) else None
             if isinstance(through, int) and not isinstance(through, bool) and through >= 0:
