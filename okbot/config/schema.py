@@ -13,10 +13,11 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
 from okbot.core.errors import OkBotError
 
@@ -24,6 +25,9 @@ _TRUE_WORDS = frozenset({"true", "on", "yes", "1"})
 _FALSE_WORDS = frozenset({"false", "off", "no", "0"})
 _NULL_WORDS = frozenset({"", "null"})
 _SHOWN_VALUE_CHARS = 80
+REDACTED = "[redacted]"  # the mark okbot.llm.keys puts in place of a key
+# Query (or fragment) parameters whose value is a credential: api_key, key, token, access_token …
+_SECRET_PARAM = re.compile(r"(?i)key|token|secret|pass|pwd|auth|credential|signature|^sig$")
 
 
 class SettingError(OkBotError):
@@ -41,6 +45,34 @@ def show_value(value: Any) -> str:
     return text
 
 
+def _redact_params(text: str) -> str:
+    """``a=1&api_key=x`` → ``a=1&api_key=[redacted]``: credential-like parameters hidden."""
+    pieces = []
+    for piece in text.split("&"):
+        name, eq, _ = piece.partition("=")
+        pieces.append(f"{name}={REDACTED}" if eq and _SECRET_PARAM.search(unquote_plus(name)) else piece)
+    return "&".join(pieces)
+
+
+def redact_url(value: Any) -> Any:
+    """``value`` with a password in its userinfo and credential-like query values redacted.
+
+    ``https://user:pw@host/v1?api_key=k`` prints as ``https://user:[redacted]@host/v1?api_key=[redacted]``;
+    a URL with nothing to hide, and anything that is not text, comes back unchanged.
+    """
+    if not isinstance(value, str):
+        return value
+    try:
+        parts = urlsplit(value)
+    except ValueError:  # not parseable as a URL: still hide whatever sits between "//user:" and "@"
+        return re.sub(r"(//[^/?#@:]*:)[^/?#]*@", rf"\1{REDACTED}@", value)
+    userinfo, at, host = parts.netloc.rpartition("@")
+    user, colon, _ = userinfo.partition(":")
+    netloc = f"{user}:{REDACTED}@{host}" if at and colon else parts.netloc
+    hidden = parts._replace(netloc=netloc, query=_redact_params(parts.query), fragment=_redact_params(parts.fragment))
+    return value if hidden == parts else urlunsplit(hidden)
+
+
 def _type_name(kind: type) -> str:
     return {bool: "true or false", int: "a whole number", float: "a number", str: "text"}[kind]
 
@@ -56,7 +88,8 @@ class Setting:
     ``check`` is an extra rule for the value (after the type and bounds pass); it returns a
     message fragment describing what is wrong, or ``None`` when the value is fine.
     ``per_model`` marks a setting stored per model (under ``modelOverrides``) rather than
-    globally.
+    globally. ``redact`` hides what must not be printed of a value (a password in a URL); see
+    :meth:`shown`.
     """
 
     key: str
@@ -70,6 +103,7 @@ class Setting:
     section: str = ""
     per_model: bool = False
     check: Callable[[Any], str | None] | None = field(default=None, compare=False, repr=False)
+    redact: Callable[[Any], Any] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.type not in (bool, int, float, str):
@@ -78,6 +112,10 @@ class Setting:
             raise TypeError(f"{self.key}: choices need type str")
         # The declaration must be self-consistent: a default the schema would refuse is a bug.
         self.validate(self.default)
+
+    def shown(self, value: Any) -> Any:
+        """``value`` as OkBot prints it (``okbot config get``, error messages): secrets in it redacted."""
+        return self.redact(value) if self.redact is not None else value
 
     def allowed(self) -> str:
         """What values are allowed, in words (for error messages and help text)."""
@@ -98,7 +136,7 @@ class Setting:
         """The error for ``value``: names the key, the value, and the allowed range or choices."""
         detail = f" ({why})" if why else ""
         return SettingError(
-            f"{self.key}: {show_value(value)} is not allowed{detail}; expected {self.allowed()}"
+            f"{self.key}: {show_value(self.shown(value))} is not allowed{detail}; expected {self.allowed()}"
         )
 
     def validate(self, value: Any) -> Any:
@@ -134,7 +172,7 @@ class Setting:
         if self.check is not None:
             problem = self.check(value)
             if problem:
-                raise SettingError(f"{self.key}: {show_value(original)} is not allowed; it {problem}")
+                raise SettingError(f"{self.key}: {show_value(self.shown(original))} is not allowed; it {problem}")
         return value
 
     def parse(self, text: str) -> Any:
@@ -189,79 +227,131 @@ ADVANCED = "Advanced"
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
-        "provider.baseUrl", str, "https://api.openai.com/v1",
+        "provider.baseUrl",
+        str,
+        "https://api.openai.com/v1",
         "Base URL of the OpenAI-compatible API (OKBOT_BASE_URL overrides it without saving).",
-        section=PROVIDER, check=_http_url,
+        section=PROVIDER,
+        check=_http_url,
+        redact=redact_url,
     ),
     Setting(
-        "provider.model", str, "gpt-4o-mini",
+        "provider.model",
+        str,
+        "gpt-4o-mini",
         "Model name sent to the provider (OKBOT_MODEL overrides it without saving).",
-        section=PROVIDER, check=_non_empty,
+        section=PROVIDER,
+        check=_non_empty,
     ),
     Setting(
-        "provider.keySource", str, "env",
+        "provider.keySource",
+        str,
+        "env",
         "Where the API key comes from: env (OKBOT_API_KEY / OPENAI_API_KEY), the system keyring, "
         "or none for servers that need no key. The key itself is never stored in settings.json.",
-        choices=("env", "keyring", "none"), section=PROVIDER,
+        choices=("env", "keyring", "none"),
+        section=PROVIDER,
     ),
     Setting(
-        "model.contextWindow", int, None,
+        "model.contextWindow",
+        int,
+        None,
         "Context window in tokens for the current model; empty uses the model's known window. "
         "Stored per model, so switching models does not carry it over.",
-        minimum=1000, maximum=10_000_000, nullable=True, section=MODEL, per_model=True,
+        minimum=1000,
+        maximum=10_000_000,
+        nullable=True,
+        section=MODEL,
+        per_model=True,
     ),
     Setting(
-        "contextCompression.ratio", float, 0.6,
+        "contextCompression.ratio",
+        float,
+        0.6,
         "Compress when the estimated prompt reaches this fraction of the context window.",
-        minimum=0.30, maximum=0.95, section=COMPRESSION,
+        minimum=0.30,
+        maximum=0.95,
+        section=COMPRESSION,
     ),
     Setting(
-        "contextCompression.prepareRatio", float, 0.5,
+        "contextCompression.prepareRatio",
+        float,
+        0.5,
         "After a reply, compress in the background when the next request is predicted to reach this "
         "fraction of the context window, so the next message does not wait for it. Above "
         "contextCompression.ratio it acts as the ratio (a saved ratio is never reset because of it).",
-        minimum=0.20, maximum=0.95, section=COMPRESSION,
+        minimum=0.20,
+        maximum=0.95,
+        section=COMPRESSION,
     ),
     Setting(
-        "contextCompression.keepRecentMin", int, 8,
+        "contextCompression.keepRecentMin",
+        int,
+        8,
         "Fewest recent items kept word for word after a compression (at most keepRecentMax).",
-        minimum=1, maximum=500, section=COMPRESSION,
+        minimum=1,
+        maximum=500,
+        section=COMPRESSION,
     ),
     Setting(
-        "contextCompression.keepRecentMax", int, 12,
+        "contextCompression.keepRecentMax",
+        int,
+        12,
         "Most recent items kept word for word after a compression (at least keepRecentMin).",
-        minimum=1, maximum=500, section=COMPRESSION,
+        minimum=1,
+        maximum=500,
+        section=COMPRESSION,
     ),
     Setting(
-        "contextCompression.summaryMaxChars", int, 2000,
+        "contextCompression.summaryMaxChars",
+        int,
+        2000,
         "Longest session summary, in characters.",
-        minimum=100, maximum=8000, section=COMPRESSION,
+        minimum=100,
+        maximum=8000,
+        section=COMPRESSION,
     ),
     Setting(
-        "contextCompression.autoTopicCompress", bool, True,
+        "contextCompression.autoTopicCompress",
+        bool,
+        True,
         "When a message starts a new topic, send the model only the summary and the new message.",
         section=COMPRESSION,
     ),
     Setting(
-        "memory.maxEntries", int, 40,
+        "memory.maxEntries",
+        int,
+        40,
         "Most durable memories recalled into the instructions (0 turns recall off).",
-        minimum=0, maximum=1000, section=MEMORY,
+        minimum=0,
+        maximum=1000,
+        section=MEMORY,
     ),
     Setting(
-        "memory.maxChars", int, 4000,
+        "memory.maxChars",
+        int,
+        4000,
         "Most characters of recalled memories in the instructions.",
-        minimum=0, maximum=100_000, section=MEMORY,
+        minimum=0,
+        maximum=100_000,
+        section=MEMORY,
     ),
     Setting(
-        "tools.search_history.approval", str, "allow",
+        "tools.search_history.approval",
+        str,
+        "allow",
         "Whether the model may read this session's original record: allow, ask the user first, or deny.",
-        choices=("allow", "ask", "deny"), section=TOOLS,
+        choices=("allow", "ask", "deny"),
+        section=TOOLS,
     ),
     *(
         Setting(
-            f"tools.{name}.approval", str, default,
+            f"tools.{name}.approval",
+            str,
+            default,
             f"{what}: allow, ask the user first, or deny.",
-            choices=("allow", "ask", "deny"), section=TOOLS,
+            choices=("allow", "ask", "deny"),
+            section=TOOLS,
         )
         for name, default, what in (
             ("read_file", "allow", "Reading files (outside the assistant's workspace folder it always asks)"),
@@ -273,40 +363,66 @@ SETTINGS: tuple[Setting, ...] = (
         )
     ),
     Setting(
-        "tools.approvalTimeout", int, 300,
+        "tools.approvalTimeout",
+        int,
+        300,
         "Seconds an approval card waits for an answer before it counts as Deny.",
-        minimum=10, maximum=86_400, section=TOOLS,
+        minimum=10,
+        maximum=86_400,
+        section=TOOLS,
     ),
     Setting(
-        "tools.turnSeconds", int, 900,
+        "tools.turnSeconds",
+        int,
+        900,
         "Most seconds one turn may spend running tools (shared by a squad's captain and members).",
-        minimum=10, maximum=86_400, section=TOOLS,
+        minimum=10,
+        maximum=86_400,
+        section=TOOLS,
     ),
     Setting(
-        "tools.maxRounds", int, 8,
+        "tools.maxRounds",
+        int,
+        8,
         "Most tool-call rounds in one turn before the model must answer.",
-        minimum=1, maximum=100, section=TOOLS,
+        minimum=1,
+        maximum=100,
+        section=TOOLS,
     ),
     Setting(
-        "tools.maxCallsPerTurn", int, 40,
+        "tools.maxCallsPerTurn",
+        int,
+        40,
         "Most tool calls in one turn, shared by a squad's captain and its members.",
-        minimum=1, maximum=1000, section=TOOLS,
+        minimum=1,
+        maximum=1000,
+        section=TOOLS,
     ),
     Setting(
-        "developerMode", bool, False,
+        "developerMode",
+        bool,
+        False,
         "Show developer tools such as View context on user messages.",
         section=ADVANCED,
     ),
     Setting(
-        "provider.timeout", float, 60.0,
+        "provider.timeout",
+        float,
+        60.0,
         "Seconds to wait for the server to answer (and between parts of a streamed reply).",
-        minimum=5, maximum=600, section=PROVIDER,
+        minimum=5,
+        maximum=600,
+        section=PROVIDER,
     ),
     Setting(
-        "provider.maxRetries", int, 3,
+        "provider.maxRetries",
+        int,
+        3,
         "How often a failed request (rate limit, server error, dropped connection) is retried "
         "before the error is shown. Nothing is retried once the reply has started to appear.",
-        minimum=0, maximum=10, section=PROVIDER,
+        minimum=0,
+        maximum=10,
+        section=PROVIDER,
     ),
 )
 
@@ -315,18 +431,14 @@ if len(_BY_KEY) != len(SETTINGS):  # pragma: no cover - guards the declaration a
     raise RuntimeError("duplicate setting keys in SETTINGS")
 
 # Pairs (low, high) that must satisfy low <= high.
-ORDERED_PAIRS: tuple[tuple[str, str], ...] = (
-    ("contextCompression.keepRecentMin", "contextCompression.keepRecentMax"),
-)
+ORDERED_PAIRS: tuple[tuple[str, str], ...] = (("contextCompression.keepRecentMin", "contextCompression.keepRecentMax"),)
 
 
 def suggest(key: str) -> list[str]:
     """Known keys a mistyped ``key`` probably meant (closest first, at most three)."""
     lowered = {k.lower(): k for k in _BY_KEY}
     wanted = key.strip().lower()
-    scored = sorted(
-        ((difflib.SequenceMatcher(None, wanted, k).ratio(), k) for k in lowered), reverse=True
-    )
+    scored = sorted(((difflib.SequenceMatcher(None, wanted, k).ratio(), k) for k in lowered), reverse=True)
     best = scored[0][0]
     # Only the clear winners: a near-tie of three keys is offered, a distant third is not.
     found = [lowered[k] for score, k in scored[:3] if score >= 0.6 and score >= best - 0.03]

@@ -110,14 +110,19 @@ class Settings:
                 f"{name} could not be read ({_why(exc)}); OkBot will not overwrite it. "
                 "Fix its permissions and restart OkBot"
             )
-            self._problem(f"{name} could not be read ({_why(exc)}); defaults in use, "
-                          "and changes will not be saved until it can be read")
+            self._problem(
+                f"{name} could not be read ({_why(exc)}); defaults in use, "
+                "and changes will not be saved until it can be read"
+            )
             return
         try:
             data = json.loads(raw.decode("utf-8-sig"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-            why = "not valid UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (
-                "empty" if not raw.strip() else "not valid JSON")
+            why = (
+                "not valid UTF-8 text"
+                if isinstance(exc, UnicodeDecodeError)
+                else ("empty" if not raw.strip() else "not valid JSON")
+            )
             self._broken(raw, f"{name} was {why}")
             return
         if not isinstance(data, dict):
@@ -152,8 +157,10 @@ class Settings:
             atomic_write_bytes(target, raw)
         except OSError as exc:
             self._save_blocked = f"{name} needs repair but no backup copy could be made ({_why(exc)})"
-            self._problem(f"{name} had problems and could not be backed up ({_why(exc)}); "
-                          "defaults in use for the bad values, and the file will not be overwritten")
+            self._problem(
+                f"{name} had problems and could not be backed up ({_why(exc)}); "
+                "defaults in use for the bad values, and the file will not be overwritten"
+            )
             return ""
         return target.name
 
@@ -175,9 +182,11 @@ class Settings:
                     continue
                 if spec.per_model:  # stored under modelOverrides, never as a top-level key
                     self._unknown[key] = value
-                    self._problem(f"{self.path.name}: a top-level {key} is ignored (kept in the file); "
-                                  f"it is set per model, as {OVERRIDES_KEY} → <model> → "
-                                  f"{_OVERRIDE_FIELD[key]}, or with `okbot config set {key} <n>`")
+                    self._problem(
+                        f"{self.path.name}: a top-level {key} is ignored (kept in the file); "
+                        f"it is set per model, as {OVERRIDES_KEY} → <model> → "
+                        f"{_OVERRIDE_FIELD[key]}, or with `okbot config set {key} <n>`"
+                    )
                     continue
                 try:
                     normal = spec.validate(value)
@@ -196,8 +205,10 @@ class Settings:
                     if key not in self.reset_keys:
                         self.reset_keys.append(key)
                 defaults = f"{setting(low).default} and {setting(high).default}"
-                self._problem(f"{self.path.name}: {low} ({lo}) was larger than {high} ({hi}); "
-                              f"both reset to the defaults {defaults}")
+                self._problem(
+                    f"{self.path.name}: {low} ({lo}) was larger than {high} ({hi}); "
+                    f"both reset to the defaults {defaults}"
+                )
                 repaired = True
         if unknown:
             self._report_unknown(unknown)
@@ -206,8 +217,10 @@ class Settings:
     def _reset_on_load(self, key: str, value: Any, default: Any) -> None:
         if key not in self.reset_keys:
             self.reset_keys.append(key)
-        self._problem(f"{self.path.name}: {key} was {show_value(value)}, which is not allowed "
-                      f"(expected {setting(key).allowed()}); reset to the default {show_value(default)}")
+        self._problem(
+            f"{self.path.name}: {key} was {show_value(setting(key).shown(value))}, which is not allowed "
+            f"(expected {setting(key).allowed()}); reset to the default {show_value(default)}"
+        )
 
     def _read_version(self, value: Any) -> bool:
         if isinstance(value, int) and not isinstance(value, bool) and value >= FORMAT_VERSION:
@@ -222,16 +235,20 @@ class Settings:
 
     def _read_overrides(self, value: Any) -> bool:
         if not isinstance(value, dict):
-            self._problem(f"{self.path.name}: {OVERRIDES_KEY} was {show_value(value)}, not an object "
-                          "of per-model settings; per-model settings reset")
+            self._problem(
+                f"{self.path.name}: {OVERRIDES_KEY} was {show_value(value)}, not an object "
+                "of per-model settings; per-model settings reset"
+            )
             self._mark_reset(CONTEXT_WINDOW_KEY)
             return True
         repaired = False
         spec = setting(CONTEXT_WINDOW_KEY)
         for model, entry in value.items():
             if not isinstance(entry, dict):
-                self._problem(f"{self.path.name}: {OVERRIDES_KEY} for model {show_value(model)} was "
-                              f"{show_value(entry)}, not an object; removed")
+                self._problem(
+                    f"{self.path.name}: {OVERRIDES_KEY} for model {show_value(model)} was "
+                    f"{show_value(entry)}, not an object; removed"
+                )
                 self._mark_reset(CONTEXT_WINDOW_KEY)
                 repaired = True
                 continue
@@ -241,9 +258,11 @@ class Settings:
                 try:
                     window = spec.validate(kept[field])
                 except SettingError:
-                    self._problem(f"{self.path.name}: the context window for model {show_value(model)} "
-                                  f"was {show_value(kept[field])}, which is not allowed "
-                                  f"(expected {spec.allowed()}); reset to the model's known window")
+                    self._problem(
+                        f"{self.path.name}: the context window for model {show_value(model)} "
+                        f"was {show_value(kept[field])}, which is not allowed "
+                        f"(expected {spec.allowed()}); reset to the model's known window"
+                    )
                     self._mark_reset(CONTEXT_WINDOW_KEY)
                     repaired = True
                     window = None
@@ -263,8 +282,7 @@ class Settings:
         parts = []
         for key in keys:
             if _looks_like_api_key(key):
-                parts.append(f"{key} (API keys are never read from settings.json; "
-                             "use OKBOT_API_KEY or the keyring)")
+                parts.append(f"{key} (API keys are never read from settings.json; use OKBOT_API_KEY or the keyring)")
                 continue
             close = suggest(key)
             parts.append(f"{key} (did you mean {' or '.join(close)}?)" if close else key)
@@ -357,11 +375,13 @@ class Settings:
     def _check_pairs(self, key: str, value: Any) -> None:
         for low, high in ORDERED_PAIRS:
             if key == low and value > (other := self.get_stored(high)):
-                raise SettingError(f"{low} ({value}) must not be larger than {high} ({other})",
-                                   hint=f"raise {high} first")
+                raise SettingError(
+                    f"{low} ({value}) must not be larger than {high} ({other})", hint=f"raise {high} first"
+                )
             if key == high and value < (other := self.get_stored(low)):
-                raise SettingError(f"{high} ({value}) must not be smaller than {low} ({other})",
-                                   hint=f"lower {low} first")
+                raise SettingError(
+                    f"{high} ({value}) must not be smaller than {low} ({other})", hint=f"lower {low} first"
+                )
 
     def _change(self, key: str, value: Any) -> None:
         """Store an already validated value, save, and notify; on a failed save nothing changes."""
@@ -451,8 +471,9 @@ class Settings:
         try:
             migrations.persist_upgrade(self.path, "settings", self._upgrade)
         except OSError as exc:
-            raise SettingError(f"settings not saved: the old {self.path.name} could not be backed up before "
-                               f"upgrading it ({_why(exc)})") from exc
+            raise SettingError(
+                f"settings not saved: the old {self.path.name} could not be backed up before upgrading it ({_why(exc)})"
+            ) from exc
         try:
             atomic_write_json(self.path, self.to_json(), backup=True)
         except OSError as exc:

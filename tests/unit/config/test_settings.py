@@ -14,7 +14,7 @@ from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
 from okbot.config import paths
-from okbot.config.schema import SETTINGS, Setting, SettingError, setting
+from okbot.config.schema import REDACTED, SETTINGS, Setting, SettingError, redact_url, setting
 from okbot.config.settings import Settings, effective_context_window
 from okbot.core.errors import OkBotError
 
@@ -52,13 +52,32 @@ def test_declaration_is_complete_and_consistent() -> None:
     keys = [s.key for s in SETTINGS]
     assert len(keys) == len(set(keys))
     assert {
-        "provider.baseUrl", "provider.model", "provider.keySource", "model.contextWindow",
-        RATIO, "contextCompression.prepareRatio", KEEP_MIN, KEEP_MAX, "contextCompression.summaryMaxChars",
-        "contextCompression.autoTopicCompress", "memory.maxEntries", "memory.maxChars",
-        "tools.search_history.approval", "tools.maxRounds", "tools.maxCallsPerTurn", "developerMode",
-        "tools.read_file.approval", "tools.list_dir.approval", "tools.write_file.approval", "tools.edit_file.approval",
-        "tools.run_shell.approval", "tools.web_fetch.approval", "tools.approvalTimeout", "tools.turnSeconds",
-        "provider.timeout", "provider.maxRetries",
+        "provider.baseUrl",
+        "provider.model",
+        "provider.keySource",
+        "model.contextWindow",
+        RATIO,
+        "contextCompression.prepareRatio",
+        KEEP_MIN,
+        KEEP_MAX,
+        "contextCompression.summaryMaxChars",
+        "contextCompression.autoTopicCompress",
+        "memory.maxEntries",
+        "memory.maxChars",
+        "tools.search_history.approval",
+        "tools.maxRounds",
+        "tools.maxCallsPerTurn",
+        "developerMode",
+        "tools.read_file.approval",
+        "tools.list_dir.approval",
+        "tools.write_file.approval",
+        "tools.edit_file.approval",
+        "tools.run_shell.approval",
+        "tools.web_fetch.approval",
+        "tools.approvalTimeout",
+        "tools.turnSeconds",
+        "provider.timeout",
+        "provider.maxRetries",
     } == set(keys)
     for spec in SETTINGS:
         assert spec.description and spec.section
@@ -74,12 +93,24 @@ def test_declaring_a_default_outside_its_bounds_is_a_bug() -> None:
 @pytest.mark.parametrize(
     ("key", "value"),
     [
-        ("developerMode", 1), ("developerMode", "true"),  # bool does not accept ints
-        ("tools.maxRounds", True), ("tools.maxRounds", 8.0), ("tools.maxRounds", "8"),  # nor int bools
-        (RATIO, True), (RATIO, float("nan")), (RATIO, float("inf")), (RATIO, "0.5"),
-        ("provider.keySource", "vault"), ("provider.keySource", 1), (MODEL, None), (MODEL, ""),
-        (BASE_URL, "api.openai.com/v1"), (BASE_URL, "ftp://example.com"),
-        (WINDOW, True), (WINDOW, 999), (WINDOW, 10_000_001),
+        ("developerMode", 1),
+        ("developerMode", "true"),  # bool does not accept ints
+        ("tools.maxRounds", True),
+        ("tools.maxRounds", 8.0),
+        ("tools.maxRounds", "8"),  # nor int bools
+        (RATIO, True),
+        (RATIO, float("nan")),
+        (RATIO, float("inf")),
+        (RATIO, "0.5"),
+        ("provider.keySource", "vault"),
+        ("provider.keySource", 1),
+        (MODEL, None),
+        (MODEL, ""),
+        (BASE_URL, "api.openai.com/v1"),
+        (BASE_URL, "ftp://example.com"),
+        (WINDOW, True),
+        (WINDOW, 999),
+        (WINDOW, 10_000_001),
     ],
 )
 def test_validate_refuses_wrong_types_and_values(key: str, value: object) -> None:
@@ -111,8 +142,17 @@ def test_error_message_names_key_value_and_range() -> None:
 
 @pytest.mark.parametrize(
     ("word", "expected"),
-    [("true", True), ("on", True), ("1", True), ("YES", True), (" True ", True),
-     ("false", False), ("off", False), ("0", False), ("no", False)],
+    [
+        ("true", True),
+        ("on", True),
+        ("1", True),
+        ("YES", True),
+        (" True ", True),
+        ("false", False),
+        ("off", False),
+        ("0", False),
+        ("no", False),
+    ],
 )
 def test_parse_bool(word: str, expected: bool) -> None:
     assert setting("developerMode").parse(word) is expected
@@ -121,11 +161,19 @@ def test_parse_bool(word: str, expected: bool) -> None:
 @pytest.mark.parametrize(
     ("key", "text", "expected"),
     [
-        ("tools.maxRounds", "12", 12), ("tools.maxRounds", " 3 ", 3), ("memory.maxChars", "10_000", 10_000),
-        (RATIO, "0.75", 0.75), (RATIO, "5e-1", 0.5), (MODEL, "gpt-4o", "gpt-4o"),
+        ("tools.maxRounds", "12", 12),
+        ("tools.maxRounds", " 3 ", 3),
+        ("memory.maxChars", "10_000", 10_000),
+        (RATIO, "0.75", 0.75),
+        (RATIO, "5e-1", 0.5),
+        (MODEL, "gpt-4o", "gpt-4o"),
         (BASE_URL, "http://127.0.0.1:8080/v1", "http://127.0.0.1:8080/v1"),
-        ("provider.keySource", "KEYRING", "keyring"), ("tools.search_history.approval", "ask", "ask"),
-        (WINDOW, "128000", 128000), (WINDOW, "", None), (WINDOW, "null", None), (WINDOW, "NULL", None),
+        ("provider.keySource", "KEYRING", "keyring"),
+        ("tools.search_history.approval", "ask", "ask"),
+        (WINDOW, "128000", 128000),
+        (WINDOW, "", None),
+        (WINDOW, "null", None),
+        (WINDOW, "NULL", None),
     ],
 )
 def test_parse_from_text(key: str, text: str, expected: object) -> None:
@@ -135,10 +183,18 @@ def test_parse_from_text(key: str, text: str, expected: object) -> None:
 @pytest.mark.parametrize(
     ("key", "text"),
     [
-        ("developerMode", "maybe"), ("developerMode", ""), ("tools.maxRounds", "8.5"),
-        ("tools.maxRounds", "eight"), ("tools.maxRounds", ""), ("tools.maxRounds", "null"),  # not nullable
-        ("tools.maxRounds", "1000"), (RATIO, "nan"), (RATIO, "abc"), (RATIO, "0.1"),
-        ("provider.keySource", "vault"), (WINDOW, "12.5"),
+        ("developerMode", "maybe"),
+        ("developerMode", ""),
+        ("tools.maxRounds", "8.5"),
+        ("tools.maxRounds", "eight"),
+        ("tools.maxRounds", ""),
+        ("tools.maxRounds", "null"),  # not nullable
+        ("tools.maxRounds", "1000"),
+        (RATIO, "nan"),
+        (RATIO, "abc"),
+        (RATIO, "0.1"),
+        ("provider.keySource", "vault"),
+        (WINDOW, "12.5"),
     ],
 )
 def test_parse_refuses_bad_text(key: str, text: str) -> None:
@@ -149,8 +205,13 @@ def test_parse_refuses_bad_text(key: str, text: str) -> None:
 
 @pytest.mark.parametrize(
     ("typo", "hint"),
-    [("contextCompresion.ratio", RATIO), ("ratio", RATIO), ("developermode", "developerMode"),
-     ("provider", "provider.keySource"), ("zzzz", "okbot config get")],
+    [
+        ("contextCompresion.ratio", RATIO),
+        ("ratio", RATIO),
+        ("developermode", "developerMode"),
+        ("provider", "provider.keySource"),
+        ("zzzz", "okbot config get"),
+    ],
 )
 def test_unknown_key_suggests_close_matches(typo: str, hint: str) -> None:
     with pytest.raises(SettingError) as err:
@@ -184,7 +245,11 @@ def test_round_trip_stores_only_changed_values(path: Path) -> None:
     s.set(KEEP_MAX, 20)
     s.set(KEEP_MIN, 15)
     assert stored(path) == {
-        "version": 1, "provider.keySource": "keyring", RATIO: 0.7, KEEP_MIN: 15, KEEP_MAX: 20,
+        "version": 1,
+        "provider.keySource": "keyring",
+        RATIO: 0.7,
+        KEEP_MIN: 15,
+        KEEP_MAX: 20,
         "developerMode": True,
     }
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
@@ -227,8 +292,15 @@ def test_reset_refuses_to_break_keep_order(path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [(RATIO, 0.99), (RATIO, "0.5"), ("tools.maxRounds", 0), ("tools.maxRounds", True),
-     ("developerMode", 1), ("provider.keySource", "vault"), (WINDOW, 5)],
+    [
+        (RATIO, 0.99),
+        (RATIO, "0.5"),
+        ("tools.maxRounds", 0),
+        ("tools.maxRounds", True),
+        ("developerMode", 1),
+        ("provider.keySource", "vault"),
+        (WINDOW, 5),
+    ],
 )
 def test_set_refuses_and_changes_nothing(path: Path, key: str, value: object) -> None:
     s = Settings.load(path)
@@ -290,9 +362,7 @@ def test_set_text_for_every_type(path: Path) -> None:
 # ---------------------------------------------------------------- environment overrides
 
 
-def test_env_overrides_apply_at_read_time_and_are_never_saved(
-    path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_env_overrides_apply_at_read_time_and_are_never_saved(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     s = Settings.load(path)
     s.set(MODEL, "stored-model")
     monkeypatch.setenv("OKBOT_MODEL", "env-model")
@@ -309,9 +379,7 @@ def test_env_overrides_apply_at_read_time_and_are_never_saved(
     assert s.get(MODEL) == "stored-model"
 
 
-def test_invalid_env_override_is_ignored_with_a_problem(
-    path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_invalid_env_override_is_ignored_with_a_problem(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OKBOT_BASE_URL", "not a url")
     monkeypatch.setenv("OKBOT_MODEL", "   ")  # blank counts as unset
     s = Settings.load(path)
@@ -335,7 +403,8 @@ def test_context_window_override_is_per_model(path: Path) -> None:
     data = stored(path)
     assert "model.contextWindow" not in data
     assert data["modelOverrides"] == {
-        "gpt-4o-mini": {"contextWindow": 64000}, "other-model": {"contextWindow": 32000},
+        "gpt-4o-mini": {"contextWindow": 64000},
+        "other-model": {"contextWindow": 32000},
     }
     s.reset(WINDOW)
     assert stored(path)["modelOverrides"] == {"other-model": {"contextWindow": 32000}}
@@ -396,9 +465,14 @@ def test_subscribe_gets_key_on_set_and_unsubscribe_stops(path: Path) -> None:
 @pytest.mark.parametrize(
     ("raw", "why"),
     [
-        (b"{not json", "not valid JSON"), (b"[1, 2, 3]", "JSON object"), (b'"text"', "JSON object"),
-        (b"null", "JSON object"), (b'{"developerMode": "\xff\xfe"}', "UTF-8"), (b"", "empty"),
-        (b"   \n", "empty"), (b"[" * 100_000, "not valid JSON"),  # deeper than the parser allows
+        (b"{not json", "not valid JSON"),
+        (b"[1, 2, 3]", "JSON object"),
+        (b'"text"', "JSON object"),
+        (b"null", "JSON object"),
+        (b'{"developerMode": "\xff\xfe"}', "UTF-8"),
+        (b"", "empty"),
+        (b"   \n", "empty"),
+        (b"[" * 100_000, "not valid JSON"),  # deeper than the parser allows
     ],
 )
 def test_unparseable_file_is_backed_up_and_defaults_used(path: Path, raw: bytes, why: str) -> None:
@@ -433,8 +507,7 @@ def test_utf8_bom_is_accepted(path: Path) -> None:
 
 
 def test_bad_value_resets_only_that_key(path: Path) -> None:
-    raw = write(path, {"version": 1, RATIO: 5, "developerMode": 1, "tools.maxRounds": 20,
-                       MODEL: "gpt-4o"})
+    raw = write(path, {"version": 1, RATIO: 5, "developerMode": 1, "tools.maxRounds": 20, MODEL: "gpt-4o"})
     s = Settings.load(path)
     assert s.get(RATIO) == 0.6 and s.get("developerMode") is False
     assert s.get("tools.maxRounds") == 20 and s.get(MODEL) == "gpt-4o"
@@ -460,22 +533,28 @@ def test_stored_keep_min_above_max_resets_both(path: Path) -> None:
 
 
 def test_bad_model_overrides_are_repaired_per_model(path: Path) -> None:
-    write(path, {"modelOverrides": {"gpt-4o-mini": {"contextWindow": 10, "note": "keep me"},
-                                    "good": {"contextWindow": 9000}, "junk": 3}})
+    write(
+        path,
+        {
+            "modelOverrides": {
+                "gpt-4o-mini": {"contextWindow": 10, "note": "keep me"},
+                "good": {"contextWindow": 9000},
+                "junk": 3,
+            }
+        },
+    )
     s = Settings.load(path)
     assert s.get(WINDOW) is None
     assert s.reset_keys == [WINDOW]
     assert any("gpt-4o-mini" in p and "10" in p for p in s.problems)
     s.save()
-    assert stored(path)["modelOverrides"] == {"gpt-4o-mini": {"note": "keep me"},
-                                              "good": {"contextWindow": 9000}}
+    assert stored(path)["modelOverrides"] == {"gpt-4o-mini": {"note": "keep me"}, "good": {"contextWindow": 9000}}
     write(path, {"modelOverrides": [1]})
     assert Settings.load(path).get(WINDOW) is None
 
 
 def test_unknown_keys_are_preserved_and_reported_once(path: Path) -> None:
-    write(path, {"version": 1, "future.feature": {"a": [1, 2]}, "tools.maxRound": 3,
-                 "provider.apiKey": "sk-secret"})
+    write(path, {"version": 1, "future.feature": {"a": [1, 2]}, "tools.maxRound": 3, "provider.apiKey": "sk-secret"})
     s = Settings.load(path)
     assert s.reset_keys == [] and backups(path) == []
     [message] = s.problems
@@ -571,7 +650,8 @@ _interesting_values = (
     | st.sampled_from(["env", "keyring", "none", "allow", "ask", "deny", "http://x", "gpt-4o-mini"])
 )
 _override_entry = st.dictionaries(
-    st.sampled_from(["contextWindow", "other"]), _interesting_values | st.integers(0, 20_000_000),
+    st.sampled_from(["contextWindow", "other"]),
+    _interesting_values | st.integers(0, 20_000_000),
     max_size=2,
 )
 _overrides = st.dictionaries(st.sampled_from(["gpt-4o-mini", "x", ""]), _override_entry | _json, max_size=3)
@@ -621,3 +701,38 @@ def test_reload_in_place_keeps_subscribers_and_reports_changes(tmp_path):
     assert set(heard) == {"contextCompression.ratio", "developerMode"}
     mine.set("developerMode", False)
     assert heard[-1] == "developerMode"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://user:pass@host/v1", "https://user:[redacted]@host/v1"),
+        ("http://:pw@127.0.0.1:8080/v1", "http://:[redacted]@127.0.0.1:8080/v1"),
+        (
+            "https://host/v1?api_key=k1&key=k2&token=t&x=1",
+            "https://host/v1?api_key=[redacted]&key=[redacted]&token=[redacted]&x=1",
+        ),
+        ("https://host/v1?access_token=a#sig=s", "https://host/v1?access_token=[redacted]#sig=[redacted]"),
+        ("https://user@host/v1", "https://user@host/v1"),
+        ("https://api.openai.com/v1", "https://api.openai.com/v1"),
+        ("https://host/v1?", "https://host/v1?"),  # nothing to hide: the text comes back exactly
+        ("http://u:p@[::1/v1", "http://u:[redacted]@[::1/v1"),  # not parseable, still hidden
+    ],
+)
+def test_redact_url_hides_passwords_and_credential_parameters(url: str, shown: str) -> None:
+    assert redact_url(url) == shown
+
+
+def test_the_base_url_setting_is_shown_redacted_also_in_refusals(monkeypatch: pytest.MonkeyPatch, path: Path) -> None:
+    spec = setting(BASE_URL)
+    assert spec.shown("https://a:b@h/v1") == f"https://a:{REDACTED}@h/v1"
+    assert setting(MODEL).shown("gpt:secret@x") == "gpt:secret@x"  # only settings that declare it
+    with pytest.raises(SettingError) as exc:
+        spec.validate("ftp://a:hunter2@h/v1")
+    assert "hunter2" not in exc.value.message and REDACTED in exc.value.message
+    monkeypatch.setenv("OKBOT_BASE_URL", "ftp://a:hunter2@h/v1")
+    problems = Settings.load(path).env_problems()
+    assert problems and not any("hunter2" in p for p in problems)
+    path.write_text(json.dumps({BASE_URL: "ftp://a:hunter2@h/v1"}), encoding="utf-8")
+    loaded = Settings.load(path)
+    assert loaded.problems and not any("hunter2" in p for p in loaded.problems)
