@@ -54,9 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("context", help="print exactly what the model would see")
     p.add_argument("target")
     p.add_argument("--member", metavar="ID", help="squads: that member's request instead of the captain's")
-    p.add_argument(
-        "--at", type=int, metavar="ID", help="cut off at this user message (what the viewer shows)"
-    )
+    p.add_argument("--at", type=int, metavar="ID", help="cut off at this user message (what the viewer shows)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--full", action="store_true", help="do not cut long bodies")
 
@@ -156,13 +154,14 @@ def _target_and_sources(ref: str, err: TextIO) -> tuple[Any, Any]:
 
 def _cmd_context(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from okbot.core.context import build_context
-    from okbot.core.render import render_markdown
+    from okbot.core.render import remember_api_keys, render_json, render_markdown
     from okbot.core.tokens import APPROX_NOTE
 
     sources, target = _target_and_sources(args.target, err)
+    remember_api_keys(sources.settings)  # no provider is built here: the key must be known to redact it
     proj = build_context(target, args.at, sources=sources, member=args.member)
     if args.json:
-        print(proj.to_json_text(), file=out)
+        print(render_json(proj), file=out)
     else:
         out.write(render_markdown(proj, body_limit=None if args.full else 2000, approx_note=APPROX_NOTE))
     return 0
@@ -201,9 +200,13 @@ def _cmd_config(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     settings = Settings.load()
     _report(settings.problems, err)
+
+    def shown(key: str) -> Any:  # a password in OKBOT_BASE_URL is never printed
+        return setting(key).shown(settings.get(key))
+
     if args.action == "get":
         if args.key is None:
-            values = settings.as_dict()
+            values = {key: shown(key) for key in settings.as_dict()}
             if args.json:
                 print(json.dumps(values, ensure_ascii=False, indent=2), file=out)
             else:
@@ -211,17 +214,17 @@ def _cmd_config(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     print(f"{key} = {json.dumps(value, ensure_ascii=False)}", file=out)
             return 0
         setting(args.key)  # unknown keys: a clear error with suggestions
-        value = settings.get(args.key)
+        value = shown(args.key)
         print(
             json.dumps(value, ensure_ascii=False) if args.json or not isinstance(value, str) else value,
             file=out,
         )
     elif args.action == "set":
         settings.set_text(args.key, args.value)
-        print(f"{args.key} = {json.dumps(settings.get(args.key), ensure_ascii=False)}", file=out)
+        print(f"{args.key} = {json.dumps(shown(args.key), ensure_ascii=False)}", file=out)
     else:
         settings.reset(args.key)
-        print(f"{args.key} = {json.dumps(settings.get(args.key), ensure_ascii=False)} (default)", file=out)
+        print(f"{args.key} = {json.dumps(shown(args.key), ensure_ascii=False)} (default)", file=out)
     return 0
 
 

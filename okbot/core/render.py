@@ -2,17 +2,42 @@
 
 ``okbot context`` prints it and the View-context window shows the same layout, so what a user
 reads in the terminal and in the app cannot drift apart.
+
+Everything shown is passed through :func:`okbot.llm.keys.scrub` (so a key a reply echoed, even
+one an older version stored, reads ``[redacted]``), and bodies can never pass for the layout:
+each body line is indented by four spaces (an indented code block in Markdown), and line breaks
+other than ``\\n`` and control characters (a carriage return or escape sequence could redraw a
+terminal line) become visible symbols. Only lines that start at column 0 belong to the layout.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from okbot.core.context import ContextProjection
 from okbot.core.items import item_text, preview
 from okbot.core.messages import task_text
+from okbot.llm.keys import resolve_api_key, scrub
 
 DEFAULT_BODY_LIMIT = 2000
+BODY_INDENT = "    "
+
+# C0 controls but tab and newline, DEL, and C1 controls: shown as symbols, never sent to a terminal raw.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures block: ␀ … ␟
+    return "\u2421" if code == 0x7F else f"\\x{code:02x}"
+
+
+def shown_line(text: str) -> str:
+    """``text`` as one line of the layout: secrets redacted, line breaks and controls made visible."""
+    return _CONTROLS.sub(_visible, "\u21b5".join(scrub(text).splitlines()))
 
 
 def _cut(text: str, limit: int | None, uncut: int = 0) -> str:
@@ -22,14 +47,48 @@ def _cut(text: str, limit: int | None, uncut: int = 0) -> str:
     return f"{text[: max(limit, uncut)]}\n… (cut here; full length {len(text):,} chars)"
 
 
+def body_text(text: str, limit: int | None = None, uncut: int = 0) -> str:
+    """``text`` as a body of the layout: secrets redacted, cut (see :func:`_cut`), every line indented.
+
+    Every kind of line break (``\\r``, ``\\u2028`` …) ends a line here, so the indent is on
+    whatever a terminal or the viewer shows as a line; empty lines stay empty.
+    """
+    lines = _cut(scrub(text), limit, uncut).splitlines()
+    return "\n".join(BODY_INDENT + _CONTROLS.sub(_visible, line) if line else "" for line in lines)
+
+
+def redacted(value: Any) -> Any:
+    """A JSON value with :func:`~okbot.llm.keys.scrub` applied to every string in it (keys too)."""
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, list):
+        return [redacted(v) for v in value]
+    if isinstance(value, dict):
+        return {redacted(k): redacted(v) for k, v in value.items()}
+    return value
+
+
+def remember_api_keys(settings: Any) -> None:
+    """Resolve the configured API key so that what is rendered next has it redacted.
+
+    The same sources the provider reads (``OKBOT_API_KEY`` always wins, then
+    ``provider.keySource``): a command that shows a context without building a provider must
+    still know the key to hide it. Resolving remembers it (:func:`~okbot.llm.keys.remember_secret`).
+    """
+    resolve_api_key("env")
+    source = settings.get("provider.keySource")
+    if source == "keyring":
+        resolve_api_key(source)
+
+
 def item_heading(index: int, item: dict[str, Any], tokens: int) -> str:
-    """``### [i] <type> · <role or tool>`` plus the item id and its token count."""
+    """``### [i] <type> · <role or tool>`` plus the item id and its token count, on one line."""
     kind = item.get("type", "?")
     who = item.get("name") if kind in ("tool_call", "tool_result") else item.get("author", "?")
     extra = ""
     if kind == "assistant" and item.get("status", "complete") != "complete":
         extra = f" · {item['status']}"
-    return f"### [{index}] {kind} · {who}{extra} — #{item.get('id')} · {tokens:,} tokens"
+    return shown_line(f"### [{index}] {kind} · {who}{extra} — #{item.get('id')} · {tokens:,} tokens")
 
 
 def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
@@ -82,7 +141,7 @@ def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
         lines.append(f"≈ {approx_note}")
     for notice in proj.notices:
         lines.append(f"Notice: {notice}")
-    return lines
+    return [shown_line(line) for line in lines]
 
 
 def render_markdown(
@@ -93,14 +152,19 @@ def render_markdown(
     out.append("")
     out.append("## instructions")
     for block in proj.blocks:
-        out.append(f"### {block.name} · {block.title} · {block.tokens:,} tokens")
-        out.append(_cut(block.text, body_limit, block.uncut))
+        out.append(shown_line(f"### {block.name} · {block.title} · {block.tokens:,} tokens"))
+        out.append(body_text(block.text, body_limit, block.uncut))
         out.append("")
     out.append("## session items")
     if not proj.items:
         out.append("(none)")
     for index, (item, tokens) in enumerate(zip(proj.items, proj.item_tokens, strict=True), start=1):
         out.append(item_heading(index, item, tokens))
-        out.append(_cut(item_text(item), body_limit))
+        out.append(body_text(item_text(item), body_limit))
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def render_json(proj: ContextProjection) -> str:
+    """The projection as JSON (``okbot context --json``), with secrets redacted from every string."""
+    return json.dumps(redacted(proj.to_json()), ensure_ascii=False, indent=2)

@@ -15,7 +15,7 @@ from typing import Any
 
 from okbot.core.assent import AsSentRequest, AsSentStore, compare_blocks
 from okbot.core.context import ContextProjection, build_context
-from okbot.core.render import render_markdown
+from okbot.core.render import body_text, remember_api_keys, render_markdown, shown_line
 from okbot.core.sources import ContextSources
 from okbot.core.summary import SessionSummary
 from okbot.core.tokens import APPROX_NOTE
@@ -29,7 +29,7 @@ class TurnMember:
 
     id: str
     name: str
-    present: bool = True   # still a member (a removed or deleted one cannot be rebuilt)
+    present: bool = True  # still a member (a removed or deleted one cannot be rebuilt)
 
 
 @dataclass
@@ -42,8 +42,8 @@ class ViewerSnapshot:
     as_sent: AsSentRequest | None = None
     as_sent_markdown: str = ""
     block_states: list[tuple[str, str]] = field(default_factory=list)
-    member: str | None = None                                      # a squad member's request, not the captain's
-    turn_members: list[TurnMember] = field(default_factory=list)   # squads: who worked in this turn
+    member: str | None = None  # a squad member's request, not the captain's
+    turn_members: list[TurnMember] = field(default_factory=list)  # squads: who worked in this turn
 
     @property
     def health(self) -> dict[str, Any]:
@@ -56,15 +56,14 @@ class ViewerSnapshot:
         return [name for name, state in self.block_states if state != "same"]
 
 
-def load_snapshot(
-    sources: ContextSources, target: Target, item_id: int, member: str | None = None
-) -> ViewerSnapshot:
+def load_snapshot(sources: ContextSources, target: Target, item_id: int, member: str | None = None) -> ViewerSnapshot:
     """Build everything the viewer shows for ``item_id`` (blocking: run it through the TaskRunner).
 
     For a squad, ``member`` builds that member's request for the turn instead of the captain's
     (``build_context(..., member=)``); the as-sent record is the captain's, so it is read only then.
     """
     sources.loaded_counter(target)
+    remember_api_keys(sources.settings)  # a key echoed into the record is shown redacted, as by `okbot context`
     proj = build_context(target, item_id, sources=sources, member=member)
     snap = ViewerSnapshot(
         projection=proj,
@@ -113,19 +112,20 @@ def _item_range(first: int | None, last: int | None, count: int) -> str:
     return f"items #{first}–#{last} ({count:,})"
 
 
-def _diff(before: str, after: str, name: str) -> list[str]:
+def _diff(before: str, after: str, name: str) -> str:
+    """A unified diff of a block's text, as an indented body (so no line of it can pass for a heading)."""
     lines = difflib.unified_diff(
         before.splitlines(), after.splitlines(), f"{name} (as sent)", f"{name} (now)", lineterm=""
     )
-    return list(lines) or ["(only whitespace at line ends differs)"]
+    return body_text("\n".join(lines) or "(only whitespace at line ends differs)")
 
 
 def as_sent_markdown(sent: AsSentRequest, live: ContextProjection, states: list[tuple[str, str]]) -> str:
     """The recorded request as Markdown; blocks changed since are shown as a diff against ``live``."""
     live_blocks = {b.name: b for b in live.blocks}
     sent_blocks = {b["name"]: b for b in sent.blocks}
-    out = [f"# As sent · request #{sent.id} · {sent.ts or 'time unknown'} · model {sent.model or '?'}"]
-    out.append(
+    head = [f"# As sent · request #{sent.id} · {sent.ts or 'time unknown'} · model {sent.model or '?'}"]
+    head.append(
         f"Sent: {_item_range(sent.first_item_id, sent.last_item_id, sent.item_count)} · "
         f"coverage through #{sent.covered_through_id} · estimate {sent.estimate:,} tokens"
     )
@@ -135,17 +135,18 @@ def as_sent_markdown(sent: AsSentRequest, live: ContextProjection, states: list[
         sent.item_count,
         sent.covered_through_id,
     ):
-        out.append(
+        head.append(
             f"Now: {_item_range(*live_ids, len(live.items))} · coverage through #{live.covered_through_id} "
             "(the summary moved on since this was sent)"
         )
-    out.append(f"Provider reported: {usage_text(sent)}")
-    out.append(f"Tools offered: {', '.join(sent.tools) or 'none'}")
+    head.append(f"Provider reported: {usage_text(sent)}")
+    head.append(f"Tools offered: {', '.join(sent.tools) or 'none'}")
     changed = [name for name, state in states if state != "same"]
-    out.append(
+    head.append(
         "Instructions since sent: "
         + ("unchanged" if not changed else " · ".join(f"{n} {s}" for n, s in states if s != "same"))
     )
+    out = [shown_line(line) for line in head]  # model, tool names …: each kept on its one line
     out.append("")
     out.append("## instructions")
     for name, state in states:
@@ -153,20 +154,22 @@ def as_sent_markdown(sent: AsSentRequest, live: ContextProjection, states: list[
         now = live_blocks.get(name)
         text = before.get("text")
         if state == "same":
-            out.append(f"### {name} · same as now · {before.get('tokens', 0):,} tokens")
-            out.append(text if text is not None else "(this block's text is missing from as-sent/blocks)")
+            out.append(shown_line(f"### {name} · same as now · {before.get('tokens', 0):,} tokens"))
+            out.append(body_text(text) if text is not None else "(this block's text is missing from as-sent/blocks)")
         elif state == "changed":
-            out.append(f"### {name} · changed since sent · {before.get('tokens', 0):,} → {now.tokens:,} tokens")
+            out.append(
+                shown_line(f"### {name} · changed since sent · {before.get('tokens', 0):,} → {now.tokens:,} tokens")
+            )
             if text is None:
                 out.append("(the sent text is missing from as-sent/blocks, so no diff can be shown)")
             else:
-                out.extend(_diff(text, now.text, name))
+                out.append(_diff(text, now.text, name))
         elif state == "removed":
-            out.append(f"### {name} · removed since sent · was {before.get('tokens', 0):,} tokens")
-            out.extend(_diff(text or "", "", name) if text is not None else ["(text missing)"])
+            out.append(shown_line(f"### {name} · removed since sent · was {before.get('tokens', 0):,} tokens"))
+            out.append(_diff(text, "", name) if text is not None else "(text missing)")
         else:  # added
-            out.append(f"### {name} · added since sent · now {now.tokens:,} tokens")
-            out.extend(_diff("", now.text, name))
+            out.append(shown_line(f"### {name} · added since sent · now {now.tokens:,} tokens"))
+            out.append(_diff("", now.text, name))
         out.append("")
     out.append("## session items")
     if sent.item_count:
@@ -222,8 +225,10 @@ def health_lines(
             parts.append(f"summarizer used {summarizer:,} tokens")
     elif summary is not None and summary.covered_through_id:
         when = summary.updated_at[:16].replace("T", " ")
-        parts = [f"Compaction: summary covers items up to #{summary.covered_through_id}"
-                 f" (last trigger {summary.trigger or 'unknown'}{', ' + when if when else ''}); no run statistics kept"]
+        parts = [
+            f"Compaction: summary covers items up to #{summary.covered_through_id}"
+            f" (last trigger {summary.trigger or 'unknown'}{', ' + when if when else ''}); no run statistics kept"
+        ]
     else:
         parts = ["Compaction: none on this session yet"]
     line = " · ".join(parts)

@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 
 from okbot.core.context import ContextProjection
 from okbot.core.errors import OkBotError
-from okbot.core.render import header_lines
+from okbot.core.render import BODY_INDENT, header_lines
 from okbot.core.sources import context_files
 from okbot.core.workspace import Target
 from okbot.ui.app_context import AppContext
@@ -93,6 +93,7 @@ class _MarkdownHighlighter(QSyntaxHighlighter):
     get the accent colour; header keys are bold; notices use a warning colour. With ``diff`` on
     (the As-sent tab), lines of a block shown as a unified diff get added/removed backgrounds —
     only inside such a block, so a Markdown list item elsewhere is never mistaken for a removal.
+    Body lines are indented (``BODY_INDENT``), so none of them is ever taken for the layout.
     """
 
     def __init__(self, document: QTextDocument, palette: QPalette, *, diff: bool = False) -> None:
@@ -145,19 +146,21 @@ class _MarkdownHighlighter(QSyntaxHighlighter):
             self.setFormat(0, n, f["h2"])
             return
         self.setCurrentBlockState(state)
-        if state == _IN_DIFF:
-            if line.startswith(("+++ ", "--- ", "@@")):
+        body = line[len(BODY_INDENT) :] if line.startswith(BODY_INDENT) else None  # bodies are indented
+        if state == _IN_DIFF and body is not None:
+            if body.startswith(("+++ ", "--- ", "@@")):
                 self.setFormat(0, n, f["hunk"])
-            elif line.startswith("+"):
+            elif body.startswith("+"):
                 self.setFormat(0, n, f["add"])
-            elif line.startswith("-"):
+            elif body.startswith("-"):
                 self.setFormat(0, n, f["del"])
+        elif body is not None:
+            if body.startswith("#"):  # a Markdown heading inside a block body: bold, not the layout's accent
+                self.setFormat(0, n, f["content_heading"])
         elif line.startswith(("# Context · ", "# As sent · ")):
             self.setFormat(0, n, f["h1"])
         elif line.startswith(("Notice:", "≈ ", "(the sent text is missing", "(this block's text is missing")):
             self.setFormat(0, n, f["notice"])
-        elif line.startswith("#"):
-            self.setFormat(0, n, f["content_heading"])
         else:
             key = line.split(":", 1)[0]
             if key in _HEADER_KEYS:

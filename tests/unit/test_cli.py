@@ -75,9 +75,7 @@ def test_unknown_target_and_bad_ids_fail_clearly(capsys):
 def test_list_new_rm_restore(capsys):
     code, out, _ = run(capsys, "new", "assistant", "Bob the Builder", "--role", "builds")
     assert code == 0 and "bob-the-builder" in out
-    code, out, _ = run(
-        capsys, "new", "squad", "Crew", "--member", "okbot:lead", "--member", "bob-the-builder:coder"
-    )
+    code, out, _ = run(capsys, "new", "squad", "Crew", "--member", "okbot:lead", "--member", "bob-the-builder:coder")
     assert code == 0
     code, out, _ = run(capsys, "list", "--json")
     rows = json.loads(out)
@@ -133,7 +131,62 @@ def test_python_dash_m_okbot_runs_as_a_real_process(okbot_home):
     assert proc.returncode == 0
     for command in ("context", "list", "config", "new", "rm"):
         assert command in proc.stdout
-    proc = subprocess.run(
-        [sys.executable, "-m", "okbot", "list"], capture_output=True, text=True, env=env, timeout=60
-    )
+    proc = subprocess.run([sys.executable, "-m", "okbot", "list"], capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0 and "OkBot" in proc.stdout
+
+
+def test_context_never_shows_the_configured_key_an_old_record_holds(okbot_home):
+    """A reply that echoed the key, stored by a version that did not redact it: shown as [redacted]."""
+    secret = "Zq7-configured-key-4711"  # not shaped like a key: only knowing it can hide it
+    target = Workspace().ensure_default()
+    lines = [
+        {
+            "id": 1,
+            "v": 1,
+            "ts": "2026-01-01T00:00:00.000Z",
+            "type": "user",
+            "author": "user",
+            "source": "user",
+            "content": "what is my key?",
+        },
+        {
+            "id": 2,
+            "v": 1,
+            "ts": "2026-01-01T00:00:01.000Z",
+            "type": "assistant",
+            "author": "okbot",
+            "source": "app",
+            "content": f"Your key is {secret}.",
+            "status": "complete",
+        },
+    ]
+    target.session_path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_API_KEY": secret}
+    for extra in ([], ["--json"], ["--at", "1"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "okbot", "context", "okbot", *extra],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert secret not in proc.stdout + proc.stderr
+        if extra != ["--at", "1"]:
+            assert "Your key is [redacted]." in proc.stdout
+
+
+def test_config_get_hides_a_password_in_the_base_url(capsys, monkeypatch):
+    monkeypatch.setenv("OKBOT_BASE_URL", "https://bob:hunter2@llm.example.com/v1?api_key=abc123&region=eu")
+    shown = "https://bob:[redacted]@llm.example.com/v1?api_key=[redacted]&region=eu"
+    code, out, _ = run(capsys, "config", "get", "provider.baseUrl")
+    assert code == 0 and out.strip() == shown
+    code, out, _ = run(capsys, "config", "get")
+    assert f"provider.baseUrl = {json.dumps(shown)}" in out and "hunter2" not in out
+    code, out, _ = run(capsys, "config", "get", "--json")
+    assert json.loads(out)["provider.baseUrl"] == shown
+    monkeypatch.delenv("OKBOT_BASE_URL")
+    code, out, err = run(capsys, "config", "set", "provider.baseUrl", "https://u:pw-9@host.example/v1")
+    assert code == 0 and "pw-9" not in out and "u:[redacted]@host.example" in out
+    code, out, err = run(capsys, "config", "set", "provider.baseUrl", "ftp://u:pw-9@host.example/v1")
+    assert code == 1 and "pw-9" not in err and "u:[redacted]@" in err
