@@ -1,10 +1,14 @@
 """The ``run_shell`` tool: one bash command in the assistant's workspace, bounded and stoppable.
 
-The command runs as ``bash -c`` in its own process group (stdin closed, stdout and stderr interleaved
-into one pipe) with an environment scrubbed of anything that could carry OkBot's or a provider's key.
+The command runs as ``bash -c`` (stdin closed, stdout and stderr interleaved into one pipe) with an
+environment scrubbed of anything that could carry OkBot's or a provider's key, under a watcher
+process in a session of its own. On Linux the watcher is a child subreaper: a process the command
+detaches (``setsid``, a double fork, ``nohup … &``) is re-parented to it and so stays in its tree.
 Output is read continuously (a flood never blocks the child nor grows memory) and capped, keeping the
-head and the tail. Stop, the timeout and the end of the command all end the whole process group:
-SIGTERM, then SIGKILL after a grace period, so no background child outlives the call.
+head and the tail. Stop, the timeout and the end of the command all end every process below the
+watcher: SIGTERM, then SIGKILL after a grace period. What could not be ended (another user's process),
+or a command that killed the watcher itself, is said in the result rather than claimed stopped.
+Elsewhere (no subreaper) a process that detached is not followed, and the result says so.
 
 Before anything runs, :func:`denied` refuses destructive patterns (``rm -rf /``, ``mkfs``, ``dd`` to
 a disk, a fork bomb, ``curl … | sh`` …) and commands that name a path OkBot never lets a tool touch
@@ -14,14 +18,17 @@ sandbox: the user approves each command (``tools.run_shell.approval`` defaults t
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import math
 import os
 import re
+import select
 import selectors
 import shlex
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -221,7 +228,13 @@ class _Capture:
 
 @dataclass(frozen=True)
 class ShellResult:
-    """How a command ended: ``status`` is exit | timeout | stopped | signal."""
+    """How a command ended: ``status`` is exit | timeout | stopped | signal | lost.
+
+    ``lost``: the watcher was killed before it could report, so the exit status is unknown.
+    ``leftovers`` counts processes still running when the command ended (all were ended);
+    ``escaped`` names those that could not be ended; ``watcher_lost`` says the command killed the
+    watcher, so a process it detached may have got away unseen.
+    """
 
     status: str
     exit_code: int | None
@@ -229,7 +242,9 @@ class ShellResult:
     total_bytes: int
     cut_bytes: int
     timeout: float
-    leftovers_stopped: bool = False
+    leftovers: int = 0
+    escaped: tuple[str, ...] = ()
+    watcher_lost: bool = False
 
     def headline(self) -> str:
         if self.status == "timeout":
@@ -242,6 +257,8 @@ class ShellResult:
             except ValueError:
                 sig = str(-self.exit_code)
             state = f"killed by signal {sig}"
+        elif self.status == "lost":
+            state = "exit status unknown"
         else:
             state = f"exit {self.exit_code}"
         size = f"{self.total_bytes:,} bytes of output"
@@ -249,67 +266,167 @@ class ShellResult:
             size += f"; {self.cut_bytes:,} bytes cut from the middle — redirect to a file and read parts of it"
         return f"{state} ({size})"
 
+    def notes(self) -> list[str]:
+        """What became of the processes the command started, in words (nothing when it started none)."""
+        notes = []
+        if self.leftovers:
+            many = "es" if self.leftovers > 1 else ""
+            notes.append(f"({self.leftovers} process{many} it left running in the background were stopped)")
+        if self.escaped:
+            notes.append(f"(still running, could not be stopped: {', '.join(self.escaped)})")
+        if self.watcher_lost:
+            notes.append(
+                "(the command killed the process that follows what it starts; "
+                "a process it moved to a session of its own may still be running)"
+            )
+        elif self.leftovers and not SUBREAPER:
+            notes.append("(a process that moved to a session of its own cannot be followed on this system)")
+        return notes
 
-def _live_members_in_proc(pgid: int) -> bool | None:
-    """Whether /proc lists a running (not zombie) process of group ``pgid``; None without /proc."""
+
+# The command runs under a watcher: a bash that is a child subreaper (Linux), so a process the
+# command detaches (setsid, a double fork) is re-parented to it instead of to init and stays
+# findable. The watcher's stdin is the release pipe, its stderr the status pipe; the command gets
+# /dev/null and the output pipe. Once the command's bash is done the watcher reports its exit
+# status and waits, holding on to what it adopted, until every descendant has been ended.
+_WATCHER = """trap : HUP INT TERM
+bash -c "$1" </dev/null 2>&1
+echo "$?" >&2
+exec 1>&- 2>&-
+read -r _ || :
+"""
+_WATCHER_NAME = "okbot-shell"
+PR_SET_CHILD_SUBREAPER = 36
+PR_GET_CHILD_SUBREAPER = 37
+_MAX_SIGNAL = 64
+
+
+def _load_prctl() -> Callable[..., int] | None:
+    """libc's ``prctl`` when this kernel knows child subreapers (Linux 3.4+), else None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    flag = ctypes.c_int(0)
+    if prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0) != 0:
+        return None
+    return prctl
+
+
+_PRCTL = _load_prctl()
+SUBREAPER = _PRCTL is not None  # whether a detached process is followed (else only the process tree)
+
+
+def _become_subreaper() -> None:
+    """Run in the watcher between fork and exec (the setting survives exec): one system call, no lock."""
+    assert _PRCTL is not None
+    _PRCTL(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class _Proc:
+    pid: int
+    ppid: int
+    name: str
+    live: bool  # not a zombie waiting for its reaper
+
+    def label(self) -> str:
+        return f"{self.pid} ({self.name})"
+
+
+def _proc_table() -> list[_Proc]:
+    """Every process on the machine, from /proc (Linux) or ``ps`` (elsewhere)."""
     proc_root = Path("/proc")
     if not (proc_root / "self" / "stat").exists():
-        return None
+        return _ps_table()
+    table = []
     for entry in proc_root.iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
+            text = (entry / "stat").read_text(errors="replace")
+        except OSError:
             continue  # gone meanwhile
-        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] not in ("Z", "X"):
-            return True
-    return False
+        name, _, rest = text.partition(" (")[2].rpartition(")")
+        fields = rest.split()
+        if len(fields) > 1 and fields[1].isdigit():
+            table.append(_Proc(int(entry.name), int(fields[1]), name, fields[0] not in ("Z", "X")))
+    return table
 
 
-def _group_alive(pgid: int) -> bool:
-    """Whether a process of group ``pgid`` still runs (zombies waiting for their reaper do not count)."""
+def _ps_table() -> list[_Proc]:
     try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    live = _live_members_in_proc(pgid)
-    return True if live is None else live
+        listing = subprocess.run(
+            ["ps", "-A", "-o", "pid=", "-o", "ppid=", "-o", "stat=", "-o", "comm="],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    table = []
+    for line in listing.splitlines():
+        parts = line.split(None, 3)
+        if len(parts) == 4 and parts[0].isdigit() and parts[1].isdigit():
+            table.append(_Proc(int(parts[0]), int(parts[1]), parts[3], not parts[2].startswith("Z")))
+    return table
 
 
-def _wait_group(proc: subprocess.Popen[bytes], pgid: int, seconds: float) -> bool:
-    """Reap the leader and wait up to ``seconds`` for the group to end; True when it did."""
-    end = time.monotonic() + seconds
-    while True:
-        proc.poll()
-        if proc.returncode is not None and not _group_alive(pgid):
-            return True
-        if time.monotonic() >= end:
-            return False
-        time.sleep(0.02)
+def _live_descendants(root: int) -> list[_Proc]:
+    """The running (not zombie) processes below ``root``, ``root`` itself left out."""
+    children: dict[int, list[_Proc]] = {}
+    for proc in _proc_table():
+        children.setdefault(proc.ppid, []).append(proc)
+    found: list[_Proc] = []
+    seen = {root}
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child.pid not in seen:
+                seen.add(child.pid)
+                found.append(child)
+                todo.append(child.pid)
+    return [proc for proc in found if proc.live]
 
 
-def kill_group(proc: subprocess.Popen[bytes], pgid: int, grace: float = KILL_GRACE_SECONDS) -> None:
-    """SIGTERM the whole group, SIGKILL what is left after ``grace`` seconds, and reap the leader.
+def _signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass  # gone already; or not ours to signal (sudo), which is then reported as still running
 
-    Returns once nothing of the group runs any more (a SIGKILLed process may take a moment to die).
+
+def end_descendants(root: int, grace: float = KILL_GRACE_SECONDS) -> tuple[int, list[str]]:
+    """End every process below ``root``: SIGTERM, then after ``grace`` seconds SIGSTOP and SIGKILL.
+
+    The SIGKILL pass repeats (a process may fork meanwhile) for up to ``KILL_GRACE_SECONDS``.
+    Returns how many processes were signalled and "pid (name)" of those still running after it.
     """
-    try:
-        os.killpg(pgid, signal.SIGTERM)
-    except ProcessLookupError:
-        proc.wait()
-        return
-    if _wait_group(proc, pgid, grace):
-        return
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    proc.wait()
-    if not _wait_group(proc, pgid, KILL_GRACE_SECONDS):
-        log.warning("process group %d still has members after SIGKILL", pgid)
+    live = _live_descendants(root)
+    ended = {proc.pid for proc in live}
+    for proc in live:
+        _signal(proc.pid, signal.SIGTERM)
+        _signal(proc.pid, signal.SIGCONT)  # a stopped process acts on SIGTERM only once continued
+    end = time.monotonic() + grace
+    while live and time.monotonic() < end:
+        time.sleep(0.02)
+        live = _live_descendants(root)
+    end = time.monotonic() + KILL_GRACE_SECONDS
+    while live:
+        ended |= {proc.pid for proc in live}
+        for proc in live:
+            _signal(proc.pid, signal.SIGSTOP)  # frozen, it cannot fork while its siblings die
+        for proc in live:
+            _signal(proc.pid, signal.SIGKILL)
+        if time.monotonic() >= end:
+            break
+        time.sleep(0.02)
+        live = _live_descendants(root)
+    if live:
+        log.warning("run_shell: %d processes still run after SIGKILL", len(live))
+    return len(ended), [proc.label() for proc in live]
 
 
 def _report(on_progress: Callable[[str], None], line: str) -> None:
@@ -317,6 +434,21 @@ def _report(on_progress: Callable[[str], None], line: str) -> None:
         on_progress(line)
     except Exception:  # a progress line is a nicety; it must never break the command
         log.exception("run_shell progress callback failed")
+
+
+def _exit_status(text: str) -> tuple[str, int | None]:
+    """``(status, exit_code)`` from the ``$?`` the watcher wrote: 128+n is bash's "killed by signal n".
+
+    The watcher's stderr may hold bash's own word on the child ("Killed") before it; ``$?`` is last.
+    """
+    lines = text.split()
+    try:
+        code = int(lines[-1])
+    except (ValueError, IndexError):
+        return "lost", None
+    if 128 < code <= 128 + _MAX_SIGNAL:
+        return "signal", 128 - code
+    return "exit", code
 
 
 def execute(
@@ -332,21 +464,33 @@ def execute(
 ) -> ShellResult:
     """Run ``command`` with ``bash -c`` and wait for it, its timeout, or ``cancel`` (a CancelToken).
 
-    The group is always ended before this returns, so nothing the command started keeps running.
+    Every process the command started is ended before this returns; one that could not be
+    (another user's, or one that slipped away from an ended watcher) is named in the result.
     ``on_progress`` gets the last output line, at most every ``PROGRESS_INTERVAL`` seconds.
     Raises ``OSError`` when the process cannot be started.
     """
-    proc = subprocess.Popen(
-        ["bash", "-c", command],
-        cwd=str(cwd),
-        env=dict(env),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        close_fds=True,
-    )
-    pgid = proc.pid  # start_new_session: the leader's pid is the group id
+    release_r, release_w = os.pipe()
+    status_r, status_w = os.pipe()
+    try:
+        proc = subprocess.Popen(
+            ["bash", "-c", _WATCHER, _WATCHER_NAME, command],
+            cwd=str(cwd),
+            env=dict(env),
+            stdin=release_r,
+            stdout=subprocess.PIPE,
+            stderr=status_w,
+            start_new_session=True,
+            close_fds=True,
+            preexec_fn=_become_subreaper if SUBREAPER else None,  # one prctl call, no lock taken
+        )
+    except BaseException:
+        os.close(release_w)
+        os.close(status_r)
+        raise
+    finally:
+        os.close(release_r)
+        os.close(status_w)
+    watcher = proc.pid  # start_new_session: also the id of its process group
     assert proc.stdout is not None
     out_fd = proc.stdout.fileno()
     os.set_blocking(out_fd, False)
@@ -364,12 +508,16 @@ def execute(
     selector = selectors.DefaultSelector()
     selector.register(out_fd, selectors.EVENT_READ)
     selector.register(wake_r, selectors.EVENT_READ)
+    selector.register(status_r, selectors.EVENT_READ)
     deadline = time.monotonic() + timeout
     last_progress = 0.0
     sent = ""
     status = ""
+    code: int | None = None
+    status_text = b""
     eof = False
-    leftovers = False
+    leftovers = 0
+    escaped: list[str] = []
 
     def drain() -> bool:
         """Read what the pipe holds now; True at end of file."""
@@ -383,7 +531,7 @@ def execute(
             capture.add(data)
 
     try:
-        while True:
+        while not status:
             if cancel is not None and cancel.cancelled:
                 status = "stopped"
                 break
@@ -391,39 +539,47 @@ def execute(
             if now >= deadline:
                 status = "timeout"
                 break
-            if proc.poll() is not None:
-                eof = eof or drain()
-                status = "exit"
-                break
             for key, _mask in selector.select(min(PROGRESS_INTERVAL, deadline - now)):
                 if key.fd == out_fd and not eof:
                     eof = drain()
                     if eof:
                         selector.unregister(out_fd)
+                elif key.fd == status_r:
+                    data = os.read(status_r, 64)
+                    status_text += data
+                    if not data:  # the watcher wrote the command's $? (or died without a word)
+                        eof = eof or drain()
+                        status, code = _exit_status(status_text.decode("ascii", "replace"))
             if on_progress is not None and time.monotonic() - last_progress >= PROGRESS_INTERVAL:
                 line = capture.last_line()
                 if line and line != sent:
                     _report(on_progress, line)
                     sent, last_progress = line, time.monotonic()
-        if status == "exit" and not eof:
-            leftovers = True  # something the command started still holds the output pipe
-        kill_group(proc, pgid, grace)
-        # Read what is left; a process that left the group may hold the pipe open, so stop after a while.
-        end = time.monotonic() + grace
-        while not eof and time.monotonic() < end:
-            if selector.select(0.05):
-                eof = drain()
+        ended, escaped = end_descendants(watcher, grace)
+        if status in ("exit", "signal"):
+            leftovers = ended
     finally:
         unregister()
         selector.close()
-        proc.stdout.close()
+        os.close(release_w)  # the watcher may go now
+        os.close(status_r)
         os.close(wake_r)
         os.close(wake_w)
-        if proc.returncode is None:
-            kill_group(proc, pgid, 0)
-    code = proc.returncode
-    if status == "exit" and code is not None and code < 0:
-        status = "signal"
+        try:
+            proc.wait(timeout=KILL_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        try:
+            os.killpg(watcher, signal.SIGKILL)  # what left the tree but not the group (no subreaper here)
+        except (ProcessLookupError, PermissionError):
+            pass
+    # Read what is left; a process that got away may hold the pipe open, so stop after a while.
+    end = time.monotonic() + grace
+    while not eof and time.monotonic() < end:
+        if select.select([out_fd], [], [], 0.05)[0]:
+            eof = drain()
+    proc.stdout.close()
     return ShellResult(
         status=status,
         exit_code=code if status in ("exit", "signal") else None,
@@ -431,7 +587,9 @@ def execute(
         total_bytes=capture.total,
         cut_bytes=capture.cut,
         timeout=timeout,
-        leftovers_stopped=leftovers,
+        leftovers=leftovers,
+        escaped=tuple(escaped),
+        watcher_lost=status == "lost" or proc.returncode != 0,
     )
 
 
@@ -501,9 +659,7 @@ def run_shell(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         result = execute(command, cwd=cwd, timeout=timeout, env=scrubbed_env(), cancel=cancel, on_progress=on_progress)
     except OSError as exc:
         return ToolOutcome(f"run_shell could not start bash: {exc}.", ok=False)
-    lines = [result.headline()]
-    if result.leftovers_stopped:
-        lines.append("(processes it left running in the background were stopped)")
+    lines = [result.headline(), *result.notes()]
     lines.append(result.output if result.output else "(no output)")
     ok = result.status == "exit" and result.exit_code == 0
     return ToolOutcome("\n".join(lines), ok=ok)

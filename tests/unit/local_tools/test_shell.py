@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -16,8 +19,13 @@ from okbot.core.local_tools.shell import (
     OUTPUT_CAP_BYTES,
     PROGRESS_INTERVAL,
     RUN_SHELL,
+    SUBREAPER,
+    ShellResult,
     _Capture,
+    _proc_table,
+    _ps_table,
     denied,
+    end_descendants,
     execute,
     is_secret_name,
     run_shell,
@@ -188,6 +196,145 @@ def test_background_processes_end_with_the_command(target):
     assert out.ok and "done" in out.content
     assert "background were stopped" in out.content
     assert gone(read_pid(ws / "gc.pid"))
+
+
+def wait_for_pid(path: Path) -> str:
+    """Shell text that waits until a detached process has written its pid to ``path``."""
+    return f"until [ -s {path.name} ]; do sleep 0.02; done"
+
+
+DETACHED = "sh -c 'echo $$ > d.pid; exec sleep 300'"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        f"setsid {DETACHED} &",
+        f"setsid -f {DETACHED}",
+        f"(setsid nohup {DETACHED} > /dev/null 2>&1 &)",
+        f"nohup setsid {DETACHED} < /dev/null > /dev/null 2>&1 & disown",
+    ],
+)
+def test_a_process_that_detaches_still_ends_with_the_command(target, command):
+    """setsid, a double fork, nohup: the process leaves the group and the tree, and is ended all the same."""
+    ws = workspace_dir(target)
+    out = run(target, command=f"{command}\n{wait_for_pid(ws / 'd.pid')}; echo started", timeout=60)
+    pid = read_pid(ws / "d.pid")
+    assert out.ok and "started" in out.content
+    assert gone(pid), f"{pid} still runs"
+    assert "process it left running in the background were stopped" in out.content
+    assert "still running" not in out.content
+
+
+def test_a_daemon_that_closed_every_descriptor_is_ended(target):
+    ws = workspace_dir(target)
+    daemon = (
+        "import os, time\n"
+        "if os.fork(): os._exit(0)\n"
+        "os.setsid()\n"
+        "if os.fork(): os._exit(0)\n"
+        "os.closerange(0, 3)\n"
+        "open('d.pid', 'w').write(str(os.getpid()))\n"
+        "time.sleep(300)\n"
+    )
+    (ws / "daemon.py").write_text(daemon)
+    out = run(target, command=f"{sys.executable} daemon.py; {wait_for_pid(ws / 'd.pid')}", timeout=60)
+    assert out.ok
+    assert gone(read_pid(ws / "d.pid"))
+    assert "1 process it left running in the background were stopped" in out.content
+
+
+def test_a_detached_process_ends_at_the_timeout_too(target):
+    ws = workspace_dir(target)
+    out = run(target, command=f"setsid {DETACHED} & {wait_for_pid(ws / 'd.pid')}; sleep 1000", timeout=1)
+    assert out.content.startswith("killed: timeout after 1 s")
+    assert gone(read_pid(ws / "d.pid"))
+
+
+def test_a_detached_process_ends_when_the_user_stops(target):
+    ws = workspace_dir(target)
+    runtime = Runtime(stop_on="ready")
+    command = f"setsid {DETACHED} & {wait_for_pid(ws / 'd.pid')}; echo ready; sleep 1000"
+    out = run(target, runtime, command=command, timeout=600)
+    assert out.content.startswith("stopped by the user")
+    assert gone(read_pid(ws / "d.pid"))
+
+
+def test_killing_the_watcher_is_said_and_nothing_is_claimed(target):
+    """A command can kill what follows it; then the result says a detached process may have got away."""
+    ws = workspace_dir(target)
+    out = run(target, command=f"setsid {DETACHED} & {wait_for_pid(ws / 'd.pid')}; kill -9 $PPID")
+    pid = read_pid(ws / "d.pid")
+    try:
+        assert not out.ok
+        assert out.content.startswith("exit status unknown")
+        assert "may still be running" in out.content
+        assert "were stopped" not in out.content
+    finally:
+        if not gone(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_what_could_not_be_stopped_is_named():
+    result = ShellResult("exit", 0, "", 0, 0, 60, leftovers=2, escaped=("4242 (sudo)",))
+    assert result.notes() == [
+        "(2 processes it left running in the background were stopped)",
+        "(still running, could not be stopped: 4242 (sudo))",
+    ]
+
+
+def test_ending_descendants_leaves_the_root_alone(tmp_path):
+    root = subprocess.Popen(["bash", "-c", f"{DETACHED} & sleep 300 & wait"], cwd=tmp_path)
+    try:
+        while not (tmp_path / "d.pid").exists() or not (tmp_path / "d.pid").read_text().strip():
+            time.sleep(0.02)
+        ended, still = end_descendants(root.pid, grace=0.5)
+        assert ended == 2 and still == []
+        assert gone(read_pid(tmp_path / "d.pid"))
+        assert root.wait(timeout=10) == 0  # not signalled: its `wait` returned once its children were ended
+    finally:
+        root.kill()
+        root.wait()
+
+
+def test_ps_and_proc_see_the_same_parent():
+    """Without /proc (macOS) the process table comes from ps; here both must agree on this process."""
+    [mine] = [proc for proc in _ps_table() if proc.pid == os.getpid()]
+    assert mine.ppid == os.getppid() and mine.live
+    if Path("/proc/self/stat").exists():
+        [also] = [proc for proc in _proc_table() if proc.pid == os.getpid()]
+        assert also.ppid == os.getppid() and also.live
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="child subreapers are Linux's")
+def test_linux_follows_detached_processes():
+    assert SUBREAPER
+
+
+_APP = """
+import sys
+from pathlib import Path
+from okbot.llm.keys import take_from_environment
+from okbot.core.local_tools.shell import execute, scrubbed_env
+take_from_environment()
+app = "$(ps -o ppid= -p $PPID | tr -d ' ')"  # the shell's parent is the watcher; its parent is the app
+command = f"ps eww -o command= -p {app}; ps eww -o command= -p $PPID; tr '\\\\0' '\\\\n' < /proc/{app}/environ; env"
+result = execute(command, cwd=Path(sys.argv[1]), timeout=60, env=scrubbed_env())
+print(result.output)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/<pid>/environ is Linux's")
+def test_the_key_in_the_apps_environment_is_not_shown_to_a_command(tmp_path):
+    """Issue 16: an approved `ps eww -o command= -p $PPID` printed OKBOT_API_KEY."""
+    canary = "sk-canary-shell-0123456789"
+    env = {**os.environ, "OKBOT_API_KEY": canary, "OPENAI_API_KEY": canary + "-2", "OKBOT_HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", _APP, str(tmp_path)], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "OKBOT_HOME=" in done.stdout  # the app's environment was read
+    assert canary not in done.stdout
 
 
 # -- output bounds -------------------------------------------------------------------------------
