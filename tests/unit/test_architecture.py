@@ -121,9 +121,7 @@ def test_checker_finds_qt_imports_at_any_depth(snippet: str) -> None:
     ],
 )
 def test_checker_resolves_ui_imports(snippet: str, module: str, is_package: bool) -> None:
-    found = [
-        n for _, n in imported_modules(snippet, module, is_package=is_package) if _is_within(n, ("okbot.ui",))
-    ]
+    found = [n for _, n in imported_modules(snippet, module, is_package=is_package) if _is_within(n, ("okbot.ui",))]
     assert found, snippet
 
 
@@ -138,9 +136,7 @@ def test_checker_resolves_ui_imports(snippet: str, module: str, is_package: bool
     ],
 )
 def test_checker_ignores_lookalikes(snippet: str) -> None:
-    found = [
-        n for _, n in imported_modules(snippet, "okbot.core.x") if _is_within(n, QT_ROOTS + ("okbot.ui",))
-    ]
+    found = [n for _, n in imported_modules(snippet, "okbot.core.x") if _is_within(n, QT_ROOTS + ("okbot.ui",))]
     assert not found, snippet
 
 
@@ -157,10 +153,7 @@ def test_every_module_parses() -> None:
 def test_only_ui_imports_qt() -> None:
     ui_dir = PACKAGE_DIR / "ui"
     problems = [
-        problem
-        for path in okbot_sources()
-        if ui_dir not in path.parents
-        for problem in violations(path, QT_ROOTS)
+        problem for path in okbot_sources() if ui_dir not in path.parents for problem in violations(path, QT_ROOTS)
     ]
     assert not problems, "PySide6 may only be imported under okbot/ui:\n" + "\n".join(problems)
 
@@ -169,10 +162,7 @@ def test_only_ui_imports_qt() -> None:
 def test_core_layers_do_not_import_ui(package: str) -> None:
     pkg_dir = REPO_ROOT.joinpath(*package.split("."))
     problems = [
-        problem
-        for path in okbot_sources()
-        if pkg_dir in path.parents
-        for problem in violations(path, ("okbot.ui",))
+        problem for path in okbot_sources() if pkg_dir in path.parents for problem in violations(path, ("okbot.ui",))
     ]
     assert not problems, f"{package} must not import okbot.ui:\n" + "\n".join(problems)
 
@@ -182,9 +172,7 @@ def test_non_ui_modules_load_no_qt_at_runtime() -> None:
     modules = [
         module_name(path)
         for path in okbot_sources()
-        if any(
-            module_name(path) == pkg or module_name(path).startswith(pkg + ".") for pkg in UI_FREE_PACKAGES
-        )
+        if any(module_name(path) == pkg or module_name(path).startswith(pkg + ".") for pkg in UI_FREE_PACKAGES)
     ]
     script = textwrap.dedent(
         """

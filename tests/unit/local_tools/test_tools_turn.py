@@ -57,10 +57,13 @@ def test_denied_edits_change_nothing_and_the_model_hears_why(env, server):
     target, sources, provider = env
     folder = workspace_dir(target)
     (folder / "a.txt").write_text("keep me\n", encoding="utf-8")
-    server.enqueue(Reply(tool_calls=[tool_call("write_file", {"path": "a.txt", "content": "gone"})]),
-                   Reply(text="I did not change it."))
+    server.enqueue(
+        Reply(tool_calls=[tool_call("write_file", {"path": "a.txt", "content": "gone"})]),
+        Reply(text="I did not change it."),
+    )
     result = TurnRunner(sources, provider).run_turn(
-        target, "overwrite a.txt", callbacks=TurnCallbacks(ask_approval=lambda n, a: False))
+        target, "overwrite a.txt", callbacks=TurnCallbacks(ask_approval=lambda n, a: False)
+    )
     (denied,) = [it for it in result.items if it["type"] == "tool_result"]
     assert not denied["ok"] and "did not approve" in denied["content"]
     assert (folder / "a.txt").read_text(encoding="utf-8") == "keep me\n"
