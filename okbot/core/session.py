@@ -51,10 +51,10 @@ Item = dict[str, Any]
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 _ID_PREFIX = re.compile(rb'\{"id":(\d{1,18})[,}]')
-_FIRST_CHUNK = 64 * 1024          # backwards reads start here and double...
-_MAX_CHUNK = 8 * 1024 * 1024      # ...up to this
-_SCAN_CHUNK = 4 * 1024 * 1024     # forward index scan
-_CACHE_SLOTS = 4                  # read_after answers kept (by after_id)
+_FIRST_CHUNK = 64 * 1024  # backwards reads start here and double...
+_MAX_CHUNK = 8 * 1024 * 1024  # ...up to this
+_SCAN_CHUNK = 4 * 1024 * 1024  # forward index scan
+_CACHE_SLOTS = 4  # read_after answers kept (by after_id)
 _NEWER = "written by a newer OkBot: item schema v"
 
 
@@ -118,8 +118,10 @@ def _public(method: _F) -> _F:
             with self._lock:
                 return method(self, *args, **kwargs)
         except OSError as exc:
-            raise OkBotError(f"Cannot use {self.path}: {exc.strerror or exc}",
-                             hint="check that the disk is not full and the file is readable") from exc
+            raise OkBotError(
+                f"Cannot use {self.path}: {exc.strerror or exc}",
+                hint="check that the disk is not full and the file is readable",
+            ) from exc
         finally:
             self._flush_notices()
 
@@ -141,11 +143,11 @@ class SessionStore:
         self.problems: list[str] = []
         self._on_notice = on_notice
         self._lock = threading.RLock()
-        self._file_lock = FileLock(self.lock_path)   # other processes; taken only to write
-        self._newer_v = 0                    # newest item schema seen, when above ours
+        self._file_lock = FileLock(self.lock_path)  # other processes; taken only to write
+        self._newer_v = 0  # newest item schema seen, when above ours
         self._outbox: list[str] = []
-        self._size = -1                      # file size as last seen or written by us
-        self._last: int | None = None        # last id, valid while the size is unchanged
+        self._size = -1  # file size as last seen or written by us
+        self._last: int | None = None  # last id, valid while the size is unchanged
         self._cache: dict[int, tuple[int, list[Item], bool]] = {}
         self._quarantined: set[int] | None = None
         self._quarantine_size = -1
@@ -156,7 +158,7 @@ class SessionStore:
     def _open_check(self) -> None:
         size = self._refresh()
         if size > 0 and not self._ends_with_newline(size):
-            with self._file_lock:      # the line may still be being written by another process
+            with self._file_lock:  # the line may still be being written by another process
                 size = self._refresh()
                 if size > 0 and not self._ends_with_newline(size):
                     self._repair_torn(size)
@@ -168,11 +170,15 @@ class SessionStore:
 
     def _note_versions(self, found: list[Item], bad: list[tuple[int, str, bytes]]) -> None:
         """Turn read-only when ``found`` or ``bad`` hold items from a newer OkBot."""
-        version = max([_newer(it) for it in found]
-                      + [int(why[len(_NEWER):]) for _, why, _ in bad if why.startswith(_NEWER)], default=0)
+        version = max(
+            [_newer(it) for it in found] + [int(why[len(_NEWER) :]) for _, why, _ in bad if why.startswith(_NEWER)],
+            default=0,
+        )
         if version and not self._newer_v:
-            self._notify(f"{self.path.name} holds items from a newer OkBot (item schema v{version}; "
-                         f"this build knows v{items.SCHEMA_VERSION}). The chat is shown read-only.")
+            self._notify(
+                f"{self.path.name} holds items from a newer OkBot (item schema v{version}; "
+                f"this build knows v{items.SCHEMA_VERSION}). The chat is shown read-only."
+            )
         self._newer_v = max(self._newer_v, version)
 
     # ------------------------------------------------------------------ public API
@@ -306,7 +312,7 @@ class SessionStore:
         after the last newline (empty, or a line still being written) is skipped. Chunks double up to
         ``_MAX_CHUNK``, so a huge line costs linear time and a short tail costs a short read."""
         pos, chunk = size, _FIRST_CHUNK
-        parts: list[bytes] = []      # pieces of the line being assembled, latest first
+        parts: list[bytes] = []  # pieces of the line being assembled, latest first
         first = True
         while pos > 0:
             step = min(chunk, pos)
@@ -320,7 +326,7 @@ class SessionStore:
                 if nl < 0:
                     parts.append(data[:end])
                     break
-                piece = data[nl + 1:end]
+                piece = data[nl + 1 : end]
                 if parts:
                     parts.append(piece)
                     piece = b"".join(reversed(parts))
@@ -334,14 +340,15 @@ class SessionStore:
             yield 0, b"".join(reversed(parts))
 
     # ------------------------------------------------------------------ backwards reading
-    def _read_back(self, size: int, *, after_id: int | None = None, want: int | None = None
-                   ) -> tuple[list[Item], Item | None, list[tuple[int, str, bytes]]]:
+    def _read_back(
+        self, size: int, *, after_id: int | None = None, want: int | None = None
+    ) -> tuple[list[Item], Item | None, list[tuple[int, str, bytes]]]:
         """Read valid items backwards from ``size``. Stops at the first valid line with id <= ``after_id``
         (returned as the boundary), or once ``want`` items are held and an older valid line confirms
         their order. A later line whose id is not above an earlier one loses, as in the forward scan.
         Returns the items in file order, the boundary and the newly seen bad lines ``(offset, reason,
         bytes)``; notes items from a newer OkBot (read-only)."""
-        held: list[tuple[int, Item]] = []   # (offset, item), newest first
+        held: list[tuple[int, Item]] = []  # (offset, item), newest first
         bad: list[tuple[int, str, bytes]] = []
         boundary = None
         if size == 0:
@@ -363,13 +370,13 @@ class SessionStore:
                     break
                 while held and held[-1][1]["id"] <= item_id:
                     off, lost = held.pop()
-                    bad.append((off, f"duplicate or non-increasing id {lost['id']} "
-                                     f"(an earlier line has id {item_id})", b""))
+                    bad.append(
+                        (off, f"duplicate or non-increasing id {lost['id']} (an earlier line has id {item_id})", b"")
+                    )
                 held.append((offset, item))
-            if bad:   # duplicates carry no text yet: fetch it for the quarantine record
+            if bad:  # duplicates carry no text yet: fetch it for the quarantine record
                 known = self._quarantine_set()
-                bad = [(off, why, raw or self._read_line(fh, off))
-                       for off, why, raw in bad if off not in known]
+                bad = [(off, why, raw or self._read_line(fh, off)) for off, why, raw in bad if off not in known]
         held.reverse()
         found = [it for _, it in held]
         self._note_versions(found if boundary is None else [*found, boundary], bad)
@@ -394,12 +401,12 @@ class SessionStore:
             else:
                 found, _, bad = self._read_back(size, want=1)
                 self._last = max(found[-1]["id"] if found else 0, self._index_max)
-                self._report(bad)    # may append a notice, which advances self._last
+                self._report(bad)  # may append a notice, which advances self._last
         return self._last
 
     # ------------------------------------------------------------------ writing
     def _append_locked(self, item: Item) -> Item:
-        with self._file_lock:      # other processes wait from here until the line is durable
+        with self._file_lock:  # other processes wait from here until the line is durable
             seen = self._size
             size = self._refresh()
             # our own writes always end with a newline; check only when someone else wrote
@@ -407,9 +414,11 @@ class SessionStore:
                 self._repair_torn(size)
             new_id = self._last_id_locked() + 1
             if self._newer_v:
-                raise OkBotError(f"{self.path} was written by a newer OkBot (item schema v{self._newer_v}; "
-                                 f"this build knows v{items.SCHEMA_VERSION}), so it is read-only here.",
-                                 hint="update OkBot to continue this chat")
+                raise OkBotError(
+                    f"{self.path} was written by a newer OkBot (item schema v{self._newer_v}; "
+                    f"this build knows v{items.SCHEMA_VERSION}), so it is read-only here.",
+                    hint="update OkBot to continue this chat",
+                )
             size = self._size
             stored: Item = {"id": new_id}
             stored.update((k, v) for k, v in item.items() if k != "id")
@@ -418,7 +427,7 @@ class SessionStore:
             items.validate_item(stored)
             data = items.encode_item(stored)
             new_size = self._write(self.path, data)
-        if new_size != size + len(data):      # someone wrote without the lock: trust nothing cached
+        if new_size != size + len(data):  # someone wrote without the lock: trust nothing cached
             self._size = -1
             return stored
         for key, (cached_size, found, exists) in list(self._cache.items()):
@@ -444,23 +453,27 @@ class SessionStore:
             fh.seek(start)
             fragment = fh.read(size - start)
         item, reason = _check_line(fragment)
-        before, _, _ = self._read_back(start, want=1)     # notes items from a newer OkBot
+        before, _, _ = self._read_back(start, want=1)  # notes items from a newer OkBot
         self._note_versions([item] if item else [], [(start, reason, b"")])
         if self._newer_v:
-            return      # a newer OkBot's file: leave every byte as it is
+            return  # a newer OkBot's file: leave every byte as it is
         if item is not None and before and before[-1]["id"] >= item["id"]:
             item, reason = None, f"duplicate or non-increasing id {item['id']}"
         if item is not None:
             self._write(self.path, b"\n")
             self._size = -1
-            self._notify(f"The last line of {self.path.name} lacked its newline (interrupted "
-                         "write); the newline was added and nothing was lost.")
+            self._notify(
+                f"The last line of {self.path.name} lacked its newline (interrupted "
+                "write); the newline was added and nothing was lost."
+            )
             return
         self._quarantine([(start, f"torn last line (interrupted write): {reason}", fragment)])
         self._write(self.path, b"\n")
         self._size = -1
-        text = (f"The last line of {self.path.name} was cut off by an interrupted write; it was "
-                f"set aside in {self.quarantine_path.name} (byte {start}). Every other line is intact.")
+        text = (
+            f"The last line of {self.path.name} was cut off by an interrupted write; it was "
+            f"set aside in {self.quarantine_path.name} (byte {start}). Every other line is intact."
+        )
         self._notify(text)
         self._append_locked(items.notice(text, "warning"))
 
@@ -507,15 +520,17 @@ class SessionStore:
         self._note_versions([], bad)
         if self._newer_v:
             return False
-        with self._file_lock:   # re-reads records another process added, so each line is recorded once
+        with self._file_lock:  # re-reads records another process added, so each line is recorded once
             fresh = self._quarantine(bad)
         if not fresh:
             return False
         offset, reason, _ = fresh[0]
         count = f"{len(fresh)} damaged line{'s' if len(fresh) > 1 else ''}"
-        text = (f"{count} in {self.path.name} {'were' if len(fresh) > 1 else 'was'} skipped and "
-                f"set aside in {self.quarantine_path.name} (first at byte {offset}: {reason}). "
-                "Every other line is intact.")
+        text = (
+            f"{count} in {self.path.name} {'were' if len(fresh) > 1 else 'was'} skipped and "
+            f"set aside in {self.quarantine_path.name} (first at byte {offset}: {reason}). "
+            "Every other line is intact."
+        )
         self._notify(text)
         self._append_locked(items.notice(text, "warning"))
         return True
@@ -537,7 +552,7 @@ class SessionStore:
         self._offs = array("q")
         self._lens = array("q")
         self._indexed = False
-        self._indexed_to = 0        # bytes covered (always just after a newline)
+        self._indexed_to = 0  # bytes covered (always just after a newline)
         self._index_max = 0
 
     def _add_to_index(self, item_id: int, offset: int, length: int) -> None:
@@ -562,7 +577,7 @@ class SessionStore:
         max_id = self._index_max
         add = self._add_to_index
         pos = self._indexed_to
-        pending: list[bytes] = []     # start of a line that runs past the current chunk
+        pending: list[bytes] = []  # start of a line that runs past the current chunk
         with self._open_read() as fh:
             fh.seek(pos)
             remaining = size - pos
@@ -584,8 +599,10 @@ class SessionStore:
                     if not _is_blank(line):
                         item, reason = _check_line(line)
                         if item is not None and item["id"] <= max_id:
-                            item, reason = None, (f"duplicate or non-increasing id {item['id']} "
-                                                  f"(an earlier line has id {max_id})")
+                            item, reason = (
+                                None,
+                                (f"duplicate or non-increasing id {item['id']} (an earlier line has id {max_id})"),
+                            )
                         if item is None:
                             bad.append((pos, reason, line))
                         else:

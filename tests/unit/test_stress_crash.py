@@ -26,7 +26,8 @@ def _append(store: SessionStore, ledger: sc.Ledger, text: str) -> int:
 
 def _save_summary(directory: Path, version: int) -> None:
     SummaryStore(directory / sc.SUMMARY).save(
-        SessionSummary(summary=sc.summary_text(version), health={"stressVersion": version}))
+        SessionSummary(summary=sc.summary_text(version), health={"stressVersion": version})
+    )
 
 
 # ------------------------------------------------------------------------------------ the real thing, small
@@ -62,7 +63,7 @@ def test_session_check_counts_a_missing_acknowledged_item_as_lost(tmp_path: Path
     ids = [_append(store, ledger, f"message {n}") for n in range(3)]
     path = tmp_path / sc.SESSION
     lines = path.read_bytes().splitlines(keepends=True)
-    path.write_bytes(lines[0] + lines[2])            # the middle item vanishes
+    path.write_bytes(lines[0] + lines[2])  # the middle item vanishes
     problems = sc.check_session(tmp_path, ledger, figs)
     assert figs.lost == 1
     assert any(str([ids[1]]) in p for p in problems)
@@ -84,7 +85,7 @@ def test_torn_tail_is_quarantined_byte_for_byte_and_appends_work_again(tmp_path:
     ids = [_append(store, ledger, f"message {n} é✓") for n in range(3)]
     path = tmp_path / sc.SESSION
     whole = items.encode_item({"id": ids[-1] + 1, **items.user_message("cut off by a kill ✓✓✓")})
-    fragment = whole[: len(whole) // 2 + 1]           # what a write interrupted by SIGKILL leaves
+    fragment = whole[: len(whole) // 2 + 1]  # what a write interrupted by SIGKILL leaves
     with open(path, "ab") as fh:
         fh.write(fragment)
     assert sc._torn_fragment(path) is not None
@@ -95,7 +96,7 @@ def test_torn_tail_is_quarantined_byte_for_byte_and_appends_work_again(tmp_path:
     new_id = _append(SessionStore(path), ledger, "after the repair")
     assert new_id > ids[-1]
     assert sc.check_session(tmp_path, ledger, figs) == []
-    assert figs.torn_quarantined == 1                 # counted once
+    assert figs.torn_quarantined == 1  # counted once
 
 
 def test_ledger_refuses_a_reused_id() -> None:
@@ -109,14 +110,14 @@ def test_ledger_refuses_a_reused_id() -> None:
 
 def test_summary_check_accepts_the_acknowledged_or_the_in_flight_version(tmp_path: Path) -> None:
     ledger, figs = sc.Ledger(), sc.Figures()
-    assert sc.check_summary(tmp_path, ledger, figs) == []            # no file yet: version 0
+    assert sc.check_summary(tmp_path, ledger, figs) == []  # no file yet: version 0
     _save_summary(tmp_path, 1)
     ledger.take("S? 1")
     ledger.take("S 1")
-    ledger.take("S? 2")                                             # killed before the save began
+    ledger.take("S? 2")  # killed before the save began
     assert sc.check_summary(tmp_path, ledger, figs) == []
     ledger.take("S? 2")
-    _save_summary(tmp_path, 2)                                      # killed after the save, before the ack
+    _save_summary(tmp_path, 2)  # killed after the save, before the ack
     assert sc.check_summary(tmp_path, ledger, figs) == []
     assert ledger.summary == 2 and figs.summary_new_on_kill == 1
 
@@ -125,7 +126,7 @@ def test_summary_check_rejects_a_rollback_and_a_damaged_file(tmp_path: Path) -> 
     ledger, figs = sc.Ledger(), sc.Figures()
     _save_summary(tmp_path, 1)
     _save_summary(tmp_path, 2)
-    ledger.take("S 3")                                              # acknowledged, but not on disk
+    ledger.take("S 3")  # acknowledged, but not on disk
     assert "version 2" in sc.check_summary(tmp_path, ledger, figs)[0]
     (tmp_path / sc.SUMMARY).write_text('{"version": 1, "summ', encoding="utf-8")
     ledger = sc.Ledger(summary=2)
@@ -141,7 +142,7 @@ def test_memory_check_finds_a_lost_memory_and_adopts_the_in_flight_one(tmp_path:
     kept = store.add(sc.memory_text("1-0"))
     ledger.take(f"M {kept.id} 1-0")
     ledger.take("M? 1-1")
-    landed = store.add(sc.memory_text("1-1"))                      # written, then killed before the ack
+    landed = store.add(sc.memory_text("1-1"))  # written, then killed before the ack
     assert sc.check_memory(tmp_path, ledger, figs) == []
     assert ledger.memories[landed.id] == "1-1"
     store.delete(kept.id)

@@ -198,8 +198,9 @@ def test_read_after_gap_id_reports_missing(spath: Path) -> None:
 
 def test_returned_items_are_copies(spath: Path) -> None:
     store = SessionStore(spath)
-    store.append({**items.new_item("assistant", author="a1", source="member:a1", content="x"),
-                  "usage": {"prompt_tokens": 3}})
+    store.append(
+        {**items.new_item("assistant", author="a1", source="member:a1", content="x"), "usage": {"prompt_tokens": 3}}
+    )
     found, _ = store.read_after(0)
     found[0]["content"] = "mutated"
     found[0]["usage"]["prompt_tokens"] = 999
@@ -369,8 +370,14 @@ def test_malformed_json_in_the_middle(spath: Path) -> None:
 
 
 def test_valid_json_that_is_not_an_item(spath: Path) -> None:
-    _write(spath, _line(1), b"[1, 2, 3]\n", b'{"id": 7, "type": "bogus"}\n',
-           b'{"id": 0, "type": "user", "content": "x"}\n', _line(2))
+    _write(
+        spath,
+        _line(1),
+        b"[1, 2, 3]\n",
+        b'{"id": 7, "type": "bogus"}\n',
+        b'{"id": 0, "type": "user", "content": "x"}\n',
+        _line(2),
+    )
     store = SessionStore(spath)
     store.ensure_index()
     assert _ids(_non_notice(list(store.iter_items()))) == [1, 2]
@@ -396,8 +403,15 @@ def test_invalid_utf8_line(spath: Path) -> None:
 
 
 def test_duplicate_and_non_increasing_ids_later_line_loses(spath: Path) -> None:
-    _write(spath, _line(1, "a"), _line(2, "first two"), _line(2, "second two"), _line(3, "c"),
-           _line(1, "late one"), _line(4, "d"))
+    _write(
+        spath,
+        _line(1, "a"),
+        _line(2, "first two"),
+        _line(2, "second two"),
+        _line(3, "c"),
+        _line(1, "late one"),
+        _line(4, "d"),
+    )
     store = SessionStore(spath)
     store.ensure_index()
     kept = _non_notice(list(store.iter_items()))
@@ -408,8 +422,7 @@ def test_duplicate_and_non_increasing_ids_later_line_loses(spath: Path) -> None:
 
 
 def test_backwards_readers_resolve_duplicates_like_the_scan(spath: Path) -> None:
-    _write(spath, _line(1, "a"), _line(2, "first two"), _line(3, "c"), _line(3, "dup three"),
-           _line(4, "d"))
+    _write(spath, _line(1, "a"), _line(2, "first two"), _line(3, "c"), _line(3, "dup three"), _line(4, "d"))
     store = SessionStore(spath)
     found, exists = store.read_after(1)
     assert exists
@@ -504,13 +517,22 @@ def _reference(data: bytes) -> list[int]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(lines=st.lists(st.one_of(
-    st.tuples(st.just("item"), st.integers(1, 30)),
-    st.tuples(st.just("bad"), st.integers(0, len(_BAD_LINES) - 1)),
-    st.tuples(st.just("blank"), st.just(0))), max_size=25),
-    torn=st.booleans(), after=st.integers(0, 32), n=st.integers(1, 8))
-def test_backwards_readers_agree_with_the_forward_scan(lines: list[tuple[str, int]], torn: bool,
-                                                       after: int, n: int) -> None:
+@given(
+    lines=st.lists(
+        st.one_of(
+            st.tuples(st.just("item"), st.integers(1, 30)),
+            st.tuples(st.just("bad"), st.integers(0, len(_BAD_LINES) - 1)),
+            st.tuples(st.just("blank"), st.just(0)),
+        ),
+        max_size=25,
+    ),
+    torn=st.booleans(),
+    after=st.integers(0, 32),
+    n=st.integers(1, 8),
+)
+def test_backwards_readers_agree_with_the_forward_scan(
+    lines: list[tuple[str, int]], torn: bool, after: int, n: int
+) -> None:
     chunks = []
     for pos, (kind, value) in enumerate(lines):
         if kind == "item":
@@ -528,7 +550,7 @@ def test_backwards_readers_agree_with_the_forward_scan(lines: list[tuple[str, in
         store = SessionStore(path)
         found, exists = store.read_after(after)
         expected = _reference(path.read_bytes())  # now with any notice the reader appended
-        assert expected[:len(original)] == original  # nothing lost; only notices were added
+        assert expected[: len(original)] == original  # nothing lost; only notices were added
         if original == sorted(value for kind, value in lines if kind == "item"):
             # without an index the backwards readers are exact unless ids go down (outside edits)
             assert _ids(found) == [i for i in expected if i > after]
@@ -540,13 +562,12 @@ def test_backwards_readers_agree_with_the_forward_scan(lines: list[tuple[str, in
         scanned = list(fresh.iter_items())
         ids = _ids(scanned)
         assert ids == _reference(path.read_bytes())
-        assert ids[:len(original)] == original
-        assert all(it["type"] == "notice" for it in scanned[len(original):])
+        assert ids[: len(original)] == original
+        assert all(it["type"] == "notice" for it in scanned[len(original) :])
         # with a current index every reader is exact
         assert fresh.last_id() == (ids[-1] if ids else 0)
         assert fresh.tail(n) == scanned[-n:]
-        assert fresh.read_after(after) == ([it for it in scanned if it["id"] > after],
-                                           after == 0 or after in ids)
+        assert fresh.read_after(after) == ([it for it in scanned if it["id"] > after], after == 0 or after in ids)
         assert fresh.append(items.user_message("new"))["id"] == (ids[-1] if ids else 0) + 1
 
 
