@@ -57,9 +57,11 @@ test: $(TEST_STAMP)
 bench: $(INSTALL_STAMP)
 	$(PY) -m benchmarks
 
-# Crash kills (200), hostile-input fuzzing (10,000 cases per loader), provider faults: figures, not pass/fail.
+# Crash kills (200), hostile-input fuzzing (10,000 cases per loader), provider faults: figures, not pass/fail;
+# then peak memory of every command with a 200 MB line in session.jsonl (fails over 250 MB).
 stress: $(INSTALL_STAMP)
 	$(PY) -m benchmarks.stress
+	$(PY) -m benchmarks.bench_huge_line
 
 # Summary + Buffer against a real model (BASE_URL/MODEL): first real chat turns with real summaries and
 # compress-ahead (benchmarks/bench_real.py), then the long scripted fidelity run with real summaries.

@@ -9,10 +9,16 @@ lazily built id -> byte offset index that later appends extend without a rescan.
 
 Damaged input never costs a good line. A line that is not valid UTF-8, not JSON, not an item,
 or whose id is not above every id before it (the later line loses) is skipped and recorded
-once, by byte offset, in the sibling ``session.quarantine.jsonl``; each newly found batch adds
-one ``notice`` item to the session and is reported through ``on_notice``. A torn last line
-(crash mid-write) is set aside the same way when the store is opened, and the file is repaired
+once, by byte offset and length, in the sibling ``session.quarantine.jsonl``; each newly found
+batch adds one ``notice`` item to the session and is reported through ``on_notice``. A torn last
+line (crash mid-write) is set aside the same way when the store is opened, and the file is repaired
 by *appending* a newline; existing bytes are never rewritten.
+
+Memory stays bounded whatever the file holds. Every reader works in chunks, and a line longer than
+:data:`MAX_LINE_BYTES` (far above the largest item OkBot writes, which :meth:`SessionStore.append`
+refuses past it) is never held whole: readers only look for its end, it is set aside with a bounded
+excerpt (head, tail, length, a streamed sha256) instead of a copy, and once recorded it is passed
+over by offset and length, unread, on every later open.
 
 Limits: ids out of order can only come from outside edits. Once the index is current the readers
 use it and are exact. Before that, the backwards readers resolve duplicates and disorder within
@@ -34,6 +40,7 @@ import bisect
 import contextlib
 import copy
 import functools
+import hashlib
 import json
 import os
 import re
@@ -41,7 +48,7 @@ import threading
 from array import array
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, BinaryIO, NamedTuple, TypeVar
 
 from okbot.core import items
 from okbot.core.datalock import FileLock, append_durably
@@ -56,6 +63,32 @@ _MAX_CHUNK = 8 * 1024 * 1024  # ...up to this
 _SCAN_CHUNK = 4 * 1024 * 1024  # forward index scan
 _CACHE_SLOTS = 4  # read_after answers kept (by after_id)
 _NEWER = "written by a newer OkBot: item schema v"
+
+#: The longest line read as an item. The largest item OkBot writes is a reply of at most 2,000,000
+#: characters (``openai_backend.MAX_REPLY_CHARS``; a user message holds at most 1,000,000, a tool
+#: result far less), at most 12 MB even if every character were a six-byte JSON escape.
+MAX_LINE_BYTES = 32 * 1024 * 1024
+EXCERPT_BYTES = 2048  # head and tail kept when an over-long line is set aside
+_RECORD_HEAD = re.compile(rb'\{"offset": (\d{1,18})(?:, "length": (\d{1,18}))?')
+
+
+class _Bad(NamedTuple):
+    """A line set aside: where it starts, why, its bytes (None: not held, read from the file when
+    recorded) and its length without the newline."""
+
+    offset: int
+    reason: str
+    raw: bytes | None
+    length: int
+
+
+def _kept(line: bytes) -> bytes | None:
+    """A bad line's bytes if short; a long one is read again only when it is recorded."""
+    return line if len(line) <= _FIRST_CHUNK else None
+
+
+def _over_long(length: int, limit: int) -> str:
+    return f"a line of {length:,} bytes, over the {limit:,}-byte limit for one item (not read)"
 
 
 def _newer(obj: dict) -> int:
@@ -109,6 +142,131 @@ def _clone(item: Item) -> Item:
     return out
 
 
+def _lines_forward(
+    fh: BinaryIO, start: int, stop: int, limit: int, skip: dict[int, int] | None = None
+) -> Iterator[tuple[int, bytes | None, int]]:
+    """Complete lines between ``start`` (a line start) and ``stop``, as ``(offset, bytes, length)``.
+
+    Memory stays within about ``limit`` plus one chunk: a line longer than ``limit`` comes as
+    ``(offset, None, length)`` after a scan for its end that keeps none of it, and a line ``skip``
+    maps to its length (one set aside before) is passed over unread, also as ``None``, once it
+    runs past a chunk and its recorded end is a newline. The piece after the last newline (a line
+    still being written) is not yielded."""
+    pos = read_at = start  # pos: where the line being assembled starts
+    parts: list[bytes] = []  # its pieces so far, unless it is over the limit
+    held = 0  # bytes of it read so far
+    checked = -1  # the line start whose skip entry was looked at
+    fh.seek(start)
+    while read_at < stop:
+        if skip and held and checked != pos:
+            checked = pos
+            length = skip.get(pos, -1)
+            if length >= held and pos + length < stop:
+                fh.seek(pos + length)
+                if fh.read(1) == b"\n":
+                    yield pos, None, length
+                    pos = read_at = pos + length + 1
+                    parts, held = [], 0
+                fh.seek(read_at)
+                continue
+        data = fh.read(min(_SCAN_CHUNK, stop - read_at))
+        if not data:
+            break
+        read_at += len(data)
+        if held > limit:  # an over-long line: only look for its end
+            nl = data.find(b"\n")
+            if nl < 0:
+                held += len(data)
+                continue
+            yield pos, None, held + nl
+            pos += held + nl + 1
+            held = 0
+            data = data[nl + 1 :]
+        lines = data.split(b"\n")
+        rest = lines.pop()
+        if lines:
+            if parts:
+                parts.append(lines[0])
+                lines[0] = b"".join(parts)
+                parts = []
+            for line in lines:
+                length = len(line)
+                yield pos, line if length <= limit else None, length
+                pos += length + 1
+            held = 0
+        held += len(rest)
+        if held > limit:
+            parts = []
+        elif rest:
+            parts.append(rest)
+
+
+def _lines_backward(
+    fh: BinaryIO, size: int, limit: int, skip: dict[int, int] | None = None
+) -> Iterator[tuple[int, bytes | None, int]]:
+    """Complete lines within the first ``size`` bytes, last first, as ``(offset, bytes, length)``.
+
+    Bounded like :func:`_lines_forward` (over-long and skipped lines come as ``None``); the piece
+    after the last newline is skipped. Chunks double up to ``_MAX_CHUNK``, so a short tail costs a
+    short read, and a line ``skip`` maps to its length is jumped over once its end is found."""
+    starts = {off + length: off for off, length in skip.items()} if skip else {}
+    pos, chunk = size, _FIRST_CHUNK
+    parts: list[bytes] = []  # pieces of the line being assembled, latest first
+    held = 0
+    line_end = -1  # the newline ending the line being assembled; -1: none yet (the unfinished piece)
+    while pos > 0:
+        step = min(chunk, pos)
+        pos -= step
+        chunk = min(chunk * 2, _MAX_CHUNK)
+        fh.seek(pos)
+        data = fh.read(step)
+        end = len(data)
+        while True:
+            nl = data.rfind(b"\n", 0, end)
+            if nl < 0:
+                held += end
+                if held > limit:
+                    parts = []
+                else:
+                    parts.append(data[:end])
+                break
+            begin = pos + nl + 1
+            if line_end >= 0:
+                length = line_end - begin
+                if length <= limit:
+                    parts.append(data[nl + 1 : end])
+                    yield begin, b"".join(reversed(parts)), length
+                else:
+                    yield begin, None, length
+            parts, held = [], 0
+            line_end = end = pos + nl
+            known = starts.get(line_end)
+            if known is None:
+                end = nl
+                continue
+            if known == 0:
+                before = b"\n"
+            elif known > pos:
+                before = data[known - 1 - pos : known - pos]
+            else:
+                fh.seek(known - 1)
+                before = fh.read(1)
+            if before != b"\n":
+                end = nl
+                continue
+            yield known, None, line_end - known
+            if known == 0:
+                return
+            line_end = known - 1
+            if line_end >= pos:
+                end = line_end - pos
+                continue
+            pos = line_end
+            break
+    if line_end >= 0:
+        yield 0, b"".join(reversed(parts)) if line_end <= limit else None, line_end
+
+
 def _public(method: _F) -> _F:
     """Run under the store lock, turn OS errors into user-facing ones, then deliver notices."""
 
@@ -136,6 +294,9 @@ class SessionStore:
     outside the lock, from the thread that found them).
     """
 
+    #: lines longer than this are set aside unread (a class attribute so tests can use a small one)
+    max_line_bytes = MAX_LINE_BYTES
+
     def __init__(self, path: Path, *, on_notice: Callable[[str], None] | None = None) -> None:
         self.path = Path(path)
         self.quarantine_path = self.path.with_name(f"{self.path.stem}.quarantine.jsonl")
@@ -149,7 +310,7 @@ class SessionStore:
         self._size = -1  # file size as last seen or written by us
         self._last: int | None = None  # last id, valid while the size is unchanged
         self._cache: dict[int, tuple[int, list[Item], bool]] = {}
-        self._quarantined: set[int] | None = None
+        self._quarantined: dict[int, int] | None = None  # offset -> length (-1: not recorded)
         self._quarantine_size = -1
         self._reset_index()
         self._open_check()
@@ -168,10 +329,10 @@ class SessionStore:
         """True once items from a newer OkBot were seen: reading works, appending refuses."""
         return self._newer_v > 0
 
-    def _note_versions(self, found: list[Item], bad: list[tuple[int, str, bytes]]) -> None:
+    def _note_versions(self, found: list[Item], bad: list[_Bad]) -> None:
         """Turn read-only when ``found`` or ``bad`` hold items from a newer OkBot."""
         version = max(
-            [_newer(it) for it in found] + [int(why[len(_NEWER) :]) for _, why, _ in bad if why.startswith(_NEWER)],
+            [_newer(it) for it in found] + [int(b.reason[len(_NEWER) :]) for b in bad if b.reason.startswith(_NEWER)],
             default=0,
         )
         if version and not self._newer_v:
@@ -307,91 +468,62 @@ class SessionStore:
         """Append ``data`` durably to ``path`` (one place, so tests can fail writes); return the new size."""
         return append_durably(path, data)
 
-    def _lines_backward(self, fh: BinaryIO, size: int) -> Iterator[tuple[int, bytes]]:
-        """Complete lines within the first ``size`` bytes, last first, as ``(offset, bytes)``; the piece
-        after the last newline (empty, or a line still being written) is skipped. Chunks double up to
-        ``_MAX_CHUNK``, so a huge line costs linear time and a short tail costs a short read."""
-        pos, chunk = size, _FIRST_CHUNK
-        parts: list[bytes] = []  # pieces of the line being assembled, latest first
-        first = True
-        while pos > 0:
-            step = min(chunk, pos)
-            pos -= step
-            chunk = min(chunk * 2, _MAX_CHUNK)
-            fh.seek(pos)
-            data = fh.read(step)
-            end = len(data)
-            while True:
-                nl = data.rfind(b"\n", 0, end)
-                if nl < 0:
-                    parts.append(data[:end])
-                    break
-                piece = data[nl + 1 : end]
-                if parts:
-                    parts.append(piece)
-                    piece = b"".join(reversed(parts))
-                    parts = []
-                if first:
-                    first = False
-                else:
-                    yield pos + nl + 1, piece
-                end = nl
-        if not first:
-            yield 0, b"".join(reversed(parts))
+    def _skip_map(self) -> dict[int, int]:
+        """Lines set aside before that are over the limit: passed over by offset and length, unread."""
+        limit = self.max_line_bytes
+        return {off: length for off, length in self._quarantine_set().items() if length > limit}
 
     # ------------------------------------------------------------------ backwards reading
     def _read_back(
         self, size: int, *, after_id: int | None = None, want: int | None = None
-    ) -> tuple[list[Item], Item | None, list[tuple[int, str, bytes]]]:
+    ) -> tuple[list[Item], Item | None, list[_Bad]]:
         """Read valid items backwards from ``size``. Stops at the first valid line with id <= ``after_id``
         (returned as the boundary), or once ``want`` items are held and an older valid line confirms
         their order. A later line whose id is not above an earlier one loses, as in the forward scan.
-        Returns the items in file order, the boundary and the newly seen bad lines ``(offset, reason,
-        bytes)``; notes items from a newer OkBot (read-only)."""
-        held: list[tuple[int, Item]] = []  # (offset, item), newest first
-        bad: list[tuple[int, str, bytes]] = []
+        Returns the items in file order, the boundary and the newly seen bad lines; notes items from
+        a newer OkBot (read-only)."""
+        held: list[tuple[int, int, Item]] = []  # (offset, length, item), newest first
+        bad: list[_Bad] = []
         boundary = None
         if size == 0:
             return [], None, bad
+        limit = self.max_line_bytes
         with self._open_read() as fh:
-            for offset, line in self._lines_backward(fh, size):
+            for offset, line, length in _lines_backward(fh, size, limit, self._skip_map()):
+                if line is None:
+                    bad.append(_Bad(offset, _over_long(length, limit), None, length))
+                    continue
                 if _is_blank(line):
                     continue
                 item, reason = _check_line(line)
                 if item is None:
-                    bad.append((offset, reason, line))
+                    bad.append(_Bad(offset, reason, _kept(line), length))
                     continue
                 item_id = item["id"]
                 if after_id is not None and item_id <= after_id:
                     boundary = item
                     break
-                if want is not None and len(held) >= want and item_id < held[-1][1]["id"]:
+                if want is not None and len(held) >= want and item_id < held[-1][2]["id"]:
                     boundary = item
                     break
-                while held and held[-1][1]["id"] <= item_id:
-                    off, lost = held.pop()
+                while held and held[-1][2]["id"] <= item_id:
+                    off, n, lost = held.pop()  # its text is read again only if it is recorded
                     bad.append(
-                        (off, f"duplicate or non-increasing id {lost['id']} (an earlier line has id {item_id})", b"")
+                        _Bad(
+                            off,
+                            f"duplicate or non-increasing id {lost['id']} (an earlier line has id {item_id})",
+                            None,
+                            n,
+                        )
                     )
-                held.append((offset, item))
-            if bad:  # duplicates carry no text yet: fetch it for the quarantine record
-                known = self._quarantine_set()
-                bad = [(off, why, raw or self._read_line(fh, off)) for off, why, raw in bad if off not in known]
+                held.append((offset, length, item))
+        if bad:
+            known = self._quarantine_set()
+            bad = [b for b in bad if b.offset not in known]
         held.reverse()
-        found = [it for _, it in held]
+        found = [it for _, _, it in held]
         self._note_versions(found if boundary is None else [*found, boundary], bad)
         return found, boundary, bad
-
-    def _read_line(self, fh: BinaryIO, offset: int) -> bytes:
-        fh.seek(offset)
-        parts = []
-        while True:
-            data = fh.read(_FIRST_CHUNK)
-            nl = data.find(b"\n")
-            if nl >= 0 or not data:
-                parts.append(data if nl < 0 else data[:nl])
-                return b"".join(parts)
-            parts.append(data)
 
     def _last_id_locked(self) -> int:
         size = self._refresh()
@@ -426,6 +558,11 @@ class SessionStore:
             stored.setdefault("ts", items.now_iso())
             items.validate_item(stored)
             data = items.encode_item(stored)
+            if len(data) - 1 > self.max_line_bytes:  # it could never be read back as an item
+                raise OkBotError(
+                    f"This {stored['type']} item is {len(data) - 1:,} bytes long; a session "
+                    f"line holds at most {self.max_line_bytes:,}, so it was not stored."
+                )
             new_size = self._write(self.path, data)
         if new_size != size + len(data):  # someone wrote without the lock: trust nothing cached
             self._size = -1
@@ -445,16 +582,19 @@ class SessionStore:
 
     def _repair_torn(self, size: int) -> None:
         """The file does not end with a newline: set the fragment aside, then append one."""
+        limit = self.max_line_bytes
         with self._open_read() as fh:
-            start = 0
-            for offset, line in self._lines_backward(fh, size):
-                start = offset + len(line) + 1
-                break
-            fh.seek(start)
-            fragment = fh.read(size - start)
-        item, reason = _check_line(fragment)
+            start = self._line_start(fh, size)
+            fragment = None
+            if size - start <= limit:
+                fh.seek(start)
+                fragment = fh.read(size - start)
+        if fragment is None:
+            item, reason = None, _over_long(size - start, limit)
+        else:
+            item, reason = _check_line(fragment)
         before, _, _ = self._read_back(start, want=1)  # notes items from a newer OkBot
-        self._note_versions([item] if item else [], [(start, reason, b"")])
+        self._note_versions([item] if item else [], [_Bad(start, reason, None, size - start)])
         if self._newer_v:
             return  # a newer OkBot's file: leave every byte as it is
         if item is not None and before and before[-1]["id"] >= item["id"]:
@@ -467,7 +607,7 @@ class SessionStore:
                 "write); the newline was added and nothing was lost."
             )
             return
-        self._quarantine([(start, f"torn last line (interrupted write): {reason}", fragment)])
+        self._quarantine([_Bad(start, f"torn last line (interrupted write): {reason}", fragment, size - start)])
         self._write(self.path, b"\n")
         self._size = -1
         text = (
@@ -477,40 +617,100 @@ class SessionStore:
         self._notify(text)
         self._append_locked(items.notice(text, "warning"))
 
+    @staticmethod
+    def _line_start(fh: BinaryIO, size: int) -> int:
+        """Where the line holding byte ``size - 1`` starts: just after the last newline before ``size``."""
+        pos = size
+        while pos > 0:
+            step = min(_SCAN_CHUNK, pos)
+            pos -= step
+            fh.seek(pos)
+            nl = fh.read(step).rfind(b"\n")
+            if nl >= 0:
+                return pos + nl + 1
+        return 0
+
     # ------------------------------------------------------------------ quarantine and notices
-    def _quarantine_set(self) -> set[int]:
+    def _quarantine_set(self) -> dict[int, int]:
+        """Offset -> length (-1 when the record does not say) of every line recorded in the quarantine."""
         q_size = _size_of(self.quarantine_path)
         if self._quarantined is None or q_size != self._quarantine_size:  # first use, or another writer
-            offsets: set[int] = set()
+            recorded: dict[int, int] = {}
             with contextlib.suppress(FileNotFoundError), open(self.quarantine_path, "rb") as fh:
-                for raw in fh:
+                # records start with offset and length, so even an old full copy of a huge line
+                # needs only its first bytes
+                for offset, raw, _ in _lines_forward(fh, 0, q_size, _FIRST_CHUNK):
+                    if raw is None:
+                        fh.seek(offset)
+                        raw = fh.read(100)
+                    match = _RECORD_HEAD.match(raw)
+                    if match is not None:
+                        recorded[int(match.group(1))] = int(match.group(2) or -1)
+                        continue
                     with contextlib.suppress(ValueError, KeyError, TypeError):
-                        offsets.add(int(json.loads(raw)["offset"]))
-            self._quarantined, self._quarantine_size = offsets, q_size
+                        record = json.loads(raw)
+                        recorded[int(record["offset"])] = int(record.get("length", -1))
+            self._quarantined, self._quarantine_size = recorded, q_size
         return self._quarantined
 
-    def _quarantine(self, bad: list[tuple[int, str, bytes]]) -> list[tuple[int, str, bytes]]:
+    def _quarantine(self, bad: list[_Bad]) -> list[_Bad]:
         """Record the lines not yet recorded; return those newly recorded."""
         known = self._quarantine_set()
-        fresh: dict[int, tuple[int, str, bytes]] = {}
+        fresh: dict[int, _Bad] = {}
         for entry in sorted(bad):
-            if entry[0] not in known:
-                fresh.setdefault(entry[0], entry)
+            if entry.offset not in known:
+                fresh.setdefault(entry.offset, entry)
         if not fresh:
             return []
-        records = []
-        for offset, reason, raw in fresh.values():
-            record: Item = {"offset": offset, "reason": reason, "ts": items.now_iso()}
+        pending: list[bytes] = []
+        held = 0
+        with self._open_read() as fh:
+            for entry in fresh.values():
+                record = self._record(fh, entry)
+                pending.append(record)
+                held += len(record)
+                if held > _FIRST_CHUNK * 16:  # write as we go: a batch may hold many long lines
+                    self._quarantine_size = self._write(self.quarantine_path, b"".join(pending))
+                    pending, held = [], 0
+        if pending:
+            self._quarantine_size = self._write(self.quarantine_path, b"".join(pending))
+        known.update((offset, entry.length) for offset, entry in fresh.items())
+        return list(fresh.values())
+
+    def _record(self, fh: BinaryIO, entry: _Bad) -> bytes:
+        """The quarantine line for ``entry``: the line itself, or for an over-long one a bounded excerpt."""
+        record: Item = {"offset": entry.offset, "length": entry.length, "reason": entry.reason, "ts": items.now_iso()}
+        raw = entry.raw
+        if raw is None and entry.length <= self.max_line_bytes:
+            fh.seek(entry.offset)
+            raw = fh.read(entry.length)
+        if raw is not None:
             try:
                 record["line"] = raw.decode("utf-8")
             except UnicodeDecodeError:
                 record["line_b64"] = base64.b64encode(raw).decode("ascii")
-            records.append(json.dumps(record, ensure_ascii=False) + "\n")
-        self._quarantine_size = self._write(self.quarantine_path, "".join(records).encode("utf-8"))
-        known.update(fresh)
-        return list(fresh.values())
+        else:  # stream it: the hash, its first and last bytes
+            digest, head, tail = hashlib.sha256(), b"", b""
+            fh.seek(entry.offset)
+            left = entry.length
+            while left > 0:
+                data = fh.read(min(_SCAN_CHUNK, left))
+                if not data:
+                    break
+                left -= len(data)
+                digest.update(data)
+                if len(head) < EXCERPT_BYTES:
+                    head += data[: EXCERPT_BYTES - len(head)]
+                tail = (tail + data[-EXCERPT_BYTES:])[-EXCERPT_BYTES:]
+            record.update(
+                sha256=digest.hexdigest(),
+                excerpt_bytes=EXCERPT_BYTES,
+                head=head.decode("utf-8", "backslashreplace"),
+                tail=tail.decode("utf-8", "backslashreplace"),
+            )
+        return (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
 
-    def _report(self, bad: list[tuple[int, str, bytes]]) -> bool:
+    def _report(self, bad: list[_Bad]) -> bool:
         """Quarantine newly found bad lines and add one notice for the batch; True if any.
 
         Nothing is written to a read-only (newer OkBot's) session.
@@ -524,7 +724,7 @@ class SessionStore:
             fresh = self._quarantine(bad)
         if not fresh:
             return False
-        offset, reason, _ = fresh[0]
+        offset, reason = fresh[0].offset, fresh[0].reason
         count = f"{len(fresh)} damaged line{'s' if len(fresh) > 1 else ''}"
         text = (
             f"{count} in {self.path.name} {'were' if len(fresh) > 1 else 'was'} skipped and "
@@ -571,45 +771,29 @@ class SessionStore:
             self._indexed = True
             self._report(bad)
 
-    def _scan(self, size: int) -> list[tuple[int, str, bytes]]:
+    def _scan(self, size: int) -> list[_Bad]:
         """Index the complete lines between ``_indexed_to`` and ``size``; return new bad lines."""
-        bad: list[tuple[int, str, bytes]] = []
+        bad: list[_Bad] = []
         max_id = self._index_max
         add = self._add_to_index
-        pos = self._indexed_to
-        pending: list[bytes] = []  # start of a line that runs past the current chunk
+        limit = self.max_line_bytes
+        end = self._indexed_to
         with self._open_read() as fh:
-            fh.seek(pos)
-            remaining = size - pos
-            while remaining > 0:
-                data = fh.read(min(_SCAN_CHUNK, remaining))
-                if not data:
-                    break
-                remaining -= len(data)
-                lines = data.split(b"\n")
-                if len(lines) == 1:
-                    pending.append(data)
-                    continue
-                if pending:
-                    pending.append(lines[0])
-                    lines[0] = b"".join(pending)
-                pending = [lines.pop()]
-                for line in lines:
-                    length = len(line)
-                    if not _is_blank(line):
-                        item, reason = _check_line(line)
-                        if item is not None and item["id"] <= max_id:
-                            item, reason = (
-                                None,
-                                (f"duplicate or non-increasing id {item['id']} (an earlier line has id {max_id})"),
-                            )
-                        if item is None:
-                            bad.append((pos, reason, line))
-                        else:
-                            max_id = item["id"]
-                            add(max_id, pos, length)
-                            if _newer(item):
-                                self._note_versions([item], [])
-                    pos += length + 1
-        self._indexed_to = pos
+            for pos, line, length in _lines_forward(fh, end, size, limit, self._skip_map()):
+                end = pos + length + 1
+                if line is None:
+                    bad.append(_Bad(pos, _over_long(length, limit), None, length))
+                elif not _is_blank(line):
+                    item, reason = _check_line(line)
+                    if item is not None and item["id"] <= max_id:
+                        reason = f"duplicate or non-increasing id {item['id']} (an earlier line has id {max_id})"
+                        item = None
+                    if item is None:
+                        bad.append(_Bad(pos, reason, _kept(line), length))
+                    else:
+                        max_id = item["id"]
+                        add(max_id, pos, length)
+                        if _newer(item):
+                            self._note_versions([item], [])
+        self._indexed_to = end
         return bad

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import stat
 import tempfile
 import threading
+import tracemalloc
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -17,7 +19,7 @@ from hypothesis import strategies as st
 
 from okbot.core import items
 from okbot.core.errors import OkBotError
-from okbot.core.session import SessionStore
+from okbot.core.session import EXCERPT_BYTES, SessionStore
 
 
 # --------------------------------------------------------------------------- helpers
@@ -482,8 +484,9 @@ def test_quarantine_file_is_private(spath: Path) -> None:
 
 
 # --------------------------------------------------------------------------- big items
-def test_fifty_megabyte_single_item(spath: Path) -> None:
-    big_text = "x" * (50 * 1024 * 1024)
+def test_a_twenty_megabyte_single_item(spath: Path) -> None:
+    """Above the largest item OkBot writes (a 2M-character reply), below the per-line limit."""
+    big_text = "x" * (20 * 1024 * 1024)
     store = SessionStore(spath)
     store.append(items.user_message("before"))
     big = store.append(items.user_message(big_text))
@@ -495,7 +498,7 @@ def test_fifty_megabyte_single_item(spath: Path) -> None:
     assert reopened.get(2)["content"] == big_text
     assert reopened.append(items.user_message("after"))["id"] == 3
     assert _ids(list(reopened.iter_items(1, 3))) == [1, 2, 3]
-    assert os.path.getsize(spath) > 50 * 1024 * 1024
+    assert os.path.getsize(spath) > 20 * 1024 * 1024
 
 
 # --------------------------------------------------------------------------- readers agree (property)
@@ -632,3 +635,116 @@ def test_a_newer_item_seen_by_the_index_makes_the_store_read_only_before_appendi
     assert store.read_only
     _refuses_to_append(store)
     assert _ids(list(store.iter_items())) == [1, 2]
+
+
+# --------------------------------------------------------------------------- over-long lines (bounded memory)
+class SmallLineStore(CountingStore):
+    """Lines over 256 KiB are over the limit, so a line of a few MB takes the streaming path."""
+
+    max_line_bytes = 256 * 1024
+
+
+def _huge_line(item_id: int, size: int, *, broken: bool) -> bytes:
+    """An item line whose content is ``size`` bytes; ``broken`` leaves its string unterminated."""
+    head = _line(item_id, "")[: -len(b'"}\n')]
+    return head + b"z" * size + (b"\n" if broken else b'"}\n')
+
+
+def _around_huge(spath: Path, size: int, *, broken: bool) -> tuple[int, bytes]:
+    """Items 1-5, the huge line (id 6), items 7-11; returns the huge line's offset and bytes."""
+    before = b"".join(_line(i, f"before {i}") for i in range(1, 6))
+    huge = _huge_line(6, size, broken=broken)
+    _write(spath, before, huge, *(_line(i, f"after {i}") for i in range(7, 12)))
+    return len(before), huge
+
+
+@pytest.mark.parametrize("broken", [True, False], ids=["broken", "well-formed"])
+@pytest.mark.parametrize("reader", ["backward", "forward"])
+def test_an_over_long_line_is_set_aside_as_a_bounded_excerpt(spath: Path, reader: str, broken: bool) -> None:
+    offset, huge = _around_huge(spath, 8 * 1024 * 1024, broken=broken)
+    seen: list[str] = []
+    store = SmallLineStore(spath, on_notice=seen.append)
+    if reader == "backward":
+        found = store.read_after(0)[0]
+    else:
+        store.ensure_index()
+        found = list(store.iter_items())
+    assert _ids(_non_notice(found)) == [1, 2, 3, 4, 5, 7, 8, 9, 10, 11]
+    assert len(seen) == 1 and "over the 262,144-byte limit" in seen[0]
+    (record,) = _quarantine(spath)
+    line = huge[:-1]
+    assert record["offset"] == offset and record["length"] == len(line)
+    assert record["sha256"] == hashlib.sha256(line).hexdigest()
+    assert record["head"].encode() == line[:EXCERPT_BYTES]
+    assert record["tail"].encode() == line[-EXCERPT_BYTES:]
+    assert "line" not in record and "line_b64" not in record
+    q_size = store.quarantine_path.stat().st_size
+    assert q_size < 3 * EXCERPT_BYTES  # an excerpt, not a copy of 8 MB
+    assert store.append(items.user_message("next"))["id"] == 13  # after 11 and the notice
+    # every later open passes over it by offset and length: nothing new, and it is not read again
+    for again_reader in ("backward", "forward"):
+        again = SmallLineStore(spath, on_notice=seen.append)
+        again.reset()
+        if again_reader == "backward":
+            assert _ids(_non_notice(again.read_after(0)[0])) == [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 13]
+            assert again.bytes_read < 1024 * 1024
+        else:
+            again.ensure_index()
+            assert _ids(_non_notice(list(again.iter_items()))) == [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 13]
+            assert again.bytes_read < len(huge) // 2 + 1024 * 1024  # at most the first scan chunk of it
+        assert again.problems == []
+    assert len(seen) == 1
+    assert store.quarantine_path.stat().st_size == q_size
+
+
+def test_reading_past_an_over_long_line_keeps_memory_bounded(spath: Path) -> None:
+    _, huge = _around_huge(spath, 40 * 1024 * 1024, broken=True)
+    tracemalloc.start()
+    try:
+        store = SmallLineStore(spath)
+        assert _ids(_non_notice(store.tail(3))) == [9, 10, 11]
+        assert len(_non_notice(store.read_after(0)[0])) == 10
+        store.ensure_index()
+        again = SmallLineStore(spath)
+        again.ensure_index()
+        assert len(_non_notice(again.read_after(0)[0])) == 10
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < len(huge) // 2  # chunks, never the line: about 17 MB (two 8 MB reads) at most
+
+
+def test_an_over_long_torn_last_line_is_set_aside_as_an_excerpt(spath: Path) -> None:
+    good = _line(1) + _line(2)
+    fragment = _huge_line(3, 1024 * 1024, broken=True)[:-1]  # no newline: an interrupted write
+    _write(spath, good, fragment)
+    store = SmallLineStore(spath)
+    assert spath.read_bytes().startswith(good + fragment + b"\n")
+    (record,) = _quarantine(spath)
+    assert record["offset"] == len(good) and record["length"] == len(fragment)
+    assert "torn" in record["reason"] and record["sha256"] == hashlib.sha256(fragment).hexdigest()
+    assert _ids(store.read_after(0)[0]) == [1, 2, 3]  # 3 is the notice
+    again = SmallLineStore(spath)
+    again.ensure_index()
+    assert again.problems == [] and len(_quarantine(spath)) == 1
+
+
+def test_an_old_full_copy_record_is_recognised_without_loading_it(spath: Path) -> None:
+    """Records written before excerpts hold the whole line and no length; they still count as recorded."""
+    offset, huge = _around_huge(spath, 3 * 1024 * 1024, broken=True)
+    old = {"offset": offset, "reason": "not valid JSON", "ts": "2026-01-01T00:00:00Z", "line": huge[:-1].decode()}
+    spath.with_name("session.quarantine.jsonl").write_text(json.dumps(old) + "\n", "utf-8")
+    store = SmallLineStore(spath)
+    store.ensure_index()
+    assert _ids(list(store.iter_items())) == [1, 2, 3, 4, 5, 7, 8, 9, 10, 11]
+    assert store.problems == [] and len(_quarantine(spath)) == 1
+
+
+def test_append_refuses_an_item_longer_than_a_line_may_be(spath: Path) -> None:
+    store = SmallLineStore(spath)
+    store.append(items.user_message("fits"))
+    before = spath.read_bytes()
+    with pytest.raises(OkBotError, match="at most 262,144"):
+        store.append(items.user_message("x" * 300_000))
+    assert spath.read_bytes() == before
+    assert store.append(items.user_message("fits too"))["id"] == 2
