@@ -20,6 +20,9 @@ refuses past it) is never held whole: readers only look for its end, it is set a
 excerpt (head, tail, length, a streamed sha256) instead of a copy, and once recorded it is passed
 over by offset and length, unread, on every later open.
 
+Before an item is stored, every API key the app has resolved (``okbot.llm.keys``) is replaced by
+``[redacted]`` in its text; nothing else in the text changes.
+
 Limits: ids out of order can only come from outside edits. Once the index is current the readers
 use it and are exact. Before that, the backwards readers resolve duplicates and disorder within
 the part they read, but cannot see an earlier line with a *higher* id beyond where they stop
@@ -53,6 +56,7 @@ from typing import Any, BinaryIO, NamedTuple, TypeVar
 from okbot.core import items
 from okbot.core.datalock import FileLock, append_durably
 from okbot.core.errors import OkBotError
+from okbot.llm import keys
 
 Item = dict[str, Any]
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -69,6 +73,8 @@ _NEWER = "written by a newer OkBot: item schema v"
 #: result far less), at most 12 MB even if every character were a six-byte JSON escape.
 MAX_LINE_BYTES = 32 * 1024 * 1024
 EXCERPT_BYTES = 2048  # head and tail kept when an over-long line is set aside
+_MIN_SECRET_CHARS = 8  # shorter remembered "keys" (a local server's "none") are ordinary words
+_NOT_REDACTED = frozenset({"id", "v", "ts", "type", "author", "source", "status", "level", "ok", "usage"})
 _RECORD_HEAD = re.compile(rb'\{"offset": (\d{1,18})(?:, "length": (\d{1,18}))?')
 
 
@@ -140,6 +146,31 @@ def _clone(item: Item) -> Item:
         if isinstance(value, (dict, list)):
             out[key] = copy.deepcopy(value)
     return out
+
+
+def _remembered_secrets() -> tuple[str, ...]:
+    """The API keys resolved so far (long enough to be keys), longest first."""
+    # TODO: read them through keys.remembered_secrets() once okbot.llm.keys has that public accessor.
+    with keys._remembered_lock:
+        found = [secret for secret in keys._remembered if len(secret) >= _MIN_SECRET_CHARS]
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+def _redacted(value: Any, secrets: tuple[str, ...]) -> Any:
+    """``value`` with every exact occurrence of each secret replaced, in strings at any depth.
+
+    Only the secrets themselves: ``keys.redact`` also masks anything shaped like a key, which
+    would change what a person wrote about keys."""
+    if isinstance(value, str):
+        for secret in secrets:
+            if secret in value:
+                value = value.replace(secret, keys.REDACTED)
+        return value
+    if isinstance(value, list):
+        return [_redacted(v, secrets) for v in value]
+    if isinstance(value, dict):
+        return {k: _redacted(v, secrets) for k, v in value.items()}
+    return value
 
 
 def _lines_forward(
@@ -556,6 +587,9 @@ class SessionStore:
             stored.update((k, v) for k, v in item.items() if k != "id")
             stored.setdefault("v", items.SCHEMA_VERSION)
             stored.setdefault("ts", items.now_iso())
+            secrets = _remembered_secrets()
+            if secrets:
+                stored.update((k, _redacted(v, secrets)) for k, v in stored.items() if k not in _NOT_REDACTED)
             items.validate_item(stored)
             data = items.encode_item(stored)
             if len(data) - 1 > self.max_line_bytes:  # it could never be read back as an item

@@ -10,6 +10,7 @@ import stat
 import tempfile
 import threading
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 from okbot.core import items
 from okbot.core.errors import OkBotError
 from okbot.core.session import EXCERPT_BYTES, SessionStore
+from okbot.llm import keys
 
 
 # --------------------------------------------------------------------------- helpers
@@ -748,3 +750,57 @@ def test_append_refuses_an_item_longer_than_a_line_may_be(spath: Path) -> None:
         store.append(items.user_message("x" * 300_000))
     assert spath.read_bytes() == before
     assert store.append(items.user_message("fits too"))["id"] == 2
+
+
+# --------------------------------------------------------------------------- remembered keys are never stored
+SECRET = "sk-test-SECRET-123456"
+
+
+@pytest.fixture
+def remembered() -> Iterator[str]:
+    keys.remember_secret(SECRET)
+    yield SECRET
+    with keys._remembered_lock:  # the registry is process-wide: leave it as it was
+        keys._remembered.discard(SECRET)
+
+
+def test_a_remembered_key_is_redacted_from_what_is_stored(spath: Path, remembered: str) -> None:
+    store = SessionStore(spath)
+    reply = items.new_item(
+        "assistant",
+        author="a1",
+        source="app",
+        content=f"your key is {remembered}, right?",
+        status="error",
+        error=f"401 for key {remembered}",
+        usage={},
+    )
+    stored = store.append(reply)
+    call = store.append(
+        items.new_item(
+            "tool_call",
+            author="a1",
+            source="app",
+            call_id="c1",
+            name="fetch",
+            arguments=json.dumps({"headers": {"Authorization": f"Bearer {remembered}"}}),
+        )
+    )
+    data = spath.read_bytes()
+    assert remembered.encode() not in data
+    assert stored["content"] == "your key is [redacted], right?" and stored["error"] == "401 for key [redacted]"
+    assert json.loads(call["arguments"]) == {"headers": {"Authorization": "Bearer [redacted]"}}
+    assert SessionStore(spath).get(1)["content"] == "your key is [redacted], right?"
+    assert reply["content"].endswith(f"{remembered}, right?")  # the caller's dict is left alone
+
+
+def test_ordinary_text_is_stored_byte_for_byte(spath: Path, remembered: str) -> None:
+    keys.remember_secret("none")  # a local server's placeholder key: too short to be a key, so kept
+    try:
+        text = "None of these look like keys: sk-abcdefghijklmnop, Bearer xyz, none, \u00e9\u4e2d\U0001f600"
+        stored = SessionStore(spath).append(items.new_item("assistant", author="a1", source="app", content=text))
+    finally:
+        with keys._remembered_lock:
+            keys._remembered.discard("none")
+    assert stored["content"] == text
+    assert json.loads(spath.read_bytes())["content"] == text
