@@ -64,11 +64,11 @@ _STRONG_LABELS: dict[str, str] = {
     r"iban|account\s+number": "bank account number",
     r"social\s+security\s+number|ssn": "ID number",
 }
-_WEAK_LABELS: dict[str, str] = {
+_WEAK_LABELS: dict[str, str] = {  # singular: "tokens: 800" and "keys: 3" are counts
     r"pass": "password",
-    r"keys?|license\s+key": "key",
-    r"tokens?": "token",
-    r"secrets?": "secret",
+    r"key|license\s+key": "key",
+    r"token": "token",
+    r"secret": "secret",
 }
 _CJK_LABELS: dict[str, str] = {
     "支付密码": "password",
@@ -102,7 +102,7 @@ _BARE = [
 _VERSION = re.compile(r"[vV]?\d+(?:\.\d+)+")
 _CLOSING = ".,:;)]}>"  # punctuation that ends a sentence or a bracket, not a password
 _NUMERIC_KINDS = ("PIN", "one-time code", "card security code")
-_PASSWORD_SYMBOLS = frozenset("!@#$%^&*+=?~|")
+_PASSWORD_SYMBOLS = frozenset("!@#$%^&*=?~|")  # not "+": "the key is Ctrl+Shift+P"
 _CLAUSE_END = re.compile(r"\s*(?:$|[.,;!?)]|(?:and|but|or)\b)")
 # Words that follow "password is" in sentences that hold no password.
 _NOT_A_VALUE = frozenset(
@@ -131,6 +131,8 @@ def _value_counts(value: str, after: str, kind: str, strong: bool) -> bool:
         return digits >= (MIN_CVV_DIGITS if kind == "card security code" else MIN_VALUE_CHARS)
     if len(core) < MIN_VALUE_CHARS:
         return False
+    if core.isdigit() and not strong:
+        return digits >= MIN_BARE_DIGITS  # "the key is 42" is an answer, "the pass is 83920174" a password
     if digits or any(ch in _PASSWORD_SYMBOLS for ch in core):
         return True
     if not strong:
@@ -188,6 +190,8 @@ _KEY_FORMATS = [
     (re.compile(r"\bglpat-[A-Za-z0-9_-]{16,}|\bnpm_[A-Za-z0-9]{30,}|\bhf_[A-Za-z0-9]{30,}"), "token"),
     (re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}|\bxapp-[A-Za-z0-9-]{10,}"), "token"),
     (re.compile(r"\b[spr]k_(?:live|test)_[A-Za-z0-9]{10,}"), "API key"),
+    (re.compile(r"(?<=\bBearer )[A-Za-z0-9._~+/-]{16,}=*", re.IGNORECASE), "token"),
+    (re.compile(r"(?<=://)[^/\s:@]+:[^/\s@]+(?=@)"), "password"),  # user:password@ in a URL
     # sk-… keys (OpenAI, Anthropic and many look-alikes): some run of 16+ letters and digits with both in it
     (
         re.compile(r"\bsk-(?:[A-Za-z0-9]+-)*?(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{16,}[\w-]*"),

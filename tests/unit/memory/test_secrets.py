@@ -25,6 +25,9 @@ SECRETS = [
     ("The card's CVV is 737.", "card security code", "737"),
     ("The user's IBAN: DE89 3704 0044 0532 0130 00", "bank account number", "DE89"),
     ("The token is tok_8fA2kd91", "token", "tok_8fA2kd91"),
+    ("The guest wifi pass is 83920174.", "password", "83920174"),
+    ("The user's database password is postgres.", "password", "postgres"),
+    ("我的银行卡密码是123456", "password", "123456"),
     ("The user's wifi 密码是 Tr0ub4dor", "password", "Tr0ub4dor"),
     ("服务器口令：abc12345", "password", "abc12345"),
     ("验证码是 482913", "one-time code", "482913"),
@@ -45,6 +48,8 @@ SECRETS = [
         "eyJhbGci",
     ),
     ("Stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc", "API key", "sk_live_"),
+    ("The proxy is https://bob:hunter2@proxy.example.com:8080/", "password", "hunter2"),
+    ("The header is Authorization: Bearer abcdefghij0123456789XYZ", "token", "abcdefghij0123456789XYZ"),
     # shaped: unlabelled key material, by entropy and mixed classes
     (
         "AWS secret access key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
@@ -105,6 +110,18 @@ ORDINARY = [
     "The user's captain runs with maxCaptainRounds=20.",
     "The user pins 3 dependencies and uses API key v2.3.1 of the SDK.",
     "The user's password manager 1Password is shared with the team.",
+    "The user's proxy is https://proxy.example.com:8080/ with user bob@example.com.",
+    "The user prefers Bearer authentication over cookies.",
+    "The user's command palette key is Ctrl+Shift+P.",
+    "The user sets max tokens: 800 and context tokens: 128000.",
+    "The answer key is 42.",
+    "The user's GitHub token is stored in 1Password.",
+    "The user's API key is for the staging environment.",
+    "The user's PIN code is six digits.",
+    "The login code is sent by SMS.",
+    "The primary key is user_id.",
+    "The user's credentials are in ~/.aws/credentials.",
+    "The user's wifi password is on the fridge.",
 ]
 
 
