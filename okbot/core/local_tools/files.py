@@ -141,7 +141,7 @@ def _swapped(tool: str, shown: str, exc: PathChanged) -> str:
 
 
 def _hard_link(tool: str, shown: str, reason: str) -> str:
-    return f"{tool} refused: {shown} is a hard link to a protected file — {reason}."
+    return f"{tool} refused: {shown} is a hard link: {reason}."
 
 
 def _open_folder(path: Path, shown: str, tool: str) -> tuple[Folder | None, str]:

@@ -117,11 +117,11 @@ def protected(path: Path) -> str:
 
 
 def protected_link(st: os.stat_result) -> str:
-    """The reason when the opened file ``st`` describes is also a protected file (a hard link to it), else ``""``.
+    """Why the opened file ``st`` describes is protected under another name (a hard link), else ``""``.
 
-    Only a regular file with more than one link can be one; its device and inode are looked for in
-    the protected folders (links not followed, the assistants' workspaces skipped). When there are
-    too many files to search, the answer is a refusal too.
+    Only a regular file with more than one link can be; its device and inode are looked for in the
+    protected folders (links not followed, the assistants' workspaces skipped). When there are too
+    many files there to search, the answer is a refusal too.
     """
     if not stat.S_ISREG(st.st_mode) or st.st_nlink < 2:
         return ""
@@ -133,11 +133,12 @@ def protected_link(st: os.stat_result) -> str:
     roots.extend(_other_roots())
     budget = [LINK_SCAN_LIMIT]
     for root, reason in roots:
-        found = _holds(root, st.st_dev, st.st_ino, budget, skip_workspaces=reason == DATA_REASON)
-        if found is None:
-            return f"a hard-linked file, and there are too many protected files to rule out that it is one ({reason})"
-        if found:
-            return reason
+        try:
+            found = _find_inode(root, st.st_dev, st.st_ino, budget, skip_workspaces=reason == DATA_REASON)
+        except _ScanLimit:
+            return f"it has other names, and {root} holds too many files to make sure none is one ({reason})"
+        if found is not None:
+            return f"it is another name for {found} ({reason})"
     return ""
 
 
@@ -194,13 +195,20 @@ def _in_default_workspace(real: Path, data: Path) -> bool:
     return len(rel) >= 3 and _key(Path(rel[0])) == "assistants" and _key(Path(rel[2])) == "workspace"
 
 
-def _holds(root: Path, dev: int, ino: int, budget: list[int], *, skip_workspaces: bool) -> bool | None:
-    """Whether a regular file under ``root`` is inode ``ino`` of device ``dev``; None when ``budget`` ran out."""
+class _ScanLimit(Exception):
+    """More than LINK_SCAN_LIMIT entries in the protected folders."""
+
+
+def _find_inode(root: Path, dev: int, ino: int, budget: list[int], *, skip_workspaces: bool) -> Path | None:
+    """The regular file under ``root`` that is inode ``ino`` of device ``dev``, or None.
+
+    Each entry looked at costs one from ``budget``; :class:`_ScanLimit` when it runs out.
+    """
     try:
         if os.stat(root, follow_symlinks=False).st_dev != dev:
-            return False  # a hard link never crosses file systems
+            return None  # a hard link never crosses file systems
     except OSError:
-        return False
+        return None
     stack = [(root, 0)]
     while stack:
         folder, depth = stack.pop()
@@ -209,17 +217,17 @@ def _holds(root: Path, dev: int, ino: int, budget: list[int], *, skip_workspaces
                 for entry in it:
                     budget[0] -= 1
                     if budget[0] < 0:
-                        return None
+                        raise _ScanLimit
                     if entry.is_file(follow_symlinks=False) and entry.inode() == ino:
                         if os.stat(entry.path, follow_symlinks=False).st_dev == dev:
-                            return True
+                            return Path(entry.path)
                     elif entry.is_dir(follow_symlinks=False):
                         if skip_workspaces and depth == 2 and _in_default_workspace(Path(entry.path), root):
                             continue  # the tools' own ground, not protected
                         stack.append((Path(entry.path), depth + 1))
         except OSError:
             continue
-    return False
+    return None
 
 
 def _other_roots() -> list[tuple[Path, str]]:

@@ -200,9 +200,10 @@ def test_hard_link_to_the_session_or_settings_is_protected(target: Target, ws: P
     os.link(target.session_path, ws / "notes.jsonl")
     os.link(paths.settings_file(), tmp_path / "copy.json")
     assert check_path(target, "notes.jsonl").refused == ""  # its path says nothing about its other name
-    assert protected_link(os.stat(ws / "notes.jsonl")) == guard.DATA_REASON
-    assert protected_link(os.stat(tmp_path / "copy.json")) == guard.DATA_REASON
-    assert protected_link(os.stat(target.session_path)) == guard.DATA_REASON  # either name is the same file
+    session = os.path.realpath(target.session_path)
+    assert protected_link(os.stat(ws / "notes.jsonl")) == f"it is another name for {session} ({guard.DATA_REASON})"
+    assert guard.DATA_REASON in protected_link(os.stat(tmp_path / "copy.json"))
+    assert guard.DATA_REASON in protected_link(os.stat(target.session_path))  # either name is the same file
 
 
 def test_hard_link_to_a_keyring_file_is_protected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -231,7 +232,7 @@ def test_too_many_protected_files_to_search_is_a_refusal(
     (ws / "a.txt").write_text("a")
     os.link(ws / "a.txt", ws / "b.txt")
     monkeypatch.setattr(guard, "LINK_SCAN_LIMIT", 1)
-    assert "too many protected files" in protected_link(os.stat(ws / "b.txt"))
+    assert "too many files to make sure none is one" in protected_link(os.stat(ws / "b.txt"))
 
 
 # -- allowed -------------------------------------------------------------------------------------
