@@ -2,11 +2,12 @@
 
 Every line is one JSON object (``id``, ``status``, ``pinned``, ``text`` first, so a person can read and
 edit the file); the first line may be the header ``{"okbot": "memories", "version": 1}``. Every write
-re-reads the file under a lock (a thread lock plus an advisory file lock, so two stores or two processes
-on the same folder never lose each other's change) and rewrites it whole through
-:func:`okbot.core.atomic.atomic_write_bytes`. A line that cannot be read is reported in
-:attr:`MemoryStore.problems`, never stops the good lines from loading, and is moved verbatim into
-``memories.jsonl.bad`` by the next write. Reading never writes.
+re-reads the file under a lock (a thread lock plus the sidecar :class:`~okbot.core.datalock.FileLock`
+``.memories.jsonl.lock``, so two stores or two processes on the same folder never lose each other's
+change) and rewrites it whole through :func:`okbot.core.atomic.atomic_write_bytes`. A line that cannot be
+read is reported in :attr:`MemoryStore.problems`, never stops the good lines from loading, and is moved
+verbatim into ``memories.jsonl.bad`` by the next write, appended the way every record is
+(:class:`~okbot.core.datalock.AppendLog`, under the same lock). Reading never writes.
 
 Versions (see :mod:`okbot.core.migrations`): a file without the header is format 0; the next write
 keeps it as ``memories.jsonl.v0.bak`` and adds the header. A header from a newer OkBot makes the store
@@ -31,7 +32,8 @@ from typing import Any
 
 from okbot.config.paths import ensure_private_dir
 from okbot.core import migrations
-from okbot.core.atomic import PRIVATE_FILE_MODE, atomic_write_bytes, to_utf8
+from okbot.core.atomic import atomic_write_bytes, to_utf8
+from okbot.core.datalock import AppendLog, FileLock
 from okbot.core.errors import OkBotError
 
 MAX_ENTRY_CHARS = 2000
@@ -291,29 +293,6 @@ def _encode(entry: MemoryEntry, extra: dict[str, Any] | None) -> str:
 # --- the store -------------------------------------------------------------------------------------------------
 
 
-@contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    """An advisory inter-process lock on ``path`` (flock on POSIX, msvcrt elsewhere; none if neither exists)."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE_MODE)
-    try:
-        try:
-            import fcntl
-        except ImportError:  # Windows
-            fcntl = None  # type: ignore[assignment]
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        else:
-            try:
-                import msvcrt
-
-                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
-            except (ImportError, OSError):
-                pass
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
-
-
 class MemoryStore:
     """One memory/ folder holding memories.jsonl (see the module docstring for the format and the guarantees).
 
@@ -327,8 +306,11 @@ class MemoryStore:
         self.scope = scope
         self.path = self.directory / self.FILE
         self.bad_path = self.directory / (self.FILE + ".bad")
-        self._lock_path = self.directory / f".{self.FILE}.lock"
-        self._lock = threading.RLock()
+        # the sidecar every writer of this folder takes (named before AppendLog's <file>.lock rule: kept so
+        # an older OkBot running beside this one still shares it)
+        self._file_lock = FileLock(self.directory / f".{self.FILE}.lock")
+        self._lock = threading.RLock()  # FileLock is re-entrant per instance, not per thread: serialize first
+        self._quarantine = AppendLog(self.bad_path, lock=self._file_lock)
         self._stamp: tuple[int, ...] | None = None
         self._loaded = _Loaded([], {}, [], [])
         self._active: list[MemoryEntry] = []
@@ -433,16 +415,16 @@ class MemoryStore:
         with self._lock:
             try:
                 ensure_private_dir(self.directory)
-                lock = _file_lock(self._lock_path)
-                lock.__enter__()
+                self._file_lock.acquire()
             except OSError as exc:
                 raise OkBotError(f"Cannot save memories in {self.directory}: {exc.strerror or exc}.") from exc
             try:
                 # Always a full re-read here: a stat stamp can miss a same-size rewrite within one clock tick.
                 self._refresh(force=True)
                 if self._loaded.version > FILE_VERSION:
-                    raise migrations.NewerVersion(self.path, self._loaded.version, FILE_VERSION,
-                                                  action="change the memories")
+                    raise migrations.NewerVersion(
+                        self.path, self._loaded.version, FILE_VERSION, action="change the memories"
+                    )
                 loaded = _Loaded(list(self._loaded.entries), dict(self._loaded.extras), [], [], self._loaded.version)
                 bad_lines = list(self._loaded.bad_lines)
                 yield loaded
@@ -451,20 +433,14 @@ class MemoryStore:
                 except OSError as exc:
                     raise OkBotError(f"Cannot save memories to {self.path}: {exc.strerror or exc}.") from exc
             finally:
-                lock.__exit__(None, None, None)
+                self._file_lock.release()
 
     def _write(self, loaded: _Loaded, bad_lines: list[bytes]) -> None:
         if loaded.version < FILE_VERSION:  # keep the old file before it gets the header
             migrations.persist_upgrade(self.path, "memories", migrations.upgrade("memories", {}, loaded.version))
         if bad_lines:
             # Quarantine first: a crash between the two writes duplicates a line, never loses one.
-            try:
-                old = self.bad_path.read_bytes()
-            except FileNotFoundError:
-                old = b""
-            if old and not old.endswith(b"\n"):
-                old += b"\n"
-            atomic_write_bytes(self.bad_path, old + b"".join(line + b"\n" for line in bad_lines))
+            self._quarantine.append(b"".join(line + b"\n" for line in bad_lines))
         lines = [json.dumps(HEADER)]
         lines.extend(_encode(e, loaded.extras.get(e.id)) for e in loaded.entries)
         atomic_write_bytes(self.path, to_utf8("\n".join(lines) + "\n"), backup=True)

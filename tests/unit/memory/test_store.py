@@ -7,6 +7,7 @@ import os
 import stat
 import sys
 import tempfile
+import textwrap
 import threading
 from pathlib import Path
 
@@ -214,6 +215,13 @@ def test_quarantine_appends_to_an_existing_bad_file(mem_dir: Path) -> None:
     write_lines(mem_dir, [line("m-00000001", "ok"), "junk two"])
     MemoryStore(mem_dir, "global").add("y")
     assert (mem_dir / "memories.jsonl.bad").read_text("utf-8") == "junk one\njunk two\n"
+
+
+def test_quarantine_after_a_torn_line_in_the_bad_file_starts_on_a_line_of_its_own(mem_dir: Path) -> None:
+    write_lines(mem_dir, [line("m-00000001", "ok"), "junk two"])
+    (mem_dir / "memories.jsonl.bad").write_bytes(b"junk one, cut sho")  # a crash mid-append
+    MemoryStore(mem_dir, "global").add("x")
+    assert (mem_dir / "memories.jsonl.bad").read_text("utf-8") == "junk one, cut sho\njunk two\n"
 
 
 def test_non_utf8_duplicate_and_textless_lines_are_quarantined(mem_dir: Path) -> None:
@@ -511,3 +519,87 @@ def test_an_unreadable_file_is_a_clear_error(mem_dir: Path) -> None:
     (mem_dir / "memories.jsonl").mkdir(parents=True)
     with pytest.raises(OkBotError, match="Cannot read"):
         MemoryStore(mem_dir, "global")
+
+
+_WAITING_ADD = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from okbot.core.memory import MemoryStore
+
+    store = MemoryStore(Path(sys.argv[1]), "global")
+    print("opened", flush=True)
+    store.add("from the other process")
+    print("added", flush=True)
+""")
+
+
+def test_a_change_waits_while_another_process_holds_the_memory_lock(mem_dir: Path) -> None:
+    import subprocess
+    import time
+
+    from okbot.core.datalock import FileLock
+
+    MemoryStore(mem_dir, "global").add("first")
+    lock = FileLock(mem_dir / ".memories.jsonl.lock")  # the same lock every writer of this folder takes
+    lock.acquire()
+    try:
+        root = Path(__file__).resolve().parents[3]
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _WAITING_ADD, str(mem_dir)],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stdout.readline().strip() == "opened", proc.stderr.read()
+        time.sleep(0.3)  # every chance to write, which it must not do while the lock is held
+        assert proc.poll() is None
+        with open(mem_dir / "memories.jsonl", "a", encoding="utf-8") as fh:  # what the holder writes meanwhile
+            fh.write(line("m-00000002", "second") + "\n")
+    finally:
+        lock.release()
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and out.split() == ["added"], err
+    texts = [e.text for e in MemoryStore(mem_dir, "global").entries()]
+    assert texts == ["first", "second", "from the other process"]
+
+
+_FULL_DISK_ADD = textwrap.dedent("""
+    import resource, signal, sys
+    from pathlib import Path
+    from okbot.core.errors import OkBotError
+    from okbot.core.memory import MemoryStore
+
+    store = MemoryStore(Path(sys.argv[1]), "global")
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writes past the limit fail with EFBIG instead
+    resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[2]), resource.RLIM_INFINITY))
+    try:
+        store.add("refused on a full disk")
+    except OkBotError as exc:
+        print("refused:", exc)
+""")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_FSIZE/EFBIG as on Linux")
+def test_a_full_disk_while_setting_bad_lines_aside_is_a_clear_error_and_changes_nothing(mem_dir: Path) -> None:
+    import subprocess
+
+    write_lines(mem_dir, [line("m-00000001", "kept"), "junk two " * 100])
+    (mem_dir / "memories.jsonl.bad").write_bytes(b"junk one\n")
+    before = {p.name: p.read_bytes() for p in mem_dir.iterdir()}
+    root = Path(__file__).resolve().parents[3]
+    proc = subprocess.run(
+        [sys.executable, "-c", _FULL_DISK_ADD, str(mem_dir), "200"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and proc.stdout.startswith("refused: Cannot "), proc.stderr  # no raw OSError
+    assert "File too large" in proc.stdout
+    after = {p.name: p.read_bytes() for p in mem_dir.iterdir() if not p.name.endswith(".lock")}
+    assert after == {name: data for name, data in before.items() if not name.endswith(".lock")}
+    store = MemoryStore(mem_dir, "global")
+    store.add("later")
+    assert (mem_dir / "memories.jsonl.bad").read_text("utf-8") == "junk one\n" + "junk two " * 100 + "\n"
+    assert [e.text for e in store.entries()] == ["kept", "later"]
