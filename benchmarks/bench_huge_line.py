@@ -102,7 +102,7 @@ def _run(cmd: list[str], env: dict[str, str], log: Path) -> tuple[float, float, 
     return usage.ru_maxrss / 1024, time.perf_counter() - start, proc.returncode
 
 
-def _scenario(home: Path, mb: int, broken: bool, server_url: str) -> tuple[list[list[str]], list[str]]:
+def _scenario(home: Path, mb: int, broken: bool, server_url: str) -> tuple[list[list[str]], str, list[str]]:
     from okbot.core.workspace import Workspace
 
     os.environ["OKBOT_HOME"] = str(home)
@@ -148,8 +148,8 @@ def _scenario(home: Path, mb: int, broken: bool, server_url: str) -> tuple[list[
         problems.append("the items after the huge line are not all readable")
     if ids and ids[-1] <= BEFORE + AFTER:
         problems.append("ids did not continue after the huge line")
-    rows.append(["items readable / last id", f"{len(ids)}", "", "", f"huge line at byte {offset:,}"])
-    return rows, problems
+    note = f"huge line at byte {offset:,}; afterwards {len(ids)} items readable, last id {ids[-1] if ids else 0}"
+    return rows, note, problems
 
 
 def run(mb: int = 200) -> str:
@@ -161,7 +161,7 @@ def run(mb: int = 200) -> str:
         for broken in (True, False):
             kind = "broken JSON" if broken else "well-formed item"
             with tempfile.TemporaryDirectory(prefix="okbot-huge-") as tmp:
-                rows, problems = _scenario(Path(tmp), mb, broken, server.base_url)
+                rows, note, problems = _scenario(Path(tmp), mb, broken, server.base_url)
             all_problems += [f"{kind}: {p}" for p in problems]
             out.append(
                 table(
@@ -170,6 +170,7 @@ def run(mb: int = 200) -> str:
                     rows,
                 )
             )
+            out.append(note)
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out.append(f"\n(this process peaked at {own:.0f} MB; a child's figure cannot be below its parent's at spawn)")
     out.append("\n" + ("all within target" if not all_problems else "OVER TARGET:\n- " + "\n- ".join(all_problems)))
