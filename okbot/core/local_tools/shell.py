@@ -10,32 +10,32 @@ watcher: SIGTERM, then SIGKILL after a grace period. What could not be ended (an
 or a command that killed the watcher itself, is said in the result rather than claimed stopped.
 Elsewhere (no subreaper) a process that detached is not followed, and the result says so.
 
-Before anything runs, :func:`denied` refuses destructive patterns (``rm -rf /``, ``mkfs``, ``dd`` to
-a disk, a fork bomb, ``curl … | sh`` …) and commands that name a path OkBot never lets a tool touch
-(its settings, sessions, keys, ``/proc/*/environ``). This is a guardrail against accidents, not a
-sandbox: the user approves each command (``tools.run_shell.approval`` defaults to ``ask``).
+Before anything runs, the denylist (:mod:`okbot.core.local_tools.denylist`) refuses destructive
+patterns (``rm -rf ~``, ``find / -delete``, ``mkfs``, ``dd`` to a disk, ``curl … | sh``, ``ps e`` …),
+and commands that name a path OkBot never lets a tool touch (its settings, sessions, keys) are
+refused too. This is a guardrail against accidents, not a sandbox: the user approves each command
+(``tools.run_shell.approval`` defaults to ``ask``).
 """
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import math
 import os
 import re
 import select
 import selectors
-import shlex
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from okbot.core.local_tools.denylist import denied
 from okbot.core.local_tools.guard import allowed, check_path, workspace_dir
+from okbot.core.local_tools.processes import KILL_GRACE_SECONDS, SUBREAPER, become_subreaper, end_descendants
 from okbot.core.tools import Tool, ToolContext, ToolOutcome
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,6 @@ MAX_TIMEOUT = 600
 MIN_TIMEOUT = 1
 OUTPUT_CAP_BYTES = 30_000
 MAX_COMMAND_CHARS = 50_000
-KILL_GRACE_SECONDS = 2.0
 PROGRESS_INTERVAL = 0.25
 PROGRESS_LINE_CHARS = 200
 READ_CHUNK = 65_536
@@ -92,87 +91,7 @@ def scrubbed_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     return {k: v for k, v in source.items() if not is_secret_name(k)}
 
 
-# -- denylist ------------------------------------------------------------------------------------
-_SEPARATORS = re.compile(r"\|\||&&|[;|&\n(){}`]|\$\(")
-_BRACED_VAR = re.compile(r"\$\{(\w+)\}")
-_WRAPPERS = {"sudo", "doas", "env", "nohup", "command", "exec", "time", "nice", "ionice", "builtin", "xargs"}
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_DANGEROUS_TARGET = re.compile(r"^(?:/+\.?|/+\*|/+[^/]+/*\*?|~/*\*?|\$\{?HOME\}?/*\*?|\*|\.{1,2}/*\*?)$")
-_BLOCK_DEVICE = r"/dev/(?:(?:sd|hd|vd|xvd)[a-z]|nvme\d|mmcblk\d|disk\d|dm-\d|loop\d|mapper/|md\d)"
-_RAW_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r":\s*\(\s*\)\s*\{"), "a fork bomb"),
-    (re.compile(r"\b(\w+)\s*\(\s*\)\s*\{[^}]*\b\1\s*\|\s*\1\b[^}]*&"), "a fork bomb"),
-    (
-        re.compile(r"\b(?:curl|wget|fetch)\b[^;&\n]*\|\s*(?:sudo\s+)?(?:env\s+)?(?:ba|da|z|k|fi|c|tc)?sh\b"),
-        "piping a download into a shell",
-    ),
-    (re.compile(r"\b(?:ba|da|z|k)?sh\s+<\(\s*(?:curl|wget)\b"), "running a download as a script"),
-    (
-        re.compile(r"\b(?:(?:ba|da|z|k)?sh\s+-c|eval|source|\.)\s+[\"']?\$\(\s*(?:curl|wget)\b"),
-        "running a download as a script",
-    ),
-    (re.compile(r">\s*" + _BLOCK_DEVICE), "writing to a disk device"),
-    (re.compile(r"/proc/\S*/(?:environ|mem)\b"), "reading another process's environment or memory"),
-)
-_POWER_COMMANDS = {"shutdown", "reboot", "halt", "poweroff"}
-_FORMAT_COMMANDS = {"mkfs", "mke2fs", "mkswap", "wipefs"}
-_SAFE_DEVICES = re.compile(r"^/dev/(?:null|zero|stdout|stderr|tty|fd/\d+)$")
-
-
-def _words(part: str) -> list[str]:
-    try:
-        words = shlex.split(part, comments=True)
-    except ValueError:  # unbalanced quotes: judge the plain words
-        words = part.split()
-    while words and (_ASSIGNMENT.match(words[0]) or words[0] in _WRAPPERS or words[0].startswith("-")):
-        words.pop(0)  # VAR=x, sudo, env -i … in front of the real command word
-    return words
-
-
-def _recursive(flags: list[str]) -> bool:
-    return any(f in ("--recursive", "-R", "-r") or (not f.startswith("--") and ("r" in f or "R" in f)) for f in flags)
-
-
-def _command_rule(words: list[str]) -> str:
-    name = os.path.basename(words[0])
-    flags = [w for w in words[1:] if w.startswith("-") and w != "--"]
-    operands = [w for w in words[1:] if not w.startswith("-")]
-    if name == "rm" and _recursive(flags) and any(_DANGEROUS_TARGET.match(w) for w in operands):
-        return "recursive removal of /, a top-level folder, the home folder or everything here"
-    if name == "rm" and "--no-preserve-root" in flags:
-        return "rm --no-preserve-root"
-    if name in ("chmod", "chown", "chgrp") and _recursive(flags):
-        if any(_DANGEROUS_TARGET.match(w) and not w.startswith(".") and w != "*" for w in operands):
-            return f"recursive {name} of / or a top-level folder"
-    if name in _FORMAT_COMMANDS or name.startswith(("mkfs.", "mke2fs.")):
-        return "formatting a file system"
-    if name in _POWER_COMMANDS or (name in ("init", "telinit") and operands[:1] in (["0"], ["6"])):
-        return "shutting down or rebooting the machine"
-    if name == "systemctl" and set(operands) & {"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate"}:
-        return "shutting down or rebooting the machine"
-    if name == "dd":
-        for word in words[1:]:
-            if word.startswith("of=/dev/") and not _SAFE_DEVICES.match(word[3:]):
-                return "dd onto a device"
-    if name in ("tee", "cp", "mv", "shred", "cat", "install") and any(re.match(_BLOCK_DEVICE, w) for w in operands):
-        return "writing to a disk device"
-    return ""
-
-
-def denied(command: str) -> str:
-    """Why ``command`` is refused before it runs (a destructive pattern), or "" when it may run."""
-    for pattern, reason in _RAW_RULES:
-        if pattern.search(command):
-            return reason
-    for part in _SEPARATORS.split(_BRACED_VAR.sub(r"$\1", command)):
-        words = _words(part)
-        if words:
-            reason = _command_rule(words)
-            if reason:
-                return reason
-    return ""
-
-
+# -- paths OkBot keeps to itself -------------------------------------------------------------------
 def _protected_piece(ctx: ToolContext, command: str, cwd: Path) -> str:
     """A path named in ``command`` that OkBot never lets a tool touch (best effort: literal paths only)."""
     text = re.sub(r"\$\{?HOME\}?(?=/|\s|$)", "~", command)
@@ -296,137 +215,7 @@ exec 1>&- 2>&-
 read -r _ || :
 """
 _WATCHER_NAME = "okbot-shell"
-PR_SET_CHILD_SUBREAPER = 36
-PR_GET_CHILD_SUBREAPER = 37
 _MAX_SIGNAL = 64
-
-
-def _load_prctl() -> Callable[..., int] | None:
-    """libc's ``prctl`` when this kernel knows child subreapers (Linux 3.4+), else None."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    flag = ctypes.c_int(0)
-    if prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0) != 0:
-        return None
-    return prctl
-
-
-_PRCTL = _load_prctl()
-SUBREAPER = _PRCTL is not None  # whether a detached process is followed (else only the process tree)
-
-
-def _become_subreaper() -> None:
-    """Run in the watcher between fork and exec (the setting survives exec): one system call, no lock."""
-    assert _PRCTL is not None
-    _PRCTL(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-
-
-@dataclass(frozen=True)
-class _Proc:
-    pid: int
-    ppid: int
-    name: str
-    live: bool  # not a zombie waiting for its reaper
-
-    def label(self) -> str:
-        return f"{self.pid} ({self.name})"
-
-
-def _proc_table() -> list[_Proc]:
-    """Every process on the machine, from /proc (Linux) or ``ps`` (elsewhere)."""
-    proc_root = Path("/proc")
-    if not (proc_root / "self" / "stat").exists():
-        return _ps_table()
-    table = []
-    for entry in proc_root.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            text = (entry / "stat").read_text(errors="replace")
-        except OSError:
-            continue  # gone meanwhile
-        name, _, rest = text.partition(" (")[2].rpartition(")")
-        fields = rest.split()
-        if len(fields) > 1 and fields[1].isdigit():
-            table.append(_Proc(int(entry.name), int(fields[1]), name, fields[0] not in ("Z", "X")))
-    return table
-
-
-def _ps_table() -> list[_Proc]:
-    try:
-        listing = subprocess.run(
-            ["ps", "-A", "-o", "pid=", "-o", "ppid=", "-o", "stat=", "-o", "comm="],
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return []
-    table = []
-    for line in listing.splitlines():
-        parts = line.split(None, 3)
-        if len(parts) == 4 and parts[0].isdigit() and parts[1].isdigit():
-            table.append(_Proc(int(parts[0]), int(parts[1]), parts[3], not parts[2].startswith("Z")))
-    return table
-
-
-def _live_descendants(root: int) -> list[_Proc]:
-    """The running (not zombie) processes below ``root``, ``root`` itself left out."""
-    children: dict[int, list[_Proc]] = {}
-    for proc in _proc_table():
-        children.setdefault(proc.ppid, []).append(proc)
-    found: list[_Proc] = []
-    seen = {root}
-    todo = [root]
-    while todo:
-        for child in children.get(todo.pop(), ()):
-            if child.pid not in seen:
-                seen.add(child.pid)
-                found.append(child)
-                todo.append(child.pid)
-    return [proc for proc in found if proc.live]
-
-
-def _signal(pid: int, sig: int) -> None:
-    try:
-        os.kill(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass  # gone already; or not ours to signal (sudo), which is then reported as still running
-
-
-def end_descendants(root: int, grace: float = KILL_GRACE_SECONDS) -> tuple[int, list[str]]:
-    """End every process below ``root``: SIGTERM, then after ``grace`` seconds SIGSTOP and SIGKILL.
-
-    The SIGKILL pass repeats (a process may fork meanwhile) for up to ``KILL_GRACE_SECONDS``.
-    Returns how many processes were signalled and "pid (name)" of those still running after it.
-    """
-    live = _live_descendants(root)
-    ended = {proc.pid for proc in live}
-    for proc in live:
-        _signal(proc.pid, signal.SIGTERM)
-        _signal(proc.pid, signal.SIGCONT)  # a stopped process acts on SIGTERM only once continued
-    end = time.monotonic() + grace
-    while live and time.monotonic() < end:
-        time.sleep(0.02)
-        live = _live_descendants(root)
-    end = time.monotonic() + KILL_GRACE_SECONDS
-    while live:
-        ended |= {proc.pid for proc in live}
-        for proc in live:
-            _signal(proc.pid, signal.SIGSTOP)  # frozen, it cannot fork while its siblings die
-        for proc in live:
-            _signal(proc.pid, signal.SIGKILL)
-        if time.monotonic() >= end:
-            break
-        time.sleep(0.02)
-        live = _live_descendants(root)
-    if live:
-        log.warning("run_shell: %d processes still run after SIGKILL", len(live))
-    return len(ended), [proc.label() for proc in live]
 
 
 def _report(on_progress: Callable[[str], None], line: str) -> None:
@@ -481,7 +270,7 @@ def execute(
             stderr=status_w,
             start_new_session=True,
             close_fds=True,
-            preexec_fn=_become_subreaper if SUBREAPER else None,  # one prctl call, no lock taken
+            preexec_fn=become_subreaper if SUBREAPER else None,  # one prctl call, no lock taken
         )
     except BaseException:
         os.close(release_w)
