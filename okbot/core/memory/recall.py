@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from okbot.core.memory.secrets import has_secret
 from okbot.core.memory.store import MAX_ENTRY_CHARS, MemoryEntry
 
 K1 = 1.2
@@ -96,8 +97,10 @@ def recall(
 
     Pinned recallable entries come first (global scope first, then by created, then id) and are never dropped,
     even over budget. Then unpinned durables by relevance (ties by id) while both budgets hold; the rest are
-    counted in ``left_out`` and folded into one last line. Candidates, retired and expired entries, and entries
-    longer than MAX_ENTRY_CHARS (possible only by hand-editing the file) are never recalled.
+    counted in ``left_out`` and folded into one last line. Candidates, retired and expired entries, entries
+    longer than MAX_ENTRY_CHARS (possible only by hand-editing the file) and unpinned entries holding a secret
+    (kept before extraction refused them; only the chosen few are checked, so this stays cheap) are never
+    recalled. A pinned entry is the user's own choice and is recalled whatever it holds.
     """
     if max_entries <= 0:
         return Recall((), (), 0)
@@ -123,6 +126,8 @@ def recall(
             room, range(len(durables)), key=lambda i: (-scores[i], durables[i].id, durables[i].scope)
         )
         for index in ranked:
+            if has_secret(durables[index].text):
+                continue  # stored before extraction refused secrets (issue 16): never sent to a model again
             size = len(_line(durables[index]))
             if used_chars + size > max_chars:
                 break  # the least relevant go first: nothing below a cut-off entry gets in
