@@ -307,6 +307,8 @@ def execute(
     eof = False
     leftovers = 0
     escaped: list[str] = []
+    tree_ended = False
+    watcher_killed = False
 
     def drain() -> bool:
         """Read what the pipe holds now; True at end of file."""
@@ -345,24 +347,30 @@ def execute(
                     _report(on_progress, line)
                     sent, last_progress = line, time.monotonic()
         ended, escaped = end_descendants(watcher, grace)
+        tree_ended = True
         if status in ("exit", "signal"):
             leftovers = ended
     finally:
         unregister()
         selector.close()
-        os.close(release_w)  # the watcher may go now
-        os.close(status_r)
         os.close(wake_r)
         os.close(wake_w)
+        if not tree_ended:  # an exception on the way: still leave nothing running
+            end_descendants(watcher, 0)
+        os.close(release_w)  # the watcher may go now
         try:
             proc.wait(timeout=KILL_GRACE_SECONDS)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+            watcher_killed = True
+        os.close(status_r)  # only now: the watcher must not die of SIGPIPE writing a late status
         try:
             os.killpg(watcher, signal.SIGKILL)  # what left the tree but not the group (no subreaper here)
         except (ProcessLookupError, PermissionError):
             pass
+        if not tree_ended:
+            proc.stdout.close()
     # Read what is left; a process that got away may hold the pipe open, so stop after a while.
     end = time.monotonic() + grace
     while not eof and time.monotonic() < end:
@@ -378,7 +386,7 @@ def execute(
         timeout=timeout,
         leftovers=leftovers,
         escaped=tuple(escaped),
-        watcher_lost=status == "lost" or proc.returncode != 0,
+        watcher_lost=status == "lost" or (status in ("exit", "signal") and proc.returncode != 0 and not watcher_killed),
     )
 
 

@@ -270,6 +270,21 @@ def test_killing_the_watcher_is_said_and_nothing_is_claimed(target):
             os.kill(pid, signal.SIGKILL)
 
 
+def test_an_exception_midway_still_leaves_nothing_running(tmp_path):
+    def interrupt(line: str) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        execute(
+            f"setsid {DETACHED} & {wait_for_pid(tmp_path / 'd.pid')}; echo ready; sleep 1000",
+            cwd=tmp_path,
+            timeout=600,
+            env=scrubbed_env(),
+            on_progress=interrupt,
+        )
+    assert gone(read_pid(tmp_path / "d.pid"))
+
+
 def test_what_could_not_be_stopped_is_named():
     result = ShellResult("exit", 0, "", 0, 0, 60, leftovers=2, escaped=("4242 (sudo)",))
     assert result.notes() == [
