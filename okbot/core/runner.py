@@ -115,6 +115,14 @@ def _close_dangling(session: Any, target: Target) -> list[dict[str, Any]]:
     return added
 
 
+def _record_usage(as_sent: AsSentStore, request_id: int, usage: dict[str, Any] | None, status: str) -> None:
+    """Usage is informational: a disk that refuses it must not cost the reply that follows."""
+    try:
+        as_sent.record_usage(request_id, usage, status)
+    except OkBotError as exc:
+        log.warning("usage of request %s not recorded: %s", request_id, exc)
+
+
 def _too_many_calls(asked: int, kept: int) -> str:
     return (
         f"The reply asked for {asked:,} tool calls; OkBot kept the first {kept:,} (the turn's budget, "
@@ -245,7 +253,15 @@ class TurnRunner:
             proj = build_context(target, sources=self.sources)
             offer_tools = round_no <= max_rounds and not runtime.spent
             tool_specs = tools.specs(self.sources.settings) if offer_tools else []
-            request_id = as_sent.record(proj, user_id=user_id, tools=[s["function"]["name"] for s in tool_specs])
+            try:
+                request_id = as_sent.record(proj, user_id=user_id, tools=[s["function"]["name"] for s in tool_specs])
+            except OkBotError as exc:  # nothing is sent that View context could not show as sent
+                error = OkBotError(f"the as-sent record could not be written: {exc}", hint=exc.hint)
+                append(
+                    new_item("assistant", author=target.id, source="app", content="", status="error", error=str(error))
+                )
+                result.status, result.error = "error", error
+                break
             request = ChatRequest(model=proj.model, messages=proj.to_messages(), tools=tool_specs or None)
             rnd = stream_round(self.provider, request, cancel, callbacks.on_delta, callbacks.on_event, result.degraded)
             usage = self._usage_dict(rnd.usage)
@@ -260,10 +276,10 @@ class TurnRunner:
                         "assistant", author=author, source="app", content=text, status=status, usage=usage, **extra
                     )
                 )
-                as_sent.record_usage(request_id, usage, status)
+                _record_usage(as_sent, request_id, usage, status)
                 result.status, result.error = status, rnd.error
                 break
-            as_sent.record_usage(request_id, usage, "complete")
+            _record_usage(as_sent, request_id, usage, "complete")
             self._calibrate(proj, rnd.usage)
             if text or not rnd.calls:
                 append(new_item("assistant", author=author, source="app", content=text, status="complete", usage=usage))

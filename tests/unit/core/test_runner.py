@@ -318,3 +318,38 @@ def test_every_fault_leaves_a_valid_record_with_what_the_user_saw(env, server, f
     if result.status == "error":
         assert reply["error"] and "sk-" not in reply["error"]
     assert not SessionStore(target.session_path).problems
+
+
+def test_an_as_sent_record_that_cannot_be_written_ends_the_turn_with_an_error_reply_and_retry(env, server):
+    """Issue 16, class 5: a full disk while writing the as-sent record raised a raw OSError and left the
+    user's message with no reply. Here the as-sent folder cannot be created (a file holds its name)."""
+    target, _, runner = env
+    blocker = target.dir / "as-sent"
+    blocker.write_text("not a folder")
+    result = runner.run_turn(target, "hello")
+    assert result.status == "error" and isinstance(result.error, OkBotError)
+    user, reply = records(target)[-2:]
+    assert user["type"] == "user" and user["content"] == "hello"
+    assert reply["type"] == "assistant" and reply["status"] == "error" and "as-sent" in reply["error"]
+    assert server.chat_requests() == []  # nothing went out that the app could not account for
+    blocker.unlink()
+    server.enqueue(Reply(text="Hi again."))
+    retried = runner.retry(target)
+    assert retried.status == "complete" and retried.reply_text == "Hi again."
+
+
+def test_usage_that_cannot_be_recorded_never_costs_the_reply(env, server):
+    target, _, runner = env
+    server.enqueue(Reply(text="kept"))
+    requests_log = target.dir / "as-sent" / "requests.jsonl"
+    seen = []
+
+    def break_the_record_once_sent(event):
+        if not seen:  # the request line is written; now the as-sent log becomes unwritable
+            requests_log.unlink()
+            requests_log.mkdir()
+        seen.append(event)
+
+    result = runner.run_turn(target, "go", callbacks=TurnCallbacks(on_event=break_the_record_once_sent))
+    assert seen and requests_log.is_dir()  # the fault did happen, before the usage was written
+    assert result.status == "complete" and records(target)[-1]["content"] == "kept"
