@@ -7,7 +7,6 @@ instructions or picks session items.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,9 +149,6 @@ class ContextProjection:
             "items": [{**item, "tokens": n} for item, n in zip(self.items, self.item_tokens, strict=True)],
             "notices": list(self.notices),
         }
-
-    def to_json_text(self) -> str:
-        return json.dumps(self.to_json(), ensure_ascii=False, indent=2)
 
 
 def build_context(
