@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import codecs
 import difflib
-import errno
 import os
 import re
 import stat
@@ -330,7 +329,7 @@ def _entry_line(folder: Folder, name: str, rel: str) -> tuple[str, bool]:
     try:
         st = folder.lstat(name)
         if st is None:
-            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
+            return f"{rel}  ? (removed while listing)", False
         if stat.S_ISLNK(st.st_mode):
             try:
                 target = folder.readlink(name)

@@ -151,6 +151,7 @@ class Folder:
             os.close(fd)
 
     def readlink(self, name: str) -> str:
+        """Where the symlink ``name`` in this folder points (not followed)."""
         if self.fd is None or os.readlink not in os.supports_dir_fd:
             return os.readlink(self.path / name)
         return os.readlink(name, dir_fd=self.fd)
