@@ -4,15 +4,18 @@ Three ways a secret shows itself, each with its own kind so a refusal can say *w
 without repeating it:
 
 - **labelled**: a label word (password, PIN, API key, seed phrase, 密码 …) followed by "is", ":",
-  "=" and a value ("wifi pass is Tr0ub4dor&3", "bank PIN is 4921");
+  "=" and a value ("wifi pass is Tr0ub4dor&3", "bank PIN is 4921"), or directly by a value with a
+  digit in it ("bank PIN 4921");
 - **shaped**: a known key format (``sk-…``, ``ghp_…``, ``AKIA…``, ``xoxb-…``, ``AIza…``, a JWT, a
-  ``-----BEGIN … PRIVATE KEY-----`` block) or a long run with the entropy and mixed character
-  classes of random key material (base64 or hex), wherever it stands;
+  ``-----BEGIN … PRIVATE KEY-----`` block, a Bearer token, ``user:password@`` in a URL) or a long
+  run with the entropy and mixed character classes of random key material (base64 or hex),
+  wherever it stands;
 - **checksummed**: a card number that passes Luhn, an IBAN that passes mod 97.
 
 Ordinary facts must pass, so each check is narrow: a label needs a separator and a value that
 looks like one ("the password is required" names no password, "PIN the dependency versions" has no
-separator), a weak label ("pass", "key", "token") needs a value with digits or symbols, hex next to
+separator), a weak label ("pass", "key", "token") needs a value with digits or symbols (a bare
+number only from six digits: "the answer key is 42"), hex next to
 "commit"/"sha"/"checksum" is a hash, a path or URL is read segment by segment, and version strings,
 dates, UUIDs and identifiers are not random enough.
 """
