@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple, TypeVar
 
 from okbot.core import items
-from okbot.core.datalock import FileLock, append_durably
+from okbot.core.datalock import FileLock, append_durably, storage_error
 from okbot.core.errors import OkBotError
 from okbot.llm import keys
 
@@ -307,10 +307,7 @@ def _public(method: _F) -> _F:
             with self._lock:
                 return method(self, *args, **kwargs)
         except OSError as exc:
-            raise OkBotError(
-                f"Cannot use {self.path}: {exc.strerror or exc}",
-                hint="check that the disk is not full and the file is readable",
-            ) from exc
+            raise storage_error(self.path, exc) from exc
         finally:
             self._flush_notices()
 

@@ -46,8 +46,13 @@ def default_tools() -> ToolRegistry:
 
 def context_files(target: Target) -> list[Path]:
     """Files and folders edited outside a turn whose changes alter ``target``'s context (for watchers)."""
-    candidates = [target.soul_path, target.skills_dir, target.memory_dir, paths.global_memory_dir(),
-                  target.summary_path]
+    candidates = [
+        target.soul_path,
+        target.skills_dir,
+        target.memory_dir,
+        paths.global_memory_dir(),
+        target.summary_path,
+    ]
     return [p for p in candidates if p is not None]
 
 
@@ -126,7 +131,7 @@ class ContextSources:
             return store
 
     def as_sent(self, target: Target) -> AsSentStore:
-        """The target's as-sent record (one per process: it reads its log once, not every turn)."""
+        """The target's as-sent record (one store per folder per process, so its thread lock covers every writer here)."""
         path = target.dir / "as-sent"
         with self._lock:
             store = self._as_sent.get(path)
