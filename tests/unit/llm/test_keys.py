@@ -191,3 +191,22 @@ def test_a_started_process_shows_the_key_to_no_one(tmp_path) -> None:
     assert CANARY not in listed.stdout
     assert CANARY not in out and "OKBOT_API_KEY" not in out and "PATH=" in out
     assert out.rstrip().endswith("key " + hashlib.sha256(CANARY.encode()).hexdigest())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/environ is Linux's")
+def test_the_app_entry_takes_the_key(tmp_path) -> None:
+    """`okbot …` (okbot.__main__.main) moves the key out of its environment as it starts."""
+    child = (
+        "import os\n"
+        "from pathlib import Path\n"
+        "from okbot.__main__ import main\n"
+        "from okbot.llm import keys\n"
+        "main(['config', 'get', 'provider.model'])\n"
+        "name = keys.ENV_VARS[0].encode()\n"
+        "print(name in Path('/proc/self/environ').read_bytes(), keys.ENV_VARS[0] in os.environ)\n"
+        "print(keys.env_api_key() is not None)\n"
+    )
+    env = {**os.environ, "OKBOT_API_KEY": CANARY, "OKBOT_HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-2:] == ["False False", "True"]
