@@ -73,7 +73,6 @@ _NEWER = "written by a newer OkBot: item schema v"
 #: result far less), at most 12 MB even if every character were a six-byte JSON escape.
 MAX_LINE_BYTES = 32 * 1024 * 1024
 EXCERPT_BYTES = 2048  # head and tail kept when an over-long line is set aside
-_MIN_SECRET_CHARS = 8  # shorter remembered "keys" (a local server's "none") are ordinary words
 _NOT_REDACTED = frozenset({"id", "v", "ts", "type", "author", "source", "status", "level", "ok", "usage"})
 _RECORD_HEAD = re.compile(rb'\{"offset": (\d{1,18})(?:, "length": (\d{1,18}))?')
 
@@ -148,24 +147,13 @@ def _clone(item: Item) -> Item:
     return out
 
 
-def _remembered_secrets() -> tuple[str, ...]:
-    """The API keys resolved so far (long enough to be keys), longest first."""
-    # TODO: read them through keys.remembered_secrets() once okbot.llm.keys has that public accessor.
-    with keys._remembered_lock:
-        found = [secret for secret in keys._remembered if len(secret) >= _MIN_SECRET_CHARS]
-    return tuple(sorted(found, key=len, reverse=True))
-
-
 def _redacted(value: Any, secrets: tuple[str, ...]) -> Any:
     """``value`` with every exact occurrence of each secret replaced, in strings at any depth.
 
     Only the secrets themselves: ``keys.redact`` also masks anything shaped like a key, which
     would change what a person wrote about keys."""
     if isinstance(value, str):
-        for secret in secrets:
-            if secret in value:
-                value = value.replace(secret, keys.REDACTED)
-        return value
+        return keys.redact_remembered(value, secrets)
     if isinstance(value, list):
         return [_redacted(v, secrets) for v in value]
     if isinstance(value, dict):
@@ -584,7 +572,7 @@ class SessionStore:
             stored.update((k, v) for k, v in item.items() if k != "id")
             stored.setdefault("v", items.SCHEMA_VERSION)
             stored.setdefault("ts", items.now_iso())
-            secrets = _remembered_secrets()
+            secrets = keys.remembered_secrets()
             if secrets:
                 stored.update((k, _redacted(v, secrets)) for k, v in stored.items() if k not in _NOT_REDACTED)
             items.validate_item(stored)

@@ -65,6 +65,27 @@ def remember_secret(secret: str | None) -> None:
             _remembered.add(secret)
 
 
+# A remembered "key" shorter than this (a local server's "none") is an ordinary word: replacing it in
+# what people and models wrote would rewrite their text.
+MIN_STORED_SECRET_CHARS = 8
+
+
+def remembered_secrets() -> tuple[str, ...]:
+    """The keys resolved so far that are long enough to be keys, longest first."""
+    with _remembered_lock:
+        found = [secret for secret in _remembered if len(secret) >= MIN_STORED_SECRET_CHARS]
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+def redact_remembered(text: str, secrets: tuple[str, ...] | None = None) -> str:
+    """``text`` with exact occurrences of the remembered keys replaced; nothing else changes (unlike
+    :func:`scrub`, which also masks anything shaped like a key, fit for logs but not for what a person wrote)."""
+    for secret in remembered_secrets() if secrets is None else secrets:
+        if secret in text:
+            text = text.replace(secret, REDACTED)
+    return text
+
+
 def scrub(text: str) -> str:
     """``text`` with every remembered secret and anything shaped like a credential redacted."""
     with _remembered_lock:

@@ -584,3 +584,30 @@ def test_markdown_document_keeps_code_text_exact() -> None:
     merged = make_document("```\na\n```\n\n```\nb\n```\n", QFont())
     assert [c.text for c in code_blocks(merged, "```\na\n```\n\n```\nb\n```\n")] == ["a\nb"]
     assert [c.language for c in code_blocks(doc)] == ["", "sh", ""]
+
+
+def test_a_key_an_older_version_stored_is_not_shown_or_copied(qtbot: QtBot, tmp_path: Path) -> None:
+    """Issue 16, class 9: items are stored without the configured key now, but a reply stored earlier
+    still held it, and the chat showed it."""
+    from okbot.llm import keys
+
+    secret = "sk-old-record-KEY-0123456789"
+    path = tmp_path / "session.jsonl"
+    old = [items.user_message("what is my key?"),
+           items.new_item("assistant", author="a", source="app", content=f"It is {secret}.", status="complete"),
+           items.new_item("tool_call", author="a", source="app", call_id="c1", name="run_shell",
+                          arguments=f'{{"command": "echo {secret}"}}')]
+    for i, item in enumerate(old, 1):
+        item["id"] = i
+    path.write_bytes(b"".join(items.encode_item(it) for it in old))
+    keys.remember_secret(secret)
+    try:
+        view = open_view(qtbot, SessionStore(path))
+        model = view.chat_model()
+        shown = [model.item(row) for row in range(model.rowCount())]
+        assert all(secret not in str(it) for it in shown)
+        assert shown[1]["content"] == "It is [redacted]." and "[redacted]" in digest.tool_detail(shown[2])
+        assert secret in path.read_text(encoding="utf-8")  # the record itself is the user's; it is left as it was
+    finally:
+        with keys._remembered_lock:  # the registry is process-wide: leave it as it was
+            keys._remembered.discard(secret)

@@ -13,12 +13,14 @@ from okbot.core import jsontext
 from okbot.core.digest import call_digest, result_digest
 from okbot.core.items import item_text, preview
 from okbot.core.messages import task_text
+from okbot.llm import keys
 from okbot.ui.chat.roster import is_delegation, is_member_answer
 
 DIGEST_CHARS = 96  # a collapsed tool row shows at most this much
 TASK_CHARS = 240  # a collapsed delegation row's task (then elided to the row's width)
 EXPANDED_CHARS = 4000  # an expanded tool row shows at most this much of the content
 CACHE_TEXT_CHARS = 20_000  # what the model keeps in memory of a huge tool result
+SHOWN_TEXT_FIELDS = ("content", "arguments", "error")  # what a row shows (or copies) of an item
 
 
 def tool_digest(item: dict[str, Any]) -> str:
@@ -54,7 +56,9 @@ def tool_detail(item: dict[str, Any]) -> str:
 
 
 def trim_for_cache(item: dict[str, Any]) -> dict[str, Any]:
-    """A copy of ``item`` small enough to keep in the row cache (huge tool results are cut)."""
+    """A copy of ``item`` fit to show and keep in the row cache: an API key an older OkBot stored in it
+    is redacted (new items are stored without), and huge tool results are cut."""
+    item = _without_keys(item)
     if item.get("type") != "tool_result":
         return item
     content = item.get("content")
@@ -65,6 +69,18 @@ def trim_for_cache(item: dict[str, Any]) -> dict[str, Any]:
     out["_full_chars"] = len(content)
     out["_full_lines"] = content.count("\n") + 1
     return out
+
+
+def _without_keys(item: dict[str, Any]) -> dict[str, Any]:
+    secrets = keys.remembered_secrets()
+    if not secrets:
+        return item
+    changed = {
+        key: new
+        for key in SHOWN_TEXT_FIELDS
+        if isinstance(old := item.get(key), str) and (new := keys.redact_remembered(old, secrets)) != old
+    }
+    return {**item, **changed} if changed else item
 
 
 def divider_label(count: int) -> str:
