@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-HARNESSES = ("stress_crash", "stress_fuzz", "stress_faults")
+HARNESSES = ("stress_crash", "stress_fuzz", "stress_faults", "stress_runaway")
 
 
 def main() -> int:

@@ -29,3 +29,10 @@ def test_the_fidelity_run_against_a_reasoning_model_applies_every_compression() 
     text = bench_fidelity.run(60, window=6000, reasoning=True)
     assert re.search(r"model compressions applied / attempted\s*\|\s*([1-9]\d*)/\1\s", text), text
     assert re.search(r"parameters the server refused \(400s learnt\)\s*\|\s*0\s", text)
+
+
+def test_the_runaway_reply_stress_counts_what_one_reply_could_make_okbot_write() -> None:
+    from benchmarks import stress_runaway
+
+    text = stress_runaway.run(200)
+    assert re.search(r"\| complete\s*\|\s*[\d.]+\s*\|\s*83\s*\|\s*40\s*\|\s*40\s*\|\s*1\s*\|", text), text
