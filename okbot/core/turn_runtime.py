@@ -23,6 +23,7 @@ from okbot.core.messages import source_label
 from okbot.core.squad import Member, TurnBudget, captain_settings
 from okbot.core.tools import ToolContext, ToolOutcome, ToolRegistry, parse_arguments
 from okbot.core.workspace import Target
+from okbot.llm import keys
 from okbot.llm.events import Degraded, Done, ErrorEvent, Retrying, TextDelta, ToolCallDone, UsageEvent
 from okbot.llm.provider import CancelToken, ChatRequest, Provider
 
@@ -73,10 +74,12 @@ def stream_round(
 ) -> Round:
     """Stream one request, collecting text, tool calls, usage and the error if it broke."""
     rnd = Round()
+    shown = keys.StreamRedactor()  # a key the model echoes is never shown (it is stored redacted too)
     for event in provider.stream(request, cancel):
         if isinstance(event, TextDelta):
             rnd.text.append(event.text)
-            on_delta(event.text)
+            if text := shown.feed(event.text):
+                on_delta(text)
         elif isinstance(event, ToolCallDone):
             rnd.calls.append(event)
         elif isinstance(event, UsageEvent):
@@ -91,6 +94,8 @@ def stream_round(
             on_event(event)
         elif isinstance(event, Done):
             pass
+    if rest := shown.flush():
+        on_delta(rest)
     return rnd
 
 

@@ -86,6 +86,36 @@ def redact_remembered(text: str, secrets: tuple[str, ...] | None = None) -> str:
     return text
 
 
+class StreamRedactor:
+    """:func:`redact_remembered` for text that arrives in pieces (a streamed reply): the end of a piece
+    is held back while it could be the start of a key, so no key is ever shown split across pieces."""
+
+    def __init__(self) -> None:
+        self._secrets = remembered_secrets()
+        self._held = ""
+
+    def feed(self, piece: str) -> str:
+        """What of ``piece`` (after what was held back) can be shown now."""
+        if not self._secrets:
+            return piece
+        text = redact_remembered(self._held + piece, self._secrets)
+        keep = max((self._prefix_at_end(text, secret) for secret in self._secrets), default=0)
+        self._held = text[len(text) - keep :] if keep else ""
+        return text[: len(text) - keep]
+
+    def flush(self) -> str:
+        """The text still held back (the stream ended: it was not a key)."""
+        held, self._held = self._held, ""
+        return held
+
+    @staticmethod
+    def _prefix_at_end(text: str, secret: str) -> int:
+        for n in range(min(len(secret) - 1, len(text)), 0, -1):
+            if text.endswith(secret[:n]):
+                return n
+        return 0
+
+
 def scrub(text: str) -> str:
     """``text`` with every remembered secret and anything shaped like a credential redacted."""
     with _remembered_lock:

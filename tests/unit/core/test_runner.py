@@ -353,3 +353,24 @@ def test_usage_that_cannot_be_recorded_never_costs_the_reply(env, server):
     result = runner.run_turn(target, "go", callbacks=TurnCallbacks(on_event=break_the_record_once_sent))
     assert seen and requests_log.is_dir()  # the fault did happen, before the usage was written
     assert result.status == "complete" and records(target)[-1]["content"] == "kept"
+
+
+def test_a_key_the_model_echoes_is_never_shown_while_it_streams(env, server):
+    """Issue 16, class 9: the stored reply was redacted, but the live stream (the chat bubble, `okbot chat`)
+    printed the key, even split across chunks."""
+    from okbot.llm import keys
+
+    target, _, runner = env
+    secret = "sk-streamed-KEY-0123456789abcdef"
+    keys.remember_secret(secret)
+    try:
+        server.enqueue(Reply(text=f"Your key is {secret}, and it ends with sk-stre", chunk_chars=3))
+        seen: list[str] = []
+        result = runner.run_turn(target, "say my key", callbacks=TurnCallbacks(on_delta=seen.append))
+    finally:
+        with keys._remembered_lock:  # the registry is process-wide: leave it as it was
+            keys._remembered.discard(secret)
+    shown = "".join(seen)
+    assert shown == "Your key is [redacted], and it ends with sk-stre"  # a mere start of it is shown at the end
+    assert all(secret[:8] not in piece for piece in seen[:-1])
+    assert records(target)[-1]["content"] == shown and result.status == "complete"
