@@ -17,10 +17,11 @@ PRIVATE_FILE_MODE = 0o600
 STALE_TEMP_SECONDS = 600  # a temp file this old was left by a writer that died before its rename
 
 
-def fsync_dir(path: Path) -> None:
-    """Make a rename or create inside ``path`` durable (no-op where dirs cannot be opened)."""
+def fsync_dir(path: Path | str, *, dir_fd: int | None = None) -> None:
+    """Make a rename or create inside ``path`` (relative to the open folder ``dir_fd``, if given) durable
+    (no-op where dirs cannot be opened)."""
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY, dir_fd=dir_fd)
     except OSError:
         return
     try:

@@ -21,7 +21,7 @@ from itertools import islice
 from pathlib import Path
 from types import TracebackType
 
-from okbot.core.atomic import atomic_write_bytes
+from okbot.core.atomic import atomic_write_bytes, fsync_dir
 
 PRIVATE_DIR_MODE = 0o700
 NEW_FILE_MODE = 0o600
@@ -181,18 +181,4 @@ class Folder:
             except OSError:
                 pass
             raise
-        self._fsync()
-
-    def _fsync(self) -> None:
-        """Make the rename durable (best effort, as :func:`okbot.core.atomic.fsync_dir`)."""
-        assert self.fd is not None
-        try:
-            fd = os.open(".", os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC, dir_fd=self.fd)
-        except OSError:
-            return
-        try:
-            os.fsync(fd)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
+        fsync_dir(".", dir_fd=self.fd)  # the rename is durable

@@ -11,17 +11,9 @@ from pathlib import Path
 import pytest
 
 from okbot.core.local_tools.processes import SUBREAPER, _proc_table, _ps_table, become_subreaper, end_descendants
+from tests.helpers.processes import gone
 
 DETACHED = "sh -c 'echo $$ > d.pid; exec sleep 300'"
-
-
-def gone(pid: int) -> bool:
-    """The process no longer runs (absent, or a zombie waiting for a reaper that is not us)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return True
-    return state in ("Z", "X")
 
 
 def pid_written(path: Path) -> int:

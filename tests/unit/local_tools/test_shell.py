@@ -29,6 +29,7 @@ from okbot.core.local_tools.shell import (
 from okbot.core.tools import ToolContext
 from okbot.core.workspace import Workspace
 from okbot.llm.provider import CancelToken
+from tests.helpers.processes import gone
 
 
 class Runtime:
@@ -59,15 +60,6 @@ def target():
 
 def run(target, runtime=None, **args):
     return run_shell(args, ToolContext(target=target, session=None, runtime=runtime, call_id="call-1"))
-
-
-def gone(pid: int) -> bool:
-    """The process no longer runs (absent, or a zombie waiting for a reaper that is not us)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return True
-    return state in ("Z", "X")
 
 
 def read_pid(path: Path) -> int:

@@ -1,0 +1,14 @@
+"""Looking at processes from a test (Linux /proc)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def gone(pid: int) -> bool:
+    """The process no longer runs (absent, or a zombie waiting for a reaper that is not us)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state in ("Z", "X")
