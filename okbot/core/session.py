@@ -175,7 +175,6 @@ def _lines_forward(
     parts: list[bytes] = []  # its pieces so far, unless it is over the limit
     held = 0  # bytes of it read so far
     checked = -1  # the line start whose skip entry was looked at
-    fh.seek(start)
     while read_at < stop:
         if skip and held and checked != pos:
             checked = pos
@@ -186,8 +185,8 @@ def _lines_forward(
                     yield pos, None, length
                     pos = read_at = pos + length + 1
                     parts, held = [], 0
-                fh.seek(read_at)
                 continue
+        fh.seek(read_at)  # also after a yield: the caller may read the file between lines (a None line's head)
         data = fh.read(min(_SCAN_CHUNK, stop - read_at))
         if not data:
             break

@@ -467,6 +467,22 @@ def test_multiple_bad_lines_give_one_notice_per_batch(spath: Path) -> None:
     assert len(_quarantine(spath)) == 4
 
 
+def test_many_long_bad_lines_are_set_aside_once_however_often_the_session_is_opened(spath: Path) -> None:
+    """``make stress`` caught it: reading the quarantine moved the file position under its own line scan,
+    so after a few records longer than one read chunk the rest were not recognised, and every open set
+    the same lines aside again (and told the user again)."""
+    torn = [b'{"id": ' + str(n).encode() + b', "content": "' + b"x" * 700_000 + b"\n" for n in range(8)]
+    # 5.6 MB of them: the quarantine is read in more than one 4 MB chunk
+    _write(spath, _line(1), *torn, _line(2))
+    first = SessionStore(spath)
+    first.ensure_index()
+    assert len(_quarantine(spath)) == 8 and len(first.problems) == 1
+    for _ in range(3):
+        again = SessionStore(spath)
+        again.ensure_index()
+        assert again.problems == [] and len(_quarantine(spath)) == 8
+
+
 def test_blank_lines_are_ignored_silently(spath: Path) -> None:
     _write(spath, b"\n", _line(1), b"\n\n   \n", _line(2), b"\r\n", _line(3))
     store = SessionStore(spath)
