@@ -131,7 +131,8 @@ class ContextSources:
             return store
 
     def as_sent(self, target: Target) -> AsSentStore:
-        """The target's as-sent record (one store per folder per process, so its thread lock covers every writer here)."""
+        """The target's as-sent record: one store per folder in this process, so its thread lock covers
+        every writer here (other processes wait on the file lock)."""
         path = target.dir / "as-sent"
         with self._lock:
             store = self._as_sent.get(path)

@@ -111,7 +111,8 @@ def test_parallel_approvals_each_get_an_answer(server):
 
 
 def test_a_reply_with_thousands_of_tool_calls_runs_at_most_the_turn_budget_and_records_one_notice(server):
-    """2,000 calls in one reply (an attack sent 10,000): only the turn's budget is recorded and run; one notice covers the rest."""
+    """2,000 calls in one reply (an attack sent 10,000): only the turn's budget is recorded and run;
+    one notice covers the rest."""
     ran = []
     tool = Tool("echo", "echoes", {"type": "object", "properties": {"n": {"type": "integer"}}},
                 lambda a, c: ran.append(a["n"]) or ToolOutcome(f"n={a['n']}"))
