@@ -18,12 +18,12 @@ from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import Reply, tool_call
 
 
-def make_env(server, tools, clock=None):
+def make_env(server, tools, clock=None, max_reply_seconds=3):
     settings_for(server)
     ws = Workspace()
     target = ws.ensure_default()
     sources = ContextSources(ws, tools=ToolRegistry(tools))
-    provider = provider_for(server, max_reply_seconds=3)
+    provider = provider_for(server, max_reply_seconds=max_reply_seconds)
     return target, sources, TurnRunner(sources, provider, **({"clock": clock} if clock else {}))
 
 
@@ -111,21 +111,21 @@ def test_parallel_approvals_each_get_an_answer(server):
 
 
 def test_a_reply_with_thousands_of_tool_calls_runs_at_most_the_turn_budget_and_records_one_notice(server):
-    """2,000 calls in one reply (an attack sent 10,000): only the turn's budget is recorded and run;
-    one notice covers the rest."""
+    """500 calls in one reply (an attack sent 10,000; `make stress` runs that): only the turn's budget is
+    recorded and run; one notice covers the rest."""
     ran = []
     tool = Tool("echo", "echoes", {"type": "object", "properties": {"n": {"type": "integer"}}},
                 lambda a, c: ran.append(a["n"]) or ToolOutcome(f"n={a['n']}"))
-    target, sources, runner = make_env(server, [tool])
+    target, sources, runner = make_env(server, [tool], max_reply_seconds=120)  # a loaded machine streams slowly
     sources.settings.set("tools.maxCallsPerTurn", 5)
-    server.enqueue(Reply(tool_calls=[tool_call("echo", {"n": n}) for n in range(2_000)]), Reply(text="done"))
+    server.enqueue(Reply(tool_calls=[tool_call("echo", {"n": n}) for n in range(500)]), Reply(text="done"))
     result = runner.run_turn(target, "go wild")
     items = records(target)
     assert ran == [0, 1, 2, 3, 4]
     assert [it["type"] for it in items].count("tool_call") == 5
     assert [it["type"] for it in items].count("tool_result") == 5
     (note,) = [it for it in items if it["type"] == "notice"]
-    assert "2,000 tool calls" in note["content"] and "1,995" in note["content"]
+    assert "500 tool calls" in note["content"] and "495" in note["content"]
     assert len(items) <= 14 and result.status == "complete" and result.reply_text == "done"
     last = server.chat_requests()[-1]
     assert "tools" not in last or not last["tools"]  # the budget is spent: the model answers without tools
