@@ -17,9 +17,9 @@ def main() -> None:
     setup_logging()
     from PySide6.QtCore import QEvent, QObject, QTimer
 
-    from okbot.config import paths
     from okbot.config.settings import Settings
     from okbot.core.workspace import Workspace
+    from okbot.storage import paths
     from okbot.ui.app import claim_data_dir, create_application, startup_problems
     from okbot.ui.app_context import AppContext
     from okbot.ui.main_window import MainWindow

@@ -248,7 +248,7 @@ def check_settings(raw: bytes, work: Path) -> tuple[int, int]:
     """Load, check what was reported and kept, save, reload; return (valid values offered, lost)."""
     from okbot.config.schema import SettingError, setting
     from okbot.config.settings import Settings
-    from okbot.core.errors import OkBotError
+    from okbot.storage.errors import OkBotError
 
     path = work / "settings.json"
     path.write_bytes(raw)
@@ -319,8 +319,8 @@ def _summary_file(draw: st.DrawFn) -> tuple[bytes | None, Any]:
 
 def check_summary(case: tuple[tuple[bytes | None, Any], tuple[bytes | None, Any]], work: Path) -> tuple[int, int]:
     """Load main + backup, check the fallback order, save, reload; return (valid files offered, lost)."""
-    from okbot.core.errors import OkBotError
     from okbot.core.summary import SessionSummary, SummaryStore
+    from okbot.storage.errors import OkBotError
 
     (main, main_ok), (bak, bak_ok) = case
     store = SummaryStore(work / "session-summary.json")
@@ -460,8 +460,8 @@ def _is_json(raw: bytes) -> bool:
 
 def check_memory(case: tuple[bytes, dict[str, dict], list[bytes]], work: Path) -> tuple[int, int]:
     """Load, write once, reload; return (valid entries offered, lost)."""
-    from okbot.core.errors import OkBotError
     from okbot.core.memory.store import MemoryStore
+    from okbot.storage.errors import OkBotError
 
     data, good, unreadable = case
     path = work / MemoryStore.FILE

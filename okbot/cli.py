@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from okbot import __version__
-from okbot.core.errors import OkBotError
+from okbot.storage.errors import OkBotError
 
 COMMANDS_HELP = """headless commands:
   chat TARGET [-m TEXT] [--json] [-v] send a message (or stdin) and stream the reply

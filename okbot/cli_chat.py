@@ -14,7 +14,6 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from okbot.core.errors import OkBotError
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.messages import task_text
 from okbot.core.runner import TurnCallbacks, TurnResult
@@ -25,6 +24,7 @@ from okbot.core.workspace import Target, Workspace
 from okbot.llm.events import Degraded, Retrying, UsageEvent
 from okbot.llm.openai_backend import OpenAIProvider
 from okbot.llm.provider import CancelToken
+from okbot.storage.errors import OkBotError
 
 EXIT_OK, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 130
 STOP_WAIT_SECONDS = 10.0  # after Ctrl+C, how long the turn may take to write what arrived

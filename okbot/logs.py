@@ -20,8 +20,8 @@ from pathlib import Path
 from types import TracebackType
 
 from okbot import __version__
-from okbot.config import paths
 from okbot.llm.keys import scrub
+from okbot.storage import paths
 
 LOG_FILE = "okbot.log"
 LOG_BYTES = 1_000_000

@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPO))  # okbot and tests.helpers from this checkout
     home = Path(tempfile.mkdtemp(prefix="okbot-shots-"))
-    os.environ["OKBOT_HOME"] = str(home)  # before anything reads okbot.config.paths
+    os.environ["OKBOT_HOME"] = str(home)  # before anything reads okbot.storage.paths
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     for name in ("OKBOT_API_KEY", "OPENAI_API_KEY", "OKBOT_BASE_URL", "OKBOT_MODEL"):  # they would show up
         os.environ.pop(name, None)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
-from okbot.core.errors import OkBotError
+from okbot.storage.errors import OkBotError
 
 _TRUE_WORDS = frozenset({"true", "on", "yes", "1"})
 _FALSE_WORDS = frozenset({"false", "off", "no", "0"})

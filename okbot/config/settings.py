@@ -6,7 +6,7 @@ Everything that happened is listed in :attr:`Settings.problems` for the UI and t
 Only values that differ from the defaults are stored; keys this version does not know are kept
 untouched so that a newer OkBot's settings survive a round trip through an older one.
 
-Versions (see :mod:`okbot.core.migrations`): a file without ``version`` (format 0) is migrated in
+Versions (see :mod:`okbot.storage.migrations`): a file without ``version`` (format 0) is migrated in
 memory and written as the current format on the next change, after a copy of the old file is kept as
 ``settings.json.v0.bak``. A file from a newer OkBot is read for the keys this one knows and is
 **read-only**: :meth:`Settings.set` / :meth:`Settings.save` raise :class:`SettingError` and the file
@@ -28,10 +28,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from okbot.config import paths
 from okbot.config.schema import ORDERED_PAIRS, SETTINGS, SettingError, setting, show_value, suggest
-from okbot.core import migrations
-from okbot.core.atomic import atomic_write_bytes, atomic_write_json
+from okbot.storage import migrations, paths
+from okbot.storage.atomic import atomic_write_bytes, atomic_write_json
 
 log = logging.getLogger("okbot.config")
 
@@ -484,13 +483,3 @@ class Settings:
     def read_only(self) -> str:
         """Why settings.json must not be written (a newer OkBot's file, an unreadable one), else ``""``."""
         return self._save_blocked
-
-
-def effective_context_window(settings: Settings) -> int:
-    """The current model's context window: the user's override, else the model facts' window."""
-    override = settings.get(CONTEXT_WINDOW_KEY)
-    if override is not None:
-        return int(override)
-    from okbot.core.tokens import model_facts
-
-    return int(model_facts(settings.get("provider.model")).context_window)

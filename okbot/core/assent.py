@@ -9,10 +9,10 @@ reported. Storage grows with the number of *distinct* block texts, not with turn
 The View-context window shows this beside the live projection, so a user can see that SOUL.md
 (or a skill, or memory) changed since a message was sent.
 
-``requests.jsonl`` is written the way every record is (:class:`okbot.core.datalock.AppendLog`): under
+``requests.jsonl`` is written the way every record is (:class:`okbot.storage.datalock.AppendLog`): under
 the sidecar lock ``requests.jsonl.lock`` the next request id is taken from the last one on disk, so a
 CLI run beside the GUI never repeats an id; the line is appended and fsynced, a torn last line never
-swallows it, and a full disk is an :class:`~okbot.core.errors.OkBotError` that leaves the file as it was.
+swallows it, and a full disk is an :class:`~okbot.storage.errors.OkBotError` that leaves the file as it was.
 
 Every line of ``requests.jsonl`` carries ``"v"`` (:data:`AS_SENT_VERSION`). The log is append-only and
 each line describes itself, so nothing is ever migrated or rewritten: lines without ``v`` (format 0,
@@ -29,11 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from okbot.config import paths
-from okbot.core import migrations
-from okbot.core.atomic import atomic_write_bytes, to_utf8
-from okbot.core.datalock import AppendLog, storage_error
 from okbot.core.items import now_iso
+from okbot.storage import migrations, paths
+from okbot.storage.atomic import atomic_write_bytes, to_utf8
+from okbot.storage.datalock import AppendLog, storage_error
 
 AS_SENT_VERSION = migrations.CURRENT["as-sent"]
 

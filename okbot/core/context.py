@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from okbot.core.digest import STRONG_DIRECTIVE, directive_grade
-from okbot.core.errors import NotFound, OkBotError
 from okbot.core.instructions import (
     InstructionBlock,
     InstructionInputs,
@@ -32,6 +31,7 @@ from okbot.core.squad import (
 )
 from okbot.core.summary import SessionSummary
 from okbot.core.workspace import Target
+from okbot.storage.errors import NotFound, OkBotError
 
 # How far back build_context looks for the call of a tool result that sits right after coverage.
 _PAIR_LOOKBACK = 64

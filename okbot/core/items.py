@@ -26,7 +26,7 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-from okbot.core.atomic import to_utf8
+from okbot.storage.atomic import to_utf8
 
 SCHEMA_VERSION = 1
 

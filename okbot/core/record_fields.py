@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from okbot.core.errors import OkBotError
+from okbot.storage.errors import OkBotError
 
 MAX_NAME_CHARS = 200
 MIN_SQUAD_MEMBERS = 2

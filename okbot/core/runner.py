@@ -23,7 +23,6 @@ from typing import Any
 from okbot.config.schema import setting
 from okbot.core.assent import AsSentStore
 from okbot.core.context import ContextProjection, build_context, reply_reserve
-from okbot.core.errors import OkBotError
 from okbot.core.items import new_item, notice, user_message
 from okbot.core.sources import ContextSources
 from okbot.core.squad import Member, TurnBudget, captain_settings, direct_address
@@ -31,6 +30,7 @@ from okbot.core.turn_runtime import TurnRuntime, stream_round
 from okbot.core.workspace import Target
 from okbot.llm.events import Degraded, UsageEvent
 from okbot.llm.provider import CancelToken, ChatRequest, Provider
+from okbot.storage.errors import OkBotError
 
 log = logging.getLogger("okbot.runner")
 

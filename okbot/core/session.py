@@ -30,7 +30,7 @@ the part they read, but cannot see an earlier line with a *higher* id beyond whe
 
 Several processes may append (GUI and CLI): each write ("find the last id on disk, assign the
 next, write, fsync"; a torn-line repair; a quarantine record) holds an advisory lock on the
-sidecar ``session.jsonl.lock`` (:mod:`okbot.core.datalock`), so ids never repeat and lines never
+sidecar ``session.jsonl.lock`` (:mod:`okbot.storage.datalock`), so ids never repeat and lines never
 interleave. Items from a newer OkBot (``v`` above ``items.SCHEMA_VERSION``) make the store
 read-only: reading works (items it cannot understand are skipped), appending raises OkBotError,
 and nothing is rewritten, repaired or quarantined.
@@ -54,9 +54,9 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple, TypeVar
 
 from okbot.core import items
-from okbot.core.datalock import FileLock, append_durably, storage_error
-from okbot.core.errors import OkBotError
 from okbot.llm import keys
+from okbot.storage.datalock import FileLock, append_durably, storage_error
+from okbot.storage.errors import OkBotError
 
 Item = dict[str, Any]
 _F = TypeVar("_F", bound=Callable[..., Any])

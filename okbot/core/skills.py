@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from okbot.config import paths
-from okbot.core.atomic import atomic_write_bytes, fsync_dir
-from okbot.core.errors import OkBotError
 from okbot.core.tools import Tool, ToolContext, ToolOutcome
+from okbot.storage import paths
+from okbot.storage.atomic import atomic_write_bytes, fsync_dir
+from okbot.storage.errors import OkBotError
 
 MAX_SKILL_CHARS = 20_000
 SKILL_FILE = "SKILL.md"

@@ -15,10 +15,8 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from okbot.config import paths
-from okbot.config.settings import Settings, effective_context_window
+from okbot.config.settings import Settings
 from okbot.core.assent import AsSentStore
-from okbot.core.errors import OkBotError
 from okbot.core.instructions import RosterEntry
 from okbot.core.local_tools import LOCAL_TOOL_NAMES, LOCAL_TOOLS
 from okbot.core.memory.memories import Memories
@@ -26,9 +24,11 @@ from okbot.core.search_history import SEARCH_HISTORY
 from okbot.core.session import SessionStore
 from okbot.core.skills import LOAD_SKILL, SkillCatalog
 from okbot.core.summary import SessionSummary, SummaryStore
-from okbot.core.tokens import Calibration, TokenCounter, counter_for_model
+from okbot.core.tokens import Calibration, TokenCounter, counter_for_model, effective_context_window
 from okbot.core.tools import ToolRegistry
 from okbot.core.workspace import Target, Workspace, read_soul
+from okbot.storage import paths
+from okbot.storage.errors import OkBotError
 
 log = logging.getLogger("okbot.context")
 

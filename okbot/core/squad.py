@@ -16,10 +16,10 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from okbot.core.errors import OkBotError
 from okbot.core.record_fields import DEFAULT_CAPTAIN
 from okbot.core.tools import Tool, ToolContext, ToolOutcome
 from okbot.core.workspace import Target, Workspace
+from okbot.storage.errors import OkBotError
 
 ASK_PREFIX = "ask_"
 MAX_TASK_CHARS = 8000

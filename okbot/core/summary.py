@@ -8,10 +8,10 @@ searchable); ``health`` records how compaction has gone for this session. The fi
 atomically with the previous version kept as ``session-summary.json.bak``; a damaged file falls
 back to that backup, then to an empty summary, always with a notice and never an exception.
 
-Versions (see :mod:`okbot.core.migrations`): a summary without ``version`` (format 0) is read through
+Versions (see :mod:`okbot.storage.migrations`): a summary without ``version`` (format 0) is read through
 the named migrations; the next save keeps the old file as ``session-summary.json.v0.bak`` first. A
 summary from a newer OkBot is read for the fields this one knows and is read-only:
-:meth:`SummaryStore.save` raises :class:`~okbot.core.migrations.NewerVersion` (an OkBotError) and
+:meth:`SummaryStore.save` raises :class:`~okbot.storage.migrations.NewerVersion` (an OkBotError) and
 leaves the file alone. Any other failed save raises OkBotError too, naming the file.
 """
 
@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from okbot.core import atomic, items, migrations
-from okbot.core.errors import OkBotError
+from okbot.core import items
+from okbot.storage import atomic, migrations
+from okbot.storage.errors import OkBotError
 
 SUMMARY_VERSION = 1
 TRIGGERS = ("", "ratio", "topic", "manual")
@@ -132,7 +133,7 @@ class SummaryStore:
     def save(self, s: SessionSummary) -> None:
         """Validate and write ``s`` atomically, keeping the previous file as the backup.
 
-        Raises :class:`~okbot.core.migrations.NewerVersion` (nothing written) when the file on disk
+        Raises :class:`~okbot.storage.migrations.NewerVersion` (nothing written) when the file on disk
         comes from a newer OkBot, and OkBotError when it cannot be written. An older file is first
         kept as ``<name>.v<N>.bak``.
         """

@@ -29,11 +29,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from okbot.config import paths
-from okbot.core.atomic import atomic_write_bytes, atomic_write_json
-from okbot.core.errors import OkBotError
+from okbot.config.settings import CONTEXT_WINDOW_KEY, Settings
 from okbot.core.items import item_text, now_iso
 from okbot.llm.families import parse_request_parameters
+from okbot.storage import paths
+from okbot.storage.atomic import atomic_write_bytes, atomic_write_json
+from okbot.storage.errors import OkBotError
 
 log = logging.getLogger("okbot.tokens")
 
@@ -106,6 +107,14 @@ def model_facts(model: str) -> ModelFacts:
     if rule is None:
         rule = next((r for r in table["prefixes"] if tail.startswith(r["prefix"])), table["default"])
     return ModelFacts(model=model, context_window=rule["contextWindow"], encoding=rule["encoding"])
+
+
+def effective_context_window(settings: Settings) -> int:
+    """The current model's context window: the user's override, else the model facts' window."""
+    override = settings.get(CONTEXT_WINDOW_KEY)
+    if override is not None:
+        return int(override)
+    return int(model_facts(settings.get("provider.model")).context_window)
 
 
 # --------------------------------------------------------------------------- encoding files

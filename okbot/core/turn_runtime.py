@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from okbot.core.context import build_context
-from okbot.core.errors import OkBotError
 from okbot.core.items import new_item
 from okbot.core.messages import source_label
 from okbot.core.squad import Member, TurnBudget, captain_settings
@@ -26,6 +25,7 @@ from okbot.core.workspace import Target
 from okbot.llm import keys
 from okbot.llm.events import Degraded, Done, ErrorEvent, Retrying, TextDelta, ToolCallDone, UsageEvent
 from okbot.llm.provider import CancelToken, ChatRequest, Provider
+from okbot.storage.errors import OkBotError
 
 if TYPE_CHECKING:
     from okbot.core.runner import TurnCallbacks, TurnResult, TurnRunner

@@ -9,7 +9,7 @@ Layout (under the data dir, or under ``root`` when one is given)::
 Ids are safe directory names derived from the free-text name, unique across assistants, squads
 and the trash (so a restore never clashes). Nothing here deletes user data: delete moves into the
 trash, and a directory whose JSON cannot be read is listed with a problem, never skipped or removed.
-Versions follow :mod:`okbot.core.migrations`: older JSON is migrated (old file kept as ``.v<N>.bak``);
+Versions follow :mod:`okbot.storage.migrations`: older JSON is migrated (old file kept as ``.v<N>.bak``);
 a newer OkBot's is listed with a message, ``read_only``, and every edit raises NewerVersion.
 """
 
@@ -27,10 +27,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from okbot.config import paths
-from okbot.core import migrations
-from okbot.core.atomic import atomic_write_bytes, atomic_write_json, to_utf8
-from okbot.core.errors import NotFound, OkBotError
 from okbot.core.items import now_iso
 from okbot.core.record_fields import (  # noqa: F401 - MAX_NAME_CHARS is part of this module's API
     DEFAULT_CAPTAIN,
@@ -42,6 +38,9 @@ from okbot.core.record_fields import (  # noqa: F401 - MAX_NAME_CHARS is part of
     check_text,
     clean_members,
 )
+from okbot.storage import migrations, paths
+from okbot.storage.atomic import atomic_write_bytes, atomic_write_json, to_utf8
+from okbot.storage.errors import NotFound, OkBotError
 
 SCHEMA_VERSION = 1
 MAX_ID_CHARS = 40

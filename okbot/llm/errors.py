@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 
 import openai
 
-from okbot.core.errors import OkBotError
 from okbot.llm.keys import redact
+from okbot.storage.errors import OkBotError
 
 _DETAIL_CHARS = 300
 

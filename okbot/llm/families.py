@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from okbot.config import paths
+from okbot.storage import paths
 
 TOKEN_LIMITS = ("max_tokens", "max_completion_tokens")
 EFFORTS = ("none", "minimal", "low", "medium", "high")

@@ -1,7 +1,7 @@
 """Start the desktop app: the QApplication, the data-dir claim, the startup checks and the main window.
 
 One GUI runs per data dir (:mod:`okbot.ui.single_instance`); a second one raises the first's
-window and exits. The CLI may run alongside (the rule is in :mod:`okbot.core.datalock`).
+window and exits. The CLI may run alongside (the rule is in :mod:`okbot.storage.datalock`).
 """
 
 from __future__ import annotations
@@ -16,16 +16,16 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from okbot.config import paths
 from okbot.config.settings import Settings
-from okbot.core.errors import OkBotError
 from okbot.core.workspace import Workspace
+from okbot.storage import paths
+from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
 from okbot.ui.main_window import MainWindow
 from okbot.ui.tasks import shutdown_tasks
 
 if TYPE_CHECKING:
-    from okbot.core.datalock import DataDirLock
+    from okbot.storage.datalock import DataDirLock
     from okbot.ui.single_instance import SingleInstance
 
 APP_NAME = "OkBot"
@@ -89,7 +89,7 @@ def claim_data_dir(data_dir: Path) -> DataDirLock | None:
     Only an OS file lock (well under a millisecond); the local socket comes later,
     :func:`serve_second_instances`.
     """
-    from okbot.core.datalock import DataDirLock
+    from okbot.storage.datalock import DataDirLock
 
     lock = DataDirLock(data_dir)
     return lock if lock.try_acquire() else None

@@ -7,8 +7,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from okbot.config.settings import Settings
-from okbot.core.errors import OkBotError
 from okbot.core.workspace import Workspace
+from okbot.storage.errors import OkBotError
 from okbot.ui.tasks import TaskRunner
 
 if TYPE_CHECKING:

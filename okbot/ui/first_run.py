@@ -32,8 +32,8 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.config.schema import SettingError, setting
-from okbot.core.errors import OkBotError
 from okbot.llm.keys import env_api_key, resolve_api_key
+from okbot.storage.errors import OkBotError
 from okbot.ui.settings.page import MessageBanner, NoteLabel, help_label, humanize, if_alive
 from okbot.ui.settings.provider_setup import (
     DEFAULT_CANDIDATES,

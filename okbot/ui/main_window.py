@@ -18,8 +18,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QStackedWidget, QWidget
 
-from okbot.core.errors import OkBotError
 from okbot.core.workspace import Target, Workspace
+from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
 from okbot.ui.sidebar import Sidebar
 from okbot.ui.target_list_model import STREAMING, UNREAD, TargetListModel

@@ -44,10 +44,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.config import paths
-from okbot.core.errors import OkBotError
 from okbot.core.memory.store import MAX_ENTRY_CHARS, MemoryEntry, MemoryStore
 from okbot.core.workspace import Target
+from okbot.storage import paths
+from okbot.storage.errors import OkBotError
 from okbot.ui.chat.colors import ChatColors
 from okbot.ui.memory_model import (
     EXPIRES,

@@ -1,10 +1,10 @@
 """One desktop app per data dir: the first instance holds the lock, a second one raises its window.
 
-The first GUI takes :class:`okbot.core.datalock.DataDirLock` and listens on a local socket
+The first GUI takes :class:`okbot.storage.datalock.DataDirLock` and listens on a local socket
 (QLocalServer) named from a hash of the data dir path. A second GUI on the same data dir fails to
 take the lock, connects to that socket and asks the first to raise its window; when the first
 answers, the second exits 0, and when it cannot be reached the second says so and exits non-zero.
-The CLI never takes this lock (see :mod:`okbot.core.datalock` for why that is safe).
+The CLI never takes this lock (see :mod:`okbot.storage.datalock` for why that is safe).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
-from okbot.core.datalock import DataDirLock
+from okbot.storage.datalock import DataDirLock
 
 RAISE_REQUEST = b"raise\n"
 RAISE_ACK = b"raised\n"

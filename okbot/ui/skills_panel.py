@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.core.errors import OkBotError
 from okbot.core.skills import Skill, SkillCatalog, create_skill
 from okbot.core.workspace import Target
+from okbot.storage.errors import OkBotError
 from okbot.ui.chat.colors import ChatColors
 from okbot.ui.message_bar import MessageBar
 

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.core.atomic import atomic_write_bytes
+from okbot.storage.atomic import atomic_write_bytes
 from okbot.ui.message_bar import MessageBar
 
 log = logging.getLogger("okbot.ui.soul_editor")

@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.core.errors import OkBotError
 from okbot.core.record_fields import DEFAULT_CAPTAIN, MAX_ROUNDS, MIN_SQUAD_MEMBERS
 from okbot.core.workspace import Target, Workspace
+from okbot.storage.errors import OkBotError
 from okbot.ui.chat.colors import blend
 
 ERROR_TONE = QColor(214, 64, 56)  # mixed with the palette's text colour, so it reads on light and dark

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 
-from okbot.core.errors import OkBotError
 from okbot.core.workspace import Target
+from okbot.storage.errors import OkBotError
 
 if TYPE_CHECKING:  # the runner (and what it imports) loads with the first turn, not at start-up
     from okbot.core.runner import TurnResult, TurnRunner

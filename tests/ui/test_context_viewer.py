@@ -11,7 +11,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette, QTextDocument
 from pytestqt.qtbot import QtBot
 
-from okbot.config import paths
 from okbot.core.assent import AsSentStore
 from okbot.core.context import build_context
 from okbot.core.items import new_item, user_message
@@ -21,6 +20,7 @@ from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.tokens import APPROX_NOTE
 from okbot.core.workspace import Target, Workspace
 from okbot.llm import keys
+from okbot.storage import paths
 from okbot.ui.app_context import AppContext
 from okbot.ui.context_snapshot import health_lines
 from okbot.ui.context_viewer import AS_SENT_TAB, ContextViewer

@@ -9,9 +9,9 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from okbot.config import paths
 from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
+from okbot.storage import paths
 from okbot.ui.app_context import AppContext
 from okbot.ui.first_run import FirstRunPanel
 from okbot.ui.settings.provider_setup import LocalServerCandidate, is_local_url, probe_server

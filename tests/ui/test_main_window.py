@@ -13,9 +13,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLineEdit
 from pytestqt.qtbot import QtBot
 
-from okbot.config import paths
 from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
+from okbot.storage import paths
 from okbot.ui.app import create_application, startup_problems
 from okbot.ui.app_context import AppContext
 from okbot.ui.main_window import DEFAULT_SIZE, MainWindow

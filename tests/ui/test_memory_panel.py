@@ -8,9 +8,9 @@ import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.qtbot import QtBot
 
-from okbot.config import paths
 from okbot.core.memory.store import MemoryEntry, MemoryStore
 from okbot.core.workspace import Target, Workspace
+from okbot.storage import paths
 from okbot.ui.app_context import AppContext
 from okbot.ui.assistant_dialog import AssistantDialog
 from okbot.ui.memory_model import COLUMNS, STATUS, TEXT, MemoryRow

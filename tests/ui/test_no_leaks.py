@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from okbot.config import paths
 from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
 from okbot.logs import write_crash_report
+from okbot.storage import paths
 from okbot.ui.app_context import AppContext
 from okbot.ui.main_window import MainWindow
 from okbot.ui.window_extras import open_context_viewer

@@ -10,12 +10,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QSlider, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from okbot.config import paths
 from okbot.config.schema import SETTINGS, setting
 from okbot.config.settings import Settings
 from okbot.core.compression import structure
 from okbot.core.items import new_item, user_message
 from okbot.core.workspace import Target, Workspace
+from okbot.storage import paths
 from okbot.ui.app_context import AppContext
 from okbot.ui.settings import SettingsDialog
 from okbot.ui.settings.compression_page import NO_CHAT

@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from okbot.config.settings import Settings
-from okbot.core.datalock import DataDirLock
 from okbot.core.session import SessionStore
 from okbot.core.workspace import Workspace
+from okbot.storage.datalock import DataDirLock
 from okbot.ui.app import claim_data_dir, serve_second_instances
 from okbot.ui.single_instance import SingleInstance, server_name
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply

@@ -9,10 +9,10 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from okbot.config.settings import Settings
-from okbot.core.errors import OkBotError
 from okbot.core.runner import TurnResult
 from okbot.core.workspace import Target, Workspace
 from okbot.llm.events import Retrying
+from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
 from okbot.ui.tasks import TaskRunner, TurnWorker
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call

@@ -20,7 +20,9 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 PACKAGE_DIR = REPO_ROOT / "okbot"
 QT_ROOTS = ("PySide6", "shiboken6")
 # Packages that must stay importable without the UI (and without Qt).
-UI_FREE_PACKAGES = ("okbot.core", "okbot.config", "okbot.llm")
+UI_FREE_PACKAGES = ("okbot.storage", "okbot.core", "okbot.config", "okbot.llm")
+# The layers, bottom first: a layer may import the layers below it, never one above.
+LAYERS = ("okbot.storage", "okbot.config", "okbot.llm", "okbot.core")
 
 
 def module_name(path: Path) -> str:
@@ -165,6 +167,17 @@ def test_core_layers_do_not_import_ui(package: str) -> None:
         problem for path in okbot_sources() if pkg_dir in path.parents for problem in violations(path, ("okbot.ui",))
     ]
     assert not problems, f"{package} must not import okbot.ui:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_layers_point_one_way(layer: str) -> None:
+    """storage -> config -> llm -> core -> ui / cli: nothing imports a layer above its own."""
+    above = LAYERS[LAYERS.index(layer) + 1 :] + ("okbot.ui", "okbot.cli", "okbot.cli_chat", "okbot.logs")
+    layer_dir = REPO_ROOT.joinpath(*layer.split("."))
+    problems = [
+        problem for path in okbot_sources() if layer_dir in path.parents for problem in violations(path, above)
+    ]
+    assert not problems, f"{layer} may import only the layers below it:\n" + "\n".join(problems)
 
 
 def test_non_ui_modules_load_no_qt_at_runtime() -> None:

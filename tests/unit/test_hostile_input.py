@@ -17,7 +17,6 @@ import pytest
 
 from benchmarks import stress_fuzz
 from okbot.config.settings import Settings
-from okbot.core.errors import OkBotError
 from okbot.core.items import user_message
 from okbot.core.memory.store import MemoryStore
 from okbot.core.runner import TurnRunner
@@ -26,6 +25,7 @@ from okbot.core.skills import parse_skill
 from okbot.core.sources import ContextSources
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import MAX_NAME_CHARS, Workspace
+from okbot.storage.errors import OkBotError
 from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import Reply
 

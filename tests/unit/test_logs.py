@@ -9,9 +9,9 @@ import threading
 
 import pytest
 
-from okbot.config import paths
 from okbot.llm.keys import remember_secret, resolve_api_key
 from okbot.logs import LOG_FILE, setup_logging, write_crash_report
+from okbot.storage import paths
 
 CANARY = "sk-canary-logs-0123456789abcdef"
 

@@ -14,12 +14,12 @@ import pytest
 
 from okbot.config.schema import SettingError
 from okbot.config.settings import Settings
-from okbot.core import migrations
-from okbot.core.errors import OkBotError
 from okbot.core.memory.store import MemoryStore
-from okbot.core.migrations import CURRENT, MIGRATIONS, NewerVersion
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import Workspace
+from okbot.storage import migrations
+from okbot.storage.errors import OkBotError
+from okbot.storage.migrations import CURRENT, MIGRATIONS, NewerVersion
 
 
 def write_json(path: Path, obj: object) -> bytes:

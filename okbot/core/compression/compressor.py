@@ -25,12 +25,12 @@ from okbot.core.compression.summarizer import Summarizer, SummaryRejected
 from okbot.core.compression.topic import is_new_topic
 from okbot.core.context import ContextProjection, build_context, reply_reserve
 from okbot.core.digest import item_digest, user_checklist
-from okbot.core.errors import OkBotError
 from okbot.core.items import item_text, now_iso
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import Target
 from okbot.llm.errors import ProviderError
 from okbot.llm.provider import CancelToken, ChatRequest, Provider
+from okbot.storage.errors import OkBotError
 
 log = logging.getLogger("okbot.compression")
 

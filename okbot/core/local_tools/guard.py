@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from okbot.config import paths
 from okbot.core.tools import ToolContext
 from okbot.core.workspace import Target
+from okbot.storage import paths
 
 log = logging.getLogger("okbot.tools")
 

@@ -21,7 +21,7 @@ from itertools import islice
 from pathlib import Path
 from types import TracebackType
 
-from okbot.core.atomic import atomic_write_bytes, fsync_dir
+from okbot.storage.atomic import atomic_write_bytes, fsync_dir
 
 PRIVATE_DIR_MODE = 0o700
 NEW_FILE_MODE = 0o600

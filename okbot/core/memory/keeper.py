@@ -25,14 +25,14 @@ from datetime import datetime, timedelta, timezone
 from itertools import islice
 from typing import Any
 
-from okbot.core import migrations
-from okbot.core.atomic import atomic_write_json
 from okbot.core.compression.structure import parse_sections
-from okbot.core.errors import OkBotError
 from okbot.core.memory.extract import Candidate, Extraction, build_messages, parse_answer, typed_by_user
 from okbot.core.memory.store import MemoryEntry, MemoryStore, normalise
 from okbot.core.workspace import Target
 from okbot.llm.provider import ChatRequest
+from okbot.storage import migrations
+from okbot.storage.atomic import atomic_write_json
+from okbot.storage.errors import OkBotError
 
 log = logging.getLogger("okbot.memory")
 

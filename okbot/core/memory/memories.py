@@ -18,13 +18,12 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from okbot.config import paths
-from okbot.core import migrations
-from okbot.core.atomic import atomic_write_json
-from okbot.core.errors import OkBotError
 from okbot.core.memory.recall import recall
 from okbot.core.memory.store import MemoryStore
 from okbot.core.workspace import Target
+from okbot.storage import migrations, paths
+from okbot.storage.atomic import atomic_write_json
+from okbot.storage.errors import OkBotError
 
 log = logging.getLogger("okbot.memory")
 

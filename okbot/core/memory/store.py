@@ -2,17 +2,17 @@
 
 Every line is one JSON object (``id``, ``status``, ``pinned``, ``text`` first, so a person can read and
 edit the file); the first line may be the header ``{"okbot": "memories", "version": 1}``. Every write
-re-reads the file under a lock (a thread lock plus the sidecar :class:`~okbot.core.datalock.FileLock`
+re-reads the file under a lock (a thread lock plus the sidecar :class:`~okbot.storage.datalock.FileLock`
 ``.memories.jsonl.lock``, so two stores or two processes on the same folder never lose each other's
-change) and rewrites it whole through :func:`okbot.core.atomic.atomic_write_bytes`. A line that cannot be
+change) and rewrites it whole through :func:`okbot.storage.atomic.atomic_write_bytes`. A line that cannot be
 read is reported in :attr:`MemoryStore.problems`, never stops the good lines from loading, and is moved
 verbatim into ``memories.jsonl.bad`` by the next write, appended the way every record is
-(:class:`~okbot.core.datalock.AppendLog`, under the same lock). Reading never writes.
+(:class:`~okbot.storage.datalock.AppendLog`, under the same lock). Reading never writes.
 
-Versions (see :mod:`okbot.core.migrations`): a file without the header is format 0; the next write
+Versions (see :mod:`okbot.storage.migrations`): a file without the header is format 0; the next write
 keeps it as ``memories.jsonl.v0.bak`` and adds the header. A header from a newer OkBot makes the store
 read-only: its entries load, :attr:`MemoryStore.read_only` says why, and every write raises
-:class:`~okbot.core.migrations.NewerVersion` before anything on disk changes.
+:class:`~okbot.storage.migrations.NewerVersion` before anything on disk changes.
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from okbot.config.paths import ensure_private_dir
-from okbot.core import migrations
-from okbot.core.atomic import atomic_write_bytes, to_utf8
-from okbot.core.datalock import AppendLog, FileLock
-from okbot.core.errors import OkBotError
+from okbot.storage import migrations
+from okbot.storage.atomic import atomic_write_bytes, to_utf8
+from okbot.storage.datalock import AppendLog, FileLock
+from okbot.storage.errors import OkBotError
+from okbot.storage.paths import ensure_private_dir
 
 MAX_ENTRY_CHARS = 2000
 STATUSES = ("candidate", "durable", "retired")

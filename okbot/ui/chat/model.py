@@ -19,9 +19,9 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from shiboken6 import Shiboken
 
-from okbot.core.errors import OkBotError
 from okbot.core.session import SessionStore
 from okbot.core.summary import SessionSummary
+from okbot.storage.errors import OkBotError
 from okbot.ui.chat import digest
 from okbot.ui.chat.roster import SquadInfo, SquadRoster, is_delegation, is_member_answer
 from okbot.ui.tasks import TaskRunner, default_task_runner

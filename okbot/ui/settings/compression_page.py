@@ -7,8 +7,8 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 
-from okbot.core.errors import OkBotError
 from okbot.core.workspace import Target
+from okbot.storage.errors import OkBotError
 from okbot.ui.settings.page import NoteLabel, SettingsPage, help_label, if_alive
 
 PAGE_TITLE = "Context compression"

@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
 from okbot.config.schema import Setting, setting
-from okbot.core.errors import OkBotError
 from okbot.core.tokens import model_facts
+from okbot.storage.errors import OkBotError
 from okbot.ui.settings.fields import SettingField
 from okbot.ui.settings.page import NoteLabel, SettingsPage, help_label, if_alive
 from okbot.ui.settings.provider_setup import (

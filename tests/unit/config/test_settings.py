@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
-from okbot.config import paths
 from okbot.config.schema import REDACTED, SETTINGS, Setting, SettingError, redact_url, setting
-from okbot.config.settings import Settings, effective_context_window
-from okbot.core.errors import OkBotError
+from okbot.config.settings import Settings
+from okbot.storage import paths
+from okbot.storage.errors import OkBotError
 
 RATIO = "contextCompression.ratio"
 KEEP_MIN = "contextCompression.keepRecentMin"
@@ -425,24 +425,6 @@ def test_switching_model_notifies_window_change(path: Path) -> None:
     s.subscribe(seen.append)
     s.set(MODEL, "other-model")
     assert seen == [MODEL, WINDOW]
-
-
-def test_effective_context_window_uses_the_override(path: Path) -> None:
-    s = Settings.load(path)
-    s.set(WINDOW, 50_000)
-    assert effective_context_window(s) == 50_000
-
-
-def test_effective_context_window_falls_back_to_model_facts(path: Path) -> None:
-    tokens = pytest.importorskip(
-        "okbot.core.tokens", reason="okbot/core/tokens.py (model_facts) is written by another helper"
-    )
-    s = Settings.load(path)
-    assert effective_context_window(s) == tokens.model_facts("gpt-4o-mini").context_window
-    s.set(MODEL, "some-unknown-model")
-    assert effective_context_window(s) == tokens.model_facts("some-unknown-model").context_window
-
-
 # ---------------------------------------------------------------- subscribers
 
 

@@ -10,10 +10,10 @@ import pytest
 
 from okbot.core.assent import AsSentStore, compare_blocks
 from okbot.core.context import build_context
-from okbot.core.errors import OkBotError
 from okbot.core.items import user_message
 from okbot.core.sources import ContextSources
 from okbot.core.workspace import Workspace
+from okbot.storage.errors import OkBotError
 
 
 def setup():
@@ -89,7 +89,7 @@ _CHILD = textwrap.dedent("""
     from pathlib import Path
     from okbot.core.assent import AsSentStore
     from okbot.core.context import build_context
-    from okbot.core.errors import OkBotError
+    from okbot.storage.errors import OkBotError
     from okbot.core.sources import ContextSources
     from okbot.core.workspace import Workspace
 

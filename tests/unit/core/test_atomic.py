@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 
-from okbot.core.atomic import STALE_TEMP_SECONDS, atomic_write_bytes
+from okbot.storage.atomic import STALE_TEMP_SECONDS, atomic_write_bytes
 
 
 def test_replace_keeps_a_backup_and_leaves_no_temp_file(tmp_path):

@@ -6,11 +6,11 @@ import pytest
 
 from okbot.config.settings import Settings
 from okbot.core.context import build_context
-from okbot.core.errors import NotFound, OkBotError
 from okbot.core.items import new_item, notice, user_message
 from okbot.core.sources import ContextSources
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import Workspace
+from okbot.storage.errors import NotFound, OkBotError
 
 
 @pytest.fixture

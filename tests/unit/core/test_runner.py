@@ -9,7 +9,6 @@ import pytest
 
 from okbot.config.settings import Settings
 from okbot.core.context import build_context
-from okbot.core.errors import OkBotError
 from okbot.core.messages import USER_MARK
 from okbot.core.runner import MAX_USER_CHARS, TurnCallbacks, TurnRunner
 from okbot.core.session import SessionStore
@@ -18,6 +17,7 @@ from okbot.core.workspace import Workspace
 from okbot.llm.events import Retrying
 from okbot.llm.openai_backend import OpenAIProvider
 from okbot.llm.provider import CancelToken
+from okbot.storage.errors import OkBotError
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
 
 

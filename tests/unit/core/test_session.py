@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okbot.core import items
-from okbot.core.errors import OkBotError
 from okbot.core.session import EXCERPT_BYTES, SessionStore
 from okbot.llm import keys
+from okbot.storage.errors import OkBotError
 
 
 # --------------------------------------------------------------------------- helpers

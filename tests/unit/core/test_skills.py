@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from okbot.config import paths
-from okbot.core.errors import OkBotError
 from okbot.core.skills import (
     LOAD_SKILL,
     MAX_SKILL_CHARS,
@@ -18,6 +16,8 @@ from okbot.core.skills import (
 )
 from okbot.core.tools import ToolContext
 from okbot.core.workspace import Workspace
+from okbot.storage import paths
+from okbot.storage.errors import OkBotError
 
 GOOD = "---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nDo the thing step by step.\n"
 

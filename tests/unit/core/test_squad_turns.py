@@ -10,13 +10,13 @@ import time
 import pytest
 
 from okbot.core.context import build_context
-from okbot.core.errors import OkBotError
 from okbot.core.runner import TurnCallbacks
 from okbot.core.sources import ContextSources
 from okbot.core.turn_runtime import MemberActivity
 from okbot.core.turns import make_turn_runner
 from okbot.core.workspace import Workspace
 from okbot.llm.provider import CancelToken
+from okbot.storage.errors import OkBotError
 from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.fake_squad import SquadScript, ask, speaker

@@ -17,9 +17,7 @@ import pytest
 import tiktoken
 from tiktoken.load import load_tiktoken_bpe
 
-from okbot.config import paths
 from okbot.core import tokens
-from okbot.core.errors import OkBotError
 from okbot.core.tokens import (
     APPROX_NOTE,
     Calibration,
@@ -29,6 +27,8 @@ from okbot.core.tokens import (
     counter_for_model,
     model_facts,
 )
+from okbot.storage import paths
+from okbot.storage.errors import OkBotError
 
 REPO = Path(__file__).resolve().parents[3]
 BUNDLED = REPO / "resources" / "tiktoken"
@@ -540,3 +540,20 @@ def test_calibration_default_path_is_in_okbot_home(okbot_home: Path) -> None:
     cal = Calibration(paths.calibration_file())
     cal.record("gpt-4o", 2000, 2100)
     assert (okbot_home / "calibration.json").is_file()
+
+
+def test_effective_context_window_uses_the_override(tmp_path: Path) -> None:
+    from okbot.config.settings import Settings
+
+    settings = Settings.load(tmp_path / "settings.json")
+    settings.set("model.contextWindow", 50_000)
+    assert tokens.effective_context_window(settings) == 50_000
+
+
+def test_effective_context_window_falls_back_to_model_facts(tmp_path: Path) -> None:
+    from okbot.config.settings import Settings
+
+    settings = Settings.load(tmp_path / "settings.json")
+    assert tokens.effective_context_window(settings) == tokens.model_facts("gpt-4o-mini").context_window
+    settings.set("provider.model", "some-unknown-model")
+    assert tokens.effective_context_window(settings) == tokens.model_facts("some-unknown-model").context_window

@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from okbot.config import paths
-from okbot.core.errors import NotFound, OkBotError
 from okbot.core.workspace import (
     DEFAULT_CAPTAIN,
     Target,
@@ -20,6 +18,8 @@ from okbot.core.workspace import (
     slugify,
     unique_id,
 )
+from okbot.storage import paths
+from okbot.storage.errors import NotFound, OkBotError
 
 
 @pytest.fixture

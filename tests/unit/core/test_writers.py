@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from okbot.core import items
-from okbot.core.datalock import DATA_DIR_LOCK_NAME, AppendLog, DataDirLock, FileLock, storage_error
-from okbot.core.errors import OkBotError
 from okbot.core.session import SessionStore
+from okbot.storage.datalock import DATA_DIR_LOCK_NAME, AppendLog, DataDirLock, FileLock, storage_error
+from okbot.storage.errors import OkBotError
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -185,7 +185,7 @@ def test_file_lock_is_reentrant_within_one_holder(tmp_path: Path) -> None:
 _HOLD_DATA_DIR = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from okbot.core.datalock import DataDirLock
+    from okbot.storage.datalock import DataDirLock
 
     lock = DataDirLock(Path(sys.argv[1]))
     print("held" if lock.try_acquire() else "refused", flush=True)
@@ -234,7 +234,7 @@ _FULL_DISK_APPEND = textwrap.dedent("""
     import resource, signal, sys
     from pathlib import Path
     from okbot.core import items
-    from okbot.core.errors import OkBotError
+    from okbot.storage.errors import OkBotError
     from okbot.core.session import SessionStore
 
     path = Path(sys.argv[1])
@@ -264,8 +264,8 @@ def test_an_append_cut_short_by_a_full_disk_leaves_the_file_as_it_was(tmp_path: 
 _FULL_DISK_RECORD = textwrap.dedent("""
     import resource, signal, sys
     from pathlib import Path
-    from okbot.core.datalock import AppendLog
-    from okbot.core.errors import OkBotError
+    from okbot.storage.datalock import AppendLog
+    from okbot.storage.errors import OkBotError
 
     path, limit = Path(sys.argv[1]), int(sys.argv[2])
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writes past the limit fail with EFBIG instead

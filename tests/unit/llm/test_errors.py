@@ -9,7 +9,6 @@ from email.utils import formatdate
 import openai
 import pytest
 
-from okbot.core.errors import OkBotError
 from okbot.llm.errors import (
     MalformedReply,
     ProviderError,
@@ -18,6 +17,7 @@ from okbot.llm.errors import (
     classify,
     parse_retry_after,
 )
+from okbot.storage.errors import OkBotError
 
 try:
     import httpx2 as httpx

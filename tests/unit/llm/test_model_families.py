@@ -12,7 +12,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from okbot.config import paths
 from okbot.config.settings import Settings
 from okbot.llm.errors import ProviderError
 from okbot.llm.events import Done, ErrorEvent
@@ -20,6 +19,7 @@ from okbot.llm.families import STANDARD, learnt_headroom, parse_request_paramete
 from okbot.llm.openai_backend import CapabilityMemory, OpenAIProvider
 from okbot.llm.provider import ChatRequest
 from okbot.llm.scripted import collect
+from okbot.storage import paths
 from tests.helpers.fake_openai import (
     FakeOpenAIServer,
     ModelRules,

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from okbot.config import paths
 from okbot.core.local_tools import files, safe_open
 from okbot.core.local_tools.files import EDIT_FILE, FILE_TOOLS, LIST_DIR, READ_FILE, WRITE_FILE
 from okbot.core.local_tools.guard import workspace_dir
 from okbot.core.tools import Tool, ToolContext, ToolOutcome, ToolRegistry
 from okbot.core.workspace import Target, Workspace
 from okbot.llm.provider import CancelToken
+from okbot.storage import paths
 
 GB2 = 2 * 1024**3
 

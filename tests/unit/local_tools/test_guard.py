@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from okbot.config import paths
 from okbot.core.local_tools import guard
 from okbot.core.local_tools.guard import PathCheck, allowed, check_path, protected, protected_link, workspace_dir
 from okbot.core.tools import ToolContext
 from okbot.core.workspace import Target, Workspace
 from okbot.llm.provider import CancelToken
+from okbot.storage import paths
 
 
 class Runtime:

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from okbot.config import paths
 from okbot.core.local_tools.guard import workspace_dir
 from okbot.core.local_tools.shell import (
     MAX_COMMAND_CHARS,
@@ -29,6 +28,7 @@ from okbot.core.local_tools.shell import (
 from okbot.core.tools import ToolContext
 from okbot.core.workspace import Workspace
 from okbot.llm.provider import CancelToken
+from okbot.storage import paths
 from tests.helpers.processes import gone
 
 

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from okbot.core.errors import OkBotError
 from okbot.core.memory import MAX_ENTRY_CHARS, MemoryEntry, MemoryStore, normalise
 from okbot.core.memory.store import HEADER, similarity
+from okbot.storage.errors import OkBotError
 
 POSIX = sys.platform != "win32"
 
@@ -537,7 +537,7 @@ def test_a_change_waits_while_another_process_holds_the_memory_lock(mem_dir: Pat
     import subprocess
     import time
 
-    from okbot.core.datalock import FileLock
+    from okbot.storage.datalock import FileLock
 
     MemoryStore(mem_dir, "global").add("first")
     lock = FileLock(mem_dir / ".memories.jsonl.lock")  # the same lock every writer of this folder takes
@@ -567,7 +567,7 @@ def test_a_change_waits_while_another_process_holds_the_memory_lock(mem_dir: Pat
 _FULL_DISK_ADD = textwrap.dedent("""
     import resource, signal, sys
     from pathlib import Path
-    from okbot.core.errors import OkBotError
+    from okbot.storage.errors import OkBotError
     from okbot.core.memory import MemoryStore
 
     store = MemoryStore(Path(sys.argv[1]), "global")

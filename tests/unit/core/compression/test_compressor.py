@@ -9,11 +9,11 @@ import pytest
 
 from okbot.core.compression import structure
 from okbot.core.context import build_context
-from okbot.core.errors import OkBotError
 from okbot.core.items import new_item, user_message
 from okbot.core.runner import TurnRunner
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.llm.openai_backend import OpenAIProvider
+from okbot.storage.errors import OkBotError
 from tests.helpers.fake_openai import Reply
 from tests.helpers.fake_summarizer import faithful, faithful_edits, is_summarizer_request
 

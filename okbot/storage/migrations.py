@@ -23,7 +23,7 @@ A missing version means 0 (written before versions existed). The rules:
   applied migration's name (:func:`log_applied`). An older OkBot can keep reading an untouched file.
 * **Newer** -- the file is read for what this build knows and opened **read-only**: a clear
   message goes to the store's problems, and every write raises :class:`NewerVersion` (an
-  :class:`~okbot.core.errors.OkBotError`) before touching anything, so the bytes on disk stay
+  :class:`~okbot.storage.errors.OkBotError`) before touching anything, so the bytes on disk stay
   exactly as the newer OkBot left them.
 """
 
@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from okbot.core.atomic import atomic_write_bytes, atomic_write_json
-from okbot.core.errors import OkBotError
+from okbot.storage.atomic import atomic_write_bytes, atomic_write_json
+from okbot.storage.errors import OkBotError
 
 log = logging.getLogger("okbot.migrations")
 

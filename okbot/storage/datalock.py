@@ -16,7 +16,7 @@ The rule (issue 9, "one writer per data dir"):
     one write path: lock, read the tail, start on a fresh line after a torn one, append, fsync, and
     a user-facing :func:`storage_error` when the OS refuses (disk full, file too large, read-only);
   - *whole JSON files* (settings, summaries, assistant/squad files, memory indexes) are replaced
-    atomically (:mod:`okbot.core.atomic`: temp file, fsync, rename), so a reader always sees the
+    atomically (:mod:`okbot.storage.atomic`: temp file, fsync, rename), so a reader always sees the
     old or the new version, never a mix. Two processes saving the same JSON file at once is
     last-writer-wins; neither file is ever torn.
 
@@ -43,8 +43,8 @@ try:
 except ImportError:
     msvcrt = None  # type: ignore[assignment]
 
-from okbot.core.atomic import PRIVATE_FILE_MODE, fsync_dir
-from okbot.core.errors import OkBotError
+from okbot.storage.atomic import PRIVATE_FILE_MODE, fsync_dir
+from okbot.storage.errors import OkBotError
 
 DATA_DIR_LOCK_NAME = ".okbot.lock"
 _OPEN_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0)

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from okbot.config import paths
+from okbot.storage import paths
 
 PRIVATE_FILE_MODE = 0o600
 STALE_TEMP_SECONDS = 600  # a temp file this old was left by a writer that died before its rename
