@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QInputMethodEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
@@ -360,10 +360,6 @@ def test_gauge_paints_in_light_and_dark_palettes(qtbot: QtBot) -> None:
     gauge.set_reading(GaugeReading(90_000, 128_000, 76_800))
     image = gauge.grab().toImage()
     assert not image.isNull() and image.width() > 100
-
-
-def test_unused_event_type_is_ignored() -> None:
-    assert QEvent.Type.InputMethod  # the IME test above depends on Qt delivering this event type
 
 
 def test_the_sent_message_and_its_markdown_reply_show_in_the_chat_view(
