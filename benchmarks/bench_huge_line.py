@@ -30,7 +30,7 @@ from benchmarks.common import REPO, bench_dir, table
 TARGET_MB = 250
 BEFORE, AFTER = 50, 50  # ordinary items on each side of the huge line
 
-# What the chat window does when it opens a session (ui/chat_surface.py, ui/chat/model.py).
+# What the chat window does when it opens a session (ui/chat/model.py).
 _OPEN_CHAT = """
 import sys
 from okbot.core.session import SessionStore

@@ -162,7 +162,7 @@ def _child(mode: str, extra: list[str]) -> dict:
         loaded = []
         window.select_target(big.kind, big.id)
         page = window.current_page()
-        page.surface.loaded.connect(lambda: loaded.append(True))
+        page.view.loaded.connect(lambda _rows: loaded.append(True))
         _wait(app, lambda: bool(loaded) and not ctx.tasks.pending, 120)
         for _ in range(20):  # paint what is shown
             app.processEvents()

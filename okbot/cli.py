@@ -15,83 +15,73 @@ from typing import Any, TextIO
 from okbot import __version__
 from okbot.storage.errors import OkBotError
 
-COMMANDS_HELP = """headless commands:
-  chat TARGET [-m TEXT] [--json] [-v] send a message (or stdin) and stream the reply
-                                      (-v: a squad's delegations and member replies too)
-  chat TARGET --retry                 run the last message's turn again
-  context TARGET [--at ID] [--json]   print exactly what the model would see
-  compress TARGET [--json]            fold older items into the summary now
-  list [--json]                       assistants and squads (id, name, kind)
-  config get [KEY] | set KEY VALUE | reset KEY   read or change settings (validated)
-  new assistant NAME [--soul FILE] [--role TEXT]
-  new squad NAME --member ID[:ROLE] --member ID[:ROLE] ... [--description TEXT]
-  rm TARGET                           move an assistant or squad to the trash
-  restore TRASH_ID                    undo rm
-  trash [--json]                      what is in the trash
-
-TARGET is an assistant or squad id or name. Environment: OKBOT_HOME (data dir),
-OKBOT_BASE_URL, OKBOT_MODEL, OKBOT_API_KEY (each overrides the settings when set).
-Run `okbot` with no command to open the desktop app."""
+TARGET_HELP = "an assistant or squad id or name"
+NOTES = """`okbot COMMAND --help` shows a command's arguments.
+Environment: OKBOT_HOME (data dir), OKBOT_BASE_URL, OKBOT_MODEL, OKBOT_API_KEY (each overrides the
+settings when set). Run `okbot` with no command to open the desktop app."""
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line: every command, its options and its help are declared here and only here."""
     parser = argparse.ArgumentParser(
         prog="okbot",
         description="OkBot: desktop chat with assistants and squads.",
-        epilog=COMMANDS_HELP,
+        epilog=NOTES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"okbot {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="headless commands")
 
-    p = sub.add_parser("chat", help="send a message and stream the reply")
-    p.add_argument("target")
+    p = sub.add_parser("chat", help="send a message (or stdin) and stream the reply")
+    p.add_argument("target", metavar="TARGET", help=TARGET_HELP)
     p.add_argument("-m", "--message", help="the message (default: read stdin)")
     p.add_argument("--retry", action="store_true", help="run the last message's turn again")
     p.add_argument("--json", action="store_true", help="emit events as JSON lines")
     p.add_argument("-v", "--verbose", action="store_true", help="squads: print each delegation and member reply")
 
     p = sub.add_parser("context", help="print exactly what the model would see")
-    p.add_argument("target")
+    p.add_argument("target", metavar="TARGET", help=TARGET_HELP)
     p.add_argument("--member", metavar="ID", help="squads: that member's request instead of the captain's")
     p.add_argument("--at", type=int, metavar="ID", help="cut off at this user message (what the viewer shows)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--full", action="store_true", help="do not cut long bodies")
 
     p = sub.add_parser("compress", help="fold older items into the summary now")
-    p.add_argument("target")
+    p.add_argument("target", metavar="TARGET", help=TARGET_HELP)
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("list", help="assistants and squads")
+    p = sub.add_parser("list", help="assistants and squads (id, name, kind)")
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("config", help="read or change settings")
+    p = sub.add_parser("config", help="read or change settings (validated)")
     csub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     g = csub.add_parser("get", help="print one setting, or all")
-    g.add_argument("key", nargs="?")
+    g.add_argument("key", nargs="?", metavar="KEY")
     g.add_argument("--json", action="store_true")
     s = csub.add_parser("set", help="change a setting (validated)")
-    s.add_argument("key")
-    s.add_argument("value")
+    s.add_argument("key", metavar="KEY")
+    s.add_argument("value", metavar="VALUE")
     r = csub.add_parser("reset", help="back to the default")
-    r.add_argument("key")
+    r.add_argument("key", metavar="KEY")
 
     p = sub.add_parser("new", help="create an assistant or a squad")
     nsub = p.add_subparsers(dest="kind", metavar="KIND", required=True)
-    a = nsub.add_parser("assistant")
-    a.add_argument("name")
+    a = nsub.add_parser("assistant", help="a new assistant")
+    a.add_argument("name", metavar="NAME")
     a.add_argument("--soul", type=Path, metavar="FILE", help="SOUL.md to start from")
     a.add_argument("--role", default="", help="one-line role")
-    q = nsub.add_parser("squad")
-    q.add_argument("name")
-    q.add_argument("--member", action="append", default=[], metavar="ID[:ROLE]", required=True)
-    q.add_argument("--description", default="")
+    q = nsub.add_parser("squad", help="a new squad of two or more assistants")
+    q.add_argument("name", metavar="NAME")
+    q.add_argument(
+        "--member", action="append", default=[], metavar="ID[:ROLE]", required=True, help="a member; give two or more"
+    )
+    q.add_argument("--description", default="", help="what the squad is for")
 
     p = sub.add_parser("rm", help="move an assistant or squad to the trash")
-    p.add_argument("target")
+    p.add_argument("target", metavar="TARGET", help=TARGET_HELP)
     p = sub.add_parser("restore", help="undo rm")
-    p.add_argument("trash_id")
-    p = sub.add_parser("trash", help="list the trash")
+    p.add_argument("trash_id", metavar="TRASH_ID")
+    p = sub.add_parser("trash", help="what is in the trash")
     p.add_argument("--json", action="store_true")
     return parser
 

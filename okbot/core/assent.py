@@ -171,15 +171,6 @@ class AsSentStore:
                 raise storage_error(path, exc) from exc
         self._known.add(sha)
 
-    def _block_set(self, sha: Any) -> list[dict[str, Any]]:
-        if not isinstance(sha, str):
-            return []
-        try:
-            listing = json.loads((self.blocks_dir / f"{sha}.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return []
-        return listing if isinstance(listing, list) else []
-
     def _lines(self) -> list[dict[str, Any]]:
         try:
             raw = self.log_path.read_bytes()

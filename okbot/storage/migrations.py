@@ -167,15 +167,6 @@ def version_of(obj: dict[str, Any], key: str = VERSION_KEY) -> int | None:
     return None
 
 
-def file_version(path: Path, key: str = VERSION_KEY) -> int | None:
-    """The version of the JSON object in ``path``; ``None`` when missing, unreadable or not a JSON object."""
-    try:
-        obj = json.loads(Path(path).read_bytes().decode("utf-8-sig"))
-    except (OSError, ValueError, RecursionError):
-        return None
-    return version_of(obj, key) if isinstance(obj, dict) else None
-
-
 def read_upgrade(path: Path, kind: str, key: str = VERSION_KEY) -> Upgrade | None:
     """How ``path`` on disk stands against this build: ``None`` when missing, unreadable or without a
     usable version; else the :class:`Upgrade` that reading it would apply (``newer`` for a newer file)."""

@@ -19,9 +19,9 @@ from okbot.core.workspace import Target
 from okbot.llm.events import Degraded, Retrying
 from okbot.ui.app_context import AppContext
 from okbot.ui.approval_card import ApprovalCard
+from okbot.ui.chat import ChatView
 from okbot.ui.chat.activity import WorkingLine
 from okbot.ui.chat.roster import SquadRoster
-from okbot.ui.chat_surface import ChatSurface, make_surface
 from okbot.ui.composer import Composer
 from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT, SummaryUpdater
 from okbot.ui.tasks import TurnWorker
@@ -34,6 +34,7 @@ log = logging.getLogger("okbot.ui.chat")
 TOOL_PROGRESS_MARK = "⚙ "
 
 STOPPED_TEXT = "You stopped the reply; what arrived is kept."
+EMPTY_CHAT = "Say hello to {name}. Your conversation is saved as you go."
 
 
 class ChatPage(QWidget):
@@ -44,9 +45,7 @@ class ChatPage(QWidget):
     view_context_requested = Signal(object, int)  # Target, user item id
     settings_requested = Signal(object)  # Target: the assistant's (or squad's) own settings
 
-    def __init__(
-        self, ctx: AppContext, target: Target, parent: Any = None, *, surface: ChatSurface | None = None
-    ) -> None:
+    def __init__(self, ctx: AppContext, target: Target, parent: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("chatPage")
         self.ctx, self.target = ctx, target
@@ -83,10 +82,10 @@ class ChatPage(QWidget):
         self.feed.reading_ready.connect(self.gauge.set_reading)
         self.feed.failed.connect(self.gauge.set_problem)
 
-        self.surface = surface or make_surface(ctx.tasks, ctx.settings, self)
-        self.surface.set_sources(ctx.sources)
-        self.surface.retry_requested.connect(self.retry)
-        self.surface.view_context_requested.connect(self._on_surface_view_context_requested)
+        self.view = ChatView(self)
+        self.view.setObjectName("chatView")
+        self.view.retry_requested.connect(self.retry)
+        self.view.view_context_requested.connect(self._on_view_context_requested)
 
         self.approval = ApprovalCard(self)
         self.approval.always_allowed.connect(self._on_approval_always_allowed)
@@ -111,9 +110,9 @@ class ChatPage(QWidget):
             self._set_status(f"⚠ {target.problem}")
 
         self._build_layout()
-        self.surface.set_session(target, ctx.sources.session(target))
+        self._show_session()
         self._set_up_squad()
-        self.surface.set_developer_mode(bool(ctx.settings.get("developerMode")))
+        self.view.set_developer_mode(bool(ctx.settings.get("developerMode")))
         self.refresh_gauge()
         if not target.problem:
             self._close_dangling_calls()
@@ -155,12 +154,12 @@ class ChatPage(QWidget):
         self.feed.refresh(self.target)
 
     def set_developer_mode(self, on: bool) -> None:
-        self.surface.set_developer_mode(on)
+        self.view.set_developer_mode(on)
 
     def reload_summary(self) -> None:
         """Coverage may have moved (Compress now): show the divider where it is now."""
         summary, _problems = self.ctx.sources.summary(self.target)
-        self.surface.set_summary(summary)
+        self.view.set_summary(summary)
 
     def focus_composer(self) -> None:
         self.composer.focus_input()
@@ -195,7 +194,7 @@ class ChatPage(QWidget):
         worker.compressed.connect(self._on_worker_compressed)
         self.worker = worker
         self.composer.set_streaming(True)
-        self.surface.set_busy(True)
+        self.view.set_retry_enabled(False)  # no Retry while a turn runs
         worker.start()
         self.streaming_changed.emit(True)
 
@@ -204,17 +203,15 @@ class ChatPage(QWidget):
             self.composer.accept_sent(self._sent_text)  # accepted: now (and only now) clear the box
             self._sent_text = None
         if item.get("type") == "assistant":
-            self.surface.end_stream()
+            self.view.end_stream()
         if item.get("type") == "tool_result" and self.status_line.text().startswith(TOOL_PROGRESS_MARK):
             self._set_status("")  # that tool is done
-        self.surface.append_item(item)
-        if item.get("type") == "user":
-            if self.status_text() == UPDATING_TEXT:
-                self._set_status("")  # the compression before the request is over
-            self.surface.begin_stream()
+        self.view.append_item(item)
+        if item.get("type") == "user" and self.status_text() == UPDATING_TEXT:
+            self._set_status("")  # the compression before the request is over
 
     def _on_worker_delta(self, text: str) -> None:
-        self.surface.append_delta(text)
+        self.view.stream_delta(text)
 
     def _on_worker_event(self, event: object) -> None:
         if isinstance(event, Retrying):
@@ -232,7 +229,7 @@ class ChatPage(QWidget):
     def _on_member_activity(self, event: Any) -> None:
         self.working.on_activity(event)
         if not event.task and event.state == "working":
-            self.surface.set_stream_author(event.member)  # addressed directly: its reply streams to the user
+            self.view.set_stream_author(event.member)  # addressed directly: its reply streams to the user
 
     def _on_worker_approval_needed(self, name: str, args: dict, reply: object) -> None:
         self.approval.timeout_s = self.ctx.settings.get("tools.approvalTimeout")
@@ -271,9 +268,9 @@ class ChatPage(QWidget):
         if self.status_line.text().startswith(TOOL_PROGRESS_MARK):
             self._set_status("")
         self.working.clear()
-        self.surface.end_stream()
-        self.surface.set_stream_author("")
-        self.surface.set_busy(False)
+        self.view.end_stream()
+        self.view.set_stream_author("")
+        self.view.set_retry_enabled(True)
         self.composer.set_streaming(False)
         self._finished_worker, self.worker = self.worker, None
         self.streaming_changed.emit(False)
@@ -306,10 +303,23 @@ class ChatPage(QWidget):
             if not self.streaming:
                 self._set_status(FAILED_TEXT)
 
-    def _on_surface_view_context_requested(self, item_id: int) -> None:
+    def _on_view_context_requested(self, item_id: int) -> None:
         self.view_context_requested.emit(self.target, item_id)
 
     # --------------------------------------------------------------- internals
+    def _show_session(self) -> None:
+        """Load the session into the chat view (off the GUI thread) with its summary's divider."""
+        target, store = self.target, self.ctx.sources.session(self.target)
+        summary, _problems = self.ctx.sources.summary(target)
+        self.view.set_placeholder(EMPTY_CHAT.format(name=target.name))
+        self.view.set_session(
+            store,
+            summary=summary,
+            target_name_by_id=lambda author: target.name if author == target.id else author,
+            tasks=self.ctx.tasks,
+            show_authors=target.kind == "squad",
+        )
+
     def _close_dangling_calls(self) -> None:
         """A call left waiting when OkBot closed (an approval card, a running tool) gets its closing note now."""
         session, target = self.ctx.sources.session(self.target), self.target
@@ -321,7 +331,7 @@ class ChatPage(QWidget):
 
         def show(items: list[dict[str, Any]]) -> None:
             for item in items:
-                self.surface.append_item(item)
+                self.view.append_item(item)
 
         self.ctx.tasks.run(close, show, lambda exc: log.warning("could not close dangling calls: %s", exc), owner=self)
 
@@ -331,7 +341,7 @@ class ChatPage(QWidget):
             return
         roster = SquadRoster.build(self.target, self.ctx.workspace.assistants())
         self.working.set_roster(roster)
-        self.surface.set_roster(roster)
+        self.view.set_roster(roster)
 
     def _set_status(self, text: str) -> None:
         self.status_line.setText(text)
@@ -379,7 +389,6 @@ class ChatPage(QWidget):
         layout.setSpacing(0)
         layout.addLayout(header)
         layout.addWidget(rule)
-        surface = self.surface.widget
-        surface.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        layout.addWidget(surface, 1)
+        self.view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        layout.addWidget(self.view, 1)
         layout.addLayout(bottom)

@@ -142,9 +142,6 @@ class MainWindow(QMainWindow):
         widget = self.stack.currentWidget()
         return widget if widget in self._pages.values() else None
 
-    def page_for(self, target: Target) -> ChatPage | None:
-        return self._pages.get(target.dir)
-
     def create_assistant(self) -> None:
         """Create an assistant named "New assistant" (numbered if taken) and start renaming it."""
         taken = {t.name.casefold() for t in self.model_targets()}

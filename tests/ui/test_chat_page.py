@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QInputMethodEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
@@ -45,9 +45,18 @@ def wait_idle(qtbot: QtBot, page: ChatPage) -> None:
 
 
 def shown_text(page: ChatPage) -> str:
-    surface = page.surface
-    text = getattr(surface, "text", None)
-    return text() if callable(text) else ""
+    """Every loaded row's text and the streaming reply, one per line."""
+    model = page.view.chat_model()
+    lines = [str(item.get("content", "")) for row in range(model.rowCount()) if (item := model.item(row))]
+    if model.streaming:
+        lines.append(model.stream_text)
+    return "\n".join(lines)
+
+
+def streaming_text(page: ChatPage) -> str | None:
+    """The reply streaming in right now (``None`` when there is no streaming row)."""
+    model = page.view.chat_model()
+    return model.stream_text if model.streaming else None
 
 
 # ------------------------------------------------------------------------------ sending
@@ -59,7 +68,7 @@ def test_send_streams_the_reply_and_writes_it(qtbot: QtBot, ctx: AppContext, ser
     assert page.streaming and page.composer.button.text() == "Stop"
     page.worker.delta.connect(deltas.append)
     streamed: list[str] = []
-    page.worker.delta.connect(lambda _t: streamed.append(page.surface.streaming_text or ""))
+    page.worker.delta.connect(lambda _t: streamed.append(streaming_text(page) or ""))
     wait_idle(qtbot, page)
     assert any(0 < len(s) < len("Hello! Here is some streamed text.") for s in streamed)  # shown growing
     assert len(deltas) > 2  # it streamed in pieces
@@ -72,7 +81,7 @@ def test_send_streams_the_reply_and_writes_it(qtbot: QtBot, ctx: AppContext, ser
     ]
     assert server.chat_requests()[0]["messages"][-1] == {"role": "user", "content": "Say hello"}
     qtbot.waitUntil(lambda: "Here is some streamed text." in shown_text(page))
-    assert page.surface.streaming_text is None
+    assert streaming_text(page) is None
 
 
 def test_stop_mid_stream_keeps_the_partial_reply(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
@@ -117,7 +126,7 @@ def test_retry_requested_by_the_chat_view_runs_a_retry(qtbot: QtBot, ctx: AppCon
     type_and_enter(qtbot, page, "first")
     wait_idle(qtbot, page)
     server.enqueue(Reply(text="again"))
-    page.surface.retry_requested.emit()
+    page.view.retry_requested.emit()
     assert page.streaming
     wait_idle(qtbot, page)
     assert page.last_result.reply_text == "again"
@@ -353,23 +362,19 @@ def test_gauge_paints_in_light_and_dark_palettes(qtbot: QtBot) -> None:
     assert not image.isNull() and image.width() > 100
 
 
-def test_unused_event_type_is_ignored() -> None:
-    assert QEvent.Type.InputMethod  # the IME test above depends on Qt delivering this event type
-
-
-def test_the_chat_view_is_used_and_the_plain_transcript_still_works(
+def test_the_sent_message_and_its_markdown_reply_show_in_the_chat_view(
     qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
 ) -> None:
-    from okbot.ui.chat_surface import PlainTranscript
-    from okbot.ui.chat_view_surface import ChatViewSurface
-
-    assert isinstance(open_page(qtbot, ctx).surface, ChatViewSurface)
-    target = target_of(ctx)
-    page = ChatPage(ctx, target, surface=PlainTranscript(ctx.tasks))
-    qtbot.addWidget(page)
-    page.show()
-    server.enqueue(Reply(text="Plain but **working**.\n\n```python\nprint('hi')\n```"))
+    page = open_page(qtbot, ctx)
+    reply = "Plain but **working**.\n\n```python\nprint('hi')\n```"
+    server.enqueue(Reply(text=reply))
     type_and_enter(qtbot, page, "fallback?")
     wait_idle(qtbot, page)
-    qtbot.waitUntil(lambda: "print('hi')" in page.surface.text())
-    assert "fallback?" in page.surface.text() and "Plain but working." in page.surface.text()
+    model = page.view.chat_model()
+
+    def shown() -> list[tuple[str, str]]:
+        rows = [model.item(row) for row in range(model.rowCount())]
+        return [(it["type"], it["content"]) for it in rows if it]
+
+    qtbot.waitUntil(lambda: shown() == [("user", "fallback?"), ("assistant", reply)])
+    assert not model.streaming

@@ -42,7 +42,7 @@ def open_filled_chat(
     page.resize(720, 640)
     page.show()
     qtbot.waitExposed(page)
-    qtbot.waitUntil(lambda: not page.surface.view.chat_model().loading, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not page.view.chat_model().loading, timeout=WAIT_MS)
     return page, target
 
 
@@ -58,7 +58,7 @@ def broken(body: dict) -> Reply:
 
 
 def divider_row(page: ChatPage) -> int | None:
-    model = page.surface.view.chat_model()
+    model = page.view.chat_model()
     return next((row for row in range(model.rowCount()) if model.row_kind(row) == DIVIDER), None)
 
 
@@ -77,7 +77,7 @@ def test_the_divider_appears_in_the_open_chat_after_a_background_compression(
     qtbot.waitUntil(lambda: not page.summary_updates.running, timeout=WAIT_MS)
     assert statuses == [UPDATING_TEXT] and page.status_text() == ""
     covered = SummaryStore(target.summary_path).load().covered_through_id
-    model = page.surface.view.chat_model()
+    model = page.view.chat_model()
     assert covered > 0 and model.item_id(divider_row(page) - 1) == covered  # right after the last covered item
     assert len([b for b in server.chat_requests() if is_summarizer_request(b)]) >= 1
 
@@ -120,4 +120,4 @@ def test_the_divider_appears_after_a_compression_before_the_request(
     assert len(reports) == 1 and reports[0].ok
     assert statuses == [UPDATING_TEXT] and page.status_text() == ""  # said why the reply waited, then cleared
     covered = SummaryStore(target.summary_path).load().covered_through_id
-    assert page.surface.view.chat_model().item_id(divider_row(page) - 1) == covered
+    assert page.view.chat_model().item_id(divider_row(page) - 1) == covered

@@ -408,7 +408,7 @@ def test_view_context_opens_the_viewer_for_that_message(
     page.send("what is in my context?")
     qtbot.waitUntil(lambda: not page.streaming, timeout=15_000)
     user_id = ctx.sources.session(page.target).tail(2)[0]["id"]
-    page.surface.view_context_requested.emit(user_id)
+    page.view.view_context_requested.emit(user_id)
     viewers = [w for w in QApplication.topLevelWidgets() if isinstance(w, ContextViewer) and w.isVisible()]
     assert len(viewers) == 1 and viewers[0].item_id == user_id and viewers[0].target.id == page.target.id
     viewers[0].close()
@@ -419,7 +419,7 @@ def test_settings_open_with_ctrl_comma_and_developer_mode_applies_at_once(qtbot:
     qtbot.keyClick(window.sidebar.list, Qt.Key.Key_Comma, Qt.KeyboardModifier.ControlModifier)
     dialog = window.settings_dialog
     assert dialog is not None and dialog.isVisible()
-    view = window.current_page().surface.view
+    view = window.current_page().view
     assert not view.developer_mode()
     ctx.settings.set("developerMode", True)
     dialog.setting_changed.emit("developerMode")

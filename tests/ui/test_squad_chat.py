@@ -78,9 +78,7 @@ def open_page(qtbot: QtBot, ctx: AppContext, squad: Target) -> ChatPage:
 
 
 def view_of(page: ChatPage) -> ChatView:
-    view = page.surface.widget
-    assert isinstance(view, ChatView)
-    return view
+    return page.view
 
 
 def run_turn(qtbot: QtBot, page: ChatPage, text: str) -> None:
