@@ -18,6 +18,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QStackedWidget, QWidget
 
+from okbot.core import trash
 from okbot.core.errors import OkBotError
 from okbot.core.workspace import Target, Workspace
 from okbot.ui.app_context import AppContext
@@ -222,7 +223,7 @@ class MainWindow(QMainWindow):
             self.sidebar.show_message(f"“{target.name}” is replying. Stop the reply first, then delete.")
             return
         try:
-            trash_id = self.workspace.delete(target.id)
+            trash_id = trash.delete(self.workspace, target.id)
         except (OkBotError, OSError) as exc:
             self.sidebar.show_message(f"Not deleted: {exc}")
             return
@@ -233,7 +234,7 @@ class MainWindow(QMainWindow):
 
     def _on_sidebar_undo_requested(self, trash_id: str) -> None:
         try:
-            restored = self.workspace.restore(trash_id)
+            restored = trash.restore(self.workspace, trash_id)
         except (OkBotError, OSError) as exc:
             self.sidebar.show_message(f"Could not undo: {exc}")
             return
