@@ -144,11 +144,14 @@ class Workspace:
 
     def __init__(self, root: Path | None = None) -> None:
         if root is None:
-            self.root, self.trash_root = paths.data_dir(), paths.trash_dir()
-            self.assistants_root, self.squads_root = paths.assistants_dir(), paths.squads_dir()
+            self.root = paths.data_dir()
+            self.assistants_root = paths.assistants_dir()
+            self.squads_root = paths.squads_dir()
+            self.trash_root = paths.trash_dir()
         else:
             self.root = Path(root)
-            self.assistants_root, self.squads_root = self.root / "assistants", self.root / "squads"
+            self.assistants_root = self.root / "assistants"
+            self.squads_root = self.root / "squads"
             self.trash_root = self.root / "trash"
         self.problems: list[str] = []
 
@@ -188,9 +191,10 @@ class Workspace:
         if not isinstance(ref, str) or not ref.strip():
             raise NotFound("No assistant or squad name given.")
         ref = ref.strip()
-        targets, key = self.list(), ref.casefold()
+        targets = self.list()
         # Two targets share an id only with hand-made directories; names may repeat freely.
-        by_id, by_name = [t for t in targets if t.id == ref], [t for t in targets if t.name.casefold() == key]
+        by_id = [t for t in targets if t.id == ref]
+        by_name = [t for t in targets if t.name.casefold() == ref.casefold()]
         for matches in (by_id, by_name):
             if len(matches) == 1:
                 return matches[0]

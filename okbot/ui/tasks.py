@@ -101,7 +101,10 @@ class _Job(QRunnable):
         super().__init__()
         self.setAutoDelete(True)
         self._emit = relay.done.emit
-        self._runner_key, self._job_id, self._fn, self._running = runner_key, job_id, fn, running
+        self._runner_key = runner_key
+        self._job_id = job_id
+        self._fn = fn
+        self._running = running
 
     def run(self) -> None:
         try:

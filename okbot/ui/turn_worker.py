@@ -23,7 +23,7 @@ from okbot.ui.tasks import TaskRunner, default_task_runner
 if TYPE_CHECKING:  # the runner (and what it imports) loads with the first turn, not at start-up
     from okbot.core.runner import TurnResult, TurnRunner
 
-log = logging.getLogger("okbot.ui.tasks")  # the background-work area, as before the split
+log = logging.getLogger("okbot.ui.tasks")  # the background-work area, shared with the TaskRunner
 
 APPROVAL_GRACE_S = 30  # past the card's own timeout, a worker stops waiting for an answer
 
