@@ -239,9 +239,11 @@ def _cmd_new(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_rm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from okbot.core import trash
+
     ws = _workspace()
     target = ws.resolve(args.target)
-    trash_id = ws.delete(target.id)
+    trash_id = trash.delete(ws, target.id)
     print(
         f"moved {target.kind} {target.id} ({target.name}) to the trash; undo with: okbot restore {trash_id}",
         file=out,
@@ -252,13 +254,17 @@ def _cmd_rm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_restore(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    target = _workspace().restore(args.trash_id)
+    from okbot.core import trash
+
+    target = trash.restore(_workspace(), args.trash_id)
     print(f"restored {target.kind} {target.id} ({target.name})", file=out)
     return 0
 
 
 def _cmd_trash(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    entries = _workspace().trash()
+    from okbot.core import trash
+
+    entries = trash.entries(_workspace())
     if args.json:
         print(json.dumps(entries, ensure_ascii=False, indent=2), file=out)
     else:

@@ -1,14 +1,14 @@
-"""Assistants and squads on disk: create, list, resolve, rename, delete to trash, restore.
+"""Assistants and squads on disk: create, list, resolve, rename.
 
 Layout (under the data dir, or under ``root`` when one is given)::
 
     assistants/<id>/assistant.json, SOUL.md, session.jsonl, session-summary.json, memory/, skills/
     squads/<id>/squad.json, session.jsonl, session-summary.json
-    trash/<UTC stamp>-<kind>-<id>/manifest.json + <id>/ (the moved directory, untouched)
+    trash/  (deleted assistants and squads: see :mod:`okbot.core.trash`)
 
 Ids are safe directory names derived from the free-text name, unique across assistants, squads
-and the trash (so a restore never clashes). Nothing here deletes user data: delete moves into the
-trash, and a directory whose JSON cannot be read is listed with a problem, never skipped or removed.
+and the trash (so a restore never clashes). Nothing here deletes user data: a directory whose JSON
+cannot be read is listed with a problem, never skipped or removed.
 Versions follow :mod:`okbot.storage.migrations`: older JSON is migrated (old file kept as ``.v<N>.bak``);
 a newer OkBot's is listed with a message, ``read_only``, and every edit raises NewerVersion.
 """
@@ -23,7 +23,6 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +45,6 @@ SCHEMA_VERSION = 1
 MAX_ID_CHARS = 40
 KINDS = ("assistant", "squad")
 META_FILE = {"assistant": "assistant.json", "squad": "squad.json"}
-TRASH_MANIFEST = "manifest.json"
 _WINDOWS_RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{n}" for p in ("com", "lpt") for n in range(1, 10)}
 
 
@@ -136,19 +134,23 @@ def read_soul(target: Target) -> tuple[str, str | None]:
 
 
 class Workspace:
-    """The assistants, squads and trash under one data root.
+    """The assistants and squads under one data root (and where its trash is: ``trash_root``).
 
-    ``problems`` holds the messages of the last listing (unreadable JSON files) or restore
-    (memberships that could not be put back); the UI shows them.
+    ``problems`` holds the messages of the last listing (unreadable JSON files), delete or
+    restore (squads whose members could not be updated, see :mod:`okbot.core.trash`); the UI
+    shows them.
     """
 
     def __init__(self, root: Path | None = None) -> None:
         if root is None:
-            self.root, self.trash_root = paths.data_dir(), paths.trash_dir()
-            self.assistants_root, self.squads_root = paths.assistants_dir(), paths.squads_dir()
+            self.root = paths.data_dir()
+            self.assistants_root = paths.assistants_dir()
+            self.squads_root = paths.squads_dir()
+            self.trash_root = paths.trash_dir()
         else:
             self.root = Path(root)
-            self.assistants_root, self.squads_root = self.root / "assistants", self.root / "squads"
+            self.assistants_root = self.root / "assistants"
+            self.squads_root = self.root / "squads"
             self.trash_root = self.root / "trash"
         self.problems: list[str] = []
 
@@ -188,9 +190,10 @@ class Workspace:
         if not isinstance(ref, str) or not ref.strip():
             raise NotFound("No assistant or squad name given.")
         ref = ref.strip()
-        targets, key = self.list(), ref.casefold()
+        targets = self.list()
         # Two targets share an id only with hand-made directories; names may repeat freely.
-        by_id, by_name = [t for t in targets if t.id == ref], [t for t in targets if t.name.casefold() == key]
+        by_id = [t for t in targets if t.id == ref]
+        by_name = [t for t in targets if t.name.casefold() == ref.casefold()]
         for matches in (by_id, by_name):
             if len(matches) == 1:
                 return matches[0]
@@ -198,6 +201,45 @@ class Workspace:
                 ids = ", ".join(f"{t.id} ({t.kind})" for t in matches)
                 raise OkBotError(f"More than one assistant or squad matches '{ref}': {ids}.", hint="use ids")
         raise NotFound(f"No assistant or squad named '{ref}'.", hint=_close_matches_hint(ref, targets))
+
+    def squads_below_minimum(self) -> list[Target]:
+        """Readable squads with fewer than two existing member assistants."""
+        live = {t.id for t in self._scan("assistant")[0]}
+        return [
+            squad
+            for squad in self._scan("squad")[0]
+            if squad.meta and sum(m["assistant"] in live for m in squad.members) < MIN_SQUAD_MEMBERS
+        ]
+
+    def kind_root(self, kind: str) -> Path:
+        """Where targets of ``kind`` live: ``assistants/`` or ``squads/``."""
+        return self.assistants_root if kind == "assistant" else self.squads_root
+
+    def load(self, kind: str, directory: Path) -> tuple[Target, str | None]:
+        """Read one target directory: its Target and the problem to report (``None`` when it is fine)."""
+        meta_path = directory / META_FILE[kind]
+        label = f"{kind} '{directory.name}'"
+        problem, meta = None, {}
+        try:
+            parsed = json.loads(meta_path.read_bytes().decode("utf-8"))
+        except FileNotFoundError:
+            problem = f"{META_FILE[kind]} is missing for {label} ({meta_path})."
+        except OSError as exc:
+            problem = f"{META_FILE[kind]} of {label} cannot be read ({exc.strerror or exc})."
+        except (ValueError, RecursionError) as exc:  # bad UTF-8, bad JSON, JSON nested beyond reason
+            problem = f"{META_FILE[kind]} of {label} is not valid JSON ({exc}); the file was left as is."
+        else:
+            if isinstance(parsed, dict):
+                meta = parsed
+            else:
+                problem = f"{META_FILE[kind]} of {label} does not hold a JSON object."
+        meta, read_only = migrations.current_form(kind, meta, meta_path)
+        name = meta.get("name")
+        if meta and not (isinstance(name, str) and name.strip()):
+            problem = f"{META_FILE[kind]} of {label} has no name."
+        display = name.strip() if isinstance(name, str) and name.strip() else directory.name
+        target = Target(kind, directory.name, display, directory, meta, problem, read_only)
+        return target, problem or (f"{label}: {read_only}" if read_only else None)
 
     # ---------------------------------------------------------------- creating
     def create_assistant(
@@ -303,162 +345,25 @@ class Workspace:
         migrations.write_json(target.meta_path, target.kind, meta, action=f"rename this {target.kind}")
         return Target(target.kind, target.id, new_name, target.dir, meta)
 
-    # ------------------------------------------------------------ trash/restore
-    def delete(self, ref: str) -> str:
-        """Move an assistant or squad to the trash and return the trash id.
-
-        Deleting an assistant also removes it from every squad's members; the manifest records
-        where it was so :meth:`restore` can put it back.
-        """
-        target = self.resolve(ref)
-        memberships: list[dict] = []
-        if target.kind == "assistant":
-            for squad in self.squads():
-                for index, member in enumerate(squad.members):
-                    if member["assistant"] == target.id:
-                        memberships.append({"squad": squad.id, "index": index, "role": member["role"]})
-        paths.ensure_private_dir(self.trash_root)
-        trash_id = self._new_trash_id(target)
-        entry = self.trash_root / trash_id
-        os.mkdir(entry, 0o700)
-        manifest = {
-            "version": SCHEMA_VERSION,
-            "trashId": trash_id,
-            "kind": target.kind,
-            "id": target.id,
-            "name": target.name,
-            "deletedAt": now_iso(),
-            "originalPath": f"{self._kind_root(target.kind).name}/{target.id}",
-            "squadMemberships": memberships,
-        }
-        atomic_write_json(entry / TRASH_MANIFEST, manifest)
-        try:
-            os.rename(target.dir, entry / target.id)
-        except OSError as exc:
-            with contextlib.suppress(OSError):
-                (entry / TRASH_MANIFEST).unlink()
-                entry.rmdir()
-            raise OkBotError(f"Could not move {target.name} to the trash: {exc.strerror or exc}") from exc
-        self.problems = []
-        for squad_id in dict.fromkeys(m["squad"] for m in memberships):
-            self._edit_squad_members(squad_id, lambda ms: [m for m in ms if m.get("assistant") != target.id])
-        return trash_id
-
-    def restore(self, trash_id: str) -> Target:
-        """Undo a delete: move the directory back and re-add squad memberships."""
-        entry = self._trash_entry(trash_id)
-        manifest = _read_json_object(entry / TRASH_MANIFEST)
-        if manifest is None or manifest.get("kind") not in KINDS or not _plain_name(manifest.get("id")):
-            raise OkBotError(f"Trash entry '{trash_id}' has no readable manifest; its files are in {entry}.")
-        kind, target_id = manifest["kind"], manifest["id"]
-        content = entry / target_id
-        if not content.is_dir():
-            raise OkBotError(f"Trash entry '{trash_id}' holds no directory to restore ({content}).")
-        for root in (self.assistants_root, self.squads_root):
-            if (root / target_id).exists():
-                raise OkBotError(
-                    f"Cannot restore '{target_id}': that id is taken again.",
-                    hint=f"rename or delete the current '{target_id}' first; the trash entry is kept",
-                )
-        kind_root = self._kind_root(kind)
-        paths.ensure_private_dir(kind_root)
-        try:
-            os.rename(content, kind_root / target_id)
-        except OSError as exc:
-            raise OkBotError(f"Could not restore '{target_id}': {exc.strerror or exc}") from exc
-        self.problems = []
-        for membership in manifest.get("squadMemberships") or []:
-            self._readd_membership(target_id, membership)
-        with contextlib.suppress(OSError):
-            (entry / TRASH_MANIFEST).unlink()
-            entry.rmdir()
-        return self._load(kind, kind_root / target_id)[0]
-
-    def trash(self) -> list[dict]:
-        """Trash entries, newest first: ``{"id", "kind", "name", "deletedAt", "targetId"}``."""
-        entries = []
-        for entry in _subdirs(self.trash_root):
-            manifest = _read_json_object(entry / TRASH_MANIFEST)
-            if manifest is None:
-                continue
-            target_id = manifest.get("id")
-            if isinstance(target_id, str) and target_id and (entry / target_id).is_dir():
-                info = {k: manifest.get(k, "") for k in ("kind", "name", "deletedAt")}
-                entries.append({"id": entry.name, **info, "targetId": target_id})
-        entries.sort(key=lambda e: (str(e["deletedAt"]), e["id"]), reverse=True)
-        return entries
-
-    def squads_below_minimum(self) -> list[Target]:
-        """Readable squads with fewer than two existing member assistants."""
-        live = {t.id for t in self._scan("assistant")[0]}
-        return [
-            squad
-            for squad in self._scan("squad")[0]
-            if squad.meta and sum(m["assistant"] in live for m in squad.members) < MIN_SQUAD_MEMBERS
-        ]
-
     # ---------------------------------------------------------------- internals
-    def _kind_root(self, kind: str) -> Path:
-        return self.assistants_root if kind == "assistant" else self.squads_root
-
     def _scan(self, kind: str) -> tuple[list[Target], list[str]]:
         targets, problems = [], []
-        for directory in _subdirs(self._kind_root(kind)):
-            target, problem = self._load(kind, directory)
+        for directory in subdirs(self.kind_root(kind)):
+            target, problem = self.load(kind, directory)
             targets.append(target)
             if problem:
                 problems.append(problem)
         targets.sort(key=lambda t: (t.name.casefold(), t.id))
         return targets, problems
 
-    def _load(self, kind: str, directory: Path) -> tuple[Target, str | None]:
-        meta_path = directory / META_FILE[kind]
-        label = f"{kind} '{directory.name}'"
-        problem, meta = None, {}
-        try:
-            parsed = json.loads(meta_path.read_bytes().decode("utf-8"))
-        except FileNotFoundError:
-            problem = f"{META_FILE[kind]} is missing for {label} ({meta_path})."
-        except OSError as exc:
-            problem = f"{META_FILE[kind]} of {label} cannot be read ({exc.strerror or exc})."
-        except (ValueError, RecursionError) as exc:  # bad UTF-8, bad JSON, JSON nested beyond reason
-            problem = f"{META_FILE[kind]} of {label} is not valid JSON ({exc}); the file was left as is."
-        else:
-            if isinstance(parsed, dict):
-                meta = parsed
-            else:
-                problem = f"{META_FILE[kind]} of {label} does not hold a JSON object."
-        meta, read_only = migrations.current_form(kind, meta, meta_path)
-        name = meta.get("name")
-        if meta and not (isinstance(name, str) and name.strip()):
-            problem = f"{META_FILE[kind]} of {label} has no name."
-        display = name.strip() if isinstance(name, str) and name.strip() else directory.name
-        target = Target(kind, directory.name, display, directory, meta, problem, read_only)
-        return target, problem or (f"{label}: {read_only}" if read_only else None)
-
     def _taken_ids(self) -> set[str]:
-        taken = {d.name for root in (self.assistants_root, self.squads_root) for d in _subdirs(root)}
-        for entry in _subdirs(self.trash_root):  # named "<stamp>-<kind>-<id>"; the stamp has no "-"
-            parts = entry.name.split("-", 2)
-            if len(parts) == 3 and parts[1] in KINDS:
-                taken.add(parts[2])
-        return taken | _WINDOWS_RESERVED
+        from okbot.core import trash  # here: the trash module imports this one
+
+        taken = {d.name for root in (self.assistants_root, self.squads_root) for d in subdirs(root)}
+        return taken | trash.held_ids(self.trash_root) | _WINDOWS_RESERVED
 
     def _new_id(self, name: str, kind: str) -> str:
         return unique_id(slugify(name, fallback=kind), self._taken_ids())
-
-    def _new_trash_id(self, target: Target) -> str:
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-        base = f"{stamp}-{target.kind}-{target.id}"
-        candidate, n = base, 2
-        while (self.trash_root / candidate).exists():
-            candidate, n = f"{stamp}.{n}-{target.kind}-{target.id}", n + 1
-        return candidate
-
-    def _trash_entry(self, trash_id: str) -> Path:
-        if isinstance(trash_id, str) and trash_id in {d.name for d in _subdirs(self.trash_root)}:
-            return self.trash_root / trash_id
-        raise NotFound(f"No trash entry '{trash_id}'.")
 
     def _publish(self, kind_root: Path, new_id: str, fill: Any) -> Path:
         """Build the directory under a hidden staging name, then rename it into place (a failed write: OkBotError)."""
@@ -477,42 +382,6 @@ class Workspace:
                 raise OkBotError(f"Could not create '{new_id}': {exc.strerror or exc}.", hint=str(kind_root)) from exc
             raise
         return final
-
-    def _edit_squad_members(self, squad_id: str, edit: Any) -> bool:
-        path = self.squads_root / squad_id / "squad.json"
-        meta = _read_json_object(path)
-        if meta is None:
-            self.problems.append(f"Squad '{squad_id}' could not be updated: squad.json is unreadable.")
-            return False
-        meta, _ = migrations.current_form("squad", meta, path)
-        members = meta.get("members") if isinstance(meta.get("members"), list) else []
-        meta["members"] = edit(list(members))
-        try:
-            migrations.write_json(path, "squad", meta, action="update its members")
-        except OkBotError as exc:
-            self.problems.append(f"Squad '{squad_id}' could not be updated: {exc}.")
-            return False
-        return True
-
-    def _readd_membership(self, assistant_id: str, membership: Any) -> None:
-        if not isinstance(membership, dict) or not _plain_name(membership.get("squad")):
-            return
-        squad_id = membership["squad"]
-        if squad_id not in {d.name for d in _subdirs(self.squads_root)}:
-            self.problems.append(
-                f"Squad '{squad_id}' no longer exists; {assistant_id} was not re-added to it."
-            )
-            return
-        role = membership.get("role") if isinstance(membership.get("role"), str) else ""
-        index = membership.get("index") if isinstance(membership.get("index"), int) else 1 << 30
-
-        def edit(members: list) -> list:
-            if any(isinstance(m, dict) and m.get("assistant") == assistant_id for m in members):
-                return members
-            members.insert(max(0, min(index, len(members))), {"assistant": assistant_id, "role": role})
-            return members
-
-        self._edit_squad_members(squad_id, edit)
 
 
 # -------------------------------------------------------------------- helpers
@@ -548,7 +417,7 @@ def _close_matches_hint(ref: str, targets: list[Target]) -> str:
     return "there are no assistants or squads yet"
 
 
-def _subdirs(root: Path) -> list[Path]:
+def subdirs(root: Path) -> list[Path]:
     """Visible subdirectories of ``root`` (hidden ones are staging leftovers)."""
     try:
         entries = list(os.scandir(root))
@@ -564,7 +433,8 @@ def _is_dir(entry: os.DirEntry) -> bool:
         return False
 
 
-def _read_json_object(path: Path) -> dict | None:
+def read_json_object(path: Path) -> dict | None:
+    """The JSON object in ``path``; ``None`` when it is missing, unreadable or not an object."""
     try:
         parsed = json.loads(path.read_bytes().decode("utf-8"))
     except (OSError, ValueError, RecursionError):
@@ -574,12 +444,7 @@ def _read_json_object(path: Path) -> dict | None:
 
 def _load_assistant_template() -> dict:
     # The template ships with the app; a broken install still gets a working assistant.
-    return _read_json_object(paths.resource("templates", "assistant.json")) or {"name": "OkBot"}
-
-
-def _plain_name(value: Any) -> bool:
-    """A single path component (manifests are read back from disk, so never trust them as paths)."""
-    return isinstance(value, str) and value not in ("", ".", "..") and not re.search(r"[/\\\x00]", value)
+    return read_json_object(paths.resource("templates", "assistant.json")) or {"name": "OkBot"}
 
 
 def _template_soul_bytes() -> bytes:
@@ -595,4 +460,3 @@ def _remove_staging(staging: Path) -> None:
         with contextlib.suppress(OSError):
             path = staging / name if name else staging
             path.rmdir() if name in ("memory", "skills", "") else path.unlink()
-

@@ -1,6 +1,6 @@
 """One chat: the conversation, the approval card, the status line, the composer and the token gauge.
 
-The page drives a :class:`~okbot.ui.tasks.TurnWorker` per turn (send, Stop, Retry) and turns
+The page drives a :class:`~okbot.ui.turn_worker.TurnWorker` per turn (send, Stop, Retry) and turns
 its signals into what the widgets show. It keeps no business logic: the runner decides what is
 sent and written; the page only reacts.
 """
@@ -24,8 +24,8 @@ from okbot.ui.chat.activity import WorkingLine
 from okbot.ui.chat.roster import SquadRoster
 from okbot.ui.composer import Composer
 from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT, SummaryUpdater
-from okbot.ui.tasks import TurnWorker
 from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed
+from okbot.ui.turn_worker import TurnWorker
 
 if TYPE_CHECKING:
     from okbot.core.runner import TurnResult

@@ -18,6 +18,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QStackedWidget, QWidget
 
+from okbot.core import trash
 from okbot.core.workspace import Target, Workspace
 from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
@@ -142,6 +143,9 @@ class MainWindow(QMainWindow):
         widget = self.stack.currentWidget()
         return widget if widget in self._pages.values() else None
 
+    def page_for(self, target: Target) -> ChatPage | None:
+        return self._pages.get(target.dir)
+
     def create_assistant(self) -> None:
         """Create an assistant named "New assistant" (numbered if taken) and start renaming it."""
         taken = {t.name.casefold() for t in self.model_targets()}
@@ -219,7 +223,7 @@ class MainWindow(QMainWindow):
             self.sidebar.show_message(f"“{target.name}” is replying. Stop the reply first, then delete.")
             return
         try:
-            trash_id = self.workspace.delete(target.id)
+            trash_id = trash.delete(self.workspace, target.id)
         except (OkBotError, OSError) as exc:
             self.sidebar.show_message(f"Not deleted: {exc}")
             return
@@ -230,7 +234,7 @@ class MainWindow(QMainWindow):
 
     def _on_sidebar_undo_requested(self, trash_id: str) -> None:
         try:
-            restored = self.workspace.restore(trash_id)
+            restored = trash.restore(self.workspace, trash_id)
         except (OkBotError, OSError) as exc:
             self.sidebar.show_message(f"Could not undo: {exc}")
             return

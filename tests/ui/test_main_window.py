@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from okbot.config.settings import Settings
+from okbot.core import trash
 from okbot.core.workspace import Workspace
 from okbot.storage import paths
 from okbot.ui.app import create_application, startup_problems
@@ -313,14 +314,14 @@ def test_delete_asks_first_then_offers_undo(qtbot: QtBot, workspace: Workspace) 
     window.sidebar.ask_delete_current()
     qtbot.mouseClick(window.sidebar.banner.primary, Qt.MouseButton.LeftButton)  # Delete
     assert sidebar_names(window) == ["OkBot"]
-    assert [e["name"] for e in workspace.trash()] == ["Researcher"]
+    assert [e["name"] for e in trash.entries(workspace)] == ["Researcher"]
     assert window.sidebar.banner_kind == "undo"
     assert window.selected_target().name == "OkBot"
 
     qtbot.mouseClick(window.sidebar.banner.primary, Qt.MouseButton.LeftButton)  # Undo
     assert sidebar_names(window) == ["OkBot", "Researcher"]
     assert window.selected_target().id == researcher.id
-    assert workspace.trash() == []
+    assert trash.entries(workspace) == []
     assert window.sidebar.banner_kind == ""
 
 

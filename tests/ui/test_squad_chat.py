@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from okbot.core import trash
 from okbot.core.context import build_context
 from okbot.core.items import new_item, user_message
 from okbot.core.render import render_markdown
@@ -217,7 +218,7 @@ def test_a_deleted_member_shows_its_id(qtbot: QtBot, ctx: AppContext, squad: Tar
     session = ctx.sources.session(squad)
     session.append(user_message("@ola hi"))
     session.append(new_item("assistant", author="ola", source="member:ola", content="hello", status="complete"))
-    ctx.workspace.delete("Ola")
+    trash.delete(ctx.workspace, "Ola")
     page = open_page(qtbot, ctx, ctx.workspace.resolve(squad.id))
     assert layout_of(view_of(page), 1).author == "ola"
 
@@ -321,7 +322,7 @@ def test_a_turn_without_members_offers_only_the_captain_and_a_removed_member_is_
                             content="done", ok=True))
     quiet = session.append(user_message("hello"))["id"]
     session.append(new_item("assistant", author=squad.id, source="app", content="hi", status="complete"))
-    ctx.workspace.delete("Ola")
+    trash.delete(ctx.workspace, "Ola")
     squad = ctx.workspace.resolve(squad.id)
     viewer = open_viewer(qtbot, ctx, squad, quiet)
     assert viewer.seats() == [("Captain", None, True)] and not viewer.seat.isEnabled()

@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QMenu
 from pytestqt.qtbot import QtBot
 
+from okbot.core import trash
 from okbot.core.record_fields import DEFAULT_CAPTAIN
 from okbot.core.workspace import Target, Workspace
 from okbot.ui.main_window import MainWindow
@@ -115,7 +116,7 @@ def test_a_refusal_from_the_workspace_keeps_the_dialog_and_the_input(qtbot: QtBo
     dialog.row_for("Writer").check.setChecked(True)
     dialog.row_for("Critic").role_edit.setText("reviews")
     dialog.row_for("Critic").check.setChecked(True)
-    workspace.delete("critic")  # gone meanwhile (another window, the CLI)
+    trash.delete(workspace, "critic")  # gone meanwhile (another window, the CLI)
     assert dialog.save() is None
     assert dialog.isVisible() and dialog.errors()["form"].startswith("⚠ Not saved: No assistant or squad named")
     assert dialog.name_edit.text() == "Pair" and dialog.row_for("Critic").role_edit.text() == "reviews"

@@ -14,10 +14,10 @@ import pytest
 
 from okbot.config.schema import SettingError
 from okbot.config.settings import Settings
+from okbot.core import migrations, trash
 from okbot.core.memory.store import MemoryStore
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import Workspace
-from okbot.storage import migrations
 from okbot.storage.errors import OkBotError
 from okbot.storage.migrations import CURRENT, MIGRATIONS, NewerVersion
 
@@ -198,7 +198,7 @@ def test_assistant_and_squad_from_a_newer_okbot_are_read_only(ws: Workspace) -> 
     with pytest.raises(NewerVersion, match="squad.json"):
         ws.update_squad("team", description="changed")
     assert snapshot(ws.root) == before
-    ws.delete("bob")  # bob leaves the squads he is in: the newer squad.json is not touched
+    trash.delete(ws, "bob")  # bob leaves the squads he is in: the newer squad.json is not touched
     assert any("could not be updated" in p and "newer" in p for p in ws.problems)
     assert squad.meta_path.read_bytes() == before["squads/team/squad.json"]
 
@@ -211,7 +211,7 @@ def test_squad_v0_members_edit_migrates_after_a_backup(ws: Workspace) -> None:
                             "members": [{"assistant": "ann", "role": "a"}, {"assistant": "bob", "role": "b"}]})
     crew = ws.resolve("crew")
     assert crew.meta["version"] == 1 and crew.meta["captain"] == {} and len(crew.members) == 2
-    ws.delete("bob")
+    trash.delete(ws, "bob")
     assert v0_bak(path).read_bytes() == raw
     stored = json.loads(path.read_text("utf-8"))
     assert stored["version"] == 1 and [m["assistant"] for m in stored["members"]] == ["ann"]

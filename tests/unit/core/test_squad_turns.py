@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from okbot.core import trash
 from okbot.core.context import build_context
 from okbot.core.runner import TurnCallbacks
 from okbot.core.sources import ContextSources
@@ -138,12 +139,12 @@ def test_a_member_that_returns_nothing_and_an_empty_task_are_reported(env, serve
 
 def test_a_deleted_member_leaves_the_squad_working_with_a_notice(env, server, script):
     squad, sources, runner = env
-    sources.workspace.delete("Ola")
+    trash.delete(sources.workspace, "Ola")
     squad = sources.workspace.resolve(squad.id)
     proj = build_context(squad, sources=sources)
     tools = [name for name, _ in sources.tools_for(squad).notes(sources.settings)]
     assert "ask_ola" not in tools and {"ask_rex", "ask_mia"} <= set(tools)
-    sources.workspace.delete("Mia")
+    trash.delete(sources.workspace, "Mia")
     squad = sources.workspace.resolve(squad.id)
     proj = build_context(squad, sources=sources)
     assert any("1 member(s) left" in n for n in proj.notices)

@@ -1,4 +1,4 @@
-"""Tests for okbot.core.workspace: assistants, squads, trash and lenient SOUL.md reading."""
+"""Tests for okbot.core.workspace: assistants, squads, ids and lenient SOUL.md reading."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from okbot.core import trash
 from okbot.core.workspace import (
     DEFAULT_CAPTAIN,
     Target,
@@ -25,15 +26,6 @@ from okbot.storage.errors import NotFound, OkBotError
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
     return Workspace(tmp_path / "ws")
-
-
-def _tree(root: Path) -> dict[str, bytes]:
-    """Every file under ``root`` with its bytes, keyed by relative path."""
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
-def _dirs(root: Path) -> set[str]:
-    return {str(p.relative_to(root)) for p in root.rglob("*") if p.is_dir()}
 
 
 # ------------------------------------------------------------------ default
@@ -196,7 +188,7 @@ def test_id_clashes_across_kinds_and_trash(ws: Workspace) -> None:
     ws.create_assistant("Other")
     squad = ws.create_squad("team", [("Team", ""), ("Other", "")])
     assert squad.id == "team-2"
-    ws.delete("team-2")
+    trash.delete(ws, "team-2")
     again = ws.create_assistant("Team!")
     assert again.id == "team-3"  # team-2 is in the trash and stays restorable
 
@@ -360,120 +352,6 @@ def test_rename_refuses_corrupt_json(ws: Workspace) -> None:
     assert (bob.dir / "assistant.json").read_bytes() == b"{not json"
 
 
-# -------------------------------------------------------------- trash/restore
-def test_delete_moves_to_trash_and_restore_is_identical(ws: Workspace) -> None:
-    bob = ws.create_assistant("Bob")
-    session = b'{"id":1,"type":"user","content":"h\xc3\xa9"}\n{"id":2,"type":"assist'  # torn tail kept
-    bob.session_path.write_bytes(session)
-    (bob.memory_dir / "note.md").write_text("remember", "utf-8")
-    skill = bob.skills_dir / "greet" / "SKILL.md"
-    skill.parent.mkdir()
-    skill.write_text("# greet", "utf-8")
-    before, before_dirs = _tree(bob.dir), _dirs(bob.dir)
-
-    trash_id = ws.delete("Bob")
-    assert not bob.dir.exists()
-    moved = ws.trash_root / trash_id / "bob"
-    assert (moved / "session.jsonl").read_bytes() == session
-    assert _tree(moved) == before
-    assert "-assistant-bob" in trash_id
-    [entry] = ws.trash()
-    assert entry["id"] == trash_id and entry["kind"] == "assistant" and entry["name"] == "Bob"
-    assert entry["deletedAt"].endswith("Z")
-    with pytest.raises(NotFound):
-        ws.resolve("bob")
-
-    restored = ws.restore(trash_id)
-    assert restored.id == "bob" and restored.name == "Bob" and restored.dir == bob.dir
-    assert _tree(bob.dir) == before and _dirs(bob.dir) == before_dirs
-    assert ws.trash() == []
-    assert not (ws.trash_root / trash_id).exists()
-
-
-def test_delete_and_restore_squad(ws: Workspace) -> None:
-    ws.create_assistant("a")
-    ws.create_assistant("b")
-    squad = ws.create_squad("S", [("a", "x"), ("b", "y")])
-    squad.session_path.write_bytes(b'{"id":1}\n')
-    before = _tree(squad.dir)
-    trash_id = ws.delete("s")
-    assert ws.squads() == [] and "-squad-s" in trash_id
-    restored = ws.restore(trash_id)
-    assert restored.kind == "squad" and _tree(restored.dir) == before
-
-
-def test_delete_assistant_updates_squads_and_restore_readds(ws: Workspace) -> None:
-    for n in ("a", "b", "c"):
-        ws.create_assistant(n)
-    ws.create_squad("Trio", [("a", "lead"), ("b", "middle"), ("c", "tail")])
-    ws.create_squad("Duo", [("b", "one"), ("c", "two")])
-    ws.create_squad("Other", [("a", ""), ("c", "")])
-
-    trash_id = ws.delete("b")
-    assert ws.resolve("trio").members == [
-        {"assistant": "a", "role": "lead"},
-        {"assistant": "c", "role": "tail"},
-    ]
-    assert ws.resolve("duo").members == [{"assistant": "c", "role": "two"}]
-    assert [t.id for t in ws.squads_below_minimum()] == ["duo"]
-    manifest = json.loads((ws.trash_root / trash_id / "manifest.json").read_text("utf-8"))
-    assert {m["squad"] for m in manifest["squadMemberships"]} == {"trio", "duo"}
-
-    ws.restore(trash_id)
-    assert ws.resolve("trio").members == [
-        {"assistant": "a", "role": "lead"},
-        {"assistant": "b", "role": "middle"},
-        {"assistant": "c", "role": "tail"},
-    ]
-    assert ws.resolve("duo").members == [{"assistant": "b", "role": "one"}, {"assistant": "c", "role": "two"}]
-    assert ws.resolve("other").members == [{"assistant": "a", "role": ""}, {"assistant": "c", "role": ""}]
-    assert ws.squads_below_minimum() == []
-    assert ws.problems == []
-
-
-def test_restore_when_squad_gone_reports_problem(ws: Workspace) -> None:
-    ws.create_assistant("a")
-    ws.create_assistant("b")
-    ws.create_squad("Duo", [("a", ""), ("b", "")])
-    assistant_trash = ws.delete("a")
-    ws.delete("duo")
-    restored = ws.restore(assistant_trash)
-    assert restored.id == "a"
-    assert any("duo" in p for p in ws.problems)
-
-
-def test_restore_refuses_taken_id(ws: Workspace) -> None:
-    bob = ws.create_assistant("Bob")
-    trash_id = ws.delete("bob")
-    os.mkdir(bob.dir)  # something took the id again (by hand)
-    with pytest.raises(OkBotError):
-        ws.restore(trash_id)
-    assert (ws.trash_root / trash_id / "bob" / "assistant.json").is_file()
-    assert [e["id"] for e in ws.trash()] == [trash_id]
-
-
-def test_restore_unknown_trash_id(ws: Workspace) -> None:
-    with pytest.raises(NotFound):
-        ws.restore("nope")
-    with pytest.raises(NotFound):
-        ws.restore("../assistants")
-
-
-def test_delete_unknown(ws: Workspace) -> None:
-    with pytest.raises(NotFound):
-        ws.delete("ghost")
-
-
-def test_two_deletes_of_same_id_get_distinct_trash_ids(ws: Workspace) -> None:
-    bob = ws.create_assistant("Bob")
-    first = ws.delete("bob")
-    os.rename(ws.trash_root / first / "bob", bob.dir)  # pretend it came back by hand
-    (ws.trash_root / first / "bob").mkdir()
-    second = ws.delete("bob")
-    assert first != second
-    assert len(ws.trash()) == 2
-
-
 # ------------------------------------------------------------- corrupt files
 @pytest.mark.parametrize("content", [b"{broken", b"[1, 2]", b"\xff\xfe", b'{"name": ""}', None])
 def test_corrupt_assistant_json_listed_with_problem(ws: Workspace, content: bytes | None) -> None:
@@ -494,17 +372,6 @@ def test_corrupt_assistant_json_listed_with_problem(ws: Workspace, content: byte
     assert ws.resolve("bad").id == "bad"
     assert ws.ensure_default().id in {"good", "bad"}
     assert len(ws.assistants()) == 2
-
-
-def test_corrupt_squad_listed_and_skipped_by_delete(ws: Workspace) -> None:
-    ws.create_assistant("a")
-    ws.create_assistant("b")
-    squad = ws.create_squad("S", [("a", ""), ("b", "")])
-    (squad.dir / "squad.json").write_bytes(b"oops")
-    assert [t.problem is not None for t in ws.squads()] == [True]
-    ws.delete("a")  # must not crash on the unreadable squad
-    assert (squad.dir / "squad.json").read_bytes() == b"oops"
-    assert ws.squads_below_minimum() == []
 
 
 def test_hidden_and_stray_entries_ignored(ws: Workspace) -> None:
@@ -581,17 +448,3 @@ def test_several_workspaces_are_independent(tmp_path: Path) -> None:
     assert two.list() == []
     assert two.ensure_default().id == "okbot"
     assert [t.id for t in one.list()] == ["solo"]
-
-
-@pytest.mark.parametrize("bad_id", ["../escape", "..", "", 7])
-def test_restore_refuses_tampered_manifest(ws: Workspace, bad_id: object) -> None:
-    ws.create_assistant("Bob")
-    trash_id = ws.delete("bob")
-    manifest_path = ws.trash_root / trash_id / "manifest.json"
-    manifest = json.loads(manifest_path.read_text("utf-8"))
-    manifest["id"] = bad_id
-    manifest_path.write_text(json.dumps(manifest), "utf-8")
-    with pytest.raises(OkBotError):
-        ws.restore(trash_id)
-    assert (ws.trash_root / trash_id / "bob" / "SOUL.md").is_file()
-    assert not (ws.root / "escape").exists()
