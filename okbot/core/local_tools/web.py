@@ -1,11 +1,19 @@
-"""The ``web_fetch`` tool: read one public web page as text — guarded, bounded, stoppable. Standard library only.
+"""The ``web_fetch`` tool: read one public web page as text — guarded, bounded, stoppable.
 
-- Guard: :func:`check_address` (one IP: public, or why not); :func:`resolve_public` (one lookup through an
-  injectable resolver, refused unless every address is public).
-- Engine: :func:`fetch_pinned`, one GET to an already-checked address with the URL's Host header and TLS
-  SNI/certificate name (no second lookup: no DNS rebinding; environment proxies ignored), a hard deadline
-  (a watchdog shuts the socket, so a slow drip is cut) and a body cap.
-- Tool: :func:`make_web_fetch` follows redirects by hand (each target checked alike), extracts text."""
+Three layers, each testable on its own:
+
+- the address guard: :func:`check_address` says whether one IP may be contacted (public only) and
+  :func:`resolve_public` resolves a host once, through an injectable resolver, and refuses it unless
+  every address is public;
+- the engine: :func:`fetch_pinned` makes one GET to an address that was already checked, with the
+  Host header and TLS SNI/certificate name of the URL's host (no second DNS lookup, so no DNS
+  rebinding), a hard deadline (a watchdog shuts the socket, so a slow drip is cut) and a body cap;
+- the tool: :func:`make_web_fetch` follows redirects by hand (each target checked the same way),
+  extracts text (HTML → readable text; JSON, XML and plain text as is) and bounds the result.
+
+Proxies from the environment are ignored on purpose: the checked address is the one connected to.
+Only the standard library is used.
+"""
 
 from __future__ import annotations
 
@@ -59,9 +67,12 @@ class ConnectFailed(FetchError):
 
 
 def check_address(ip: str) -> str:
-    """Why ``ip`` may not be contacted, or "" for a public address. Refused: loopback, private (RFC 1918,
-    fc00::/7), link-local (169.254/16 with cloud metadata, fe80::/10), CGNAT 100.64/10, multicast,
-    unspecified, reserved and other special ranges, and IPv6 forms of those (mapped, NAT64, 6to4, Teredo)."""
+    """ "" when ``ip`` is a public address a tool may contact, else the reason it is refused.
+
+    Refused: loopback, private (RFC 1918, fc00::/7), link-local (169.254/16 with the cloud metadata
+    service, fe80::/10), CGNAT 100.64/10, multicast, unspecified, reserved, documentation and other
+    special-purpose ranges, and IPv6 forms that embed such an IPv4 address (mapped, NAT64, 6to4, Teredo).
+    """
     try:
         addr = ipaddress.ip_address(ip.strip() if isinstance(ip, str) else ip)
     except ValueError:
@@ -75,9 +86,17 @@ def check_address(ip: str) -> str:
             return f"{ip} → {inner}"
         if embedded is not None and (addr.ipv4_mapped or any(addr in net for net in _NAT64)):
             return ""  # the IPv6 form of a public IPv4 address (mapped, or NAT64 of DNS64 networks)
-    for kind in ("loopback", "unspecified", "link_local", "multicast", "private", "reserved", "site_local"):
-        if getattr(addr, "is_" + kind, False):
-            return f"{ip} is a {kind.replace('_', '-')} address"
+    for flag, kind in (
+        ("is_loopback", "loopback"),
+        ("is_unspecified", "unspecified"),
+        ("is_link_local", "link-local"),
+        ("is_multicast", "multicast"),
+        ("is_private", "private"),
+        ("is_reserved", "reserved"),
+        ("is_site_local", "site-local"),
+    ):
+        if getattr(addr, flag, False):
+            return f"{ip} is a {kind} address"
     if addr in _CGNAT:
         return f"{ip} is a carrier-grade NAT (shared, 100.64.0.0/10) address"
     if not addr.is_global:
@@ -87,9 +106,15 @@ def check_address(ip: str) -> str:
 
 def _embedded_ipv4(addr: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
     """The IPv4 address a mapped, NAT64, 6to4 or Teredo address leads to."""
+    if addr.ipv4_mapped is not None:
+        return addr.ipv4_mapped
     if any(addr in net for net in _NAT64):
         return ipaddress.IPv4Address(int(addr) & 0xFFFFFFFF)
-    return addr.ipv4_mapped or addr.sixtofour or (addr.teredo[1] if addr.teredo else None)
+    if addr.sixtofour is not None:
+        return addr.sixtofour
+    if addr.teredo is not None:
+        return addr.teredo[1]
+    return None
 
 
 def system_resolve(host: str, port: int) -> list[str]:
@@ -110,9 +135,11 @@ def _literal_ip(host: str) -> str | None:
 def resolve_public(
     host: str, port: int, resolve: Resolver = system_resolve, check: Callable[[str], str] = check_address
 ) -> list[str]:
-    """Resolve ``host`` once; its addresses, all checked, or FetchError unless every one is public.
+    """Resolve ``host`` once and return its addresses, all checked; FetchError unless every one is public.
 
-    IP literals (legacy forms too) and localhost names are checked without calling ``resolve``."""
+    An IP literal (legacy IPv4 forms too) is checked without calling ``resolve``; so are names that always
+    mean this machine (localhost and its subdomains).
+    """
     host = host.strip().strip("[]").rstrip(".").lower()
     if not host:
         raise FetchError("the URL has no host")
@@ -264,13 +291,22 @@ class _PinnedConnection(http.client.HTTPConnection):
         self.sock = self._opener()
 
 
-def fetch_pinned(url: str, ip: str, *, deadline: float, body_cap: int = BODY_CAP, cancel: Any = None,
-                 ssl_context: ssl.SSLContext | None = None,
-                 on_bytes: Callable[[int], None] | None = None) -> Page:  # fmt: skip
+def fetch_pinned(
+    url: str,
+    ip: str,
+    *,
+    deadline: float,
+    body_cap: int = BODY_CAP,
+    cancel: Any = None,
+    ssl_context: ssl.SSLContext | None = None,
+    on_bytes: Callable[[int], None] | None = None,
+) -> Page:
     """One GET of ``url`` over a connection to ``ip`` (already checked); FetchError when it fails.
 
-    At ``deadline`` (a ``time.monotonic()`` value) the socket is shut down and what arrived is returned with
-    ``cut="time"``; ``cancel`` (a CancelToken) does the same with ``cut="stopped"``; ``body_cap`` → ``cut="size"``.
+    ``deadline`` is a ``time.monotonic()`` value: at that moment the socket is shut down and what
+    arrived so far is returned with ``cut="time"``. ``cancel`` (a CancelToken) does the same with
+    ``cut="stopped"``. At most ``body_cap`` bytes of body are kept (``cut="size"``). A redirect comes
+    back without its body (it is never needed); ``on_bytes`` hears the body size as it grows.
     """
     parts = parse_url(url)
     dog = _Watchdog()
@@ -319,7 +355,8 @@ def _read_body(
     length = resp.getheader("Content-Length", "")
     declared = int(length) if length.strip().isdigit() else None
     chunks: list[bytes] = []
-    size, cut = 0, ""
+    size = 0
+    cut = ""
     while True:
         try:
             data = resp.read1(65536)
@@ -463,11 +500,16 @@ PARAMETERS: dict[str, Any] = {
     "type": "object",
     "properties": {
         "url": {"type": "string", "description": "http or https URL of a public web page"},
-        "max_chars": {"type": "integer", "minimum": MIN_CHARS, "maximum": MAX_CHARS, "default": MAX_CHARS,
-                      "description": "at most this many characters of text are returned"},
+        "max_chars": {
+            "type": "integer",
+            "minimum": MIN_CHARS,
+            "maximum": MAX_CHARS,
+            "default": MAX_CHARS,
+            "description": "at most this many characters of text are returned",
+        },
     },
     "required": ["url"],
-}  # fmt: skip
+}
 
 
 def _max_chars(args: dict[str, Any]) -> int:
@@ -481,9 +523,14 @@ def _max_chars(args: dict[str, Any]) -> int:
     return max(MIN_CHARS, min(MAX_CHARS, int(value)))
 
 
-def make_web_fetch(resolve: Resolver = system_resolve, *, check: Callable[[str], str] = check_address,
-                   total_timeout: float = TOTAL_TIMEOUT, body_cap: int = BODY_CAP,
-                   ssl_context: ssl.SSLContext | None = None) -> Tool:  # fmt: skip
+def make_web_fetch(
+    resolve: Resolver = system_resolve,
+    *,
+    check: Callable[[str], str] = check_address,
+    total_timeout: float = TOTAL_TIMEOUT,
+    body_cap: int = BODY_CAP,
+    ssl_context: ssl.SSLContext | None = None,
+) -> Tool:
     """The web_fetch tool with its resolver, address check and limits (tests inject their own)."""
 
     def run(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
@@ -580,14 +627,19 @@ def _outcome(page: Page, chain: list[str], max_chars: int, body_cap: int, total_
         refusal = f"web_fetch: refused: the response is not text ({what}, {size}); it returns text only (HTML, JSON, …)"
         return ToolOutcome(refusal + ".\n" + "\n".join(head), ok=False)
     text = _decode(body, page.headers, kind)
-    title, text = html_to_text(text) if kind == "html" else ("", text)
-    head[:0] = [f"Title: {title}"] if title else []
-    announced = f"; the server announced {page.declared_length:,} bytes" if page.declared_length else ""
-    notes = [] if not page.cut else [{
-        "size": f"(body cut at the {body_cap:,}-byte cap{announced})",
-        "time": f"(body cut at the {total_timeout:g} s time limit after {len(page.body):,} bytes)",
-        "stopped": f"(stopped by the user after {len(page.body):,} bytes)",
-    }[page.cut]]  # fmt: skip
+    title = ""
+    if kind == "html":
+        title, text = html_to_text(text)
+    if title:
+        head.insert(0, f"Title: {title}")
+    notes = []
+    if page.cut == "size":
+        announced = f"; the server announced {page.declared_length:,} bytes" if page.declared_length else ""
+        notes.append(f"(body cut at the {body_cap:,}-byte cap{announced})")
+    elif page.cut == "time":
+        notes.append(f"(body cut at the {total_timeout:g} s time limit after {len(page.body):,} bytes)")
+    elif page.cut == "stopped":
+        notes.append(f"(stopped by the user after {len(page.body):,} bytes)")
     if len(text) > max_chars:
         notes.append(f"(text cut: showing the first {max_chars:,} of {len(text):,} characters)")
         text = text[:max_chars]
