@@ -153,18 +153,61 @@ def loopback_tool(**kwargs: object):
 # -- the address guard, on its own (no traffic) ------------------------------------------------------
 
 REFUSED = [
-    "127.0.0.1", "127.255.255.254", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1",
-    "169.254.169.254", "169.254.0.1", "169.254.170.2", "100.64.0.1", "100.127.255.255", "0.0.0.0", "0.1.2.3",
-    "224.0.0.1", "239.255.255.250", "255.255.255.255", "240.0.0.1", "192.0.2.1", "198.18.0.1",
-    "::1", "::", "fc00::1", "fd12:3456::1", "fd00:ec2::254", "fe80::1", "fe80::1%eth0", "ff02::1", "fec0::1",
-    "::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:169.254.169.254", "::ffff:100.64.0.1", "::127.0.0.1",
-    "64:ff9b::a00:1", "2002:a00:1::", "2002:a9fe:a9fe::", "2001:db8::1",
-    "not an ip", "", "127.0.0.1.nip.io", "1.2.3.4/8",
-]  # fmt: skip
+    "127.0.0.1",
+    "127.255.255.254",
+    "10.1.2.3",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.1.1",
+    "169.254.169.254",
+    "169.254.0.1",
+    "169.254.170.2",
+    "100.64.0.1",
+    "100.127.255.255",
+    "0.0.0.0",
+    "0.1.2.3",
+    "224.0.0.1",
+    "239.255.255.250",
+    "255.255.255.255",
+    "240.0.0.1",
+    "192.0.2.1",
+    "198.18.0.1",
+    "::1",
+    "::",
+    "fc00::1",
+    "fd12:3456::1",
+    "fd00:ec2::254",
+    "fe80::1",
+    "fe80::1%eth0",
+    "ff02::1",
+    "fec0::1",
+    "::ffff:127.0.0.1",
+    "::ffff:10.0.0.1",
+    "::ffff:169.254.169.254",
+    "::ffff:100.64.0.1",
+    "::127.0.0.1",
+    "64:ff9b::a00:1",
+    "2002:a00:1::",
+    "2002:a9fe:a9fe::",
+    "2001:db8::1",
+    "not an ip",
+    "",
+    "127.0.0.1.nip.io",
+    "1.2.3.4/8",
+]
 PUBLIC = [
-    "8.8.8.8", "1.1.1.1", "93.184.216.34", "100.63.255.255", "100.128.0.1", "172.15.255.255", "172.32.0.1",
-    "2606:4700:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:8.8.8.8", "64:ff9b::808:808",
-]  # fmt: skip
+    "8.8.8.8",
+    "1.1.1.1",
+    "93.184.216.34",
+    "100.63.255.255",
+    "100.128.0.1",
+    "172.15.255.255",
+    "172.32.0.1",
+    "2606:4700:4700::1111",
+    "2a00:1450:4001:80b::200e",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+]
 
 
 @pytest.mark.parametrize("ip", REFUSED)
@@ -205,9 +248,24 @@ def test_resolve_public_refuses_when_any_address_is_not_public(addresses):
 
 @pytest.mark.parametrize(
     "host",
-    ["127.0.0.1", "2130706433", "0x7f000001", "0x7f.1", "127.1", "017700000001", "0", "::1", "[::1]",
-     "::ffff:127.0.0.1", "169.254.169.254", "localhost", "LOCALHOST.", "app.localhost", "10.0.0.1"],
-)  # fmt: skip
+    [
+        "127.0.0.1",
+        "2130706433",
+        "0x7f000001",
+        "0x7f.1",
+        "127.1",
+        "017700000001",
+        "0",
+        "::1",
+        "[::1]",
+        "::ffff:127.0.0.1",
+        "169.254.169.254",
+        "localhost",
+        "LOCALHOST.",
+        "app.localhost",
+        "10.0.0.1",
+    ],
+)
 def test_ip_literals_and_local_names_are_refused_without_a_lookup(host):
     with pytest.raises(FetchError, match="non-public"):
         resolve_public(host, 80, no_resolver)
@@ -421,8 +479,9 @@ def test_engine_connects_to_the_given_address_with_the_host_name(server):
     with pytest.raises(FetchError):  # the address must be numeric: the engine never looks a name up
         fetch_pinned(server.url(), "site.test", deadline=time.monotonic() + 5)
     server.routes["/hello"] = lambda h: send(h, 200, b"hi", "text/plain")
-    page = fetch_pinned(server.url("/hello?q=1 2", host="name.test").replace(" ", "%20"), LOOPBACK,
-                        deadline=time.monotonic() + 10)  # fmt: skip
+    page = fetch_pinned(
+        server.url("/hello?q=1 2", host="name.test").replace(" ", "%20"), LOOPBACK, deadline=time.monotonic() + 10
+    )
     assert (page.status, page.body, page.cut) == (200, b"hi", "")
     assert server.requests == [("/hello?q=1%202", f"name.test:{server.port}")]
 
@@ -467,10 +526,27 @@ def certificate(tmp_path_factory) -> tuple[Path, Path]:
     folder = tmp_path_factory.mktemp("tls")
     cert, key = folder / "cert.pem", folder / "key.pem"
     subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=site.test",
-         "-addext", "subjectAltName=DNS:site.test", "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=site.test",
+            "-addext",
+            "subjectAltName=DNS:site.test",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return cert, key
 
 
@@ -487,8 +563,9 @@ def test_engine_https_uses_the_host_name_for_sni_and_the_certificate(server, cer
     page = fetch_pinned(url, LOOPBACK, deadline=time.monotonic() + 10, ssl_context=trusted)
     assert page.body == b"secret-free" and names == ["site.test"]
     with pytest.raises(FetchError, match="TLS certificate of other.test was not accepted"):
-        fetch_pinned(url.replace("site.test", "other.test"), LOOPBACK, deadline=time.monotonic() + 10,
-                     ssl_context=trusted)  # fmt: skip
+        fetch_pinned(
+            url.replace("site.test", "other.test"), LOOPBACK, deadline=time.monotonic() + 10, ssl_context=trusted
+        )
 
 
 # -- the tool end to end on loopback: extraction and bounds --------------------------------------------
