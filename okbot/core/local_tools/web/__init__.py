@@ -17,31 +17,3 @@ Every layer fails with :class:`FetchError` (:mod:`.errors`), whose message is wr
 Proxies from the environment are ignored on purpose: the checked address is the one connected to.
 Only the standard library is used.
 """
-
-from __future__ import annotations
-
-from okbot.core.local_tools.web.address import METADATA_IPS, Resolver, check_address, resolve_public, system_resolve
-from okbot.core.local_tools.web.errors import FetchError
-from okbot.core.local_tools.web.fetch import BODY_CAP, ConnectFailed, Page, UrlParts, fetch_pinned, parse_url
-from okbot.core.local_tools.web.text import html_to_text
-from okbot.core.local_tools.web.tool import MAX_CHARS, TOTAL_TIMEOUT, WEB_FETCH, make_web_fetch
-
-__all__ = [
-    "BODY_CAP",
-    "MAX_CHARS",
-    "METADATA_IPS",
-    "TOTAL_TIMEOUT",
-    "WEB_FETCH",
-    "ConnectFailed",
-    "FetchError",
-    "Page",
-    "Resolver",
-    "UrlParts",
-    "check_address",
-    "fetch_pinned",
-    "html_to_text",
-    "make_web_fetch",
-    "parse_url",
-    "resolve_public",
-    "system_resolve",
-]
