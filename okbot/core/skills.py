@@ -187,11 +187,12 @@ class SkillCatalog:
         """One line per skill with a problem, naming its file."""
         base = self.directory.name if self.directory is not None else "skills"
         return [
-            f"{base}/{s.name}: {s.problem}" if s.problem == NO_SKILL_FILE or s.problem.startswith(NO_SKILL_FILE + " ")
+            f"{base}/{s.name}: {s.problem}"
+            if s.problem == NO_SKILL_FILE or s.problem.startswith(NO_SKILL_FILE + " ")
             else f"{base}/{s.name}/{SKILL_FILE}: {s.problem}"
             for s in self.skills()
             if s.problem is not None
-        ]  # fmt: skip
+        ]
 
     def load(self, name: str) -> str:
         """The skill's whole SKILL.md text, cut at MAX_SKILL_CHARS with a note of the full size.
@@ -273,8 +274,9 @@ def _read_bounded(skill: Skill, catalog: SkillCatalog) -> str:
             text = fh.read(MAX_SKILL_CHARS + 1)
             size = os.fstat(fh.fileno()).st_size
     except FileNotFoundError as exc:
-        raise OkBotError(f"Skill '{skill.name}' is gone: its folder or {SKILL_FILE} was deleted.",
-                         hint=catalog._available()) from exc  # fmt: skip
+        raise OkBotError(
+            f"Skill '{skill.name}' is gone: its folder or {SKILL_FILE} was deleted.", hint=catalog._available()
+        ) from exc
     except UnicodeDecodeError as exc:
         raise OkBotError(f"Skill '{skill.name}' cannot be used: {SKILL_FILE} is not valid UTF-8 text.") from exc
     except OSError as exc:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from okbot.core.local_tools.files import FILE_TOOLS
 from okbot.core.local_tools.shell import RUN_SHELL
-from okbot.core.local_tools.web import WEB_FETCH
+from okbot.core.local_tools.web.tool import WEB_FETCH
 
 LOCAL_TOOLS = (*FILE_TOOLS, RUN_SHELL, WEB_FETCH)
 LOCAL_TOOL_NAMES = frozenset(tool.name for tool in LOCAL_TOOLS)
