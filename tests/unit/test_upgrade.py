@@ -14,10 +14,11 @@ import pytest
 
 from okbot.config.schema import SettingError
 from okbot.config.settings import Settings
-from okbot.core import migrations, trash
+from okbot.core import trash
 from okbot.core.memory.store import MemoryStore
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import Workspace
+from okbot.storage import migrations
 from okbot.storage.errors import OkBotError
 from okbot.storage.migrations import CURRENT, MIGRATIONS, NewerVersion
 
