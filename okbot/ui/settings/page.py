@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from okbot.config.schema import SETTINGS, setting
 from okbot.ui.settings.binder import SettingsBinder
-from okbot.ui.settings.fields import BoolField, SettingField, label_for, make_field
+from okbot.ui.settings.fields import BoolField, SettingField, make_field
 
 T = TypeVar("T")
 
@@ -52,7 +52,7 @@ def humanize(message: str) -> str:
     """``message`` with each setting key replaced by its label on the page (“Keep at most”)."""
     for spec in sorted(SETTINGS, key=lambda s: len(s.key), reverse=True):
         if spec.key in message:
-            message = message.replace(spec.key, f"“{label_for(spec)}”")
+            message = message.replace(spec.key, f"“{spec.label}”")
     return message
 
 
@@ -208,7 +208,7 @@ class SettingsPage(QWidget):
         spec = setting(key)
         field = field or make_field(spec, self)
         field.help = help_label(spec.description)
-        field.column = self.add_row(form, "" if isinstance(field, BoolField) else label_for(spec) + ":",
+        field.column = self.add_row(form, "" if isinstance(field, BoolField) else spec.label + ":",
                                     field, field.help, buddy=field.editor())
         self.binder.bind(field)
         return field
