@@ -1,8 +1,11 @@
 """Every setting OkBot has, declared once as data.
 
-The Settings page and ``okbot config get|set`` are both built from :data:`SETTINGS`; the
-store (:mod:`okbot.config.settings`) validates through it. Keys are dotted and stable — users
-script them — so rename one only with a migration.
+The Settings pages and ``okbot config get|set`` are both built from :data:`SETTINGS`; the
+store (:mod:`okbot.config.settings`) validates through it. A declaration also says how the
+Settings dialog shows the setting (its label, unit, words for its choices, and the page and
+section it appears in), so the pages are generated from it and never restate it.
+
+Keys are dotted and stable — users script them — so rename one only with a migration.
 
 The API key is deliberately *not* a setting: it comes from the environment or the keyring
 (see ``provider.keySource``) and is never written to ``settings.json``.
@@ -14,8 +17,8 @@ import difflib
 import json
 import math
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
@@ -82,26 +85,43 @@ def _format_bound(value: float) -> str:
 
 
 @dataclass(frozen=True)
+class Section:
+    """A titled group of settings on one page of the Settings dialog."""
+
+    page: str
+    heading: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
 class Setting:
-    """One setting: its key, type, default, bounds and the text the Settings page shows.
+    """One setting: its key, type, default, bounds, and how the Settings dialog shows it.
 
     ``check`` is an extra rule for the value (after the type and bounds pass); it returns a
     message fragment describing what is wrong, or ``None`` when the value is fine.
     ``per_model`` marks a setting stored per model (under ``modelOverrides``) rather than
     globally. ``redact`` hides what must not be printed of a value (a password in a URL); see
     :meth:`shown`.
+
+    ``label`` names the setting on its page (``description`` is the help text under it),
+    ``section`` is where on which page it appears, ``unit`` follows a number ("tokens"), and
+    ``choice_words`` gives friendlier words for some ``choices`` (the stored value stays the choice).
     """
 
     key: str
     type: type
     default: Any
     description: str
+    _: KW_ONLY
+    label: str
+    section: Section
     minimum: float | None = None
     maximum: float | None = None
     choices: tuple[str, ...] | None = None
     nullable: bool = False
-    section: str = ""
     per_model: bool = False
+    unit: str = ""
+    choice_words: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
     check: Callable[[Any], str | None] | None = field(default=None, compare=False, repr=False)
     redact: Callable[[Any], Any] | None = field(default=None, compare=False, repr=False)
 
@@ -110,8 +130,15 @@ class Setting:
             raise TypeError(f"{self.key}: unsupported setting type {self.type!r}")
         if self.choices is not None and self.type is not str:
             raise TypeError(f"{self.key}: choices need type str")
+        if not set(self.choice_words) <= set(self.choices or ()):
+            raise TypeError(f"{self.key}: choice_words for values that are not choices")
         # The declaration must be self-consistent: a default the schema would refuse is a bug.
         self.validate(self.default)
+
+    @property
+    def page(self) -> str:
+        """The title of the Settings page this setting appears on."""
+        return self.section.page
 
     def shown(self, value: Any) -> Any:
         """``value`` as OkBot prints it (``okbot config get``, error messages): secrets in it redacted."""
@@ -218,12 +245,46 @@ def _non_empty(value: str) -> str | None:
     return "must not be empty" if not value else None
 
 
-PROVIDER = "Provider"
-MODEL = "Model"
-COMPRESSION = "Context compression"
-MEMORY = "Memory"
-TOOLS = "Tools"
-ADVANCED = "Advanced"
+# The pages of the Settings dialog, and their sections in the order they appear.
+MODELS_PAGE = "Models"
+COMPRESSION_PAGE = "Context compression"
+TOOLS_PAGE = "Tools"
+ADVANCED_PAGE = "Advanced"
+
+PROVIDER = Section(
+    MODELS_PAGE, "Provider", "Any OpenAI-compatible server: a hosted API, or one running on this computer."
+)
+MODEL = Section(MODELS_PAGE, "Model")
+WHEN_TO_COMPRESS = Section(
+    COMPRESSION_PAGE,
+    "When to compress",
+    "Older messages are folded into a summary; the full chat is always kept on disk and shown.",
+)
+WHAT_IS_KEPT = Section(COMPRESSION_PAGE, "What the model keeps")
+CHAT_HISTORY = Section(
+    TOOLS_PAGE, "Chat history", "The model can look up the original words of earlier, summarized messages."
+)
+ON_THIS_COMPUTER = Section(
+    TOOLS_PAGE,
+    "On this computer",
+    "Each assistant works in its own workspace folder; a path outside it always asks first.",
+)
+LIMITS = Section(TOOLS_PAGE, "Limits")
+DEVELOPER = Section(ADVANCED_PAGE, "Developer")
+MEMORY = Section(ADVANCED_PAGE, "Memory", "How much of what OkBot remembers goes into each request.")
+CONNECTION = Section(ADVANCED_PAGE, "Connection")
+SECTIONS: tuple[Section, ...] = (
+    PROVIDER,
+    MODEL,
+    WHEN_TO_COMPRESS,
+    WHAT_IS_KEPT,
+    CHAT_HISTORY,
+    ON_THIS_COMPUTER,
+    LIMITS,
+    DEVELOPER,
+    MEMORY,
+    CONNECTION,
+)
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -231,6 +292,7 @@ SETTINGS: tuple[Setting, ...] = (
         str,
         "https://api.openai.com/v1",
         "Base URL of the OpenAI-compatible API (OKBOT_BASE_URL overrides it without saving).",
+        label="Base URL",
         section=PROVIDER,
         check=_http_url,
         redact=redact_url,
@@ -240,7 +302,8 @@ SETTINGS: tuple[Setting, ...] = (
         str,
         "gpt-4o-mini",
         "Model name sent to the provider (OKBOT_MODEL overrides it without saving).",
-        section=PROVIDER,
+        label="Model",
+        section=MODEL,
         check=_non_empty,
     ),
     Setting(
@@ -249,8 +312,14 @@ SETTINGS: tuple[Setting, ...] = (
         "env",
         "Where the API key comes from: env (OKBOT_API_KEY / OPENAI_API_KEY), the system keyring, "
         "or none for servers that need no key. The key itself is never stored in settings.json.",
-        choices=("env", "keyring", "none"),
+        label="Key from",
         section=PROVIDER,
+        choices=("env", "keyring", "none"),
+        choice_words={
+            "env": "Environment (OKBOT_API_KEY / OPENAI_API_KEY)",
+            "keyring": "System keyring",
+            "none": "No key needed",
+        },
     ),
     Setting(
         "model.contextWindow",
@@ -258,10 +327,12 @@ SETTINGS: tuple[Setting, ...] = (
         None,
         "Context window in tokens for the current model; empty uses the model's known window. "
         "Stored per model, so switching models does not carry it over.",
+        label="Context window",
+        section=MODEL,
+        unit="tokens",
         minimum=1000,
         maximum=10_000_000,
         nullable=True,
-        section=MODEL,
         per_model=True,
     ),
     Setting(
@@ -269,9 +340,10 @@ SETTINGS: tuple[Setting, ...] = (
         float,
         0.6,
         "Compress when the estimated prompt reaches this fraction of the context window.",
+        label="Compress at",
+        section=WHEN_TO_COMPRESS,
         minimum=0.30,
         maximum=0.95,
-        section=COMPRESSION,
     ),
     Setting(
         "contextCompression.prepareRatio",
@@ -280,69 +352,82 @@ SETTINGS: tuple[Setting, ...] = (
         "After a reply, compress in the background when the next request is predicted to reach this "
         "fraction of the context window, so the next message does not wait for it. Above "
         "contextCompression.ratio it acts as the ratio (a saved ratio is never reset because of it).",
+        label="Prepare ahead at",
+        section=WHEN_TO_COMPRESS,
         minimum=0.20,
         maximum=0.95,
-        section=COMPRESSION,
     ),
     Setting(
         "contextCompression.keepRecentMin",
         int,
         8,
         "Fewest recent items kept word for word after a compression (at most keepRecentMax).",
+        label="Keep at least",
+        section=WHAT_IS_KEPT,
+        unit="items",
         minimum=1,
         maximum=500,
-        section=COMPRESSION,
     ),
     Setting(
         "contextCompression.keepRecentMax",
         int,
         12,
         "Most recent items kept word for word after a compression (at least keepRecentMin).",
+        label="Keep at most",
+        section=WHAT_IS_KEPT,
+        unit="items",
         minimum=1,
         maximum=500,
-        section=COMPRESSION,
     ),
     Setting(
         "contextCompression.summaryMaxChars",
         int,
         2000,
         "Longest session summary, in characters.",
+        label="Summary length",
+        section=WHAT_IS_KEPT,
+        unit="characters",
         minimum=100,
         maximum=8000,
-        section=COMPRESSION,
     ),
     Setting(
         "contextCompression.autoTopicCompress",
         bool,
         True,
         "When a message starts a new topic, send the model only the summary and the new message.",
-        section=COMPRESSION,
+        label="Compress when the topic changes",
+        section=WHEN_TO_COMPRESS,
     ),
     Setting(
         "memory.maxEntries",
         int,
         40,
         "Most durable memories recalled into the instructions (0 turns recall off).",
+        label="Memories recalled",
+        section=MEMORY,
         minimum=0,
         maximum=1000,
-        section=MEMORY,
     ),
     Setting(
         "memory.maxChars",
         int,
         4000,
         "Most characters of recalled memories in the instructions.",
+        label="Memory characters",
+        section=MEMORY,
+        unit="characters",
         minimum=0,
         maximum=100_000,
-        section=MEMORY,
     ),
     Setting(
         "tools.search_history.approval",
         str,
         "allow",
         "Whether the model may read this session's original record: allow, ask the user first, or deny.",
+        label="Search chat history",
+        section=CHAT_HISTORY,
         choices=("allow", "ask", "deny"),
-        section=TOOLS,
+        choice_words={"allow": "Allow", "ask": "Ask me first", "deny": "Deny"},
     ),
     *(
         Setting(
@@ -350,16 +435,22 @@ SETTINGS: tuple[Setting, ...] = (
             str,
             default,
             f"{what}: allow, ask the user first, or deny.",
+            label=label,
+            section=ON_THIS_COMPUTER,
             choices=("allow", "ask", "deny"),
-            section=TOOLS,
         )
-        for name, default, what in (
-            ("read_file", "allow", "Reading files (outside the assistant's workspace folder it always asks)"),
-            ("list_dir", "allow", "Listing folders (outside the workspace folder it always asks)"),
-            ("write_file", "ask", "Writing files"),
-            ("edit_file", "ask", "Editing files"),
-            ("run_shell", "ask", "Running shell commands"),
-            ("web_fetch", "allow", "Fetching public web pages"),
+        for name, default, label, what in (
+            (
+                "read_file",
+                "allow",
+                "Read files",
+                "Reading files (outside the assistant's workspace folder it always asks)",
+            ),
+            ("list_dir", "allow", "List folders", "Listing folders (outside the workspace folder it always asks)"),
+            ("write_file", "ask", "Write files", "Writing files"),
+            ("edit_file", "ask", "Edit files", "Editing files"),
+            ("run_shell", "ask", "Run commands", "Running shell commands"),
+            ("web_fetch", "allow", "Fetch web pages", "Fetching public web pages"),
         )
     ),
     Setting(
@@ -367,52 +458,59 @@ SETTINGS: tuple[Setting, ...] = (
         int,
         300,
         "Seconds an approval card waits for an answer before it counts as Deny.",
+        label="Approval waits (s)",
+        section=ON_THIS_COMPUTER,
         minimum=10,
         maximum=86_400,
-        section=TOOLS,
-    ),
-    Setting(
-        "tools.turnSeconds",
-        int,
-        900,
-        "Most seconds one turn may spend running tools (shared by a squad's captain and members).",
-        minimum=10,
-        maximum=86_400,
-        section=TOOLS,
     ),
     Setting(
         "tools.maxRounds",
         int,
         8,
         "Most tool-call rounds in one turn before the model must answer.",
+        label="Tool rounds per turn",
+        section=LIMITS,
         minimum=1,
         maximum=100,
-        section=TOOLS,
     ),
     Setting(
         "tools.maxCallsPerTurn",
         int,
         40,
         "Most tool calls in one turn, shared by a squad's captain and its members.",
+        label="Tool calls per turn",
+        section=LIMITS,
         minimum=1,
         maximum=1000,
-        section=TOOLS,
+    ),
+    Setting(
+        "tools.turnSeconds",
+        int,
+        900,
+        "Most seconds one turn may spend running tools (shared by a squad's captain and members).",
+        label="Tool time per turn (s)",
+        section=LIMITS,
+        minimum=10,
+        maximum=86_400,
     ),
     Setting(
         "developerMode",
         bool,
         False,
         "Show developer tools such as View context on user messages.",
-        section=ADVANCED,
+        label="Developer mode",
+        section=DEVELOPER,
     ),
     Setting(
         "provider.timeout",
         float,
         60.0,
         "Seconds to wait for the server to answer (and between parts of a streamed reply).",
+        label="Timeout",
+        section=CONNECTION,
+        unit="s",
         minimum=5,
         maximum=600,
-        section=PROVIDER,
     ),
     Setting(
         "provider.maxRetries",
@@ -420,15 +518,18 @@ SETTINGS: tuple[Setting, ...] = (
         3,
         "How often a failed request (rate limit, server error, dropped connection) is retried "
         "before the error is shown. Nothing is retried once the reply has started to appear.",
+        label="Retries",
+        section=CONNECTION,
         minimum=0,
         maximum=10,
-        section=PROVIDER,
     ),
 )
 
 _BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
 if len(_BY_KEY) != len(SETTINGS):  # pragma: no cover - guards the declaration above
     raise RuntimeError("duplicate setting keys in SETTINGS")
+if any(spec.section not in SECTIONS for spec in SETTINGS):  # pragma: no cover - the same
+    raise RuntimeError("a setting in SETTINGS declares a section that SECTIONS does not list")
 
 # Pairs (low, high) that must satisfy low <= high.
 ORDERED_PAIRS: tuple[tuple[str, str], ...] = (("contextCompression.keepRecentMin", "contextCompression.keepRecentMax"),)

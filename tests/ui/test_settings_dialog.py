@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QSlider, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from okbot.config.schema import SETTINGS, setting
+from okbot.config.schema import SECTIONS, SETTINGS, setting
 from okbot.config.settings import Settings
 from okbot.core.compression import structure
 from okbot.core.items import new_item, user_message
@@ -70,6 +70,11 @@ def test_pages_and_every_setting_has_a_field(qtbot: QtBot, ctx: AppContext) -> N
              for key in dialog.page(name).binder.fields()]
     assert sorted(shown) == sorted(spec.key for spec in SETTINGS)
     assert len(shown) == len(set(shown)), "a setting appears on two pages"
+    for name in ("models", "compression", "tools", "advanced"):
+        page = dialog.page(name)
+        declared = [spec.key for section in SECTIONS if section.page == page.title
+                    for spec in SETTINGS if spec.section == section]
+        assert list(page.binder.fields()) == declared, "each setting on its declared page, section by section"
     assert dialog.open_page("Tools") is dialog.current_page() is dialog.tools_page
     assert dialog.open_page("compression") is dialog.compression_page
     with pytest.raises(KeyError, match="models, compression, tools, advanced"):

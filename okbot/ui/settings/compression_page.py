@@ -7,11 +7,11 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 
+from okbot.config.schema import COMPRESSION_PAGE
 from okbot.core.workspace import Target
 from okbot.storage.errors import OkBotError
 from okbot.ui.settings.page import NoteLabel, SettingsPage, help_label, if_alive
 
-PAGE_TITLE = "Context compression"
 NOT_AVAILABLE = "Compression is not part of this version of OkBot yet."
 NO_CHAT = "Select an assistant or squad first; Compress now works on the chat that is open."
 NO_PROVIDER = "Compress now needs a working provider: set one up on the Models page."
@@ -47,23 +47,12 @@ class CompressionPage(SettingsPage):
     compress_finished = Signal(object)
 
     def __init__(self, ctx: Any, parent: QWidget | None = None, *, current_target: Target | None = None) -> None:
-        super().__init__(ctx, PAGE_TITLE, parent)
+        super().__init__(ctx, COMPRESSION_PAGE, parent)
         self._target = current_target
         self._available = compression_available()
         self._running = False
 
-        when = self.add_section(
-            "When to compress",
-            "Older messages are folded into a summary; the full chat is always kept on disk and shown.",
-        )
-        self.add_setting(when, "contextCompression.ratio")
-        self.add_setting(when, "contextCompression.prepareRatio")
-        self.add_setting(when, "contextCompression.autoTopicCompress")
-        keep = self.add_section("What the model keeps")
-        self.add_setting(keep, "contextCompression.keepRecentMin")
-        self.add_setting(keep, "contextCompression.keepRecentMax")
-        self.add_setting(keep, "contextCompression.summaryMaxChars")
-
+        self.add_declared_sections()
         now = self.add_section("Compress now")
         self.compress_button = QPushButton("Compress now")
         self.compress_button.clicked.connect(self._on_compress_button_clicked)

@@ -20,12 +20,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from okbot.config.schema import ADVANCED_PAGE, TOOLS_PAGE
 from okbot.core.workspace import Target
 from okbot.ui.settings.compression_page import CompressionPage
 from okbot.ui.settings.models_page import ModelsPage
-from okbot.ui.settings.page import SettingsPage
+from okbot.ui.settings.page import SettingsPage, declared_page
 from okbot.ui.settings.provider_setup import KeyStore
-from okbot.ui.settings.simple_pages import AdvancedPage, ToolsPage
 
 DIALOG_TITLE = "Settings"
 DEFAULT_SIZE = (860, 680)
@@ -61,8 +61,8 @@ class SettingsDialog(QDialog):
 
         self.models_page = ModelsPage(ctx, keys=keys)
         self.compression_page = CompressionPage(ctx, current_target=current_target)
-        self.tools_page = ToolsPage(ctx)
-        self.advanced_page = AdvancedPage(ctx)
+        self.tools_page = declared_page(ctx, TOOLS_PAGE)
+        self.advanced_page = declared_page(ctx, ADVANCED_PAGE)
         self._pages: dict[str, SettingsPage] = {
             "models": self.models_page,
             "compression": self.compression_page,

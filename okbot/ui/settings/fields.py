@@ -28,63 +28,14 @@ from PySide6.QtWidgets import (
 
 from okbot.config.schema import Setting
 
-# What the Settings page calls each key (the schema's description is the help text under it).
-LABELS: dict[str, str] = {
-    "provider.baseUrl": "Base URL",
-    "provider.model": "Model",
-    "provider.keySource": "Key from",
-    "model.contextWindow": "Context window",
-    "contextCompression.ratio": "Compress at",
-    "contextCompression.prepareRatio": "Prepare ahead at",
-    "contextCompression.keepRecentMin": "Keep at least",
-    "contextCompression.keepRecentMax": "Keep at most",
-    "contextCompression.summaryMaxChars": "Summary length",
-    "contextCompression.autoTopicCompress": "Compress when the topic changes",
-    "memory.maxEntries": "Memories recalled",
-    "memory.maxChars": "Memory characters",
-    "tools.search_history.approval": "Search chat history",
-    "tools.maxRounds": "Tool rounds per turn",
-    "tools.maxCallsPerTurn": "Tool calls per turn",
-    "tools.turnSeconds": "Tool time per turn (s)",
-    "tools.approvalTimeout": "Approval waits (s)",
-    "tools.read_file.approval": "Read files",
-    "tools.list_dir.approval": "List folders",
-    "tools.write_file.approval": "Write files",
-    "tools.edit_file.approval": "Edit files",
-    "tools.run_shell.approval": "Run commands",
-    "tools.web_fetch.approval": "Fetch web pages",
-    "developerMode": "Developer mode",
-    "provider.timeout": "Timeout",
-    "provider.maxRetries": "Retries",
-}
-
-# Friendlier words for choice values (the stored value stays the schema's).
-CHOICE_LABELS: dict[str, dict[str, str]] = {
-    "provider.keySource": {
-        "env": "Environment (OKBOT_API_KEY / OPENAI_API_KEY)",
-        "keyring": "System keyring",
-        "none": "No key needed",
-    },
-    "tools.search_history.approval": {"allow": "Allow", "ask": "Ask me first", "deny": "Deny"},
-}
-
-SUFFIXES: dict[str, str] = {
-    "model.contextWindow": " tokens",
-    "contextCompression.keepRecentMin": " items",
-    "contextCompression.keepRecentMax": " items",
-    "contextCompression.summaryMaxChars": " characters",
-    "memory.maxChars": " characters",
-    "provider.timeout": " s",
-}
-
 NULL_TEXT = "Model default"
 RATIO_STEPS = 100  # slider steps per 1.0
 RATIO_PAGE_STEP = 5
 
 
-def label_for(spec: Setting) -> str:
-    """The label the Settings page shows for ``spec`` (the last part of the key when none is set)."""
-    return LABELS.get(spec.key, spec.key.rsplit(".", 1)[-1])
+def suffix_for(spec: Setting) -> str:
+    """What a spin box shows after the number: the declared unit, if any."""
+    return f" {spec.unit}" if spec.unit else ""
 
 
 def is_ratio(spec: Setting) -> bool:
@@ -146,7 +97,7 @@ class BoolField(SettingField):
 
     def __init__(self, spec: Setting, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.box = QCheckBox(label_for(spec))
+        self.box = QCheckBox(spec.label)
         self.box.setToolTip(spec.description)
         self.box.toggled.connect(self._on_box_toggled)
         self._layout.addWidget(self.box)
@@ -173,7 +124,7 @@ class IntField(SettingField):
         self.spin = QSpinBox()
         self.spin.setKeyboardTracking(False)  # one valueChanged per commit, not per keystroke
         self.spin.setGroupSeparatorShown(True)
-        self.spin.setSuffix(SUFFIXES.get(spec.key, ""))
+        self.spin.setSuffix(suffix_for(spec))
         low = int(spec.minimum) if spec.minimum is not None else 0
         high = int(spec.maximum) if spec.maximum is not None else 2**31 - 1
         if spec.nullable:
@@ -211,9 +162,10 @@ class FloatField(SettingField):
         self.spin = QDoubleSpinBox()
         self.spin.setKeyboardTracking(False)
         self.spin.setDecimals(1)
-        self.spin.setSuffix(SUFFIXES.get(spec.key, ""))
-        self.spin.setRange(spec.minimum if spec.minimum is not None else 0.0,
-                           spec.maximum if spec.maximum is not None else 1e9)
+        self.spin.setSuffix(suffix_for(spec))
+        self.spin.setRange(
+            spec.minimum if spec.minimum is not None else 0.0, spec.maximum if spec.maximum is not None else 1e9
+        )
         self.spin.setMinimumWidth(150)
         self.spin.setToolTip(spec.description)
         self.spin.valueChanged.connect(self._on_spin_value_changed)
@@ -250,7 +202,7 @@ class RatioField(SettingField):
         self.slider.setTickInterval(RATIO_PAGE_STEP)
         self.slider.setMinimumWidth(220)
         self.slider.setToolTip(spec.description)
-        self.slider.setAccessibleName(label_for(spec))
+        self.slider.setAccessibleName(spec.label)
         self.value_label = QLabel()
         self.value_label.setMinimumWidth(self.value_label.fontMetrics().horizontalAdvance("0.00 of the window "))
         self.slider.valueChanged.connect(self._on_slider_value_changed)
@@ -281,14 +233,13 @@ class RatioField(SettingField):
 
 
 class ChoiceField(SettingField):
-    """A combo box of the schema's choices (shown with friendlier words where we have them)."""
+    """A combo box of the schema's choices (shown in the declared words where there are some)."""
 
     def __init__(self, spec: Setting, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
         self.combo = QComboBox()
-        words = CHOICE_LABELS.get(spec.key, {})
         for choice in spec.choices or ():
-            self.combo.addItem(words.get(choice, choice), choice)
+            self.combo.addItem(spec.choice_words.get(choice, choice), choice)
         self.combo.setToolTip(spec.description)
         self.combo.activated.connect(self._on_combo_activated)
         self._layout.addWidget(self.combo)

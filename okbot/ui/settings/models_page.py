@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
-from okbot.config.schema import Setting, setting
+from okbot.config.schema import MODEL, MODELS_PAGE, PROVIDER, Setting, setting
 from okbot.core.tokens import model_facts
 from okbot.storage.errors import OkBotError
 from okbot.ui.settings.fields import SettingField
@@ -26,7 +26,6 @@ from okbot.ui.settings.provider_setup import (
     provider_configured,
 )
 
-PAGE_TITLE = "Models"
 KEYRING_TEXT = "Saved keys go to the system keyring, never to settings.json."
 _PROVIDER_KEYS = ("provider.baseUrl", "provider.keySource")
 
@@ -98,14 +97,13 @@ class ModelsPage(SettingsPage):
     connection_checked = Signal(object)
 
     def __init__(self, ctx: Any, parent: QWidget | None = None, *, keys: KeyStore | None = None) -> None:
-        super().__init__(ctx, PAGE_TITLE, parent)
+        super().__init__(ctx, MODELS_PAGE, parent)
         self._keys = keys or KeyStore()
         self._keyring: bool | None = None  # unknown until the background check answers
         self._generation = 0  # bumps when the base URL or key changes; older answers are dropped
 
-        provider = self.add_section(
-            "Provider", "Any OpenAI-compatible server: a hosted API, or one running on this computer."
-        )
+        # The declared sections, with widgets of this page's own between and under their settings.
+        provider = self.add_section(PROVIDER.heading, PROVIDER.description)
         self.add_setting(provider, "provider.baseUrl")
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
@@ -122,7 +120,7 @@ class ModelsPage(SettingsPage):
         source = self.add_setting(provider, "provider.keySource")
         source.column.addWidget(self.key_status)
 
-        model = self.add_section("Model")
+        model = self.add_section(MODEL.heading, MODEL.description)
         self.model_field = ModelPickerField(setting("provider.model"), self)
         self.model_field.refresh_button.clicked.connect(self._on_refresh_models_clicked)
         self.add_setting(model, "provider.model", self.model_field)

@@ -1,4 +1,8 @@
-"""The frame every Settings page shares: a title, a message banner and sections of generated fields."""
+"""The frame every Settings page shares: a title, a message banner and sections of generated fields.
+
+A page made only of declared settings is :func:`declared_page`; a page with widgets of its own
+(Models, Context compression) subclasses :class:`SettingsPage`.
+"""
 
 from __future__ import annotations
 
@@ -18,9 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.config.schema import SETTINGS, setting
+from okbot.config.schema import SECTIONS, SETTINGS, setting
 from okbot.ui.settings.binder import SettingsBinder
-from okbot.ui.settings.fields import BoolField, SettingField, label_for, make_field
+from okbot.ui.settings.fields import BoolField, SettingField, make_field
 
 T = TypeVar("T")
 
@@ -52,7 +56,7 @@ def humanize(message: str) -> str:
     """``message`` with each setting key replaced by its label on the page (“Keep at most”)."""
     for spec in sorted(SETTINGS, key=lambda s: len(s.key), reverse=True):
         if spec.key in message:
-            message = message.replace(spec.key, f"“{label_for(spec)}”")
+            message = message.replace(spec.key, f"“{spec.label}”")
     return message
 
 
@@ -203,13 +207,25 @@ class SettingsPage(QWidget):
         self.body_layout.addLayout(form)
         return form
 
+    def add_declared_sections(self) -> None:
+        """Every section declared for this page, each with its settings in declaration order."""
+        for section in SECTIONS:
+            if section.page == self.title:
+                form = self.add_section(section.heading, section.description)
+                for spec in SETTINGS:
+                    if spec.section == section:
+                        self.add_setting(form, spec.key)
+
     def add_setting(self, form: QFormLayout, key: str, field: SettingField | None = None) -> SettingField:
         """A field for ``key`` (generated from the schema unless given) with its help text, bound to the settings."""
         spec = setting(key)
+        if spec.page != self.title:
+            raise ValueError(f"{key} is declared for the {spec.page} page, not {self.title}")
         field = field or make_field(spec, self)
         field.help = help_label(spec.description)
-        field.column = self.add_row(form, "" if isinstance(field, BoolField) else label_for(spec) + ":",
-                                    field, field.help, buddy=field.editor())
+        field.column = self.add_row(
+            form, "" if isinstance(field, BoolField) else spec.label + ":", field, field.help, buddy=field.editor()
+        )
         self.binder.bind(field)
         return field
 
@@ -257,3 +273,11 @@ class SettingsPage(QWidget):
     def _on_binder_changed(self, _key: str) -> None:
         if self.banner.is_error:
             self.clear_message()
+
+
+def declared_page(ctx: Any, title: str) -> SettingsPage:
+    """The Settings page called ``title``, made only of the sections and settings declared for it."""
+    page = SettingsPage(ctx, title)
+    page.add_declared_sections()
+    page.finish()
+    return page

@@ -13,11 +13,22 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
-from okbot.config.schema import REDACTED, SETTINGS, Setting, SettingError, redact_url, setting
+from okbot.config.schema import (
+    ADVANCED_PAGE,
+    REDACTED,
+    SECTIONS,
+    SETTINGS,
+    Section,
+    Setting,
+    SettingError,
+    redact_url,
+    setting,
+)
 from okbot.config.settings import Settings
 from okbot.storage import paths
 from okbot.storage.errors import OkBotError
 
+SOMEWHERE = Section(ADVANCED_PAGE, "Tests")
 RATIO = "contextCompression.ratio"
 KEEP_MIN = "contextCompression.keepRecentMin"
 KEEP_MAX = "contextCompression.keepRecentMax"
@@ -80,14 +91,19 @@ def test_declaration_is_complete_and_consistent() -> None:
         "provider.maxRetries",
     } == set(keys)
     for spec in SETTINGS:
-        assert spec.description and spec.section
+        assert spec.description and spec.label and spec.section in SECTIONS
         assert spec.validate(spec.default) == spec.default
     assert not any("apikey" in k.lower().replace(".", "") for k in keys)
 
 
 def test_declaring_a_default_outside_its_bounds_is_a_bug() -> None:
     with pytest.raises(SettingError):
-        Setting("x.y", int, 0, "d", minimum=1, maximum=2)
+        Setting("x.y", int, 0, "d", label="Y", section=SOMEWHERE, minimum=1, maximum=2)
+
+
+def test_words_for_a_value_that_is_no_choice_are_a_bug() -> None:
+    with pytest.raises(TypeError, match="choice_words"):
+        Setting("x.y", str, "a", "d", label="Y", section=SOMEWHERE, choices=("a", "b"), choice_words={"c": "C"})
 
 
 @pytest.mark.parametrize(
@@ -121,7 +137,7 @@ def test_validate_refuses_wrong_types_and_values(key: str, value: object) -> Non
 
 
 def test_validate_normalises() -> None:
-    spec = Setting("t.f", float, 1.0, "d", minimum=0, maximum=2)
+    spec = Setting("t.f", float, 1.0, "d", label="F", section=SOMEWHERE, minimum=0, maximum=2)
     assert spec.validate(1) == 1.0 and isinstance(spec.validate(1), float)  # floats accept ints
     assert setting(RATIO).validate(0.3) == 0.3
     assert setting(MODEL).validate("  gpt-4o ") == "gpt-4o"
@@ -425,6 +441,8 @@ def test_switching_model_notifies_window_change(path: Path) -> None:
     s.subscribe(seen.append)
     s.set(MODEL, "other-model")
     assert seen == [MODEL, WINDOW]
+
+
 # ---------------------------------------------------------------- subscribers
 
 
