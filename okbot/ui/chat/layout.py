@@ -15,11 +15,12 @@ from typing import Any
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument, QTextTable
 
+from okbot.core.items import is_delegation, is_member_answer, split_app_note
 from okbot.core.messages import task_text
 from okbot.ui.chat import digest
 from okbot.ui.chat.colors import ChatColors
 from okbot.ui.chat.markdown import CODE_HEADER, CodeBlock, code_blocks, make_document, style_document
-from okbot.ui.chat.roster import SquadInfo, is_delegation, is_member_answer, split_app_note
+from okbot.ui.chat.roster import SquadInfo
 
 MARGIN_X = 20  # space between the view's edges and the conversation column
 COLUMN_MAX = 860  # the conversation column never gets wider (long lines are hard to read)

@@ -20,10 +20,11 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistent
 from shiboken6 import Shiboken
 
 from okbot.core.errors import OkBotError
+from okbot.core.items import is_delegation, is_member_answer
 from okbot.core.session import SessionStore
 from okbot.core.summary import SessionSummary
 from okbot.ui.chat import digest
-from okbot.ui.chat.roster import SquadInfo, SquadRoster, is_delegation, is_member_answer
+from okbot.ui.chat.roster import SquadInfo, SquadRoster
 from okbot.ui.tasks import TaskRunner, default_task_runner
 
 log = logging.getLogger("okbot.ui.chat")

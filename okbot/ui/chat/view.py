@@ -42,6 +42,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QStyle, QStyleOptionViewItem, QWidget
 
+from okbot.core.items import is_member_answer
 from okbot.core.session import SessionStore
 from okbot.core.summary import SessionSummary
 from okbot.ui.chat import digest
@@ -49,7 +50,7 @@ from okbot.ui.chat.delegate import ChatDelegate
 from okbot.ui.chat.heights import HeightIndex
 from okbot.ui.chat.layout import Action
 from okbot.ui.chat.model import DIVIDER, ITEM, ChatModel
-from okbot.ui.chat.roster import SquadRoster, is_member_answer
+from okbot.ui.chat.roster import SquadRoster
 from okbot.ui.tasks import TaskRunner
 
 _Index = QModelIndex | QPersistentModelIndex
