@@ -17,11 +17,11 @@ from okbot.core.assent import AsSentRequest, AsSentStore, compare_blocks
 from okbot.core.context import ContextProjection, build_context
 from okbot.core.items import member_of
 from okbot.core.render import body_text, remember_api_keys, render_markdown, shown_line
+from okbot.core.roster import SquadRoster
 from okbot.core.sources import ContextSources
 from okbot.core.summary import SessionSummary
 from okbot.core.tokens import APPROX_NOTE
 from okbot.core.workspace import Target
-from okbot.ui.chat.roster import SquadRoster
 
 
 @dataclass(frozen=True)

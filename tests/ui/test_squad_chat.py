@@ -16,6 +16,7 @@ from pytestqt.qtbot import QtBot
 from okbot.core.context import build_context
 from okbot.core.items import new_item, user_message
 from okbot.core.render import render_markdown
+from okbot.core.roster import CAPTAIN_SLOT, SLOTS, SquadRoster, spread_slots, working_text
 from okbot.core.tokens import APPROX_NOTE
 from okbot.core.turn_runtime import MemberActivity
 from okbot.core.workspace import Target, Workspace
@@ -24,7 +25,6 @@ from okbot.ui.chat import ChatView
 from okbot.ui.chat.colors import ChatColors, avatar_colors, speaker_color
 from okbot.ui.chat.layout import RowLayout
 from okbot.ui.chat.model import ChatModel
-from okbot.ui.chat.roster import CAPTAIN_SLOT, SLOTS, SquadRoster, spread_slots, working_text
 from okbot.ui.chat_page import ChatPage
 from okbot.ui.context_viewer import AS_SENT_TAB, ContextViewer
 from tests.helpers.env import settings_for

@@ -8,7 +8,7 @@ Public API (what the chat page embeds)::
                      tasks: TaskRunner | None = None, show_authors: bool = False)
         # show a session; its index is built on a TaskRunner thread, rows appear on `loaded`.
         # show_authors=True for squads (name + avatar above each assistant bubble).
-    view.set_roster(roster: SquadRoster | None)   # squads (okbot.ui.chat.roster): "Captain" and member names
+    view.set_roster(roster: SquadRoster | None)   # squads (okbot.core.roster): "Captain" and member names
                                      # and colours on bubbles; a member's answer to the captain is that
                                      # member's bubble; ask_<member> calls are "asked Rex: task" rows that
                                      # expand on click; a failed answer carries an error line

@@ -1,6 +1,7 @@
 """Plain-text pieces of the chat view: one-line tool digests, notice and divider labels, status lines.
 
-No Qt here, so the wording can be tested on its own and shared with the copy actions.
+No Qt here (the view in :mod:`okbot.ui.chat` draws them), so the wording can be tested on its own and shared
+with the copy actions.
 """
 
 from __future__ import annotations
