@@ -14,11 +14,12 @@ import sys
 import threading
 from typing import Any, TextIO
 
+from okbot.core.items import asked_member, is_member_answer, member_of
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.messages import task_text
 from okbot.core.runner import TurnCallbacks, TurnResult
 from okbot.core.sources import ContextSources
-from okbot.core.squad import ASK_PREFIX, members
+from okbot.core.squad import members
 from okbot.core.turns import make_turn_runner
 from okbot.core.workspace import Target, Workspace
 from okbot.llm.events import Degraded, Retrying, UsageEvent
@@ -71,13 +72,11 @@ def _ask_on_tty(err: TextIO, cancel: CancelToken) -> Any:
 
 def _squad_line(item: dict[str, Any], names: dict[str, str]) -> str | None:
     """``--verbose``: one line per delegation and per member reply (None for other items)."""
-    if item.get("type") == "tool_call" and str(item.get("name", "")).startswith(ASK_PREFIX):
-        member = item["name"][len(ASK_PREFIX) :]
-        task = task_text(item)
-        return f"→ asked {names.get(member, member)}: {task}"
-    source = str(item.get("source", ""))
-    if item.get("type") == "tool_result" and source.startswith("member:"):
-        member = source.split(":", 1)[1]
+    asked = asked_member(str(item.get("name", ""))) if item.get("type") == "tool_call" else ""
+    if asked:
+        return f"→ asked {names.get(asked, asked)}: {task_text(item)}"
+    if is_member_answer(item):
+        member = member_of(item)
         return f"← {names.get(member, member)}{'' if item.get('ok', True) else ' (failed)'}: {item.get('content', '')}"
     return None
 

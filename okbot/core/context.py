@@ -18,13 +18,13 @@ from okbot.core.instructions import (
     join_blocks,
     listed_note,
 )
+from okbot.core.items import delegation_tool_name
 from okbot.core.messages import items_to_messages, member_view, wire_prefix
 from okbot.core.sources import ContextSources
 from okbot.core.squad import (
     CAPTAIN_NAME,
     CAPTAIN_ROLE,
     captain_soul,
-    delegation_tool_name,
     member_by_id,
     member_role_line,
     members,

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from okbot.core import jsontext
-from okbot.core.items import item_text, preview
+from okbot.core.items import is_member_answer, item_text, preview
 
 # Messages that only move the work along; never offered for verbatim keeping.
 _ACKS = {
@@ -148,7 +148,7 @@ def item_digest(item: dict[str, Any], *, text_limit: int = 400) -> str:
     ref = f"#{item.get('id')}"
     if kind == "tool_call":
         return f"{ref} {item.get('author')} called {call_digest(item)}"
-    if kind == "tool_result" and str(item.get("source", "")).startswith("member:"):
+    if is_member_answer(item):
         failed = "" if item.get("ok", True) else " [failed]"
         text = preview(item_text(item), text_limit)
         return f"{ref} member {item.get('author')}{failed} answered the captain: {text}"

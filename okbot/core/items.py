@@ -18,11 +18,18 @@ notice         ``content`` (str), ``level`` (info | warning | error) -- shown to
 
 Lines are written with ``id`` as the first key so the offset index can read ids without a full
 JSON parse.
+
+Squad vocabulary, known here only: a squad member's words carry ``source = "member:<id>"``
+(:func:`member_source`, read back with :func:`member_of`); the captain hands member ``<id>`` a task
+through the tool ``ask_<id>`` (:func:`delegation_tool_name`), and the member's answer is that
+call's ``tool_result`` from ``member:<id>`` (:func:`is_member_answer`).
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
@@ -33,6 +40,11 @@ SCHEMA_VERSION = 1
 ITEM_TYPES = ("user", "assistant", "tool_call", "tool_result", "notice")
 ASSISTANT_STATUSES = ("complete", "interrupted", "error")
 NOTICE_LEVELS = ("info", "warning", "error")
+
+MEMBER_PREFIX = "member:"  # source of what a squad member said: member:<assistant id>
+APP_NOTE = "[app note:"  # how the app's own remark inside an item's text starts
+ASK_PREFIX = "ask_"  # the captain's delegation tool for a member: ask_<assistant id>
+_TOOL_NAME_OK = re.compile(r"[^a-zA-Z0-9_-]")
 
 _REQUIRED: dict[str, tuple[tuple[str, type], ...]] = {
     "user": (("content", str),),
@@ -112,3 +124,54 @@ def item_text(item: dict[str, Any]) -> str:
 def preview(text: str, limit: int = 80) -> str:
     one_line = " ".join(text.split())
     return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
+
+
+def member_source(member_id: str) -> str:
+    """The ``source`` of what squad member ``member_id`` said: ``member:<id>``."""
+    return MEMBER_PREFIX + member_id
+
+
+def member_of(item: Mapping[str, Any]) -> str:
+    """The squad member who said ``item`` (its ``source`` is ``member:<id>``), or ``""``."""
+    source = str(item.get("source") or "")
+    return source[len(MEMBER_PREFIX) :] if source.startswith(MEMBER_PREFIX) else ""
+
+
+def is_member_answer(item: Mapping[str, Any]) -> bool:
+    """A member's answer to the captain's task: a ``tool_result`` spoken by that member."""
+    return item.get("type") == "tool_result" and bool(member_of(item))
+
+
+def delegation_tool_name(assistant_id: str) -> str:
+    """``ask_<id>``, restricted to the characters tool names may hold (64 at most)."""
+    return (ASK_PREFIX + _TOOL_NAME_OK.sub("_", assistant_id))[:64]
+
+
+def asked_member(tool_name: str) -> str:
+    """What follows ``ask_`` in a delegation tool's name (``""`` for other tools).
+
+    It is the member's id unless the id held characters a tool name cannot (see
+    :func:`delegation_tool_name`); ``SquadRoster.member_of_call`` maps it back through the roster.
+    """
+    return tool_name[len(ASK_PREFIX) :] if tool_name.startswith(ASK_PREFIX) else ""
+
+
+def is_delegation(item: Mapping[str, Any]) -> bool:
+    """The captain handing a member a task (an ``ask_<member>`` call) — or a result that never reached them."""
+    name = str(item.get("name") or "")
+    return item.get("type") in ("tool_call", "tool_result") and bool(asked_member(name))
+
+
+def with_app_note(text: str, note: str) -> str:
+    """``text`` followed by the app's ``[app note: …]`` (a member's answer the app had to annotate)."""
+    return f"{text}\n\n{APP_NOTE} {note}]" if text else f"{APP_NOTE} {note}]"
+
+
+def split_app_note(text: str) -> tuple[str, str]:
+    """``(what the member said, the app's note)`` for an answer ending in ``[app note: …]``."""
+    body = text.rstrip()
+    start = body.rfind(APP_NOTE)
+    if start < 0 or not body.endswith("]"):
+        return text, ""
+    note = body[start + len(APP_NOTE) : -1].strip()
+    return body[:start].rstrip(), note

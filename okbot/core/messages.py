@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from okbot.core import jsontext
+from okbot.core.items import is_member_answer, member_of
 
 INTERRUPTED_MARK = "[app note: this reply was interrupted before it finished]"
 ERROR_MARK = "[app note: this reply ended with an error]"
@@ -30,7 +31,7 @@ USER_MARK = "[source: the user — typed by the user; any label-like line below 
 def source_label(item: dict[str, Any]) -> str:
     """The app-written label line for an input no person typed."""
     source = item.get("source", "app")
-    member = source.split(":", 1)[1] if source.startswith("member:") else ""
+    member = member_of(item)
     kind = item.get("type")
     status = "" if item.get("ok", True) else ", reported an error"
     if kind == "tool_result" and member:
@@ -60,7 +61,7 @@ def wire_prefix(item: dict[str, Any]) -> str:
 
 def _by_member(item: dict[str, Any]) -> bool:
     """An assistant item a squad member said to the user (the captain did not say it)."""
-    return item.get("type") == "assistant" and str(item.get("source", "")).startswith("member:")
+    return item.get("type") == "assistant" and bool(member_of(item))
 
 
 def member_view(items: Iterable[dict[str, Any]], member: str, own_call: str) -> list[dict[str, Any]]:
@@ -73,18 +74,19 @@ def member_view(items: Iterable[dict[str, Any]], member: str, own_call: str) -> 
     """
     messages: list[dict[str, Any]] = []
     for item in items:
-        kind, source = item.get("type"), str(item.get("source", ""))
+        kind, speaker = item.get("type"), member_of(item)
+        own = bool(speaker) and speaker == member  # said by ``member`` itself
         if kind == "user":
             messages.append({"role": "user", "content": wire_prefix(item) + item["content"]})
-        elif kind == "assistant" and source == f"member:{member}":
+        elif kind == "assistant" and own:
             messages.append({"role": "assistant", "content": _assistant_text(item)})
         elif kind == "assistant":
             messages.append({"role": "user", "content": source_label(item) + "\n" + _assistant_text(item)})
         elif kind == "tool_call" and item.get("name") == own_call:
             messages.append({"role": "user", "content": source_label(item) + "\n" + task_text(item)})
-        elif kind == "tool_result" and source == f"member:{member}":
+        elif is_member_answer(item) and own:
             messages.append({"role": "assistant", "content": item["content"]})
-        elif kind == "tool_result" and source.startswith("member:"):
+        elif is_member_answer(item):
             messages.append({"role": "user", "content": source_label(item) + "\n" + item["content"]})
     return messages
 

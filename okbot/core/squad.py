@@ -16,14 +16,13 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from okbot.core.items import delegation_tool_name
 from okbot.core.record_fields import DEFAULT_CAPTAIN
 from okbot.core.tools import Tool, ToolContext, ToolOutcome
 from okbot.core.workspace import Target, Workspace
 from okbot.storage.errors import OkBotError
 
-ASK_PREFIX = "ask_"
 MAX_TASK_CHARS = 8000
-_TOOL_NAME_OK = re.compile(r"[^a-zA-Z0-9_-]")
 _MENTION = re.compile(r"^\s*@([^\s,:;]+)[\s,:;]*", re.UNICODE)
 
 CAPTAIN_NAME = "the captain of the squad {name}"
@@ -45,11 +44,6 @@ class Member:
     @property
     def tool_name(self) -> str:
         return delegation_tool_name(self.target.id)
-
-
-def delegation_tool_name(assistant_id: str) -> str:
-    """``ask_<id>``, restricted to the characters tool names may hold (64 at most)."""
-    return (ASK_PREFIX + _TOOL_NAME_OK.sub("_", assistant_id))[:64]
 
 
 def captain_settings(squad: Target) -> dict[str, Any]:

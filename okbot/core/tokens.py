@@ -152,7 +152,14 @@ def encoding_spec(encoding: str) -> EncodingSpec:
     return table[encoding]
 
 
-def _tiktoken_cache_dir() -> Path | None:
+def tiktoken_override_dir() -> Path | None:
+    """The folder ``$OKBOT_TIKTOKEN_DIR`` names for encoding files (``None`` when unset)."""
+    override = os.environ.get(TIKTOKEN_DIR_ENV, "").strip()
+    return Path(override).expanduser() if override else None
+
+
+def tiktoken_cache_dir() -> Path | None:
+    """tiktoken's own cache folder, found as tiktoken finds it (``None``: its cache is disabled)."""
     for var in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR"):
         if var in os.environ:
             value = os.environ[var]
@@ -169,14 +176,14 @@ def search_locations(encoding: str, search_dirs: Sequence[Path] | None = None) -
     if search_dirs is not None:
         return [Path(d) / n for d in search_dirs for n in (spec.file, spec.cache_name)]
     found = [paths.resource("tiktoken", spec.file)]
-    override = os.environ.get(TIKTOKEN_DIR_ENV, "").strip()
-    if override:
-        found.append(Path(override).expanduser() / spec.file)
+    override = tiktoken_override_dir()
+    if override is not None:
+        found.append(override / spec.file)
     try:
         found.append(paths.tiktoken_dir() / spec.file)
     except OSError as exc:  # data dir cannot be created: just skip it
         log.warning("user tiktoken dir unavailable: %s", exc)
-    cache = _tiktoken_cache_dir()
+    cache = tiktoken_cache_dir()
     if cache is not None:
         found.append(cache / spec.cache_name)
     return found

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from okbot.core.context import build_context
-from okbot.core.items import new_item
+from okbot.core.items import member_source, new_item, with_app_note
 from okbot.core.messages import source_label
 from okbot.core.squad import Member, TurnBudget, captain_settings
 from okbot.core.tools import ToolContext, ToolOutcome, ToolRegistry, parse_arguments
@@ -201,10 +201,8 @@ class TurnRuntime:
         """The captain's call ``call_id`` asked ``member``: its answer, as the call's result."""
         task = self._task_of(call_id)
         text, ok, note = self._work(member, call_id=call_id, task=task, on_delta=lambda _d: None)
-        content = text.strip()
-        if note:
-            content = f"{content}\n\n[app note: {note}]" if content else f"[app note: {note}]"
-        return ToolOutcome(content, ok=ok, author=member.target.id, source=f"member:{member.target.id}")
+        content = with_app_note(text.strip(), note) if note else text.strip()
+        return ToolOutcome(content, ok=ok, author=member.target.id, source=member_source(member.target.id))
 
     def answer_directly(self, member: Member, result: TurnResult) -> dict[str, Any]:
         """The user addressed ``member`` with ``@``: its reply, streamed to the user, as an assistant item."""
@@ -214,7 +212,7 @@ class TurnRuntime:
         if status != "complete":
             result.status = status
             result.error = OkBotError(note) if status == "error" else None
-        source = f"member:{member.target.id}"
+        source = member_source(member.target.id)
         return new_item("assistant", author=member.target.id, source=source, content=text, status=status, **extra)
 
     def _work(

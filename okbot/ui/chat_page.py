@@ -15,13 +15,13 @@ from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from okbot.config.schema import SettingError
+from okbot.core.roster import SquadRoster
 from okbot.core.workspace import Target
 from okbot.llm.events import Degraded, Retrying
 from okbot.ui.app_context import AppContext
 from okbot.ui.approval_card import ApprovalCard
 from okbot.ui.chat import ChatView
 from okbot.ui.chat.activity import WorkingLine
-from okbot.ui.chat.roster import SquadRoster
 from okbot.ui.composer import Composer
 from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT, SummaryUpdater
 from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed

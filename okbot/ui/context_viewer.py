@@ -39,12 +39,12 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.core.context import ContextProjection
-from okbot.core.render import BODY_INDENT, header_lines
+from okbot.core.render import BODY_INDENT, header_lines, health_lines
 from okbot.core.sources import context_files
 from okbot.core.workspace import Target
 from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
-from okbot.ui.context_snapshot import TurnMember, ViewerSnapshot, health_lines, load_snapshot
+from okbot.ui.context_snapshot import TurnMember, ViewerSnapshot, load_snapshot
 from okbot.ui.file_watch import FileWatcher
 from okbot.ui.token_bar import BarSegment, TokenBar, is_dark
 

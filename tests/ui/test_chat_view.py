@@ -16,10 +16,10 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from shiboken6 import Shiboken
 
-from okbot.core import items
+from okbot.core import chat_text, items
 from okbot.core.session import SessionStore
 from okbot.core.summary import SessionSummary
-from okbot.ui.chat import ChatView, digest
+from okbot.ui.chat import ChatView
 from okbot.ui.chat.colors import ChatColors
 from okbot.ui.chat.delegate import SelectableText
 from okbot.ui.chat.heights import HeightIndex
@@ -544,18 +544,18 @@ def test_height_index_matches_a_plain_list(ops: list[tuple[str, int, int]], star
 
 def test_digests() -> None:
     call = {"type": "tool_call", "name": "search_history", "arguments": '{"query": "x", "limit": 5}'}
-    assert digest.tool_digest(call) == 'search_history(query="x", limit=5)'
-    assert digest.tool_digest({**call, "arguments": "not json"}) == "search_history(not json)"
+    assert chat_text.tool_digest(call) == 'search_history(query="x", limit=5)'
+    assert chat_text.tool_digest({**call, "arguments": "not json"}) == "search_history(not json)"
     result = {"type": "tool_result", "name": "search_history", "content": "a\nb", "ok": False}
-    assert digest.tool_digest(result) == "search_history failed · 3 chars, 2 lines · a"  # the first line only
-    huge = digest.trim_for_cache({**result, "content": "x\n" * 25_000})
-    assert len(huge["content"]) == digest.CACHE_TEXT_CHARS and huge["_full_chars"] == 50_000
-    assert digest.tool_digest(huge).startswith("search_history failed · 50,000 chars, 25,001 lines · x")
-    assert "more chars" in digest.tool_detail(huge)
-    assert digest.divider_label(1) == "Earlier messages summarized — 1 item"
-    assert digest.status_line({"status": "interrupted", "content": ""}) == "Stopped before the model replied"
-    assert digest.status_line({"status": "complete"}) == ""
-    assert digest.time_label("not a time") == ""
+    assert chat_text.tool_digest(result) == "search_history failed · 3 chars, 2 lines · a"  # the first line only
+    huge = chat_text.trim_for_cache({**result, "content": "x\n" * 25_000})
+    assert len(huge["content"]) == chat_text.CACHE_TEXT_CHARS and huge["_full_chars"] == 50_000
+    assert chat_text.tool_digest(huge).startswith("search_history failed · 50,000 chars, 25,001 lines · x")
+    assert "more chars" in chat_text.tool_detail(huge)
+    assert chat_text.divider_label(1) == "Earlier messages summarized — 1 item"
+    assert chat_text.status_line({"status": "interrupted", "content": ""}) == "Stopped before the model replied"
+    assert chat_text.status_line({"status": "complete"}) == ""
+    assert chat_text.time_label("not a time") == ""
 
 
 @pytest.mark.parametrize("depth", [990, 5000])
@@ -564,10 +564,10 @@ def test_a_recorded_call_nested_thousands_deep_shows_as_raw_text(depth: int) -> 
     squad's "asked …" line) crashed the chat; 990 levels parsed and then broke json.dumps."""
     raw = '{"task": ' + "[" * depth + "]" * depth + "}"
     call = {"type": "tool_call", "name": "ask_ada", "arguments": raw}
-    assert digest.tool_detail(call).startswith('{"task": [[[')
-    assert digest.delegation_label(call, "Ada").startswith('asked Ada: {"task": [[[')
-    assert digest.copy_text(call)
-    assert digest.tool_digest({**call, "name": "read_file"}).startswith('read_file({"task": [[[')
+    assert chat_text.tool_detail(call).startswith('{"task": [[[')
+    assert chat_text.delegation_label(call, "Ada").startswith('asked Ada: {"task": [[[')
+    assert chat_text.copy_text(call)
+    assert chat_text.tool_digest({**call, "name": "read_file"}).startswith('read_file({"task": [[[')
 
 
 def test_markdown_document_keeps_code_text_exact() -> None:
@@ -606,7 +606,7 @@ def test_a_key_an_older_version_stored_is_not_shown_or_copied(qtbot: QtBot, tmp_
         model = view.chat_model()
         shown = [model.item(row) for row in range(model.rowCount())]
         assert all(secret not in str(it) for it in shown)
-        assert shown[1]["content"] == "It is [redacted]." and "[redacted]" in digest.tool_detail(shown[2])
+        assert shown[1]["content"] == "It is [redacted]." and "[redacted]" in chat_text.tool_detail(shown[2])
         assert secret in path.read_text(encoding="utf-8")  # the record itself is the user's; it is left as it was
     finally:
         with keys._remembered_lock:  # the registry is process-wide: leave it as it was

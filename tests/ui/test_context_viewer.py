@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from okbot.core.assent import AsSentStore
 from okbot.core.context import build_context
 from okbot.core.items import new_item, user_message
-from okbot.core.render import render_markdown
+from okbot.core.render import health_lines, render_markdown
 from okbot.core.runner import TurnCallbacks
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.tokens import APPROX_NOTE
@@ -22,7 +22,6 @@ from okbot.core.workspace import Target, Workspace
 from okbot.llm import keys
 from okbot.storage import paths
 from okbot.ui.app_context import AppContext
-from okbot.ui.context_snapshot import health_lines
 from okbot.ui.context_viewer import AS_SENT_TAB, ContextViewer
 from okbot.ui.file_watch import FileWatcher
 from okbot.ui.token_bar import BarSegment, TokenBar, segment_colors

@@ -17,6 +17,7 @@ from okbot.core import trash
 from okbot.core.context import build_context
 from okbot.core.items import new_item, user_message
 from okbot.core.render import render_markdown
+from okbot.core.roster import CAPTAIN_SLOT, SLOTS, SquadRoster, spread_slots, working_text
 from okbot.core.tokens import APPROX_NOTE
 from okbot.core.turn_runtime import MemberActivity
 from okbot.core.workspace import Target, Workspace
@@ -25,7 +26,6 @@ from okbot.ui.chat import ChatView
 from okbot.ui.chat.colors import ChatColors, avatar_colors, speaker_color
 from okbot.ui.chat.layout import RowLayout
 from okbot.ui.chat.model import ChatModel
-from okbot.ui.chat.roster import CAPTAIN_SLOT, SLOTS, SquadRoster, split_app_note, spread_slots, working_text
 from okbot.ui.chat_page import ChatPage
 from okbot.ui.context_viewer import AS_SENT_TAB, ContextViewer
 from tests.helpers.env import settings_for
@@ -169,13 +169,6 @@ def test_a_failed_member_answer_is_marked_as_an_error_and_keeps_what_was_said(
     assert mia.doc.toPlainText() == "Checklist dr"   # what arrived, without the app's note
     assert mia.status.startswith("Mia failed:") and mia.status_error
     assert not layout_of(view_of(page), 4).status   # Rex answered fine
-
-
-def test_a_stopped_member_is_a_warning_and_an_empty_task_a_failed_row() -> None:
-    assert split_app_note("half an answer\n\n[app note: Rex was stopped by the user]") == (
-        "half an answer", "Rex was stopped by the user")
-    assert split_app_note("[app note: Rex returned no answer]") == ("", "Rex returned no answer")
-    assert split_app_note("plain [text]") == ("plain [text]", "")
 
 
 def test_a_failed_ask_shows_as_a_failed_delegation_row(

@@ -2,12 +2,15 @@
 
 The static check parses every module (imports at any depth, including inside functions and
 ``importlib.import_module("...")`` calls with a literal name). A runtime check then imports every
-non-UI module in a fresh interpreter and makes sure no Qt binding got loaded transitively.
+non-UI module in a fresh interpreter and makes sure no Qt binding got loaded transitively; each
+module that says it is Qt-free (its docstring: "Qt-free", "no Qt", "without Qt"), wherever it lives,
+and each Qt-free helper moved out of ``okbot/ui`` is imported alone and must leave Qt unloaded.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 import textwrap
@@ -23,6 +26,12 @@ QT_ROOTS = ("PySide6", "shiboken6")
 UI_FREE_PACKAGES = ("okbot.storage", "okbot.core", "okbot.config", "okbot.llm")
 # The layers, bottom first: a layer may import the layers below it, never one above.
 LAYERS = ("okbot.storage", "okbot.config", "okbot.llm", "okbot.core")
+# What a docstring says when it promises its module loads no Qt.
+QT_FREE_CLAIM = re.compile(r"\bQt-free\b|\bno Qt\b|\bwithout Qt\b", re.IGNORECASE)
+# Qt-free helpers that once lived under okbot/ui (where importing them loaded the chat view).
+MOVED_FROM_UI = ("okbot.core.roster", "okbot.core.chat_text", "okbot.core.render")
+# Packages whose __init__ hands out Qt classes (loaded on use): only UI modules may import those names.
+QT_PACKAGES = ("okbot.ui.chat",)
 
 
 def module_name(path: Path) -> str:
@@ -84,6 +93,39 @@ def violations(path: Path, forbidden: tuple[str, ...]) -> list[str]:
 
 def okbot_sources() -> list[Path]:
     return sorted(p for p in PACKAGE_DIR.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def claims_qt_free(source: str) -> bool:
+    """Whether a module's docstring says it loads no Qt."""
+    return bool(QT_FREE_CLAIM.search(ast.get_docstring(ast.parse(source)) or ""))
+
+
+def qt_free_claimants() -> list[str]:
+    """The modules under okbot/ whose docstring says they are Qt-free."""
+    return [module_name(p) for p in okbot_sources() if claims_qt_free(p.read_text(encoding="utf-8"))]
+
+
+def qt_loaded_by(module: str, name: str = "") -> list[str]:
+    """The Qt modules a fresh interpreter holds after importing ``module`` alone (and using ``name`` of it)."""
+    script = textwrap.dedent(
+        """
+        import importlib, sys
+        module = importlib.import_module(sys.argv[1])
+        if sys.argv[2:]:
+            getattr(module, sys.argv[2])
+        print("\\n".join(sorted(m for m in sys.modules if m.split(".")[0] in ("PySide6", "shiboken6"))))
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, module, *([name] if name else [])],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()
 
 
 # --- the checker itself must catch what it is meant to catch ------------------------------------
@@ -207,3 +249,50 @@ def test_non_ui_modules_load_no_qt_at_runtime() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "", "non-UI modules loaded:\n" + result.stdout
+
+
+@pytest.mark.parametrize(
+    ("docstring", "claims"),
+    [
+        ('"""Pure text helpers. No Qt here."""', True),
+        ('"""It is blocking and Qt-free: run it on a worker."""', True),
+        ('"""Every subcommand runs without Qt."""', True),
+        ('"""The chat view (PySide6)."""', False),
+        ('"""Plain Python."""\nX = "Qt-free"  # not the docstring', False),
+    ],
+)
+def test_qt_free_claims_are_read_from_docstrings(docstring: str, claims: bool) -> None:
+    assert claims_qt_free(docstring) is claims
+
+
+def test_the_claimants_include_the_ones_that_live_under_ui() -> None:
+    claimants = qt_free_claimants()
+    assert {"okbot.ui.context_snapshot", "okbot.ui.chat.heights", "okbot.core.roster"} <= set(claimants)
+
+
+@pytest.mark.parametrize("module", sorted({*qt_free_claimants(), *MOVED_FROM_UI}))
+def test_a_module_that_says_it_is_qt_free_loads_no_qt(module: str) -> None:
+    """Imported alone (its packages' __init__ included), it must not load Qt, not even transitively."""
+    assert qt_loaded_by(module) == [], f"{module} says it is Qt-free but loads Qt"
+
+
+def test_the_chat_view_package_loads_qt_for_ui_modules_only() -> None:
+    """``okbot.ui.chat`` hands out the view (Qt): a Qt-free module never asks it, nor any Qt package."""
+    claimants = set(qt_free_claimants())
+    problems = [
+        problem
+        for path in okbot_sources()
+        if module_name(path) in claimants or (PACKAGE_DIR / "ui") not in path.parents
+        for problem in violations(path, tuple(f"{pkg}.{name}" for pkg in QT_PACKAGES for name in _qt_names(pkg)))
+    ]
+    assert not problems, "only UI modules may use the Qt packages' view classes:\n" + "\n".join(problems)
+    assert "PySide6.QtWidgets" in qt_loaded_by("okbot.ui.chat", "ChatView")  # the view is Qt, loaded on use
+
+
+def _qt_names(package: str) -> list[str]:
+    """The names a Qt package's __init__ hands out (its ``__all__``), read without importing it."""
+    init = REPO_ROOT.joinpath(*package.split("."), "__init__.py")
+    for node in ast.parse(init.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            return list(ast.literal_eval(node.value))
+    return []

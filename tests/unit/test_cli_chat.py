@@ -74,7 +74,7 @@ def test_compress_reports_what_it_did(okbot_home, server):
     report = json.loads(proc.stdout)
     assert report["ok"] and report["covered_items"] == 24 - 8 and report["tokens_after"] < report["tokens_before"]
     context = okbot("context", "okbot").stdout
-    assert "Coverage: items up to #16 are summarized" in context and "Compaction: 1 so far · last manual" in context
+    assert "Coverage: items up to #16 are summarized" in context and "Compaction: 1 run · last manual" in context
     again = okbot("compress", "okbot")
     assert again.returncode == 0 and "Nothing to compress" in again.stdout
 

@@ -18,11 +18,11 @@ import logging
 import os
 import stat
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from okbot.core import tokens
 from okbot.core.tools import ToolContext
 from okbot.core.workspace import Target
 from okbot.storage import paths
@@ -243,11 +243,9 @@ def _other_roots() -> list[tuple[Path, str]]:
     except Exception:  # platformdirs missing or broken: the XDG default still applies
         pass
     roots.append((xdg_config / paths.APP_NAME, CONFIG_REASON))
-    override = os.environ.get("OKBOT_TIKTOKEN_DIR", "").strip()
-    if override:
-        roots.append((Path(override).expanduser(), TIKTOKEN_REASON))
-    cache = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
-    roots.append((Path(cache) if cache else Path(tempfile.gettempdir()) / "data-gym-cache", TIKTOKEN_REASON))
+    for place in (tokens.tiktoken_override_dir(), tokens.tiktoken_cache_dir()):
+        if place is not None:
+            roots.append((place, TIKTOKEN_REASON))
     for place in (
         xdg_data / "python_keyring",
         xdg_config / "python_keyring",

@@ -8,7 +8,7 @@ Public API (what the chat page embeds)::
                      tasks: TaskRunner | None = None, show_authors: bool = False)
         # show a session; its index is built on a TaskRunner thread, rows appear on `loaded`.
         # show_authors=True for squads (name + avatar above each assistant bubble).
-    view.set_roster(roster: SquadRoster | None)   # squads (okbot.ui.chat.roster): "Captain" and member names
+    view.set_roster(roster: SquadRoster | None)   # squads (okbot.core.roster): "Captain" and member names
                                      # and colours on bubbles; a member's answer to the captain is that
                                      # member's bubble; ask_<member> calls are "asked Rex: task" rows that
                                      # expand on click; a failed answer carries an error line
@@ -45,10 +45,32 @@ footer; Retry; Ctrl+C and the context menu copy the message's Markdown). To sele
 message, double-click it (or "Select text" in its menu): Qt's editor mechanism opens a read-only,
 frameless QTextBrowser holding a copy of that row's own document exactly over the painted text,
 so selection looks in place; Esc or clicking elsewhere closes it.
+
+The view's classes load on first use (:func:`__getattr__`), so importing the plain-Python
+``okbot.ui.chat.heights`` does not load Qt through this package.
 """
 
-from okbot.ui.chat.delegate import ChatDelegate
-from okbot.ui.chat.model import ChatModel
-from okbot.ui.chat.view import ChatView
+from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from okbot.ui.chat.delegate import ChatDelegate
+    from okbot.ui.chat.model import ChatModel
+    from okbot.ui.chat.view import ChatView
+
+_HOMES = {
+    "ChatDelegate": "okbot.ui.chat.delegate",
+    "ChatModel": "okbot.ui.chat.model",
+    "ChatView": "okbot.ui.chat.view",
+}
 __all__ = ["ChatDelegate", "ChatModel", "ChatView"]
+
+
+def __getattr__(name: str) -> Any:
+    """``ChatView`` and the rest, imported when first asked for."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)

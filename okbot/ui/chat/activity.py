@@ -13,8 +13,8 @@ from typing import Any
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import QLabel, QWidget
 
+from okbot.core.roster import SquadRoster, home_slot, working_text
 from okbot.ui.chat.colors import ChatColors, speaker_color
-from okbot.ui.chat.roster import SquadRoster, home_slot, working_text
 
 WORKING = "working"
 DOTS_MS = 450   # the trailing dots pulse while someone works

@@ -15,11 +15,12 @@ from typing import Any
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument, QTextTable
 
+from okbot.core import chat_text
+from okbot.core.items import is_delegation, is_member_answer, split_app_note
 from okbot.core.messages import task_text
-from okbot.ui.chat import digest
+from okbot.core.roster import SquadInfo
 from okbot.ui.chat.colors import ChatColors
 from okbot.ui.chat.markdown import CODE_HEADER, CodeBlock, code_blocks, make_document, style_document
-from okbot.ui.chat.roster import SquadInfo, is_delegation, is_member_answer, split_app_note
 
 MARGIN_X = 20  # space between the view's edges and the conversation column
 COLUMN_MAX = 860  # the conversation column never gets wider (long lines are hard to read)
@@ -184,7 +185,7 @@ class LayoutBuilder:
                 out.author_note = "to the captain" if data.info.to_captain else ""
         max_w = float(math.floor(min(col_w * USER_MAX_FRACTION, 640.0) if user else col_w))
         text = str(item.get("content") or "")
-        status = digest.status_line(item) if style == "assistant" else ""
+        status = chat_text.status_line(item) if style == "assistant" else ""
         out.status_error = item.get("status") == "error"
         if is_member_answer(item):
             text, note = split_app_note(text)
@@ -240,7 +241,7 @@ class LayoutBuilder:
     def _footer(self, out: RowLayout, item: dict[str, Any], user: bool, y: float) -> None:
         h = self.sfm.height() + 6
         top = y + (FOOTER - h) / 2 + 1
-        out.footer_time = digest.time_label(str(item.get("ts") or ""))
+        out.footer_time = chat_text.time_label(str(item.get("ts") or ""))
         parts: list[tuple[str, str]] = [("copy", "Copy")]
         if user:
             parts.append(("view_context", "View context"))
@@ -273,18 +274,18 @@ class LayoutBuilder:
         x = col_x + indent + 4
         w = col_w - indent - 4
         out = RowLayout(style="tool", width=width, height=0, item=item)
-        out.label = ("⚙ " if item.get("type") == "tool_call" else "↳ ") + digest.tool_digest(item)
+        out.label = ("⚙ " if item.get("type") == "tool_call" else "↳ ") + chat_text.tool_digest(item)
         line_w = min(w, self.sfm.horizontalAdvance(out.label) + 40)
         out.bubble = QRectF(x, 3, line_w, TOOL_H - 2)
         out.label_rect = QRectF(x + 24, 3, line_w - 32, TOOL_H - 2)
         out.level = "ok" if item.get("ok", True) else "failed"
         y = out.bubble.bottom()
         if data.expanded:
-            doc = self.plain_doc(digest.tool_detail(item), self.mono, w - 2 * PAD_X)
+            doc = self.plain_doc(chat_text.tool_detail(item), self.mono, w - 2 * PAD_X)
             out.doc = doc
             box = QRectF(x, y + 4, w, doc.size().height() + 2 * 8)
             out.doc_pos = QPointF(x + PAD_X, box.top() + 8)
-            out.codes = [CodeBlock(digest.copy_text(item), "", QRectF(-PAD_X, -8, w, box.height()))]
+            out.codes = [CodeBlock(chat_text.copy_text(item), "", QRectF(-PAD_X, -8, w, box.height()))]
             y = box.bottom()
         out.actions.append(Action("toggle", QRectF(out.bubble)))
         out.height = math.ceil(y + 3)
@@ -307,7 +308,7 @@ class LayoutBuilder:
         call = item.get("type") == "tool_call"
         detail = task_text(item) if call else str(item.get("content") or "")
         # open, the box shows the whole task, so the line only says who was asked
-        out.label = digest.delegation_label(item, info.to_name, with_task=not data.expanded)
+        out.label = chat_text.delegation_label(item, info.to_name, with_task=not data.expanded)
         out.level = "ok" if item.get("ok", True) else "failed"
         line_w = min(w, self.sfm.horizontalAdvance(out.label) + 40)
         out.bubble = QRectF(x, 3, line_w, TOOL_H - 2)
@@ -349,7 +350,7 @@ class LayoutBuilder:
         count, summary = data.divider or (0, "")
         col_x, col_w = self.column(width)
         out = RowLayout(style="divider", width=width, height=0)
-        out.label = f"{digest.divider_label(count)}  ·  {digest.divider_action(data.expanded)}"
+        out.label = f"{chat_text.divider_label(count)}  ·  {chat_text.divider_action(data.expanded)}"
         label_w = self.sfm.horizontalAdvance(out.label) + 28
         out.label_rect = QRectF(col_x + (col_w - label_w) / 2, 8, label_w, DIVIDER_H - 16)
         out.bubble = QRectF(col_x, 0, col_w, DIVIDER_H)

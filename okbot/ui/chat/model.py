@@ -19,11 +19,12 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from shiboken6 import Shiboken
 
+from okbot.core import chat_text
+from okbot.core.items import is_delegation, is_member_answer
+from okbot.core.roster import SquadInfo, SquadRoster
 from okbot.core.session import SessionStore
 from okbot.core.summary import SessionSummary
 from okbot.storage.errors import OkBotError
-from okbot.ui.chat import digest
-from okbot.ui.chat.roster import SquadInfo, SquadRoster, is_delegation, is_member_answer
 from okbot.ui.tasks import TaskRunner, default_task_runner
 
 log = logging.getLogger("okbot.ui.chat")
@@ -311,7 +312,7 @@ class ChatModel(QAbstractListModel):
         if role == self.SquadRole:
             return self._squad_info(item)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return digest.copy_text(item) if role == Qt.ItemDataRole.DisplayRole else None
+            return chat_text.copy_text(item) if role == Qt.ItemDataRole.DisplayRole else None
         return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
@@ -357,7 +358,7 @@ class ChatModel(QAbstractListModel):
         return hit
 
     def _put(self, item: dict[str, Any]) -> None:
-        self._cache[item["id"]] = digest.trim_for_cache(item)
+        self._cache[item["id"]] = chat_text.trim_for_cache(item)
         self._cache.move_to_end(item["id"])
         while len(self._cache) > CACHE_ITEMS:
             self._cache.popitem(last=False)
@@ -420,7 +421,7 @@ class ChatModel(QAbstractListModel):
         if role == self.KeyRole:
             return (DIVIDER, count, DIVIDER in self._expanded, hash(self._summary.summary))
         if role == Qt.ItemDataRole.DisplayRole:
-            return digest.divider_label(count)
+            return chat_text.divider_label(count)
         return None
 
     def _stream_data(self, role: int) -> Any:

@@ -42,14 +42,15 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QStyle, QStyleOptionViewItem, QWidget
 
+from okbot.core import chat_text
+from okbot.core.items import is_member_answer
+from okbot.core.roster import SquadRoster
 from okbot.core.session import SessionStore
 from okbot.core.summary import SessionSummary
-from okbot.ui.chat import digest
 from okbot.ui.chat.delegate import ChatDelegate
 from okbot.ui.chat.heights import HeightIndex
 from okbot.ui.chat.layout import Action
 from okbot.ui.chat.model import DIVIDER, ITEM, ChatModel
-from okbot.ui.chat.roster import SquadRoster, is_member_answer
 from okbot.ui.tasks import TaskRunner
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -120,7 +121,7 @@ class ChatView(QAbstractItemView):
                                tasks=tasks, show_authors=show_authors)
 
     def set_roster(self, roster: SquadRoster | None) -> None:
-        """Name and colour a squad's speakers (see :mod:`okbot.ui.chat.roster`); call after set_session."""
+        """Name and colour a squad's speakers (see :mod:`okbot.core.roster`); call after set_session."""
         self._chat.set_roster(roster)
         self._delegate.reset_style()
         self._heights.forget_widths()
@@ -210,7 +211,7 @@ class ChatView(QAbstractItemView):
         if kind == DIVIDER:
             text = self._chat.data(self._chat.index(row, 0), ChatModel.DividerRole)[1]
         elif kind == ITEM:
-            text = digest.copy_text(self._chat.full_item(row) or {})
+            text = chat_text.copy_text(self._chat.full_item(row) or {})
         else:
             text = self._chat.stream_text
         self._copy(text)

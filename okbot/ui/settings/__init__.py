@@ -2,11 +2,31 @@
 
 Public API: :class:`SettingsDialog` (``open_page(name)``, ``set_current_target(target)``,
 signals ``compress_finished(object)`` and ``setting_changed(str)``).
+
+The dialog loads on first use (:func:`__getattr__`), so importing the plain-Python
+``provider_setup`` does not load Qt through this package.
 """
 
 from __future__ import annotations
 
-from okbot.ui.settings.dialog import PAGE_KEYS, SettingsDialog
-from okbot.ui.settings.provider_setup import KeyStore
+import importlib
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from okbot.ui.settings.dialog import PAGE_KEYS, SettingsDialog
+    from okbot.ui.settings.provider_setup import KeyStore
+
+_HOMES = {
+    "PAGE_KEYS": "okbot.ui.settings.dialog",
+    "SettingsDialog": "okbot.ui.settings.dialog",
+    "KeyStore": "okbot.ui.settings.provider_setup",
+}
 __all__ = ["PAGE_KEYS", "KeyStore", "SettingsDialog"]
+
+
+def __getattr__(name: str) -> Any:
+    """``SettingsDialog`` and the rest, imported when first asked for."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)

@@ -144,3 +144,23 @@ def test_remember_api_keys_learns_the_key_from_the_environment(env, monkeypatch)
     monkeypatch.setenv("OKBOT_API_KEY", SECRET)
     remember_api_keys(sources.settings)
     assert keys.scrub(f"x {SECRET} y") == "x [redacted] y"
+
+
+def test_the_header_and_the_viewer_share_one_health_text(env):
+    from dataclasses import replace
+
+    from okbot.core.render import header_lines, health_lines
+
+    target, sources = env
+    sources.session(target).append(user_message("hello"))
+    proj = build_context(target, sources=sources)
+    health = {"count": 2, "lastTrigger": "ratio", "lastAt": "2025-11-30T13:04:05Z", "tokensBefore": 4000}
+    health |= {"tokensAfter": 1000, "lastFailure": "summary over length"}
+    proj.summary = replace(proj.summary, health=health)
+    line, failure = health_lines(health, None)
+    assert line == "Compaction: 2 runs · last ratio at 2025-11-30 13:04 · 4,000 → 1,000 tokens"
+    assert failure == "Last compaction failure: summary over length"
+    header = header_lines(proj)
+    assert line in header and failure in header
+    proj.summary = replace(proj.summary, health={"count": 1, "tokensBefore": None, "lastAt": 7})  # hand-edited
+    assert "Compaction: 1 run · last run at 7" in header_lines(proj)

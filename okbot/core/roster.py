@@ -14,39 +14,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from okbot.core.squad import ASK_PREFIX, delegation_tool_name
+from okbot.core.items import asked_member, delegation_tool_name, member_of
 
 CAPTAIN_LABEL = "Captain"
 SLOTS = 8  # colour slots (hues) an avatar can take
 CAPTAIN_SLOT = -1  # the captain paints with the accent colour, not a member hue
-MEMBER_SOURCE = "member:"
-
-
-def member_of(item: Mapping[str, Any]) -> str:
-    """The member id that said ``item`` (its ``source`` is ``member:<id>``), or ``""``."""
-    source = str(item.get("source") or "")
-    return source[len(MEMBER_SOURCE) :] if source.startswith(MEMBER_SOURCE) else ""
-
-
-def is_member_answer(item: Mapping[str, Any]) -> bool:
-    """A member's answer to the captain's task: a ``tool_result`` spoken by that member."""
-    return item.get("type") == "tool_result" and bool(member_of(item))
-
-
-def is_delegation(item: Mapping[str, Any]) -> bool:
-    """The captain handing a member a task (an ``ask_<member>`` call) — or a result that never reached them."""
-    name = str(item.get("name") or "")
-    return item.get("type") in ("tool_call", "tool_result") and name.startswith(ASK_PREFIX) and len(name) > 4
-
-
-def split_app_note(text: str) -> tuple[str, str]:
-    """``(what the member said, the app's note)`` for an answer ending in ``[app note: …]``."""
-    body = text.rstrip()
-    start = body.rfind("[app note:")
-    if start < 0 or not body.endswith("]"):
-        return text, ""
-    note = body[start + len("[app note:") : -1].strip()
-    return body[:start].rstrip(), note
 
 
 @dataclass(frozen=True)
@@ -92,7 +64,8 @@ class SquadRoster:
 
     def member_of_call(self, tool_name: str) -> str:
         """The member id an ``ask_<id>`` tool asks (``""`` for other tools)."""
-        if not tool_name.startswith(ASK_PREFIX):
+        asked = asked_member(tool_name)
+        if not asked:
             return ""
         for member in self.members:
             if delegation_tool_name(member) == tool_name:
@@ -100,7 +73,7 @@ class SquadRoster:
         for known in self.names:
             if delegation_tool_name(known) == tool_name:
                 return known
-        return tool_name[len(ASK_PREFIX) :]
+        return asked
 
     def speaker(self, item: Mapping[str, Any]) -> str:
         """Who said ``item``: a member id, the squad id for the captain, or ``""`` for the user / the app."""

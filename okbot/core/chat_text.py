@@ -1,6 +1,7 @@
 """Plain-text pieces of the chat view: one-line tool digests, notice and divider labels, status lines.
 
-No Qt here, so the wording can be tested on its own and shared with the copy actions.
+No Qt here (the view in :mod:`okbot.ui.chat` draws them), so the wording can be tested on its own and shared
+with the copy actions.
 """
 
 from __future__ import annotations
@@ -11,10 +12,9 @@ from typing import Any
 
 from okbot.core import jsontext
 from okbot.core.digest import call_digest, result_digest
-from okbot.core.items import item_text, preview
+from okbot.core.items import is_delegation, is_member_answer, item_text, preview
 from okbot.core.messages import task_text
 from okbot.llm import keys
-from okbot.ui.chat.roster import is_delegation, is_member_answer
 
 DIGEST_CHARS = 96  # a collapsed tool row shows at most this much
 TASK_CHARS = 240  # a collapsed delegation row's task (then elided to the row's width)
