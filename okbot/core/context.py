@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from okbot.config.settings import Settings
 from okbot.core.digest import STRONG_DIRECTIVE, directive_grade
 from okbot.core.instructions import (
     InstructionBlock,
@@ -173,76 +174,18 @@ def build_context(
         summary, summary_problems = sources.summary(target)
         notices.extend(summary_problems)
 
+    summary, tail = _tail_after_coverage(session, summary, notices)
     covered = summary.covered_through_id
-    tail, boundary_found = session.read_after(covered)
-    if covered and not boundary_found:
-        notices.append(
-            f"session-summary.json says items up to #{covered} are summarized, but the record has no item "
-            f"#{covered}; treating nothing as covered."
-        )
-        summary = SessionSummary()
-        covered = 0
-        tail, _ = session.read_after(0)
-    tail = _with_paired_calls(session, tail, covered)
+    tail, at_covered = _tail_in_view(session, tail, covered, at=at, member=member, call_id=call_id)
+    items = _model_items(tail, summary)
 
-    at_covered = False
-    if at is not None:
-        full_tail = tail
-        tail, at_covered = _cut_at(session, tail, at, covered)
-        if member is not None and not at_covered:
-            tail = _extend_to_task(full_tail, len(tail), delegation_tool_name(member))
-    if call_id is not None:
-        tail = _cut_at_call(tail, call_id)
-
-    hidden = set(summary.hidden_item_ids)
-    items = [_hidden_stub(it) if it["id"] in hidden else it for it in tail if it.get("type") in MODEL_ITEM_TYPES]
     model = sources.model_for(target)
     counter = sources.counter(model)
-    soul, soul_problem = sources.soul(target)
-    if soul_problem:
-        notices.append(soul_problem)
-    notices.extend(sources.memory_and_skill_problems(target))
-
     settings = sources.settings
-    speaker = target
-    name, role_line = target.name, target.role_line if target.kind == "assistant" else ""
-    if target.kind == "squad":
-        if member is None:
-            name, role_line, soul = CAPTAIN_NAME.format(name=target.name), CAPTAIN_ROLE, captain_soul(target)
-        else:
-            seat = member_by_id(target, sources.workspace, member)
-            speaker = seat.target
-            soul, soul_problem = sources.soul(speaker)
-            name, role_line = speaker.name, member_role_line(seat, target)
-            if soul_problem:
-                notices.append(soul_problem)
-        notices.extend(members(target, sources.workspace)[1])
-    elif member is not None:
-        raise OkBotError("only a squad has members", hint="drop --member")
+    speaker = _speaker(target, member, sources, notices)
     kept_words = _kept_words(session, summary, covered, notices, counter, sources.context_window())
-    from okbot.core.compression import structure  # here: the compression package imports this module
-
-    inputs = InstructionInputs(
-        name=name,
-        role_line=role_line,
-        squad_name=target.name if target.kind == "squad" else "",
-        squad_description=target.meta.get("description", "") if target.kind == "squad" else "",
-        roster=sources.roster(target),
-        soul=soul,
-        tool_notes=tuple(sources.tools_for(speaker).notes(settings)),
-        skills=tuple(sources.skills(speaker)),
-        summary=structure.fit_sections(summary.summary, settings.get("contextCompression.summaryMaxChars")),
-        covered_through_id=covered,
-        kept_user_words=kept_words.shown,
-        kept_user_listed=kept_words.listed,
-        memories=tuple(sources.memories(speaker)),
-    )
-    blocks = [b.with_tokens(counter.count_text(b.text)) for b in assemble_instructions(inputs)]
-    item_tokens = [counter.count_item(it) + _prefix_tokens(counter, it) for it in items]
-    # reply priming, plus the system message's own overhead and the blank lines between blocks
-    overhead = counter.count_messages_overhead()
-    if blocks:
-        overhead += counter.count_message("", "system") + counter.count_text("\n\n") * (len(blocks) - 1)
+    inputs = _instruction_inputs(target, speaker, sources, settings, summary, kept_words)
+    blocks, item_tokens, overhead = _counted(counter, inputs, items)
     return ContextProjection(
         target=target,
         model=model,
@@ -262,13 +205,61 @@ def build_context(
         at_covered=at_covered,
         notices=notices,
         member=member,
-        member_name=speaker.name if member is not None else "",
+        member_name=speaker.target.name if member is not None else "",
     )
 
 
-def _prefix_tokens(counter: Any, item: dict[str, Any]) -> int:
-    prefix = wire_prefix(item)
-    return counter.count_text(prefix) if prefix else 0
+# ---------------------------------------------------------------------------- the tail: which items are kept
+def _tail_after_coverage(
+    session: Any, summary: SessionSummary, notices: list[str]
+) -> tuple[SessionSummary, list[dict[str, Any]]]:
+    """The summary in force and the items after its coverage, with any covered tool call their results need.
+
+    When the record has no item at the summary's ``coveredThroughId``, nothing counts as covered: an
+    empty summary stands in and a notice says why.
+    """
+    covered = summary.covered_through_id
+    tail, boundary_found = session.read_after(covered)
+    if covered and not boundary_found:
+        notices.append(
+            f"session-summary.json says items up to #{covered} are summarized, but the record has no item "
+            f"#{covered}; treating nothing as covered."
+        )
+        summary = SessionSummary()
+        covered = 0
+        tail, _ = session.read_after(0)
+    return summary, _with_paired_calls(session, tail, covered)
+
+
+def _tail_in_view(
+    session: Any,
+    tail: list[dict[str, Any]],
+    covered: int,
+    *,
+    at: int | None,
+    member: str | None,
+    call_id: str | None,
+) -> tuple[list[dict[str, Any]], bool]:
+    """The part of ``tail`` this request sees, and whether user message ``at`` is already covered.
+
+    ``at`` ends it at that user message (for a squad member, at the captain's first call to them in that
+    turn); ``call_id`` ends it at that tool call.
+    """
+    at_covered = False
+    if at is not None:
+        full_tail = tail
+        tail, at_covered = _cut_at(session, tail, at, covered)
+        if member is not None and not at_covered:
+            tail = _extend_to_task(full_tail, len(tail), delegation_tool_name(member))
+    if call_id is not None:
+        tail = _cut_at_call(tail, call_id)
+    return tail, at_covered
+
+
+def _model_items(tail: list[dict[str, Any]], summary: SessionSummary) -> list[dict[str, Any]]:
+    """The tail items the model sees: no notices, and a stub for each tool result the summary hides."""
+    hidden = set(summary.hidden_item_ids)
+    return [_hidden_stub(it) if it["id"] in hidden else it for it in tail if it.get("type") in MODEL_ITEM_TYPES]
 
 
 def _with_paired_calls(session: Any, tail: list[dict[str, Any]], covered: int) -> list[dict[str, Any]]:
@@ -346,6 +337,96 @@ def _hidden_stub(item: dict[str, Any]) -> dict[str, Any]:
     return {**item, "content": stub, "hidden": True}
 
 
+# ---------------------------------------------------------------------------- the speaker: whose request it is
+@dataclass(frozen=True)
+class _Speaker:
+    """Who the request is for: ``target`` owns the tools, skills and memories; the rest is how it is named."""
+
+    target: Target
+    name: str
+    role_line: str
+    soul: str
+
+
+def _speaker(target: Target, member: str | None, sources: ContextSources, notices: list[str]) -> _Speaker:
+    """The assistant itself, a squad's captain, or (``member``) one seat of the squad as that member sees it.
+
+    Adds to ``notices``, in this order: the target's SOUL.md problem, its memory and skill problems, the
+    member's SOUL.md problem, and a squad's roster problems.
+    """
+    speaker = target
+    soul, soul_problem = sources.soul(target)
+    if soul_problem:
+        notices.append(soul_problem)
+    notices.extend(sources.memory_and_skill_problems(target))
+
+    name, role_line = target.name, target.role_line if target.kind == "assistant" else ""
+    if target.kind == "squad":
+        if member is None:
+            name, role_line, soul = CAPTAIN_NAME.format(name=target.name), CAPTAIN_ROLE, captain_soul(target)
+        else:
+            seat = member_by_id(target, sources.workspace, member)
+            speaker = seat.target
+            soul, soul_problem = sources.soul(speaker)
+            name, role_line = speaker.name, member_role_line(seat, target)
+            if soul_problem:
+                notices.append(soul_problem)
+        notices.extend(members(target, sources.workspace)[1])
+    elif member is not None:
+        raise OkBotError("only a squad has members", hint="drop --member")
+    return _Speaker(speaker, name, role_line, soul)
+
+
+def _instruction_inputs(
+    target: Target,
+    speaker: _Speaker,
+    sources: ContextSources,
+    settings: Settings,
+    summary: SessionSummary,
+    kept_words: KeptWords,
+) -> InstructionInputs:
+    """What the instructions are assembled from: the speaker's persona, tools, skills and memories, the
+    squad's roster, and the summary (cut to its section budgets) with the user's kept words."""
+    from okbot.core.compression import structure  # here: the compression package imports this module
+
+    return InstructionInputs(
+        name=speaker.name,
+        role_line=speaker.role_line,
+        squad_name=target.name if target.kind == "squad" else "",
+        squad_description=target.meta.get("description", "") if target.kind == "squad" else "",
+        roster=sources.roster(target),
+        soul=speaker.soul,
+        tool_notes=tuple(sources.tools_for(speaker.target).notes(settings)),
+        skills=tuple(sources.skills(speaker.target)),
+        summary=structure.fit_sections(summary.summary, settings.get("contextCompression.summaryMaxChars")),
+        covered_through_id=summary.covered_through_id,
+        kept_user_words=kept_words.shown,
+        kept_user_listed=kept_words.listed,
+        memories=tuple(sources.memories(speaker.target)),
+    )
+
+
+# ---------------------------------------------------------------------------- counting
+def _counted(
+    counter: Any, inputs: InstructionInputs, items: list[dict[str, Any]]
+) -> tuple[list[InstructionBlock], list[int], int]:
+    """The instruction blocks with their tokens, each item's tokens (its wire prefix included), and the
+    chat format's overhead: reply priming, the system message's own and the blank lines between blocks."""
+    blocks = [b.with_tokens(counter.count_text(b.text)) for b in assemble_instructions(inputs)]
+    item_tokens = [counter.count_item(it) + _prefix_tokens(counter, it) for it in items]
+    overhead = counter.count_messages_overhead()
+    if blocks:
+        overhead += counter.count_message("", "system") + counter.count_text("\n\n") * (len(blocks) - 1)
+    return blocks, item_tokens, overhead
+
+
+def _prefix_tokens(counter: Any, item: dict[str, Any]) -> int:
+    """Tokens of the app-written text put before an item's content on the wire (a source label)."""
+    prefix = wire_prefix(item)
+    return counter.count_text(prefix) if prefix else 0
+
+
+# ---------------------------------------------------------------------------- the user's kept words
 def kept_words_caps(window: int) -> tuple[int, int]:
     """(per-message, total) token caps for the user's kept words; the total shrinks for small windows."""
     return KEPT_PER_MESSAGE_TOKENS, min(KEPT_TOTAL_TOKENS, max(KEPT_PER_MESSAGE_TOKENS, window // 40))
