@@ -16,7 +16,7 @@ import inspect
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,9 +26,10 @@ from okbot.core.context import ContextProjection, build_context, reply_reserve
 from okbot.core.items import new_item, notice, user_message
 from okbot.core.sources import ContextSources
 from okbot.core.squad import Member, TurnBudget, captain_settings, direct_address
+from okbot.core.tools import ToolRegistry
 from okbot.core.turn_runtime import TurnRuntime, stream_round
 from okbot.core.workspace import Target
-from okbot.llm.events import Degraded, UsageEvent
+from okbot.llm.events import Degraded, ToolCallDone, UsageEvent
 from okbot.llm.provider import CancelToken, ChatRequest, Provider
 from okbot.storage.errors import OkBotError
 
@@ -123,11 +124,51 @@ def _record_usage(as_sent: AsSentStore, request_id: int, usage: dict[str, Any] |
         log.warning("usage of request %s not recorded: %s", request_id, exc)
 
 
-def _too_many_calls(asked: int, kept: int) -> str:
-    return (
-        f"The reply asked for {asked:,} tool calls; OkBot kept the first {kept:,} (the turn's budget, "
-        f"tools.maxCallsPerTurn) and did not record or run the other {asked - kept:,}."
-    )
+def _tool_round(
+    runtime: TurnRuntime,
+    tools: ToolRegistry,
+    asked: Sequence[ToolCallDone],
+    author: str,
+    append: Callable[[dict[str, Any]], Any],
+) -> None:
+    """Record a reply's calls (no more than the whole turn's budget: one notice says how many were
+    dropped), run them, and record each result, so every recorded call gets one."""
+    calls = asked[: runtime.budget.limit]
+    for call in calls:
+        append(
+            new_item(
+                "tool_call", author=author, source="app", call_id=call.call_id, name=call.name, arguments=call.arguments
+            )
+        )
+    if len(asked) > len(calls):
+        append(
+            notice(
+                f"The reply asked for {len(asked):,} tool calls; OkBot kept the first {len(calls):,} (the turn's "
+                f"budget, tools.maxCallsPerTurn) and did not record or run the other {len(asked) - len(calls):,}.",
+                "warning",
+            )
+        )
+    for call, outcome in zip(calls, runtime.run_tools(tools, calls), strict=True):
+        append(
+            new_item(
+                "tool_result",
+                author=outcome.author or author,
+                source=outcome.source or "tool",
+                call_id=call.call_id,
+                name=call.name,
+                content=outcome.content,
+                ok=outcome.ok,
+            )
+        )
+
+
+def _limit_reached(runtime: TurnRuntime, max_rounds: int) -> str:
+    """Which of the turn's limits ended its tool use, in words."""
+    if runtime.budget.spent:
+        return f"the turn's tool budget of {runtime.budget.limit} calls (tools.maxCallsPerTurn)"
+    if runtime.spent:
+        return f"the turn's tool time of {runtime.seconds:.0f} s (tools.turnSeconds)"
+    return f"{max_rounds} tool rounds (the round limit)"
 
 
 class TurnRunner:
@@ -286,41 +327,9 @@ class TurnRunner:
             if not rnd.calls:
                 break
             if not offer_tools:  # the model called tools it was not offered after the round limit
-                if runtime.budget.spent:
-                    why = f"the turn's tool budget of {runtime.budget.limit} calls (tools.maxCallsPerTurn)"
-                elif runtime.spent:
-                    why = f"the turn's tool time of {runtime.seconds:.0f} s (tools.turnSeconds)"
-                else:
-                    why = f"{max_rounds} tool rounds (the round limit)"
-                append(notice(f"Stopped after {why}.", "warning"))
+                append(notice(f"Stopped after {_limit_reached(runtime, max_rounds)}.", "warning"))
                 break
-            calls = rnd.calls[: runtime.budget.limit]  # a reply cannot use more calls than the whole turn
-            for call in calls:
-                append(
-                    new_item(
-                        "tool_call",
-                        author=author,
-                        source="app",
-                        call_id=call.call_id,
-                        name=call.name,
-                        arguments=call.arguments,
-                    )
-                )
-            if len(rnd.calls) > len(calls):
-                append(notice(_too_many_calls(len(rnd.calls), len(calls)), "warning"))
-            outcomes = runtime.run_tools(tools, calls)
-            for call, outcome in zip(calls, outcomes, strict=True):
-                append(
-                    new_item(
-                        "tool_result",
-                        author=outcome.author or author,
-                        source=outcome.source or "tool",
-                        call_id=call.call_id,
-                        name=call.name,
-                        content=outcome.content,
-                        ok=outcome.ok,
-                    )
-                )
+            _tool_round(runtime, tools, rnd.calls, author, append)
             if cancel.cancelled:
                 result.status = "interrupted"
                 break
