@@ -485,7 +485,7 @@ def test_concurrent_writers_in_two_processes_lose_nothing(mem_dir: Path) -> None
         "s = MemoryStore(Path(sys.argv[1]), 'global')\n"
         "for i in range(20): s.add(f'{sys.argv[2]} {i}')\n"
     )
-    root = Path(__file__).resolve().parents[3]
+    root = Path(__file__).resolve().parents[4]
     procs = [subprocess.Popen([sys.executable, "-c", code, str(mem_dir), tag], cwd=root) for tag in ("left", "right")]
     assert [p.wait(timeout=60) for p in procs] == [0, 0]
     texts = {e.text for e in MemoryStore(mem_dir, "global").entries()}
@@ -543,7 +543,7 @@ def test_a_change_waits_while_another_process_holds_the_memory_lock(mem_dir: Pat
     lock = FileLock(mem_dir / ".memories.jsonl.lock")  # the same lock every writer of this folder takes
     lock.acquire()
     try:
-        root = Path(__file__).resolve().parents[3]
+        root = Path(__file__).resolve().parents[4]
         proc = subprocess.Popen(
             [sys.executable, "-c", _WAITING_ADD, str(mem_dir)],
             cwd=root,
@@ -587,7 +587,7 @@ def test_a_full_disk_while_setting_bad_lines_aside_is_a_clear_error_and_changes_
     write_lines(mem_dir, [line("m-00000001", "kept"), "junk two " * 100])
     (mem_dir / "memories.jsonl.bad").write_bytes(b"junk one\n")
     before = {p.name: p.read_bytes() for p in mem_dir.iterdir()}
-    root = Path(__file__).resolve().parents[3]
+    root = Path(__file__).resolve().parents[4]
     proc = subprocess.run(
         [sys.executable, "-c", _FULL_DISK_ADD, str(mem_dir), "200"],
         cwd=root,
