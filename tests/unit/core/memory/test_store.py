@@ -443,6 +443,7 @@ _junk = st.binary(max_size=60).map(lambda b: b.replace(b"\n", b" ")).filter(lamb
 _text = st.text(min_size=1, max_size=40).filter(lambda t: t.strip())
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(_junk, _text), max_size=12), st.booleans())
 def test_loader_never_crashes_and_keeps_every_valid_line(pieces: list[object], trailing: bool) -> None:
