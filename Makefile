@@ -1,7 +1,7 @@
 # OkBot developer tasks. GNU make; needs only `python3 -m venv` on a fresh machine.
 #
 #   make run     install (if needed) and launch the GUI
-#   make test    install the test extra (if needed) and run the whole suite offscreen
+#   make test    install the test extra (if needed) and run the whole suite offscreen, slow tests last
 #   make bench   install (if needed) and run the benchmarks
 #   make stress  the hardening harnesses: crash kills, fuzzing, provider faults (figures)
 #   make lint    ruff over okbot, tests and benchmarks
@@ -9,13 +9,15 @@
 #   make package the desktop app in dist/okbot/ + dist/okbot-<version>-linux-x86_64.tar.gz, smoke-tested
 #   make clean   remove build output and caches (keeps the venv); `make distclean` drops it too
 #
-# Knobs: VENV (default .venv), PYTHON (interpreter that creates the venv), PYTEST_ARGS.
+# Knobs: VENV (default .venv), PYTHON (interpreter that creates the venv), PYTEST_ARGS, TEST_JOBS.
 
 VENV ?= .venv
 PYTHON ?= python3
 PY = $(VENV)/bin/python
 PIP = $(PY) -m pip
 PYTEST_ARGS ?=
+# pytest-xdist workers for `make test`: auto is one per CPU; 0 runs everything in one process.
+TEST_JOBS ?= auto
 
 # Stamps live inside the venv, so deleting the venv also forgets what was installed in it.
 VENV_STAMP = $(VENV)/.okbot-venv.stamp
@@ -51,8 +53,17 @@ $(TEST_STAMP): pyproject.toml $(VENV_STAMP)
 run: $(INSTALL_STAMP)
 	$(PY) -m okbot
 
+# Every test, in two runs: the fast ones first (quick feedback), then those marked `slow` (the wheel build,
+# the stress, fuzz and fidelity runs, the 100k-item view, anything over ~5 s). The second run happens even if
+# the first failed, and the target fails if either did; a run that selects nothing (exit 5, e.g. PYTEST_ARGS
+# naming a folder without slow tests) is not a failure unless both select nothing.
+PYTEST_RUN = QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n $(TEST_JOBS) $(PYTEST_ARGS)
 test: $(TEST_STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q $(PYTEST_ARGS)
+	fast=0; slow=0; \
+	$(PYTEST_RUN) -m "not slow" || fast=$$?; \
+	$(PYTEST_RUN) -m slow || slow=$$?; \
+	if [ $$fast -eq 5 ] && [ $$slow -eq 5 ]; then exit 5; fi; \
+	for rc in $$fast $$slow; do [ $$rc -eq 0 ] || [ $$rc -eq 5 ] || exit $$rc; done
 
 bench: $(INSTALL_STAMP)
 	$(PY) -m benchmarks

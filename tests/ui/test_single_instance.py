@@ -161,6 +161,7 @@ def test_a_second_gui_raises_the_first_window_and_exits_0_touching_nothing(
     assert _snapshot(okbot_home) == before  # the second instance wrote nothing
 
 
+@pytest.mark.slow
 def test_a_second_gui_that_cannot_reach_the_first_says_so_and_exits_non_zero(qtbot: QtBot, okbot_home: Path) -> None:
     lock = DataDirLock(okbot_home)  # held, but nobody listens: a hung first instance
     assert lock.try_acquire()
@@ -210,6 +211,7 @@ def test_the_cli_writes_to_a_chat_while_the_gui_holds_the_data_dir(
                         )["id"] == len(added) + 1
 
 
+@pytest.mark.slow
 def test_two_real_guis_on_one_data_dir_the_second_raises_the_first(qtbot: QtBot, okbot_home: Path,
                                                                     tmp_path: Path) -> None:
     stop = tmp_path / "stop"

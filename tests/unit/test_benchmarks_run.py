@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from benchmarks import bench_fidelity, bench_real
 from tests.helpers.fake_openai import FakeOpenAIServer
 from tests.helpers.fake_summarizer import faithful
+
+pytestmark = pytest.mark.slow  # whole benchmark runs: fidelity, real-model and runaway-reply stress
 
 
 def test_a_short_fidelity_run_reports_its_figures() -> None:

@@ -135,6 +135,7 @@ def test_python_dash_m_okbot_runs_as_a_real_process(okbot_home):
     assert proc.returncode == 0 and "OkBot" in proc.stdout
 
 
+@pytest.mark.slow
 def test_context_never_shows_the_configured_key_an_old_record_holds(okbot_home):
     """A reply that echoed the key, stored by a version that did not redact it: shown as [redacted]."""
     secret = "Zq7-configured-key-4711"  # not shaped like a key: only knowing it can hide it

@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.helpers.fake_openai import Reply, tool_call
 
 
@@ -15,6 +17,7 @@ def chat(okbot_home, server, *args, stdin=None):
                           input=stdin, timeout=60)
 
 
+@pytest.mark.slow
 def test_multi_turn_chat_with_a_tool_call(okbot_home, server):
     server.enqueue(Reply(text="Noted: the code is 77."))
     first = chat(okbot_home, server, "okbot", "-m", "remember code 77")
@@ -40,6 +43,7 @@ def test_json_events(okbot_home, server):
     assert "usage" in kinds and events[-1]["status"] == "complete"
 
 
+@pytest.mark.slow
 def test_provider_error_exits_non_zero_with_a_clear_message(okbot_home, server):
     server.enqueue(Reply(status=500), Reply(status=500), Reply(status=500), Reply(status=500))
     proc = chat(okbot_home, server, "okbot", "-m", "hi")
@@ -52,6 +56,7 @@ def test_no_message_is_a_usage_error(okbot_home, server):
     assert proc.returncode == 1 and "empty" in proc.stderr
 
 
+@pytest.mark.slow
 def test_compress_reports_what_it_did(okbot_home, server):
     from okbot.core.items import new_item, user_message
     from okbot.core.session import SessionStore
@@ -79,6 +84,7 @@ def test_compress_reports_what_it_did(okbot_home, server):
     assert again.returncode == 0 and "Nothing to compress" in again.stdout
 
 
+@pytest.mark.slow
 def test_squad_chat_prints_the_captains_reply_and_with_verbose_each_delegation(okbot_home, server):
     from okbot.core.workspace import Workspace
     from tests.helpers.fake_squad import SquadScript, ask

@@ -48,6 +48,7 @@ def _item(item_id: int, text: str) -> bytes:
 
 
 # ---------------------------------------------------------------- the fuzzed loaders
+@pytest.mark.slow
 @pytest.mark.parametrize("loader", stress_fuzz.LOADERS)
 def test_fuzzed_loader_never_crashes_and_loses_no_valid_line(loader, tmp_path):
     figures = stress_fuzz.fuzz(loader, SMALL, tmp_path)

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # builds and installs a real wheel
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 REQUIRED_RESOURCES = (
     "okbot/resources/templates/SOUL.md",

@@ -33,6 +33,7 @@ def _save_summary(directory: Path, version: int) -> None:
 # ------------------------------------------------------------------------------------ the real thing, small
 
 
+@pytest.mark.slow
 def test_small_run_survives_every_kill(tmp_path: Path) -> None:
     seed = random.randrange(1 << 30)
     figs = sc.crash_run(SMALL_KILLS, seed=seed, directory=tmp_path / "data")

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from benchmarks import stress_faults
+
+pytestmark = pytest.mark.slow  # the whole harness, a 50 MB reply among its faults
 
 
 def test_every_listed_provider_fault_is_survived_with_a_clear_message_and_nothing_lost() -> None:

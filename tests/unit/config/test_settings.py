@@ -661,6 +661,7 @@ _settings_object = st.dictionaries(_key, _interesting_values, max_size=8).flatma
 )
 
 
+@pytest.mark.slow
 @hyp_settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(obj=_settings_object)
 def test_any_json_object_loads_and_every_value_validates(obj: dict) -> None:

@@ -149,6 +149,7 @@ def test_session_loads_off_the_gui_thread_then_shows_every_item(qtbot: QtBot, tm
     assert [view.chat_model().item_id(r) for r in range(13)] == list(range(1, 14))
 
 
+@pytest.mark.slow
 def test_a_100k_item_session_opens_and_scrolls_reading_only_what_is_shown(qtbot: QtBot, tmp_path: Path) -> None:
     path = tmp_path / "session.jsonl"
     write_big_session(path, 100_000)

@@ -6,7 +6,7 @@ import pytest
 
 from okbot.core.local_tools.web.address import check_address, resolve_public
 from okbot.core.local_tools.web.errors import FetchError
-from tests.unit.local_tools.web.fakes import FakeDNS, no_resolver
+from tests.unit.core.local_tools.web.fakes import FakeDNS, no_resolver
 
 REFUSED = [
     "127.0.0.1",

@@ -13,7 +13,7 @@ import pytest
 
 from okbot.core.local_tools.web.fetch import BODY_CAP
 from okbot.core.local_tools.web.tool import MAX_CHARS, WEB_FETCH, make_web_fetch
-from tests.unit.local_tools.web.fakes import (
+from tests.unit.core.local_tools.web.fakes import (
     LOOPBACK,
     FakeDNS,
     Runtime,

@@ -443,6 +443,7 @@ _junk = st.binary(max_size=60).map(lambda b: b.replace(b"\n", b" ")).filter(lamb
 _text = st.text(min_size=1, max_size=40).filter(lambda t: t.strip())
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(_junk, _text), max_size=12), st.booleans())
 def test_loader_never_crashes_and_keeps_every_valid_line(pieces: list[object], trailing: bool) -> None:
@@ -485,7 +486,7 @@ def test_concurrent_writers_in_two_processes_lose_nothing(mem_dir: Path) -> None
         "s = MemoryStore(Path(sys.argv[1]), 'global')\n"
         "for i in range(20): s.add(f'{sys.argv[2]} {i}')\n"
     )
-    root = Path(__file__).resolve().parents[3]
+    root = Path(__file__).resolve().parents[4]
     procs = [subprocess.Popen([sys.executable, "-c", code, str(mem_dir), tag], cwd=root) for tag in ("left", "right")]
     assert [p.wait(timeout=60) for p in procs] == [0, 0]
     texts = {e.text for e in MemoryStore(mem_dir, "global").entries()}
@@ -543,7 +544,7 @@ def test_a_change_waits_while_another_process_holds_the_memory_lock(mem_dir: Pat
     lock = FileLock(mem_dir / ".memories.jsonl.lock")  # the same lock every writer of this folder takes
     lock.acquire()
     try:
-        root = Path(__file__).resolve().parents[3]
+        root = Path(__file__).resolve().parents[4]
         proc = subprocess.Popen(
             [sys.executable, "-c", _WAITING_ADD, str(mem_dir)],
             cwd=root,
@@ -587,7 +588,7 @@ def test_a_full_disk_while_setting_bad_lines_aside_is_a_clear_error_and_changes_
     write_lines(mem_dir, [line("m-00000001", "kept"), "junk two " * 100])
     (mem_dir / "memories.jsonl.bad").write_bytes(b"junk one\n")
     before = {p.name: p.read_bytes() for p in mem_dir.iterdir()}
-    root = Path(__file__).resolve().parents[3]
+    root = Path(__file__).resolve().parents[4]
     proc = subprocess.run(
         [sys.executable, "-c", _FULL_DISK_ADD, str(mem_dir), "200"],
         cwd=root,

@@ -581,6 +581,7 @@ def test_hard_links_between_workspace_files_are_fine(target: Target, ws: Path) -
     assert call(WRITE_FILE, target, path="a.txt", content="new\n").ok
 
 
+@pytest.mark.slow
 @needs_exchange
 def test_read_never_follows_a_folder_swapped_for_a_symlink(target: Target, ws: Path) -> None:
     _session_with_canary(target)
@@ -597,6 +598,7 @@ def test_read_never_follows_a_folder_swapped_for_a_symlink(target: Target, ws: P
     assert leaks == 0
 
 
+@pytest.mark.slow
 @needs_exchange
 def test_write_never_goes_through_a_folder_swapped_for_a_symlink(target: Target, ws: Path) -> None:
     before = _session_with_canary(target)

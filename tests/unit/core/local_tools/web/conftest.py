@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.unit.local_tools.web.fakes import Server
+from tests.unit.core.local_tools.web.fakes import Server
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 from okbot.core.local_tools.web.errors import FetchError
 from okbot.core.local_tools.web.fetch import BODY_CAP, fetch_pinned
 from okbot.llm.provider import CancelToken
-from tests.unit.local_tools.web.fakes import LOOPBACK, drip, listening_socket, send
+from tests.unit.core.local_tools.web.fakes import LOOPBACK, drip, listening_socket, send
 
 
 def test_engine_connects_to_the_given_address_with_the_host_name(server):
