@@ -169,13 +169,12 @@ def test_ctrl_c_at_an_approval_prompt_closes_the_call_and_exits_130(okbot_home, 
             assert time.monotonic() < deadline, "the call never reached the approval prompt"
             time.sleep(0.05)
         time.sleep(0.3)  # the prompt is up and waiting for y/N
-        started = time.monotonic()
         proc.send_signal(signal.SIGINT)
         out, errs = proc.communicate(timeout=30)
     finally:
         os.close(controller)
     assert proc.returncode == 130, errs
-    assert time.monotonic() - started < 5  # it did not sit out the 10 s wind-down wait
+    assert "the reply so far is kept" not in errs  # the turn wound down itself: no giving up on a blocked prompt
     items = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
     (call,) = [it for it in items if it["type"] == "tool_call"]
     (closed,) = [it for it in items if it["type"] == "tool_result"]
