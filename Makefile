@@ -4,7 +4,7 @@
 #   make test    install the test extra (if needed) and run the whole suite offscreen, slow tests last
 #   make bench   install (if needed) and run the benchmarks
 #   make stress  the hardening harnesses: crash kills, fuzzing, provider faults (figures)
-#   make lint    ruff over okbot, tests and benchmarks
+#   make lint    ruff: the code is laid out by ruff format, and passes ruff check (incl. complexity)
 #   make screenshots  render the README screenshots into docs/screenshots (offscreen, fake server)
 #   make package the desktop app in dist/okbot/ + dist/okbot-<version>-linux-x86_64.tar.gz, smoke-tested
 #   make clean   remove build output and caches (keeps the venv); `make distclean` drops it too
@@ -87,7 +87,8 @@ bench-real: $(INSTALL_STAMP)
 	$(PY) -m benchmarks.bench_fidelity --base-url "$(BASE_URL)" --model "$(MODEL)" --turns $(FIDELITY_TURNS) --window $(FIDELITY_WINDOW)
 
 lint: $(TEST_STAMP)
-	$(PY) -m ruff check okbot tests benchmarks
+	$(PY) -m ruff format --check okbot tests benchmarks scripts packaging
+	$(PY) -m ruff check okbot tests benchmarks scripts packaging
 
 # A temporary data dir and the local fake OpenAI server: your own chats and settings are never read.
 screenshots: $(INSTALL_STAMP)

@@ -134,9 +134,7 @@ def run() -> str:
         )
         ms, n_items, tokens = _context_ms(directory)
         ctx_ms[count] = ms
-        rows_ctx.append(
-            [f"{count:,}", f"{ms:.3f}", str(n_items), f"{tokens:,}", f"{ms / ctx_ms[SIZES[0]]:.2f}x"]
-        )
+        rows_ctx.append([f"{count:,}", f"{ms:.3f}", str(n_items), f"{tokens:,}", f"{ms / ctx_ms[SIZES[0]]:.2f}x"])
     cold, warm, chars = _tokens_throughput(_session_dir(10_000))
     rss = _rss_child(100_000)
     rss_base = _rss_child(0, baseline=True)

@@ -100,7 +100,7 @@ def _presence(text: str, script: list[Turn], upto: int) -> tuple[float, float, b
 REASONING_MODEL = "gpt-5-mini"
 
 
-def run(
+def run(  # noqa: C901
     turns: int = 420,
     *,
     base_url: str | None = None,

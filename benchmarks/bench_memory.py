@@ -88,11 +88,22 @@ def _prefix_share_table() -> str:
     rows = []
     for rule in ("boundary", "every_turn"):
         shares, compressions, refreshes = _converse(rule)
-        rows.append([rule, f"{statistics.mean(shares):.1%}", f"{min(shares):.1%}", str(len(shares)),
-                     str(compressions), str(refreshes)])
-    return table(f"Exact-prefix share of consecutive chat requests ({PREFIX_TURNS} turns, 200 memories, "
-                 "pairs with no compression between)",
-                 ["recall refresh", "mean share", "min share", "pairs", "compressions", "hit counts added"], rows)
+        rows.append(
+            [
+                rule,
+                f"{statistics.mean(shares):.1%}",
+                f"{min(shares):.1%}",
+                str(len(shares)),
+                str(compressions),
+                str(refreshes),
+            ]
+        )
+    return table(
+        f"Exact-prefix share of consecutive chat requests ({PREFIX_TURNS} turns, 200 memories, "
+        "pairs with no compression between)",
+        ["recall refresh", "mean share", "min share", "pairs", "compressions", "hit counts added"],
+        rows,
+    )
 
 
 def _converse(rule: str) -> tuple[list[float], int, int]:
@@ -120,8 +131,11 @@ def _converse(rule: str) -> tuple[list[float], int, int]:
         store = sources.memory.own_store(target)
         for i in range(200):
             topic = TOPICS[i % len(TOPICS)]
-            store.add(f"The user's {topic} note {i}: prefers option {rng.randint(1, 9)} for {topic} work.",
-                      status="durable", pinned=i < 3)
+            store.add(
+                f"The user's {topic} note {i}: prefers option {rng.randint(1, 9)} for {topic} work.",
+                status="durable",
+                pinned=i < 3,
+            )
         provider = provider_for(server, max_retries=0)
         runner = make_turn_runner(sources, provider)
         marks, covered = [], []
@@ -130,8 +144,13 @@ def _converse(rule: str) -> tuple[list[float], int, int]:
             marks.append(len(server.chat_requests()))
             runner.run_turn(target, f"Turn {turn}: more about my {topic}, please. " + "context " * 30)
             covered.append(sources.summary(target)[0].covered_through_id)
-        chat = [b for b in server.chat_requests() if not (is_summarizer_request(b) or is_extraction_request(b)
-                                                         or TOPIC_QUESTION in b["messages"][-1]["content"])]
+        chat = [
+            b
+            for b in server.chat_requests()
+            if not (
+                is_summarizer_request(b) or is_extraction_request(b) or TOPIC_QUESTION in b["messages"][-1]["content"]
+            )
+        ]
         refreshes = sum(e.hits for e in store.entries())
     counter = sources.counter(sources.model_for(target))
     shares = []

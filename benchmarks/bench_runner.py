@@ -103,15 +103,24 @@ def run() -> str:
             base = base or overhead
             rows.append([f"{count:,}", f"{overhead:.2f}", f"{total:.2f}", f"{overhead / base:.2f}x"])
         per_turn, naive, stored = _as_sent_growth(server)
-    return "\n".join([
-        table(f"Runner overhead per turn, model time excluded (median of {TURNS} turns)",
-              ["items", "overhead ms", "whole turn ms", "vs 1k"], rows),
-        table(f"As-sent record over {AS_SENT_TURNS} turns",
-              ["measure", "bytes"],
-              [["stored per turn (content-addressed blocks + request lines)", f"{per_turn:,.0f}"],
-               ["baseline: storing the instructions text per turn", f"{naive:,.0f}"],
-               ["total on disk", f"{stored:,}"]]),
-    ])
+    return "\n".join(
+        [
+            table(
+                f"Runner overhead per turn, model time excluded (median of {TURNS} turns)",
+                ["items", "overhead ms", "whole turn ms", "vs 1k"],
+                rows,
+            ),
+            table(
+                f"As-sent record over {AS_SENT_TURNS} turns",
+                ["measure", "bytes"],
+                [
+                    ["stored per turn (content-addressed blocks + request lines)", f"{per_turn:,.0f}"],
+                    ["baseline: storing the instructions text per turn", f"{naive:,.0f}"],
+                    ["total on disk", f"{stored:,}"],
+                ],
+            ),
+        ]
+    )
 
 
 if __name__ == "__main__":

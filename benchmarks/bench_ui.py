@@ -35,8 +35,14 @@ def _child_env(home: Path) -> dict[str, str]:
 
 
 def _run_child(mode: str, home: Path, *extra: str) -> dict:
-    out = subprocess.run([sys.executable, "-m", "benchmarks.bench_ui", "--child", mode, *extra], env=_child_env(home),
-                         capture_output=True, text=True, timeout=300, cwd=REPO)
+    out = subprocess.run(
+        [sys.executable, "-m", "benchmarks.bench_ui", "--child", mode, *extra],
+        env=_child_env(home),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
     if out.returncode != 0:
         raise RuntimeError(f"{mode} child failed: {out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -72,17 +78,31 @@ def run() -> str:
     for h in (home, home2):
         shutil.rmtree(h, ignore_errors=True)
     rows = [
-        [f"streaming a {STREAM_TOKENS}-token reply at ~100 tokens/s", f"{stream['stall_ms']:.1f}",
-         f"{stream['seconds']:.1f} s, {stream['ticks']} ticks"],
-        ["opening a 100k-item session (select it in the sidebar until rows are shown)", f"{opened['stall_ms']:.1f}",
-         f"{opened['seconds']:.2f} s to rows shown"],
+        [
+            f"streaming a {STREAM_TOKENS}-token reply at ~100 tokens/s",
+            f"{stream['stall_ms']:.1f}",
+            f"{stream['seconds']:.1f} s, {stream['ticks']} ticks",
+        ],
+        [
+            "opening a 100k-item session (select it in the sidebar until rows are shown)",
+            f"{opened['stall_ms']:.1f}",
+            f"{opened['seconds']:.2f} s to rows shown",
+        ],
     ]
-    return "\n".join([
-        table(f"Longest GUI event-loop stall ({HEARTBEAT_MS} ms heartbeat)", ["while", "stall ms", "run"], rows),
-        table("Cold start (median of 5, fresh processes)", ["process", "seconds"],
-              [["bare `import PySide6.QtWidgets`", f"{bare_s:.2f}"], ["okbot, first frame", f"{app_s:.2f}"],
-               ["ratio", f"{app_s / bare_s:.2f}x"]]),
-    ])
+    return "\n".join(
+        [
+            table(f"Longest GUI event-loop stall ({HEARTBEAT_MS} ms heartbeat)", ["while", "stall ms", "run"], rows),
+            table(
+                "Cold start (median of 5, fresh processes)",
+                ["process", "seconds"],
+                [
+                    ["bare `import PySide6.QtWidgets`", f"{bare_s:.2f}"],
+                    ["okbot, first frame", f"{app_s:.2f}"],
+                    ["ratio", f"{app_s / bare_s:.2f}x"],
+                ],
+            ),
+        ]
+    )
 
 
 # ---------------------------------------------------------------------------------------------- child side

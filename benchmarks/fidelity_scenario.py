@@ -49,8 +49,12 @@ def build(turns: int, seed: int = 11) -> list[Turn]:
         elif n == topic_at:
             script.append(Turn(TOPIC, "Offsite plan: venue shortlist in Alfama and Belém.", tags={"topic"}))
         elif topic_at < n < back_at:
-            script.append(Turn(rng.choice(["Which venue fits 12 people?", "What about catering?", "ok"]),
-                               "For 12 people a small venue in Alfama works; catering from a local tasca."))
+            script.append(
+                Turn(
+                    rng.choice(["Which venue fits 12 people?", "What about catering?", "ok"]),
+                    "For 12 people a small venue in Alfama works; catering from a local tasca.",
+                )
+            )
         elif n == back_at:
             script.append(Turn(BACK, f"Resuming queue Q-7 at T-{ticket}."))
         else:
@@ -58,7 +62,13 @@ def build(turns: int, seed: int = 11) -> list[Turn]:
             pr = 2000 + ticket * 3
             use_tool = rng.random() < 0.3
             reply = f"Done {tid}: fixed and tested, PR #{pr} merged. Next is T-{ticket + 1}."
-            script.append(Turn(rng.choice(ACKS) if n % 4 else f"Please do {tid} now.", reply,
-                               tool_output=_code(rng, rng.randint(60, 200)) if use_tool else None, ticket=tid))
+            script.append(
+                Turn(
+                    rng.choice(ACKS) if n % 4 else f"Please do {tid} now.",
+                    reply,
+                    tool_output=_code(rng, rng.randint(60, 200)) if use_tool else None,
+                    ticket=tid,
+                )
+            )
             ticket += 1
     return script

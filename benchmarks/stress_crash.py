@@ -55,11 +55,15 @@ QUARANTINE = "session.quarantine.jsonl"
 SUMMARY = "session-summary.json"
 MEMORY_DIR = "memory"
 SETTINGS = "settings.json"
-CHILD_SECONDS = 60.0          # a child never outlives this, even if nobody kills it
-MARKER_TIMEOUT = 10.0         # how long the parent waits for a marker before killing anyway
+CHILD_SECONDS = 60.0  # a child never outlives this, even if nobody kills it
+MARKER_TIMEOUT = 10.0  # how long the parent waits for a marker before killing anyway
 #: integer settings the child changes (key -> allowed range); no ordered pairs among them
-SETTING_RANGES = {"tools.maxRounds": (1, 100), "memory.maxEntries": (0, 1000),
-                  "contextCompression.summaryMaxChars": (100, 8000), "tools.approvalTimeout": (10, 86_400)}
+SETTING_RANGES = {
+    "tools.maxRounds": (1, 100),
+    "memory.maxEntries": (0, 1000),
+    "contextCompression.summaryMaxChars": (100, 8000),
+    "tools.approvalTimeout": (10, 86_400),
+}
 #: kill moments and their weights
 MODES = {"random": 35, "big-write": 25, "summary": 12, "memory": 10, "settings": 10, "startup": 8}
 _MARKER = {"big-write": "W", "summary": "S?", "memory": "M?", "settings": "T?"}
@@ -122,8 +126,11 @@ def _child(directory: Path, seed: int, big: bool) -> int:
             for n in range(count):
                 length = rng.randint(200_000, 2_000_000) if size else rng.randint(10, 800)
                 content = f"item {seed}-{op}-{n} " + _filler(rng, length)
-                item = items.user_message(content) if n % 3 else items.new_item(
-                    "assistant", author="crash", source="app", content=content)
+                item = (
+                    items.user_message(content)
+                    if n % 3
+                    else items.new_item("assistant", author="crash", source="app", content=content)
+                )
                 if size:
                     say("W")
                 stored = session.append(item)
@@ -131,8 +138,13 @@ def _child(directory: Path, seed: int, big: bool) -> int:
         elif roll < 0.75:
             version += 1
             say(f"S? {version}")
-            summaries.save(SessionSummary(summary=summary_text(version), covered_through_id=session.last_id(),
-                                          health={"stressVersion": version}))
+            summaries.save(
+                SessionSummary(
+                    summary=summary_text(version),
+                    covered_through_id=session.last_id(),
+                    health={"stressVersion": version},
+                )
+            )
             say(f"S {version}")
         elif roll < 0.85:
             tag = f"{seed}-{mem_count}"
@@ -157,14 +169,14 @@ def _child(directory: Path, seed: int, big: bool) -> int:
 class Ledger:
     """What the children acknowledged so far (and what was in flight when the last one died)."""
 
-    items: dict[int, str] = field(default_factory=dict)          # id -> content digest
-    summary: int = 0                                               # version known to be on disk
+    items: dict[int, str] = field(default_factory=dict)  # id -> content digest
+    summary: int = 0  # version known to be on disk
     summary_intent: int | None = None
-    memories: dict[str, str] = field(default_factory=dict)       # entry id -> tag
+    memories: dict[str, str] = field(default_factory=dict)  # entry id -> tag
     memory_intent: str | None = None
     settings: dict[str, Any] = field(default_factory=dict)
     settings_intent: tuple[str, Any] | None = None
-    acks: Counter = field(default_factory=Counter)               # line kind -> count
+    acks: Counter = field(default_factory=Counter)  # line kind -> count
 
     def take(self, line: str) -> str:
         """Apply one complete child line; return a problem text ("" when fine)."""
@@ -240,7 +252,7 @@ def _torn_fragment(path: Path) -> tuple[int, bytes] | None:
             nl = tail.rfind(b"\n")
             if nl >= 0:
                 pos += nl + 1
-                tail = tail[nl + 1:]
+                tail = tail[nl + 1 :]
                 break
     return (pos, tail) if tail else None
 
@@ -273,7 +285,7 @@ def check_session(directory: Path, ledger: Ledger, figs: Figures) -> list[str]:
         elif _quarantined(directory / QUARANTINE).get(offset) == fragment:
             figs.torn_quarantined += 1
         elif fragment.endswith(b"}") and any("newline was added" in p for p in store.problems):
-            figs.newline_repaired += 1     # a complete item that only lacked its newline: kept
+            figs.newline_repaired += 1  # a complete item that only lacked its newline: kept
         else:
             problems.append(f"torn tail at byte {offset} ({len(fragment)} bytes) is not in {QUARANTINE}")
     unexpected = [p for p in store.problems if "interrupted write" not in p]
@@ -384,8 +396,9 @@ class _Child:
         self._stderr = tempfile.TemporaryFile()
         env = dict(os.environ, OKBOT_HOME=str(directory), PYTHONDONTWRITEBYTECODE="1")
         cmd = [sys.executable, "-m", "benchmarks.stress_crash", "--child", str(directory), "--seed", str(seed)]
-        self.proc = subprocess.Popen(cmd + (["--big"] if big else []), cwd=REPO, env=env,
-                                     stdout=subprocess.PIPE, stderr=self._stderr)
+        self.proc = subprocess.Popen(
+            cmd + (["--big"] if big else []), cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=self._stderr
+        )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -393,7 +406,7 @@ class _Child:
         assert self.proc.stdout is not None
         for raw in self.proc.stdout:
             if not raw.endswith(b"\n"):
-                break                      # cut mid-line by the kill: not an acknowledgement
+                break  # cut mid-line by the kill: not an acknowledgement
             with self._cond:
                 self.lines.append(raw.decode("utf-8").rstrip("\n"))
                 self._cond.notify_all()
@@ -470,8 +483,7 @@ def _kill_round(directory: Path, rng: random.Random, seed: int, mode: str) -> tu
     return child.lines, ""
 
 
-def crash_run(kills: int, *, seed: int | None = None, directory: Path | None = None,
-              keep: bool = False) -> Figures:
+def crash_run(kills: int, *, seed: int | None = None, directory: Path | None = None, keep: bool = False) -> Figures:
     """Run ``kills`` kill/reopen/check rounds in ``directory`` (a fresh temp dir by default)."""
     seed = random.randrange(1 << 30) if seed is None else seed
     rng = random.Random(seed)
@@ -531,12 +543,17 @@ def report(figs: Figures) -> str:
         ["torn lines quarantined (byte-exact) + repaired", str(figs.torn_quarantined)],
         ["complete last lines that only lacked a newline", str(figs.newline_repaired)],
         ["torn tails left for the next child to repair (checked on a copy)", str(figs.torn_left_to_child)],
-        ["summary checks (old or new version, never invalid)", f"{figs.summary_checks} "
-         f"({figs.summaries_acked} saves acknowledged; {figs.summary_new_on_kill} kills "
-         "landed after the new version was in place)"],
+        [
+            "summary checks (old or new version, never invalid)",
+            f"{figs.summary_checks} "
+            f"({figs.summaries_acked} saves acknowledged; {figs.summary_new_on_kill} kills "
+            "landed after the new version was in place)",
+        ],
         ["memory checks (acknowledged memories)", f"{figs.memory_checks} ({figs.memories_acked} memories)"],
-        ["settings checks (no problems, acknowledged values)",
-         f"{figs.settings_checks} ({figs.settings_acked} sets acknowledged)"],
+        [
+            "settings checks (no problems, acknowledged values)",
+            f"{figs.settings_checks} ({figs.settings_acked} sets acknowledged)",
+        ],
         ["stale *.tmp files left by kills (not cleaned up)", str(figs.temp_files_left)],
         ["session.jsonl size MB", f"{figs.file_mb:.1f}"],
         ["wall time s", f"{figs.wall:.1f}"],

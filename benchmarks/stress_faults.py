@@ -42,8 +42,10 @@ def _faults() -> dict[str, tuple[list, dict]]:
         "429 with Retry-After (persisting)": ([Reply(status=429, retry_after=0.01)] * 3, {"max_retries": 2}),
         "500": ([Reply(status=500)] * 3, {"max_retries": 2}),
         "401": ([Reply(status=401)], {}),
-        "timeout (no first byte)": ([Reply(text="late", first_byte_delay=10)] * 2,
-                                    {"timeout": TIMEOUT_SECONDS, "max_retries": 1}),
+        "timeout (no first byte)": (
+            [Reply(text="late", first_byte_delay=10)] * 2,
+            {"timeout": TIMEOUT_SECONDS, "max_retries": 1},
+        ),
         "connection refused": ([], {"base_url": "refused", "max_retries": 1}),
         "cut mid-stream": ([Reply(text="partial words here", chunk_chars=3, cut_after_chunks=3)], {}),
         "malformed SSE": ([Reply(text="some text then junk", chunk_chars=4, malformed_chunk_at=2)], {}),
@@ -92,8 +94,15 @@ def _one(fault: str, replies: list, options: dict) -> Outcome:
         lost = 0 if kept is not None and kept["content"] == "".join(seen) else 1
         lost += 0 if [it["type"] for it in items] == ["user", "assistant", "assistant"] else 1
         message = str(result.error) if result.error else "(read despite the fault)"
-        return Outcome(fault, result.status, message, len(kept["content"]) if kept else 0, retried.status, lost,
-                       len(reopened.problems))
+        return Outcome(
+            fault,
+            result.status,
+            message,
+            len(kept["content"]) if kept else 0,
+            retried.status,
+            lost,
+            len(reopened.problems),
+        )
 
 
 def run(count: int | None = None) -> str:
@@ -103,8 +112,18 @@ def run(count: int | None = None) -> str:
     started = time.monotonic()
     for fault, (replies, options) in faults:
         outcomes.append(_one(fault, replies, options))
-    rows = [[o.fault, o.status, o.message[:70], f"{o.kept_chars:,}", o.retry_status, str(o.lost),
-             "yes" if o.survived else "NO"] for o in outcomes]
+    rows = [
+        [
+            o.fault,
+            o.status,
+            o.message[:70],
+            f"{o.kept_chars:,}",
+            o.retry_status,
+            str(o.lost),
+            "yes" if o.survived else "NO",
+        ]
+        for o in outcomes
+    ]
     survived = sum(o.survived for o in outcomes)
     return table(
         f"Provider faults: {survived} of {len(outcomes)} survived ({time.monotonic() - started:.1f} s)",

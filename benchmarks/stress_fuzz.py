@@ -48,7 +48,7 @@ from benchmarks.common import setup_env, table
 
 FULL_COUNT = 10_000
 LOADERS = ("session", "settings", "summary", "skill", "memory")
-NESTING = 3_000     # deep-nesting junk inside the fuzz (the 100k-level case is a single test)
+NESTING = 3_000  # deep-nesting junk inside the fuzz (the 100k-level case is a single test)
 NOTES_KEPT = 3
 
 
@@ -62,8 +62,8 @@ class Figures:
 
     loader: str
     cases: int = 0
-    good: int = 0          # valid lines / values / files offered
-    lost: int = 0          # ... of which not read back intact
+    good: int = 0  # valid lines / values / files offered
+    lost: int = 0  # ... of which not read back intact
     crashes: int = 0
     violations: int = 0
     seconds: float = 0.0
@@ -77,11 +77,14 @@ class Figures:
 # ---------------------------------------------------------------- shared strategies
 _TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)
 _SCALAR = st.none() | st.booleans() | st.integers() | st.floats() | _TEXT
-JSON_VALUES = st.recursive(_SCALAR, lambda inner: st.lists(inner, max_size=4)
-                           | st.dictionaries(_TEXT, inner, max_size=4), max_leaves=12)
-_CLEAN_JSON = st.recursive(st.none() | st.booleans() | st.integers() | _TEXT,
-                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
-                           max_leaves=6)
+JSON_VALUES = st.recursive(
+    _SCALAR, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4), max_leaves=12
+)
+_CLEAN_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=6,
+)
 
 
 def _dumps(obj: Any, ascii_only: bool = False) -> bytes:
@@ -99,8 +102,22 @@ def _junk(draw: st.DrawFn, extra: st.SearchStrategy[bytes] | None = None) -> byt
         st.binary(max_size=120),
         _TEXT.map(lambda t: t.encode("utf-8")),
         JSON_VALUES.map(_dumps),
-        st.sampled_from([b"{", b"}", b"null", b"[]", b"\xef\xbb\xbf", b"\xff\xfe", b'{"id":', b"\t \r",
-                         _deep(NESTING), b'"' * 9, b"\\u0000", b"{}" * 50]),
+        st.sampled_from(
+            [
+                b"{",
+                b"}",
+                b"null",
+                b"[]",
+                b"\xef\xbb\xbf",
+                b"\xff\xfe",
+                b'{"id":',
+                b"\t \r",
+                _deep(NESTING),
+                b'"' * 9,
+                b"\\u0000",
+                b"{}" * 50,
+            ]
+        ),
     ]
     if extra is not None:
         options.append(extra)
@@ -132,8 +149,14 @@ def _session_case(draw: st.DrawFn) -> tuple[bytes, dict[int, dict]]:
         if draw(st.booleans()):
             last += draw(st.sampled_from([1, 1, 2, 997, 10**17]))
             kind = draw(st.sampled_from(sorted(_ITEM_FIELDS)))
-            item: dict[str, Any] = {"id": last, "v": 1, "ts": "2026-01-01T00:00:00.000Z", "type": kind,
-                                    "author": draw(_TEXT), "source": "user"}
+            item: dict[str, Any] = {
+                "id": last,
+                "v": 1,
+                "ts": "2026-01-01T00:00:00.000Z",
+                "type": kind,
+                "author": draw(_TEXT),
+                "source": "user",
+            }
             item.update({k: draw(s) for k, s in _ITEM_FIELDS[kind].items()})
             item.update(draw(st.dictionaries(st.sampled_from(["usage", "x", "extra", "π"]), _CLEAN_JSON, max_size=2)))
             line = _dumps(item, draw(st.booleans()))
@@ -142,9 +165,26 @@ def _session_case(draw: st.DrawFn) -> tuple[bytes, dict[int, dict]]:
             out.append(line + draw(st.sampled_from([b"\n", b"\r\n"])))
         else:
             broken = {"id": max(last, 1), "type": "user", "content": "x"}
-            mutation = draw(st.sampled_from(["id0", "idstr", "idbool", "idfloat", "noid", "type", "content",
-                                             "author", "dup", "twice", "cut", "badutf8", "random"]))
-            if mutation == "dup" and last == 0:     # a duplicate needs an earlier valid line
+            mutation = draw(
+                st.sampled_from(
+                    [
+                        "id0",
+                        "idstr",
+                        "idbool",
+                        "idfloat",
+                        "noid",
+                        "type",
+                        "content",
+                        "author",
+                        "dup",
+                        "twice",
+                        "cut",
+                        "badutf8",
+                        "random",
+                    ]
+                )
+            )
+            if mutation == "dup" and last == 0:  # a duplicate needs an earlier valid line
                 mutation = "id0"
             if mutation == "random":
                 line = draw(_junk())
@@ -156,17 +196,25 @@ def _session_case(draw: st.DrawFn) -> tuple[bytes, dict[int, dict]]:
             elif mutation == "badutf8":
                 line = _dumps({"id": last + 1, "type": "user", "content": "é"}).replace(b"\xc3", b"\xc3\xc3")
             else:
-                broken.update({"id0": {"id": 0}, "idstr": {"id": str(last + 1)}, "idbool": {"id": True},
-                               "idfloat": {"id": last + 1.5},
-                               "type": {"type": draw(_TEXT.filter(lambda t: t not in _ITEM_FIELDS))},
-                               "content": {"content": draw(JSON_VALUES.filter(lambda v: not isinstance(v, str)))},
-                               "author": {"author": 7}, "dup": {}, "noid": {}}[mutation])
+                broken.update(
+                    {
+                        "id0": {"id": 0},
+                        "idstr": {"id": str(last + 1)},
+                        "idbool": {"id": True},
+                        "idfloat": {"id": last + 1.5},
+                        "type": {"type": draw(_TEXT.filter(lambda t: t not in _ITEM_FIELDS))},
+                        "content": {"content": draw(JSON_VALUES.filter(lambda v: not isinstance(v, str)))},
+                        "author": {"author": 7},
+                        "dup": {},
+                        "noid": {},
+                    }[mutation]
+                )
                 if mutation == "noid":
                     del broken["id"]
                 line = _dumps(broken)
             out.append(line + b"\n")
     if out and draw(st.booleans()):
-        out[-1] = out[-1].rstrip(b"\r\n")       # torn last line (or a last line without its newline)
+        out[-1] = out[-1].rstrip(b"\r\n")  # torn last line (or a last line without its newline)
     return b"".join(out), good
 
 
@@ -200,8 +248,29 @@ def check_session(case: tuple[bytes, dict[int, dict]], work: Path) -> tuple[int,
 
 
 # ---------------------------------------------------------------- settings.json
-_CANDIDATES = ("gpt-4o", "http://127.0.0.1:9/v1", "ask", "allow", "deny", "env", "keyring", "none", True, False,
-               0.3, 0.5, 0.95, 1, 3, 12, 100, 500, 1000, 4000, 30.5)
+_CANDIDATES = (
+    "gpt-4o",
+    "http://127.0.0.1:9/v1",
+    "ask",
+    "allow",
+    "deny",
+    "env",
+    "keyring",
+    "none",
+    True,
+    False,
+    0.3,
+    0.5,
+    0.95,
+    1,
+    3,
+    12,
+    100,
+    500,
+    1000,
+    4000,
+    30.5,
+)
 
 
 def _valid_values() -> dict[str, list[Any]]:
@@ -226,13 +295,20 @@ def _settings_case(draw: st.DrawFn) -> bytes:
     valid = _valid_values()
     good = st.sampled_from(sorted(valid)).flatmap(lambda k: st.tuples(st.just(k), st.sampled_from(valid[k])))
     keys = st.sampled_from([*valid, "version", "modelOverrides", "apiKey"]) | _TEXT
-    values = st.one_of(JSON_VALUES, st.integers(-5, 2_000_000), st.sampled_from(
-        ["gpt-4o", "http://127.0.0.1:1/v1", "ask", "allow", "deny", "env", "none", 0.5, 1, 2, True]),
-        st.dictionaries(_TEXT | st.just("gpt-4o"), st.dictionaries(st.just("contextWindow") | _TEXT, JSON_VALUES,
-                                                                    max_size=2), max_size=2))
+    values = st.one_of(
+        JSON_VALUES,
+        st.integers(-5, 2_000_000),
+        st.sampled_from(["gpt-4o", "http://127.0.0.1:1/v1", "ask", "allow", "deny", "env", "none", 0.5, 1, 2, True]),
+        st.dictionaries(
+            _TEXT | st.just("gpt-4o"),
+            st.dictionaries(st.just("contextWindow") | _TEXT, JSON_VALUES, max_size=2),
+            max_size=2,
+        ),
+    )
     ascii_only = draw(st.booleans())
     shaped = st.tuples(st.dictionaries(keys, values, max_size=5), st.lists(good, max_size=6)).map(
-        lambda pair: _dumps({**pair[0], **dict(pair[1])}, ascii_only))
+        lambda pair: _dumps({**pair[0], **dict(pair[1])}, ascii_only)
+    )
     raw = draw(st.one_of(shaped, shaped, st.binary(max_size=200), JSON_VALUES.map(_dumps), _junk()))
     edit = draw(st.sampled_from(["", "bom", "cut", "tail"]))
     if edit == "bom":
@@ -292,16 +368,27 @@ def _summary_strategy() -> st.SearchStrategy[Any]:
     from okbot.core.summary import TRIGGERS, SessionSummary
 
     ids = st.lists(st.integers(1, 10**12), max_size=5)
-    return st.builds(SessionSummary, summary=_TEXT, covered_through_id=st.integers(0, 10**12), kept_user_ids=ids,
-                     updated_at=_TEXT, trigger=st.sampled_from(TRIGGERS), hidden_item_ids=ids,
-                     health=st.dictionaries(_TEXT, _CLEAN_JSON, max_size=3))
+    return st.builds(
+        SessionSummary,
+        summary=_TEXT,
+        covered_through_id=st.integers(0, 10**12),
+        kept_user_ids=ids,
+        updated_at=_TEXT,
+        trigger=st.sampled_from(TRIGGERS),
+        hidden_item_ids=ids,
+        health=st.dictionaries(_TEXT, _CLEAN_JSON, max_size=3),
+    )
 
 
 @st.composite
 def _summary_file(draw: st.DrawFn) -> tuple[bytes | None, Any]:
     """``(bytes or None for no file, the SessionSummary it holds when generated valid)``."""
-    keys = st.sampled_from(["version", "summary", "coveredThroughId", "keptUserIds", "updatedAt", "trigger",
-                            "hiddenItemIds", "health"]) | _TEXT
+    keys = (
+        st.sampled_from(
+            ["version", "summary", "coveredThroughId", "keptUserIds", "updatedAt", "trigger", "hiddenItemIds", "health"]
+        )
+        | _TEXT
+    )
     kind = draw(st.sampled_from(["valid", "valid", "shaped", "junk", "none", "cut"]))
     if kind == "none":
         return None, None
@@ -335,7 +422,7 @@ def check_summary(case: tuple[tuple[bytes | None, Any], tuple[bytes | None, Any]
     if main_ok is not None:
         offered, lost = 1, int(got != main_ok)
     elif main is not None and bak_ok is not None:
-        alone = SummaryStore(work / "alone" / store.path.name)      # the same file without a backup
+        alone = SummaryStore(work / "alone" / store.path.name)  # the same file without a backup
         alone.path.parent.mkdir()
         alone.path.write_bytes(main)
         alone_got = alone.load()
@@ -359,11 +446,18 @@ def check_summary(case: tuple[tuple[bytes | None, Any], tuple[bytes | None, Any]
 
 
 # ---------------------------------------------------------------- SKILL.md
-_FOLDER = st.text(st.characters(categories=("L", "N"), include_characters="-_. ", exclude_characters="\x00/"),
-                  min_size=1, max_size=30).map(str.strip).filter(
-    lambda s: s not in ("", ".", "..") and len(s.encode("utf-8")) < 200 and not s.startswith("."))
-_DESCRIPTION = st.text(st.characters(categories=("L", "N", "Zs"), include_characters="-_.,:;!?()/#@&*"),
-                       min_size=1, max_size=120).filter(lambda s: s.strip() and s.strip()[0] not in "\"'")
+_FOLDER = (
+    st.text(
+        st.characters(categories=("L", "N"), include_characters="-_. ", exclude_characters="\x00/"),
+        min_size=1,
+        max_size=30,
+    )
+    .map(str.strip)
+    .filter(lambda s: s not in ("", ".", "..") and len(s.encode("utf-8")) < 200 and not s.startswith("."))
+)
+_DESCRIPTION = st.text(
+    st.characters(categories=("L", "N", "Zs"), include_characters="-_.,:;!?()/#@&*"), min_size=1, max_size=120
+).filter(lambda s: s.strip() and s.strip()[0] not in "\"'")
 
 
 @st.composite
@@ -377,8 +471,9 @@ def _skill_case(draw: st.DrawFn) -> tuple[str, bytes, str | None]:
         upper = folder.upper() if folder.upper().casefold() == folder.casefold() else folder
         name = draw(st.sampled_from([folder, upper, f'"{folder}"', f"'{folder}'"]))
         lines = ["---", f"name: {name}", f"description: {desc}"]
-        lines[1:1] = draw(st.lists(st.sampled_from(["# comment", "", "license: MIT", "version: 2"]), max_size=2,
-                                   unique=True))
+        lines[1:1] = draw(
+            st.lists(st.sampled_from(["# comment", "", "license: MIT", "version: 2"]), max_size=2, unique=True)
+        )
         if draw(st.booleans()):
             lines[1], lines[2] = lines[2], lines[1]
         body = draw(st.sampled_from(["", "# Body", "é" * 5000, "x" * 9000]))
@@ -389,14 +484,22 @@ def _skill_case(draw: st.DrawFn) -> tuple[str, bytes, str | None]:
         return folder, draw(st.binary(max_size=300)), None
     if kind == "random":
         return folder, draw(_TEXT).encode("utf-8"), None
-    if kind == "big":   # front matter running into the 8 KB read limit, split multi-byte characters
+    if kind == "big":  # front matter running into the 8 KB read limit, split multi-byte characters
         pad = draw(st.integers(4000, 8300))
         tail = draw(st.sampled_from(["é", "€", "😀", "a"])) * draw(st.integers(1, 4))
         text = f"---\nname: {folder}\ndescription: " + "d" * pad + tail + draw(st.sampled_from(["\n---\n", ""]))
         return folder, text.encode("utf-8"), None
-    lines = draw(st.lists(st.one_of(_TEXT, st.sampled_from(["---", "name:", "description:", "  indented: x",
-                                                            f"name: {folder}", "description: 'a", "name: x"])),
-                          max_size=8))
+    lines = draw(
+        st.lists(
+            st.one_of(
+                _TEXT,
+                st.sampled_from(
+                    ["---", "name:", "description:", "  indented: x", f"name: {folder}", "description: 'a", "name: x"]
+                ),
+            ),
+            max_size=8,
+        )
+    )
     return folder, nl.join(lines).encode("utf-8"), None
 
 
@@ -431,11 +534,25 @@ def _memory_case(draw: st.DrawFn) -> tuple[bytes, dict[str, dict], list[bytes]]:
     for n in range(draw(st.integers(0, 10))):
         kind = draw(st.sampled_from(["good", "good", "junk", "dup", "badfield"]))
         if kind == "good":
-            entry = {"id": f"g-{n}", "status": draw(st.sampled_from(["candidate", "durable", "retired"])),
-                     "pinned": draw(st.booleans()), "text": draw(_TEXT.filter(str.strip))}
-            entry.update(draw(st.fixed_dictionaries({}, optional={
-                "sources": st.lists(st.integers(0, 10**6), max_size=3), "hits": st.integers(0, 10**6),
-                "note": _TEXT, "custom": _CLEAN_JSON})))
+            entry = {
+                "id": f"g-{n}",
+                "status": draw(st.sampled_from(["candidate", "durable", "retired"])),
+                "pinned": draw(st.booleans()),
+                "text": draw(_TEXT.filter(str.strip)),
+            }
+            entry.update(
+                draw(
+                    st.fixed_dictionaries(
+                        {},
+                        optional={
+                            "sources": st.lists(st.integers(0, 10**6), max_size=3),
+                            "hits": st.integers(0, 10**6),
+                            "note": _TEXT,
+                            "custom": _CLEAN_JSON,
+                        },
+                    )
+                )
+            )
             good[entry["id"]] = entry
             out.append(_dumps(entry, draw(st.booleans())))
         elif kind == "dup" and good:
@@ -482,8 +599,11 @@ def check_memory(case: tuple[bytes, dict[str, dict], list[bytes]], work: Path) -
 
     def same(view: dict[str, Any], entry: dict) -> bool:
         got = view.get(entry["id"])
-        return got is not None and (got.text, got.status, got.pinned) == (entry["text"], entry["status"],
-                                                                           entry["pinned"])
+        return got is not None and (got.text, got.status, got.pinned) == (
+            entry["text"],
+            entry["status"],
+            entry["pinned"],
+        )
 
     lost = sum(1 for entry in good.values() if not (same(first, entry) and same(after, entry)))
     if added is not None:
@@ -515,8 +635,13 @@ def fuzz(loader: str, count: int, root: Path) -> Figures:
         if len(figures.notes) < NOTES_KEPT:
             figures.notes.append(f"{loader} {kind}: {text.strip()[-1500:]}\n  case: {repr(case)[:600]}")
 
-    @settings(max_examples=count, deadline=None, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=count,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @given(make_strategy())
     def one(case: Any) -> None:
         figures.cases += 1
@@ -548,21 +673,34 @@ def run(count: int | None = None, only: tuple[str, ...] = LOADERS) -> str:
     count = FULL_COUNT if count is None else count
     root = Path(tempfile.mkdtemp(prefix="okbot-fuzz-", dir=os.environ.get("OKBOT_FUZZ_DIR")))
     setup_env(root / "home")
-    logging.getLogger("okbot").addHandler(logging.NullHandler())   # repairs are counted, not printed
+    logging.getLogger("okbot").addHandler(logging.NullHandler())  # repairs are counted, not printed
     for var in ("OKBOT_BASE_URL", "OKBOT_MODEL"):
         os.environ.pop(var, None)
     try:
         results = [fuzz(loader, count, root) for loader in only]
     finally:
         shutil.rmtree(root, ignore_errors=True)
-    rows = [[f.loader, f"{f.cases:,}", f"{f.good:,}", str(f.lost), str(f.crashes), str(f.violations),
-             f"{f.seconds:.1f}"] for f in results]
+    rows = [
+        [f.loader, f"{f.cases:,}", f"{f.good:,}", str(f.lost), str(f.crashes), str(f.violations), f"{f.seconds:.1f}"]
+        for f in results
+    ]
     total = sum(f.seconds for f in results)
-    rows.append(["all", f"{sum(f.cases for f in results):,}", f"{sum(f.good for f in results):,}",
-                 str(sum(f.lost for f in results)), str(sum(f.crashes for f in results)),
-                 str(sum(f.violations for f in results)), f"{total:.1f}"])
-    out = table(f"Hostile input: {count:,} hypothesis cases per loader",
-                ["loader", "cases", "valid records offered", "lost", "crashes", "violations", "seconds"], rows)
+    rows.append(
+        [
+            "all",
+            f"{sum(f.cases for f in results):,}",
+            f"{sum(f.good for f in results):,}",
+            str(sum(f.lost for f in results)),
+            str(sum(f.crashes for f in results)),
+            str(sum(f.violations for f in results)),
+            f"{total:.1f}",
+        ]
+    )
+    out = table(
+        f"Hostile input: {count:,} hypothesis cases per loader",
+        ["loader", "cases", "valid records offered", "lost", "crashes", "violations", "seconds"],
+        rows,
+    )
     notes = [n for f in results for n in f.notes]
     return out + ("\n\nFindings:\n" + "\n".join(notes) if notes else "\n\n0 crashes, 0 violations, 0 lost.")
 

@@ -81,7 +81,7 @@ def _squad_line(item: dict[str, Any], names: dict[str, str]) -> str | None:
     return None
 
 
-def run_chat(
+def run_chat(  # noqa: C901
     ws: Workspace, target: Target, text: str | None, *, as_json: bool, out: TextIO, err: TextIO, verbose: bool = False
 ) -> int:
     """Run one turn (``text=None``: retry the last one) and report it; returns the exit code."""

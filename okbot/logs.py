@@ -45,8 +45,9 @@ def setup_logging(*, level: int = logging.INFO, crash_reports: bool = True) -> P
     """Log ``okbot.*`` records to the log file; return its path (``None`` when it cannot be written)."""
     try:
         directory = paths.ensure_private_dir(paths.log_dir())
-        handler = _PrivateRotatingFileHandler(directory / LOG_FILE, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS,
-                                              encoding="utf-8")
+        handler = _PrivateRotatingFileHandler(
+            directory / LOG_FILE, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
+        )
     except OSError as exc:  # a read-only home: run without a log file rather than not at all
         logging.getLogger("okbot").warning("no log file (%s)", exc)
         return None
@@ -63,8 +64,9 @@ def setup_logging(*, level: int = logging.INFO, crash_reports: bool = True) -> P
     return directory / LOG_FILE
 
 
-def write_crash_report(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None,
-                       *, thread: str = "main") -> Path | None:
+def write_crash_report(
+    exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None, *, thread: str = "main"
+) -> Path | None:
     """Write a redacted crash report to the log dir; return its path (``None`` if it could not be written)."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
     text = "".join(traceback.format_exception(exc_type, exc, tb))

@@ -122,8 +122,18 @@ def run_pyinstaller(python: Path, dist: Path, work: Path) -> Path:
     """Run PyInstaller on the spec; return the app folder (``dist/okbot``)."""
     run(
         [
-            str(python), "-m", "PyInstaller", "--noconfirm", "--clean", "--log-level", "WARN",
-            "--distpath", str(dist), "--workpath", str(work), str(PACKAGING / "okbot.spec"),
+            str(python),
+            "-m",
+            "PyInstaller",
+            "--noconfirm",
+            "--clean",
+            "--log-level",
+            "WARN",
+            "--distpath",
+            str(dist),
+            "--workpath",
+            str(work),
+            str(PACKAGING / "okbot.spec"),
         ]
     )
     app = dist / "okbot"
@@ -193,8 +203,10 @@ def main(argv: list[str] | None = None) -> int:
         for platform_name, libs in missing_system_libraries(app).items():
             log(f"note: the {platform_name} platform plugin needs from the target system: {' '.join(libs)}")
         archive = make_archive(app, version)
-        log(f"built {app} ({mib(folder_size(app))}) and {archive.name} ({mib(archive.stat().st_size)}) "
-            f"in {time.monotonic() - started:.0f} s")
+        log(
+            f"built {app} ({mib(folder_size(app))}) and {archive.name} ({mib(archive.stat().st_size)}) "
+            f"in {time.monotonic() - started:.0f} s"
+        )
         if not args.no_smoke:
             log("smoke test")
             run([str(python), str(PACKAGING / "smoke_test.py"), str(app)])

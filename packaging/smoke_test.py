@@ -67,8 +67,9 @@ def isolated_env(root: Path) -> dict[str, str]:
     return env
 
 
-def run_app(exe: Path, args: list[str], env: dict[str, str], *, offline: bool = False,
-            timeout: float = 60.0) -> tuple[subprocess.CompletedProcess[str], float]:
+def run_app(
+    exe: Path, args: list[str], env: dict[str, str], *, offline: bool = False, timeout: float = 60.0
+) -> tuple[subprocess.CompletedProcess[str], float]:
     """Run the packaged app to completion; return the result and its wall time in seconds."""
     cmd = [str(exe), *args]
     if offline:
@@ -90,8 +91,10 @@ def check_version(exe: Path, env: dict[str, str]) -> str:
     result, seconds = run_app(exe, ["--version"], env)
     want = f"okbot {expected_version()}"
     if result.returncode != 0 or result.stdout.strip() != want:
-        raise SmokeFailure(f"--version: expected {want!r}, got rc={result.returncode} "
-                           f"{result.stdout.strip()!r} {result.stderr.strip()[-500:]}")
+        raise SmokeFailure(
+            f"--version: expected {want!r}, got rc={result.returncode} "
+            f"{result.stdout.strip()!r} {result.stderr.strip()[-500:]}"
+        )
     return f"{want} ({seconds:.2f} s)"
 
 
@@ -166,8 +169,9 @@ def check_gui(exe: Path, env: dict[str, str]) -> tuple[str, float]:
             raise SmokeFailure(f"GUI did not answer within {GUI_START_TIMEOUT:.0f} s")
         second, _ = run_app(exe, [], env, timeout=30)
         if second.returncode != 0 or "already running" not in second.stderr:
-            raise SmokeFailure(f"second GUI: expected it to defer and exit 0, got rc={second.returncode} "
-                               f"{second.stderr[-500:]}")
+            raise SmokeFailure(
+                f"second GUI: expected it to defer and exit 0, got rc={second.returncode} {second.stderr[-500:]}"
+            )
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=20)
     finally:

@@ -26,13 +26,19 @@ LOCAL_PORT = 11434  # where Ollama listens, so the Models page shows a familiar 
 CONTEXT_WINDOW = 4096  # a small local model's window, so the gauge and the token bar show their parts
 
 EARLIER = [
-    ("I'm importing a 2 GB CSV of sensor readings with pandas and it takes minutes. Ideas?",
-     "Start by reading only the columns you need and giving pandas the dtypes up front."),
-    ("The timestamps are strings like `2024-03-01T12:00:00Z`.",
-     "Parse them once with `pd.to_datetime(..., utc=True)` after loading, not per row."),
+    (
+        "I'm importing a 2 GB CSV of sensor readings with pandas and it takes minutes. Ideas?",
+        "Start by reading only the columns you need and giving pandas the dtypes up front.",
+    ),
+    (
+        "The timestamps are strings like `2024-03-01T12:00:00Z`.",
+        "Parse them once with `pd.to_datetime(..., utc=True)` after loading, not per row.",
+    ),
     ("Memory still spikes to 9 GB.", "Read in chunks of ~500k rows and aggregate each chunk as you go."),
-    ("Can we keep everything in one DataFrame in the end?",
-     "Yes, if you downcast: `float32` for readings and `category` for sensor ids."),
+    (
+        "Can we keep everything in one DataFrame in the end?",
+        "Yes, if you downcast: `float32` for readings and `category` for sensor ids.",
+    ),
 ]
 SUMMARY = """## Mission
 Speed up a 2 GB CSV import of sensor readings (pandas) and keep memory under 4 GB.
@@ -71,17 +77,32 @@ as `category`. Two things to check:
 """
 SQUAD_TALK = [
     ("user", "", "Draft a one-paragraph release note for the CSV import speed-up."),
-    ("assistant", "writer", "**CSV import, now 6x faster.** Large sensor files load in chunks with the right "
-                            "types from the start, so a 2 GB import takes about 40 seconds and stays under 4 GB."),
-    ("assistant", "researcher", "Checked against the benchmark run: 38–44 s on the reference machine. The "
-                                "claim holds; I would add *on the reference machine*."),
+    (
+        "assistant",
+        "writer",
+        "**CSV import, now 6x faster.** Large sensor files load in chunks with the right "
+        "types from the start, so a 2 GB import takes about 40 seconds and stays under 4 GB.",
+    ),
+    (
+        "assistant",
+        "researcher",
+        "Checked against the benchmark run: 38–44 s on the reference machine. The "
+        "claim holds; I would add *on the reference machine*.",
+    ),
     ("user", "", "Good. Add a line on memory use and a short upgrade tip."),
-    ("assistant", "writer", "**CSV import, now 6x faster.** Large sensor files load in chunks with the right "
-                            "types from the start: a 2 GB import takes about 40 seconds on the reference "
-                            "machine and stays under 4 GB of memory.\n\n> Tip: convert nightly exports to "
-                            "Parquet once with `okbot-import --to-parquet`; later loads take seconds."),
-    ("assistant", "researcher", "Memory figure confirmed (peak 3.6 GB). The flag name matches the CLI help. "
-                                "Ready to publish."),
+    (
+        "assistant",
+        "writer",
+        "**CSV import, now 6x faster.** Large sensor files load in chunks with the right "
+        "types from the start: a 2 GB import takes about 40 seconds on the reference "
+        "machine and stays under 4 GB of memory.\n\n> Tip: convert nightly exports to "
+        "Parquet once with `okbot-import --to-parquet`; later loads take seconds.",
+    ),
+    (
+        "assistant",
+        "researcher",
+        "Memory figure confirmed (peak 3.6 GB). The flag name matches the CLI help. Ready to publish.",
+    ),
 ]
 
 
@@ -210,8 +231,14 @@ def build_data(server: object) -> tuple[object, object, object]:
     from tests.helpers.fake_openai import Reply
 
     settings = Settings.load()
-    for key, value in (("provider.baseUrl", server.base_url), ("provider.keySource", "none"), ("provider.model", MODEL),
-                       ("provider.maxRetries", 1), ("developerMode", True), ("model.contextWindow", CONTEXT_WINDOW)):
+    for key, value in (
+        ("provider.baseUrl", server.base_url),
+        ("provider.keySource", "none"),
+        ("provider.model", MODEL),
+        ("provider.maxRetries", 1),
+        ("developerMode", True),
+        ("model.contextWindow", CONTEXT_WINDOW),
+    ):
         settings.set(key, value)
     ws = Workspace()
     ws.ensure_default()
@@ -220,11 +247,13 @@ def build_data(server: object) -> tuple[object, object, object]:
     ws.create_assistant("Writer", role="Drafts clear, friendly prose.")
     ws.create_assistant("Travel planner", role="Plans trips on a budget.")
     squad = ws.create_squad(
-        "Release notes desk", [("writer", "drafts the note"), ("researcher", "checks every claim")],
-        description="Writer drafts, Researcher checks", captain={
+        "Release notes desk",
+        [("writer", "drafts the note"), ("researcher", "checks every claim")],
+        description="Writer drafts, Researcher checks",
+        captain={
             "persona": "A calm editor who keeps notes short and accurate.",
             "playbook": "1. Ask the Writer for a draft.\n2. Ask the Researcher to check each claim.\n"
-                        "3. Reply with the checked draft.",
+            "3. Reply with the checked draft.",
         },
     )
     ctx = AppContext.create(ws, settings)
@@ -234,24 +263,54 @@ def build_data(server: object) -> tuple[object, object, object]:
 
     def reply(text: str, author: str = data.id, **extra: object) -> dict:
         usage = {"prompt_tokens": 1800, "completion_tokens": len(text) // 4, "total_tokens": 1800 + len(text) // 4}
-        return items.new_item("assistant", author=author, source="app", content=text, status="complete",
-                              usage=usage, **extra)
+        return items.new_item(
+            "assistant", author=author, source="app", content=text, status="complete", usage=usage, **extra
+        )
 
     for question, answer in EARLIER:
         store.append(items.user_message(question))
         store.append(reply(answer))
     covered = store.last_id()
-    health = {"count": 1, "lastTrigger": "ratio", "lastAt": items.now_iso(), "tokensBefore": 9120,
-              "tokensAfter": 2310, "summarizerTokens": 1450}
-    SummaryStore(data.summary_path).save(SessionSummary(
-        summary=SUMMARY, covered_through_id=covered, kept_user_ids=[1], updated_at=items.now_iso(),
-        trigger="ratio", health=health,
-    ))
+    health = {
+        "count": 1,
+        "lastTrigger": "ratio",
+        "lastAt": items.now_iso(),
+        "tokensBefore": 9120,
+        "tokensAfter": 2310,
+        "summarizerTokens": 1450,
+    }
+    SummaryStore(data.summary_path).save(
+        SessionSummary(
+            summary=SUMMARY,
+            covered_through_id=covered,
+            kept_user_ids=[1],
+            updated_at=items.now_iso(),
+            trigger="ratio",
+            health=health,
+        )
+    )
     store.append(items.user_message("We agreed on chunks earlier. Could Parquet make the nightly job faster?"))
-    store.append(items.new_item("tool_call", author=data.id, source="app", call_id="call_1", name="search_history",
-                                arguments='{"query": "chunks", "limit": 5}'))
-    store.append(items.new_item("tool_result", author=data.id, source="tool", call_id="call_1",
-                                name="search_history", ok=True, content=SEARCH_RESULT))
+    store.append(
+        items.new_item(
+            "tool_call",
+            author=data.id,
+            source="app",
+            call_id="call_1",
+            name="search_history",
+            arguments='{"query": "chunks", "limit": 5}',
+        )
+    )
+    store.append(
+        items.new_item(
+            "tool_result",
+            author=data.id,
+            source="tool",
+            call_id="call_1",
+            name="search_history",
+            ok=True,
+            content=SEARCH_RESULT,
+        )
+    )
     store.append(reply(ANSWER))
     server.enqueue(Reply(text=LAST))
     TurnRunner(ctx.sources, ctx.make_provider()).run_turn(data, FOLLOW_UP)  # as-sent record for View context
@@ -286,12 +345,24 @@ def dark_palette() -> object:
     palette = QPalette(QColor("#2b2c30"), QColor("#202124"))
     roles = QPalette.ColorRole
     for role, colour in {
-        roles.Window: "#202124", roles.WindowText: "#e8eaed", roles.Base: "#1b1c1f",
-        roles.AlternateBase: "#26272b", roles.Text: "#e8eaed", roles.Button: "#2b2c30",
-        roles.ButtonText: "#e8eaed", roles.Highlight: "#3d7bd9", roles.HighlightedText: "#ffffff",
-        roles.PlaceholderText: "#9aa0a6", roles.ToolTipBase: "#2b2c30", roles.ToolTipText: "#e8eaed",
-        roles.Link: "#8ab4f8", roles.Mid: "#3c3d41", roles.Midlight: "#35363a", roles.Dark: "#151618",
-        roles.Light: "#4a4b50", roles.Shadow: "#000000",
+        roles.Window: "#202124",
+        roles.WindowText: "#e8eaed",
+        roles.Base: "#1b1c1f",
+        roles.AlternateBase: "#26272b",
+        roles.Text: "#e8eaed",
+        roles.Button: "#2b2c30",
+        roles.ButtonText: "#e8eaed",
+        roles.Highlight: "#3d7bd9",
+        roles.HighlightedText: "#ffffff",
+        roles.PlaceholderText: "#9aa0a6",
+        roles.ToolTipBase: "#2b2c30",
+        roles.ToolTipText: "#e8eaed",
+        roles.Link: "#8ab4f8",
+        roles.Mid: "#3c3d41",
+        roles.Midlight: "#35363a",
+        roles.Dark: "#151618",
+        roles.Light: "#4a4b50",
+        roles.Shadow: "#000000",
     }.items():
         palette.setColor(role, QColor(colour))
     for role in (roles.WindowText, roles.Text, roles.ButtonText):

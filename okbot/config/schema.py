@@ -166,7 +166,7 @@ class Setting:
             f"{self.key}: {show_value(self.shown(value))} is not allowed{detail}; expected {self.allowed()}"
         )
 
-    def validate(self, value: Any) -> Any:
+    def validate(self, value: Any) -> Any:  # noqa: C901
         """Return ``value`` normalised (floats as float, text stripped) or raise :class:`SettingError`."""
         original = value
         if value is None:

@@ -71,8 +71,7 @@ def members(squad: Target, workspace: Workspace) -> tuple[list[Member], list[str
             found.append(Member(who, str(entry.get("role") or "")))
     if len(found) < 2:
         problems.append(
-            f"squad {squad.name} has {len(found)} member(s) left; a squad needs at least two "
-            "(edit it to add members)"
+            f"squad {squad.name} has {len(found)} member(s) left; a squad needs at least two (edit it to add members)"
         )
     return found, problems
 

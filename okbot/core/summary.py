@@ -43,10 +43,10 @@ class SessionSummary:
     covered_through_id: int = 0
     kept_user_ids: list[int] = field(default_factory=list)
     updated_at: str = ""
-    trigger: str = ""          # "" | "ratio" | "topic" | "manual"
+    trigger: str = ""  # "" | "ratio" | "topic" | "manual"
     version: int = SUMMARY_VERSION
     hidden_item_ids: list[int] = field(default_factory=list)  # tail tool items hidden from the model to fit
-    health: dict[str, Any] = field(default_factory=dict)      # compaction health (count, last trigger, ...)
+    health: dict[str, Any] = field(default_factory=dict)  # compaction health (count, last trigger, ...)
 
     def to_json(self) -> dict:
         """The on-disk form (camelCase keys, shared with the Electron original)."""
@@ -70,8 +70,9 @@ class SessionSummary:
         if not _is_int(version) or version < 1:
             raise ValueError(f"'version' must be a positive integer, got {version!r}")
         if version > SUMMARY_VERSION:
-            raise ValueError(f"'version' {version} was written by a newer OkBot "
-                             f"(this one reads up to {SUMMARY_VERSION})")
+            raise ValueError(
+                f"'version' {version} was written by a newer OkBot (this one reads up to {SUMMARY_VERSION})"
+            )
         summary = obj.get("summary", "")
         if not isinstance(summary, str):
             raise ValueError(f"'summary' must be text, got {type(summary).__name__}")
@@ -93,9 +94,16 @@ class SessionSummary:
         health = obj.get("health", {})
         if not isinstance(health, dict):
             raise ValueError(f"'health' must be an object, got {type(health).__name__}")
-        return cls(summary=summary, covered_through_id=covered, kept_user_ids=list(kept),
-                   updated_at=updated, trigger=trigger, version=version, hidden_item_ids=list(hidden),
-                   health=dict(health))
+        return cls(
+            summary=summary,
+            covered_through_id=covered,
+            kept_user_ids=list(kept),
+            updated_at=updated,
+            trigger=trigger,
+            version=version,
+            hidden_item_ids=list(hidden),
+            health=dict(health),
+        )
 
 
 class SummaryStore:
@@ -117,15 +125,16 @@ class SummaryStore:
         summary, why = self._read(self.path)
         if summary is not None:
             return summary
-        if why is None:            # no file: nothing compressed yet
+        if why is None:  # no file: nothing compressed yet
             return SessionSummary()
         backup, bak_why = self._read(self.backup_path)
         if backup is not None:
-            self._notify(f"The session summary {self.path} {why}; using its backup "
-                         f"({self.backup_path.name}) instead.")
+            self._notify(f"The session summary {self.path} {why}; using its backup ({self.backup_path.name}) instead.")
             return backup
-        self._notify(f"The session summary {self.path} {why} and no usable backup exists; "
-                     "starting with an empty summary (the full session is still kept).")
+        self._notify(
+            f"The session summary {self.path} {why} and no usable backup exists; "
+            "starting with an empty summary (the full session is still kept)."
+        )
         if bak_why is not None:
             self._notify(f"The summary backup {self.backup_path} {bak_why} as well.")
         return SessionSummary()
@@ -138,24 +147,28 @@ class SummaryStore:
         kept as ``<name>.v<N>.bak``.
         """
         on_disk = migrations.read_upgrade(self.path, "summary")
-        if on_disk is None:              # missing or damaged: the backup may still be a newer OkBot's
+        if on_disk is None:  # missing or damaged: the backup may still be a newer OkBot's
             backup = migrations.read_upgrade(self.backup_path, "summary")
             if backup is not None and backup.newer:
-                raise migrations.NewerVersion(self.backup_path, backup.from_version, SUMMARY_VERSION,
-                                              action="save the session summary")
+                raise migrations.NewerVersion(
+                    self.backup_path, backup.from_version, SUMMARY_VERSION, action="save the session summary"
+                )
         elif on_disk.newer:
-            raise migrations.NewerVersion(self.path, on_disk.from_version, SUMMARY_VERSION,
-                                          action="save the session summary")
+            raise migrations.NewerVersion(
+                self.path, on_disk.from_version, SUMMARY_VERSION, action="save the session summary"
+            )
         if not s.updated_at:
             s.updated_at = items.now_iso()
         data = {**s.to_json(), "version": SUMMARY_VERSION}  # a save always writes this build's format
-        SessionSummary.from_json(data)   # refuse to write what could not be read back
+        SessionSummary.from_json(data)  # refuse to write what could not be read back
         try:
             migrations.persist_upgrade(self.path, "summary", on_disk)
             atomic.atomic_write_json(self.path, data, backup=True)
         except OSError as exc:
-            raise OkBotError(f"The session summary could not be saved to {self.path} ({exc.strerror or exc}); "
-                             "the previous summary is kept.") from exc
+            raise OkBotError(
+                f"The session summary could not be saved to {self.path} ({exc.strerror or exc}); "
+                "the previous summary is kept."
+            ) from exc
 
     def _read(self, path: Path) -> tuple[SessionSummary | None, str | None]:
         """``(summary, None)``, ``(None, None)`` when missing, or ``(None, what is wrong)``."""

@@ -384,8 +384,13 @@ class TokenCounter:
                 self._state = "approximate"
         # Log before waking waiters, so whoever awaited the load sees the message already.
         if loaded is None:
-            log.warning("%s: no verified %s found (looked in: %s). %s", self.encoding_name,
-                        self._spec.file, ", ".join(map(str, self._locations())), APPROX_NOTE)
+            log.warning(
+                "%s: no verified %s found (looked in: %s). %s",
+                self.encoding_name,
+                self._spec.file,
+                ", ".join(map(str, self._locations())),
+                APPROX_NOTE,
+            )
         else:
             log.info("encoding %s loaded from %s", self.encoding_name, self._source)
         self._done.set()
@@ -431,7 +436,8 @@ class TokenCounter:
             return 0
         if kind == "tool_call":
             return self.count_message(_text(item.get("arguments")), "assistant") + self.count_text(
-                _text(item.get("name")))
+                _text(item.get("name"))
+            )
         role = {"assistant": "assistant", "tool_result": "tool"}.get(str(kind), "user")
         return self.count_message(item_text(item), role)
 

@@ -151,7 +151,7 @@ class ScriptedProvider:
         script = self._next(request)
         return self._play(request, script, cancel)
 
-    def _play(self, request: ChatRequest, script: list[Spec], cancel: CancelToken) -> Iterator[Event]:
+    def _play(self, request: ChatRequest, script: list[Spec], cancel: CancelToken) -> Iterator[Event]:  # noqa: C901
         tools = ToolCallAssembler()
         text = ""
         reported: UsageEvent | None = None

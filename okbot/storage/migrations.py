@@ -97,8 +97,14 @@ def _summary_v0(obj: dict[str, Any]) -> dict[str, Any]:
         out["coveredThroughId"] = int(covered.strip())
     elif covered is None:
         out["coveredThroughId"] = 0
-    for key, default in (("summary", ""), ("keptUserIds", []), ("updatedAt", ""), ("trigger", ""),
-                         ("hiddenItemIds", []), ("health", {})):
+    for key, default in (
+        ("summary", ""),
+        ("keptUserIds", []),
+        ("updatedAt", ""),
+        ("trigger", ""),
+        ("hiddenItemIds", []),
+        ("health", {}),
+    ):
         out.setdefault(key, default)
     return out
 
@@ -197,8 +203,10 @@ def upgrade(kind: str, obj: dict[str, Any], version: int) -> Upgrade:
 
 def newer_message(path: Path | str, version: int, kind: str) -> str:
     """The problem line shown for a file written by a newer OkBot."""
-    return (f"{Path(path).name} was written by a newer version of OkBot (file format {version}; this one "
-            f"reads up to {CURRENT[kind]}); it is opened read-only and will not be changed")
+    return (
+        f"{Path(path).name} was written by a newer version of OkBot (file format {version}; this one "
+        f"reads up to {CURRENT[kind]}); it is opened read-only and will not be changed"
+    )
 
 
 # ----------------------------------------------------------------------------------- writing
@@ -229,8 +237,7 @@ def log_applied(path: Path, kind: str, upgrade_: Upgrade, backup: Path | None) -
     """Log the migrations just persisted for ``path`` (one line per named migration)."""
     kept = f"; the old file was kept as {backup.name}" if backup is not None else ""
     for name in upgrade_.applied:
-        log.info("%s: applied migration %s (format %d -> %d)%s", path, name, upgrade_.from_version,
-                 CURRENT[kind], kept)
+        log.info("%s: applied migration %s (format %d -> %d)%s", path, name, upgrade_.from_version, CURRENT[kind], kept)
 
 
 def persist_upgrade(path: Path, kind: str, upgrade_: Upgrade | None) -> None:

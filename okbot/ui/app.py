@@ -118,13 +118,14 @@ def defer_to_running_instance(data_dir: Path) -> int:
 
     guard = SingleInstance(data_dir)
     if guard.ask_first_to_raise():
-        print(f"okbot: OkBot is already running for {data_dir}; its window was brought to the front.",
-              file=sys.stderr)
+        print(f"okbot: OkBot is already running for {data_dir}; its window was brought to the front.", file=sys.stderr)
         return 0
     pid = guard.holder_pid()
     who = f"Another OkBot (process {pid})" if pid else "Another OkBot"
-    text = (f"{who} is using the data folder {data_dir} but did not answer. Only one OkBot window "
-            "can use a data folder at a time; close the other one (or end that process) and try again.")
+    text = (
+        f"{who} is using the data folder {data_dir} but did not answer. Only one OkBot window "
+        "can use a data folder at a time; close the other one (or end that process) and try again."
+    )
     print(f"okbot: {text}", file=sys.stderr)
     QMessageBox.critical(None, "OkBot is already running", text)
     return 1

@@ -232,8 +232,12 @@ class FirstRunPanel(QWidget):
             self.ctx.tasks.run(
                 lambda c=candidate: probe_server(c, timeout),
                 if_alive(self, lambda result, g=generation: self._on_probe_done(g, result)),
-                if_alive(self, lambda exc, c=candidate, g=generation: self._on_probe_done(
-                    g, ProbeResult(c, False, problem=type(exc).__name__))),
+                if_alive(
+                    self,
+                    lambda exc, c=candidate, g=generation: self._on_probe_done(
+                        g, ProbeResult(c, False, problem=type(exc).__name__)
+                    ),
+                ),
             )
         if not self._candidates:
             self._finish_scan()
@@ -284,8 +288,11 @@ class FirstRunPanel(QWidget):
         self.banner.clear()
         self.connect_button.setEnabled(False)
         self.connect_status.setText(f"Connecting to {url}…")
-        self.ctx.tasks.run(job, if_alive(self, lambda out: self._on_hosted_done(url, model, keep, out)),
-                           if_alive(self, self._on_hosted_failed))
+        self.ctx.tasks.run(
+            job,
+            if_alive(self, lambda out: self._on_hosted_done(url, model, keep, out)),
+            if_alive(self, self._on_hosted_failed),
+        )
 
     # ------------------------------------------------------------------ slots
     def _on_scan_button_clicked(self) -> None:
@@ -328,8 +335,11 @@ class FirstRunPanel(QWidget):
         self.connect_button.setEnabled(True)
         if typed and not stored:
             self.connect_status.clear()
-            self.banner.show_text("The key works, but the system keyring did not keep it; nothing was saved. "
-                                  "Set OKBOT_API_KEY in the environment instead.", error=True)
+            self.banner.show_text(
+                "The key works, but the system keyring did not keep it; nothing was saved. "
+                "Set OKBOT_API_KEY in the environment instead.",
+                error=True,
+            )
             return
         self.model_combo.clear()
         self.model_combo.addItems(models)
@@ -358,8 +368,11 @@ class FirstRunPanel(QWidget):
     # --------------------------------------------------------------- internals
     def _check_keyring(self) -> None:
         keys = self._keys
-        self.ctx.tasks.run(keys.available, if_alive(self, self._on_keyring_checked),
-                           if_alive(self, lambda _exc: self._on_keyring_checked(False)))
+        self.ctx.tasks.run(
+            keys.available,
+            if_alive(self, self._on_keyring_checked),
+            if_alive(self, lambda _exc: self._on_keyring_checked(False)),
+        )
 
     def _add_row(self, result: ProbeResult) -> None:
         row = _ServerRow(result, self)
@@ -376,8 +389,9 @@ class FirstRunPanel(QWidget):
             self.scan_status.setText(f"Found {count} server{'s' if count != 1 else ''} running here.")
         else:
             names = ", ".join(c.name for c in self._candidates)
-            self.scan_status.setText(f"No local server is running ({names} checked). Start one and look "
-                                     "again, or use a hosted API below.")
+            self.scan_status.setText(
+                f"No local server is running ({names} checked). Start one and look again, or use a hosted API below."
+            )
         self.probe_finished.emit(list(self._results))
 
 

@@ -174,8 +174,12 @@ class MemoryTableModel(QAbstractTableModel):
 
     def _tooltip(self, entry: MemoryEntry) -> str:
         text = entry.text if len(entry.text) <= TOOLTIP_CHARS else entry.text[:TOOLTIP_CHARS] + "…"
-        lines = [text, "", f"{entry.id} · {self.scope_name(entry.scope)} · {entry.status}"
-                 f" · seen {entry.evidence}× · recalled {entry.hits}×"]
+        lines = [
+            text,
+            "",
+            f"{entry.id} · {self.scope_name(entry.scope)} · {entry.status}"
+            f" · seen {entry.evidence}× · recalled {entry.hits}×",
+        ]
         if entry.created:
             created, updated = entry.created[:16].replace("T", " "), entry.updated[:16].replace("T", " ")
             lines.append(f"created {created}, updated {updated}")

@@ -201,8 +201,13 @@ class MemoryPanel(QWidget):
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         header.setSectionResizeMode(TEXT, QHeaderView.ResizeMode.Stretch)
         metrics = self.fontMetrics()
-        for column, sample in ((SCOPE, "Global   "), (STATUS, "Candidate "), (PINNED, "Pinned"),
-                               (HITS, "Hits 99"), (EXPIRES, "expired 2026-12-31")):
+        for column, sample in (
+            (SCOPE, "Global   "),
+            (STATUS, "Candidate "),
+            (PINNED, "Pinned"),
+            (HITS, "Hits 99"),
+            (EXPIRES, "expired 2026-12-31"),
+        ):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, metrics.horizontalAdvance(sample) + 24)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
@@ -233,9 +238,14 @@ class MemoryPanel(QWidget):
         self.buttons: dict[str, QPushButton] = {}
         bar = QHBoxLayout()
         bar.setSpacing(6)
-        for name, act in (("add", self.add_action), ("edit", self.edit_action), ("pin", self.pin_action),
-                          ("promote", self.promote_action), ("retire", self.retire_action),
-                          ("delete", self.delete_action)):
+        for name, act in (
+            ("add", self.add_action),
+            ("edit", self.edit_action),
+            ("pin", self.pin_action),
+            ("promote", self.promote_action),
+            ("retire", self.retire_action),
+            ("delete", self.delete_action),
+        ):
             button = QPushButton(act.text())
             button.setAutoDefault(False)
             button.setToolTip(act.toolTip())
@@ -308,8 +318,9 @@ class MemoryPanel(QWidget):
                 problems += [f"{where}: {problem}" for problem in store.problems]
             return rows, problems
 
-        self.ctx.tasks.run(read, lambda result: self._on_read_done(generation, result), self._on_read_failed,
-                           owner=self)
+        self.ctx.tasks.run(
+            read, lambda result: self._on_read_done(generation, result), self._on_read_failed, owner=self
+        )
 
     def on_disk_changed(self) -> None:
         """A memory folder changed on disk: reload."""
@@ -379,13 +390,21 @@ class MemoryPanel(QWidget):
         self.promote_action.setEnabled(any(r.entry.status == "candidate" for r in rows))
         retire = not rows or any(r.entry.status != "retired" for r in rows)
         self.retire_action.setText("Retire" if retire else "Reinstate")
-        self.retire_action.setToolTip("Stop recalling it; it stays on disk, marked retired" if retire
-                                      else "Back to durable, so it can be recalled again")
+        self.retire_action.setToolTip(
+            "Stop recalling it; it stays on disk, marked retired"
+            if retire
+            else "Back to durable, so it can be recalled again"
+        )
         self.retire_action.setEnabled(bool(rows))
         self.delete_action.setEnabled(bool(rows))
         self.undo_action.setEnabled(bool(self._undo))
-        for name, act in (("edit", self.edit_action), ("pin", self.pin_action), ("promote", self.promote_action),
-                          ("retire", self.retire_action), ("delete", self.delete_action)):
+        for name, act in (
+            ("edit", self.edit_action),
+            ("pin", self.pin_action),
+            ("promote", self.promote_action),
+            ("retire", self.retire_action),
+            ("delete", self.delete_action),
+        ):
             self.buttons[name].setText(act.text())
             self.buttons[name].setToolTip(act.toolTip())
             self.buttons[name].setEnabled(act.isEnabled())
@@ -431,9 +450,17 @@ class MemoryPanel(QWidget):
         targets = list(rows)
         self._write(lambda: [MemoryRow(r.store, r.store.update(r.entry.id, **changes)) for r in targets])
 
-    def add_entry(self, text: str, *, scope: str = "own", pinned: bool = False, status: str = "durable",
-                  expires: str | None = None) -> None:
+    def add_entry(
+        self,
+        text: str,
+        *,
+        scope: str = "own",
+        pinned: bool = False,
+        status: str = "durable",
+        expires: str | None = None,
+    ) -> None:
         """Add a memory to this assistant's store (``scope="own"``) or the global one; written in the background."""
+
         def add() -> list[MemoryRow]:
             global_store, own_store = self.stores()
             store = global_store if scope == "global" or own_store is None else own_store
@@ -453,8 +480,9 @@ class MemoryPanel(QWidget):
         self._update_rows([r for r in rows if r.entry.status == "candidate"], status="durable")
 
     def retire(self, rows: Sequence[MemoryRow]) -> None:
-        self._update_rows([r for r in rows if r.entry.status != "retired"], status="retired",
-                          note="retired by the user")
+        self._update_rows(
+            [r for r in rows if r.entry.status != "retired"], status="retired", note="retired by the user"
+        )
 
     def reinstate(self, rows: Sequence[MemoryRow]) -> None:
         self._update_rows([r for r in rows if r.entry.status == "retired"], status="durable", note="")
@@ -543,8 +571,9 @@ class MemoryPanel(QWidget):
     def _on_add_dialog_submitted(self, values: dict) -> None:
         expires = None
         if values.get("expires_days"):
-            expires = (datetime.now(timezone.utc) + timedelta(days=values["expires_days"])).replace(
-                microsecond=0).isoformat()
+            expires = (
+                (datetime.now(timezone.utc) + timedelta(days=values["expires_days"])).replace(microsecond=0).isoformat()
+            )
         self.add_entry(values["text"], scope=values["scope"], pinned=values["pinned"], expires=expires)
 
     def _on_edit_triggered(self) -> None:

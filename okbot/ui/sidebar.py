@@ -85,8 +85,9 @@ class _RowDelegate(QStyledItemDelegate):
             right -= DOT + 8
         painter.setFont(opt.font)
         painter.setPen(pal.color(text_role))
-        text_rect = QRect(opt.rect.left() + TEXT_INDENT, opt.rect.top(), right - opt.rect.left() - TEXT_INDENT,
-                          opt.rect.height())
+        text_rect = QRect(
+            opt.rect.left() + TEXT_INDENT, opt.rect.top(), right - opt.rect.left() - TEXT_INDENT, opt.rect.height()
+        )
         shown = opt.fontMetrics.elidedText(text, Qt.TextElideMode.ElideRight, max(0, text_rect.width()))
         painter.drawText(text_rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), shown)
         if status:

@@ -21,7 +21,7 @@ from okbot.storage.datalock import DataDirLock
 
 RAISE_REQUEST = b"raise\n"
 RAISE_ACK = b"raised\n"
-CONNECT_ATTEMPTS = 25          # the first instance holds the lock before it listens (after its first frame)
+CONNECT_ATTEMPTS = 25  # the first instance holds the lock before it listens (after its first frame)
 CONNECT_TIMEOUT_MS = 300
 RETRY_PAUSE_S = 0.2
 REPLY_TIMEOUT_MS = 3000

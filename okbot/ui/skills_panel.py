@@ -242,7 +242,8 @@ class SkillsPanel(QWidget):
         if bad:
             self.problems_bar.show_message(
                 f"{bad} skill{'s' if bad > 1 else ''} cannot be offered to the assistant until "
-                f"{'their' if bad > 1 else 'its'} SKILL.md is fixed (shown in red below).")
+                f"{'their' if bad > 1 else 'its'} SKILL.md is fixed (shown in red below)."
+            )
         else:
             self.problems_bar.hide()
         empty = not self._skills
@@ -251,8 +252,10 @@ class SkillsPanel(QWidget):
         if self.directory is None:
             self.empty_label.setText("Squads have no skills; each member assistant has its own.")
         else:
-            self.empty_label.setText("No skills yet.\nA skill is a SKILL.md the assistant loads when it needs it: "
-                                     "use Create… to start one from the template.")
+            self.empty_label.setText(
+                "No skills yet.\nA skill is a SKILL.md the assistant loads when it needs it: "
+                "use Create… to start one from the template."
+            )
         n = len(self._skills)
         self.count_label.setText("" if empty else f"{n} skill{'s' if n != 1 else ''}")
         self.count_label.setStyleSheet(f"color: {colors.muted.name()};")

@@ -67,8 +67,9 @@ class SoulEditor(QWidget):
     # -- layout ----------------------------------------------------------------------------
     def _build(self) -> None:
         self.problem_bar = MessageBar("error", object_name="soulProblemBar")
-        self.start_over_button = self.problem_bar.add_button("Start over…", self._on_start_over_clicked,
-                                                             name="start_over")
+        self.start_over_button = self.problem_bar.add_button(
+            "Start over…", self._on_start_over_clicked, name="start_over"
+        )
         self.start_over_button.setToolTip("Keep a copy of the current file, then edit what could be read")
         self.changed_bar = MessageBar("warning", object_name="soulChangedBar")
         self.reload_button = self.changed_bar.add_button("Reload", self._on_reload_clicked, name="reload")
@@ -161,8 +162,10 @@ class SoulEditor(QWidget):
                 text = data.decode("utf-8-sig")
             except UnicodeDecodeError as exc:
                 self._recovered_text = data.decode("utf-8-sig", errors="replace")
-                problem = (f"SOUL.md is not valid UTF-8 (first bad byte at offset {exc.start}), so it is not "
-                           f"opened for editing. Start over to keep a copy of it and edit what could be read.")
+                problem = (
+                    f"SOUL.md is not valid UTF-8 (first bad byte at offset {exc.start}), so it is not "
+                    f"opened for editing. Start over to keep a copy of it and edit what could be read."
+                )
             else:
                 if "\x00" in text:
                     self._recovered_text = text.replace("\x00", "")
@@ -257,7 +260,8 @@ class SoulEditor(QWidget):
                     atomic_write_bytes(copy, self.path.read_bytes())
                 except OSError as exc:
                     self.problem_bar.show_message(
-                        f"Could not keep a copy of SOUL.md ({exc.strerror or exc}); nothing was changed.")
+                        f"Could not keep a copy of SOUL.md ({exc.strerror or exc}); nothing was changed."
+                    )
                     return None
         self._broken = False
         self.problem_bar.hide()

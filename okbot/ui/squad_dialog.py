@@ -249,8 +249,10 @@ class SquadDialog(QDialog):
         layout.addWidget(self.form_error)
         layout.addWidget(self.buttons)
         # labels of both forms line up
-        width = max(form.labelForField(self.description_edit).sizeHint().width(),
-                    captain_form.labelForField(self.playbook_edit).sizeHint().width())
+        width = max(
+            form.labelForField(self.description_edit).sizeHint().width(),
+            captain_form.labelForField(self.playbook_edit).sizeHint().width(),
+        )
         for f in (form, captain_form):
             for row in range(f.rowCount()):
                 item = f.itemAt(row, QFormLayout.ItemRole.LabelRole)
@@ -303,8 +305,9 @@ def _text(value: Any) -> str:
 def _rounds_box(value: object, default: int) -> QSpinBox:
     box = QSpinBox()
     box.setRange(1, MAX_ROUNDS)
-    box.setValue(value if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_ROUNDS
-                 else default)
+    box.setValue(
+        value if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_ROUNDS else default
+    )
     return box
 
 

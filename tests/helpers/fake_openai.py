@@ -647,7 +647,7 @@ class FakeOpenAIServer:
             return h.cut()
         h.send_bytes(200, content_type, data)
 
-    def _stream(self, h: _Handler, reply: Reply, body: dict) -> None:
+    def _stream(self, h: _Handler, reply: Reply, body: dict) -> None:  # noqa: C901
         text, calls, finish, usage = self._plan(reply, body)
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
         base = {

@@ -18,13 +18,13 @@ CAPTAIN_MARK = "You are the captain of the squad"
 
 
 def speaker(body: dict[str, Any]) -> str:
-    """"captain", a member's name, or "" for other requests (summaries, extraction …)."""
+    """ "captain", a member's name, or "" for other requests (summaries, extraction …)."""
     messages = body.get("messages") or []
     system = messages[0].get("content") or "" if messages and messages[0].get("role") == "system" else ""
     if system.startswith(CAPTAIN_MARK):
         return "captain"
     if system.startswith("You are ") and "in the squad" in system.split("\n", 1)[0]:
-        return system[len("You are "):].split(":", 1)[0]
+        return system[len("You are ") :].split(":", 1)[0]
     return ""
 
 

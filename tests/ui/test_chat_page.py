@@ -15,12 +15,11 @@ from okbot.ui.chat_page import STOPPED_TEXT, ChatPage
 from okbot.ui.composer import Composer
 from okbot.ui.token_gauge import GaugeReading, TokenGauge, TokenGaugeFeed, reading_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
-from tests.ui.chat_fixtures import ctx  # noqa: F401 - fixture (server: tests/conftest.py)
 
 LONG = "word " * 600
 
 
-def open_page(qtbot: QtBot, ctx: AppContext) -> ChatPage:  # noqa: F811
+def open_page(qtbot: QtBot, ctx: AppContext) -> ChatPage:
     target = ctx.workspace.list()[0]
     page = ChatPage(ctx, target)
     qtbot.addWidget(page)
@@ -30,7 +29,7 @@ def open_page(qtbot: QtBot, ctx: AppContext) -> ChatPage:  # noqa: F811
     return page
 
 
-def target_of(ctx: AppContext) -> Target:  # noqa: F811
+def target_of(ctx: AppContext) -> Target:
     return ctx.workspace.list()[0]
 
 
@@ -60,7 +59,7 @@ def streaming_text(page: ChatPage) -> str | None:
 
 
 # ------------------------------------------------------------------------------ sending
-def test_send_streams_the_reply_and_writes_it(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+def test_send_streams_the_reply_and_writes_it(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
     server.enqueue(Reply(text="Hello! Here is some streamed text.", chunk_chars=3, chunk_delay=0.01))
     page = open_page(qtbot, ctx)
     deltas: list[str] = []
@@ -84,7 +83,7 @@ def test_send_streams_the_reply_and_writes_it(qtbot: QtBot, ctx: AppContext, ser
     assert streaming_text(page) is None
 
 
-def test_stop_mid_stream_keeps_the_partial_reply(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+def test_stop_mid_stream_keeps_the_partial_reply(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
     server.enqueue(Reply(text=LONG, chunk_chars=5, chunk_delay=0.01))
     page = open_page(qtbot, ctx)
     type_and_enter(qtbot, page, "Talk for a long time")
@@ -102,7 +101,7 @@ def test_stop_mid_stream_keeps_the_partial_reply(qtbot: QtBot, ctx: AppContext, 
     qtbot.waitUntil(lambda: last["content"] in shown_text(page))  # the partial reply stays on screen
 
 
-def test_retry_after_a_failed_reply(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+def test_retry_after_a_failed_reply(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
     server.enqueue(Reply(status=500), Reply(status=500))  # first try + one retry (provider.maxRetries=1)
     page = open_page(qtbot, ctx)
     type_and_enter(qtbot, page, "Are you there?")
@@ -121,7 +120,7 @@ def test_retry_after_a_failed_reply(qtbot: QtBot, ctx: AppContext, server: FakeO
     assert not page.retry_button.isVisible() and page.status_text() == ""
 
 
-def test_retry_requested_by_the_chat_view_runs_a_retry(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+def test_retry_requested_by_the_chat_view_runs_a_retry(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
     page = open_page(qtbot, ctx)
     type_and_enter(qtbot, page, "first")
     wait_idle(qtbot, page)
@@ -132,7 +131,7 @@ def test_retry_requested_by_the_chat_view_runs_a_retry(qtbot: QtBot, ctx: AppCon
     assert page.last_result.reply_text == "again"
 
 
-def test_a_refused_message_stays_in_the_composer(qtbot: QtBot, ctx: AppContext) -> None:  # noqa: F811
+def test_a_refused_message_stays_in_the_composer(qtbot: QtBot, ctx: AppContext) -> None:
     ctx.settings.set("model.contextWindow", 1024)
     page = open_page(qtbot, ctx)
     huge = "lorem ipsum dolor " * 2000
@@ -144,7 +143,9 @@ def test_a_refused_message_stays_in_the_composer(qtbot: QtBot, ctx: AppContext) 
 
 
 def test_retrying_and_degraded_events_show_in_the_status_line(
-    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+    qtbot: QtBot,
+    ctx: AppContext,
+    server: FakeOpenAIServer,
 ) -> None:
     server.enqueue(Reply(status=503), Reply(reject_stream_options=True), Reply(text="recovered"))
     page = open_page(qtbot, ctx)
@@ -159,7 +160,7 @@ def test_retrying_and_degraded_events_show_in_the_status_line(
 
 
 # ------------------------------------------------------------------------------ approval
-def test_approval_card_for_search_history_under_ask(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+def test_approval_card_for_search_history_under_ask(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
     ctx.settings.set("tools.search_history.approval", "ask")
     server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "budget"})]), Reply(text="Found it."))
     page = open_page(qtbot, ctx)
@@ -177,11 +178,16 @@ def test_approval_card_for_search_history_under_ask(qtbot: QtBot, ctx: AppContex
 
 
 def test_always_allow_sets_the_tool_to_allow_and_the_next_call_is_not_asked(
-    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+    qtbot: QtBot,
+    ctx: AppContext,
+    server: FakeOpenAIServer,
 ) -> None:
     ctx.settings.set("tools.search_history.approval", "ask")
-    server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "a"})]),
-                   Reply(tool_calls=[tool_call("search_history", {"query": "b"})]), Reply(text="Both."))
+    server.enqueue(
+        Reply(tool_calls=[tool_call("search_history", {"query": "a"})]),
+        Reply(tool_calls=[tool_call("search_history", {"query": "b"})]),
+        Reply(text="Both."),
+    )
     page = open_page(qtbot, ctx)
     type_and_enter(qtbot, page, "search twice")
     qtbot.waitUntil(lambda: page.approval.isVisible(), timeout=10_000)
@@ -193,7 +199,9 @@ def test_always_allow_sets_the_tool_to_allow_and_the_next_call_is_not_asked(
 
 
 def test_an_unanswered_card_denies_when_its_time_runs_out(
-    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+    qtbot: QtBot,
+    ctx: AppContext,
+    server: FakeOpenAIServer,
 ) -> None:
     ctx.settings.set("tools.search_history.approval", "ask")
     ctx.settings.set("tools.approvalTimeout", 10)
@@ -208,7 +216,7 @@ def test_an_unanswered_card_denies_when_its_time_runs_out(
     assert result["ok"] is False and "did not approve" in result["content"]
 
 
-def test_denying_the_approval_tells_the_model(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+def test_denying_the_approval_tells_the_model(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
     ctx.settings.set("tools.search_history.approval", "ask")
     server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "x"})]), Reply(text="OK, I won't."))
     page = open_page(qtbot, ctx)
@@ -220,7 +228,7 @@ def test_denying_the_approval_tells_the_model(qtbot: QtBot, ctx: AppContext, ser
     assert result["ok"] is False and "did not approve" in result["content"]
 
 
-def test_stop_while_the_card_waits(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+def test_stop_while_the_card_waits(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
     ctx.settings.set("tools.search_history.approval", "ask")
     server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "x"})]))
     page = open_page(qtbot, ctx)
@@ -301,7 +309,7 @@ def test_composer_grows_with_its_text_up_to_a_limit(qtbot: QtBot) -> None:
 
 
 # ------------------------------------------------------------------------------ gauge
-def test_gauge_shows_the_calibrated_estimate_and_threshold(qtbot: QtBot, ctx: AppContext) -> None:  # noqa: F811
+def test_gauge_shows_the_calibrated_estimate_and_threshold(qtbot: QtBot, ctx: AppContext) -> None:
     page = open_page(qtbot, ctx)
     qtbot.waitUntil(lambda: page.gauge.reading is not None, timeout=10_000)
     expected = reading_for(target_of(ctx), ctx.sources)
@@ -311,7 +319,9 @@ def test_gauge_shows_the_calibrated_estimate_and_threshold(qtbot: QtBot, ctx: Ap
 
 
 def test_gauge_is_exact_from_its_first_reading_after_start_up(
-    qtbot: QtBot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+    qtbot: QtBot,
+    ctx: AppContext,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """As after a restart: no encoding loaded yet in this process. The first reading the gauge shows
     waits for the bundled encoding instead of painting an early estimate that stays up."""
@@ -326,7 +336,7 @@ def test_gauge_is_exact_from_its_first_reading_after_start_up(
     assert first == reading_for(target, ctx.sources)
 
 
-def test_gauge_updates_after_a_turn(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:  # noqa: F811
+def test_gauge_updates_after_a_turn(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
     server.enqueue(Reply(text="A fairly long answer " * 30))
     page = open_page(qtbot, ctx)
     qtbot.waitUntil(lambda: page.gauge.reading is not None, timeout=10_000)
@@ -341,7 +351,7 @@ def test_gauge_label_marks_approximate_counts() -> None:
     assert GaugeReading(900, 8192, 4915).label == "900 / 8,192"
 
 
-def test_gauge_feed_coalesces_requests(qtbot: QtBot, ctx: AppContext) -> None:  # noqa: F811
+def test_gauge_feed_coalesces_requests(qtbot: QtBot, ctx: AppContext) -> None:
     feed = TokenGaugeFeed(ctx.sources, ctx.tasks)
     readings: list[GaugeReading] = []
     feed.reading_ready.connect(readings.append)
@@ -363,7 +373,9 @@ def test_gauge_paints_in_light_and_dark_palettes(qtbot: QtBot) -> None:
 
 
 def test_the_sent_message_and_its_markdown_reply_show_in_the_chat_view(
-    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+    qtbot: QtBot,
+    ctx: AppContext,
+    server: FakeOpenAIServer,
 ) -> None:
     page = open_page(qtbot, ctx)
     reply = "Plain but **working**.\n\n```python\nprint('hi')\n```"

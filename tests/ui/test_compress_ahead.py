@@ -18,7 +18,6 @@ from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.fake_summarizer import faithful, is_summarizer_request
 from tests.helpers.sessions import fill_until, near_the_prepare_mark
-from tests.ui.chat_fixtures import ctx  # noqa: F401 - fixture (server: tests/conftest.py)
 
 LONG_REPLY = "Here is the plan. " + "step " * 300  # brings the next request over the prepare mark
 WAIT_MS = 20_000
@@ -26,7 +25,7 @@ WAIT_MS = 20_000
 
 def open_filled_chat(
     qtbot: QtBot,
-    ctx: AppContext,  # noqa: F811
+    ctx: AppContext,
     server: FakeOpenAIServer,
     done: Callable[[ContextProjection], bool],
     summarizer: Callable[[dict], Reply] = faithful,
@@ -64,7 +63,7 @@ def divider_row(page: ChatPage) -> int | None:
 
 def test_the_divider_appears_in_the_open_chat_after_a_background_compression(
     qtbot: QtBot,
-    ctx: AppContext,  # noqa: F811
+    ctx: AppContext,
     server: FakeOpenAIServer,
 ) -> None:
     page, target = open_filled_chat(qtbot, ctx, server, near_the_prepare_mark)
@@ -84,7 +83,7 @@ def test_the_divider_appears_in_the_open_chat_after_a_background_compression(
 
 def test_a_failed_background_compression_is_one_plain_line_with_the_details_in_view_context(
     qtbot: QtBot,
-    ctx: AppContext,  # noqa: F811
+    ctx: AppContext,
     server: FakeOpenAIServer,
 ) -> None:
     page, target = open_filled_chat(qtbot, ctx, server, near_the_prepare_mark, broken)
@@ -106,7 +105,7 @@ def test_a_failed_background_compression_is_one_plain_line_with_the_details_in_v
 
 def test_the_divider_appears_after_a_compression_before_the_request(
     qtbot: QtBot,
-    ctx: AppContext,  # noqa: F811
+    ctx: AppContext,
     server: FakeOpenAIServer,
 ) -> None:
     page, target = open_filled_chat(qtbot, ctx, server, lambda p: p.calibrated_tokens >= p.threshold)  # over already

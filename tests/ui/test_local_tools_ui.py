@@ -8,12 +8,13 @@ from pytestqt.qtbot import QtBot
 
 from okbot.ui.app_context import AppContext
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
-from tests.ui.chat_fixtures import ctx  # noqa: F401 - fixture (server: tests/conftest.py)
 from tests.ui.test_chat_page import open_page, shown_text, type_and_enter, wait_idle
 
 
 def test_a_running_command_shows_its_progress_and_the_row_its_digest(
-    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+    qtbot: QtBot,
+    ctx: AppContext,
+    server: FakeOpenAIServer,
 ) -> None:
     ctx.settings.set("tools.run_shell.approval", "allow")
     command = "for i in 1 2 3 4 5 6; do echo step $i; sleep 0.3; done"
@@ -28,7 +29,9 @@ def test_a_running_command_shows_its_progress_and_the_row_its_digest(
 
 
 def test_stop_ends_a_long_command_at_once_and_the_record_says_so(
-    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+    qtbot: QtBot,
+    ctx: AppContext,
+    server: FakeOpenAIServer,
 ) -> None:
     ctx.settings.set("tools.run_shell.approval", "allow")
     server.enqueue(Reply(tool_calls=[tool_call("run_shell", {"command": "echo started; sleep 60"})]))
@@ -45,15 +48,24 @@ def test_stop_ends_a_long_command_at_once_and_the_record_says_so(
 
 
 def test_a_call_left_waiting_at_the_last_close_is_closed_with_a_note_when_the_chat_opens(
-    qtbot: QtBot, ctx: AppContext  # noqa: F811
+    qtbot: QtBot,
+    ctx: AppContext,
 ) -> None:
     from okbot.core.items import new_item, user_message
 
     target = ctx.workspace.list()[0]
     session = ctx.sources.session(target)
     session.append(user_message("tidy up"))
-    session.append(new_item("tool_call", author=target.id, source="app", call_id="call_7", name="run_shell",
-                            arguments='{"command": "rm old.log"}'))  # OkBot was closed while the card waited
+    session.append(
+        new_item(
+            "tool_call",
+            author=target.id,
+            source="app",
+            call_id="call_7",
+            name="run_shell",
+            arguments='{"command": "rm old.log"}',
+        )
+    )  # OkBot was closed while the card waited
     page = open_page(qtbot, ctx)
     qtbot.waitUntil(lambda: session.last_id() == 4, timeout=10_000)
     closed, note = list(session.iter_items())[2:]

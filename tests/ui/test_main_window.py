@@ -23,7 +23,6 @@ from okbot.ui.main_window import DEFAULT_SIZE, MainWindow
 from okbot.ui.target_list_model import STREAMING, UNREAD, TargetListModel
 from okbot.ui.target_pane import NOTHING_THERE
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
-from tests.ui.chat_fixtures import ctx  # noqa: F401 - fixture (server: tests/conftest.py)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -103,9 +102,7 @@ def test_keyboard_moves_the_selection(qtbot: QtBot, workspace: Workspace) -> Non
 
 def test_a_squad_is_listed_after_assistants_and_described(qtbot: QtBot, workspace: Workspace) -> None:
     workspace.create_assistant("Researcher")
-    workspace.create_squad(
-        "Writing room", [("OkBot", "lead"), ("Researcher", "facts")], description="Drafts."
-    )
+    workspace.create_squad("Writing room", [("OkBot", "lead"), ("Researcher", "facts")], description="Drafts.")
     window = open_window(qtbot, workspace)
     assert sidebar_names(window) == ["OkBot", "Researcher", "Writing room"]
     click_row(qtbot, window, 2)
@@ -137,9 +134,7 @@ def test_problems_show_in_the_status_bar(qtbot: QtBot, workspace: Workspace) -> 
     assert window.problems() == ["settings.json was not valid JSON"]
 
 
-def test_unreadable_assistant_is_listed_with_its_problem(
-    qtbot: QtBot, workspace: Workspace, okbot_home: Path
-) -> None:
+def test_unreadable_assistant_is_listed_with_its_problem(qtbot: QtBot, workspace: Workspace, okbot_home: Path) -> None:
     broken = paths.assistants_dir() / "broken"
     broken.mkdir()
     (broken / "assistant.json").write_text("{not json", encoding="utf-8")
@@ -258,8 +253,14 @@ print([name for name in heavy if name in sys.modules])
 
 def test_start_up_imports_leave_the_heavy_parts_for_later() -> None:
     # What the window needs before its first frame; the rest loads after it (cold-start budget).
-    done = subprocess.run([sys.executable, "-c", _STARTUP_IMPORTS], cwd=REPO, capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    done = subprocess.run(
+        [sys.executable, "-c", _STARTUP_IMPORTS],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 
@@ -349,18 +350,25 @@ def test_shortcuts_focus_the_composer(qtbot: QtBot, workspace: Workspace) -> Non
     qtbot.keyClick(window.sidebar.list, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
     assert window.current_page().composer.edit.hasFocus()
     actions = {a.objectName(): a.shortcut().toString() for a in window.actions()}
-    assert actions == {"newChatAction": "Ctrl+N", "settingsAction": "Ctrl+,", "focusAction": "Ctrl+L",
-                       "stopAction": "Esc"}
+    assert actions == {
+        "newChatAction": "Ctrl+N",
+        "settingsAction": "Ctrl+,",
+        "focusAction": "Ctrl+L",
+        "stopAction": "Esc",
+    }
 
 
 def test_streaming_and_unread_dots_and_esc_stops(
-    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+    qtbot: QtBot,
+    ctx: AppContext,
+    server: FakeOpenAIServer,
 ) -> None:
     ctx.workspace.create_assistant("Researcher")
     window = open_window(qtbot, ctx)
     okbot = window.selected_target()
-    server.enqueue(Reply(text="slow words " * 60, chunk_chars=4, chunk_delay=0.01), Reply(text="x " * 2000,
-                                                                                          chunk_delay=0.01))
+    server.enqueue(
+        Reply(text="slow words " * 60, chunk_chars=4, chunk_delay=0.01), Reply(text="x " * 2000, chunk_delay=0.01)
+    )
     page = window.current_page()
     page.composer.set_text("hello")
     qtbot.keyClick(page.composer.edit, Qt.Key.Key_Return)
@@ -384,7 +392,9 @@ def test_streaming_and_unread_dots_and_esc_stops(
 
 
 def test_deleting_a_streaming_chat_is_refused(
-    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+    qtbot: QtBot,
+    ctx: AppContext,
+    server: FakeOpenAIServer,
 ) -> None:
     window = open_window(qtbot, ctx)
     server.enqueue(Reply(text="z " * 3000, chunk_chars=2, chunk_delay=0.01))
@@ -399,7 +409,9 @@ def test_deleting_a_streaming_chat_is_refused(
 
 
 def test_view_context_opens_the_viewer_for_that_message(
-    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer  # noqa: F811
+    qtbot: QtBot,
+    ctx: AppContext,
+    server: FakeOpenAIServer,
 ) -> None:
     from okbot.ui.context_viewer import ContextViewer
 
@@ -415,7 +427,7 @@ def test_view_context_opens_the_viewer_for_that_message(
     viewers[0].close()
 
 
-def test_settings_open_with_ctrl_comma_and_developer_mode_applies_at_once(qtbot: QtBot, ctx: AppContext) -> None:  # noqa: F811
+def test_settings_open_with_ctrl_comma_and_developer_mode_applies_at_once(qtbot: QtBot, ctx: AppContext) -> None:
     window = open_window(qtbot, ctx)
     qtbot.keyClick(window.sidebar.list, Qt.Key.Key_Comma, Qt.KeyboardModifier.ControlModifier)
     dialog = window.settings_dialog

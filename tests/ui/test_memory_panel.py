@@ -86,10 +86,15 @@ def test_lists_global_and_own_entries(
 ) -> None:
     panel = open_panel().memories
     assert panel.model.columnCount() == len(COLUMNS) == 6
-    assert sorted(shown_texts(panel)) == sorted([
-        "The user's name is Sam.", "Prefers metric units.", "Working on a PySide6 chat app.",
-        "Might move to Berlin.", "Deadline is Friday.",
-    ])
+    assert sorted(shown_texts(panel)) == sorted(
+        [
+            "The user's name is Sam.",
+            "Prefers metric units.",
+            "Working on a PySide6 chat app.",
+            "Might move to Berlin.",
+            "Deadline is Friday.",
+        ]
+    )
     sam = panel.model.row_of(row(panel, "The user's name is Sam.").key)
     assert panel.model.index(sam, 1).data() == "Global"
     assert panel.model.index(sam, 3).data() == "Pinned"
@@ -101,7 +106,9 @@ def test_lists_global_and_own_entries(
 
 
 def test_pin_promote_retire_round_trip_to_disk(
-    qtbot: QtBot, open_panel: Callable[[], AssistantDialog], target: Target,
+    qtbot: QtBot,
+    open_panel: Callable[[], AssistantDialog],
+    target: Target,
     stores: tuple[MemoryStore, MemoryStore],
 ) -> None:
     panel = open_panel().memories
@@ -153,7 +160,9 @@ def test_retired_rows_are_greyed(
 
 
 def test_delete_and_undo_restore_the_same_entries(
-    qtbot: QtBot, open_panel: Callable[[], AssistantDialog], target: Target,
+    qtbot: QtBot,
+    open_panel: Callable[[], AssistantDialog],
+    target: Target,
     stores: tuple[MemoryStore, MemoryStore],
 ) -> None:
     panel = open_panel().memories
@@ -177,7 +186,9 @@ def test_delete_and_undo_restore_the_same_entries(
 
 
 def test_add_and_edit_through_the_dialogs(
-    qtbot: QtBot, open_panel: Callable[[], AssistantDialog], target: Target,
+    qtbot: QtBot,
+    open_panel: Callable[[], AssistantDialog],
+    target: Target,
     stores: tuple[MemoryStore, MemoryStore],
 ) -> None:
     panel = open_panel().memories
@@ -205,7 +216,9 @@ def test_add_and_edit_through_the_dialogs(
 
 
 def test_empty_and_oversized_text_are_refused_with_a_message(
-    qtbot: QtBot, open_panel: Callable[[], AssistantDialog], target: Target,
+    qtbot: QtBot,
+    open_panel: Callable[[], AssistantDialog],
+    target: Target,
     stores: tuple[MemoryStore, MemoryStore],
 ) -> None:
     panel = open_panel().memories
@@ -257,7 +270,9 @@ def test_torn_line_shows_a_problem_and_the_rest_loads(
 
 
 def test_outside_change_to_either_memory_dir_refreshes(
-    qtbot: QtBot, open_panel: Callable[[], AssistantDialog], target: Target,
+    qtbot: QtBot,
+    open_panel: Callable[[], AssistantDialog],
+    target: Target,
     stores: tuple[MemoryStore, MemoryStore],
 ) -> None:
     panel = open_panel().memories
@@ -271,8 +286,7 @@ def test_large_store_loads_off_the_gui_thread(
     qtbot: QtBot, ctx: AppContext, target: Target, open_panel: Callable[[], AssistantDialog]
 ) -> None:
     lines = [
-        f'{{"id": "m-{i:08x}", "status": "durable", "pinned": false, "text": "fact number {i}"}}'
-        for i in range(10_000)
+        f'{{"id": "m-{i:08x}", "status": "durable", "pinned": false, "text": "fact number {i}"}}' for i in range(10_000)
     ]
     target.memory_dir.mkdir(parents=True, exist_ok=True)
     (target.memory_dir / "memories.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -31,8 +31,12 @@ def test_a_canary_key_is_nowhere_on_disk_and_every_file_is_private(
     monkeypatch.setenv("OKBOT_API_KEY", CANARY)
     with FakeOpenAIServer(require_key=CANARY) as server:
         settings = Settings.load()
-        for key, value in (("provider.baseUrl", server.base_url), ("provider.keySource", "env"),
-                           ("model.contextWindow", 3000), ("tools.run_shell.approval", "allow")):
+        for key, value in (
+            ("provider.baseUrl", server.base_url),
+            ("provider.keySource", "env"),
+            ("model.contextWindow", 3000),
+            ("tools.run_shell.approval", "allow"),
+        ):
             settings.set(key, value)
         ws = Workspace()
         target = ws.ensure_default()
@@ -57,8 +61,11 @@ def test_a_canary_key_is_nowhere_on_disk_and_every_file_is_private(
             turn(f"step {i}: " + "details of the plan " * 20)
         assert ctx.sources.summary(target)[0].covered_through_id > 0  # compressed along the way
         assert ctx.keeper.drain(20)
-        shell = next(it for it in ctx.sources.session(target).iter_items() if it.get("name") == "run_shell"
-                     and it["type"] == "tool_result")
+        shell = next(
+            it
+            for it in ctx.sources.session(target).iter_items()
+            if it.get("name") == "run_shell" and it["type"] == "tool_result"
+        )
         assert "done" in shell["content"] and CANARY not in shell["content"]  # the command never saw the key
 
         window.select_target(squad.kind, squad.id)

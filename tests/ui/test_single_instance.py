@@ -101,8 +101,14 @@ def _env(home: Path) -> dict[str, str]:
 
 
 def _start(script: str, home: Path, *args: object) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-c", script, *map(str, args)], cwd=REPO, env=_env(home),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", script, *map(str, args)],
+        cwd=REPO,
+        env=_env(home),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _finish(qtbot: QtBot, proc: subprocess.Popen[str]) -> tuple[str, str]:
@@ -112,8 +118,11 @@ def _finish(qtbot: QtBot, proc: subprocess.Popen[str]) -> tuple[str, str]:
 
 
 def _snapshot(home: Path) -> dict[str, tuple[int, int]]:
-    return {str(p.relative_to(home)): (p.stat().st_size, p.stat().st_mtime_ns)
-            for p in home.rglob("*") if p.is_file() and "logs" not in p.relative_to(home).parts}
+    return {
+        str(p.relative_to(home)): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in home.rglob("*")
+        if p.is_file() and "logs" not in p.relative_to(home).parts
+    }
 
 
 @pytest.fixture
@@ -193,7 +202,9 @@ def test_a_killed_gui_leaves_no_stale_claim_or_socket(qtbot: QtBot, okbot_home: 
 
 
 def test_the_cli_writes_to_a_chat_while_the_gui_holds_the_data_dir(
-    first_gui: tuple, server: FakeOpenAIServer, okbot_home: Path  # noqa: F811 - fixture
+    first_gui: tuple,
+    server: FakeOpenAIServer,
+    okbot_home: Path,  # noqa: F811 - fixture
 ) -> None:
     server.set_default(lambda _body: Reply(text="hello from the model"))
     settings = Settings.load()
@@ -201,25 +212,40 @@ def test_the_cli_writes_to_a_chat_while_the_gui_holds_the_data_dir(
     settings.set("provider.keySource", "none")
     target = Workspace().ensure_default()
     store = SessionStore(target.dir / "session.jsonl")  # the GUI's view of the chat
-    done = subprocess.run([sys.executable, "-m", "okbot", "chat", target.name, "-m", "hi from the CLI"],
-                          cwd=REPO, env=_env(okbot_home), capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "okbot", "chat", target.name, "-m", "hi from the CLI"],
+        cwd=REPO,
+        env=_env(okbot_home),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert "hello from the model" in done.stdout
     added = [(it["type"], it["content"]) for it in store.read_after(0)[0]]
     assert ("user", "hi from the CLI") in added and ("assistant", "hello from the model") in added
-    assert store.append({"type": "notice", "content": "the GUI writes next", "author": "app", "source": "app"}
-                        )["id"] == len(added) + 1
+    assert (
+        store.append({"type": "notice", "content": "the GUI writes next", "author": "app", "source": "app"})["id"]
+        == len(added) + 1
+    )
 
 
 @pytest.mark.slow
-def test_two_real_guis_on_one_data_dir_the_second_raises_the_first(qtbot: QtBot, okbot_home: Path,
-                                                                    tmp_path: Path) -> None:
+def test_two_real_guis_on_one_data_dir_the_second_raises_the_first(
+    qtbot: QtBot, okbot_home: Path, tmp_path: Path
+) -> None:
     stop = tmp_path / "stop"
     first = _start(_FIRST_GUI, okbot_home, stop)
     try:
         assert first.stdout is not None and first.stdout.readline().strip() == "ready", first.stderr
-        second = subprocess.run([sys.executable, "-c", _SECOND_GUI], cwd=REPO, env=_env(okbot_home),
-                                capture_output=True, text=True, timeout=120)
+        second = subprocess.run(
+            [sys.executable, "-c", _SECOND_GUI],
+            cwd=REPO,
+            env=_env(okbot_home),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert second.returncode == 0, second.stderr
         assert "already running" in second.stderr
         stop.touch()
@@ -234,8 +260,14 @@ def test_sigterm_quits_the_real_app_cleanly_and_frees_the_data_dir(okbot_home: P
     import time
 
     okbot_home.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.Popen([sys.executable, "-m", "okbot"], cwd=REPO, env=_env(okbot_home),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "okbot"],
+        cwd=REPO,
+        env=_env(okbot_home),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and DataDirLock(okbot_home).holder_pid() != proc.pid:

@@ -33,8 +33,10 @@ from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.fake_squad import SquadScript, ask
 
 WAIT_MS = 15_000
-LONG_TASK = ("Review PR #41 — focus on the parser loop and the bounds checks.\n"
-             "Report line numbers for anything risky, and say which fix you would ship first. " * 3).strip()
+LONG_TASK = (
+    "Review PR #41 — focus on the parser loop and the bounds checks.\n"
+    "Report line numbers for anything risky, and say which fix you would ship first. " * 3
+).strip()
 
 
 @pytest.fixture
@@ -56,8 +58,12 @@ def ctx(qapp: object, server: FakeOpenAIServer) -> Iterator[AppContext]:
     ws.create_assistant("Rex", role="a meticulous code reviewer", soul_text="Rex cites line numbers.\n")
     ws.create_assistant("Mia", role="a release manager", soul_text="Mia thinks in checklists.\n")
     ws.create_assistant("Ola", role="a tester", soul_text="Ola writes failing tests first.\n")
-    ws.create_squad("Launch", [("Rex", "reviewer"), ("Mia", "release"), ("Ola", "tests")],
-                    description="Ships version 2.", captain={"playbook": "Review before release."})
+    ws.create_squad(
+        "Launch",
+        [("Rex", "reviewer"), ("Mia", "release"), ("Ola", "tests")],
+        description="Ships version 2.",
+        captain={"playbook": "Review before release."},
+    )
     context = AppContext.create(ws, settings)
     yield context
     context.tasks.wait_for_done(WAIT_MS)
@@ -101,9 +107,12 @@ def rows(view: ChatView) -> list[tuple[dict[str, Any], RowLayout]]:
 
 def delegation_turn(script: SquadScript, task_for_rex: str = "Review PR #41") -> None:
     script.members["Mia"] = lambda body: Reply(text="Checklist drafted", chunk_chars=4, cut_after_chunks=3)
-    script.captain += [Reply(text="I'll ask Rex and Mia.",
-                             tool_calls=[ask("rex", task_for_rex), ask("mia", "Draft the 2.0 checklist")]),
-                       Reply(text="Rex approved #41; Mia's checklist broke off.")]
+    script.captain += [
+        Reply(
+            text="I'll ask Rex and Mia.", tool_calls=[ask("rex", task_for_rex), ask("mia", "Draft the 2.0 checklist")]
+        ),
+        Reply(text="Rex approved #41; Mia's checklist broke off."),
+    ]
 
 
 # ---------------------------------------------------------------------------------------- bubbles
@@ -116,9 +125,15 @@ def test_a_delegating_turn_shows_asked_rows_and_member_bubbles_with_names_and_co
     view = view_of(page)
     shown = rows(view)
     styles = [(item["type"], layout.style) for item, layout in shown]
-    assert styles == [("user", "user"), ("assistant", "assistant"), ("tool_call", "delegation"),
-                      ("tool_call", "delegation"), ("tool_result", "assistant"), ("tool_result", "assistant"),
-                      ("assistant", "assistant")]
+    assert styles == [
+        ("user", "user"),
+        ("assistant", "assistant"),
+        ("tool_call", "delegation"),
+        ("tool_call", "delegation"),
+        ("tool_result", "assistant"),
+        ("tool_result", "assistant"),
+        ("assistant", "assistant"),
+    ]
     captain_first, rex_call, mia_call = shown[1][1], shown[2][1], shown[3][1]
     rex_answer, mia_answer, captain_last = shown[4][1], shown[5][1], shown[6][1]
     # the captain's replies carry "Captain"; each member answer is that member's bubble, to the captain
@@ -129,13 +144,13 @@ def test_a_delegating_turn_shows_asked_rows_and_member_bubbles_with_names_and_co
     assert mia_answer.author == "Mia"
     roster = view.chat_model().roster
     assert roster is not None and rex_answer.slot == roster.slot("rex") and mia_answer.slot == roster.slot("mia")
-    assert len({rex_answer.slot, mia_answer.slot, captain_first.slot}) == 3   # three distinct colours
+    assert len({rex_answer.slot, mia_answer.slot, captain_first.slot}) == 3  # three distinct colours
     # delegation: one line "asked Rex: …", the task flattened to one line, elided by the painter
     assert rex_call.label.startswith("asked Rex: Review PR #41 — focus on the parser loop")
     assert "\n" not in rex_call.label
     assert rex_call.label.endswith("…") and rex_call.doc is None
     assert (rex_call.to_name, mia_call.label) == ("Rex", "asked Mia: Draft the 2.0 checklist")
-    assert rex_call.height < 40   # compact
+    assert rex_call.height < 40  # compact
 
 
 def test_clicking_a_delegation_row_shows_the_whole_task(
@@ -152,7 +167,7 @@ def test_clicking_a_delegation_row_shows_the_whole_task(
     assert view.chat_model().is_expanded(2)
     assert opened.doc is not None and opened.doc.toPlainText() == LONG_TASK
     assert opened.label == "asked Rex" and opened.height > 60
-    assert view.copy_row(2) == LONG_TASK   # Copy takes the task, not the raw call
+    assert view.copy_row(2) == LONG_TASK  # Copy takes the task, not the raw call
     rect = view.action_rect(2, "toggle")
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert layout_of(view, 2).doc is None
@@ -166,9 +181,9 @@ def test_a_failed_member_answer_is_marked_as_an_error_and_keeps_what_was_said(
     run_turn(qtbot, page, "Get version 2 ready")
     mia = layout_of(view_of(page), 5)
     assert mia.author == "Mia" and mia.doc is not None
-    assert mia.doc.toPlainText() == "Checklist dr"   # what arrived, without the app's note
+    assert mia.doc.toPlainText() == "Checklist dr"  # what arrived, without the app's note
     assert mia.status.startswith("Mia failed:") and mia.status_error
-    assert not layout_of(view_of(page), 4).status   # Rex answered fine
+    assert not layout_of(view_of(page), 4).status  # Rex answered fine
 
 
 def test_a_failed_ask_shows_as_a_failed_delegation_row(
@@ -187,8 +202,9 @@ def test_direct_address_streams_and_shows_the_members_name(
     qtbot: QtBot, ctx: AppContext, squad: Target, script: SquadScript
 ) -> None:
     page = open_page(qtbot, ctx, squad)
-    script.members["Ola"] = lambda body: Reply(text="Here is a failing test for line 12. " * 6,
-                                              chunk_chars=6, chunk_delay=0.03)
+    script.members["Ola"] = lambda body: Reply(
+        text="Here is a failing test for line 12. " * 6, chunk_chars=6, chunk_delay=0.03
+    )
     view = view_of(page)
     model = view.chat_model()
     with qtbot.waitSignal(page.reply_finished, timeout=WAIT_MS):
@@ -229,7 +245,7 @@ def test_the_working_line_names_who_works_and_clears_when_the_turn_ends(
         qtbot.waitUntil(lambda: page.working.isVisible() and len(page.working.names()) == 2, timeout=WAIT_MS)
         seen.append(page.working.plain_text())
         assert "Rex" in page.working.text() and "Mia" in page.working.text()
-        assert set(page.working.toolTip().splitlines()) == {"Rex: a", "Mia: b"}   # what each works on
+        assert set(page.working.toolTip().splitlines()) == {"Rex: a", "Mia: b"}  # what each works on
     assert seen[0] in ("Rex and Mia are working…", "Mia and Rex are working…")
     assert not page.working.isVisible() and page.working.plain_text() == ""
 
@@ -276,14 +292,14 @@ def test_the_viewer_switches_between_the_captain_and_each_member_asked_in_the_tu
     assert viewer.text() == expected(ctx, squad, first)
     assert viewer.seats() == [("Captain", None, True), ("Rex", "rex", True), ("Mia", "mia", True)]
     assert viewer.seat.isVisible() and viewer.seat.currentText() == "Captain"
-    assert viewer.tabs.isTabEnabled(AS_SENT_TAB)   # the captain's requests are recorded as sent
+    assert viewer.tabs.isTabEnabled(AS_SENT_TAB)  # the captain's requests are recorded as sent
     viewer.tabs.setCurrentIndex(AS_SENT_TAB)
 
     with qtbot.waitSignal(viewer.refreshed, timeout=WAIT_MS):
-        viewer.seat.setCurrentIndex(1)   # the user picks Rex
+        viewer.seat.setCurrentIndex(1)  # the user picks Rex
     assert viewer.member == "rex" and viewer.snapshot.member == "rex"
     assert viewer.text() == expected(ctx, squad, first, "rex")
-    assert viewer.snapshot.projection.to_messages() == script.sent["Rex"][0]["messages"]   # what Rex was sent
+    assert viewer.snapshot.projection.to_messages() == script.sent["Rex"][0]["messages"]  # what Rex was sent
     assert "Request of: member Rex (rex)" in viewer.text()
     assert viewer.windowTitle().endswith("Rex's request")
     assert not viewer.tabs.isTabEnabled(AS_SENT_TAB) and viewer.tabs.currentIndex() == 0
@@ -296,7 +312,7 @@ def test_the_viewer_switches_between_the_captain_and_each_member_asked_in_the_tu
     assert viewer.member is None and viewer.text() == expected(ctx, squad, first)
     viewer.close()
 
-    direct = open_viewer(qtbot, ctx, squad, second)   # a direct address: the captain and the member addressed
+    direct = open_viewer(qtbot, ctx, squad, second)  # a direct address: the captain and the member addressed
     assert direct.seats() == [("Captain", None, True), ("Ola", "ola", True)]
     with qtbot.waitSignal(direct.refreshed, timeout=WAIT_MS):
         direct.set_member("ola")
@@ -309,10 +325,21 @@ def test_a_turn_without_members_offers_only_the_captain_and_a_removed_member_is_
 ) -> None:
     session = ctx.sources.session(squad)
     asked = session.append(user_message("plan it"))["id"]
-    session.append(new_item("tool_call", author=squad.id, source="app", call_id="c1", name="ask_ola",
-                            arguments=json.dumps({"task": "tests"})))
-    session.append(new_item("tool_result", author="ola", source="member:ola", call_id="c1", name="ask_ola",
-                            content="done", ok=True))
+    session.append(
+        new_item(
+            "tool_call",
+            author=squad.id,
+            source="app",
+            call_id="c1",
+            name="ask_ola",
+            arguments=json.dumps({"task": "tests"}),
+        )
+    )
+    session.append(
+        new_item(
+            "tool_result", author="ola", source="member:ola", call_id="c1", name="ask_ola", content="done", ok=True
+        )
+    )
     quiet = session.append(user_message("hello"))["id"]
     session.append(new_item("assistant", author=squad.id, source="app", content="hi", status="complete"))
     trash.delete(ctx.workspace, "Ola")
@@ -338,18 +365,23 @@ def test_an_assistant_viewer_has_no_member_switch(qtbot: QtBot, ctx: AppContext)
 def dark_palette() -> QPalette:
     palette = QPalette()
     for role, color in {
-        QPalette.ColorRole.Window: "#202124", QPalette.ColorRole.WindowText: "#e8eaed",
-        QPalette.ColorRole.Base: "#1b1c1f", QPalette.ColorRole.Text: "#e8eaed",
-        QPalette.ColorRole.Button: "#2b2c30", QPalette.ColorRole.ButtonText: "#e8eaed",
-        QPalette.ColorRole.Highlight: "#3d7bd9", QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.Window: "#202124",
+        QPalette.ColorRole.WindowText: "#e8eaed",
+        QPalette.ColorRole.Base: "#1b1c1f",
+        QPalette.ColorRole.Text: "#e8eaed",
+        QPalette.ColorRole.Button: "#2b2c30",
+        QPalette.ColorRole.ButtonText: "#e8eaed",
+        QPalette.ColorRole.Highlight: "#3d7bd9",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
     }.items():
         palette.setColor(role, QColor(color))
     return palette
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_member_colours_differ_and_read_on_the_palette(qtbot: QtBot, ctx: AppContext, squad: Target,
-                                                      script: SquadScript, theme: str) -> None:
+def test_member_colours_differ_and_read_on_the_palette(
+    qtbot: QtBot, ctx: AppContext, squad: Target, script: SquadScript, theme: str
+) -> None:
     page = open_page(qtbot, ctx, squad)
     if theme == "dark":
         page.setPalette(dark_palette())
@@ -362,7 +394,7 @@ def test_member_colours_differ_and_read_on_the_palette(qtbot: QtBot, ctx: AppCon
     slots = [roster.slot(m) for m in ("rex", "mia", "ola")] + [roster.slot(squad.id)]
     names = [speaker_color(colors, s) for s in slots]
     assert len({c.name() for c in names}) == 4
-    for color in names:   # every name reads on the background
+    for color in names:  # every name reads on the background
         assert abs(color.lightness() - colors.background.lightness()) > 70
     # the painted avatar of Rex's answer has Rex's colour
     rect = view.visualRect(view.chat_model().index(4, 0))

@@ -30,7 +30,9 @@ def workspace() -> Workspace:
 @pytest.fixture
 def desk(workspace: Workspace) -> Target:
     return workspace.create_squad(
-        "Review desk", [("critic", "reviews"), ("writer", "drafts")], description="Drafts, then reviews",
+        "Review desk",
+        [("critic", "reviews"), ("writer", "drafts")],
+        description="Drafts, then reviews",
         captain={"persona": "Calm", "playbook": "1. draft\n2. review"},
     )
 
@@ -83,8 +85,11 @@ def test_create_a_squad_with_roles_and_captain(qtbot: QtBot, workspace: Workspac
     stored = json.loads(squad.meta_path.read_text("utf-8"))
     assert stored["name"] == "Review desk" and stored["description"] == "Drafts, then reviews"
     assert stored["members"] == [{"assistant": "critic", "role": "reviews"}, {"assistant": "writer", "role": "drafts"}]
-    assert stored["captain"] == {**DEFAULT_CAPTAIN, "persona": "Calm and brief",
-                                 "playbook": "1. Writer drafts\n2. Critic reviews"}
+    assert stored["captain"] == {
+        **DEFAULT_CAPTAIN,
+        "persona": "Calm and brief",
+        "playbook": "1. Writer drafts\n2. Critic reviews",
+    }
     assert [t.name for t in workspace.squads()] == ["Review desk"]
 
 
@@ -240,7 +245,12 @@ def test_edit_squad_from_the_context_menu_updates_sidebar_and_chat(
     window = open_window(qtbot, workspace)
     squad_row = window.model.row_of("squad", desk.id)
     assert context_menu_texts(qtbot, window, 0) == [  # an assistant
-        "Rename", "Persona (SOUL.md)…", "Memories…", "Skills…", "Delete…"]
+        "Rename",
+        "Persona (SOUL.md)…",
+        "Memories…",
+        "Skills…",
+        "Delete…",
+    ]
     assert context_menu_texts(qtbot, window, squad_row) == ["Rename", "Edit squad…", "Delete…"]
     assert window.selected_target().id == desk.id
     assert window.current_page().subtitle.text() == "Drafts, then reviews"

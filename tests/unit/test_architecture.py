@@ -216,9 +216,7 @@ def test_layers_point_one_way(layer: str) -> None:
     """storage -> config -> llm -> core -> ui / cli: nothing imports a layer above its own."""
     above = LAYERS[LAYERS.index(layer) + 1 :] + ("okbot.ui", "okbot.cli", "okbot.cli_chat", "okbot.logs")
     layer_dir = REPO_ROOT.joinpath(*layer.split("."))
-    problems = [
-        problem for path in okbot_sources() if layer_dir in path.parents for problem in violations(path, above)
-    ]
+    problems = [problem for path in okbot_sources() if layer_dir in path.parents for problem in violations(path, above)]
     assert not problems, f"{layer} may import only the layers below it:\n" + "\n".join(problems)
 
 

@@ -11,10 +11,15 @@ from tests.helpers.fake_openai import Reply, tool_call
 
 
 def chat(okbot_home, server, *args, stdin=None):
-    env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_BASE_URL": server.base_url,
-           "OKBOT_API_KEY": "sk-canary-cli-0123456789"}
-    return subprocess.run([sys.executable, "-m", "okbot", "chat", *args], capture_output=True, text=True, env=env,
-                          input=stdin, timeout=60)
+    env = {
+        **os.environ,
+        "OKBOT_HOME": str(okbot_home),
+        "OKBOT_BASE_URL": server.base_url,
+        "OKBOT_API_KEY": "sk-canary-cli-0123456789",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "okbot", "chat", *args], capture_output=True, text=True, env=env, input=stdin, timeout=60
+    )
 
 
 @pytest.mark.slow
@@ -71,8 +76,9 @@ def test_compress_reports_what_it_did(okbot_home, server):
     env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_BASE_URL": server.base_url}
 
     def okbot(*args):
-        return subprocess.run([sys.executable, "-m", "okbot", *args], capture_output=True, text=True, env=env,
-                              timeout=60)
+        return subprocess.run(
+            [sys.executable, "-m", "okbot", *args], capture_output=True, text=True, env=env, timeout=60
+        )
 
     proc = okbot("compress", "okbot", "--json")
     assert proc.returncode == 0, proc.stderr
@@ -129,10 +135,19 @@ def test_ctrl_c_keeps_what_arrived_and_exits_130(okbot_home, server):
     import time
 
     server.enqueue(Reply(text="partial answer " * 40, chunk_chars=5, chunk_delay=0.1))
-    env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_BASE_URL": server.base_url,
-           "OKBOT_API_KEY": "sk-canary-cli-0123456789"}
-    proc = subprocess.Popen([sys.executable, "-m", "okbot", "chat", "okbot", "-m", "go"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    env = {
+        **os.environ,
+        "OKBOT_HOME": str(okbot_home),
+        "OKBOT_BASE_URL": server.base_url,
+        "OKBOT_API_KEY": "sk-canary-cli-0123456789",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "okbot", "chat", "okbot", "-m", "go"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     deadline = time.monotonic() + 30
     while server.active_streams == 0 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -156,11 +171,21 @@ def test_ctrl_c_at_an_approval_prompt_closes_the_call_and_exits_130(okbot_home, 
     import time
 
     server.enqueue(Reply(tool_calls=[tool_call("run_shell", {"command": "echo hi"})]), Reply(text="never"))
-    env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_BASE_URL": server.base_url,
-           "OKBOT_API_KEY": "sk-canary-cli-0123456789"}
+    env = {
+        **os.environ,
+        "OKBOT_HOME": str(okbot_home),
+        "OKBOT_BASE_URL": server.base_url,
+        "OKBOT_API_KEY": "sk-canary-cli-0123456789",
+    }
     controller, terminal = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "okbot", "chat", "okbot", "-m", "say hi"], stdin=terminal,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "okbot", "chat", "okbot", "-m", "say hi"],
+        stdin=terminal,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     os.close(terminal)
     try:
         record = okbot_home / "assistants" / "okbot" / "session.jsonl"

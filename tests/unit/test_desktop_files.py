@@ -127,8 +127,9 @@ def test_appstreamcli_accepts_the_metainfo() -> None:
     tool = shutil.which("appstreamcli")
     if tool is None:
         pytest.skip("appstreamcli is not installed (apt-get install appstream)")
-    result = subprocess.run([tool, "validate", "--no-net", str(METAINFO_FILE)], capture_output=True, text=True,
-                            timeout=60, check=False)
+    result = subprocess.run(
+        [tool, "validate", "--no-net", str(METAINFO_FILE)], capture_output=True, text=True, timeout=60, check=False
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -163,8 +164,9 @@ def test_svg_icon_is_square_svg() -> None:
 
 def _installer(data_home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_DATA_HOME": str(data_home)}
-    return subprocess.run(["sh", str(INSTALLER), *args], capture_output=True, text=True, env=env, timeout=60,
-                          check=False)
+    return subprocess.run(
+        ["sh", str(INSTALLER), *args], capture_output=True, text=True, env=env, timeout=60, check=False
+    )
 
 
 def _installed_files(data_home: Path) -> list[str]:

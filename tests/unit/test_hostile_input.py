@@ -54,7 +54,7 @@ def test_fuzzed_loader_never_crashes_and_loses_no_valid_line(loader, tmp_path):
     figures = stress_fuzz.fuzz(loader, SMALL, tmp_path)
     assert figures.cases >= SMALL * 0.9
     assert figures.clean, "\n".join(figures.notes)
-    assert figures.good > 0      # the strategies do offer valid records among the hostile ones
+    assert figures.good > 0  # the strategies do offer valid records among the hostile ones
 
 
 def test_harness_run_reports_a_table_per_loader():
@@ -136,7 +136,7 @@ def test_deeply_nested_settings_are_reported_and_backed_up(tmp_path):
     path.write_bytes(_deep_json())
     settings = Settings.load(path)
     assert settings.problems and settings.get("provider.model") == "gpt-4o-mini"
-    assert sum(p.read_bytes() == _deep_json() for p in tmp_path.iterdir()) >= 2   # original + backup
+    assert sum(p.read_bytes() == _deep_json() for p in tmp_path.iterdir()) >= 2  # original + backup
 
 
 def test_deeply_nested_summary_falls_back_to_its_backup(tmp_path):
@@ -172,8 +172,20 @@ def test_deeply_nested_assistant_json_is_listed_with_a_problem(tmp_path):
 
 
 # ---------------------------------------------------------------- odd names
-ODD_NAMES = ["Zoë 🦊", "  spaced   name  ", "quote\"s 'and' `ticks`", "ملف عربي", "名前", "a" * MAX_NAME_CHARS,
-             "../../etc/passwd", "con", "NUL.txt", "\u200bzero width", "back\\slash/and/slash", "$(rm -rf ~)"]
+ODD_NAMES = [
+    "Zoë 🦊",
+    "  spaced   name  ",
+    "quote\"s 'and' `ticks`",
+    "ملف عربي",
+    "名前",
+    "a" * MAX_NAME_CHARS,
+    "../../etc/passwd",
+    "con",
+    "NUL.txt",
+    "\u200bzero width",
+    "back\\slash/and/slash",
+    "$(rm -rf ~)",
+]
 
 
 @pytest.mark.parametrize("name", ODD_NAMES)
@@ -195,7 +207,7 @@ def test_bad_assistant_names_are_refused_clearly_and_create_nothing(tmp_path, na
     assert ws.list() == [] and not any(ws.assistants_root.glob("*")) if ws.assistants_root.exists() else True
 
 
-@pytest.mark.parametrize("folder", ["my skill ✨", "dé-jà vu", "quote'd \"one\"", "x" * 200, "数据"])
+@pytest.mark.parametrize("folder", ["my skill ✨", "dé-jà vu", 'quote\'d "one"', "x" * 200, "数据"])
 def test_session_and_skill_files_under_odd_folder_names(tmp_path, folder):
     directory = tmp_path / folder
     directory.mkdir()
@@ -262,10 +274,18 @@ def full_disk_child(home: str, limit: int) -> None:
 
 
 def _run_full_disk(home: Path, limit: int) -> dict[str, str]:
-    code = ("import sys; from tests.unit.test_hostile_input import full_disk_child as child; "
-            "child(sys.argv[1], int(sys.argv[2]))")
-    proc = subprocess.run([sys.executable, "-c", code, str(home), str(limit)], cwd=REPO, capture_output=True,
-                          text=True, timeout=120, env={**os.environ, "OKBOT_HOME": str(home)})
+    code = (
+        "import sys; from tests.unit.test_hostile_input import full_disk_child as child; "
+        "child(sys.argv[1], int(sys.argv[2]))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(home), str(limit)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "OKBOT_HOME": str(home)},
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -280,13 +300,16 @@ def _changed(before: dict[str, bytes], after: dict[str, bytes]) -> list[str]:
 def test_a_full_disk_gives_clear_errors_and_leaves_every_file_as_it_was(okbot_home):
     _populate(okbot_home)
     before = _snapshot(okbot_home)
-    outcomes = _run_full_disk(okbot_home, limit=1)     # nothing new can be written at all
-    outcomes.pop("workspace.create")                   # a known bug: see the next test
+    outcomes = _run_full_disk(okbot_home, limit=1)  # nothing new can be written at all
+    outcomes.pop("workspace.create")  # a known bug: see the next test
     crashes = {k: v for k, v in outcomes.items() if not v.startswith("OkBotError")}
     assert not crashes, crashes
     assert _changed(before, _snapshot(okbot_home)) == []
     assert [it["content"] for it in SessionStore(Workspace(okbot_home).resolve("Keeper").session_path).tail(5)] == [
-        "message 0", "message 1", "message 2"]
+        "message 0",
+        "message 1",
+        "message 2",
+    ]
 
 
 @pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "darwin", reason="RLIMIT_FSIZE/EFBIG on Linux")
@@ -302,7 +325,7 @@ def test_a_disk_filling_up_mid_append_leaves_the_session_as_it_was(okbot_home):
     _populate(okbot_home)
     session = Workspace(okbot_home).resolve("Keeper").session_path
     before = session.read_bytes()
-    outcomes = _run_full_disk(okbot_home, limit=len(before) + 100)   # room for part of the 20 KB line
+    outcomes = _run_full_disk(okbot_home, limit=len(before) + 100)  # room for part of the 20 KB line
     assert outcomes["session.append"].startswith("OkBotError")
     assert session.read_bytes() == before
 
@@ -342,7 +365,7 @@ def test_a_surrogate_read_from_settings_json_does_not_break_the_next_set(tmp_pat
     path = tmp_path / "settings.json"
     path.write_bytes(b'{"version": 1, "provider.model": "gpt-\\ud800"}')
     settings = Settings.load(path)
-    settings.set("provider.keySource", "none")      # must save, or refuse with a SettingError
+    settings.set("provider.keySource", "none")  # must save, or refuse with a SettingError
     assert Settings.load(path).get("provider.keySource") == "none"
 
 

@@ -26,9 +26,19 @@ REQUIRED_RESOURCES = (
     "okbot/resources/tiktoken/cl100k_base.tiktoken",
 )
 _SKIP = shutil.ignore_patterns(
-    ".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__", "*.pyc",
-    ".pytest_cache", ".ruff_cache", ".hypothesis", "bench-data",
-)  # fmt: skip
+    ".git",
+    ".venv",
+    "venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    "*.pyc",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".hypothesis",
+    "bench-data",
+)
 
 
 @pytest.fixture(scope="module")
@@ -39,13 +49,24 @@ def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(REPO_ROOT, source, ignore=_SKIP)
     out = root / "out"
     result = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
-         "-q", "-w", str(out), str(source)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-q",
+            "-w",
+            str(out),
+            str(source),
+        ],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
-    )  # fmt: skip
+    )
     assert result.returncode == 0, f"wheel build failed:\n{result.stdout}\n{result.stderr}"
     wheels = list(out.glob("okbot-*.whl"))
     assert len(wheels) == 1, wheels
@@ -108,7 +129,12 @@ def test_installed_wheel_counts_exactly_offline(built_wheel: Path, tmp_path: Pat
     env.update(PYTHONPATH=str(site), OKBOT_HOME=str(tmp_path / "home"), TIKTOKEN_CACHE_DIR="")
     result = subprocess.run(
         [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r})\n{probe}"],
-        capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path, env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tmp_path,
+        env=env,
     )
     assert result.returncode == 0, result.stderr
     module, source, counted = result.stdout.splitlines()

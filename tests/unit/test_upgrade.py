@@ -36,14 +36,20 @@ def v0_bak(path: Path) -> Path:
 
 def snapshot(directory: Path) -> dict[str, bytes]:
     """Every file under ``directory`` (the lock files the stores create are left out)."""
-    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*"))
-            if p.is_file() and not p.name.endswith(".lock")}
+    return {
+        str(p.relative_to(directory)): p.read_bytes()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file() and not p.name.endswith(".lock")
+    }
 
 
 # --- the registry -----------------------------------------------------------------------------------------------
 def test_every_kind_has_a_current_version_and_ordered_uniquely_named_migrations() -> None:
-    assert set(CURRENT) == set(MIGRATIONS) == {"settings", "summary", "assistant", "squad", "memories",
-                                               "memory-recall", "extraction", "as-sent"}
+    assert (
+        set(CURRENT)
+        == set(MIGRATIONS)
+        == {"settings", "summary", "assistant", "squad", "memories", "memory-recall", "extraction", "as-sent"}
+    )
     names = [m.name for steps in MIGRATIONS.values() for m in steps]
     assert len(names) == len(set(names))
     for kind, steps in MIGRATIONS.items():
@@ -101,8 +107,12 @@ def test_settings_from_a_newer_okbot_are_read_only(tmp_path: Path) -> None:
     s = Settings.load(path)
     assert s.get("developerMode") is True and "newer" in s.read_only
     assert any("read-only" in p for p in s.problems)
-    for attempt in (lambda: s.set("developerMode", False), lambda: s.reset("developerMode"), s.save,
-                    lambda: s.set_text("tools.maxRounds", "7")):
+    for attempt in (
+        lambda: s.set("developerMode", False),
+        lambda: s.reset("developerMode"),
+        s.save,
+        lambda: s.set_text("tools.maxRounds", "7"),
+    ):
         with pytest.raises(SettingError, match="newer"):
             attempt()
         assert path.read_bytes() == raw
@@ -208,8 +218,14 @@ def test_squad_v0_members_edit_migrates_after_a_backup(ws: Workspace) -> None:
     ws.create_assistant("Ann")
     ws.create_assistant("Bob")
     path = ws.squads_root / "crew" / "squad.json"
-    raw = write_json(path, {"id": "crew", "name": "Crew",
-                            "members": [{"assistant": "ann", "role": "a"}, {"assistant": "bob", "role": "b"}]})
+    raw = write_json(
+        path,
+        {
+            "id": "crew",
+            "name": "Crew",
+            "members": [{"assistant": "ann", "role": "a"}, {"assistant": "bob", "role": "b"}],
+        },
+    )
     crew = ws.resolve("crew")
     assert crew.meta["version"] == 1 and crew.meta["captain"] == {} and len(crew.members) == 2
     trash.delete(ws, "bob")
@@ -246,15 +262,22 @@ def test_a_fresh_memory_store_makes_no_backup(tmp_path: Path) -> None:
 
 def test_memories_from_a_newer_okbot_are_read_only(tmp_path: Path) -> None:
     path = tmp_path / "memories.jsonl"
-    path.write_text("\n".join([json.dumps({"okbot": "memories", "version": 3}), _line("m-00000001", "likes tea"),
-                               "{torn"]) + "\n", "utf-8")
+    path.write_text(
+        "\n".join([json.dumps({"okbot": "memories", "version": 3}), _line("m-00000001", "likes tea"), "{torn"]) + "\n",
+        "utf-8",
+    )
     before = snapshot(tmp_path)
     store = MemoryStore(tmp_path, "global")
     (entry,) = store.entries()
     assert entry.text == "likes tea" and "newer" in store.read_only
     assert any("read-only" in p for p in store.problems)
-    attempts = (lambda: store.add("new"), lambda: store.update(entry.id, text="changed"),
-                lambda: store.delete(entry.id), lambda: store.restore(entry), lambda: store.record_hits([entry.id]))
+    attempts = (
+        lambda: store.add("new"),
+        lambda: store.update(entry.id, text="changed"),
+        lambda: store.delete(entry.id),
+        lambda: store.restore(entry),
+        lambda: store.record_hits([entry.id]),
+    )
     for attempt in attempts:
         with pytest.raises(NewerVersion, match="memories.jsonl"):
             attempt()
@@ -267,8 +290,18 @@ def test_as_sent_lines_carry_a_version_and_old_lines_still_read(tmp_path: Path) 
 
     store = AsSentStore(tmp_path / "as-sent")
     store.dir.mkdir()
-    old = {"id": 1, "ts": "t", "model": "m", "userId": 1, "items": [1, 1], "itemCount": 1, "coveredThroughId": 0,
-           "blocks": [], "tools": [], "estimate": 5}
+    old = {
+        "id": 1,
+        "ts": "t",
+        "model": "m",
+        "userId": 1,
+        "items": [1, 1],
+        "itemCount": 1,
+        "coveredThroughId": 0,
+        "blocks": [],
+        "tools": [],
+        "estimate": 5,
+    }
     store.log_path.write_text(json.dumps(old) + "\n" + json.dumps({"usageFor": 1, "usage": {"a": 1}}) + "\n")
     store.record_usage(1, {"b": 2}, "complete")
     (req,) = store.requests()

@@ -245,7 +245,7 @@ def _recursive(flags: list[str]) -> bool:
     return any(f in ("--recursive", "-R", "-r") or (not f.startswith("--") and ("r" in f or "R" in f)) for f in flags)
 
 
-def _command_rule(words: list[str], depth: int) -> str:
+def _command_rule(words: list[str], depth: int) -> str:  # noqa: C901
     name = _program(words[0])
     args = words[1:]
     flags = [w for w in args if w.startswith("-") and w != "--"]

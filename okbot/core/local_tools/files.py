@@ -259,7 +259,7 @@ def read_file(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
             return _os_error("read_file", shown, exc)
 
 
-def _read_window(fh: BinaryIO, size: int, shown: str, start: int, end: int | None, ctx: ToolContext) -> ToolOutcome:
+def _read_window(fh: BinaryIO, size: int, shown: str, start: int, end: int | None, ctx: ToolContext) -> ToolOutcome:  # noqa: C901
     if size == 0:
         return ToolOutcome(f"{shown} is empty (0 bytes).")
     why = _looks_binary(fh.read(SNIFF_BYTES))
@@ -351,7 +351,7 @@ def _scan(folder: Folder) -> tuple[list[str], bool]:
     return sorted(names[:LIST_SCAN_LIMIT]), len(names) > LIST_SCAN_LIMIT
 
 
-def list_dir(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+def list_dir(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:  # noqa: C901
     """List a directory (and below, up to ``depth``): name, type and size, sorted, at most 500 entries."""
     try:
         raw = _str_arg(args, "path", ".", path=True)

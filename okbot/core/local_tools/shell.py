@@ -240,7 +240,7 @@ def _exit_status(text: str) -> tuple[str, int | None]:
     return "exit", code
 
 
-def execute(
+def execute(  # noqa: C901
     command: str,
     *,
     cwd: Path,

@@ -135,8 +135,11 @@ class Memories:
         path = target.dir / RECALL_FILE
         on_disk = migrations.read_upgrade(path, "memory-recall")
         if on_disk is not None and on_disk.newer:  # a newer OkBot's file: used by neither, changed by neither
-            log.info("not saving the recalled memories of %s: %s", target.name,
-                     migrations.newer_message(path, on_disk.from_version, "memory-recall"))
+            log.info(
+                "not saving the recalled memories of %s: %s",
+                target.name,
+                migrations.newer_message(path, on_disk.from_version, "memory-recall"),
+            )
             return lines
         try:
             migrations.persist_upgrade(path, "memory-recall", on_disk)
@@ -163,8 +166,10 @@ class Memories:
         if not isinstance(obj, dict) or obj.get("version") != RECALL_VERSION:
             return None
         lines = obj.get("lines")
-        if not isinstance(obj.get("key"), dict) or not isinstance(lines, list) or not all(
-            isinstance(x, str) for x in lines
+        if (
+            not isinstance(obj.get("key"), dict)
+            or not isinstance(lines, list)
+            or not all(isinstance(x, str) for x in lines)
         ):
             return None
         return obj["key"], lines

@@ -17,7 +17,7 @@ from okbot.core.roster import SquadRoster, home_slot, working_text
 from okbot.ui.chat.colors import ChatColors, speaker_color
 
 WORKING = "working"
-DOTS_MS = 450   # the trailing dots pulse while someone works
+DOTS_MS = 450  # the trailing dots pulse while someone works
 
 
 class WorkingLine(QLabel):
@@ -29,7 +29,7 @@ class WorkingLine(QLabel):
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self._roster: SquadRoster | None = None
-        self._working: dict[str, tuple[str, str]] = {}   # member id -> (name, task), in start order
+        self._working: dict[str, tuple[str, str]] = {}  # member id -> (name, task), in start order
         self._tick = 0
         self._timer = QTimer(self, interval=DOTS_MS)
         self._timer.timeout.connect(self._on_timer_timeout)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from PySide6.QtGui import QColor, QPalette
 
-_WARNING = QColor(217, 119, 6)   # amber; mixed with the palette's text so it reads on any base
+_WARNING = QColor(217, 119, 6)  # amber; mixed with the palette's text so it reads on any base
 _ERROR = QColor(220, 38, 38)
 
 
@@ -105,7 +105,8 @@ def avatar_colors(colors: ChatColors, name: str, slot: int | None = None) -> tup
         return colors.accent_soft, colors.accent
     tone = _slot_tone(colors, zlib.crc32(name.encode("utf-8")) % 8 if slot is None else slot)
     return blend(colors.background, tone, 0.30 if colors.dark else 0.16), (
-        blend(tone, QColor(255, 255, 255), 0.35) if colors.dark else blend(tone, QColor(0, 0, 0), 0.1))
+        blend(tone, QColor(255, 255, 255), 0.35) if colors.dark else blend(tone, QColor(0, 0, 0), 0.1)
+    )
 
 
 def speaker_color(colors: ChatColors, slot: int) -> QColor:

@@ -30,8 +30,8 @@ from okbot.ui.chat.markdown import CODE_HEADER
 from okbot.ui.chat.model import ChatModel
 
 _Index = QModelIndex | QPersistentModelIndex
-LAYOUT_SLOTS = 300       # laid-out rows kept (documents included)
-HEIGHT_SLOTS = 200_000   # remembered heights (ints) before the table is cleared
+LAYOUT_SLOTS = 300  # laid-out rows kept (documents included)
+HEIGHT_SLOTS = 200_000  # remembered heights (ints) before the table is cleared
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
@@ -47,8 +47,9 @@ class SelectableText(QTextBrowser):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setFont(font)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction
-                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextBrowserInteraction | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
         palette = self.palette()
         palette.setColor(QPalette.ColorRole.Base, QColor(0, 0, 0, 0))
         palette.setColor(QPalette.ColorRole.Text, colors.text)
@@ -70,10 +71,10 @@ class ChatDelegate(QStyledItemDelegate):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.developer_mode = False
-        self.hover_key: Any = None          # key of the row under the mouse
+        self.hover_key: Any = None  # key of the row under the mouse
         self.hover_action: tuple[str, Any] | None = None
-        self.flash: tuple[Any, str, Any] | None = None   # (row key, action, payload) just used: "Copied ✓"
-        self.editing_key: Any = None        # the row whose text selector is open (its text is not painted)
+        self.flash: tuple[Any, str, Any] | None = None  # (row key, action, payload) just used: "Copied ✓"
+        self.editing_key: Any = None  # the row whose text selector is open (its text is not painted)
         self.editor: SelectableText | None = None
         self._builder: LayoutBuilder | None = None
         self._style_token: tuple[int, str] | None = None
@@ -173,8 +174,12 @@ class ChatDelegate(QStyledItemDelegate):
         painter.translate(QPointF(option.rect.topLeft()))
         painter.setClipRect(QRectF(0, 0, option.rect.width(), option.rect.height()), Qt.ClipOperation.IntersectClip)
         paint = {
-            "user": self._paint_message, "assistant": self._paint_message, "stream": self._paint_message,
-            "tool": self._paint_tool, "notice": self._paint_notice, "divider": self._paint_divider,
+            "user": self._paint_message,
+            "assistant": self._paint_message,
+            "stream": self._paint_message,
+            "tool": self._paint_tool,
+            "notice": self._paint_notice,
+            "divider": self._paint_divider,
             "delegation": self._paint_delegation,
         }.get(layout.style, self._paint_notice)
         paint(painter, layout, colors, key, hovered)
@@ -329,7 +334,7 @@ class ChatDelegate(QStyledItemDelegate):
     def _paint_delegation(
         self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any, hovered: bool
     ) -> None:
-        """"▸ asked Rex: task" — the member's name in their colour; the whole task in a box when open."""
+        """ "▸ asked Rex: task" — the member's name in their colour; the whole task in a box when open."""
         builder = self._builder
         assert builder is not None
         failed = layout.level == "failed"

@@ -108,8 +108,8 @@ class HeightIndex:
             for _ in range(count):
                 self.pop()
             return
-        del self._h[row:row + count]
-        del self.widths[row:row + count]
+        del self._h[row : row + count]
+        del self.widths[row : row + count]
         self._rebuild()
 
     def forget_widths(self) -> None:

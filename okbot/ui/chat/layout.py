@@ -164,7 +164,7 @@ class LayoutBuilder:
         return doc
 
     # ------------------------------------------------------------------ message bubbles
-    def _message(self, data: RowData, width: int) -> RowLayout:
+    def _message(self, data: RowData, width: int) -> RowLayout:  # noqa: C901
         item = data.item or {}
         style = data.style
         user = style == "user"

@@ -25,9 +25,9 @@ from PySide6.QtGui import (
 
 from okbot.ui.chat.colors import ChatColors
 
-CODE_PAD = 9         # padding above and below the code inside its box
-CODE_PAD_X = 12      # padding left and right
-CODE_HEADER = 26     # the strip above the code: language on the left, Copy on the right
+CODE_PAD = 9  # padding above and below the code inside its box
+CODE_PAD_X = 12  # padding left and right
+CODE_HEADER = 26  # the strip above the code: language on the left, Copy on the right
 PARAGRAPH_GAP = 8
 _CODE_FENCE = QTextFormat.Property.BlockCodeFence
 _CODE_LANGUAGE = QTextFormat.Property.BlockCodeLanguage
@@ -83,7 +83,7 @@ def fenced_sources(markdown: str) -> list[str]:
     """The exact text of each fenced code block in ``markdown`` (tabs kept; the parser expands them)."""
     found: list[str] = []
     lines = markdown.split("\n")
-    if lines and lines[-1] == "":   # the final newline ends the last line; it adds none
+    if lines and lines[-1] == "":  # the final newline ends the last line; it adds none
         lines.pop()
     i = 0
     while i < len(lines):
@@ -96,12 +96,16 @@ def fenced_sources(markdown: str) -> list[str]:
         i += 1
         while i < len(lines):
             close = _FENCE.match(lines[i])
-            if close and close.group(2)[0] == fence[0] and len(close.group(2)) >= len(fence) \
-                    and not close.group(3).strip():
+            if (
+                close
+                and close.group(2)[0] == fence[0]
+                and len(close.group(2)) >= len(fence)
+                and not close.group(3).strip()
+            ):
                 break
             line = lines[i]
             strip = len(line) - len(line.lstrip(" "))
-            body.append(line[min(indent, strip):])
+            body.append(line[min(indent, strip) :])
             i += 1
         i += 1
         found.append("\n".join(body))
@@ -198,7 +202,7 @@ def _size_heading(cursor: QTextCursor, block: QTextBlock, level: int) -> None:
     while not it.atEnd():
         fragment = it.fragment()
         char = fragment.charFormat()
-        char.clearProperty(QTextFormat.Property.FontSizeAdjustment)   # it would override the size
+        char.clearProperty(QTextFormat.Property.FontSizeAdjustment)  # it would override the size
         char.setFontPointSize(size)
         char.setFontWeight(QFont.Weight.Bold if level <= 2 else QFont.Weight.DemiBold)
         cursor.setPosition(fragment.position())

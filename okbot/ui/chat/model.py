@@ -30,10 +30,10 @@ from okbot.ui.tasks import TaskRunner, default_task_runner
 log = logging.getLogger("okbot.ui.chat")
 
 _Index = QModelIndex | QPersistentModelIndex
-BLOCK = 32             # rows read from disk together (one open, sequential reads)
-CACHE_ITEMS = 512      # items kept in memory
-STREAM_FLUSH_MS = 40   # a streaming row is re-laid out at most this often
-RETRY_LOOKBACK = 64    # how far back from the end the retryable reply is looked for
+BLOCK = 32  # rows read from disk together (one open, sequential reads)
+CACHE_ITEMS = 512  # items kept in memory
+STREAM_FLUSH_MS = 40  # a streaming row is re-laid out at most this often
+RETRY_LOOKBACK = 64  # how far back from the end the retryable reply is looked for
 
 ITEM, DIVIDER, STREAM = "item", "divider", "stream"
 
@@ -50,18 +50,18 @@ class ChatModel(QAbstractListModel):
     scrolling a long session reads only what is shown).
     """
 
-    KindRole = Qt.ItemDataRole.UserRole + 1       # ITEM | DIVIDER | STREAM
-    ItemRole = Qt.ItemDataRole.UserRole + 2       # the item dict (read on demand)
-    IdRole = Qt.ItemDataRole.UserRole + 3         # the item id (no read); 0 for other rows
-    KeyRole = Qt.ItemDataRole.UserRole + 4        # hashable layout key (same key -> same layout)
-    ExpandedRole = Qt.ItemDataRole.UserRole + 5   # tool rows and the divider open and close
+    KindRole = Qt.ItemDataRole.UserRole + 1  # ITEM | DIVIDER | STREAM
+    ItemRole = Qt.ItemDataRole.UserRole + 2  # the item dict (read on demand)
+    IdRole = Qt.ItemDataRole.UserRole + 3  # the item id (no read); 0 for other rows
+    KeyRole = Qt.ItemDataRole.UserRole + 4  # hashable layout key (same key -> same layout)
+    ExpandedRole = Qt.ItemDataRole.UserRole + 5  # tool rows and the divider open and close
     RetryableRole = Qt.ItemDataRole.UserRole + 6  # the latest reply, interrupted or failed
-    AuthorRole = Qt.ItemDataRole.UserRole + 7     # display name above an assistant bubble ("" = none)
-    DividerRole = Qt.ItemDataRole.UserRole + 8    # (covered item count, summary text)
-    SquadRole = Qt.ItemDataRole.UserRole + 9      # SquadInfo for squad rows with a roster, else None
+    AuthorRole = Qt.ItemDataRole.UserRole + 7  # display name above an assistant bubble ("" = none)
+    DividerRole = Qt.ItemDataRole.UserRole + 8  # (covered item count, summary text)
+    SquadRole = Qt.ItemDataRole.UserRole + 9  # SquadInfo for squad rows with a roster, else None
 
-    loaded = Signal(int)        # the session's rows are ready (row count)
-    load_failed = Signal(str)   # the session could not be read (the message to show)
+    loaded = Signal(int)  # the session's rows are ready (row count)
+    load_failed = Signal(str)  # the session could not be read (the message to show)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -78,7 +78,7 @@ class ChatModel(QAbstractListModel):
         self._loading = False
         self._error = ""
         self._summary = SessionSummary()
-        self._divider: int | None = None          # row of the divider, if any
+        self._divider: int | None = None  # row of the divider, if any
         self._expanded: set[Any] = set()
         self._retry_id = 0
         self._retry_enabled = True
@@ -125,9 +125,12 @@ class ChatModel(QAbstractListModel):
             return
         generation = self._generation
         runner = self._tasks or default_task_runner()
-        runner.run(lambda: snapshot_ids(store),
-                   lambda ids: self._on_index_ready(generation, ids),
-                   lambda exc: self._on_index_failed(generation, exc), owner=self)
+        runner.run(
+            lambda: snapshot_ids(store),
+            lambda ids: self._on_index_ready(generation, ids),
+            lambda exc: self._on_index_failed(generation, exc),
+            owner=self,
+        )
 
     @property
     def store(self) -> SessionStore | None:
@@ -190,7 +193,7 @@ class ChatModel(QAbstractListModel):
         if self._store is None or (self._ids and item_id <= self._ids[-1]):
             return
         if item.get("type") == "assistant" and self._stream is not None:
-            self._drop_stream()   # the streamed text is now this item
+            self._drop_stream()  # the streamed text is now this item
         row = self._stream_row() if self._stream is not None else self.rowCount()
         self.beginInsertRows(QModelIndex(), row, row)
         self._ids.append(item_id)
@@ -320,7 +323,7 @@ class ChatModel(QAbstractListModel):
             return Qt.ItemFlag.NoItemFlags
         flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
         if self.row_kind(index.row()) != DIVIDER:
-            flags |= Qt.ItemFlag.ItemIsEditable   # "editing" opens the read-only text selector
+            flags |= Qt.ItemFlag.ItemIsEditable  # "editing" opens the read-only text selector
         return flags
 
     # ------------------------------------------------------------------ internals
@@ -349,12 +352,22 @@ class ChatModel(QAbstractListModel):
                 self.fetched += 1
                 self._put(item)
         except OkBotError as exc:
-            return {"id": item_id, "type": "notice", "level": "error", "author": "app",
-                    "content": f"This message could not be read: {exc}"}
+            return {
+                "id": item_id,
+                "type": "notice",
+                "level": "error",
+                "author": "app",
+                "content": f"This message could not be read: {exc}",
+            }
         hit = self._cache.get(item_id)
         if hit is None:  # the file changed under us (edited outside OkBot)
-            return {"id": item_id, "type": "notice", "level": "warning", "author": "app",
-                    "content": f"Item #{item_id} is no longer in the session file."}
+            return {
+                "id": item_id,
+                "type": "notice",
+                "level": "warning",
+                "author": "app",
+                "content": f"Item #{item_id} is no longer in the session file.",
+            }
         return hit
 
     def _put(self, item: dict[str, Any]) -> None:
@@ -503,13 +516,22 @@ class ChatModel(QAbstractListModel):
             return None
         if is_delegation(item) and not is_member_answer(item):
             member = roster.member_of_call(str(item.get("name") or ""))
-            return SquadInfo(name=roster.name(roster.speaker(item)), slot=roster.slot(roster.speaker(item)),
-                             captain=True, to_name=roster.name(member), to_slot=roster.slot(member))
+            return SquadInfo(
+                name=roster.name(roster.speaker(item)),
+                slot=roster.slot(roster.speaker(item)),
+                captain=True,
+                to_name=roster.name(member),
+                to_slot=roster.slot(member),
+            )
         speaker = roster.speaker(item)
         if not speaker:
             return None
-        return SquadInfo(name=roster.name(speaker), slot=roster.slot(speaker), captain=roster.is_captain(speaker),
-                         to_captain=is_member_answer(item))
+        return SquadInfo(
+            name=roster.name(speaker),
+            slot=roster.slot(speaker),
+            captain=roster.is_captain(speaker),
+            to_captain=is_member_answer(item),
+        )
 
     def _find_retry(self) -> None:
         """Look back from the end for the last user/assistant item (reads at most a block or two)."""

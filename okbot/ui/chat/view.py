@@ -55,8 +55,8 @@ from okbot.ui.tasks import TaskRunner
 
 _Index = QModelIndex | QPersistentModelIndex
 _Hint = QAbstractItemView.ScrollHint
-ESTIMATE = 90          # height of a row not shown yet
-FLASH_MS = 1400        # how long "Copied ✓" stays
+ESTIMATE = 90  # height of a row not shown yet
+FLASH_MS = 1400  # how long "Copied ✓" stays
 LOADING_TEXT = "Loading the conversation…"
 EMPTY_TEXT = "No messages yet. Write one below to start."
 
@@ -65,10 +65,10 @@ class ChatView(QAbstractItemView):
     """The conversation of one assistant or squad; see :mod:`okbot.ui.chat` for the API."""
 
     retry_requested = Signal()
-    view_context_requested = Signal(int)   # the user message's item id
-    summary_requested = Signal()           # the divider was clicked (its summary is shown inline)
-    copied = Signal(str)                   # text put on the clipboard
-    loaded = Signal(int)                   # the session's rows are ready
+    view_context_requested = Signal(int)  # the user message's item id
+    summary_requested = Signal()  # the divider was clicked (its summary is shown inline)
+    copied = Signal(str)  # text put on the clipboard
+    loaded = Signal(int)  # the session's rows are ready
 
     def __init__(self, parent: QWidget | None = None) -> None:
         # state first: the calls below already reach the overrides (indexAt, scrollTo …)
@@ -117,8 +117,9 @@ class ChatView(QAbstractItemView):
     ) -> None:
         """Show the session in ``store`` (None: nothing); rows appear when ``loaded`` is emitted."""
         self._stick_bottom = True
-        self._chat.set_session(store, summary=summary, target_name_by_id=target_name_by_id,
-                               tasks=tasks, show_authors=show_authors)
+        self._chat.set_session(
+            store, summary=summary, target_name_by_id=target_name_by_id, tasks=tasks, show_authors=show_authors
+        )
 
     def set_roster(self, roster: SquadRoster | None) -> None:
         """Name and colour a squad's speakers (see :mod:`okbot.core.roster`); call after set_session."""
@@ -240,8 +241,9 @@ class ChatView(QAbstractItemView):
         hint_enum = _Hint
         if hint == hint_enum.PositionAtTop or (hint == hint_enum.EnsureVisible and top < self._v) or height >= view_h:
             value = top
-        elif hint == hint_enum.PositionAtBottom or (hint == hint_enum.EnsureVisible
-                                                    and top + height > self._v + view_h):
+        elif hint == hint_enum.PositionAtBottom or (
+            hint == hint_enum.EnsureVisible and top + height > self._v + view_h
+        ):
             value = top + height - view_h
         elif hint == hint_enum.PositionAtCenter:
             value = top + height // 2 - view_h // 2
@@ -309,9 +311,12 @@ class ChatView(QAbstractItemView):
         self._stick_bottom = value >= bar_max
         row, _ = self._anchor
         view_h = self.viewport().height()
-        if 0 <= row < len(self._heights) and self._heights.offset(row) < value + view_h \
-                and self._heights.offset(row) + self._heights.height(row) > value:
-            self._anchor = (row, value - self._heights.offset(row))   # keep the row on screen still
+        if (
+            0 <= row < len(self._heights)
+            and self._heights.offset(row) < value + view_h
+            and self._heights.offset(row) + self._heights.height(row) > value
+        ):
+            self._anchor = (row, value - self._heights.offset(row))  # keep the row on screen still
         else:
             self._set_anchor_for(value)
         self._relayout()
@@ -345,7 +350,7 @@ class ChatView(QAbstractItemView):
         super().dataChanged(top_left, bottom_right, roles)
         for row in range(top_left.row(), bottom_right.row() + 1):
             if 0 <= row < len(self._heights):
-                self._heights.widths[row] = 0   # measure again
+                self._heights.widths[row] = 0  # measure again
         self._relayout()
 
     def _on_model_load_failed(self, message: str) -> None:
@@ -408,7 +413,7 @@ class ChatView(QAbstractItemView):
                 while row < n and heights.offset(row) < value + view_h:
                     changed |= self._measure(row)
                     row += 1
-                if first > 0 and heights.offset(first) > value:   # measured rows shrank: fill the top
+                if first > 0 and heights.offset(first) > value:  # measured rows shrank: fill the top
                     changed |= self._measure(first - 1)
             if not changed:
                 break
@@ -520,7 +525,7 @@ class ChatView(QAbstractItemView):
             return
         super().mouseDoubleClickEvent(event)
         editor = self._delegate.editor
-        if editor is not None:   # the selector just opened: select the word that was double-clicked
+        if editor is not None:  # the selector just opened: select the word that was double-clicked
             cursor = editor.cursorForPosition(editor.viewport().mapFrom(self.viewport(), event.position().toPoint()))
             cursor.select(QTextCursor.SelectionType.WordUnderCursor)
             editor.setTextCursor(cursor)

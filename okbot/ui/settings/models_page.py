@@ -115,8 +115,9 @@ class ModelsPage(SettingsPage):
         self.save_key_button.clicked.connect(self._on_save_key_clicked)
         self.key_help = help_label("Checking for a system keyring…")
         self.key_status = help_label("")
-        self.add_row(provider, "API key:", _row(self.key_edit, self.save_key_button), self.key_help,
-                     buddy=self.key_edit)
+        self.add_row(
+            provider, "API key:", _row(self.key_edit, self.save_key_button), self.key_help, buddy=self.key_edit
+        )
         source = self.add_setting(provider, "provider.keySource")
         source.column.addWidget(self.key_status)
 
@@ -157,8 +158,11 @@ class ModelsPage(SettingsPage):
         self.model_field.refresh_button.setEnabled(False)
         if not auto:
             self.models_status.setText("Asking the server for its models…")
-        self.ctx.tasks.run(job, if_alive(self, lambda models: self._on_models_done(generation, models)),
-                           if_alive(self, lambda exc: self._on_models_failed(generation, exc)))
+        self.ctx.tasks.run(
+            job,
+            if_alive(self, lambda models: self._on_models_done(generation, models)),
+            if_alive(self, lambda exc: self._on_models_failed(generation, exc)),
+        )
 
     def test_connection(self) -> None:
         """Run Test connection in the background; the result shows under the button."""
@@ -166,8 +170,9 @@ class ModelsPage(SettingsPage):
         self.test_button.setEnabled(False)
         self.test_button.setText("Testing…")
         self.test_result.setText("")
-        self.ctx.tasks.run(lambda: check_connection(settings), if_alive(self, self._on_test_done),
-                           if_alive(self, self._on_test_failed))
+        self.ctx.tasks.run(
+            lambda: check_connection(settings), if_alive(self, self._on_test_done), if_alive(self, self._on_test_failed)
+        )
 
     # ------------------------------------------------------------------ slots
     def _on_refresh_models_clicked(self) -> None:
@@ -194,14 +199,17 @@ class ModelsPage(SettingsPage):
             return
         keys = self._keys
         self.save_key_button.setEnabled(False)
-        self.ctx.tasks.run(lambda: keys.store(key), if_alive(self, self._on_key_stored),
-                           if_alive(self, self._on_key_store_failed))
+        self.ctx.tasks.run(
+            lambda: keys.store(key), if_alive(self, self._on_key_stored), if_alive(self, self._on_key_store_failed)
+        )
 
     def _on_key_stored(self, stored: bool) -> None:
         self.save_key_button.setEnabled(bool(self._keyring))
         if not stored:
-            self.show_message("The system keyring did not accept the key; nothing was saved. "
-                              "Set OKBOT_API_KEY in the environment instead.")
+            self.show_message(
+                "The system keyring did not accept the key; nothing was saved. "
+                "Set OKBOT_API_KEY in the environment instead."
+            )
             return
         self.key_edit.clear()
         self.show_message("Key saved in the system keyring.", error=False)
@@ -236,8 +244,11 @@ class ModelsPage(SettingsPage):
             return
         self.model_field.set_models(models)
         count = len(models)
-        self.models_status.setText(f"{count} model{'s' if count != 1 else ''} on this server."
-                                   if count else "The server lists no models; type the model's name.")
+        self.models_status.setText(
+            f"{count} model{'s' if count != 1 else ''} on this server."
+            if count
+            else "The server lists no models; type the model's name."
+        )
         self.models_listed.emit(models)
 
     def _on_models_failed(self, generation: int, exc: BaseException) -> None:
@@ -261,14 +272,16 @@ class ModelsPage(SettingsPage):
     # --------------------------------------------------------------- internals
     def _check_keys(self) -> None:
         settings, keys = self.binder.settings(), self._keys
-        self.ctx.tasks.run(lambda: (keys.available(), key_status(settings, keys)),
-                           if_alive(self, self._on_keys_checked), if_alive(self, self._on_keys_check_failed))
+        self.ctx.tasks.run(
+            lambda: (keys.available(), key_status(settings, keys)),
+            if_alive(self, self._on_keys_checked),
+            if_alive(self, self._on_keys_check_failed),
+        )
 
     def _show_window_note(self) -> None:
         model = self.binder.settings().get("provider.model")
         known = model_facts(model).context_window
-        self.window_note.setText(f"“{model}” is known to take {known:,} tokens; "
-                                 "“Model default” uses that.")
+        self.window_note.setText(f"“{model}” is known to take {known:,} tokens; “Model default” uses that.")
 
 
 def _row(*widgets: QWidget) -> QWidget:
@@ -279,4 +292,3 @@ def _row(*widgets: QWidget) -> QWidget:
         layout.addWidget(widget, 1 if isinstance(widget, QLineEdit) else 0)
     layout.addStretch(0 if any(isinstance(w, QLineEdit) for w in widgets) else 1)
     return row
-

@@ -45,8 +45,10 @@ def iter_items(path):
 | readlines | O(file) |
 | generator | O(line) |
 """
-CODE = ('def iter_items(path):\n    with open(path, "rb") as fh:\n'
-        '        for line in fh:\n            yield json.loads(line)')
+CODE = (
+    'def iter_items(path):\n    with open(path, "rb") as fh:\n'
+    "        for line in fh:\n            yield json.loads(line)"
+)
 
 
 class CountingStore(SessionStore):
@@ -76,14 +78,31 @@ def conversation(path: Path) -> CountingStore:
     for i in range(3):
         store.append(items.user_message(f"Earlier question {i}"))
         store.append(assistant(f"Earlier answer {i}."))
-    store.append(items.user_message("How do I read a large `session.jsonl`?"))                      # 7
-    store.append(items.new_item("tool_call", author="okbot", source="app", call_id="c1", name="search_history",
-                                arguments='{"query": "offset index"}'))                               # 8
-    store.append(items.new_item("tool_result", author="okbot", source="tool", call_id="c1", name="search_history",
-                                content="3 matches: #2, #4, #6", ok=True))                           # 9
-    store.append(assistant(ANSWER))                                                                   # 10
-    store.append(items.notice("Context compressed: 6 earlier items are now summarized.", "info"))     # 11
-    store.append(items.user_message("And the offset index?"))                                         # 12
+    store.append(items.user_message("How do I read a large `session.jsonl`?"))  # 7
+    store.append(
+        items.new_item(
+            "tool_call",
+            author="okbot",
+            source="app",
+            call_id="c1",
+            name="search_history",
+            arguments='{"query": "offset index"}',
+        )
+    )  # 8
+    store.append(
+        items.new_item(
+            "tool_result",
+            author="okbot",
+            source="tool",
+            call_id="c1",
+            name="search_history",
+            content="3 matches: #2, #4, #6",
+            ok=True,
+        )
+    )  # 9
+    store.append(assistant(ANSWER))  # 10
+    store.append(items.notice("Context compressed: 6 earlier items are now summarized.", "info"))  # 11
+    store.append(items.user_message("And the offset index?"))  # 12
     store.append(assistant("Record where each line starts:\n\n```python\noffsets = []\n", "interrupted"))  # 13
     return store
 
@@ -102,8 +121,14 @@ def write_big_session(path: Path, count: int) -> None:
     path.write_bytes(b"".join(lines))
 
 
-def open_view(qtbot: QtBot, store: SessionStore | None, *, size: tuple[int, int] = (820, 900),
-              tasks: TaskRunner | None = None, **kwargs: Any) -> ChatView:
+def open_view(
+    qtbot: QtBot,
+    store: SessionStore | None,
+    *,
+    size: tuple[int, int] = (820, 900),
+    tasks: TaskRunner | None = None,
+    **kwargs: Any,
+) -> ChatView:
     view = ChatView()
     qtbot.addWidget(view)
     view.resize(*size)
@@ -117,8 +142,14 @@ def open_view(qtbot: QtBot, store: SessionStore | None, *, size: tuple[int, int]
 
 
 def hover(view: ChatView, pos: QPoint) -> None:
-    event = QMouseEvent(QEvent.Type.MouseMove, QPointF(pos), QPointF(view.viewport().mapToGlobal(pos)),
-                        Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    event = QMouseEvent(
+        QEvent.Type.MouseMove,
+        QPointF(pos),
+        QPointF(view.viewport().mapToGlobal(pos)),
+        Qt.MouseButton.NoButton,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     QApplication.sendEvent(view.viewport(), event)
 
 
@@ -144,7 +175,7 @@ def test_session_loads_off_the_gui_thread_then_shows_every_item(qtbot: QtBot, tm
     qtbot.addWidget(view)
     with qtbot.waitSignal(view.loaded, timeout=10_000) as blocker:
         view.set_session(store, tasks=TaskRunner(view))
-        assert view.chat_model().loading and view.chat_model().rowCount() == 0   # nothing read yet
+        assert view.chat_model().loading and view.chat_model().rowCount() == 0  # nothing read yet
     assert blocker.args == [13]
     assert [view.chat_model().item_id(r) for r in range(13)] == list(range(1, 14))
 
@@ -168,7 +199,7 @@ def test_a_100k_item_session_opens_and_scrolls_reading_only_what_is_shown(qtbot:
     assert view.visible_rows().start == 0 and view.verticalScrollBar().value() == 0
     assert store.items_read - opened_reads <= 2 * BLOCK
 
-    view.verticalScrollBar().setValue(view.verticalScrollBar().maximum() // 2)   # drag to the middle
+    view.verticalScrollBar().setValue(view.verticalScrollBar().maximum() // 2)  # drag to the middle
     QApplication.processEvents()
     middle = view.visible_rows()
     assert 30_000 < middle.start < 70_000
@@ -188,7 +219,7 @@ def test_scrolling_up_into_unmeasured_rows_keeps_the_visible_content_still(qtbot
     before = view.visualRect(last).top()
     view.verticalScrollBar().setValue(view.verticalScrollBar().value() - 40)
     QApplication.processEvents()
-    assert view.visualRect(last).top() == before + 40   # rows measured above did not move it
+    assert view.visualRect(last).top() == before + 40  # rows measured above did not move it
     assert not view.is_at_bottom()
 
 
@@ -225,15 +256,15 @@ def test_closing_the_view_while_it_loads_is_safe(qtbot: QtBot, tmp_path: Path) -
     tasks = TaskRunner()
     view = ChatView()
     view.set_session(SessionStore(path), tasks=tasks)
-    Shiboken.delete(view)        # the chat page closed before the index was built
+    Shiboken.delete(view)  # the chat page closed before the index was built
     tasks.wait_for_done()
-    qtbot.waitUntil(lambda: tasks.pending == 0)   # the result arrived for a model that is gone: ignored
+    qtbot.waitUntil(lambda: tasks.pending == 0)  # the result arrived for a model that is gone: ignored
 
 
 def test_an_unreadable_session_says_so_instead_of_crashing(qtbot: QtBot, tmp_path: Path) -> None:
     folder = tmp_path / "session.jsonl"
-    folder.mkdir()   # a directory where the file should be
-    store = SessionStore.__new__(SessionStore)   # opening it would already fail: build it lazily
+    folder.mkdir()  # a directory where the file should be
+    store = SessionStore.__new__(SessionStore)  # opening it would already fail: build it lazily
     SessionStore.__init__(store, tmp_path / "ok.jsonl")
     store.path = folder
     view = ChatView()
@@ -268,7 +299,7 @@ def test_streaming_reply_grows_one_row_and_is_replaced_by_its_item(qtbot: QtBot,
     assert 14 in view.visible_rows() and view.is_at_bottom()
     view.append_item(store.append(assistant("Hello **there**" + "\n\n" + "more text " * 200)))
     assert not model.streaming and model.rowCount() == 15 and model.row_kind(14) == ITEM
-    view.end_stream()   # nothing left to drop
+    view.end_stream()  # nothing left to drop
     assert model.rowCount() == 15
 
 
@@ -309,7 +340,7 @@ def test_copy_buttons_copy_the_code_block_and_the_message(qtbot: QtBot, tmp_path
     with qtbot.waitSignal(view.copied) as blocker:
         click(qtbot, view, rect.center())
     assert blocker.args == [CODE] and QGuiApplication.clipboard().text() == CODE
-    assert view.chat_delegate().flash is not None   # "Copied ✓" feedback
+    assert view.chat_delegate().flash is not None  # "Copied ✓" feedback
     # hover footer: Copy takes the message's Markdown source
     hover(view, view.visualRect(view.chat_model().index(9, 0)).center())
     footer = view.action_rect(9, "copy")
@@ -352,13 +383,13 @@ def test_retry_shows_only_on_the_latest_interrupted_reply(qtbot: QtBot, tmp_path
     row_rect(view, 12)
     with qtbot.waitSignal(view.retry_requested):
         click(qtbot, view, view.action_rect(12, "retry").center())
-    view.set_retry_enabled(False)   # a turn is running
+    view.set_retry_enabled(False)  # a turn is running
     assert view.action_rect(12, "retry") is None
     view.set_retry_enabled(True)
     view.append_item(store.append(items.user_message("never mind")))
     assert not model.index(12, 0).data(ChatModel.RetryableRole)
     assert view.action_rect(12, "retry") is None
-    assert layout_of(view, 12).status   # still marked as interrupted
+    assert layout_of(view, 12).status  # still marked as interrupted
     view.append_item(store.append(assistant("", "error", error="the server closed the connection")))
     assert model.index(14, 0).data(ChatModel.RetryableRole)
     assert "server closed" in layout_of(view, 14).status
@@ -375,7 +406,7 @@ def test_view_context_appears_on_hover_only_in_developer_mode(qtbot: QtBot, tmp_
     with qtbot.waitSignal(view.view_context_requested) as blocker:
         click(qtbot, view, rect.center())
     assert blocker.args == [12]
-    assert view.action_rect(9, "view_context") is None   # assistant bubbles never offer it
+    assert view.action_rect(9, "view_context") is None  # assistant bubbles never offer it
 
     view.set_developer_mode(False)
     hover(view, bubble.center())
@@ -402,7 +433,7 @@ def test_divider_marks_coverage_and_opens_the_summary(qtbot: QtBot, tmp_path: Pa
     assert model.is_expanded(4)
     assert view.visualRect(model.index(4, 0)).height() > closed
     assert "read big files" in layout_of(view, 4).doc.toPlainText()
-    view.set_summary(SessionSummary(summary="more", covered_through_id=9))   # Compress now moved it
+    view.set_summary(SessionSummary(summary="more", covered_through_id=9))  # Compress now moved it
     assert model.row_kind(9) == DIVIDER and model.row_kind(4) == ITEM
     assert model.data(model.index(9, 0)) == "Earlier messages summarized — 9 items"
     view.set_summary(SessionSummary())
@@ -418,7 +449,7 @@ def test_squads_show_author_names(qtbot: QtBot, tmp_path: Path) -> None:
     view = open_view(qtbot, store, target_name_by_id=names.__getitem__, show_authors=True)
     assert view.chat_model().index(2, 0).data(ChatModel.AuthorRole) == "Tess the Tester"
     assert layout_of(view, 2).author == "Tess the Tester" and layout_of(view, 2).avatar is not None
-    assert layout_of(view, 0).author == ""   # the user's own bubble
+    assert layout_of(view, 0).author == ""  # the user's own bubble
     view.stream_delta("Working on it", author="tester")
     qtbot.waitUntil(lambda: layout_of(view, 3).author == "Tess the Tester")
     assert layout_of(view, 3).bubble.left() == layout_of(view, 2).bubble.left()
@@ -429,18 +460,18 @@ def test_double_click_opens_a_read_only_text_selector_over_the_bubble(qtbot: QtB
     rect = row_rect(view, 9)
     layout = layout_of(view, 9)
     point = (layout.doc_rect().topLeft() + QPointF(20, 8)).toPoint() + rect.topLeft()
-    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)   # what a real double-click
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)  # what a real double-click
     qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)  # sends: press, release, dblclick
     editors = view.viewport().findChildren(SelectableText)
     assert len(editors) == 1
     editor = editors[0]
     assert editor.isReadOnly() and "Reading a big file" in editor.toPlainText()
     assert rect.contains(editor.geometry().topLeft())
-    assert editor.textCursor().selectedText() == "Reading"   # the double-clicked word
+    assert editor.textCursor().selectedText() == "Reading"  # the double-clicked word
     assert view.chat_delegate().editing_key is not None
     qtbot.keyClick(editor, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not view.viewport().findChildren(SelectableText))
-    assert view.select_text(11)   # also from the menu / API: everything selected, ready for Ctrl+C
+    assert view.select_text(11)  # also from the menu / API: everything selected, ready for Ctrl+C
     qtbot.waitUntil(lambda: view.chat_delegate().editor is not None)
     assert view.chat_delegate().editor.textCursor().selectedText() == "And the offset index?"
 
@@ -452,27 +483,31 @@ def test_layouts_are_cached_per_row_and_width(qtbot: QtBot, tmp_path: Path) -> N
     view.viewport().repaint()
     view.scroll_to_top()
     view.scroll_to_bottom()
-    assert delegate.layouts_built <= built + 13    # every row at most once at this width
+    assert delegate.layouts_built <= built + 13  # every row at most once at this width
     settled = delegate.layouts_built
     view.viewport().repaint()
-    assert delegate.layouts_built == settled       # painting again lays out nothing
+    assert delegate.layouts_built == settled  # painting again lays out nothing
     view.resize(600, 900)
     QApplication.processEvents()
-    assert delegate.layouts_built > settled         # a new width: visible rows laid out again
+    assert delegate.layouts_built > settled  # a new width: visible rows laid out again
     narrow = delegate.layouts_built
     view.resize(820, 900)
     QApplication.processEvents()
-    assert delegate.layouts_built <= narrow + 13    # each row at most once more
+    assert delegate.layouts_built <= narrow + 13  # each row at most once more
 
 
 # ---------------------------------------------------------------------------------------- palette
 def dark_palette() -> QPalette:
     palette = QPalette()
     for role, color in {
-        QPalette.ColorRole.Window: "#202124", QPalette.ColorRole.WindowText: "#e8eaed",
-        QPalette.ColorRole.Base: "#1b1c1f", QPalette.ColorRole.AlternateBase: "#26272b",
-        QPalette.ColorRole.Text: "#e8eaed", QPalette.ColorRole.Button: "#2b2c30",
-        QPalette.ColorRole.ButtonText: "#e8eaed", QPalette.ColorRole.Highlight: "#3d7bd9",
+        QPalette.ColorRole.Window: "#202124",
+        QPalette.ColorRole.WindowText: "#e8eaed",
+        QPalette.ColorRole.Base: "#1b1c1f",
+        QPalette.ColorRole.AlternateBase: "#26272b",
+        QPalette.ColorRole.Text: "#e8eaed",
+        QPalette.ColorRole.Button: "#2b2c30",
+        QPalette.ColorRole.ButtonText: "#e8eaed",
+        QPalette.ColorRole.Highlight: "#3d7bd9",
         QPalette.ColorRole.HighlightedText: "#ffffff",
     }.items():
         palette.setColor(role, QColor(color))
@@ -502,17 +537,25 @@ def test_bubbles_follow_the_palette(qtbot: QtBot, tmp_path: Path, theme: str) ->
         assert bubble.lightness() > 200
     # some text pixels differ strongly from the bubble (text is readable on it)
     text_area = layout.doc_rect().toAlignedRect().translated(rect.topLeft())
-    contrast = max(abs(image.pixelColor(x, y).lightness() - bubble.lightness())
-                   for x in range(text_area.left(), text_area.left() + 200, 2)
-                   for y in range(text_area.top(), text_area.top() + 20))
+    contrast = max(
+        abs(image.pixelColor(x, y).lightness() - bubble.lightness())
+        for x in range(text_area.left(), text_area.left() + 200, 2)
+        for y in range(text_area.top(), text_area.top() + 20)
+    )
     assert contrast > 120
 
 
 # ---------------------------------------------------------------------------------------- pure parts
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["set", "append", "pop", "insert", "remove"]),
-                          st.integers(0, 400), st.integers(1, 300)), max_size=40),
-       st.integers(0, 50))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["set", "append", "pop", "insert", "remove"]), st.integers(0, 400), st.integers(1, 300)
+        ),
+        max_size=40,
+    ),
+    st.integers(0, 50),
+)
 def test_height_index_matches_a_plain_list(ops: list[tuple[str, int, int]], start: int) -> None:
     index = HeightIndex(start, 60)
     plain = [60] * start
@@ -594,10 +637,18 @@ def test_a_key_an_older_version_stored_is_not_shown_or_copied(qtbot: QtBot, tmp_
 
     secret = "sk-old-record-KEY-0123456789"
     path = tmp_path / "session.jsonl"
-    old = [items.user_message("what is my key?"),
-           items.new_item("assistant", author="a", source="app", content=f"It is {secret}.", status="complete"),
-           items.new_item("tool_call", author="a", source="app", call_id="c1", name="run_shell",
-                          arguments=f'{{"command": "echo {secret}"}}')]
+    old = [
+        items.user_message("what is my key?"),
+        items.new_item("assistant", author="a", source="app", content=f"It is {secret}.", status="complete"),
+        items.new_item(
+            "tool_call",
+            author="a",
+            source="app",
+            call_id="c1",
+            name="run_shell",
+            arguments=f'{{"command": "echo {secret}"}}',
+        ),
+    ]
     for i, item in enumerate(old, 1):
         item["id"] = i
     path.write_bytes(b"".join(items.encode_item(it) for it in old))

@@ -66,14 +66,20 @@ def target(ctx: AppContext) -> Target:
 def test_pages_and_every_setting_has_a_field(qtbot: QtBot, ctx: AppContext) -> None:
     dialog = open_dialog(qtbot, ctx)
     assert dialog.page_names() == ["Models", "Context compression", "Tools", "Advanced"]
-    shown = [key for name in ("models", "compression", "tools", "advanced")
-             for key in dialog.page(name).binder.fields()]
+    shown = [
+        key for name in ("models", "compression", "tools", "advanced") for key in dialog.page(name).binder.fields()
+    ]
     assert sorted(shown) == sorted(spec.key for spec in SETTINGS)
     assert len(shown) == len(set(shown)), "a setting appears on two pages"
     for name in ("models", "compression", "tools", "advanced"):
         page = dialog.page(name)
-        declared = [spec.key for section in SECTIONS if section.page == page.title
-                    for spec in SETTINGS if spec.section == section]
+        declared = [
+            spec.key
+            for section in SECTIONS
+            if section.page == page.title
+            for spec in SETTINGS
+            if spec.section == section
+        ]
         assert list(page.binder.fields()) == declared, "each setting on its declared page, section by section"
     assert dialog.open_page("Tools") is dialog.current_page() is dialog.tools_page
     assert dialog.open_page("compression") is dialog.compression_page
@@ -83,8 +89,11 @@ def test_pages_and_every_setting_has_a_field(qtbot: QtBot, ctx: AppContext) -> N
 
 def test_widgets_follow_the_declared_types_and_bounds(qtbot: QtBot, ctx: AppContext) -> None:
     dialog = open_dialog(qtbot, ctx)
-    kinds = {key: type(field) for page in (dialog.page(n) for n in ("compression", "tools", "advanced"))
-             for key, field in page.binder.fields().items()}
+    kinds = {
+        key: type(field)
+        for page in (dialog.page(n) for n in ("compression", "tools", "advanced"))
+        for key, field in page.binder.fields().items()
+    }
     assert kinds["developerMode"] is BoolField
     assert kinds["contextCompression.ratio"] is RatioField
     assert kinds["provider.timeout"] is FloatField

@@ -27,15 +27,11 @@ def reply(text, **fields):
 
 
 def call(call_id, name="search_history"):
-    return new_item(
-        "tool_call", author="okbot", source="app", call_id=call_id, name=name, arguments='{"query":"x"}'
-    )
+    return new_item("tool_call", author="okbot", source="app", call_id=call_id, name=name, arguments='{"query":"x"}')
 
 
 def result(call_id, name="search_history"):
-    return new_item(
-        "tool_result", author="okbot", source="tool", call_id=call_id, name=name, content="found", ok=True
-    )
+    return new_item("tool_result", author="okbot", source="tool", call_id=call_id, name=name, content="found", ok=True)
 
 
 def fill(sources, target, n_turns):

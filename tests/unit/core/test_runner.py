@@ -70,8 +70,10 @@ def test_tool_round_with_search_history(env, server):
     target, sources, runner = env
     server.enqueue(Reply(text="noted"))
     runner.run_turn(target, "my banana code is 4417")
-    server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "banana"}, call_id="c1")]),
-                   Reply(text="Your code is 4417."))
+    server.enqueue(
+        Reply(tool_calls=[tool_call("search_history", {"query": "banana"}, call_id="c1")]),
+        Reply(text="Your code is 4417."),
+    )
     result = runner.run_turn(target, "what was my banana code?")
     assert result.status == "complete" and result.reply_text == "Your code is 4417."
     kinds = [it["type"] for it in records(target)]
@@ -89,8 +91,10 @@ def test_tool_round_with_search_history(env, server):
 
 def test_invalid_tool_arguments_are_reported_to_the_model_and_the_turn_goes_on(env, server):
     target, _, runner = env
-    server.enqueue(Reply(tool_calls=[tool_call("search_history", "{not json", call_id="c1")]),
-                   Reply(text="Sorry, retrying is not needed."))
+    server.enqueue(
+        Reply(tool_calls=[tool_call("search_history", "{not json", call_id="c1")]),
+        Reply(text="Sorry, retrying is not needed."),
+    )
     result = runner.run_turn(target, "search please")
     assert result.status == "complete"
     bad = next(it for it in records(target) if it["type"] == "tool_result")

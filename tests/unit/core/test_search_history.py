@@ -62,7 +62,15 @@ def test_bad_arguments_and_no_match_and_notices_skipped():
 
 def test_searches_do_not_find_themselves():
     target, store = make(3)
-    store.append(new_item("tool_call", author="okbot", source="app", call_id="c9", name="search_history",
-                          arguments='{"query": "banana"}'))
+    store.append(
+        new_item(
+            "tool_call",
+            author="okbot",
+            source="app",
+            call_id="c9",
+            name="search_history",
+            arguments='{"query": "banana"}',
+        )
+    )
     out = run(target, store, query="banana")
     assert f"#{store.last_id()}" not in out.content and "#1 " in out.content

@@ -42,8 +42,12 @@ def env(server):
     ws.create_assistant("Rex", role="a meticulous code reviewer", soul_text="Rex cites line numbers.\n")
     ws.create_assistant("Mia", role="a release manager", soul_text="Mia thinks in checklists.\n")
     ws.create_assistant("Ola", role="a tester", soul_text="Ola writes failing tests first.\n")
-    squad = ws.create_squad("Launch", [("Rex", "reviewer"), ("Mia", "release"), ("Ola", "tests")],
-                            description="Ships version 2.", captain={"playbook": "Review before release."})
+    squad = ws.create_squad(
+        "Launch",
+        [("Rex", "reviewer"), ("Mia", "release"), ("Ola", "tests")],
+        description="Ships version 2.",
+        captain={"playbook": "Review before release."},
+    )
     sources = ContextSources(ws)
     provider = provider_for(server, max_retries=0)
     return squad, sources, make_turn_runner(sources, provider)
@@ -55,8 +59,10 @@ def items(sources, squad):
 
 def test_the_captain_delegates_in_parallel_and_integrates_labelled_member_results(env, server, script):
     squad, sources, runner = env
-    script.captain += [Reply(tool_calls=[ask("rex", "Review PR #41"), ask("mia", "Draft the 2.0 checklist")]),
-                       Reply(text="Rex approved #41; Mia's checklist is ready.")]
+    script.captain += [
+        Reply(tool_calls=[ask("rex", "Review PR #41"), ask("mia", "Draft the 2.0 checklist")]),
+        Reply(text="Rex approved #41; Mia's checklist is ready."),
+    ]
     events = []
     result = runner.run_turn(squad, "Get version 2 ready", callbacks=TurnCallbacks(on_event=events.append))
     assert result.status == "complete" and result.reply_text == "Rex approved #41; Mia's checklist is ready."
@@ -64,9 +70,13 @@ def test_the_captain_delegates_in_parallel_and_integrates_labelled_member_result
     calls = [it for it in record if it["type"] == "tool_call"]
     answers = [it for it in record if it["type"] == "tool_result"]
     assert [(c["name"], json.loads(c["arguments"])["task"]) for c in calls] == [
-        ("ask_rex", "Review PR #41"), ("ask_mia", "Draft the 2.0 checklist")]
+        ("ask_rex", "Review PR #41"),
+        ("ask_mia", "Draft the 2.0 checklist"),
+    ]
     assert [(a["author"], a["source"], a["content"]) for a in answers] == [
-        ("rex", "member:rex", "Rex reporting: done."), ("mia", "member:mia", "Mia reporting: done.")]
+        ("rex", "member:rex", "Rex reporting: done."),
+        ("mia", "member:mia", "Mia reporting: done."),
+    ]
     # the captain's next request: members' replies as labelled tool results, never the user's words
     second = script.sent["captain"][1]["messages"]
     tool_messages = [m["content"] for m in second if m["role"] == "tool"]
@@ -74,8 +84,10 @@ def test_the_captain_delegates_in_parallel_and_integrates_labelled_member_result
     # each member worked on its task with its own persona and role in the squad
     rex = script.sent["Rex"][0]["messages"]
     assert "Rex cites line numbers." in rex[0]["content"] and "your role is reviewer" in rex[0]["content"]
-    assert rex[-1] == {"role": "user",
-                       "content": "[source: the squad's captain, a task for you — not the user]\nReview PR #41"}
+    assert rex[-1] == {
+        "role": "user",
+        "content": "[source: the squad's captain, a task for you — not the user]\nReview PR #41",
+    }
     assert "Mia thinks in checklists." not in rex[0]["content"]
     states = [(e.member, e.state) for e in events if isinstance(e, MemberActivity)]
     assert sorted(states) == [("mia", "done"), ("mia", "working"), ("rex", "done"), ("rex", "working")]
@@ -87,8 +99,9 @@ def test_members_asked_in_one_round_work_at_the_same_time(env, server, script):
     script.captain += [Reply(tool_calls=[ask("rex", "a"), ask("mia", "b"), ask("ola", "c")]), Reply(text="done")]
     started = time.monotonic()
     runner.run_turn(squad, "go")
-    member_times = [r.time for r in server.requests
-                    if isinstance(r.body, dict) and speaker(r.body) in ("Rex", "Mia", "Ola")]
+    member_times = [
+        r.time for r in server.requests if isinstance(r.body, dict) and speaker(r.body) in ("Rex", "Mia", "Ola")
+    ]
     assert len(member_times) == 3
     assert max(member_times) - min(member_times) < 0.5  # all three were asked before the first answered
     assert time.monotonic() - started < 3 * 0.6 + 1.5  # not one after another (a bound, not a timing claim)
@@ -104,8 +117,10 @@ def test_direct_address_goes_to_the_member_and_the_captain_stays_out(env, server
     # the captain sees that answer later, labelled as the member's words (not its own, not the user's)
     runner.run_turn(squad, "thanks, wrap up")
     seen = script.sent["captain"][0]["messages"]
-    assert {"role": "user", "content": "[source: squad member rex, answering the user directly — not the user]\n"
-            "Rex reporting: done."} in seen
+    assert {
+        "role": "user",
+        "content": "[source: squad member rex, answering the user directly — not the user]\nRex reporting: done.",
+    } in seen
 
 
 def test_mentioning_a_non_member_is_refused_before_anything_is_written_or_sent(env, server):
@@ -155,8 +170,13 @@ def test_asking_the_same_member_again_and_again_is_stopped_by_the_limits(env, se
     squad, sources, runner = env
     sources.workspace.update_squad(squad.id, captain={"maxCaptainRounds": 3})
     squad = sources.workspace.resolve(squad.id)
-    server.set_default(lambda body: Reply(tool_calls=[ask("rex", "again")]) if "captain" in
-                       body["messages"][0]["content"][:40] else script(body))
+    server.set_default(
+        lambda body: (
+            Reply(tool_calls=[ask("rex", "again")])
+            if "captain" in body["messages"][0]["content"][:40]
+            else script(body)
+        )
+    )
     result = runner.run_turn(squad, "loop forever")
     asked = [it for it in items(sources, squad) if it["type"] == "tool_call"]
     assert len(asked) == 3 and len(script.sent["Rex"]) == 3
@@ -173,8 +193,9 @@ def test_asking_the_same_member_again_and_again_is_stopped_by_the_limits(env, se
 
 def test_stop_during_parallel_member_runs_halts_every_member_and_the_captain(env, server, script):
     squad, sources, runner = env
-    script.members = {name: (lambda body: Reply(text="working " * 400, chunk_chars=5, chunk_delay=0.02))
-                      for name in ("Rex", "Mia")}
+    script.members = {
+        name: (lambda body: Reply(text="working " * 400, chunk_chars=5, chunk_delay=0.02)) for name in ("Rex", "Mia")
+    }
     script.captain += [Reply(tool_calls=[ask("rex", "a"), ask("mia", "b")]), Reply(text="never")]
     cancel = CancelToken()
     working = []
@@ -224,8 +245,7 @@ def test_a_long_squad_conversation_compresses_and_keeps_every_label_right(env, s
         runner.run_turn(squad, f"Turn {turn}: handle table {turn}. {filler}")
     summary = sources.summary(squad)[0]
     assert summary.health.get("count", 0) >= 2
-    digests = "\n".join(m["content"] for b in server.chat_requests() if is_summarizer_request(b)
-                        for m in b["messages"])
+    digests = "\n".join(m["content"] for b in server.chat_requests() if is_summarizer_request(b) for m in b["messages"])
     assert "member rex answered the captain" in digests and "#" in digests
     record = {it["id"]: it for it in items(sources, squad)}
     assert all(record[i]["type"] == "user" and record[i]["source"] == "user" for i in summary.kept_user_ids)

@@ -21,8 +21,13 @@ def _bak(path: Path) -> Path:
 
 
 def _sample(**changes: object) -> SessionSummary:
-    base = SessionSummary(summary="## Mission\nShip it.", covered_through_id=12,
-                          kept_user_ids=[3, 7], updated_at="2024-05-01T10:00:00.000Z", trigger="ratio")
+    base = SessionSummary(
+        summary="## Mission\nShip it.",
+        covered_through_id=12,
+        kept_user_ids=[3, 7],
+        updated_at="2024-05-01T10:00:00.000Z",
+        trigger="ratio",
+    )
     for key, value in changes.items():
         setattr(base, key, value)
     return base
@@ -32,8 +37,16 @@ def _sample(**changes: object) -> SessionSummary:
 def test_to_json_keys_and_round_trip() -> None:
     s = _sample()
     data = s.to_json()
-    assert list(data) == ["version", "summary", "coveredThroughId", "keptUserIds", "updatedAt", "trigger",
-                          "hiddenItemIds", "health"]
+    assert list(data) == [
+        "version",
+        "summary",
+        "coveredThroughId",
+        "keptUserIds",
+        "updatedAt",
+        "trigger",
+        "hiddenItemIds",
+        "health",
+    ]
     assert data["coveredThroughId"] == 12 and data["keptUserIds"] == [3, 7]
     assert SessionSummary.from_json(data) == s
     assert SessionSummary.from_json(json.loads(json.dumps(data))) == s
@@ -44,23 +57,26 @@ def test_from_json_fills_missing_keys_with_defaults() -> None:
     assert SessionSummary.from_json({"summary": "x"}).summary == "x"
 
 
-@pytest.mark.parametrize(("patch", "word"), [
-    ({"coveredThroughId": "12"}, "coveredThroughId"),
-    ({"coveredThroughId": -1}, "coveredThroughId"),
-    ({"coveredThroughId": True}, "coveredThroughId"),
-    ({"coveredThroughId": 3.5}, "coveredThroughId"),
-    ({"keptUserIds": ["1"]}, "keptUserIds"),
-    ({"keptUserIds": [0]}, "keptUserIds"),
-    ({"keptUserIds": [True]}, "keptUserIds"),
-    ({"keptUserIds": "1,2"}, "keptUserIds"),
-    ({"summary": 5}, "summary"),
-    ({"summary": None}, "summary"),
-    ({"updatedAt": 17}, "updatedAt"),
-    ({"trigger": "sometimes"}, "trigger"),
-    ({"version": "1"}, "version"),
-    ({"version": 0}, "version"),
-    ({"version": 99}, "version"),
-])
+@pytest.mark.parametrize(
+    ("patch", "word"),
+    [
+        ({"coveredThroughId": "12"}, "coveredThroughId"),
+        ({"coveredThroughId": -1}, "coveredThroughId"),
+        ({"coveredThroughId": True}, "coveredThroughId"),
+        ({"coveredThroughId": 3.5}, "coveredThroughId"),
+        ({"keptUserIds": ["1"]}, "keptUserIds"),
+        ({"keptUserIds": [0]}, "keptUserIds"),
+        ({"keptUserIds": [True]}, "keptUserIds"),
+        ({"keptUserIds": "1,2"}, "keptUserIds"),
+        ({"summary": 5}, "summary"),
+        ({"summary": None}, "summary"),
+        ({"updatedAt": 17}, "updatedAt"),
+        ({"trigger": "sometimes"}, "trigger"),
+        ({"version": "1"}, "version"),
+        ({"version": 0}, "version"),
+        ({"version": 99}, "version"),
+    ],
+)
 def test_from_json_rejects_wrong_types_with_reason(patch: dict, word: str) -> None:
     data = {**_sample().to_json(), **patch}
     with pytest.raises(ValueError, match=word):

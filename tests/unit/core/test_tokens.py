@@ -35,28 +35,46 @@ BUNDLED = REPO / "resources" / "tiktoken"
 
 # Reference definitions copied from tiktoken 0.14.0's tiktoken_ext/openai_public.py (independent of
 # encodings.json, so a typo there cannot agree with itself).
-O200K_PAT = "|".join([
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""\p{N}{1,3}""", r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""", r"""\s*[\r\n]+""", r"""\s+(?!\S)""", r"""\s+""",
-])
-CL100K_PAT = (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|"""
-              r"""\s++$|\s*[\r\n]|\s+(?!\S)|\s""")
+O200K_PAT = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+CL100K_PAT = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|"""
+    r"""\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
 REFERENCE = {
-    "o200k_base": ("446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d", O200K_PAT,
-                   {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}),
-    "cl100k_base": ("223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7", CL100K_PAT,
-                    {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
-                     "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}),
+    "o200k_base": (
+        "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+        O200K_PAT,
+        {"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
+    ),
+    "cl100k_base": (
+        "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+        CL100K_PAT,
+        {
+            "<|endoftext|>": 100257,
+            "<|fim_prefix|>": 100258,
+            "<|fim_middle|>": 100259,
+            "<|fim_suffix|>": 100260,
+            "<|endofprompt|>": 100276,
+        },
+    ),
 }
 
 SAMPLES = {
     "ascii": "The quick brown fox jumps over the lazy dog. Summary + Buffer keeps the tail verbatim. " * 8,
-    "cjk": "我们的应用程序在本地保存完整的对话记录，同时模型只看到摘要和最近的消息。"
-           "日本語のテキストも含めます。" * 4,
+    "cjk": "我们的应用程序在本地保存完整的对话记录，同时模型只看到摘要和最近的消息。日本語のテキストも含めます。" * 4,
     "emoji": "hello 👋🏽 party 🎉🎉 family 👨‍👩‍👧‍👦 and flags 🇫🇷🇯🇵 done",
     "code": (
-        "def fib(n: int) -> int:\n    \"\"\"Return the n-th Fibonacci number.\"\"\"\n"
+        'def fib(n: int) -> int:\n    """Return the n-th Fibonacci number."""\n'
         "    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n\n"
         "if __name__ == '__main__':\n\tprint({'x': [1, 2, 3], \"y\": None})  # tabs & braces\n"
     ),
@@ -133,7 +151,6 @@ def test_default_lookup_finds_the_bundled_files_first(encoding: str, monkeypatch
     assert Path(counter.source).resolve() == (BUNDLED / f"{encoding}.tiktoken").resolve()
 
 
-
 def test_gpt35_and_gpt4_count_with_cl100k() -> None:
     for model in ("gpt-3.5-turbo", "gpt-4", "gpt-4-turbo"):
         assert counter_for_model(model).encoding_name == "cl100k_base"
@@ -185,10 +202,8 @@ def test_count_item_per_message_overhead() -> None:
 
     user = {"id": 1, "type": "user", "content": "Hello there, how are you?"}
     assistant = {"id": 2, "type": "assistant", "content": "Fine, thanks!", "status": "complete"}
-    call = {"id": 3, "type": "tool_call", "call_id": "c1", "name": "read_file",
-            "arguments": '{"path": "a.txt"}'}
-    result = {"id": 4, "type": "tool_result", "call_id": "c1", "name": "read_file",
-              "content": "file body", "ok": True}
+    call = {"id": 3, "type": "tool_call", "call_id": "c1", "name": "read_file", "arguments": '{"path": "a.txt"}'}
+    result = {"id": 4, "type": "tool_result", "call_id": "c1", "name": "read_file", "content": "file body", "ok": True}
     assert counter.count_item(user) == 3 + n("user") + n(user["content"])
     assert counter.count_item(assistant) == 3 + n("assistant") + n(assistant["content"])
     assert counter.count_item(call) == 3 + n("assistant") + n("read_file") + n(call["arguments"])
@@ -322,9 +337,7 @@ def test_user_tiktoken_dir_is_searched(offline: Path) -> None:
     assert Path(counter.source) == user_dir / "cl100k_base.tiktoken"
 
 
-def test_tiktoken_cache_dir_is_searched(
-    offline: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_tiktoken_cache_dir_is_searched(offline: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cache = tmp_path / "tk-cache"
     cache.mkdir()
     (cache / "9b5ad71b2ce5302211f9c61530b329a4922fc6a4").symlink_to(BUNDLED / "cl100k_base.tiktoken")
@@ -427,30 +440,33 @@ def test_approximation_rules() -> None:
 # --------------------------------------------------------------------------- model facts
 
 
-@pytest.mark.parametrize(("model", "window", "encoding"), [
-    ("gpt-4o", 128000, "o200k_base"),
-    ("gpt-4o-mini-2024-07-18", 128000, "o200k_base"),
-    ("GPT-4.1-mini", 1047576, "o200k_base"),
-    ("gpt-5", 400000, "o200k_base"),
-    ("gpt-5-chat-latest", 128000, "o200k_base"),
-    ("o3", 200000, "o200k_base"),
-    ("o4-mini", 200000, "o200k_base"),
-    ("o1-mini", 128000, "o200k_base"),
-    ("gpt-3.5-turbo", 16385, "cl100k_base"),
-    ("gpt-3.5-turbo-instruct", 4096, "cl100k_base"),
-    ("gpt-4", 8192, "cl100k_base"),
-    ("gpt-4-turbo-2024-04-09", 128000, "cl100k_base"),
-    ("gpt-4-32k", 32768, "cl100k_base"),
-    ("openai/gpt-4o", 128000, "o200k_base"),
-    ("ft:gpt-3.5-turbo-0125:acme::abc123", 16385, "cl100k_base"),
-    ("llama3.1:8b", 131072, "o200k_base"),
-    ("meta-llama/Llama-3-8B-Instruct", 8192, "o200k_base"),
-    ("Qwen/Qwen2.5-7B-Instruct", 32768, "o200k_base"),
-    ("deepseek-r1:14b", 131072, "o200k_base"),
-    ("mistral-nemo", 131072, "o200k_base"),
-    ("totally-unknown-model", 128000, "o200k_base"),
-    ("", 128000, "o200k_base"),
-])
+@pytest.mark.parametrize(
+    ("model", "window", "encoding"),
+    [
+        ("gpt-4o", 128000, "o200k_base"),
+        ("gpt-4o-mini-2024-07-18", 128000, "o200k_base"),
+        ("GPT-4.1-mini", 1047576, "o200k_base"),
+        ("gpt-5", 400000, "o200k_base"),
+        ("gpt-5-chat-latest", 128000, "o200k_base"),
+        ("o3", 200000, "o200k_base"),
+        ("o4-mini", 200000, "o200k_base"),
+        ("o1-mini", 128000, "o200k_base"),
+        ("gpt-3.5-turbo", 16385, "cl100k_base"),
+        ("gpt-3.5-turbo-instruct", 4096, "cl100k_base"),
+        ("gpt-4", 8192, "cl100k_base"),
+        ("gpt-4-turbo-2024-04-09", 128000, "cl100k_base"),
+        ("gpt-4-32k", 32768, "cl100k_base"),
+        ("openai/gpt-4o", 128000, "o200k_base"),
+        ("ft:gpt-3.5-turbo-0125:acme::abc123", 16385, "cl100k_base"),
+        ("llama3.1:8b", 131072, "o200k_base"),
+        ("meta-llama/Llama-3-8B-Instruct", 8192, "o200k_base"),
+        ("Qwen/Qwen2.5-7B-Instruct", 32768, "o200k_base"),
+        ("deepseek-r1:14b", 131072, "o200k_base"),
+        ("mistral-nemo", 131072, "o200k_base"),
+        ("totally-unknown-model", 128000, "o200k_base"),
+        ("", 128000, "o200k_base"),
+    ],
+)
 def test_model_facts(model: str, window: int, encoding: str) -> None:
     assert model_facts(model) == ModelFacts(model=model, context_window=window, encoding=encoding)
 
@@ -459,7 +475,7 @@ def test_model_rules_are_valid_and_not_shadowed() -> None:
     table = json.loads(paths.resource("models.json").read_text(encoding="utf-8"))
     prefixes = [rule["prefix"] for rule in table["prefixes"]]
     for i, earlier in enumerate(prefixes):
-        for later in prefixes[i + 1:]:
+        for later in prefixes[i + 1 :]:
             assert not later.startswith(earlier), f"{later!r} is shadowed by {earlier!r}"
     for name, rule in table["exact"].items():
         assert name == name.lower() and model_facts(name).context_window == rule["contextWindow"]
@@ -493,10 +509,20 @@ def test_calibration_clamps(tmp_path: Path) -> None:
     assert cal.record("n", 10_000, 100) == 0.5
 
 
-@pytest.mark.parametrize(("estimated", "actual"), [
-    (0, 500), (500, 0), (-10, 500), (5, 9), (500, 3),
-    (math.nan, 500), (500, math.inf), (True, 500), ("500", 600),
-])
+@pytest.mark.parametrize(
+    ("estimated", "actual"),
+    [
+        (0, 500),
+        (500, 0),
+        (-10, 500),
+        (5, 9),
+        (500, 3),
+        (math.nan, 500),
+        (500, math.inf),
+        (True, 500),
+        ("500", 600),
+    ],
+)
 def test_calibration_ignores_invalid_samples(tmp_path: Path, estimated: object, actual: object) -> None:
     path = tmp_path / "c.json"
     cal = Calibration(path)
@@ -505,9 +531,16 @@ def test_calibration_ignores_invalid_samples(tmp_path: Path, estimated: object, 
     assert not path.exists()
 
 
-@pytest.mark.parametrize("content", [
-    b"{not json", b"", b"[1, 2]", b'{"models": []}', b"\xff\xfe\x00garbage",
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"{not json",
+        b"",
+        b"[1, 2]",
+        b'{"models": []}',
+        b"\xff\xfe\x00garbage",
+    ],
+)
 def test_corrupt_calibration_file_gives_factor_one(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "calibration.json"
     path.write_bytes(content)
@@ -519,10 +552,20 @@ def test_corrupt_calibration_file_gives_factor_one(tmp_path: Path, content: byte
 
 def test_calibration_skips_bad_entries_and_clamps_loaded_values(tmp_path: Path) -> None:
     path = tmp_path / "calibration.json"
-    path.write_text(json.dumps({"version": 1, "models": {
-        "good": {"factor": 1.3, "samples": 4}, "huge": {"factor": 50, "samples": 2},
-        "text": {"factor": "1.5", "samples": 1}, "nan": {"factor": float("nan")}, "list": [1],
-    }}))
+    path.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "models": {
+                    "good": {"factor": 1.3, "samples": 4},
+                    "huge": {"factor": 50, "samples": 2},
+                    "text": {"factor": "1.5", "samples": 1},
+                    "nan": {"factor": float("nan")},
+                    "list": [1],
+                },
+            }
+        )
+    )
     cal = Calibration(path)
     assert cal.factor("good") == 1.3 and cal.factor("huge") == 2.0
     assert cal.factor("text") == cal.factor("nan") == cal.factor("list") == 1.0

@@ -53,8 +53,13 @@ def test_the_tool_time_budget_stops_tools_and_says_so(server):
 
 def test_an_approval_that_arrives_after_stop_changes_nothing(server):
     ran = []
-    tool = Tool("act", "acts", {"type": "object", "properties": {}}, lambda a, c: ran.append(1) or ToolOutcome("x"),
-                approval_key="tools.run_shell.approval")
+    tool = Tool(
+        "act",
+        "acts",
+        {"type": "object", "properties": {}},
+        lambda a, c: ran.append(1) or ToolOutcome("x"),
+        approval_key="tools.run_shell.approval",
+    )
     target, sources, runner = make_env(server, [tool])
     sources.settings.set("tools.run_shell.approval", "ask")
     cancel = CancelToken()
@@ -74,14 +79,27 @@ def test_a_call_left_waiting_when_okbot_closed_is_closed_with_a_note_at_the_next
     target, sources, runner = make_env(server, [])
     session = sources.session(target)
     session.append(user_message("tidy the folder"))
-    session.append(new_item("tool_call", author=target.id, source="app", call_id="call_9", name="run_shell",
-                            arguments='{"command": "rm old.txt"}'))  # the app was closed while the card waited
+    session.append(
+        new_item(
+            "tool_call",
+            author=target.id,
+            source="app",
+            call_id="call_9",
+            name="run_shell",
+            arguments='{"command": "rm old.txt"}',
+        )
+    )  # the app was closed while the card waited
     server.enqueue(Reply(text="Sorry, that did not run. Shall I try again?"))
     seen = []
     runner.run_turn(target, "hello?", callbacks=TurnCallbacks(on_item=seen.append))
     kinds = [(it["type"], it.get("call_id")) for it in records(target)]
-    assert kinds[:5] == [("user", None), ("tool_call", "call_9"), ("tool_result", "call_9"), ("notice", None),
-                         ("user", None)]
+    assert kinds[:5] == [
+        ("user", None),
+        ("tool_call", "call_9"),
+        ("tool_result", "call_9"),
+        ("notice", None),
+        ("user", None),
+    ]
     closed = records(target)[2]
     assert not closed["ok"] and "OkBot closed before this call was approved" in closed["content"]
     assert seen[0]["id"] == closed["id"]  # the UI hears about it like any other item
@@ -99,8 +117,14 @@ def test_parallel_approvals_each_get_an_answer(server):
             calls.append(args.get("n"))
         return args.get("n") == 1
 
-    tool = Tool("act", "acts", {"type": "object", "properties": {"n": {"type": "integer"}}},
-                lambda a, c: ToolOutcome(f"ran {a['n']}"), approval_key="tools.run_shell.approval", parallel=True)
+    tool = Tool(
+        "act",
+        "acts",
+        {"type": "object", "properties": {"n": {"type": "integer"}}},
+        lambda a, c: ToolOutcome(f"ran {a['n']}"),
+        approval_key="tools.run_shell.approval",
+        parallel=True,
+    )
     target, sources, runner = make_env(server, [tool])
     sources.settings.set("tools.run_shell.approval", "ask")
     server.enqueue(Reply(tool_calls=[tool_call("act", {"n": 1}), tool_call("act", {"n": 2})]), Reply(text="ok"))
@@ -114,8 +138,12 @@ def test_a_reply_with_thousands_of_tool_calls_runs_at_most_the_turn_budget_and_r
     """500 calls in one reply (an attack sent 10,000; `make stress` runs that): only the turn's budget is
     recorded and run; one notice covers the rest."""
     ran = []
-    tool = Tool("echo", "echoes", {"type": "object", "properties": {"n": {"type": "integer"}}},
-                lambda a, c: ran.append(a["n"]) or ToolOutcome(f"n={a['n']}"))
+    tool = Tool(
+        "echo",
+        "echoes",
+        {"type": "object", "properties": {"n": {"type": "integer"}}},
+        lambda a, c: ran.append(a["n"]) or ToolOutcome(f"n={a['n']}"),
+    )
     target, sources, runner = make_env(server, [tool], max_reply_seconds=120)  # a loaded machine streams slowly
     sources.settings.set("tools.maxCallsPerTurn", 5)
     server.enqueue(Reply(tool_calls=[tool_call("echo", {"n": n}) for n in range(500)]), Reply(text="done"))
@@ -135,8 +163,10 @@ def test_a_tool_that_crashes_gets_a_failed_result_and_every_call_of_the_round_is
     def broken(args, ctx):
         raise RuntimeError("bug in the tool")
 
-    tools = [Tool("broken", "crashes", {"type": "object", "properties": {}}, broken),
-             Tool("fine", "works", {"type": "object", "properties": {}}, lambda a, c: ToolOutcome("fine"))]
+    tools = [
+        Tool("broken", "crashes", {"type": "object", "properties": {}}, broken),
+        Tool("fine", "works", {"type": "object", "properties": {}}, lambda a, c: ToolOutcome("fine")),
+    ]
     target, sources, runner = make_env(server, tools)
     server.enqueue(Reply(tool_calls=[tool_call("broken", {}), tool_call("fine", {})]), Reply(text="sorry"))
     result = runner.run_turn(target, "try both")

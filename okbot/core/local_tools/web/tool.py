@@ -55,7 +55,7 @@ def _max_chars(args: dict[str, Any]) -> int:
     return max(MIN_CHARS, min(MAX_CHARS, int(value)))
 
 
-def make_web_fetch(
+def make_web_fetch(  # noqa: C901
     resolve: Resolver = system_resolve,
     *,
     check: Callable[[str], str] = check_address,

@@ -40,13 +40,18 @@ def test_a_kept_tail_never_starts_inside_a_tool_exchange():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(["user", "assistant", "tool_call", "tool_result"]), min_size=1, max_size=60),
-       st.integers(1, 5000), st.integers(1, 20), st.integers(0, 20))
+@given(
+    st.lists(st.sampled_from(["user", "assistant", "tool_call", "tool_result"]), min_size=1, max_size=60),
+    st.integers(1, 5000),
+    st.integers(1, 20),
+    st.integers(0, 20),
+)
 def test_property_keep_bounds_and_pairs(kinds, limit, keep_min, extra):
     items = items_of(kinds)
     tokens = [(i * 37) % 300 + 1 for i in range(len(items))]
-    keep = choose_keep(items, tokens, fixed_tokens=50, threshold=limit // 2, limit=limit, keep_min=keep_min,
-                       keep_max=keep_min + extra)
+    keep = choose_keep(
+        items, tokens, fixed_tokens=50, threshold=limit // 2, limit=limit, keep_min=keep_min, keep_max=keep_min + extra
+    )
     assert 0 <= keep <= len(items)
     if 0 < keep < len(items):
         assert items[len(items) - keep]["type"] != "tool_result"
