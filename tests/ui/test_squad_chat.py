@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -31,6 +30,7 @@ from okbot.ui.context_viewer import AS_SENT_TAB, ContextViewer
 from tests.helpers.env import settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.fake_squad import SquadScript, ask
+from tests.ui.palettes import dark_palette
 
 WAIT_MS = 15_000
 LONG_TASK = (
@@ -362,22 +362,6 @@ def test_an_assistant_viewer_has_no_member_switch(qtbot: QtBot, ctx: AppContext)
 
 
 # ---------------------------------------------------------------------------------------- colours
-def dark_palette() -> QPalette:
-    palette = QPalette()
-    for role, color in {
-        QPalette.ColorRole.Window: "#202124",
-        QPalette.ColorRole.WindowText: "#e8eaed",
-        QPalette.ColorRole.Base: "#1b1c1f",
-        QPalette.ColorRole.Text: "#e8eaed",
-        QPalette.ColorRole.Button: "#2b2c30",
-        QPalette.ColorRole.ButtonText: "#e8eaed",
-        QPalette.ColorRole.Highlight: "#3d7bd9",
-        QPalette.ColorRole.HighlightedText: "#ffffff",
-    }.items():
-        palette.setColor(role, QColor(color))
-    return palette
-
-
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_member_colours_differ_and_read_on_the_palette(
     qtbot: QtBot, ctx: AppContext, squad: Target, script: SquadScript, theme: str

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QColor, QFont, QGuiApplication, QMouseEvent, QPalette, QTextDocument
+from PySide6.QtGui import QFont, QGuiApplication, QMouseEvent, QPalette, QTextDocument
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from shiboken6 import Shiboken
@@ -25,6 +25,7 @@ from okbot.ui.chat.delegate import SelectableText
 from okbot.ui.chat.heights import HeightIndex
 from okbot.ui.chat.model import BLOCK, DIVIDER, ITEM, RETRY_LOOKBACK, STREAM, ChatModel
 from okbot.ui.tasks import TaskRunner
+from tests.ui.palettes import dark_palette
 
 ANSWER = """## Reading a big file
 
@@ -497,23 +498,6 @@ def test_layouts_are_cached_per_row_and_width(qtbot: QtBot, tmp_path: Path) -> N
 
 
 # ---------------------------------------------------------------------------------------- palette
-def dark_palette() -> QPalette:
-    palette = QPalette()
-    for role, color in {
-        QPalette.ColorRole.Window: "#202124",
-        QPalette.ColorRole.WindowText: "#e8eaed",
-        QPalette.ColorRole.Base: "#1b1c1f",
-        QPalette.ColorRole.AlternateBase: "#26272b",
-        QPalette.ColorRole.Text: "#e8eaed",
-        QPalette.ColorRole.Button: "#2b2c30",
-        QPalette.ColorRole.ButtonText: "#e8eaed",
-        QPalette.ColorRole.Highlight: "#3d7bd9",
-        QPalette.ColorRole.HighlightedText: "#ffffff",
-    }.items():
-        palette.setColor(role, QColor(color))
-    return palette
-
-
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_bubbles_follow_the_palette(qtbot: QtBot, tmp_path: Path, theme: str) -> None:
     view = open_view(qtbot, conversation(tmp_path / "session.jsonl"))
