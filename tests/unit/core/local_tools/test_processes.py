@@ -48,10 +48,8 @@ def test_a_process_that_ignores_sigterm_is_killed(tmp_path):
     )
     try:
         pid = pid_written(tmp_path / "d.pid")
-        start = time.monotonic()
         ended, still = end_descendants(root.pid, grace=0.3)
-        assert still == [] and gone(pid)
-        assert time.monotonic() - start < 5
+        assert still == [] and gone(pid)  # SIGKILL after the grace: SIGTERM alone would leave it sleeping
     finally:
         root.kill()
         root.wait()
