@@ -45,6 +45,7 @@ PARAMETERS: dict[str, Any] = {
 
 
 def _max_chars(args: dict[str, Any]) -> int:
+    """The max_chars argument clamped to MIN_CHARS..MAX_CHARS (MAX_CHARS when absent); FetchError when unusable."""
     value = args.get("max_chars", MAX_CHARS)
     if value is None:
         return MAX_CHARS
@@ -55,7 +56,104 @@ def _max_chars(args: dict[str, Any]) -> int:
     return max(MIN_CHARS, min(MAX_CHARS, int(value)))
 
 
-def make_web_fetch(  # noqa: C901
+def _checked_args(args: dict[str, Any]) -> tuple[str, int]:
+    """The call's URL (stripped, non-empty, not overlong) and its max_chars; FetchError when either is unusable."""
+    url = args.get("url") if isinstance(args, dict) else None
+    if not isinstance(url, str) or not (url := url.strip()):
+        raise FetchError("needs a 'url' string (an http or https URL)")
+    if len(url) > MAX_URL_CHARS:
+        raise FetchError(f"the URL is {len(url):,} characters long; at most {MAX_URL_CHARS:,} are accepted")
+    return url, _max_chars(args)
+
+
+def _progress_for(ctx: ToolContext) -> Callable[[str], None]:
+    """A progress reporter for this call that passes on at most one line per PROGRESS_EVERY seconds."""
+    last = [-1e9]
+
+    def progress(text: str) -> None:
+        if ctx.runtime is not None and time.monotonic() - last[0] >= PROGRESS_EVERY:
+            last[0] = time.monotonic()
+            ctx.runtime.progress("web_fetch", ctx.call_id, text)
+
+    return progress
+
+
+def _follow_redirects(
+    url: str,
+    *,
+    resolve: Resolver,
+    check: Callable[[str], str],
+    deadline: float,
+    cancel: Any,
+    progress: Callable[[str], None],
+    body_cap: int,
+    ssl_context: ssl.SSLContext | None,
+) -> tuple[Page, list[str]]:
+    """Fetch ``url`` and follow its redirects by hand, each hop's host resolved and checked by the address guard
+    before it is fetched; gives the last page and the chain of URLs visited (the first one is ``url``).
+    """
+    chain = [url]
+    while True:
+        parts = parse_url(chain[-1])
+        addresses = _resolve_by(deadline, cancel, lambda p=parts: resolve_public(p.host, p.port, resolve, check))
+        progress(f"GET {chain[-1][:200]}")
+        page = _fetch_any(chain[-1], addresses, deadline, cancel, progress, body_cap, ssl_context)
+        location = page.headers.get("Location")
+        if page.status not in REDIRECTS or not location:
+            return page, chain
+        if len(chain) > MAX_REDIRECTS:
+            raise FetchError(f"more than {MAX_REDIRECTS} redirects (last one to {location[:200]!r})")
+        chain.append(urljoin(chain[-1], location.strip()))
+
+
+def _fetch_any(
+    url: str,
+    addresses: list[str],
+    deadline: float,
+    cancel: Any,
+    progress: Callable[[str], None],
+    body_cap: int,
+    ssl_context: ssl.SSLContext | None,
+) -> Page:
+    """Fetch ``url`` from the first of the host's checked addresses that accepts the connection."""
+    error = FetchError("no address to connect to")
+    options = {"body_cap": body_cap, "cancel": cancel, "ssl_context": ssl_context}
+    for ip in addresses:
+        try:
+            return fetch_pinned(
+                url, ip, deadline=deadline, on_bytes=lambda n: progress(f"received {n:,} bytes"), **options
+            )
+        except ConnectFailed as exc:
+            error = exc  # the host's next address may answer
+    raise error
+
+
+def _resolve_by(deadline: float, cancel: Any, job: Callable[[], list[str]]) -> list[str]:
+    """Run the (blocking) lookup in a helper thread so the deadline and Stop still end the call."""
+    box: list[Any] = []
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            box.append(job())
+        except Exception as exc:  # noqa: BLE001 - handed back to the caller below
+            box.append(exc)
+        done.set()
+
+    threading.Thread(target=work, name="okbot-web-resolve", daemon=True).start()
+    unregister = cancel.on_cancel(done.set) if cancel is not None else (lambda: None)
+    done.wait(max(0.0, deadline - time.monotonic()))
+    unregister()
+    if cancel is not None and cancel.cancelled:
+        raise FetchError("stopped by the user")
+    if not box:
+        raise FetchError("the host name lookup did not finish within the time limit")
+    if isinstance(box[0], Exception):
+        raise box[0]
+    return box[0]
+
+
+def make_web_fetch(
     resolve: Resolver = system_resolve,
     *,
     check: Callable[[str], str] = check_address,
@@ -67,82 +165,32 @@ def make_web_fetch(  # noqa: C901
 
     def run(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         try:
-            return _run(args, ctx)
+            url, max_chars = _checked_args(args)
+            cancel = ctx.runtime.cancel if ctx.runtime is not None else None
+            if cancel is not None and cancel.cancelled:
+                raise FetchError("stopped by the user")
+            deadline = time.monotonic() + total_timeout
+            page, chain = _follow_redirects(
+                url,
+                resolve=resolve,
+                check=check,
+                deadline=deadline,
+                cancel=cancel,
+                progress=_progress_for(ctx),
+                body_cap=body_cap,
+                ssl_context=ssl_context,
+            )
+            return _outcome(page, chain, max_chars, body_cap, total_timeout)
         except FetchError as exc:
             return ToolOutcome(f"web_fetch: {exc}.", ok=False)
-
-    def _run(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
-        url = args.get("url") if isinstance(args, dict) else None
-        if not isinstance(url, str) or not (url := url.strip()):
-            raise FetchError("needs a 'url' string (an http or https URL)")
-        if len(url) > MAX_URL_CHARS:
-            raise FetchError(f"the URL is {len(url):,} characters long; at most {MAX_URL_CHARS:,} are accepted")
-        max_chars = _max_chars(args)
-        cancel = ctx.runtime.cancel if ctx.runtime is not None else None
-        if cancel is not None and cancel.cancelled:
-            raise FetchError("stopped by the user")
-        deadline = time.monotonic() + total_timeout
-        last = [-1e9]
-
-        def progress(text: str) -> None:  # at most one line per PROGRESS_EVERY seconds
-            if ctx.runtime is not None and time.monotonic() - last[0] >= PROGRESS_EVERY:
-                last[0] = time.monotonic()
-                ctx.runtime.progress("web_fetch", ctx.call_id, text)
-
-        chain = [url]
-        while True:
-            parts = parse_url(chain[-1])
-            addresses = _resolve_by(deadline, cancel, lambda p=parts: resolve_public(p.host, p.port, resolve, check))
-            progress(f"GET {chain[-1][:200]}")
-            page = _fetch_any(chain[-1], addresses, deadline, cancel, progress)
-            location = page.headers.get("Location")
-            if page.status not in REDIRECTS or not location:
-                break
-            if len(chain) > MAX_REDIRECTS:
-                raise FetchError(f"more than {MAX_REDIRECTS} redirects (last one to {location[:200]!r})")
-            chain.append(urljoin(chain[-1], location.strip()))
-        return _outcome(page, chain, max_chars, body_cap, total_timeout)
-
-    def _fetch_any(url: str, addresses: list[str], deadline: float, cancel: Any, progress: Callable) -> Page:
-        error = FetchError("no address to connect to")
-        options = {"body_cap": body_cap, "cancel": cancel, "ssl_context": ssl_context}
-        for ip in addresses:
-            try:
-                return fetch_pinned(
-                    url, ip, deadline=deadline, on_bytes=lambda n: progress(f"received {n:,} bytes"), **options
-                )
-            except ConnectFailed as exc:
-                error = exc  # the host's next address may answer
-        raise error
-
-    def _resolve_by(deadline: float, cancel: Any, job: Callable[[], list[str]]) -> list[str]:
-        """Run the (blocking) lookup in a helper thread so the deadline and Stop still end the call."""
-        box: list[Any] = []
-        done = threading.Event()
-
-        def work() -> None:
-            try:
-                box.append(job())
-            except Exception as exc:  # noqa: BLE001 - handed back to the caller below
-                box.append(exc)
-            done.set()
-
-        threading.Thread(target=work, name="okbot-web-resolve", daemon=True).start()
-        unregister = cancel.on_cancel(done.set) if cancel is not None else (lambda: None)
-        done.wait(max(0.0, deadline - time.monotonic()))
-        unregister()
-        if cancel is not None and cancel.cancelled:
-            raise FetchError("stopped by the user")
-        if not box:
-            raise FetchError("the host name lookup did not finish within the time limit")
-        if isinstance(box[0], Exception):
-            raise box[0]
-        return box[0]
 
     return Tool(name="web_fetch", note=NOTE, parameters=PARAMETERS, run=run, approval_key="tools.web_fetch.approval")
 
 
 def _outcome(page: Page, chain: list[str], max_chars: int, body_cap: int, total_timeout: float) -> ToolOutcome:
+    """Turn the last page into the tool's outcome: a head (title, final URL, status, type and size), the text cut
+    to ``max_chars`` and notes on what was cut; a refusal when the body is not text.
+    """
     content_type = page.headers.get("Content-Type", "") or ""
     mime = content_type.split(";")[0].strip().lower()
     body = uncompress(page.body, page.headers.get("Content-Encoding", "") or "", body_cap)
