@@ -240,23 +240,11 @@ def _exit_status(text: str) -> tuple[str, int | None]:
     return "exit", code
 
 
-def execute(  # noqa: C901
-    command: str,
-    *,
-    cwd: Path,
-    timeout: float,
-    env: Mapping[str, str],
-    cancel: Any = None,
-    on_progress: Callable[[str], None] | None = None,
-    cap: int = OUTPUT_CAP_BYTES,
-    grace: float = KILL_GRACE_SECONDS,
-) -> ShellResult:
-    """Run ``command`` with ``bash -c`` and wait for it, its timeout, or ``cancel`` (a CancelToken).
+def _start_watcher(command: str, cwd: Path, env: Mapping[str, str]) -> tuple[subprocess.Popen[bytes], int, int]:
+    """Start the watcher running ``command``: ``(proc, release_w, status_r)``.
 
-    Every process the command started is ended before this returns; one that could not be
-    (another user's, or one that slipped away from an ended watcher) is named in the result.
-    ``on_progress`` gets the last output line, at most every ``PROGRESS_INTERVAL`` seconds.
-    Raises ``OSError`` when the process cannot be started.
+    The watcher's ends of the release and status pipes are closed here whatever happens; ours are
+    closed too when it cannot be started. Raises ``OSError`` when the process cannot be started.
     """
     release_r, release_w = os.pipe()
     status_r, status_w = os.pipe()
@@ -279,115 +267,197 @@ def execute(  # noqa: C901
     finally:
         os.close(release_r)
         os.close(status_w)
-    watcher = proc.pid  # start_new_session: also the id of its process group
-    assert proc.stdout is not None
-    out_fd = proc.stdout.fileno()
-    os.set_blocking(out_fd, False)
-    wake_r, wake_w = os.pipe()
-    os.set_blocking(wake_w, False)
+    return proc, release_w, status_r
+
+
+def _waker(fd: int) -> Callable[[], None]:
+    """A callable that writes a byte to ``fd`` (non-blocking) to wake the selector; it never raises ``OSError``."""
 
     def wake() -> None:
         try:
-            os.write(wake_w, b"x")
+            os.write(fd, b"x")
         except OSError:
             pass
 
-    unregister = cancel.on_cancel(wake) if cancel is not None else (lambda: None)
-    capture = _Capture(cap)
-    selector = selectors.DefaultSelector()
-    selector.register(out_fd, selectors.EVENT_READ)
-    selector.register(wake_r, selectors.EVENT_READ)
-    selector.register(status_r, selectors.EVENT_READ)
-    deadline = time.monotonic() + timeout
-    last_progress = 0.0
-    sent = ""
-    status = ""
-    code: int | None = None
-    status_text = b""
-    eof = False
-    leftovers = 0
-    escaped: list[str] = []
-    tree_ended = False
-    watcher_killed = False
+    return wake
 
-    def drain() -> bool:
-        """Read what the pipe holds now; True at end of file."""
+
+class _Run:
+    """One started watcher: its pipes, the output read so far, and how the command ended."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], release_w: int, status_r: int, cap: int) -> None:
+        self.proc = proc
+        self.watcher = proc.pid  # start_new_session: also the id of its process group
+        assert proc.stdout is not None
+        self.stdout = proc.stdout
+        self.out_fd = proc.stdout.fileno()
+        os.set_blocking(self.out_fd, False)
+        self.release_w = release_w
+        self.status_r = status_r
+        self.capture = _Capture(cap)
+        self.status = ""
+        self.code: int | None = None
+        self.status_text = b""
+        self.eof = False
+        self.leftovers = 0
+        self.escaped: list[str] = []
+        self.tree_ended = False
+        self.watcher_killed = False
+
+    def selector(self, wake_r: int) -> selectors.BaseSelector:
+        """A selector on the output pipe, the cancel wake pipe ``wake_r`` and the status pipe."""
+        selector = selectors.DefaultSelector()
+        selector.register(self.out_fd, selectors.EVENT_READ)
+        selector.register(wake_r, selectors.EVENT_READ)
+        selector.register(self.status_r, selectors.EVENT_READ)
+        return selector
+
+    def drain(self) -> bool:
+        """Read what the output pipe holds now; True at end of file."""
         while True:
             try:
-                data = os.read(out_fd, READ_CHUNK)
+                data = os.read(self.out_fd, READ_CHUNK)
             except BlockingIOError:
                 return False
             if not data:
                 return True
-            capture.add(data)
+            self.capture.add(data)
 
-    try:
-        while not status:
+    def wait(
+        self,
+        selector: selectors.BaseSelector,
+        deadline: float,
+        cancel: Any,
+        on_progress: Callable[[str], None] | None,
+    ) -> None:
+        """Read output until the watcher reports the command's status, ``cancel`` is set or ``deadline`` passes.
+
+        Sets ``status`` (and ``code``); ``on_progress`` gets the last output line when it changed, at
+        most every ``PROGRESS_INTERVAL`` seconds.
+        """
+        last_progress = 0.0
+        sent = ""
+        while not self.status:
             if cancel is not None and cancel.cancelled:
-                status = "stopped"
+                self.status = "stopped"
                 break
             now = time.monotonic()
             if now >= deadline:
-                status = "timeout"
+                self.status = "timeout"
                 break
             for key, _mask in selector.select(min(PROGRESS_INTERVAL, deadline - now)):
-                if key.fd == out_fd and not eof:
-                    eof = drain()
-                    if eof:
-                        selector.unregister(out_fd)
-                elif key.fd == status_r:
-                    data = os.read(status_r, 64)
-                    status_text += data
-                    if not data:  # the watcher wrote the command's $? (or died without a word)
-                        eof = eof or drain()
-                        status, code = _exit_status(status_text.decode("ascii", "replace"))
+                self._ready(key.fd, selector)
             if on_progress is not None and time.monotonic() - last_progress >= PROGRESS_INTERVAL:
-                line = capture.last_line()
+                line = self.capture.last_line()
                 if line and line != sent:
                     _report(on_progress, line)
                     sent, last_progress = line, time.monotonic()
-        ended, escaped = end_descendants(watcher, grace)
-        tree_ended = True
-        if status in ("exit", "signal"):
-            leftovers = ended
+
+    def _ready(self, fd: int, selector: selectors.BaseSelector) -> None:
+        """Handle one readable pipe: output is captured; the status pipe's end of file gives the status."""
+        if fd == self.out_fd and not self.eof:
+            self.eof = self.drain()
+            if self.eof:
+                selector.unregister(self.out_fd)
+        elif fd == self.status_r:
+            data = os.read(self.status_r, 64)
+            self.status_text += data
+            if not data:  # the watcher wrote the command's $? (or died without a word)
+                self.eof = self.eof or self.drain()
+                self.status, self.code = _exit_status(self.status_text.decode("ascii", "replace"))
+
+    def end_tree(self, grace: float) -> None:
+        """End every process below the watcher; count them as leftovers when the command itself had ended."""
+        ended, self.escaped = end_descendants(self.watcher, grace)
+        self.tree_ended = True
+        if self.status in ("exit", "signal"):
+            self.leftovers = ended
+
+    def let_go(self) -> None:
+        """Release the watcher and reap it (killed if it lingers), then kill what is left of its group.
+
+        Called from a ``finally``: after an exception on the way the tree is still ended and the output
+        pipe closed, so nothing is left running. The status pipe is closed only once the watcher is gone.
+        """
+        if not self.tree_ended:  # an exception on the way: still leave nothing running
+            end_descendants(self.watcher, 0)
+        os.close(self.release_w)  # the watcher may go now
+        try:
+            self.proc.wait(timeout=KILL_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            self.watcher_killed = True
+        os.close(self.status_r)  # only now: the watcher must not die of SIGPIPE writing a late status
+        try:
+            os.killpg(self.watcher, signal.SIGKILL)  # what left the tree but not the group (no subreaper here)
+        except (ProcessLookupError, PermissionError):
+            pass
+        if not self.tree_ended:
+            self.stdout.close()
+
+    def read_rest(self, grace: float) -> None:
+        """Read what is left, then close the output pipe.
+
+        A process that got away may hold the pipe open, so reading stops after ``grace`` seconds.
+        """
+        end = time.monotonic() + grace
+        while not self.eof and time.monotonic() < end:
+            if select.select([self.out_fd], [], [], 0.05)[0]:
+                self.eof = self.drain()
+        self.stdout.close()
+
+    def result(self, timeout: float) -> ShellResult:
+        """The :class:`ShellResult` of the ended run."""
+        finished = self.status in ("exit", "signal")
+        return ShellResult(
+            status=self.status,
+            exit_code=self.code if finished else None,
+            output=self.capture.text(),
+            total_bytes=self.capture.total,
+            cut_bytes=self.capture.cut,
+            timeout=timeout,
+            leftovers=self.leftovers,
+            escaped=tuple(self.escaped),
+            watcher_lost=self.status == "lost" or (finished and self.proc.returncode != 0 and not self.watcher_killed),
+        )
+
+
+def execute(
+    command: str,
+    *,
+    cwd: Path,
+    timeout: float,
+    env: Mapping[str, str],
+    cancel: Any = None,
+    on_progress: Callable[[str], None] | None = None,
+    cap: int = OUTPUT_CAP_BYTES,
+    grace: float = KILL_GRACE_SECONDS,
+) -> ShellResult:
+    """Run ``command`` with ``bash -c`` and wait for it, its timeout, or ``cancel`` (a CancelToken).
+
+    Every process the command started is ended before this returns; one that could not be
+    (another user's, or one that slipped away from an ended watcher) is named in the result.
+    ``on_progress`` gets the last output line, at most every ``PROGRESS_INTERVAL`` seconds.
+    Raises ``OSError`` when the process cannot be started.
+    """
+    run = _Run(*_start_watcher(command, cwd, env), cap)
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    unregister = cancel.on_cancel(_waker(wake_w)) if cancel is not None else (lambda: None)
+    selector = run.selector(wake_r)
+    deadline = time.monotonic() + timeout
+    try:
+        run.wait(selector, deadline, cancel, on_progress)
+        run.end_tree(grace)
     finally:
         unregister()
         selector.close()
         os.close(wake_r)
         os.close(wake_w)
-        if not tree_ended:  # an exception on the way: still leave nothing running
-            end_descendants(watcher, 0)
-        os.close(release_w)  # the watcher may go now
-        try:
-            proc.wait(timeout=KILL_GRACE_SECONDS)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            watcher_killed = True
-        os.close(status_r)  # only now: the watcher must not die of SIGPIPE writing a late status
-        try:
-            os.killpg(watcher, signal.SIGKILL)  # what left the tree but not the group (no subreaper here)
-        except (ProcessLookupError, PermissionError):
-            pass
-        if not tree_ended:
-            proc.stdout.close()
-    # Read what is left; a process that got away may hold the pipe open, so stop after a while.
-    end = time.monotonic() + grace
-    while not eof and time.monotonic() < end:
-        if select.select([out_fd], [], [], 0.05)[0]:
-            eof = drain()
-    proc.stdout.close()
-    return ShellResult(
-        status=status,
-        exit_code=code if status in ("exit", "signal") else None,
-        output=capture.text(),
-        total_bytes=capture.total,
-        cut_bytes=capture.cut,
-        timeout=timeout,
-        leftovers=leftovers,
-        escaped=tuple(escaped),
-        watcher_lost=status == "lost" or (status in ("exit", "signal") and proc.returncode != 0 and not watcher_killed),
-    )
+        run.let_go()
+    run.read_rest(grace)
+    return run.result(timeout)
 
 
 # -- the tool ------------------------------------------------------------------------------------
