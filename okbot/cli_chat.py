@@ -17,7 +17,7 @@ from typing import Any, TextIO
 from okbot.core.items import asked_member, is_member_answer, member_of
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.messages import task_text
-from okbot.core.runner import TurnCallbacks, TurnResult
+from okbot.core.runner import TurnCallbacks, TurnResult, TurnRunner
 from okbot.core.sources import ContextSources
 from okbot.core.squad import members
 from okbot.core.turns import make_turn_runner
@@ -81,60 +81,83 @@ def _squad_line(item: dict[str, Any], names: dict[str, str]) -> str | None:
     return None
 
 
-def run_chat(  # noqa: C901
-    ws: Workspace, target: Target, text: str | None, *, as_json: bool, out: TextIO, err: TextIO, verbose: bool = False
-) -> int:
-    """Run one turn (``text=None``: retry the last one) and report it; returns the exit code."""
-    sources = ContextSources(ws)
-    for problem in sources.settings.problems:
-        print(f"okbot: note: {problem}", file=err)
-    provider = OpenAIProvider.from_settings(sources.settings)
-    keeper = MemoryKeeper(sources, provider)
-    runner = make_turn_runner(sources, provider, keeper)
-    emit_lock = threading.Lock()
+def _member_names(ws: Workspace, target: Target) -> dict[str, str]:
+    """A squad's member ids to their names, for the ``--verbose`` lines (empty for a single bot)."""
+    return {m.target.id: m.target.name for m in members(target, ws)[0]} if target.kind == "squad" else {}
 
-    def emit(obj: dict[str, Any]) -> None:
-        with emit_lock:
-            print(json.dumps(obj, ensure_ascii=False), file=out, flush=True)
 
-    mid_line = [False]  # the reply printed so far does not end with a newline
+class _ChatOutput:
+    """The turn's output: JSON events on ``out`` (``--json``), or the reply as plain text with notes on ``err``.
 
-    def on_delta(delta: str) -> None:
-        if as_json:
-            emit({"event": "delta", "text": delta})
+    Its callbacks run on the worker thread. In plain text it tracks whether the reply printed so far
+    ends mid-line, so a note or the end of the turn starts on a line of its own.
+    """
+
+    def __init__(self, out: TextIO, err: TextIO, *, as_json: bool, verbose: bool, names: dict[str, str]) -> None:
+        self.out, self.err = out, err
+        self.as_json, self.verbose, self.names = as_json, verbose, names
+        self.lock = threading.Lock()
+        self.mid_line = False  # the reply printed so far does not end with a newline
+
+    def emit(self, obj: dict[str, Any]) -> None:
+        """One JSON event, a line of its own."""
+        with self.lock:
+            print(json.dumps(obj, ensure_ascii=False), file=self.out, flush=True)
+
+    def on_delta(self, delta: str) -> None:
+        """A piece of the reply as it streams in."""
+        if self.as_json:
+            self.emit({"event": "delta", "text": delta})
         elif delta:
-            out.write(delta)
-            out.flush()
-            mid_line[0] = not delta.endswith("\n")
+            self.out.write(delta)
+            self.out.flush()
+            self.mid_line = not delta.endswith("\n")
 
-    def on_event(event: Any) -> None:
-        if as_json:
-            emit(_event_json(event))
+    def on_event(self, event: Any) -> None:
+        """A provider event: every one in JSON; in plain text only retries and degradations, as notes."""
+        if self.as_json:
+            self.emit(_event_json(event))
         elif isinstance(event, Retrying | Degraded):
-            if mid_line[0]:  # a note at the end of a reply goes on its own line, not glued to the reply's last
-                out.write("\n")
-                out.flush()
-                mid_line[0] = False
-            print(f"okbot: {event.message}", file=err)
+            if self.mid_line:  # a note at the end of a reply goes on its own line, not glued to the reply's last
+                self.out.write("\n")
+                self.out.flush()
+                self.mid_line = False
+            print(f"okbot: {event.message}", file=self.err)
 
-    names = {m.target.id: m.target.name for m in members(target, ws)[0]} if target.kind == "squad" else {}
+    def on_item(self, item: dict[str, Any]) -> None:
+        """A stored item: every one in JSON; in plain text the squad's lines with ``--verbose``."""
+        if self.as_json:
+            self.emit({"event": "item", "item": item})
+        elif self.verbose and (line := _squad_line(item, self.names)) is not None:
+            with self.lock:
+                print(line, file=self.out, flush=True)
 
-    def on_item(item: dict[str, Any]) -> None:
-        if as_json:
-            emit({"event": "item", "item": item})
-        elif verbose and (line := _squad_line(item, names)) is not None:
-            with emit_lock:
-                print(line, file=out, flush=True)
+    def callbacks(self, cancel: CancelToken) -> TurnCallbacks:
+        """The runner's callbacks; approvals are asked on the terminal until ``cancel`` is set."""
+        return TurnCallbacks(
+            on_item=self.on_item,
+            on_delta=self.on_delta,
+            on_event=self.on_event,
+            ask_approval=_ask_on_tty(self.err, cancel),
+        )
 
-    cancel = CancelToken()
-    callbacks = TurnCallbacks(
-        on_item=on_item,
-        on_delta=on_delta,
-        on_event=on_event,
-        ask_approval=_ask_on_tty(err, cancel),
-    )
+    def done(self, result: TurnResult) -> None:
+        """The end of the turn: the ``done`` event in JSON, in plain text the reply's last newline."""
+        if self.as_json:
+            self.emit({"event": "done", "status": result.status, "error": str(result.error) if result.error else None})
+        elif self.mid_line:
+            self.out.write("\n")
+
+
+def _run_turn(
+    runner: TurnRunner, target: Target, text: str | None, callbacks: TurnCallbacks, cancel: CancelToken
+) -> dict[str, Any]:
+    """Run the turn on a worker thread until it ends or Ctrl+C stops it.
+
+    Returns the outcome: ``result`` (a TurnResult) or ``error`` (an OkBotError), or neither when
+    the stopped turn did not wind down within STOP_WAIT_SECONDS.
+    """
     outcome: dict[str, Any] = {}
-
     finished = threading.Event()
 
     def work() -> None:
@@ -160,6 +183,14 @@ def run_chat(  # noqa: C901
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         cancel.cancel()  # the runner keeps what arrived (status interrupted) and closes its tool calls
         finished.wait(STOP_WAIT_SECONDS)
+    return outcome
+
+
+def _wrap_up(outcome: dict[str, Any], keeper: MemoryKeeper, output: _ChatOutput, err: TextIO) -> int:
+    """Finish after the turn: wait for memory extraction, report the end, return the exit code.
+
+    An error the turn raised is raised again here.
+    """
     if "error" in outcome:
         raise outcome["error"]
     if "result" not in outcome:  # the turn did not wind down in time: what it wrote so far stays on disk
@@ -171,11 +202,24 @@ def run_chat(  # noqa: C901
             print("okbot: note: memory wrap-up still running; it will catch up next time", file=err)
     except KeyboardInterrupt:
         pass
-    if as_json:
-        emit({"event": "done", "status": result.status, "error": str(result.error) if result.error else None})
-    elif mid_line[0]:
-        out.write("\n")
+    output.done(result)
     if result.status == "error":
         print(f"okbot: {result.error}", file=err)
         return EXIT_ERROR
     return EXIT_INTERRUPTED if result.status == "interrupted" else EXIT_OK
+
+
+def run_chat(
+    ws: Workspace, target: Target, text: str | None, *, as_json: bool, out: TextIO, err: TextIO, verbose: bool = False
+) -> int:
+    """Run one turn (``text=None``: retry the last one) and report it; returns the exit code."""
+    sources = ContextSources(ws)
+    for problem in sources.settings.problems:
+        print(f"okbot: note: {problem}", file=err)
+    provider = OpenAIProvider.from_settings(sources.settings)
+    keeper = MemoryKeeper(sources, provider)
+    runner = make_turn_runner(sources, provider, keeper)
+    output = _ChatOutput(out, err, as_json=as_json, verbose=verbose, names=_member_names(ws, target))
+    cancel = CancelToken()
+    outcome = _run_turn(runner, target, text, output.callbacks(cancel), cancel)
+    return _wrap_up(outcome, keeper, output, err)
