@@ -166,13 +166,23 @@ class Setting:
             f"{self.key}: {show_value(self.shown(value))} is not allowed{detail}; expected {self.allowed()}"
         )
 
-    def validate(self, value: Any) -> Any:  # noqa: C901
+    def validate(self, value: Any) -> Any:
         """Return ``value`` normalised (floats as float, text stripped) or raise :class:`SettingError`."""
-        original = value
         if value is None:
             if self.nullable:
                 return None
             raise self._refuse(value)
+        normalised = self._check_type(value)
+        self._check_bounds(normalised, value)
+        self._check_rule(normalised, value)
+        return normalised
+
+    def _check_type(self, value: Any) -> Any:
+        """``value`` (not ``None``) normalised for this setting's type, or raise :class:`SettingError`.
+
+        A bool is not taken for a number; a float must be finite and comes back as ``float``;
+        text comes back stripped and must be one of the ``choices`` when there are any.
+        """
         kind = self.type
         if kind is bool:
             if not isinstance(value, bool):
@@ -192,15 +202,21 @@ class Setting:
             value = value.strip()
             if self.choices is not None and value not in self.choices:
                 raise self._refuse(value)
+        return value
+
+    def _check_bounds(self, value: Any, original: Any) -> None:
+        """Raise :class:`SettingError` (naming ``original``) when ``value`` is outside ``minimum``..``maximum``."""
         if self.minimum is not None and value < self.minimum:
             raise self._refuse(original, "too small")
         if self.maximum is not None and value > self.maximum:
             raise self._refuse(original, "too large")
+
+    def _check_rule(self, value: Any, original: Any) -> None:
+        """Raise :class:`SettingError` (naming ``original``) when the extra ``check`` finds ``value`` wrong."""
         if self.check is not None:
             problem = self.check(value)
             if problem:
                 raise SettingError(f"{self.key}: {show_value(self.shown(original))} is not allowed; it {problem}")
-        return value
 
     def parse(self, text: str) -> Any:
         """Turn command-line text into a valid value (``okbot config set``), or raise SettingError."""

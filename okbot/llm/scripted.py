@@ -24,7 +24,7 @@ import json
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from okbot.llm.errors import ProviderError
@@ -151,11 +151,13 @@ class ScriptedProvider:
         script = self._next(request)
         return self._play(request, script, cancel)
 
-    def _play(self, request: ChatRequest, script: list[Spec], cancel: CancelToken) -> Iterator[Event]:  # noqa: C901
-        tools = ToolCallAssembler()
-        text = ""
-        reported: UsageEvent | None = None
-        finish: str | None = None
+    def _play(self, request: ChatRequest, script: list[Spec], cancel: CancelToken) -> Iterator[Event]:
+        """The events of one script: its specs in order, then the assembled calls, usage and ``Done``.
+
+        A cancel (before a spec, during a pause, or by the end) ends it with ``Done("cancelled")``;
+        a scripted error ends it with that ``ErrorEvent``; a scripted ``Done`` stops the specs early.
+        """
+        reply = _Reply()
         for spec in script:
             if cancel.cancelled:
                 yield Done("cancelled")
@@ -164,45 +166,18 @@ class ScriptedProvider:
                 if cancel.wait(spec.seconds):
                     yield Done("cancelled")
                     return
-            elif isinstance(spec, str):
-                text += spec
-                yield TextDelta(spec)
-            elif isinstance(spec, CallSpec):
-                index = len(tools)
-                yield tools.add(index, spec.call_id, spec.name, "")
-                yield tools.add(index, None, None, spec.arguments)
-            elif isinstance(spec, UsageSpec):
-                reported = UsageEvent(spec.prompt_tokens, spec.completion_tokens, spec.cached_tokens, False)
-            elif isinstance(spec, UsageEvent):
-                reported = spec
-            elif isinstance(spec, ProviderError):
-                yield ErrorEvent(spec)
-                return
-            elif isinstance(spec, ErrorEvent):
-                yield spec
+            elif isinstance(spec, (ProviderError, ErrorEvent)):
+                yield spec if isinstance(spec, ErrorEvent) else ErrorEvent(spec)
                 return
             elif isinstance(spec, Done):  # the end, with this finish reason (usage still comes first)
-                finish = spec.finish_reason
+                reply.finish = spec.finish_reason
                 break
-            elif isinstance(spec, TextDelta):
-                text += spec.text
-                yield spec
-            elif isinstance(spec, ToolCallDelta):
-                yield tools.add(spec.index, spec.call_id, spec.name, spec.arguments)
-            elif isinstance(spec, ToolCallDone):
-                yield spec
             else:
-                yield spec  # Degraded, Retrying: passed through as scripted
+                yield from _spec_events(spec, reply)
         if cancel.cancelled:
             yield Done("cancelled")
             return
-        produced = text
-        calls = tools.calls()
-        for done in calls:
-            produced += done.name + done.arguments
-            yield done
-        yield reported or UsageEvent(rough_token_estimate(request.messages), completion_estimate(produced), None, False)
-        yield Done(finish or ("tool_calls" if calls else "stop"))
+        yield from _ending(request, reply)
 
     def complete(self, request: ChatRequest, cancel: CancelToken | None = None) -> str:
         """The scripted reply's text; a scripted error is raised as ``ProviderError``."""
@@ -228,6 +203,52 @@ class ScriptedProvider:
     def list_models(self) -> list[str]:
         """The configured model ids, sorted."""
         return sorted(self.models)
+
+
+@dataclass
+class _Reply:
+    """What a playing script has produced so far (see :meth:`ScriptedProvider._play`)."""
+
+    tools: ToolCallAssembler = field(default_factory=ToolCallAssembler)
+    text: str = ""
+    reported: UsageEvent | None = None
+    finish: str | None = None
+
+
+def _spec_events(spec: Spec, reply: _Reply) -> Iterator[Event]:
+    """The events of one spec that neither waits nor ends the reply, noting its text, calls and usage in ``reply``."""
+    if isinstance(spec, str):
+        reply.text += spec
+        yield TextDelta(spec)
+    elif isinstance(spec, CallSpec):
+        index = len(reply.tools)
+        yield reply.tools.add(index, spec.call_id, spec.name, "")
+        yield reply.tools.add(index, None, None, spec.arguments)
+    elif isinstance(spec, UsageSpec):
+        reply.reported = UsageEvent(spec.prompt_tokens, spec.completion_tokens, spec.cached_tokens, False)
+    elif isinstance(spec, UsageEvent):
+        reply.reported = spec
+    elif isinstance(spec, TextDelta):
+        reply.text += spec.text
+        yield spec
+    elif isinstance(spec, ToolCallDelta):
+        yield reply.tools.add(spec.index, spec.call_id, spec.name, spec.arguments)
+    else:
+        yield spec  # ToolCallDone, Degraded, Retrying: passed through as scripted
+
+
+def _ending(request: ChatRequest, reply: _Reply) -> Iterator[Event]:
+    """The end of a played reply: the assembled tool calls, the usage (reported or estimated), then ``Done``."""
+    produced = reply.text
+    calls = reply.tools.calls()
+    for done in calls:
+        produced += done.name + done.arguments
+        yield done
+    if reply.reported is not None:
+        yield reply.reported
+    else:
+        yield UsageEvent(rough_token_estimate(request.messages), completion_estimate(produced), None, False)
+    yield Done(reply.finish or ("tool_calls" if calls else "stop"))
 
 
 def collect(events: Iterable[Event]) -> dict[str, Any]:

@@ -164,46 +164,18 @@ class LayoutBuilder:
         return doc
 
     # ------------------------------------------------------------------ message bubbles
-    def _message(self, data: RowData, width: int) -> RowLayout:  # noqa: C901
+    def _message(self, data: RowData, width: int) -> RowLayout:
+        """A message bubble (user, assistant, streaming): squad author, text, code buttons, status line, footer."""
         item = data.item or {}
         style = data.style
         user = style == "user"
         col_x, col_w = self.column(width)
         out = RowLayout(style=style, width=width, height=0, item=item)
-        y = float(GAP)
-        x = col_x
-        if data.squad and not user:  # squads: every reply sits right of its author's avatar
-            x = col_x + AVATAR + 10
-            col_w -= AVATAR + 10
-            if data.author:
-                out.author = data.author
-                out.avatar = QRectF(col_x, y, AVATAR, AVATAR)
-                out.author_rect = QRectF(x + 2, y, col_w, self.sfm.height())
-                y += self.sfm.height() + 4
-            if data.info is not None:
-                out.slot = data.info.slot
-                out.author_note = "to the captain" if data.info.to_captain else ""
+        x, col_w, y = self._author(data, out, col_x, col_w, float(GAP))
         max_w = float(math.floor(min(col_w * USER_MAX_FRACTION, 640.0) if user else col_w))
-        text = str(item.get("content") or "")
-        status = chat_text.status_line(item) if style == "assistant" else ""
-        out.status_error = item.get("status") == "error"
-        if is_member_answer(item):
-            text, note = split_app_note(text)
-            if not item.get("ok", True):
-                status = note or "The member's answer failed"
-                out.status_error = "stopped by the user" not in status
-        if style == "stream":
-            text += " ▍"
+        text, status = self._text_and_status(out, item, style)
         doc = self.markdown_doc(text, max_w - 2 * PAD_X) if text.strip() else None
-        codes: list[CodeBlock] = []
-        content_w = 0.0
-        if doc is not None:
-            codes = code_blocks(doc, text)
-            if not codes and not _has_table(doc):
-                ideal = math.ceil(doc.idealWidth()) + 1
-                if ideal < doc.textWidth():
-                    doc.setTextWidth(ideal)
-            content_w = doc.textWidth()
+        codes, content_w = self._fit_doc(doc, text)
         retry_w = self._button_w(RETRY_LABEL, bold=True) + 12 if data.retryable else 0.0
         if status:
             content_w = max(content_w, min(max_w - 2 * PAD_X, self.sfm.horizontalAdvance(status) + 20 + retry_w))
@@ -217,19 +189,9 @@ class LayoutBuilder:
         out.doc = doc
         out.doc_pos = QPointF(bx + PAD_X, y + PAD_Y)
         out.codes = codes
-        for i, code in enumerate(codes):
-            box = code.rect.translated(out.doc_pos)
-            label = "Copy"
-            w = self.sfm.horizontalAdvance("Copied ✓") + 2 * BUTTON_PAD
-            rect = QRectF(box.right() - w - 4, box.top() + 3, w, CODE_HEADER - 6)
-            out.actions.append(Action("copy_code", rect, label, i))
+        self._copy_code_actions(out)
         if status:
-            sy = out.bubble.bottom() - PAD_Y - STATUS_H
-            out.status = status
-            out.status_rect = QRectF(bx + PAD_X, sy, bubble_w - 2 * PAD_X - retry_w, STATUS_H)
-            if data.retryable:
-                rect = QRectF(out.bubble.right() - PAD_X - retry_w + 12, sy + 1, retry_w - 12, STATUS_H - 2)
-                out.actions.append(Action("retry", rect, RETRY_LABEL))
+            self._status_line(out, status, data.retryable, retry_w)
         y = out.bubble.bottom()
         if style == "stream":
             out.height = math.ceil(y + GAP + 6)
@@ -237,6 +199,79 @@ class LayoutBuilder:
         self._footer(out, item, user, y)
         out.height = math.ceil(y + FOOTER)
         return out
+
+    def _author(
+        self, data: RowData, out: RowLayout, col_x: float, col_w: float, y: float
+    ) -> tuple[float, float, float]:
+        """Squads: place a reply's avatar and author name; return the bubble's left edge, the width left, and y below.
+
+        Outside squads (and for the user's own messages) nothing moves: ``(col_x, col_w, y)``.
+        """
+        x = col_x
+        if data.squad and data.style != "user":  # squads: every reply sits right of its author's avatar
+            x = col_x + AVATAR + 10
+            col_w -= AVATAR + 10
+            if data.author:
+                out.author = data.author
+                out.avatar = QRectF(col_x, y, AVATAR, AVATAR)
+                out.author_rect = QRectF(x + 2, y, col_w, self.sfm.height())
+                y += self.sfm.height() + 4
+            if data.info is not None:
+                out.slot = data.info.slot
+                out.author_note = "to the captain" if data.info.to_captain else ""
+        return x, col_w, y
+
+    def _text_and_status(self, out: RowLayout, item: dict[str, Any], style: str) -> tuple[str, str]:
+        """The bubble's text and its status line ("" for none), marking ``out.status_error``.
+
+        A member's answer has the app's note split off its text (the note is the status when the
+        answer failed); a streaming row ends with a cursor.
+        """
+        text = str(item.get("content") or "")
+        status = chat_text.status_line(item) if style == "assistant" else ""
+        out.status_error = item.get("status") == "error"
+        if is_member_answer(item):
+            text, note = split_app_note(text)
+            if not item.get("ok", True):
+                status = note or "The member's answer failed"
+                out.status_error = "stopped by the user" not in status
+        if style == "stream":
+            text += " ▍"
+        return text, status
+
+    def _fit_doc(self, doc: QTextDocument | None, text: str) -> tuple[list[CodeBlock], float]:
+        """The code blocks of ``doc`` and the width its content needs.
+
+        Without code blocks or tables the document is narrowed to its ideal width, so short
+        replies get snug bubbles.
+        """
+        if doc is None:
+            return [], 0.0
+        codes = code_blocks(doc, text)
+        if not codes and not _has_table(doc):
+            ideal = math.ceil(doc.idealWidth()) + 1
+            if ideal < doc.textWidth():
+                doc.setTextWidth(ideal)
+        return codes, doc.textWidth()
+
+    def _copy_code_actions(self, out: RowLayout) -> None:
+        """A Copy button at the top right of each of ``out.codes`` (sized for "Copied ✓")."""
+        for i, code in enumerate(out.codes):
+            box = code.rect.translated(out.doc_pos)
+            label = "Copy"
+            w = self.sfm.horizontalAdvance("Copied ✓") + 2 * BUTTON_PAD
+            rect = QRectF(box.right() - w - 4, box.top() + 3, w, CODE_HEADER - 6)
+            out.actions.append(Action("copy_code", rect, label, i))
+
+    def _status_line(self, out: RowLayout, status: str, retryable: bool, retry_w: float) -> None:
+        """The status line at the bottom of ``out.bubble``, with a Retry button at its right when ``retryable``."""
+        bx, bubble_w = out.bubble.left(), out.bubble.width()
+        sy = out.bubble.bottom() - PAD_Y - STATUS_H
+        out.status = status
+        out.status_rect = QRectF(bx + PAD_X, sy, bubble_w - 2 * PAD_X - retry_w, STATUS_H)
+        if retryable:
+            rect = QRectF(out.bubble.right() - PAD_X - retry_w + 12, sy + 1, retry_w - 12, STATUS_H - 2)
+            out.actions.append(Action("retry", rect, RETRY_LABEL))
 
     def _footer(self, out: RowLayout, item: dict[str, Any], user: bool, y: float) -> None:
         h = self.sfm.height() + 6
