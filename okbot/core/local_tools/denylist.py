@@ -245,31 +245,15 @@ def _recursive(flags: list[str]) -> bool:
     return any(f in ("--recursive", "-R", "-r") or (not f.startswith("--") and ("r" in f or "R" in f)) for f in flags)
 
 
-def _command_rule(words: list[str], depth: int) -> str:  # noqa: C901
+def _command_rule(words: list[str], depth: int) -> str:
+    """Why one command (its words, nothing in front) is denied, or ``""``: its own rules, then what it runs."""
     name = _program(words[0])
     args = words[1:]
-    flags = [w for w in args if w.startswith("-") and w != "--"]
-    operands = [w for w in args if not w.startswith("-")]
-    if name == "rm" and _recursive(flags) and any(_WIDE_TARGET.match(w) or _HERE_TARGET.match(w) for w in operands):
-        return "recursive removal of /, a top-level folder, the home folder or everything here"
-    if name == "rm" and "--no-preserve-root" in flags:
-        return "rm --no-preserve-root"
     if name == "find":
         return _find_rule(args)
-    if name in ("chmod", "chown", "chgrp") and _recursive(flags) and any(_WIDE_TARGET.match(w) for w in operands):
-        return f"recursive {name} of / or a top-level folder"
-    if name in _FORMAT_COMMANDS or name.startswith(("mkfs.", "mke2fs.")):
-        return "formatting a file system"
-    if name in _POWER_COMMANDS or (name in ("init", "telinit") and operands[:1] in (["0"], ["6"])):
-        return "shutting down or rebooting the machine"
-    if name == "systemctl" and set(operands) & {"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate"}:
-        return "shutting down or rebooting the machine"
-    if name == "dd":
-        for word in args:
-            if word.startswith("of=/dev/") and not _SAFE_DEVICES.match(word[3:]):
-                return "dd onto a device"
-    if name in ("tee", "cp", "mv", "shred", "cat", "install") and any(re.match(_BLOCK_DEVICE, w) for w in operands):
-        return "writing to a disk device"
+    reason = _file_rule(name, args) or _machine_rule(name, args) or _device_rule(name, args)
+    if reason:
+        return reason
     if name == "ps" and _ps_shows_environment(args):
         return "reading a process's environment"
     if depth < MAX_DEPTH:
@@ -277,6 +261,44 @@ def _command_rule(words: list[str], depth: int) -> str:  # noqa: C901
             reason = denied(nested, depth + 1)
             if reason:
                 return reason
+    return ""
+
+
+def _file_rule(name: str, args: list[str]) -> str:
+    """Recursive ``rm`` of a wide or everything-here target, ``rm --no-preserve-root``, recursive ``chmod``
+    / ``chown`` / ``chgrp`` of / or a top-level folder."""
+    flags = [w for w in args if w.startswith("-") and w != "--"]
+    operands = [w for w in args if not w.startswith("-")]
+    if name == "rm" and _recursive(flags) and any(_WIDE_TARGET.match(w) or _HERE_TARGET.match(w) for w in operands):
+        return "recursive removal of /, a top-level folder, the home folder or everything here"
+    if name == "rm" and "--no-preserve-root" in flags:
+        return "rm --no-preserve-root"
+    if name in ("chmod", "chown", "chgrp") and _recursive(flags) and any(_WIDE_TARGET.match(w) for w in operands):
+        return f"recursive {name} of / or a top-level folder"
+    return ""
+
+
+def _machine_rule(name: str, args: list[str]) -> str:
+    """Formatting a file system, or shutting down / rebooting the machine."""
+    operands = [w for w in args if not w.startswith("-")]
+    if name in _FORMAT_COMMANDS or name.startswith(("mkfs.", "mke2fs.")):
+        return "formatting a file system"
+    if name in _POWER_COMMANDS or (name in ("init", "telinit") and operands[:1] in (["0"], ["6"])):
+        return "shutting down or rebooting the machine"
+    if name == "systemctl" and set(operands) & {"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate"}:
+        return "shutting down or rebooting the machine"
+    return ""
+
+
+def _device_rule(name: str, args: list[str]) -> str:
+    """Writing onto a disk device: ``dd of=/dev/…`` (not /dev/null and the like), ``tee /dev/sda``, …"""
+    if name == "dd":
+        for word in args:
+            if word.startswith("of=/dev/") and not _SAFE_DEVICES.match(word[3:]):
+                return "dd onto a device"
+    operands = [w for w in args if not w.startswith("-")]
+    if name in ("tee", "cp", "mv", "shred", "cat", "install") and any(re.match(_BLOCK_DEVICE, w) for w in operands):
+        return "writing to a disk device"
     return ""
 
 

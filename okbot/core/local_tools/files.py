@@ -16,7 +16,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 from okbot.core.local_tools import safe_open
 from okbot.core.local_tools.guard import PathCheck, allowed, check_path, protected, protected_link, workspace_dir
@@ -259,7 +259,17 @@ def read_file(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
             return _os_error("read_file", shown, exc)
 
 
-def _read_window(fh: BinaryIO, size: int, shown: str, start: int, end: int | None, ctx: ToolContext) -> ToolOutcome:  # noqa: C901
+class _Window(NamedTuple):
+    """The lines :func:`_take_lines` read, and why it stopped where it did."""
+
+    chunks: list[bytes]  # the raw lines (the last one may be cut)
+    line_no: int  # number of the last line taken (whole or cut)
+    cut: str  # "" (end of file or of the range), "bytes" (the output cap) or "midline" (a line cut at it)
+    nul_at: int  # the line with NUL bytes reading stopped before, or 0
+
+
+def _read_window(fh: BinaryIO, size: int, shown: str, start: int, end: int | None, ctx: ToolContext) -> ToolOutcome:
+    """read_file's answer for lines ``start``..``end`` (None: as many as fit) of ``fh``, a ``size``-byte file."""
     if size == 0:
         return ToolOutcome(f"{shown} is empty (0 bytes).")
     why = _looks_binary(fh.read(SNIFF_BYTES))
@@ -274,8 +284,29 @@ def _read_window(fh: BinaryIO, size: int, shown: str, start: int, end: int | Non
         return _fail(f"read_file: start_line {start} is past the end of {shown}: it has {skipped:,} lines.")
     last_wanted = end if end is not None else start + READ_MAX_LINES - 1
     last_allowed = min(last_wanted, start + READ_MAX_LINES - 1)
+    window = _take_lines(fh, start - 1, last_allowed)
+    line_no = window.line_no
+    if line_no < start:
+        if window.nul_at:
+            return _fail(f"read_file: line {start:,} of {shown} contains NUL bytes (binary data); nothing to show.")
+        return _fail(f"read_file: start_line {start:,} is past the end of {shown}: it has {line_no:,} lines.")
+    rest_bytes = size - fh.tell()
+    total = _total_lines(fh, window, rest_bytes, ctx)
+    partial = window.cut == "midline"
+    text = codecs.getincrementaldecoder("utf-8")(errors="replace").decode(b"".join(window.chunks), final=not partial)
+    more_wanted = line_no == last_allowed and (end is None or last_allowed < last_wanted)
+    notes = _read_notes(window, rest_bytes, more_wanted)
+    header = f"{shown} (lines {start:,}–{line_no:,} of {total}; file is {size:,} bytes)"
+    body = text if text.endswith("\n") or not text else text + "\n"
+    footer = "".join(f"[{n}]\n" for n in notes)
+    return ToolOutcome(f"{header}\n{body}{footer}".rstrip("\n"))
+
+
+def _take_lines(fh: BinaryIO, line_no: int, last_allowed: int) -> _Window:
+    """Read whole lines after line ``line_no`` up to ``last_allowed``, within READ_MAX_BYTES; stop before a
+    line with NUL bytes. A line longer than the room left is cut (and the file left just past the cut)."""
     chunks: list[bytes] = []
-    used, line_no, cut, nul_at = 0, start - 1, "", 0
+    used, cut, nul_at = 0, "", 0
     while line_no < last_allowed:
         room = READ_MAX_BYTES - used
         if room <= 0:
@@ -297,30 +328,33 @@ def _read_window(fh: BinaryIO, size: int, shown: str, start: int, end: int | Non
                 line_no += 1
                 break
         line_no += 1
-    if line_no < start:
-        if nul_at:
-            return _fail(f"read_file: line {start:,} of {shown} contains NUL bytes (binary data); nothing to show.")
-        return _fail(f"read_file: start_line {start:,} is past the end of {shown}: it has {line_no:,} lines.")
-    partial = 1 if cut == "midline" else 0
-    rest_bytes = size - fh.tell()
-    if nul_at or rest_bytes > COUNT_MAX_BYTES:
-        total = f"more than {line_no:,}" if rest_bytes > 0 else f"{line_no:,}"
-    else:
-        newlines, tail = _count_rest(fh, ctx)
-        total = f"{line_no - partial + newlines + (1 if tail else 0):,}"
-    text = codecs.getincrementaldecoder("utf-8")(errors="replace").decode(b"".join(chunks), final=not partial)
-    notes: list[str] = []
-    if nul_at:
-        notes.append(f"stopped before line {nul_at:,}: it contains NUL bytes (binary data from there on)")
-    elif cut == "midline":
-        notes.append(f"line {line_no:,} is cut at the {READ_MAX_BYTES // 1024} KB output cap")
-    elif rest_bytes > 0 and (cut or (line_no == last_allowed and (end is None or last_allowed < last_wanted))):
+    return _Window(chunks, line_no, cut, nul_at)
+
+
+def _total_lines(fh: BinaryIO, window: _Window, rest_bytes: int, ctx: ToolContext) -> str:
+    """How many lines the file has, as shown in the header: counted from where reading stopped when the
+    rest is small enough (and not binary), else "more than N"."""
+    line_no = window.line_no
+    if window.nul_at or rest_bytes > COUNT_MAX_BYTES:
+        return f"more than {line_no:,}" if rest_bytes > 0 else f"{line_no:,}"
+    partial = 1 if window.cut == "midline" else 0
+    newlines, tail = _count_rest(fh, ctx)
+    return f"{line_no - partial + newlines + (1 if tail else 0):,}"
+
+
+def _read_notes(window: _Window, rest_bytes: int, more_wanted: bool) -> list[str]:
+    """The notes under the lines: why reading stopped short, and where to go on from.
+
+    ``more_wanted``: the last line read is the last allowed, and the model asked for more (or named no end).
+    """
+    if window.nul_at:
+        return [f"stopped before line {window.nul_at:,}: it contains NUL bytes (binary data from there on)"]
+    if window.cut == "midline":
+        return [f"line {window.line_no:,} is cut at the {READ_MAX_BYTES // 1024} KB output cap"]
+    if rest_bytes > 0 and (window.cut or more_wanted):
         cap = f"output capped at {READ_MAX_LINES:,} lines / {READ_MAX_BYTES // 1024} KB"
-        notes.append(f"{cap}; continue with start_line={line_no + 1}")
-    header = f"{shown} (lines {start:,}–{line_no:,} of {total}; file is {size:,} bytes)"
-    body = text if text.endswith("\n") or not text else text + "\n"
-    footer = "".join(f"[{n}]\n" for n in notes)
-    return ToolOutcome(f"{header}\n{body}{footer}".rstrip("\n"))
+        return [f"{cap}; continue with start_line={window.line_no + 1}"]
+    return []
 
 
 # -- list_dir ----------------------------------------------------------------------------------
@@ -351,7 +385,7 @@ def _scan(folder: Folder) -> tuple[list[str], bool]:
     return sorted(names[:LIST_SCAN_LIMIT]), len(names) > LIST_SCAN_LIMIT
 
 
-def list_dir(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:  # noqa: C901
+def list_dir(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
     """List a directory (and below, up to ``depth``): name, type and size, sorted, at most 500 entries."""
     try:
         raw = _str_arg(args, "path", ".", path=True)
@@ -362,8 +396,22 @@ def list_dir(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:  # noqa: C9
     if refusal:
         return _fail(refusal)
     shown = _show(check.path, ctx)
+    top = _open_listed(check.path, shown)
+    if isinstance(top, ToolOutcome):
+        return top
+    listing = _Listing(ctx, shown, depth)
     try:
-        top = safe_open.open_folder(check.path)
+        with top:
+            complete = listing.walk(top, "", 1)
+    except InterruptedError:
+        return _fail("list_dir was stopped by the user.")
+    return ToolOutcome(listing.report(complete))
+
+
+def _open_listed(path: Path, shown: str) -> Folder | ToolOutcome:
+    """The folder ``path`` itself, reached without following any symlink, or the failure to answer with."""
+    try:
+        return safe_open.open_folder(path)
     except PathChanged as exc:
         return _fail(_swapped("list_dir", shown, exc))
     except FileNotFoundError:
@@ -372,57 +420,68 @@ def list_dir(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:  # noqa: C9
         return _fail(f"{shown} is not a directory; use read_file to read it.")
     except OSError as exc:
         return _os_error("list_dir", shown, exc)
-    lines: list[str] = []
-    notes: list[str] = []
-    first_level = 0
 
-    def walk(folder: Folder, prefix: str, level: int) -> bool:
-        """Add lines for ``folder``; False once the entry cap is reached."""
-        nonlocal first_level
-        if _cancelled(ctx):
+
+class _Listing:
+    """One list_dir run: the lines and notes so far, walked folder by folder down to ``depth``."""
+
+    def __init__(self, ctx: ToolContext, shown: str, depth: int) -> None:
+        self.ctx, self.shown, self.depth = ctx, shown, depth
+        self.lines: list[str] = []
+        self.notes: list[str] = []
+        self.first_level = 0  # entries read from the top folder
+
+    def walk(self, folder: Folder, prefix: str, level: int) -> bool:
+        """Add lines for ``folder`` (at ``level``, 1 for the top); False once the entry cap is reached."""
+        if _cancelled(self.ctx):
             raise InterruptedError
         try:
             names, more = _scan(folder)
         except OSError as exc:
-            lines.append(f"{prefix or '.'}  (cannot list: {exc.strerror or exc.__class__.__name__})")
+            self.lines.append(f"{prefix or '.'}  (cannot list: {exc.strerror or exc.__class__.__name__})")
             return True
         if more:
-            notes.append(f"{prefix or shown} has more than {LIST_SCAN_LIMIT:,} entries; only that many were read")
+            self.notes.append(
+                f"{prefix or self.shown} has more than {LIST_SCAN_LIMIT:,} entries; only that many were read"
+            )
         if level == 1:
-            first_level = len(names)
+            self.first_level = len(names)
         for name in names:
-            if len(lines) >= LIST_MAX_ENTRIES:
+            if len(self.lines) >= LIST_MAX_ENTRIES:
                 return False
-            rel = f"{prefix}{name}"
-            line, is_dir = _entry_line(folder, name, rel)
-            if is_dir and level < depth and protected(folder.path / name):
-                line += "  (protected: not listed)"
-                is_dir = False
-            lines.append(line)
-            if not is_dir or level >= depth:
-                continue
-            try:
-                child = folder.child(name)  # never a symlink swapped in since the line above
-            except OSError as exc:
-                lines.append(f"{rel}/  (cannot list: {exc.strerror or exc.__class__.__name__})")
-                continue
-            with child:
-                if not walk(child, rel + "/", level + 1):
-                    return False
+            if not self._entry(folder, name, prefix, level):
+                return False
         return True
 
-    try:
-        with top:
-            complete = walk(top, "", 1)
-    except InterruptedError:
-        return _fail("list_dir was stopped by the user.")
-    if not complete and depth == 1:
-        notes.append(f"showing {LIST_MAX_ENTRIES} of {first_level:,} entries")
-    elif not complete:
-        notes.append(f"listing stopped at {LIST_MAX_ENTRIES} entries; list a subfolder or use a lower depth")
-    count = f"{len(lines)} entr{'y' if len(lines) == 1 else 'ies'}"
-    header = f"{shown}/ ({count}, depth {depth})" if lines else f"{shown}/ is empty."
-    return ToolOutcome("\n".join([header, *lines, *(f"[{n}]" for n in notes)]))
+    def _entry(self, folder: Folder, name: str, prefix: str, level: int) -> bool:
+        """Add the line for ``name`` in ``folder``, and below it when it is a directory to descend into;
+        False once the entry cap is reached."""
+        rel = f"{prefix}{name}"
+        line, is_dir = _entry_line(folder, name, rel)
+        if is_dir and level < self.depth and protected(folder.path / name):
+            line += "  (protected: not listed)"
+            is_dir = False
+        self.lines.append(line)
+        if not is_dir or level >= self.depth:
+            return True
+        try:
+            child = folder.child(name)  # never a symlink swapped in since the line above
+        except OSError as exc:
+            self.lines.append(f"{rel}/  (cannot list: {exc.strerror or exc.__class__.__name__})")
+            return True
+        with child:
+            return self.walk(child, rel + "/", level + 1)
+
+    def report(self, complete: bool) -> str:
+        """The answer: a header, the lines, then the notes (with why the listing stopped, when it did)."""
+        lines, notes = self.lines, list(self.notes)
+        if not complete and self.depth == 1:
+            notes.append(f"showing {LIST_MAX_ENTRIES} of {self.first_level:,} entries")
+        elif not complete:
+            notes.append(f"listing stopped at {LIST_MAX_ENTRIES} entries; list a subfolder or use a lower depth")
+        count = f"{len(lines)} entr{'y' if len(lines) == 1 else 'ies'}"
+        header = f"{self.shown}/ ({count}, depth {self.depth})" if lines else f"{self.shown}/ is empty."
+        return "\n".join([header, *lines, *(f"[{n}]" for n in notes)])
 
 
 # -- write_file / edit_file --------------------------------------------------------------------
