@@ -20,7 +20,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from okbot.config.schema import setting
 from okbot.core.assent import AsSentStore
 from okbot.core.context import ContextProjection, build_context, reply_reserve
 from okbot.core.items import new_item, notice, user_message
@@ -37,9 +36,6 @@ log = logging.getLogger("okbot.runner")
 
 # Beyond this a pasted message is refused before anything is counted or written (≈ 250k tokens).
 MAX_USER_CHARS = 1_000_000
-# newest items searched for tool calls left without a result: a whole round at the largest budget
-# (its calls, its results so far) and the turn's other items
-DANGLING_LOOKBACK = 2 * int(setting("tools.maxCallsPerTurn").maximum or 0) + 64
 _DANGLING_LOCK = threading.Lock()
 
 
@@ -76,16 +72,17 @@ class TurnResult:
         return "".join(it["content"] for it in self.items if it.get("type") == "assistant")
 
 
-def close_dangling_calls(session: Any, target: Target) -> list[dict[str, Any]]:
+def close_dangling_calls(session: Any, target: Target, calls_per_turn: int) -> list[dict[str, Any]]:
     """Tool calls of an earlier turn that never got a result (OkBot closed while one waited for
     approval or ran) get one now, saying so, so the record and the user both see how it ended.
-    Returns the items appended (none when nothing dangles)."""
+    ``calls_per_turn`` (``tools.maxCallsPerTurn``) sizes the look back: a whole round's calls and
+    results and the turn's other items. Returns the items appended (none when nothing dangles)."""
     with _DANGLING_LOCK:  # the chat page (on open) and a turn (on start) may both look at once
-        return _close_dangling(session, target)
+        return _close_dangling(session, target, 2 * calls_per_turn + 64)
 
 
-def _close_dangling(session: Any, target: Target) -> list[dict[str, Any]]:
-    tail = session.tail(DANGLING_LOOKBACK)
+def _close_dangling(session: Any, target: Target, lookback: int) -> list[dict[str, Any]]:
+    tail = session.tail(lookback)
     answered = {it.get("call_id") for it in tail if it.get("type") == "tool_result"}
     dangling = [it for it in tail if it.get("type") == "tool_call" and it.get("call_id") not in answered]
     added = []
@@ -238,7 +235,8 @@ class TurnRunner:
             callbacks.on_compressed(report)
 
     def _close_dangling_calls(self, target: Target, callbacks: TurnCallbacks) -> None:
-        for item in close_dangling_calls(self.sources.session(target), target):
+        budget = self.sources.settings.get("tools.maxCallsPerTurn")
+        for item in close_dangling_calls(self.sources.session(target), target, budget):
             callbacks.on_item(item)
 
     # -- the loop ---------------------------------------------------------------------------

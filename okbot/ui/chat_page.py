@@ -323,11 +323,12 @@ class ChatPage(QWidget):
     def _close_dangling_calls(self) -> None:
         """A call left waiting when OkBot closed (an approval card, a running tool) gets its closing note now."""
         session, target = self.ctx.sources.session(self.target), self.target
+        budget = self.ctx.settings.get("tools.maxCallsPerTurn")
 
         def close() -> list[dict[str, Any]]:
             from okbot.core.runner import close_dangling_calls  # loaded off the GUI thread
 
-            return close_dangling_calls(session, target)
+            return close_dangling_calls(session, target, budget)
 
         def show(items: list[dict[str, Any]]) -> None:
             for item in items:
