@@ -19,14 +19,13 @@ in that assistant's own memory.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from okbot.core.compression.structure import ungrounded
 from okbot.core.digest import item_digest
+from okbot.core.grounding import as_list, cited_ids, cited_kinds, json_object, typed_by_user, unsupported
 from okbot.core.memory.secrets import redact, secret_kinds
 
 Complete = Callable[[list[dict[str, str]]], str]
@@ -60,21 +59,12 @@ Answer with one JSON object and nothing else:
 - retire: remembered entries these items prove wrong or withdrawn (the user changed their mind).
 Empty lists are fine. Most conversations hold nothing worth remembering."""
 
-MIN_SUPPORT = 0.6  # a memory must mostly be said in the items it cites, not just avoid invented numbers
-STEM = 4
-_FILLER = frozenset(
-    "the user user's users they their them this that with from for and are was were has have had been will "
-    "would should can could about into onto over under than then also just very wants want likes like said "
-    "says prefers prefer asked asks told tells".split()
-)
-_WORD = re.compile(r"[A-Za-z][\w'-]*")
 # A memory that speaks of the user, or a standing rule for the assistant: only the user's own words ground it.
 _ABOUT_USER = re.compile(
     r"(?i:(?<![\w-])users?(?:'s|’s|')?(?![\w-])"
     r"|\b(?:should|must|always|never|prefers?|preferred|wants?|wanted|wish(?:es)?|likes?|dislikes?|allow(?:s|ed)?)\b)"
     r"|(?i:\b(?:my|me|mine|myself)\b)|\b(?:I|I'm|I've)\b|用户|我"
 )
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -126,12 +116,12 @@ def parse_answer(
     ``all_shared``: every memory lands in the store all assistants share (a squad's), so each one
     must be grounded in the user's own words, whatever scope the model gave it.
     """
-    obj = _json_object(text)
+    obj = json_object(text)
     if obj is None:
         return Extraction(problem=f"the answer is not a JSON object: {text.strip()[:80]!r}")
     by_id = {it["id"]: it for it in items if isinstance(it.get("id"), int)}
     result = Extraction()
-    for raw in _list(obj.get("memories")):
+    for raw in as_list(obj.get("memories")):
         candidate, reason = _check_candidate(raw, by_id, all_shared=all_shared)
         if candidate is None:
             said = " ".join(str(raw.get("text", raw) if isinstance(raw, dict) else raw).split())
@@ -139,21 +129,16 @@ def parse_answer(
         else:
             result.candidates.append(candidate)
     known = set(known_ids)
-    result.confirm = [m for m in _list(obj.get("confirm")) if isinstance(m, str) and m in known]
-    for raw in _list(obj.get("retire")):
+    result.confirm = [m for m in as_list(obj.get("confirm")) if isinstance(m, str) and m in known]
+    for raw in as_list(obj.get("retire")):
         if not isinstance(raw, dict) or raw.get("id") not in known:
             continue
-        cited = _ids(raw.get("from"))
+        cited = cited_ids(raw.get("from"))
         if not cited or not cited <= by_id.keys():  # retiring also needs evidence in the items given
             result.rejected.append((f"retire {raw.get('id')}", "no valid item ids cited"))
             continue
         result.retire.append((raw["id"], redact(str(raw.get("why") or "contradicted"))[:200]))  # kept as a note
     return result
-
-
-def typed_by_user(item: dict[str, Any]) -> bool:
-    """Is ``item`` a message the user typed (not a reply, a tool's output or another member's input)?"""
-    return item.get("type") == "user" and item.get("source", "user") == "user"
 
 
 def _check_candidate(raw: Any, by_id: dict[int, dict[str, Any]], *, all_shared: bool) -> tuple[Candidate | None, str]:
@@ -167,7 +152,7 @@ def _check_candidate(raw: Any, by_id: dict[int, dict[str, Any]], *, all_shared: 
         return None, f"holds a secret ({', '.join(kinds)})"
     if len(text) > MAX_MEMORY_CHARS:
         return None, f"over {MAX_MEMORY_CHARS} characters"
-    cited = _ids(raw.get("from"))
+    cited = cited_ids(raw.get("from"))
     if not cited:
         return None, "cites no item ids"
     if not cited <= by_id.keys():
@@ -178,11 +163,11 @@ def _check_candidate(raw: Any, by_id: dict[int, dict[str, Any]], *, all_shared: 
     what = "a shared memory" if scope == "user" or all_shared else "a fact about the user or a rule"
     own_words = [it for it in items if typed_by_user(it)]
     if needs_user and not own_words:
-        return None, f"{what} must be in the user's own words; it cites only {_cited_kinds(items)}"
-    problem = _unsupported(text, items)
+        return None, f"{what} must be in the user's own words; it cites only {cited_kinds(items)}"
+    problem = unsupported(text, items)
     if problem:
         return None, problem
-    if needs_user and _unsupported(text, own_words):
+    if needs_user and unsupported(text, own_words):
         return None, f"{what} must be in the user's own words; only replies or tool output say this"
     days = raw.get("expires_in_days")
     if days is not None and not (isinstance(days, int) and not isinstance(days, bool) and 0 < days <= MAX_EXPIRY_DAYS):
@@ -190,77 +175,8 @@ def _check_candidate(raw: Any, by_id: dict[int, dict[str, Any]], *, all_shared: 
     return Candidate(text=text, sources=tuple(sorted(cited)), scope=scope, expires_in_days=days), ""
 
 
-def _unsupported(text: str, items: Sequence[dict[str, Any]]) -> str:
-    """Why ``items`` do not say ``text`` ("" when they do): an invented reference or name, or too little overlap."""
-    source_texts = [_full_text(it) for it in items]
-    missing = ungrounded(text, source_texts)
-    joined = "\n".join(source_texts).casefold()
-    missing += [name for name in _names(text) if name.casefold() not in joined]
-    if missing:
-        return f"not in the cited items: {', '.join(missing[:5])}"
-    if _support(text, joined) < MIN_SUPPORT:
-        return "the cited items do not say this"
-    return ""
-
-
-def _cited_kinds(items: Sequence[dict[str, Any]]) -> str:
-    kinds = {"assistant": "assistant replies", "tool_result": "tool output", "tool_call": "tool calls"}
-    return " and ".join(dict.fromkeys(kinds.get(str(it.get("type")), "messages no person typed") for it in items))
-
-
-def _support(text: str, source: str) -> float:
-    """Share of the memory's content words (crudely stemmed) that the cited items contain."""
-    words = [w for w in re.findall(r"[a-z0-9][a-z0-9'-]{2,}", text.casefold()) if w not in _FILLER]
-    if not words:
-        return 1.0
-    stems = {w[:STEM] for w in re.findall(r"[a-z0-9][a-z0-9'-]{2,}", source)}
-    return sum(w[:STEM] in stems for w in words) / len(words)
-
-
-def _names(text: str) -> list[str]:
-    """Capitalised words not at a sentence start: names the cited items must contain."""
-    skip = {"The", "User", "Assistant", "I", "They", "He", "She", "It", "This", "That", "A", "An"}
-    names = []
-    for m in _WORD.finditer(text):
-        word, before = m.group(0), text[: m.start()].rstrip()
-        if word[0].isupper() and word not in skip and before and before[-1] not in ".!?:":
-            names.append(word)
-    return names
-
-
 def _item_text(item: dict[str, Any]) -> str:
     if item.get("type") in ("user", "assistant"):
         text = " ".join(str(item.get("content") or "").split())
         return text if len(text) <= MAX_ITEM_CHARS else text[:MAX_ITEM_CHARS] + " …"
     return item_digest(item)
-
-
-def _full_text(item: dict[str, Any]) -> str:
-    return str(item.get("content") or "") if item.get("type") in ("user", "assistant") else item_digest(item)
-
-
-def _json_object(text: str) -> dict[str, Any] | None:
-    fenced = _FENCE.search(text)
-    body = fenced.group(1) if fenced else text
-    start, end = body.find("{"), body.rfind("}")
-    if start < 0 or end <= start:
-        return None
-    try:
-        obj = json.loads(body[start : end + 1])
-    except (ValueError, RecursionError):
-        return None
-    return obj if isinstance(obj, dict) else None
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _ids(value: Any) -> set[int]:
-    ids = set()
-    for v in _list(value) if not isinstance(value, int) else [value]:
-        if isinstance(v, str) and v.lstrip("#").isdigit():
-            v = int(v.lstrip("#"))
-        if isinstance(v, int) and not isinstance(v, bool):
-            ids.add(v)
-    return ids

@@ -26,7 +26,8 @@ from itertools import islice
 from typing import Any
 
 from okbot.core.compression.structure import parse_sections
-from okbot.core.memory.extract import Candidate, Extraction, build_messages, parse_answer, typed_by_user
+from okbot.core.grounding import typed_by_user
+from okbot.core.memory.extract import Candidate, Extraction, build_messages, parse_answer
 from okbot.core.memory.store import MemoryEntry, MemoryStore, normalise
 from okbot.core.workspace import Target
 from okbot.llm.provider import ChatRequest
