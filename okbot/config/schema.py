@@ -288,6 +288,12 @@ ON_THIS_COMPUTER = Section(
 LIMITS = Section(TOOLS_PAGE, "Limits")
 DEVELOPER = Section(ADVANCED_PAGE, "Developer")
 MEMORY = Section(ADVANCED_PAGE, "Memory", "How much of what OkBot remembers goes into each request.")
+EVOLUTION = Section(
+    ADVANCED_PAGE,
+    "Evolution",
+    "Assistants keep their persona (SOUL.md) and skills up with what you teach them. Every change cites your"
+    " words and can be undone in the assistant's dialog.",
+)
 CONNECTION = Section(ADVANCED_PAGE, "Connection")
 SECTIONS: tuple[Section, ...] = (
     PROVIDER,
@@ -299,6 +305,7 @@ SECTIONS: tuple[Section, ...] = (
     LIMITS,
     DEVELOPER,
     MEMORY,
+    EVOLUTION,
     CONNECTION,
 )
 
@@ -434,6 +441,56 @@ SETTINGS: tuple[Setting, ...] = (
         unit="characters",
         minimum=0,
         maximum=100_000,
+    ),
+    Setting(
+        "evolution.enabled",
+        bool,
+        True,
+        "Keep each assistant's persona and skills up with what you teach it (each assistant can turn it off).",
+        label="Learn from the conversation",
+        section=EVOLUTION,
+    ),
+    Setting(
+        "evolution.everyTurns",
+        int,
+        5,
+        "Look for what you taught after this many of your messages (and always when older messages are summarized).",
+        label="Look every",
+        section=EVOLUTION,
+        unit="messages",
+        minimum=1,
+        maximum=100,
+    ),
+    Setting(
+        "evolution.everyChars",
+        int,
+        6000,
+        "Or sooner, once the conversation grew by this many characters.",
+        label="Or after",
+        section=EVOLUTION,
+        unit="characters",
+        minimum=500,
+        maximum=200_000,
+    ),
+    Setting(
+        "evolution.waitTurns",
+        int,
+        10,
+        "Changes wait for the next summary update, so the model's cached prompt stays valid; at most this many of"
+        " your messages.",
+        label="Changes wait at most",
+        section=EVOLUTION,
+        unit="messages",
+        minimum=0,
+        maximum=200,
+    ),
+    Setting(
+        "evolution.structuredOutput",
+        bool,
+        True,
+        "Ask the model for its proposals as JSON under a schema, where the server supports it.",
+        label="Ask for structured answers",
+        section=EVOLUTION,
     ),
     Setting(
         "tools.search_history.approval",

@@ -53,6 +53,7 @@ class TurnCallbacks:
     ask_approval: Callable[[str, dict[str, Any]], bool] | None = None  # for tools set to "ask"
     on_compressing: Callable[[], None] = _noop  # the request waits for the summarizer (a compression)
     on_compressed: Callable[[Any], None] = _noop  # what the compression before the request did (its report)
+    on_evolved: Callable[[list[Any]], None] = _noop  # persona and skill changes that landed before the request
 
 
 @dataclass
@@ -233,6 +234,14 @@ class TurnRunner:
             report = self.before_run(target, text)
         if report is not None:
             callbacks.on_compressed(report)
+        # staged persona and skill changes land at a boundary (or after waiting their turns), never one by one
+        try:
+            landed = self.sources.evolution.land_if_due(target)
+        except OkBotError as exc:  # a read-only folder or a full disk: the changes stay staged, the turn goes on
+            log.warning("staged persona and skill changes of %s not written: %s", target.name, exc)
+            landed = []
+        if landed:
+            callbacks.on_evolved(landed)
 
     def _close_dangling_calls(self, target: Target, callbacks: TurnCallbacks) -> None:
         budget = self.sources.settings.get("tools.maxCallsPerTurn")

@@ -140,7 +140,7 @@ def _unquote(value: str) -> str:
     return value
 
 
-def _quote(value: str) -> str:
+def quote(value: str) -> str:
     """``value`` as a front matter value that reads back unchanged (double-quoted when YAML needs it)."""
     if value and (value[0] in "\"'&*!|>%@`#[]{},?:-" or ": " in value or " #" in value or value.endswith(":")):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -297,7 +297,7 @@ def create_skill(directory: Path, name: str, description: str = "") -> Path:
     folder appears complete or not at all (written in a hidden staging folder, then renamed).
     An empty ``description`` is left empty, so the skill shows a problem until it is described.
     """
-    name = _check_name(name)
+    name = check_name(name)
     if not isinstance(description, str):
         raise OkBotError("The skill description must be text.")
     description = " ".join(description.split())
@@ -305,7 +305,7 @@ def create_skill(directory: Path, name: str, description: str = "") -> Path:
     final = directory / name
     if _taken(directory, name):
         raise OkBotError(f"A skill named '{name}' already exists.", hint=str(final))
-    value = _quote(description)
+    value = quote(description)
     text = _template().replace("{{name}}", name)
     text = text.replace(": {{description}}", f": {value}" if value else ":").replace("{{description}}", value)
     paths.ensure_private_dir(directory)
@@ -326,7 +326,7 @@ def create_skill(directory: Path, name: str, description: str = "") -> Path:
     return final / SKILL_FILE
 
 
-def _check_name(name: Any) -> str:
+def check_name(name: Any) -> str:
     rules = f"use letters, digits, '-', '_' or '.', at most {MAX_NAME_CHARS} characters, not starting with '.'"
     if not isinstance(name, str) or not name.strip():
         raise OkBotError("A skill name is needed.", hint=rules)

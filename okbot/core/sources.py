@@ -14,6 +14,7 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from okbot.config.settings import Settings
 from okbot.core.assent import AsSentStore
@@ -29,6 +30,9 @@ from okbot.core.tools import ToolRegistry
 from okbot.core.workspace import Target, Workspace, read_soul
 from okbot.storage import paths
 from okbot.storage.errors import OkBotError
+
+if TYPE_CHECKING:
+    from okbot.core.evolution.store import Evolution
 
 log = logging.getLogger("okbot.context")
 
@@ -82,6 +86,7 @@ class ContextSources:
         self._settings_stamp = _stamp(self._settings.path)
         self.calibration = calibration or Calibration(paths.calibration_file())
         self.memory = Memories(self)
+        self._evolution: Evolution | None = None
         self.memories = memories or self.memory.recalled
         self.skills = skills or self.skill_catalog
         self.tools = tools if tools is not None else default_tools()
@@ -91,6 +96,16 @@ class ContextSources:
         self._summaries: dict[Path, tuple[tuple[int, int] | None, SessionSummary, list[str]]] = {}
         self._souls: dict[Path, tuple[tuple[int, int] | None, str, str | None]] = {}
         self._skill_catalogs: dict[Path, SkillCatalog] = {}
+
+    @property
+    def evolution(self) -> Evolution:
+        """Staged persona and skill changes, their log and undo (loaded on first use: it reads the grounding checks)."""
+        with self._lock:
+            if self._evolution is None:
+                from okbot.core.evolution.store import Evolution
+
+                self._evolution = Evolution(self)
+            return self._evolution
 
     # -- settings ---------------------------------------------------------------------------
     @property

@@ -1,4 +1,4 @@
-"""Wrapping up after a turn: extract memories from newly covered items, promote, retire.
+"""Wrapping up after a turn: extract memories from newly covered items, promote, retire; then persona and skills.
 
 The order of things per turn is: read disk (maybe compress; recall pinned / relevant durables)
 -> chat -> wrap up. Wrap-up runs in the background, one target at a time, so the reply is never
@@ -26,6 +26,7 @@ from itertools import islice
 from typing import Any
 
 from okbot.core.compression.structure import parse_sections
+from okbot.core.evolution.upkeep import Upkeep, UpkeepReport
 from okbot.core.grounding import typed_by_user
 from okbot.core.memory.extract import Candidate, Extraction, build_messages, parse_answer
 from okbot.core.memory.store import MemoryEntry, MemoryStore, normalise
@@ -75,17 +76,19 @@ class MemoryKeeper:
     the current settings). ``background=False`` runs wrap-ups inline (the CLI and tests).
     """
 
-    def __init__(self, sources: Any, provider: Any, *, background: bool = True) -> None:
+    def __init__(self, sources: Any, provider: Any, *, background: bool = True, upkeep: Upkeep | None = None) -> None:
         self.sources = sources
         self._provider = provider
         self._background = background
+        self.upkeep = upkeep if upkeep is not None else Upkeep(sources, provider)
         self._queue: queue.Queue[Target | None] = queue.Queue()
-        self._pending: dict[Any, tuple[Target, set[int]]] = {}
+        self._pending: dict[Any, tuple[Target, set[int], bool]] = {}
         self._guard = threading.Lock()
         self._idle = threading.Event()
         self._idle.set()
         self._thread: threading.Thread | None = None
         self.reports: list[WrapUpReport] = []  # newest last, bounded
+        self.upkeep_reports: list[UpkeepReport] = []
 
     # -- triggers (the runner's after_run, the compressor's on_coverage_advanced) -------------
     def after_run(self, target: Target, result: Any) -> None:
@@ -94,10 +97,10 @@ class MemoryKeeper:
         user = self.sources.session(target).get(result.user_id) if getattr(result, "user_id", 0) else None
         if user and typed_by_user(user) and asks_to_remember(str(user.get("content") or "")):
             explicit = {user["id"], *(it["id"] for it in result.items if isinstance(it.get("id"), int))}
-        self._schedule(target, explicit)
+        self._schedule(target, explicit, boundary=False)
 
     def on_coverage_advanced(self, target: Target, _ids: Sequence[int]) -> None:
-        self._schedule(target, set())
+        self._schedule(target, set(), boundary=True)
 
     def drain(self, timeout: float | None = None) -> bool:
         """Wait until every scheduled wrap-up finished; ``False`` on timeout."""
@@ -280,16 +283,17 @@ class MemoryKeeper:
             log.warning("could not save memory extraction state of %s: %s", target.name, exc)
 
     # -- background ---------------------------------------------------------------------------
-    def _schedule(self, target: Target, explicit_ids: set[int]) -> None:
+    def _schedule(self, target: Target, explicit_ids: set[int], *, boundary: bool) -> None:
         if not self._background:
-            self._run_one(target, explicit_ids)
+            self._run_one(target, explicit_ids, boundary)
             return
         with self._guard:
             queued = self._pending.get(target.dir)
             if queued is not None:
                 queued[1].update(explicit_ids)
+                self._pending[target.dir] = (target, queued[1], queued[2] or boundary)
                 return
-            self._pending[target.dir] = (target, set(explicit_ids))
+            self._pending[target.dir] = (target, set(explicit_ids), boundary)
             self._idle.clear()
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._loop, name="okbot-memory", daemon=True)
@@ -307,19 +311,26 @@ class MemoryKeeper:
                         return
                 continue
             with self._guard:
-                _, explicit = self._pending.pop(target.dir, (target, set()))
-            self._run_one(target, explicit)
+                _, explicit, boundary = self._pending.pop(target.dir, (target, set(), False))
+            self._run_one(target, explicit, boundary)
             with self._guard:
                 if not self._pending:
                     self._idle.set()
 
-    def _run_one(self, target: Target, explicit_ids: set[int]) -> None:
+    def _run_one(self, target: Target, explicit_ids: set[int], boundary: bool) -> None:
         try:
             report = self.wrap_up(target, sorted(explicit_ids))
         except Exception:  # noqa: BLE001 - a bug here must never reach the chat
             log.exception("memory wrap-up for %s failed", target.name)
+        else:
+            self.reports = [*self.reports[-19:], report]
+        try:
+            upkept = self.upkeep.run(target, boundary=boundary)
+        except Exception:  # noqa: BLE001 - nor a bug in persona and skill upkeep
+            log.exception("persona and skill upkeep for %s failed", target.name)
             return
-        self.reports = [*self.reports[-19:], report]
+        if upkept.ran:
+            self.upkeep_reports = [*self.upkeep_reports[-19:], upkept]
 
 
 def _first(

@@ -1,0 +1,247 @@
+"""Persona and skill upkeep after a turn: throttled, in the background, one model call per kind that is due.
+
+The memory keeper's wrap-up calls :meth:`Upkeep.run` after each turn and at each compression (a
+segment boundary). A kind is due when, since its last run, the user wrote ``evolution.everyTurns``
+messages or the conversation grew by ``evolution.everyChars`` characters, or at a boundary when
+anything new was said. The model sees the persona (with the changes staged so far) or the skill
+catalog and the new messages with their ids; what it proposes is checked (:mod:`.persona`,
+:mod:`.skill_edits`) and staged (:class:`~okbot.core.evolution.store.Evolution`), to land together
+at the next boundary. ``force`` (``okbot evolve``) runs every kind now and lands at once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from okbot.core.evolution import persona, skill_edits
+from okbot.core.evolution.persona import Refusal
+from okbot.core.evolution.store import KINDS, SCAN_ITEMS, STATE_FILE, VERSION, LogEntry
+from okbot.core.grounding import typed_by_user
+from okbot.core.memory.secrets import redact
+from okbot.core.workspace import Target
+from okbot.llm.provider import ChatRequest
+from okbot.storage.atomic import atomic_write_json
+from okbot.storage.errors import OkBotError
+
+log = logging.getLogger("okbot.evolution")
+
+SHOWN_ITEMS = 30  # of which the model is shown at most this many messages
+USER_CHARS = 1500
+REPLY_CHARS = 500
+REPLY_MAX_TOKENS = 700
+WHY_CHARS = 200
+
+Phase = Callable[[Target, str], None]  # (target, "persona" | "skills" | "") -- "" when done
+
+
+@dataclass
+class UpkeepReport:
+    """What one upkeep run did, per kind: proposed, staged, refused (with the check), applied."""
+
+    target: str = ""
+    ran: list[str] = field(default_factory=list)
+    proposed: int = 0
+    staged: list[str] = field(default_factory=list)
+    refused: list[Refusal] = field(default_factory=list)
+    applied: list[LogEntry] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "ran": self.ran,
+            "proposed": self.proposed,
+            "staged": self.staged,
+            "applied": [
+                {"id": e.id, "kind": e.kind, "summary": e.summary, "cited": list(e.cited)} for e in self.applied
+            ],
+            "refused": [{"what": r.what, "check": r.check, "reason": r.reason} for r in self.refused],
+            "problems": self.problems,
+        }
+
+
+class Upkeep:
+    """Runs persona and skill upkeep for a target through ``provider`` (a provider or a factory of one)."""
+
+    def __init__(self, sources: Any, provider: Any, *, on_phase: Phase | None = None) -> None:
+        self.sources = sources
+        self._provider = provider
+        self.on_phase = on_phase
+
+    @property
+    def evolution(self) -> Any:
+        return self.sources.evolution
+
+    def run(self, target: Target, *, boundary: bool = False, force: bool = False) -> UpkeepReport:
+        """Upkeep of every kind that is due (all with ``force``); ``force`` also lands the changes at once."""
+        report = UpkeepReport(target=target.name)
+        if not self.evolution.enabled(target) and not force:
+            return report
+        if force and target.kind != "assistant":
+            report.problems.append("only assistants evolve: a squad has no persona or skills of its own")
+            return report
+        state = self._load_state(target)
+        session = self.sources.session(target)
+        recent = session.tail(SCAN_ITEMS)
+        for kind in KINDS:
+            since = state.get(kind, 0)
+            new = [it for it in recent if it.get("id", 0) > since and it.get("type") in ("user", "assistant")]
+            if not self._due(new, boundary=boundary, force=force):
+                continue
+            shown = new[-SHOWN_ITEMS:]
+            self._phase(target, kind)
+            try:
+                (self._persona if kind == "persona" else self._skills)(target, shown, report)
+            finally:
+                self._phase(target, "")
+            report.ran.append(kind)
+            state[kind] = shown[-1]["id"]
+            self._save_state(target, state)
+        if force:
+            report.applied = self.evolution.land(target)
+        return report
+
+    def _due(self, new: list[dict[str, Any]], *, boundary: bool, force: bool) -> bool:
+        turns = sum(1 for it in new if typed_by_user(it))
+        if not turns:
+            return False
+        if force or boundary:
+            return True
+        settings = self.sources.settings
+        chars = sum(len(str(it.get("content") or "")) for it in new)
+        return turns >= settings.get("evolution.everyTurns") or chars >= settings.get("evolution.everyChars")
+
+    # -- the two kinds ----------------------------------------------------------------------
+    def _persona(self, target: Target, items: list[dict[str, Any]], report: UpkeepReport) -> None:
+        seen = self.evolution.soul_bytes(target)
+        soul = self.evolution.effective_soul(target)
+        if soul is None:
+            report.problems.append("SOUL.md is missing, unreadable or not plain UTF-8 text: upkeep leaves it alone")
+            return
+        structured = self._structured()
+        answer = self._ask(
+            target,
+            persona.build_messages(soul, _items_text(items), structured=structured),
+            persona.RESPONSE_FORMAT if structured else None,
+            report,
+        )
+        if answer is None:
+            return
+        edits, problem = persona.parse_answer(answer)
+        if problem:
+            report.problems.append(f"persona upkeep answer unusable: {problem}")
+            return
+        mine, undone, _skills, _undone_skills = self.evolution.provenance(target)
+        changes, refusals = persona.check_edits(edits, soul, items, written_by_upkeep=mine, undone=undone)
+        report.proposed += len(edits)
+        report.refused.extend(refusals)
+        staged = [(c, _why(c.cited, items)) for c in changes]
+        report.refused.extend(self.evolution.stage(target, seen, staged, [], refusals))
+        report.staged.extend(f"persona: {c.op} {persona.content(c.after or c.before)}" for c in changes)
+
+    def _skills(self, target: Target, items: list[dict[str, Any]], report: UpkeepReport) -> None:
+        catalog = self.sources.skills_of(target)
+        existing = {s.name: text for s in catalog.skills() if (text := _read(s.path)) is not None}
+        staged_now = self.evolution.pending(target).skills
+        for change, _reason in staged_now:  # what is staged counts as there already
+            existing[change.name] = change.after
+        structured = self._structured()
+        answer = self._ask(
+            target,
+            skill_edits.build_messages(catalog.catalog(), _items_text(items), structured=structured),
+            skill_edits.RESPONSE_FORMAT if structured else None,
+            report,
+        )
+        if answer is None:
+            return
+        proposals, problem = skill_edits.parse_answer(answer)
+        if problem:
+            report.problems.append(f"skill upkeep answer unusable: {problem}")
+            return
+        _mine, _undone, written, undone = self.evolution.provenance(target)
+        for change, _reason in staged_now:
+            written[change.name] = change.after
+        changes, refusals = skill_edits.check_proposals(
+            proposals, items, existing, written_by_upkeep=written, undone=sorted(undone)
+        )
+        report.proposed += len(proposals)
+        report.refused.extend(refusals)
+        self.evolution.stage(target, None, [], [(c, _why(c.cited, items)) for c in changes], refusals)
+        report.staged.extend(f"skill: {c.op} {c.name}" for c in changes)
+
+    def _ask(
+        self, target: Target, messages: list[dict[str, str]], response_format: Any, report: UpkeepReport
+    ) -> str | None:
+        try:
+            provider = self._provider if hasattr(self._provider, "complete") else self._provider()
+            return provider.complete(
+                ChatRequest(
+                    model=self.sources.model_for(target),
+                    messages=messages,
+                    temperature=0,
+                    max_tokens=REPLY_MAX_TOKENS,
+                    background=True,
+                    response_format=response_format,
+                )
+            )
+        except (OkBotError, OSError) as exc:
+            report.problems.append(f"upkeep request failed: {exc}")
+            log.warning("upkeep of %s failed: %s", target.name, exc)
+            return None
+
+    def _structured(self) -> bool:
+        return bool(self.sources.settings.get("evolution.structuredOutput"))
+
+    def _phase(self, target: Target, kind: str) -> None:
+        if self.on_phase is not None:
+            try:
+                self.on_phase(target, kind)
+            except Exception:  # noqa: BLE001 - a listener's bug must not stop upkeep
+                log.exception("upkeep phase listener failed")
+
+    # -- state ----------------------------------------------------------------------------------
+    def _load_state(self, target: Target) -> dict[str, int]:
+        try:
+            obj = json.loads((target.dir / STATE_FILE).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            log.warning("upkeep state of %s unreadable (%s); starting from the recent messages", target.name, exc)
+            return {}
+        through = obj.get("throughId") if isinstance(obj, dict) and obj.get("version") == VERSION else None
+        return {k: v for k, v in (through or {}).items() if k in KINDS and isinstance(v, int)}
+
+    def _save_state(self, target: Target, state: dict[str, int]) -> None:
+        try:
+            atomic_write_json(target.dir / STATE_FILE, {"version": VERSION, "throughId": state})
+        except OSError as exc:
+            log.warning("could not save the upkeep state of %s: %s", target.name, exc)
+
+
+def _items_text(items: list[dict[str, Any]]) -> str:
+    lines = []
+    for it in items:
+        text = " ".join(str(it.get("content") or "").split())
+        limit = USER_CHARS if it.get("type") == "user" else REPLY_CHARS
+        who = "user" if typed_by_user(it) else str(it.get("type"))
+        lines.append(f"[#{it['id']} {who}] {text if len(text) <= limit else text[:limit] + ' …'}")
+    return "\n".join(lines)
+
+
+def _why(cited: tuple[int, ...], items: list[dict[str, Any]]) -> str:
+    """The user's words a change came from, briefly (never a secret)."""
+    by_id = {it.get("id"): it for it in items}
+    words = " / ".join(" ".join(str(by_id[i].get("content") or "").split()) for i in cited if i in by_id)
+    words = redact(words)
+    return words if len(words) <= WHY_CHARS else words[: WHY_CHARS - 1] + "…"
+
+
+def _read(path: Any) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
