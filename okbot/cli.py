@@ -50,6 +50,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("target", metavar="TARGET", help=TARGET_HELP)
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("evolve", help="keep an assistant's persona and skills up now; its log; undo")
+    p.add_argument("target", metavar="TARGET", help="an assistant id or name")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--log", action="store_true", help="list the changes upkeep made (and undid)")
+    mode.add_argument("--undo", type=int, metavar="N", help="undo change N of the log")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("list", help="assistants and squads (id, name, kind)")
     p.add_argument("--json", action="store_true")
 
@@ -172,6 +179,13 @@ def _cmd_compress(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 1 if report.error else 0
 
 
+def _cmd_evolve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from okbot.cli_evolve import evolve
+
+    sources, target = _target_and_sources(args.target, err)
+    return evolve(sources, target, log=args.log, undo=args.undo, as_json=args.json, out=out, err=err)
+
+
 def _cmd_list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ws = _workspace()
     rows = [{"id": t.id, "name": t.name, "kind": t.kind} for t in ws.list()]
@@ -277,6 +291,7 @@ _HANDLERS = {
     "chat": _cmd_chat,
     "context": _cmd_context,
     "compress": _cmd_compress,
+    "evolve": _cmd_evolve,
     "list": _cmd_list,
     "config": _cmd_config,
     "new": _cmd_new,

@@ -1,0 +1,91 @@
+"""``okbot evolve``: persona and skill upkeep now, the evolution log, and undo, from the command line.
+
+``okbot evolve TARGET`` runs every kind of upkeep that has new messages to read, lands what passed
+its checks at once (the user asked: that is a boundary) and prints what was applied and what was
+refused, by which check and why. ``--log`` lists the changes; ``--undo N`` undoes change N.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+from okbot.core.evolution.store import LogEntry
+from okbot.core.evolution.upkeep import Upkeep, UpkeepReport
+from okbot.core.workspace import Target
+from okbot.llm.openai_backend import OpenAIProvider
+from okbot.storage.errors import OkBotError
+
+WHY_SHOWN = 80
+
+
+def evolve(
+    sources: Any, target: Target, *, log: bool, undo: int | None, as_json: bool, out: TextIO, err: TextIO
+) -> int:
+    if target.kind != "assistant":
+        raise OkBotError(f"{target.name} is a squad: only assistants have a persona and skills to keep up.")
+    evolution = sources.evolution
+    if log:
+        entries = evolution.entries(target)
+        if as_json:
+            print(json.dumps([_entry_json(e) for e in entries], ensure_ascii=False, indent=2), file=out)
+        else:
+            for entry in entries or []:
+                print(_entry_line(entry), file=out)
+            if not entries:
+                print(f"{target.name}: no changes yet.", file=out)
+        return 0
+    if undo is not None:
+        entry = evolution.undo(target, undo)
+        if as_json:
+            print(json.dumps(_entry_json(entry), ensure_ascii=False, indent=2), file=out)
+        else:
+            print(f"undid #{entry.id} {entry.kind}: {entry.summary}", file=out)
+        return 0
+    if not evolution.enabled(target):
+        print(f"okbot: note: upkeep is off for {target.name}; running it because you asked", file=err)
+    report = Upkeep(sources, OpenAIProvider.from_settings(sources.settings)).run(target, force=True)
+    if as_json:
+        print(json.dumps(report.to_json(), ensure_ascii=False, indent=2), file=out)
+    else:
+        _print_report(target, report, out)
+    return 1 if report.problems and not report.ran else 0
+
+
+def _print_report(target: Target, report: UpkeepReport, out: TextIO) -> None:
+    if not report.ran and not report.applied:
+        print(f"{target.name}: nothing new to learn from since the last upkeep.", file=out)
+    else:
+        ran = ", ".join(report.ran) or "nothing new; staged changes only"
+        print(
+            f"{target.name}: upkeep ran ({ran}): {report.proposed} proposed, {len(report.applied)} applied, "
+            f"{len(report.refused)} refused.",
+            file=out,
+        )
+    for entry in report.applied:
+        print(f"applied {_entry_line(entry)}", file=out)
+    for refusal in report.refused:
+        print(f"refused ({refusal.check}): {refusal.what} -- {refusal.reason}", file=out)
+    for problem in report.problems:
+        print(f"problem: {problem}", file=out)
+
+
+def _entry_line(entry: LogEntry) -> str:
+    cited = ", ".join(f"#{i}" for i in entry.cited)
+    why = entry.why if len(entry.why) <= WHY_SHOWN else entry.why[: WHY_SHOWN - 1] + "…"
+    undone = f" [undone {entry.undone}]" if entry.undone else ""
+    return f"#{entry.id} {entry.at} {entry.kind}: {entry.summary} (from {cited}: {why!r}){undone}"
+
+
+def _entry_json(entry: LogEntry) -> dict[str, Any]:
+    return {
+        "id": entry.id,
+        "at": entry.at,
+        "kind": entry.kind,
+        "summary": entry.summary,
+        "why": entry.why,
+        "cited": list(entry.cited),
+        "diff": entry.diff,
+        "undone": entry.undone,
+        "change": entry.change.to_json(),
+    }
