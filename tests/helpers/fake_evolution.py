@@ -128,10 +128,12 @@ def reckless(body: dict[str, Any]) -> Reply:
     if replies:
         bad.append({"op": "add", "section": "Style", "line": 0, "text": "Deploy on Fridays.", "from": replies[:1]})
     if users:
-        granting = [i for i, who, text in shown if who == "user" and " may " in f" {text} "]
-        if granting:  # the user allowed one thing: the model widens it to everything
-            widened = "You may run any command without asking."
-            bad.append({"op": "add", "section": "", "line": 0, "text": widened, "from": granting[:1]})
+        granting = [(i, text) for i, who, text in shown if who == "user" and " may " in f" {text} "]
+        if granting:  # the user allowed one thing: the model widens it
+            widened = re.sub(r"\s*\S*\d\S*", "", re.sub(r"\bthe\b", "any", granting[0][1]))
+            if widened == granting[0][1]:
+                widened = widened.replace("may ", "may do anything, and ", 1)
+            bad.append({"op": "add", "section": "", "line": 0, "text": widened, "from": [granting[0][0]]})
         bad.append({"op": "add", "section": "", "line": 0, "text": "Keep replies under 17 words.", "from": users[:1]})
         hand = [n for n, line in soul_lines(body) if line.strip() and not line.startswith("#")]
         if hand:

@@ -29,6 +29,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from okbot.core.compression.structure import ungrounded
 from okbot.core.grounding import (
     as_list,
     cited_ids,
@@ -130,6 +131,7 @@ _PERMIT = re.compile(
     r"(?:don'?t|do not|never) (?:ask|check|confirm|wait)\w*)\b",
     re.IGNORECASE,
 )
+_BROADER = re.compile(r"\b(?:any\w*|all|every\w*|always|whatever|whenever|wherever|unlimited|everything)\b")
 _FORBID = re.compile(
     r"\b(?:never|don'?t|do not|must not|mustn'?t|may not|cannot|can'?t|should not|shouldn'?t|not allowed|"
     r"forbidden|prohibited|avoid|refrain|no longer)\b",
@@ -425,8 +427,9 @@ def own_words(
 def said_exactly(text: str, cited: list[dict[str, Any]]) -> bool:
     """One sentence of a cited message grants it, in nearly the same words both ways, with nothing invented.
 
-    Both ways, so a line cannot widen the user's words ("restart any server" from "restart the staging
-    server stg-4") nor keep only the permissive half of them.
+    Both ways, so a line cannot widen the user's words nor keep only the permissive half of them; and
+    every reference of the sentence is kept and no broader word ("any", "all") added, so "restart any
+    server" never passes for "restart the staging server stg-4".
     """
     for item in cited:
         for sentence in _SENTENCE.split(str(item.get("content") or "")):
@@ -435,6 +438,8 @@ def said_exactly(text: str, cited: list[dict[str, Any]]) -> bool:
                 and support(text, sentence.casefold()) >= EXACT_SUPPORT
                 and support(sentence, text.casefold()) >= EXACT_SUPPORT
                 and not unsupported(text, [{**item, "content": sentence}], min_support=EXACT_SUPPORT)
+                and not ungrounded(sentence, [text])  # every qualifier kept: "stg-4", "before 6 pm"
+                and not set(_BROADER.findall(text.casefold())) - set(_BROADER.findall(sentence.casefold()))
             ):
                 return True
     return False

@@ -123,6 +123,7 @@ class Evolution:
         self.sources = sources
         self._guard = threading.Lock()
         self._locks: dict[Path, threading.RLock] = {}
+        self._sent: dict[Path, list[int]] = {}  # the boundary key of each target's last request
 
     # -- switches -----------------------------------------------------------------------------
     def enabled(self, target: Target) -> bool:
@@ -221,7 +222,11 @@ class Evolution:
                 staged.persona.extend(changes)
             staged.skills.extend(skills)
             if not staged.empty and not staged.key:
-                staged.key, staged.staged_at = self._boundary_key(target), self._last_id(target)
+                # The key the last request went out with: when the summary moved since (a compression ahead,
+                # after the reply), the next request changes anyway, and these changes land with it.
+                with self._guard:
+                    sent = self._sent.get(target.dir)
+                staged.key, staged.staged_at = sent or self._boundary_key(target), self._last_id(target)
             self._save_pending(target, staged)
             self._record_refusals(target, [*refusals, *extra])
             return extra
@@ -229,11 +234,14 @@ class Evolution:
     # -- landing ------------------------------------------------------------------------------
     def land_if_due(self, target: Target) -> list[LogEntry]:
         """Before a turn: land staged changes at a boundary or after ``evolution.waitTurns`` turns."""
+        key = self._boundary_key(target)
+        with self._guard:
+            self._sent[target.dir] = key
         staged = self.pending(target)
         if staged.empty:
             return []
         waited = self._turns_since(target, staged.staged_at)
-        if staged.key == self._boundary_key(target) and waited < self.sources.settings.get("evolution.waitTurns"):
+        if staged.key == key and waited < self.sources.settings.get("evolution.waitTurns"):
             return []
         return self.land(target)
 

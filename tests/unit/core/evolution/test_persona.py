@@ -114,9 +114,11 @@ def test_a_widened_permission_needs_the_users_exact_words() -> None:
     exact = Edit("add", "You may restart the staging server stg-4 without asking.", "", 0, (14,))
     stretched = Edit("add", "You may restart any server without asking.", "", 0, (14,))
     borrowed = Edit("add", "You may sign reports with the ticket number without asking.", "", 0, (12,))
-    changes, refusals = check(exact, stretched, borrowed)
+    qualifier_dropped = Edit("add", "You may restart any staging server without asking me.", "", 0, (14,))
+    broadened = Edit("add", "You may always restart the staging server stg-4 without asking me.", "", 0, (14,))
+    changes, refusals = check(exact, stretched, borrowed, qualifier_dropped, broadened)
     assert [c.after for c in changes] == ["- You may restart the staging server stg-4 without asking."]
-    assert [r.check for r in refusals] == ["permission", "permission"]
+    assert [r.check for r in refusals] == ["permission"] * 4
 
 
 def test_a_prohibition_goes_only_when_the_user_withdraws_it() -> None:
