@@ -131,6 +131,8 @@ _PERMIT = re.compile(
     r"(?:don'?t|do not|never) (?:ask|check|confirm|wait)\w*)\b",
     re.IGNORECASE,
 )
+# The words of granting itself, left out when asking whether a line keeps all of what the user granted.
+_GRANTING = re.compile(r"(?i)\b(?:you|may|can|could|allowed|permitted|please|free|okay|fine|now|from|on|me|I)\b")
 _BROADER = re.compile(r"\b(?:any\w*|all|every\w*|always|whatever|whenever|wherever|unlimited|everything)\b")
 _FORBID = re.compile(
     r"\b(?:never|don'?t|do not|must not|mustn'?t|may not|cannot|can'?t|should not|shouldn'?t|not allowed|"
@@ -436,7 +438,7 @@ def said_exactly(text: str, cited: list[dict[str, Any]]) -> bool:
             if (
                 _PERMIT.search(sentence)
                 and support(text, sentence.casefold()) >= EXACT_SUPPORT
-                and support(sentence, text.casefold()) >= EXACT_SUPPORT
+                and support(_GRANTING.sub(" ", sentence), text.casefold()) >= EXACT_SUPPORT
                 and not unsupported(text, [{**item, "content": sentence}], min_support=EXACT_SUPPORT)
                 and not ungrounded(sentence, [text])  # every qualifier kept: "stg-4", "before 6 pm"
                 and not set(_BROADER.findall(text.casefold())) - set(_BROADER.findall(sentence.casefold()))

@@ -231,8 +231,9 @@ def _check_one(
     cited, why = own_words(proposal.cited, by_id)
     if cited is None:
         return None, why
-    if problem := unsupported(" ".join(steps), cited):
-        return None, ("grounding", f"the user's cited words do not teach these steps ({problem})")
+    for step in steps:
+        if problem := unsupported(step, cited):
+            return None, ("grounding", f"the user's cited words do not teach the step {step[:60]!r} ({problem})")
     if problem := unsupported(description, cited, min_support=DESCRIPTION_SUPPORT):
         return None, ("grounding", f"the description is not in the user's words ({problem})")
     for step in steps:
