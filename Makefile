@@ -75,7 +75,8 @@ stress: $(INSTALL_STAMP)
 	$(PY) -m benchmarks.bench_huge_line
 
 # Summary + Buffer against a real model (BASE_URL/MODEL): first real chat turns with real summaries and
-# compress-ahead (benchmarks/bench_real.py), then the long scripted fidelity run with real summaries.
+# compress-ahead (benchmarks/bench_real.py), then the long scripted fidelity run with real summaries, then
+# 40 scripted turns with persona and skill upkeep (benchmarks/bench_evolution.py).
 # BASE_URL: any OpenAI-compatible server, e.g. a llama.cpp or Ollama server on this machine (README).
 TURNS ?= 30
 WINDOW ?= 4000
@@ -85,6 +86,7 @@ bench-real: $(INSTALL_STAMP)
 	@test -n "$(BASE_URL)" -a -n "$(MODEL)" || { echo "usage: make bench-real BASE_URL=URL MODEL=NAME [TURNS=$(TURNS) WINDOW=$(WINDOW) FIDELITY_TURNS=$(FIDELITY_TURNS)]"; exit 2; }
 	$(PY) -m benchmarks.bench_real --base-url "$(BASE_URL)" --model "$(MODEL)" --turns $(TURNS) --window $(WINDOW)
 	$(PY) -m benchmarks.bench_fidelity --base-url "$(BASE_URL)" --model "$(MODEL)" --turns $(FIDELITY_TURNS) --window $(FIDELITY_WINDOW)
+	$(PY) -m benchmarks.bench_evolution --base-url "$(BASE_URL)" --model "$(MODEL)" --window $(WINDOW)
 
 lint: $(TEST_STAMP)
 	$(PY) -m ruff format --check okbot tests benchmarks scripts packaging

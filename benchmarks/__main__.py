@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import bench_ahead, bench_core, bench_fidelity, bench_memory, bench_runner, bench_ui
+from benchmarks import bench_ahead, bench_core, bench_evolution, bench_fidelity, bench_memory, bench_runner, bench_ui
 
 
 def main() -> int:
@@ -14,6 +14,7 @@ def main() -> int:
     print(bench_ahead.run())
     print(bench_fidelity.run())
     print(bench_memory.run())
+    print(bench_evolution.run())
     print(bench_ui.run())
     return 0
 

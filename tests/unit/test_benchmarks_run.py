@@ -40,3 +40,17 @@ def test_the_runaway_reply_stress_counts_what_one_reply_could_make_okbot_write()
 
     text = stress_runaway.run(200)
     assert re.search(r"\| complete\s*\|\s*[\d.]+\s*\|\s*83\s*\|\s*40\s*\|\s*40\s*\|\s*1\s*\|", text), text
+
+
+def test_the_evolution_run_applies_only_grounded_changes_and_keeps_the_prefix() -> None:
+    from benchmarks import bench_evolution
+
+    text = bench_evolution.run()
+    upkeep_table, prefix_table = text.split("### ")[1:3]
+    rows = {line.split("|")[1].strip(): line for line in upkeep_table.splitlines() if line.startswith("| ")}
+    for run in ("careful, structured", "careful, lines", "reckless, structured", "reckless, lines"):
+        cells = [c.strip() for c in rows[run].split("|")]
+        assert cells[6:8] == ["0", "0"], rows[run]  # ungrounded, widened
+        assert "style procedure prohibition" in cells[8]
+    shares = [line for line in prefix_table.splitlines() if line.startswith("| careful, structured")]
+    assert shares and "| 100.0%" in shares[0], shares  # every landing at a compression
