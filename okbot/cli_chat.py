@@ -124,6 +124,19 @@ class _ChatOutput:
                 self.mid_line = False
             print(f"okbot: {event.message}", file=self.err)
 
+    def on_evolved(self, entries: list[Any]) -> None:
+        """Persona and skill changes that landed before this turn's request: an event, or a note on stderr."""
+        if self.as_json:
+            self.emit(
+                {"event": "evolved", "changes": [{"id": e.id, "kind": e.kind, "summary": e.summary} for e in entries]}
+            )
+            return
+        for entry in entries:
+            print(
+                f"okbot: note: learnt #{entry.id} {entry.kind}: {entry.summary} (okbot evolve --undo {entry.id})",
+                file=self.err,
+            )
+
     def on_item(self, item: dict[str, Any]) -> None:
         """A stored item: every one in JSON; in plain text the squad's lines with ``--verbose``."""
         if self.as_json:
@@ -138,6 +151,7 @@ class _ChatOutput:
             on_item=self.on_item,
             on_delta=self.on_delta,
             on_event=self.on_event,
+            on_evolved=self.on_evolved,
             ask_approval=_ask_on_tty(self.err, cancel),
         )
 

@@ -84,3 +84,16 @@ def test_a_squad_does_not_evolve(server, ada, capsys):
     run(capsys, "new", "squad", "Team", "--member", "ada", "--member", "bob")
     code, _, err = run(capsys, "evolve", "Team")
     assert code == 1 and "only assistants" in err
+
+
+def test_okbot_chat_says_when_learnt_changes_land(server, capsys):
+    Workspace().create_assistant("Ada", soul_text=SOUL)
+    run(capsys, "config", "set", "evolution.everyTurns", "1")
+    run(capsys, "config", "set", "evolution.waitTurns", "0")
+    code, _, err = run(capsys, "chat", "Ada", "-m", "From now on, always answer in British English.")
+    assert code == 0 and "learnt" not in err  # staged after the reply
+    code, _, err = run(capsys, "chat", "Ada", "-m", "hello")
+    assert code == 0
+    assert "okbot: note: learnt #1 persona: added to Style: From now on, always answer in British English." in err
+    code, out, _ = run(capsys, "chat", "Ada", "-m", "again", "--json")
+    assert all(json.loads(line)["event"] != "evolved" for line in out.splitlines())

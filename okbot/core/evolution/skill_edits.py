@@ -231,14 +231,8 @@ def _check_one(
     cited, why = own_words(proposal.cited, by_id)
     if cited is None:
         return None, why
-    for step in steps:
-        if problem := unsupported(step, cited):
-            return None, ("grounding", f"the user's cited words do not teach the step {step[:60]!r} ({problem})")
-    if problem := unsupported(description, cited, min_support=DESCRIPTION_SUPPORT):
-        return None, ("grounding", f"the description is not in the user's words ({problem})")
-    for step in steps:
-        if widens(step) and not said_exactly(step, cited):
-            return None, ("permission", f"the step {step[:60]!r} lets the assistant do more than the user said")
+    if problem := _said_by_user(description, steps, cited):
+        return None, problem
     text = skill_text(name, description, body)
     key = next((k for k in existing if k.casefold() == name.casefold()), None)
     before = existing.get(key, "") if key is not None else ""
@@ -251,6 +245,20 @@ def _check_one(
             return None, ("hand-written", f"skill {key} was written or edited by hand; upkeep never overwrites it")
         return SkillChange("update", key, description, before, text, proposal.cited), ("", "")
     return SkillChange("create", name, description, "", text, proposal.cited), ("", "")
+
+
+def _said_by_user(description: str, steps: Sequence[str], cited: list[dict[str, Any]]) -> tuple[str, str] | None:
+    """Why the cited user messages do not teach this skill (each step in their words, no step widening a
+    permission), or None."""
+    for step in steps:
+        if problem := unsupported(step, cited):
+            return "grounding", f"the user's cited words do not teach the step {step[:60]!r} ({problem})"
+    if problem := unsupported(description, cited, min_support=DESCRIPTION_SUPPORT):
+        return "grounding", f"the description is not in the user's words ({problem})"
+    for step in steps:
+        if widens(step) and not said_exactly(step, cited):
+            return "permission", f"the step {step[:60]!r} lets the assistant do more than the user said"
+    return None
 
 
 def _slug(name: str) -> str:

@@ -237,6 +237,8 @@ class Evolution:
         key = self._boundary_key(target)
         with self._guard:
             self._sent[target.dir] = key
+        if not self.enabled(target):
+            return []  # learning switched off: what is staged waits (Apply now in the dialog still lands it)
         staged = self.pending(target)
         if staged.empty:
             return []

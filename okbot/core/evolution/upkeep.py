@@ -136,6 +136,7 @@ class Upkeep:
             report.problems.append(f"persona upkeep answer unusable: {problem}")
             return
         mine, undone, _skills, _undone_skills = self.evolution.provenance(target)
+        mine |= {change.after for change, _why in self.evolution.pending(target).persona}  # staged lines are upkeep's
         changes, refusals = persona.check_edits(edits, soul, items, written_by_upkeep=mine, undone=undone)
         report.proposed += len(edits)
         report.refused.extend(refusals)
