@@ -1,7 +1,8 @@
 """Instruction assembly: the system prompt the model sees, as named blocks, stable ones first.
 
-Order (DESIGN.md): role line -> roster -> SOUL.md -> tool notes (stable), then skill catalog ->
-session summary with the user's kept words -> recalled memories (volatile). Stable-then-volatile
+Order (DESIGN.md): role line -> roster -> SOUL.md -> tool notes -> skill catalog (stable: learnt changes to the
+persona and skills land only at segment boundaries), then session summary with the user's kept words ->
+recalled memories (volatile). Stable-then-volatile
 keeps the provider's prompt-prefix cache warm. Same inputs always give byte-identical text: no
 timestamps, no unordered iteration inside a block. Empty blocks are omitted.
 """
@@ -145,7 +146,7 @@ BLOCK_ORDER = (
     ("roster", "Roster", True, _roster_block),
     ("soul", "SOUL.md", True, _soul_block),
     ("tool_notes", "Tool notes", True, _tool_notes_block),
-    ("skills", "Skill catalog", False, _skills_block),
+    ("skills", "Skill catalog", True, _skills_block),
     ("summary", "Session summary", False, _summary_block),
     ("memories", "Recalled memories", False, _memories_block),
 )

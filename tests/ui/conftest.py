@@ -12,6 +12,13 @@ from tests.helpers.env import settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer
 
 
+@pytest.fixture(autouse=True)
+def _application(qapp: object) -> object:
+    """Every UI test runs with the QApplication up: a QFont or a QTextDocument made without one aborts the
+    process, and which test a worker runs first is not fixed."""
+    return qapp
+
+
 @pytest.fixture
 def ctx(qapp: object, server: FakeOpenAIServer) -> Iterator[AppContext]:
     """An AppContext in the test's OKBOT_HOME whose provider is the fake server (no key)."""
