@@ -253,8 +253,10 @@ class Evolution:
             staged = self.pending(target)
             if staged.empty:
                 return []
-            applied = self._land_persona(target, staged) + self._land_skills(target, staged)
-            self._save_pending(target, Pending())
+            applied = self._land_persona(target, staged)
+            staged.persona = []  # written (or dropped): a failure below must not take it for an outside edit later
+            self._save_pending(target, staged)
+            applied += self._land_skills(target, staged)
         return applied
 
     def _land_persona(self, target: Target, staged: Pending) -> list[LogEntry]:
@@ -289,7 +291,7 @@ class Evolution:
         if not staged.skills or directory is None:
             return []
         applied = []
-        for change, why in staged.skills:
+        for change, why in list(staged.skills):
             path = directory / change.name / SKILL_FILE
             now_text = _read_text(path)
             if (now_text or "") != change.before or (change.op == "create" and _exists(directory / change.name)):
@@ -297,13 +299,21 @@ class Evolution:
                     "the skill was edited by hand since" if change.op == "update" else "a skill with that name appeared"
                 )
                 self._record_refusals(target, [Refusal(f"skill {change.name}", OUTSIDE_EDIT, reason)])
+                staged.skills.remove((change, why))
                 continue
-            paths.ensure_private_dir(path.parent)
-            self._write(path, change.after)
-            fsync_dir(directory)
+            try:
+                paths.ensure_private_dir(path.parent)
+                atomic_write_bytes(path, to_utf8(change.after))
+                fsync_dir(directory)
+            except OSError as exc:  # it stays staged, with the ones after it
+                self._save_pending(target, staged)
+                raise storage_error(path, exc) from exc
+            staged.skills.remove((change, why))
+            self._save_pending(target, staged)
             applied.append(
                 self._record_applied(target, "skill", change, why, _diff(change.before, change.after, change.name))
             )
+        self._save_pending(target, staged)
         return applied
 
     def _drop_outside(self, target: Target, staged: Pending) -> list[Refusal]:

@@ -15,6 +15,7 @@ from tests.helpers.fake_evolution import is_persona_request, is_skill_request, t
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 
 SOUL = "# Ada\n\nBe kind.\n"
+PROCEDURE = "When I say ship it: 1) run make test, 2) tag the release, 3) push the tag."
 KEY = "sk-proj-" + "Ab3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY"
 
 
@@ -114,3 +115,22 @@ def test_an_outside_edit_during_upkeep_wins(env, server):
     report = upkeep.run(target, force=True)
     assert [r.check for r in report.refused] == ["outside-edit"]
     assert target.soul_path.read_text(encoding="utf-8") == SOUL + "Sign off with Cheers.\n"
+
+
+def test_a_skill_that_cannot_be_written_stays_staged_and_the_turn_goes_on(env, server):
+    from okbot.core.turns import make_turn_runner
+
+    target, sources, upkeep = env
+    target.skills_dir.rmdir()
+    target.skills_dir.write_text("not a folder", encoding="utf-8")
+    say(sources, target, "From now on, always answer in British English.", PROCEDURE)
+    upkeep.run(target, force=False, boundary=True)
+    staged = sources.evolution.pending(target)
+    assert len(staged.persona) == 1 and len(staged.skills) == 1
+    sources.settings.set("evolution.waitTurns", 0)
+    result = make_turn_runner(sources, provider_for(server, max_retries=0)).run_turn(target, "hello")
+    assert result.status == "complete"
+    assert "British English" in target.soul_path.read_text(encoding="utf-8")  # the persona landed
+    left = sources.evolution.pending(target)
+    assert left.persona == [] and [s.name for s, _ in left.skills] == ["ship-it"]  # the skill waits, not lost
+    assert [e.kind for e in sources.evolution.entries(target)] == ["persona"]
