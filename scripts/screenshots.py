@@ -1,7 +1,8 @@
 """Render the README screenshots: ``make screenshots`` (or ``python scripts/screenshots.py [--out DIR]``).
 
 Builds a realistic data dir in a temporary OKBOT_HOME (assistants, a squad, a conversation with
-Markdown, code, a collapsed tool row and a summary whose coverage shows the divider), points the
+Markdown, code, a collapsed tool row and a summary whose coverage shows the divider; last, what the
+user teaches an assistant and the Evolution tab that lists it), points the
 app at the local fake OpenAI server from ``tests/helpers/fake_openai.py`` and grabs each window
 offscreen into PNGs. Nothing outside the temporary dir and ``--out`` is touched.
 """
@@ -104,6 +105,26 @@ SQUAD_TALK = [
         "Memory figure confirmed (peak 3.6 GB). The flag name matches the CLI help. Ready to publish.",
     ),
 ]
+# What the user teaches the Data wrangler (persona rules, a procedure), and the chat's replies to each.
+LESSONS = [
+    (
+        "From now on, always show the pandas code first and the explanation after. "
+        "Never suggest Excel for files over 1 GB.",
+        "Got it: code first, and no Excel for the big files.",
+    ),
+    (
+        "When I say profile it: 1) run the job under py-spy, 2) sort by total time, 3) show the top five functions.",
+        "Noted. Say *profile it* and I'll do exactly those three steps.",
+    ),
+    (
+        "Profile it for the nightly job, please.",
+        "```bash\npy-spy record --format speedscope -o nightly.json -- python nightly.py\n```\n\n"
+        "Top five by total time: `read_csv` 61%, `to_datetime` 14%, `groupby.agg` 9%, `astype` 6%, `to_parquet` 4%.",
+    ),
+]
+LATER = [  # after the chat shot: one more rule, still waiting for the next summary update in the Evolution tab
+    ("From now on, always say which pandas version you assume.", "Will do: pandas 2.2 unless you say otherwise."),
+]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -158,6 +179,7 @@ def render_all(out: Path) -> list[Path]:
             settle(ctx)
         app.setPalette(light)
         settle(ctx)
+        written += render_evolution(ctx, server, chat_target, out)
     finally:
         from okbot.ui.tasks import shutdown_tasks
 
@@ -213,6 +235,64 @@ def render_secondary(ctx: object, window: object, chat_target: object, squad: ob
     settle(ctx)
     written.append(grab(editor, out / "squad-dialog.png"))
     editor.close()
+    return written
+
+
+def render_evolution(ctx: object, server: object, target: object, out: Path) -> list[Path]:
+    """A chat where what the user taught has just landed (its quiet line), then the Evolution tab: applied
+    changes (one undone) and one waiting. Real turns and real upkeep, the fake server answering as a careful model."""
+    from okbot.ui.main_window import MainWindow
+    from tests.helpers.fake_evolution import teacher
+    from tests.helpers.fake_openai import Reply
+
+    replies = dict(LESSONS + LATER)
+
+    def answer(body: dict) -> Reply:
+        if not body.get("stream"):  # upkeep, memory extraction, summaries
+            return teacher(body)
+        return Reply(text=replies.get(body["messages"][-1].get("content"), "Noted."))
+
+    server.set_default(answer)
+    ctx.settings.set("model.contextWindow", 32_768)  # no compression (a boundary, where upkeep runs too)
+    ctx.settings.set("evolution.everyTurns", 2)  # upkeep after every second message
+    ctx.settings.set("evolution.waitTurns", 0)  # and its changes land with the next one
+    ctx.keeper.upkeep.run(target, boundary=True)  # upkeep read the earlier conversation already, as it would have
+    window = MainWindow(ctx)
+    window.resize(*WINDOW_SIZE)
+    window.show()
+    window.select_target(target.kind, target.id)
+    page = window.current_page()
+
+    def say(text: str) -> None:
+        page.send(text)
+        settle(ctx, until=lambda: not page.streaming)
+        if not ctx.keeper.drain(30):
+            raise SystemExit("persona and skill upkeep did not finish")
+        settle(ctx)
+
+    written = []
+    for text, _reply in LESSONS:
+        say(text)
+    page.focus_composer()
+    settle(ctx)
+    written.append(grab(window, out / "evolution-chat.png"))
+    for text, _reply in LATER:
+        say(text)
+
+    dialog = window.open_assistant_dialog(target, "evolution")
+    dialog.resize(*SETTINGS_SIZE)
+    panel = dialog.evolution
+    settle(ctx, until=lambda: panel.snapshot is not None and not panel.busy)
+    excel = next(e for e in panel.entries() if "Excel" in e.summary)
+    panel.undo(excel.id)
+    settle(ctx, until=lambda: not panel.busy and any(e.undone for e in panel.entries()))
+    panel.select(next(e.id for e in panel.entries() if e.kind == "persona" and not e.undone))
+    settle(ctx)
+    written.append(grab(dialog, out / "evolution-tab.png"))
+    dialog.close()
+    window.close()
+    window.deleteLater()
+    settle(ctx)
     return written
 
 

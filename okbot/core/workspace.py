@@ -345,6 +345,25 @@ class Workspace:
         migrations.write_json(target.meta_path, target.kind, meta, action=f"rename this {target.kind}")
         return Target(target.kind, target.id, new_name, target.dir, meta)
 
+    def set_meta(self, target: Target, key: str, value: Any) -> Target:
+        """Set one key of ``target``'s JSON file (e.g. an assistant's ``"evolution"`` switch); returns it re-read.
+
+        The file is read again first, so every other key stays as it is on disk now; the write is
+        atomic, with a .bak. The name has its own checks (:meth:`rename`) and the format version is
+        the file's own, so neither is set this way.
+        """
+        if key in ("name", migrations.VERSION_KEY):
+            raise ValueError(f"{key!r} is not set with set_meta")
+        fresh, _ = self.load(target.kind, target.dir)
+        if fresh.problem and not fresh.meta:
+            raise OkBotError(
+                f"Cannot change '{fresh.id}': {fresh.problem}",
+                hint="fix or restore the file first; nothing was changed",
+            )
+        meta = {**fresh.meta, key: value}
+        migrations.write_json(fresh.meta_path, fresh.kind, meta, action=f"change this {fresh.kind}")
+        return self.load(fresh.kind, fresh.dir)[0]
+
     # ---------------------------------------------------------------- internals
     def _scan(self, kind: str) -> tuple[list[Target], list[str]]:
         targets, problems = [], []

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
 from okbot.storage.errors import OkBotError
+from okbot.ui.evolution_lines import UpkeepPhases, upkeep_phases
 from okbot.ui.tasks import TaskRunner
 
 if TYPE_CHECKING:
@@ -24,13 +25,15 @@ class AppContext:
     """The app's shared objects, handed to each window and page (never looked up globally).
 
     ``settings`` is always the live object (``sources.settings``), so a change made in the
-    Settings dialog is seen by the next turn, gauge refresh or compression.
+    Settings dialog is seen by the next turn, gauge refresh or compression. ``upkeep_phases`` tells
+    chat pages, on the GUI thread, when persona and skill upkeep runs for their assistant.
     """
 
     def __init__(self, workspace: Workspace, settings: Settings, tasks: TaskRunner) -> None:
         self.workspace = workspace
         self.tasks = tasks
         self._settings = settings
+        self.upkeep_phases: UpkeepPhases = upkeep_phases()  # made here, on the GUI thread
 
     @classmethod
     def create(
@@ -71,10 +74,13 @@ class AppContext:
 
     @cached_property
     def keeper(self) -> MemoryKeeper:
-        """The app's one memory keeper: wrap-ups run in its background thread, one at a time."""
+        """The app's one memory keeper: wrap-ups (and persona and skill upkeep) run in its background thread,
+        one at a time; upkeep reports its phases to ``upkeep_phases``."""
+        from okbot.core.evolution.upkeep import Upkeep
         from okbot.core.memory.keeper import MemoryKeeper
 
-        return MemoryKeeper(self.sources, self.make_provider)
+        upkeep = Upkeep(self.sources, self.make_provider, on_phase=self.upkeep_phases.report)
+        return MemoryKeeper(self.sources, self.make_provider, upkeep=upkeep)
 
     def make_runner(self) -> TurnRunner:
         """A TurnRunner over a provider built from the current settings: compress before, wrap up after."""

@@ -1,8 +1,9 @@
-"""The Assistant dialog: one assistant's SOUL.md, memories and skills, following edits made on disk.
+"""The Assistant dialog: one assistant's SOUL.md, memories, skills and evolution, following edits made on disk.
 
 Non-modal; the caller keeps one instance per assistant and calls :meth:`AssistantDialog.show_tab`.
 One :class:`~okbot.ui.file_watch.FileWatcher` watches SOUL.md, the global and the assistant's
-memory folders and its skills folder while the dialog is visible, and tells the tab concerned.
+memory folders, its skills folder, its evolution log and staged changes and assistant.json while
+the dialog is visible, and tells the tab concerned.
 Hiding the dialog stops the watcher; showing it again re-reads everything and starts it again.
 """
 
@@ -12,11 +13,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
 from okbot.core.workspace import Target
+from okbot.ui.evolution_panel import EvolutionPanel
 from okbot.ui.file_watch import FileWatcher
 from okbot.ui.memory_panel import MemoryPanel
 from okbot.ui.skills_panel import SkillsPanel
@@ -25,16 +27,20 @@ from okbot.ui.soul_editor import SoulEditor
 if TYPE_CHECKING:
     from okbot.ui.app_context import AppContext
 
-TABS = ("soul", "memories", "skills")
-TAB_TITLES = {"soul": "SOUL.md", "memories": "Memories", "skills": "Skills"}
+TABS = ("soul", "memories", "skills", "evolution")
+TAB_TITLES = {"soul": "SOUL.md", "memories": "Memories", "skills": "Skills", "evolution": "Evolution"}
 
 
 class AssistantDialog(QDialog):
-    """SOUL.md / Memories / Skills of ``target`` in tabs; live on disk changes while shown.
+    """SOUL.md / Memories / Skills / Evolution of ``target`` in tabs; live on disk changes while shown.
 
-    ``soul``, ``memories`` and ``skills`` are the tab widgets (:class:`SoulEditor`,
-    :class:`MemoryPanel`, :class:`SkillsPanel`); ``watcher`` is the dialog's FileWatcher.
+    ``soul``, ``memories``, ``skills`` and ``evolution`` are the tab widgets (:class:`SoulEditor`,
+    :class:`MemoryPanel`, :class:`SkillsPanel`, :class:`EvolutionPanel`); ``watcher`` is the dialog's
+    FileWatcher. ``target_changed(Target)`` when assistant.json was written here (the learning switch),
+    so whoever holds the target can take the new one.
     """
+
+    target_changed = Signal(object)
 
     def __init__(self, ctx: AppContext, target: Target, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -49,12 +55,15 @@ class AssistantDialog(QDialog):
         self.soul = SoulEditor(target.soul_path)
         self.memories = MemoryPanel(ctx, target)
         self.skills = SkillsPanel(ctx, target)
+        self.evolution = EvolutionPanel(ctx, target)
         self.tabs = QTabWidget(objectName="assistantTabs")
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.soul, TAB_TITLES["soul"])
         self.tabs.addTab(self.memories, TAB_TITLES["memories"])
         self.tabs.addTab(self.skills, TAB_TITLES["skills"])
+        self.tabs.addTab(self.evolution, TAB_TITLES["evolution"])
         self.soul.modified_changed.connect(self._on_soul_modified_changed)
+        self.evolution.switched.connect(self._on_evolution_switched)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
@@ -72,7 +81,7 @@ class AssistantDialog(QDialog):
 
     # -- public API ------------------------------------------------------------------------
     def show_tab(self, name: str) -> None:
-        """Switch to the ``"soul"``, ``"memories"`` or ``"skills"`` tab and show / raise the dialog."""
+        """Switch to the ``"soul"``, ``"memories"``, ``"skills"`` or ``"evolution"`` tab and show / raise the dialog."""
         key = name.strip().casefold().removesuffix(".md")
         if key not in TABS:
             raise ValueError(f"unknown tab {name!r}; expected one of {', '.join(TABS)}")
@@ -84,19 +93,20 @@ class AssistantDialog(QDialog):
         self.activateWindow()
 
     def current_tab(self) -> str:
-        """The key of the tab shown (``"soul"``, ``"memories"`` or ``"skills"``)."""
+        """The key of the tab shown (``"soul"``, ``"memories"``, ``"skills"`` or ``"evolution"``)."""
         return TABS[self.tabs.currentIndex()]
 
     def watched_paths(self) -> list[Path]:
         """Everything the dialog follows on disk."""
         soul = [self.target.soul_path] if self.target.soul_path is not None else []
-        return soul + self.memories.watched_paths() + self.skills.watched_paths()
+        return soul + self.memories.watched_paths() + self.skills.watched_paths() + self.evolution.watched_paths()
 
     def refresh(self) -> None:
         """Re-read everything from disk (SOUL.md keeps unsaved edits and offers Reload instead)."""
         self.soul.on_disk_changed()
         self.memories.refresh()
         self.skills.refresh()
+        self.evolution.refresh()
 
     # -- watching --------------------------------------------------------------------------
     def _start_watching(self) -> None:
@@ -117,6 +127,12 @@ class AssistantDialog(QDialog):
             self.memories.on_disk_changed()
         if any(os.path.abspath(p) in changed for p in self.skills.watched_paths()):
             self.skills.on_disk_changed()
+        if any(os.path.abspath(p) in changed for p in self.evolution.watched_paths()):
+            self.evolution.on_disk_changed()
+
+    def _on_evolution_switched(self, target: Target) -> None:
+        self.target = target
+        self.target_changed.emit(target)
 
     def _on_soul_modified_changed(self, modified: bool) -> None:
         self.tabs.setTabText(TABS.index("soul"), TAB_TITLES["soul"] + (" •" if modified else ""))

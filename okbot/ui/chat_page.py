@@ -23,6 +23,7 @@ from okbot.ui.approval_card import ApprovalCard
 from okbot.ui.chat import ChatView
 from okbot.ui.chat.activity import WorkingLine
 from okbot.ui.composer import Composer
+from okbot.ui.evolution_lines import landed_text, upkeep_text
 from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT, SummaryUpdater
 from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed
 from okbot.ui.turn_worker import TurnWorker
@@ -57,6 +58,8 @@ class ChatPage(QWidget):
         self._sent_text: str | None = None
         self._last_result: TurnResult | None = None
         self._compression_failed = False  # the turn's compression failed: say so once it is over
+        self._evolved_note = ""  # staged persona and skill changes landed with this turn: said until the next one
+        self._quiet = ""  # the quiet line on show (upkeep running, or the note above), replaced by anything else
         self.summary_updates = SummaryUpdater(ctx, target, self)
         self.summary_updates.started.connect(self._on_summary_updates_started)
         self.summary_updates.finished.connect(self._on_summary_updates_finished)
@@ -71,7 +74,9 @@ class ChatPage(QWidget):
         self.settings_button.setObjectName("chatSettingsButton")
         self.settings_button.setFlat(True)
         self.settings_button.setToolTip(
-            "Members, roles and the captain" if target.kind == "squad" else "Persona (SOUL.md), memories and skills"
+            "Members, roles and the captain"
+            if target.kind == "squad"
+            else "Persona (SOUL.md), memories, skills and what it learnt (Evolution)"
         )
         self.settings_button.clicked.connect(lambda: self.settings_requested.emit(self.target))
         self.subtitle = QLabel(self._subtitle_text(), self)
@@ -114,8 +119,10 @@ class ChatPage(QWidget):
         self._set_up_squad()
         self.view.set_developer_mode(bool(ctx.settings.get("developerMode")))
         self.refresh_gauge()
+        ctx.upkeep_phases.changed.connect(self._on_upkeep_phases_changed)
         if not target.problem:
             self._close_dangling_calls()
+            self._show_quiet()  # upkeep may be running already
 
     # ------------------------------------------------------------------ public
     @property
@@ -177,6 +184,7 @@ class ChatPage(QWidget):
     def _start(self, text: str | None) -> None:
         self._set_status("")
         self._compression_failed = False
+        self._evolved_note = self._quiet = ""
         self.retry_button.hide()
         # the runner is built on the worker thread; an OkBotError there (e.g. no API key where one
         # is needed) arrives as ``failed`` and the text stays in the box
@@ -192,6 +200,7 @@ class ChatPage(QWidget):
         worker.approval_needed.connect(self._on_worker_approval_needed)
         worker.compressing.connect(self._on_worker_compressing)
         worker.compressed.connect(self._on_worker_compressed)
+        worker.evolved.connect(self._on_worker_evolved)
         self.worker = worker
         self.composer.set_streaming(True)
         self.view.set_retry_enabled(False)  # no Retry while a turn runs
@@ -252,7 +261,10 @@ class ChatPage(QWidget):
             self._set_status(f"⚠ The reply failed: {result.error}" if result.error else "⚠ The reply failed.")
             self.retry_button.show()
         elif not any(isinstance(e, Degraded) for e in result.degraded):
-            self._set_status(FAILED_TEXT if self._compression_failed else "")
+            if self._compression_failed:
+                self._set_status(FAILED_TEXT)
+            else:
+                self._show_quiet()
         self.reload_summary()  # coverage may also have moved without a report (older items moved out)
         self.refresh_gauge()
         if result.status == "complete":
@@ -283,13 +295,21 @@ class ChatPage(QWidget):
             self._set_status("")
         self._show_compression(report)
 
+    def _on_worker_evolved(self, entries: list) -> None:
+        self._evolved_note = landed_text(self.target.name, entries)
+        self._show_quiet()
+
+    def _on_upkeep_phases_changed(self, directory: str, _kind: str) -> None:
+        if directory == str(self.target.dir) and not self.streaming and self.status_text() in ("", self._quiet):
+            self._show_quiet()
+
     def _on_summary_updates_started(self) -> None:
-        if not self.streaming and not self.status_text():
+        if not self.streaming and self.status_text() in ("", self._quiet):
             self._set_status(UPDATING_TEXT)
 
     def _on_summary_updates_finished(self, report: Any) -> None:
         if self.status_text() == UPDATING_TEXT:
-            self._set_status("")
+            self._show_quiet()
         if report is not None:
             self._show_compression(report)
 
@@ -343,6 +363,12 @@ class ChatPage(QWidget):
         roster = SquadRoster.build(self.target, self.ctx.workspace.assistants())
         self.working.set_roster(roster)
         self.view.set_roster(roster)
+
+    def _show_quiet(self) -> None:
+        """The status line's quiet line: upkeep of this assistant running, else the changes that landed (or none)."""
+        phase = self.ctx.upkeep_phases.phase(self.target)
+        self._quiet = upkeep_text(self.target.name, phase) if phase else self._evolved_note
+        self._set_status(self._quiet)
 
     def _set_status(self, text: str) -> None:
         self.status_line.setText(text)

@@ -182,6 +182,7 @@ class MainWindow(QMainWindow):
             dialog = AssistantDialog(self.ctx, target, self)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             dialog.destroyed.connect(lambda *_a, d=target.dir: self._assistant_dialogs.pop(d, None))
+            dialog.target_changed.connect(self._on_assistant_dialog_target_changed)
             self._assistant_dialogs[target.dir] = dialog
         dialog.show_tab(tab)
         return dialog
@@ -205,6 +206,13 @@ class MainWindow(QMainWindow):
         page = self._pages.get(squad.dir)
         if page is not None:
             page.update_target(squad)
+
+    def _on_assistant_dialog_target_changed(self, target: Target) -> None:
+        """assistant.json was written (the learning switch): the sidebar and the open chat take the new meta."""
+        self.reload()
+        page = self._pages.get(target.dir)
+        if page is not None:
+            page.update_target(target)
 
     def _on_sidebar_rename_requested(self, target: Target, name: str) -> None:
         try:

@@ -232,7 +232,12 @@ class Sidebar(QWidget):
         self.edit_squad_action = QAction("Edit squad…", self)
         self.edit_squad_action.triggered.connect(self._on_edit_squad_action_triggered)
         self.assistant_actions = []
-        for label, tab in (("Persona (SOUL.md)…", "soul"), ("Memories…", "memories"), ("Skills…", "skills")):
+        for label, tab in (
+            ("Persona (SOUL.md)…", "soul"),
+            ("Memories…", "memories"),
+            ("Skills…", "skills"),
+            ("Evolution…", "evolution"),
+        ):
             act = QAction(label, self)
             act.triggered.connect(lambda _checked=False, t=tab: self._on_assistant_action_triggered(t))
             self.assistant_actions.append(act)

@@ -59,6 +59,7 @@ class TurnWorker(QObject):
     approval_needed = Signal(str, dict, object)  # tool name, args, reply callable(bool)
     compressing = Signal()  # the request waits for the summarizer
     compressed = Signal(object)  # the CompressionReport of a compression run before the request
+    evolved = Signal(list)  # the evolution LogEntries of staged persona and skill changes that landed before it
 
     # emitted on the worker thread, delivered (queued) to this object's slots on the GUI thread
     _worker_item = Signal(dict)
@@ -67,6 +68,7 @@ class TurnWorker(QObject):
     _worker_approval = Signal(str, dict, object)
     _worker_compressing = Signal()
     _worker_compressed = Signal(object)
+    _worker_evolved = Signal(list)
 
     def __init__(
         self,
@@ -91,6 +93,7 @@ class TurnWorker(QObject):
         self._worker_approval.connect(self._on_worker_approval, queued)
         self._worker_compressing.connect(self._on_worker_compressing, queued)
         self._worker_compressed.connect(self._on_worker_compressed, queued)
+        self._worker_evolved.connect(self._on_worker_evolved, queued)
 
     @property
     def running(self) -> bool:
@@ -115,6 +118,7 @@ class TurnWorker(QObject):
             ask_approval=self._ask_approval,
             on_compressing=_safe(self._worker_compressing.emit),
             on_compressed=_safe(self._worker_compressed.emit),
+            on_evolved=_safe(self._worker_evolved.emit),
         )
         make, target, text, cancel = self.runner, self.target, self.text, self._cancel
 
@@ -185,6 +189,9 @@ class TurnWorker(QObject):
 
     def _on_worker_compressed(self, report: object) -> None:
         self.compressed.emit(report)
+
+    def _on_worker_evolved(self, entries: list) -> None:
+        self.evolved.emit(entries)
 
     def _on_worker_approval(self, name: str, args: dict, reply: object) -> None:
         if self._cancel.cancelled:

@@ -5,7 +5,8 @@
 that teaches a procedure ("when I say ship it: 1) …, 2) …") becomes a skill with those steps. It
 answers as JSON when the request asks for a schema and as lines otherwise, as a real server would.
 ``reckless`` proposes what the checks must refuse: instructions taken from an assistant's reply,
-a widened permission, an invented number, a hand-written line removed.
+a widened permission, an invented number, a hand-written line removed. :func:`teach` has a chat
+teach an assistant for real (the server answering as ``teacher``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,17 @@ import json
 import re
 from typing import Any
 
+from okbot.core.evolution.store import LogEntry
+from okbot.core.evolution.upkeep import Upkeep
+from okbot.core.items import new_item, user_message
+from okbot.core.workspace import Target
 from tests.helpers.fake_memory import with_summaries
 from tests.helpers.fake_openai import Reply
+
+LESSONS = (
+    "From now on, always answer in British English.",
+    "When I say ship it: 1) run make test, 2) tag the release, 3) push the tag.",
+)
 
 _ITEM = re.compile(r"^\[#(\d+) (\w+)\] (.*)$", re.MULTILINE)
 _RULE = re.compile(r"(?i)\b(from now on|always|never|you may|don't|do not)\b")
@@ -144,3 +154,18 @@ def reckless(body: dict[str, Any]) -> Reply:
             {"name": "wipe", "description": "Wipe the disk.", "steps": ["rm -rf /"], "from": replies[:1] or users[:1]}
         )
     return answer(body, persona_edits(body) + bad, skills)
+
+
+def teach(
+    sources: Any, provider: Any, target: Target, lessons: tuple[str, ...] = LESSONS, *, land: bool = True
+) -> list[LogEntry]:
+    """``lessons`` said in ``target``'s chat (each answered "ok"), then upkeep at a boundary: what the model
+    proposed is checked and staged for real, and landed with ``land`` (returns the applied changes).
+    With :data:`LESSONS` and the server answering as :func:`teacher`: a persona line citing #1 and the
+    skill ship-it citing #3."""
+    store = sources.session(target)
+    for text in lessons:
+        store.append(user_message(text))
+        store.append(new_item("assistant", author=target.id, source="app", content="ok", status="complete"))
+    Upkeep(sources, provider).run(target, boundary=True)
+    return sources.evolution.land(target) if land else []

@@ -43,7 +43,10 @@ def open_dialog(qtbot: QtBot, ctx: AppContext, target: Target) -> Iterator[Calla
         dialog = AssistantDialog(ctx, target)
         opened.append(dialog)  # closed below, not by qtbot: that would run before this fixture's cleanup
         dialog.show()
-        qtbot.waitUntil(lambda: not dialog.memories.busy and not dialog.skills._loading, timeout=WAIT_MS)
+        qtbot.waitUntil(
+            lambda: not dialog.memories.busy and not dialog.skills._loading and not dialog.evolution.busy,
+            timeout=WAIT_MS,
+        )
         return dialog
 
     yield make
@@ -53,11 +56,18 @@ def open_dialog(qtbot: QtBot, ctx: AppContext, target: Target) -> Iterator[Calla
         dialog.deleteLater()
 
 
-def test_dialog_is_non_modal_with_three_tabs(open_dialog: Callable[[], AssistantDialog], target: Target) -> None:
+def test_dialog_is_non_modal_with_four_tabs(open_dialog: Callable[[], AssistantDialog], target: Target) -> None:
     dialog = open_dialog()
     assert dialog.windowTitle() == "Ada — Assistant"
     assert not dialog.isModal()
-    assert [dialog.tabs.tabText(i) for i in range(3)] == ["SOUL.md", "Memories", "Skills"]
+    assert [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())] == [
+        "SOUL.md",
+        "Memories",
+        "Skills",
+        "Evolution",
+    ]
+    dialog.show_tab("evolution")
+    assert dialog.current_tab() == "evolution"
     dialog.show_tab("skills")
     assert dialog.current_tab() == "skills" and dialog.isVisible()
     dialog.show_tab("Memories")

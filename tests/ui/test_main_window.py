@@ -238,6 +238,8 @@ def test_the_assistant_dialog_opens_from_the_chat_header_and_the_sidebar_once_pe
     assert dialog.isVisible() and dialog.current_tab() == "soul"
     window.sidebar.assistant_actions[1].trigger()  # "Memories…" from the row's context menu
     assert window.open_assistant_dialog(page.target, "memories") is dialog and dialog.current_tab() == "memories"
+    window.sidebar.assistant_actions[3].trigger()  # "Evolution…"
+    assert dialog.current_tab() == "evolution"
     dialog.close()
     qtbot.waitUntil(lambda: page.target.dir not in window._assistant_dialogs)
 

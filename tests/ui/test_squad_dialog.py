@@ -249,6 +249,7 @@ def test_edit_squad_from_the_context_menu_updates_sidebar_and_chat(
         "Persona (SOUL.md)…",
         "Memories…",
         "Skills…",
+        "Evolution…",
         "Delete…",
     ]
     assert context_menu_texts(qtbot, window, squad_row) == ["Rename", "Edit squad…", "Delete…"]

@@ -414,7 +414,7 @@ class Evolution:
                 "id": 0,
                 "at": now(),
                 "kind": kind,
-                "summary": _summary(change),
+                "summary": summary_of(change),
                 "why": why,
                 "cited": list(change.cited),
                 "diff": diff,
@@ -524,7 +524,8 @@ def _diff(before: str, after: str, name: str) -> str:
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
-def _summary(change: Change | SkillChange) -> str:
+def summary_of(change: Change | SkillChange) -> str:
+    """One line saying what ``change`` does (the log's ``summary``; the Evolution tab shows staged changes so)."""
     if isinstance(change, SkillChange):
         verb = "new skill" if change.op == "create" else "updated skill"
         return f"{verb} {change.name}: {change.description}"

@@ -598,7 +598,7 @@ def test_a_recorded_call_nested_thousands_deep_shows_as_raw_text(depth: int) -> 
     assert chat_text.tool_digest({**call, "name": "read_file"}).startswith('read_file({"task": [[[')
 
 
-def test_markdown_document_keeps_code_text_exact() -> None:
+def test_markdown_document_keeps_code_text_exact(qapp: object) -> None:
     from okbot.ui.chat.markdown import code_blocks, fenced_sources, make_document, style_document
 
     source = "text\n\n```\n  indented\n\ttab\n```\n\nthen\n\n  ~~~~sh\n  ls ```\n  ~~~~\n\nand\n\n```\nunclosed\n"

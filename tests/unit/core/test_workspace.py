@@ -352,6 +352,36 @@ def test_rename_refuses_corrupt_json(ws: Workspace) -> None:
     assert (bob.dir / "assistant.json").read_bytes() == b"{not json"
 
 
+def test_set_meta_changes_one_key_and_keeps_the_rest_as_on_disk(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob", role="Reviews code")
+    on_disk = json.loads((bob.dir / "assistant.json").read_text("utf-8"))
+    on_disk["custom"] = {"kept": [1, 2]}  # written by hand after bob was loaded
+    (bob.dir / "assistant.json").write_text(json.dumps(on_disk), "utf-8")
+    before = (bob.dir / "assistant.json").read_bytes()
+    updated = ws.set_meta(bob, "evolution", False)
+    written = json.loads((bob.dir / "assistant.json").read_text("utf-8"))
+    assert written == {**on_disk, "evolution": False}
+    assert updated.meta["evolution"] is False and updated.meta["custom"] == {"kept": [1, 2]}
+    assert (bob.dir / "assistant.json.bak").read_bytes() == before
+    assert not list(bob.dir.glob(".assistant.json.*.tmp"))
+    assert ws.set_meta(updated, "evolution", True).meta["evolution"] is True
+    with pytest.raises(ValueError):
+        ws.set_meta(bob, "name", "Robert")
+
+
+def test_set_meta_refuses_an_unreadable_file_and_a_newer_one(ws: Workspace) -> None:
+    bob = ws.create_assistant("Bob")
+    (bob.dir / "assistant.json").write_bytes(b"{not json")
+    with pytest.raises(OkBotError, match="nothing was changed"):
+        ws.set_meta(bob, "evolution", False)
+    assert (bob.dir / "assistant.json").read_bytes() == b"{not json"
+    newer = json.dumps({"version": 99, "name": "Bob"}).encode()
+    (bob.dir / "assistant.json").write_bytes(newer)
+    with pytest.raises(OkBotError):
+        ws.set_meta(bob, "evolution", False)
+    assert (bob.dir / "assistant.json").read_bytes() == newer
+
+
 # ------------------------------------------------------------- corrupt files
 @pytest.mark.parametrize("content", [b"{broken", b"[1, 2]", b"\xff\xfe", b'{"name": ""}', None])
 def test_corrupt_assistant_json_listed_with_problem(ws: Workspace, content: bytes | None) -> None:
