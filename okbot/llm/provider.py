@@ -42,6 +42,26 @@ class ChatRequest:
     background: bool = False
 
 
+def ask_in_background(
+    provider: Any, model: str, messages: list[dict], *, max_tokens: int, response_format: dict | None = None
+) -> str:
+    """One of the app's own calls (memory, upkeep): temperature 0, least reasoning effort, the whole answer.
+
+    ``provider`` is a provider or a zero-argument factory of one (the app builds providers from the
+    current settings, off the GUI thread).
+    """
+    resolved = provider if hasattr(provider, "complete") else provider()
+    request = ChatRequest(
+        model=model,
+        messages=messages,
+        temperature=0,
+        max_tokens=max_tokens,
+        response_format=response_format,
+        background=True,
+    )
+    return resolved.complete(request)
+
+
 class CancelToken:
     """A one-way "stop" flag shared between the thread that streams and the one that may cancel.
 

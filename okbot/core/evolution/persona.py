@@ -41,6 +41,7 @@ from okbot.core.grounding import (
 )
 from okbot.core.memory.secrets import redact, secret_kinds
 
+KIND = "persona"  # in messages: "persona upkeep answer unusable: …"
 MAX_LINE_CHARS = 300
 MAX_SOUL_CHARS = 12_000  # upkeep adds nothing past this; the user's own text may be longer
 MAX_EDITS = 6  # applied per upkeep: a model listing twenty is rewriting, not editing

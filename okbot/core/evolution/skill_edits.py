@@ -29,6 +29,7 @@ from okbot.core.memory.secrets import redact, secret_kinds
 from okbot.core.skills import CATALOG_DESCRIPTION_CHARS, check_name, quote
 from okbot.storage.errors import OkBotError
 
+KIND = "skill"  # in messages: "skill upkeep answer unusable: …"
 MAX_BODY_CHARS = 4000
 MAX_SKILLS = 2  # per upkeep
 DESCRIPTION_SUPPORT = 0.4  # a description paraphrases ("use when the user says …"); its names must still be there

@@ -23,7 +23,7 @@ from okbot.core.evolution.store import KINDS, SCAN_ITEMS, STATE_FILE, VERSION, L
 from okbot.core.grounding import typed_by_user
 from okbot.core.memory.secrets import redact
 from okbot.core.workspace import Target
-from okbot.llm.provider import ChatRequest
+from okbot.llm.provider import ask_in_background
 from okbot.storage.atomic import atomic_write_json
 from okbot.storage.errors import OkBotError
 
@@ -122,18 +122,8 @@ class Upkeep:
         if soul is None:
             report.problems.append("SOUL.md is missing, unreadable or not plain UTF-8 text: upkeep leaves it alone")
             return
-        structured = self._structured()
-        answer = self._ask(
-            target,
-            persona.build_messages(soul, _items_text(items), structured=structured),
-            persona.RESPONSE_FORMAT if structured else None,
-            report,
-        )
-        if answer is None:
-            return
-        edits, problem = persona.parse_answer(answer)
-        if problem:
-            report.problems.append(f"persona upkeep answer unusable: {problem}")
+        edits = self._proposals(target, persona, soul, items, report)
+        if edits is None:
             return
         mine, undone, _skills, _undone_skills = self.evolution.provenance(target)
         mine |= {change.after for change, _why in self.evolution.pending(target).persona}  # staged lines are upkeep's
@@ -150,18 +140,8 @@ class Upkeep:
         staged_now = self.evolution.pending(target).skills
         for change, _reason in staged_now:  # what is staged counts as there already
             existing[change.name] = change.after
-        structured = self._structured()
-        answer = self._ask(
-            target,
-            skill_edits.build_messages(catalog.catalog(), _items_text(items), structured=structured),
-            skill_edits.RESPONSE_FORMAT if structured else None,
-            report,
-        )
-        if answer is None:
-            return
-        proposals, problem = skill_edits.parse_answer(answer)
-        if problem:
-            report.problems.append(f"skill upkeep answer unusable: {problem}")
+        proposals = self._proposals(target, skill_edits, catalog.catalog(), items, report)
+        if proposals is None:
             return
         _mine, _undone, written, undone = self.evolution.provenance(target)
         for change, _reason in staged_now:
@@ -174,28 +154,30 @@ class Upkeep:
         self.evolution.stage(target, None, [], [(c, _why(c.cited, items)) for c in changes], refusals)
         report.staged.extend(f"skill: {c.op} {c.name}" for c in changes)
 
-    def _ask(
-        self, target: Target, messages: list[dict[str, str]], response_format: Any, report: UpkeepReport
-    ) -> str | None:
+    def _proposals(
+        self, target: Target, kind: Any, shown: Any, items: list[dict[str, Any]], report: UpkeepReport
+    ) -> list[Any] | None:
+        """Ask the model (``kind`` is :mod:`.persona` or :mod:`.skill_edits`) and read its answer; None when
+        there is none to check (the request failed or the answer is unusable, both reported)."""
+        structured = bool(self.sources.settings.get("evolution.structuredOutput"))
+        messages = kind.build_messages(shown, _items_text(items), structured=structured)
         try:
-            provider = self._provider if hasattr(self._provider, "complete") else self._provider()
-            return provider.complete(
-                ChatRequest(
-                    model=self.sources.model_for(target),
-                    messages=messages,
-                    temperature=0,
-                    max_tokens=REPLY_MAX_TOKENS,
-                    background=True,
-                    response_format=response_format,
-                )
+            answer = ask_in_background(
+                self._provider,
+                self.sources.model_for(target),
+                messages,
+                max_tokens=REPLY_MAX_TOKENS,
+                response_format=kind.RESPONSE_FORMAT if structured else None,
             )
         except (OkBotError, OSError) as exc:
             report.problems.append(f"upkeep request failed: {exc}")
             log.warning("upkeep of %s failed: %s", target.name, exc)
             return None
-
-    def _structured(self) -> bool:
-        return bool(self.sources.settings.get("evolution.structuredOutput"))
+        found, problem = kind.parse_answer(answer)
+        if problem:
+            report.problems.append(f"{kind.KIND} upkeep answer unusable: {problem}")
+            return None
+        return found
 
     def _phase(self, target: Target, kind: str) -> None:
         if self.on_phase is not None:

@@ -31,7 +31,7 @@ from okbot.core.grounding import typed_by_user
 from okbot.core.memory.extract import Candidate, Extraction, build_messages, parse_answer
 from okbot.core.memory.store import MemoryEntry, MemoryStore, normalise
 from okbot.core.workspace import Target
-from okbot.llm.provider import ChatRequest
+from okbot.llm.provider import ask_in_background
 from okbot.storage import migrations
 from okbot.storage.atomic import atomic_write_json
 from okbot.storage.errors import OkBotError
@@ -159,15 +159,8 @@ class MemoryKeeper:
         messages = build_messages(items, [(e.id, e.text) for e in known], agreements, explicit=explicit)
         report.calls += 1
         try:
-            provider = self._provider if hasattr(self._provider, "complete") else self._provider()
-            answer = provider.complete(
-                ChatRequest(
-                    model=self.sources.model_for(target),
-                    messages=messages,
-                    temperature=0,
-                    max_tokens=REPLY_MAX_TOKENS,
-                    background=True,
-                )
+            answer = ask_in_background(
+                self._provider, self.sources.model_for(target), messages, max_tokens=REPLY_MAX_TOKENS
             )
         except (OkBotError, OSError) as exc:
             report.problems.append(f"memory extraction failed: {exc}")
