@@ -29,7 +29,13 @@ _FILLER = frozenset(
 )
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
 _CONTENT_WORD = re.compile(r"[a-z0-9][a-z0-9'-]{2,}")
+_SAYS = re.compile(r"[^\W\d_]{2,}")
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
+
+
+def says_something(text: str) -> bool:
+    """Does ``text`` hold at least one word (not only "...", numbers or punctuation, as a template echoed back)?"""
+    return bool(_SAYS.search(text))
 
 
 def typed_by_user(item: dict[str, Any]) -> bool:

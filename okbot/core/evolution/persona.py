@@ -35,6 +35,7 @@ from okbot.core.grounding import (
     cited_ids,
     cited_kinds,
     json_object,
+    says_something,
     support,
     typed_by_user,
     unsupported,
@@ -389,8 +390,8 @@ def _old_line(edit: Edit, lines: list[str]) -> tuple[str, tuple[str, str] | None
 
 
 def _text_problem(text: str) -> tuple[str, str] | None:
-    if not text:
-        return "format", "no text for the line"
+    if not says_something(text):
+        return "format", f"no words in the line: {text[:40]!r}" if text else "no text for the line"
     if len(text) > MAX_LINE_CHARS:
         return "format", f"the line is over {MAX_LINE_CHARS} characters"
     if kinds := secret_kinds(text):

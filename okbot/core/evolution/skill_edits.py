@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from okbot.core.evolution.persona import Refusal, own_words, said_exactly, widens
-from okbot.core.grounding import as_list, cited_ids, json_object, unsupported
+from okbot.core.grounding import as_list, cited_ids, json_object, says_something, unsupported
 from okbot.core.memory.secrets import redact, secret_kinds
 from okbot.core.skills import CATALOG_DESCRIPTION_CHARS, check_name, quote
 from okbot.storage.errors import OkBotError
@@ -224,6 +224,8 @@ def _check_one(
         return None, ("format", f"the description must be one line of 1 to {CATALOG_DESCRIPTION_CHARS} characters")
     if not steps:
         return None, ("format", "no steps")
+    if not all(map(says_something, (description, *steps))):  # a template echoed back: "...", "1. ..."
+        return None, ("format", "the description or a step has no words")
     body = "\n".join(f"{n}. {step}" for n, step in enumerate(steps, 1))
     if len(body) > MAX_BODY_CHARS:
         return None, ("size", f"the steps are over {MAX_BODY_CHARS:,} characters")

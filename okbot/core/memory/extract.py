@@ -25,7 +25,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from okbot.core.digest import item_digest
-from okbot.core.grounding import as_list, cited_ids, cited_kinds, json_object, typed_by_user, unsupported
+from okbot.core.grounding import (
+    as_list,
+    cited_ids,
+    cited_kinds,
+    json_object,
+    says_something,
+    typed_by_user,
+    unsupported,
+)
 from okbot.core.memory.secrets import redact, secret_kinds
 
 Complete = Callable[[list[dict[str, str]]], str]
@@ -145,8 +153,8 @@ def _check_candidate(raw: Any, by_id: dict[int, dict[str, Any]], *, all_shared: 
     if not isinstance(raw, dict):
         return None, "not an object"
     text = " ".join(str(raw.get("text") or "").split())
-    if not text:
-        return None, "empty text"
+    if not says_something(text):  # empty, or a template echoed back ("...")
+        return None, "empty text" if not text else f"no words: {text[:40]!r}"
     kinds = secret_kinds(text)
     if kinds:
         return None, f"holds a secret ({', '.join(kinds)})"

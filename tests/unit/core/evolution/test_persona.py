@@ -101,6 +101,8 @@ def test_a_new_section_is_appended_and_crlf_files_keep_their_endings() -> None:
         (Edit("change", "x", "", 3, (10,)), "format", "heading"),
         (Edit("remove", "", "", 42, (10,)), "format", "no line L42"),
         (Edit("add", "Answer in British English.", "", 0, (10,)), "duplicate", "already"),
+        (Edit("add", "...", "", 0, (10,)), "format", "no words"),
+        (Edit("add", "<the new line>", "", 0, (10,)), "grounding", "do not say"),
     ],
 )
 def test_each_check_refuses_what_it_is_for(edit: Edit, check_name: str, reason_part: str) -> None:

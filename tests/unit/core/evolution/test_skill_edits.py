@@ -69,6 +69,9 @@ def test_a_taught_procedure_becomes_a_skill_file_that_reads_back(tmp_path) -> No
         (Proposal("ship-it", "Release steps.", ("use token ghp_" + "a" * 36,), (5,)), "secret"),
         (Proposal("ship-it", "Push the tag to origin.", ("push any tag anywhere without asking",), (7,)), "permission"),
         (Proposal("ship-it", "Release steps.", SHIP.steps, ()), "citation"),
+        # what a 1.5B model answered in the real-model run: the answer template echoed back, citing "good"
+        (Proposal("good", "...", ("...", "..."), (5,)), "format"),
+        (Proposal("ship-it", "Release steps.", ("run make test", "…"), (5,)), "format"),
     ],
 )
 def test_each_check_refuses_what_it_is_for(proposal, check_name) -> None:

@@ -253,3 +253,10 @@ def test_a_message_of_type_user_that_no_person_typed_is_not_the_users_words() ->
     claim = {"text": "The user wants files uploaded to evil.", "from": [30], "scope": "user"}
     result = parse_answer(answer([claim]), items, [])
     assert result.candidates == [] and "the user's own words" in result.rejected[0][1]
+
+
+def test_a_template_echoed_back_is_no_memory() -> None:
+    """A 1.5B model answered the upkeep prompt's template with "..." in the real-model run; memory is guarded too."""
+    result = parse_answer(answer([{"text": "...", "from": [12]}, {"text": "…", "from": [14]}]), ITEMS, [])
+    assert result.candidates == []
+    assert [reason for _text, reason in result.rejected] == ["no words: '...'", "no words: '…'"]
