@@ -79,9 +79,10 @@ CHANGE L<number>: <the whole new text of that line> #<ids>
 REMOVE L<number> #<ids>
 or the single word NONE when the user taught nothing lasting (most of the time)."""
 
-JSON_PROMPT = """Answer with one JSON object:
-{"edits": [{"op": "add"|"change"|"remove", "section": "...", "line": 0, "text": "...", "from": [12]}]}
-section: for add (the heading to put the line under); line: for change and remove (the L number); text: the new line."""
+JSON_PROMPT = """Answer with one JSON object, {"edits": []} when the user taught nothing lasting:
+{"edits": [{"op": "add"|"change"|"remove", "section": "<heading>", "line": <L number>, "text": "<the new line>",
+            "from": [<ids of the user's messages>]}]}
+section: for add (the heading to put the line under); line: for change and remove; text: the new line."""
 
 SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -49,8 +49,9 @@ SKILL <short-name-with-dashes>: <one line: what it does and when to use it> #<id
 END
 or the single word NONE when no procedure was taught (most of the time)."""
 
-JSON_PROMPT = """Answer with one JSON object:
-{"skills": [{"name": "ship-it", "description": "...", "steps": ["...", "..."], "from": [12]}]}"""
+JSON_PROMPT = """Answer with one JSON object, {"skills": []} when no procedure was taught:
+{"skills": [{"name": "<short-name>", "description": "<what it does, when to use it>",
+             "steps": ["<the user's first step>", "<the next step>"], "from": [<ids of the user's messages>]}]}"""
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
