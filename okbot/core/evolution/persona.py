@@ -51,19 +51,6 @@ DEFAULT_SECTION = "Learnt from our conversations"
 EXACT_SUPPORT = 0.8  # "a cited user message says exactly that": one message, nearly all of its words
 WITHDRAW_SUPPORT = 0.3  # a withdrawal must be about the line it removes
 
-CHECKS = (
-    "format",
-    "secret",
-    "citation",
-    "grounding",
-    "permission",
-    "prohibition",
-    "hand-written",
-    "duplicate",
-    "undone",
-    "size",
-)
-
 SYSTEM_PROMPT = """You keep the persona file (SOUL.md) of an assistant up to date with what its user taught it.
 You get SOUL.md with numbered lines (L1, L2, ...) and the NEW CONVERSATION ITEMS, each with its id ([#12 user]).
 
