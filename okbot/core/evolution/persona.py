@@ -48,7 +48,7 @@ MAX_SOUL_CHARS = 12_000  # upkeep adds nothing past this; the user's own text ma
 MAX_EDITS = 6  # applied per upkeep: a model listing twenty is rewriting, not editing
 MAX_SECTION_CHARS = 60
 DEFAULT_SECTION = "Learnt from our conversations"
-EXACT_SUPPORT = 0.8  # "a cited user message says exactly that": one message, nearly all of its words
+EXACT_SUPPORT = 0.8  # "a cited user message says exactly that": the line keeps nearly all of its words
 WITHDRAW_SUPPORT = 0.3  # a withdrawal must be about the line it removes
 
 SYSTEM_PROMPT = """You keep the persona file (SOUL.md) of an assistant up to date with what its user taught it.
@@ -349,7 +349,7 @@ def _check_one(
     text = edit.text
     if problem := unsupported(text, cited):
         return None, ("grounding", f"the user's cited words do not say this ({problem})")
-    if widens(text) and not (edit.op == "change" and widens(old)) and not said_exactly(text, cited):
+    if widens(text) and not said_exactly(text, cited):  # a changed permission too: it may be the wider one
         return None, ("permission", "it lets the assistant do more, and no cited user message says exactly that")
     new_line = _as_line(text, old)
     if _key(new_line) in undone:
@@ -417,17 +417,15 @@ def own_words(
 
 
 def said_exactly(text: str, cited: list[dict[str, Any]]) -> bool:
-    """One sentence of a cited message grants it, in nearly the same words both ways, with nothing invented.
-
-    Both ways, so a line cannot widen the user's words nor keep only the permissive half of them; and
-    every reference of the sentence is kept and no broader word ("any", "all") added, so "restart any
-    server" never passes for "restart the staging server stg-4".
+    """One sentence of a cited message grants it: every word of the line is in it, most of its words are in
+    the line, every reference it names is kept and no broader word ("any", "all") is added -- so neither
+    "restart any server" nor "restart stg-4 and prod-1" passes for "restart the staging server stg-4".
     """
     for item in cited:
         for sentence in _SENTENCE.split(str(item.get("content") or "")):
             if (
                 _PERMIT.search(sentence)
-                and support(text, sentence.casefold()) >= EXACT_SUPPORT
+                and support(text, sentence.casefold()) == 1.0  # no word the user did not say: "and prod-1"
                 and support(_GRANTING.sub(" ", sentence), text.casefold()) >= EXACT_SUPPORT
                 and not unsupported(text, [{**item, "content": sentence}], min_support=EXACT_SUPPORT)
                 and not ungrounded(sentence, [text])  # every qualifier kept: "stg-4", "before 6 pm"

@@ -123,6 +123,17 @@ def test_a_widened_permission_needs_the_users_exact_words() -> None:
     assert [r.check for r in refusals] == ["permission"] * 4
 
 
+def test_changing_a_permission_upkeep_wrote_into_a_wider_one_is_refused() -> None:
+    soul = SOUL + "- You may restart the staging server stg-4 without asking.\n"
+    mine = (*MINE, "- You may restart the staging server stg-4 without asking.")
+    wider = Edit("change", "You may restart the staging server stg-4 and prod-1 without asking.", "", 10, (14,))
+    changes, refusals = check(wider, soul=soul, mine=mine)
+    assert changes == [] and [r.check for r in refusals] == ["permission"]  # prod-1 is nowhere in #14
+    wider = Edit("change", "You may restart any server without asking me.", "", 10, (14,))
+    changes, refusals = check(wider, soul=soul, mine=mine)
+    assert changes == [] and [r.check for r in refusals] == ["permission"]
+
+
 def test_a_prohibition_goes_only_when_the_user_withdraws_it() -> None:
     withdrawn = Edit("remove", "", "", 9, (15,))
     unsaid = Edit("remove", "", "", 9, (12,))
