@@ -75,14 +75,18 @@ def script(turns: int = TURNS) -> list[str]:
 
 
 class _Recording:
-    """The provider, with every streamed (chat) request's messages kept for the prefix measure."""
+    """The provider, with every streamed (chat) request kept for the prefix measure: its messages, and the
+    summary's coverage and the landings so far when it was sent (a turn with tool calls sends several)."""
 
-    def __init__(self, provider: Any) -> None:
+    def __init__(self, provider: Any, covered: Any) -> None:
         self._provider = provider
-        self.chats: list[str] = []
+        self._covered = covered
+        self.landings = 0
+        self.chats: list[tuple[int, int, str]] = []  # (covered through, landings so far, messages)
 
     def stream(self, request: Any, cancel: Any = None) -> Any:
-        self.chats.append("\n".join(f"{m['role']}: {m.get('content')}" for m in request.messages))
+        text = "\n".join(f"{m['role']}: {m.get('content')}" for m in request.messages)
+        self.chats.append((self._covered(), self.landings, text))
         return self._provider.stream(request, cancel)
 
     def __getattr__(self, name: str) -> Any:
@@ -126,19 +130,23 @@ def converse(label: str, provider: Any, model: str, settings_values: dict[str, A
     target = ws.create_assistant("Ada", soul_text="# Ada\n\nYou help the user ship releases of the billing service.\n")
     sources = ContextSources(ws)
     sources.loaded_counter(target)
-    recording = _Recording(provider)
+    recording = _Recording(provider, lambda: sources.summary(target)[0].covered_through_id)
     keeper = MemoryKeeper(sources, recording, background=False)
     runner = make_turn_runner(sources, recording, keeper)
     compressor = make_compressor(sources, recording, keeper)
     outcome = Outcome(label)
     covered: list[int] = []
-    landed_at: list[bool] = []  # per chat request: a landing happened just before it
     started = time.monotonic()
     for n, text in enumerate(script(turns), 1):
         landed: list[Any] = []
-        runner.run_turn(target, text, callbacks=TurnCallbacks(on_evolved=landed.extend))
+
+        def on_evolved(entries: list[Any], landed: list[Any] = landed) -> None:  # before the turn's request
+            landed.extend(entries)
+            recording.landings += 1
+
+        runner.run_turn(target, text, callbacks=TurnCallbacks(on_evolved=on_evolved))
+        outcome.landings += bool(landed)
         covered.append(sources.summary(target)[0].covered_through_id)
-        landed_at.append(bool(landed))
         compressor.compress_ahead(target)  # after the reply, as the chat page does (its upkeep runs inline here)
         if os.environ.get("OKBOT_BENCH_VERBOSE"):
             print(f"  {label} turn {n}/{turns}: landed {len(landed)}", flush=True)
@@ -151,14 +159,12 @@ def converse(label: str, provider: Any, model: str, settings_values: dict[str, A
     _audit(outcome, sources, target)
     counter = sources.counter(sources.model_for(target))
     chats = recording.chats
-    for i in range(1, min(len(chats), len(covered))):
-        if covered[i] != covered[i - 1]:
+    for (covered_before, landed_before, prev), (covered_now, landed_now, cur) in zip(chats, chats[1:], strict=False):
+        if covered_now != covered_before:
             continue  # a compression between: the prefix changes by design
-        prev, cur = chats[i - 1], chats[i]
         shared = len(os.path.commonprefix([prev, cur]))
         outcome.shares.append(counter.count_text(prev[:shared]) / max(1, counter.count_text(prev)))
-        outcome.landings_off_boundary += landed_at[i]
-    outcome.landings = sum(landed_at)
+        outcome.landings_off_boundary += landed_now != landed_before
     outcome.compressions = len(set(covered) - {0})
     outcome.soul = target.soul_path.read_text(encoding="utf-8")
     return outcome
@@ -177,7 +183,7 @@ def _audit(outcome: Outcome, sources: Any, target: Any) -> None:
         line = entry.change.after if isinstance(entry.change, Change) else entry.change.after
         said = " ".join(str(it.get("content") or "") for it in users).casefold()
         words = [w for w in _WORD.findall(_body(line).casefold()) if len(w) > 3]
-        overlap = sum(w[:4] in said for w in words) / max(1, len(words))
+        overlap = sum(w[:4] in said for w in words) / len(words) if words else 0.0  # no words: "..." is no rule
         if len(users) != len(cited) or not users or overlap < 0.5:
             outcome.ungrounded.append(entry.summary)
         for match in _PERMIT.finditer(line):
@@ -195,8 +201,8 @@ def _audit(outcome: Outcome, sources: Any, target: Any) -> None:
 
 
 def _body(text: str) -> str:
-    """An applied persona line, or a skill's text without its front matter."""
-    return text.split("---", 2)[-1] if text.startswith("---") else text
+    """An applied persona line, or a skill's steps (its numbered lines)."""
+    return "\n".join(re.findall(r"^\d+\. (.*)$", text, re.MULTILINE)) if text.startswith("---") else text
 
 
 def report(outcomes: list[Outcome], title: str) -> str:
