@@ -26,7 +26,7 @@ import json
 import logging
 import os
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -143,7 +143,7 @@ class Evolution:
             elif obj.get("type") == "applied" and (entry := _entry(obj)) is not None:
                 applied[entry.id] = entry
         return [
-            LogEntry(**{**e.__dict__, "undone": undone[e.id]}) if e.id in undone else e
+            replace(e, undone=undone[e.id]) if e.id in undone else e
             for e in sorted(applied.values(), key=lambda e: e.id)
         ]
 
@@ -183,9 +183,9 @@ class Evolution:
         except OSError:
             return None
 
-    def effective_soul(self, target: Target) -> str | None:
-        """SOUL.md with the staged changes made: what the next upkeep is shown. None when it cannot be edited."""
-        data = self.soul_bytes(target)
+    def effective_soul(self, target: Target, data: bytes | None) -> str | None:
+        """SOUL.md (``data``, as read) with the staged changes made: what the next upkeep is shown. None when it
+        cannot be edited."""
         text = _decoded(data)
         if text is None:
             return None
@@ -339,7 +339,7 @@ class Evolution:
             else:
                 self._undo_skill(target, entry.change)
             self._append(target, {"type": "undo", "of": entry_id, "at": now()})
-        return LogEntry(**{**entry.__dict__, "undone": now()})
+        return replace(entry, undone=now())
 
     def _undo_persona(self, target: Target, entry: LogEntry) -> None:
         assert isinstance(entry.change, Change) and target.soul_path is not None

@@ -118,7 +118,7 @@ class Upkeep:
     # -- the two kinds ----------------------------------------------------------------------
     def _persona(self, target: Target, items: list[dict[str, Any]], report: UpkeepReport) -> None:
         seen = self.evolution.soul_bytes(target)
-        soul = self.evolution.effective_soul(target)
+        soul = self.evolution.effective_soul(target, seen)
         if soul is None:
             report.problems.append("SOUL.md is missing, unreadable or not plain UTF-8 text: upkeep leaves it alone")
             return
