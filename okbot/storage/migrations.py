@@ -12,6 +12,9 @@ memories.jsonl           header line ``{"okbot": "memories",  1        0: ``memo
 memory-recall.json       ``"version"`` (a cache)             1        0: ``memory-recall-v0-discard`` (recomputed)
 extraction.json          ``"version"``                       1        0: ``extraction-v0-add-version``
 as-sent/requests.jsonl   ``"v"`` on every line               1        none: append-only, v0 lines are read as is
+evolution.jsonl          ``"v"`` on every line               1        none: append-only; newer lines are skipped
+evolution-pending.json   ``"version"``                       1        none
+evolution-state.json     ``"version"``                       1        none
 session.jsonl            ``"v"`` on every item (items.py)    1        owned by the session store
 =======================  ==================================  =======  ===============================================
 
@@ -138,6 +141,9 @@ CURRENT: dict[str, int] = {
     "memory-recall": 1,
     "extraction": 1,
     "as-sent": 1,
+    "evolution-log": 1,
+    "evolution-pending": 1,
+    "evolution-state": 1,
 }
 
 MIGRATIONS: dict[str, list[Migration]] = {
@@ -149,6 +155,9 @@ MIGRATIONS: dict[str, list[Migration]] = {
     "memory-recall": [Migration(0, "memory-recall-v0-discard", lambda _obj: {VERSION_KEY: 1, "key": {}, "lines": []})],
     "extraction": [Migration(0, "extraction-v0-add-version", _with_version)],
     "as-sent": [],
+    "evolution-log": [],
+    "evolution-pending": [],
+    "evolution-state": [],
 }
 
 

@@ -37,7 +37,7 @@ from okbot.core.evolution.skill_edits import SkillChange
 from okbot.core.grounding import typed_by_user
 from okbot.core.skills import SKILL_FILE
 from okbot.core.workspace import Target
-from okbot.storage import paths
+from okbot.storage import migrations, paths
 from okbot.storage.atomic import atomic_write_bytes, atomic_write_json, fsync_dir, to_utf8
 from okbot.storage.datalock import AppendLog, FileLock, storage_error
 from okbot.storage.errors import OkBotError
@@ -47,7 +47,8 @@ log = logging.getLogger("okbot.evolution")
 LOG_FILE = "evolution.jsonl"
 PENDING_FILE = "evolution-pending.json"
 STATE_FILE = "evolution-state.json"
-VERSION = 1
+VERSION = migrations.CURRENT["evolution-pending"]  # a newer OkBot's staging file is never written over
+LOG_VERSION = migrations.CURRENT["evolution-log"]  # on every line as "v"; newer lines are skipped
 MAX_LOG_READ = 4 * 1024 * 1024  # the log is read from its last 4 MB: years of upkeep
 OUTSIDE_EDIT = "outside-edit"
 KINDS = ("persona", "skills")
@@ -394,13 +395,14 @@ class Evolution:
                 obj = json.loads(line)
             except (ValueError, RecursionError):
                 continue  # a torn last line or a hand edit: skipped, never fatal
-            if isinstance(obj, dict):
+            if isinstance(obj, dict) and obj.get("v") == LOG_VERSION:
                 out.append(obj)
         return out
 
     def _append(self, target: Target, record: dict[str, Any]) -> dict[str, Any]:
         appender = AppendLog(target.dir / LOG_FILE)
         with appender.writing() as locked:
+            record = {"v": LOG_VERSION, **record}
             if "id" in record:
                 record["id"] = 1 + next((i for line in locked.lines_backward() if (i := _id_of(line))), 0)
             locked.append(to_utf8(json.dumps(record, ensure_ascii=False) + "\n"))
@@ -443,6 +445,9 @@ class Evolution:
 
     def _save_pending(self, target: Target, staged: Pending) -> None:
         path = target.dir / PENDING_FILE
+        on_disk = migrations.read_upgrade(path, "evolution-pending")
+        if on_disk is not None and on_disk.newer:
+            raise migrations.NewerVersion(path, on_disk.from_version, VERSION, action="stage or land changes")
         try:
             if staged.empty:
                 path.unlink(missing_ok=True)

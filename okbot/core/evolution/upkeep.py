@@ -19,11 +19,12 @@ from typing import Any
 
 from okbot.core.evolution import persona, skill_edits
 from okbot.core.evolution.persona import Refusal
-from okbot.core.evolution.store import KINDS, SCAN_ITEMS, STATE_FILE, VERSION, LogEntry
+from okbot.core.evolution.store import KINDS, SCAN_ITEMS, STATE_FILE, LogEntry
 from okbot.core.grounding import typed_by_user
 from okbot.core.memory.secrets import redact
 from okbot.core.workspace import Target
 from okbot.llm.provider import ask_in_background
+from okbot.storage import migrations
 from okbot.storage.atomic import atomic_write_json
 from okbot.storage.errors import OkBotError
 
@@ -34,6 +35,7 @@ USER_CHARS = 1500
 REPLY_CHARS = 500
 REPLY_MAX_TOKENS = 700
 WHY_CHARS = 200
+STATE_VERSION = migrations.CURRENT["evolution-state"]  # newer: upkeep stays off, the file untouched
 
 Phase = Callable[[Target, str], None]  # (target, "persona" | "skills" | "") -- "" when done
 
@@ -85,6 +87,11 @@ class Upkeep:
             report.problems.append("only assistants evolve: a squad has no persona or skills of its own")
             return report
         state = self._load_state(target)
+        if state is None:
+            report.problems.append(
+                migrations.newer_message(target.dir / STATE_FILE, self._state_version(target), "evolution-state")
+            )
+            return report
         session = self.sources.session(target)
         recent = session.tail(SCAN_ITEMS)
         for kind in KINDS:
@@ -96,6 +103,9 @@ class Upkeep:
             self._phase(target, kind)
             try:
                 (self._persona if kind == "persona" else self._skills)(target, shown, report)
+            except OkBotError as exc:  # the staging file cannot be written (a newer OkBot's, a full disk)
+                report.problems.append(str(exc))
+                return report
             finally:
                 self._phase(target, "")
             report.ran.append(kind)
@@ -187,7 +197,8 @@ class Upkeep:
                 log.exception("upkeep phase listener failed")
 
     # -- state ----------------------------------------------------------------------------------
-    def _load_state(self, target: Target) -> dict[str, int]:
+    def _load_state(self, target: Target) -> dict[str, int] | None:
+        """How far each kind has read; None when a newer OkBot wrote the file (upkeep then stays off)."""
         try:
             obj = json.loads((target.dir / STATE_FILE).read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -195,12 +206,22 @@ class Upkeep:
         except (OSError, ValueError) as exc:
             log.warning("upkeep state of %s unreadable (%s); starting from the recent messages", target.name, exc)
             return {}
-        through = obj.get("throughId") if isinstance(obj, dict) and obj.get("version") == VERSION else None
-        return {k: v for k, v in (through or {}).items() if k in KINDS and isinstance(v, int)}
+        if not isinstance(obj, dict):
+            return {}
+        if (migrations.version_of(obj) or 0) > STATE_VERSION:
+            return None
+        through = obj.get("throughId") if obj.get("version") == STATE_VERSION else None
+        if not isinstance(through, dict):
+            return {}
+        return {k: v for k, v in through.items() if k in KINDS and isinstance(v, int)}
+
+    def _state_version(self, target: Target) -> int:
+        on_disk = migrations.read_upgrade(target.dir / STATE_FILE, "evolution-state")
+        return on_disk.from_version if on_disk is not None else STATE_VERSION
 
     def _save_state(self, target: Target, state: dict[str, int]) -> None:
         try:
-            atomic_write_json(target.dir / STATE_FILE, {"version": VERSION, "throughId": state})
+            atomic_write_json(target.dir / STATE_FILE, {"version": STATE_VERSION, "throughId": state})
         except OSError as exc:
             log.warning("could not save the upkeep state of %s: %s", target.name, exc)
 

@@ -134,3 +134,33 @@ def test_a_skill_that_cannot_be_written_stays_staged_and_the_turn_goes_on(env, s
     left = sources.evolution.pending(target)
     assert left.persona == [] and [s.name for s, _ in left.skills] == ["ship-it"]  # the skill waits, not lost
     assert [e.kind for e in sources.evolution.entries(target)] == ["persona"]
+
+
+def test_files_a_newer_okbot_wrote_are_left_as_they_are(env, server):
+    from okbot.core.evolution.store import STATE_FILE
+
+    target, sources, upkeep = env
+    newer_pending = b'{"version": 9, "persona": [{"something": "new"}]}'
+    (target.dir / PENDING_FILE).write_bytes(newer_pending)
+    say(sources, target, "From now on, always answer in British English.")
+    report = upkeep.run(target, force=True)
+    assert report.applied == []  # nothing could be staged over the newer staging file
+    assert (target.dir / PENDING_FILE).read_bytes() == newer_pending
+    assert target.soul_path.read_text(encoding="utf-8") == SOUL
+
+    (target.dir / PENDING_FILE).unlink()
+    newer_state = b'{"version": 9, "throughId": {"persona": 1}}'
+    (target.dir / STATE_FILE).write_bytes(newer_state)
+    report = upkeep.run(target, force=True)
+    assert report.ran == [] and "newer version of OkBot" in report.problems[0]
+    assert (target.dir / STATE_FILE).read_bytes() == newer_state
+
+
+def test_log_lines_of_a_newer_format_are_skipped_and_ids_go_on(env):
+    target, sources, upkeep = env
+    say(sources, target, "From now on, always answer in British English.")
+    with open(target.dir / LOG_FILE, "w", encoding="utf-8") as fh:
+        fh.write('{"v": 2, "type": "applied", "id": 5, "kind": "persona", "change": {"op": "add"}}\n')
+    report = upkeep.run(target, force=True)
+    assert [e.id for e in report.applied] == [6]  # ids never repeat, whatever format wrote them
+    assert [e.id for e in sources.evolution.entries(target)] == [6]
