@@ -9,6 +9,24 @@ from PySide6.QtGui import QColor, QPalette
 
 _WARNING = QColor(217, 119, 6)  # amber; mixed with the palette's text so it reads on any base
 _ERROR = QColor(220, 38, 38)
+_FIND = QColor(250, 204, 21)  # yellow, like a highlighter pen
+_FIND_CURRENT = QColor(249, 115, 22)  # orange: the match find-in-chat is on stands out from the others
+# Code token hues (HSL hue, saturation): a classic scheme; lightness comes from the theme.
+_SYNTAX_HUES = {
+    "keyword": (285, 150),  # purple
+    "builtin": (200, 170),  # cyan
+    "function": (215, 170),  # blue
+    "class": (35, 190),  # amber
+    "string": (110, 120),  # green
+    "number": (20, 180),  # orange
+    "comment": None,  # muted text
+    "decorator": (330, 140),  # pink
+    "tag": (0, 150),  # red (HTML/XML tags)
+    "attribute": (35, 190),
+    "inserted": (120, 140),
+    "deleted": (0, 160),
+    "heading": (215, 170),
+}
 
 
 def blend(a: QColor, b: QColor, t: float) -> QColor:
@@ -52,6 +70,8 @@ class ChatColors:
     error_bg: QColor
     rule: QColor
     link: QColor
+    find_bg: QColor  # every match of find-in-chat
+    find_current_bg: QColor  # the match find-in-chat is on
 
     @classmethod
     def from_palette(cls, palette: QPalette) -> ChatColors:
@@ -87,6 +107,8 @@ class ChatColors:
             error_bg=blend(base, _ERROR, 0.16 if dark else 0.08),
             rule=blend(base, text, 0.18),
             link=accent,
+            find_bg=blend(base, _FIND, 0.30 if dark else 0.38),
+            find_current_bg=blend(base, _FIND_CURRENT, 0.62 if dark else 0.70),
         )
 
 
@@ -122,3 +144,18 @@ def speaker_border(colors: ChatColors, slot: int) -> QColor:
     if slot < 0:
         return colors.assistant_border
     return blend(colors.assistant_border, _slot_tone(colors, slot), 0.40 if colors.dark else 0.35)
+
+
+def syntax_colors(colors: ChatColors) -> dict[str, QColor]:
+    """Code token colours by category (see :mod:`okbot.ui.chat.syntax`), readable on ``colors.code_bg``.
+
+    Light themes get dark tones, dark themes light ones; comments are the theme's muted text.
+    """
+    out: dict[str, QColor] = {}
+    for category, hue in _SYNTAX_HUES.items():
+        if hue is None:
+            out[category] = colors.muted
+            continue
+        tone = QColor.fromHsl(hue[0], hue[1], 175 if colors.dark else 95)
+        out[category] = blend(tone, colors.text, 0.12)
+    return out

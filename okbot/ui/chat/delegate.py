@@ -18,9 +18,13 @@ from PySide6.QtGui import (
     QFont,
     QFontDatabase,
     QFontMetricsF,
+    QLinearGradient,
     QPainter,
     QPalette,
     QPen,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
 )
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTextBrowser, QWidget
 
@@ -28,17 +32,21 @@ from okbot.ui.chat.colors import ChatColors, avatar_colors, speaker_border, spea
 from okbot.ui.chat.layout import Action, LayoutBuilder, RowData, RowLayout
 from okbot.ui.chat.markdown import CODE_HEADER
 from okbot.ui.chat.model import ChatModel
+from okbot.ui.chat.syntax import CodeHighlighter
 
 _Index = QModelIndex | QPersistentModelIndex
 LAYOUT_SLOTS = 300  # laid-out rows kept (documents included)
 HEIGHT_SLOTS = 200_000  # remembered heights (ints) before the table is cleared
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+FADE_H = 44  # a collapsed message fades out over its last pixels of text
 
 
 class SelectableText(QTextBrowser):
     """The read-only text selector opened over a bubble (double-click, or "Select text")."""
 
-    def __init__(self, parent: QWidget, layout: RowLayout, colors: ChatColors, font: QFont) -> None:
+    def __init__(
+        self, parent: QWidget, layout: RowLayout, colors: ChatColors, font: QFont, builder: LayoutBuilder | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("chatSelectableText")
         self.setReadOnly(True)
@@ -59,6 +67,8 @@ class SelectableText(QTextBrowser):
         self.setAutoFillBackground(False)
         assert layout.doc is not None
         doc = layout.doc.clone(self)
+        if builder is not None and builder.highlighter is not None:  # a clone has no layout formats
+            builder.highlighter.highlight(doc, builder.code_formats)
         self.setDocument(doc)
         self.setLineWrapMode(QTextBrowser.LineWrapMode.FixedPixelWidth)
         self.setLineWrapColumnOrWidth(round(layout.doc.textWidth()))
@@ -76,6 +86,8 @@ class ChatDelegate(QStyledItemDelegate):
         self.flash: tuple[Any, str, Any] | None = None  # (row key, action, payload) just used: "Copied ✓"
         self.editing_key: Any = None  # the row whose text selector is open (its text is not painted)
         self.editor: SelectableText | None = None
+        self.find: tuple[str, int, int] | None = None  # find-in-chat: (needle, current item id, occurrence)
+        self.highlighter = CodeHighlighter(self)
         self._builder: LayoutBuilder | None = None
         self._style_token: tuple[int, str] | None = None
         self._layouts: OrderedDict[tuple[Any, int], RowLayout] = OrderedDict()
@@ -104,7 +116,7 @@ class ChatDelegate(QStyledItemDelegate):
             self._layouts.clear()
             self._heights.clear()
             mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-            self._builder = LayoutBuilder(font, mono, ChatColors.from_palette(palette))
+            self._builder = LayoutBuilder(font, mono, ChatColors.from_palette(palette), self.highlighter)
             self._style_token = token
         return self._builder
 
@@ -204,13 +216,45 @@ class ChatDelegate(QStyledItemDelegate):
         painter.setPen(QPen(border, 1))
         painter.setBrush(colors.user_bg if user else colors.assistant_bg)
         painter.drawRoundedRect(layout.bubble.adjusted(0.5, 0.5, -0.5, -0.5), 12, 12)
+        painter.save()
+        if layout.collapsed:
+            shown = QRectF(layout.bubble.left(), layout.doc_pos.y(), layout.bubble.width(), layout.shown_h)
+            painter.setClipRect(shown, Qt.ClipOperation.IntersectClip)
         self._paint_codes(painter, layout, colors, key)
         if layout.doc is not None and key != self.editing_key:
             self._draw_doc(painter, layout, colors.text, colors)
+        painter.restore()
+        if layout.collapsed:
+            self._paint_fade(painter, layout, colors.user_bg if user else colors.assistant_bg)
+        if layout.more is not None:
+            self._paint_link(painter, layout.more, colors, key)
         if layout.status:
             self._paint_status(painter, layout, colors, key)
         if hovered and layout.footer:
             self._paint_footer(painter, layout, colors, key)
+
+    def _paint_fade(self, painter: QPainter, layout: RowLayout, background: QColor) -> None:
+        """The last lines of a collapsed message fade into the bubble (there is more below)."""
+        bottom = layout.doc_pos.y() + layout.shown_h
+        rect = QRectF(layout.bubble.left() + 1, bottom - FADE_H, layout.bubble.width() - 2, FADE_H)
+        gradient = QLinearGradient(rect.topLeft(), rect.bottomLeft())
+        clear = QColor(background)
+        clear.setAlpha(0)
+        gradient.setColorAt(0.0, clear)
+        gradient.setColorAt(1.0, background)
+        painter.fillRect(rect, gradient)
+
+    def _paint_link(self, painter: QPainter, action: Action, colors: ChatColors, key: Any) -> None:
+        """ "Show more" / "Show less": accent text, a soft background while hovered."""
+        builder = self._builder
+        assert builder is not None
+        if self.hover_action == (action.name, action.payload) and self.hover_key == key:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(colors.accent_soft)
+            painter.drawRoundedRect(action.rect, 6, 6)
+        painter.setPen(colors.accent)
+        painter.setFont(builder.bold_small)
+        painter.drawText(action.rect, Qt.AlignmentFlag.AlignCenter, action.label)
 
     def _paint_author(self, painter: QPainter, layout: RowLayout, colors: ChatColors) -> None:
         """A squad speaker's avatar and name (the captain's avatar is a rounded square in the accent)."""
@@ -323,8 +367,9 @@ class ChatDelegate(QStyledItemDelegate):
         expanded = layout.doc is not None
         icon_rect = QRectF(layout.bubble.left() + 8, layout.bubble.top(), 16, layout.bubble.height())
         painter.drawText(icon_rect, Qt.AlignmentFlag.AlignCenter, "▾" if expanded else "▸")
-        painter.setPen(colors.error if failed else colors.muted)
         text = builder.sfm.elidedText(layout.label, Qt.TextElideMode.ElideRight, layout.label_rect.width())
+        self._paint_label_matches(painter, layout, text, colors)
+        painter.setPen(colors.error if failed else colors.muted)
         painter.drawText(layout.label_rect, _LEFT, text)
         if expanded:
             self._paint_codes(painter, layout, colors, key)
@@ -341,6 +386,12 @@ class ChatDelegate(QStyledItemDelegate):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(colors.accent_soft if hovered else (colors.error_bg if failed else colors.pill_bg))
         painter.drawRoundedRect(layout.bubble, layout.bubble.height() / 2, layout.bubble.height() / 2)
+        match = self._label_match(layout)
+        if match is not None:  # the label is drawn in pieces: the whole pill is outlined
+            painter.setPen(QPen(colors.find_current_bg if match else colors.find_bg, 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            radius = layout.bubble.height() / 2
+            painter.drawRoundedRect(layout.bubble.adjusted(1, 1, -1, -1), radius, radius)
         painter.setFont(builder.small)
         painter.setPen(colors.muted)
         expanded = layout.doc is not None
@@ -420,8 +471,68 @@ class ChatDelegate(QStyledItemDelegate):
         ctx.palette = palette
         if painter.hasClipping():
             ctx.clip = painter.clipBoundingRect()
+        if self.find is not None and layout.style in ("user", "assistant", "notice"):
+            ctx.selections = self._find_selections(layout, colors)
         layout.doc.documentLayout().draw(painter, ctx)
         painter.restore()
+
+    # ------------------------------------------------------------------ find-in-chat highlights
+    def doc_matches(self, layout: RowLayout) -> list[tuple[int, int]]:
+        """Where the find needle occurs in ``layout``'s document (start, end), cached on the layout."""
+        if self.find is None or layout.doc is None:
+            return []
+        needle = self.find[0]
+        if layout.found is None or layout.found[0] != needle:
+            layout.found = (needle, document_matches(layout.doc, needle))
+        return layout.found[1]
+
+    def current_occurrence(self, layout: RowLayout) -> int:
+        """Which match of ``layout``'s row is the current one (-1: none there)."""
+        if self.find is None or layout.item is None or layout.item.get("id") != self.find[1]:
+            return -1
+        return self.find[2]
+
+    def _find_selections(self, layout: RowLayout, colors: ChatColors) -> list[Any]:
+        assert layout.doc is not None
+        current = self.current_occurrence(layout)
+        out = []
+        for i, (start, end) in enumerate(self.doc_matches(layout)):
+            selection = QAbstractTextDocumentLayout.Selection()
+            cursor = QTextCursor(layout.doc)
+            cursor.setPosition(start)
+            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+            fmt = QTextCharFormat()
+            fmt.setBackground(colors.find_current_bg if i == current else colors.find_bg)
+            selection.cursor, selection.format = cursor, fmt
+            out.append(selection)
+        return out
+
+    def _label_match(self, layout: RowLayout) -> bool | None:
+        """For one-line rows: None when the label does not match, else whether it holds the current match."""
+        if self.find is None or self.find[0] not in layout.label.lower():
+            return None
+        return self.current_occurrence(layout) >= 0
+
+    def _paint_label_matches(self, painter: QPainter, layout: RowLayout, shown: str, colors: ChatColors) -> None:
+        """Mark the needle behind a tool row's label (as much of it as the elided label shows)."""
+        if self._label_match(layout) is None:
+            return
+        assert self.find is not None
+        builder = self._builder
+        assert builder is not None
+        needle, current = self.find[0], self.current_occurrence(layout)
+        lower = shown.lower()
+        visible = len(shown) - (1 if shown != layout.label else 0)  # not under the ellipsis
+        start, i = lower.find(needle), 0
+        painter.setPen(Qt.PenStyle.NoPen)
+        while 0 <= start and start + len(needle) <= visible:
+            x = layout.label_rect.left() + builder.sfm.horizontalAdvance(shown[:start])
+            w = builder.sfm.horizontalAdvance(shown[start : start + len(needle)])
+            painter.setBrush(colors.find_current_bg if i == current else colors.find_bg)
+            painter.drawRoundedRect(
+                QRectF(x - 1, layout.label_rect.top() + 3, w + 2, layout.label_rect.height() - 6), 3, 3
+            )
+            start, i = lower.find(needle, start + len(needle)), i + 1
 
     # ------------------------------------------------------------------ text selection ("editing")
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: _Index) -> QWidget | None:  # noqa: N802
@@ -430,7 +541,7 @@ class ChatDelegate(QStyledItemDelegate):
             return None
         builder = self.builder(option.widget)
         self.editing_key = index.data(ChatModel.KeyRole)
-        self.editor = SelectableText(parent, layout, builder.colors, builder.font)
+        self.editor = SelectableText(parent, layout, builder.colors, builder.font, builder)
         return self.editor
 
     def destroyEditor(self, editor: QWidget, index: _Index) -> None:  # noqa: N802
@@ -450,3 +561,15 @@ class ChatDelegate(QStyledItemDelegate):
         rect = layout.doc_rect().translated(QPointF(option.rect.topLeft())).toAlignedRect()
         rect.setWidth(round(layout.doc.textWidth()) if layout.doc is not None else rect.width())
         editor.setGeometry(rect.adjusted(0, 0, 0, 2))
+
+
+def document_matches(doc: QTextDocument, needle: str) -> list[tuple[int, int]]:
+    """Every case-insensitive occurrence of ``needle`` in ``doc``, as (start, end) positions."""
+    out: list[tuple[int, int]] = []
+    if not needle:
+        return out
+    cursor = doc.find(needle, 0)
+    while not cursor.isNull():
+        out.append((cursor.selectionStart(), cursor.selectionEnd()))
+        cursor = doc.find(needle, cursor)
+    return out

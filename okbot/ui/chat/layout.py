@@ -13,14 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument, QTextTable
+from PySide6.QtGui import QFont, QFontMetricsF, QTextCharFormat, QTextDocument, QTextTable
 
 from okbot.core import chat_text
 from okbot.core.items import is_delegation, is_member_answer, split_app_note
 from okbot.core.messages import task_text
 from okbot.core.roster import SquadInfo
-from okbot.ui.chat.colors import ChatColors
+from okbot.ui.chat.colors import ChatColors, syntax_colors
 from okbot.ui.chat.markdown import CODE_HEADER, CodeBlock, code_blocks, make_document, style_document
+from okbot.ui.chat.syntax import CodeHighlighter, char_formats
 
 MARGIN_X = 20  # space between the view's edges and the conversation column
 COLUMN_MAX = 860  # the conversation column never gets wider (long lines are hard to read)
@@ -36,13 +37,17 @@ TOOL_H = 24
 DIVIDER_H = 36
 DELEGATION_BELOW = 8  # space under a delegation row (the next speaker's name needs air)
 RETRY_LABEL = "↻  Retry"
+COLLAPSE_LINES = 25  # a message taller than this many lines of text shows collapsed, with "Show more"
+COLLAPSED_LINES = 14  # how much of it shows then
+MORE_H = 26  # the "Show more" / "Show less" strip at the bottom of a long message
+MORE_LABEL, LESS_LABEL = "Show more ▾", "Show less ▴"
 
 
 @dataclass
 class Action:
     """A clickable area of a row (row coordinates); ``payload`` says which code block, etc."""
 
-    name: str  # copy | view_context | copy_code | retry | toggle
+    name: str  # copy | view_context | copy_code | retry | toggle (tool rows, the divider, Show more / less)
     rect: QRectF
     label: str = ""
     payload: Any = None
@@ -103,6 +108,10 @@ class RowLayout:
     status_error: bool = False  # the status line reads as an error (else a warning)
     to_name: str = ""  # a delegation row: the member asked
     to_slot: int = 0
+    collapsed: bool = False  # a long message shows only its first ``shown_h`` pixels of text
+    shown_h: float = 0.0  # how much of the document shows (its full height unless collapsed)
+    more: Action | None = None  # a long message's "Show more" / "Show less" link
+    found: tuple[str, list[tuple[int, int]]] | None = None  # find-in-chat: (needle, match spans), cached
 
     def doc_rect(self) -> QRectF:
         """Where the text document sits (row coordinates)."""
@@ -115,7 +124,9 @@ class RowLayout:
 class LayoutBuilder:
     """Builds row layouts for one font and palette."""
 
-    def __init__(self, font: QFont, mono: QFont, colors: ChatColors) -> None:
+    def __init__(
+        self, font: QFont, mono: QFont, colors: ChatColors, highlighter: CodeHighlighter | None = None
+    ) -> None:
         self.font = QFont(font)
         self.small = QFont(font)
         self.small.setPointSizeF(font.pointSizeF() * 0.88)
@@ -124,6 +135,8 @@ class LayoutBuilder:
         self.mono = QFont(mono)
         self.mono.setPointSizeF(font.pointSizeF() * 0.95)
         self.colors = colors
+        self.highlighter = highlighter
+        self.code_formats: dict[str, QTextCharFormat] = char_formats(syntax_colors(colors))
         self.fm = QFontMetricsF(self.font)
         self.sfm = QFontMetricsF(self.small)
 
@@ -155,6 +168,8 @@ class LayoutBuilder:
     def markdown_doc(self, text: str, text_width: float) -> QTextDocument:
         doc = make_document(text, self.font)
         style_document(doc, self.mono, self.colors)
+        if self.highlighter is not None:
+            self.highlighter.highlight(doc, self.code_formats)
         doc.setTextWidth(max(40.0, text_width))
         return doc
 
@@ -179,9 +194,17 @@ class LayoutBuilder:
         retry_w = self._button_w(RETRY_LABEL, bold=True) + 12 if data.retryable else 0.0
         if status:
             content_w = max(content_w, min(max_w - 2 * PAD_X, self.sfm.horizontalAdvance(status) + 20 + retry_w))
-        bubble_w = max(content_w + 2 * PAD_X, 56.0)
         doc_h = doc.size().height() if doc is not None else 0.0
-        bubble_h = PAD_Y * 2 + doc_h + (STATUS_H + (6 if doc is not None else 0) if status else 0)
+        long = style != "stream" and doc_h > COLLAPSE_LINES * self.fm.lineSpacing()
+        if long:
+            content_w = max(content_w, self._button_w(LESS_LABEL))
+            if not data.expanded:
+                out.collapsed = True
+                doc_h = COLLAPSED_LINES * self.fm.lineSpacing()
+        out.shown_h = doc_h
+        bubble_w = max(content_w + 2 * PAD_X, 56.0)
+        more_h = MORE_H if long else 0
+        bubble_h = PAD_Y * 2 + doc_h + more_h + (STATUS_H + (6 if doc is not None else 0) if status else 0)
         if doc is None and not status:
             bubble_h = PAD_Y * 2 + self.fm.height()
         bx = col_x + col_w - bubble_w if user else x
@@ -190,6 +213,11 @@ class LayoutBuilder:
         out.doc_pos = QPointF(bx + PAD_X, y + PAD_Y)
         out.codes = codes
         self._copy_code_actions(out)
+        if long:
+            label = LESS_LABEL if data.expanded else MORE_LABEL
+            rect = QRectF(bx + PAD_X - BUTTON_PAD, y + PAD_Y + doc_h + 2, self._button_w(label), MORE_H - 4)
+            out.more = Action("toggle", rect, label)
+            out.actions.append(out.more)
         if status:
             self._status_line(out, status, data.retryable, retry_w)
         y = out.bubble.bottom()
@@ -257,6 +285,8 @@ class LayoutBuilder:
     def _copy_code_actions(self, out: RowLayout) -> None:
         """A Copy button at the top right of each of ``out.codes`` (sized for "Copied ✓")."""
         for i, code in enumerate(out.codes):
+            if out.collapsed and code.rect.top() + CODE_HEADER > out.shown_h:
+                continue  # its header is in the hidden part
             box = code.rect.translated(out.doc_pos)
             label = "Copy"
             w = self.sfm.horizontalAdvance("Copied ✓") + 2 * BUTTON_PAD

@@ -121,26 +121,35 @@ def code_blocks(doc: QTextDocument, source: str | None = None) -> list[CodeBlock
     layout = doc.documentLayout()
     width = doc.textWidth()
     found: list[CodeBlock] = []
-    block = doc.begin()
-    while block.isValid():
-        if not block.blockFormat().hasProperty(_CODE_FENCE):
-            block = block.next()
-            continue
-        first, lines, last = block, [], block
-        while block.isValid() and block.blockFormat().hasProperty(_CODE_FENCE):
-            lines.append(block.text())
-            last = block
-            block = block.next()
+    for blocks, language in code_runs(doc):
+        first, last = blocks[0], blocks[-1]
         top = layout.blockBoundingRect(first).top() - CODE_HEADER - CODE_PAD
         bottom = layout.blockBoundingRect(last).bottom() + CODE_PAD
-        language = str(first.blockFormat().property(_CODE_LANGUAGE) or "")
-        found.append(CodeBlock("\n".join(lines), language, QRectF(0, top, width, bottom - top)))
+        text = "\n".join(block.text() for block in blocks)
+        found.append(CodeBlock(text, language, QRectF(0, top, width, bottom - top)))
     if source is not None:
         texts = fenced_sources(source)
         if len(texts) == len(found):
             for code, text in zip(found, texts, strict=True):
                 code.text = text
     return found
+
+
+def code_runs(doc: QTextDocument) -> list[tuple[list[QTextBlock], str]]:
+    """Each fenced code block of ``doc``: its lines (one block each) and the fence's language."""
+    runs: list[tuple[list[QTextBlock], str]] = []
+    block = doc.begin()
+    while block.isValid():
+        if not block.blockFormat().hasProperty(_CODE_FENCE):
+            block = block.next()
+            continue
+        language = str(block.blockFormat().property(_CODE_LANGUAGE) or "")
+        lines = []
+        while block.isValid() and block.blockFormat().hasProperty(_CODE_FENCE):
+            lines.append(block)
+            block = block.next()
+        runs.append((lines, language))
+    return runs
 
 
 def _style_code_run(cursor: QTextCursor, block: QTextBlock, mono: QFont) -> QTextBlock:

@@ -54,7 +54,7 @@ class ChatModel(QAbstractListModel):
     ItemRole = Qt.ItemDataRole.UserRole + 2  # the item dict (read on demand)
     IdRole = Qt.ItemDataRole.UserRole + 3  # the item id (no read); 0 for other rows
     KeyRole = Qt.ItemDataRole.UserRole + 4  # hashable layout key (same key -> same layout)
-    ExpandedRole = Qt.ItemDataRole.UserRole + 5  # tool rows and the divider open and close
+    ExpandedRole = Qt.ItemDataRole.UserRole + 5  # tool rows and the divider open; a long message shows in full
     RetryableRole = Qt.ItemDataRole.UserRole + 6  # the latest reply, interrupted or failed
     AuthorRole = Qt.ItemDataRole.UserRole + 7  # display name above an assistant bubble ("" = none)
     DividerRole = Qt.ItemDataRole.UserRole + 8  # (covered item count, summary text)
@@ -170,6 +170,10 @@ class ChatModel(QAbstractListModel):
     def item_count(self) -> int:
         return len(self._ids)
 
+    def item_ids(self) -> array:
+        """Every item id shown, in order (a copy: find-in-chat scans it on another thread)."""
+        return array("q", self._ids)
+
     def set_summary(self, summary: SessionSummary) -> None:
         """Move the coverage divider to ``summary.covered_through_id`` (e.g. after Compress now)."""
         self._summary = summary
@@ -194,6 +198,7 @@ class ChatModel(QAbstractListModel):
             return
         if item.get("type") == "assistant" and self._stream is not None:
             self._drop_stream()  # the streamed text is now this item
+            self._expanded.add(item_id)  # read as it streamed: a long reply stays open (not collapsed)
         row = self._stream_row() if self._stream is not None else self.rowCount()
         self.beginInsertRows(QModelIndex(), row, row)
         self._ids.append(item_id)

@@ -26,6 +26,7 @@ from PySide6.QtCore import (
     QPoint,
     QPointF,
     QRect,
+    QRectF,
     Qt,
     QTimer,
     Signal,
@@ -38,9 +39,11 @@ from PySide6.QtGui import (
     QPaintEvent,
     QPalette,
     QRegion,
+    QResizeEvent,
     QTextCursor,
 )
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QStyle, QStyleOptionViewItem, QWidget
+from shiboken6 import Shiboken
 
 from okbot.core import chat_text
 from okbot.core.items import is_member_answer
@@ -48,9 +51,12 @@ from okbot.core.roster import SquadRoster
 from okbot.core.session import SessionStore
 from okbot.core.summary import SessionSummary
 from okbot.ui.chat.delegate import ChatDelegate
+from okbot.ui.chat.find import ChatFinder
+from okbot.ui.chat.find_bar import FindBar
 from okbot.ui.chat.heights import HeightIndex
-from okbot.ui.chat.layout import Action
-from okbot.ui.chat.model import DIVIDER, ITEM, ChatModel
+from okbot.ui.chat.jump_button import JumpButton
+from okbot.ui.chat.layout import Action, RowLayout
+from okbot.ui.chat.model import DIVIDER, ITEM, STREAM, ChatModel
 from okbot.ui.tasks import TaskRunner
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -59,6 +65,8 @@ ESTIMATE = 90  # height of a row not shown yet
 FLASH_MS = 1400  # how long "Copied ✓" stays
 LOADING_TEXT = "Loading the conversation…"
 EMPTY_TEXT = "No messages yet. Write one below to start."
+OVERLAY_MARGIN = 14  # the find bar and the jump button float this far from the view's edges
+FIND_BAR_W = 430
 
 
 class ChatView(QAbstractItemView):
@@ -80,6 +88,9 @@ class ChatView(QAbstractItemView):
         self._pressed: tuple[int, Action] | None = None
         self._placeholder = EMPTY_TEXT
         super().__init__(parent)
+        self._jump = JumpButton(self.viewport())  # first: laying out rows places it
+        self._jump.clicked.connect(self._on_jump_clicked)
+        self._find_bar = FindBar(self)
         self.setObjectName("chatView")
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -97,7 +108,17 @@ class ChatView(QAbstractItemView):
         self.setItemDelegate(self._delegate)
         self._chat.rowsRemoved.connect(self._on_model_rows_removed)
         self._chat.loaded.connect(self.loaded)
+        self._chat.loaded.connect(self._on_model_loaded)
         self._chat.load_failed.connect(self._on_model_load_failed)
+        self._delegate.highlighter.ready.connect(self.viewport().update)
+        self._finder = ChatFinder(lambda: self._chat.store, self._chat.item_ids, lambda: self._chat.roster, self)
+        self._finder.changed.connect(self._on_finder_changed)
+        self._finder.current_changed.connect(self._on_finder_current_changed)
+        self._find_bar.query_changed.connect(self._on_find_bar_query_changed)
+        self._find_bar.next_requested.connect(self._finder.next)
+        self._find_bar.previous_requested.connect(self._finder.previous)
+        self._find_bar.closed.connect(self._on_find_bar_closed)
+        self._focus_before_find: QWidget | None = None
 
     # ------------------------------------------------------------------ public API
     def chat_model(self) -> ChatModel:
@@ -117,6 +138,9 @@ class ChatView(QAbstractItemView):
     ) -> None:
         """Show the session in ``store`` (None: nothing); rows appear when ``loaded`` is emitted."""
         self._stick_bottom = True
+        self._finder.set_tasks(tasks)
+        self._finder.stop()
+        self._delegate.highlighter.set_tasks(tasks)
         self._chat.set_session(
             store, summary=summary, target_name_by_id=target_name_by_id, tasks=tasks, show_authors=show_authors
         )
@@ -137,6 +161,7 @@ class ChatView(QAbstractItemView):
         if item.get("type") == "user":
             self._stick_bottom = True
         self._chat.append_item(item)
+        self._finder.note_item(item)
 
     def stream_delta(self, text: str, author: str = "") -> None:
         """Add streamed reply text to the row at the bottom (``author``: who is replying, for squads)."""
@@ -178,6 +203,39 @@ class ChatView(QAbstractItemView):
 
     def is_at_bottom(self) -> bool:
         return self._stick_bottom
+
+    # ------------------------------------------------------------------ find in chat, jump to latest
+    def open_find(self) -> None:
+        """Show the find bar (Ctrl+F) and focus it; its text is selected, so typing starts a new search."""
+        if self._find_bar.isHidden():
+            focus = QGuiApplication.focusObject()
+            self._focus_before_find = focus if isinstance(focus, QWidget) else None
+            if self._find_bar.text():
+                self._on_find_bar_query_changed(self._find_bar.text())
+        self._place_overlays()
+        self._find_bar.open_bar()
+
+    def close_find(self) -> None:
+        """Hide the find bar and its highlights; focus goes back where it was."""
+        if not self._find_bar.isHidden():
+            self._find_bar.close_bar()  # emits closed -> _on_find_bar_closed
+
+    def find_bar(self) -> FindBar:
+        return self._find_bar
+
+    def finder(self) -> ChatFinder:
+        return self._finder
+
+    def find_next(self) -> None:
+        """The next match back in time (Enter in the find bar)."""
+        self._finder.next()
+
+    def find_previous(self) -> None:
+        """The next match towards the newest (Shift+Enter)."""
+        self._finder.previous()
+
+    def jump_button(self) -> JumpButton:
+        return self._jump
 
     def visible_rows(self) -> range:
         """The rows at least partly on screen."""
@@ -303,6 +361,10 @@ class ChatView(QAbstractItemView):
         self._relayout(update=False)
         super().updateGeometries()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._place_overlays()
+
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802
         if self._programmatic:
             return
@@ -330,6 +392,8 @@ class ChatView(QAbstractItemView):
 
     def rowsInserted(self, parent: _Index, start: int, end: int) -> None:  # noqa: N802
         super().rowsInserted(parent, start, end)
+        if not self._stick_bottom and start >= len(self._heights) - 1:  # at the end (or above the reply streaming)
+            self._jump.set_new_content(True)
         self._heights.insert(start, end - start + 1)
         row, offset = self._anchor
         if start <= row and not self._stick_bottom:
@@ -348,6 +412,8 @@ class ChatView(QAbstractItemView):
 
     def dataChanged(self, top_left: _Index, bottom_right: _Index, roles: list[int] = ()) -> None:  # noqa: N802, B006
         super().dataChanged(top_left, bottom_right, roles)
+        if not self._stick_bottom and self._chat.row_kind(bottom_right.row()) == STREAM:
+            self._jump.set_new_content(True)  # the reply grows below what the user reads
         for row in range(top_left.row(), bottom_right.row() + 1):
             if 0 <= row < len(self._heights):
                 self._heights.widths[row] = 0  # measure again
@@ -434,6 +500,7 @@ class ChatView(QAbstractItemView):
             bar.setValue(value)
         finally:
             self._programmatic = False
+        self._sync_jump()
         if update:
             self.updateEditorGeometries()
             self.viewport().update()
@@ -531,6 +598,10 @@ class ChatView(QAbstractItemView):
             editor.setTextCursor(cursor)
 
     def keyPressEvent(self, event: Any) -> None:  # noqa: N802
+        if event.matches(QKeySequence.StandardKey.Find):
+            self.open_find()
+            event.accept()
+            return
         if event.matches(QKeySequence.StandardKey.Copy) and self.currentIndex().isValid():
             self.copy_row(self.currentIndex().row())
             event.accept()
@@ -557,6 +628,9 @@ class ChatView(QAbstractItemView):
             return menu
         menu.addAction("Copy message", lambda: self.copy_row(row))
         menu.addAction("Select text", lambda: self.select_text(row))
+        more = self._layout_of(row).more
+        if more is not None:
+            menu.addAction(more.label, lambda: self._toggle(row))
         if item.get("type") == "tool_call" or (item.get("type") == "tool_result" and not is_member_answer(item)):
             label = "Hide details" if self._chat.is_expanded(row) else "Show details"
             menu.addAction(label, lambda: self._toggle(row))
@@ -603,3 +677,128 @@ class ChatView(QAbstractItemView):
     def _on_flash_timer_timeout(self) -> None:
         self._delegate.flash = None
         self.viewport().update()
+
+    # ------------------------------------------------------------------ long messages
+    def edit(  # noqa: D102 - Qt API: the text selector opens over the whole message
+        self,
+        index: _Index,
+        trigger: QAbstractItemView.EditTrigger = QAbstractItemView.EditTrigger.AllEditTriggers,
+        event: QEvent | None = None,
+    ) -> bool:
+        opens = trigger == QAbstractItemView.EditTrigger.AllEditTriggers or bool(trigger & self.editTriggers())
+        if opens and index.isValid() and self._layout_of(index.row()).collapsed:
+            self._chat.set_expanded(index.row(), True)  # select in the whole text, not a clipped part
+        return super().edit(index, trigger, event)
+
+    def _layout_of(self, row: int) -> RowLayout:
+        index = self._chat.index(row, 0)
+        option = self._option(index)
+        option.rect.setWidth(max(1, self.viewport().width()))
+        return self._delegate.layout(option, index)
+
+    # ------------------------------------------------------------------ overlays: jump to latest, find bar
+    def _place_overlays(self) -> None:
+        viewport = self.viewport()
+        self._jump.resize(self._jump.sizeHint())
+        self._jump.move(
+            viewport.width() - self._jump.width() - OVERLAY_MARGIN - 6,
+            viewport.height() - self._jump.height() - OVERLAY_MARGIN,
+        )
+        width = min(FIND_BAR_W, max(200, self.width() - 2 * OVERLAY_MARGIN))
+        self._find_bar.resize(width, self._find_bar.sizeHint().height())
+        self._find_bar.move(self.width() - width - OVERLAY_MARGIN - 6, 8)
+
+    def _sync_jump(self) -> None:
+        """The jump button shows while the user is scrolled up; back at the bottom it hides and forgets "new"."""
+        show = len(self._heights) > 0 and not self._stick_bottom
+        if not show:
+            self._jump.set_new_content(False)
+        if show == self._jump.isHidden():
+            self._jump.setVisible(show)
+            if show:
+                self._place_overlays()
+                self._jump.raise_()
+
+    def _on_jump_clicked(self) -> None:
+        self.scroll_to_bottom()
+
+    # ------------------------------------------------------------------ find in chat
+    def _on_model_loaded(self, _rows: int) -> None:
+        if not self._find_bar.isHidden() and self._find_bar.text():
+            self._on_find_bar_query_changed(self._find_bar.text())
+
+    def _on_find_bar_query_changed(self, text: str) -> None:
+        from_id = 0
+        if not self._stick_bottom:  # start at what the user reads, not at the newest
+            for row in reversed(self.visible_rows()):
+                from_id = self._chat.item_id(row)
+                if from_id:
+                    break
+        self._finder.search(text, from_id=from_id)
+
+    def _on_find_bar_closed(self) -> None:
+        self._finder.stop()
+        target = self._focus_before_find
+        self._focus_before_find = None
+        if target is not None and Shiboken.isValid(target) and target.isVisible():
+            target.setFocus(Qt.FocusReason.OtherFocusReason)
+        else:
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _on_finder_changed(self) -> None:
+        finder = self._finder
+        current = finder.current_match()
+        if finder.needle:
+            item_id, occurrence = current if current is not None else (0, -1)
+            self._delegate.find = (finder.needle, item_id, occurrence)
+        else:
+            self._delegate.find = None
+        self._find_bar.set_count(finder.current, finder.total, done=finder.done, error=finder.error)
+        self.viewport().update()
+
+    def _on_finder_current_changed(self) -> None:
+        current = self._finder.current_match()
+        if current is not None:
+            self.show_match(*current)
+
+    def show_match(self, item_id: int, occurrence: int) -> None:
+        """Scroll so that match ``occurrence`` of item ``item_id`` is in the middle of the view, opening
+        the message first when the match is in its collapsed part."""
+        row = self._chat.row_of_id(item_id)
+        if row < 0:
+            return
+        layout = self._layout_of(row)
+        span = self._match_span(layout, occurrence)
+        if layout.collapsed and span.bottom() > layout.doc_pos.y() + layout.shown_h:
+            self._chat.set_expanded(row, True)
+            span = self._match_span(self._layout_of(row), occurrence)
+        self._measure(row)
+        self._stick_bottom = False
+        self._anchor = (row, round(span.center().y() - self.viewport().height() / 2))
+        self._relayout()
+
+    def match_rect(self, item_id: int, occurrence: int) -> QRect | None:
+        """Where match ``occurrence`` of item ``item_id`` is drawn (viewport coordinates), or None."""
+        row = self._chat.row_of_id(item_id)
+        if row < 0:
+            return None
+        span = self._match_span(self._layout_of(row), occurrence)
+        return span.translated(0, self.visualRect(self._chat.index(row, 0)).top()).toAlignedRect()
+
+    def _match_span(self, layout: RowLayout, occurrence: int) -> QRectF:
+        """Where a match is within its row (row coordinates); the whole bubble for one-line rows."""
+        matches = self._delegate.doc_matches(layout) if layout.style in ("user", "assistant", "notice") else []
+        if layout.doc is None or not 0 <= occurrence < len(matches):
+            return QRectF(layout.bubble)
+        doc = layout.doc
+        start, end = matches[occurrence]
+        block = doc.findBlock(start)
+        rect = doc.documentLayout().blockBoundingRect(block)
+        line = block.layout().lineForTextPosition(start - block.position())
+        if not line.isValid():
+            return rect.translated(layout.doc_pos)
+        x0 = line.cursorToX(start - block.position())[0]
+        x1 = line.cursorToX(min(end, block.position() + block.length() - 1) - block.position())[0]
+        return QRectF(rect.left() + x0, rect.top() + line.y(), max(1.0, x1 - x0), line.height()).translated(
+            layout.doc_pos
+        )
