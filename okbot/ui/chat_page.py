@@ -11,7 +11,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QPalette
+from PySide6.QtGui import QFont, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from okbot.config.schema import SettingError
@@ -91,6 +91,8 @@ class ChatPage(QWidget):
         self.view.setObjectName("chatView")
         self.view.retry_requested.connect(self.retry)
         self.view.view_context_requested.connect(self._on_view_context_requested)
+        find = QShortcut(QKeySequence.StandardKey.Find, self, self.view.open_find)  # Ctrl+F, also from the composer
+        find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
         self.approval = ApprovalCard(self)
         self.approval.always_allowed.connect(self._on_approval_always_allowed)

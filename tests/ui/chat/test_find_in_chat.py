@@ -13,9 +13,11 @@ from pytestqt.qtbot import QtBot
 
 from okbot.core import items
 from okbot.core.session import SessionStore
+from okbot.ui.app_context import AppContext
 from okbot.ui.chat import ChatView
 from okbot.ui.chat.colors import ChatColors
 from okbot.ui.chat.find import CHUNK, markdown_text, shown_text
+from okbot.ui.chat_page import ChatPage
 from okbot.ui.tasks import TaskRunner
 from tests.ui.chat.test_chat_view import CountingStore, assistant, open_view, write_big_session
 
@@ -206,3 +208,19 @@ def test_find_on_a_100k_chat_reads_off_the_gui_thread_in_chunks_and_a_new_query_
     assert store.items_read - read_before <= first_scan_reads + 100_000 + 2 * CHUNK
     row = view.chat_model().row_of_id(99_990)
     assert row in view.visible_rows()
+
+
+def test_ctrl_f_in_the_composer_opens_find_and_esc_gives_the_focus_back(qtbot: QtBot, ctx: AppContext) -> None:
+    page = ChatPage(ctx, ctx.workspace.list()[0])
+    qtbot.addWidget(page)
+    page.resize(800, 600)
+    page.show()
+    qtbot.waitExposed(page)
+    page.activateWindow()
+    page.focus_composer()
+    qtbot.waitUntil(page.composer.edit.hasFocus)
+    qtbot.keyClick(page.composer.edit, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    bar = page.view.find_bar()
+    assert bar.isVisible() and bar.edit.hasFocus()
+    qtbot.keyClick(bar.edit, Qt.Key.Key_Escape)
+    assert not bar.isVisible() and page.composer.edit.hasFocus()
