@@ -218,3 +218,6 @@ def _apply(doc: QTextDocument, first: int, spans: tuple[Span, ...], formats: dic
     for block, parts in zip(blocks, ranges, strict=True):
         if parts:
             block.layout().setFormats(parts)
+    if blocks:  # a block laid out already drops its lines with new formats: have them laid out again
+        end = blocks[-1].position() + blocks[-1].length()
+        doc.markContentsDirty(blocks[0].position(), end - blocks[0].position())

@@ -129,3 +129,34 @@ def test_the_text_selector_keeps_the_colours(qtbot: QtBot, tmp_path: Path) -> No
     while block.isValid() and not block.layout().formats():
         block = block.next()
     assert block.isValid() and editor.palette().color(QPalette.ColorRole.Base).alpha() == 0
+
+
+def test_code_coloured_after_it_was_drawn_is_still_drawn(qtbot: QtBot, tmp_path: Path) -> None:
+    view = open_view(qtbot, code_session(tmp_path / "session.jsonl", PYTHON))
+    highlighter = view.chat_delegate().highlighter
+    qtbot.waitUntil(lambda: highlighter.pending == 0 and highlighter.lexed == 1, timeout=10_000)
+    QApplication.processEvents()
+    layout = layout_of(view, 1)
+    box = (
+        layout.codes[0]
+        .rect.translated(layout.doc_pos)
+        .translated(0, view.visualRect(view.chat_model().index(1, 0)).top())
+    )
+    image = view.viewport().grab().toImage()
+    syntax = syntax_colors(ChatColors.from_palette(view.palette()))
+    inked = {
+        image.pixelColor(x, y).getRgb()[:3]
+        for x in range(round(box.left()), round(box.right()))
+        for y in range(round(box.top()) + 30, round(box.bottom()))
+    }
+
+    def drawn(color: QColor) -> bool:  # glyphs are antialiased: their cores come close to the colour
+        r, g, b = color.red(), color.green(), color.blue()
+        return any(abs(r - x) + abs(g - y) + abs(b - z) < 45 for x, y, z in inked)
+
+    assert {name for name in ("keyword", "function", "comment", "number") if drawn(syntax[name])} == {
+        "keyword",
+        "function",
+        "comment",
+        "number",
+    }
