@@ -180,6 +180,7 @@ def render_all(out: Path) -> list[Path]:
         app.setPalette(light)
         settle(ctx)
         written += render_evolution(ctx, server, chat_target, out)
+        written += render_chat_view(ctx, out)
     finally:
         from okbot.ui.tasks import shutdown_tasks
 
@@ -292,6 +293,118 @@ def render_evolution(ctx: object, server: object, target: object, out: Path) -> 
     dialog.close()
     window.close()
     window.deleteLater()
+    settle(ctx)
+    return written
+
+
+REVIEW_CODE = """Two changes: back off between attempts, and give up with the last error attached.
+
+```python
+import time
+
+
+def fetch_with_retry(fetch, attempts: int = 3, delay: float = 0.5):
+    \"\"\"Call fetch(); on a timeout wait a little longer each time, then give up.\"\"\"
+    for attempt in range(1, attempts + 1):
+        try:
+            return fetch()
+        except TimeoutError as exc:
+            if attempt == attempts:
+                raise RuntimeError(f"gave up after {attempts} tries") from exc
+            time.sleep(delay * 2 ** attempt)  # 1 s, 2 s, 4 s ...
+```
+
+The `retry` count stays small: a server that times out three times is down, not slow.
+"""
+REVIEW_SHELL = """The deploy script stops on the first failed step now:
+
+```bash
+#!/usr/bin/env bash
+set -euo pipefail
+for host in "${HOSTS[@]}"; do
+  echo "deploying to $host"
+  rsync -az --delete build/ "deploy@$host:/srv/app/"   # retry by running it again
+done
+```
+"""
+REVIEW_LOG = (
+    "Here is the whole log of last night's failed run:\n\n```text\n"
+    + "\n".join(
+        f"02:{i // 2:02d}:{(i * 7) % 60:02d}  worker-{i % 4}  fetch page {i}: "
+        + ("timeout after 30 s, retry 1 of 3" if i % 5 == 3 else "ok (120 rows)")
+        for i in range(48)
+    )
+    + "\n```\n\nWhy does it keep failing?"
+)
+REVIEW_CONFIG = """From the log: the timeouts all hit one worker. Give it a longer timeout and fewer retries:
+
+```json
+{"worker-3": {"timeout_s": 60, "retry": 2}, "default": {"timeout_s": 30, "retry": 3}}
+```
+"""
+
+
+def render_chat_view(ctx: object, out: Path) -> list[Path]:
+    """The chat view's reading aids: a long message collapsed, find in chat with its highlights, the
+    "New messages" pill while scrolled up, and coloured code in the light and the dark theme."""
+    from PySide6.QtWidgets import QAbstractItemView, QApplication
+
+    from okbot.core import items
+    from okbot.ui.main_window import MainWindow
+
+    target = ctx.workspace.create_assistant("Code reviewer", role="Reviews Python and shell scripts.")
+    store = ctx.sources.session(target)
+    author = target.id
+    for question, answer in EARLIER:
+        store.append(items.user_message(question))
+        store.append(items.new_item("assistant", author=author, source="app", content=answer, status="complete"))
+    for question, answer in (
+        ("Can you review my retry helper? It hammers the server when it times out.", REVIEW_CODE),
+        ("And the deploy script?", REVIEW_SHELL),
+        (REVIEW_LOG, REVIEW_CONFIG),
+    ):
+        store.append(items.user_message(question))
+        store.append(items.new_item("assistant", author=author, source="app", content=answer, status="complete"))
+    app = QApplication.instance()
+    light = app.palette()
+    written: list[Path] = []
+    for theme, palette in (("light", light), ("dark", dark_palette())):
+        app.setPalette(palette)
+        window = MainWindow(ctx)
+        window.resize(*WINDOW_SIZE)
+        window.show()
+        window.select_target(target.kind, target.id)
+        window.activateWindow()
+        view = window.current_page().view
+        settle(ctx, until=lambda view=view: not view.chat_model().loading)
+        model = view.chat_model()
+        code_row = model.row_of_id(max(i["id"] for i in store.iter_items() if "fetch_with_retry" in i["content"]))
+        view.scrollTo(model.index(code_row - 1, 0), QAbstractItemView.ScrollHint.PositionAtTop)
+        settle(ctx, until=lambda view=view: view.chat_delegate().highlighter.pending == 0)
+        written.append(grab(window, out / f"chat-code-{theme}.png"))
+        if theme == "light":
+            log_row = model.row_of_id(max(i["id"] for i in store.iter_items() if "whole log" in i["content"]))
+            view.scrollTo(model.index(log_row - 1, 0), QAbstractItemView.ScrollHint.PositionAtTop)
+            settle(ctx)
+            written.append(grab(window, out / "chat-collapsed.png"))
+            view.open_find()
+            view.find_bar().edit.setText("retry")
+            view.find_bar().search_now()
+            settle(ctx, until=lambda view=view: view.finder().done)
+            view.find_next()
+            settle(ctx)
+            written.append(grab(window, out / "chat-find.png"))
+            view.close_find()
+            view.scrollTo(model.index(code_row + 1, 0), QAbstractItemView.ScrollHint.PositionAtTop)
+            window.current_page().focus_composer()
+            view.stream_delta("Looking at worker-3's timeouts again…")
+            settle(ctx)
+            written.append(grab(window, out / "chat-new-messages.png"))
+            view.end_stream()
+        window.close()
+        window.deleteLater()
+        settle(ctx)
+    app.setPalette(light)
     settle(ctx)
     return written
 
