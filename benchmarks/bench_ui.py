@@ -1,4 +1,5 @@
-"""GUI responsiveness: the longest event-loop stall while streaming and while opening a big session,
+"""GUI responsiveness: the longest event-loop stall while streaming, while opening a big session and
+while finding a word in it (Ctrl+F: the whole 100k-item record scanned, then stepping through matches),
 and cold start to the first painted frame against a bare ``import PySide6.QtWidgets``.
 
 A 5 ms heartbeat QTimer runs on the GUI thread; the longest gap between its ticks (minus the
@@ -23,6 +24,8 @@ from benchmarks.common import REPO, setup_env, table
 
 HEARTBEAT_MS = 5
 STREAM_TOKENS = 800  # at ~100 tokens/s: 8 s of streaming
+FIND_WORD = "summary"  # in about one synthetic message in ten: thousands of matches
+FIND_STEPS = 30  # matches stepped through after the scan (each scrolls the view, some far)
 
 
 def _child_env(home: Path) -> dict[str, str]:
@@ -74,8 +77,10 @@ def run() -> str:
     stream = _run_child("stream", home)
     home2 = Path(tempfile.mkdtemp(prefix="okbot-bench-ui-open-"))
     opened = _run_child("open", home2, str(big))
+    home3 = Path(tempfile.mkdtemp(prefix="okbot-bench-ui-find-"))
+    found = _run_child("find", home3, str(big))
     bare_s, app_s = _start_times()
-    for h in (home, home2):
+    for h in (home, home2, home3):
         shutil.rmtree(h, ignore_errors=True)
     rows = [
         [
@@ -87,6 +92,11 @@ def run() -> str:
             "opening a 100k-item session (select it in the sidebar until rows are shown)",
             f"{opened['stall_ms']:.1f}",
             f"{opened['seconds']:.2f} s to rows shown",
+        ],
+        [
+            f"finding '{FIND_WORD}' in it (Ctrl+F), then {FIND_STEPS} x next match",
+            f"{found['stall_ms']:.1f}",
+            f"{found['matches']:,} matches, {found['scan_s']:.1f} s to scan it all",
         ],
     ]
     return "\n".join(
@@ -162,12 +172,14 @@ def _child(mode: str, extra: list[str]) -> dict:
     window.resize(1100, 720)
     window.show()
     window.current_page()  # start-up (measured apart) ends with the first chat page built
-    if mode == "open":  # added after start-up, so opening it is what we measure
+    if mode in ("open", "find"):  # added after start-up, so opening it is what we measure
         big = ws.create_assistant("Long history")
         for name in ("session.jsonl", "session-summary.json"):
             shutil.copyfile(Path(extra[0]) / name, big.dir / name)
         window.reload()
     _wait(app, lambda: not ctx.tasks.pending, 30)
+    if mode == "find":
+        return _find_child(app, ctx, window, big)
     beat = _Heartbeat()
     beat.start()
     began = time.perf_counter()
@@ -191,6 +203,38 @@ def _child(mode: str, extra: list[str]) -> dict:
     window.close()
     server.stop()
     return {"stall_ms": beat.stall_ms(), "ticks": beat.ticks, "seconds": seconds}
+
+
+def _find_child(app: object, ctx: object, window: object, big: object) -> dict:
+    """Open the big session, then measure Ctrl+F: typing the word, the scan to the end, stepping through matches."""
+    loaded = []
+    window.select_target(big.kind, big.id)
+    view = window.current_page().view
+    view.loaded.connect(lambda _rows: loaded.append(True))
+    _wait(app, lambda: bool(loaded) and not ctx.tasks.pending, 120)
+    for _ in range(20):
+        app.processEvents()
+    beat = _Heartbeat()
+    beat.start()
+    began = time.perf_counter()
+    view.open_find()
+    bar = view.find_bar()
+    for n in range(1, len(FIND_WORD) + 1):  # typed, one key at a time
+        bar.edit.setText(FIND_WORD[:n])
+        end = time.perf_counter() + 0.06
+        while time.perf_counter() < end:
+            app.processEvents()
+    finder = view.finder()
+    _wait(app, lambda: finder.done and finder.needle == FIND_WORD, 120)
+    scan_s = time.perf_counter() - began
+    for _ in range(FIND_STEPS):
+        view.find_next()
+        end = time.perf_counter() + 0.05
+        while time.perf_counter() < end:
+            app.processEvents()
+    beat.timer.stop()
+    window.close()
+    return {"stall_ms": beat.stall_ms(), "ticks": beat.ticks, "scan_s": scan_s, "matches": finder.total}
 
 
 if __name__ == "__main__":
