@@ -22,6 +22,9 @@ Public API (what the chat page embeds)::
     view.set_retry_enabled(bool)     # hide Retry while a turn runs
     view.set_placeholder(text)       # what an empty conversation says
     view.scroll_to_bottom() / scroll_to_top() / is_at_bottom() / copy_row(row) / select_text(row)
+    view.open_find() / close_find()  # Ctrl+F: the find bar over the top right (the chat page binds Ctrl+F)
+    view.find_next() / find_previous()  # Enter / Shift+Enter: older / newer match ("3 of 41", newest = 1)
+    view.show_match(item_id, occurrence) / match_rect(item_id, occurrence)
 
     Signals:
     view.retry_requested()               # Retry on the latest interrupted / failed reply
@@ -35,6 +38,13 @@ off the GUI thread and reads only requested rows (a block of 32 at a time, LRU-c
 :class:`ChatView` keeps row heights in a Fenwick tree (estimates until a row is first shown), so
 appending, streaming and scrolling cost O(log n) and only on-screen rows are laid out;
 :class:`ChatDelegate` caches each row's layout per (row key, width).
+
+Reading aids: find in chat (:mod:`okbot.ui.chat.find`: the record is scanned from the newest back,
+in chunks on a TaskRunner thread, searching what rows show; :mod:`okbot.ui.chat.find_bar`); matches
+are painted as document selections, the current one stronger. Scrolled up, a "Jump to latest" pill
+(:mod:`okbot.ui.chat.jump_button`) turns into "New messages" when something arrives, and nothing
+moves. Code blocks are coloured by Pygments off the GUI thread (:mod:`okbot.ui.chat.syntax`). A
+message taller than 25 lines shows collapsed with "Show more" (ExpandedRole, per item).
 
 Squads: :class:`okbot.ui.chat.activity.WorkingLine` is the "Rex and Mia are working…" line the
 chat page feeds with the turn's ``MemberActivity`` events.
