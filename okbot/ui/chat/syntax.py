@@ -3,8 +3,13 @@
 A code block's text is lexed on a TaskRunner thread into spans ``(start, length, category)``,
 cached per (language, text), and laid over the block's lines as QTextLayout formats. The formats
 only set a colour, so a highlighted row is exactly as tall as a plain one: nothing is re-measured,
-and until the spans arrive (a few milliseconds) the code shows plain. Pygments is imported on the
-worker thread only, so neither start-up nor painting ever waits for it.
+and until the spans arrive the code shows plain. Pygments is imported on the worker thread only,
+so neither start-up nor painting ever waits for it.
+
+Lexing is Python work, and a Python thread competes with the GUI thread for the GIL: while a chat
+opens or scrolls, the GUI thread lays rows out and every call into Qt hands the GIL back and forth.
+So the blocks asked for are collected for :data:`LEX_DELAY_MS` (the burst of layout and painting
+is over by then) and lexed in one job that offers the GIL back between tokens.
 
 Bounds: only the first :data:`HIGHLIGHT_CHARS` of a block are coloured (the rest stays plain), so a
 pasted 10,000-line file costs no more than a screenful. Without a language on the fence, a guess is
@@ -17,12 +22,13 @@ from __future__ import annotations
 import bisect
 import json
 import re
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QColor, QTextCharFormat, QTextDocument, QTextLayout
 from shiboken6 import Shiboken
 
@@ -31,6 +37,8 @@ from okbot.ui.tasks import TaskRunner, default_task_runner
 
 HIGHLIGHT_CHARS = 6000  # coloured characters per code block; the rest stays plain
 CACHE_BLOCKS = 512  # lexed blocks kept
+LEX_DELAY_MS = 150  # blocks asked for are lexed together, this long after the first (see the docstring)
+YIELD_TOKENS = 64  # the lexing thread offers the GIL to the GUI thread every this many tokens
 Span = tuple[int, int, str]  # start, length, category (a key of colors.syntax_colors)
 
 _SHEBANG = re.compile(r"^#!\s*\S*?(?:/env\s+)?(python|bash|sh|zsh|node|ruby|perl)\w*\b")
@@ -78,7 +86,9 @@ def lex(language: str, code: str) -> tuple[Span, ...]:
     except ClassNotFound:
         return ()
     spans: list[Span] = []
-    for start, token, value in lexer.get_tokens_unprocessed(code[:HIGHLIGHT_CHARS]):
+    for n, (start, token, value) in enumerate(lexer.get_tokens_unprocessed(code[:HIGHLIGHT_CHARS])):
+        if n % YIELD_TOKENS == 0:
+            time.sleep(0)  # a long block must not keep the GUI thread waiting for the GIL
         category = _category(token)
         if not category or not value:
             continue
@@ -137,6 +147,9 @@ class CodeHighlighter(QObject):
         self._tasks: TaskRunner | None = None
         self._spans: OrderedDict[tuple[str, str], tuple[Span, ...]] = OrderedDict()
         self._waiting: dict[tuple[str, str], list[Callable[[tuple[Span, ...]], None]]] = {}
+        self._queued: list[tuple[str, str]] = []
+        self._timer = QTimer(self, singleShot=True, interval=LEX_DELAY_MS)
+        self._timer.timeout.connect(self._on_timer_timeout)
         self.lexed = 0
 
     def set_tasks(self, tasks: TaskRunner | None) -> None:
@@ -171,21 +184,30 @@ class CodeHighlighter(QObject):
                 waiting.append(apply)
                 continue
             self._waiting[key] = [apply]
-            (self._tasks or default_task_runner()).run(
-                lambda key=key: lex(*key),
-                lambda found, key=key: self._on_lexed(key, found),
-                lambda _exc, key=key: self._on_lexed(key, ()),
-                owner=self,
-            )
+            self._queued.append(key)
+            if not self._timer.isActive():
+                self._timer.start()
 
-    def _on_lexed(self, key: tuple[str, str], spans: tuple[Span, ...]) -> None:
-        self.lexed += 1
-        self._spans[key] = spans
+    def _on_timer_timeout(self) -> None:
+        keys, self._queued = self._queued, []
+        (self._tasks or default_task_runner()).run(
+            lambda: [lex(*key) for key in keys],
+            lambda found: self._on_lexed(keys, found),
+            lambda _exc: self._on_lexed(keys, [() for _ in keys]),
+            owner=self,
+        )
+
+    def _on_lexed(self, keys: list[tuple[str, str]], found: list[tuple[Span, ...]]) -> None:
+        coloured = False
+        for key, spans in zip(keys, found, strict=True):
+            self.lexed += 1
+            self._spans[key] = spans
+            for apply in self._waiting.pop(key, ()):
+                apply(spans)
+            coloured |= bool(spans)
         while len(self._spans) > CACHE_BLOCKS:
             self._spans.popitem(last=False)
-        for apply in self._waiting.pop(key, ()):
-            apply(spans)
-        if spans:
+        if coloured:
             self.ready.emit()
 
 
