@@ -288,7 +288,7 @@ class ChatFinder(QObject):
     ) -> None:
         if generation != self._generation:
             return
-        total = self.total
+        total, first_new = self.total, len(self._ids)
         for item_id, count in found:
             self._ids.append(item_id)
             total += count
@@ -298,7 +298,7 @@ class ChatFinder(QObject):
         else:
             self.done = True
         if self._current < 0:
-            self._choose_first()
+            self._choose_first(first_new)
         self.changed.emit()
 
     def _on_chunk_failed(self, generation: int, exc: BaseException) -> None:
@@ -310,17 +310,16 @@ class ChatFinder(QObject):
         self.done = True
         self.changed.emit()
 
-    def _choose_first(self) -> None:
-        """The newest match at or before ``from_id`` once found; the newest of all if none is."""
+    def _choose_first(self, first_new: int) -> None:
+        """The newest match at or before ``from_id`` once found (only the matches that just arrived can be
+        it: the ones before were newer); the newest of all when the search ends without one."""
         if not self.total:
             return
-        if not self._from_id:
-            self._set_current(0)
-            return
-        pos = bisect.bisect_left([-i for i in self._ids], -self._from_id)
-        if pos < len(self._ids):
-            self._set_current(self._prefix[pos])
-        elif self.done:
+        for pos in range(first_new, len(self._ids)):
+            if not self._from_id or self._ids[pos] <= self._from_id:
+                self._set_current(self._prefix[pos])
+                return
+        if self.done:
             self._set_current(0)
 
     def _set_current(self, index: int) -> None:
