@@ -602,6 +602,10 @@ class ChatView(QAbstractItemView):
             self.open_find()
             event.accept()
             return
+        if event.key() == Qt.Key.Key_Escape and not self._find_bar.isHidden():
+            self.close_find()
+            event.accept()
+            return
         if event.matches(QKeySequence.StandardKey.Copy) and self.currentIndex().isValid():
             self.copy_row(self.currentIndex().row())
             event.accept()

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from okbot.core import items
+from okbot.core.roster import SquadRoster
 from okbot.core.session import SessionStore
 from okbot.ui.app_context import AppContext
 from okbot.ui.chat import ChatView
@@ -129,6 +130,11 @@ def test_ctrl_f_opens_the_bar_enter_and_shift_enter_move_esc_closes(qtbot: QtBot
     assert row in view.visible_rows()
     qtbot.keyClick(bar.edit, Qt.Key.Key_Escape)
     assert not bar.isVisible() and view.chat_delegate().find is None and view.finder().total == 0
+    view.open_find()  # the last search comes back; Esc in the chat itself closes it too
+    qtbot.waitUntil(lambda: view.finder().done and view.finder().total == 5, timeout=10_000)
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert not bar.isVisible() and view.finder().total == 0
 
 
 def test_matches_are_highlighted_and_the_current_one_stands_out(qtbot: QtBot, tmp_path: Path) -> None:
@@ -224,3 +230,37 @@ def test_ctrl_f_in_the_composer_opens_find_and_esc_gives_the_focus_back(qtbot: Q
     assert bar.isVisible() and bar.edit.hasFocus()
     qtbot.keyClick(bar.edit, Qt.Key.Key_Escape)
     assert not bar.isVisible() and page.composer.edit.hasFocus()
+
+
+def test_in_a_squad_the_names_shown_are_searched(qtbot: QtBot, tmp_path: Path) -> None:
+    store = SessionStore(tmp_path / "session.jsonl")
+    store.append(items.user_message("Plan the launch"))  # 1
+    store.append(
+        items.new_item(
+            "tool_call",
+            author="launch",
+            source="app",
+            call_id="c1",
+            name=items.delegation_tool_name("rex"),
+            arguments='{"task": "Check the rollout steps"}',
+        )
+    )  # 2: "asked Rex: Check the rollout steps"
+    store.append(
+        items.new_item(
+            "tool_result",
+            author="rex",
+            source="member:rex",
+            call_id="c1",
+            name=items.delegation_tool_name("rex"),
+            content=items.with_app_note("Rollout **checked**.", "Rex took 12 s"),
+            ok=True,
+        )
+    )  # 3: Rex's bubble; the app's note is not part of its text
+    view = open_view(qtbot, store, show_authors=True)
+    view.set_roster(SquadRoster(squad_id="launch", members=["rex"], names={"rex": "Rex"}))
+    search(qtbot, view, "asked rex")
+    assert view.finder().total == 1 and view.finder().match(0) == (2, 0)
+    search(qtbot, view, "rollout")
+    assert [view.finder().match(i) for i in range(view.finder().total)] == [(3, 0), (2, 0)]
+    search(qtbot, view, "took 12")
+    assert view.finder().total == 0
