@@ -3,9 +3,11 @@ while finding a word in it (Ctrl+F: the whole 100k-item record scanned, then ste
 and cold start to the first painted frame against a bare ``import PySide6.QtWidgets``.
 
 A 5 ms heartbeat QTimer runs on the GUI thread; the longest gap between its ticks (minus the
-interval) is the longest stall a user could feel. Every measurement runs in a fresh child process
-(offscreen Qt) so the figures do not depend on what ran before. Targets: stall <= 50 ms;
-start <= 2x the bare import.
+interval) is the longest stall a user could feel. Next to it, the most CPU time the GUI thread
+itself used between two ticks: on a busy machine (other processes, or a worker thread holding the
+GIL) the stall grows while that figure does not, so it tells our own GUI work from waiting.
+Every measurement runs in a fresh child process (offscreen Qt) so the figures do not depend on
+what ran before. Targets: stall <= 50 ms (goal 25 ms); start <= 2x the bare import.
 """
 
 from __future__ import annotations
@@ -87,22 +89,29 @@ def run() -> str:
         [
             f"streaming a {STREAM_TOKENS}-token reply at ~100 tokens/s",
             f"{stream['stall_ms']:.1f}",
+            f"{stream['gui_cpu_ms']:.1f}",
             f"{stream['seconds']:.1f} s, {stream['ticks']} ticks",
         ],
         [
             "opening a 100k-item session (select it in the sidebar until rows are shown)",
             f"{opened['stall_ms']:.1f}",
+            f"{opened['gui_cpu_ms']:.1f}",
             f"{opened['seconds']:.2f} s to rows shown",
         ],
         [
             f"finding '{FIND_WORD}' in it (Ctrl+F), then {FIND_STEPS} x next match",
             f"{found['stall_ms']:.1f}",
+            f"{found['gui_cpu_ms']:.1f}",
             f"{found['matches']:,} matches, {found['scan_s']:.1f} s to scan it all",
         ],
     ]
     return "\n".join(
         [
-            table(f"Longest GUI event-loop stall ({HEARTBEAT_MS} ms heartbeat)", ["while", "stall ms", "run"], rows),
+            table(
+                f"Longest GUI event-loop stall ({HEARTBEAT_MS} ms heartbeat)",
+                ["while", "stall ms", "GUI CPU ms", "run"],
+                rows,
+            ),
             table(
                 "Cold start (median of 5, fresh processes)",
                 ["process", "seconds"],
@@ -122,24 +131,30 @@ class _Heartbeat:
         from PySide6.QtCore import QTimer
 
         self.last = time.perf_counter()
+        self.last_cpu = time.thread_time()
         self.worst = 0.0
+        self.worst_cpu = 0.0
         self.ticks = 0
         self.timer = QTimer()
         self.timer.setInterval(HEARTBEAT_MS)
         self.timer.timeout.connect(self._tick)
 
     def _tick(self) -> None:
-        now = time.perf_counter()
+        now, cpu = time.perf_counter(), time.thread_time()
         self.worst = max(self.worst, now - self.last)
-        self.last = now
+        self.worst_cpu = max(self.worst_cpu, cpu - self.last_cpu)
+        self.last, self.last_cpu = now, cpu
         self.ticks += 1
 
     def start(self) -> None:
-        self.last = time.perf_counter()
+        self.last, self.last_cpu = time.perf_counter(), time.thread_time()
         self.timer.start()
 
     def stall_ms(self) -> float:
         return max(0.0, self.worst * 1000 - HEARTBEAT_MS)
+
+    def gui_cpu_ms(self) -> float:
+        return self.worst_cpu * 1000
 
 
 def _wait(app: object, done: callable, timeout: float) -> None:
@@ -208,7 +223,7 @@ def _child(mode: str, extra: list[str]) -> dict:
     beat.timer.stop()
     window.close()
     server.stop()
-    return {"stall_ms": beat.stall_ms(), "ticks": beat.ticks, "seconds": seconds}
+    return {"stall_ms": beat.stall_ms(), "gui_cpu_ms": beat.gui_cpu_ms(), "ticks": beat.ticks, "seconds": seconds}
 
 
 def _find_child(app: object, ctx: object, window: object, big: object) -> dict:
@@ -240,7 +255,13 @@ def _find_child(app: object, ctx: object, window: object, big: object) -> dict:
             app.processEvents()
     beat.timer.stop()
     window.close()
-    return {"stall_ms": beat.stall_ms(), "ticks": beat.ticks, "scan_s": scan_s, "matches": finder.total}
+    return {
+        "stall_ms": beat.stall_ms(),
+        "gui_cpu_ms": beat.gui_cpu_ms(),
+        "ticks": beat.ticks,
+        "scan_s": scan_s,
+        "matches": finder.total,
+    }
 
 
 if __name__ == "__main__":
