@@ -17,7 +17,6 @@ from the newest (1) back in time, so numbers already shown never change while ol
 from __future__ import annotations
 
 import bisect
-import html
 import re
 import time
 from array import array
@@ -112,6 +111,8 @@ def _inline(text: str) -> str:
         if escaped:
             part = "".join(chr(ord(c) - _HIDDEN) if _HIDDEN <= ord(c) < _HIDDEN + 128 else c for c in part)
         if "&" in part:
+            import html  # rarely needed: not loaded at start-up
+
             part = html.unescape(part)
         shown.append(part)
     return "".join(shown)
