@@ -36,6 +36,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("target", metavar="TARGET", help=TARGET_HELP)
     p.add_argument("-m", "--message", help="the message (default: read stdin)")
     p.add_argument("--retry", action="store_true", help="run the last message's turn again")
+    p.add_argument("--edit", type=int, metavar="ID", help="send the message as a new version of your message ID")
+    p.add_argument(
+        "--regenerate",
+        type=int,
+        nargs="?",
+        const=0,
+        metavar="ID",
+        help="a new version of the reply holding item ID (default: the last reply)",
+    )
     p.add_argument("--json", action="store_true", help="emit events as JSON lines")
     p.add_argument("-v", "--verbose", action="store_true", help="squads: print each delegation and member reply")
 
@@ -126,7 +135,7 @@ def _cmd_chat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     ws = _workspace()
     target = ws.resolve(args.target)
-    if args.retry:
+    if args.retry or args.regenerate is not None:
         text = None
     elif args.message is not None:
         text = args.message
@@ -134,7 +143,17 @@ def _cmd_chat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise OkBotError("no message given", hint="use -m TEXT or pipe the message on stdin")
     else:
         text = sys.stdin.read()
-    return run_chat(ws, target, text, as_json=args.json, verbose=args.verbose, out=out, err=err)
+    return run_chat(
+        ws,
+        target,
+        text,
+        as_json=args.json,
+        verbose=args.verbose,
+        out=out,
+        err=err,
+        edit_of=args.edit,
+        regenerate_of=args.regenerate,
+    )
 
 
 def _target_and_sources(ref: str, err: TextIO) -> tuple[Any, Any]:

@@ -47,7 +47,7 @@ class Tail:
         if item_id not in self.on_branch:
             raise OkBotError(
                 f"Item #{item_id} is an earlier version the chat no longer follows.",
-                hint="switch to that version first (‹ › beside the message)",
+                hint="switch to that version first",
             )
         return self.by_id[item_id]
 
