@@ -48,8 +48,8 @@ class TurnWorker(QObject):
     ``text`` ``None`` means retry the last user message; with ``edit_of`` it is sent as a new version of
     that message, and ``regenerate_of`` runs the reply holding that item again as a new version.
     ``failed`` carries the text of an :class:`OkBotError` raised before anything streamed (the message
-    was refused and nothing was written) or of an unexpected error; ``finished`` carries the :class:`TurnResult` — also for a
-    stopped or broken reply, whose ``status`` says so.
+    was refused and nothing was written) or of an unexpected error; ``finished`` carries the
+    :class:`TurnResult` — also for a stopped or broken reply, whose ``status`` says so.
     """
 
     item = Signal(dict)
