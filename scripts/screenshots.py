@@ -180,6 +180,7 @@ def render_all(out: Path) -> list[Path]:
         app.setPalette(light)
         settle(ctx)
         written += render_evolution(ctx, server, chat_target, out)
+        written += render_versions(ctx, server, out)
     finally:
         from okbot.ui.tasks import shutdown_tasks
 
@@ -290,6 +291,47 @@ def render_evolution(ctx: object, server: object, target: object, out: Path) -> 
     settle(ctx)
     written.append(grab(dialog, out / "evolution-tab.png"))
     dialog.close()
+    window.close()
+    window.deleteLater()
+    settle(ctx)
+    return written
+
+
+def render_versions(ctx: object, server: object, out: Path) -> list[Path]:
+    """A reply regenerated (‹ 2/2 › under it), then an earlier message being edited (the banner above the
+    composer). Real turns: edit and regenerate write what the app writes."""
+    from okbot.ui.main_window import MainWindow
+    from tests.helpers.fake_openai import Reply
+
+    target = ctx.workspace.create_assistant("Travel buddy", role="Helps plan short trips.")
+    answers = {
+        "Suggest a weekend trip from Lyon by train.": [
+            "**Annecy**: 2 h by train. Walk the old town, swim or rent a boat on the lake.",
+            "**Turin**: 4 h by TGV. Museums, arcades and the best *gianduiotto* you will ever eat.",
+        ],
+        "What should I pack for it?": ["Light layers, swimwear and comfortable shoes for the cobbles."],
+    }
+    server.set_default(lambda body: Reply(text=answers.get(body["messages"][-1].get("content"), ["Noted."]).pop(0)))
+    window = MainWindow(ctx)
+    window.resize(*WINDOW_SIZE)
+    window.show()
+    window.select_target(target.kind, target.id)
+    page = window.current_page()
+    page.send("Suggest a weekend trip from Lyon by train.")
+    settle(ctx, until=lambda: not page.streaming)
+    first_reply = ctx.sources.session(target).tail(1)[0]["id"]
+    page.regenerate(first_reply)
+    settle(ctx, until=lambda: not page.streaming)
+    page.send("What should I pack for it?")
+    settle(ctx, until=lambda: not page.streaming)
+    settle(ctx)
+    written = [grab(window, out / "chat-versions.png")]
+    question = next(it for it in ctx.sources.session(target).tail(20) if it.get("content", "").startswith("What should"))
+    page.begin_edit(question["id"], question["content"])
+    page.composer.set_text("What should I pack for Turin in October?")
+    settle(ctx)
+    written.append(grab(window, out / "chat-edit.png"))
+    page.cancel_edit()
     window.close()
     window.deleteLater()
     settle(ctx)

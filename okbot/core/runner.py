@@ -281,8 +281,8 @@ class TurnRunner:
         """Make version ``index`` (0-based) of the message or reply at ``item_id`` the one the chat follows.
 
         Appends one branch marker (None when that version is already current); nothing is sent."""
-        mark = versions.switch_marker(self._tail(target), item_id, index)
-        return None if mark is None else self.sources.session(target).append(mark)
+        summary, _ = self.sources.summary(target)
+        return versions.switch(self.sources.session(target), summary, item_id, index)
 
     def chat_versions(self, target: Target) -> dict[int, Versions]:
         """The items of the uncompressed tail that have more than one version."""

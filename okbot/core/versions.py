@@ -33,6 +33,23 @@ class Tail:
     def versions(self) -> dict[int, Versions]:
         return branches.versions(self.run, self.before)
 
+    def shown_versions(self) -> dict[int, Versions]:
+        """Where a chat shows each version switch: under the message itself, or for a reply (which may
+        start with a tool call) under its first reply bubble. Keys are ids on the branch."""
+        out: dict[int, Versions] = {}
+        index = {it["id"]: i for i, it in enumerate(self.branch)}
+        for item_id, found in self.versions().items():
+            shown = item_id
+            if self.by_id[item_id].get("type") != "user":
+                for later in self.branch[index[item_id] :]:
+                    if later.get("type") == "user":
+                        break
+                    if later.get("type") == "assistant":
+                        shown = later["id"]
+                        break
+            out[shown] = found
+        return out
+
     def item(self, item_id: int, action: str) -> Item:
         """The item ``item_id`` if it is on the branch in the tail; otherwise say why ``action`` cannot be done."""
         if item_id not in self.by_id:
@@ -91,3 +108,9 @@ def switch_marker(tail: Tail, item_id: int, index: int) -> Item | None:
     return branches.marker(
         "switch", leaf, f"Switched to version {index + 1} of {found.count} of item #{found.ids[found.index]}."
     )
+
+
+def switch(session: Any, summary: SessionSummary, item_id: int, index: int) -> Item | None:
+    """Make version ``index`` of the position of ``item_id`` current: append its marker (None: it already is)."""
+    mark = switch_marker(Tail(session, summary), item_id, index)
+    return None if mark is None else session.append(mark)

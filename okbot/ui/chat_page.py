@@ -23,6 +23,7 @@ from okbot.ui.approval_card import ApprovalCard
 from okbot.ui.chat import ChatView
 from okbot.ui.chat.activity import WorkingLine
 from okbot.ui.composer import Composer
+from okbot.ui.edit_banner import EditBanner
 from okbot.ui.evolution_lines import landed_text, upkeep_text
 from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT, SummaryUpdater
 from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed
@@ -59,6 +60,7 @@ class ChatPage(QWidget):
         self._last_result: TurnResult | None = None
         self._compression_failed = False  # the turn's compression failed: say so once it is over
         self._evolved_note = ""  # staged persona and skill changes landed with this turn: said until the next one
+        self._draft = ""  # what the composer held when an edit began (given back on Cancel)
         self._quiet = ""  # the quiet line on show (upkeep running, or the note above), replaced by anything else
         self.summary_updates = SummaryUpdater(ctx, target, self)
         self.summary_updates.started.connect(self._on_summary_updates_started)
@@ -90,6 +92,11 @@ class ChatPage(QWidget):
         self.view = ChatView(self)
         self.view.setObjectName("chatView")
         self.view.retry_requested.connect(self.retry)
+        self.view.edit_requested.connect(self.begin_edit)
+        self.view.regenerate_requested.connect(self.regenerate)
+        self.view.version_requested.connect(self.switch_version)
+        self.edit_banner = EditBanner(self)
+        self.edit_banner.cancelled.connect(self.cancel_edit)
         self.view.view_context_requested.connect(self._on_view_context_requested)
 
         self.approval = ApprovalCard(self)
@@ -137,11 +144,56 @@ class ChatPage(QWidget):
         return self.status_line.text() if not self.status_line.isHidden() else ""
 
     def send(self, text: str) -> None:
-        """Send ``text`` as the next message (ignored while a reply streams)."""
+        """Send ``text`` as the next message, or as the new version of the message being edited
+        (ignored while a reply streams)."""
         if self.streaming or not text.strip():
             return
         self._sent_text = text
-        self._start(text)
+        self._start(text, edit_of=self.edit_banner.item_id or None)
+
+    def begin_edit(self, item_id: int, text: str) -> None:
+        """Put your message ``item_id`` in the composer; sending it makes a new version (see :meth:`send`)."""
+        if self.streaming:
+            return
+        if not self.edit_banner.editing:
+            self._draft = self.composer.text()  # given back on Cancel
+        self.edit_banner.begin(item_id)
+        self.composer.set_text(text)
+        self.composer.focus_input()
+
+    def cancel_edit(self) -> None:
+        if self.edit_banner.editing:
+            self.edit_banner.end()
+            self.composer.set_text(self._draft)
+            self._draft = ""
+
+    def regenerate(self, item_id: int) -> None:
+        """Run the turn of the reply holding ``item_id`` again; the old reply stays as a version."""
+        if self.streaming:
+            return
+        self._sent_text = None
+        self._start(None, regenerate_of=item_id)
+
+    def switch_version(self, item_id: int, index: int) -> None:
+        """Follow version ``index`` of the message (or reply) shown at ``item_id``: one line is written,
+        off the GUI thread."""
+        if self.streaming:
+            return
+        from okbot.core import versions
+
+        session = self.ctx.sources.session(self.target)
+        summary, _ = self.ctx.sources.summary(self.target)
+        self.ctx.tasks.run(
+            lambda: versions.switch(session, summary, item_id, index),
+            self._on_version_switched,
+            lambda exc: self._set_status(f"⚠ {exc}"),
+            owner=self,
+        )
+
+    def _on_version_switched(self, mark: dict | None) -> None:
+        if mark is not None:
+            self.view.append_item(mark)
+            self.refresh_gauge()
 
     def retry(self) -> None:
         """Run the turn of the last user message again."""
@@ -181,7 +233,7 @@ class ChatPage(QWidget):
         self._set_up_squad()
 
     # ------------------------------------------------------------- turn slots
-    def _start(self, text: str | None) -> None:
+    def _start(self, text: str | None, *, edit_of: int | None = None, regenerate_of: int | None = None) -> None:
         self._set_status("")
         self._compression_failed = False
         self._evolved_note = self._quiet = ""
@@ -191,7 +243,15 @@ class ChatPage(QWidget):
         if self._finished_worker is not None:
             self._finished_worker.deleteLater()
             self._finished_worker = None
-        worker = TurnWorker(self.ctx.make_runner, self.target, text, self, tasks=self.ctx.tasks)
+        worker = TurnWorker(
+            self.ctx.make_runner,
+            self.target,
+            text,
+            self,
+            tasks=self.ctx.tasks,
+            edit_of=edit_of,
+            regenerate_of=regenerate_of,
+        )
         worker.item.connect(self._on_worker_item)
         worker.delta.connect(self._on_worker_delta)
         worker.event.connect(self._on_worker_event)
@@ -211,6 +271,7 @@ class ChatPage(QWidget):
         if item.get("type") == "user" and self._sent_text is not None:
             self.composer.accept_sent(self._sent_text)  # accepted: now (and only now) clear the box
             self._sent_text = None
+            self.edit_banner.end()
         if item.get("type") == "assistant":
             self.view.end_stream()
         if item.get("type") == "tool_result" and self.status_line.text().startswith(TOOL_PROGRESS_MARK):
@@ -252,7 +313,10 @@ class ChatPage(QWidget):
             log.warning("cannot always allow %s: %s", tool, exc)
 
     def _on_worker_finished(self, result: TurnResult) -> None:
+        branched = self.worker is not None and (self.worker.edit_of or self.worker.regenerate_of) is not None
         self._turn_over()
+        if branched:  # the new version's ‹ › appear once its items are on disk
+            self.view.chat_model().refresh_branch()
         self._last_result = result
         if result.status == "interrupted":
             self._set_status(STOPPED_TEXT)
@@ -409,6 +473,7 @@ class ChatPage(QWidget):
         bottom.addLayout(working_row)
         bottom.addWidget(self.approval)
         bottom.addLayout(status_row)
+        bottom.addWidget(self.edit_banner)
         bottom.addWidget(self.composer)
 
         layout = QVBoxLayout(self)

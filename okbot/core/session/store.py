@@ -255,6 +255,12 @@ class SessionStore:
         return array("q", self._ids)
 
     @_public
+    def marker_ids(self) -> frozenset[int]:
+        """The ids of the branch markers (builds the index)."""
+        self._ensure_index_locked()
+        return frozenset(self._parents)
+
+    @_public
     def branch_ids(self, after_id: int = 0) -> array:
         """The ids on the current branch above ``after_id``, in order (builds the index).
 
