@@ -17,7 +17,7 @@ The **versions** of an item on the branch are the items with the same effective 
 ancestor that is not a notice) and the same role: user messages (edits), or the first item of a reply
 to a user message (regenerations). A retry after a failed reply continues after the failed item, so it
 is not a version. All of this is pure functions over item dicts; the store walks the same parents
-through its offset index (:meth:`okbot.core.session.SessionStore.branch_ids`).
+through its offset index (:meth:`okbot.core.session.SessionStore.branch_ids`, with :func:`branch_slices`).
 """
 
 from __future__ import annotations
@@ -70,8 +70,13 @@ def is_marker(item: Item) -> bool:
 
 
 def explicit_parent(item: Item) -> int | None:
-    """The parent a branch marker names, or None for an ordinary item (its parent is the line before)."""
-    return item[PARENT] if is_marker(item) else None
+    """The parent a branch marker names, or None for an ordinary item (its parent is the line before).
+
+    A parent must come before its marker; a marker naming itself or a later item (only an outside edit
+    can write one) is read as an ordinary notice."""
+    if not is_marker(item) or item[PARENT] < 0 or item[PARENT] >= item.get("id", item[PARENT] + 1):
+        return None
+    return item[PARENT]
 
 
 def parents(run: Sequence[Item], before: int | None = None) -> dict[int, int | None]:
@@ -87,7 +92,7 @@ def parents(run: Sequence[Item], before: int | None = None) -> dict[int, int | N
 
 def current_branch(run: Sequence[Item], before: int | None = None) -> list[Item]:
     """The items of ``run`` (a contiguous run ending with the file's last item) on the current branch."""
-    if not any(is_marker(it) for it in run):
+    if not any(explicit_parent(it) is not None for it in run):
         return list(run)
     by_id = {it["id"]: it for it in run}
     parent_of = parents(run, before)
@@ -100,18 +105,25 @@ def current_branch(run: Sequence[Item], before: int | None = None) -> list[Item]
     return path
 
 
-def walk_positions(ids: Sequence[int], named: dict[int, int], lo: int = 0) -> list[int]:
-    """Positions in ``ids`` (ascending item ids, the whole file) on the current branch, from ``lo`` on.
+def branch_slices(ids: Sequence[int], named: dict[int, int], lo: int = 0) -> list[tuple[int, int]]:
+    """The current branch as ``[start, stop)`` position ranges of ``ids`` (ascending item ids, the whole
+    file), oldest first, from position ``lo`` on; ``named`` maps each branch marker's id to its parent id.
 
-    ``named`` maps each branch marker's id to its parent id. The cost follows the positions walked."""
-    out: list[int] = []
+    Between two markers the branch is a contiguous run of lines, so the walk costs one step per marker on
+    the path, not one per item. A range starts at its marker (the line whose parent is named)."""
+    marks = sorted(bisect.bisect_left(ids, marker) for marker in named)
+    slices: list[tuple[int, int]] = []
     pos = len(ids) - 1
     while pos >= lo:
-        out.append(pos)
-        parent = named.get(ids[pos])
-        pos = pos - 1 if parent is None else bisect.bisect_right(ids, parent) - 1
-    out.reverse()
-    return out
+        k = bisect.bisect_right(marks, pos) - 1
+        mark = marks[k] if k >= 0 else -1
+        if mark < lo:
+            slices.append((lo, pos + 1))
+            break
+        slices.append((mark, pos + 1))
+        pos = bisect.bisect_right(ids, named[ids[mark]]) - 1
+    slices.reverse()
+    return slices
 
 
 def effective_parent(item_id: int, by_id: dict[int, Item], parent_of: dict[int, int | None]) -> int | None:

@@ -261,17 +261,22 @@ class SessionStore:
         return frozenset(self._parents)
 
     @_public
-    def branch_ids(self, after_id: int = 0) -> array:
-        """The ids on the current branch above ``after_id``, in order (builds the index).
+    def branch_ids(self, after_id: int = 0, *, markers: bool = True) -> array:
+        """The ids on the current branch above ``after_id``, in order (builds the index); without the
+        branch markers themselves when ``markers`` is False (the rows a chat shows).
 
-        With no branch marker above ``after_id`` that is every id above it; otherwise a walk through
-        the markers' parents whose cost follows the ids above ``after_id``."""
+        With no branch marker above ``after_id`` that is every id above it; otherwise one step per marker
+        on the path (:func:`~okbot.core.session.branches.branch_slices`) and a copy of each run of ids."""
         self._ensure_index_locked()
         ids = self._ids
         lo = bisect.bisect_right(ids, after_id)
         if not any(marker > after_id for marker in self._parents):
             return array("q", ids[lo:])
-        return array("q", (ids[pos] for pos in branches.walk_positions(ids, self._parents, lo)))
+        out = array("q")
+        for start, stop in branches.branch_slices(ids, self._parents, lo):
+            skip = not markers and ids[start] in self._parents
+            out.extend(ids[start + skip : stop])
+        return out
 
     @_public
     def __len__(self) -> int:

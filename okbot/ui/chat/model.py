@@ -52,12 +52,10 @@ class Snapshot:
 def snapshot_ids(store: SessionStore, summary: SessionSummary | None = None) -> Snapshot:
     """The ids of ``store``'s current branch in order and where versions show (builds the store's offset
     index and reads the uncompressed tail; blocking: call off the GUI thread)."""
-    ids = store.branch_ids()
-    markers = store.marker_ids()
-    if not markers:
+    ids = store.branch_ids(markers=False)
+    if not store.marker_ids():
         return Snapshot(ids, {})
-    shown = Tail(store, summary or SessionSummary()).shown_versions()
-    return Snapshot(array("q", (i for i in ids if i not in markers)), shown)
+    return Snapshot(ids, Tail(store, summary or SessionSummary()).shown_versions())
 
 
 class ChatModel(QAbstractListModel):

@@ -39,6 +39,8 @@ def test_every_reader_follows_the_same_branch(tmp_path_factory, plan):
             rows.append(store.append(marker("switch", rows[step % len(rows)]["id"], "switch")))
     expected = plain_walk(rows)
     assert list(store.branch_ids()) == expected
+    marks = {row["id"] for row in rows if row.get("branch")}
+    assert list(store.branch_ids(markers=False)) == [i for i in expected if i not in marks]
     assert [it["id"] for it in current_branch(rows)] == expected
     for after in (0, rows[len(rows) // 2]["id"]):
         want = [i for i in expected if i > after]
@@ -65,3 +67,14 @@ def test_a_message_and_its_edit_are_two_versions_of_one_position():
     assert found[6].ids == (3, 6) and found[6].label() == "2/2"
     assert found[9].ids == (7, 9) and found[9].label() == "2/2"
     assert set(found) == {6, 9}  # q1 and a1 have one version each
+
+
+def test_a_marker_naming_a_later_item_is_read_as_an_ordinary_notice(tmp_path):
+    """Only an outside edit can write one; it must not send the walk in circles."""
+    store = SessionStore(tmp_path / "session.jsonl")
+    for n in range(3):
+        store.append(user_message(f"m{n}"))
+    store.append({**marker("switch", 1, "x"), "parent": 99})
+    store.append(user_message("last"))
+    assert list(store.branch_ids()) == [1, 2, 3, 4, 5]
+    assert [it["id"] for it in SessionStore(tmp_path / "session.jsonl").read_after(0)[0]] == [1, 2, 3, 4, 5]
