@@ -12,6 +12,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from benchmarks.bench_core import _context_ms
 from benchmarks.common import bench_dir, median_ms, setup_env, table
 
 COUNT = 100_000
@@ -43,27 +44,6 @@ def _with_versions(source: Path, target: Path) -> None:
         store.append(new_item("assistant", author="okbot", source="app", content=f"answer {n}"))
 
 
-def _build_context_ms(directory: Path) -> float:
-    from okbot.core.context import build_context
-    from okbot.core.sources import ContextSources
-    from okbot.core.workspace import Workspace
-
-    home = Path(tempfile.mkdtemp(prefix="okbot-bench-home-"))
-    ws = Workspace(home)
-    target = ws.ensure_default()
-    for name in ("session.jsonl", "session-summary.json"):
-        link = target.dir / name
-        if link.exists():
-            link.unlink()
-        link.symlink_to(directory / name)
-    sources = ContextSources(ws)
-    sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
-    build_context(target, sources=sources)
-    ms = median_ms(lambda: build_context(target, sources=sources), repeat=100)
-    shutil.rmtree(home, ignore_errors=True)
-    return ms
-
-
 def run() -> str:
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-bench-")))
     from benchmarks.synth import write_session
@@ -86,7 +66,7 @@ def run() -> str:
         store.ensure_index()
         warm = median_ms(lambda st=store, s=summary: snapshot_ids(st, s), repeat=20)
         tail = median_ms(lambda p=path, c=summary.covered_through_id: SessionStore(p).read_after(c), repeat=20)
-        ctx = _build_context_ms(directory)
+        ctx, _items, _tokens = _context_ms(directory)
         figures[label] = (cold, warm, tail, ctx)
         rows.append(
             [

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
 
 from okbot.core.summary import SessionSummary, SummaryStore
@@ -12,6 +10,7 @@ from okbot.ui.app_context import AppContext
 from okbot.ui.chat.model import ChatModel
 from okbot.ui.chat_page import ChatPage
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.ui.chat.test_chat_view import hover
 from tests.ui.test_chat_page import open_page, type_and_enter, wait_idle
 
 
@@ -33,16 +32,7 @@ def row_of(page: ChatPage, text: str) -> int:
 def click_action(qtbot: QtBot, page: ChatPage, row: int, name: str, payload: object = None) -> None:
     view = page.view
     view.scrollTo(view.chat_model().index(row, 0))
-    center = view.visualRect(view.chat_model().index(row, 0)).center()
-    move = QMouseEvent(
-        QEvent.Type.MouseMove,
-        QPointF(center),
-        QPointF(view.viewport().mapToGlobal(center)),
-        Qt.MouseButton.NoButton,
-        Qt.MouseButton.NoButton,
-        Qt.KeyboardModifier.NoModifier,
-    )
-    QApplication.sendEvent(view.viewport(), move)  # hover shows the footer actions
+    hover(view, view.visualRect(view.chat_model().index(row, 0)).center())  # shows the footer actions
     rect = view.action_rect(row, name, payload)
     assert rect is not None, f"no {name} action on row {row}"
     pos: QPoint = rect.center()

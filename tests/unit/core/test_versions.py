@@ -6,32 +6,14 @@ import json
 
 import pytest
 
-from okbot.config.settings import Settings
 from okbot.core.context import build_context
-from okbot.core.runner import TurnRunner
 from okbot.core.search_history import search
 from okbot.core.session import SessionStore
 from okbot.core.session.branches import BRANCH_VERSION, is_marker
-from okbot.core.sources import ContextSources
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.tools import ToolContext
-from okbot.core.workspace import Workspace
-from okbot.llm.openai_backend import OpenAIProvider
 from okbot.storage.errors import OkBotError
 from tests.helpers.fake_openai import Reply
-
-
-@pytest.fixture
-def env(server):
-    settings = Settings.load()
-    settings.set("provider.baseUrl", server.base_url)
-    settings.set("provider.keySource", "none")
-    ws = Workspace()
-    target = ws.ensure_default()
-    sources = ContextSources(ws)
-    sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_reply_seconds=3)
-    return target, sources, TurnRunner(sources, provider)
 
 
 def chat(runner, target, server, *pairs):
