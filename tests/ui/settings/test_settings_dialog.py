@@ -65,9 +65,9 @@ def target(ctx: AppContext) -> Target:
 
 def test_pages_and_every_setting_has_a_field(qtbot: QtBot, ctx: AppContext) -> None:
     dialog = open_dialog(qtbot, ctx)
-    assert dialog.page_names() == ["Models", "Context compression", "Tools", "Advanced"]
+    assert dialog.page_names() == ["Models", "Context compression", "Tools", "Appearance", "Advanced"]
     shown = [key for name in PAGE_KEYS for key in dialog.page(name).binder.fields()]
-    assert sorted(shown) == sorted(spec.key for spec in SETTINGS if spec.page != "Appearance")
+    assert sorted(shown) == sorted(spec.key for spec in SETTINGS)
     assert len(shown) == len(set(shown)), "a setting appears on two pages"
     for name in PAGE_KEYS:
         page = dialog.page(name)
@@ -81,7 +81,7 @@ def test_pages_and_every_setting_has_a_field(qtbot: QtBot, ctx: AppContext) -> N
         assert list(page.binder.fields()) == declared, "each setting on its declared page, section by section"
     assert dialog.open_page("Tools") is dialog.current_page() is dialog.tools_page
     assert dialog.open_page("compression") is dialog.compression_page
-    with pytest.raises(KeyError, match="models, compression, tools, advanced"):
+    with pytest.raises(KeyError, match="models, compression, tools, appearance, advanced"):
         dialog.page("colours")
 
 
