@@ -372,6 +372,8 @@ SECTIONS: tuple[Section, ...] = (
     CONNECTION,
 )
 
+APPROVAL_WORDS = {"allow": "Allow", "ask": "Ask me first", "deny": "Deny"}
+
 SETTINGS: tuple[Setting, ...] = (
     Setting(
         "provider.baseUrl",
@@ -402,7 +404,7 @@ SETTINGS: tuple[Setting, ...] = (
         section=PROVIDER,
         choices=("env", "keyring", "none"),
         choice_words={
-            "env": "Environment (OKBOT_API_KEY / OPENAI_API_KEY)",
+            "env": "Environment variable",
             "keyring": "System keyring",
             "none": "No key needed",
         },
@@ -564,7 +566,7 @@ SETTINGS: tuple[Setting, ...] = (
         label="Search chat history",
         section=CHAT_HISTORY,
         choices=("allow", "ask", "deny"),
-        choice_words={"allow": "Allow", "ask": "Ask me first", "deny": "Deny"},
+        choice_words=APPROVAL_WORDS,
     ),
     *(
         Setting(
@@ -575,6 +577,7 @@ SETTINGS: tuple[Setting, ...] = (
             label=label,
             section=ON_THIS_COMPUTER,
             choices=("allow", "ask", "deny"),
+            choice_words=APPROVAL_WORDS,
         )
         for name, default, label, what in (
             (

@@ -120,6 +120,8 @@ class SettingsBinder(QObject):
         except SettingError as exc:
             log.info("setting refused: %s", exc)
             self._pending[key] = value
+            if key in self._fields:  # already on show when typed; not when applied by the page's own code
+                self._fields[key].set_value(value)
             self.refused.emit(key, exc.words)
             return False
         finally:

@@ -31,7 +31,8 @@ from okbot.ui.theme import system_font_size
 
 DIALOG_TITLE = "Settings"
 DEFAULT_SIZE = (860, 680)
-NAV_WIDTH = 190
+NAV_WIDTH = 160  # with the page's minimum width, the dialog fits its minimum of 640 px
+MINIMUM_SIZE = (640, 460)
 # Short names for open_page(); the page titles work too (any capitalisation).
 PAGE_KEYS = ("models", "compression", "tools", "appearance", "advanced")
 
@@ -59,7 +60,7 @@ class SettingsDialog(QDialog):
         self.ctx = ctx
         self.setWindowTitle(DIALOG_TITLE)
         self.resize(*DEFAULT_SIZE)
-        self.setMinimumSize(640, 460)
+        self.setMinimumSize(*MINIMUM_SIZE)
 
         self.models_page = ModelsPage(ctx, keys=keys)
         self.compression_page = CompressionPage(ctx, current_target=current_target)

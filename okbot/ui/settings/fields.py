@@ -309,7 +309,7 @@ class RatioField(SettingField):
         self.slider.setPageStep(RATIO_PAGE_STEP)
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.setTickInterval(RATIO_PAGE_STEP)
-        self.slider.setMinimumWidth(220)
+        self.slider.setMinimumWidth(120)
         self.slider.setToolTip(spec.description)
         self.slider.setAccessibleName(spec.label)
         self.value_label = QLabel()

@@ -38,7 +38,7 @@ class ModelPickerField(SettingField):
         self.combo = QComboBox()
         self.combo.setEditable(True)
         self.combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.combo.setMinimumWidth(260)
+        self.combo.setMinimumWidth(150)
         self.combo.setToolTip(spec.description)
         self.combo.activated.connect(self._on_combo_activated)
         self.combo.lineEdit().editingFinished.connect(self._on_line_editing_finished)

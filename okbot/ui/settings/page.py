@@ -204,6 +204,9 @@ class SettingsPage(QWidget):
             self.body_layout.addWidget(help_label(description))
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setRowWrapPolicy(
+            QFormLayout.RowWrapPolicy.WrapLongRows
+        )  # a narrow window: a wide field goes under its label
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         form.setHorizontalSpacing(14)
         form.setVerticalSpacing(4)
