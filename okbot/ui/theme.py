@@ -21,7 +21,7 @@ from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from okbot.config.settings import Settings
-from okbot.ui.settings.binder import subscribe_weakly
+from okbot.ui.settings_relay import subscribe_weakly
 
 THEME_KEY = "ui.theme"
 FONT_SIZE_KEY = "ui.fontSize"

@@ -15,16 +15,15 @@ replaced. Notifications may come from any thread and are delivered on the GUI th
 from __future__ import annotations
 
 import logging
-import weakref
 from collections.abc import Callable
 from typing import Any
 
-import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from okbot.config.schema import SettingError
 from okbot.config.settings import Settings
 from okbot.ui.settings.fields import SettingField
+from okbot.ui.settings_relay import subscribe_weakly
 
 log = logging.getLogger("okbot.ui.settings")
 
@@ -146,24 +145,3 @@ class SettingsBinder(QObject):
             self._unsubscribe()
         self._unsubscribe = None
         self._subscribed = None
-
-
-def subscribe_weakly(settings: Settings, owner: QObject, relay: str) -> Callable[[], None]:
-    """Re-emit each change of ``settings`` as ``owner``'s signal ``relay(key)``; returns the unsubscribe function.
-
-    ``owner`` is not kept alive; the entry removes itself once it is gone. Connect ``relay`` with an
-    auto connection and the key arrives on ``owner``'s (the GUI) thread, whichever thread reported it.
-    """
-    ref = weakref.ref(owner)
-    remover: list[Callable[[], None]] = []
-
-    def notify(key: str) -> None:
-        alive = ref()
-        if alive is None or not shiboken6.isValid(alive):
-            for off in remover:
-                off()
-            return
-        getattr(alive, relay).emit(key)
-
-    remover.append(settings.subscribe(notify))
-    return remover[0]
