@@ -18,6 +18,7 @@ from okbot.storage import paths
 from okbot.ui.app_context import AppContext
 from okbot.ui.settings import SettingsDialog
 from okbot.ui.settings.page import SettingsPage
+from tests.ui.settings_doubles import MemoryKeyStore
 
 SUMMARY = "contextCompression.summaryMaxChars"
 KEEP_MIN = "contextCompression.keepRecentMin"
@@ -167,3 +168,26 @@ def test_a_settings_file_from_a_newer_okbot_is_refused_by_the_field(qtbot: QtBot
     message = shown_under(page, SUMMARY)
     assert message.startswith("Settings not saved:") and "newer" in message, message
     assert message.endswith("Still using 2,000 characters.")
+
+
+class RefusingKeyStore(MemoryKeyStore):
+    """A keyring that is there but does not take the key (locked, or full)."""
+
+    def store(self, key: str) -> bool:
+        return False
+
+
+def test_a_key_that_is_not_saved_is_said_under_the_key_field(qtbot: QtBot, ctx: AppContext) -> None:
+    dialog = SettingsDialog(ctx, keys=RefusingKeyStore())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: ctx.tasks.pending == 0, timeout=10_000)
+    page = dialog.models_page
+    qtbot.mouseClick(page.save_key_button, Qt.MouseButton.LeftButton)
+    assert page.key_problem.text() == "Paste a key first." and page.key_problem.isVisibleTo(page)
+    qtbot.keyClicks(page.key_edit, "sk-test-123")
+    qtbot.mouseClick(page.save_key_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: ctx.tasks.pending == 0, timeout=10_000)
+    assert page.key_problem.text().startswith("The system keyring did not accept the key; nothing was saved.")
+    assert page.key_edit.text() == "sk-test-123", "the key stays, to try again"
+    assert page.message_text() == ""
