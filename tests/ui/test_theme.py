@@ -6,17 +6,28 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from okbot.config.settings import Settings
+from okbot.core.workspace import Workspace
 from okbot.storage import paths
+from okbot.ui.app_context import AppContext
 from okbot.ui.chat import ChatView
 from okbot.ui.chat.colors import ChatColors, is_dark
 from okbot.ui.composer import ComposerEdit
+from okbot.ui.settings import SettingsDialog
 from okbot.ui.tasks import TaskRunner
-from okbot.ui.theme import Appearance, apply_chat_text_size, apply_theme, dark_palette, light_palette
+from okbot.ui.theme import (
+    Appearance,
+    apply_chat_text_size,
+    apply_theme,
+    dark_palette,
+    light_palette,
+    system_font_size,
+)
 from tests.ui.chat.test_chat_view import conversation, row_rect
 
 
@@ -147,3 +158,27 @@ def test_dark_chat_paints_light_text_on_dark_bubbles(qtbot: QtBot, app: QApplica
     image = view.grab().toImage()
     rect = row_rect(view, 9)
     assert image.pixelColor(rect.left() + 2, rect.top() + 2).lightness() < 60, "the chat background went dark"
+
+
+def test_the_appearance_page_changes_the_look_at_once(qtbot: QtBot, app: QApplication) -> None:
+    workspace = Workspace()
+    workspace.ensure_default()
+    ctx = AppContext.create(workspace, Settings.load())
+    _appearance = Appearance(app, ctx.settings)
+    dialog = SettingsDialog(ctx)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    page = dialog.open_page("appearance")
+    combo = page.field("ui.theme").editor()
+    assert combo.currentText() == "Same as the system"
+    combo.setCurrentIndex(combo.findData("dark"))
+    combo.activated.emit(combo.currentIndex())
+    assert ctx.settings.get("ui.theme") == "dark" and is_dark(app.palette())
+    spin = page.field("ui.fontSize").editor()
+    assert spin.text() == "System default"
+    spin.setFocus()
+    qtbot.keyClick(spin, Qt.Key.Key_Up)  # one step up from the system's size
+    assert ctx.settings.get("ui.fontSize") == system_font_size() + 1
+    assert QApplication.font("ChatView").pointSize() == system_font_size() + 1
+    assert app.font().pointSize() == system_font_size(), "the rest of the UI keeps the system's size"
+    ctx.tasks.wait_for_done(5000)

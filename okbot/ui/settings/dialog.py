@@ -68,7 +68,7 @@ class SettingsDialog(QDialog):
         self.appearance_page = declared_page(ctx, APPEARANCE_PAGE)
         font_size = self.appearance_page.field("ui.fontSize")
         assert isinstance(font_size, IntField)
-        font_size.set_null_step(system_font_size())  # one step up from System default: the system's size
+        font_size.set_null_step(system_font_size() + 1)  # one step up from System default: a size larger
         self.advanced_page = declared_page(ctx, ADVANCED_PAGE)
         self._pages: dict[str, SettingsPage] = {
             "models": self.models_page,
