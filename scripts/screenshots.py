@@ -21,6 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 WINDOW_SIZE = (1100, 720)
 SETTINGS_SIZE = (880, 700)
+SETTINGS_MINIMUM = (640, 460)  # the Settings dialog's minimum size: every page must fit it sideways
 VIEWER_SIZE = (1000, 700)
 MODEL = "qwen2.5-14b-instruct"
 LOCAL_PORT = 11434  # where Ollama listens, so the Models page shows a familiar URL (any free port if taken)
@@ -155,15 +156,17 @@ def render_all(out: Path) -> list[Path]:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setStyle("Fusion")  # the same look on every machine that renders them
-    light = app.palette()
     written: list[Path] = []
     server = _fake_server()
     try:
         ctx, chat_target, squad = build_data(server)
         from okbot.ui.main_window import MainWindow
+        from okbot.ui.theme import follow_appearance
 
-        for theme, palette in (("light", light), ("dark", dark_palette())):
-            app.setPalette(palette)
+        follow_appearance(app, ctx.settings)  # as the app does at start-up: ui.theme and ui.fontSize apply live
+        # "light" is the system's (Fusion's) own palette; "dark" is OkBot's dark theme, chosen in Settings
+        for theme, setting in (("light", "system"), ("dark", "dark")):
+            ctx.settings.set("ui.theme", setting)
             window = MainWindow(ctx)
             window.resize(*WINDOW_SIZE)
             window.show()
@@ -174,10 +177,16 @@ def render_all(out: Path) -> list[Path]:
             written.append(grab(window, out / f"main-window-{theme}.png"))
             if theme == "light":
                 written += render_secondary(ctx, window, chat_target, squad, out)
+                written += render_settings_minimum(ctx, window, chat_target, out)
+            else:
+                ctx.settings.set("ui.fontSize", 13)  # Settings → Appearance → Chat text size
+                settle(ctx)
+                written.append(grab(window, out / "main-window-dark-large-text.png"))
+                ctx.settings.reset("ui.fontSize")
             window.close()
             window.deleteLater()
             settle(ctx)
-        app.setPalette(light)
+        ctx.settings.set("ui.theme", "system")
         settle(ctx)
         written += render_evolution(ctx, server, chat_target, out)
         written += render_versions(ctx, server, out)
@@ -236,6 +245,37 @@ def render_secondary(ctx: object, window: object, chat_target: object, squad: ob
     settle(ctx)
     written.append(grab(editor, out / "squad-dialog.png"))
     editor.close()
+    return written
+
+
+def render_settings_minimum(ctx: object, window: object, chat_target: object, out: Path) -> list[Path]:
+    """Settings at its minimum size, every page (nothing may be cut off at the right), one with refused
+    values and their messages; then the Appearance page at the usual size."""
+    from PySide6.QtWidgets import QScrollArea
+
+    from okbot.ui.settings import PAGE_KEYS, SettingsDialog
+
+    written = []
+    dialog = SettingsDialog(ctx, current_target=chat_target, parent=window, keys=_keyring_stand_in())
+    dialog.resize(*SETTINGS_MINIMUM)
+    dialog.show()
+    for name in PAGE_KEYS:
+        dialog.open_page(name)
+        settle(ctx, until=(lambda: _models_listed(dialog)) if name == "models" else None)
+        written.append(grab(dialog, out / f"settings-{name}-minimum.png"))
+    page = dialog.open_page("compression")
+    page.binder.apply("contextCompression.summaryMaxChars", 50)  # as if typed: refused, each by its field
+    page.binder.apply("contextCompression.keepRecentMin", 20)
+    settle(ctx)  # the messages are laid out before the page scrolls to them
+    page.findChild(QScrollArea).ensureWidgetVisible(page.field("contextCompression.summaryMaxChars"), 0, 140)
+    settle(ctx)
+    written.append(grab(dialog, out / "settings-refused-minimum.png"))
+    dialog.resize(*SETTINGS_SIZE)
+    dialog.open_page("appearance")
+    settle(ctx)
+    written.append(grab(dialog, out / "settings-appearance.png"))
+    dialog.close()
+    dialog.deleteLater()
     return written
 
 
@@ -458,39 +498,6 @@ def _add_memories_and_skills(ctx: object, data: object) -> None:
     own.add("Sam may switch the nightly job to Parquet next quarter.", sources=(9,))
     create_skill(data.skills_dir, "profile-a-job", "Find where a slow pandas job spends its time, step by step")
     create_skill(data.skills_dir, "csv-to-parquet", "Convert large CSV exports to partitioned Parquet safely")
-
-
-def dark_palette() -> object:
-    """A dark palette like the ones desktops hand to Qt apps (what the app would get from a dark system theme)."""
-    from PySide6.QtGui import QColor, QPalette
-
-    palette = QPalette(QColor("#2b2c30"), QColor("#202124"))
-    roles = QPalette.ColorRole
-    for role, colour in {
-        roles.Window: "#202124",
-        roles.WindowText: "#e8eaed",
-        roles.Base: "#1b1c1f",
-        roles.AlternateBase: "#26272b",
-        roles.Text: "#e8eaed",
-        roles.Button: "#2b2c30",
-        roles.ButtonText: "#e8eaed",
-        roles.Highlight: "#3d7bd9",
-        roles.HighlightedText: "#ffffff",
-        roles.PlaceholderText: "#9aa0a6",
-        roles.ToolTipBase: "#2b2c30",
-        roles.ToolTipText: "#e8eaed",
-        roles.Link: "#8ab4f8",
-        roles.Mid: "#3c3d41",
-        roles.Midlight: "#35363a",
-        roles.Dark: "#151618",
-        roles.Light: "#4a4b50",
-        roles.Shadow: "#000000",
-    }.items():
-        palette.setColor(role, QColor(colour))
-    for role in (roles.WindowText, roles.Text, roles.ButtonText):
-        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6f7378"))
-    palette.setColor(QPalette.ColorGroup.Disabled, roles.Button, QColor("#26272b"))
-    return palette
 
 
 def settle(ctx: object, *, until: Callable[[], object] | None = None, timeout: float = 15.0) -> None:

@@ -373,13 +373,18 @@ class Settings:
 
     def _check_pairs(self, key: str, value: Any) -> None:
         for low, high in ORDERED_PAIRS:
+            lower, higher = setting(low), setting(high)
             if key == low and value > (other := self.get_stored(high)):
                 raise SettingError(
-                    f"{low} ({value}) must not be larger than {high} ({other})", hint=f"raise {high} first"
+                    f"{low} ({value}) must not be larger than {high} ({other})",
+                    hint=f"raise {high} first",
+                    words=f"“{lower.label}” must not be more than “{higher.label}” ({higher.words_for(other)}).",
                 )
             if key == high and value < (other := self.get_stored(low)):
                 raise SettingError(
-                    f"{high} ({value}) must not be smaller than {low} ({other})", hint=f"lower {low} first"
+                    f"{high} ({value}) must not be smaller than {low} ({other})",
+                    hint=f"lower {low} first",
+                    words=f"“{higher.label}” must not be less than “{lower.label}” ({lower.words_for(other)}).",
                 )
 
     def _change(self, key: str, value: Any) -> None:

@@ -23,6 +23,7 @@ from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
 from okbot.ui.main_window import MainWindow
 from okbot.ui.tasks import shutdown_tasks
+from okbot.ui.theme import follow_appearance
 
 if TYPE_CHECKING:
     from okbot.storage.datalock import DataDirLock
@@ -175,6 +176,7 @@ def run_gui(argv: list[str]) -> int:
         return defer_to_running_instance(data_dir)
     try:
         settings = Settings.load()
+        follow_appearance(app, settings)  # light/dark and the chat text size, before the first window
         workspace = Workspace()
         problems = startup_problems(settings, workspace)
         ctx = AppContext.create(workspace, settings)

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QW
 from okbot.config.schema import MODEL, MODELS_PAGE, PROVIDER, Setting, setting
 from okbot.core.tokens import model_facts
 from okbot.storage.errors import OkBotError
-from okbot.ui.settings.fields import SettingField
+from okbot.ui.settings.fields import ProblemLabel, SettingField
 from okbot.ui.settings.page import NoteLabel, SettingsPage, help_label, if_alive
 from okbot.ui.settings.provider_setup import (
     NO_KEYRING_TEXT,
@@ -38,7 +38,7 @@ class ModelPickerField(SettingField):
         self.combo = QComboBox()
         self.combo.setEditable(True)
         self.combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.combo.setMinimumWidth(260)
+        self.combo.setMinimumWidth(150)
         self.combo.setToolTip(spec.description)
         self.combo.activated.connect(self._on_combo_activated)
         self.combo.lineEdit().editingFinished.connect(self._on_line_editing_finished)
@@ -115,8 +115,15 @@ class ModelsPage(SettingsPage):
         self.save_key_button.clicked.connect(self._on_save_key_clicked)
         self.key_help = help_label("Checking for a system keyring…")
         self.key_status = help_label("")
+        self.key_problem = ProblemLabel()  # why a key was not saved, right under the key
+        self.key_edit.textEdited.connect(self._on_key_edit_text_edited)
         self.add_row(
-            provider, "API key:", _row(self.key_edit, self.save_key_button), self.key_help, buddy=self.key_edit
+            provider,
+            "API key:",
+            _row(self.key_edit, self.save_key_button),
+            self.key_problem,
+            self.key_help,
+            buddy=self.key_edit,
         )
         source = self.add_setting(provider, "provider.keySource")
         source.column.addWidget(self.key_status)
@@ -195,7 +202,7 @@ class ModelsPage(SettingsPage):
     def _on_save_key_clicked(self) -> None:
         key = self.key_edit.text().strip()
         if not key:
-            self.show_message("Paste a key first.")
+            self.key_problem.show_problem("Paste a key first.")
             return
         keys = self._keys
         self.save_key_button.setEnabled(False)
@@ -206,11 +213,12 @@ class ModelsPage(SettingsPage):
     def _on_key_stored(self, stored: bool) -> None:
         self.save_key_button.setEnabled(bool(self._keyring))
         if not stored:
-            self.show_message(
+            self.key_problem.show_problem(
                 "The system keyring did not accept the key; nothing was saved. "
                 "Set OKBOT_API_KEY in the environment instead."
             )
             return
+        self.key_problem.show_problem("")
         self.key_edit.clear()
         self.show_message("Key saved in the system keyring.", error=False)
         if self.binder.settings().get("provider.keySource") != "keyring":
@@ -222,7 +230,10 @@ class ModelsPage(SettingsPage):
 
     def _on_key_store_failed(self, exc: BaseException) -> None:
         self.save_key_button.setEnabled(bool(self._keyring))
-        self.show_message(f"The key was not saved: {type(exc).__name__}")  # never the key itself
+        self.key_problem.show_problem(f"The key was not saved: {type(exc).__name__}")  # never the key itself
+
+    def _on_key_edit_text_edited(self, _text: str) -> None:
+        self.key_problem.show_problem("")
 
     def _on_keys_checked(self, state: tuple[bool, str]) -> None:
         available, status = state
