@@ -99,8 +99,11 @@ def status_line(item: dict[str, Any]) -> str:
     if status == "interrupted":
         return "Stopped — the reply was interrupted" if item.get("content") else "Stopped before the model replied"
     if status == "error":
+        # ``attempt``: set by the chat view when the turn's earlier failed attempts are folded into this one
+        attempt = item.get("attempt")
+        lead = f"Failed again (attempt {attempt})" if isinstance(attempt, int) and attempt > 1 else "The reply failed"
         error = str(item.get("error") or "").strip()
-        return f"The reply failed: {preview(error, 160)}" if error else "The reply failed"
+        return f"{lead}: {preview(error, 160)}" if error else lead
     return ""
 
 

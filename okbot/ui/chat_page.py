@@ -8,9 +8,10 @@ sent and written; the page only reacts.
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
@@ -36,6 +37,7 @@ TOOL_PROGRESS_MARK = "⚙ "
 
 STOPPED_TEXT = "You stopped the reply; what arrived is kept."
 EMPTY_CHAT = "Say hello to {name}. Your conversation is saved as you go."
+RETRY_TICK_MS = 200  # the automatic retry's countdown is redrawn this often
 
 
 class ChatPage(QWidget):
@@ -100,10 +102,12 @@ class ChatPage(QWidget):
         self.status_line.setWordWrap(True)
         self.status_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status_line.hide()
-        self.retry_button = QPushButton("Retry", self)
-        self.retry_button.setObjectName("retryButton")
-        self.retry_button.clicked.connect(self.retry)
-        self.retry_button.hide()
+        # an automatic retry's countdown: the event being waited out and when its wait ends
+        self._retrying: Retrying | None = None
+        self._retry_at = 0.0
+        self._retry_shown = ""
+        self._retry_tick = QTimer(self, interval=RETRY_TICK_MS)
+        self._retry_tick.timeout.connect(self._on_retry_tick_timeout)
         self.working = WorkingLine(self)  # squads: who is working right now
 
         self.composer = Composer(self)
@@ -185,7 +189,6 @@ class ChatPage(QWidget):
         self._set_status("")
         self._compression_failed = False
         self._evolved_note = self._quiet = ""
-        self.retry_button.hide()
         # the runner is built on the worker thread; an OkBotError there (e.g. no API key where one
         # is needed) arrives as ``failed`` and the text stays in the box
         if self._finished_worker is not None:
@@ -208,6 +211,7 @@ class ChatPage(QWidget):
         self.streaming_changed.emit(True)
 
     def _on_worker_item(self, item: dict) -> None:
+        self._end_retry_countdown()
         if item.get("type") == "user" and self._sent_text is not None:
             self.composer.accept_sent(self._sent_text)  # accepted: now (and only now) clear the box
             self._sent_text = None
@@ -220,11 +224,15 @@ class ChatPage(QWidget):
             self._set_status("")  # the compression before the request is over
 
     def _on_worker_delta(self, text: str) -> None:
+        self._end_retry_countdown()
         self.view.stream_delta(text)
 
     def _on_worker_event(self, event: object) -> None:
         if isinstance(event, Retrying):
-            self._set_status(f"Retrying (attempt {event.attempt + 1}) in {event.delay:.0f}s — {event.message}")
+            self._retrying, self._retry_at = event, time.monotonic() + event.delay
+            self._retry_shown = event.text(event.delay)
+            self._set_status(self._retry_shown)
+            self._retry_tick.start()
         elif isinstance(event, Degraded):
             self._set_status(f"Note: {event.message}")
         else:
@@ -254,12 +262,11 @@ class ChatPage(QWidget):
     def _on_worker_finished(self, result: TurnResult) -> None:
         self._turn_over()
         self._last_result = result
+        # a failed or stopped reply is told (with its Retry) by its bubble, the one place for it
         if result.status == "interrupted":
             self._set_status(STOPPED_TEXT)
-            self.retry_button.show()
         elif result.status == "error":
-            self._set_status(f"⚠ The reply failed: {result.error}" if result.error else "⚠ The reply failed.")
-            self.retry_button.show()
+            self._set_status("")
         elif not any(isinstance(e, Degraded) for e in result.degraded):
             if self._compression_failed:
                 self._set_status(FAILED_TEXT)
@@ -276,6 +283,7 @@ class ChatPage(QWidget):
         self._set_status(f"⚠ {message}")  # the message was refused: nothing was written, the text stays
 
     def _turn_over(self) -> None:
+        self._end_retry_countdown()
         self.approval.cancel()
         if self.status_line.text().startswith(TOOL_PROGRESS_MARK):
             self._set_status("")
@@ -286,6 +294,25 @@ class ChatPage(QWidget):
         self.composer.set_streaming(False)
         self._finished_worker, self.worker = self.worker, None
         self.streaming_changed.emit(False)
+
+    def _on_retry_tick_timeout(self) -> None:
+        if self._retrying is None:
+            self._retry_tick.stop()
+            return
+        left = self._retry_at - time.monotonic()
+        self._retry_shown = self._retrying.text(left)
+        self._set_status(self._retry_shown)
+        if left <= 0:
+            self._retry_tick.stop()  # "retrying now" stays until the new attempt answers
+
+    def _end_retry_countdown(self) -> None:
+        """The retried request answered (or the turn ended): its countdown leaves the status line."""
+        if self._retrying is None:
+            return
+        self._retrying = None
+        self._retry_tick.stop()
+        if self.status_text() == self._retry_shown:
+            self._set_status("")
 
     def _on_worker_compressing(self) -> None:
         self._set_status(UPDATING_TEXT)  # the request waits for the summary: say why nothing arrives yet
@@ -398,7 +425,6 @@ class ChatPage(QWidget):
         status_row = QHBoxLayout()
         status_row.setContentsMargins(20, 0, 20, 0)
         status_row.addWidget(self.status_line, 1)
-        status_row.addWidget(self.retry_button)
 
         bottom = QVBoxLayout()
         bottom.setContentsMargins(16, 4, 16, 12)
