@@ -12,6 +12,7 @@ from typing import Any
 
 from okbot.core import jsontext
 from okbot.core.digest import call_digest, result_digest
+from okbot.core.grounding import typed_by_user
 from okbot.core.items import is_delegation, is_member_answer, item_text, preview
 from okbot.core.messages import task_text
 from okbot.llm import keys
@@ -128,3 +129,14 @@ def copy_text(item: dict[str, Any]) -> str:
     if item.get("type") == "tool_call":
         return f"{item.get('name', '')}({item.get('arguments', '')})"
     return item_text(item)
+
+
+def sent_messages(items: list[dict[str, Any]]) -> list[str]:
+    """What the user typed among ``items`` (oldest first), newest first, a message repeated in a row once:
+    what Up in the composer goes back through."""
+    sent: list[str] = []
+    for item in reversed(items):
+        text = str(item.get("content") or "")
+        if typed_by_user(item) and text.strip() and (not sent or sent[-1] != text):
+            sent.append(text)
+    return sent

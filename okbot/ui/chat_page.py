@@ -16,7 +16,10 @@ from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from okbot.config.schema import SettingError
+from okbot.core import chat_text
 from okbot.core.roster import SquadRoster
+from okbot.core.squad import members as squad_members
+from okbot.core.squad import mention
 from okbot.core.workspace import Target
 from okbot.llm.events import Degraded, Retrying
 from okbot.ui.app_context import AppContext
@@ -38,6 +41,7 @@ TOOL_PROGRESS_MARK = "⚙ "
 STOPPED_TEXT = "You stopped the reply; what arrived is kept."
 EMPTY_CHAT = "Say hello to {name}. Your conversation is saved as you go."
 RETRY_TICK_MS = 200  # the automatic retry's countdown is redrawn this often
+RECALL_LOOKBACK = 400  # Up in the composer goes back through the user's messages among this many last items
 
 
 class ChatPage(QWidget):
@@ -111,9 +115,9 @@ class ChatPage(QWidget):
         self.working = WorkingLine(self)  # squads: who is working right now
 
         self.composer = Composer(self)
-        self.composer.set_target_name(target.name)
         self.composer.send_requested.connect(self.send)
         self.composer.stop_requested.connect(self.stop)
+        self.composer.history_wanted.connect(self._on_composer_history_wanted)
         if target.problem and not target.meta:
             self.composer.setEnabled(False)
             self._set_status(f"⚠ {target.problem}")
@@ -181,7 +185,6 @@ class ChatPage(QWidget):
         self.summary_updates.target = target
         self.title.setText(target.name)
         self.subtitle.setText(self._subtitle_text())
-        self.composer.set_target_name(target.name)
         self._set_up_squad()
 
     # ------------------------------------------------------------- turn slots
@@ -384,12 +387,29 @@ class ChatPage(QWidget):
         self.ctx.tasks.run(close, show, lambda exc: log.warning("could not close dangling calls: %s", exc), owner=self)
 
     def _set_up_squad(self) -> None:
-        """Squads: name and colour the captain and members on bubbles and in the working line."""
+        """Squads: name and colour the captain and members on bubbles and in the working line, and tell
+        in the composer how to ask one member (by their current name)."""
         if self.target.kind != "squad":
+            self.composer.set_target_name(self.target.name)
             return
         roster = SquadRoster.build(self.target, self.ctx.workspace.assistants())
         self.working.set_roster(roster)
         self.view.set_roster(roster)
+        found = squad_members(self.target, self.ctx.workspace)[0]
+        self.composer.set_target_name(self.target.name, mention=mention(found[0], found) if found else "")
+
+    def _on_composer_history_wanted(self) -> None:
+        """Up in the empty composer: the user's messages at the end of the record, read off the GUI thread."""
+        store = self.ctx.sources.session(self.target)
+
+        def read() -> list[str]:
+            return chat_text.sent_messages(store.tail(RECALL_LOOKBACK))
+
+        def failed(exc: BaseException) -> None:
+            log.warning("could not read the sent messages back: %s", exc)
+            self.composer.set_history([])
+
+        self.ctx.tasks.run(read, self.composer.set_history, failed, owner=self)
 
     def _show_quiet(self) -> None:
         """The status line's quiet line: upkeep of this assistant running, else the changes that landed (or none)."""

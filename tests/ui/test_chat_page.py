@@ -9,10 +9,11 @@ from PySide6.QtWidgets import QApplication, QPushButton
 from pytestqt.qtbot import QtBot
 
 from okbot.core import chat_text, tokens
+from okbot.core.items import new_item, user_message
 from okbot.core.workspace import Target
 from okbot.ui.app_context import AppContext
 from okbot.ui.chat.model import ChatModel
-from okbot.ui.chat_page import STOPPED_TEXT, ChatPage
+from okbot.ui.chat_page import RECALL_LOOKBACK, STOPPED_TEXT, ChatPage
 from okbot.ui.composer import Composer
 from okbot.ui.token_gauge import GaugeReading, TokenGauge, TokenGaugeFeed, reading_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
@@ -455,3 +456,82 @@ def test_the_automatic_retry_counts_down_in_one_sentence(
     )
     assert all(s.count("retrying") == 1 and "0s" not in s for s in seen)
     assert page.last_result.reply_text == "there you are" and "retrying" not in page.status_text()
+
+
+# ------------------------------------------------------------------------------ recall with Up
+def press(qtbot: QtBot, page: ChatPage, key: Qt.Key) -> None:
+    qtbot.keyClick(page.composer.edit, key)
+
+
+def test_up_in_an_empty_composer_recalls_the_messages_sent_in_this_chat(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer
+) -> None:
+    session = ctx.sources.session(target_of(ctx))
+    for text in ("first question", "second question"):  # sent in an earlier run: read back from the record
+        session.append(user_message(text))
+        session.append(new_item("assistant", author=target_of(ctx).id, source="app", content="ok", status="complete"))
+    page = open_page(qtbot, ctx)
+    server.enqueue(Reply(text="Noted."))
+    type_and_enter(qtbot, page, "third question")
+    wait_idle(qtbot, page)
+    assert page.composer.text() == ""
+
+    page.composer.edit.setFocus()
+    press(qtbot, page, Qt.Key.Key_Up)
+    qtbot.waitUntil(lambda: page.composer.text() == "third question")  # the record is read off the GUI thread
+    press(qtbot, page, Qt.Key.Key_Up)
+    assert page.composer.text() == "second question"
+    press(qtbot, page, Qt.Key.Key_Up)
+    press(qtbot, page, Qt.Key.Key_Up)  # the oldest stays
+    assert page.composer.text() == "first question"
+    press(qtbot, page, Qt.Key.Key_Down)
+    assert page.composer.text() == "second question"
+    press(qtbot, page, Qt.Key.Key_Down)
+    press(qtbot, page, Qt.Key.Key_Down)
+    assert page.composer.text() == ""  # past the newest: the empty box again
+
+    press(qtbot, page, Qt.Key.Key_Up)
+    qtbot.keyClicks(page.composer.edit, " again")  # typing stops recall: the text is the user's now
+    assert page.composer.text() == "third question again"
+    press(qtbot, page, Qt.Key.Key_Up)
+    assert page.composer.text() == "third question again"
+
+
+def test_up_never_replaces_text_the_user_typed(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
+    page = open_page(qtbot, ctx)
+    type_and_enter(qtbot, page, "sent before")
+    wait_idle(qtbot, page)
+    page.composer.edit.setFocus()
+    qtbot.keyClicks(page.composer.edit, "half a thought")
+    press(qtbot, page, Qt.Key.Key_Up)
+    qtbot.wait(100)
+    assert page.composer.text() == "half a thought"
+
+
+def test_recall_reads_only_the_end_of_a_long_record(qtbot: QtBot, ctx: AppContext) -> None:
+    session = ctx.sources.session(target_of(ctx))
+    for n in range(RECALL_LOOKBACK + 50):
+        session.append(user_message(f"message {n}"))
+    page = open_page(qtbot, ctx)
+    page.composer.edit.setFocus()
+    press(qtbot, page, Qt.Key.Key_Up)
+    qtbot.waitUntil(lambda: page.composer.text() == f"message {RECALL_LOOKBACK + 49}")
+    for _ in range(RECALL_LOOKBACK + 10):
+        press(qtbot, page, Qt.Key.Key_Up)
+    assert page.composer.text() == "message 50"  # as far back as the bounded read reaches
+
+
+# ------------------------------------------------------------------------------ placeholder
+@pytest.mark.parametrize("width", [220, 320, 480, 900])
+def test_the_placeholder_fits_the_composer_at_any_width(qtbot: QtBot, width: int) -> None:
+    composer = Composer()
+    qtbot.addWidget(composer)
+    composer.set_target_name("A rather long assistant name for a small window")
+    composer.resize(width, 60)
+    composer.show()
+    qtbot.waitExposed(composer)
+    edit = composer.edit
+    shown = edit.placeholderText()
+    room = edit.viewport().width() - 2 * edit.document().documentMargin()
+    assert edit.fontMetrics().horizontalAdvance(shown) <= room
+    assert shown.startswith("Message") or shown.startswith("Mess")

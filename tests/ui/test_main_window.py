@@ -453,3 +453,16 @@ def test_first_run_panel_shows_without_a_provider_and_browsing_still_works(qtbot
     click_row(qtbot, window, 1)  # picking a chat means browsing without a provider
     assert window.first_run_panel is None
     assert window.current_page() is not None and window.current_page().title.text() == "Researcher"
+
+
+def test_at_the_minimum_size_the_composer_placeholder_is_not_clipped(qtbot: QtBot, workspace: Workspace) -> None:
+    window = open_window(qtbot, workspace)
+    window.resize(window.minimumSize())
+    assert (window.width(), window.height()) == (640, 420)
+    qtbot.waitUntil(lambda: window.current_page() is not None)
+    QApplication.processEvents()
+    edit = window.current_page().composer.edit
+    shown = edit.placeholderText()
+    assert shown.startswith("Message OkBot")
+    assert edit.fontMetrics().horizontalAdvance(shown) <= edit.viewport().width() - 2 * edit.document().documentMargin()
+    assert edit.height() >= edit.fontMetrics().lineSpacing()  # one whole line of it shows
