@@ -22,12 +22,15 @@ from okbot.core.squad import members as squad_members
 from okbot.core.squad import mention
 from okbot.core.workspace import Target
 from okbot.llm.events import Degraded, Retrying
+from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
 from okbot.ui.approval_card import ApprovalCard
 from okbot.ui.chat import ChatView
 from okbot.ui.chat.activity import WorkingLine
 from okbot.ui.composer import Composer
 from okbot.ui.evolution_lines import landed_text, upkeep_text
+from okbot.ui.model_picker import ModelPicker
+from okbot.ui.settings.provider_setup import list_models
 from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT, SummaryUpdater
 from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed
 from okbot.ui.turn_worker import TurnWorker
@@ -40,6 +43,10 @@ TOOL_PROGRESS_MARK = "⚙ "
 
 STOPPED_TEXT = "You stopped the reply; what arrived is kept."
 EMPTY_CHAT = "Say hello to {name}. Your conversation is saved as you go."
+SQUAD_MODEL_TEXT = (
+    "The squad's captain answers with the default model (Settings → Models). Each member answers with its "
+    "own model: pick it in that assistant's chat."
+)
 RETRY_TICK_MS = 200  # the automatic retry's countdown is redrawn this often
 RECALL_LOOKBACK = 400  # Up in the composer goes back through the user's messages among this many last items
 
@@ -51,6 +58,7 @@ class ChatPage(QWidget):
     reply_finished = Signal(object)  # TurnResult
     view_context_requested = Signal(object, int)  # Target, user item id
     settings_requested = Signal(object)  # Target: the assistant's (or squad's) own settings
+    target_changed = Signal(object)  # Target: this page wrote its file (the model picked in the header)
 
     def __init__(self, ctx: AppContext, target: Target, parent: Any = None) -> None:
         super().__init__(parent)
@@ -88,6 +96,8 @@ class ChatPage(QWidget):
         self.subtitle = QLabel(self._subtitle_text(), self)
         self.subtitle.setObjectName("chatSubtitle")
         self.subtitle.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.model_picker = ModelPicker(ctx.tasks, lambda: list_models(ctx.settings), self)
+        self.model_picker.chosen.connect(self._on_model_picker_chosen)
         self.gauge = TokenGauge(self)
         self.feed = TokenGaugeFeed(ctx.sources, ctx.tasks, self)
         self.feed.reading_ready.connect(self.gauge.set_reading)
@@ -125,6 +135,7 @@ class ChatPage(QWidget):
         self._build_layout()
         self._show_session()
         self._set_up_squad()
+        self.refresh_model()
         self.view.set_developer_mode(bool(ctx.settings.get("developerMode")))
         self.refresh_gauge()
         ctx.upkeep_phases.changed.connect(self._on_upkeep_phases_changed)
@@ -168,6 +179,15 @@ class ChatPage(QWidget):
         """Recount this chat's next request off the GUI thread."""
         self.feed.refresh(self.target)
 
+    def refresh_model(self) -> None:
+        """Show the model this chat talks to (the assistant's own, else the default in settings)."""
+        default = self.ctx.settings.get("provider.model")
+        if self.target.kind == "squad":
+            self.model_picker.lock(default, SQUAD_MODEL_TEXT)
+            return
+        own = self.ctx.sources.own_model(self.target)
+        self.model_picker.set_model(self.target.name, own or default, default, own=own is not None)
+
     def set_developer_mode(self, on: bool) -> None:
         self.view.set_developer_mode(on)
 
@@ -180,12 +200,13 @@ class ChatPage(QWidget):
         self.composer.focus_input()
 
     def update_target(self, target: Target) -> None:
-        """The target was renamed (same directory): update names shown."""
+        """The target was renamed or its file changed (same directory): update names and the model shown."""
         self.target = target
         self.summary_updates.target = target
         self.title.setText(target.name)
         self.subtitle.setText(self._subtitle_text())
         self._set_up_squad()
+        self.refresh_model()
 
     # ------------------------------------------------------------- turn slots
     def _start(self, text: str | None) -> None:
@@ -353,6 +374,17 @@ class ChatPage(QWidget):
             if not self.streaming:
                 self._set_status(FAILED_TEXT)
 
+    def _on_model_picker_chosen(self, model: str) -> None:
+        """Remember the model picked for this assistant (assistant.json); the next request uses it."""
+        try:
+            target = self.ctx.workspace.set_meta(self.target, "model", model or None)
+        except (OkBotError, OSError) as exc:
+            self._set_status(f"⚠ The model was not changed: {exc}")
+            return
+        self.update_target(target)
+        self.refresh_gauge()  # the window (and the counter) follow the model
+        self.target_changed.emit(target)
+
     def _on_view_context_requested(self, item_id: int) -> None:
         self.view_context_requested.emit(self.target, item_id)
 
@@ -435,6 +467,7 @@ class ChatPage(QWidget):
         names.addWidget(self.title)
         names.addWidget(self.subtitle)
         header.addLayout(names, 1)
+        header.addWidget(self.model_picker, 0, Qt.AlignmentFlag.AlignVCenter)
         header.addWidget(self.gauge, 0, Qt.AlignmentFlag.AlignVCenter)
         header.addWidget(self.settings_button, 0, Qt.AlignmentFlag.AlignVCenter)
 
