@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QPalette
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from okbot.config.schema import SettingError
 from okbot.core import chat_text
@@ -28,6 +37,7 @@ from okbot.ui.approval_card import ApprovalCard
 from okbot.ui.chat import ChatView
 from okbot.ui.chat.activity import WorkingLine
 from okbot.ui.composer import Composer
+from okbot.ui.elided_label import ElidedLabel
 from okbot.ui.evolution_lines import landed_text, upkeep_text
 from okbot.ui.model_picker import ModelPicker
 from okbot.ui.settings.provider_setup import list_models
@@ -78,7 +88,7 @@ class ChatPage(QWidget):
         self.summary_updates.started.connect(self._on_summary_updates_started)
         self.summary_updates.finished.connect(self._on_summary_updates_finished)
 
-        self.title = QLabel(target.name, self)
+        self.title = ElidedLabel(target.name, self)
         self.title.setObjectName("chatTitle")
         font = QFont(self.title.font())
         font.setPointSizeF(font.pointSizeF() * 1.25)
@@ -93,7 +103,7 @@ class ChatPage(QWidget):
             else "Persona (SOUL.md), memories, skills and what it learnt (Evolution)"
         )
         self.settings_button.clicked.connect(lambda: self.settings_requested.emit(self.target))
-        self.subtitle = QLabel(self._subtitle_text(), self)
+        self.subtitle = ElidedLabel(self._subtitle_text(), self)
         self.subtitle.setObjectName("chatSubtitle")
         self.subtitle.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.model_picker = ModelPicker(ctx.tasks, lambda: list_models(ctx.settings), self)
@@ -460,16 +470,18 @@ class ChatPage(QWidget):
         return self.target.role_line or "Assistant"
 
     def _build_layout(self) -> None:
-        header = QHBoxLayout()
-        header.setContentsMargins(20, 12, 20, 8)
-        names = QVBoxLayout()
-        names.setSpacing(0)
-        names.addWidget(self.title)
-        names.addWidget(self.subtitle)
-        header.addLayout(names, 1)
-        header.addWidget(self.model_picker, 0, Qt.AlignmentFlag.AlignVCenter)
-        header.addWidget(self.gauge, 0, Qt.AlignmentFlag.AlignVCenter)
-        header.addWidget(self.settings_button, 0, Qt.AlignmentFlag.AlignVCenter)
+        # two rows, so a narrow window (640 px) elides the names instead of squeezing the controls:
+        # name · model · Assistant… above, role line · token gauge below
+        header = QGridLayout()
+        header.setContentsMargins(20, 10, 20, 8)
+        header.setHorizontalSpacing(8)
+        header.setVerticalSpacing(0)
+        header.addWidget(self.title, 0, 0)
+        header.addWidget(self.model_picker, 0, 1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        header.addWidget(self.settings_button, 0, 2, Qt.AlignmentFlag.AlignVCenter)
+        header.addWidget(self.subtitle, 1, 0)
+        header.addWidget(self.gauge, 1, 1, 1, 2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        header.setColumnStretch(0, 1)
 
         rule = QFrame(self)
         rule.setFrameShape(QFrame.Shape.HLine)

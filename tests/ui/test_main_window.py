@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLineEdit
+from PySide6.QtWidgets import QApplication, QLabel, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from okbot.config.settings import Settings
@@ -165,7 +165,7 @@ def test_startup_creates_the_default_assistant_and_reports_settings_problems(qap
 _RUN_GUI_SCRIPT = """
 import json, sys
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QLineEdit
+from PySide6.QtWidgets import QApplication, QLabel, QLineEdit
 from okbot.ui.app import create_application, run_gui
 from okbot.ui.main_window import MainWindow
 
@@ -466,3 +466,7 @@ def test_at_the_minimum_size_the_composer_placeholder_is_not_clipped(qtbot: QtBo
     assert shown.startswith("Message OkBot")
     assert edit.fontMetrics().horizontalAdvance(shown) <= edit.viewport().width() - 2 * edit.document().documentMargin()
     assert edit.height() >= edit.fontMetrics().lineSpacing()  # one whole line of it shows
+    page = window.current_page()  # the header's controls keep their size; the names are elided instead
+    for widget in (page.model_picker, page.settings_button, page.gauge):
+        assert widget.width() >= widget.sizeHint().width(), widget.objectName()
+    assert QLabel.text(page.title) == "OkBot"  # as painted: a short name has room
