@@ -31,7 +31,8 @@ from okbot.ui.tasks import TaskRunner
 log = logging.getLogger("okbot.ui.chat")
 
 BUTTON_MAX_CHARS = 28  # a longer model name is elided on the button (the tooltip has it whole)
-POPUP_SIZE = (340, 320)
+POPUP_WIDTH = 340
+LIST_ROWS = (3, 9)  # the list shows this many rows at least and at most (more scroll)
 ASKING_TEXT = "Asking the server for its models…"
 FAILED_TEXT = "⚠ Could not list the server's models: {error} Type a model name above."
 MARK = "✓ "
@@ -82,6 +83,7 @@ class ModelPopup(QFrame):
         self.name_edit.down.connect(self._on_name_edit_down)
         self.list = QListWidget(self)
         self.list.setObjectName("modelList")
+        self.list.setSpacing(2)
         self.list.itemClicked.connect(self._on_list_item_chosen)
         self.list.itemActivated.connect(self._on_list_item_chosen)
         self.status = QLabel(self)
@@ -102,7 +104,8 @@ class ModelPopup(QFrame):
         layout.addWidget(self.list, 1)
         layout.addWidget(self.status)
         layout.addWidget(self.default_button, 0, Qt.AlignmentFlag.AlignLeft)
-        self.resize(*POPUP_SIZE)
+        self.setFixedWidth(POPUP_WIDTH)
+        self._fit_list()
 
     def set_current(self, target_name: str, model: str, default: str, *, own: bool) -> None:
         """Whose model this is, which one is in use, and the default it falls back to."""
@@ -120,9 +123,19 @@ class ModelPopup(QFrame):
             item.setData(Qt.ItemDataRole.UserRole, name)
         self._mark_current()
         self._on_name_edit_text_changed(self.name_edit.text())
+        self._fit_list()
 
     def show_status(self, text: str) -> None:
         self.status.setText(text)
+        self.adjustSize()
+
+    def _fit_list(self) -> None:
+        """As tall as the models listed (within LIST_ROWS), so a short list leaves no empty box."""
+        row = self.list.sizeHintForRow(0) if self.list.count() else self.list.fontMetrics().height() + 4
+        rows = max(LIST_ROWS[0], min(self.list.count(), LIST_ROWS[1]))
+        frame = 2 * self.list.frameWidth() + 2 * self.list.spacing()
+        self.list.setFixedHeight(rows * (row + 2 * self.list.spacing()) + frame)
+        self.adjustSize()
 
     def open_at(self, anchor: QWidget) -> None:
         """Show below ``anchor``, right edges aligned, kept on its screen."""
@@ -204,9 +217,9 @@ class ModelPicker(QToolButton):
         self.popup.set_current(target_name, model, default, own=own)
 
     def lock(self, model: str, reason: str) -> None:
-        """Show ``model`` without offering a choice; ``reason`` says why (the tooltip)."""
+        """Show the squad captain's ``model`` without offering a choice; ``reason`` says why (the tooltip)."""
         self._model = model
-        self.setText(_elided(model))
+        self.setText("Captain: " + _elided(model))
         self.setToolTip(reason)
         self.setEnabled(False)
 
