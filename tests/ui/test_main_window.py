@@ -470,3 +470,29 @@ def test_at_the_minimum_size_the_composer_placeholder_is_not_clipped(qtbot: QtBo
     for widget in (page.model_picker, page.settings_button, page.gauge):
         assert widget.width() >= widget.sizeHint().width(), widget.objectName()
     assert QLabel.text(page.title) == "OkBot"  # as painted: a short name has room
+
+
+def test_a_model_picked_in_the_header_stays_when_switching_chats(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer
+) -> None:
+    ctx.workspace.create_assistant("Researcher")
+    window = open_window(qtbot, ctx)
+    page = window.current_page()
+    page.model_picker.open_popup()
+    popup = page.model_picker.popup
+    qtbot.waitUntil(lambda: popup.list.count() == 2, timeout=10_000)
+    qtbot.keyClicks(popup.name_edit, "fake-small")
+    qtbot.keyClick(popup.name_edit, Qt.Key.Key_Return)
+    click_row(qtbot, window, 1)  # another chat, then back: the sidebar's copy of OkBot is the new one
+    assert window.current_page().model_picker.model == "gpt-4o-mini"
+    click_row(qtbot, window, 0)
+    assert window.current_page() is page and page.model_picker.model == "fake-small"
+    server.enqueue(Reply(text="hi"))
+    with qtbot.waitSignal(page.reply_finished, timeout=10_000):
+        page.send("hello")
+    assert server.chat_requests()[-1]["model"] == "fake-small"
+
+    ctx.settings.set("provider.model", "fake-small")  # a new default shows in chats that use the default
+    window._on_settings_setting_changed("provider.model")  # noqa: SLF001 - as the settings dialog reports it
+    click_row(qtbot, window, 1)
+    assert window.current_page().model_picker.model == "fake-small"
