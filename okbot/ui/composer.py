@@ -214,8 +214,8 @@ class Composer(QFrame):
 
     def _on_edit_recall(self, step: int) -> None:
         if self._history is None:
-            self._recall_wanted = step > 0
-            if self._recall_wanted:
+            if step > 0 and not self._recall_wanted:  # asked once; the answer recalls the newest
+                self._recall_wanted = True
                 self.history_wanted.emit()
             return
         at = max(-1, min(self._recall_at + step, len(self._history) - 1))
