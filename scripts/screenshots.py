@@ -23,6 +23,7 @@ WINDOW_SIZE = (1100, 720)
 SETTINGS_SIZE = (880, 700)
 SETTINGS_MINIMUM = (640, 460)  # the Settings dialog's minimum size: every page must fit it sideways
 VIEWER_SIZE = (1000, 700)
+SMALL_CHAT_SIZE = (820, 560)  # the failed-reply and model-picker shots: a small window, the chat readable
 MODEL = "qwen2.5-14b-instruct"
 LOCAL_PORT = 11434  # where Ollama listens, so the Models page shows a familiar URL (any free port if taken)
 CONTEXT_WINDOW = 4096  # a small local model's window, so the gauge and the token bar show their parts
@@ -189,6 +190,7 @@ def render_all(out: Path) -> list[Path]:
         ctx.settings.set("ui.theme", "system")
         settle(ctx)
         written += render_evolution(ctx, server, chat_target, out)
+        written += render_chat_details(ctx, server, out)
         written += render_versions(ctx, server, out)
     finally:
         from okbot.ui.tasks import shutdown_tasks
@@ -366,12 +368,60 @@ def render_versions(ctx: object, server: object, out: Path) -> list[Path]:
     settle(ctx, until=lambda: not page.streaming)
     settle(ctx)
     written = [grab(window, out / "chat-versions.png")]
-    question = next(it for it in ctx.sources.session(target).tail(20) if it.get("content", "").startswith("What should"))
+    recent = ctx.sources.session(target).tail(20)
+    question = next(it for it in recent if it.get("content", "").startswith("What should"))
     page.begin_edit(question["id"], question["content"])
     page.composer.set_text("What should I pack for Turin in October?")
     settle(ctx)
     written.append(grab(window, out / "chat-edit.png"))
     page.cancel_edit()
+    window.close()
+    window.deleteLater()
+    settle(ctx)
+    return written
+
+
+def render_chat_details(ctx: object, server: object, out: Path) -> list[Path]:
+    """The main window at its minimum size (the composer's placeholder), a failed reply retried twice (one
+    bubble, its latest attempt) and the model picker open in the chat header."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QPainter
+
+    from okbot.ui.main_window import MainWindow
+    from tests.helpers.fake_openai import Reply
+
+    written = []
+    target = ctx.workspace.resolve("travel-planner")
+    window = MainWindow(ctx)
+    window.show()
+    window.resize(window.minimumSize())
+    window.select_target(target.kind, target.id)
+    page = window.current_page()
+    page.focus_composer()
+    settle(ctx)
+    written.append(grab(window, out / "main-window-small.png"))
+
+    window.resize(*SMALL_CHAT_SIZE)
+    ctx.settings.set("provider.maxRetries", 0)
+    server.enqueue(*[Reply(status=503, error_message="The server is overloaded.")] * 3)
+    page.send("Find me three cheap weekends by train from Lyon in May.")
+    settle(ctx, until=lambda: not page.streaming)
+    for _ in range(2):
+        page.retry()
+        settle(ctx, until=lambda: not page.streaming)
+    page.focus_composer()
+    settle(ctx)
+    written.append(grab(window, out / "failed-retries.png"))
+
+    page.model_picker.open_popup()
+    popup = page.model_picker.popup
+    settle(ctx, until=lambda: popup.list.count() > 0)
+    shot = window.grab()  # the popup is a window of its own: painted onto the main window where it shows
+    painter = QPainter(shot)
+    painter.drawPixmap(window.mapFromGlobal(popup.mapToGlobal(QPoint(0, 0))), popup.grab())
+    painter.end()
+    written.append(save(shot.toImage(), out / "model-picker.png"))
+    popup.hide()
     window.close()
     window.deleteLater()
     settle(ctx)
@@ -551,10 +601,15 @@ def _models_listed(dialog: object) -> bool:
 
 
 def grab(widget: object, path: Path) -> Path:
-    """Save ``widget`` as a PNG (8-bit palette when that keeps it sharp and small)."""
+    """Save ``widget`` as a PNG."""
+    return save(widget.grab().toImage(), path)
+
+
+def save(image: object, path: Path) -> Path:
+    """Save ``image`` (a QImage) as a PNG (8-bit palette when that keeps it sharp and small)."""
     from PySide6.QtGui import QImage
 
-    image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    image = image.convertToFormat(QImage.Format.Format_RGB32)
     if not image.save(str(path), "PNG", 9):
         raise SystemExit(f"could not write {path}")
     return path

@@ -301,6 +301,16 @@ class Settings:
             return self._overrides.get(model, {}).get(_OVERRIDE_FIELD[key], spec.default)
         return self._values.get(key, spec.default)
 
+    def get_for_model(self, key: str, model: str) -> Any:
+        """A per-model setting's value for ``model``: the effective one when it is the current model, else
+        the one stored for it (or the default)."""
+        spec = setting(key)
+        if not spec.per_model:
+            raise ValueError(f"{key!r} is not set per model")
+        if model == self._current_model():
+            return self.get(key)
+        return self._overrides.get(model, {}).get(_OVERRIDE_FIELD[key], spec.default)
+
     def env_override(self, key: str) -> str | None:
         """Name of the environment variable currently overriding ``key``, if any (and valid)."""
         var = ENV_OVERRIDES.get(key)

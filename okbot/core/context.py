@@ -183,7 +183,7 @@ def build_context(
     counter = sources.counter(model)
     settings = sources.settings
     speaker = _speaker(target, member, sources, notices)
-    kept_words = _kept_words(session, summary, covered, notices, counter, sources.context_window())
+    kept_words = _kept_words(session, summary, covered, notices, counter, sources.context_window(target))
     inputs = _instruction_inputs(target, speaker, sources, settings, summary, kept_words)
     blocks, item_tokens, overhead = _counted(counter, inputs, items)
     return ContextProjection(
@@ -193,7 +193,7 @@ def build_context(
         items=items,
         item_tokens=item_tokens,
         overhead_tokens=overhead,
-        window=sources.context_window(),
+        window=sources.context_window(target),
         ratio=settings.get("contextCompression.ratio"),
         prepare_ratio=settings.get("contextCompression.prepareRatio"),
         covered_through_id=covered,

@@ -323,7 +323,7 @@ class TurnRunner:
                 f"the message is {len(text):,} characters; OkBot sends at most {MAX_USER_CHARS:,} in one message",
                 hint="attach it as a file or split it",
             )
-        window = self.sources.context_window()
+        window = self.sources.context_window(target)
         tokens = self.sources.counter(self.sources.model_for(target)).count_text(text)
         if tokens > window - reply_reserve(window):
             raise OkBotError(

@@ -504,7 +504,7 @@ class OpenAIProvider:
                     self._max_retries,
                     delay,
                 )
-                yield Retrying(failures, delay, f"{error.message} Retrying in {_seconds(delay)}…")
+                yield Retrying(failures, delay, error.message, self._max_retries + 1)
                 self._wait(delay, cancel)
                 continue
             finally:
@@ -692,10 +692,6 @@ def _without_credentials(url: str, key: str | None) -> str:
     if parts.username or parts.password:
         parts = parts._replace(netloc=parts.hostname + (f":{parts.port}" if parts.port else ""))
     return redact(urlunsplit(parts), key)
-
-
-def _seconds(delay: float) -> str:
-    return f"{delay:.1f} s" if delay < 10 else f"{delay:.0f} s"
 
 
 def _env_key_set() -> bool:

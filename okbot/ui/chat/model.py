@@ -100,6 +100,7 @@ class ChatModel(QAbstractListModel):
         self._expanded: set[Any] = set()
         self._retry_id = 0
         self._retry_enabled = True
+        self._attempts: dict[int, int] = {}  # a failed reply's attempt number, when earlier ones were folded in
         self._stream: list[str] | None = None
         self._stream_revision = 0
         self._stream_author = ""
@@ -135,6 +136,7 @@ class ChatModel(QAbstractListModel):
         self._divider = None
         self._expanded.clear()
         self._retry_id = 0
+        self._attempts = {}
         self._stream = None
         self._stream_timer.stop()
         self._error = ""
@@ -237,6 +239,8 @@ class ChatModel(QAbstractListModel):
             return
         if item.get("type") == "assistant" and self._stream is not None:
             self._drop_stream()  # the streamed text is now this item
+        if _failed(item):
+            self._fold_failed_attempt(item_id)
         row = self._stream_row() if self._stream is not None else self.rowCount()
         self.beginInsertRows(QModelIndex(), row, row)
         self._ids.append(item_id)
@@ -430,7 +434,10 @@ class ChatModel(QAbstractListModel):
         return hit
 
     def _put(self, item: dict[str, Any]) -> None:
-        self._cache[item["id"]] = chat_text.trim_for_cache(item)
+        cached = chat_text.trim_for_cache(item)
+        if item["id"] in self._attempts:
+            cached = {**cached, "attempt": self._attempts[item["id"]]}
+        self._cache[item["id"]] = cached
         self._cache.move_to_end(item["id"])
         while len(self._cache) > CACHE_ITEMS:
             self._cache.popitem(last=False)
@@ -452,6 +459,7 @@ class ChatModel(QAbstractListModel):
                 self._ids.append(item["id"])
                 self._put(item)
         self._pending = []
+        self._fold_failed_tail()
         self._divider = self._divider_pos()
         self.endResetModel()
         self._find_retry()
@@ -621,8 +629,48 @@ class ChatModel(QAbstractListModel):
             self._touch_id(old)
             self._touch_id(self._retry_id)
 
+    # -- failed attempts of one turn: the chat shows the latest, the record keeps every one
+    def _fold_failed_attempt(self, item_id: int) -> None:
+        """A failed reply arrives: the turn's previous failed attempt (the retry target) leaves the view."""
+        old = self._retry_id
+        row = self.row_of_id(old) if old else -1
+        if row < 0 or not _failed(self.item(row) or {}):
+            return
+        self.beginRemoveRows(QModelIndex(), row, row)
+        del self._ids[bisect.bisect_left(self._ids, old)]
+        if self._divider is not None and row < self._divider:
+            self._divider -= 1
+        self.endRemoveRows()
+        self._retry_id = 0
+        self._attempts[item_id] = self._attempts.pop(old, 1) + 1
+
+    def _fold_failed_tail(self) -> None:
+        """On load: a failed reply at the end whose turn failed before (no user message between) shows
+        alone, numbered; the look-back is bounded like the Retry's."""
+        failed: list[int] = []  # positions of the turn's failed replies, newest first
+        start = len(self._ids) - 1
+        for pos in range(start, max(-1, start - RETRY_LOOKBACK), -1):
+            item = self._fetch(pos)
+            if item.get("type") == "user" or (item.get("type") == "assistant" and not _failed(item)):
+                break
+            if _failed(item):
+                failed.append(pos)
+        if len(failed) < 2:
+            return
+        newest = self._ids[failed[0]]
+        self._attempts[newest] = len(failed)
+        if newest in self._cache:
+            self._cache[newest] = {**self._cache[newest], "attempt": len(failed)}
+        for pos in failed[1:]:  # newest first, so the positions still to delete stay valid
+            del self._ids[pos]
+
     def _touch_id(self, item_id: int) -> None:
         row = self.row_of_id(item_id) if item_id else -1
         if row >= 0:
             index = self.index(row, 0)
             self.dataChanged.emit(index, index, [self.RetryableRole, self.KeyRole])
+
+
+def _failed(item: dict[str, Any]) -> bool:
+    """A reply that ended in an error (a stopped one is not: its text is the user's to keep)."""
+    return item.get("type") == "assistant" and item.get("status") == "error"

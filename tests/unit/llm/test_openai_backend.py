@@ -96,7 +96,20 @@ def test_429_retry_after_is_honoured_then_succeeds(harness: Harness) -> None:
     assert [(r.attempt, r.delay) for r in retries] == [(1, 0.2), (2, 60.0)]  # capped at 60 s
     assert harness.sleeps == [0.2, 60.0]
     assert "429" in retries[0].message
+    # one sentence, one time: what failed, the wait, and which attempt comes next of how many
+    assert retries[1].message == "The server is rate limiting requests (429) — retrying in 60 s (attempt 3 of 4)."
     assert out["text"] == "done" and out["end"] == Done("stop")
+
+
+def test_the_retrying_sentence_counts_down_without_contradicting_itself() -> None:
+    event = Retrying(1, 3.0, "The server had an internal error (500).", 4)
+    assert event.text(3.0) == "The server had an internal error (500) — retrying in 3 s (attempt 2 of 4)."
+    assert event.text(1.4).endswith("retrying in 2 s (attempt 2 of 4).")
+    assert event.text(0.3).endswith("retrying in a moment (attempt 2 of 4).")
+    assert event.text(0).endswith("retrying now (attempt 2 of 4).")
+    assert Retrying(1, 0.3, "Busy.").message == "Busy — retrying in a moment (attempt 2)."
+    for left in (0.0, 0.3, 0.9, 1.0, 2.5, 59.9):
+        assert event.text(left).count("retrying") == 1 and " 0 s" not in event.text(left)
 
 
 def test_500_is_retried_with_backoff_then_succeeds(harness: Harness) -> None:
