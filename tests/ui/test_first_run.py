@@ -1,9 +1,12 @@
-"""The first-run panel: local servers found (the real fake server on 127.0.0.1) or not (a closed port)."""
+"""The first-run panel: local servers found (the real fake server on 127.0.0.1) or not (a closed port),
+a hosted API's key kept in the system keyring or, with none, in a 0600 file; and the main window as
+``run_gui`` builds it showing the panel whenever no working provider is configured."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -11,12 +14,24 @@ from pytestqt.qtbot import QtBot
 
 from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
+from okbot.llm.keys import is_local_url
+from okbot.llm.keystore import KeyStore
 from okbot.storage import paths
 from okbot.ui.app_context import AppContext
 from okbot.ui.first_run import FirstRunPanel
-from okbot.ui.settings.provider_setup import LocalServerCandidate, is_local_url, probe_server
+from okbot.ui.settings.provider_setup import LocalServerCandidate, probe_server
 from tests.helpers.fake_openai import FakeOpenAIServer
-from tests.ui.settings_doubles import MemoryKeyStore, closed_port_url
+from tests.helpers.keyrings import MemoryKeyring, no_keyring, system_keyring
+from tests.ui.settings_doubles import closed_port_url
+
+KEY = "sk-first-run-key-0123456789"
+
+
+@pytest.fixture(autouse=True)
+def _no_system_keyring() -> Iterator[None]:
+    """Like a desktop without a keyring (this machine's own, if any, is never touched)."""
+    with system_keyring(no_keyring()):
+        yield
 
 
 @pytest.fixture
@@ -148,24 +163,29 @@ def test_using_a_found_server_saves_it_and_reports_configured(
     assert not FirstRunPanel.needs_first_run(Settings.load())
 
 
-def test_hosted_api_with_a_key_is_checked_then_saved(qtbot: QtBot, ctx: AppContext) -> None:
-    keys = MemoryKeyStore()
-    with FakeOpenAIServer(host="127.0.0.1", models=("gpt-4o-mini",), require_key="sk-right-key-42") as srv:
-        panel = make_panel(qtbot, ctx, [], keys=keys)
+def test_hosted_api_with_a_key_is_checked_then_saved_in_the_keyring(qtbot: QtBot, ctx: AppContext) -> None:
+    with (
+        system_keyring(MemoryKeyring()) as keyring,
+        FakeOpenAIServer(host="127.0.0.1", models=("gpt-4o-mini",), require_key="sk-right-key-42") as srv,
+    ):
+        panel = make_panel(qtbot, ctx, [])
         qtbot.waitUntil(panel.key_edit.isEnabled)
+        assert panel.key_note.text() == "Saved in the system keyring, never in settings.json."
         panel.url_edit.setText(srv.base_url)
         qtbot.keyClicks(panel.key_edit, "sk-wrong-key-00")
         panel.connect_hosted()
         assert not panel.connect_button.isEnabled()  # checking in the background
         qtbot.waitUntil(lambda: panel.connect_button.isEnabled(), timeout=10_000)
         assert "Could not connect" in panel.banner.label.text()
-        assert keys.saved is None and not paths.settings_file().exists(), "a refused key changes nothing"
+        assert keyring.saved == {} and not paths.settings_file().exists(), "a refused key changes nothing"
 
         panel.key_edit.clear()
         qtbot.keyClicks(panel.key_edit, "sk-right-key-42")
         with qtbot.waitSignal(panel.configured, timeout=10_000):
             qtbot.mouseClick(panel.connect_button, Qt.MouseButton.LeftButton)
-    assert keys.saved == "sk-right-key-42"
+        assert keyring.saved == {("okbot", "api-key"): "sk-right-key-42"}
+    assert panel.connect_status.text() == "✓ Connected. Key saved in the system keyring."
+    assert not KeyStore().key_file.exists()
     settings = Settings.load()
     assert settings.get("provider.baseUrl") == srv.base_url
     assert settings.get("provider.keySource") == "keyring"
@@ -173,7 +193,7 @@ def test_hosted_api_with_a_key_is_checked_then_saved(qtbot: QtBot, ctx: AppConte
 
 
 def test_hosted_form_refuses_a_bad_url_and_a_missing_key(qtbot: QtBot, ctx: AppContext) -> None:
-    panel = make_panel(qtbot, ctx, [], keys=MemoryKeyStore())
+    panel = make_panel(qtbot, ctx, [])
     qtbot.waitUntil(lambda: ctx.tasks.pending == 0)  # the keyring check
     panel.url_edit.setText("ftp://example.com")
     panel.connect_hosted()
@@ -190,3 +210,18 @@ def test_not_now_lets_the_user_browse(qtbot: QtBot, ctx: AppContext) -> None:
     with qtbot.waitSignal(panel.skipped):
         qtbot.mouseClick(panel.skip_button, Qt.MouseButton.LeftButton)
     assert not paths.settings_file().exists()
+
+
+# ---------------------------------------------------------------------- no keyring: the key file
+
+
+def test_without_a_keyring_the_panel_says_where_the_key_will_be_kept_before_saving(
+    qtbot: QtBot, ctx: AppContext
+) -> None:
+    panel = make_panel(qtbot, ctx, [])
+    assert not panel.key_edit.isEnabled()  # until the background check answered
+    qtbot.waitUntil(panel.key_edit.isEnabled)
+    note = panel.key_note.text()
+    assert "no system keyring" in note and "only your user account can read" in note
+    assert str(Path(paths.data_dir(), "keys.json")) in note
+    assert not KeyStore().key_file.exists(), "nothing saved by saying so"
