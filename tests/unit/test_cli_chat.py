@@ -204,3 +204,18 @@ def test_ctrl_c_at_an_approval_prompt_closes_the_call_and_exits_130(okbot_home, 
     (call,) = [it for it in items if it["type"] == "tool_call"]
     (closed,) = [it for it in items if it["type"] == "tool_result"]
     assert closed["call_id"] == call["call_id"] and not closed["ok"]
+
+
+def test_without_a_key_chat_says_no_key_before_trying_the_network(okbot_home):
+    env = {k: v for k, v in os.environ.items() if k not in ("OKBOT_API_KEY", "OPENAI_API_KEY", "OKBOT_BASE_URL")}
+    env.update(OKBOT_HOME=str(okbot_home), PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
+    proc = subprocess.run(
+        [sys.executable, "-m", "okbot", "chat", "okbot", "-m", "hi"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "okbot: No API key for api.openai.com. Add one in Settings → Models, or set OKBOT_API_KEY." in proc.stderr
+    assert "Could not reach" not in proc.stderr
