@@ -69,8 +69,8 @@ def quit_on_sigterm(app: QApplication) -> QTimer:
 def startup_problems(settings: Settings, workspace: Workspace) -> list[str]:
     """Make sure the default assistant exists; return every message the user should see.
 
-    Nothing here needs an API key or the network: a missing key is a settings matter shown
-    when the user first sends a message.
+    Nothing here needs an API key or the network: a missing key is the first-run panel's matter
+    (and, when the user browses on without one, a "No API key" message when a message is sent).
     """
     problems = list(settings.problems)
     try:
@@ -163,6 +163,17 @@ class _AfterFirstPaint(QObject):
             fn()
 
 
+def open_main_window(settings: Settings, workspace: Workspace) -> MainWindow:
+    """The main window over ``workspace``, not shown yet, with the start-up problems in its status bar.
+
+    It shows the first-run panel whenever no working provider is configured (a hosted base URL with no
+    key anywhere); that is decided off the GUI thread, since finding a key may wait on the keyring.
+    """
+    problems = startup_problems(settings, workspace)
+    ctx = AppContext.create(workspace, settings)
+    return MainWindow(ctx, problems=problems, first_run=True)
+
+
 def run_gui(argv: list[str]) -> int:
     """Run the desktop app until its last window closes; returns the exit code of the event loop.
 
@@ -174,11 +185,8 @@ def run_gui(argv: list[str]) -> int:
     if lock is None:
         return defer_to_running_instance(data_dir)
     try:
-        settings = Settings.load()
-        workspace = Workspace()
-        problems = startup_problems(settings, workspace)
-        ctx = AppContext.create(workspace, settings)
-        window = MainWindow(ctx, problems=problems)
+        window = open_main_window(Settings.load(), Workspace())
+        ctx = window.ctx
         guards: list[SingleInstance] = []
         _AfterFirstPaint(window.centralWidget() or window, lambda: guards.append(serve_second_instances(lock, window)))
         window.show()

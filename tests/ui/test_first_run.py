@@ -5,6 +5,9 @@ a hosted API's key kept in the system keyring or, with none, in a 0600 file; and
 from __future__ import annotations
 
 import json
+import logging
+import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,10 +20,12 @@ from okbot.core.workspace import Workspace
 from okbot.llm.keys import is_local_url
 from okbot.llm.keystore import KeyStore
 from okbot.storage import paths
+from okbot.ui.app import open_main_window
 from okbot.ui.app_context import AppContext
 from okbot.ui.first_run import FirstRunPanel
+from okbot.ui.main_window import MainWindow
 from okbot.ui.settings.provider_setup import LocalServerCandidate, probe_server
-from tests.helpers.fake_openai import FakeOpenAIServer
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.keyrings import MemoryKeyring, no_keyring, system_keyring
 from tests.ui.settings_doubles import closed_port_url
 
@@ -225,3 +230,109 @@ def test_without_a_keyring_the_panel_says_where_the_key_will_be_kept_before_savi
     assert "no system keyring" in note and "only your user account can read" in note
     assert str(Path(paths.data_dir(), "keys.json")) in note
     assert not KeyStore().key_file.exists(), "nothing saved by saying so"
+
+
+# ---------------------------------------------------------------------- the main window run_gui opens
+
+
+def open_window(qtbot: QtBot) -> MainWindow:
+    """The main window exactly as run_gui builds it, over this test's fresh data dir."""
+    window = open_main_window(Settings.load(), Workspace())
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+def settle(qtbot: QtBot, window: MainWindow) -> None:
+    qtbot.waitUntil(lambda: window.ctx.tasks.pending == 0, timeout=10_000)
+
+
+def test_a_fresh_data_dir_without_a_key_opens_on_the_first_run_panel(qtbot: QtBot) -> None:
+    window = open_window(qtbot)
+    qtbot.waitUntil(lambda: window.first_run_panel is not None, timeout=10_000)
+    assert window.stack.currentWidget() is window.first_run_panel
+    settle(qtbot, window)
+
+
+@pytest.mark.parametrize("how", ["OPENAI_API_KEY", "OKBOT_API_KEY", "saved key", "local server"])
+def test_with_a_working_provider_the_chat_opens_directly(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, server: FakeOpenAIServer, how: str
+) -> None:
+    if how == "saved key":
+        KeyStore().save(KEY)
+        Settings.load().set("provider.keySource", "keyring")
+    elif how == "local server":
+        Settings.load().set("provider.baseUrl", server.base_url)
+    else:
+        monkeypatch.setenv(how, KEY)
+    window = open_window(qtbot)
+    settle(qtbot, window)
+    assert window.first_run_panel is None
+    assert window.current_page() is not None
+
+
+def test_a_key_entered_without_a_keyring_is_kept_0600_and_sends_the_next_message(
+    qtbot: QtBot, okbot_home: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    with FakeOpenAIServer(models=("gpt-4o-mini",), require_key=KEY) as srv:
+        window = open_window(qtbot)
+        qtbot.waitUntil(lambda: window.first_run_panel is not None, timeout=10_000)
+        panel = window.first_run_panel
+        assert isinstance(panel, FirstRunPanel)
+        qtbot.waitUntil(panel.key_edit.isEnabled)
+        panel.url_edit.setText(srv.base_url)
+        qtbot.keyClicks(panel.key_edit, KEY)
+        with qtbot.waitSignal(panel.configured, timeout=10_000):
+            qtbot.mouseClick(panel.connect_button, Qt.MouseButton.LeftButton)
+        key_file = okbot_home / "keys.json"
+        assert panel.connect_status.text() == f"✓ Connected. Key saved in {key_file} (readable by your user only)."
+        assert window.first_run_panel is None
+
+        page = window.current_page()
+        assert page is not None
+        srv.enqueue(Reply(text="Hello from the key's server."))
+        with qtbot.waitSignal(page.reply_finished, timeout=15_000):
+            page.send("hi")
+        assert page.last_result is not None and page.last_result.status == "complete"
+        chat = [r for r in srv.requests if r.path == "/v1/chat/completions"]
+        assert chat and {r.headers["authorization"] for r in chat} == {f"Bearer {KEY}"}
+        settle(qtbot, window)
+    if os.name == "posix":
+        assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert json.loads(key_file.read_text(encoding="utf-8"))["keys"] == {"default": KEY}
+    assert Settings.load().get("provider.keySource") == "keyring"
+    for path in okbot_home.rglob("*"):  # settings.json, session.jsonl, logs …
+        if path.is_file() and path != key_file:
+            assert KEY.encode() not in path.read_bytes(), path
+    assert KEY not in caplog.text
+
+
+def test_a_message_without_a_key_says_no_key_in_the_chat(qtbot: QtBot, server: FakeOpenAIServer) -> None:
+    window = open_window(qtbot)
+    qtbot.waitUntil(lambda: window.first_run_panel is not None, timeout=10_000)
+    qtbot.mouseClick(window.first_run_panel.skip_button, Qt.MouseButton.LeftButton)  # browse without a provider
+    page = window.current_page()
+    assert page is not None
+    with qtbot.waitSignal(page.reply_finished, timeout=15_000):
+        page.send("hello?")
+    assert page.last_result is not None and page.last_result.status == "error"
+    assert page.status_text() == (
+        "⚠ The reply failed: No API key for api.openai.com. Add one in Settings → Models, or set OKBOT_API_KEY."
+    )
+    settle(qtbot, window)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
+def test_a_key_file_others_can_read_is_not_used_and_the_panel_says_why(qtbot: QtBot) -> None:
+    KeyStore().save(KEY)
+    Settings.load().set("provider.keySource", "keyring")
+    (KeyStore().key_file).chmod(0o644)
+    window = open_window(qtbot)
+    qtbot.waitUntil(lambda: window.first_run_panel is not None, timeout=10_000)
+    panel = window.first_run_panel
+    assert isinstance(panel, FirstRunPanel)
+    qtbot.waitUntil(panel.key_edit.isEnabled)
+    assert "other users can read that file" in panel.banner.label.text()
+    assert "chmod 600" in panel.banner.label.text()
+    settle(qtbot, window)
