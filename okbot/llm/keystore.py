@@ -42,8 +42,10 @@ KEY_FILE_VERSION = 1
 KEYRING = "keyring"
 FILE = "file"
 
-# Importing keyring and picking its backend the first time is not safe from two threads at once.
-_keyring_lock = threading.Lock()
+# Heavy third-party imports (keyring here, the openai SDK in the Settings helpers) happen on pool
+# threads; two threads importing them at once has been seen to fail with ImportError, so they are
+# taken one at a time under this lock (okbot.ui.settings.provider_setup uses it too).
+IMPORT_LOCK = threading.RLock()
 
 
 class KeyStoreError(OkBotError):
@@ -69,7 +71,7 @@ def keyring_user(provider: str) -> str:
 
 def system_keyring() -> Any | None:
     """The keyring module when it has a real backend (not ``fail`` nor ``null``), else None."""
-    with _keyring_lock:
+    with IMPORT_LOCK:
         try:
             import keyring
             from keyring.backends import fail, null

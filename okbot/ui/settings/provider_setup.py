@@ -19,7 +19,6 @@ from __future__ import annotations
 import http.client
 import json
 import socket
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,11 +26,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from okbot.llm.keys import env_api_key, env_key, key_needed, resolve_api_key
-from okbot.llm.keystore import KEYRING, KeyStore
-
-# Heavy third-party imports (openai, keyring) happen on pool threads; two threads importing
-# them at once has been seen to fail with ImportError, so they are taken one at a time.
-_IMPORT_LOCK = threading.Lock()
+from okbot.llm.keystore import IMPORT_LOCK, KEYRING, KeyStore
 
 PROBE_TIMEOUT = 0.8  # seconds per local server: connect + answer (a refused port fails at once)
 MAX_PROBE_BYTES = 1_000_000  # a model list larger than this is not what we are looking for
@@ -172,7 +167,7 @@ def list_models(settings: Any, timeout: float = LIST_TIMEOUT) -> list[str]:
 
     Blocking (network): run it through the TaskRunner.
     """
-    with _IMPORT_LOCK:
+    with IMPORT_LOCK:
         from okbot.llm.openai_backend import OpenAIProvider  # the SDK loads here, off the GUI thread
 
     provider = OpenAIProvider.from_settings(settings, timeout=timeout, max_retries=0)
@@ -184,7 +179,7 @@ def list_models(settings: Any, timeout: float = LIST_TIMEOUT) -> list[str]:
 
 def list_models_at(base_url: str, api_key: str | None, timeout: float = LIST_TIMEOUT) -> list[str]:
     """The model ids a server lists, for a base URL and key not saved yet; raises ProviderError."""
-    with _IMPORT_LOCK:
+    with IMPORT_LOCK:
         from okbot.llm.openai_backend import OpenAIProvider
 
     provider = OpenAIProvider(base_url, api_key, timeout=timeout, max_retries=0)
