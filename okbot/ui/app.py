@@ -57,9 +57,10 @@ def quit_on_sigterm(app: QApplication) -> QTimer:
     """End the event loop cleanly on SIGTERM (logout, ``kill``), so windows close and data is flushed.
 
     Python runs signal handlers only between bytecodes; the returned timer wakes it now and then
-    while Qt waits in C++.
+    while Qt waits in C++. A SIGTERM that comes while the window is still being built ends the
+    event loop as soon as it starts (the quit is queued, not dropped).
     """
-    signal.signal(signal.SIGTERM, lambda *_: app.quit())
+    signal.signal(signal.SIGTERM, lambda *_: QTimer.singleShot(0, app, app.quit))
     wake = QTimer(app)
     wake.timeout.connect(lambda: None)
     wake.start(250)
@@ -185,13 +186,13 @@ def run_gui(argv: list[str]) -> int:
     if lock is None:
         return defer_to_running_instance(data_dir)
     try:
+        quit_on_sigterm(app)  # before the window: building it starts background work (the first-run check)
         window = open_main_window(Settings.load(), Workspace())
         ctx = window.ctx
         guards: list[SingleInstance] = []
         _AfterFirstPaint(window.centralWidget() or window, lambda: guards.append(serve_second_instances(lock, window)))
         window.show()
         ctx.warm_up()
-        quit_on_sigterm(app)
         code = app.exec()
         window.close()
         shutdown_tasks()
