@@ -8,6 +8,8 @@ import json
 import logging
 import os
 import stat
+import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
 from okbot.llm.keys import is_local_url
 from okbot.llm.keystore import KeyStore
+from okbot.logs import setup_logging
 from okbot.storage import paths
 from okbot.ui.app import open_main_window
 from okbot.ui.app_context import AppContext
@@ -29,7 +32,24 @@ from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.keyrings import MemoryKeyring, no_keyring, system_keyring
 from tests.ui.settings_doubles import closed_port_url
 
-KEY = "sk-first-run-key-0123456789"
+KEY = "first-run-key-0123456789abcdef"  # not shaped like an sk- key: only being remembered redacts it
+
+
+@pytest.fixture
+def log_file(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """OkBot's real log file (okbot.log in the data dir, DEBUG), as the app writes it; removed after."""
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    monkeypatch.setattr(threading, "excepthook", threading.excepthook)
+    logger = logging.getLogger("okbot")
+    before, level = list(logger.handlers), logger.level
+    path = setup_logging(level=logging.DEBUG)
+    assert path is not None
+    yield path
+    for handler in logger.handlers[:]:
+        if handler not in before:
+            logger.removeHandler(handler)
+            handler.close()
+    logger.setLevel(level)
 
 
 @pytest.fixture(autouse=True)
@@ -272,9 +292,8 @@ def test_with_a_working_provider_the_chat_opens_directly(
 
 
 def test_a_key_entered_without_a_keyring_is_kept_0600_and_sends_the_next_message(
-    qtbot: QtBot, okbot_home: Path, caplog: pytest.LogCaptureFixture
+    qtbot: QtBot, okbot_home: Path, log_file: Path
 ) -> None:
-    caplog.set_level(logging.DEBUG)
     with FakeOpenAIServer(models=("gpt-4o-mini",), require_key=KEY) as srv:
         window = open_window(qtbot)
         qtbot.waitUntil(lambda: window.first_run_panel is not None, timeout=10_000)
@@ -302,10 +321,11 @@ def test_a_key_entered_without_a_keyring_is_kept_0600_and_sends_the_next_message
         assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     assert json.loads(key_file.read_text(encoding="utf-8"))["keys"] == {"default": KEY}
     assert Settings.load().get("provider.keySource") == "keyring"
-    for path in okbot_home.rglob("*"):  # settings.json, session.jsonl, logs …
+    logging.getLogger("okbot.test").error("a crash report would say: %s", KEY)
+    assert "a crash report would say: [redacted]" in log_file.read_text(encoding="utf-8")
+    for path in okbot_home.rglob("*"):  # settings.json, session.jsonl, okbot.log …
         if path.is_file() and path != key_file:
             assert KEY.encode() not in path.read_bytes(), path
-    assert KEY not in caplog.text
 
 
 def test_a_message_without_a_key_says_no_key_in_the_chat(qtbot: QtBot, server: FakeOpenAIServer) -> None:
