@@ -24,6 +24,7 @@ SETTINGS_SIZE = (880, 700)
 SETTINGS_MINIMUM = (640, 460)  # the Settings dialog's minimum size: every page must fit it sideways
 VIEWER_SIZE = (1000, 700)
 SMALL_CHAT_SIZE = (820, 560)  # the failed-reply and model-picker shots: a small window, the chat readable
+FIRST_RUN_SIZE = (860, 720)  # the chat area of the main window, where the panel shows
 MODEL = "qwen2.5-14b-instruct"
 LOCAL_PORT = 11434  # where Ollama listens, so the Models page shows a familiar URL (any free port if taken)
 CONTEXT_WINDOW = 4096  # a small local model's window, so the gauge and the token bar show their parts
@@ -159,6 +160,13 @@ def render_all(out: Path) -> list[Path]:
     app.setStyle("Fusion")  # the same look on every machine that renders them
     written: list[Path] = []
     server = _fake_server()
+    # A keyring that exists but holds no key (the usual desktop); the real one, which may ask to be
+    # unlocked, is never touched.
+    import keyring
+
+    from tests.helpers.keyrings import MemoryKeyring
+
+    keyring.set_keyring(MemoryKeyring())
     try:
         ctx, chat_target, squad = build_data(server)
         from okbot.ui.main_window import MainWindow
@@ -189,6 +197,7 @@ def render_all(out: Path) -> list[Path]:
             settle(ctx)
         ctx.settings.set("ui.theme", "system")
         settle(ctx)
+        written += render_first_run(ctx, server, out)
         written += render_evolution(ctx, server, chat_target, out)
         written += render_chat_details(ctx, server, out)
         written += render_versions(ctx, server, out)
@@ -222,8 +231,7 @@ def render_secondary(ctx: object, window: object, chat_target: object, squad: ob
 
     from okbot.ui.settings import SettingsDialog
 
-    # a key store that never touches the system keyring (which may ask to be unlocked)
-    window.settings_dialog = SettingsDialog(ctx, current_target=chat_target, parent=window, keys=_keyring_stand_in())
+    window.settings_dialog = SettingsDialog(ctx, current_target=chat_target, parent=window)
     dialog = window.open_settings("models")
     dialog.resize(*SETTINGS_SIZE)
     settle(ctx, until=lambda: _models_listed(dialog))
@@ -258,7 +266,7 @@ def render_settings_minimum(ctx: object, window: object, chat_target: object, ou
     from okbot.ui.settings import PAGE_KEYS, SettingsDialog
 
     written = []
-    dialog = SettingsDialog(ctx, current_target=chat_target, parent=window, keys=_keyring_stand_in())
+    dialog = SettingsDialog(ctx, current_target=chat_target, parent=window)
     dialog.resize(*SETTINGS_MINIMUM)
     dialog.show()
     for name in PAGE_KEYS:
@@ -279,6 +287,42 @@ def render_settings_minimum(ctx: object, window: object, chat_target: object, ou
     dialog.close()
     dialog.deleteLater()
     return written
+
+
+def render_first_run(ctx: object, server: object, out: Path) -> list[Path]:
+    """The first-run panel with a system keyring, and on a computer without one (the key file is named)."""
+    import keyring
+    from keyring.backends import fail
+
+    from okbot.llm.keystore import KeyStore
+    from okbot.ui.first_run import FirstRunPanel
+    from okbot.ui.settings.provider_setup import LocalServerCandidate
+    from tests.helpers.keyrings import MemoryKeyring
+
+    candidates = [LocalServerCandidate("Ollama", server.base_url), LocalServerCandidate("LM Studio", _closed_port())]
+    # where the key file is on a usual Linux desktop (nothing is saved while the shots are taken)
+    keys = KeyStore(key_file=Path.home() / ".local" / "share" / "okbot" / "keys.json")
+    written = []
+    for name, backend in (("keyring", MemoryKeyring()), ("no-keyring", fail.Keyring())):
+        keyring.set_keyring(backend)
+        panel = FirstRunPanel(ctx, candidates=candidates, keys=keys)
+        panel.resize(*FIRST_RUN_SIZE)
+        panel.show()
+        settle(ctx, until=lambda p=panel: p.key_edit.isEnabled() and p.server_rows())
+        written.append(grab(panel, out / f"first-run-{name}.png"))
+        panel.close()
+        panel.deleteLater()
+    keyring.set_keyring(MemoryKeyring())
+    settle(ctx)
+    return written
+
+
+def _closed_port() -> str:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
 
 
 def render_evolution(ctx: object, server: object, target: object, out: Path) -> list[Path]:
@@ -564,23 +608,6 @@ def settle(ctx: object, *, until: Callable[[], object] | None = None, timeout: f
         if time.monotonic() > deadline:
             raise SystemExit("timed out waiting for the app to settle")
     QTest.qWait(100)  # debounced timers (file watchers, relayout) and the last paint
-
-
-def _keyring_stand_in() -> object:
-    """A key store whose keyring exists but holds no key (the usual desktop), never touching the real one."""
-    from okbot.ui.settings.provider_setup import KeyStore
-
-    class KeyringStandIn(KeyStore):
-        def available(self) -> bool:
-            return True
-
-        def store(self, key: str) -> bool:
-            return False
-
-        def lookup(self, key_source: str) -> str | None:
-            return None
-
-    return KeyringStandIn()
 
 
 def _fake_server() -> object:

@@ -219,3 +219,18 @@ def test_edit_and_regenerate_from_the_command_line(okbot_home, server):
     refused = chat(okbot_home, server, "okbot", "--edit", "1", "-m", "no")  # #1 was replaced by the edit
     assert refused.returncode != 0 and "earlier version the chat no longer follows" in refused.stderr
     assert len(server.chat_requests()) == 3  # a refusal sends nothing
+
+
+def test_without_a_key_chat_says_no_key_before_trying_the_network(okbot_home):
+    env = {k: v for k, v in os.environ.items() if k not in ("OKBOT_API_KEY", "OPENAI_API_KEY", "OKBOT_BASE_URL")}
+    env.update(OKBOT_HOME=str(okbot_home), PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
+    proc = subprocess.run(
+        [sys.executable, "-m", "okbot", "chat", "okbot", "-m", "hi"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "okbot: No API key for api.openai.com. Add one in Settings → Models, or set OKBOT_API_KEY." in proc.stderr
+    assert "Could not reach" not in proc.stderr

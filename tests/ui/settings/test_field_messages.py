@@ -18,7 +18,7 @@ from okbot.storage import paths
 from okbot.ui.app_context import AppContext
 from okbot.ui.settings import SettingsDialog
 from okbot.ui.settings.page import SettingsPage
-from tests.ui.settings_doubles import MemoryKeyStore
+from tests.helpers.keyrings import BrokenKeyring, system_keyring
 
 SUMMARY = "contextCompression.summaryMaxChars"
 KEEP_MIN = "contextCompression.keepRecentMin"
@@ -170,15 +170,13 @@ def test_a_settings_file_from_a_newer_okbot_is_refused_by_the_field(qtbot: QtBot
     assert message.endswith("Still using 2,000 characters.")
 
 
-class RefusingKeyStore(MemoryKeyStore):
-    """A keyring that is there but does not take the key (locked, or full)."""
-
-    def store(self, key: str) -> bool:
-        return False
-
-
 def test_a_key_that_is_not_saved_is_said_under_the_key_field(qtbot: QtBot, ctx: AppContext) -> None:
-    dialog = SettingsDialog(ctx, keys=RefusingKeyStore())
+    with system_keyring(BrokenKeyring()):  # a keyring that is there but does not take the key (locked)
+        _key_not_saved(qtbot, ctx)
+
+
+def _key_not_saved(qtbot: QtBot, ctx: AppContext) -> None:
+    dialog = SettingsDialog(ctx)
     qtbot.addWidget(dialog)
     dialog.show()
     qtbot.waitUntil(lambda: ctx.tasks.pending == 0, timeout=10_000)
@@ -188,6 +186,7 @@ def test_a_key_that_is_not_saved_is_said_under_the_key_field(qtbot: QtBot, ctx: 
     qtbot.keyClicks(page.key_edit, "sk-test-123")
     qtbot.mouseClick(page.save_key_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: ctx.tasks.pending == 0, timeout=10_000)
-    assert page.key_problem.text().startswith("The system keyring did not accept the key; nothing was saved.")
+    assert "The system keyring did not accept the key" in page.key_problem.text()
+    assert "sk-test-123" not in page.key_problem.text()
     assert page.key_edit.text() == "sk-test-123", "the key stays, to try again"
     assert page.message_text() == ""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Iterator
 
 import pytest
@@ -15,14 +17,22 @@ from okbot.config.settings import Settings
 from okbot.core.compression import structure
 from okbot.core.items import new_item, user_message
 from okbot.core.workspace import Target, Workspace
+from okbot.llm.keystore import KeyStore
 from okbot.storage import paths
 from okbot.ui.app_context import AppContext
 from okbot.ui.settings import PAGE_KEYS, SettingsDialog
 from okbot.ui.settings.compression_page import NO_CHAT
 from okbot.ui.settings.fields import BoolField, ChoiceField, FloatField, IntField, RatioField, TextField
-from okbot.ui.settings.provider_setup import NO_KEYRING_TEXT, KeyStore
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
-from tests.ui.settings_doubles import MemoryKeyStore, closed_port_url
+from tests.helpers.keyrings import MemoryKeyring, no_keyring, system_keyring
+from tests.ui.settings_doubles import closed_port_url
+
+
+@pytest.fixture(autouse=True)
+def _no_system_keyring() -> Iterator[None]:
+    """No system keyring unless a test sets one (this machine's own is never touched)."""
+    with system_keyring(no_keyring()):
+        yield
 
 
 @pytest.fixture
@@ -277,29 +287,51 @@ def test_test_connection_to_a_closed_port_says_so(qtbot: QtBot, ctx: AppContext)
     assert page.test_button.isEnabled()
 
 
-def test_without_a_keyring_the_page_says_where_the_key_must_come_from(qtbot: QtBot, ctx: AppContext) -> None:
-    dialog = open_dialog(qtbot, ctx, keys=KeyStore())  # this machine has no keyring backend
+def test_without_a_keyring_the_page_says_where_the_key_is_kept_and_keeps_it_there(
+    qtbot: QtBot, ctx: AppContext
+) -> None:
+    dialog = open_dialog(qtbot, ctx)
     page = dialog.models_page
-    if KeyStore().available():  # pragma: no cover - depends on the machine
-        pytest.skip("a system keyring is available here")
-    assert page.key_help.text() == NO_KEYRING_TEXT
-    assert not page.key_edit.isEnabled()
-    assert page.key_edit.echoMode() == QLineEdit.EchoMode.Password
+    key_file = paths.data_dir() / "keys.json"
+    assert "no system keyring" in page.key_help.text() and str(key_file) in page.key_help.text()
+    assert "only your user account can read" in page.key_help.text()
+    assert page.key_edit.isEnabled() and page.key_edit.echoMode() == QLineEdit.EchoMode.Password
+    qtbot.keyClicks(page.key_edit, "sk-test-file-1234567890")
+    qtbot.mouseClick(page.save_key_button, Qt.MouseButton.LeftButton)
+    settle(qtbot, ctx)
+    assert page.message_text() == f"Key saved in {key_file} (readable by your user only)."
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600 or os.name != "posix"
+    assert ctx.settings.get("provider.keySource") == "keyring"
+    assert page.key_status.text() == f"Using the key saved in {key_file} (readable by your user only)."
+    assert "sk-test" not in paths.settings_file().read_text(encoding="utf-8")
+
+
+def test_a_key_file_others_can_read_is_named_with_the_fix(qtbot: QtBot, ctx: AppContext) -> None:
+    KeyStore().save("sk-test-file-1234567890")
+    ctx.settings.set("provider.keySource", "keyring")
+    KeyStore().key_file.chmod(0o644)
+    dialog = open_dialog(qtbot, ctx)
+    page = dialog.models_page
+    assert "other users can read that file" in page.key_status.text()
+    assert "chmod 600" in page.key_status.text()
 
 
 def test_saving_a_key_uses_the_keyring_and_never_settings_json(qtbot: QtBot, ctx: AppContext) -> None:
-    keys = MemoryKeyStore()
-    dialog = open_dialog(qtbot, ctx, keys=keys)
-    page = dialog.models_page
-    assert page.key_edit.isEnabled() and page.key_edit.echoMode() == QLineEdit.EchoMode.Password
-    qtbot.keyClicks(page.key_edit, "sk-test-1234567890")
-    qtbot.mouseClick(page.save_key_button, Qt.MouseButton.LeftButton)
-    settle(qtbot, ctx)
-    assert keys.saved == "sk-test-1234567890"
-    assert ctx.settings.get("provider.keySource") == "keyring"
-    assert page.key_edit.text() == ""
-    assert page.key_status.text() == "Using the key saved in the system keyring."
+    with system_keyring(MemoryKeyring()) as keyring:
+        dialog = open_dialog(qtbot, ctx)
+        page = dialog.models_page
+        assert page.key_help.text() == "Saved in the system keyring, never in settings.json."
+        assert page.key_edit.isEnabled() and page.key_edit.echoMode() == QLineEdit.EchoMode.Password
+        qtbot.keyClicks(page.key_edit, "sk-test-1234567890")
+        qtbot.mouseClick(page.save_key_button, Qt.MouseButton.LeftButton)
+        settle(qtbot, ctx)
+        assert keyring.saved == {("okbot", "api-key"): "sk-test-1234567890"}
+        assert page.message_text() == "Key saved in the system keyring."
+        assert ctx.settings.get("provider.keySource") == "keyring"
+        assert page.key_edit.text() == ""
+        assert page.key_status.text() == "Using the key saved in the system keyring."
     assert "sk-test" not in paths.settings_file().read_text(encoding="utf-8")
+    assert not KeyStore().key_file.exists()
 
 
 # ---------------------------------------------------------------------- Compress now

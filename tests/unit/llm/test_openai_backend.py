@@ -519,3 +519,40 @@ def test_a_lone_surrogate_in_tool_call_arguments_is_replaced(harness: Harness, s
     out = collect(harness.provider().stream(ChatRequest("gpt-4o-mini", [{"role": "user", "content": "hi"}])))
     [call] = out["tool_calls"]
     assert json.loads(call.arguments) == {"query": "x \ufffd"}
+
+
+# ----------------------------------------------------------------- no key
+
+
+NO_KEY_TEXT = "No API key for api.openai.com. Add one in Settings → Models, or set OKBOT_API_KEY."
+
+
+def test_a_server_that_needs_a_key_gets_no_request_without_one(harness: Harness, server: FakeOpenAIServer) -> None:
+    provider = harness.provider(api_key=None, key_required=True)
+    [error] = errors(list(provider.stream(req())))
+    assert error.kind == "no_key" and not error.retryable
+    assert error.message.startswith("No API key for 127.0.0.1:")
+    with pytest.raises(ProviderError, match="No API key for 127.0.0.1"):
+        provider.complete(req())
+    with pytest.raises(ProviderError, match="No API key for 127.0.0.1"):
+        provider.list_models()
+    assert server.requests == [] and harness.sleeps == []
+    server.enqueue(Reply(text="with a key"))
+    assert harness.provider(api_key="sk-now-there-is-one", key_required=True).complete(req()) == "with a key"
+
+
+def test_fresh_settings_without_any_key_say_no_key_not_could_not_reach() -> None:
+    provider = OpenAIProvider.from_settings(Settings.load())  # api.openai.com, keys from the environment: none
+    try:
+        [error] = errors(list(provider.stream(req())))
+    finally:
+        provider.close()
+    assert error.message == NO_KEY_TEXT
+
+
+def test_a_local_server_needs_no_key(server: FakeOpenAIServer) -> None:
+    settings = Settings.load()
+    settings.set("provider.baseUrl", server.base_url)  # 127.0.0.1 with key source env and no key set
+    server.enqueue(Reply(text="local"))
+    with OpenAIProvider.from_settings(settings, max_retries=0) as provider:
+        assert provider.complete(req()) == "local"
