@@ -21,7 +21,7 @@ Every line of ``requests.jsonl`` carries ``"v"`` (:data:`AS_SENT_VERSION`). The 
 each line describes itself, so nothing is ever migrated or rewritten: lines without ``v`` (format 0,
 the same fields as 1) and a newer OkBot's lines are read for the fields this build knows. Format 2
 added ``ids`` (runs ``[first, last]`` of the item ids sent), ``hidden`` (ids sent as a stub),
-``round``, ``window``, ``ratio``, ``itemTokens`` and ``overhead``, and a ``title`` per block; an older
+``round``, ``window``, ``ratio``, ``itemTokens`` and ``overhead``, and a ``title`` (and ``uncut``) per block; an older
 line has only the id range, and its attempts are told apart by how each request ended.
 """
 
@@ -140,7 +140,10 @@ class AsSentStore:
         for block in proj.blocks:
             sha = _digest(block.text)
             self._store(sha, ".txt", block.text)
-            blocks.append({"name": block.name, "title": block.title, "sha": sha, "tokens": block.tokens})
+            entry = {"name": block.name, "title": block.title, "sha": sha, "tokens": block.tokens}
+            if block.uncut:  # leading characters a view must show whole (the user's kept words)
+                entry["uncut"] = block.uncut
+            blocks.append(entry)
         listing = json.dumps(blocks, ensure_ascii=False, separators=(",", ":"))
         block_set = _digest(listing)
         self._store(block_set, ".json", listing)

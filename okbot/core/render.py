@@ -320,7 +320,8 @@ def as_sent_markdown(
         heading = f"{name} · {block.get('title') or name}"
         if state_of.get(name, "same") != "same":
             heading += f" · {_STATE_WORDS[state_of[name]]}"
-        out += _block_lines(heading, int(block.get("tokens") or 0), block.get("text"), body_limit)
+        uncut = block.get("uncut") if isinstance(block.get("uncut"), int) else 0
+        out += _block_lines(heading, int(block.get("tokens") or 0), block.get("text"), body_limit, uncut)
     rows = [(s.item if s.item is not None else s.id, s.tokens) for s in sent.items]
     out += _items_section(rows, body_limit)
     if changed:
