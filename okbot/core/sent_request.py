@@ -7,7 +7,8 @@ built once, by a forward scan, on the worker thread that loads this). An item th
 session no longer holds (its line was damaged and set aside) stays in place as a :class:`SentItem`
 without an item, so the view says so where it was.
 
-:func:`load_sent` serves the View-context window and ``okbot context --as-sent`` alike.
+:func:`load_sent` serves the View-context window and ``okbot context --as-sent`` alike; :func:`choose` picks a
+request by attempt and round, as ``--attempt`` / ``--round`` ask.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from okbot.core.context import MODEL_ITEM_TYPES, hidden_stub, item_token_count
 from okbot.core.messages import items_to_messages
 from okbot.core.sources import COUNTER_WAIT_S, ContextSources
 from okbot.core.workspace import Target
-from okbot.storage.errors import NotFound
+from okbot.storage.errors import NotFound, OkBotError
 
 
 @dataclass(frozen=True)
@@ -131,3 +132,27 @@ def _read_items(session: Any, req: AsSentRequest) -> tuple[list[tuple[int, dict[
     # an older record: the range the model could see (notices were never sent)
     items = session.iter_items(req.first_item_id, req.last_item_id)
     return [(it["id"], it) for it in items if it.get("type") in MODEL_ITEM_TYPES], False
+
+
+def choose(turn: list[AsSentRequest], attempt: int | None = None, round_no: int | None = None) -> AsSentRequest:
+    """The request of ``turn`` (:meth:`~okbot.core.assent.AsSentStore.turn`) at ``attempt`` and ``round_no``.
+
+    Without ``attempt``: the attempt the reply came from (else the last). Without ``round_no``: that
+    attempt's request the reply came from, else its last. OkBotError for an attempt or round it lacks.
+    """
+    if not turn:
+        raise OkBotError("no request was recorded for this message")
+    default = turn[default_choice(turn)]
+    number = default.attempt if attempt is None else attempt
+    requests = [r for r in turn if r.attempt == number]
+    if not requests:
+        raise OkBotError(f"there is no attempt {number}", hint=f"this turn has {turn[0].attempts} attempt(s)")
+    if round_no is None:
+        return next((r for r in requests if r.produced_reply), requests[-1])
+    found = next((r for r in requests if r.round_in_attempt == round_no), None)
+    if found is None:
+        raise OkBotError(
+            f"attempt {number} has no round {round_no}",
+            hint=f"it sent {len(requests)} request(s), rounds 1–{len(requests)}",
+        )
+    return found
