@@ -224,7 +224,7 @@ def as_sent_header_lines(sent: SentRequest, live: ContextProjection) -> list[str
     """The lines naming the recorded request, where it sits in its turn, what it held and its own numbers."""
     req = sent.request
     head = [
-        f"# As sent · request #{req.id} · {req.label()} · {req.ts or 'time unknown'} · model {req.model or '?'}",
+        f"# As sent · request #{req.id} · {req.label()} · {sent_time(req)} · model {req.model or '?'}",
         f"Sent: {_item_range(req.first_item_id, req.last_item_id, req.item_count)} · "
         f"coverage through #{req.covered_through_id}",
     ]
@@ -244,6 +244,11 @@ def as_sent_header_lines(sent: SentRequest, live: ContextProjection) -> list[str
     for note in as_sent_notices(sent):
         head.append(f"Notice: {note}")
     return [shown_line(line) for line in head]  # model, tool names …: each kept on its one line
+
+
+def sent_time(req: AsSentRequest) -> str:
+    """When a request was sent, to the second (``2026-12-01 20:10:21``), as the record's UTC stamp says."""
+    return f"{req.ts[:19].replace('T', ' ')} UTC" if req.ts else "time unknown"
 
 
 def as_sent_window(sent: SentRequest, live: ContextProjection) -> tuple[int, int, bool]:

@@ -42,7 +42,15 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.core.context import ContextProjection
-from okbot.core.render import BODY_INDENT, DIFF_MARK, as_sent_window, header_lines, health_lines, usage_text
+from okbot.core.render import (
+    BODY_INDENT,
+    DIFF_MARK,
+    as_sent_window,
+    header_lines,
+    health_lines,
+    sent_time,
+    usage_text,
+)
 from okbot.core.sent_request import SentRequest
 from okbot.core.sources import context_files
 from okbot.core.workspace import Target
@@ -640,9 +648,7 @@ class ContextViewer(QWidget):
     def _show_sent_numbers(self, sent: SentRequest, live: ContextProjection) -> None:
         req = sent.request
         self.title.setText(f"As sent for message #{self.item_id} · {self.target.name}")
-        self.cutoff.setText(
-            f"Request #{req.id} · {req.label()} · model {req.model or '?'} · sent {req.ts[:19].replace('T', ' ')}"
-        )
+        self.cutoff.setText(f"Request #{req.id} · {req.label()} · model {req.model or '?'} · sent {sent_time(req)}")
         now = f" (now through #{live.covered_through_id})" if live.covered_through_id != req.covered_through_id else ""
         coverage = (
             f"Coverage then: items up to #{req.covered_through_id} were summarized{now}"
