@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,7 @@ from okbot.storage.atomic import atomic_write_bytes, to_utf8
 from okbot.storage.datalock import AppendLog, storage_error
 
 AS_SENT_VERSION = migrations.CURRENT["as-sent"]
+_ADDRESS = re.compile(r"[0-9a-f]{32}")
 
 if TYPE_CHECKING:  # type only: ContextSources holds the stores, context imports sources
     from okbot.core.context import ContextProjection
@@ -214,8 +216,8 @@ class AsSentStore:
         return list(out.values())
 
     def turn(self, user_id: int) -> list[AsSentRequest]:
-        """Every request sent for the turn of user message ``user_id``, in order, numbered by attempt and round,
-        block texts loaded.
+        """Every request sent for the turn of user message ``user_id``, in order, numbered by attempt and round
+        (block texts not loaded: :meth:`load_texts`).
 
         A request of round 1 starts an attempt (a Retry, or a regenerated reply). An older line has no
         round: there a request starts a new attempt when the one before it did not complete (a tool round
@@ -235,17 +237,24 @@ class AsSentStore:
             for position, req in enumerate(group, start=1):
                 req.attempt, req.attempts = number, len(groups)
                 req.round_in_attempt, req.rounds = position, len(group)
-                for block in req.blocks:
-                    block["text"] = self.block_text(block["sha"])
         return found
+
+    def load_texts(self, req: AsSentRequest) -> AsSentRequest:
+        """``req`` with each block's ``text`` read from the content store (None for a missing file)."""
+        for block in req.blocks:
+            block["text"] = self.block_text(str(block.get("sha")))
+        return req
 
     def for_user_message(self, user_id: int) -> AsSentRequest | None:
         """The request that produced the reply to user message ``user_id`` (else its last one), block texts
         loaded; None when nothing was recorded for it."""
         turn = self.turn(user_id)
-        return turn[default_choice(turn)] if turn else None
+        return self.load_texts(turn[default_choice(turn)]) if turn else None
 
     def block_text(self, sha: str) -> str | None:
+        """A stored block text by its content address; None when missing, unreadable or not an address."""
+        if not _ADDRESS.fullmatch(sha):  # a damaged line never points outside blocks/
+            return None
         try:
             return (self.blocks_dir / f"{sha}.txt").read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):

@@ -89,7 +89,8 @@ def load_sent(
     """The request ``request_id`` of the turn of user message ``user_id`` (default: the one that produced
     the reply), loaded whole; None when nothing was recorded for that message. Blocking: run it off the
     GUI thread. NotFound when ``request_id`` is not a request of that turn."""
-    turn = sources.as_sent(target).turn(user_id)
+    store = sources.as_sent(target)
+    turn = store.turn(user_id)
     if not turn:
         return None
     if request_id is None:
@@ -101,6 +102,7 @@ def load_sent(
                 f"request #{request_id} was not sent for message #{user_id}",
                 hint=f"its requests are {', '.join(f'#{r.id}' for r in turn)}",
             )
+    store.load_texts(chosen)
     counter = sources.counter(chosen.model or sources.model_for(target))
     counter.ensure_loaded(timeout=COUNTER_WAIT_S)
     items, exact = _read_items(sources.session(target), chosen)

@@ -161,3 +161,21 @@ def test_an_older_record_reads_its_range_and_splits_attempts_by_how_they_ended(e
     text = as_sent_markdown(sent, proj, [])
     assert "an older OkBot recorded only the range" in text
     assert "(today's: not recorded then)" in text
+
+
+def test_a_tool_output_hidden_to_fit_reads_back_as_the_stub_that_was_sent(env, server):
+    from okbot.core.summary import SessionSummary, SummaryStore
+
+    target, sources, runner, _ = env
+    server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "x"})]), Reply(text="Done."))
+    runner.run_turn(target, "search for x")
+    result = next(it for it in sources.session(target).iter_items() if it["type"] == "tool_result")
+    SummaryStore(target.summary_path).save(SessionSummary(hidden_item_ids=[result["id"]]))
+    server.enqueue(Reply(text="Again."))
+    runner.run_turn(target, "and again")
+    again = user_ids(sources, target)[-1]
+    sent = load_sent(sources, target, again)
+    assert sent.request.hidden_ids == [result["id"]]
+    assert sent.to_messages() == server.chat_requests()[-1]["messages"]
+    stub = next(s.item for s in sent.items if s.id == result["id"])
+    assert stub["hidden"] and "output hidden to fit the context window" in stub["content"]
