@@ -402,8 +402,9 @@ class ContextViewer(QWidget):
         self.refresh("switched")
 
     def watched_paths(self) -> list[Path]:
-        """The files and folders whose changes rebuild the view (a member's own too, when shown)."""
-        found = context_files(self.target)
+        """The files and folders whose changes rebuild the view (a member's own too, when shown), and the
+        as-sent log (a Retry sent while the window is open is offered at once)."""
+        found = context_files(self.target) + [self.ctx.sources.as_sent(self.target).log_path]
         if self._member is not None:
             try:
                 found += context_files(self.ctx.workspace.resolve(self._member))

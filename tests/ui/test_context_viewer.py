@@ -546,6 +546,26 @@ def test_each_attempt_of_a_retried_turn_can_be_chosen(
     assert viewer.copy_all() == viewer.snapshot.as_sent_full_markdown  # copies the tab on show
 
 
+def test_a_retry_sent_while_the_viewer_is_open_is_offered(
+    qtbot: QtBot, ctx: AppContext, target: Target, server: FakeOpenAIServer
+) -> None:
+    server.enqueue(Reply(text="Half an ans", chunk_chars=4, cut_after_chunks=1), Reply(text="A whole answer."))
+    runner = ctx.make_runner()
+    assert runner.run_turn(target, "question").status == "error"
+    viewer = make_viewer(qtbot, ctx, target, 1)
+    assert viewer.attempts() == ["Attempt 1 of 1 — failed · round 1 of 1"] and not viewer.attempt.isEnabled()
+    viewer.tabs.setCurrentIndex(AS_SENT_TAB)
+    with qtbot.waitSignal(viewer.refreshed, timeout=WAIT_MS):
+        assert runner.retry(target).status == "complete"
+    qtbot.waitUntil(lambda: len(viewer.attempts()) == 2, timeout=WAIT_MS)
+    assert viewer.attempts()[1] == "Attempt 2 of 2 — produced the reply · round 1 of 1"
+    assert (
+        viewer.attempt.currentIndex() == 1
+        and viewer.snapshot.sent.to_messages() == server.chat_requests()[1]["messages"]
+    )
+    assert "Attempt 2 of 2" in viewer.cutoff.text()  # still on As sent, now with the new request's numbers
+
+
 def test_as_sent_says_where_an_item_was_lost_and_keeps_keys_hidden(
     qtbot: QtBot, ctx: AppContext, target: Target, server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
