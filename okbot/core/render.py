@@ -267,7 +267,7 @@ def as_sent_tokens_text(sent: SentRequest, live: ContextProjection) -> str:
     window, threshold, recorded = as_sent_window(sent, live)
     reported = req.prompt_tokens
     total = (
-        f"{reported:,} prompt tokens reported · estimate {req.estimate:,}"
+        f"{reported:,} prompt tokens reported (estimate {req.estimate:,})"
         if reported is not None
         else (f"≈{req.estimate:,} estimated (the provider reported none)")
     )
