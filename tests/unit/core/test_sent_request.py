@@ -179,3 +179,34 @@ def test_a_tool_output_hidden_to_fit_reads_back_as_the_stub_that_was_sent(env, s
     assert sent.to_messages() == server.chat_requests()[-1]["messages"]
     stub = next(s.item for s in sent.items if s.id == result["id"])
     assert stub["hidden"] and "output hidden to fit the context window" in stub["content"]
+
+
+def test_a_regenerated_reply_is_a_second_attempt_that_never_held_the_first_reply(env, server):
+    target, sources, runner, _ = env
+    server.enqueue(Reply(text="First."), Reply(text="Second reply."))
+    runner.run_turn(target, "one")
+    runner.run_turn(target, "two")
+    two = user_ids(sources, target)[-1]
+    server.enqueue(Reply(text="Second version."))
+    assert runner.regenerate(target, two).status == "complete"
+    sent = load_sent(sources, target, two)
+    assert [r.label() for r in sent.choices] == [
+        "Attempt 1 of 2 — produced the reply · round 1 of 1",
+        "Attempt 2 of 2 — produced the reply · round 1 of 1",
+    ]
+    chats = server.chat_requests()
+    assert sent.to_messages() == chats[-1]["messages"]
+    assert load_sent(sources, target, two, sent.choices[0].id).to_messages() == chats[1]["messages"]
+
+
+def test_an_edited_message_reads_back_the_branch_it_was_sent_on(env, server):
+    target, sources, runner, _ = env
+    server.enqueue(Reply(text="First."), Reply(text="Old answer."), Reply(text="New answer."))
+    runner.run_turn(target, "one")
+    runner.run_turn(target, "two")
+    runner.edit(target, user_ids(sources, target)[-1], "two, edited")
+    edited = max(user_ids(sources, target))
+    sent = load_sent(sources, target, edited)
+    ids = [s.id for s in sent.items]
+    assert ids[:2] == [1, 2] and ids[-1] == edited and len(ids) == 3  # the old message and reply are not on it
+    assert sent.to_messages() == server.chat_requests()[-1]["messages"]
