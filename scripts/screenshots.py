@@ -2,7 +2,8 @@
 
 Builds a realistic data dir in a temporary OKBOT_HOME (assistants, a squad, a conversation with
 Markdown, code, a collapsed tool row and a summary whose coverage shows the divider; last, what the
-user teaches an assistant and the Evolution tab that lists it), points the
+user teaches an assistant and the Evolution tab that lists it; then a retried turn, now covered by the
+summary, that View context shows as sent), points the
 app at the local fake OpenAI server from ``tests/helpers/fake_openai.py`` and grabs each window
 offscreen into PNGs. Nothing outside the temporary dir and ``--out`` is touched.
 """
@@ -201,6 +202,7 @@ def render_all(out: Path) -> list[Path]:
         written += render_evolution(ctx, server, chat_target, out)
         written += render_chat_details(ctx, server, out)
         written += render_versions(ctx, server, out)
+        written += render_as_sent(ctx, server, out)
     finally:
         from okbot.ui.tasks import shutdown_tasks
 
@@ -469,6 +471,59 @@ def render_chat_details(ctx: object, server: object, out: Path) -> list[Path]:
     window.close()
     window.deleteLater()
     settle(ctx)
+    return written
+
+
+RETRIED = [  # the Researcher's chat: the second turn asks for a tool, its reply is cut, Retry answers
+    ("Which sources cover the 2.0 release?", "The changelog and the release blog post both cover 2.0."),
+    ("Check what we said about the Parquet switch.", None),
+    ("Does the blog post give numbers?", "Yes: the nightly job went from 42 to 9 minutes."),
+    ("And memory use?", "Peak memory fell from 11 GB to 3.2 GB."),
+    ("Anything about the old CSV exports?", "They stay for one more release, then go."),
+]
+
+
+def render_as_sent(ctx: object, server: object, out: Path) -> list[Path]:
+    """View context on the As-sent tab for a message of a retried turn that a later summary now covers: the
+    whole request the reply came from, its own numbers, and the choice of each attempt and tool round."""
+    from okbot.core.runner import TurnRunner
+    from okbot.core.turns import make_compressor
+    from okbot.ui.context_viewer import AS_SENT_TAB
+    from okbot.ui.window_extras import open_context_viewer
+    from tests.helpers.fake_openai import Reply, tool_call
+    from tests.helpers.fake_summarizer import faithful
+
+    target = ctx.workspace.resolve("Researcher")
+    ctx.settings.set("model.contextWindow", CONTEXT_WINDOW)  # the bar then shows the request's parts
+    runner = TurnRunner(ctx.sources, ctx.make_provider())
+    for question, answer in RETRIED:
+        if answer is None:
+            server.enqueue(
+                Reply(tool_calls=[tool_call("search_history", {"query": "Parquet"})]),
+                Reply(text="We agreed to switch the nightly", chunk_chars=6, cut_after_chunks=3),
+                Reply(text="We agreed to switch the nightly export to Parquet in 2.0, keeping CSV one release."),
+            )
+            runner.run_turn(target, question)
+            runner.retry(target)
+        else:
+            server.enqueue(Reply(text=answer))
+            runner.run_turn(target, question)
+    server.set_default(faithful)
+    ctx.settings.set("contextCompression.keepRecentMin", 2)
+    ctx.settings.set("contextCompression.keepRecentMax", 4)
+    if not make_compressor(ctx.sources, ctx.make_provider()).compress_now(target).ok:
+        raise SystemExit("the Researcher's chat was not compressed")
+    asked = [i["id"] for i in ctx.sources.session(target).iter_items() if i["type"] == "user"][1]
+    viewer = open_context_viewer(ctx, target, asked, None)
+    viewer.resize(*VIEWER_SIZE)
+    settle(ctx, until=lambda: viewer.snapshot is not None)
+    viewer.tabs.setCurrentIndex(AS_SENT_TAB)
+    settle(ctx)
+    items = viewer.as_sent_view.document().find("## session items").block()  # what the request held
+    viewer.as_sent_view.verticalScrollBar().setValue(max(0, items.firstLineNumber() - 4))
+    settle(ctx)
+    written = [grab(viewer, out / "view-context-as-sent.png")]
+    viewer.close()
     return written
 
 

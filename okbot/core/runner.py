@@ -368,7 +368,8 @@ class TurnRunner:
             offer_tools = round_no <= max_rounds and not runtime.spent
             tool_specs = tools.specs(self.sources.settings) if offer_tools else []
             try:
-                request_id = as_sent.record(proj, user_id=user_id, tools=[s["function"]["name"] for s in tool_specs])
+                names = [s["function"]["name"] for s in tool_specs]
+                request_id = as_sent.record(proj, user_id=user_id, tools=names, round_no=round_no)
             except OkBotError as exc:  # nothing is sent that View context could not show as sent
                 error = OkBotError(f"the as-sent record could not be written: {exc}", hint=exc.hint)
                 append(
