@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import bench_ahead, bench_core, bench_evolution, bench_fidelity, bench_memory, bench_runner, bench_ui
+from benchmarks import (
+    bench_ahead,
+    bench_core,
+    bench_evolution,
+    bench_fidelity,
+    bench_memory,
+    bench_runner,
+    bench_ui,
+    bench_versions,
+)
 
 
 def main() -> int:
@@ -16,6 +25,7 @@ def main() -> int:
     print(bench_memory.run())
     print(bench_evolution.run())
     print(bench_ui.run())
+    print(bench_versions.run())
     return 0
 
 

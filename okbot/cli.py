@@ -36,6 +36,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("target", metavar="TARGET", help=TARGET_HELP)
     p.add_argument("-m", "--message", help="the message (default: read stdin)")
     p.add_argument("--retry", action="store_true", help="run the last message's turn again")
+    p.add_argument("--edit", type=int, metavar="ID", help="send the message as a new version of your message ID")
+    p.add_argument(
+        "--regenerate",
+        type=int,
+        nargs="?",
+        const=0,
+        metavar="ID",
+        help="a new version of the reply holding item ID (default: the last reply)",
+    )
     p.add_argument("--json", action="store_true", help="emit events as JSON lines")
     p.add_argument("-v", "--verbose", action="store_true", help="squads: print each delegation and member reply")
 
@@ -45,6 +54,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--at", type=int, metavar="ID", help="cut off at this user message (what the viewer shows)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--full", action="store_true", help="do not cut long bodies")
+    p.add_argument(
+        "--as-sent",
+        action="store_true",
+        help="with --at: the request as it was sent for that message (every block and item it held, its numbers)",
+    )
+    p.add_argument(
+        "--attempt", type=int, metavar="K", help="with --as-sent: attempt K of the turn (default: the reply's)"
+    )
+    p.add_argument("--round", type=int, metavar="R", help="with --as-sent: tool round R of that attempt")
 
     p = sub.add_parser("compress", help="fold older items into the summary now")
     p.add_argument("target", metavar="TARGET", help=TARGET_HELP)
@@ -126,7 +144,7 @@ def _cmd_chat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     ws = _workspace()
     target = ws.resolve(args.target)
-    if args.retry:
+    if args.retry or args.regenerate is not None:
         text = None
     elif args.message is not None:
         text = args.message
@@ -134,7 +152,17 @@ def _cmd_chat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise OkBotError("no message given", hint="use -m TEXT or pipe the message on stdin")
     else:
         text = sys.stdin.read()
-    return run_chat(ws, target, text, as_json=args.json, verbose=args.verbose, out=out, err=err)
+    return run_chat(
+        ws,
+        target,
+        text,
+        as_json=args.json,
+        verbose=args.verbose,
+        out=out,
+        err=err,
+        edit_of=args.edit,
+        regenerate_of=args.regenerate,
+    )
 
 
 def _target_and_sources(ref: str, err: TextIO) -> tuple[Any, Any]:
@@ -156,11 +184,45 @@ def _cmd_context(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     sources, target = _target_and_sources(args.target, err)
     remember_api_keys(sources.settings)  # no provider is built here: the key must be known to redact it
+    if args.as_sent or args.attempt is not None or args.round is not None:
+        _check_as_sent_args(args)
     proj = build_context(target, args.at, sources=sources, member=args.member)
+    if args.as_sent:
+        return _print_as_sent(args, sources, target, proj, out)
     if args.json:
         print(render_json(proj), file=out)
     else:
         out.write(render_markdown(proj, body_limit=None if args.full else 2000, approx_note=APPROX_NOTE))
+    return 0
+
+
+def _check_as_sent_args(args: argparse.Namespace) -> None:
+    if not args.as_sent:
+        raise OkBotError("--attempt and --round choose a request of --as-sent", hint="add --as-sent")
+    if args.at is None:
+        raise OkBotError("--as-sent needs --at", hint="give the id of the message you typed (--at ID)")
+    if args.member is not None:
+        raise OkBotError("OkBot keeps the as-sent record of the captain's requests only", hint="drop --member")
+
+
+def _print_as_sent(args: argparse.Namespace, sources: Any, target: Any, proj: Any, out: TextIO) -> int:
+    """``okbot context --at N --as-sent``: the recorded request, as the viewer's As-sent tab shows it."""
+    from okbot.core.assent import compare_blocks
+    from okbot.core.render import as_sent_json, as_sent_markdown
+    from okbot.core.sent_request import choose, load_sent
+
+    turn = sources.as_sent(target).turn(args.at)
+    if not turn:
+        raise OkBotError(
+            f"no as-sent record for message #{args.at}", hint="it was sent before OkBot kept one, or never sent"
+        )
+    sent = load_sent(sources, target, args.at, choose(turn, args.attempt, args.round).id)
+    assert sent is not None  # the turn has it
+    states = compare_blocks(sent.request, proj)
+    if args.json:
+        print(as_sent_json(sent, states), file=out)
+    else:
+        out.write(as_sent_markdown(sent, proj, states, body_limit=None if args.full else 2000))
     return 0
 
 

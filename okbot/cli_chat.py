@@ -12,6 +12,7 @@ import select
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from okbot.core.items import asked_member, is_member_answer, member_of
@@ -163,8 +164,31 @@ class _ChatOutput:
             self.out.write("\n")
 
 
+def _turn_job(
+    runner: TurnRunner, target: Target, text: str | None, edit_of: int | None, regenerate_of: int | None
+) -> Callable[[TurnCallbacks, CancelToken], TurnResult]:
+    """The runner call for a message, a retry (``text`` None), an edit or a regeneration (0: the last reply)."""
+    if regenerate_of is not None:
+        if regenerate_of == 0:
+            last_user = next(
+                (it for it in reversed(runner.sources.session(target).tail(200)) if it["type"] == "user"), None
+            )
+            if last_user is None:
+                raise OkBotError("there is no reply to regenerate")
+            regenerate_of = last_user["id"]
+        item_id = regenerate_of
+        return lambda callbacks, cancel: runner.regenerate(target, item_id, callbacks=callbacks, cancel=cancel)
+    if edit_of is not None and text is not None:
+        message = text
+        return lambda callbacks, cancel: runner.edit(target, edit_of, message, callbacks=callbacks, cancel=cancel)
+    if text is None:
+        return lambda callbacks, cancel: runner.retry(target, callbacks=callbacks, cancel=cancel)
+    message = text
+    return lambda callbacks, cancel: runner.run_turn(target, message, callbacks=callbacks, cancel=cancel)
+
+
 def _run_turn(
-    runner: TurnRunner, target: Target, text: str | None, callbacks: TurnCallbacks, cancel: CancelToken
+    job: Callable[[TurnCallbacks, CancelToken], TurnResult], callbacks: TurnCallbacks, cancel: CancelToken
 ) -> dict[str, Any]:
     """Run the turn on a worker thread until it ends or Ctrl+C stops it.
 
@@ -176,10 +200,7 @@ def _run_turn(
 
     def work() -> None:
         try:
-            if text is None:
-                outcome["result"] = runner.retry(target, callbacks=callbacks, cancel=cancel)
-            else:
-                outcome["result"] = runner.run_turn(target, text, callbacks=callbacks, cancel=cancel)
+            outcome["result"] = job(callbacks, cancel)
         except OkBotError as exc:
             outcome["error"] = exc
         finally:
@@ -224,9 +245,21 @@ def _wrap_up(outcome: dict[str, Any], keeper: MemoryKeeper, output: _ChatOutput,
 
 
 def run_chat(
-    ws: Workspace, target: Target, text: str | None, *, as_json: bool, out: TextIO, err: TextIO, verbose: bool = False
+    ws: Workspace,
+    target: Target,
+    text: str | None,
+    *,
+    as_json: bool,
+    out: TextIO,
+    err: TextIO,
+    verbose: bool = False,
+    edit_of: int | None = None,
+    regenerate_of: int | None = None,
 ) -> int:
-    """Run one turn (``text=None``: retry the last one) and report it; returns the exit code."""
+    """Run one turn and report it; returns the exit code.
+
+    ``text=None`` retries the last turn; ``edit_of`` sends ``text`` as a new version of that message;
+    ``regenerate_of`` runs that reply again as a new version (0: the last reply)."""
     sources = ContextSources(ws)
     for problem in sources.settings.problems:
         print(f"okbot: note: {problem}", file=err)
@@ -235,5 +268,6 @@ def run_chat(
     runner = make_turn_runner(sources, provider, keeper)
     output = _ChatOutput(out, err, as_json=as_json, verbose=verbose, names=_member_names(ws, target))
     cancel = CancelToken()
-    outcome = _run_turn(runner, target, text, output.callbacks(cancel), cancel)
+    job = _turn_job(runner, target, text, edit_of, regenerate_of)
+    outcome = _run_turn(job, output.callbacks(cancel), cancel)
     return _wrap_up(outcome, keeper, output, err)

@@ -2,7 +2,8 @@
 
 Builds a realistic data dir in a temporary OKBOT_HOME (assistants, a squad, a conversation with
 Markdown, code, a collapsed tool row and a summary whose coverage shows the divider; last, what the
-user teaches an assistant and the Evolution tab that lists it), points the
+user teaches an assistant and the Evolution tab that lists it; then a retried turn, now covered by the
+summary, that View context shows as sent), points the
 app at the local fake OpenAI server from ``tests/helpers/fake_openai.py`` and grabs each window
 offscreen into PNGs. Nothing outside the temporary dir and ``--out`` is touched.
 """
@@ -21,7 +22,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 WINDOW_SIZE = (1100, 720)
 SETTINGS_SIZE = (880, 700)
+SETTINGS_MINIMUM = (640, 460)  # the Settings dialog's minimum size: every page must fit it sideways
 VIEWER_SIZE = (1000, 700)
+SMALL_CHAT_SIZE = (820, 560)  # the failed-reply and model-picker shots: a small window, the chat readable
+FIRST_RUN_SIZE = (860, 720)  # the chat area of the main window, where the panel shows
 MODEL = "qwen2.5-14b-instruct"
 LOCAL_PORT = 11434  # where Ollama listens, so the Models page shows a familiar URL (any free port if taken)
 CONTEXT_WINDOW = 4096  # a small local model's window, so the gauge and the token bar show their parts
@@ -155,15 +159,24 @@ def render_all(out: Path) -> list[Path]:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setStyle("Fusion")  # the same look on every machine that renders them
-    light = app.palette()
     written: list[Path] = []
     server = _fake_server()
+    # A keyring that exists but holds no key (the usual desktop); the real one, which may ask to be
+    # unlocked, is never touched.
+    import keyring
+
+    from tests.helpers.keyrings import MemoryKeyring
+
+    keyring.set_keyring(MemoryKeyring())
     try:
         ctx, chat_target, squad = build_data(server)
         from okbot.ui.main_window import MainWindow
+        from okbot.ui.theme import follow_appearance
 
-        for theme, palette in (("light", light), ("dark", dark_palette())):
-            app.setPalette(palette)
+        follow_appearance(app, ctx.settings)  # as the app does at start-up: ui.theme and ui.fontSize apply live
+        # "light" is the system's (Fusion's) own palette; "dark" is OkBot's dark theme, chosen in Settings
+        for theme, setting in (("light", "system"), ("dark", "dark")):
+            ctx.settings.set("ui.theme", setting)
             window = MainWindow(ctx)
             window.resize(*WINDOW_SIZE)
             window.show()
@@ -174,12 +187,22 @@ def render_all(out: Path) -> list[Path]:
             written.append(grab(window, out / f"main-window-{theme}.png"))
             if theme == "light":
                 written += render_secondary(ctx, window, chat_target, squad, out)
+                written += render_settings_minimum(ctx, window, chat_target, out)
+            else:
+                ctx.settings.set("ui.fontSize", 13)  # Settings → Appearance → Chat text size
+                settle(ctx)
+                written.append(grab(window, out / "main-window-dark-large-text.png"))
+                ctx.settings.reset("ui.fontSize")
             window.close()
             window.deleteLater()
             settle(ctx)
-        app.setPalette(light)
+        ctx.settings.set("ui.theme", "system")
         settle(ctx)
+        written += render_first_run(ctx, server, out)
         written += render_evolution(ctx, server, chat_target, out)
+        written += render_chat_details(ctx, server, out)
+        written += render_versions(ctx, server, out)
+        written += render_as_sent(ctx, server, out)
         written += render_chat_view(ctx, out)
     finally:
         from okbot.ui.tasks import shutdown_tasks
@@ -211,8 +234,7 @@ def render_secondary(ctx: object, window: object, chat_target: object, squad: ob
 
     from okbot.ui.settings import SettingsDialog
 
-    # a key store that never touches the system keyring (which may ask to be unlocked)
-    window.settings_dialog = SettingsDialog(ctx, current_target=chat_target, parent=window, keys=_keyring_stand_in())
+    window.settings_dialog = SettingsDialog(ctx, current_target=chat_target, parent=window)
     dialog = window.open_settings("models")
     dialog.resize(*SETTINGS_SIZE)
     settle(ctx, until=lambda: _models_listed(dialog))
@@ -237,6 +259,73 @@ def render_secondary(ctx: object, window: object, chat_target: object, squad: ob
     written.append(grab(editor, out / "squad-dialog.png"))
     editor.close()
     return written
+
+
+def render_settings_minimum(ctx: object, window: object, chat_target: object, out: Path) -> list[Path]:
+    """Settings at its minimum size, every page (nothing may be cut off at the right), one with refused
+    values and their messages; then the Appearance page at the usual size."""
+    from PySide6.QtWidgets import QScrollArea
+
+    from okbot.ui.settings import PAGE_KEYS, SettingsDialog
+
+    written = []
+    dialog = SettingsDialog(ctx, current_target=chat_target, parent=window)
+    dialog.resize(*SETTINGS_MINIMUM)
+    dialog.show()
+    for name in PAGE_KEYS:
+        dialog.open_page(name)
+        settle(ctx, until=(lambda: _models_listed(dialog)) if name == "models" else None)
+        written.append(grab(dialog, out / f"settings-{name}-minimum.png"))
+    page = dialog.open_page("compression")
+    page.binder.apply("contextCompression.summaryMaxChars", 50)  # as if typed: refused, each by its field
+    page.binder.apply("contextCompression.keepRecentMin", 20)
+    settle(ctx)  # the messages are laid out before the page scrolls to them
+    page.findChild(QScrollArea).ensureWidgetVisible(page.field("contextCompression.summaryMaxChars"), 0, 140)
+    settle(ctx)
+    written.append(grab(dialog, out / "settings-refused-minimum.png"))
+    dialog.resize(*SETTINGS_SIZE)
+    dialog.open_page("appearance")
+    settle(ctx)
+    written.append(grab(dialog, out / "settings-appearance.png"))
+    dialog.close()
+    dialog.deleteLater()
+    return written
+
+
+def render_first_run(ctx: object, server: object, out: Path) -> list[Path]:
+    """The first-run panel with a system keyring, and on a computer without one (the key file is named)."""
+    import keyring
+    from keyring.backends import fail
+
+    from okbot.llm.keystore import KeyStore
+    from okbot.ui.first_run import FirstRunPanel
+    from okbot.ui.settings.provider_setup import LocalServerCandidate
+    from tests.helpers.keyrings import MemoryKeyring
+
+    candidates = [LocalServerCandidate("Ollama", server.base_url), LocalServerCandidate("LM Studio", _closed_port())]
+    # where the key file is on a usual Linux desktop (nothing is saved while the shots are taken)
+    keys = KeyStore(key_file=Path.home() / ".local" / "share" / "okbot" / "keys.json")
+    written = []
+    for name, backend in (("keyring", MemoryKeyring()), ("no-keyring", fail.Keyring())):
+        keyring.set_keyring(backend)
+        panel = FirstRunPanel(ctx, candidates=candidates, keys=keys)
+        panel.resize(*FIRST_RUN_SIZE)
+        panel.show()
+        settle(ctx, until=lambda p=panel: p.key_edit.isEnabled() and p.server_rows())
+        written.append(grab(panel, out / f"first-run-{name}.png"))
+        panel.close()
+        panel.deleteLater()
+    keyring.set_keyring(MemoryKeyring())
+    settle(ctx)
+    return written
+
+
+def _closed_port() -> str:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
 
 
 def render_evolution(ctx: object, server: object, target: object, out: Path) -> list[Path]:
@@ -297,6 +386,148 @@ def render_evolution(ctx: object, server: object, target: object, out: Path) -> 
     return written
 
 
+def render_versions(ctx: object, server: object, out: Path) -> list[Path]:
+    """A reply regenerated (‹ 2/2 › under it), then an earlier message being edited (the banner above the
+    composer). Real turns: edit and regenerate write what the app writes."""
+    from okbot.ui.main_window import MainWindow
+    from tests.helpers.fake_openai import Reply
+
+    target = ctx.workspace.create_assistant("Travel buddy", role="Helps plan short trips.")
+    answers = {
+        "Suggest a weekend trip from Lyon by train.": [
+            "**Annecy**: 2 h by train. Walk the old town, swim or rent a boat on the lake.",
+            "**Turin**: 4 h by TGV. Museums, arcades and the best *gianduiotto* you will ever eat.",
+        ],
+        "What should I pack for it?": ["Light layers, swimwear and comfortable shoes for the cobbles."],
+    }
+    server.set_default(lambda body: Reply(text=answers.get(body["messages"][-1].get("content"), ["Noted."]).pop(0)))
+    window = MainWindow(ctx)
+    window.resize(*WINDOW_SIZE)
+    window.show()
+    window.select_target(target.kind, target.id)
+    page = window.current_page()
+    page.send("Suggest a weekend trip from Lyon by train.")
+    settle(ctx, until=lambda: not page.streaming)
+    first_reply = ctx.sources.session(target).tail(1)[0]["id"]
+    page.regenerate(first_reply)
+    settle(ctx, until=lambda: not page.streaming)
+    page.send("What should I pack for it?")
+    settle(ctx, until=lambda: not page.streaming)
+    settle(ctx)
+    written = [grab(window, out / "chat-versions.png")]
+    recent = ctx.sources.session(target).tail(20)
+    question = next(it for it in recent if it.get("content", "").startswith("What should"))
+    page.begin_edit(question["id"], question["content"])
+    page.composer.set_text("What should I pack for Turin in October?")
+    settle(ctx)
+    written.append(grab(window, out / "chat-edit.png"))
+    page.cancel_edit()
+    window.close()
+    window.deleteLater()
+    settle(ctx)
+    return written
+
+
+def render_chat_details(ctx: object, server: object, out: Path) -> list[Path]:
+    """The main window at its minimum size (the composer's placeholder), a failed reply retried twice (one
+    bubble, its latest attempt) and the model picker open in the chat header."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QPainter
+
+    from okbot.ui.main_window import MainWindow
+    from tests.helpers.fake_openai import Reply
+
+    written = []
+    target = ctx.workspace.resolve("travel-planner")
+    window = MainWindow(ctx)
+    window.show()
+    window.resize(window.minimumSize())
+    window.select_target(target.kind, target.id)
+    page = window.current_page()
+    page.focus_composer()
+    settle(ctx)
+    written.append(grab(window, out / "main-window-small.png"))
+
+    window.resize(*SMALL_CHAT_SIZE)
+    ctx.settings.set("provider.maxRetries", 0)
+    server.enqueue(*[Reply(status=503, error_message="The server is overloaded.")] * 3)
+    page.send("Find me three cheap weekends by train from Lyon in May.")
+    settle(ctx, until=lambda: not page.streaming)
+    for _ in range(2):
+        page.retry()
+        settle(ctx, until=lambda: not page.streaming)
+    page.focus_composer()
+    settle(ctx)
+    written.append(grab(window, out / "failed-retries.png"))
+
+    page.model_picker.open_popup()
+    popup = page.model_picker.popup
+    settle(ctx, until=lambda: popup.list.count() > 0)
+    shot = window.grab()  # the popup is a window of its own: painted onto the main window where it shows
+    painter = QPainter(shot)
+    painter.drawPixmap(window.mapFromGlobal(popup.mapToGlobal(QPoint(0, 0))), popup.grab())
+    painter.end()
+    written.append(save(shot.toImage(), out / "model-picker.png"))
+    popup.hide()
+    window.close()
+    window.deleteLater()
+    settle(ctx)
+    return written
+
+
+RETRIED = [  # the Researcher's chat: the second turn asks for a tool, its reply is cut, Retry answers
+    ("Which sources cover the 2.0 release?", "The changelog and the release blog post both cover 2.0."),
+    ("Check what we said about the Parquet switch.", None),
+    ("Does the blog post give numbers?", "Yes: the nightly job went from 42 to 9 minutes."),
+    ("And memory use?", "Peak memory fell from 11 GB to 3.2 GB."),
+    ("Anything about the old CSV exports?", "They stay for one more release, then go."),
+]
+
+
+def render_as_sent(ctx: object, server: object, out: Path) -> list[Path]:
+    """View context on the As-sent tab for a message of a retried turn that a later summary now covers: the
+    whole request the reply came from, its own numbers, and the choice of each attempt and tool round."""
+    from okbot.core.runner import TurnRunner
+    from okbot.core.turns import make_compressor
+    from okbot.ui.context_viewer import AS_SENT_TAB
+    from okbot.ui.window_extras import open_context_viewer
+    from tests.helpers.fake_openai import Reply, tool_call
+    from tests.helpers.fake_summarizer import faithful
+
+    target = ctx.workspace.resolve("Researcher")
+    ctx.settings.set("model.contextWindow", CONTEXT_WINDOW)  # the bar then shows the request's parts
+    runner = TurnRunner(ctx.sources, ctx.make_provider())
+    for question, answer in RETRIED:
+        if answer is None:
+            server.enqueue(
+                Reply(tool_calls=[tool_call("search_history", {"query": "Parquet"})]),
+                Reply(text="We agreed to switch the nightly", chunk_chars=6, cut_after_chunks=3),
+                Reply(text="We agreed to switch the nightly export to Parquet in 2.0, keeping CSV one release."),
+            )
+            runner.run_turn(target, question)
+            runner.retry(target)
+        else:
+            server.enqueue(Reply(text=answer))
+            runner.run_turn(target, question)
+    server.set_default(faithful)
+    ctx.settings.set("contextCompression.keepRecentMin", 2)
+    ctx.settings.set("contextCompression.keepRecentMax", 4)
+    if not make_compressor(ctx.sources, ctx.make_provider()).compress_now(target).ok:
+        raise SystemExit("the Researcher's chat was not compressed")
+    asked = [i["id"] for i in ctx.sources.session(target).iter_items() if i["type"] == "user"][1]
+    viewer = open_context_viewer(ctx, target, asked, None)
+    viewer.resize(*VIEWER_SIZE)
+    settle(ctx, until=lambda: viewer.snapshot is not None)
+    viewer.tabs.setCurrentIndex(AS_SENT_TAB)
+    settle(ctx)
+    items = viewer.as_sent_view.document().find("## session items").block()  # what the request held
+    viewer.as_sent_view.verticalScrollBar().setValue(max(0, items.firstLineNumber() - 4))
+    settle(ctx)
+    written = [grab(viewer, out / "view-context-as-sent.png")]
+    viewer.close()
+    return written
+
+
 REVIEW_CODE = """Two changes: back off between attempts, and give up with the last error attached.
 
 ```python
@@ -347,7 +578,7 @@ REVIEW_CONFIG = """From the log: the timeouts all hit one worker. Give it a long
 def render_chat_view(ctx: object, out: Path) -> list[Path]:
     """The chat view's reading aids: a long message collapsed, find in chat with its highlights, the
     "New messages" pill while scrolled up, and coloured code in the light and the dark theme."""
-    from PySide6.QtWidgets import QAbstractItemView, QApplication
+    from PySide6.QtWidgets import QAbstractItemView
 
     from okbot.core import items
     from okbot.ui.main_window import MainWindow
@@ -365,11 +596,9 @@ def render_chat_view(ctx: object, out: Path) -> list[Path]:
     ):
         store.append(items.user_message(question))
         store.append(items.new_item("assistant", author=author, source="app", content=answer, status="complete"))
-    app = QApplication.instance()
-    light = app.palette()
     written: list[Path] = []
-    for theme, palette in (("light", light), ("dark", dark_palette())):
-        app.setPalette(palette)
+    for theme, setting in (("light", "system"), ("dark", "dark")):  # as render_all: OkBot's own dark theme
+        ctx.settings.set("ui.theme", setting)
         window = MainWindow(ctx)
         window.resize(*WINDOW_SIZE)
         window.show()
@@ -404,7 +633,7 @@ def render_chat_view(ctx: object, out: Path) -> list[Path]:
         window.close()
         window.deleteLater()
         settle(ctx)
-    app.setPalette(light)
+    ctx.settings.set("ui.theme", "system")
     settle(ctx)
     return written
 
@@ -531,39 +760,6 @@ def _add_memories_and_skills(ctx: object, data: object) -> None:
     create_skill(data.skills_dir, "csv-to-parquet", "Convert large CSV exports to partitioned Parquet safely")
 
 
-def dark_palette() -> object:
-    """A dark palette like the ones desktops hand to Qt apps (what the app would get from a dark system theme)."""
-    from PySide6.QtGui import QColor, QPalette
-
-    palette = QPalette(QColor("#2b2c30"), QColor("#202124"))
-    roles = QPalette.ColorRole
-    for role, colour in {
-        roles.Window: "#202124",
-        roles.WindowText: "#e8eaed",
-        roles.Base: "#1b1c1f",
-        roles.AlternateBase: "#26272b",
-        roles.Text: "#e8eaed",
-        roles.Button: "#2b2c30",
-        roles.ButtonText: "#e8eaed",
-        roles.Highlight: "#3d7bd9",
-        roles.HighlightedText: "#ffffff",
-        roles.PlaceholderText: "#9aa0a6",
-        roles.ToolTipBase: "#2b2c30",
-        roles.ToolTipText: "#e8eaed",
-        roles.Link: "#8ab4f8",
-        roles.Mid: "#3c3d41",
-        roles.Midlight: "#35363a",
-        roles.Dark: "#151618",
-        roles.Light: "#4a4b50",
-        roles.Shadow: "#000000",
-    }.items():
-        palette.setColor(role, QColor(colour))
-    for role in (roles.WindowText, roles.Text, roles.ButtonText):
-        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6f7378"))
-    palette.setColor(QPalette.ColorGroup.Disabled, roles.Button, QColor("#26272b"))
-    return palette
-
-
 def settle(ctx: object, *, until: Callable[[], object] | None = None, timeout: float = 15.0) -> None:
     """Let background work finish and its results arrive (then paint), or fail after ``timeout`` s."""
     from PySide6.QtTest import QTest
@@ -578,23 +774,6 @@ def settle(ctx: object, *, until: Callable[[], object] | None = None, timeout: f
         if time.monotonic() > deadline:
             raise SystemExit("timed out waiting for the app to settle")
     QTest.qWait(100)  # debounced timers (file watchers, relayout) and the last paint
-
-
-def _keyring_stand_in() -> object:
-    """A key store whose keyring exists but holds no key (the usual desktop), never touching the real one."""
-    from okbot.ui.settings.provider_setup import KeyStore
-
-    class KeyringStandIn(KeyStore):
-        def available(self) -> bool:
-            return True
-
-        def store(self, key: str) -> bool:
-            return False
-
-        def lookup(self, key_source: str) -> str | None:
-            return None
-
-    return KeyringStandIn()
 
 
 def _fake_server() -> object:
@@ -615,10 +794,15 @@ def _models_listed(dialog: object) -> bool:
 
 
 def grab(widget: object, path: Path) -> Path:
-    """Save ``widget`` as a PNG (8-bit palette when that keeps it sharp and small)."""
+    """Save ``widget`` as a PNG."""
+    return save(widget.grab().toImage(), path)
+
+
+def save(image: object, path: Path) -> Path:
+    """Save ``image`` (a QImage) as a PNG (8-bit palette when that keeps it sharp and small)."""
     from PySide6.QtGui import QImage
 
-    image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    image = image.convertToFormat(QImage.Format.Format_RGB32)
     if not image.save(str(path), "PNG", 9):
         raise SystemExit(f"could not write {path}")
     return path

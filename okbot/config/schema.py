@@ -34,7 +34,16 @@ _SECRET_PARAM = re.compile(r"(?i)key|token|secret|pass|pwd|auth|credential|signa
 
 
 class SettingError(OkBotError):
-    """A setting key or value that OkBot refuses, with a message that says what is allowed."""
+    """A setting key or value that OkBot refuses, with a message that says what is allowed.
+
+    ``message`` names the key (what ``okbot config set`` takes); ``words`` is the same refusal for
+    the Settings dialog, naming the setting by its label (“Summary length must be between …”). It is
+    the message itself when the refusal is not about one setting's value (a file that cannot be saved).
+    """
+
+    def __init__(self, message: str, *, hint: str = "", words: str = "") -> None:
+        super().__init__(message, hint=hint)
+        self.words = words or message
 
 
 def show_value(value: Any) -> str:
@@ -84,6 +93,16 @@ def _format_bound(value: float) -> str:
     return f"{value:,}".replace(",", "_") if isinstance(value, int) and abs(value) >= 10_000 else str(value)
 
 
+def _number_words(value: float) -> str:
+    """``value`` as the dialog writes it: 8,000 and 600 (never 600.0), 0.95."""
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:,}"
+    return f"{int(value):,}"
+
+
+_TYPE_WORDS = {bool: "on or off", int: "a whole number", float: "a number", str: "text"}
+
+
 @dataclass(frozen=True)
 class Section:
     """A titled group of settings on one page of the Settings dialog."""
@@ -105,7 +124,8 @@ class Setting:
 
     ``label`` names the setting on its page (``description`` is the help text under it),
     ``section`` is where on which page it appears, ``unit`` follows a number ("tokens"), and
-    ``choice_words`` gives friendlier words for some ``choices`` (the stored value stays the choice).
+    ``choice_words`` gives friendlier words for some ``choices`` (the stored value stays the choice),
+    ``null_words`` what the dialog shows for ``None`` (a nullable setting must say).
     """
 
     key: str
@@ -122,6 +142,7 @@ class Setting:
     per_model: bool = False
     unit: str = ""
     choice_words: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    null_words: str = ""
     check: Callable[[Any], str | None] | None = field(default=None, compare=False, repr=False)
     redact: Callable[[Any], Any] | None = field(default=None, compare=False, repr=False)
 
@@ -132,6 +153,8 @@ class Setting:
             raise TypeError(f"{self.key}: choices need type str")
         if not set(self.choice_words) <= set(self.choices or ()):
             raise TypeError(f"{self.key}: choice_words for values that are not choices")
+        if self.nullable and not self.null_words:
+            raise TypeError(f"{self.key}: a nullable setting needs null_words")
         # The declaration must be self-consistent: a default the schema would refuse is a bug.
         self.validate(self.default)
 
@@ -159,11 +182,45 @@ class Setting:
             text = _type_name(self.type)
         return text + (", or null for the default" if self.nullable else "")
 
-    def _refuse(self, value: Any, why: str = "") -> SettingError:
-        """The error for ``value``: names the key, the value, and the allowed range or choices."""
+    def words_for(self, value: Any) -> str:
+        """``value`` as the Settings dialog shows it: “2,000 characters”, “Model default”, “on”."""
+        if value is None:
+            return self.null_words or "empty"
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        if isinstance(value, (int, float)):
+            return _number_words(value) + (f" {self.unit}" if self.unit else "")
+        return self.choice_words.get(value, str(self.shown(value)))
+
+    def allowed_words(self) -> str:
+        """What values are allowed, in the dialog's words: “between 100 and 8,000 characters”."""
+        unit = f" {self.unit}" if self.unit else ""
+        if self.choices is not None:
+            text = "one of: " + ", ".join(self.words_for(choice) for choice in self.choices)
+        elif self.minimum is not None and self.maximum is not None:
+            text = f"between {_number_words(self.minimum)} and {_number_words(self.maximum)}{unit}"
+        elif self.minimum is not None:
+            text = f"at least {_number_words(self.minimum)}{unit}"
+        elif self.maximum is not None:
+            text = f"at most {_number_words(self.maximum)}{unit}"
+        else:
+            text = _TYPE_WORDS[self.type]
+        return text + (f", or {self.null_words}" if self.nullable else "")
+
+    def _refuse(self, value: Any, why: str = "", *, wrong_type: bool = False) -> SettingError:
+        """The error for ``value``: names the key, the value, and the allowed range or choices.
+
+        Its ``words`` name the label instead; ``wrong_type`` says the value was not even of the
+        right kind (“must be a whole number”), unless there are choices to list.
+        """
         detail = f" ({why})" if why else ""
+        if wrong_type and self.choices is None:
+            allowed = _TYPE_WORDS[self.type] + (f", or {self.null_words}" if self.nullable else "")
+        else:
+            allowed = self.allowed_words()
         return SettingError(
-            f"{self.key}: {show_value(self.shown(value))} is not allowed{detail}; expected {self.allowed()}"
+            f"{self.key}: {show_value(self.shown(value))} is not allowed{detail}; expected {self.allowed()}",
+            words=f"“{self.label}” must be {allowed}.",
         )
 
     def validate(self, value: Any) -> Any:
@@ -171,7 +228,7 @@ class Setting:
         if value is None:
             if self.nullable:
                 return None
-            raise self._refuse(value)
+            raise self._refuse(value, wrong_type=True)
         normalised = self._check_type(value)
         self._check_bounds(normalised, value)
         self._check_rule(normalised, value)
@@ -186,19 +243,19 @@ class Setting:
         kind = self.type
         if kind is bool:
             if not isinstance(value, bool):
-                raise self._refuse(value)
+                raise self._refuse(value, wrong_type=True)
         elif kind is int:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise self._refuse(value)
+                raise self._refuse(value, wrong_type=True)
         elif kind is float:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise self._refuse(value)
+                raise self._refuse(value, wrong_type=True)
             if not math.isfinite(value):
-                raise self._refuse(value)
+                raise self._refuse(value, wrong_type=True)
             value = float(value)
         else:
             if not isinstance(value, str):
-                raise self._refuse(value)
+                raise self._refuse(value, wrong_type=True)
             value = value.strip()
             if self.choices is not None and value not in self.choices:
                 raise self._refuse(value)
@@ -216,7 +273,10 @@ class Setting:
         if self.check is not None:
             problem = self.check(value)
             if problem:
-                raise SettingError(f"{self.key}: {show_value(self.shown(original))} is not allowed; it {problem}")
+                raise SettingError(
+                    f"{self.key}: {show_value(self.shown(original))} is not allowed; it {problem}",
+                    words=f"“{self.label}” {problem}.",
+                )
 
     def parse(self, text: str) -> Any:
         """Turn command-line text into a valid value (``okbot config set``), or raise SettingError."""
@@ -230,17 +290,17 @@ class Setting:
                 return True
             if word in _FALSE_WORDS:
                 return False
-            raise self._refuse(text, "use true/false, on/off, yes/no or 1/0")
+            raise self._refuse(text, "use true/false, on/off, yes/no or 1/0", wrong_type=True)
         if kind is int:
             try:
                 value: Any = int(raw)
             except ValueError:
-                raise self._refuse(text) from None
+                raise self._refuse(text, wrong_type=True) from None
         elif kind is float:
             try:
                 value = float(raw)
             except ValueError:
-                raise self._refuse(text) from None
+                raise self._refuse(text, wrong_type=True) from None
         elif self.choices is not None:
             # Accept any capitalisation on the command line; store the canonical spelling.
             lowered = {c.lower(): c for c in self.choices}
@@ -265,6 +325,7 @@ def _non_empty(value: str) -> str | None:
 MODELS_PAGE = "Models"
 COMPRESSION_PAGE = "Context compression"
 TOOLS_PAGE = "Tools"
+APPEARANCE_PAGE = "Appearance"
 ADVANCED_PAGE = "Advanced"
 
 PROVIDER = Section(
@@ -286,6 +347,7 @@ ON_THIS_COMPUTER = Section(
     "Each assistant works in its own workspace folder; a path outside it always asks first.",
 )
 LIMITS = Section(TOOLS_PAGE, "Limits")
+LOOK = Section(APPEARANCE_PAGE, "Look", "Changes show at once, in every window.")
 DEVELOPER = Section(ADVANCED_PAGE, "Developer")
 MEMORY = Section(ADVANCED_PAGE, "Memory", "How much of what OkBot remembers goes into each request.")
 EVOLUTION = Section(
@@ -303,11 +365,14 @@ SECTIONS: tuple[Section, ...] = (
     CHAT_HISTORY,
     ON_THIS_COMPUTER,
     LIMITS,
+    LOOK,
     DEVELOPER,
     MEMORY,
     EVOLUTION,
     CONNECTION,
 )
+
+APPROVAL_WORDS = {"allow": "Allow", "ask": "Ask me first", "deny": "Deny"}
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -333,13 +398,13 @@ SETTINGS: tuple[Setting, ...] = (
         "provider.keySource",
         str,
         "env",
-        "Where the API key comes from: env (OKBOT_API_KEY / OPENAI_API_KEY), the system keyring, "
-        "or none for servers that need no key. The key itself is never stored in settings.json.",
+        "Where the API key comes from: the environment (OKBOT_API_KEY or OPENAI_API_KEY), the system keyring, "
+        "or nowhere, for servers that need no key. The key itself is never stored in settings.json.",
         label="Key from",
         section=PROVIDER,
         choices=("env", "keyring", "none"),
         choice_words={
-            "env": "Environment (OKBOT_API_KEY / OPENAI_API_KEY)",
+            "env": "Environment variable",
             "keyring": "System keyring",
             "none": "No key needed",
         },
@@ -348,7 +413,7 @@ SETTINGS: tuple[Setting, ...] = (
         "model.contextWindow",
         int,
         None,
-        "Context window in tokens for the current model; empty uses the model's known window. "
+        "Context window in tokens for the current model; Model default uses the model's known window. "
         "Stored per model, so switching models does not carry it over.",
         label="Context window",
         section=MODEL,
@@ -356,6 +421,7 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=1000,
         maximum=10_000_000,
         nullable=True,
+        null_words="Model default",
         per_model=True,
     ),
     Setting(
@@ -373,8 +439,8 @@ SETTINGS: tuple[Setting, ...] = (
         float,
         0.5,
         "After a reply, compress in the background when the next request is predicted to reach this "
-        "fraction of the context window, so the next message does not wait for it. Above "
-        "contextCompression.ratio it acts as the ratio (a saved ratio is never reset because of it).",
+        "fraction of the context window, so the next message does not wait for it. Set above "
+        "“Compress at”, it starts at “Compress at” instead.",
         label="Prepare ahead at",
         section=WHEN_TO_COMPRESS,
         minimum=0.20,
@@ -384,7 +450,7 @@ SETTINGS: tuple[Setting, ...] = (
         "contextCompression.keepRecentMin",
         int,
         8,
-        "Fewest recent items kept word for word after a compression (at most keepRecentMax).",
+        "Fewest recent messages kept word for word after a compression (no more than “Keep at most”).",
         label="Keep at least",
         section=WHAT_IS_KEPT,
         unit="items",
@@ -395,7 +461,7 @@ SETTINGS: tuple[Setting, ...] = (
         "contextCompression.keepRecentMax",
         int,
         12,
-        "Most recent items kept word for word after a compression (at least keepRecentMin).",
+        "Most recent messages kept word for word after a compression (no fewer than “Keep at least”).",
         label="Keep at most",
         section=WHAT_IS_KEPT,
         unit="items",
@@ -500,7 +566,7 @@ SETTINGS: tuple[Setting, ...] = (
         label="Search chat history",
         section=CHAT_HISTORY,
         choices=("allow", "ask", "deny"),
-        choice_words={"allow": "Allow", "ask": "Ask me first", "deny": "Deny"},
+        choice_words=APPROVAL_WORDS,
     ),
     *(
         Setting(
@@ -511,6 +577,7 @@ SETTINGS: tuple[Setting, ...] = (
             label=label,
             section=ON_THIS_COMPUTER,
             choices=("allow", "ask", "deny"),
+            choice_words=APPROVAL_WORDS,
         )
         for name, default, label, what in (
             (
@@ -565,6 +632,29 @@ SETTINGS: tuple[Setting, ...] = (
         section=LIMITS,
         minimum=10,
         maximum=86_400,
+    ),
+    Setting(
+        "ui.theme",
+        str,
+        "system",
+        "Light or dark colours, or the same as the rest of your desktop.",
+        label="Theme",
+        section=LOOK,
+        choices=("system", "light", "dark"),
+        choice_words={"system": "Same as the system", "light": "Light", "dark": "Dark"},
+    ),
+    Setting(
+        "ui.fontSize",
+        int,
+        None,
+        "Size of the messages in the chat and of the text you type, in points.",
+        label="Chat text size",
+        section=LOOK,
+        unit="pt",
+        minimum=8,
+        maximum=32,
+        nullable=True,
+        null_words="System default",
     ),
     Setting(
         "developerMode",

@@ -301,6 +301,16 @@ class Settings:
             return self._overrides.get(model, {}).get(_OVERRIDE_FIELD[key], spec.default)
         return self._values.get(key, spec.default)
 
+    def get_for_model(self, key: str, model: str) -> Any:
+        """A per-model setting's value for ``model``: the effective one when it is the current model, else
+        the one stored for it (or the default)."""
+        spec = setting(key)
+        if not spec.per_model:
+            raise ValueError(f"{key!r} is not set per model")
+        if model == self._current_model():
+            return self.get(key)
+        return self._overrides.get(model, {}).get(_OVERRIDE_FIELD[key], spec.default)
+
     def env_override(self, key: str) -> str | None:
         """Name of the environment variable currently overriding ``key``, if any (and valid)."""
         var = ENV_OVERRIDES.get(key)
@@ -373,13 +383,18 @@ class Settings:
 
     def _check_pairs(self, key: str, value: Any) -> None:
         for low, high in ORDERED_PAIRS:
+            lower, higher = setting(low), setting(high)
             if key == low and value > (other := self.get_stored(high)):
                 raise SettingError(
-                    f"{low} ({value}) must not be larger than {high} ({other})", hint=f"raise {high} first"
+                    f"{low} ({value}) must not be larger than {high} ({other})",
+                    hint=f"raise {high} first",
+                    words=f"“{lower.label}” must not be more than “{higher.label}” ({higher.words_for(other)}).",
                 )
             if key == high and value < (other := self.get_stored(low)):
                 raise SettingError(
-                    f"{high} ({value}) must not be smaller than {low} ({other})", hint=f"lower {low} first"
+                    f"{high} ({value}) must not be smaller than {low} ({other})",
+                    hint=f"lower {low} first",
+                    words=f"“{higher.label}” must not be less than “{lower.label}” ({lower.words_for(other)}).",
                 )
 
     def _change(self, key: str, value: Any) -> None:

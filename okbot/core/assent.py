@@ -2,12 +2,15 @@
 
 Each instruction block's text is stored once, content-addressed (``as-sent/blocks/<sha>.txt``),
 and so is each distinct list of blocks (names, hashes, token counts: ``blocks/<sha>.json``).
-``as-sent/requests.jsonl`` gets one small line per request (the block list's hash, the item id
-range, model, tools offered) and, when the reply finished, a line with the usage the provider
-reported. Storage grows with the number of *distinct* block texts, not with turns.
+``as-sent/requests.jsonl`` gets one small line per request (the blocks, the ids of the items sent as
+runs of consecutive ids, model, window, token counts, tools offered, the round within its attempt)
+and, when the reply finished, a line with the usage the provider reported. The items themselves are
+not copied: ``session.jsonl`` is append-only, so the ids read them back as they were
+(:mod:`okbot.core.sent_request`). Storage grows with the number of *distinct* block texts, not with turns.
 
-The View-context window shows this beside the live projection, so a user can see that SOUL.md
-(or a skill, or memory) changed since a message was sent.
+A turn can send several requests: one per tool round, and again for each Retry. :meth:`AsSentStore.turn`
+groups them into attempts (a request of round 1 starts one) so the View-context window can offer each,
+beside the live projection, and show that SOUL.md (or a skill, or memory) changed since it was sent.
 
 ``requests.jsonl`` is written the way every record is (:class:`okbot.storage.datalock.AppendLog`): under
 the sidecar lock ``requests.jsonl.lock`` the next request id is taken from the last one on disk, so a
@@ -16,7 +19,10 @@ swallows it, and a full disk is an :class:`~okbot.storage.errors.OkBotError` tha
 
 Every line of ``requests.jsonl`` carries ``"v"`` (:data:`AS_SENT_VERSION`). The log is append-only and
 each line describes itself, so nothing is ever migrated or rewritten: lines without ``v`` (format 0,
-the same fields) and a newer OkBot's lines are read for the fields this build knows.
+the same fields as 1) and a newer OkBot's lines are read for the fields this build knows. Format 2
+added ``ids`` (runs ``[first, last]`` of the item ids sent), ``hidden`` (ids sent as a stub),
+``round``, ``window``, ``ratio``, ``itemTokens`` and ``overhead``, and a ``title`` (and ``uncut``) per block; an older
+line has only the id range, and its attempts are told apart by how each request ended.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +42,7 @@ from okbot.storage.atomic import atomic_write_bytes, to_utf8
 from okbot.storage.datalock import AppendLog, storage_error
 
 AS_SENT_VERSION = migrations.CURRENT["as-sent"]
+_ADDRESS = re.compile(r"[0-9a-f]{32}")
 
 if TYPE_CHECKING:  # type only: ContextSources holds the stores, context imports sources
     from okbot.core.context import ContextProjection
@@ -57,6 +65,52 @@ class AsSentRequest:
     estimate: int
     usage: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # format 2 (None on older lines)
+    round_no: int | None = None  # the request's round within its attempt (1: the attempt's first request)
+    item_ids: list[int] | None = None  # every item id sent, in order
+    hidden_ids: list[int] = field(default_factory=list)  # items sent as a stub (output hidden to fit)
+    window: int | None = None
+    ratio: float | None = None
+    items_tokens: int | None = None
+    overhead_tokens: int | None = None
+    # where it sits in its turn (set by AsSentStore.turn)
+    attempt: int = 1
+    attempts: int = 1
+    round_in_attempt: int = 1
+    rounds: int = 1
+
+    @property
+    def status(self) -> str | None:
+        """How the reply to it ended (``complete``, ``interrupted``, ``error``); None when never recorded."""
+        status = self.extra.get("status")
+        return status if isinstance(status, str) else None
+
+    @property
+    def produced_reply(self) -> bool:
+        """The last request of its attempt, answered completely: the one the turn's reply came from."""
+        return self.status == "complete" and self.round_in_attempt == self.rounds
+
+    @property
+    def prompt_tokens(self) -> int | None:
+        """The prompt tokens the provider reported for it (None when not reported, or only estimated)."""
+        usage = self.usage if isinstance(self.usage, dict) else {}
+        value = usage.get("prompt_tokens")
+        if usage.get("estimated") or not isinstance(value, int) or isinstance(value, bool):
+            return None
+        return value
+
+    def outcome(self) -> str:
+        """In words, how this request ended."""
+        if self.produced_reply:
+            return "produced the reply"
+        if self.status == "complete":
+            return "asked for tools"
+        return {"interrupted": "interrupted", "error": "failed"}.get(self.status or "", "no reply recorded")
+
+    def label(self) -> str:
+        """``Attempt 2 of 2 — produced the reply · round 1 of 3``: how the View-context window offers it."""
+        where = f"round {self.round_in_attempt} of {self.rounds}"
+        return f"Attempt {self.attempt} of {self.attempts} — {self.outcome()} · {where}"
 
 
 def _digest(text: str) -> str:
@@ -75,8 +129,11 @@ class AsSentStore:
         self._last_id = 0  # the highest id this store wrote: ids never go back, even if the file is cut
         self._known: set[str] = set()
 
-    def record(self, proj: ContextProjection, *, user_id: int | None, tools: list[str]) -> int:
-        """Store the request ``proj`` describes; returns its request id. OkBotError when the disk refuses."""
+    def record(
+        self, proj: ContextProjection, *, user_id: int | None, tools: list[str], round_no: int | None = None
+    ) -> int:
+        """Store the request ``proj`` describes (``round_no``: its round in the attempt, 1 for the first);
+        returns its request id. OkBotError when the disk refuses."""
         try:
             paths.ensure_private_dir(self.dir)
         except OSError as exc:
@@ -85,7 +142,10 @@ class AsSentStore:
         for block in proj.blocks:
             sha = _digest(block.text)
             self._store(sha, ".txt", block.text)
-            blocks.append({"name": block.name, "sha": sha, "tokens": block.tokens})
+            entry = {"name": block.name, "title": block.title, "sha": sha, "tokens": block.tokens}
+            if block.uncut:  # leading characters a view must show whole (the user's kept words)
+                entry["uncut"] = block.uncut
+            blocks.append(entry)
         listing = json.dumps(blocks, ensure_ascii=False, separators=(",", ":"))
         block_set = _digest(listing)
         self._store(block_set, ".json", listing)
@@ -103,7 +163,17 @@ class AsSentStore:
                 "blocks": blocks,
                 "tools": tools,
                 "estimate": proj.total_tokens,
+                "itemTokens": proj.items_tokens,
+                "overhead": proj.overhead_tokens,
+                "window": proj.window,
+                "ratio": proj.ratio,
+                "ids": id_runs([item["id"] for item in proj.items]),
             }
+            hidden = [item["id"] for item in proj.items if item.get("hidden")]
+            if hidden:
+                line["hidden"] = hidden
+            if round_no is not None:
+                line["round"] = round_no
             log.append(_encode(line))
             self._last_id = request_id
         return request_id
@@ -135,19 +205,56 @@ class AsSentStore:
                 blocks=line.get("blocks", []),
                 tools=line.get("tools", []),
                 estimate=line.get("estimate", 0),
+                round_no=_int_or_none(line.get("round")),
+                item_ids=expand_runs(line.get("ids")),
+                hidden_ids=[i for i in line.get("hidden") or [] if _is_id(i)],
+                window=_int_or_none(line.get("window")),
+                ratio=line.get("ratio") if isinstance(line.get("ratio"), (int, float)) else None,
+                items_tokens=_int_or_none(line.get("itemTokens")),
+                overhead_tokens=_int_or_none(line.get("overhead")),
             )
         return list(out.values())
 
+    def turn(self, user_id: int) -> list[AsSentRequest]:
+        """Every request sent for the turn of user message ``user_id``, in order, numbered by attempt and round
+        (block texts not loaded: :meth:`load_texts`).
+
+        A request of round 1 starts an attempt (a Retry, or a regenerated reply). An older line has no
+        round: there a request starts a new attempt when the one before it did not complete (a tool round
+        follows a complete reply that asked for tools; a Retry follows an interrupted or failed one).
+        """
+        found = [req for req in self.requests() if req.user_id == user_id]
+        groups: list[list[AsSentRequest]] = []
+        for req in found:
+            if req.round_no is not None:
+                new_attempt = req.round_no <= 1
+            else:
+                new_attempt = not groups or groups[-1][-1].status != "complete"
+            if new_attempt or not groups:
+                groups.append([])
+            groups[-1].append(req)
+        for number, group in enumerate(groups, start=1):
+            for position, req in enumerate(group, start=1):
+                req.attempt, req.attempts = number, len(groups)
+                req.round_in_attempt, req.rounds = position, len(group)
+        return found
+
+    def load_texts(self, req: AsSentRequest) -> AsSentRequest:
+        """``req`` with each block's ``text`` read from the content store (None for a missing file)."""
+        for block in req.blocks:
+            block["text"] = self.block_text(str(block.get("sha")))
+        return req
+
     def for_user_message(self, user_id: int) -> AsSentRequest | None:
-        """The first request sent for the turn of user message ``user_id``, block texts loaded."""
-        for req in self.requests():
-            if req.user_id == user_id:
-                for block in req.blocks:
-                    block["text"] = self.block_text(block["sha"])
-                return req
-        return None
+        """The request that produced the reply to user message ``user_id`` (else its last one), block texts
+        loaded; None when nothing was recorded for it."""
+        turn = self.turn(user_id)
+        return self.load_texts(turn[default_choice(turn)]) if turn else None
 
     def block_text(self, sha: str) -> str | None:
+        """A stored block text by its content address; None when missing, unreadable or not an address."""
+        if not _ADDRESS.fullmatch(sha):  # a damaged line never points outside blocks/
+            return None
         try:
             return (self.blocks_dir / f"{sha}.txt").read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
@@ -198,6 +305,47 @@ def _parse(line: bytes) -> dict[str, Any] | None:
 
 def _is_id(value: Any) -> bool:
     return type(value) is int
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if _is_id(value) else None
+
+
+def id_runs(ids: list[int]) -> list[list[int]]:
+    """Ascending ids as runs ``[first, last]`` of consecutive ids (a turn's tail is mostly one run)."""
+    runs: list[list[int]] = []
+    for item_id in ids:
+        if runs and item_id == runs[-1][1] + 1:
+            runs[-1][1] = item_id
+        else:
+            runs.append([item_id, item_id])
+    return runs
+
+
+MAX_RUN = 1_000_000  # a damaged run never makes a reader build a list of billions of ids
+
+
+def expand_runs(runs: Any) -> list[int] | None:
+    """The ids a line's ``ids`` runs name; None when the line has none (older) or they are damaged."""
+    if not isinstance(runs, list):
+        return None
+    out: list[int] = []
+    for run in runs:
+        if not (isinstance(run, list) and len(run) == 2 and all(_is_id(x) for x in run)):
+            return None
+        first, last = run
+        if not 0 < first <= last or last - first > MAX_RUN or len(out) > MAX_RUN:
+            return None
+        out.extend(range(first, last + 1))
+    return out
+
+
+def default_choice(turn: list[AsSentRequest]) -> int:
+    """The index in ``turn`` of the request that produced the reply (the last such), else of the last one."""
+    for index in range(len(turn) - 1, -1, -1):
+        if turn[index].produced_reply:
+            return index
+    return len(turn) - 1
 
 
 def _last_request_id(lines_backward: Iterator[bytes]) -> int:

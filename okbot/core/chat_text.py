@@ -12,6 +12,7 @@ from typing import Any
 
 from okbot.core import jsontext
 from okbot.core.digest import call_digest, result_digest
+from okbot.core.grounding import typed_by_user
 from okbot.core.items import is_delegation, is_member_answer, item_text, preview
 from okbot.core.messages import task_text
 from okbot.llm import keys
@@ -99,8 +100,11 @@ def status_line(item: dict[str, Any]) -> str:
     if status == "interrupted":
         return "Stopped — the reply was interrupted" if item.get("content") else "Stopped before the model replied"
     if status == "error":
+        # ``attempt``: set by the chat view when the turn's earlier failed attempts are folded into this one
+        attempt = item.get("attempt")
+        lead = f"Failed again (attempt {attempt})" if isinstance(attempt, int) and attempt > 1 else "The reply failed"
         error = str(item.get("error") or "").strip()
-        return f"The reply failed: {preview(error, 160)}" if error else "The reply failed"
+        return f"{lead}: {preview(error, 160)}" if error else lead
     return ""
 
 
@@ -125,3 +129,14 @@ def copy_text(item: dict[str, Any]) -> str:
     if item.get("type") == "tool_call":
         return f"{item.get('name', '')}({item.get('arguments', '')})"
     return item_text(item)
+
+
+def sent_messages(items: list[dict[str, Any]]) -> list[str]:
+    """What the user typed among ``items`` (oldest first), newest first, a message repeated in a row once:
+    what Up in the composer goes back through."""
+    sent: list[str] = []
+    for item in reversed(items):
+        text = str(item.get("content") or "")
+        if typed_by_user(item) and text.strip() and (not sent or sent[-1] != text):
+            sent.append(text)
+    return sent

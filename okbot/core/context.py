@@ -183,7 +183,7 @@ def build_context(
     counter = sources.counter(model)
     settings = sources.settings
     speaker = _speaker(target, member, sources, notices)
-    kept_words = _kept_words(session, summary, covered, notices, counter, sources.context_window())
+    kept_words = _kept_words(session, summary, covered, notices, counter, sources.context_window(target))
     inputs = _instruction_inputs(target, speaker, sources, settings, summary, kept_words)
     blocks, item_tokens, overhead = _counted(counter, inputs, items)
     return ContextProjection(
@@ -193,7 +193,7 @@ def build_context(
         items=items,
         item_tokens=item_tokens,
         overhead_tokens=overhead,
-        window=sources.context_window(),
+        window=sources.context_window(target),
         ratio=settings.get("contextCompression.ratio"),
         prepare_ratio=settings.get("contextCompression.prepareRatio"),
         covered_through_id=covered,
@@ -259,7 +259,7 @@ def _tail_in_view(
 def _model_items(tail: list[dict[str, Any]], summary: SessionSummary) -> list[dict[str, Any]]:
     """The tail items the model sees: no notices, and a stub for each tool result the summary hides."""
     hidden = set(summary.hidden_item_ids)
-    return [_hidden_stub(it) if it["id"] in hidden else it for it in tail if it.get("type") in MODEL_ITEM_TYPES]
+    return [hidden_stub(it) if it["id"] in hidden else it for it in tail if it.get("type") in MODEL_ITEM_TYPES]
 
 
 def _with_paired_calls(session: Any, tail: list[dict[str, Any]], covered: int) -> list[dict[str, Any]]:
@@ -325,7 +325,7 @@ def _require_user(item: dict[str, Any]) -> None:
         )
 
 
-def _hidden_stub(item: dict[str, Any]) -> dict[str, Any]:
+def hidden_stub(item: dict[str, Any]) -> dict[str, Any]:
     """A tool result hidden to fit the window: a note stands in (the full text stays on disk)."""
     if item.get("type") != "tool_result":
         return item
@@ -413,17 +413,18 @@ def _counted(
     """The instruction blocks with their tokens, each item's tokens (its wire prefix included), and the
     chat format's overhead: reply priming, the system message's own and the blank lines between blocks."""
     blocks = [b.with_tokens(counter.count_text(b.text)) for b in assemble_instructions(inputs)]
-    item_tokens = [counter.count_item(it) + _prefix_tokens(counter, it) for it in items]
+    item_tokens = [item_token_count(counter, it) for it in items]
     overhead = counter.count_messages_overhead()
     if blocks:
         overhead += counter.count_message("", "system") + counter.count_text("\n\n") * (len(blocks) - 1)
     return blocks, item_tokens, overhead
 
 
-def _prefix_tokens(counter: Any, item: dict[str, Any]) -> int:
-    """Tokens of the app-written text put before an item's content on the wire (a source label)."""
+def item_token_count(counter: Any, item: dict[str, Any]) -> int:
+    """An item's tokens as the model receives it: its content and the app-written text put before it on
+    the wire (a source label). The as-sent view counts the items of a recorded request with it too."""
     prefix = wire_prefix(item)
-    return counter.count_text(prefix) if prefix else 0
+    return counter.count_item(item) + (counter.count_text(prefix) if prefix else 0)
 
 
 # ---------------------------------------------------------------------------- the user's kept words

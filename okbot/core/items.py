@@ -35,7 +35,8 @@ from typing import Any
 
 from okbot.storage.atomic import to_utf8
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 1  # written on ordinary items
+NEWEST_VERSION = 2  # the newest item schema this build reads (2: branch markers, okbot.core.session.branches)
 
 ITEM_TYPES = ("user", "assistant", "tool_call", "tool_result", "notice")
 ASSISTANT_STATUSES = ("complete", "interrupted", "error")

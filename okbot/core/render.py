@@ -24,6 +24,7 @@ from okbot.core.assent import AsSentRequest
 from okbot.core.context import ContextProjection
 from okbot.core.items import item_text, preview
 from okbot.core.messages import task_text
+from okbot.core.sent_request import SentRequest
 from okbot.core.summary import SessionSummary
 from okbot.llm.keys import resolve_api_key, scrub
 
@@ -156,17 +157,43 @@ def render_markdown(
     out.append("")
     out.append("## instructions")
     for block in proj.blocks:
-        out.append(shown_line(f"### {block.name} · {block.title} · {block.tokens:,} tokens"))
-        out.append(body_text(block.text, body_limit, block.uncut))
-        out.append("")
-    out.append("## session items")
-    if not proj.items:
-        out.append("(none)")
-    for index, (item, tokens) in enumerate(zip(proj.items, proj.item_tokens, strict=True), start=1):
-        out.append(item_heading(index, item, tokens))
-        out.append(body_text(item_text(item), body_limit))
-        out.append("")
+        out += _block_lines(f"{block.name} · {block.title}", block.tokens, block.text, body_limit, block.uncut)
+    out += _items_section(
+        [(item, tokens) for item, tokens in zip(proj.items, proj.item_tokens, strict=True)], body_limit
+    )
     return "\n".join(out).rstrip() + "\n"
+
+
+def _block_lines(heading: str, tokens: int, text: str | None, limit: int | None, uncut: int = 0) -> list[str]:
+    """One instruction block of the layout: its heading with the token count, its indented body."""
+    out = [shown_line(f"### {heading} · {tokens:,} tokens")]
+    out.append(body_text(text, limit, uncut) if text is not None else MISSING_BLOCK)
+    out.append("")
+    return out
+
+
+def _items_section(rows: list[tuple[dict[str, Any] | int, int]], limit: int | None) -> list[str]:
+    """``## session items``: each item's heading and body; an ``int`` in place of an item is an id the
+    record names that the session no longer holds, said where it was."""
+    out = ["## session items"]
+    if not rows:
+        out.append("(none)")
+    for index, (item, tokens) in enumerate(rows, start=1):
+        if isinstance(item, int):
+            out.append(f"### [{index}] missing item — #{item}")
+            out.append(MISSING_ITEM.format(id=item))
+        else:
+            out.append(item_heading(index, item, tokens))
+            out.append(body_text(item_text(item), limit))
+        out.append("")
+    return out
+
+
+MISSING_BLOCK = "(this block's text is missing from as-sent/blocks)"
+MISSING_ITEM = (
+    "(item #{id} was sent, but session.jsonl no longer holds it: its line was damaged and set aside "
+    "— see session.quarantine.jsonl)"
+)
 
 
 def render_json(proj: ContextProjection) -> str:
@@ -188,66 +215,187 @@ def _diff(before: str, after: str, name: str) -> str:
     return body_text("\n".join(lines) or "(only whitespace at line ends differs)")
 
 
-def as_sent_markdown(sent: AsSentRequest, live: ContextProjection, states: list[tuple[str, str]]) -> str:
-    """The recorded request as Markdown; blocks changed since are shown as a diff against ``live``."""
-    live_blocks = {b.name: b for b in live.blocks}
-    sent_blocks = {b["name"]: b for b in sent.blocks}
-    head = [f"# As sent · request #{sent.id} · {sent.ts or 'time unknown'} · model {sent.model or '?'}"]
-    head.append(
-        f"Sent: {_item_range(sent.first_item_id, sent.last_item_id, sent.item_count)} · "
-        f"coverage through #{sent.covered_through_id} · estimate {sent.estimate:,} tokens"
-    )
+#: marks the headings of the As-sent text's last section, whose bodies are unified diffs
+DIFF_MARK = " · diff · "
+_STATE_WORDS = {"changed": "changed since sent", "removed": "removed since sent", "added": "added since sent"}
+
+
+def as_sent_header_lines(sent: SentRequest, live: ContextProjection) -> list[str]:
+    """The lines naming the recorded request, where it sits in its turn, what it held and its own numbers."""
+    req = sent.request
+    head = [
+        f"# As sent · request #{req.id} · {req.label()} · {sent_time(req)} · model {req.model or '?'}",
+        f"Sent: {_item_range(req.first_item_id, req.last_item_id, req.item_count)} · "
+        f"coverage through #{req.covered_through_id}",
+    ]
     live_ids = (live.items[0]["id"], live.items[-1]["id"]) if live.items else (None, None)
     if (live_ids, len(live.items), live.covered_through_id) != (
-        (sent.first_item_id, sent.last_item_id),
-        sent.item_count,
-        sent.covered_through_id,
+        (req.first_item_id, req.last_item_id),
+        req.item_count,
+        req.covered_through_id,
     ):
         head.append(
             f"Now: {_item_range(*live_ids, len(live.items))} · coverage through #{live.covered_through_id} "
-            "(the summary moved on since this was sent)"
+            "(the summary or the turn moved on since this was sent)"
         )
-    head.append(f"Provider reported: {usage_text(sent)}")
-    head.append(f"Tools offered: {', '.join(sent.tools) or 'none'}")
-    changed = [name for name, state in states if state != "same"]
-    head.append(
-        "Instructions since sent: "
-        + ("unchanged" if not changed else " · ".join(f"{n} {s}" for n, s in states if s != "same"))
+    head.append(f"Tokens: {as_sent_tokens_text(sent, live)}")
+    head.append(f"Provider reported: {usage_text(req)}")
+    head.append(f"Tools offered: {', '.join(req.tools) or 'none'}")
+    for note in as_sent_notices(sent):
+        head.append(f"Notice: {note}")
+    return [shown_line(line) for line in head]  # model, tool names …: each kept on its one line
+
+
+def sent_time(req: AsSentRequest) -> str:
+    """When a request was sent, to the second (``2026-12-01 20:10:21``), as the record's UTC stamp says."""
+    return f"{req.ts[:19].replace('T', ' ')} UTC" if req.ts else "time unknown"
+
+
+def as_sent_window(sent: SentRequest, live: ContextProjection) -> tuple[int, int, bool]:
+    """``(window, threshold, recorded)``: the request's own window and threshold, or today's when the
+    record (an older OkBot's) kept none."""
+    req = sent.request
+    if req.window is None:
+        return live.window, live.threshold, False
+    ratio = req.ratio if req.ratio is not None else live.ratio
+    return req.window, int(req.window * ratio), True
+
+
+def as_sent_tokens_text(sent: SentRequest, live: ContextProjection) -> str:
+    """The request's own numbers: tokens (reported, else estimated), its window and threshold, its parts."""
+    req = sent.request
+    window, threshold, recorded = as_sent_window(sent, live)
+    reported = req.prompt_tokens
+    total = (
+        f"{reported:,} prompt tokens reported (estimate {req.estimate:,})"
+        if reported is not None
+        else (f"≈{req.estimate:,} estimated (the provider reported none)")
     )
-    out = [shown_line(line) for line in head]  # model, tool names …: each kept on its one line
+    where = f"of {window:,} window · threshold {threshold:,}" + ("" if recorded else " (today's: not recorded then)")
+    parts = (
+        f"instructions {sent.instruction_tokens:,} · items {sent.items_tokens:,} · overhead {sent.overhead_tokens:,}"
+    )
+    return f"{total} {where} · {parts}"
+
+
+def as_sent_notices(sent: SentRequest) -> list[str]:
+    """What the view must say about the record itself: lost items, an older record's limits."""
+    notes = []
+    missing = sent.missing_ids
+    if missing:
+        ids = ", ".join(f"#{i}" for i in missing[:10]) + (" …" if len(missing) > 10 else "")
+        notes.append(
+            f"{len(missing):,} item{'s' if len(missing) != 1 else ''} of this request "
+            f"{'are' if len(missing) != 1 else 'is'} no longer in session.jsonl ({ids}); each is marked where it was"
+        )
+    if not sent.exact:
+        notes.append(
+            "an older OkBot recorded only the range of items this request held: shown are the range's messages "
+            "(a tool output hidden to fit the window then is shown whole)"
+        )
+    if sent.request.items_tokens is None and sent.items:
+        notes.append(f"item tokens counted now ({sent.encoding}); this record kept only the total")
+    return notes
+
+
+def as_sent_markdown(
+    sent: SentRequest,
+    live: ContextProjection,
+    states: list[tuple[str, str]],
+    *,
+    body_limit: int | None = DEFAULT_BODY_LIMIT,
+) -> str:
+    """The recorded request as it was sent, in the Context tab's layout: the header with its own numbers,
+    ``## instructions`` (every block's sent text), ``## session items`` (every item it held), then
+    ``## changed since sent``: a diff against ``live`` for each block that changed since."""
+    req = sent.request
+    out = as_sent_header_lines(sent, live)
+    changed = [(n, s) for n, s in states if s != "same"]
+    out.append(
+        shown_line(
+            "Instructions since sent: "
+            + ("unchanged" if not changed else " · ".join(f"{n} {_STATE_WORDS[s].split()[0]}" for n, s in changed))
+        )
+    )
     out.append("")
     out.append("## instructions")
-    for name, state in states:
-        before = sent_blocks.get(name, {})
-        now = live_blocks.get(name)
-        text = before.get("text")
-        if state == "same":
-            out.append(shown_line(f"### {name} · same as now · {before.get('tokens', 0):,} tokens"))
-            out.append(body_text(text) if text is not None else "(this block's text is missing from as-sent/blocks)")
-        elif state == "changed":
-            out.append(
-                shown_line(f"### {name} · changed since sent · {before.get('tokens', 0):,} → {now.tokens:,} tokens")
-            )
+    state_of = dict(states)
+    for block in req.blocks:
+        name = str(block.get("name", "?"))
+        heading = f"{name} · {block.get('title') or name}"
+        if state_of.get(name, "same") != "same":
+            heading += f" · {_STATE_WORDS[state_of[name]]}"
+        uncut = block.get("uncut") if isinstance(block.get("uncut"), int) else 0
+        out += _block_lines(heading, int(block.get("tokens") or 0), block.get("text"), body_limit, uncut)
+    rows = [(s.item if s.item is not None else s.id, s.tokens) for s in sent.items]
+    out += _items_section(rows, body_limit)
+    if changed:
+        out.append("## changed since sent")
+        live_blocks = {b.name: b for b in live.blocks}
+        sent_blocks = {b.get("name"): b for b in req.blocks}
+        for name, state in changed:
+            before, now = sent_blocks.get(name, {}), live_blocks.get(name)
+            was, is_now = int(before.get("tokens") or 0), now.tokens if now is not None else 0
+            out.append(shown_line(f"### {name} · {_STATE_WORDS[state]}{DIFF_MARK}{was:,} → {is_now:,} tokens"))
+            text = before.get("text") if state != "added" else ""
             if text is None:
                 out.append("(the sent text is missing from as-sent/blocks, so no diff can be shown)")
             else:
-                out.append(_diff(text, now.text, name))
-        elif state == "removed":
-            out.append(shown_line(f"### {name} · removed since sent · was {before.get('tokens', 0):,} tokens"))
-            out.append(_diff(text, "", name) if text is not None else "(text missing)")
-        else:  # added
-            out.append(shown_line(f"### {name} · added since sent · now {now.tokens:,} tokens"))
-            out.append(_diff("", now.text, name))
-        out.append("")
-    out.append("## session items")
-    if sent.item_count:
-        out.append(
-            f"{_item_range(sent.first_item_id, sent.last_item_id, sent.item_count)} from session.jsonl — "
-            "the record is append-only, so they read the same now (see the Context tab)."
-        )
-    else:
-        out.append("(none)")
+                out.append(_diff(text, now.text if now is not None else "", name))
+            out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def as_sent_json(sent: SentRequest, states: list[tuple[str, str]]) -> str:
+    """The recorded request as JSON (``okbot context --as-sent --json``): its place in the turn, numbers,
+    blocks, items (a lost one as ``{"id", "missing": true}``) and the ``messages`` it sent; secrets redacted."""
+    req = sent.request
+    state_of = dict(states)
+    data = {
+        "request": req.id,
+        "userId": req.user_id,
+        "attempt": req.attempt,
+        "attempts": req.attempts,
+        "round": req.round_in_attempt,
+        "rounds": req.rounds,
+        "outcome": req.outcome(),
+        "ts": req.ts,
+        "model": req.model,
+        "window": req.window,
+        "ratio": req.ratio,
+        "coveredThroughId": req.covered_through_id,
+        "exact": sent.exact,
+        "tokens": {
+            "reported": req.prompt_tokens,
+            "estimate": req.estimate,
+            "instructions": sent.instruction_tokens,
+            "items": sent.items_tokens,
+            "overhead": sent.overhead_tokens,
+        },
+        "usage": req.usage,
+        "status": req.status,
+        "tools": req.tools,
+        "blocks": [
+            {
+                "name": b.get("name"),
+                "title": b.get("title") or b.get("name"),
+                "tokens": b.get("tokens"),
+                "text": b.get("text"),
+                "sinceSent": state_of.get(b.get("name"), "same"),
+            }
+            for b in req.blocks
+        ],
+        "items": [
+            {**s.item, "tokens": s.tokens} if s.item is not None else {"id": s.id, "missing": True} for s in sent.items
+        ],
+        "missingIds": sent.missing_ids,
+        "messages": sent.to_messages(),
+        "turn": [
+            {"request": r.id, "attempt": r.attempt, "round": r.round_in_attempt, "label": r.label()}
+            for r in sent.choices
+        ],
+    }
+    return json.dumps(redacted(data), ensure_ascii=False, indent=2)
 
 
 def _int(value: Any) -> int | None:

@@ -20,9 +20,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from okbot.core import versions
 from okbot.core.assent import AsSentStore
 from okbot.core.context import ContextProjection, build_context, reply_reserve
 from okbot.core.items import new_item, notice, user_message
+from okbot.core.session import branches
+from okbot.core.session.branches import Versions
 from okbot.core.sources import ContextSources
 from okbot.core.squad import Member, TurnBudget, captain_settings, direct_address
 from okbot.core.tools import ToolRegistry
@@ -226,6 +229,69 @@ class TurnRunner:
         self._before_run(target, None, callbacks)
         return self._run(target, last_user["id"], callbacks, cancel or CancelToken(), member)
 
+    def edit(
+        self,
+        target: Target,
+        item_id: int,
+        text: str,
+        *,
+        callbacks: TurnCallbacks | None = None,
+        cancel: CancelToken | None = None,
+    ) -> TurnResult:
+        """Send ``text`` as a new version of user message ``item_id`` and run its turn.
+
+        The old message and everything after it stay on disk but leave the branch the chat follows
+        (:mod:`okbot.core.session.branches`). Only messages in the uncompressed tail can be edited."""
+        callbacks = callbacks or TurnCallbacks()
+        self.sources.loaded_counter(target)
+        self._check_message(target, text)
+        member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
+        self._close_dangling_calls(target, callbacks)
+        session = self.sources.session(target)
+        parent = versions.edit_parent(self._tail(target), item_id)
+        callbacks.on_item(session.append(branches.marker("edit", parent, f"Message #{item_id} edited and sent again.")))
+        self.sources.memory.prepare(target, text)
+        user = session.append(user_message(text))
+        callbacks.on_item(user)
+        self._before_run(target, None, callbacks)
+        return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
+
+    def regenerate(
+        self,
+        target: Target,
+        item_id: int,
+        *,
+        callbacks: TurnCallbacks | None = None,
+        cancel: CancelToken | None = None,
+    ) -> TurnResult:
+        """Run the turn of the reply holding ``item_id`` (or of user message ``item_id``) again, as a new version."""
+        callbacks = callbacks or TurnCallbacks()
+        self.sources.loaded_counter(target)
+        self._close_dangling_calls(target, callbacks)
+        user = versions.regenerate_point(self._tail(target), item_id)
+        member = None
+        if target.kind == "squad" and user.get("source") == "user":
+            member = direct_address(user["content"], target, self.sources.workspace)
+        text = f"The reply to message #{user['id']} regenerated."
+        callbacks.on_item(self.sources.session(target).append(branches.marker("regenerate", user["id"], text)))
+        self._before_run(target, None, callbacks)
+        return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
+
+    def switch_version(self, target: Target, item_id: int, index: int) -> dict[str, Any] | None:
+        """Make version ``index`` (0-based) of the message or reply at ``item_id`` the one the chat follows.
+
+        Appends one branch marker (None when that version is already current); nothing is sent."""
+        summary, _ = self.sources.summary(target)
+        return versions.switch(self.sources.session(target), summary, item_id, index)
+
+    def chat_versions(self, target: Target) -> dict[int, Versions]:
+        """The items of the uncompressed tail that have more than one version."""
+        return self._tail(target).versions()
+
+    def _tail(self, target: Target) -> versions.Tail:
+        summary, _ = self.sources.summary(target)
+        return versions.Tail(self.sources.session(target), summary)
+
     def _before_run(self, target: Target, text: str | None, callbacks: TurnCallbacks) -> None:
         """The compression hook: ``on_compressing`` when it makes the request wait, then its report."""
         if self._hook_reports_start:
@@ -257,7 +323,7 @@ class TurnRunner:
                 f"the message is {len(text):,} characters; OkBot sends at most {MAX_USER_CHARS:,} in one message",
                 hint="attach it as a file or split it",
             )
-        window = self.sources.context_window()
+        window = self.sources.context_window(target)
         tokens = self.sources.counter(self.sources.model_for(target)).count_text(text)
         if tokens > window - reply_reserve(window):
             raise OkBotError(
@@ -302,7 +368,8 @@ class TurnRunner:
             offer_tools = round_no <= max_rounds and not runtime.spent
             tool_specs = tools.specs(self.sources.settings) if offer_tools else []
             try:
-                request_id = as_sent.record(proj, user_id=user_id, tools=[s["function"]["name"] for s in tool_specs])
+                names = [s["function"]["name"] for s in tool_specs]
+                request_id = as_sent.record(proj, user_id=user_id, tools=names, round_no=round_no)
             except OkBotError as exc:  # nothing is sent that View context could not show as sent
                 error = OkBotError(f"the as-sent record could not be written: {exc}", hint=exc.hint)
                 append(

@@ -74,13 +74,16 @@ def search(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
     if not best:
         return ToolOutcome(f"No items in this session's record match {query!r}.")
     ranked = sorted(best, key=lambda e: (e[0], e[1]), reverse=True)
+    # an edited or regenerated message's earlier version is still found, and said to be one
+    on_branch = set(ctx.session.branch_ids(min(e[1] for e in ranked) - 1))
     lines = [f"{len(ranked)} match(es) for {query!r}, best first (ids refer to this session's record):"]
     used = len(lines[0])
     for _score, item_id, item in ranked:
         text = item_text(item)
         first = next((t for t in terms if t in text.lower()), terms[0])
         who = item.get("name") if item.get("type") in ("tool_call", "tool_result") else item.get("author")
-        line = f"- #{item_id} {item.get('type')} · {who} · {len(text):,} chars: {_excerpt(text, first)}"
+        replaced = "" if item_id in on_branch else " (an earlier version, since replaced)"
+        line = f"- #{item_id} {item.get('type')}{replaced} · {who} · {len(text):,} chars: {_excerpt(text, first)}"
         if used + len(line) > OUTPUT_CAP_CHARS:
             lines.append(f"(output capped at {OUTPUT_CAP_CHARS:,} chars; narrow the query or use from_id/to_id)")
             break

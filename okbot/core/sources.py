@@ -119,12 +119,19 @@ class ContextSources:
                     self._settings.reload()  # in place: subscribers stay subscribed
         return self._settings
 
-    def model_for(self, target: Target) -> str:
+    def own_model(self, target: Target) -> str | None:
+        """The model an assistant was given itself (``model`` in assistant.json), or None (a squad: always None)."""
         model = target.meta.get("model") if target.kind == "assistant" else None
-        return model or self.settings.get("provider.model")
+        return model.strip() if isinstance(model, str) and model.strip() else None
 
-    def context_window(self) -> int:
-        return effective_context_window(self.settings)
+    def model_for(self, target: Target) -> str:
+        """The model ``target`` talks to: its own (:meth:`own_model`), else the default in settings (a squad's
+        captain always uses the default)."""
+        return self.own_model(target) or self.settings.get("provider.model")
+
+    def context_window(self, target: Target | None = None) -> int:
+        """The context window of ``target``'s model (default: the settings' model)."""
+        return effective_context_window(self.settings, self.model_for(target) if target is not None else None)
 
     def counter(self, model: str) -> TokenCounter:
         return counter_for_model(model)

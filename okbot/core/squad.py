@@ -24,6 +24,7 @@ from okbot.storage.errors import OkBotError
 
 MAX_TASK_CHARS = 8000
 _MENTION = re.compile(r"^\s*@([^\s,:;]+)[\s,:;]*", re.UNICODE)
+_HANDLE = re.compile(r"[^\s,:;]+", re.UNICODE)  # what _MENTION reads as one address
 
 CAPTAIN_NAME = "the captain of the squad {name}"
 CAPTAIN_ROLE = (
@@ -93,12 +94,29 @@ def direct_address(text: str, squad: Target, workspace: Workspace) -> Member | N
         return None
     wanted = match.group(1).casefold()
     found = members(squad, workspace)[0]
-    for member in found:
-        name = member.target.name.casefold()
-        if wanted in {member.target.id.casefold(), name, name.replace(" ", "")}:
-            return member
-    available = ", ".join("@" + m.target.id for m in found) or "none"
+    by_id = [m for m in found if m.target.id.casefold() == wanted]
+    by_name = [m for m in found if wanted in _names(m)]
+    if by_id or by_name:
+        return (by_id or by_name)[0]
+    available = ", ".join(mention(m, found) for m in found) or "none"
     raise OkBotError(f"@{match.group(1)} is not a member of the squad {squad.name}.", hint=f"members: {available}")
+
+
+def mention(member: Member, among: list[Member]) -> str:
+    """How the user addresses ``member`` at the start of a message: ``@`` and its current name without
+    spaces (``@BobStone``), or its id when that name cannot be typed as one word or another member answers to it."""
+    handle = "".join(member.target.name.split())
+    clash = any(
+        other is not member and handle.casefold() in {other.target.id.casefold(), *_names(other)} for other in among
+    )
+    if not _HANDLE.fullmatch(handle) or clash:
+        handle = member.target.id
+    return "@" + handle
+
+
+def _names(member: Member) -> set[str]:
+    name = member.target.name.casefold()
+    return {name, "".join(name.split())}
 
 
 def member_role_line(member: Member, squad: Target) -> str:

@@ -109,12 +109,14 @@ def model_facts(model: str) -> ModelFacts:
     return ModelFacts(model=model, context_window=rule["contextWindow"], encoding=rule["encoding"])
 
 
-def effective_context_window(settings: Settings) -> int:
-    """The current model's context window: the user's override, else the model facts' window."""
-    override = settings.get(CONTEXT_WINDOW_KEY)
+def effective_context_window(settings: Settings, model: str | None = None) -> int:
+    """``model``'s context window (default: the current model's): the user's override for that model, else
+    the model facts' window."""
+    model = model or settings.get("provider.model")
+    override = settings.get_for_model(CONTEXT_WINDOW_KEY, model)
     if override is not None:
         return int(override)
-    return int(model_facts(settings.get("provider.model")).context_window)
+    return int(model_facts(model).context_window)
 
 
 # --------------------------------------------------------------------------- encoding files

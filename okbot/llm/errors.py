@@ -98,6 +98,19 @@ class NoAnswer(Exception):
         self.reasoning = reasoning
 
 
+class NoKey(Exception):
+    """The server needs an API key and none is set (classified as ``no_key``, before any request)."""
+
+    def __init__(self, base_url: str) -> None:
+        super().__init__(base_url)
+        parts = urlsplit(base_url)
+        try:
+            port = parts.port
+        except ValueError:
+            port = None
+        self.host = (parts.hostname or base_url) + (f":{port}" if port and parts.hostname else "")
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -145,6 +158,7 @@ EXCEPTION_RULES: dict[str, _Rule] = {
         False,
         "The model reached its token limit before writing any answer (finish_reason 'length'{spent}).",
     ),
+    "no_key": _Rule("no_key", False, "No API key for {key_host}. Add one in Settings → Models, or set OKBOT_API_KEY."),
     "unknown": _Rule("unknown", False, "The request failed: {detail}"),
 }
 
@@ -277,6 +291,8 @@ def classify(
         key = "too_big"
     elif isinstance(exc, NoAnswer):
         key = "no_answer"
+    elif isinstance(exc, NoKey):
+        key = "no_key"
     elif isinstance(exc, openai.APITimeoutError):
         key = "timeout"
     elif isinstance(exc, StreamCut):
@@ -294,5 +310,8 @@ def classify(
     seconds = f"{exc.seconds:g}" if isinstance(exc, ReplyTooLong) else ""
     chars = f"{exc.chars:,}" if isinstance(exc, ReplyTooLarge) else ""
     spent = f"; it spent {exc}" if isinstance(exc, NoAnswer) and str(exc) else ""
-    message, detail = _build(rule, secrets, detail=raw, host=_host_of(exc), seconds=seconds, chars=chars, spent=spent)
+    key_host = exc.host if isinstance(exc, NoKey) else ""
+    message, detail = _build(
+        rule, secrets, detail=raw, host=_host_of(exc), seconds=seconds, chars=chars, spent=spent, key_host=key_host
+    )
     return ProviderError(message, kind=rule.kind, retryable=rule.retryable, detail=detail)

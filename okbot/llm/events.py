@@ -9,6 +9,7 @@ interrupted reply); no usage is promised in that case.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -62,11 +63,32 @@ class Degraded:
 
 @dataclass(frozen=True)
 class Retrying:
-    """A failed attempt that will be retried after ``delay`` seconds (``attempt`` counts from 1)."""
+    """A failed attempt that will be retried after ``delay`` seconds.
+
+    ``attempt`` is the attempt that failed (counting from 1), ``reason`` what went wrong in the
+    user's words (without the wait), ``attempts`` how many attempts there are at most (0: unknown).
+    :meth:`text` says it all in one sentence for a given time left, so a countdown stays coherent.
+    """
 
     attempt: int
     delay: float
-    message: str
+    reason: str
+    attempts: int = 0
+
+    @property
+    def message(self) -> str:
+        """The sentence as the wait starts."""
+        return self.text(self.delay)
+
+    def text(self, remaining: float) -> str:
+        """``The server is busy (503) — retrying in 3 s (attempt 2 of 4).`` with ``remaining`` seconds left."""
+        reason = self.reason.strip().rstrip(".…") or "The request failed"
+        if remaining >= 1:
+            when = f"retrying in {math.ceil(remaining - 0.05)} s"
+        else:
+            when = "retrying in a moment" if remaining > 0 else "retrying now"
+        of = f" of {self.attempts}" if self.attempts > self.attempt else ""
+        return f"{reason} — {when} (attempt {self.attempt + 1}{of})."
 
 
 @dataclass(frozen=True)

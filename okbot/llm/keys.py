@@ -4,12 +4,12 @@ The key is never a setting and never written to ``settings.json``. ``provider.ke
 chooses where it is read from:
 
 * ``env`` — ``OKBOT_API_KEY``, then ``OPENAI_API_KEY``;
-* ``keyring`` — the system keyring (service ``okbot``, user ``api-key``) when the optional
-  ``keyring`` package is installed and has a usable backend, then the environment;
+* ``keyring`` — the key OkBot saved (:mod:`okbot.llm.keystore`: the system keyring, or a file
+  only the user can read where there is no keyring), then the environment;
 * ``none`` — no key (local servers that need none).
 
-``keyring`` is imported lazily: a missing package, a missing backend or any keyring error
-means "no key from the keyring", logged without the key.
+:func:`key_needed` says when a request cannot go without a key: a hosted base URL (not this
+computer or the local network) with a key source other than ``none``.
 
 At start-up :func:`take_from_environment` moves the key variables out of the process environment
 into memory, so nothing OkBot starts inherits them and another process reading ours
@@ -19,18 +19,17 @@ into memory, so nothing OkBot starts inherits them and another process reading o
 from __future__ import annotations
 
 import ctypes
+import ipaddress
 import logging
 import os
 import re
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from urllib.parse import urlsplit
 
 log = logging.getLogger("okbot.llm")
 
-KEYRING_SERVICE = "okbot"
-KEYRING_USER = "api-key"
 ENV_VARS = ("OKBOT_API_KEY", "OPENAI_API_KEY")
 REDACTED = "[redacted]"
 
@@ -191,51 +190,19 @@ def env_api_key() -> str | None:
     return None
 
 
-def _keyring() -> Any | None:
-    """The keyring module when it is installed and has a real backend, else None."""
-    try:
-        import keyring  # type: ignore[import-not-found]
-        from keyring.backends import fail  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    except Exception as exc:  # a broken install must not take OkBot down
-        log.warning("keyring could not be loaded (%s); not using it", type(exc).__name__)
-        return None
-    try:
-        backend = keyring.get_keyring()
-    except Exception as exc:
-        log.warning("no usable keyring backend (%s)", type(exc).__name__)
-        return None
-    if isinstance(backend, fail.Keyring):
-        return None
-    return keyring
-
-
-def keyring_available() -> bool:
-    """Whether a system keyring can store the key (for the Settings page to say where it goes)."""
-    return _keyring() is not None
-
-
-def _keyring_api_key() -> str | None:
-    module = _keyring()
-    if module is None:
-        return None
-    try:
-        value = module.get_password(KEYRING_SERVICE, KEYRING_USER)
-    except Exception as exc:
-        log.warning("could not read the API key from the keyring (%s)", type(exc).__name__)
-        return None
-    if isinstance(value, str) and value.strip():
-        return value.strip()
-    return None
-
-
 def resolve_api_key(key_source: str) -> str | None:
-    """The API key for ``key_source`` (``env``, ``keyring`` or ``none``), or None when there is none."""
+    """The API key for ``key_source`` (``env``, ``keyring`` or ``none``), or None when there is none.
+
+    ``keyring`` means "the key OkBot saved": the system keyring, or the 0600 key file where there is
+    no keyring (:mod:`okbot.llm.keystore`), then the environment. May block on the keyring.
+    """
     if key_source == "none":
         return None
     if key_source == "keyring":
-        found = _keyring_api_key() or env_api_key()
+        from okbot.llm.keystore import KeyStore  # it imports this module
+
+        saved = KeyStore().get()
+        found = saved.key if saved else env_api_key()
     elif key_source == "env":
         found = env_api_key()
     else:
@@ -244,15 +211,20 @@ def resolve_api_key(key_source: str) -> str | None:
     return found
 
 
-def store_api_key(key: str) -> bool:
-    """Save ``key`` in the system keyring; False when there is no keyring (or it refused)."""
-    remember_secret(key.strip())
-    module = _keyring()
-    if module is None:
+def is_local_url(url: str) -> bool:
+    """Whether ``url`` points at this computer or the local network (where servers rarely need a key)."""
+    host = (urlsplit(url).hostname or "").lower()
+    if not host:
         return False
+    if host == "localhost" or host.endswith(".localhost") or host.endswith(".local"):
+        return True
     try:
-        module.set_password(KEYRING_SERVICE, KEYRING_USER, key.strip())
-    except Exception as exc:
-        log.warning("could not store the API key in the keyring (%s)", type(exc).__name__)
+        address = ipaddress.ip_address(host)
+    except ValueError:
         return False
-    return True
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
+def key_needed(base_url: str, key_source: str) -> bool:
+    """Whether a request to ``base_url`` needs a key: a hosted server, unless the user said it needs none."""
+    return key_source != "none" and not is_local_url(base_url)

@@ -39,6 +39,7 @@ from okbot.config.schema import SettingError
 from okbot.llm.errors import (
     MalformedReply,
     NoAnswer,
+    NoKey,
     ProviderError,
     ReplyTooLarge,
     ReplyTooLong,
@@ -56,7 +57,7 @@ from okbot.llm.events import (
     UsageEvent,
 )
 from okbot.llm.families import RequestFamily, learnt_headroom, request_family
-from okbot.llm.keys import env_key, redact, resolve_api_key
+from okbot.llm.keys import env_key, key_needed, redact, resolve_api_key
 from okbot.llm.provider import (
     TOOL_TEXT_HEAD,
     CancelToken,
@@ -241,6 +242,8 @@ class OpenAIProvider:
     is cut short by a cancel. ``estimate_tokens`` estimates a prompt when the server reports no
     usage. ``max_reply_seconds`` bounds one reply's total duration. ``capabilities`` remembers what
     servers refused; a provider built directly keeps its own, :meth:`from_settings` shares the process's.
+    With ``key_required`` and no ``api_key`` every call fails at once with "No API key for <host>"
+    (kind ``no_key``), before anything is sent.
     """
 
     def __init__(
@@ -256,11 +259,13 @@ class OpenAIProvider:
         max_reply_chars: int = MAX_REPLY_CHARS,
         default_model: str | None = None,
         capabilities: CapabilityMemory | None = None,
+        key_required: bool = False,
     ) -> None:
         self.base_url = base_url
         self._shown_url = _without_credentials(base_url, api_key)
         self.default_model = default_model
         self._key = api_key or None
+        self._no_key = key_required and self._key is None
         self._max_retries = max(0, int(max_retries))
         self._sleep = sleep
         self._estimate = estimate_tokens or rough_token_estimate
@@ -285,8 +290,13 @@ class OpenAIProvider:
 
     @classmethod
     def from_settings(cls, settings: Any, **kwargs: Any) -> OpenAIProvider:
-        """Build from OkBot settings: base URL and model (env overrides applied), key from its source."""
-        key = resolve_api_key("env") if _env_key_set() else resolve_api_key(settings.get("provider.keySource"))
+        """Build from OkBot settings: base URL and model (env overrides applied), key from its source.
+
+        May read the system keyring (``provider.keySource`` = ``keyring``): build it off the GUI thread.
+        """
+        source = "env" if _env_key_set() else settings.get("provider.keySource")
+        key = resolve_api_key(source)
+        base_url = settings.get("provider.baseUrl")
         options: dict[str, Any] = {}
         for name, setting_key in (("timeout", "provider.timeout"), ("max_retries", "provider.maxRetries")):
             try:
@@ -294,8 +304,9 @@ class OpenAIProvider:
             except SettingError:  # a schema without the key: keep the default
                 continue
         options["capabilities"] = SHARED_CAPABILITIES  # the app builds a provider per turn: learn once
+        options["key_required"] = key_needed(base_url, source)
         options.update(kwargs)
-        return cls(settings.get("provider.baseUrl"), key, default_model=settings.get("provider.model"), **options)
+        return cls(base_url, key, default_model=settings.get("provider.model"), **options)
 
     def __repr__(self) -> str:  # never shows the key
         return f"OpenAIProvider(base_url={self._shown_url!r}, key={'set' if self._key else 'none'})"
@@ -350,6 +361,14 @@ class OpenAIProvider:
 
     def _classify(self, exc: BaseException, model: str) -> ProviderError:
         return classify(exc, model=model, secrets=(self._key,))
+
+    def _no_key_error(self) -> ProviderError | None:
+        """The "No API key" error when this server needs a key and none is set, else None."""
+        if not self._no_key:
+            return None
+        error = classify(NoKey(self._shown_url))
+        log.warning("model request not sent: %s", error.message)
+        return error
 
     def _delay(self, error: ProviderError, failures: int) -> float:
         if error.retry_after is not None:
@@ -463,6 +482,10 @@ class OpenAIProvider:
 
     def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
         """Yield the reply as events (see :mod:`okbot.llm.events`); never raises ProviderError."""
+        no_key = self._no_key_error()
+        if no_key is not None:
+            yield ErrorEvent(no_key)
+            return
         cancel = cancel or CancelToken()
         caps = self._caps(request.model)
         if request.tools and not caps.tools:
@@ -504,7 +527,7 @@ class OpenAIProvider:
                     self._max_retries,
                     delay,
                 )
-                yield Retrying(failures, delay, f"{error.message} Retrying in {_seconds(delay)}…")
+                yield Retrying(failures, delay, error.message, self._max_retries + 1)
                 self._wait(delay, cancel)
                 continue
             finally:
@@ -637,6 +660,9 @@ class OpenAIProvider:
 
     def complete(self, request: ChatRequest, cancel: CancelToken | None = None) -> str:
         """The reply text of one non-streaming request (same retries); raises ProviderError."""
+        no_key = self._no_key_error()
+        if no_key is not None:
+            raise no_key
         cancel = cancel or CancelToken()
         caps = self._caps(request.model)
         failures = 0
@@ -675,6 +701,9 @@ class OpenAIProvider:
 
     def list_models(self) -> list[str]:
         """The ids the server lists under ``/models``, sorted; raises ProviderError."""
+        no_key = self._no_key_error()
+        if no_key is not None:
+            raise no_key
         try:
             page = self._client.models.list()
             ids = {str(model.id) for model in page.data if getattr(model, "id", None)}
@@ -692,10 +721,6 @@ def _without_credentials(url: str, key: str | None) -> str:
     if parts.username or parts.password:
         parts = parts._replace(netloc=parts.hostname + (f":{parts.port}" if parts.port else ""))
     return redact(urlunsplit(parts), key)
-
-
-def _seconds(delay: float) -> str:
-    return f"{delay:.1f} s" if delay < 10 else f"{delay:.0f} s"
 
 
 def _env_key_set() -> bool:

@@ -11,7 +11,7 @@ memories.jsonl           header line ``{"okbot": "memories",  1        0: ``memo
                          "version": N}``
 memory-recall.json       ``"version"`` (a cache)             1        0: ``memory-recall-v0-discard`` (recomputed)
 extraction.json          ``"version"``                       1        0: ``extraction-v0-add-version``
-as-sent/requests.jsonl   ``"v"`` on every line               1        none: append-only, v0 lines are read as is
+as-sent/requests.jsonl   ``"v"`` on every line               2        none: append-only, v0/v1 lines are read as is
 evolution.jsonl          ``"v"`` on every line               1        none: append-only; newer lines are skipped
 evolution-pending.json   ``"version"``                       1        none
 evolution-state.json     ``"version"``                       1        none
@@ -140,7 +140,7 @@ CURRENT: dict[str, int] = {
     "memories": 1,
     "memory-recall": 1,
     "extraction": 1,
-    "as-sent": 1,
+    "as-sent": 2,  # 2: the ids of the items sent, the round, the window and token parts
     "evolution-log": 1,
     "evolution-pending": 1,
     "evolution-state": 1,

@@ -23,6 +23,7 @@ from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
 from okbot.ui.main_window import MainWindow
 from okbot.ui.tasks import shutdown_tasks
+from okbot.ui.theme import follow_appearance
 
 if TYPE_CHECKING:
     from okbot.storage.datalock import DataDirLock
@@ -57,9 +58,10 @@ def quit_on_sigterm(app: QApplication) -> QTimer:
     """End the event loop cleanly on SIGTERM (logout, ``kill``), so windows close and data is flushed.
 
     Python runs signal handlers only between bytecodes; the returned timer wakes it now and then
-    while Qt waits in C++.
+    while Qt waits in C++. A SIGTERM that comes while the window is still being built ends the
+    event loop as soon as it starts (the quit is queued, not dropped).
     """
-    signal.signal(signal.SIGTERM, lambda *_: app.quit())
+    signal.signal(signal.SIGTERM, lambda *_: QTimer.singleShot(0, app, app.quit))
     wake = QTimer(app)
     wake.timeout.connect(lambda: None)
     wake.start(250)
@@ -69,8 +71,8 @@ def quit_on_sigterm(app: QApplication) -> QTimer:
 def startup_problems(settings: Settings, workspace: Workspace) -> list[str]:
     """Make sure the default assistant exists; return every message the user should see.
 
-    Nothing here needs an API key or the network: a missing key is a settings matter shown
-    when the user first sends a message.
+    Nothing here needs an API key or the network: a missing key is the first-run panel's matter
+    (and, when the user browses on without one, a "No API key" message when a message is sent).
     """
     problems = list(settings.problems)
     try:
@@ -163,6 +165,17 @@ class _AfterFirstPaint(QObject):
             fn()
 
 
+def open_main_window(settings: Settings, workspace: Workspace) -> MainWindow:
+    """The main window over ``workspace``, not shown yet, with the start-up problems in its status bar.
+
+    It shows the first-run panel whenever no working provider is configured (a hosted base URL with no
+    key anywhere); that is decided off the GUI thread, since finding a key may wait on the keyring.
+    """
+    problems = startup_problems(settings, workspace)
+    ctx = AppContext.create(workspace, settings)
+    return MainWindow(ctx, problems=problems, first_run=True)
+
+
 def run_gui(argv: list[str]) -> int:
     """Run the desktop app until its last window closes; returns the exit code of the event loop.
 
@@ -174,16 +187,15 @@ def run_gui(argv: list[str]) -> int:
     if lock is None:
         return defer_to_running_instance(data_dir)
     try:
+        quit_on_sigterm(app)  # before the window: building it starts background work (the first-run check)
         settings = Settings.load()
-        workspace = Workspace()
-        problems = startup_problems(settings, workspace)
-        ctx = AppContext.create(workspace, settings)
-        window = MainWindow(ctx, problems=problems)
+        follow_appearance(app, settings)  # light/dark and the chat text size, before the first window
+        window = open_main_window(settings, Workspace())
+        ctx = window.ctx
         guards: list[SingleInstance] = []
         _AfterFirstPaint(window.centralWidget() or window, lambda: guards.append(serve_second_instances(lock, window)))
         window.show()
         ctx.warm_up()
-        quit_on_sigterm(app)
         code = app.exec()
         window.close()
         shutdown_tasks()

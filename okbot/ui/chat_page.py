@@ -8,22 +8,40 @@ sent and written; the page only reacts.
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QKeySequence, QPalette, QShortcut
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from okbot.config.schema import SettingError
+from okbot.core import chat_text
 from okbot.core.roster import SquadRoster
+from okbot.core.squad import members as squad_members
+from okbot.core.squad import mention
 from okbot.core.workspace import Target
 from okbot.llm.events import Degraded, Retrying
+from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
 from okbot.ui.approval_card import ApprovalCard
 from okbot.ui.chat import ChatView
 from okbot.ui.chat.activity import WorkingLine
 from okbot.ui.composer import Composer
+from okbot.ui.edit_banner import EditBanner
+from okbot.ui.elided_label import ElidedLabel
 from okbot.ui.evolution_lines import landed_text, upkeep_text
+from okbot.ui.model_picker import ModelPicker
+from okbot.ui.settings.provider_setup import list_models
 from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT, SummaryUpdater
 from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed
 from okbot.ui.turn_worker import TurnWorker
@@ -36,6 +54,12 @@ TOOL_PROGRESS_MARK = "⚙ "
 
 STOPPED_TEXT = "You stopped the reply; what arrived is kept."
 EMPTY_CHAT = "Say hello to {name}. Your conversation is saved as you go."
+SQUAD_MODEL_TEXT = (
+    "The squad's captain answers with the default model (Settings → Models). Each member answers with its "
+    "own model: pick it in that assistant's chat."
+)
+RETRY_TICK_MS = 200  # the automatic retry's countdown is redrawn this often
+RECALL_LOOKBACK = 400  # Up in the composer goes back through the user's messages among this many last items
 
 
 class ChatPage(QWidget):
@@ -45,6 +69,7 @@ class ChatPage(QWidget):
     reply_finished = Signal(object)  # TurnResult
     view_context_requested = Signal(object, int)  # Target, user item id
     settings_requested = Signal(object)  # Target: the assistant's (or squad's) own settings
+    target_changed = Signal(object)  # Target: this page wrote its file (the model picked in the header)
 
     def __init__(self, ctx: AppContext, target: Target, parent: Any = None) -> None:
         super().__init__(parent)
@@ -59,12 +84,13 @@ class ChatPage(QWidget):
         self._last_result: TurnResult | None = None
         self._compression_failed = False  # the turn's compression failed: say so once it is over
         self._evolved_note = ""  # staged persona and skill changes landed with this turn: said until the next one
+        self._draft = ""  # what the composer held when an edit began (given back on Cancel)
         self._quiet = ""  # the quiet line on show (upkeep running, or the note above), replaced by anything else
         self.summary_updates = SummaryUpdater(ctx, target, self)
         self.summary_updates.started.connect(self._on_summary_updates_started)
         self.summary_updates.finished.connect(self._on_summary_updates_finished)
 
-        self.title = QLabel(target.name, self)
+        self.title = ElidedLabel(target.name, self)
         self.title.setObjectName("chatTitle")
         font = QFont(self.title.font())
         font.setPointSizeF(font.pointSizeF() * 1.25)
@@ -79,9 +105,11 @@ class ChatPage(QWidget):
             else "Persona (SOUL.md), memories, skills and what it learnt (Evolution)"
         )
         self.settings_button.clicked.connect(lambda: self.settings_requested.emit(self.target))
-        self.subtitle = QLabel(self._subtitle_text(), self)
+        self.subtitle = ElidedLabel(self._subtitle_text(), self)
         self.subtitle.setObjectName("chatSubtitle")
         self.subtitle.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.model_picker = ModelPicker(ctx.tasks, lambda: list_models(ctx.settings), self)
+        self.model_picker.chosen.connect(self._on_model_picker_chosen)
         self.gauge = TokenGauge(self)
         self.feed = TokenGaugeFeed(ctx.sources, ctx.tasks, self)
         self.feed.reading_ready.connect(self.gauge.set_reading)
@@ -90,6 +118,11 @@ class ChatPage(QWidget):
         self.view = ChatView(self)
         self.view.setObjectName("chatView")
         self.view.retry_requested.connect(self.retry)
+        self.view.edit_requested.connect(self.begin_edit)
+        self.view.regenerate_requested.connect(self.regenerate)
+        self.view.version_requested.connect(self.switch_version)
+        self.edit_banner = EditBanner(self)
+        self.edit_banner.cancelled.connect(self.cancel_edit)
         self.view.view_context_requested.connect(self._on_view_context_requested)
         find = QShortcut(QKeySequence.StandardKey.Find, self, self.view.open_find)  # Ctrl+F, also from the composer
         find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -102,16 +135,18 @@ class ChatPage(QWidget):
         self.status_line.setWordWrap(True)
         self.status_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status_line.hide()
-        self.retry_button = QPushButton("Retry", self)
-        self.retry_button.setObjectName("retryButton")
-        self.retry_button.clicked.connect(self.retry)
-        self.retry_button.hide()
+        # an automatic retry's countdown: the event being waited out and when its wait ends
+        self._retrying: Retrying | None = None
+        self._retry_at = 0.0
+        self._retry_shown = ""
+        self._retry_tick = QTimer(self, interval=RETRY_TICK_MS)
+        self._retry_tick.timeout.connect(self._on_retry_tick_timeout)
         self.working = WorkingLine(self)  # squads: who is working right now
 
         self.composer = Composer(self)
-        self.composer.set_target_name(target.name)
         self.composer.send_requested.connect(self.send)
         self.composer.stop_requested.connect(self.stop)
+        self.composer.history_wanted.connect(self._on_composer_history_wanted)
         if target.problem and not target.meta:
             self.composer.setEnabled(False)
             self._set_status(f"⚠ {target.problem}")
@@ -119,6 +154,7 @@ class ChatPage(QWidget):
         self._build_layout()
         self._show_session()
         self._set_up_squad()
+        self.refresh_model()
         self.view.set_developer_mode(bool(ctx.settings.get("developerMode")))
         self.refresh_gauge()
         ctx.upkeep_phases.changed.connect(self._on_upkeep_phases_changed)
@@ -139,11 +175,56 @@ class ChatPage(QWidget):
         return self.status_line.text() if not self.status_line.isHidden() else ""
 
     def send(self, text: str) -> None:
-        """Send ``text`` as the next message (ignored while a reply streams)."""
+        """Send ``text`` as the next message, or as the new version of the message being edited
+        (ignored while a reply streams)."""
         if self.streaming or not text.strip():
             return
         self._sent_text = text
-        self._start(text)
+        self._start(text, edit_of=self.edit_banner.item_id or None)
+
+    def begin_edit(self, item_id: int, text: str) -> None:
+        """Put your message ``item_id`` in the composer; sending it makes a new version (see :meth:`send`)."""
+        if self.streaming:
+            return
+        if not self.edit_banner.editing:
+            self._draft = self.composer.text()  # given back on Cancel
+        self.edit_banner.begin(item_id)
+        self.composer.set_text(text)
+        self.composer.focus_input()
+
+    def cancel_edit(self) -> None:
+        if self.edit_banner.editing:
+            self.edit_banner.end()
+            self.composer.set_text(self._draft)
+            self._draft = ""
+
+    def regenerate(self, item_id: int) -> None:
+        """Run the turn of the reply holding ``item_id`` again; the old reply stays as a version."""
+        if self.streaming:
+            return
+        self._sent_text = None
+        self._start(None, regenerate_of=item_id)
+
+    def switch_version(self, item_id: int, index: int) -> None:
+        """Follow version ``index`` of the message (or reply) shown at ``item_id``: one line is written,
+        off the GUI thread."""
+        if self.streaming:
+            return
+        from okbot.core import versions
+
+        session = self.ctx.sources.session(self.target)
+        summary, _ = self.ctx.sources.summary(self.target)
+        self.ctx.tasks.run(
+            lambda: versions.switch(session, summary, item_id, index),
+            self._on_version_switched,
+            lambda exc: self._set_status(f"⚠ {exc}"),
+            owner=self,
+        )
+
+    def _on_version_switched(self, mark: dict | None) -> None:
+        if mark is not None:
+            self.view.append_item(mark)
+            self.refresh_gauge()
 
     def retry(self) -> None:
         """Run the turn of the last user message again."""
@@ -162,6 +243,15 @@ class ChatPage(QWidget):
         """Recount this chat's next request off the GUI thread."""
         self.feed.refresh(self.target)
 
+    def refresh_model(self) -> None:
+        """Show the model this chat talks to (the assistant's own, else the default in settings)."""
+        default = self.ctx.settings.get("provider.model")
+        if self.target.kind == "squad":
+            self.model_picker.lock(default, SQUAD_MODEL_TEXT)
+            return
+        own = self.ctx.sources.own_model(self.target)
+        self.model_picker.set_model(self.target.name, own or default, default, own=own is not None)
+
     def set_developer_mode(self, on: bool) -> None:
         self.view.set_developer_mode(on)
 
@@ -174,26 +264,33 @@ class ChatPage(QWidget):
         self.composer.focus_input()
 
     def update_target(self, target: Target) -> None:
-        """The target was renamed (same directory): update names shown."""
+        """The target was renamed or its file changed (same directory): update names and the model shown."""
         self.target = target
         self.summary_updates.target = target
         self.title.setText(target.name)
         self.subtitle.setText(self._subtitle_text())
-        self.composer.set_target_name(target.name)
         self._set_up_squad()
+        self.refresh_model()
 
     # ------------------------------------------------------------- turn slots
-    def _start(self, text: str | None) -> None:
+    def _start(self, text: str | None, *, edit_of: int | None = None, regenerate_of: int | None = None) -> None:
         self._set_status("")
         self._compression_failed = False
         self._evolved_note = self._quiet = ""
-        self.retry_button.hide()
         # the runner is built on the worker thread; an OkBotError there (e.g. no API key where one
         # is needed) arrives as ``failed`` and the text stays in the box
         if self._finished_worker is not None:
             self._finished_worker.deleteLater()
             self._finished_worker = None
-        worker = TurnWorker(self.ctx.make_runner, self.target, text, self, tasks=self.ctx.tasks)
+        worker = TurnWorker(
+            self.ctx.make_runner,
+            self.target,
+            text,
+            self,
+            tasks=self.ctx.tasks,
+            edit_of=edit_of,
+            regenerate_of=regenerate_of,
+        )
         worker.item.connect(self._on_worker_item)
         worker.delta.connect(self._on_worker_delta)
         worker.event.connect(self._on_worker_event)
@@ -210,9 +307,11 @@ class ChatPage(QWidget):
         self.streaming_changed.emit(True)
 
     def _on_worker_item(self, item: dict) -> None:
+        self._end_retry_countdown()
         if item.get("type") == "user" and self._sent_text is not None:
             self.composer.accept_sent(self._sent_text)  # accepted: now (and only now) clear the box
             self._sent_text = None
+            self.edit_banner.end()
         if item.get("type") == "assistant":
             self.view.end_stream()
         if item.get("type") == "tool_result" and self.status_line.text().startswith(TOOL_PROGRESS_MARK):
@@ -222,11 +321,15 @@ class ChatPage(QWidget):
             self._set_status("")  # the compression before the request is over
 
     def _on_worker_delta(self, text: str) -> None:
+        self._end_retry_countdown()
         self.view.stream_delta(text)
 
     def _on_worker_event(self, event: object) -> None:
         if isinstance(event, Retrying):
-            self._set_status(f"Retrying (attempt {event.attempt + 1}) in {event.delay:.0f}s — {event.message}")
+            self._retrying, self._retry_at = event, time.monotonic() + event.delay
+            self._retry_shown = event.text(event.delay)
+            self._set_status(self._retry_shown)
+            self._retry_tick.start()
         elif isinstance(event, Degraded):
             self._set_status(f"Note: {event.message}")
         else:
@@ -254,14 +357,16 @@ class ChatPage(QWidget):
             log.warning("cannot always allow %s: %s", tool, exc)
 
     def _on_worker_finished(self, result: TurnResult) -> None:
+        branched = self.worker is not None and (self.worker.edit_of or self.worker.regenerate_of) is not None
         self._turn_over()
+        if branched:  # the new version's ‹ › appear once its items are on disk
+            self.view.chat_model().refresh_branch()
         self._last_result = result
+        # a failed or stopped reply is told (with its Retry) by its bubble, the one place for it
         if result.status == "interrupted":
             self._set_status(STOPPED_TEXT)
-            self.retry_button.show()
         elif result.status == "error":
-            self._set_status(f"⚠ The reply failed: {result.error}" if result.error else "⚠ The reply failed.")
-            self.retry_button.show()
+            self._set_status("")
         elif not any(isinstance(e, Degraded) for e in result.degraded):
             if self._compression_failed:
                 self._set_status(FAILED_TEXT)
@@ -278,6 +383,7 @@ class ChatPage(QWidget):
         self._set_status(f"⚠ {message}")  # the message was refused: nothing was written, the text stays
 
     def _turn_over(self) -> None:
+        self._end_retry_countdown()
         self.approval.cancel()
         if self.status_line.text().startswith(TOOL_PROGRESS_MARK):
             self._set_status("")
@@ -288,6 +394,25 @@ class ChatPage(QWidget):
         self.composer.set_streaming(False)
         self._finished_worker, self.worker = self.worker, None
         self.streaming_changed.emit(False)
+
+    def _on_retry_tick_timeout(self) -> None:
+        if self._retrying is None:
+            self._retry_tick.stop()
+            return
+        left = self._retry_at - time.monotonic()
+        self._retry_shown = self._retrying.text(left)
+        self._set_status(self._retry_shown)
+        if left <= 0:
+            self._retry_tick.stop()  # "retrying now" stays until the new attempt answers
+
+    def _end_retry_countdown(self) -> None:
+        """The retried request answered (or the turn ended): its countdown leaves the status line."""
+        if self._retrying is None:
+            return
+        self._retrying = None
+        self._retry_tick.stop()
+        if self.status_text() == self._retry_shown:
+            self._set_status("")
 
     def _on_worker_compressing(self) -> None:
         self._set_status(UPDATING_TEXT)  # the request waits for the summary: say why nothing arrives yet
@@ -325,6 +450,17 @@ class ChatPage(QWidget):
             if not self.streaming:
                 self._set_status(FAILED_TEXT)
 
+    def _on_model_picker_chosen(self, model: str) -> None:
+        """Remember the model picked for this assistant (assistant.json); the next request uses it."""
+        try:
+            target = self.ctx.workspace.set_meta(self.target, "model", model or None)
+        except (OkBotError, OSError) as exc:
+            self._set_status(f"⚠ The model was not changed: {exc}")
+            return
+        self.update_target(target)
+        self.refresh_gauge()  # the window (and the counter) follow the model
+        self.target_changed.emit(target)
+
     def _on_view_context_requested(self, item_id: int) -> None:
         self.view_context_requested.emit(self.target, item_id)
 
@@ -359,12 +495,29 @@ class ChatPage(QWidget):
         self.ctx.tasks.run(close, show, lambda exc: log.warning("could not close dangling calls: %s", exc), owner=self)
 
     def _set_up_squad(self) -> None:
-        """Squads: name and colour the captain and members on bubbles and in the working line."""
+        """Squads: name and colour the captain and members on bubbles and in the working line, and tell
+        in the composer how to ask one member (by their current name)."""
         if self.target.kind != "squad":
+            self.composer.set_target_name(self.target.name)
             return
         roster = SquadRoster.build(self.target, self.ctx.workspace.assistants())
         self.working.set_roster(roster)
         self.view.set_roster(roster)
+        found = squad_members(self.target, self.ctx.workspace)[0]
+        self.composer.set_target_name(self.target.name, mention=mention(found[0], found) if found else "")
+
+    def _on_composer_history_wanted(self) -> None:
+        """Up in the empty composer: the user's messages at the end of the record, read off the GUI thread."""
+        store = self.ctx.sources.session(self.target)
+
+        def read() -> list[str]:
+            return chat_text.sent_messages(store.tail(RECALL_LOOKBACK))
+
+        def failed(exc: BaseException) -> None:
+            log.warning("could not read the sent messages back: %s", exc)
+            self.composer.set_history([])
+
+        self.ctx.tasks.run(read, self.composer.set_history, failed, owner=self)
 
     def _show_quiet(self) -> None:
         """The status line's quiet line: upkeep of this assistant running, else the changes that landed (or none)."""
@@ -383,15 +536,18 @@ class ChatPage(QWidget):
         return self.target.role_line or "Assistant"
 
     def _build_layout(self) -> None:
-        header = QHBoxLayout()
-        header.setContentsMargins(20, 12, 20, 8)
-        names = QVBoxLayout()
-        names.setSpacing(0)
-        names.addWidget(self.title)
-        names.addWidget(self.subtitle)
-        header.addLayout(names, 1)
-        header.addWidget(self.gauge, 0, Qt.AlignmentFlag.AlignVCenter)
-        header.addWidget(self.settings_button, 0, Qt.AlignmentFlag.AlignVCenter)
+        # two rows, so a narrow window (640 px) elides the names instead of squeezing the controls:
+        # name · model · Assistant… above, role line · token gauge below
+        header = QGridLayout()
+        header.setContentsMargins(20, 10, 20, 8)
+        header.setHorizontalSpacing(8)
+        header.setVerticalSpacing(0)
+        header.addWidget(self.title, 0, 0)
+        header.addWidget(self.model_picker, 0, 1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        header.addWidget(self.settings_button, 0, 2, Qt.AlignmentFlag.AlignVCenter)
+        header.addWidget(self.subtitle, 1, 0)
+        header.addWidget(self.gauge, 1, 1, 1, 2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        header.setColumnStretch(0, 1)
 
         rule = QFrame(self)
         rule.setFrameShape(QFrame.Shape.HLine)
@@ -400,7 +556,6 @@ class ChatPage(QWidget):
         status_row = QHBoxLayout()
         status_row.setContentsMargins(20, 0, 20, 0)
         status_row.addWidget(self.status_line, 1)
-        status_row.addWidget(self.retry_button)
 
         bottom = QVBoxLayout()
         bottom.setContentsMargins(16, 4, 16, 12)
@@ -411,6 +566,7 @@ class ChatPage(QWidget):
         bottom.addLayout(working_row)
         bottom.addWidget(self.approval)
         bottom.addLayout(status_row)
+        bottom.addWidget(self.edit_banner)
         bottom.addWidget(self.composer)
 
         layout = QVBoxLayout(self)

@@ -4,6 +4,11 @@ Enter sends, Shift+Enter inserts a newline, and Enter never sends while an input
 composing (a non-empty pre-edit string, e.g. Japanese or Chinese input): it goes to the input
 method to commit the candidate. While a reply streams the button turns into Stop. The composer
 clears only when told the message was accepted, so a refused message stays where it was typed.
+
+Up in an empty box recalls the messages sent in this chat, newest first (Up again goes further
+back, Down forward, past the newest the box is empty again); the owner supplies them when asked
+(``history_wanted``). Typing into a recalled message makes it the user's text: recall stops there.
+The placeholder is the longest of its wordings that fits the box, so it never wraps out of sight.
 """
 
 from __future__ import annotations
@@ -11,21 +16,34 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QFontMetrics, QInputMethodEvent, QKeyEvent, QPalette
+from PySide6.QtGui import QFontMetrics, QInputMethodEvent, QKeyEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPlainTextEdit, QPushButton, QSizePolicy
 
 MAX_VISIBLE_LINES = 8
-PLACEHOLDER = "Message {name} — Enter to send, Shift+Enter for a new line"
+# the placeholder's wordings, longest first: the first that fits the box is shown, the last one elided
+PLACEHOLDERS = (
+    "Message {name} — Enter to send, Shift+Enter for a new line",
+    "Message {name} — Enter to send",
+    "Message {name}",
+)
+SQUAD_PLACEHOLDERS = (
+    "Message {name} — start with {mention} to ask one member",
+    "Message {name} — {mention} asks one member",
+    "Message {name}",
+)
 
 
 class ComposerEdit(QPlainTextEdit):
     """A plain-text editor where Enter submits (outside IME composition) and Shift+Enter breaks the line."""
 
     submit = Signal()
+    recall = Signal(int)  # Up (+1: further back) or Down (-1) where the composer recalls sent messages
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._preedit = ""
+        self._placeholders: tuple[str, ...] = ("",)
+        self.recalling = False  # the box shows a recalled message, untouched: Up and Down move through them
         self.setTabChangesFocus(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
@@ -57,7 +75,30 @@ class ComposerEdit(QPlainTextEdit):
                 self.insertPlainText("\n")
                 event.accept()
                 return
+        if event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down) and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+            if not self.composing and (self.recalling or not self.toPlainText()):
+                event.accept()
+                self.recall.emit(1 if event.key() == Qt.Key.Key_Up else -1)
+                return
         super().keyPressEvent(event)
+
+    def set_placeholders(self, wordings: tuple[str, ...]) -> None:
+        """Offer ``wordings`` (longest first) as the placeholder; the widest that fits is shown."""
+        self._placeholders = wordings or ("",)
+        self._fit_placeholder()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        self._fit_placeholder()
+
+    def _fit_placeholder(self) -> None:
+        metrics = self.fontMetrics()
+        room = int(self.viewport().width() - 2 * self.document().documentMargin()) - 2
+        for wording in self._placeholders:
+            if metrics.horizontalAdvance(wording) <= room:
+                self.setPlaceholderText(wording)
+                return
+        self.setPlaceholderText(metrics.elidedText(self._placeholders[-1], Qt.TextElideMode.ElideRight, max(room, 0)))
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
         return QSize(super().sizeHint().width(), self._wanted_height())
@@ -89,6 +130,7 @@ class Composer(QFrame):
 
     send_requested = Signal(str)
     stop_requested = Signal()
+    history_wanted = Signal()  # Up in the empty box before the sent messages were given (set_history)
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -97,11 +139,16 @@ class Composer(QFrame):
         self.setAutoFillBackground(True)
         self.setBackgroundRole(QPalette.ColorRole.Base)
         self._streaming = False
+        self._history: list[str] | None = None  # sent messages, newest first (None: not read yet)
+        self._recall_at = -1  # which of them is on show (-1: none)
+        self._recall_wanted = False  # Up was pressed before the history arrived
 
         self.edit = ComposerEdit(self)
         self.edit.setObjectName("composerEdit")
         self.edit.submit.connect(self._on_edit_submit)
+        self.edit.recall.connect(self._on_edit_recall)
         self.edit.textChanged.connect(self._update_button)
+        self.edit.textChanged.connect(self._on_edit_text_changed)
 
         self.button = QPushButton("Send", self)
         self.button.setObjectName("sendButton")
@@ -129,8 +176,18 @@ class Composer(QFrame):
         self.edit.setPlainText(text)
         self.edit.moveCursor(self.edit.textCursor().MoveOperation.End)
 
-    def set_target_name(self, name: str) -> None:
-        self.edit.setPlaceholderText(PLACEHOLDER.format(name=name))
+    def set_target_name(self, name: str, *, mention: str = "") -> None:
+        """Name the chat in the placeholder; ``mention`` (a squad member, ``@Ada``) adds how to ask one member."""
+        wordings = SQUAD_PLACEHOLDERS if mention else PLACEHOLDERS
+        self.edit.set_placeholders(tuple(w.format(name=name, mention=mention) for w in wordings))
+
+    def set_history(self, sent: list[str]) -> None:
+        """The messages sent in this chat, newest first; recalls the newest when Up was waiting for them."""
+        self._history = list(sent)
+        if self._recall_wanted:
+            self._recall_wanted = False
+            if not self.text():
+                self._on_edit_recall(1)
 
     def set_streaming(self, streaming: bool) -> None:
         """Show Stop (streaming) or Send. Typing stays possible either way."""
@@ -139,6 +196,8 @@ class Composer(QFrame):
 
     def accept_sent(self, text: str) -> None:
         """The turn took ``text``: clear the box unless the user already typed something else."""
+        if self._history is not None and (not self._history or self._history[0] != text):
+            self._history.insert(0, text)
         if self.text() == text:
             self.edit.clear()
 
@@ -152,6 +211,28 @@ class Composer(QFrame):
         text = self.text()
         if text.strip():
             self.send_requested.emit(text)
+
+    def _on_edit_recall(self, step: int) -> None:
+        if self._history is None:
+            if step > 0 and not self._recall_wanted:  # asked once; the answer recalls the newest
+                self._recall_wanted = True
+                self.history_wanted.emit()
+            return
+        at = max(-1, min(self._recall_at + step, len(self._history) - 1))
+        if at == self._recall_at:
+            return
+        self._recall_at = at
+        self.set_text(self._history[at] if at >= 0 else "")
+        self.edit.recalling = at >= 0
+
+    def _on_edit_text_changed(self) -> None:
+        shown = self._history[self._recall_at] if self._history and self._recall_at >= 0 else None
+        if shown is not None and self.text() != shown:  # typed into: the user's text now
+            self._recall_at = -1
+            self.edit.recalling = False
+        elif not self.text():
+            self._recall_at = -1
+            self.edit.recalling = False
 
     def _on_button_clicked(self) -> None:
         if self._streaming:

@@ -1,9 +1,10 @@
 """What the View-context window shows for one user message, built off the GUI thread.
 
 :func:`load_snapshot` calls the one ``build_context`` (cut at the message) and the core's
-``render_markdown``, reads the as-sent record and compares it with the live projection. It is
-blocking and Qt-free: the viewer runs it through the app's TaskRunner and only displays the
-:class:`ViewerSnapshot` it returns.
+``render_markdown``, loads the chosen request of the message's turn from the as-sent record (every
+block and item it held: :func:`~okbot.core.sent_request.load_sent`), renders it with the core's
+``as_sent_markdown`` and compares it with the live projection. It is blocking and Qt-free: the viewer
+runs it through the app's TaskRunner and only displays the :class:`ViewerSnapshot` it returns.
 """
 
 from __future__ import annotations
@@ -12,14 +13,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from okbot.core.assent import AsSentRequest, AsSentStore, compare_blocks
+from okbot.core.assent import AsSentRequest, compare_blocks
 from okbot.core.context import ContextProjection, build_context
 from okbot.core.items import member_of
 from okbot.core.render import as_sent_markdown, remember_api_keys, render_markdown
 from okbot.core.roster import SquadRoster
+from okbot.core.sent_request import SentRequest, load_sent
 from okbot.core.sources import ContextSources
 from okbot.core.tokens import APPROX_NOTE
 from okbot.core.workspace import Target
+from okbot.storage.errors import NotFound
 
 
 @dataclass(frozen=True)
@@ -33,13 +36,15 @@ class TurnMember:
 
 @dataclass
 class ViewerSnapshot:
-    """The projection for one user message, its Markdown, and the as-sent record compared with it."""
+    """The projection for one user message, its Markdown, and the request the message's turn sent, loaded
+    whole and compared with it."""
 
     projection: ContextProjection
     markdown: str  # render_markdown(projection) — what the Context tab shows
     full_markdown: str  # the same with no body cut — what "Copy all" copies
-    as_sent: AsSentRequest | None = None
-    as_sent_markdown: str = ""
+    sent: SentRequest | None = None  # the chosen request of the turn (default: the one the reply came from)
+    as_sent_markdown: str = ""  # as_sent_markdown(sent, projection) — what the As-sent tab shows
+    as_sent_full_markdown: str = ""  # the same with no body cut
     block_states: list[tuple[str, str]] = field(default_factory=list)
     member: str | None = None  # a squad member's request, not the captain's
     turn_members: list[TurnMember] = field(default_factory=list)  # squads: who worked in this turn
@@ -51,15 +56,28 @@ class ViewerSnapshot:
         return dict(health) if isinstance(health, Mapping) else {}
 
     @property
+    def as_sent(self) -> AsSentRequest | None:
+        """The chosen request's record (``None`` when the turn has none)."""
+        return self.sent.request if self.sent is not None else None
+
+    @property
     def changed_blocks(self) -> list[str]:
         return [name for name, state in self.block_states if state != "same"]
 
 
-def load_snapshot(sources: ContextSources, target: Target, item_id: int, member: str | None = None) -> ViewerSnapshot:
+def load_snapshot(
+    sources: ContextSources,
+    target: Target,
+    item_id: int,
+    member: str | None = None,
+    request_id: int | None = None,
+) -> ViewerSnapshot:
     """Build everything the viewer shows for ``item_id`` (blocking: run it through the TaskRunner).
 
     For a squad, ``member`` builds that member's request for the turn instead of the captain's
     (``build_context(..., member=)``); the as-sent record is the captain's, so it is read only then.
+    ``request_id`` picks one request of the turn (an earlier attempt, another tool round); ``None``, or
+    one the turn does not have, shows the request the reply came from.
     """
     sources.loaded_counter(target)
     remember_api_keys(sources.settings)  # a key echoed into the record is shown redacted, as by `okbot context`
@@ -73,11 +91,15 @@ def load_snapshot(sources: ContextSources, target: Target, item_id: int, member:
     )
     if member is not None:
         return snap
-    sent = AsSentStore(target.dir / "as-sent").for_user_message(item_id)
+    try:
+        sent = load_sent(sources, target, item_id, request_id)
+    except NotFound:  # a request this turn does not have: the one the reply came from
+        sent = load_sent(sources, target, item_id)
     if sent is not None:
-        snap.as_sent = sent
-        snap.block_states = compare_blocks(sent, proj)
+        snap.sent = sent
+        snap.block_states = compare_blocks(sent.request, proj)
         snap.as_sent_markdown = as_sent_markdown(sent, proj, snap.block_states)
+        snap.as_sent_full_markdown = as_sent_markdown(sent, proj, snap.block_states, body_limit=None)
     return snap
 
 

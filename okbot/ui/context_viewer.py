@@ -1,9 +1,12 @@
 """The View-context window: exactly what the model saw for one user message.
 
 The text is ``render_markdown(build_context(target, at=message id))`` — the same function the
-turn runner and ``okbot context`` use, never re-assembled here. Building it (and reading the
-as-sent record) runs off the GUI thread through the app's :class:`~okbot.ui.tasks.TaskRunner`;
-an open viewer rebuilds when SOUL.md, skills/, memory/ or the session summary change on disk.
+turn runner and ``okbot context`` use, never re-assembled here. The As-sent tab is
+``as_sent_markdown`` of one request the message's turn sent, read back whole from the as-sent record
+(``okbot context --at N --as-sent`` prints the same); while it is open the header and the token bar
+show that request's own numbers. Building both (and reading the record and the items it names) runs
+off the GUI thread through the app's :class:`~okbot.ui.tasks.TaskRunner`; an open viewer rebuilds
+when SOUL.md, skills/, memory/ or the session summary change on disk.
 """
 
 from __future__ import annotations
@@ -39,7 +42,16 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.core.context import ContextProjection
-from okbot.core.render import BODY_INDENT, header_lines, health_lines
+from okbot.core.render import (
+    BODY_INDENT,
+    DIFF_MARK,
+    as_sent_window,
+    header_lines,
+    health_lines,
+    sent_time,
+    usage_text,
+)
+from okbot.core.sent_request import SentRequest
 from okbot.core.sources import context_files
 from okbot.core.workspace import Target
 from okbot.storage.errors import OkBotError
@@ -64,6 +76,18 @@ def bar_segments(proj: ContextProjection) -> list[BarSegment]:
     return segs
 
 
+def sent_bar_segments(sent: SentRequest) -> list[BarSegment]:
+    """The token bar's parts for a recorded request: its blocks, its items and overhead, as counted then."""
+    segs = [
+        BarSegment(str(b.get("name", "?")), int(b.get("tokens") or 0), f"{b.get('title') or b.get('name')} · as sent")
+        for b in sent.request.blocks
+    ]
+    held = f"{len(sent.items):,} items sent"
+    segs.append(BarSegment("session items", sent.items_tokens, held))
+    segs.append(BarSegment("overhead", sent.overhead_tokens, "chat-format overhead per message", muted=True))
+    return segs
+
+
 # -- presentation -------------------------------------------------------------------------------
 def _blend(a: QColor, b: QColor, t: float) -> QColor:
     return QColor.fromRgbF(*(x + (y - x) * t for x, y in zip(a.getRgbF()[:3], b.getRgbF()[:3], strict=True)))
@@ -82,7 +106,8 @@ _HEADER_KEYS = frozenset(
         "Instructions since sent",
     }
 )
-_DIFF_HEADINGS = (" · changed since sent ·", " · added since sent ·", " · removed since sent ·")
+_H2 = ("## instructions", "## session items", "## changed since sent")
+_NOTICES = ("Notice:", "≈ ", "(the sent text is missing", "(this block's text is missing", "(item #")
 _IN_DIFF = 1  # QSyntaxHighlighter block state: inside a block shown as a diff
 
 
@@ -136,12 +161,13 @@ class _MarkdownHighlighter(QSyntaxHighlighter):
     def highlightBlock(self, line: str) -> None:  # noqa: N802 (Qt API)
         f, n = self._formats, len(line)
         state = max(self.previousBlockState(), 0)
-        if line.startswith("### ") and line.endswith(" tokens"):  # one block or item of the layout
-            in_diff = self._diff and any(mark in line for mark in _DIFF_HEADINGS)
+        if line.startswith("### "):  # one block or item of the layout (bodies are indented)
+            in_diff = self._diff and DIFF_MARK in line
             self.setCurrentBlockState(_IN_DIFF if in_diff else 0)
-            self.setFormat(0, n, f["changed" if in_diff else "h3"])
+            missing = line.split(" — ")[0].endswith("] missing item")
+            self.setFormat(0, n, f["changed" if in_diff or missing else "h3"])
             return
-        if line in ("## instructions", "## session items"):
+        if line in _H2:
             self.setCurrentBlockState(0)
             self.setFormat(0, n, f["h2"])
             return
@@ -159,7 +185,7 @@ class _MarkdownHighlighter(QSyntaxHighlighter):
                 self.setFormat(0, n, f["content_heading"])
         elif line.startswith(("# Context · ", "# As sent · ")):
             self.setFormat(0, n, f["h1"])
-        elif line.startswith(("Notice:", "≈ ", "(the sent text is missing", "(this block's text is missing")):
+        elif line.startswith(_NOTICES):
             self.setFormat(0, n, f["notice"])
         else:
             key = line.split(":", 1)[0]
@@ -190,11 +216,14 @@ def _secondary(label: QLabel) -> QLabel:
 class ContextViewer(QWidget):
     """A top-level window showing the projection the model saw for user message ``item_id``.
 
-    Tabs: **Context** (``render_markdown`` of the projection) and **As sent** (the recorded request,
-    with a per-block diff against the live projection; disabled when there is no record). For a
-    squad, a "Request of" switch lists the captain and every member who worked in that turn;
-    choosing a member rebuilds with ``build_context(..., member=)`` (As sent is the captain's). Emits
-    ``refreshed`` after new content is shown and ``failed`` (with the message) when a build fails;
+    Tabs: **Context** (``render_markdown`` of the projection) and **As sent** (one recorded request of
+    the message's turn, whole: every block and item it held, then a diff of each block changed since;
+    disabled when there is no record). A choice above it offers each request of the turn (each
+    attempt, each tool round), defaulting to the one the reply came from. The header and the token bar
+    show the numbers of the tab on show: today's projection, or that request's. For a squad, a
+    "Request of" switch lists the captain and every member who worked in that turn; choosing a member
+    rebuilds with ``build_context(..., member=)`` (As sent is the captain's). Emits ``refreshed`` after
+    new content is shown and ``failed`` (with the message) when a build fails;
     the last good content stays on screen. Closing the window stops its file watcher.
     """
 
@@ -207,6 +236,7 @@ class ContextViewer(QWidget):
         super().__init__(parent, Qt.WindowType.Window)
         self.ctx, self.target, self.item_id = ctx, target, item_id
         self._member = member if target.kind == "squad" else None
+        self._request_id: int | None = None  # the request of the turn on the As-sent tab (None: the reply's)
         self._turn_members: list[TurnMember] = []
         self._snapshot: ViewerSnapshot | None = None
         self._generation = 0
@@ -257,21 +287,40 @@ class ContextViewer(QWidget):
             _MarkdownHighlighter(self.context_view.document(), self.palette()),
             _MarkdownHighlighter(self.as_sent_view.document(), self.palette(), diff=True),
         ]
+        self.attempt = QComboBox(objectName="viewerAttempt")
+        self.attempt.setToolTip("Which request of this turn to show: each attempt (a Retry sends again) and tool round")
+        self.attempt.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.attempt.currentIndexChanged.connect(self._on_attempt_current_index_changed)
+        attempt_label = QLabel("Request", objectName="viewerAttemptLabel")
+        attempt_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        attempt_row = QHBoxLayout()
+        attempt_row.setContentsMargins(10, 6, 10, 2)
+        attempt_row.addWidget(attempt_label)
+        attempt_row.addWidget(self.attempt)
+        attempt_row.addStretch(1)
+        as_sent_page = QWidget(objectName="asSentPage")
+        page_layout = QVBoxLayout(as_sent_page)
+        page_layout.setContentsMargins(0, 0, 0, 0)
+        page_layout.setSpacing(0)
+        page_layout.addLayout(attempt_row)
+        page_layout.addWidget(self.as_sent_view, 1)
         self.tabs = QTabWidget(objectName="viewerTabs")
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.context_view, "Context")
-        self.tabs.addTab(self.as_sent_view, "As sent")
+        self.tabs.addTab(as_sent_page, "As sent")
         self.tabs.setTabEnabled(AS_SENT_TAB, False)
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
 
         self.status = _secondary(QLabel(objectName="viewerStatus"))
         self.full_bodies = QCheckBox("Full bodies")
         self.full_bodies.setToolTip("Show long message and block bodies whole instead of cut at 2,000 characters")
+
         self.full_bodies.toggled.connect(self._on_full_bodies_toggled)
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.setToolTip("Rebuild from disk (F5)")
         self.refresh_button.clicked.connect(self._on_refresh_button_clicked)
         self.copy_button = QPushButton("Copy all as Markdown")
-        self.copy_button.setToolTip("Copy the whole projection, bodies uncut (Ctrl+Shift+C)")
+        self.copy_button.setToolTip("Copy the whole tab on show, bodies uncut (Ctrl+Shift+C)")
         self.copy_button.clicked.connect(self._on_copy_button_clicked)
         self.copy_button.setEnabled(False)
         QShortcut(QKeySequence("F5"), self, activated=self._on_refresh_button_clicked)
@@ -330,9 +379,32 @@ class ContextViewer(QWidget):
         """The As-sent tab's text."""
         return self.as_sent_view.toPlainText()
 
+    @property
+    def request_id(self) -> int | None:
+        """The request shown on the As-sent tab (``None`` before a record was read)."""
+        sent = self._snapshot.sent if self._snapshot is not None else None
+        return sent.request.id if sent is not None else None
+
+    def attempts(self) -> list[str]:
+        """The request choice's entries, in order (one per request of the turn)."""
+        return [self.attempt.itemText(i) for i in range(self.attempt.count())]
+
+    def set_request(self, request_id: int) -> None:
+        """Show request ``request_id`` of this turn on the As-sent tab; rebuilds off the GUI thread."""
+        if request_id == self.request_id:
+            return
+        self._request_id = request_id
+        index = self.attempt.findData(request_id)
+        if index >= 0 and index != self.attempt.currentIndex():
+            self.attempt.blockSignals(True)
+            self.attempt.setCurrentIndex(index)
+            self.attempt.blockSignals(False)
+        self.refresh("switched")
+
     def watched_paths(self) -> list[Path]:
-        """The files and folders whose changes rebuild the view (a member's own too, when shown)."""
-        found = context_files(self.target)
+        """The files and folders whose changes rebuild the view (a member's own too, when shown), and the
+        as-sent log (a Retry sent while the window is open is offered at once)."""
+        found = context_files(self.target) + [self.ctx.sources.as_sent(self.target).log_path]
         if self._member is not None:
             try:
                 found += context_files(self.ctx.workspace.resolve(self._member))
@@ -377,16 +449,21 @@ class ContextViewer(QWidget):
         self._generation += 1
         generation = self._generation
         sources, target, item_id, member = self.ctx.sources, self.target, self.item_id, self._member
+        request_id = self._request_id
         self.status.setText("Building the context…")
         self.ctx.tasks.run(
-            lambda: load_snapshot(sources, target, item_id, member),
+            lambda: load_snapshot(sources, target, item_id, member, request_id),
             lambda snap: self._on_tasks_done(generation, reason, snap),
             lambda exc: self._on_tasks_error(generation, exc),
         )
 
     def copy_all(self) -> str:
-        """Copy the whole projection (bodies uncut) to the clipboard as Markdown; returns it."""
-        text = self._snapshot.full_markdown if self._snapshot else ""
+        """Copy the tab on show (the projection, or the request as sent), bodies uncut, to the clipboard as
+        Markdown; returns it."""
+        snap = self._snapshot
+        text = ""
+        if snap is not None:
+            text = snap.as_sent_full_markdown if self._as_sent_on_show() else snap.full_markdown
         if text:
             QGuiApplication.clipboard().setText(text)
             self.status.setText(f"Copied {len(text):,} characters of Markdown")
@@ -439,6 +516,15 @@ class ContextViewer(QWidget):
     def _on_full_bodies_toggled(self, _checked: bool) -> None:
         if self._snapshot is not None:
             self._set_text(self.context_view, self._context_text(self._snapshot))
+            self._set_text(self.as_sent_view, self._as_sent_text(self._snapshot))
+
+    def _on_tabs_current_changed(self, _index: int) -> None:
+        if self._snapshot is not None:
+            self._show_numbers(self._snapshot)
+
+    def _on_attempt_current_index_changed(self, index: int) -> None:
+        if index >= 0:
+            self.set_request(self.attempt.itemData(index))
 
     # -- internals -------------------------------------------------------------------------
     def _finish_run(self) -> None:
@@ -449,6 +535,13 @@ class ContextViewer(QWidget):
 
     def _context_text(self, snap: ViewerSnapshot) -> str:
         return snap.full_markdown if self.full_bodies.isChecked() else snap.markdown
+
+    def _as_sent_text(self, snap: ViewerSnapshot) -> str:
+        return snap.as_sent_full_markdown if self.full_bodies.isChecked() else snap.as_sent_markdown
+
+    def _as_sent_on_show(self) -> bool:
+        snap = self._snapshot
+        return self.tabs.currentIndex() == AS_SENT_TAB and snap is not None and snap.sent is not None
 
     def _fill_seats(self, members: list[TurnMember] | None = None) -> None:
         """The captain, then each member who worked in this turn (a removed one listed but disabled)."""
@@ -488,13 +581,52 @@ class ContextViewer(QWidget):
         if self.target.kind == "squad" and snap.turn_members != self._turn_members:
             self._fill_seats(snap.turn_members)
             self._name_window()
+        line, failure = health_lines(snap.health, snap.as_sent, proj.summary)
+        self.health.setText(line)
+        problems = [failure] if failure else []
+        problems += [f"Notice: {n}" for n in proj.notices]
+        self.problem.setText("\n".join(f"⚠ {p}" for p in problems))
+        self.problem.setVisible(bool(problems))
+
+        self._set_text(self.context_view, self._context_text(snap))
+        self.full_bodies.setEnabled(
+            snap.full_markdown != snap.markdown or snap.as_sent_full_markdown != snap.as_sent_markdown
+        )
+        self.copy_button.setEnabled(True)
+        self._fill_attempts(snap.sent)
+        if snap.sent is None:
+            self.tabs.setTabEnabled(AS_SENT_TAB, False)
+            self.tabs.setTabText(AS_SENT_TAB, "As sent")
+            self.tabs.setTabToolTip(
+                AS_SENT_TAB,
+                "OkBot keeps the as-sent record of the captain's requests only."
+                if snap.member is not None
+                else f"No as-sent record for message #{self.item_id} (sent before OkBot kept one, or never sent).",
+            )
+            self._set_text(self.as_sent_view, "")
+            if self.tabs.currentIndex() == AS_SENT_TAB:
+                self.tabs.setCurrentIndex(CONTEXT_TAB)  # shows today's numbers
+        else:
+            changed = len(snap.changed_blocks)
+            self.tabs.setTabEnabled(AS_SENT_TAB, True)
+            self.tabs.setTabText(AS_SENT_TAB, f"As sent · {changed} changed" if changed else "As sent")
+            self.tabs.setTabToolTip(
+                AS_SENT_TAB, "The request as it went out, whole, with its own numbers; blocks changed since as a diff"
+            )
+            self._set_text(self.as_sent_view, self._as_sent_text(snap))
+        self._show_numbers(snap)
+
+    def _show_numbers(self, snap: ViewerSnapshot) -> None:
+        """The header and the token bar for the tab on show: today's projection, or the request as sent."""
+        if self._as_sent_on_show():
+            assert snap.sent is not None
+            self._show_sent_numbers(snap.sent, snap.projection)
+            return
+        proj = snap.projection
+        self._name_window()
         lines = header_lines(proj)
         self.cutoff.setText(_line(lines, "Cut-off:"))
-        marker = self.palette().color(QPalette.ColorRole.Highlight).name()
-        covered = proj.covered_through_id > 0
-        self.coverage.setText(
-            f'<span style="color:{marker}">{"◆" if covered else "◇"}</span>&nbsp;{_html(_line(lines, "Coverage:"))}'
-        )
+        self._set_coverage(proj.covered_through_id > 0, _line(lines, "Coverage:"))
         calibrated = proj.calibration_factor != 1.0
         note = (
             (
@@ -513,34 +645,57 @@ class ContextViewer(QWidget):
             total_note=note,
         )
         self.prepare.setText(prepare_text(proj))
-        line, failure = health_lines(snap.health, snap.as_sent, proj.summary)
-        self.health.setText(line)
-        problems = [failure] if failure else []
-        problems += [f"Notice: {n}" for n in proj.notices]
-        self.problem.setText("\n".join(f"⚠ {p}" for p in problems))
-        self.problem.setVisible(bool(problems))
 
-        self._set_text(self.context_view, self._context_text(snap))
-        self.full_bodies.setEnabled(snap.full_markdown != snap.markdown)
-        self.copy_button.setEnabled(True)
-        if snap.as_sent is None:
-            self.tabs.setTabEnabled(AS_SENT_TAB, False)
-            self.tabs.setTabText(AS_SENT_TAB, "As sent")
-            self.tabs.setTabToolTip(
-                AS_SENT_TAB,
-                "OkBot keeps the as-sent record of the captain's requests only."
-                if snap.member is not None
-                else f"No as-sent record for message #{self.item_id} (sent before OkBot kept one, or never sent).",
+    def _show_sent_numbers(self, sent: SentRequest, live: ContextProjection) -> None:
+        req = sent.request
+        self.title.setText(f"As sent for message #{self.item_id} · {self.target.name}")
+        self.cutoff.setText(f"Request #{req.id} · {req.label()} · model {req.model or '?'} · sent {sent_time(req)}")
+        now = f" (now through #{live.covered_through_id})" if live.covered_through_id != req.covered_through_id else ""
+        coverage = (
+            f"Coverage then: items up to #{req.covered_through_id} were summarized{now}"
+            if req.covered_through_id
+            else f"Coverage then: none — every item was sent{now}"
+        )
+        self._set_coverage(req.covered_through_id > 0, coverage)
+        window, threshold, recorded = as_sent_window(sent, live)
+        reported = req.prompt_tokens
+        note = (
+            f"{reported:,} prompt tokens reported by the provider (OkBot estimated {req.estimate:,})"
+            if reported is not None
+            else f"OkBot's estimate when it was sent: the provider reported no prompt tokens ({usage_text(req)})"
+        )
+        self.bar.set_usage(
+            sent_bar_segments(sent),
+            window=window,
+            threshold=threshold,
+            approximate=reported is None,
+            total=sent.total_tokens,
+            total_note=note,
+            label="As sent",
+        )
+        self.prepare.setText(
+            (
+                "Window and threshold when it was sent"
+                if recorded
+                else "Window and threshold of today (not recorded then)"
             )
-            if self.tabs.currentIndex() == AS_SENT_TAB:
-                self.tabs.setCurrentIndex(CONTEXT_TAB)
-            self._set_text(self.as_sent_view, "")
-        else:
-            changed = len(snap.changed_blocks)
-            self.tabs.setTabEnabled(AS_SENT_TAB, True)
-            self.tabs.setTabText(AS_SENT_TAB, f"As sent · {changed} changed" if changed else "As sent")
-            self.tabs.setTabToolTip(AS_SENT_TAB, "The request as it went out, with blocks changed since as a diff")
-            self._set_text(self.as_sent_view, snap.as_sent_markdown)
+            + f": {window:,} · {threshold:,} · {note}"
+        )
+
+    def _set_coverage(self, covered: bool, text: str) -> None:
+        marker = self.palette().color(QPalette.ColorRole.Highlight).name()
+        self.coverage.setText(f'<span style="color:{marker}">{"◆" if covered else "◇"}</span>&nbsp;{_html(text)}')
+
+    def _fill_attempts(self, sent: SentRequest | None) -> None:
+        """One entry per request of the turn, the one on show selected."""
+        self.attempt.blockSignals(True)
+        self.attempt.clear()
+        for req in sent.choices if sent is not None else []:
+            self.attempt.addItem(req.label(), req.id)
+        if sent is not None:
+            self.attempt.setCurrentIndex(max(0, self.attempt.findData(sent.request.id)))
+        self.attempt.setEnabled(self.attempt.count() > 1)
+        self.attempt.blockSignals(False)
 
     def _set_text(self, view: QPlainTextEdit, text: str) -> None:
         """Replace the text, keeping the reader's scroll position."""

@@ -9,7 +9,11 @@ Nothing here blocks the GUI thread, and the app stays usable for browsing chats 
 :meth:`FirstRunPanel.needs_first_run` decides when to show it: see
 :func:`okbot.ui.settings.provider_setup.provider_configured` — the panel is needed only when the
 base URL is a hosted one (not this computer or the local network), the key source is not
-``none``, and no key is found in the environment or the keyring.
+``none``, and no key is found in the environment or among the keys OkBot saved.
+
+A typed key is saved through :class:`okbot.llm.keystore.KeyStore`: the system keyring, or where
+there is none a file in the data dir only the user can read. The panel says which, and where,
+before anything is saved.
 """
 
 from __future__ import annotations
@@ -32,20 +36,20 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.config.schema import SettingError, setting
-from okbot.llm.keys import env_api_key, resolve_api_key
+from okbot.llm.keys import env_api_key, is_local_url, resolve_api_key
+from okbot.llm.keystore import FILE, KeyStore, KeyStoreError
 from okbot.storage.errors import OkBotError
 from okbot.ui.settings.page import MessageBanner, NoteLabel, help_label, humanize, if_alive
 from okbot.ui.settings.provider_setup import (
     DEFAULT_CANDIDATES,
-    NO_KEYRING_TEXT,
     PROBE_TIMEOUT,
-    KeyStore,
     LocalServerCandidate,
     ProbeResult,
-    is_local_url,
     list_models_at,
     probe_server,
     provider_configured,
+    saved_text,
+    where_text,
 )
 
 TITLE = "Set up a model"
@@ -93,7 +97,7 @@ class FirstRunPanel(QWidget):
     ``skipped()`` when the user chose to browse without a provider; ``probe_finished(list)``
     with the :class:`ProbeResult` of every candidate once all answered.
     ``candidates`` and ``probe_timeout`` are injectable (tests point them at the fake server and a
-    closed port); ``keys`` is where a typed API key is saved (the system keyring by default).
+    closed port); ``keys`` is where a typed API key is saved (the keyring, else the 0600 key file).
     """
 
     configured = Signal()
@@ -117,9 +121,8 @@ class FirstRunPanel(QWidget):
         self._generation = 0
         self._results: list[ProbeResult] = []
         self._rows: list[_ServerRow] = []
-        self._keyring = False
         self._build()
-        self._check_keyring()
+        self._check_keys()
         self.scan()
 
     @staticmethod
@@ -127,7 +130,7 @@ class FirstRunPanel(QWidget):
         """True when no provider is usable: a hosted base URL, a key source other than ``none``, and no key.
 
         ``find_key(key_source)`` may read the system keyring (it can block on an unlock prompt);
-        with ``provider.keySource`` = ``keyring`` call this off the GUI thread.
+        call this off the GUI thread.
         """
         return not provider_configured(settings, find_key)
 
@@ -275,15 +278,14 @@ class FirstRunPanel(QWidget):
         typed = self.key_edit.text().strip()
         key = typed or env_api_key()
         if not key and not is_local_url(url):
-            where = "Paste your API key" if self._keyring else "Set OKBOT_API_KEY (or OPENAI_API_KEY)"
-            self.banner.show_text(f"{where}: a hosted API needs one.", error=True)
+            self.banner.show_text("Paste your API key: a hosted API needs one.", error=True)
             return
         keys, keep = self._keys, bool(typed)
 
-        def job() -> tuple[list[str], bool]:
+        def job() -> tuple[list[str], str]:
             models = list_models_at(url, key)
-            stored = keys.store(typed) if keep else False
-            return models, stored
+            where = keys.save(typed) if keep else ""  # only a key the server accepted is kept
+            return models, where
 
         self.banner.clear()
         self.connect_button.setEnabled(False)
@@ -320,27 +322,19 @@ class FirstRunPanel(QWidget):
             return
         self.use_server(result)
 
-    def _on_keyring_checked(self, available: bool) -> None:
-        self._keyring = available
-        self.key_edit.setEnabled(available)
-        if available:
-            self.key_note.setText("Saved in the system keyring, never in settings.json.")
-        elif env_api_key():
-            self.key_note.setText("The key in OKBOT_API_KEY / OPENAI_API_KEY will be used.")
-        else:
-            self.key_note.setText(NO_KEYRING_TEXT)
+    def _on_keys_checked(self, state: tuple[str, str]) -> None:
+        where, problem = state
+        if problem:  # e.g. a key file others can read, which was not used
+            self.banner.show_text(problem, error=True)
+        self.key_edit.setEnabled(True)
+        note = where_text(where, self._keys.key_file)
+        if env_api_key():
+            note += " Leave it empty to use the key in OKBOT_API_KEY / OPENAI_API_KEY."
+        self.key_note.setText(note)
 
-    def _on_hosted_done(self, url: str, model: str, typed: bool, out: tuple[list[str], bool]) -> None:
-        models, stored = out
+    def _on_hosted_done(self, url: str, model: str, typed: bool, out: tuple[list[str], str]) -> None:
+        models, where = out
         self.connect_button.setEnabled(True)
-        if typed and not stored:
-            self.connect_status.clear()
-            self.banner.show_text(
-                "The key works, but the system keyring did not keep it; nothing was saved. "
-                "Set OKBOT_API_KEY in the environment instead.",
-                error=True,
-            )
-            return
         self.model_combo.clear()
         self.model_combo.addItems(models)
         if models and model not in models:
@@ -356,22 +350,31 @@ class FirstRunPanel(QWidget):
             self.banner.show_text(humanize(str(exc)), error=True)
             return
         self.key_edit.clear()
-        self.connect_status.setText("✓ Connected.")
+        self.connect_status.setText("✓ Connected." + (f" {saved_text(where, self._keys.key_file)}" if where else ""))
         self.configured.emit()
 
     def _on_hosted_failed(self, exc: BaseException) -> None:
         self.connect_button.setEnabled(True)
         self.connect_status.clear()
+        if isinstance(exc, KeyStoreError):  # the server took the key; keeping it failed
+            self.banner.show_text(f"The key works, but it was not saved: {exc}", error=True)
+            return
         text = str(exc) if isinstance(exc, OkBotError) else f"unexpected error ({type(exc).__name__})"
         self.banner.show_text(f"Could not connect: {text}", error=True)
 
     # --------------------------------------------------------------- internals
-    def _check_keyring(self) -> None:
+    def _check_keys(self) -> None:
         keys = self._keys
+
+        def check() -> tuple[str, str]:
+            where = keys.where()
+            keys.get()  # sets keys.problem when a saved key could not be used
+            return where, keys.problem
+
         self.ctx.tasks.run(
-            keys.available,
-            if_alive(self, self._on_keyring_checked),
-            if_alive(self, lambda _exc: self._on_keyring_checked(False)),
+            check,
+            if_alive(self, self._on_keys_checked),
+            if_alive(self, lambda _exc: self._on_keys_checked((FILE, ""))),
         )
 
     def _add_row(self, result: ProbeResult) -> None:

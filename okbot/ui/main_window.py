@@ -292,6 +292,7 @@ class MainWindow(QMainWindow):
         developer = bool(self.ctx.settings.get("developerMode"))
         for page in self._pages.values():
             page.set_developer_mode(developer)
+            page.refresh_model()  # the default model may have changed
             page.refresh_gauge()  # model, window and ratio all change the gauge
 
     def _on_settings_compress_finished(self, _report: Any) -> None:
@@ -365,6 +366,7 @@ class MainWindow(QMainWindow):
             page.reply_finished.connect(lambda _r, p=page: self._on_page_reply_finished(p))
             page.view_context_requested.connect(self._on_page_view_context_requested)
             page.settings_requested.connect(self._on_page_settings_requested)
+            page.target_changed.connect(self._on_assistant_dialog_target_changed)  # same: its file was written
             self._pages[target.dir] = page
             self.stack.addWidget(page)
         else:

@@ -66,6 +66,7 @@ class TokenBar(QWidget):
         self._approximate = False
         self._total: int | None = None
         self._total_note = ""
+        self._label = ""
         self.setObjectName("tokenBar")
         self.setMouseTracking(True)
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -82,11 +83,13 @@ class TokenBar(QWidget):
         approximate: bool = False,
         total: int | None = None,
         total_note: str = "",
+        label: str = "",
     ) -> None:
         """Show ``segments`` against ``window`` with the line at ``threshold``.
 
         ``total`` replaces the summed segments in the caption (e.g. an estimate calibrated by what
-        the provider reported); ``total_note`` says so in the tooltip.
+        the provider reported); ``total_note`` says so in the tooltip. ``label`` names whose numbers
+        these are at the start of the caption (e.g. ``As sent``); empty for the live projection.
         """
         self._segments = [s for s in segments if s.tokens > 0]
         self._window = max(0, int(window))
@@ -94,6 +97,7 @@ class TokenBar(QWidget):
         self._approximate = approximate
         self._total = total
         self._total_note = total_note
+        self._label = label
         self.setAccessibleDescription(self.caption())
         self.updateGeometry()
         self.update()
@@ -130,8 +134,9 @@ class TokenBar(QWidget):
         pct = 100.0 * total / self._window
         over = " — over the window!" if total > self._window else ""
         share = 100.0 * self._threshold / self._window
+        label = f"{self._label}: " if self._label else ""
         return (
-            f"{approx}{_fmt(total)} of {_fmt(self._window)} tokens ({pct:.1f}%) · "
+            f"{label}{approx}{_fmt(total)} of {_fmt(self._window)} tokens ({pct:.1f}%) · "
             f"compression at {_fmt(self._threshold)} ({share:.0f}%){over}"
         )
 

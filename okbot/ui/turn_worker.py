@@ -45,10 +45,11 @@ class TurnWorker(QObject):
 
     ``runner`` may be a TurnRunner or a factory for one (called on the worker thread).
 
-    ``text`` ``None`` means retry the last user message. ``failed`` carries the text of an
-    :class:`OkBotError` raised before anything streamed (the message was refused and nothing was
-    written) or of an unexpected error; ``finished`` carries the :class:`TurnResult` — also for a
-    stopped or broken reply, whose ``status`` says so.
+    ``text`` ``None`` means retry the last user message; with ``edit_of`` it is sent as a new version of
+    that message, and ``regenerate_of`` runs the reply holding that item again as a new version.
+    ``failed`` carries the text of an :class:`OkBotError` raised before anything streamed (the message
+    was refused and nothing was written) or of an unexpected error; ``finished`` carries the
+    :class:`TurnResult` — also for a stopped or broken reply, whose ``status`` says so.
     """
 
     item = Signal(dict)
@@ -78,9 +79,12 @@ class TurnWorker(QObject):
         parent: QObject | None = None,
         *,
         tasks: TaskRunner | None = None,
+        edit_of: int | None = None,
+        regenerate_of: int | None = None,
     ) -> None:
         super().__init__(parent)
         self.runner, self.target, self.text = runner, target, text
+        self.edit_of, self.regenerate_of = edit_of, regenerate_of
         self._tasks = tasks or default_task_runner()
         self._cancel = CancelToken()
         self._settings: Any = None  # the running turn's settings (for the approval wait bound)
@@ -102,7 +106,7 @@ class TurnWorker(QObject):
 
     @property
     def is_retry(self) -> bool:
-        return self.text is None
+        return self.text is None and self.regenerate_of is None
 
     def start(self) -> None:
         """Start the turn (once)."""
@@ -121,6 +125,7 @@ class TurnWorker(QObject):
             on_evolved=_safe(self._worker_evolved.emit),
         )
         make, target, text, cancel = self.runner, self.target, self.text, self._cancel
+        edit_of, regenerate_of = self.edit_of, self.regenerate_of
 
         def turn() -> TurnResult:
             # a factory is called here, on the worker thread: building a provider imports the openai
@@ -128,6 +133,10 @@ class TurnWorker(QObject):
             runner = make if isinstance(make, TurnRunner) else make()
             self._settings = runner.sources.settings
             try:
+                if regenerate_of is not None:
+                    return runner.regenerate(target, regenerate_of, callbacks=callbacks, cancel=cancel)
+                if edit_of is not None and text is not None:
+                    return runner.edit(target, edit_of, text, callbacks=callbacks, cancel=cancel)
                 if text is None:
                     return runner.retry(target, callbacks=callbacks, cancel=cancel)
                 return runner.run_turn(target, text, callbacks=callbacks, cancel=cancel)

@@ -8,8 +8,9 @@ Stdlib only (``http.server.ThreadingHTTPServer`` in a daemon thread, HTTP/1.1 ke
         client = openai.OpenAI(base_url=server.base_url, api_key="x")
 
 Endpoints: ``POST /v1/chat/completions`` (SSE when ``stream`` is true, one JSON object otherwise),
-``GET /v1/models`` and ``GET /v1/models/<id>``. Auth and model checks run before a reply is taken
-from the queue; every other outcome (including the ``reject_*`` faults) consumes one reply.
+``GET /v1/models`` and ``GET /v1/models/<id>`` (OpenAI's list and model objects; ``models_fault`` set to a
+status makes the list fail with it). Auth and model checks run before a reply is taken from the queue;
+every other outcome (including the ``reject_*`` faults) consumes one reply.
 
 Per-model rules (:class:`ModelRules`, passed as ``rules={model: ...}``) make a model answer as OpenAI's
 reasoning models do (``max_tokens`` and any temperature but 1 refused word for word, hidden reasoning
@@ -113,6 +114,7 @@ class RecordedRequest:
 REASONING_TOKENS: dict[str, int] = {"minimal": 0, "low": 64, "medium": 512, "high": 2048}
 GPT5_EFFORTS = ("minimal", "low", "medium", "high")
 O_SERIES_EFFORTS = ("low", "medium", "high")
+MODEL_CREATED = 1_715_367_049  # a model object's "created" (Unix seconds), as OpenAI's list gives one
 JSON_SCHEMA_REFUSED = "Unrecognized response_format type: 'json_schema' is not supported by this server."
 
 
@@ -391,6 +393,7 @@ class FakeOpenAIServer:
         self.rules = dict(rules or {})
         self.port = port
         self.models = list(models)
+        self.models_fault: int | None = None  # GET /v1/models answers with this error status instead
         self.require_key = require_key
         self.base_url = ""
         self._lock = threading.Condition()
@@ -511,15 +514,17 @@ class FakeOpenAIServer:
 
         if self.require_key is not None and headers.get("authorization") != f"Bearer {self.require_key}":
             h.send_error_json(401)
+        elif h.command == "GET" and path == "/v1/models" and self.models_fault is not None:
+            h.send_error_json(self.models_fault, "The server is overloaded. Please try again later.")
         elif h.command == "GET" and path == "/v1/models":
-            data = [{"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in self.models]
+            data = [{"id": m, "object": "model", "created": MODEL_CREATED, "owned_by": "system"} for m in self.models]
             h.send_json(200, {"object": "list", "data": data})
         elif h.command == "GET" and path.startswith("/v1/models/"):
             model = path.removeprefix("/v1/models/")
             if self.models and model not in self.models:
                 h.send_error_json(404, f"The model `{model}` does not exist.")
             else:
-                h.send_json(200, {"id": model, "object": "model", "created": 0, "owned_by": "fake"})
+                h.send_json(200, {"id": model, "object": "model", "created": MODEL_CREATED, "owned_by": "system"})
         elif h.command == "POST" and path == "/v1/chat/completions":
             with self._lock:
                 self._active_streams += 1

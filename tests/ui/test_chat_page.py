@@ -5,13 +5,15 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QInputMethodEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QPushButton
 from pytestqt.qtbot import QtBot
 
-from okbot.core import tokens
+from okbot.core import chat_text, tokens
+from okbot.core.items import new_item, user_message
 from okbot.core.workspace import Target
 from okbot.ui.app_context import AppContext
-from okbot.ui.chat_page import STOPPED_TEXT, ChatPage
+from okbot.ui.chat.model import ChatModel
+from okbot.ui.chat_page import RECALL_LOOKBACK, STOPPED_TEXT, ChatPage
 from okbot.ui.composer import Composer
 from okbot.ui.token_gauge import GaugeReading, TokenGauge, TokenGaugeFeed, reading_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
@@ -96,9 +98,15 @@ def test_stop_mid_stream_keeps_the_partial_reply(qtbot: QtBot, ctx: AppContext, 
     assert last["type"] == "assistant" and last["status"] == "interrupted"
     assert last["content"] and LONG.startswith(last["content"]) and len(last["content"]) < len(LONG)
     assert page.last_result.status == "interrupted"
-    assert page.status_text() == STOPPED_TEXT
-    assert page.retry_button.isVisible()
+    assert page.status_text() == STOPPED_TEXT  # no second Retry here: the bubble has it
     qtbot.waitUntil(lambda: last["content"] in shown_text(page))  # the partial reply stays on screen
+
+
+def failed_rows(page: ChatPage) -> list[dict]:
+    """The failed replies the chat view shows, as the rows it reads."""
+    model = page.view.chat_model()
+    rows = [model.item(row) for row in range(model.rowCount())]
+    return [it for it in rows if it and it["type"] == "assistant" and it.get("status") == "error"]
 
 
 def test_retry_after_a_failed_reply(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
@@ -107,17 +115,53 @@ def test_retry_after_a_failed_reply(qtbot: QtBot, ctx: AppContext, server: FakeO
     type_and_enter(qtbot, page, "Are you there?")
     wait_idle(qtbot, page)
     assert page.last_result.status == "error"
-    assert "failed" in page.status_text()
-    assert page.retry_button.isVisible()
+    qtbot.waitUntil(lambda: len(failed_rows(page)) == 1)
+    row = page.view.chat_model().row_of_id(failed_rows(page)[0]["id"])
+    assert page.view.chat_model().index(row, 0).data(ChatModel.RetryableRole)  # the bubble's Retry: the one place
+    assert "Retry" not in page.status_text() and page.findChild(QPushButton, "retryButton") is None
 
     server.enqueue(Reply(text="Yes, I am here."))
-    qtbot.mouseClick(page.retry_button, Qt.MouseButton.LeftButton)
+    page.view.retry_requested.emit()
     wait_idle(qtbot, page)
     assert page.last_result.status == "complete"
     items = ctx.sources.session(target_of(ctx)).tail(10)
     assert [it["type"] for it in items] == ["user", "assistant", "assistant"]
     assert items[-1]["content"] == "Yes, I am here." and items[1]["status"] == "error"
-    assert not page.retry_button.isVisible() and page.status_text() == ""
+    assert page.status_text() == ""
+
+
+def test_failed_retries_of_a_turn_show_one_bubble_with_the_latest_attempt(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer
+) -> None:
+    server.enqueue(*[Reply(status=500, error_message="overloaded")] * 6)  # three attempts, each tried twice
+    page = open_page(qtbot, ctx)
+    type_and_enter(qtbot, page, "Are you there?")
+    wait_idle(qtbot, page)
+    for _ in range(2):
+        page.view.retry_requested.emit()
+        wait_idle(qtbot, page)
+    qtbot.waitUntil(lambda: chat_text.status_line(failed_rows(page)[-1]).startswith("Failed again (attempt 3)"))
+    assert len(failed_rows(page)) == 1
+    assert "Retry" not in page.status_text()
+    record = ctx.sources.session(target_of(ctx)).tail(10)  # append-only: every failed attempt stays on disk
+    assert [(it["type"], it.get("status")) for it in record] == [("user", None)] + [("assistant", "error")] * 3
+
+    reopened = open_page(qtbot, ctx)  # read back from the file: still one bubble for the turn
+    qtbot.waitUntil(lambda: len(failed_rows(reopened)) == 1 and reopened.view.chat_model().rowCount() == 2)
+    assert chat_text.status_line(failed_rows(reopened)[0]).startswith("Failed again (attempt 3)")
+
+
+def test_a_new_message_after_a_failure_keeps_that_failure_on_show(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer
+) -> None:
+    server.enqueue(Reply(status=500), Reply(status=500), Reply(status=500), Reply(status=500))
+    page = open_page(qtbot, ctx)
+    type_and_enter(qtbot, page, "first")
+    wait_idle(qtbot, page)
+    type_and_enter(qtbot, page, "second")
+    wait_idle(qtbot, page)
+    qtbot.waitUntil(lambda: len(failed_rows(page)) == 2)  # two turns, one failure each: nothing folded
+    assert all(chat_text.status_line(it).startswith("The reply failed") for it in failed_rows(page))
 
 
 def test_retry_requested_by_the_chat_view_runs_a_retry(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
@@ -153,7 +197,7 @@ def test_retrying_and_degraded_events_show_in_the_status_line(
     type_and_enter(qtbot, page, "hi")
     page.worker.event.connect(lambda _e: seen.append(page.status_text()))
     wait_idle(qtbot, page)
-    assert any(s.startswith("Retrying") for s in seen), seen
+    assert any(" — retrying in " in s and s.endswith("(attempt 2 of 2).") for s in seen), seen
     assert any(s.startswith("Note:") for s in seen), seen
     assert page.last_result.reply_text == "recovered"
     assert page.status_text().startswith("Note:")  # a degraded server stays noted after the reply
@@ -390,3 +434,103 @@ def test_the_sent_message_and_its_markdown_reply_show_in_the_chat_view(
 
     qtbot.waitUntil(lambda: shown() == [("user", "fallback?"), ("assistant", reply)])
     assert not model.streaming
+
+
+def test_the_automatic_retry_counts_down_in_one_sentence(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer
+) -> None:
+    server.enqueue(Reply(status=429, retry_after=2.2), Reply(text="there you are"))
+    page = open_page(qtbot, ctx)
+    at_event: list[str] = []
+    seen: list[str] = []
+    type_and_enter(qtbot, page, "hi")
+    page.worker.event.connect(lambda _e: at_event.append(page.status_text()))  # right after the page's own slot
+    qtbot.waitUntil(lambda: "retrying in" in page.status_text(), timeout=5_000)
+    while page.streaming:
+        text = page.status_text()
+        if text and (not seen or seen[-1] != text):
+            seen.append(text)
+        qtbot.wait(50)
+    assert at_event[0] == "The server is rate limiting requests (429) — retrying in 3 s (attempt 2 of 2)."
+    assert any("retrying in 2 s" in s for s in seen), seen  # counting down, not frozen at the first figure
+    assert all(s.count("retrying") == 1 and "0s" not in s for s in [*seen, *at_event] if "retry" in s.casefold())
+    assert page.last_result.reply_text == "there you are" and "retrying" not in page.status_text()
+
+
+# ------------------------------------------------------------------------------ recall with Up
+def press(qtbot: QtBot, page: ChatPage, key: Qt.Key) -> None:
+    qtbot.keyClick(page.composer.edit, key)
+
+
+def test_up_in_an_empty_composer_recalls_the_messages_sent_in_this_chat(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer
+) -> None:
+    session = ctx.sources.session(target_of(ctx))
+    for text in ("first question", "second question"):  # sent in an earlier run: read back from the record
+        session.append(user_message(text))
+        session.append(new_item("assistant", author=target_of(ctx).id, source="app", content="ok", status="complete"))
+    page = open_page(qtbot, ctx)
+    server.enqueue(Reply(text="Noted."))
+    type_and_enter(qtbot, page, "third question")
+    wait_idle(qtbot, page)
+    assert page.composer.text() == ""
+
+    page.composer.edit.setFocus()
+    press(qtbot, page, Qt.Key.Key_Up)
+    qtbot.waitUntil(lambda: page.composer.text() == "third question")  # the record is read off the GUI thread
+    press(qtbot, page, Qt.Key.Key_Up)
+    assert page.composer.text() == "second question"
+    press(qtbot, page, Qt.Key.Key_Up)
+    press(qtbot, page, Qt.Key.Key_Up)  # the oldest stays
+    assert page.composer.text() == "first question"
+    press(qtbot, page, Qt.Key.Key_Down)
+    assert page.composer.text() == "second question"
+    press(qtbot, page, Qt.Key.Key_Down)
+    press(qtbot, page, Qt.Key.Key_Down)
+    assert page.composer.text() == ""  # past the newest: the empty box again
+
+    press(qtbot, page, Qt.Key.Key_Up)
+    qtbot.keyClicks(page.composer.edit, " again")  # typing stops recall: the text is the user's now
+    assert page.composer.text() == "third question again"
+    press(qtbot, page, Qt.Key.Key_Up)
+    assert page.composer.text() == "third question again"
+
+
+def test_up_never_replaces_text_the_user_typed(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
+    page = open_page(qtbot, ctx)
+    type_and_enter(qtbot, page, "sent before")
+    wait_idle(qtbot, page)
+    page.composer.edit.setFocus()
+    qtbot.keyClicks(page.composer.edit, "half a thought")
+    press(qtbot, page, Qt.Key.Key_Up)
+    qtbot.wait(100)
+    assert page.composer.text() == "half a thought"
+
+
+def test_recall_reads_only_the_end_of_a_long_record(qtbot: QtBot, ctx: AppContext) -> None:
+    session = ctx.sources.session(target_of(ctx))
+    for n in range(RECALL_LOOKBACK + 50):
+        session.append(user_message(f"message {n}"))
+    page = open_page(qtbot, ctx)
+    page.composer.edit.setFocus()
+    press(qtbot, page, Qt.Key.Key_Up)
+    qtbot.waitUntil(lambda: page.composer.text() == f"message {RECALL_LOOKBACK + 49}")
+    for _ in range(RECALL_LOOKBACK + 10):
+        press(qtbot, page, Qt.Key.Key_Up)
+    assert page.composer.text() == "message 50"  # as far back as the bounded read reaches
+
+
+# ------------------------------------------------------------------------------ placeholder
+@pytest.mark.parametrize("width", [220, 320, 480, 900])
+def test_the_placeholder_fits_the_composer_at_any_width(qtbot: QtBot, width: int) -> None:
+    composer = Composer()
+    qtbot.addWidget(composer)
+    composer.set_target_name("A rather long assistant name for a small window")
+    composer.resize(width, 60)
+    composer.show()
+    qtbot.waitExposed(composer)
+    edit = composer.edit
+    shown = edit.placeholderText()
+    room = edit.viewport().width() - 2 * edit.document().documentMargin()
+    assert edit.fontMetrics().horizontalAdvance(shown) <= room
+    assert shown.startswith("Message") or shown.startswith("Mess")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,7 +26,8 @@ from okbot.ui.app_context import AppContext
 from okbot.ui.context_viewer import AS_SENT_TAB, ContextViewer
 from okbot.ui.file_watch import FileWatcher
 from okbot.ui.token_bar import BarSegment, TokenBar, segment_colors
-from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+from tests.helpers.fake_summarizer import faithful
 
 WAIT_MS = 10_000
 
@@ -359,9 +361,12 @@ def test_as_sent_tab_diffs_an_edited_soul_against_the_live_projection(
     assert viewer.tabs.isTabEnabled(AS_SENT_TAB)
     assert viewer.tabs.tabText(AS_SENT_TAB) == "As sent · 1 changed"
     sent = viewer.as_sent_text()
-    assert "### soul · changed since sent" in sent
-    assert "-You answer in short sentences." in sent and "+You answer in long, careful paragraphs." in sent
-    assert "### role · same as now" in sent
+    sent_part, diff_part = sent.split("\n## changed since sent\n")
+    assert "### soul · SOUL.md · changed since sent · " in sent_part  # the text that went out
+    assert "    You answer in short sentences." in sent_part and "long, careful" not in sent_part
+    assert "### soul · changed since sent · diff · " in diff_part
+    assert "-You answer in short sentences." in diff_part and "+You answer in long, careful paragraphs." in diff_part
+    assert "### role" in sent_part and "### role" not in diff_part  # unchanged: no diff
     assert "64 cached" in sent and "64 cached" in viewer.health.text()
     assert dict(viewer.snapshot.block_states)["soul"] == "changed"
     assert viewer.text() == expected(ctx, target, user_id)  # the Context tab is the live projection
@@ -378,10 +383,14 @@ def test_as_sent_tab_keeps_a_forged_heading_in_a_block_and_its_diff_indented(
     sent = viewer.as_sent_text()
     assert "    +## session items" in sent and "    ### [3] user · user — #3 · 5 tokens" in sent
     headings = [line for line in sent.splitlines() if line.startswith("#") or line.startswith(("---", "+", "-"))]
-    assert [h.split(" · ")[0] for h in headings] == ["# As sent", "## instructions"] + [
-        f"### {name}" for name, _ in viewer.snapshot.block_states
-    ] + ["## session items"]
-    assert [level for level, _ in markdown_headings(sent)] == [1, 2] + [3] * len(viewer.snapshot.block_states) + [2]
+    blocks = [f"### {b['name']}" for b in viewer.snapshot.sent.request.blocks]
+    items = [f"### [{i}] user" for i in range(1, 2)]
+    assert [h.split(" · ")[0] for h in headings] == ["# As sent", "## instructions", *blocks, "## session items"] + [
+        *items,
+        "## changed since sent",
+        "### soul",
+    ]
+    assert [level for level, _ in markdown_headings(sent)] == [1, 2] + [3] * len(blocks) + [2, 3, 2, 3]
 
 
 def test_as_sent_tab_follows_a_soul_edit_while_open(
@@ -410,8 +419,8 @@ def test_a_summary_written_after_sending_shows_as_an_added_block(qtbot: QtBot, c
     cover(target, through=ids[1] + 1)  # compressed after the request went out
     viewer = make_viewer(qtbot, ctx, target, ids[3])
     sent = viewer.as_sent_text()
-    assert "### summary · added since sent · now" in sent and "+# Session summary" in sent
-    assert f"coverage through #{ids[1] + 1} (the summary moved on since this was sent)" in sent
+    assert "### summary · added since sent · diff · 0 → " in sent and "+# Session summary" in sent
+    assert f"coverage through #{ids[1] + 1} (the summary or the turn moved on since this was sent)" in sent
     assert "no usage recorded" in sent  # the reply never finished: said, not guessed
 
 
@@ -434,6 +443,152 @@ def test_a_damaged_summary_file_shows_the_notice(qtbot: QtBot, ctx: AppContext, 
     assert viewer.text() == expected(ctx, target, ids[1])
     assert "Notice: The session summary" in viewer.text()
     assert viewer.problem.isVisible() and "is damaged" in viewer.problem.text()
+
+
+# -- as sent, whole: a covered message, its attempts, its own numbers (issue 19) ----------------------
+def retried_then_covered(ctx: AppContext, target: Target, server: FakeOpenAIServer) -> tuple[int, list[dict]]:
+    """Turn 1 answered; turn 2: a tool round, then the stream is cut (an error), then Retry answers; three more
+    turns; then a real compression covers turn 2. Returns turn 2's user id and the chat requests the server saw."""
+    ctx.settings.set("contextCompression.keepRecentMin", 2)
+    ctx.settings.set("contextCompression.keepRecentMax", 4)
+    server.enqueue(
+        Reply(text="Step one works like this."),
+        Reply(tool_calls=[tool_call("search_history", {"query": "step one"})]),
+        Reply(text="The search shows that step", chunk_chars=4, cut_after_chunks=2),
+        Reply(text="Found it: step one is the parser."),
+    )
+    runner = ctx.make_runner()
+    assert runner.run_turn(target, "How does step one work?").status == "complete"
+    assert runner.run_turn(target, "Look up what we said about step one.").status == "error"
+    assert runner.retry(target).status == "complete"
+    for i in range(3):
+        server.enqueue(Reply(text=f"Answer {i}."))
+        assert runner.run_turn(target, f"Follow-up question {i}?").status == "complete"
+    chats = list(server.chat_requests())
+    server.set_default(faithful)
+    compressor = ctx.compressor()
+    assert compressor is not None and compressor.compress_now(target).ok
+    users = [it["id"] for it in ctx.sources.session(target).iter_items() if it["type"] == "user"]
+    assert ctx.sources.summary(target)[0].covered_through_id > users[1]
+    return users[1], chats
+
+
+def item_headings(text: str) -> list[tuple[int, str]]:
+    """``(id, type)`` of every item heading of the layout's ``## session items``."""
+    section = text.split("\n## session items\n")[1].split("\n## changed since sent\n")[0]
+    found = re.findall(r"^### \[\d+\] (\S+) .*— #(\d+)", section, re.MULTILINE)
+    return [(int(item_id), kind) for kind, item_id in found]
+
+
+def test_as_sent_for_a_covered_message_lists_every_item_that_went_out_with_its_own_numbers(
+    qtbot: QtBot, ctx: AppContext, target: Target, server: FakeOpenAIServer
+) -> None:
+    turn2, chats = retried_then_covered(ctx, target, server)
+    viewer = make_viewer(qtbot, ctx, target, turn2)
+    snap = viewer.snapshot
+    assert "## session items\n(none)" in viewer.text()  # today: the message is covered by the summary
+    live_caption, live_total = viewer.bar.caption(), viewer.bar.shown_total
+
+    viewer.tabs.setCurrentIndex(AS_SENT_TAB)
+    sent = snap.sent
+    assert viewer.attempts() == [
+        "Attempt 1 of 2 — asked for tools · round 1 of 2",
+        "Attempt 1 of 2 — failed · round 2 of 2",
+        "Attempt 2 of 2 — produced the reply · round 1 of 1",
+    ]
+    assert viewer.attempt.currentIndex() == 2 and viewer.attempt.isEnabled()
+    # exactly the request the answer came from: what the server received, item by item
+    assert sent.to_messages() == chats[3]["messages"]
+    text = viewer.as_sent_text()
+    session = ctx.sources.session(target)
+    assert item_headings(text) == [(s.id, session.get(s.id)["type"]) for s in sent.items]
+    received = [m["content"] for m in chats[3]["messages"] if m["role"] == "user"]
+    assert "Look up what we said about step one." in received[-1]
+    for message in received:
+        assert message.splitlines()[-1] in text
+    cut = session.get(sent.items[-1].id)
+    assert cut["status"] == "error" and cut["content"] and f"    {cut['content']}" in text  # went out with the Retry
+    assert f"assistant · okbot · error — #{cut['id']}" in text
+    assert all("### " + b["name"] in text for b in sent.request.blocks)
+    # its own numbers: header and bar, not today's
+    assert viewer.title.text().startswith(f"As sent for message #{turn2}")
+    assert "Attempt 2 of 2 — produced the reply" in viewer.cutoff.text()
+    assert viewer.bar.caption().startswith("As sent: ") and viewer.bar.shown_total == sent.request.prompt_tokens
+    assert viewer.bar.shown_total != live_total
+    assert [s.name for s in viewer.bar.segments] == [b["name"] for b in sent.request.blocks] + [
+        "session items",
+        "overhead",
+    ]
+    assert "prompt tokens reported by the provider" in viewer.prepare.text()
+    viewer.tabs.setCurrentIndex(0)  # back to Context: today's numbers
+    assert viewer.bar.caption() == live_caption and viewer.title.text().startswith("Context for message")
+
+
+def test_each_attempt_of_a_retried_turn_can_be_chosen(
+    qtbot: QtBot, ctx: AppContext, target: Target, server: FakeOpenAIServer
+) -> None:
+    turn2, chats = retried_then_covered(ctx, target, server)
+    viewer = make_viewer(qtbot, ctx, target, turn2)
+    viewer.tabs.setCurrentIndex(AS_SENT_TAB)
+    with qtbot.waitSignal(viewer.refreshed, timeout=WAIT_MS):
+        viewer.attempt.setCurrentIndex(1)  # the interrupted attempt's second round
+    sent = viewer.snapshot.sent
+    assert sent.request.label() == "Attempt 1 of 2 — failed · round 2 of 2"
+    assert sent.to_messages() == chats[2]["messages"]
+    assert viewer.attempt.currentIndex() == 1 and viewer.tabs.currentIndex() == AS_SENT_TAB
+    assert "Attempt 1 of 2 — failed · round 2 of 2" in viewer.cutoff.text()
+    assert "· error — #" not in viewer.as_sent_text()  # sent before the cut reply existed
+    assert [kind for _, kind in item_headings(viewer.as_sent_text())][-2:] == ["tool_call", "tool_result"]
+    assert viewer.bar.shown_total == sent.total_tokens
+    with qtbot.waitSignal(viewer.refreshed, timeout=WAIT_MS):
+        viewer.attempt.setCurrentIndex(0)
+    assert viewer.snapshot.sent.to_messages() == chats[1]["messages"]
+    assert viewer.copy_all() == viewer.snapshot.as_sent_full_markdown  # copies the tab on show
+
+
+def test_a_retry_sent_while_the_viewer_is_open_is_offered(
+    qtbot: QtBot, ctx: AppContext, target: Target, server: FakeOpenAIServer
+) -> None:
+    server.enqueue(Reply(text="Half an ans", chunk_chars=4, cut_after_chunks=1), Reply(text="A whole answer."))
+    runner = ctx.make_runner()
+    assert runner.run_turn(target, "question").status == "error"
+    viewer = make_viewer(qtbot, ctx, target, 1)
+    assert viewer.attempts() == ["Attempt 1 of 1 — failed · round 1 of 1"] and not viewer.attempt.isEnabled()
+    viewer.tabs.setCurrentIndex(AS_SENT_TAB)
+    with qtbot.waitSignal(viewer.refreshed, timeout=WAIT_MS):
+        assert runner.retry(target).status == "complete"
+    qtbot.waitUntil(lambda: len(viewer.attempts()) == 2, timeout=WAIT_MS)
+    assert viewer.attempts()[1] == "Attempt 2 of 2 — produced the reply · round 1 of 1"
+    assert (
+        viewer.attempt.currentIndex() == 1
+        and viewer.snapshot.sent.to_messages() == server.chat_requests()[1]["messages"]
+    )
+    assert "Attempt 2 of 2" in viewer.cutoff.text()  # still on As sent, now with the new request's numbers
+
+
+def test_as_sent_says_where_an_item_was_lost_and_keeps_keys_hidden(
+    qtbot: QtBot, ctx: AppContext, target: Target, server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(keys, "_remembered", set())
+    session = ctx.sources.session(target)
+    leaked = session.append(user_message(f"my key is {SECRET}"))["id"]  # stored as typed: no key was known
+    server.enqueue(Reply(text="First answer."), Reply(text="Second answer."))
+    first = send(ctx, target, "first")
+    second = send(ctx, target, "second")
+    raw = target.session_path.read_bytes()
+    assert SECRET.encode() in raw
+    start = raw.index(b'"first"')  # damage that message's line in place, as a bad sector would
+    target.session_path.write_bytes(raw[:start] + b"\x00" * 7 + raw[start + 7 :])
+    monkeypatch.setenv("OKBOT_API_KEY", SECRET)  # the viewer resolves it, as `okbot context` does
+    fresh = AppContext.create(ctx.workspace, ctx.settings)
+    viewer = make_viewer(qtbot, fresh, target, second)
+    text = viewer.as_sent_text()
+    index = [s.id for s in viewer.snapshot.sent.items].index(first) + 1
+    assert f"### [{index}] missing item — #{first}" in text and "no longer holds it" in text
+    assert "Notice: 1 item of this request is no longer in session.jsonl" in text
+    assert f"— #{leaked} ·" in text and "my key is [redacted]" in text
+    assert SECRET not in text and SECRET not in viewer.snapshot.as_sent_full_markdown
+    fresh.tasks.wait_for_done(WAIT_MS)
 
 
 # -- compaction health ----------------------------------------------------------------------------

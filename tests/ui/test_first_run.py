@@ -1,22 +1,63 @@
-"""The first-run panel: local servers found (the real fake server on 127.0.0.1) or not (a closed port)."""
+"""The first-run panel: local servers found (the real fake server on 127.0.0.1) or not (a closed port),
+a hosted API's key kept in the system keyring or, with none, in a 0600 file; and the main window as
+``run_gui`` builds it showing the panel whenever no working provider is configured."""
 
 from __future__ import annotations
 
 import json
+import logging
+import os
+import stat
+import sys
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from okbot.config.settings import Settings
+from okbot.core import chat_text
 from okbot.core.workspace import Workspace
+from okbot.llm.keys import is_local_url
+from okbot.llm.keystore import KeyStore
+from okbot.logs import setup_logging
 from okbot.storage import paths
+from okbot.ui.app import open_main_window
 from okbot.ui.app_context import AppContext
 from okbot.ui.first_run import FirstRunPanel
-from okbot.ui.settings.provider_setup import LocalServerCandidate, is_local_url, probe_server
-from tests.helpers.fake_openai import FakeOpenAIServer
-from tests.ui.settings_doubles import MemoryKeyStore, closed_port_url
+from okbot.ui.main_window import MainWindow
+from okbot.ui.settings.provider_setup import LocalServerCandidate, probe_server
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.helpers.keyrings import MemoryKeyring, no_keyring, system_keyring
+from tests.ui.settings_doubles import closed_port_url
+
+KEY = "first-run-key-0123456789abcdef"  # not shaped like an sk- key: only being remembered redacts it
+
+
+@pytest.fixture
+def log_file(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """OkBot's real log file (okbot.log in the data dir, DEBUG), as the app writes it; removed after."""
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    monkeypatch.setattr(threading, "excepthook", threading.excepthook)
+    logger = logging.getLogger("okbot")
+    before, level = list(logger.handlers), logger.level
+    path = setup_logging(level=logging.DEBUG)
+    assert path is not None
+    yield path
+    for handler in logger.handlers[:]:
+        if handler not in before:
+            logger.removeHandler(handler)
+            handler.close()
+    logger.setLevel(level)
+
+
+@pytest.fixture(autouse=True)
+def _no_system_keyring() -> Iterator[None]:
+    """Like a desktop without a keyring (this machine's own, if any, is never touched)."""
+    with system_keyring(no_keyring()):
+        yield
 
 
 @pytest.fixture
@@ -148,24 +189,29 @@ def test_using_a_found_server_saves_it_and_reports_configured(
     assert not FirstRunPanel.needs_first_run(Settings.load())
 
 
-def test_hosted_api_with_a_key_is_checked_then_saved(qtbot: QtBot, ctx: AppContext) -> None:
-    keys = MemoryKeyStore()
-    with FakeOpenAIServer(host="127.0.0.1", models=("gpt-4o-mini",), require_key="sk-right-key-42") as srv:
-        panel = make_panel(qtbot, ctx, [], keys=keys)
+def test_hosted_api_with_a_key_is_checked_then_saved_in_the_keyring(qtbot: QtBot, ctx: AppContext) -> None:
+    with (
+        system_keyring(MemoryKeyring()) as keyring,
+        FakeOpenAIServer(host="127.0.0.1", models=("gpt-4o-mini",), require_key="sk-right-key-42") as srv,
+    ):
+        panel = make_panel(qtbot, ctx, [])
         qtbot.waitUntil(panel.key_edit.isEnabled)
+        assert panel.key_note.text() == "Saved in the system keyring, never in settings.json."
         panel.url_edit.setText(srv.base_url)
         qtbot.keyClicks(panel.key_edit, "sk-wrong-key-00")
         panel.connect_hosted()
         assert not panel.connect_button.isEnabled()  # checking in the background
         qtbot.waitUntil(lambda: panel.connect_button.isEnabled(), timeout=10_000)
         assert "Could not connect" in panel.banner.label.text()
-        assert keys.saved is None and not paths.settings_file().exists(), "a refused key changes nothing"
+        assert keyring.saved == {} and not paths.settings_file().exists(), "a refused key changes nothing"
 
         panel.key_edit.clear()
         qtbot.keyClicks(panel.key_edit, "sk-right-key-42")
         with qtbot.waitSignal(panel.configured, timeout=10_000):
             qtbot.mouseClick(panel.connect_button, Qt.MouseButton.LeftButton)
-    assert keys.saved == "sk-right-key-42"
+        assert keyring.saved == {("okbot", "api-key"): "sk-right-key-42"}
+    assert panel.connect_status.text() == "✓ Connected. Key saved in the system keyring."
+    assert not KeyStore().key_file.exists()
     settings = Settings.load()
     assert settings.get("provider.baseUrl") == srv.base_url
     assert settings.get("provider.keySource") == "keyring"
@@ -173,7 +219,7 @@ def test_hosted_api_with_a_key_is_checked_then_saved(qtbot: QtBot, ctx: AppConte
 
 
 def test_hosted_form_refuses_a_bad_url_and_a_missing_key(qtbot: QtBot, ctx: AppContext) -> None:
-    panel = make_panel(qtbot, ctx, [], keys=MemoryKeyStore())
+    panel = make_panel(qtbot, ctx, [])
     qtbot.waitUntil(lambda: ctx.tasks.pending == 0)  # the keyring check
     panel.url_edit.setText("ftp://example.com")
     panel.connect_hosted()
@@ -190,3 +236,125 @@ def test_not_now_lets_the_user_browse(qtbot: QtBot, ctx: AppContext) -> None:
     with qtbot.waitSignal(panel.skipped):
         qtbot.mouseClick(panel.skip_button, Qt.MouseButton.LeftButton)
     assert not paths.settings_file().exists()
+
+
+# ---------------------------------------------------------------------- no keyring: the key file
+
+
+def test_without_a_keyring_the_panel_says_where_the_key_will_be_kept_before_saving(
+    qtbot: QtBot, ctx: AppContext
+) -> None:
+    panel = make_panel(qtbot, ctx, [])
+    assert not panel.key_edit.isEnabled()  # until the background check answered
+    qtbot.waitUntil(panel.key_edit.isEnabled)
+    note = panel.key_note.text()
+    assert "no system keyring" in note and "only your user account can read" in note
+    assert str(Path(paths.data_dir(), "keys.json")) in note
+    assert not KeyStore().key_file.exists(), "nothing saved by saying so"
+
+
+# ---------------------------------------------------------------------- the main window run_gui opens
+
+
+def open_window(qtbot: QtBot) -> MainWindow:
+    """The main window exactly as run_gui builds it, over this test's fresh data dir."""
+    window = open_main_window(Settings.load(), Workspace())
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+def settle(qtbot: QtBot, window: MainWindow) -> None:
+    qtbot.waitUntil(lambda: window.ctx.tasks.pending == 0, timeout=10_000)
+
+
+def test_a_fresh_data_dir_without_a_key_opens_on_the_first_run_panel(qtbot: QtBot) -> None:
+    window = open_window(qtbot)
+    qtbot.waitUntil(lambda: window.first_run_panel is not None, timeout=10_000)
+    assert window.stack.currentWidget() is window.first_run_panel
+    settle(qtbot, window)
+
+
+@pytest.mark.parametrize("how", ["OPENAI_API_KEY", "OKBOT_API_KEY", "saved key", "local server"])
+def test_with_a_working_provider_the_chat_opens_directly(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, server: FakeOpenAIServer, how: str
+) -> None:
+    if how == "saved key":
+        KeyStore().save(KEY)
+        Settings.load().set("provider.keySource", "keyring")
+    elif how == "local server":
+        Settings.load().set("provider.baseUrl", server.base_url)
+    else:
+        monkeypatch.setenv(how, KEY)
+    window = open_window(qtbot)
+    settle(qtbot, window)
+    assert window.first_run_panel is None
+    assert window.current_page() is not None
+
+
+def test_a_key_entered_without_a_keyring_is_kept_0600_and_sends_the_next_message(
+    qtbot: QtBot, okbot_home: Path, log_file: Path
+) -> None:
+    with FakeOpenAIServer(models=("gpt-4o-mini",), require_key=KEY) as srv:
+        window = open_window(qtbot)
+        qtbot.waitUntil(lambda: window.first_run_panel is not None, timeout=10_000)
+        panel = window.first_run_panel
+        assert isinstance(panel, FirstRunPanel)
+        qtbot.waitUntil(panel.key_edit.isEnabled)
+        panel.url_edit.setText(srv.base_url)
+        qtbot.keyClicks(panel.key_edit, KEY)
+        with qtbot.waitSignal(panel.configured, timeout=10_000):
+            qtbot.mouseClick(panel.connect_button, Qt.MouseButton.LeftButton)
+        key_file = okbot_home / "keys.json"
+        assert panel.connect_status.text() == f"✓ Connected. Key saved in {key_file} (readable by your user only)."
+        assert window.first_run_panel is None
+
+        page = window.current_page()
+        assert page is not None
+        srv.enqueue(Reply(text="Hello from the key's server."))
+        with qtbot.waitSignal(page.reply_finished, timeout=15_000):
+            page.send("hi")
+        assert page.last_result is not None and page.last_result.status == "complete"
+        chat = [r for r in srv.requests if r.path == "/v1/chat/completions"]
+        assert chat and {r.headers["authorization"] for r in chat} == {f"Bearer {KEY}"}
+        settle(qtbot, window)
+    if os.name == "posix":
+        assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert json.loads(key_file.read_text(encoding="utf-8"))["keys"] == {"default": KEY}
+    assert Settings.load().get("provider.keySource") == "keyring"
+    logging.getLogger("okbot.test").error("a crash report would say: %s", KEY)
+    assert "a crash report would say: [redacted]" in log_file.read_text(encoding="utf-8")
+    for path in okbot_home.rglob("*"):  # settings.json, session.jsonl, okbot.log …
+        if path.is_file() and path != key_file:
+            assert KEY.encode() not in path.read_bytes(), path
+
+
+def test_a_message_without_a_key_says_no_key_in_the_chat(qtbot: QtBot, server: FakeOpenAIServer) -> None:
+    window = open_window(qtbot)
+    qtbot.waitUntil(lambda: window.first_run_panel is not None, timeout=10_000)
+    qtbot.mouseClick(window.first_run_panel.skip_button, Qt.MouseButton.LeftButton)  # browse without a provider
+    page = window.current_page()
+    assert page is not None
+    with qtbot.waitSignal(page.reply_finished, timeout=15_000):
+        page.send("hello?")
+    assert page.last_result is not None and page.last_result.status == "error"
+    model = page.view.chat_model()
+    bubble = chat_text.status_line(model.item(model.rowCount() - 1) or {})  # told once: in the failed bubble
+    assert "No API key for api.openai.com. Add one in Settings → Models, or set OKBOT_API_KEY." in bubble
+    assert "Could not reach" not in bubble
+    settle(qtbot, window)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
+def test_a_key_file_others_can_read_is_not_used_and_the_panel_says_why(qtbot: QtBot) -> None:
+    KeyStore().save(KEY)
+    Settings.load().set("provider.keySource", "keyring")
+    (KeyStore().key_file).chmod(0o644)
+    window = open_window(qtbot)
+    qtbot.waitUntil(lambda: window.first_run_panel is not None, timeout=10_000)
+    panel = window.first_run_panel
+    assert isinstance(panel, FirstRunPanel)
+    qtbot.waitUntil(panel.key_edit.isEnabled)
+    assert "other users can read that file" in panel.banner.label.text()
+    assert "chmod 600" in panel.banner.label.text()
+    settle(qtbot, window)

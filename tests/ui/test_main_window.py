@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLineEdit
+from PySide6.QtWidgets import QApplication, QLabel, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from okbot.config.settings import Settings
@@ -165,7 +165,7 @@ def test_startup_creates_the_default_assistant_and_reports_settings_problems(qap
 _RUN_GUI_SCRIPT = """
 import json, sys
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QLineEdit
+from PySide6.QtWidgets import QApplication, QLabel, QLineEdit
 from okbot.ui.app import create_application, run_gui
 from okbot.ui.main_window import MainWindow
 
@@ -453,3 +453,46 @@ def test_first_run_panel_shows_without_a_provider_and_browsing_still_works(qtbot
     click_row(qtbot, window, 1)  # picking a chat means browsing without a provider
     assert window.first_run_panel is None
     assert window.current_page() is not None and window.current_page().title.text() == "Researcher"
+
+
+def test_at_the_minimum_size_the_composer_placeholder_is_not_clipped(qtbot: QtBot, workspace: Workspace) -> None:
+    window = open_window(qtbot, workspace)
+    window.resize(window.minimumSize())
+    assert (window.width(), window.height()) == (640, 420)
+    qtbot.waitUntil(lambda: window.current_page() is not None)
+    QApplication.processEvents()
+    edit = window.current_page().composer.edit
+    shown = edit.placeholderText()
+    assert shown.startswith("Message OkBot")
+    assert edit.fontMetrics().horizontalAdvance(shown) <= edit.viewport().width() - 2 * edit.document().documentMargin()
+    assert edit.height() >= edit.fontMetrics().lineSpacing()  # one whole line of it shows
+    page = window.current_page()  # the header's controls keep their size; the names are elided instead
+    for widget in (page.model_picker, page.settings_button, page.gauge):
+        assert widget.width() >= widget.sizeHint().width(), widget.objectName()
+    assert QLabel.text(page.title) == "OkBot"  # as painted: a short name has room
+
+
+def test_a_model_picked_in_the_header_stays_when_switching_chats(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer
+) -> None:
+    ctx.workspace.create_assistant("Researcher")
+    window = open_window(qtbot, ctx)
+    page = window.current_page()
+    page.model_picker.open_popup()
+    popup = page.model_picker.popup
+    qtbot.waitUntil(lambda: popup.list.count() == 2, timeout=10_000)
+    qtbot.keyClicks(popup.name_edit, "fake-small")
+    qtbot.keyClick(popup.name_edit, Qt.Key.Key_Return)
+    click_row(qtbot, window, 1)  # another chat, then back: the sidebar's copy of OkBot is the new one
+    assert window.current_page().model_picker.model == "gpt-4o-mini"
+    click_row(qtbot, window, 0)
+    assert window.current_page() is page and page.model_picker.model == "fake-small"
+    server.enqueue(Reply(text="hi"))
+    with qtbot.waitSignal(page.reply_finished, timeout=10_000):
+        page.send("hello")
+    assert server.chat_requests()[-1]["model"] == "fake-small"
+
+    ctx.settings.set("provider.model", "fake-small")  # a new default shows in chats that use the default
+    window._on_settings_setting_changed("provider.model")  # noqa: SLF001 - as the settings dialog reports it
+    click_row(qtbot, window, 1)
+    assert window.current_page().model_picker.model == "fake-small"

@@ -396,3 +396,29 @@ def test_slots_are_stable_and_spread() -> None:
     assert roster.name("launch") == "Captain" and roster.name("rex") == "Rex" and roster.name("gone") == "gone"
     assert roster.member_of_call("ask_rex") == "rex" and roster.member_of_call("search_history") == ""
     assert roster.slot("launch") == CAPTAIN_SLOT and roster.slot("rex") != roster.slot("mia")
+
+
+# ---------------------------------------------------------------------------------------- addressing by name
+def test_after_renaming_the_hint_and_the_address_use_the_members_names(
+    qtbot: QtBot, ctx: AppContext, script: SquadScript
+) -> None:
+    first = ctx.workspace.create_assistant("New assistant")
+    second = ctx.workspace.create_assistant("New assistant")
+    assert (first.id, second.id) == ("new-assistant", "new-assistant-2")
+    ctx.workspace.rename(first.id, "Ada")
+    ctx.workspace.rename(second.id, "Bob Stone")
+    pair = ctx.workspace.create_squad("Pair", [(first.id, "research"), (second.id, "writing")])
+    page = open_page(qtbot, ctx, pair)
+
+    page.send("@Zed are you there?")
+    qtbot.waitUntil(lambda: not page.streaming, timeout=WAIT_MS)
+    assert "members: @Ada, @BobStone" in page.status_text()
+    assert "new-assistant" not in page.status_text()
+    assert page.composer.edit.placeholderText() == "Message Pair — start with @Ada to ask one member"
+
+    script.members["Ada"] = lambda body: Reply(text="Ada here.")
+    run_turn(qtbot, page, "@Ada what do you know?")
+    assert [body["messages"][-1]["content"] for body in script.sent["Ada"]][-1].endswith("what do you know?")
+    assert page.last_result.reply_text == "Ada here."
+    run_turn(qtbot, page, "@BobStone and you?")
+    assert script.sent.get("Bob Stone"), script.sent.keys()

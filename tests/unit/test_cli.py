@@ -191,3 +191,55 @@ def test_config_get_hides_a_password_in_the_base_url(capsys, monkeypatch):
     assert code == 0 and "pw-9" not in out and "u:[redacted]@host.example" in out
     code, out, err = run(capsys, "config", "set", "provider.baseUrl", "ftp://u:pw-9@host.example/v1")
     assert code == 1 and "pw-9" not in err and "u:[redacted]@" in err
+
+
+def test_context_as_sent_prints_each_request_of_a_retried_turn(capsys, server):
+    from okbot.config.settings import Settings
+    from okbot.core.runner import TurnRunner
+    from okbot.core.sources import ContextSources
+    from tests.helpers.env import provider_for
+    from tests.helpers.fake_openai import Reply, tool_call
+
+    settings = Settings.load()
+    settings.set("provider.baseUrl", server.base_url)
+    settings.set("provider.keySource", "none")
+    ws = Workspace()
+    target = ws.ensure_default()
+    runner = TurnRunner(ContextSources(ws), provider_for(server, max_reply_seconds=3))
+    server.enqueue(
+        Reply(tool_calls=[tool_call("search_history", {"query": "plan"})]),
+        Reply(text="The plan is", chunk_chars=4, cut_after_chunks=1),
+        Reply(text="The plan is to ship on Friday."),
+    )
+    assert runner.run_turn(target, "What was the plan?").status == "error"
+    assert runner.retry(target).status == "complete"
+    chats = server.chat_requests()
+    at = "1"
+    code, out, _ = run(capsys, "context", target.id, "--at", at, "--as-sent", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["attempt"], data["round"], data["outcome"]) == (2, 1, "produced the reply")
+    assert data["messages"] == chats[2]["messages"]
+    assert [t["label"] for t in data["turn"]] == [
+        "Attempt 1 of 2 — asked for tools · round 1 of 2",
+        "Attempt 1 of 2 — failed · round 2 of 2",
+        "Attempt 2 of 2 — produced the reply · round 1 of 1",
+    ]
+    code, out, _ = run(
+        capsys, "context", target.id, "--at", at, "--as-sent", "--attempt", "1", "--round", "2", "--json"
+    )
+    assert code == 0 and json.loads(out)["messages"] == chats[1]["messages"]
+    code, out, _ = run(capsys, "context", target.id, "--at", at, "--as-sent", "--attempt", "1")
+    assert code == 0 and out.startswith("# As sent · request #2 · Attempt 1 of 2 — failed · round 2 of 2")
+    assert "## session items\n### [1] user · user — #1" in out and "tool_result · search_history" in out
+    for argv, message in (
+        (["--as-sent"], "--as-sent needs --at"),
+        (["--at", at, "--attempt", "1"], "choose a request of --as-sent"),
+        (["--at", at, "--as-sent", "--attempt", "3"], "there is no attempt 3"),
+        (["--at", at, "--as-sent", "--attempt", "2", "--round", "2"], "attempt 2 has no round 2"),
+    ):
+        code, _, err = run(capsys, "context", target.id, *argv)
+        assert code == 1 and message in err, err
+    never = SessionStore(target.session_path).append(user_message("never sent"))["id"]
+    code, _, err = run(capsys, "context", target.id, "--at", str(never), "--as-sent")
+    assert code == 1 and f"no as-sent record for message #{never}" in err

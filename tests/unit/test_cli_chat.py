@@ -204,3 +204,33 @@ def test_ctrl_c_at_an_approval_prompt_closes_the_call_and_exits_130(okbot_home, 
     (call,) = [it for it in items if it["type"] == "tool_call"]
     (closed,) = [it for it in items if it["type"] == "tool_result"]
     assert closed["call_id"] == call["call_id"] and not closed["ok"]
+
+
+@pytest.mark.slow
+def test_edit_and_regenerate_from_the_command_line(okbot_home, server):
+    server.enqueue(Reply(text="a1"), Reply(text="a1 again"), Reply(text="b1"))
+    assert chat(okbot_home, server, "okbot", "-m", "q1").returncode == 0
+    again = chat(okbot_home, server, "okbot", "--regenerate")
+    assert again.returncode == 0 and again.stdout.strip() == "a1 again"
+    assert [m["content"] for m in server.chat_requests()[-1]["messages"][1:]] == ["q1"]
+    edited = chat(okbot_home, server, "okbot", "--edit", "1", "-m", "q1 changed")
+    assert edited.returncode == 0 and edited.stdout.strip() == "b1"
+    assert [m["content"] for m in server.chat_requests()[-1]["messages"][1:]] == ["q1 changed"]
+    refused = chat(okbot_home, server, "okbot", "--edit", "1", "-m", "no")  # #1 was replaced by the edit
+    assert refused.returncode != 0 and "earlier version the chat no longer follows" in refused.stderr
+    assert len(server.chat_requests()) == 3  # a refusal sends nothing
+
+
+def test_without_a_key_chat_says_no_key_before_trying_the_network(okbot_home):
+    env = {k: v for k, v in os.environ.items() if k not in ("OKBOT_API_KEY", "OPENAI_API_KEY", "OKBOT_BASE_URL")}
+    env.update(OKBOT_HOME=str(okbot_home), PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
+    proc = subprocess.run(
+        [sys.executable, "-m", "okbot", "chat", "okbot", "-m", "hi"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "okbot: No API key for api.openai.com. Add one in Settings → Models, or set OKBOT_API_KEY." in proc.stderr
+    assert "Could not reach" not in proc.stderr

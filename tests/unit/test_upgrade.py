@@ -307,7 +307,7 @@ def test_as_sent_lines_carry_a_version_and_old_lines_still_read(tmp_path: Path) 
     store.record_usage(1, {"b": 2}, "complete")
     (req,) = store.requests()
     assert req.id == 1 and req.usage == {"b": 2}
-    assert json.loads(store.log_path.read_text("utf-8").splitlines()[-1])["v"] == AS_SENT_VERSION == 1
+    assert json.loads(store.log_path.read_text("utf-8").splitlines()[-1])["v"] == AS_SENT_VERSION == 2
 
 
 # --- end to end: the compressor, memory recall and extraction with a newer OkBot's files ------------------------

@@ -120,6 +120,7 @@ class MemoryKeeper:
         state = self._load_state(target, summary.covered_through_id)
         session = self.sources.session(target)
         start = state
+        on_branch = set(session.branch_ids(start))  # an edited or regenerated message's old version is not extracted
         for _ in range(MAX_CALLS_PER_WRAP_UP):
             if start >= summary.covered_through_id:
                 break
@@ -128,7 +129,7 @@ class MemoryKeeper:
                     (
                         it
                         for it in session.iter_items(start + 1, summary.covered_through_id)
-                        if it.get("type") in EXTRACTED_TYPES
+                        if it.get("type") in EXTRACTED_TYPES and it["id"] in on_branch
                     ),
                     MAX_BATCH_ITEMS,
                 )

@@ -22,7 +22,7 @@ NEWER = "written by a newer OkBot: item schema v"
 def newer(obj: dict) -> int:
     """The item's schema version if it is newer than this build's, else 0."""
     v = obj.get("v")
-    return v if type(v) is int and v > items.SCHEMA_VERSION else 0
+    return v if type(v) is int and v > items.NEWEST_VERSION else 0
 
 
 def check_line(line: bytes) -> tuple[Item | None, str]:

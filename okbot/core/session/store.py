@@ -33,7 +33,7 @@ the part they read, but cannot see an earlier line with a *higher* id beyond whe
 Several processes may append (GUI and CLI): each write ("find the last id on disk, assign the
 next, write, fsync"; a torn-line repair; a quarantine record) holds an advisory lock on the
 sidecar ``session.jsonl.lock`` (:mod:`okbot.storage.datalock`), so ids never repeat and lines never
-interleave. Items from a newer OkBot (``v`` above ``items.SCHEMA_VERSION``) make the store
+interleave. Items from a newer OkBot (``v`` above ``items.NEWEST_VERSION``) make the store
 read-only: reading works (items it cannot understand are skipped), appending raises OkBotError,
 and nothing is rewritten, repaired or quarantined.
 """
@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
 from okbot.core import items
+from okbot.core.session import branches
 from okbot.core.session.lines import line_start, lines_backward, lines_forward, size_of
 from okbot.core.session.parse import NEWER, Item, check_line, is_blank, newer
 from okbot.core.session.quarantine import BadLine, Quarantine, kept, over_long
@@ -159,7 +160,7 @@ class SessionStore:
         if version and not self._newer_v:
             self._notify(
                 f"{self.path.name} holds items from a newer OkBot (item schema v{version}; "
-                f"this build knows v{items.SCHEMA_VERSION}). The chat is shown read-only."
+                f"this build knows v{items.NEWEST_VERSION}). The chat is shown read-only."
             )
         self._newer_v = max(self._newer_v, version)
 
@@ -175,26 +176,36 @@ class SessionStore:
         return self._last_id_locked()
 
     @_public
-    def tail(self, n: int) -> list[dict]:
-        """The last ``n`` valid items, oldest first, read backwards from the end."""
+    def tail(self, n: int, *, all_versions: bool = False) -> list[dict]:
+        """Of the last ``n`` valid items (oldest first, read backwards from the end), those on the
+        current branch (:mod:`~okbot.core.session.branches`), or all of them with ``all_versions``."""
         if n <= 0:
             return []
         size = self._refresh()
         if self._index_current(size):
-            return list(self._iter_range(self._offs, self._lens, max(0, len(self._ids) - n), len(self._ids)))
-        found, _, bad = self._read_back(size, want=n)
-        if self._report(bad):
-            found, _, _ = self._read_back(self._size, want=n)
-        return [_clone(it) for it in found[-n:]]
+            found = list(self._iter_range(self._offs, self._lens, max(0, len(self._ids) - n), len(self._ids)))
+        else:
+            found, _, bad = self._read_back(size, want=n)
+            if self._report(bad):
+                found, _, _ = self._read_back(self._size, want=n)
+            found = [_clone(it) for it in found[-n:]]
+        return found if all_versions else branches.current_branch(found)
 
     @_public
-    def read_after(self, after_id: int) -> tuple[list[dict], bool]:
-        """All valid items with id > ``after_id``, in order, and whether ``after_id`` exists.
+    def read_after(self, after_id: int, *, all_versions: bool = False) -> tuple[list[dict], bool]:
+        """The valid items with id > ``after_id`` on the current branch (every one with
+        ``all_versions``), in order, and whether ``after_id`` exists.
 
         Reads backwards until a line with id <= ``after_id``, so the cost follows the tail.
         The existence flag is True for ``after_id == 0``. Repeated calls on an unchanged file
         are answered from a small cache that our own appends keep current.
         """
+        found, exists = self._read_after_all(after_id)
+        if not all_versions:
+            found = branches.current_branch(found, after_id if exists else None)
+        return found, exists
+
+    def _read_after_all(self, after_id: int) -> tuple[list[dict], bool]:
         size = self._refresh()
         hit = self._cache.get(after_id)
         if hit is None or hit[0] != size:
@@ -242,6 +253,30 @@ class SessionStore:
         """Every valid item id, in order (a copy; builds the index)."""
         self._ensure_index_locked()
         return array("q", self._ids)
+
+    @_public
+    def marker_ids(self) -> frozenset[int]:
+        """The ids of the branch markers (builds the index)."""
+        self._ensure_index_locked()
+        return frozenset(self._parents)
+
+    @_public
+    def branch_ids(self, after_id: int = 0, *, markers: bool = True) -> array:
+        """The ids on the current branch above ``after_id``, in order (builds the index); without the
+        branch markers themselves when ``markers`` is False (the rows a chat shows).
+
+        With no branch marker above ``after_id`` that is every id above it; otherwise one step per marker
+        on the path (:func:`~okbot.core.session.branches.branch_slices`) and a copy of each run of ids."""
+        self._ensure_index_locked()
+        ids = self._ids
+        lo = bisect.bisect_right(ids, after_id)
+        if not any(marker > after_id for marker in self._parents):
+            return array("q", ids[lo:])
+        out = array("q")
+        for start, stop in branches.branch_slices(ids, self._parents, lo):
+            skip = not markers and ids[start] in self._parents
+            out.extend(ids[start + skip : stop])
+        return out
 
     @_public
     def __len__(self) -> int:
@@ -364,7 +399,7 @@ class SessionStore:
             if self._newer_v:
                 raise OkBotError(
                     f"{self.path} was written by a newer OkBot (item schema v{self._newer_v}; "
-                    f"this build knows v{items.SCHEMA_VERSION}), so it is read-only here.",
+                    f"this build knows v{items.NEWEST_VERSION}), so it is read-only here.",
                     hint="update OkBot to continue this chat",
                 )
             size = self._size
@@ -394,6 +429,9 @@ class SessionStore:
                 del self._cache[key]
         if self._indexed and self._indexed_to == size:
             self._add_to_index(new_id, size, len(data) - 1)
+            parent = branches.explicit_parent(stored)
+            if parent is not None:
+                self._parents[new_id] = parent
             self._indexed_to = new_size
         self._last = new_id
         self._size = new_size
@@ -485,6 +523,7 @@ class SessionStore:
         self._indexed = False
         self._indexed_to = 0  # bytes covered (always just after a newline)
         self._index_max = 0
+        self._parents: dict[int, int] = {}  # branch marker id -> its parent id
 
     def _add_to_index(self, item_id: int, offset: int, length: int) -> None:
         self._ids.append(item_id)
@@ -524,6 +563,9 @@ class SessionStore:
                     else:
                         max_id = item["id"]
                         add(max_id, pos, length)
+                        parent = branches.explicit_parent(item)
+                        if parent is not None:
+                            self._parents[max_id] = parent
                         if newer(item):
                             self._note_versions([item], [])
         self._indexed_to = end

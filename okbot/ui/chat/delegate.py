@@ -173,6 +173,8 @@ class ChatDelegate(QStyledItemDelegate):
             divider=divider,
             squad=bool(getattr(model, "show_authors", False)),
             info=index.data(ChatModel.SquadRole),
+            versions=index.data(ChatModel.VersionsRole),
+            changeable=bool(index.data(ChatModel.ChangeableRole)),
         )
 
     # ------------------------------------------------------------------ painting
@@ -232,6 +234,21 @@ class ChatDelegate(QStyledItemDelegate):
             self._paint_status(painter, layout, colors, key)
         if hovered and layout.footer:
             self._paint_footer(painter, layout, colors, key)
+        if layout.version_label:
+            self._paint_versions(painter, layout, colors, key)
+
+    def _paint_versions(self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any) -> None:
+        builder = self._builder
+        assert builder is not None
+        painter.setFont(builder.small)
+        painter.setPen(colors.muted)
+        painter.drawText(layout.version_rect, Qt.AlignmentFlag.AlignCenter, layout.version_label)
+        painter.setPen(colors.faint)
+        for rect, arrow in layout.version_ends:
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, arrow)
+        for action in layout.actions:
+            if action.name == "version":
+                self._paint_button(painter, action, colors, key, quiet=True)
 
     def _paint_fade(self, painter: QPainter, layout: RowLayout, background: QColor) -> None:
         """The last lines of a collapsed message fade into the bubble (there is more below)."""

@@ -47,7 +47,8 @@ MORE_LABEL, LESS_LABEL = "Show more ▾", "Show less ▴"
 class Action:
     """A clickable area of a row (row coordinates); ``payload`` says which code block, etc."""
 
-    name: str  # copy | view_context | copy_code | retry | toggle (tool rows, the divider, Show more / less)
+    name: str  # copy | view_context | copy_code | retry | toggle | edit | regenerate | version (payload: index)
+    # (toggle: tool rows, the divider, a long message's Show more / less)
     rect: QRectF
     label: str = ""
     payload: Any = None
@@ -65,6 +66,8 @@ class RowData:
     divider: tuple[int, str] | None = None
     squad: bool = False  # assistant bubbles carry an avatar: indent tool rows to match
     info: SquadInfo | None = None  # a squad with a roster: who speaks, whom the captain asked
+    versions: tuple[int, int] | None = None  # (index, count) when the message has several versions
+    changeable: bool = False  # in the uncompressed tail: Edit (yours) or Regenerate (a reply)
 
     @property
     def style(self) -> str:
@@ -107,6 +110,9 @@ class RowLayout:
     author_note: str = ""  # squads: "to the captain" after a member's name
     status_error: bool = False  # the status line reads as an error (else a warning)
     to_name: str = ""  # a delegation row: the member asked
+    version_label: str = ""  # "2/3" between the ‹ › of a message with versions
+    version_rect: QRectF = field(default_factory=QRectF)
+    version_ends: list[tuple[QRectF, str]] = field(default_factory=list)  # dimmed arrows with nothing beyond
     to_slot: int = 0
     collapsed: bool = False  # a long message shows only its first ``shown_h`` pixels of text
     shown_h: float = 0.0  # how much of the document shows (its full height unless collapsed)
@@ -224,7 +230,9 @@ class LayoutBuilder:
         if style == "stream":
             out.height = math.ceil(y + GAP + 6)
             return out
-        self._footer(out, item, user, y)
+        self._footer(out, item, user, y, data.changeable)
+        if data.versions is not None:
+            self._version_switch(out, data.versions, user, y)
         out.height = math.ceil(y + FOOTER)
         return out
 
@@ -303,11 +311,13 @@ class LayoutBuilder:
             rect = QRectF(out.bubble.right() - PAD_X - retry_w + 12, sy + 1, retry_w - 12, STATUS_H - 2)
             out.actions.append(Action("retry", rect, RETRY_LABEL))
 
-    def _footer(self, out: RowLayout, item: dict[str, Any], user: bool, y: float) -> None:
+    def _footer(self, out: RowLayout, item: dict[str, Any], user: bool, y: float, changeable: bool) -> None:
         h = self.sfm.height() + 6
         top = y + (FOOTER - h) / 2 + 1
         out.footer_time = chat_text.time_label(str(item.get("ts") or ""))
         parts: list[tuple[str, str]] = [("copy", "Copy")]
+        if changeable:
+            parts.append(("edit", "Edit") if user else ("regenerate", "↻ Regenerate"))
         if user:
             parts.append(("view_context", "View context"))
         widths = [self._button_w(label) for _, label in parts]
@@ -326,6 +336,26 @@ class LayoutBuilder:
             for (name, label), w in zip(parts, widths, strict=True):
                 out.footer.append(Action(name, QRectF(cursor, top, w, h), label))
                 cursor += w + 2
+
+    def _version_switch(self, out: RowLayout, versions: tuple[int, int], user: bool, y: float) -> None:
+        """‹ 2/3 › under the bubble, on the side the hover actions leave free; always shown."""
+        index, count = versions
+        h = self.sfm.height() + 6
+        top = y + (FOOTER - h) / 2 + 1
+        label = f"{index + 1}/{count}"
+        arrow_w = self._button_w("‹")
+        label_w = self.sfm.horizontalAdvance(label) + 8
+        left = out.bubble.left() if user else out.bubble.right() - 2 * arrow_w - label_w
+        out.version_label = label
+        out.version_rect = QRectF(left + arrow_w, top, label_w, h)
+        for rect, arrow, wanted in (
+            (QRectF(left, top, arrow_w, h), "‹", index - 1),
+            (QRectF(left + arrow_w + label_w, top, arrow_w, h), "›", index + 1),
+        ):
+            if 0 <= wanted < count:
+                out.actions.append(Action("version", rect, arrow, wanted))
+            else:  # no version that way: the arrow is shown, dimmed, and does nothing
+                out.version_ends.append((rect, arrow))
 
     def _button_w(self, label: str, *, bold: bool = False) -> float:
         metrics = QFontMetricsF(self.bold_small) if bold else self.sfm

@@ -14,6 +14,7 @@ import logging
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
@@ -23,7 +24,9 @@ from okbot.core import chat_text
 from okbot.core.items import is_delegation, is_member_answer
 from okbot.core.roster import SquadInfo, SquadRoster
 from okbot.core.session import SessionStore
+from okbot.core.session.branches import Versions, is_marker
 from okbot.core.summary import SessionSummary
+from okbot.core.versions import Tail
 from okbot.storage.errors import OkBotError
 from okbot.ui.tasks import TaskRunner, default_task_runner
 
@@ -38,9 +41,21 @@ RETRY_LOOKBACK = 64  # how far back from the end the retryable reply is looked f
 ITEM, DIVIDER, STREAM = "item", "divider", "stream"
 
 
-def snapshot_ids(store: SessionStore) -> array:
-    """Every item id of ``store`` in order (builds the store's offset index; blocking: call off the GUI thread)."""
-    return store.ids()
+@dataclass(frozen=True)
+class Snapshot:
+    """The rows of a session: the ids on its current branch (markers left out) and the version switches."""
+
+    ids: array
+    versions: dict[int, Versions]
+
+
+def snapshot_ids(store: SessionStore, summary: SessionSummary | None = None) -> Snapshot:
+    """The ids of ``store``'s current branch in order and where versions show (builds the store's offset
+    index and reads the uncompressed tail; blocking: call off the GUI thread)."""
+    ids = store.branch_ids(markers=False)
+    if not store.marker_ids():
+        return Snapshot(ids, {})
+    return Snapshot(ids, Tail(store, summary or SessionSummary()).shown_versions())
 
 
 class ChatModel(QAbstractListModel):
@@ -59,6 +74,8 @@ class ChatModel(QAbstractListModel):
     AuthorRole = Qt.ItemDataRole.UserRole + 7  # display name above an assistant bubble ("" = none)
     DividerRole = Qt.ItemDataRole.UserRole + 8  # (covered item count, summary text)
     SquadRole = Qt.ItemDataRole.UserRole + 9  # SquadInfo for squad rows with a roster, else None
+    VersionsRole = Qt.ItemDataRole.UserRole + 10  # (index, count) of a message with versions, else None
+    ChangeableRole = Qt.ItemDataRole.UserRole + 11  # the message can be edited or its reply regenerated
 
     loaded = Signal(int)  # the session's rows are ready (row count)
     load_failed = Signal(str)  # the session could not be read (the message to show)
@@ -72,6 +89,7 @@ class ChatModel(QAbstractListModel):
         self._show_authors = False
         self._roster: SquadRoster | None = None
         self._ids = array("q")
+        self._versions: dict[int, Versions] = {}
         self._cache: OrderedDict[int, dict[str, Any]] = OrderedDict()
         self._pending: list[dict[str, Any]] = []
         self._generation = 0
@@ -82,6 +100,7 @@ class ChatModel(QAbstractListModel):
         self._expanded: set[Any] = set()
         self._retry_id = 0
         self._retry_enabled = True
+        self._attempts: dict[int, int] = {}  # a failed reply's attempt number, when earlier ones were folded in
         self._stream: list[str] | None = None
         self._stream_revision = 0
         self._stream_author = ""
@@ -110,12 +129,14 @@ class ChatModel(QAbstractListModel):
         if not show_authors:
             self._roster = None
         self._ids = array("q")
+        self._versions = {}
         self._cache.clear()
         self._pending = []
         self._summary = summary or SessionSummary()
         self._divider = None
         self._expanded.clear()
         self._retry_id = 0
+        self._attempts = {}
         self._stream = None
         self._stream_timer.stop()
         self._error = ""
@@ -123,11 +144,28 @@ class ChatModel(QAbstractListModel):
         self.endResetModel()
         if store is None:
             return
-        generation = self._generation
+        self._load()
+
+    def refresh_branch(self) -> None:
+        """Read the current branch again (after an edit, a regeneration or a version switch): the rows
+        stay until the new ones are ready, and items arriving meanwhile are kept."""
+        if self._store is None:
+            return
+        self._generation += 1
+        self._loading = True
+        self._load()
+
+    def versions(self, item_id: int) -> Versions | None:
+        """The versions shown under item ``item_id`` (None: it has one)."""
+        return self._versions.get(item_id)
+
+    def _load(self) -> None:
+        store, summary, generation = self._store, self._summary, self._generation
+        assert store is not None
         runner = self._tasks or default_task_runner()
         runner.run(
-            lambda: snapshot_ids(store),
-            lambda ids: self._on_index_ready(generation, ids),
+            lambda: snapshot_ids(store, summary),
+            lambda snap: self._on_index_ready(generation, snap),
             lambda exc: self._on_index_failed(generation, exc),
             owner=self,
         )
@@ -167,6 +205,10 @@ class ChatModel(QAbstractListModel):
             self._show_authors = True
 
     @property
+    def summary(self) -> SessionSummary:
+        return self._summary
+
+    @property
     def item_count(self) -> int:
         return len(self._ids)
 
@@ -191,6 +233,9 @@ class ChatModel(QAbstractListModel):
         item_id = int(item.get("id", 0))
         if item_id <= 0:
             raise ValueError("append_item needs a stored item (with its id)")
+        if is_marker(item):  # a new branch: the rows after it change
+            self.refresh_branch()
+            return
         if self._loading:
             self._pending.append(item)
             return
@@ -199,6 +244,8 @@ class ChatModel(QAbstractListModel):
         if item.get("type") == "assistant" and self._stream is not None:
             self._drop_stream()  # the streamed text is now this item
             self._expanded.add(item_id)  # read as it streamed: a long reply stays open (not collapsed)
+        if _failed(item):
+            self._fold_failed_attempt(item_id)
         row = self._stream_row() if self._stream is not None else self.rowCount()
         self.beginInsertRows(QModelIndex(), row, row)
         self._ids.append(item_id)
@@ -312,15 +359,31 @@ class ChatModel(QAbstractListModel):
         if role == self.ItemRole:
             return item
         if role == self.KeyRole:
-            return (ITEM, item["id"], self.is_expanded(row), self._show_authors, self._retryable(item))
+            return (
+                ITEM,
+                item["id"],
+                self.is_expanded(row),
+                self._show_authors,
+                self._retryable(item),
+                self._version_pair(item),
+                self._changeable(item),
+            )
+        return self._item_data(item, role)
+
+    def _item_data(self, item: dict[str, Any], role: int) -> Any:
+        """An item row's other roles."""
+        if role == self.VersionsRole:
+            return self._version_pair(item)
+        if role == self.ChangeableRole:
+            return self._changeable(item)
         if role == self.RetryableRole:
             return self._retryable(item)
         if role == self.AuthorRole:
             return self._author_name(item)
         if role == self.SquadRole:
             return self._squad_info(item)
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return chat_text.copy_text(item) if role == Qt.ItemDataRole.DisplayRole else None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return chat_text.copy_text(item)
         return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
@@ -376,7 +439,10 @@ class ChatModel(QAbstractListModel):
         return hit
 
     def _put(self, item: dict[str, Any]) -> None:
-        self._cache[item["id"]] = chat_text.trim_for_cache(item)
+        cached = chat_text.trim_for_cache(item)
+        if item["id"] in self._attempts:
+            cached = {**cached, "attempt": self._attempts[item["id"]]}
+        self._cache[item["id"]] = cached
         self._cache.move_to_end(item["id"])
         while len(self._cache) > CACHE_ITEMS:
             self._cache.popitem(last=False)
@@ -386,17 +452,19 @@ class ChatModel(QAbstractListModel):
         chat page deletes it while the index may still be building)."""
         return Shiboken.isValid(self) and generation == self._generation
 
-    def _on_index_ready(self, generation: int, ids: array) -> None:
+    def _on_index_ready(self, generation: int, snap: Snapshot) -> None:
         if not self._current(generation):
             return
         self.beginResetModel()
-        self._ids = ids
+        self._ids = snap.ids
+        self._versions = snap.versions
         self._loading = False
         for item in self._pending:
             if not self._ids or item["id"] > self._ids[-1]:
                 self._ids.append(item["id"])
                 self._put(item)
         self._pending = []
+        self._fold_failed_tail()
         self._divider = self._divider_pos()
         self.endResetModel()
         self._find_retry()
@@ -487,6 +555,17 @@ class ChatModel(QAbstractListModel):
         index = self.index(self._stream_row(), 0)
         self.dataChanged.emit(index, index, [self.ItemRole, self.KeyRole])
 
+    def _version_pair(self, item: dict[str, Any]) -> tuple[int, int] | None:
+        found = self._versions.get(item["id"])
+        return None if found is None else (found.index, found.count)
+
+    def _changeable(self, item: dict[str, Any]) -> bool:
+        """A message in the uncompressed tail: yours can be edited, a reply regenerated."""
+        if item["id"] <= self._summary.covered_through_id or self._store is None or self._store.read_only:
+            return False
+        kind = item.get("type")
+        return (kind == "user" and item.get("source") == "user") or kind == "assistant"
+
     def _retryable(self, item: dict[str, Any]) -> bool:
         return self._retry_enabled and item["id"] == self._retry_id
 
@@ -555,8 +634,48 @@ class ChatModel(QAbstractListModel):
             self._touch_id(old)
             self._touch_id(self._retry_id)
 
+    # -- failed attempts of one turn: the chat shows the latest, the record keeps every one
+    def _fold_failed_attempt(self, item_id: int) -> None:
+        """A failed reply arrives: the turn's previous failed attempt (the retry target) leaves the view."""
+        old = self._retry_id
+        row = self.row_of_id(old) if old else -1
+        if row < 0 or not _failed(self.item(row) or {}):
+            return
+        self.beginRemoveRows(QModelIndex(), row, row)
+        del self._ids[bisect.bisect_left(self._ids, old)]
+        if self._divider is not None and row < self._divider:
+            self._divider -= 1
+        self.endRemoveRows()
+        self._retry_id = 0
+        self._attempts[item_id] = self._attempts.pop(old, 1) + 1
+
+    def _fold_failed_tail(self) -> None:
+        """On load: a failed reply at the end whose turn failed before (no user message between) shows
+        alone, numbered; the look-back is bounded like the Retry's."""
+        failed: list[int] = []  # positions of the turn's failed replies, newest first
+        start = len(self._ids) - 1
+        for pos in range(start, max(-1, start - RETRY_LOOKBACK), -1):
+            item = self._fetch(pos)
+            if item.get("type") == "user" or (item.get("type") == "assistant" and not _failed(item)):
+                break
+            if _failed(item):
+                failed.append(pos)
+        if len(failed) < 2:
+            return
+        newest = self._ids[failed[0]]
+        self._attempts[newest] = len(failed)
+        if newest in self._cache:
+            self._cache[newest] = {**self._cache[newest], "attempt": len(failed)}
+        for pos in failed[1:]:  # newest first, so the positions still to delete stay valid
+            del self._ids[pos]
+
     def _touch_id(self, item_id: int) -> None:
         row = self.row_of_id(item_id) if item_id else -1
         if row >= 0:
             index = self.index(row, 0)
             self.dataChanged.emit(index, index, [self.RetryableRole, self.KeyRole])
+
+
+def _failed(item: dict[str, Any]) -> bool:
+    """A reply that ended in an error (a stopped one is not: its text is the user's to keep)."""
+    return item.get("type") == "assistant" and item.get("status") == "error"

@@ -49,6 +49,7 @@ from okbot.core import chat_text
 from okbot.core.items import is_member_answer
 from okbot.core.roster import SquadRoster
 from okbot.core.session import SessionStore
+from okbot.core.session.branches import is_marker
 from okbot.core.summary import SessionSummary
 from okbot.ui.chat.delegate import ChatDelegate
 from okbot.ui.chat.find import ChatFinder
@@ -73,6 +74,9 @@ class ChatView(QAbstractItemView):
     """The conversation of one assistant or squad; see :mod:`okbot.ui.chat` for the API."""
 
     retry_requested = Signal()
+    edit_requested = Signal(int, str)  # your message's id and its text: put it in the composer to edit
+    regenerate_requested = Signal(int)  # a reply's item id: run its turn again as a new version
+    version_requested = Signal(int, int)  # the id a version switch shows under, the version index wanted
     view_context_requested = Signal(int)  # the user message's item id
     summary_requested = Signal()  # the divider was clicked (its summary is shown inline)
     copied = Signal(str)  # text put on the clipboard
@@ -84,6 +88,7 @@ class ChatView(QAbstractItemView):
         self._v = 0
         self._anchor = (0, 0)
         self._stick_bottom = True
+        self._keep_anchor = False  # a version switch: the next reset keeps the rows where they are
         self._programmatic = False
         self._pressed: tuple[int, Action] | None = None
         self._placeholder = EMPTY_TEXT
@@ -157,9 +162,17 @@ class ChatView(QAbstractItemView):
         self._chat.set_stream_author(author)
 
     def append_item(self, item: dict[str, Any]) -> None:
-        """Show an item the turn just wrote; a user message scrolls to the bottom."""
+        """Show an item the turn just wrote; a user message scrolls to the bottom.
+
+        A branch marker re-reads the rows: an edit or a regeneration ends at the bottom, a version
+        switch keeps the rows where they are on screen."""
         if item.get("type") == "user":
             self._stick_bottom = True
+        if is_marker(item):
+            if item.get("branch") == "switch":
+                self._keep_anchor = True
+            else:
+                self._stick_bottom = True
         self._chat.append_item(item)
         self._finder.note_item(item)
 
@@ -387,7 +400,9 @@ class ChatView(QAbstractItemView):
     def reset(self) -> None:
         super().reset()
         self._heights.reset(self._chat.rowCount())
-        self._anchor = (0, 0)
+        keep, self._keep_anchor = self._keep_anchor and not self._chat.loading, False
+        if not keep or self._anchor[0] >= self._chat.rowCount():
+            self._anchor = (0, 0)
         self._relayout()
 
     def rowsInserted(self, parent: _Index, start: int, end: int) -> None:  # noqa: N802
@@ -642,7 +657,20 @@ class ChatView(QAbstractItemView):
             menu.addAction("View context", lambda: self.view_context_requested.emit(int(item["id"])))
         if self._chat.data(self._chat.index(row, 0), ChatModel.RetryableRole):
             menu.addAction("Retry", self.retry_requested.emit)
+        self._version_menu(menu, row, item)
         return menu
+
+    def _version_menu(self, menu: QMenu, row: int, item: dict[str, Any]) -> None:
+        """Edit and resend (yours) or Regenerate (a reply); on a summarized message, disabled with the reason."""
+        kind = item.get("type")
+        if kind not in ("user", "assistant") or (kind == "user" and item.get("source") != "user"):
+            return
+        name, label = ("edit", "Edit and resend") if kind == "user" else ("regenerate", "Regenerate")
+        if self._chat.data(self._chat.index(row, 0), ChatModel.ChangeableRole):
+            menu.addAction(label, lambda: self._version_action(row, Action(name, QRectF())))
+        elif self._chat.summary.covered_through_id >= int(item.get("id", 0)):
+            why = menu.addAction(f"{label} — not for summarized messages: send a new message instead")
+            why.setEnabled(False)
 
     # ------------------------------------------------------------------ actions
     def _trigger(self, row: int, action: Action) -> None:
@@ -659,8 +687,20 @@ class ChatView(QAbstractItemView):
             self.view_context_requested.emit(self._chat.item_id(row))
         elif name == "retry":
             self.retry_requested.emit()
+        elif name in ("edit", "regenerate", "version"):
+            self._version_action(row, action)
         elif name == "toggle":
             self._toggle(row)
+
+    def _version_action(self, row: int, action: Action) -> None:
+        item_id = self._chat.item_id(row)
+        if action.name == "edit":
+            item = self._chat.full_item(row) or {}
+            self.edit_requested.emit(item_id, str(item.get("content") or ""))
+        elif action.name == "regenerate":
+            self.regenerate_requested.emit(item_id)
+        else:
+            self.version_requested.emit(item_id, int(action.payload))
 
     def _toggle(self, row: int) -> None:
         expand = not self._chat.is_expanded(row)

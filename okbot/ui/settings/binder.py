@@ -2,8 +2,11 @@
 
 A value the user chose goes straight to ``Settings.set`` (validated, saved atomically,
 subscribers notified), so changes apply without a restart and there is no OK button. A value
-the store refuses leaves the setting untouched: the field shows the stored value again and
-``refused`` carries the store's message (it names the key, the value and what is allowed).
+the store refuses leaves the setting untouched, but stays on show in its field (*pending*), and
+``refused`` carries the refusal in the dialog's words (``SettingError.words``: the label and what
+is allowed). A pending value is tried again after every change, so “Keep at least” 20, refused
+while “Keep at most” is 12, is saved as soon as “Keep at most” is raised; a change of that same key
+made elsewhere replaces it.
 
 The binder looks ``ctx.settings`` up on every use and moves its subscription if the object was
 replaced. Notifications may come from any thread and are delivered on the GUI thread.
@@ -12,16 +15,15 @@ replaced. Notifications may come from any thread and are delivered on the GUI th
 from __future__ import annotations
 
 import logging
-import weakref
 from collections.abc import Callable
 from typing import Any
 
-import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from okbot.config.schema import SettingError
 from okbot.config.settings import Settings
 from okbot.ui.settings.fields import SettingField
+from okbot.ui.settings_relay import subscribe_weakly
 
 log = logging.getLogger("okbot.ui.settings")
 
@@ -30,7 +32,8 @@ class SettingsBinder(QObject):
     """Keeps a set of :class:`SettingField` and the settings store in step.
 
     ``changed(key)`` fires after a change was saved (made here or elsewhere through the same
-    ``Settings`` object); ``refused(key, message)`` when the store refused a value.
+    ``Settings`` object), and when a pending value of ``key`` gave way to the stored one;
+    ``refused(key, words)`` when the store refused a value.
     """
 
     changed = Signal(str)
@@ -46,6 +49,7 @@ class SettingsBinder(QObject):
         self._subscribed: Settings | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._applying = False
+        self._pending: dict[str, Any] = {}  # refused values still on show in their fields
         self._settings_changed.connect(self._on_settings_changed)
         self.settings()
 
@@ -55,7 +59,7 @@ class SettingsBinder(QObject):
         current = self._ctx.settings
         if current is not self._subscribed:
             self._drop_subscription()
-            self._unsubscribe = _subscribe_weakly(current, self)
+            self._unsubscribe = subscribe_weakly(current, self, "_settings_changed")
             self._subscribed = current
         return current
 
@@ -73,28 +77,25 @@ class SettingsBinder(QObject):
         """Every bound field by key."""
         return dict(self._fields)
 
+    def pending(self) -> dict[str, Any]:
+        """The refused values still on show, by key."""
+        return dict(self._pending)
+
     def apply(self, key: str, value: Any) -> bool:
-        """``Settings.set(key, value)``; on refusal emit ``refused`` and show the stored value again."""
-        settings = self.settings()
-        self._applying = True
-        try:
-            settings.set(key, value)
-        except SettingError as exc:
-            log.info("setting refused: %s", exc)
-            self.refused.emit(key, str(exc))
-            self.refresh()
+        """``Settings.set(key, value)``; a refused value stays on show (pending) and ``refused`` says why."""
+        if not self._set(key, value):
             return False
-        finally:
-            self._applying = False
         self.refresh()
         self.changed.emit(key)
+        self._retry_pending()
         return True
 
     def refresh(self) -> None:
-        """Show the stored (or environment-overridden) value of every field."""
+        """Show the stored (or environment-overridden) value of every field, except the refused ones on show."""
         settings = self.settings()
         for field in self._fields.values():
-            self._refresh_field(settings, field)
+            if field.key not in self._pending:
+                self._refresh_field(settings, field)
 
     # ------------------------------------------------------------------ slots
     def _on_field_edited(self, key: str, value: Any) -> None:
@@ -104,10 +105,36 @@ class SettingsBinder(QObject):
         """A change made through the same Settings object elsewhere (or a follow-up key of ours)."""
         if self._applying:
             return  # apply() refreshes and announces its own change
+        self._pending.pop(key, None)  # the value set elsewhere replaces the one refused here
         self.refresh()
         self.changed.emit(key)
+        self._retry_pending()
 
     # --------------------------------------------------------------- internals
+    def _set(self, key: str, value: Any) -> bool:
+        """Store ``value``; on refusal keep it pending and emit ``refused``."""
+        self._applying = True
+        try:
+            self.settings().set(key, value)
+        except SettingError as exc:
+            log.info("setting refused: %s", exc)
+            self._pending[key] = value
+            if key in self._fields:  # already on show when typed; not when applied by the page's own code
+                self._fields[key].set_value(value)
+            self.refused.emit(key, exc.words)
+            return False
+        finally:
+            self._applying = False
+        self._pending.pop(key, None)
+        return True
+
+    def _retry_pending(self) -> None:
+        """Try the refused values on show again: the change just made may have allowed them."""
+        for key, value in list(self._pending.items()):
+            if self._pending.get(key) is value and self._set(key, value):
+                self.refresh()
+                self.changed.emit(key)
+
     def _refresh_field(self, settings: Settings, field: SettingField) -> None:
         var = settings.env_override(field.key)
         field.set_value(settings.get(field.key))
@@ -118,20 +145,3 @@ class SettingsBinder(QObject):
             self._unsubscribe()
         self._unsubscribe = None
         self._subscribed = None
-
-
-def _subscribe_weakly(settings: Settings, binder: SettingsBinder) -> Callable[[], None]:
-    """Subscribe ``binder`` to ``settings`` without keeping it alive; the entry removes itself once it is gone."""
-    ref = weakref.ref(binder)
-    remover: list[Callable[[], None]] = []
-
-    def notify(key: str) -> None:
-        alive = ref()
-        if alive is None or not shiboken6.isValid(alive):
-            for off in remover:
-                off()
-            return
-        alive._settings_changed.emit(key)
-
-    remover.append(settings.subscribe(notify))
-    return remover[0]

@@ -1,7 +1,7 @@
 """The Settings dialog: a list of pages on the left, the chosen page on the right.
 
 Every change applies at once (validated and saved by ``Settings.set``), so there is only a
-Close button. Pages: Models, Context compression, Tools, Advanced.
+Close button. Pages: Models, Context compression, Tools, Appearance, Advanced.
 """
 
 from __future__ import annotations
@@ -20,18 +20,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.config.schema import ADVANCED_PAGE, TOOLS_PAGE
+from okbot.config.schema import ADVANCED_PAGE, APPEARANCE_PAGE, TOOLS_PAGE
 from okbot.core.workspace import Target
 from okbot.ui.settings.compression_page import CompressionPage
+from okbot.ui.settings.fields import IntField
 from okbot.ui.settings.models_page import ModelsPage
 from okbot.ui.settings.page import SettingsPage, declared_page
 from okbot.ui.settings.provider_setup import KeyStore
+from okbot.ui.theme import system_font_size
 
 DIALOG_TITLE = "Settings"
 DEFAULT_SIZE = (860, 680)
-NAV_WIDTH = 190
+NAV_WIDTH = 160  # with the page's minimum width, the dialog fits its minimum of 640 px
+MINIMUM_SIZE = (640, 460)
 # Short names for open_page(); the page titles work too (any capitalisation).
-PAGE_KEYS = ("models", "compression", "tools", "advanced")
+PAGE_KEYS = ("models", "compression", "tools", "appearance", "advanced")
 
 
 class SettingsDialog(QDialog):
@@ -57,16 +60,21 @@ class SettingsDialog(QDialog):
         self.ctx = ctx
         self.setWindowTitle(DIALOG_TITLE)
         self.resize(*DEFAULT_SIZE)
-        self.setMinimumSize(640, 460)
+        self.setMinimumSize(*MINIMUM_SIZE)
 
         self.models_page = ModelsPage(ctx, keys=keys)
         self.compression_page = CompressionPage(ctx, current_target=current_target)
         self.tools_page = declared_page(ctx, TOOLS_PAGE)
+        self.appearance_page = declared_page(ctx, APPEARANCE_PAGE)
+        font_size = self.appearance_page.field("ui.fontSize")
+        assert isinstance(font_size, IntField)
+        font_size.set_null_step(system_font_size() + 1)  # one step up from System default: a size larger
         self.advanced_page = declared_page(ctx, ADVANCED_PAGE)
         self._pages: dict[str, SettingsPage] = {
             "models": self.models_page,
             "compression": self.compression_page,
             "tools": self.tools_page,
+            "appearance": self.appearance_page,
             "advanced": self.advanced_page,
         }
         self.compression_page.compress_finished.connect(self.compress_finished)
@@ -101,7 +109,7 @@ class SettingsDialog(QDialog):
 
     # ------------------------------------------------------------------ public
     def page(self, name: str) -> SettingsPage:
-        """The page called ``name``: a short name (models, compression, tools, advanced) or its title."""
+        """The page called ``name``: a short name (see :data:`PAGE_KEYS`) or its title."""
         wanted = name.strip().lower()
         for key, page in self._pages.items():
             if wanted in (key, page.title.lower()):

@@ -1,20 +1,25 @@
 """One editor widget per declared setting, chosen by its type in the schema.
 
-bool -> check box; int -> spin box within the bounds (a nullable int shows "Model default" at
-its lowest step); float ratio (bounds within 0..1) -> slider in steps of 0.01 with a value label;
-other float -> decimal spin box; choices -> combo box; text -> line edit.
+bool -> check box; int -> spin box (a nullable int shows its declared ``null_words``, "Model
+default", at its lowest step); float ratio (bounds within 0..1) -> slider in steps of 0.01 with a
+value label; other float -> decimal spin box; choices -> combo box; text -> line edit.
 
 A field only reports what the user chose (``edited``); it never validates or stores anything.
-The :class:`~okbot.ui.settings.binder.SettingsBinder` hands the value to ``Settings.set`` and
-puts the stored value back with :meth:`SettingField.set_value` when the store refuses it.
+The :class:`~okbot.ui.settings.binder.SettingsBinder` hands the value to ``Settings.set``. A value
+the store refuses stays on show, with the refusal in :attr:`SettingField.problem_label` right under
+the field, so nothing the user typed vanishes. That is why the spin boxes take any number typed
+(up to one digit more than the bound): the arrows stay within the declared bounds, but a typed 50
+reaches the store and comes back with its message instead of being silently clamped.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
@@ -27,8 +32,8 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.config.schema import Setting
+from okbot.ui.chat.colors import ChatColors
 
-NULL_TEXT = "Model default"
 RATIO_STEPS = 100  # slider steps per 1.0
 RATIO_PAGE_STEP = 5
 
@@ -48,8 +53,50 @@ def is_ratio(spec: Setting) -> bool:
     )
 
 
+def typing_limit(bound: float) -> float:
+    """How far a spin box lets a number be typed: one digit more than ``bound``, so 50 or 80000 reach the store."""
+    return abs(bound) * 10 + 9
+
+
+class ProblemLabel(QLabel):
+    """Why the value on show in a field was refused, in the palette's error colour; hidden while empty."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("settingProblem")
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._tinting = False
+        self.hide()
+
+    def show_problem(self, text: str) -> None:
+        self.setText(text)
+        self.setVisible(bool(text))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+        # the error colour follows the theme; setting it sends one more PaletteChange, which is ignored
+        if event.type() == QEvent.Type.PaletteChange and not self._tinting:
+            self._tinting = True
+            try:
+                palette = QPalette(self.palette())
+                colour = ChatColors.from_palette(palette).error
+                palette.setColor(QPalette.ColorRole.WindowText, colour)
+                palette.setColor(QPalette.ColorRole.Text, colour)
+                self.setPalette(palette)
+            finally:
+                self._tinting = False
+        super().changeEvent(event)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt API)
+        self.changeEvent(QEvent(QEvent.Type.PaletteChange))
+        super().showEvent(event)
+
+
 class SettingField(QWidget):
-    """The editor of one setting. ``edited(value)`` fires when the user chose a value."""
+    """The editor of one setting. ``edited(value)`` fires when the user chose a value.
+
+    ``problem_label`` says why the value on show was refused (the page puts it right under the field).
+    """
 
     edited = Signal(object)
 
@@ -58,6 +105,7 @@ class SettingField(QWidget):
         self.spec = spec
         self.help: QLabel | None = None  # the help text under the field, set by the page
         self.column: Any = None  # the page's stack of this field and its notes (a QVBoxLayout)
+        self.problem_label = ProblemLabel()
         self._layout = QHBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
 
@@ -83,6 +131,15 @@ class SettingField(QWidget):
 
     def _show(self, value: Any) -> None:
         raise NotImplementedError
+
+    def show_problem(self, text: str) -> None:
+        """Say why the value on show is not saved (``""`` clears it)."""
+        self.problem_label.show_problem(text)
+        self.editor().setAccessibleDescription(text)
+
+    def problem(self) -> str:
+        """The refusal shown under the field ("" when the value on show is the saved one)."""
+        return self.problem_label.text()
 
     def set_locked(self, reason: str) -> None:
         """Make the field read-only with ``reason`` as its tooltip (``""`` unlocks it)."""
@@ -116,23 +173,70 @@ class BoolField(SettingField):
         self.edited.emit(bool(checked))
 
 
+class _SteppedWithinBounds:
+    """Arrow keys, wheel and buttons of a spin box stay within ``bounds``; typing may go beyond them.
+
+    ``null_at`` is the value that stands for "no value" (a nullable setting's 0, shown as its
+    ``null_words``): one step down from the lowest bound reaches it, one step up leaves it for
+    ``null_step``.
+    """
+
+    bounds: tuple[float, float]
+    null_at: float | None = None
+    null_step: float = 0
+
+    def stepBy(self, steps: int) -> None:  # noqa: N802 (Qt API)
+        low, high = self.bounds
+        value = self.value()  # type: ignore[attr-defined]
+        if self.null_at is not None and value == self.null_at:
+            target = self.null_step if steps > 0 else value
+        else:
+            target = min(max(value + steps * self.singleStep(), low), high)  # type: ignore[attr-defined]
+            if self.null_at is not None and steps < 0 and value <= low:
+                target = self.null_at
+        self.setValue(target)  # type: ignore[attr-defined]
+
+    def stepEnabled(self) -> QAbstractSpinBox.StepEnabledFlag:  # noqa: N802 (Qt API)
+        low, high = self.bounds
+        value = self.value()  # type: ignore[attr-defined]
+        flags = QAbstractSpinBox.StepEnabledFlag.StepNone
+        is_null = self.null_at is not None and value == self.null_at
+        if is_null or value < high:
+            flags |= QAbstractSpinBox.StepEnabledFlag.StepUpEnabled
+        if not is_null and (value > low or self.null_at is not None):
+            flags |= QAbstractSpinBox.StepEnabledFlag.StepDownEnabled
+        return flags
+
+
+class BoundedSpinBox(_SteppedWithinBounds, QSpinBox):
+    """A whole-number spin box whose arrows keep to ``bounds``."""
+
+
+class BoundedDoubleSpinBox(_SteppedWithinBounds, QDoubleSpinBox):
+    """A decimal spin box whose arrows keep to ``bounds``."""
+
+
 class IntField(SettingField):
-    """A spin box within the schema's bounds; typing commits on Enter or leaving the box."""
+    """A spin box whose arrows keep to the schema's bounds; typing commits on Enter or leaving the box."""
 
     def __init__(self, spec: Setting, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.spin = QSpinBox()
+        self.spin = BoundedSpinBox()
         self.spin.setKeyboardTracking(False)  # one valueChanged per commit, not per keystroke
         self.spin.setGroupSeparatorShown(True)
         self.spin.setSuffix(suffix_for(spec))
         low = int(spec.minimum) if spec.minimum is not None else 0
         high = int(spec.maximum) if spec.maximum is not None else 2**31 - 1
+        self.spin.bounds = (low, high)
+        limit = int(min(typing_limit(high), 2**31 - 1))
         if spec.nullable:
-            # 0 stands for "no value": shown as NULL_TEXT. Values between 0 and the minimum can
-            # be typed and are refused by the store with its message.
-            self.spin.setSpecialValueText(NULL_TEXT)
-            low = 0
-        self.spin.setRange(low, high)
+            # 0 stands for "no value", shown in the declared words; a number below the minimum can
+            # still be typed and is refused by the store with its message.
+            self.spin.setSpecialValueText(spec.null_words)
+            self.spin.null_at, self.spin.null_step = 0, low
+            self.spin.setRange(0, limit)
+        else:
+            self.spin.setRange(-limit, limit)
         self.spin.setSingleStep(1000 if high >= 100_000 else 1)
         self.spin.setMinimumWidth(150)
         self.spin.setToolTip(spec.description)
@@ -150,22 +254,27 @@ class IntField(SettingField):
     def _show(self, value: Any) -> None:
         self.spin.setValue(0 if value is None else int(value))
 
+    def set_null_step(self, value: int) -> None:
+        """Where one step up from "no value" goes (the lowest bound unless set): the system's text size."""
+        self.spin.null_step = value
+
     def _on_spin_value_changed(self, _number: int) -> None:
         self.edited.emit(self.value())
 
 
 class FloatField(SettingField):
-    """A decimal spin box within the schema's bounds."""
+    """A decimal spin box whose arrows keep to the schema's bounds."""
 
     def __init__(self, spec: Setting, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.spin = QDoubleSpinBox()
+        self.spin = BoundedDoubleSpinBox()
         self.spin.setKeyboardTracking(False)
         self.spin.setDecimals(1)
         self.spin.setSuffix(suffix_for(spec))
-        self.spin.setRange(
-            spec.minimum if spec.minimum is not None else 0.0, spec.maximum if spec.maximum is not None else 1e9
-        )
+        low = spec.minimum if spec.minimum is not None else 0.0
+        high = spec.maximum if spec.maximum is not None else 1e9
+        self.spin.bounds = (low, high)
+        self.spin.setRange(-typing_limit(high), typing_limit(high))
         self.spin.setMinimumWidth(150)
         self.spin.setToolTip(spec.description)
         self.spin.valueChanged.connect(self._on_spin_value_changed)
@@ -200,7 +309,7 @@ class RatioField(SettingField):
         self.slider.setPageStep(RATIO_PAGE_STEP)
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.setTickInterval(RATIO_PAGE_STEP)
-        self.slider.setMinimumWidth(220)
+        self.slider.setMinimumWidth(120)
         self.slider.setToolTip(spec.description)
         self.slider.setAccessibleName(spec.label)
         self.value_label = QLabel()

@@ -13,20 +13,20 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QW
 
 from okbot.config.schema import MODEL, MODELS_PAGE, PROVIDER, Setting, setting
 from okbot.core.tokens import model_facts
+from okbot.llm.keystore import KeyStore
 from okbot.storage.errors import OkBotError
-from okbot.ui.settings.fields import SettingField
+from okbot.ui.settings.fields import ProblemLabel, SettingField
 from okbot.ui.settings.page import NoteLabel, SettingsPage, help_label, if_alive
 from okbot.ui.settings.provider_setup import (
-    NO_KEYRING_TEXT,
     ConnectionCheck,
-    KeyStore,
     check_connection,
     key_status,
     list_models,
     provider_configured,
+    saved_text,
+    where_text,
 )
 
-KEYRING_TEXT = "Saved keys go to the system keyring, never to settings.json."
 _PROVIDER_KEYS = ("provider.baseUrl", "provider.keySource")
 
 
@@ -38,7 +38,7 @@ class ModelPickerField(SettingField):
         self.combo = QComboBox()
         self.combo.setEditable(True)
         self.combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.combo.setMinimumWidth(260)
+        self.combo.setMinimumWidth(150)
         self.combo.setToolTip(spec.description)
         self.combo.activated.connect(self._on_combo_activated)
         self.combo.lineEdit().editingFinished.connect(self._on_line_editing_finished)
@@ -99,7 +99,6 @@ class ModelsPage(SettingsPage):
     def __init__(self, ctx: Any, parent: QWidget | None = None, *, keys: KeyStore | None = None) -> None:
         super().__init__(ctx, MODELS_PAGE, parent)
         self._keys = keys or KeyStore()
-        self._keyring: bool | None = None  # unknown until the background check answers
         self._generation = 0  # bumps when the base URL or key changes; older answers are dropped
 
         # The declared sections, with widgets of this page's own between and under their settings.
@@ -108,15 +107,22 @@ class ModelsPage(SettingsPage):
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.key_edit.setPlaceholderText("Paste an API key to save it")
-        self.key_edit.setEnabled(False)
+        self.key_edit.setEnabled(False)  # until the background check says where a key would be kept
         self.key_edit.returnPressed.connect(self._on_save_key_clicked)
         self.save_key_button = QPushButton("Save key")
         self.save_key_button.setEnabled(False)
         self.save_key_button.clicked.connect(self._on_save_key_clicked)
         self.key_help = help_label("Checking for a system keyring…")
         self.key_status = help_label("")
+        self.key_problem = ProblemLabel()  # why a key was not saved, right under the key
+        self.key_edit.textEdited.connect(self._on_key_edit_text_edited)
         self.add_row(
-            provider, "API key:", _row(self.key_edit, self.save_key_button), self.key_help, buddy=self.key_edit
+            provider,
+            "API key:",
+            _row(self.key_edit, self.save_key_button),
+            self.key_problem,
+            self.key_help,
+            buddy=self.key_edit,
         )
         source = self.add_setting(provider, "provider.keySource")
         source.column.addWidget(self.key_status)
@@ -148,10 +154,10 @@ class ModelsPage(SettingsPage):
     # ------------------------------------------------------------------ public
     def fetch_models(self, *, auto: bool = False) -> None:
         """List the server's models in the background; ``auto`` skips servers that have no key yet."""
-        settings, keys, generation = self.binder.settings(), self._keys, self._generation
+        settings, generation = self.binder.settings(), self._generation
 
         def job() -> list[str] | None:
-            if auto and not provider_configured(settings, keys.lookup):
+            if auto and not provider_configured(settings):
                 return None
             return list_models(settings)
 
@@ -195,24 +201,19 @@ class ModelsPage(SettingsPage):
     def _on_save_key_clicked(self) -> None:
         key = self.key_edit.text().strip()
         if not key:
-            self.show_message("Paste a key first.")
+            self.key_problem.show_problem("Paste a key first.")
             return
         keys = self._keys
         self.save_key_button.setEnabled(False)
         self.ctx.tasks.run(
-            lambda: keys.store(key), if_alive(self, self._on_key_stored), if_alive(self, self._on_key_store_failed)
+            lambda: keys.save(key), if_alive(self, self._on_key_stored), if_alive(self, self._on_key_store_failed)
         )
 
-    def _on_key_stored(self, stored: bool) -> None:
-        self.save_key_button.setEnabled(bool(self._keyring))
-        if not stored:
-            self.show_message(
-                "The system keyring did not accept the key; nothing was saved. "
-                "Set OKBOT_API_KEY in the environment instead."
-            )
-            return
+    def _on_key_stored(self, where: str) -> None:
+        self.save_key_button.setEnabled(True)
+        self.key_problem.show_problem("")
         self.key_edit.clear()
-        self.show_message("Key saved in the system keyring.", error=False)
+        self.show_message(saved_text(where, self._keys.key_file), error=False)
         if self.binder.settings().get("provider.keySource") != "keyring":
             self.binder.apply("provider.keySource", "keyring")  # refreshes status and models
         else:
@@ -221,19 +222,22 @@ class ModelsPage(SettingsPage):
             self.fetch_models(auto=True)
 
     def _on_key_store_failed(self, exc: BaseException) -> None:
-        self.save_key_button.setEnabled(bool(self._keyring))
-        self.show_message(f"The key was not saved: {type(exc).__name__}")  # never the key itself
+        self.save_key_button.setEnabled(True)
+        text = str(exc) if isinstance(exc, OkBotError) else type(exc).__name__  # never the key itself
+        self.key_problem.show_problem(f"The key was not saved: {text}")
 
-    def _on_keys_checked(self, state: tuple[bool, str]) -> None:
-        available, status = state
-        self._keyring = available
-        self.key_edit.setEnabled(available)
-        self.save_key_button.setEnabled(available)
-        self.key_help.setText(KEYRING_TEXT if available else NO_KEYRING_TEXT)
+    def _on_key_edit_text_edited(self, _text: str) -> None:
+        self.key_problem.show_problem("")
+
+    def _on_keys_checked(self, state: tuple[str, str]) -> None:
+        where, status = state
+        self.key_edit.setEnabled(True)
+        self.save_key_button.setEnabled(True)
+        self.key_help.setText(where_text(where, self._keys.key_file))
         self.key_status.setText(status)
 
     def _on_keys_check_failed(self, exc: BaseException) -> None:
-        self._on_keys_checked((False, f"Could not check for a key: {type(exc).__name__}"))
+        self.key_status.setText(f"Could not check for a key: {type(exc).__name__}")
 
     def _on_models_done(self, generation: int, models: list[str] | None) -> None:
         if generation != self._generation:
@@ -273,7 +277,7 @@ class ModelsPage(SettingsPage):
     def _check_keys(self) -> None:
         settings, keys = self.binder.settings(), self._keys
         self.ctx.tasks.run(
-            lambda: (keys.available(), key_status(settings, keys)),
+            lambda: (keys.where(), key_status(settings, keys)),
             if_alive(self, self._on_keys_checked),
             if_alive(self, self._on_keys_check_failed),
         )

@@ -1,5 +1,9 @@
 """The frame every Settings page shares: a title, a message banner and sections of generated fields.
 
+A refused value is reported right under its own field (:meth:`SettingField.show_problem`), in the
+setting's words, and stays there until that field holds a saved value again; several refusals at
+once each stay by their field. The banner is for what belongs to no one field (a key saved).
+
 A page made only of declared settings is :func:`declared_page`; a page with widgets of its own
 (Models, Context compression) subclasses :class:`SettingsPage`.
 """
@@ -200,6 +204,9 @@ class SettingsPage(QWidget):
             self.body_layout.addWidget(help_label(description))
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setRowWrapPolicy(
+            QFormLayout.RowWrapPolicy.WrapLongRows
+        )  # a narrow window: a wide field goes under its label
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         form.setHorizontalSpacing(14)
         form.setVerticalSpacing(4)
@@ -224,7 +231,12 @@ class SettingsPage(QWidget):
         field = field or make_field(spec, self)
         field.help = help_label(spec.description)
         field.column = self.add_row(
-            form, "" if isinstance(field, BoolField) else spec.label + ":", field, field.help, buddy=field.editor()
+            form,
+            "" if isinstance(field, BoolField) else spec.label + ":",
+            field,
+            field.problem_label,
+            field.help,
+            buddy=field.editor(),
         )
         self.binder.bind(field)
         return field
@@ -266,11 +278,25 @@ class SettingsPage(QWidget):
         """The field for ``key`` on this page."""
         return self.binder.field(key)
 
-    # ------------------------------------------------------------------ slots
-    def _on_binder_refused(self, _key: str, message: str) -> None:
-        self.show_message(humanize(message))
+    def field_message(self, key: str) -> str:
+        """The refusal shown under the field for ``key`` ("" when it holds a saved value)."""
+        return self.field(key).problem()
 
-    def _on_binder_changed(self, _key: str) -> None:
+    # ------------------------------------------------------------------ slots
+    def _on_binder_refused(self, key: str, words: str) -> None:
+        fields = self.binder.fields()
+        if key not in fields:
+            self.show_message(humanize(words))
+            return
+        spec = setting(key)
+        still = spec.words_for(self.binder.settings().get(key))
+        text = humanize(words)
+        fields[key].show_problem(f"{text[:1].upper()}{text[1:]} Still using {still}.")
+
+    def _on_binder_changed(self, key: str) -> None:
+        field = self.binder.fields().get(key)
+        if field is not None and key not in self.binder.pending():
+            field.show_problem("")
         if self.banner.is_error:
             self.clear_message()
 

@@ -8,7 +8,8 @@ through its ``TaskRunner``, one call per candidate, so results arrive as each se
 * the base URL points at this computer or the local network (``localhost``, ``127.0.0.0/8``,
   ``::1``, private and link-local addresses, ``*.local``) — local servers need no key; or
 * ``provider.keySource`` is ``none`` — the user said the server needs no key; or
-* a key is available: ``OKBOT_API_KEY`` / ``OPENAI_API_KEY`` is set, or the key source finds one.
+* a key is available: ``OKBOT_API_KEY`` / ``OPENAI_API_KEY`` is set, or the key source finds one
+  (a key OkBot saved: system keyring, or the 0600 key file, :mod:`okbot.llm.keystore`).
 
 Only a hosted base URL with no key anywhere needs the first-run panel.
 """
@@ -16,20 +17,16 @@ Only a hosted base URL with no key anywhere needs the first-run panel.
 from __future__ import annotations
 
 import http.client
-import ipaddress
 import json
 import socket
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from okbot.llm.keys import env_api_key, env_key, resolve_api_key
-
-# Heavy third-party imports (openai, keyring) happen on pool threads; two threads importing
-# them at once has been seen to fail with ImportError, so they are taken one at a time.
-_IMPORT_LOCK = threading.Lock()
+from okbot.llm.keys import env_api_key, env_key, key_needed, resolve_api_key
+from okbot.llm.keystore import IMPORT_LOCK, KEYRING, KeyStore
 
 PROBE_TIMEOUT = 0.8  # seconds per local server: connect + answer (a refused port fails at once)
 MAX_PROBE_BYTES = 1_000_000  # a model list larger than this is not what we are looking for
@@ -115,67 +112,51 @@ def _model_ids(body: bytes) -> tuple[str, ...] | None:
     return tuple(sorted(ids))
 
 
-def is_local_url(url: str) -> bool:
-    """Whether ``url`` points at this computer or the local network (where servers rarely need a key)."""
-    host = (urlsplit(url).hostname or "").lower()
-    if not host:
-        return False
-    if host == "localhost" or host.endswith(".localhost") or host.endswith(".local"):
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return address.is_loopback or address.is_private or address.is_link_local
-
-
 KeyFinder = Callable[[str], "str | None"]
 
 
 def provider_configured(settings: Any, find_key: KeyFinder = resolve_api_key) -> bool:
     """Whether ``settings`` name a provider OkBot can plausibly use (see the module docstring).
 
-    ``find_key(key_source)`` looks the key up (default: environment / keyring); it may touch the
-    system keyring, so call this off the GUI thread when the key source is ``keyring``.
+    ``find_key(key_source)`` looks the key up (default: environment / saved key); it may touch the
+    system keyring, so call this off the GUI thread.
     """
-    if is_local_url(settings.get("provider.baseUrl")):
-        return True
     source = settings.get("provider.keySource")
-    if source == "none" or env_api_key():
+    if not key_needed(settings.get("provider.baseUrl"), source) or env_api_key():
         return True
     return bool(find_key(source))
 
 
-class KeyStore:
-    """Where the API key is kept: the system keyring through :mod:`okbot.llm.keys`.
-
-    The Settings dialog and the first-run panel take one as a parameter so that a test (or a
-    platform without a keyring) can hand in another. Every method may block on the keyring:
-    call them through the ``TaskRunner``.
-    """
-
-    def available(self) -> bool:
-        """Whether a system keyring can keep the key."""
-        from okbot.llm.keys import keyring_available
-
-        with _IMPORT_LOCK:  # the first call imports keyring
-            return keyring_available()
-
-    def store(self, key: str) -> bool:
-        """Save ``key``; False when there is no keyring or it refused."""
-        from okbot.llm.keys import store_api_key
-
-        return store_api_key(key)
-
-    def lookup(self, key_source: str) -> str | None:
-        """The key ``key_source`` (env / keyring / none) finds, or None."""
-        return resolve_api_key(key_source)
+KEYRING_TEXT = "Saved in the system keyring, never in settings.json."
 
 
-NO_KEYRING_TEXT = (
-    "This computer has no system keyring OkBot can use, so OkBot cannot keep a key. "
-    "Set OKBOT_API_KEY (or OPENAI_API_KEY) in the environment before starting OkBot."
-)
+def shown_path(path: Path) -> str:
+    """``path`` as people read it: under the home folder as ``~/…``."""
+    try:
+        return "~/" + path.relative_to(Path.home()).as_posix()
+    except (ValueError, RuntimeError):  # elsewhere, or no home folder
+        return str(path)
+
+
+def key_file_text(key_file: Path) -> str:
+    """What the UI says, before a key is saved, when there is no system keyring."""
+    return (
+        "This computer has no system keyring, so OkBot keeps the key in a file only your user account "
+        f"can read (mode 0600; not encrypted, never settings.json):\n{shown_path(key_file)}\n"
+        "Or leave this empty and set OKBOT_API_KEY before starting OkBot."
+    )
+
+
+def where_text(where: str, key_file: Path) -> str:
+    """Where a saved key goes (:data:`KEYRING` or :data:`FILE`), in words."""
+    return KEYRING_TEXT if where == KEYRING else key_file_text(key_file)
+
+
+def saved_text(where: str, key_file: Path) -> str:
+    """Where a key was just saved, in words."""
+    if where == KEYRING:
+        return "Key saved in the system keyring."
+    return f"Key saved in {shown_path(key_file)} (readable by your user only)."
 
 
 LIST_TIMEOUT = 10.0  # seconds for listing models / testing the connection (never the chat timeout)
@@ -186,7 +167,7 @@ def list_models(settings: Any, timeout: float = LIST_TIMEOUT) -> list[str]:
 
     Blocking (network): run it through the TaskRunner.
     """
-    with _IMPORT_LOCK:
+    with IMPORT_LOCK:
         from okbot.llm.openai_backend import OpenAIProvider  # the SDK loads here, off the GUI thread
 
     provider = OpenAIProvider.from_settings(settings, timeout=timeout, max_retries=0)
@@ -198,7 +179,7 @@ def list_models(settings: Any, timeout: float = LIST_TIMEOUT) -> list[str]:
 
 def list_models_at(base_url: str, api_key: str | None, timeout: float = LIST_TIMEOUT) -> list[str]:
     """The model ids a server lists, for a base URL and key not saved yet; raises ProviderError."""
-    with _IMPORT_LOCK:
+    with IMPORT_LOCK:
         from okbot.llm.openai_backend import OpenAIProvider
 
     provider = OpenAIProvider(base_url, api_key, timeout=timeout, max_retries=0)
@@ -247,14 +228,18 @@ def key_status(settings: Any, keys: KeyStore) -> str:
     if source == "none":
         return "No key is sent: the server needs none."
     if source == "keyring":
-        found = keys.lookup("keyring")
-        if found and found != env_api_key():
+        saved = keys.get()
+        if saved is not None and saved.where == KEYRING:
             return "Using the key saved in the system keyring."
-        if found:
-            return "No key in the keyring; using the one from the environment (OPENAI_API_KEY)."
-        return "No key is saved in the keyring yet."
+        if saved is not None:
+            return f"Using the key saved in {shown_path(keys.key_file)} (readable by your user only)."
+        if keys.problem:
+            return keys.problem
+        if env_api_key():
+            return "No key saved yet; using the one from the environment (OPENAI_API_KEY)."
+        return "No key saved yet."
     if env_api_key():
         return "Using the key from the environment (OPENAI_API_KEY)."
-    if is_local_url(settings.get("provider.baseUrl")):
+    if not key_needed(settings.get("provider.baseUrl"), source):
         return "No key set; local servers usually need none."
-    return "No key found: set OKBOT_API_KEY or OPENAI_API_KEY, or save a key in the keyring."
+    return "No key: save one here, or set OKBOT_API_KEY or OPENAI_API_KEY."

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Iterator
 
 import pytest
@@ -15,14 +17,22 @@ from okbot.config.settings import Settings
 from okbot.core.compression import structure
 from okbot.core.items import new_item, user_message
 from okbot.core.workspace import Target, Workspace
+from okbot.llm.keystore import KeyStore
 from okbot.storage import paths
 from okbot.ui.app_context import AppContext
-from okbot.ui.settings import SettingsDialog
+from okbot.ui.settings import PAGE_KEYS, SettingsDialog
 from okbot.ui.settings.compression_page import NO_CHAT
 from okbot.ui.settings.fields import BoolField, ChoiceField, FloatField, IntField, RatioField, TextField
-from okbot.ui.settings.provider_setup import NO_KEYRING_TEXT, KeyStore
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
-from tests.ui.settings_doubles import MemoryKeyStore, closed_port_url
+from tests.helpers.keyrings import MemoryKeyring, no_keyring, system_keyring
+from tests.ui.settings_doubles import closed_port_url
+
+
+@pytest.fixture(autouse=True)
+def _no_system_keyring() -> Iterator[None]:
+    """No system keyring unless a test sets one (this machine's own is never touched)."""
+    with system_keyring(no_keyring()):
+        yield
 
 
 @pytest.fixture
@@ -65,13 +75,11 @@ def target(ctx: AppContext) -> Target:
 
 def test_pages_and_every_setting_has_a_field(qtbot: QtBot, ctx: AppContext) -> None:
     dialog = open_dialog(qtbot, ctx)
-    assert dialog.page_names() == ["Models", "Context compression", "Tools", "Advanced"]
-    shown = [
-        key for name in ("models", "compression", "tools", "advanced") for key in dialog.page(name).binder.fields()
-    ]
+    assert dialog.page_names() == ["Models", "Context compression", "Tools", "Appearance", "Advanced"]
+    shown = [key for name in PAGE_KEYS for key in dialog.page(name).binder.fields()]
     assert sorted(shown) == sorted(spec.key for spec in SETTINGS)
     assert len(shown) == len(set(shown)), "a setting appears on two pages"
-    for name in ("models", "compression", "tools", "advanced"):
+    for name in PAGE_KEYS:
         page = dialog.page(name)
         declared = [
             spec.key
@@ -83,7 +91,7 @@ def test_pages_and_every_setting_has_a_field(qtbot: QtBot, ctx: AppContext) -> N
         assert list(page.binder.fields()) == declared, "each setting on its declared page, section by section"
     assert dialog.open_page("Tools") is dialog.current_page() is dialog.tools_page
     assert dialog.open_page("compression") is dialog.compression_page
-    with pytest.raises(KeyError, match="models, compression, tools, advanced"):
+    with pytest.raises(KeyError, match="models, compression, tools, appearance, advanced"):
         dialog.page("colours")
 
 
@@ -104,7 +112,8 @@ def test_widgets_follow_the_declared_types_and_bounds(qtbot: QtBot, ctx: AppCont
     slider = dialog.compression_page.field("contextCompression.ratio").editor()
     assert isinstance(slider, QSlider) and (slider.minimum(), slider.maximum()) == (30, 95)
     spin = dialog.compression_page.field("contextCompression.summaryMaxChars").editor()
-    assert isinstance(spin, QSpinBox) and (spin.minimum(), spin.maximum(), spin.value()) == (100, 8000, 2000)
+    assert isinstance(spin, QSpinBox) and (spin.bounds, spin.value()) == ((100, 8000), 2000)
+    assert spin.minimum() < 100 and spin.maximum() > 8000, "a value out of bounds can be typed, to be refused in words"
     combo = dialog.tools_page.field("tools.search_history.approval").editor()
     assert isinstance(combo, QComboBox)
     assert [combo.itemData(i) for i in range(combo.count())] == list(setting("tools.search_history.approval").choices)
@@ -147,13 +156,14 @@ def test_keep_min_above_max_is_refused_with_a_message(qtbot: QtBot, ctx: AppCont
     spin = page.field("contextCompression.keepRecentMin").editor()
     spin.setValue(20)  # keyboard tracking is off: this is one committed edit
     assert ctx.settings.get("contextCompression.keepRecentMin") == 8
-    assert spin.value() == 8, "the field shows the stored value again"
-    assert "“Keep at least” (20) must not be larger than “Keep at most” (12)" in page.message_text()
+    assert spin.value() == 20, "the refused value stays on show"
+    assert page.field_message("contextCompression.keepRecentMin").startswith(
+        "“Keep at least” must not be more than “Keep at most” (12 items)."
+    )
     assert not paths.settings_file().exists(), "nothing was written"
     page.field("contextCompression.keepRecentMax").editor().setValue(30)
-    spin.setValue(20)
     assert ctx.settings.get("contextCompression.keepRecentMin") == 20
-    assert page.message_text() == "", "the error goes away after a good change"
+    assert page.field_message("contextCompression.keepRecentMin") == "", "the error goes once the value is saved"
 
 
 def test_out_of_range_context_window_is_refused(qtbot: QtBot, ctx: AppContext) -> None:
@@ -162,9 +172,8 @@ def test_out_of_range_context_window_is_refused(qtbot: QtBot, ctx: AppContext) -
     assert spin.text() == "Model default"
     spin.setValue(500)
     assert ctx.settings.get("model.contextWindow") is None
-    assert spin.text() == "Model default"
-    assert "too small" in dialog.models_page.message_text()
-    assert "1000" in dialog.models_page.message_text()
+    assert spin.text() == "500 tokens"
+    assert "between 1,000 and 10,000,000 tokens" in dialog.models_page.field_message("model.contextWindow")
 
 
 def test_bad_base_url_is_refused_and_nothing_changes(qtbot: QtBot, ctx: AppContext) -> None:
@@ -174,8 +183,8 @@ def test_bad_base_url_is_refused_and_nothing_changes(qtbot: QtBot, ctx: AppConte
     line.setText("ftp://example.com")
     line.editingFinished.emit()
     assert ctx.settings.get("provider.baseUrl") == "https://api.openai.com/v1"
-    assert line.text() == "https://api.openai.com/v1"
-    assert "must be an http:// or https:// URL" in dialog.models_page.message_text()
+    assert line.text() == "ftp://example.com"
+    assert "must be an http:// or https:// URL" in dialog.models_page.field_message("provider.baseUrl")
 
 
 def test_choice_combo_persists(qtbot: QtBot, ctx: AppContext) -> None:
@@ -278,29 +287,51 @@ def test_test_connection_to_a_closed_port_says_so(qtbot: QtBot, ctx: AppContext)
     assert page.test_button.isEnabled()
 
 
-def test_without_a_keyring_the_page_says_where_the_key_must_come_from(qtbot: QtBot, ctx: AppContext) -> None:
-    dialog = open_dialog(qtbot, ctx, keys=KeyStore())  # this machine has no keyring backend
+def test_without_a_keyring_the_page_says_where_the_key_is_kept_and_keeps_it_there(
+    qtbot: QtBot, ctx: AppContext
+) -> None:
+    dialog = open_dialog(qtbot, ctx)
     page = dialog.models_page
-    if KeyStore().available():  # pragma: no cover - depends on the machine
-        pytest.skip("a system keyring is available here")
-    assert page.key_help.text() == NO_KEYRING_TEXT
-    assert not page.key_edit.isEnabled()
-    assert page.key_edit.echoMode() == QLineEdit.EchoMode.Password
+    key_file = paths.data_dir() / "keys.json"
+    assert "no system keyring" in page.key_help.text() and str(key_file) in page.key_help.text()
+    assert "only your user account can read" in page.key_help.text()
+    assert page.key_edit.isEnabled() and page.key_edit.echoMode() == QLineEdit.EchoMode.Password
+    qtbot.keyClicks(page.key_edit, "sk-test-file-1234567890")
+    qtbot.mouseClick(page.save_key_button, Qt.MouseButton.LeftButton)
+    settle(qtbot, ctx)
+    assert page.message_text() == f"Key saved in {key_file} (readable by your user only)."
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600 or os.name != "posix"
+    assert ctx.settings.get("provider.keySource") == "keyring"
+    assert page.key_status.text() == f"Using the key saved in {key_file} (readable by your user only)."
+    assert "sk-test" not in paths.settings_file().read_text(encoding="utf-8")
+
+
+def test_a_key_file_others_can_read_is_named_with_the_fix(qtbot: QtBot, ctx: AppContext) -> None:
+    KeyStore().save("sk-test-file-1234567890")
+    ctx.settings.set("provider.keySource", "keyring")
+    KeyStore().key_file.chmod(0o644)
+    dialog = open_dialog(qtbot, ctx)
+    page = dialog.models_page
+    assert "other users can read that file" in page.key_status.text()
+    assert "chmod 600" in page.key_status.text()
 
 
 def test_saving_a_key_uses_the_keyring_and_never_settings_json(qtbot: QtBot, ctx: AppContext) -> None:
-    keys = MemoryKeyStore()
-    dialog = open_dialog(qtbot, ctx, keys=keys)
-    page = dialog.models_page
-    assert page.key_edit.isEnabled() and page.key_edit.echoMode() == QLineEdit.EchoMode.Password
-    qtbot.keyClicks(page.key_edit, "sk-test-1234567890")
-    qtbot.mouseClick(page.save_key_button, Qt.MouseButton.LeftButton)
-    settle(qtbot, ctx)
-    assert keys.saved == "sk-test-1234567890"
-    assert ctx.settings.get("provider.keySource") == "keyring"
-    assert page.key_edit.text() == ""
-    assert page.key_status.text() == "Using the key saved in the system keyring."
+    with system_keyring(MemoryKeyring()) as keyring:
+        dialog = open_dialog(qtbot, ctx)
+        page = dialog.models_page
+        assert page.key_help.text() == "Saved in the system keyring, never in settings.json."
+        assert page.key_edit.isEnabled() and page.key_edit.echoMode() == QLineEdit.EchoMode.Password
+        qtbot.keyClicks(page.key_edit, "sk-test-1234567890")
+        qtbot.mouseClick(page.save_key_button, Qt.MouseButton.LeftButton)
+        settle(qtbot, ctx)
+        assert keyring.saved == {("okbot", "api-key"): "sk-test-1234567890"}
+        assert page.message_text() == "Key saved in the system keyring."
+        assert ctx.settings.get("provider.keySource") == "keyring"
+        assert page.key_edit.text() == ""
+        assert page.key_status.text() == "Using the key saved in the system keyring."
     assert "sk-test" not in paths.settings_file().read_text(encoding="utf-8")
+    assert not KeyStore().key_file.exists()
 
 
 # ---------------------------------------------------------------------- Compress now

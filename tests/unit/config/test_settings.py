@@ -94,6 +94,8 @@ def test_declaration_is_complete_and_consistent() -> None:
         "tools.turnSeconds",
         "provider.timeout",
         "provider.maxRetries",
+        "ui.theme",
+        "ui.fontSize",
     } == set(keys)
     for spec in SETTINGS:
         assert spec.description and spec.label and spec.section in SECTIONS

@@ -21,19 +21,6 @@ from okbot.storage.errors import OkBotError
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
 
 
-@pytest.fixture
-def env(server):
-    settings = Settings.load()
-    settings.set("provider.baseUrl", server.base_url)
-    settings.set("provider.keySource", "none")
-    ws = Workspace()
-    target = ws.ensure_default()
-    sources = ContextSources(ws)
-    sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_reply_seconds=3)
-    return target, sources, TurnRunner(sources, provider)
-
-
 def records(target):
     return list(SessionStore(target.session_path).iter_items())
 

@@ -594,7 +594,7 @@ def test_backwards_readers_agree_with_the_forward_scan(
 
 # --------------------------------------------------------------------------- a newer OkBot's session
 def _newer_line(item_id: int, text: str = "from the future", **extra: object) -> bytes:
-    item = {**items.user_message(text), "id": item_id, "v": items.SCHEMA_VERSION + 1, **extra}
+    item = {**items.user_message(text), "id": item_id, "v": items.NEWEST_VERSION + 1, **extra}
     return items.encode_item(item)
 
 

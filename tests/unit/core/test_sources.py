@@ -58,3 +58,19 @@ def test_load_skill_is_offered_once_a_skill_exists(env, server: FakeOpenAIServer
     assert "- load_skill:" in tool_notes(target, sources)
     names = [tool.name for tool in sources.tools_for(target)]
     assert names == [tool.name for tool in sources.tools]  # nothing else withdrawn
+
+
+def test_the_assistants_own_model_is_sent_and_its_window_counts(env, server: FakeOpenAIServer) -> None:
+    target, sources, runner = env
+    sources.settings.set("provider.model", "small-model")
+    sources.settings.set("model.contextWindow", 9_000)  # known for small-model only
+    sources.settings.set("provider.model", "gpt-4o-mini")
+    target = sources.workspace.set_meta(target, "model", "small-model")
+    assert sources.model_for(target) == "small-model"
+    assert sources.context_window(target) == 9_000
+    assert build_context(target, sources=sources).window == 9_000  # the gauge and the threshold follow it
+    server.enqueue(Reply(text="hi"))
+    runner.run_turn(target, "hello")
+    assert server.chat_requests()[-1]["model"] == "small-model"
+    target = sources.workspace.set_meta(target, "model", None)  # back to the default
+    assert sources.model_for(target) == "gpt-4o-mini"

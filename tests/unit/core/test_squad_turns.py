@@ -13,6 +13,7 @@ from okbot.core import trash
 from okbot.core.context import build_context
 from okbot.core.runner import TurnCallbacks
 from okbot.core.sources import ContextSources
+from okbot.core.squad import direct_address, members, mention
 from okbot.core.turn_runtime import MemberActivity
 from okbot.core.turns import make_turn_runner
 from okbot.core.workspace import Workspace
@@ -127,8 +128,22 @@ def test_mentioning_a_non_member_is_refused_before_anything_is_written_or_sent(e
     squad, sources, runner = env
     with pytest.raises(OkBotError) as info:
         runner.run_turn(squad, "@zed please help")
-    assert "not a member" in str(info.value) and "@rex" in info.value.hint
+    assert "not a member" in str(info.value) and info.value.hint == "members: @Rex, @Mia, @Ola"
     assert items(sources, squad) == [] and server.chat_requests() == []
+
+
+def test_a_member_is_addressed_by_its_current_name_and_by_its_id_when_names_would_clash(env):
+    squad, sources, _runner = env
+    ws = sources.workspace
+    ws.rename("mia", "Rex")  # two members called Rex: the hint names them by id, and the id always works
+    ws.rename("ola", "Ola Nordmann")
+    squad = ws.resolve(squad.id)
+    found = members(squad, ws)[0]
+    assert [mention(m, found) for m in found] == ["@rex", "@mia", "@OlaNordmann"]
+    assert direct_address("@mia: the checklist", squad, ws).target.id == "mia"
+    assert direct_address("@rex go", squad, ws).target.id == "rex"  # an id wins over a name
+    assert direct_address("@olanordmann hi", squad, ws).target.name == "Ola Nordmann"
+    assert direct_address("no address", squad, ws) is None
 
 
 def test_a_member_failing_mid_reply_gives_the_captain_a_clear_failure_and_keeps_what_was_said(env, server, script):

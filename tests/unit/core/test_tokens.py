@@ -600,3 +600,15 @@ def test_effective_context_window_falls_back_to_model_facts(tmp_path: Path) -> N
     assert tokens.effective_context_window(settings) == tokens.model_facts("gpt-4o-mini").context_window
     settings.set("provider.model", "some-unknown-model")
     assert tokens.effective_context_window(settings) == tokens.model_facts("some-unknown-model").context_window
+
+
+def test_effective_context_window_of_another_model_uses_its_own_override(tmp_path: Path) -> None:
+    from okbot.config.settings import Settings
+
+    settings = Settings.load(tmp_path / "settings.json")
+    settings.set("provider.model", "big-local-model")
+    settings.set("model.contextWindow", 32_000)  # stored for big-local-model
+    settings.set("provider.model", "gpt-4o-mini")
+    assert tokens.effective_context_window(settings, "big-local-model") == 32_000
+    assert tokens.effective_context_window(settings, "gpt-4o") == tokens.model_facts("gpt-4o").context_window
+    assert tokens.effective_context_window(settings) == tokens.model_facts("gpt-4o-mini").context_window

@@ -1,4 +1,4 @@
-"""Where the key comes from, and redaction. The optional keyring package is replaced by a stand-in module."""
+"""Where the key comes from, and redaction. Keyrings are set through the keyring package (tests/helpers/keyrings)."""
 
 from __future__ import annotations
 
@@ -7,53 +7,22 @@ import logging
 import os
 import subprocess
 import sys
-import types
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from okbot.llm import keys
-from okbot.llm.keys import redact, resolve_api_key, store_api_key
+from okbot.llm.keys import key_needed, redact, resolve_api_key
+from okbot.llm.keystore import KeyStore, KeyStoreError
+from tests.helpers.keyrings import BrokenKeyring, MemoryKeyring, no_keyring, system_keyring
 
 
-class FakeBackendError(Exception):
-    pass
-
-
-def install_keyring(monkeypatch: pytest.MonkeyPatch, *, usable: bool = True, fail: bool = False) -> dict:
-    """Put a stand-in ``keyring`` package into sys.modules (the real one is an optional dependency)."""
-    store: dict = {}
-    module = types.ModuleType("keyring")
-    backends = types.ModuleType("keyring.backends")
-    fail_module = types.ModuleType("keyring.backends.fail")
-
-    class FailKeyring:
-        pass
-
-    class WorkingKeyring:
-        pass
-
-    fail_module.Keyring = FailKeyring  # type: ignore[attr-defined]
-    backends.fail = fail_module  # type: ignore[attr-defined]
-    module.backends = backends  # type: ignore[attr-defined]
-    module.get_keyring = lambda: WorkingKeyring() if usable else FailKeyring()  # type: ignore[attr-defined]
-
-    def get_password(service: str, user: str) -> str | None:
-        if fail:
-            raise FakeBackendError("dbus says no " + str(store.get((service, user))))
-        return store.get((service, user))
-
-    def set_password(service: str, user: str, value: str) -> None:
-        if fail:
-            raise FakeBackendError("locked")
-        store[(service, user)] = value
-
-    module.get_password = get_password  # type: ignore[attr-defined]
-    module.set_password = set_password  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "keyring", module)
-    monkeypatch.setitem(sys.modules, "keyring.backends", backends)
-    monkeypatch.setitem(sys.modules, "keyring.backends.fail", fail_module)
-    return store
+@pytest.fixture(autouse=True)
+def _no_system_keyring() -> Iterator[None]:
+    """This machine's keyring, whatever it is, is never touched: no keyring unless a test sets one."""
+    with system_keyring(no_keyring()):
+        yield
 
 
 def test_env_prefers_okbot_api_key(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -76,43 +45,50 @@ def test_unknown_source_is_a_bug() -> None:
         resolve_api_key("settings.json")
 
 
-def test_keyring_missing_falls_back_to_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "keyring", None)  # import keyring -> ImportError
+def test_saved_key_source_falls_back_to_env_when_nothing_is_saved(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-env")
     assert resolve_api_key("keyring") == "sk-env"
-    assert store_api_key("sk-new") is False
-    assert keys.keyring_available() is False
 
 
-def test_keyring_stores_and_reads(monkeypatch: pytest.MonkeyPatch) -> None:
-    store = install_keyring(monkeypatch)
-    assert keys.keyring_available()
-    assert resolve_api_key("keyring") is None
-    assert store_api_key(" sk-kept \n") is True
-    assert store == {("okbot", "api-key"): "sk-kept"}
-    monkeypatch.setenv("OKBOT_API_KEY", "sk-env")
-    assert resolve_api_key("keyring") == "sk-kept"
+def test_saved_key_source_reads_the_keyring_before_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    with system_keyring(MemoryKeyring()) as backend:
+        backend.saved[("okbot", "api-key")] = "sk-kept-in-keyring"
+        monkeypatch.setenv("OKBOT_API_KEY", "sk-env")
+        assert resolve_api_key("keyring") == "sk-kept-in-keyring"
 
 
-def test_keyring_without_a_backend_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    install_keyring(monkeypatch, usable=False)
-    monkeypatch.setenv("OKBOT_API_KEY", "sk-env")
-    assert resolve_api_key("keyring") == "sk-env"
-    assert store_api_key("sk-x") is False
+def test_saved_key_source_reads_the_key_file_without_a_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
+    KeyStore().save("sk-kept-in-a-file-0001")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-env")
+    assert resolve_api_key("keyring") == "sk-kept-in-a-file-0001"
+    assert resolve_api_key("env") == "sk-env"
 
 
 def test_keyring_errors_give_none_and_a_log_line_without_the_key(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    store = install_keyring(monkeypatch, fail=True)
-    store[("okbot", "api-key")] = "sk-stored-secret-value"
     caplog.set_level(logging.DEBUG, logger="okbot.llm")
-    assert resolve_api_key("keyring") is None
-    assert store_api_key("sk-another-secret-value") is False
-    assert caplog.records
-    text = " ".join(r.getMessage() for r in caplog.records)
-    assert "FakeBackendError" in text
-    assert "sk-stored-secret-value" not in text and "sk-another-secret-value" not in text
+    with system_keyring(BrokenKeyring()):
+        assert resolve_api_key("keyring") is None
+        with pytest.raises(KeyStoreError) as refused:
+            KeyStore().save("sk-another-secret-value")
+    assert "KeyringError" in caplog.text and "KeyringError" in str(refused.value)
+    assert "sk-another-secret-value" not in caplog.text and "sk-another" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "source", "needed"),
+    [
+        ("https://api.openai.com/v1", "env", True),
+        ("https://api.openai.com/v1", "keyring", True),
+        ("https://api.openai.com/v1", "none", False),
+        ("http://127.0.0.1:8080/v1", "env", False),
+        ("http://localhost:11434/v1", "keyring", False),
+        ("http://192.168.1.20:8000/v1", "env", False),
+    ],
+)
+def test_a_key_is_needed_for_a_hosted_server_unless_the_user_said_none(url: str, source: str, needed: bool) -> None:
+    assert key_needed(url, source) is needed
 
 
 def test_redact() -> None:

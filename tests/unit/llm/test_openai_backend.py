@@ -96,7 +96,20 @@ def test_429_retry_after_is_honoured_then_succeeds(harness: Harness) -> None:
     assert [(r.attempt, r.delay) for r in retries] == [(1, 0.2), (2, 60.0)]  # capped at 60 s
     assert harness.sleeps == [0.2, 60.0]
     assert "429" in retries[0].message
+    # one sentence, one time: what failed, the wait, and which attempt comes next of how many
+    assert retries[1].message == "The server is rate limiting requests (429) — retrying in 60 s (attempt 3 of 4)."
     assert out["text"] == "done" and out["end"] == Done("stop")
+
+
+def test_the_retrying_sentence_counts_down_without_contradicting_itself() -> None:
+    event = Retrying(1, 3.0, "The server had an internal error (500).", 4)
+    assert event.text(3.0) == "The server had an internal error (500) — retrying in 3 s (attempt 2 of 4)."
+    assert event.text(1.4).endswith("retrying in 2 s (attempt 2 of 4).")
+    assert event.text(0.3).endswith("retrying in a moment (attempt 2 of 4).")
+    assert event.text(0).endswith("retrying now (attempt 2 of 4).")
+    assert Retrying(1, 0.3, "Busy.").message == "Busy — retrying in a moment (attempt 2)."
+    for left in (0.0, 0.3, 0.9, 1.0, 2.5, 59.9):
+        assert event.text(left).count("retrying") == 1 and " 0 s" not in event.text(left)
 
 
 def test_500_is_retried_with_backoff_then_succeeds(harness: Harness) -> None:
@@ -506,3 +519,40 @@ def test_a_lone_surrogate_in_tool_call_arguments_is_replaced(harness: Harness, s
     out = collect(harness.provider().stream(ChatRequest("gpt-4o-mini", [{"role": "user", "content": "hi"}])))
     [call] = out["tool_calls"]
     assert json.loads(call.arguments) == {"query": "x \ufffd"}
+
+
+# ----------------------------------------------------------------- no key
+
+
+NO_KEY_TEXT = "No API key for api.openai.com. Add one in Settings → Models, or set OKBOT_API_KEY."
+
+
+def test_a_server_that_needs_a_key_gets_no_request_without_one(harness: Harness, server: FakeOpenAIServer) -> None:
+    provider = harness.provider(api_key=None, key_required=True)
+    [error] = errors(list(provider.stream(req())))
+    assert error.kind == "no_key" and not error.retryable
+    assert error.message.startswith("No API key for 127.0.0.1:")
+    with pytest.raises(ProviderError, match="No API key for 127.0.0.1"):
+        provider.complete(req())
+    with pytest.raises(ProviderError, match="No API key for 127.0.0.1"):
+        provider.list_models()
+    assert server.requests == [] and harness.sleeps == []
+    server.enqueue(Reply(text="with a key"))
+    assert harness.provider(api_key="sk-now-there-is-one", key_required=True).complete(req()) == "with a key"
+
+
+def test_fresh_settings_without_any_key_say_no_key_not_could_not_reach() -> None:
+    provider = OpenAIProvider.from_settings(Settings.load())  # api.openai.com, keys from the environment: none
+    try:
+        [error] = errors(list(provider.stream(req())))
+    finally:
+        provider.close()
+    assert error.message == NO_KEY_TEXT
+
+
+def test_a_local_server_needs_no_key(server: FakeOpenAIServer) -> None:
+    settings = Settings.load()
+    settings.set("provider.baseUrl", server.base_url)  # 127.0.0.1 with key source env and no key set
+    server.enqueue(Reply(text="local"))
+    with OpenAIProvider.from_settings(settings, max_retries=0) as provider:
+        assert provider.complete(req()) == "local"

@@ -1,0 +1,226 @@
+"""Saved API keys: the system keyring when it works, else a file in the data dir only the user can read.
+
+Keys are addressed by provider name; today's single provider is :data:`DEFAULT_PROVIDER`.
+
+* **Keyring** (first, whenever ``keyring`` has a real backend): service ``okbot``, user ``api-key``
+  for the default provider and ``api-key:<name>`` for another.
+* **Key file** (only when there is no usable keyring, and the UI says so before saving):
+  ``keys.json`` in the data dir, ``{"version": 1, "keys": {"<provider>": "<key>"}}``, mode 0600
+  from the moment it exists (written through a temp file created with ``O_EXCL`` and mode 0600,
+  then renamed over the old one). It is not encrypted: it is as safe as the user's account. A key
+  file that other users could read is not used (:attr:`KeyStore.problem` says why and how to fix it);
+  saving a key again rewrites it with mode 0600.
+
+Every key read or saved is registered for redaction (:func:`okbot.llm.keys.remember_secret`), so it
+never reaches a log line or a crash report. Every method may block (a keyring unlock prompt, D-Bus):
+call them off the GUI thread.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import stat
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from okbot.llm.keys import remember_secret
+from okbot.storage import paths
+from okbot.storage.atomic import atomic_write_bytes
+from okbot.storage.errors import OkBotError
+
+log = logging.getLogger("okbot.llm")
+
+DEFAULT_PROVIDER = "default"
+KEYRING_SERVICE = "okbot"
+KEYRING_USER = "api-key"
+KEY_FILE_NAME = "keys.json"
+KEY_FILE_VERSION = 1
+KEYRING = "keyring"
+FILE = "file"
+
+# Heavy third-party imports (keyring here, the openai SDK in the Settings helpers) happen on pool
+# threads; two threads importing them at once has been seen to fail with ImportError, so they are
+# taken one at a time under this lock (okbot.ui.settings.provider_setup uses it too).
+IMPORT_LOCK = threading.RLock()
+
+
+class KeyStoreError(OkBotError):
+    """A key could not be saved or read (the keyring refused it, the key file cannot be used)."""
+
+
+class NewerKeyFile(KeyStoreError):
+    """The key file was written by a newer OkBot: it is neither read nor written over."""
+
+
+@dataclass(frozen=True)
+class SavedKey:
+    """A key found in the store and where it was kept (:data:`KEYRING` or :data:`FILE`)."""
+
+    key: str = field(repr=False)
+    where: str
+
+
+def keyring_user(provider: str) -> str:
+    """The keyring user name a provider's key is kept under."""
+    return KEYRING_USER if provider == DEFAULT_PROVIDER else f"{KEYRING_USER}:{provider}"
+
+
+def system_keyring() -> Any | None:
+    """The keyring module when it has a real backend (not ``fail`` nor ``null``), else None."""
+    with IMPORT_LOCK:
+        try:
+            import keyring
+            from keyring.backends import fail, null
+        except ImportError:
+            return None
+        except Exception as exc:  # a broken install must not take OkBot down
+            log.warning("keyring could not be loaded (%s); not using it", type(exc).__name__)
+            return None
+        try:
+            backend = keyring.get_keyring()
+        except Exception as exc:
+            log.warning("no usable keyring backend (%s)", type(exc).__name__)
+            return None
+    if isinstance(backend, (fail.Keyring, null.Keyring)):
+        return None
+    return keyring
+
+
+class KeyStore:
+    """Save and find API keys by provider name: the system keyring first, else the 0600 key file.
+
+    ``key_file`` defaults to ``keys.json`` in the data dir. :attr:`problem` holds, after a lookup,
+    why a key file was not used ("" when nothing was wrong).
+    """
+
+    def __init__(self, key_file: Path | None = None) -> None:
+        self._key_file = key_file
+        self.problem = ""
+
+    @property
+    def key_file(self) -> Path:
+        """Where keys are kept when there is no system keyring."""
+        return self._key_file if self._key_file is not None else paths.data_dir() / KEY_FILE_NAME
+
+    def where(self) -> str:
+        """Where :meth:`save` would keep a key now: :data:`KEYRING` or :data:`FILE`."""
+        return KEYRING if system_keyring() is not None else FILE
+
+    def get(self, provider: str = DEFAULT_PROVIDER) -> SavedKey | None:
+        """The saved key of ``provider`` (keyring first, then the key file), or None."""
+        self.problem = ""
+        module = system_keyring()
+        if module is not None:
+            try:
+                value = module.get_password(KEYRING_SERVICE, keyring_user(provider))
+            except Exception as exc:
+                log.warning("could not read the API key from the keyring (%s)", type(exc).__name__)
+                value = None
+            if isinstance(value, str) and value.strip():
+                remember_secret(value.strip())
+                return SavedKey(value.strip(), KEYRING)
+        try:
+            value = self._read_file(check_mode=True).get(provider)
+        except KeyStoreError as exc:
+            self.problem = exc.message
+            log.warning("%s", exc.message)
+            return None
+        if isinstance(value, str) and value.strip():
+            remember_secret(value.strip())
+            return SavedKey(value.strip(), FILE)
+        return None
+
+    def save(self, key: str, provider: str = DEFAULT_PROVIDER) -> str:
+        """Keep ``key`` for ``provider``; returns where (:data:`KEYRING` or :data:`FILE`).
+
+        With a usable keyring the key goes there (and any copy in the key file is removed); a keyring
+        that refuses raises :class:`KeyStoreError` rather than falling back to the file unannounced.
+        """
+        key = key.strip()
+        if not key:
+            raise KeyStoreError("There is no key to save.")
+        remember_secret(key)
+        module = system_keyring()
+        if module is None:
+            self._write_entry(provider, key)
+            log.info("API key for %s saved in %s (mode 0600)", provider, self.key_file)
+            return FILE
+        try:
+            module.set_password(KEYRING_SERVICE, keyring_user(provider), key)
+        except Exception as exc:
+            raise KeyStoreError(
+                f"The system keyring did not accept the key ({type(exc).__name__}); nothing was saved."
+            ) from None
+        if self._file_has(provider):
+            self._write_entry(provider, None)
+        log.info("API key for %s saved in the system keyring", provider)
+        return KEYRING
+
+    def delete(self, provider: str = DEFAULT_PROVIDER) -> None:
+        """Forget ``provider``'s key, in the keyring and in the key file."""
+        module = system_keyring()
+        if module is not None:
+            try:
+                module.delete_password(KEYRING_SERVICE, keyring_user(provider))
+            except Exception as exc:  # not there, or the keyring refused: the file still goes
+                log.info("keyring delete for %s: %s", provider, type(exc).__name__)
+        if self._file_has(provider):
+            self._write_entry(provider, None)
+
+    # ------------------------------------------------------------------ the key file
+    def _file_has(self, provider: str) -> bool:
+        try:
+            return provider in self._read_file(check_mode=False)
+        except KeyStoreError:
+            return False
+
+    def _read_file(self, *, check_mode: bool) -> dict[str, str]:
+        """The ``keys`` of the key file ({} when there is none); raises KeyStoreError when it cannot be used."""
+        path = self.key_file
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            raise KeyStoreError(f"OkBot could not read its key file {path}: {exc.strerror or exc}") from None
+        with os.fdopen(fd, "rb") as fh:
+            mode = os.fstat(fh.fileno()).st_mode
+            if check_mode and os.name == "posix" and mode & 0o077:
+                raise KeyStoreError(
+                    f"OkBot did not use the key in {path}: other users can read that file "
+                    f"(mode {stat.filemode(mode)}). Run “chmod 600 {path}”, or save the key again."
+                )
+            raw = fh.read()
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise KeyStoreError(f"OkBot's key file {path} is damaged; save the key again.") from None
+        if not isinstance(data, dict) or not isinstance(data.get("keys"), dict):
+            raise KeyStoreError(f"OkBot's key file {path} is damaged; save the key again.")
+        version = data.get("version")
+        if not isinstance(version, int) or version > KEY_FILE_VERSION:
+            raise NewerKeyFile(f"The key file {path} was written by a newer OkBot; this one leaves it alone.")
+        return {name: value for name, value in data["keys"].items() if isinstance(value, str)}
+
+    def _write_entry(self, provider: str, key: str | None) -> None:
+        """Set (or with ``key`` None remove) one provider's key, rewriting the file atomically with mode 0600."""
+        path = self.key_file
+        try:
+            keys = self._read_file(check_mode=False)
+        except NewerKeyFile:
+            raise
+        except KeyStoreError:
+            keys = {}  # a damaged file is replaced
+        if key is None:
+            keys.pop(provider, None)
+        else:
+            keys[provider] = key
+        text = json.dumps({"version": KEY_FILE_VERSION, "keys": keys}, ensure_ascii=False, indent=2) + "\n"
+        try:
+            atomic_write_bytes(path, text.encode("utf-8"))  # temp file made by mkstemp: O_EXCL, mode 0600
+        except OSError as exc:
+            raise KeyStoreError(f"OkBot could not write its key file {path}: {exc.strerror or exc}") from None

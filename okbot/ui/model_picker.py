@@ -1,0 +1,261 @@
+"""The chat header's model picker: which model this chat talks to, and a popup to pick another.
+
+The button shows the model (an assistant's own ``model`` from assistant.json, else the default in
+settings). Its popup lists the models the server offers (``GET /v1/models``, asked through the
+TaskRunner, never on the GUI thread), filters them as the user types, and takes a typed name as it is,
+so a server that cannot list its models still works. The choice is reported as ``chosen``; the chat
+page writes it. A squad's picker is locked (its captain uses the default) and says why.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QPalette
+from PySide6.QtWidgets import (
+    QFrame,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from okbot.ui.tasks import TaskRunner
+
+log = logging.getLogger("okbot.ui.chat")
+
+BUTTON_MAX_CHARS = 28  # a longer model name is elided on the button (the tooltip has it whole)
+POPUP_WIDTH = 340
+LIST_ROWS = (3, 9)  # the list shows this many rows at least and at most (more scroll)
+ASKING_TEXT = "Asking the server for its models…"
+FAILED_TEXT = "⚠ Could not list the server's models: {error} Type a model name above."
+MARK = "✓ "
+
+
+def listed_text(count: int) -> str:
+    """``2 models on this server.``"""
+    return f"{count} model{'' if count == 1 else 's'} on this server." if count else "The server lists no models."
+
+
+class ModelNameEdit(QLineEdit):
+    """The popup's name box: Down moves into the list below it."""
+
+    down = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
+        if event.key() == Qt.Key.Key_Down:
+            event.accept()
+            self.down.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class ModelPopup(QFrame):
+    """The picker's popup: a name box (type a name, or filter), the server's models, what the listing said."""
+
+    chosen = Signal(str)  # a model name; "" = the default
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Popup)
+        self.setObjectName("modelPopup")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        self.setBackgroundRole(QPalette.ColorRole.Window)
+        self._current = ""
+
+        self.title = QLabel(self)
+        self.title.setObjectName("modelPopupTitle")
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        self.name_edit = ModelNameEdit(self)
+        self.name_edit.setObjectName("modelNameEdit")
+        self.name_edit.setPlaceholderText("Type a model name, or filter the list")
+        self.name_edit.setClearButtonEnabled(True)
+        self.name_edit.textChanged.connect(self._on_name_edit_text_changed)
+        self.name_edit.returnPressed.connect(self._on_name_edit_return_pressed)
+        self.name_edit.down.connect(self._on_name_edit_down)
+        self.list = QListWidget(self)
+        self.list.setObjectName("modelList")
+        self.list.setSpacing(2)
+        self.list.itemClicked.connect(self._on_list_item_chosen)
+        self.list.itemActivated.connect(self._on_list_item_chosen)
+        self.status = QLabel(self)
+        self.status.setObjectName("modelStatus")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.default_button = QPushButton(self)
+        self.default_button.setObjectName("modelDefaultButton")
+        self.default_button.setAutoDefault(False)
+        self.default_button.clicked.connect(lambda: self.chosen.emit(""))
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 10, 10, 10)
+        layout.setSpacing(6)
+        layout.addWidget(self.title)
+        layout.addWidget(self.name_edit)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.status)
+        layout.addWidget(self.default_button, 0, Qt.AlignmentFlag.AlignLeft)
+        self.setFixedWidth(POPUP_WIDTH)
+        self._fit_list()
+
+    def set_current(self, target_name: str, model: str, default: str, *, own: bool) -> None:
+        """Whose model this is, which one is in use, and the default it falls back to."""
+        self._current = model
+        self.title.setText(f"Model for {target_name}")
+        self.default_button.setText(f"Use the default ({default})")
+        self.default_button.setEnabled(own)
+        self._mark_current()
+
+    def show_models(self, models: list[str]) -> None:
+        """List ``models`` (the server's), keeping the filter typed so far."""
+        self.list.clear()
+        for name in models:
+            item = QListWidgetItem(name, self.list)
+            item.setData(Qt.ItemDataRole.UserRole, name)
+        self._mark_current()
+        self._on_name_edit_text_changed(self.name_edit.text())
+        self._fit_list()
+
+    def show_status(self, text: str) -> None:
+        self.status.setText(text)
+        self.adjustSize()
+
+    def _fit_list(self) -> None:
+        """As tall as the models listed (within LIST_ROWS), so a short list leaves no empty box."""
+        row = self.list.sizeHintForRow(0) if self.list.count() else self.list.fontMetrics().height() + 4
+        rows = max(LIST_ROWS[0], min(self.list.count(), LIST_ROWS[1]))
+        frame = 2 * self.list.frameWidth() + 2 * self.list.spacing()
+        self.list.setFixedHeight(rows * (row + 2 * self.list.spacing()) + frame)
+        self.adjustSize()
+
+    def open_at(self, anchor: QWidget) -> None:
+        """Show below ``anchor``, right edges aligned, kept on its screen."""
+        self.name_edit.clear()
+        below = anchor.mapToGlobal(QPoint(anchor.width() - self.width(), anchor.height() + 2))
+        screen = anchor.screen() or QGuiApplication.primaryScreen()
+        if screen is not None:
+            room = screen.availableGeometry()
+            below.setX(max(room.left(), min(below.x(), room.right() - self.width())))
+            if below.y() + self.height() > room.bottom():
+                below.setY(anchor.mapToGlobal(QPoint(0, 0)).y() - self.height() - 2)
+        self.move(below)
+        self.show()
+        self.name_edit.setFocus(Qt.FocusReason.PopupFocusReason)
+
+    # ------------------------------------------------------------------- slots
+    def _on_name_edit_text_changed(self, text: str) -> None:
+        wanted = text.strip().casefold()
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            item.setHidden(bool(wanted) and wanted not in str(item.data(Qt.ItemDataRole.UserRole)).casefold())
+
+    def _on_name_edit_return_pressed(self) -> None:
+        typed = self.name_edit.text().strip()
+        if typed:
+            self.chosen.emit(typed)
+        elif self.list.currentItem() is not None:
+            self._on_list_item_chosen(self.list.currentItem())
+
+    def _on_name_edit_down(self) -> None:
+        shown = [self.list.item(r) for r in range(self.list.count()) if not self.list.item(r).isHidden()]
+        if shown:
+            self.list.setCurrentItem(shown[0])
+            self.list.setFocus(Qt.FocusReason.TabFocusReason)
+
+    def _on_list_item_chosen(self, item: QListWidgetItem) -> None:
+        self.chosen.emit(str(item.data(Qt.ItemDataRole.UserRole)))
+
+    def _mark_current(self) -> None:
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            name = str(item.data(Qt.ItemDataRole.UserRole))
+            item.setText(MARK + name if name == self._current else name)
+
+
+class ModelPicker(QToolButton):
+    """The header button: the chat's model; a click opens :class:`ModelPopup` and asks the server for its list.
+
+    ``list_models`` is blocking (network) and runs through ``tasks``; it raises with a message for the user.
+    """
+
+    chosen = Signal(str)  # a model name; "" = back to the default
+
+    def __init__(self, tasks: TaskRunner, list_models: Callable[[], list[str]], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("modelPicker")
+        self.setAutoRaise(True)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self._tasks, self._list_models = tasks, list_models
+        self._model = ""
+        self._fetching = False
+        self._listed: list[str] | None = None
+        self.popup = ModelPopup(self)
+        self.popup.chosen.connect(self._on_popup_chosen)
+        self.clicked.connect(self.open_popup)
+
+    @property
+    def model(self) -> str:
+        """The model on show (whole, where the button may elide it)."""
+        return self._model
+
+    def set_model(self, target_name: str, model: str, default: str, *, own: bool) -> None:
+        """Show ``model``: the assistant's own (``own``) or the ``default`` from settings."""
+        self._model = model
+        self.setEnabled(True)
+        self.setText(_elided(model) + " ▾")
+        whose = "its own" if own else "the default, from Settings → Models"
+        self.setToolTip(f"{target_name} talks to {model} ({whose}). Click to pick another model for {target_name}.")
+        self.popup.set_current(target_name, model, default, own=own)
+
+    def lock(self, model: str, reason: str) -> None:
+        """Show the squad captain's ``model`` without offering a choice; ``reason`` says why (the tooltip)."""
+        self._model = model
+        self.setText("Captain: " + _elided(model))
+        self.setToolTip(reason)
+        self.setEnabled(False)
+
+    def open_popup(self) -> None:
+        """Open the list (the models known so far at once) and ask the server again in the background."""
+        if not self.isEnabled():
+            return
+        if self._listed is None:
+            self.popup.show_status(ASKING_TEXT)
+        self.popup.open_at(self)
+        self._fetch()
+
+    # ------------------------------------------------------------------ internals
+    def _fetch(self) -> None:
+        if self._fetching:
+            return
+        self._fetching = True
+        self._tasks.run(self._list_models, self._on_models_listed, self._on_models_failed, owner=self)
+
+    def _on_models_listed(self, models: list[str]) -> None:
+        self._fetching = False
+        self._listed = list(models)
+        self.popup.show_models(self._listed)
+        self.popup.show_status(listed_text(len(self._listed)))
+
+    def _on_models_failed(self, exc: BaseException) -> None:
+        self._fetching = False
+        log.info("could not list the server's models: %s", exc)
+        error = str(exc).strip()
+        self.popup.show_status(FAILED_TEXT.format(error=error if error.endswith(".") else error + "."))
+
+    def _on_popup_chosen(self, model: str) -> None:
+        self.popup.hide()
+        if model != self._model or not model:
+            self.chosen.emit(model)
+
+
+def _elided(model: str) -> str:
+    return model if len(model) <= BUTTON_MAX_CHARS else model[: BUTTON_MAX_CHARS - 1] + "…"
