@@ -196,6 +196,10 @@ def run_gui(argv: list[str]) -> int:
         _AfterFirstPaint(window.centralWidget() or window, lambda: guards.append(serve_second_instances(lock, window)))
         window.show()
         ctx.warm_up()
+        # Quit when the main window closes, explicitly: Qt's automatic quit on the last window is
+        # cancelled while anything holds a quit lock, and one was seen holding it (about 1 open in 6,
+        # once the chat page was built before the close), leaving a process with no window.
+        app.lastWindowClosed.connect(app.quit)
         code = app.exec()
         window.close()
         shutdown_tasks()
