@@ -23,7 +23,7 @@ through its offset index (:meth:`okbot.core.session.SessionStore.branch_ids`, wi
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,10 +47,6 @@ class Versions:
     @property
     def count(self) -> int:
         return len(self.ids)
-
-    @property
-    def current(self) -> int:
-        return self.ids[self.index]
 
     def label(self) -> str:
         return f"{self.index + 1}/{self.count}"
@@ -180,7 +176,3 @@ def parent_on_branch(run: Sequence[Item], item_id: int, before: int | None = Non
     """The id of the item before ``item_id`` on the branch (0 at the start of the chat)."""
     parent = parents(run, before).get(item_id)
     return parent or 0
-
-
-def ids_of(run: Iterable[Item]) -> list[int]:
-    return [it["id"] for it in run]
