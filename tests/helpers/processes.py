@@ -12,3 +12,11 @@ def gone(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         return True
     return state in ("Z", "X")
+
+
+def interruptible() -> None:
+    """``preexec_fn`` for a child a test stops with SIGINT: a shell that started the test run in the
+    background ignores SIGINT, children inherit that, and Python then never raises KeyboardInterrupt."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -25,6 +25,7 @@ import pytest
 
 from tests.helpers.__main__ import load_script, reply_from_dict
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+from tests.helpers.processes import interruptible
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 MODEL = "gpt-4o-mini"
@@ -400,6 +401,7 @@ def test_command_line_serves_a_script(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=interruptible,
     )
     try:
         base_url = proc.stdout.readline().strip()

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from tests.helpers.fake_openai import Reply, tool_call
+from tests.helpers.processes import interruptible
 
 
 def chat(okbot_home, server, *args, stdin=None):
@@ -147,6 +148,7 @@ def test_ctrl_c_keeps_what_arrived_and_exits_130(okbot_home, server):
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=interruptible,
     )
     deadline = time.monotonic() + 30
     while server.active_streams == 0 and time.monotonic() < deadline:
@@ -185,6 +187,7 @@ def test_ctrl_c_at_an_approval_prompt_closes_the_call_and_exits_130(okbot_home, 
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=interruptible,
     )
     os.close(terminal)
     try:
