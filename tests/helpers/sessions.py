@@ -36,3 +36,23 @@ def near_the_prepare_mark(proj: ContextProjection) -> bool:
 def over_the_prepare_mark(proj: ContextProjection) -> bool:
     """The next request is predicted over the prepare mark, this one well under the threshold."""
     return predicted(proj) >= proj.prepare_threshold and proj.calibrated_tokens < proj.threshold - 300
+
+
+def run_retried_turns(runner: Any, target: Any, server: Any) -> list[dict]:
+    """Turn 1 answered; turn 2: a tool round, then the stream is cut (an error), then Retry answers; three
+    more turns. Real turns through ``runner`` against the fake ``server``; returns the chat requests it saw."""
+    from tests.helpers.fake_openai import Reply, tool_call
+
+    server.enqueue(
+        Reply(text="Step one works like this."),
+        Reply(tool_calls=[tool_call("search_history", {"query": "step one"})]),
+        Reply(text="The search shows that step", chunk_chars=4, cut_after_chunks=2),
+        Reply(text="Found it: step one is the parser."),
+    )
+    assert runner.run_turn(target, "How does step one work?").status == "complete"
+    assert runner.run_turn(target, "Look up what we said about step one.").status == "error"
+    assert runner.retry(target).status == "complete"
+    for i in range(3):
+        server.enqueue(Reply(text=f"Answer {i}."))
+        assert runner.run_turn(target, f"Follow-up question {i}?").status == "complete"
+    return list(server.chat_requests())

@@ -26,8 +26,9 @@ from okbot.ui.app_context import AppContext
 from okbot.ui.context_viewer import AS_SENT_TAB, ContextViewer
 from okbot.ui.file_watch import FileWatcher
 from okbot.ui.token_bar import BarSegment, TokenBar, segment_colors
-from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.fake_summarizer import faithful
+from tests.helpers.sessions import run_retried_turns
 
 WAIT_MS = 10_000
 
@@ -451,20 +452,7 @@ def retried_then_covered(ctx: AppContext, target: Target, server: FakeOpenAIServ
     turns; then a real compression covers turn 2. Returns turn 2's user id and the chat requests the server saw."""
     ctx.settings.set("contextCompression.keepRecentMin", 2)
     ctx.settings.set("contextCompression.keepRecentMax", 4)
-    server.enqueue(
-        Reply(text="Step one works like this."),
-        Reply(tool_calls=[tool_call("search_history", {"query": "step one"})]),
-        Reply(text="The search shows that step", chunk_chars=4, cut_after_chunks=2),
-        Reply(text="Found it: step one is the parser."),
-    )
-    runner = ctx.make_runner()
-    assert runner.run_turn(target, "How does step one work?").status == "complete"
-    assert runner.run_turn(target, "Look up what we said about step one.").status == "error"
-    assert runner.retry(target).status == "complete"
-    for i in range(3):
-        server.enqueue(Reply(text=f"Answer {i}."))
-        assert runner.run_turn(target, f"Follow-up question {i}?").status == "complete"
-    chats = list(server.chat_requests())
+    chats = run_retried_turns(ctx.make_runner(), target, server)
     server.set_default(faithful)
     compressor = ctx.compressor()
     assert compressor is not None and compressor.compress_now(target).ok

@@ -22,6 +22,7 @@ from okbot.core.workspace import Workspace
 from okbot.storage.errors import NotFound
 from tests.helpers.fake_openai import Reply, tool_call
 from tests.helpers.fake_summarizer import faithful
+from tests.helpers.sessions import run_retried_turns
 
 
 @pytest.fixture
@@ -52,19 +53,7 @@ def retried_turn_then_covered(env, server):
     """Turn 1 answered; turn 2: a tool round, then a stream cut (error), then Retry answers; more turns;
     then a real compression covers turn 2. Returns turn 2's user id and the chat requests the server saw."""
     target, sources, runner, provider = env
-    server.enqueue(
-        Reply(text="Step one works like this."),
-        Reply(tool_calls=[tool_call("search_history", {"query": "step one"})]),
-        Reply(text="The search shows that step", chunk_chars=4, cut_after_chunks=2),
-        Reply(text="Found it: step one is the parser."),
-    )
-    assert runner.run_turn(target, "How does step one work?").status == "complete"
-    assert runner.run_turn(target, "Look up what we said about step one.").status == "error"
-    assert runner.retry(target).status == "complete"
-    for i in range(3):
-        server.enqueue(Reply(text=f"Answer {i}."))
-        assert runner.run_turn(target, f"Follow-up question {i}?").status == "complete"
-    chats = list(server.chat_requests())
+    chats = run_retried_turns(runner, target, server)
     server.set_default(faithful)
     report = make_compressor(sources, provider).compress_now(target)
     assert report.ok, report.message
