@@ -1,7 +1,7 @@
 """The typed events a provider's stream yields, in the order a consumer sees them.
 
-A stream is any mix of :class:`TextDelta`, :class:`ToolCallDelta`, :class:`Degraded` and
-:class:`Retrying`, then the assembled :class:`ToolCallDone` calls (index order), one
+A stream is any mix of :class:`ReasoningDelta`, :class:`TextDelta`, :class:`ToolCallDelta`,
+:class:`Degraded` and :class:`Retrying`, then the assembled :class:`ToolCallDone` calls (index order), one
 :class:`UsageEvent`, and exactly one terminal event: :class:`Done` or :class:`ErrorEvent`.
 After an :class:`ErrorEvent` the text already yielded stays valid (the UI keeps it as an
 interrupted reply); no usage is promised in that case.
@@ -20,6 +20,14 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class TextDelta:
     """A piece of the assistant's reply text, to append to what came before."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ReasoningDelta:
+    """A piece of the model's visible reasoning (``reasoning_content``, ``reasoning`` or an inline
+    ``<think>`` block): shown folded, stored apart from the answer, never sent back to the model."""
 
     text: str
 
@@ -105,6 +113,6 @@ class ErrorEvent:
     error: ProviderError
 
 
-Event = TextDelta | ToolCallDelta | ToolCallDone | UsageEvent | Degraded | Retrying | Done | ErrorEvent
+Event = TextDelta | ReasoningDelta | ToolCallDelta | ToolCallDone | UsageEvent | Degraded | Retrying | Done | ErrorEvent
 
 TERMINAL_EVENTS = (Done, ErrorEvent)

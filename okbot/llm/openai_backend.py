@@ -51,6 +51,7 @@ from okbot.llm.events import (
     Done,
     ErrorEvent,
     Event,
+    ReasoningDelta,
     Retrying,
     TextDelta,
     ToolCallDelta,
@@ -70,6 +71,7 @@ from okbot.llm.provider import (
     tool_names,
     whole_characters,
 )
+from okbot.llm.think import ThinkSplitter, split_think
 
 try:  # openai >= 3 ships httpx2; older releases use httpx
     import httpx2 as httpx  # type: ignore[import-not-found]
@@ -219,6 +221,8 @@ class _Reply:
     """What one attempt produced so far."""
 
     text: str = ""
+    reasoning: str = ""  # reasoning_content / reasoning deltas and an inline <think> block
+    think: ThinkSplitter = field(default_factory=ThinkSplitter)
     held: str = ""  # text kept back while it may still turn out to be tool calls written as text
     tools: ToolCallAssembler = field(default_factory=ToolCallAssembler)
     finish_reason: str | None = None
@@ -502,7 +506,7 @@ class OpenAIProvider:
             wire = _Wire(cancel, self._max_reply_seconds)
             try:
                 for event in self._attempt(request, caps, wire, reply):
-                    if isinstance(event, (TextDelta, ToolCallDelta)):
+                    if isinstance(event, (TextDelta, ReasoningDelta, ToolCallDelta)):
                         shown = True
                     yield event
             except ProviderError as error:
@@ -585,6 +589,11 @@ class OpenAIProvider:
             if getattr(choice, "index", 0) not in (0, None):
                 continue
             delta = getattr(choice, "delta", None)
+            reasoning = _reasoning_of(delta)
+            if reasoning:
+                reply.size += len(reasoning)
+                reply.reasoning += reasoning
+                yield ReasoningDelta(reasoning)
             content = getattr(delta, "content", None) if delta is not None else None
             if isinstance(content, str) and content:
                 reply.size += len(content)
@@ -607,6 +616,10 @@ class OpenAIProvider:
         # a pair escaped as two surrogates may be split across chunks: the high half waits for the low one
         reply.split_surrogate = content[-1] if "\ud800" <= content[-1] <= "\udbff" else ""
         content = whole_characters(content[: len(content) - len(reply.split_surrogate)])
+        reasoning, content = reply.think.feed(content)
+        if reasoning:
+            reply.reasoning += reasoning
+            yield ReasoningDelta(reasoning)
         if not content:
             return
         if offered_tools and not reply.text and could_be_tool_text(reply.held[:TOOL_TEXT_HEAD] + content):
@@ -619,12 +632,22 @@ class OpenAIProvider:
 
     def _flush_held(self, reply: _Reply) -> Iterator[Event]:
         _end_split_surrogate(reply)
+        reasoning, answer = reply.think.flush()
+        if reasoning:
+            reply.reasoning += reasoning
+            yield ReasoningDelta(reasoning)
+        reply.held += answer
         if reply.held:
             text, reply.held = reply.held, ""
             reply.text += text
             yield TextDelta(text)
 
     def _finish(self, request: ChatRequest, reply: _Reply) -> Iterator[Event]:
+        reasoning, answer = reply.think.flush()
+        if reasoning:
+            reply.reasoning += reasoning
+            yield ReasoningDelta(reasoning)
+        reply.held += answer
         if reply.split_surrogate and not reply.held:
             yield from self._flush_held(reply)
         if reply.held:
@@ -647,7 +670,9 @@ class OpenAIProvider:
             caps = self._caps(request.model)
             if caps.stream_options:  # otherwise the stream_options notice already said so
                 yield Degraded("usage", DEGRADED_USAGE)
-            usage = UsageEvent(self._estimate(request.messages), completion_estimate(produced), None, True)
+            # reasoning is completion the server spent, though it is never sent back
+            completion = completion_estimate(produced + reply.reasoning)
+            usage = UsageEvent(self._estimate(request.messages), completion, None, True)
         yield usage
         if reply.finish_reason == "length" and not produced.strip():  # all spent on hidden reasoning
             yield ErrorEvent(
@@ -659,7 +684,11 @@ class OpenAIProvider:
     # ------------------------------------------------------------------ other calls
 
     def complete(self, request: ChatRequest, cancel: CancelToken | None = None) -> str:
-        """The reply text of one non-streaming request (same retries); raises ProviderError."""
+        """The reply text of one non-streaming request (same retries); raises ProviderError.
+
+        Only the answer: ``reasoning_content`` is ignored and an inline ``<think>`` block cut off, so the
+        app's own calls (summaries, memories, upkeep) never read a model's thinking as its answer.
+        """
         no_key = self._no_key_error()
         if no_key is not None:
             raise no_key
@@ -676,6 +705,7 @@ class OpenAIProvider:
                     raise MalformedReply("the reply has no choices")
                 choice = completion.choices[0]
                 content = whole_characters(choice.message.content) if isinstance(choice.message.content, str) else ""
+                content = split_think(content)[1]
                 if not content.strip() and choice.finish_reason == "length":
                     raise NoAnswer(*_spent_tokens(completion))
                 return content
@@ -725,6 +755,18 @@ def _without_credentials(url: str, key: str | None) -> str:
 
 def _env_key_set() -> bool:
     return env_key("OKBOT_API_KEY") is not None
+
+
+def _reasoning_of(delta: Any) -> str:
+    """A delta's reasoning text: ``reasoning_content`` (DeepSeek and compatible) or ``reasoning`` (vLLM,
+    OpenRouter); the SDK keeps such fields it does not know as extra attributes."""
+    if delta is None:
+        return ""
+    for name in ("reasoning_content", "reasoning"):
+        value = getattr(delta, name, None)
+        if isinstance(value, str) and value:
+            return whole_characters(value)
+    return ""
 
 
 def _spent_tokens(completion: Any) -> tuple[int | None, int | None]:

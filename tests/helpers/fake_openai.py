@@ -74,7 +74,11 @@ class Reply:
     also drops ``usage`` from non-stream replies. stop() ends never-ending or delayed replies abruptly.
     """
 
-    text: str = ""
+    text: str = ""  # an inline <think>…</think> block goes here, as local servers send it
+    # streamed before the content as DeepSeek does, ``choices[0].delta.reasoning_content`` (``content`` null);
+    # ``reasoning_field="reasoning"`` as vLLM and OpenRouter name it. Non-stream: ``message.reasoning_content``.
+    reasoning: str = ""
+    reasoning_field: str = "reasoning_content"
     tool_calls: list[ToolCallSpec] = field(default_factory=list)
     usage: dict | None = None
     cached_tokens: int = 0
@@ -603,7 +607,9 @@ class FakeOpenAIServer:
         usage = reply.usage
         if usage is None:
             prompt = max(1, len(json.dumps(body.get("messages"))) // 4)
-            produced = len(text) + reply.huge_bytes + sum(len(c.name) + len(c.arguments) for c in calls)
+            produced = (
+                len(text) + len(reply.reasoning) + reply.huge_bytes + sum(len(c.name) + len(c.arguments) for c in calls)
+            )
             completion = math.ceil(produced / 4) + reasoning
             usage = {
                 "prompt_tokens": prompt,
@@ -619,6 +625,8 @@ class FakeOpenAIServer:
         if reply.huge_bytes:
             text += _filler(reply.huge_bytes)
         message: dict[str, Any] = {"role": "assistant", "content": text or None, "refusal": None}
+        if reply.reasoning:
+            message[reply.reasoning_field] = reply.reasoning
         if calls:
             message["tool_calls"] = [
                 {"id": c.call_id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
@@ -671,6 +679,8 @@ class FakeOpenAIServer:
             return b"data: " + json.dumps(obj).encode() + b"\n\n"
 
         def content_events() -> Iterator[bytes]:
+            for piece in _pieces(reply.reasoning, reply.chunk_chars):
+                yield chunk({"content": None, reply.reasoning_field: piece})
             for piece in _pieces(text, reply.chunk_chars):
                 yield chunk({"content": piece})
             if reply.huge_bytes:
