@@ -10,7 +10,10 @@ time), ``type``, ``author`` (``user`` or an assistant id; ``app`` for notices), 
 type           content fields
 =============  ==============================================================================
 user           ``content`` (str)
-assistant      ``content`` (str), ``status`` (complete | interrupted | error), ``usage`` (dict)
+assistant      ``content`` (str), ``status`` (complete | interrupted | error), ``usage`` (dict);
+               optional ``reasoning`` (str, what the model showed of its thinking) and
+               ``reasoningSeconds`` (float) -- kept for the user only: never sent back to the
+               model, summarized or mined for memories; usage counts it as completion
 tool_call      ``call_id``, ``name``, ``arguments`` (JSON text as the model produced it)
 tool_result    ``call_id``, ``name``, ``content`` (str), ``ok`` (bool)
 notice         ``content`` (str), ``level`` (info | warning | error) -- shown to the user only

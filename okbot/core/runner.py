@@ -52,7 +52,7 @@ class TurnCallbacks:
 
     on_item: Callable[[dict[str, Any]], None] = _noop  # every item appended, in order
     on_delta: Callable[[str], None] = _noop  # streamed reply text
-    on_event: Callable[[Any], None] = _noop  # provider events: Retrying, Degraded, UsageEvent
+    on_event: Callable[[Any], None] = _noop  # provider events: Retrying, Degraded, UsageEvent, ReasoningDelta
     ask_approval: Callable[[str, dict[str, Any]], bool] | None = None  # for tools set to "ask"
     on_compressing: Callable[[], None] = _noop  # the request waits for the summarizer (a compression)
     on_compressed: Callable[[Any], None] = _noop  # what the compression before the request did (its report)
@@ -378,7 +378,16 @@ class TurnRunner:
                 result.status, result.error = "error", error
                 break
             request = ChatRequest(model=proj.model, messages=proj.to_messages(), tools=tool_specs or None)
-            rnd = stream_round(self.provider, request, cancel, callbacks.on_delta, callbacks.on_event, result.degraded)
+            rnd = stream_round(
+                self.provider,
+                request,
+                cancel,
+                callbacks.on_delta,
+                callbacks.on_event,
+                result.degraded,
+                on_reasoning=callbacks.on_event,
+                clock=self.clock,
+            )
             usage = self._usage_dict(rnd.usage)
             result.usage = usage or result.usage
             text = "".join(rnd.text)
@@ -388,7 +397,14 @@ class TurnRunner:
                 extra = {"error": str(rnd.error)} if rnd.error is not None and not cancel.cancelled else {}
                 append(
                     new_item(
-                        "assistant", author=author, source="app", content=text, status=status, usage=usage, **extra
+                        "assistant",
+                        author=author,
+                        source="app",
+                        content=text,
+                        status=status,
+                        usage=usage,
+                        **rnd.reasoning_fields(),
+                        **extra,
                     )
                 )
                 _record_usage(as_sent, request_id, usage, status)
@@ -396,8 +412,19 @@ class TurnRunner:
                 break
             _record_usage(as_sent, request_id, usage, "complete")
             self._calibrate(proj, rnd.usage)
-            if text or not rnd.calls:
-                append(new_item("assistant", author=author, source="app", content=text, status="complete", usage=usage))
+            thought = rnd.reasoning_fields()
+            if text or thought or not rnd.calls:
+                append(
+                    new_item(
+                        "assistant",
+                        author=author,
+                        source="app",
+                        content=text,
+                        status="complete",
+                        usage=usage,
+                        **thought,
+                    )
+                )
             if not rnd.calls:
                 break
             if not offer_tools:  # the model called tools it was not offered after the round limit

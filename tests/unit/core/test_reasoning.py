@@ -1,0 +1,98 @@
+"""Reasoning in a turn, end to end (real SDK -> local fake server -> real files): stored apart from the
+answer, streamed to the UI through ``on_event``, never sent back, never digested, redacted like content."""
+
+from __future__ import annotations
+
+import json
+
+from okbot.core.digest import item_digest
+from okbot.core.memory.extract import build_messages
+from okbot.core.runner import TurnCallbacks
+from okbot.core.session import SessionStore
+from okbot.llm import keys
+from okbot.llm.events import ReasoningDelta
+from tests.helpers.fake_openai import Reply, tool_call
+
+THOUGHT = "PRIVATE-THOUGHT: the user wants a greeting"
+
+
+def records(target):
+    return list(SessionStore(target.session_path).iter_items())
+
+
+def thoughts(events):
+    return "".join(e.text for e in events if isinstance(e, ReasoningDelta))
+
+
+def test_reasoning_content_is_stored_apart_and_never_sent_again(env, server):
+    target, _, runner = env
+    server.enqueue(Reply(text="Hello!", reasoning=THOUGHT, chunk_chars=5), Reply(text="Fine."))
+    events, deltas = [], []
+    result = runner.run_turn(target, "hi", callbacks=TurnCallbacks(on_delta=deltas.append, on_event=events.append))
+    assert result.status == "complete" and result.reply_text == "Hello!"
+    assert "".join(deltas) == "Hello!" and thoughts(events) == THOUGHT
+    reply = records(target)[-1]
+    assert reply["content"] == "Hello!" and reply["reasoning"] == THOUGHT
+    assert isinstance(reply["reasoningSeconds"], float) and reply["reasoningSeconds"] >= 0
+    runner.run_turn(target, "how are you?")
+    later = server.chat_requests()[-1]["messages"]
+    assert "Hello!" in json.dumps(later) and "PRIVATE-THOUGHT" not in json.dumps(later)
+
+
+def test_inline_think_is_stored_apart_and_never_sent_again(env, server):
+    target, _, runner = env
+    server.enqueue(Reply(text=f"<think>{THOUGHT}</think>\n\nHi there.", chunk_chars=3), Reply(text="ok"))
+    runner.run_turn(target, "hi")
+    reply = records(target)[-1]
+    assert (reply["content"], reply["reasoning"]) == ("Hi there.", THOUGHT)
+    runner.run_turn(target, "again")
+    assert "PRIVATE-THOUGHT" not in json.dumps(server.chat_requests()[-1]["messages"])
+    assert "think>" not in json.dumps(server.chat_requests()[-1]["messages"])
+
+
+def test_a_stream_cut_mid_thought_is_an_error_that_keeps_the_reasoning(env, server):
+    target, _, runner = env
+    server.enqueue(Reply(text=f"<think>{THOUGHT} and more", chunk_chars=4, cut_after_chunks=6))
+    result = runner.run_turn(target, "hi")
+    assert result.status == "error"
+    reply = records(target)[-1]
+    assert reply["status"] == "error" and reply["content"] == ""
+    assert reply["reasoning"] and THOUGHT.startswith(reply["reasoning"])
+
+
+def test_reasoning_is_not_in_digests_or_memory_input(env, server):
+    target, _, runner = env
+    server.enqueue(Reply(text="The answer.", reasoning=THOUGHT))
+    runner.run_turn(target, "hi")
+    reply = records(target)[-1]
+    assert "PRIVATE-THOUGHT" not in item_digest(reply)
+    extraction = json.dumps(build_messages(records(target), [], ""))
+    assert "The answer." in extraction and "PRIVATE-THOUGHT" not in extraction
+
+
+def test_a_key_echoed_in_reasoning_is_redacted_shown_and_stored(env, server):
+    target, _, runner = env
+    secret = "sk-thought-KEY-0123456789abcdef"
+    keys.remember_secret(secret)
+    try:
+        server.enqueue(Reply(text="done", reasoning=f"The key is {secret}, careful.", chunk_chars=3))
+        events = []
+        runner.run_turn(target, "hi", callbacks=TurnCallbacks(on_event=events.append))
+    finally:
+        with keys._remembered_lock:  # the registry is process-wide: leave it as it was
+            keys._remembered.discard(secret)
+    assert secret not in thoughts(events) and "careful." in thoughts(events)
+    assert secret not in target.session_path.read_text(encoding="utf-8")
+    assert "careful." in records(target)[-1]["reasoning"]
+
+
+def test_reasoning_before_tool_calls_is_kept(env, server):
+    target, _, runner = env
+    server.enqueue(
+        Reply(reasoning="I should look it up.", tool_calls=[tool_call("search_history", {"query": "x"})]),
+        Reply(text="Nothing found."),
+    )
+    runner.run_turn(target, "find x")
+    kinds = [(it["type"], it.get("reasoning")) for it in records(target)]
+    assert ("assistant", "I should look it up.") in kinds
+    assert kinds[-1] == ("assistant", None)
