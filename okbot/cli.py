@@ -46,7 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="a new version of the reply holding item ID (default: the last reply)",
     )
     p.add_argument("--json", action="store_true", help="emit events as JSON lines")
-    p.add_argument("-v", "--verbose", action="store_true", help="squads: print each delegation and member reply")
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print the model's reasoning (on stderr) and, for squads, each delegation and member reply",
+    )
 
     p = sub.add_parser("context", help="print exactly what the model would see")
     p.add_argument("target", metavar="TARGET", help=TARGET_HELP)

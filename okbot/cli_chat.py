@@ -23,7 +23,7 @@ from okbot.core.sources import ContextSources
 from okbot.core.squad import members
 from okbot.core.turns import make_turn_runner
 from okbot.core.workspace import Target, Workspace
-from okbot.llm.events import Degraded, Retrying, UsageEvent
+from okbot.llm.events import Degraded, ReasoningDelta, Retrying, UsageEvent
 from okbot.llm.openai_backend import OpenAIProvider
 from okbot.llm.provider import CancelToken
 from okbot.storage.errors import OkBotError
@@ -31,9 +31,12 @@ from okbot.storage.errors import OkBotError
 EXIT_OK, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 130
 STOP_WAIT_SECONDS = 10.0  # after Ctrl+C, how long the turn may take to write what arrived
 WRAP_UP_WAIT_SECONDS = 120
+DIM, RESET = "\x1b[2m", "\x1b[0m"
 
 
 def _event_json(event: Any) -> dict[str, Any]:
+    if isinstance(event, ReasoningDelta):
+        return {"event": "reasoning", "text": event.text}
     if isinstance(event, Retrying):
         return {"event": "retrying", "attempt": event.attempt, "delay": event.delay, "message": event.message}
     if isinstance(event, Degraded):
@@ -99,6 +102,7 @@ class _ChatOutput:
         self.as_json, self.verbose, self.names = as_json, verbose, names
         self.lock = threading.Lock()
         self.mid_line = False  # the reply printed so far does not end with a newline
+        self.thinking = False  # ``--verbose``: reasoning is being printed on ``err``
 
     def emit(self, obj: dict[str, Any]) -> None:
         """One JSON event, a line of its own."""
@@ -107,6 +111,7 @@ class _ChatOutput:
 
     def on_delta(self, delta: str) -> None:
         """A piece of the reply as it streams in."""
+        self._end_thinking()
         if self.as_json:
             self.emit({"event": "delta", "text": delta})
         elif delta:
@@ -118,12 +123,30 @@ class _ChatOutput:
         """A provider event: every one in JSON; in plain text only retries and degradations, as notes."""
         if self.as_json:
             self.emit(_event_json(event))
+        elif isinstance(event, ReasoningDelta):
+            self._think(event.text)
         elif isinstance(event, Retrying | Degraded):
             if self.mid_line:  # a note at the end of a reply goes on its own line, not glued to the reply's last
                 self.out.write("\n")
                 self.out.flush()
                 self.mid_line = False
             print(f"okbot: {event.message}", file=self.err)
+
+    def _think(self, text: str) -> None:
+        """``--verbose``: the model's reasoning on ``err``, dim on a terminal, after a ``thinking:`` prefix."""
+        if not self.verbose:
+            return
+        if not self.thinking:
+            self.thinking = True
+            self.err.write((DIM if self.err.isatty() else "") + "thinking: ")
+        self.err.write(text)
+        self.err.flush()
+
+    def _end_thinking(self) -> None:
+        if self.thinking:
+            self.thinking = False
+            self.err.write((RESET if self.err.isatty() else "") + "\n")
+            self.err.flush()
 
     def on_evolved(self, entries: list[Any]) -> None:
         """Persona and skill changes that landed before this turn's request: an event, or a note on stderr."""
@@ -158,6 +181,7 @@ class _ChatOutput:
 
     def done(self, result: TurnResult) -> None:
         """The end of the turn: the ``done`` event in JSON, in plain text the reply's last newline."""
+        self._end_thinking()
         if self.as_json:
             self.emit({"event": "done", "status": result.status, "error": str(result.error) if result.error else None})
         elif self.mid_line:

@@ -237,3 +237,18 @@ def test_without_a_key_chat_says_no_key_before_trying_the_network(okbot_home):
     assert proc.returncode == 1
     assert "okbot: No API key for api.openai.com. Add one in Settings → Models, or set OKBOT_API_KEY." in proc.stderr
     assert "Could not reach" not in proc.stderr
+
+
+def test_reasoning_is_printed_only_with_verbose_and_emitted_in_json(okbot_home, server):
+    thought = "PRIVATE-THOUGHT: a greeting"
+    server.enqueue(Reply(text="Hello.", reasoning=thought), Reply(text="Hello.", reasoning=thought))
+    plain = chat(okbot_home, server, "okbot", "-m", "hi")
+    assert plain.stdout.strip() == "Hello." and "PRIVATE-THOUGHT" not in plain.stdout + plain.stderr
+    verbose = chat(okbot_home, server, "okbot", "-m", "hi", "-v")
+    assert verbose.stdout.strip() == "Hello." and f"thinking: {thought}\n" in verbose.stderr
+    server.enqueue(Reply(text="ok", reasoning=thought, chunk_chars=4))
+    events = [json.loads(line) for line in chat(okbot_home, server, "okbot", "-m", "hi", "--json").stdout.splitlines()]
+    reasoning = [e["text"] for e in events if e["event"] == "reasoning"]
+    assert "".join(reasoning) == thought
+    kinds = [e["event"] for e in events]
+    assert kinds.index("reasoning") < kinds.index("delta")
