@@ -30,7 +30,7 @@ from okbot.core.roster import SquadRoster
 from okbot.core.squad import members as squad_members
 from okbot.core.squad import mention
 from okbot.core.workspace import Target
-from okbot.llm.events import Degraded, Retrying
+from okbot.llm.events import Degraded, ReasoningDelta, Retrying
 from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
 from okbot.ui.approval_card import ApprovalCard
@@ -325,7 +325,9 @@ class ChatPage(QWidget):
         self.view.stream_delta(text)
 
     def _on_worker_event(self, event: object) -> None:
-        if isinstance(event, Retrying):
+        if isinstance(event, ReasoningDelta):
+            self.view.stream_reasoning(event.text)
+        elif isinstance(event, Retrying):
             self._retrying, self._retry_at = event, time.monotonic() + event.delay
             self._retry_shown = event.text(event.delay)
             self._set_status(self._retry_shown)

@@ -29,7 +29,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTextBrowser, QWidget
 
 from okbot.ui.chat.colors import ChatColors, avatar_colors, speaker_border, speaker_color
-from okbot.ui.chat.layout import Action, LayoutBuilder, RowData, RowLayout
+from okbot.ui.chat.layout import BUTTON_PAD, Action, LayoutBuilder, RowData, RowLayout
 from okbot.ui.chat.markdown import CODE_HEADER
 from okbot.ui.chat.model import ChatModel
 from okbot.ui.chat.syntax import CodeHighlighter
@@ -175,6 +175,7 @@ class ChatDelegate(QStyledItemDelegate):
             info=index.data(ChatModel.SquadRole),
             versions=index.data(ChatModel.VersionsRole),
             changeable=bool(index.data(ChatModel.ChangeableRole)),
+            thought_open=bool(index.data(ChatModel.ThoughtOpenRole)),
         )
 
     # ------------------------------------------------------------------ painting
@@ -218,6 +219,8 @@ class ChatDelegate(QStyledItemDelegate):
         painter.setPen(QPen(border, 1))
         painter.setBrush(colors.user_bg if user else colors.assistant_bg)
         painter.drawRoundedRect(layout.bubble.adjusted(0.5, 0.5, -0.5, -0.5), 12, 12)
+        if layout.thought is not None:
+            self._paint_thought(painter, layout, colors, key)
         painter.save()
         if layout.collapsed:
             shown = QRectF(layout.bubble.left(), layout.doc_pos.y(), layout.bubble.width(), layout.shown_h)
@@ -260,6 +263,33 @@ class ChatDelegate(QStyledItemDelegate):
         gradient.setColorAt(0.0, clear)
         gradient.setColorAt(1.0, background)
         painter.fillRect(rect, gradient)
+
+    def _paint_thought(self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any) -> None:
+        """ "Thought for 12 s ▸" in muted text (soft background while hovered), and the reasoning when unfolded."""
+        builder = self._builder
+        assert builder is not None and layout.thought is not None
+        action = layout.thought
+        if self.hover_action == (action.name, action.payload) and self.hover_key == key:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(colors.accent_soft)
+            painter.drawRoundedRect(action.rect, 6, 6)
+        painter.setPen(colors.muted)
+        painter.setFont(builder.small)
+        text_rect = action.rect.adjusted(BUTTON_PAD, 0, -BUTTON_PAD, 0)
+        painter.drawText(text_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, action.label)
+        if layout.thought_doc is None:
+            return
+        box = layout.thought_box
+        painter.setPen(QPen(colors.muted, 2))
+        painter.drawLine(QPointF(box.left(), box.top()), QPointF(box.left(), box.bottom()))
+        painter.save()
+        painter.translate(layout.thought_pos)
+        ctx = QAbstractTextDocumentLayout.PaintContext()
+        palette = QPalette(ctx.palette)
+        palette.setColor(QPalette.ColorRole.Text, colors.muted)
+        ctx.palette = palette
+        layout.thought_doc.documentLayout().draw(painter, ctx)
+        painter.restore()
 
     def _paint_link(self, painter: QPainter, action: Action, colors: ChatColors, key: Any) -> None:
         """ "Show more" / "Show less": accent text, a soft background while hovered."""

@@ -41,13 +41,17 @@ COLLAPSE_LINES = 25  # a message taller than this many lines of text shows colla
 COLLAPSED_LINES = 14  # how much of it shows then
 MORE_H = 26  # the "Show more" / "Show less" strip at the bottom of a long message
 MORE_LABEL, LESS_LABEL = "Show more ▾", "Show less ▴"
+THOUGHT_H = 24  # the "Thought for 12 s ▸" line at the top of a reply with reasoning
+THOUGHT_GAP = 6  # between the unfolded reasoning and the answer
 
 
 @dataclass
 class Action:
     """A clickable area of a row (row coordinates); ``payload`` says which code block, etc."""
 
-    name: str  # copy | view_context | copy_code | retry | toggle | edit | regenerate | version (payload: index)
+    name: (
+        str  # copy | view_context | copy_code | retry | toggle | thought | edit | regenerate | version (payload: index)
+    )
     # (toggle: tool rows, the divider, a long message's Show more / less)
     rect: QRectF
     label: str = ""
@@ -68,6 +72,7 @@ class RowData:
     info: SquadInfo | None = None  # a squad with a roster: who speaks, whom the captain asked
     versions: tuple[int, int] | None = None  # (index, count) when the message has several versions
     changeable: bool = False  # in the uncompressed tail: Edit (yours) or Regenerate (a reply)
+    thought_open: bool = False  # a reply's reasoning is unfolded
 
     @property
     def style(self) -> str:
@@ -118,6 +123,10 @@ class RowLayout:
     shown_h: float = 0.0  # how much of the document shows (its full height unless collapsed)
     more: Action | None = None  # a long message's "Show more" / "Show less" link
     found: tuple[str, list[tuple[int, int]]] | None = None  # find-in-chat: (needle, match spans), cached
+    thought: Action | None = None  # "Thought for 12 s ▸" (a reply with reasoning); "Thinking… 4 s" streaming
+    thought_doc: QTextDocument | None = None  # the reasoning, when unfolded
+    thought_pos: QPointF = field(default_factory=QPointF)
+    thought_box: QRectF = field(default_factory=QRectF)  # where the unfolded reasoning sits
 
     def doc_rect(self) -> QRectF:
         """Where the text document sits (row coordinates)."""
@@ -197,6 +206,14 @@ class LayoutBuilder:
         text, status = self._text_and_status(out, item, style)
         doc = self.markdown_doc(text, max_w - 2 * PAD_X) if text.strip() else None
         codes, content_w = self._fit_doc(doc, text)
+        thought_line, thought_doc = self._thought(item, style, data.thought_open, max_w)
+        thought_h = 0.0
+        if thought_line:
+            content_w = max(content_w, self._button_w(thought_line) - BUTTON_PAD)
+            thought_h = THOUGHT_H + (THOUGHT_GAP if doc is not None or status else 0)
+        if thought_doc is not None:
+            content_w = max(content_w, thought_doc.textWidth() + 12)
+            thought_h += thought_doc.size().height() + 4
         retry_w = self._button_w(RETRY_LABEL, bold=True) + 12 if data.retryable else 0.0
         if status:
             content_w = max(content_w, min(max_w - 2 * PAD_X, self.sfm.horizontalAdvance(status) + 20 + retry_w))
@@ -212,9 +229,13 @@ class LayoutBuilder:
         more_h = MORE_H if long else 0
         bubble_h = PAD_Y * 2 + doc_h + more_h + (STATUS_H + (6 if doc is not None else 0) if status else 0)
         if doc is None and not status:
-            bubble_h = PAD_Y * 2 + self.fm.height()
+            bubble_h = PAD_Y * 2 + (0.0 if thought_line else self.fm.height())
+        bubble_h += thought_h
         bx = col_x + col_w - bubble_w if user else x
         out.bubble = QRectF(bx, y, bubble_w, bubble_h)
+        if thought_line:
+            self._place_thought(out, thought_line, thought_doc, style != "stream")
+        y += thought_h
         out.doc = doc
         out.doc_pos = QPointF(bx + PAD_X, y + PAD_Y)
         out.codes = codes
@@ -235,6 +256,32 @@ class LayoutBuilder:
             self._version_switch(out, data.versions, user, y)
         out.height = math.ceil(y + FOOTER)
         return out
+
+    def _thought(self, item: dict[str, Any], style: str, shown: bool, max_w: float) -> tuple[str, QTextDocument | None]:
+        """A reply's folded-reasoning line ("" without reasoning) and, unfolded, the reasoning's document."""
+        reasoning = str(item.get("reasoning") or "") if style in ("assistant", "stream") else ""
+        if not reasoning.strip():
+            return "", None
+        label = thought_label(item, shown)
+        if not shown or style == "stream":
+            return label, None
+        doc = self.plain_doc(reasoning.strip(), self.small, max_w - 2 * PAD_X - 12)
+        ideal = math.ceil(doc.idealWidth()) + 1
+        if ideal < doc.textWidth():
+            doc.setTextWidth(ideal)
+        return label, doc
+
+    def _place_thought(self, out: RowLayout, label: str, doc: QTextDocument | None, clickable: bool) -> None:
+        """The thought line at the top of ``out.bubble`` and, unfolded, the reasoning under it."""
+        top = out.bubble.top() + PAD_Y - 2
+        rect = QRectF(out.bubble.left() + PAD_X - BUTTON_PAD, top, self._button_w(label), THOUGHT_H - 2)
+        out.thought = Action("thought", rect, label)
+        if clickable:
+            out.actions.append(out.thought)
+        if doc is not None:
+            out.thought_doc = doc
+            out.thought_pos = QPointF(out.bubble.left() + PAD_X + 12, top + THOUGHT_H + 2)
+            out.thought_box = QRectF(out.bubble.left() + PAD_X + 2, top + THOUGHT_H, 2, doc.size().height() + 4)
 
     def _author(
         self, data: RowData, out: RowLayout, col_x: float, col_w: float, y: float
@@ -462,6 +509,17 @@ class LayoutBuilder:
         out.actions.append(Action("toggle", QRectF(out.label_rect)))
         out.height = math.ceil(y)
         return out
+
+
+def thought_label(item: dict[str, Any], shown: bool = False) -> str:
+    """ "Thought for 12 s ▸" (``▾`` unfolded); "Thinking… 4 s" while the reply still thinks."""
+    seconds = item.get("reasoningSeconds")
+    count = f" {max(1, round(seconds))} s" if isinstance(seconds, (int, float)) else ""
+    if item.get("thinking"):
+        return f"Thinking…{count}"
+    if item.get("status") == "streaming":
+        return f"Thought for{count} ▸" if count else "Thought ▸"
+    return (f"Thought for{count}" if count else "Thought") + (" ▾" if shown else " ▸")
 
 
 def _has_table(doc: QTextDocument) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import logging
+import time
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable
@@ -76,6 +77,7 @@ class ChatModel(QAbstractListModel):
     SquadRole = Qt.ItemDataRole.UserRole + 9  # SquadInfo for squad rows with a roster, else None
     VersionsRole = Qt.ItemDataRole.UserRole + 10  # (index, count) of a message with versions, else None
     ChangeableRole = Qt.ItemDataRole.UserRole + 11  # the message can be edited or its reply regenerated
+    ThoughtOpenRole = Qt.ItemDataRole.UserRole + 12  # a reply's folded reasoning is unfolded
 
     loaded = Signal(int)  # the session's rows are ready (row count)
     load_failed = Signal(str)  # the session could not be read (the message to show)
@@ -102,6 +104,10 @@ class ChatModel(QAbstractListModel):
         self._retry_enabled = True
         self._attempts: dict[int, int] = {}  # a failed reply's attempt number, when earlier ones were folded in
         self._stream: list[str] | None = None
+        self._thoughts_open: set[int] = set()  # replies whose reasoning is unfolded
+        self._stream_reasoning: list[str] = []
+        self._thinking_since: float | None = None  # the streaming reply is thinking (monotonic start)
+        self._thought_seconds = 0.0
         self._stream_revision = 0
         self._stream_author = ""
         self._stream_timer = QTimer(self, singleShot=True, interval=STREAM_FLUSH_MS)
@@ -135,9 +141,11 @@ class ChatModel(QAbstractListModel):
         self._summary = summary or SessionSummary()
         self._divider = None
         self._expanded.clear()
+        self._thoughts_open.clear()
         self._retry_id = 0
         self._attempts = {}
         self._stream = None
+        self._reset_thinking()
         self._stream_timer.stop()
         self._error = ""
         self._loading = store is not None
@@ -259,6 +267,25 @@ class ChatModel(QAbstractListModel):
 
         ``author`` (an assistant id) names the streaming bubble in squads; the first one given counts.
         """
+        self._open_stream(author)
+        if self._thinking_since is not None and text:  # the answer began: thinking time stops
+            self._thought_seconds += time.monotonic() - self._thinking_since
+            self._thinking_since = None
+        assert self._stream is not None
+        self._stream.append(text)
+        if not self._stream_timer.isActive():
+            self._stream_timer.start()
+
+    def stream_reasoning(self, text: str, author: str = "") -> None:
+        """Add streamed reasoning: the streaming row shows "Thinking… 4 s" above the answer so far."""
+        self._open_stream(author)
+        if self._thinking_since is None:
+            self._thinking_since = time.monotonic()
+        self._stream_reasoning.append(text)
+        if not self._stream_timer.isActive():
+            self._stream_timer.start()
+
+    def _open_stream(self, author: str) -> None:
         if author and not self._stream_author:
             self._stream_author = author
         if self._stream is None:
@@ -267,9 +294,11 @@ class ChatModel(QAbstractListModel):
             self._stream = []
             self._stream_revision += 1
             self.endInsertRows()
-        self._stream.append(text)
-        if not self._stream_timer.isActive():
-            self._stream_timer.start()
+
+    def _reset_thinking(self) -> None:
+        self._stream_reasoning = []
+        self._thinking_since = None
+        self._thought_seconds = 0.0
 
     def end_stream(self) -> None:
         """The reply is over: remove the streaming row if its item did not replace it already."""
@@ -338,6 +367,19 @@ class ChatModel(QAbstractListModel):
     def is_expanded(self, row: int) -> bool:
         return self._expand_key(row) in self._expanded
 
+    def set_thought_open(self, row: int, shown: bool) -> None:
+        """Unfold (or fold) the reasoning of the reply on ``row``."""
+        item_id = self.item_id(row) if self.row_kind(row) == ITEM else 0
+        if not item_id or (item_id in self._thoughts_open) == shown:
+            return
+        (self._thoughts_open.add if shown else self._thoughts_open.discard)(item_id)
+        index = self.index(row, 0)
+        self.dataChanged.emit(index, index, [self.ThoughtOpenRole, self.KeyRole])
+
+    def is_thought_open(self, row: int) -> bool:
+        item_id = self.item_id(row) if 0 <= row < self.rowCount() and self.row_kind(row) == ITEM else 0
+        return bool(item_id) and item_id in self._thoughts_open
+
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
@@ -349,6 +391,8 @@ class ChatModel(QAbstractListModel):
             return self.item_id(row)
         if role == self.ExpandedRole:
             return self.is_expanded(row)
+        if role == self.ThoughtOpenRole:
+            return self.is_thought_open(row)
         if kind == DIVIDER:
             return self._divider_data(role)
         if kind == STREAM:
@@ -367,6 +411,7 @@ class ChatModel(QAbstractListModel):
                 self._retryable(item),
                 self._version_pair(item),
                 self._changeable(item),
+                item["id"] in self._thoughts_open,
             )
         return self._item_data(item, role)
 
@@ -538,7 +583,15 @@ class ChatModel(QAbstractListModel):
 
     def _stream_item(self) -> dict[str, Any]:
         author = self._stream_author or (self._roster.squad_id if self._roster is not None else "")
-        return {"id": 0, "type": "assistant", "author": author, "status": "streaming", "content": self.stream_text}
+        item = {"id": 0, "type": "assistant", "author": author, "status": "streaming", "content": self.stream_text}
+        if self._stream_reasoning:
+            seconds = self._thought_seconds
+            if self._thinking_since is not None:
+                seconds += time.monotonic() - self._thinking_since
+                item["thinking"] = True
+            item["reasoning"] = "".join(self._stream_reasoning)
+            item["reasoningSeconds"] = seconds
+        return item
 
     def _drop_stream(self) -> None:
         self._stream_timer.stop()
@@ -546,6 +599,7 @@ class ChatModel(QAbstractListModel):
         row = self._stream_row()
         self.beginRemoveRows(QModelIndex(), row, row)
         self._stream = None
+        self._reset_thinking()
         self.endRemoveRows()
 
     def _on_stream_timer_timeout(self) -> None:

@@ -180,6 +180,10 @@ class ChatView(QAbstractItemView):
         """Add streamed reply text to the row at the bottom (``author``: who is replying, for squads)."""
         self._chat.stream_delta(text, author)
 
+    def stream_reasoning(self, text: str, author: str = "") -> None:
+        """Add streamed reasoning to the row at the bottom (shown folded: "Thinking… 4 s")."""
+        self._chat.stream_reasoning(text, author)
+
     def end_stream(self) -> None:
         """The reply ended (its item, if any, has been appended)."""
         self._chat.end_stream()
@@ -691,6 +695,8 @@ class ChatView(QAbstractItemView):
             self._version_action(row, action)
         elif name == "toggle":
             self._toggle(row)
+        elif name == "thought":
+            self._chat.set_thought_open(row, not self._chat.is_thought_open(row))
 
     def _version_action(self, row: int, action: Action) -> None:
         item_id = self._chat.item_id(row)
