@@ -9,7 +9,10 @@ from pytestqt.qtbot import QtBot
 
 from okbot.core import items
 from okbot.core.session import SessionStore
+from okbot.ui.app_context import AppContext
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.ui.chat.test_chat_view import assistant, click, layout_of, open_view
+from tests.ui.test_chat_page import open_page, target_of, type_and_enter, wait_idle
 
 THOUGHT = "The user asks for the capital of France.\nThat is Paris; answer in one word."
 
@@ -76,3 +79,26 @@ def test_an_interrupted_thought_without_answer_keeps_its_status(qtbot: QtBot, tm
     out = layout_of(view, 0)
     assert out.thought is not None and out.doc is None and out.status
     assert out.status_rect.top() >= out.thought.rect.bottom()
+
+
+def test_a_turn_streams_its_thought_into_the_fold_and_stores_it_apart(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer
+) -> None:
+    server.enqueue(Reply(text="Paris.", reasoning=THOUGHT, chunk_chars=4, chunk_delay=0.01))
+    page = open_page(qtbot, ctx)
+    labels: list[str] = []
+
+    def on_event(_event: object) -> None:
+        model = page.view.chat_model()
+        if model.streaming and (thought := layout_of(page.view, model.rowCount() - 1).thought) is not None:
+            labels.append(thought.label)
+
+    type_and_enter(qtbot, page, "Capital of France?")
+    page.worker.event.connect(on_event)
+    wait_idle(qtbot, page)
+    assert any(label.startswith("Thinking…") for label in labels)
+    reply = ctx.sources.session(target_of(ctx)).tail(1)[0]
+    assert (reply["content"], reply["reasoning"]) == ("Paris.", THOUGHT)
+    row = page.view.chat_model().row_of_id(reply["id"])
+    qtbot.waitUntil(lambda: layout_of(page.view, row).thought is not None)
+    assert layout_of(page.view, row).thought.label.startswith("Thought for")
