@@ -7,6 +7,7 @@ import json
 
 from okbot.core.digest import item_digest
 from okbot.core.memory.extract import build_messages
+from okbot.core.messages import items_to_messages
 from okbot.core.runner import TurnCallbacks
 from okbot.core.session import SessionStore
 from okbot.llm import keys
@@ -96,3 +97,14 @@ def test_reasoning_before_tool_calls_is_kept(env, server):
     kinds = [(it["type"], it.get("reasoning")) for it in records(target)]
     assert ("assistant", "I should look it up.") in kinds
     assert kinds[-1] == ("assistant", None)
+
+
+def test_the_context_counts_and_sends_only_the_answer(env):
+    target, sources, _ = env
+    counter = sources.counter(sources.model_for(target))
+    plain = {"id": 1, "type": "assistant", "content": "The answer.", "status": "complete"}
+    thought = dict(plain, reasoning=THOUGHT * 50, reasoningSeconds=9.0)
+    assert counter.count_item(thought) == counter.count_item(plain)
+    assert (
+        items_to_messages([thought]) == items_to_messages([plain]) == [{"role": "assistant", "content": "The answer."}]
+    )
