@@ -153,6 +153,60 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+THOUGHTS = (
+    (
+        "Which is bigger, 9.11 or 9.9?",
+        "Compare the decimals digit by digit.\n9.9 = 9.90, and 9.11 has 1 in the tenths place where 9.90 has 9.\n"
+        "So 9.9 is larger. Answer briefly and show the padded form.",
+        12.4,
+        "**9.9** is bigger: 9.90 > 9.11.",
+    ),
+    (
+        "And 3.45 or 3.5?",
+        "Same trick: pad to two decimals.\n3.5 = 3.50, and 50 > 45 hundredths.",
+        4.2,
+        "**3.5**: 3.50 > 3.45.",
+    ),
+)
+
+
+def render_chat_thought(ctx: object, out: Path) -> list[Path]:
+    """A reasoning model's replies: one thought unfolded, the next folded ("Thought for 4 s ▸")."""
+    from okbot.core import items
+    from okbot.ui.main_window import MainWindow
+
+    target = ctx.workspace.create_assistant("Reasoner", role="Thinks before it answers.")
+    store = ctx.sources.session(target)
+    for question, thought, seconds, answer in THOUGHTS:
+        store.append(items.user_message(question))
+        store.append(
+            items.new_item(
+                "assistant",
+                author=target.id,
+                source="app",
+                content=answer,
+                status="complete",
+                reasoning=thought,
+                reasoningSeconds=seconds,
+            )
+        )
+    window = MainWindow(ctx)
+    window.resize(*WINDOW_SIZE)
+    window.show()
+    window.select_target(target.kind, target.id)
+    window.activateWindow()
+    view = window.current_page().view
+    settle(ctx, until=lambda: not view.chat_model().loading)
+    view.chat_model().set_thought_open(1, True)
+    view.scroll_to_bottom()
+    settle(ctx)
+    written = [grab(window, out / "chat-thought.png")]
+    window.close()
+    window.deleteLater()
+    settle(ctx)
+    return written
+
+
 def render_all(out: Path) -> list[Path]:
     """Every screenshot, in the order the README shows them."""
     from PySide6.QtWidgets import QApplication
@@ -204,6 +258,7 @@ def render_all(out: Path) -> list[Path]:
         written += render_versions(ctx, server, out)
         written += render_as_sent(ctx, server, out)
         written += render_chat_view(ctx, out)
+        written += render_chat_thought(ctx, out)
     finally:
         from okbot.ui.tasks import shutdown_tasks
 
