@@ -263,44 +263,61 @@ class TurnRuntime:
     def run_member(self, member: Member, call_id: str) -> ToolOutcome:
         """The captain's call ``call_id`` asked ``member``: its answer, as the call's result."""
         task = self._task_of(call_id)
-        text, ok, note = self._work(member, call_id=call_id, task=task, on_delta=lambda _d: None)
+        text, ok, note, _thought = self._work(member, call_id=call_id, task=task, on_delta=lambda _d: None)
         content = with_app_note(text.strip(), note) if note else text.strip()
         return ToolOutcome(content, ok=ok, author=member.target.id, source=member_source(member.target.id))
 
     def answer_directly(self, member: Member, result: TurnResult) -> dict[str, Any]:
         """The user addressed ``member`` with ``@``: its reply, streamed to the user, as an assistant item."""
-        text, ok, note = self._work(member, call_id=None, task="", on_delta=self.callbacks.on_delta)
+        text, ok, note, thought = self._work(member, call_id=None, task="", on_delta=self.callbacks.on_delta)
         status = "complete" if ok else ("interrupted" if self.cancel.cancelled else "error")
         extra = {"error": note} if status == "error" else {}
         if status != "complete":
             result.status = status
             result.error = OkBotError(note) if status == "error" else None
         source = member_source(member.target.id)
-        return new_item("assistant", author=member.target.id, source=source, content=text, status=status, **extra)
+        return new_item(
+            "assistant", author=member.target.id, source=source, content=text, status=status, **thought, **extra
+        )
 
     def _work(
         self, member: Member, *, call_id: str | None, task: str, on_delta: Callable[[str], None]
-    ) -> tuple[str, bool, str]:
-        """Run ``member``'s rounds; ``(everything it said, ok, note for the reader or "")``."""
+    ) -> tuple[str, bool, str, dict[str, Any]]:
+        """Run ``member``'s rounds; ``(everything it said, ok, note for the reader or "", its reasoning fields)``.
+
+        Its reasoning streams to the user only when its words do (addressed directly)."""
         squad, who = self.target, member.target
         self.callbacks.on_event(MemberActivity(who.id, who.name, "working", task))
         try:
             proj = build_context(squad, sources=self.sources, member=who.id, call_id=call_id)
         except OkBotError as exc:
             self.callbacks.on_event(MemberActivity(who.id, who.name, "failed", task))
-            return "", False, f"{who.name} could not start: {exc}"
+            return "", False, f"{who.name} could not start: {exc}", {}
         messages = proj.to_messages()
         tools = self.sources.tools_for(who)
         max_rounds = captain_settings(squad)["maxMemberRounds"]
         said: list[str] = []
+        thought = Round()  # every round's reasoning, for the item of a direct answer
+        on_reasoning = self.callbacks.on_event if call_id is None else None
         note, ok = "", True
         for round_no in range(1, max_rounds + 2):
             offer = round_no <= max_rounds and not self.spent
             specs = tools.specs(self.sources.settings) if offer else []
             request = ChatRequest(model=self.sources.model_for(who), messages=messages, tools=specs or None)
-            rnd = stream_round(self.runner.provider, request, self.cancel, on_delta, self.callbacks.on_event, [])
+            rnd = stream_round(
+                self.runner.provider,
+                request,
+                self.cancel,
+                on_delta,
+                self.callbacks.on_event,
+                [],
+                on_reasoning=on_reasoning,
+                clock=self._clock,
+            )
             text = "".join(rnd.text)
             said.append(text)
+            thought.reasoning += rnd.reasoning
+            thought.reasoning_seconds += rnd.reasoning_seconds
             if self.cancel.cancelled:
                 note, ok = f"{who.name} was stopped by the user", False
                 break
@@ -323,7 +340,7 @@ class TurnRuntime:
             note, ok = f"{who.name} returned no answer", False
         state = "done" if ok else ("stopped" if self.cancel.cancelled else "failed")
         self.callbacks.on_event(MemberActivity(who.id, who.name, state, task))
-        return answer, ok, note
+        return answer, ok, note, thought.reasoning_fields()
 
     def _task_of(self, call_id: str) -> str:
         for item in reversed(self.sources.session(self.target).tail(64)):

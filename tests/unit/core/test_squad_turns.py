@@ -17,6 +17,7 @@ from okbot.core.squad import direct_address, members, mention
 from okbot.core.turn_runtime import MemberActivity
 from okbot.core.turns import make_turn_runner
 from okbot.core.workspace import Workspace
+from okbot.llm.events import ReasoningDelta
 from okbot.llm.provider import CancelToken
 from okbot.storage.errors import OkBotError
 from tests.helpers.env import provider_for, settings_for
@@ -292,3 +293,18 @@ def test_what_a_squad_conversation_teaches_about_the_user_goes_to_the_shared_mem
     assert "release on Thursdays" in entry.text and entry.status == "durable"
     rex = sources.workspace.resolve("rex")
     assert any("Thursdays" in line for line in sources.memories(rex))  # every assistant recalls it
+
+
+def test_a_member_answering_directly_keeps_its_reasoning_apart_and_a_task_answer_drops_it(env, server, script):
+    squad, sources, runner = env
+    script.members["Rex"] = lambda _body: Reply(text="Line 12 is safe.", reasoning="PRIVATE-THOUGHT on line 12")
+    events = []
+    runner.run_turn(squad, "@rex is line 12 safe?", callbacks=TurnCallbacks(on_event=events.append))
+    reply = items(sources, squad)[-1]
+    assert (reply["content"], reply["reasoning"]) == ("Line 12 is safe.", "PRIVATE-THOUGHT on line 12")
+    assert "".join(e.text for e in events if isinstance(e, ReasoningDelta)) == "PRIVATE-THOUGHT on line 12"
+    script.captain = [Reply(tool_calls=[ask("rex", "check line 13")]), Reply(text="All good.")]
+    runner.run_turn(squad, "and line 13?")
+    answer = [it for it in items(sources, squad) if it["type"] == "tool_result"][-1]
+    assert answer["content"] == "Line 12 is safe." and "reasoning" not in answer
+    assert "PRIVATE-THOUGHT" not in json.dumps(server.chat_requests()[-1]["messages"])
