@@ -6,6 +6,9 @@ Rules the provider API needs and the record may not satisfy after a crash:
 - a tool call whose result never got recorded gets an app-written result saying so, because
   the API rejects a call without a result;
 - a tool result whose call is not in view is dropped (it could not be attributed).
+
+Only an assistant item's ``content`` is sent: its ``reasoning`` (what the model showed of its
+thinking) stays in the record for the user and never goes back to the model.
 """
 
 from __future__ import annotations

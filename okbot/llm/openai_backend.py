@@ -520,7 +520,7 @@ class OpenAIProvider:
                 failures += 1
                 if shown or not error.retryable or failures > self._max_retries:
                     log.warning("model request failed (%s): %s", error.kind, error.message)
-                    yield from self._flush_held(reply)
+                    yield from self._flush_held(reply, cut=True)
                     yield ErrorEvent(error)
                     return
                 delay = self._delay(error, failures)
@@ -630,9 +630,9 @@ class OpenAIProvider:
         reply.text += text
         yield TextDelta(text)
 
-    def _flush_held(self, reply: _Reply) -> Iterator[Event]:
+    def _flush_held(self, reply: _Reply, *, cut: bool = False) -> Iterator[Event]:
         _end_split_surrogate(reply)
-        reasoning, answer = reply.think.flush()
+        reasoning, answer = reply.think.flush(cut=cut)
         if reasoning:
             reply.reasoning += reasoning
             yield ReasoningDelta(reasoning)

@@ -53,13 +53,15 @@ class ThinkSplitter:
         self._held = text[len(text) - keep :] if keep else ""
         return text[: len(text) - keep], ""
 
-    def flush(self) -> tuple[str, str]:
-        """The stream ended: what was held back, as reasoning (inside a block) or answer."""
+    def flush(self, *, cut: bool = False) -> tuple[str, str]:
+        """The stream ended: what was held back, as reasoning (inside a block) or answer.
+
+        ``cut``: it broke off, so a reply that is only the start of ``<think>`` so far was a tag, not text."""
         held, self._held = self._held, ""
         if self._state == "thinking":
             return held, ""
-        if self._state == "start" and not held.strip():
-            return "", ""  # only whitespace came: no answer is invented from it
+        if self._state == "start" and (cut or not held.strip()):
+            return "", ""  # only whitespace, or a tag cut short: no answer is invented from it
         return "", held
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from okbot.llm.events import ErrorEvent, ReasoningDelta, TextDelta, UsageEvent
+from okbot.llm.events import ErrorEvent, ReasoningDelta, Retrying, TextDelta, UsageEvent
 from okbot.llm.openai_backend import OpenAIProvider
 from okbot.llm.provider import ChatRequest
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
@@ -77,3 +77,12 @@ def test_complete_returns_only_the_answer(server: FakeOpenAIServer, provider: Op
     )
     assert provider.complete(req()) == "Summary."
     assert provider.complete(req()) == "Plain."
+
+
+def test_cut_inside_the_opening_tag_shows_nothing_and_is_retried(
+    server: FakeOpenAIServer, provider: OpenAIProvider
+) -> None:
+    server.enqueue(Reply(text="<think>never", chunk_chars=2, cut_after_chunks=2), Reply(text="Fine."))
+    events = list(provider.stream(req()))
+    assert any(isinstance(e, Retrying) for e in events)  # nothing was shown, so the request is sent again
+    assert parts(events) == ("", "Fine.")

@@ -52,3 +52,13 @@ def test_an_unclosed_block_is_reasoning_and_invents_no_answer() -> None:
 
 def test_whitespace_only_reply_gives_nothing() -> None:
     assert split_think("  \n") == ("", "")
+
+
+def test_a_stream_cut_inside_the_opening_tag_shows_nothing() -> None:
+    splitter = ThinkSplitter()
+    assert splitter.feed(" <thi") == ("", "")
+    assert splitter.flush(cut=True) == ("", "")
+
+
+def test_a_whole_reply_that_only_looks_like_the_tag_start_is_the_answer() -> None:
+    assert split_think("<") == ("", "<")
