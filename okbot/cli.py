@@ -230,10 +230,10 @@ def _cmd_compress(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from dataclasses import asdict
 
     from okbot.core.compression import Compressor
-    from okbot.llm.openai_backend import OpenAIProvider
+    from okbot.llm.providers import ProviderPool
 
     sources, target = _target_and_sources(args.target, err)
-    report = Compressor(sources, OpenAIProvider.from_settings(sources.settings)).compress_now(target)
+    report = Compressor(sources, ProviderPool(sources.settings)).compress_now(target)
     if args.json:
         print(json.dumps(asdict(report), ensure_ascii=False, indent=2), file=out)
     else:
