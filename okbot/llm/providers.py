@@ -43,7 +43,10 @@ def provider_key(config: ProviderConfig) -> str | None:
 
 def build_backend(settings: Any, config: ProviderConfig, **kwargs: Any) -> Any:
     """An :class:`~okbot.llm.openai_backend.OpenAIProvider` for ``config`` (timeouts and retries from settings)."""
-    from okbot.llm.openai_backend import SHARED_CAPABILITIES, OpenAIProvider  # the SDK loads on first use
+    from okbot.llm.keystore import IMPORT_LOCK
+
+    with IMPORT_LOCK:  # the SDK loads on first use, maybe in a worker thread
+        from okbot.llm.openai_backend import SHARED_CAPABILITIES, OpenAIProvider
 
     if config.name == DEFAULT_PROVIDER:
         return OpenAIProvider.from_settings(settings, **kwargs)  # OKBOT_API_KEY and the old rules, as before
@@ -56,6 +59,32 @@ def build_backend(settings: Any, config: ProviderConfig, **kwargs: Any) -> Any:
     options["key_required"] = key_needed(config.base_url, config.key_source)
     options.update(kwargs)
     return OpenAIProvider(config.base_url, provider_key(config), **options)
+
+
+def list_every_model(settings: Any, timeout: float = 10.0, factory: Factory | None = None) -> list[str]:
+    """What the model picker offers: the default provider's models by name, then every other provider's as
+    ``NAME/MODEL`` (listed by its server now, else as last listed). Blocking (network): run it off the GUI
+    thread. Raises the default provider's ProviderError when nothing at all could be listed."""
+    from okbot.llm.errors import ProviderError
+
+    build = factory or (lambda s, config: build_backend(s, config, timeout=timeout, max_retries=0))
+    found: list[str] = []
+    failure: ProviderError | None = None
+    for config in settings.providers():
+        try:
+            backend = build(settings, config)
+            try:
+                models = backend.list_models()
+            finally:
+                _close(backend)
+        except ProviderError as exc:
+            failure = failure or exc
+            models = list(config.models)
+        prefix = "" if config.name == DEFAULT_PROVIDER else f"{config.name}/"
+        found.extend(prefix + model for model in models)
+    if not found and failure is not None:
+        raise failure
+    return found
 
 
 class ProviderPool:

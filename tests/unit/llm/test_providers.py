@@ -10,7 +10,7 @@ from okbot.config.providers import ProviderConfig
 from okbot.config.settings import Settings
 from okbot.llm.keystore import KeyStore
 from okbot.llm.provider import ChatRequest
-from okbot.llm.providers import ProviderPool, provider_key
+from okbot.llm.providers import ProviderPool, list_every_model, provider_key
 from tests.helpers.fake_openai import FakeOpenAIServer
 
 
@@ -87,3 +87,12 @@ def test_a_hosted_provider_without_its_key_fails_before_sending(settings):
         assert pool.complete(ChatRequest(model="local/fake-small", messages=[{"role": "user", "content": "hi"}]))
         assert srv.chat_requests()[0]["model"] == "fake-small"
         pool.close()
+
+
+def test_the_picker_lists_every_providers_models_as_references(settings):
+    with FakeOpenAIServer(models=("a", "b")) as default, FakeOpenAIServer(models=("meta-llama/Llama-3",)) as work:
+        settings.set("provider.baseUrl", default.base_url)
+        settings.set("provider.keySource", "none")
+        settings.add_provider(ProviderConfig("work", work.base_url, "none"))
+        settings.add_provider(ProviderConfig("gone", "http://127.0.0.1:9/v1", "none", models=("cached",)))
+        assert list_every_model(settings, timeout=5) == ["a", "b", "work/meta-llama/Llama-3", "gone/cached"]
