@@ -64,20 +64,6 @@ def check_model_ref(settings: Settings, ref: str, err: TextIO) -> str:
     return ref
 
 
-def users_of(settings: Settings, ws: Any, name: str) -> list[str]:
-    """Who sends to provider ``name``: the assistants whose model names it, and the summarizer setting."""
-    known = frozenset(p.name for p in settings.providers())
-    users = []
-    for target in ws.list():
-        model = target.meta.get("model") if target.kind == "assistant" else None
-        if isinstance(model, str) and model.strip() and split_ref(model, known)[0] == name:
-            users.append(f"{target.name} ({target.id})")
-    summarizer = settings.get("contextCompression.summarizerModel")
-    if summarizer and split_ref(summarizer, known)[0] == name:
-        users.append("the setting contextCompression.summarizerModel")
-    return users
-
-
 def _row(config: ProviderConfig) -> dict[str, Any]:
     return {
         "name": config.name,
@@ -144,12 +130,13 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _remove(settings: Settings, name: str, out: TextIO) -> int:
+    from okbot.core.provider_use import provider_users
     from okbot.core.workspace import Workspace
 
     config = settings.provider(name)  # an unknown name: an error naming the known ones
     if name == DEFAULT_PROVIDER:
         raise OkBotError("the default provider cannot be removed", hint="change it with `okbot provider add default`")
-    users = users_of(settings, Workspace(), name)
+    users = provider_users(settings, Workspace(), name)
     if users:
         raise OkBotError(
             f"provider {name} is in use by {', '.join(users)}; nothing was removed",
