@@ -32,6 +32,13 @@ def add_parsers(sub: Any) -> None:
         help="where its key is read from (default: env, or keyring with --key-stdin)",
     )
     a.add_argument("--key-stdin", action="store_true", help="read the key from stdin and keep it in the keyring")
+    a.add_argument(
+        "--window",
+        action="append",
+        default=[],
+        metavar="MODEL=TOKENS",
+        help="a model's context window on this provider (repeat for more)",
+    )
     ls = psub.add_parser("list", help="the providers, where their keys are, their models if listed")
     ls.add_argument("--json", action="store_true")
     rm = psub.add_parser("rm", help="remove a provider no assistant uses")
@@ -104,14 +111,20 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
         raise OkBotError("--key-stdin keeps the key in the keyring: use it with --key-source keyring")
     if args.key_env and source != "env":
         raise OkBotError("--key-env names where the key is for --key-source env")
-    config = ProviderConfig(name, args.base_url.strip(), source, args.key_env.strip())
+    windows = _windows(args.window)
+    if windows and name == DEFAULT_PROVIDER:
+        raise OkBotError(
+            "the default provider's windows are set per model", hint="`okbot config set model.contextWindow N`"
+        )
+    config = ProviderConfig(name, args.base_url.strip(), source, args.key_env.strip(), context_windows=windows)
     if name != DEFAULT_PROVIDER:
         try:
             old = settings.provider(name)
         except OkBotError:
             old = None
         if old is not None and old.base_url == config.base_url:  # same server: keep what it listed
-            config = ProviderConfig(name, config.base_url, source, config.key_env, old.models, old.context_windows)
+            merged = {**old.context_windows, **windows}
+            config = ProviderConfig(name, config.base_url, source, config.key_env, old.models, merged)
     if args.key_stdin:
         from okbot.llm.keystore import KeyStore
 
@@ -127,6 +140,16 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
         settings.add_provider(config)
     print(f"provider {name}: {redact_url(config.base_url)}, key: {config.key_where()}", file=out)
     return 0
+
+
+def _windows(specs: list[str]) -> dict[str, int]:
+    windows = {}
+    for spec in specs:
+        model, _, tokens = spec.rpartition("=")
+        if not model.strip() or not tokens.strip().isdigit():
+            raise OkBotError(f"--window {spec!r}: expected MODEL=TOKENS, e.g. gpt-4o=128000")
+        windows[model.strip()] = int(tokens)
+    return windows
 
 
 def _remove(settings: Settings, name: str, out: TextIO) -> int:
