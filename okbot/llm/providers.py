@@ -91,7 +91,8 @@ class ProviderPool:
     """A provider that routes each request by its model reference to that provider's backend.
 
     ``factory(settings, config)`` builds a backend (default :func:`build_backend`; tests inject a recorder).
-    Backends are kept per provider name and rebuilt when that provider's settings change.
+    Backends are kept per provider name and rebuilt when that provider's settings change (the old one is
+    closed with the pool, as a reply may still be streaming from it).
     """
 
     def __init__(self, settings: Any, factory: Factory | None = None) -> None:
@@ -99,6 +100,7 @@ class ProviderPool:
         self._factory = factory or build_backend
         self._lock = threading.Lock()
         self._backends: dict[str, tuple[ProviderConfig, Any]] = {}
+        self._superseded: list[Any] = []  # backends of changed providers, closed with the pool
 
     def route(self, ref: str | None) -> tuple[Any, str]:
         """``(backend, model name)`` for the model reference ``ref``."""
@@ -110,9 +112,15 @@ class ProviderPool:
         backend = self._factory(self.settings, config)  # may read the keyring: outside the lock
         with self._lock:
             old = self._backends.get(config.name)
-            self._backends[config.name] = (config, backend)
-        if old is not None and old[1] is not backend:
-            _close(old[1])
+            if old is not None and old[0] == config:  # another thread built it meanwhile: use that one
+                spare, backend = backend, old[1]
+            else:
+                self._backends[config.name] = (config, backend)
+                spare = None
+                if old is not None:  # the provider's settings changed: a reply may still stream from it
+                    self._superseded.append(old[1])
+        if spare is not None:
+            _close(spare)  # an unused twin
         return backend, model
 
     def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
@@ -139,8 +147,9 @@ class ProviderPool:
     def close(self) -> None:
         """Close every backend built so far."""
         with self._lock:
-            held, self._backends = list(self._backends.values()), {}
-        for _config, backend in held:
+            held = [backend for _config, backend in self._backends.values()] + self._superseded
+            self._backends, self._superseded = {}, []
+        for backend in held:
             _close(backend)
 
 

@@ -62,7 +62,8 @@ def test_requests_are_routed_by_reference_and_backends_are_kept(settings):
     assert [b.config.name for b in built] == ["default", "work"]
     assert pool.local and pool.refuses("work/old", "response_format") and not pool.refuses("old2", "x")
     settings.add_provider(ProviderConfig("work", "https://elsewhere.example/v1", "none"))
-    assert ask("work/m") == "work:m" and built[1].closed and built[2].config.base_url.startswith("https://else")
+    assert ask("work/m") == "work:m" and built[2].config.base_url.startswith("https://else")
+    assert not built[1].closed  # a reply may still stream from it: closed with the pool
     pool.close()
     assert all(b.closed for b in built)
 
@@ -96,3 +97,25 @@ def test_the_picker_lists_every_providers_models_as_references(settings):
         settings.add_provider(ProviderConfig("work", work.base_url, "none"))
         settings.add_provider(ProviderConfig("gone", "http://127.0.0.1:9/v1", "none", models=("cached",)))
         assert list_every_model(settings, timeout=5) == ["a", "b", "work/meta-llama/Llama-3", "gone/cached"]
+
+
+def test_threads_asking_at_once_share_one_backend(settings):
+    import threading
+
+    built: list[Recorder] = []
+    gate = threading.Barrier(4)
+
+    def factory(_settings, config):
+        gate.wait(timeout=5)  # all four build at the same moment
+        built.append(Recorder(config))
+        return built[-1]
+
+    pool = ProviderPool(settings, factory)
+    got: list[object] = []
+    threads = [threading.Thread(target=lambda: got.append(pool.route("work/m")[0])) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len({id(b) for b in got}) == 1 and not got[0].closed
+    assert sum(b.closed for b in built) == 3
