@@ -72,6 +72,7 @@ def test_declaration_is_complete_and_consistent() -> None:
         KEEP_MIN,
         KEEP_MAX,
         "contextCompression.summaryMaxChars",
+        "contextCompression.summarizerModel",
         "contextCompression.autoTopicCompress",
         "memory.maxEntries",
         "memory.maxChars",

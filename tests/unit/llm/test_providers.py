@@ -12,6 +12,7 @@ from okbot.llm.keystore import KeyStore
 from okbot.llm.provider import ChatRequest
 from okbot.llm.providers import ProviderPool, list_every_model, provider_key
 from tests.helpers.fake_openai import FakeOpenAIServer
+from tests.helpers.keyrings import MemoryKeyring, no_keyring, system_keyring
 
 
 class Recorder:
@@ -71,9 +72,13 @@ def test_requests_are_routed_by_reference_and_backends_are_kept(settings):
 def test_each_provider_finds_its_own_key(settings, monkeypatch, okbot_home):
     monkeypatch.setenv("OKBOT_API_KEY", "sk-default-1234567890")
     monkeypatch.setenv("ROUTER_KEY", "sk-router-1234567890")
-    KeyStore().save("sk-vault-1234567890", "vault")  # no system keyring here: the 0600 key file
+    with system_keyring(no_keyring()):  # no system keyring: the 0600 key file
+        KeyStore().save("sk-vault-1234567890", "vault")
+        assert provider_key(ProviderConfig("vault", "https://v/v1", "keyring")) == "sk-vault-1234567890"
+    with system_keyring(MemoryKeyring()):  # a system keyring: the key is kept there, under the provider's name
+        KeyStore().save("sk-vault-abcdefghij", "vault")
+        assert provider_key(ProviderConfig("vault", "https://v/v1", "keyring")) == "sk-vault-abcdefghij"
     assert provider_key(ProviderConfig("router", "https://r/v1", "env", "ROUTER_KEY")) == "sk-router-1234567890"
-    assert provider_key(ProviderConfig("vault", "https://v/v1", "keyring")) == "sk-vault-1234567890"
     assert provider_key(ProviderConfig("other", "https://o/v1", "env")) == "sk-default-1234567890"
     assert provider_key(ProviderConfig("none", "https://n/v1", "none")) is None
 
