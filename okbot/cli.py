@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from okbot import __version__
+from okbot import __version__, cli_provider
 from okbot.storage.errors import OkBotError
 
 TARGET_HELP = "an assistant or squad id or name"
@@ -100,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("name", metavar="NAME")
     a.add_argument("--soul", type=Path, metavar="FILE", help="SOUL.md to start from")
     a.add_argument("--role", default="", help="one-line role")
+    a.add_argument("--model", default=None, metavar="[PROVIDER/]MODEL", help="its own model (default: provider.model)")
     q = nsub.add_parser("squad", help="a new squad of two or more assistants")
     q.add_argument("name", metavar="NAME")
     q.add_argument(
@@ -113,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("trash_id", metavar="TRASH_ID")
     p = sub.add_parser("trash", help="what is in the trash")
     p.add_argument("--json", action="store_true")
+    cli_provider.add_parsers(sub)
     return parser
 
 
@@ -235,10 +237,10 @@ def _cmd_compress(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from dataclasses import asdict
 
     from okbot.core.compression import Compressor
-    from okbot.llm.openai_backend import OpenAIProvider
+    from okbot.llm.providers import ProviderPool
 
     sources, target = _target_and_sources(args.target, err)
-    report = Compressor(sources, OpenAIProvider.from_settings(sources.settings)).compress_now(target)
+    report = Compressor(sources, ProviderPool(sources.settings)).compress_now(target)
     if args.json:
         print(json.dumps(asdict(report), ensure_ascii=False, indent=2), file=out)
     else:
@@ -308,7 +310,12 @@ def _cmd_new(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 soul = args.soul.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
                 raise OkBotError(f"cannot read SOUL file {args.soul}: {exc}") from exc
-        target = ws.create_assistant(args.name, role=args.role, soul_text=soul)
+        model = None
+        if args.model is not None:
+            from okbot.config.settings import Settings
+
+            model = cli_provider.check_model_ref(Settings.load(), args.model, err)
+        target = ws.create_assistant(args.name, role=args.role, soul_text=soul, model=model)
     else:
         members = []
         for spec in args.member:
@@ -355,6 +362,8 @@ def _cmd_trash(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 _HANDLERS = {
+    "provider": cli_provider.cmd_provider,
+    "set-model": cli_provider.cmd_set_model,
     "chat": _cmd_chat,
     "context": _cmd_context,
     "compress": _cmd_compress,

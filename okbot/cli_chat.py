@@ -24,8 +24,8 @@ from okbot.core.squad import members
 from okbot.core.turns import make_turn_runner
 from okbot.core.workspace import Target, Workspace
 from okbot.llm.events import Degraded, ReasoningDelta, Retrying, UsageEvent
-from okbot.llm.openai_backend import OpenAIProvider
 from okbot.llm.provider import CancelToken
+from okbot.llm.providers import ProviderPool
 from okbot.storage.errors import OkBotError
 
 EXIT_OK, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 130
@@ -287,7 +287,7 @@ def run_chat(
     sources = ContextSources(ws)
     for problem in sources.settings.problems:
         print(f"okbot: note: {problem}", file=err)
-    provider = OpenAIProvider.from_settings(sources.settings)
+    provider = ProviderPool(sources.settings)  # each target's requests go to its own provider
     keeper = MemoryKeeper(sources, provider)
     runner = make_turn_runner(sources, provider, keeper)
     output = _ChatOutput(out, err, as_json=as_json, verbose=verbose, names=_member_names(ws, target))

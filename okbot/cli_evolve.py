@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from okbot.core.evolution.store import LogEntry
 from okbot.core.evolution.upkeep import Upkeep, UpkeepReport
 from okbot.core.workspace import Target
-from okbot.llm.openai_backend import OpenAIProvider
+from okbot.llm.providers import ProviderPool
 from okbot.storage.errors import OkBotError
 
 WHY_SHOWN = 80
@@ -44,7 +44,7 @@ def evolve(
         return 0
     if not evolution.enabled(target):
         print(f"okbot: note: upkeep is off for {target.name}; running it because you asked", file=err)
-    report = Upkeep(sources, OpenAIProvider.from_settings(sources.settings)).run(target, force=True)
+    report = Upkeep(sources, ProviderPool(sources.settings)).run(target, force=True)
     if as_json:
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=2), file=out)
     else:

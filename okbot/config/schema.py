@@ -435,6 +435,15 @@ SETTINGS: tuple[Setting, ...] = (
         maximum=0.95,
     ),
     Setting(
+        "contextCompression.summarizerModel",
+        str,
+        "",
+        "Model that writes summaries and extracts memories, as [PROVIDER/]MODEL; empty uses each assistant's "
+        "own model. A cheaper model here saves cost on long chats.",
+        label="Summarizer model",
+        section=WHEN_TO_COMPRESS,
+    ),
+    Setting(
         "contextCompression.prepareRatio",
         float,
         0.5,

@@ -14,8 +14,14 @@ is never rewritten.
 
 On disk::
 
-    {"version": 1, "provider.model": "gpt-4o", ...,
+    {"version": 2, "provider.model": "gpt-4o", ...,
+     "providers": [{"name": "default", "baseUrl": "http://localhost:8080/v1", "keySource": "none"}, ...],
      "modelOverrides": {"gpt-4o": {"contextWindow": 64000}}}
+
+The default provider's ``baseUrl`` / ``keySource`` are the settings ``provider.baseUrl`` /
+``provider.keySource`` (read and changed as before, kept in its ``providers`` entry); the other
+providers are managed with :meth:`Settings.add_provider` / :meth:`Settings.remove_provider`
+(see :mod:`okbot.config.providers`).
 """
 
 from __future__ import annotations
@@ -28,15 +34,19 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from okbot.config.providers import DEFAULT_PROVIDER, ProviderConfig, provider_from_json
 from okbot.config.schema import ORDERED_PAIRS, SETTINGS, SettingError, setting, show_value, suggest
 from okbot.storage import migrations, paths
 from okbot.storage.atomic import atomic_write_bytes, atomic_write_json
 
 log = logging.getLogger("okbot.config")
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 VERSION_KEY = "version"
 OVERRIDES_KEY = "modelOverrides"
+PROVIDERS_KEY = "providers"
+# The default provider's fields that are settings of their own (stored in its ``providers`` entry).
+_DEFAULT_PROVIDER_FIELDS = {"provider.baseUrl": "baseUrl", "provider.keySource": "keySource"}
 CONTEXT_WINDOW_KEY = "model.contextWindow"
 _OVERRIDE_FIELD = {CONTEXT_WINDOW_KEY: "contextWindow"}
 
@@ -78,6 +88,8 @@ class Settings:
         self._values: dict[str, Any] = {}  # known keys whose value differs from the default
         self._overrides: dict[str, dict[str, Any]] = {}  # model -> {"contextWindow": n, ...}
         self._unknown: dict[str, Any] = {}  # keys we do not know, preserved as read
+        self._providers: dict[str, ProviderConfig] = {}  # the providers besides the default, by name
+        self._default_extra: dict[str, Any] = {}  # the default provider's models / contextWindows
         self._version: int = FORMAT_VERSION
         self._save_blocked: str = ""  # why save() must not overwrite the file on disk
         self._upgrade: migrations.Upgrade | None = None  # an older file migrated in memory, persisted on save
@@ -172,6 +184,8 @@ class Settings:
                 repaired |= self._read_version(value)
             elif key == OVERRIDES_KEY:
                 repaired |= self._read_overrides(value)
+            elif key == PROVIDERS_KEY:
+                repaired |= self._read_providers(value)
             else:
                 try:
                     spec = setting(key)
@@ -273,6 +287,46 @@ class Settings:
                 self._overrides[model] = kept
         return repaired
 
+    def _read_providers(self, value: Any) -> bool:
+        if not isinstance(value, list):
+            self._problem(f"{self.path.name}: {PROVIDERS_KEY} was {show_value(value)}, not a list; ignored")
+            return True
+        repaired = False
+        for entry in value:
+            if isinstance(entry, dict) and entry.get("name") == DEFAULT_PROVIDER:
+                repaired |= self._read_default_provider(entry)
+                continue
+            try:
+                config = provider_from_json(entry)
+            except SettingError as exc:
+                self._problem(f"{self.path.name}: {exc.message}; that provider was removed")
+                repaired = True
+                continue
+            self._providers[config.name] = config
+        return repaired
+
+    def _read_default_provider(self, entry: dict[str, Any]) -> bool:
+        repaired = False
+        for key, field in _DEFAULT_PROVIDER_FIELDS.items():
+            if field not in entry:
+                continue
+            spec = setting(key)
+            try:
+                normal = spec.validate(entry[field])
+            except SettingError:
+                self._reset_on_load(key, entry[field], spec.default)
+                repaired = True
+                continue
+            if normal != spec.default:
+                self._values[key] = normal
+        try:
+            extra = provider_from_json({**entry, "baseUrl": "http://x", "keySource": "none"})
+        except SettingError as exc:
+            self._problem(f"{self.path.name}: {exc.message}; its model list was dropped")
+            return True
+        self._default_extra = {k: v for k, v in extra.to_json().items() if k in ("models", "contextWindows")}
+        return repaired
+
     def _mark_reset(self, key: str) -> None:
         if key not in self.reset_keys:
             self.reset_keys.append(key)
@@ -335,6 +389,67 @@ class Settings:
         if var is not None:
             return spec.validate(os.environ[var])
         return self.get_stored(key)
+
+    def providers(self) -> list[ProviderConfig]:
+        """Every provider, the default first (its base URL with ``OKBOT_BASE_URL`` applied)."""
+        default = provider_from_json(
+            {
+                "name": DEFAULT_PROVIDER,
+                "baseUrl": self.get("provider.baseUrl"),
+                "keySource": self.get("provider.keySource"),
+                **self._default_extra,
+            }
+        )
+        return [default, *self._providers.values()]
+
+    def provider(self, name: str) -> ProviderConfig:
+        """The provider called ``name``; :class:`SettingError` naming the known ones when there is none."""
+        for config in self.providers():
+            if config.name == name:
+                return config
+        known = ", ".join(p.name for p in self.providers())
+        raise SettingError(f"no provider called {name!r}", hint=f"the providers are: {known}")
+
+    def add_provider(self, config: ProviderConfig) -> None:
+        """Add (or replace) a provider other than the default, and save; :class:`SettingError` on a bad one."""
+        checked = provider_from_json(config.to_json())
+        if checked.name == DEFAULT_PROVIDER:
+            raise SettingError(
+                "the default provider is set with provider.baseUrl and provider.keySource",
+                hint="e.g. `okbot config set provider.baseUrl URL`",
+            )
+        self._change_providers(lambda: self._providers.__setitem__(checked.name, checked))
+
+    def remove_provider(self, name: str) -> None:
+        """Remove the provider ``name`` (never the default) and save."""
+        if name == DEFAULT_PROVIDER:
+            raise SettingError("the default provider cannot be removed")
+        if name not in self._providers:
+            self.provider(name)  # raises, naming the known ones
+        self._change_providers(lambda: self._providers.pop(name))
+
+    def set_provider_models(self, name: str, models: list[str]) -> None:
+        """Remember the models the server of provider ``name`` listed, and save."""
+        listed = sorted(set(models))
+        if name == DEFAULT_PROVIDER:
+            self._change_providers(lambda: self._default_extra.__setitem__("models", listed))
+        else:
+            old = self.provider(name)
+            fresh = ProviderConfig(
+                old.name, old.base_url, old.key_source, old.key_env, tuple(listed), dict(old.context_windows)
+            )
+            self._change_providers(lambda: self._providers.__setitem__(name, fresh))
+
+    def _change_providers(self, mutate: Callable[[], Any]) -> None:
+        before = (dict(self._providers), dict(self._default_extra))
+        mutate()
+        try:
+            self.save()
+        except BaseException:
+            self._providers, self._default_extra = before
+            raise
+        for callback in list(self._subscribers):
+            callback(PROVIDERS_KEY)
 
     def is_default(self, key: str) -> bool:
         """Whether the stored value of ``key`` is its default (environment overrides do not count)."""
@@ -442,6 +557,7 @@ class Settings:
         fresh = Settings.load(self.path)
         self.problems, self.reset_keys = fresh.problems, fresh.reset_keys
         self._values, self._overrides, self._unknown = fresh._values, fresh._overrides, fresh._unknown
+        self._providers, self._default_extra = fresh._providers, fresh._default_extra
         self._version, self._save_blocked = fresh._version, fresh._save_blocked
         self._upgrade = fresh._upgrade
         after = self.as_dict()
@@ -464,9 +580,16 @@ class Settings:
     def to_json(self) -> dict[str, Any]:
         """The object written to settings.json (only changed values, unknown keys preserved)."""
         out: dict[str, Any] = {VERSION_KEY: self._version}
+        default: dict[str, Any] = {"name": DEFAULT_PROVIDER}
         for spec in SETTINGS:
-            if spec.key in self._values:
+            if spec.key in _DEFAULT_PROVIDER_FIELDS:
+                if spec.key in self._values:
+                    default[_DEFAULT_PROVIDER_FIELDS[spec.key]] = self._values[spec.key]
+            elif spec.key in self._values:
                 out[spec.key] = self._values[spec.key]
+        listed = [{**default, **self._default_extra}, *(p.to_json() for p in self._providers.values())]
+        if len(listed) > 1 or len(listed[0]) > 1:  # only what differs from the defaults is stored
+            out[PROVIDERS_KEY] = listed
         if self._overrides:
             out[OVERRIDES_KEY] = {m: dict(e) for m, e in self._overrides.items()}
         for key, value in self._unknown.items():

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from okbot.config.providers import resolve_model
 from okbot.config.settings import Settings
 from okbot.core.assent import AsSentStore
 from okbot.core.instructions import RosterEntry
@@ -125,13 +126,23 @@ class ContextSources:
         return model.strip() if isinstance(model, str) and model.strip() else None
 
     def model_for(self, target: Target) -> str:
-        """The model ``target`` talks to: its own (:meth:`own_model`), else the default in settings (a squad's
-        captain always uses the default)."""
+        """The model reference ``[PROVIDER/]MODEL`` ``target`` talks to: its own (:meth:`own_model`), else the
+        default in settings (a squad's captain always uses the default). A provider pool routes by it."""
         return self.own_model(target) or self.settings.get("provider.model")
 
+    def summarizer_model(self, target: Target) -> str:
+        """The model reference that summarizes ``target``'s session and extracts its memories: the setting
+        ``contextCompression.summarizerModel`` when it names one, else ``target``'s own model."""
+        return self.settings.get("contextCompression.summarizerModel") or self.model_for(target)
+
     def context_window(self, target: Target | None = None) -> int:
-        """The context window of ``target``'s model (default: the settings' model)."""
-        return effective_context_window(self.settings, self.model_for(target) if target is not None else None)
+        """The context window of ``target``'s model (default: the settings' model): the window its provider
+        lists for it, else the per-model setting or the model facts."""
+        if target is None:
+            return effective_context_window(self.settings)
+        config, model = resolve_model(self.settings, self.model_for(target))
+        listed = config.context_windows.get(model)
+        return int(listed) if listed else effective_context_window(self.settings, model)
 
     def counter(self, model: str) -> TokenCounter:
         return counter_for_model(model)

@@ -3,7 +3,8 @@
 =======================  ==================================  =======  ===============================================
 file                     where the version is                current  migrations (from version: name)
 =======================  ==================================  =======  ===============================================
-settings.json            ``"version"``                       1        0: ``settings-v0-add-version``
+settings.json            ``"version"``                       2        0: ``settings-v0-add-version``,
+                                                                     1: ``settings-v1-providers``
 session-summary.json     ``"version"``                       1        0: ``summary-v0-defaults``
 assistant.json           ``"version"``                       1        0: ``assistant-v0-defaults``
 squad.json               ``"version"``                       1        0: ``squad-v0-defaults``
@@ -91,6 +92,25 @@ def _with_version(obj: dict[str, Any], version: int = 1) -> dict[str, Any]:
     return {VERSION_KEY: version, **{k: v for k, v in obj.items() if k != VERSION_KEY}}
 
 
+def _settings_v1(obj: dict[str, Any]) -> dict[str, Any]:
+    # Before providers there was one server, set by provider.baseUrl / provider.keySource: it becomes the
+    # provider called "default" (the name the key store files its key under); the model stays provider.model.
+    out = _with_version(obj, 2)
+    default: dict[str, Any] = {"name": "default"}
+    for old, new in (("provider.baseUrl", "baseUrl"), ("provider.keySource", "keySource")):
+        if old in out:
+            default[new] = out.pop(old)
+    others = out.get("providers")
+    kept = (
+        [p for p in others if not (isinstance(p, dict) and p.get("name") == "default")]
+        if isinstance(others, list)
+        else []
+    )
+    if len(default) > 1 or kept:
+        out["providers"] = [default, *kept]
+    return out
+
+
 def _summary_v0(obj: dict[str, Any]) -> dict[str, Any]:
     # Before versions a summary held summary / coveredThroughId / updatedAt only; an id written as
     # digits in a string (the Electron original's form) becomes the integer id it names.
@@ -133,7 +153,7 @@ def _memories_header_v0(_header: dict[str, Any]) -> dict[str, Any]:
 
 
 CURRENT: dict[str, int] = {
-    "settings": 1,
+    "settings": 2,
     "summary": 1,
     "assistant": 1,
     "squad": 1,
@@ -147,7 +167,10 @@ CURRENT: dict[str, int] = {
 }
 
 MIGRATIONS: dict[str, list[Migration]] = {
-    "settings": [Migration(0, "settings-v0-add-version", _with_version)],
+    "settings": [
+        Migration(0, "settings-v0-add-version", _with_version),
+        Migration(1, "settings-v1-providers", _settings_v1),
+    ],
     "summary": [Migration(0, "summary-v0-defaults", _summary_v0)],
     "assistant": [Migration(0, "assistant-v0-defaults", _assistant_v0)],
     "squad": [Migration(0, "squad-v0-defaults", _squad_v0)],

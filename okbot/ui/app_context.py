@@ -73,10 +73,11 @@ class AppContext:
         self.tasks.run(load, lambda _none: gc.freeze())
 
     def make_provider(self) -> Any:
-        """A provider built fresh from the current settings (base URL, model, key source may change)."""
-        from okbot.llm.openai_backend import OpenAIProvider  # the openai SDK loads on first use, not at start
+        """A provider pool over the current settings: each request goes to the provider its model reference
+        names (an assistant's own ``[PROVIDER/]MODEL``), backends built on first use."""
+        from okbot.llm.providers import ProviderPool
 
-        return OpenAIProvider.from_settings(self.settings)
+        return ProviderPool(self.settings)
 
     @cached_property
     def keeper(self) -> MemoryKeeper:

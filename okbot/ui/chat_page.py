@@ -31,6 +31,7 @@ from okbot.core.squad import members as squad_members
 from okbot.core.squad import mention
 from okbot.core.workspace import Target
 from okbot.llm.events import Degraded, ReasoningDelta, Retrying
+from okbot.llm.providers import list_every_model
 from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
 from okbot.ui.approval_card import ApprovalCard
@@ -41,7 +42,6 @@ from okbot.ui.edit_banner import EditBanner
 from okbot.ui.elided_label import ElidedLabel
 from okbot.ui.evolution_lines import landed_text, upkeep_text
 from okbot.ui.model_picker import ModelPicker
-from okbot.ui.settings.provider_setup import list_models
 from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT, SummaryUpdater
 from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed
 from okbot.ui.turn_worker import TurnWorker
@@ -108,7 +108,7 @@ class ChatPage(QWidget):
         self.subtitle = ElidedLabel(self._subtitle_text(), self)
         self.subtitle.setObjectName("chatSubtitle")
         self.subtitle.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.model_picker = ModelPicker(ctx.tasks, lambda: list_models(ctx.settings), self)
+        self.model_picker = ModelPicker(ctx.tasks, lambda: list_every_model(ctx.settings), self)
         self.model_picker.chosen.connect(self._on_model_picker_chosen)
         self.gauge = TokenGauge(self)
         self.feed = TokenGaugeFeed(ctx.sources, ctx.tasks, self)

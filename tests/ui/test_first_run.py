@@ -183,8 +183,7 @@ def test_using_a_found_server_saves_it_and_reports_configured(
     with qtbot.waitSignal(panel.configured):
         qtbot.mouseClick(row.use_button, Qt.MouseButton.LeftButton)
     saved = json.loads(paths.settings_file().read_text(encoding="utf-8"))
-    assert saved["provider.baseUrl"] == server.base_url
-    assert saved["provider.keySource"] == "none"
+    assert saved["providers"][0] == {"name": "default", "baseUrl": server.base_url, "keySource": "none"}
     assert saved["provider.model"] == "llama3.1:8b", "the first listed model replaces one the server lacks"
     assert not FirstRunPanel.needs_first_run(Settings.load())
 

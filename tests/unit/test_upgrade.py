@@ -60,7 +60,8 @@ def test_every_kind_has_a_current_version_and_ordered_uniquely_named_migrations(
 
 def test_upgrade_applies_named_steps_in_memory_and_leaves_newer_objects_alone() -> None:
     up = migrations.upgrade("settings", {"developerMode": True}, 0)
-    assert up.data == {"version": 1, "developerMode": True} and up.applied == ["settings-v0-add-version"]
+    assert up.data == {"version": 2, "developerMode": True}
+    assert up.applied == ["settings-v0-add-version", "settings-v1-providers"]
     newer = migrations.upgrade("settings", {"version": 7, "x": 1}, 7)
     assert newer.newer and newer.data == {"version": 7, "x": 1} and newer.applied == []
     assert migrations.version_of({}) == 0 and migrations.version_of({"version": "1"}) is None
@@ -96,7 +97,7 @@ def test_settings_v0_is_migrated_on_the_next_save_after_a_backup(tmp_path: Path,
         s.set("tools.maxRounds", 20)
     assert v0_bak(path).read_bytes() == raw
     stored = json.loads(path.read_text("utf-8"))
-    assert stored["version"] == 1 and stored["developerMode"] is True and stored["tools.maxRounds"] == 20
+    assert stored["version"] == 2 and stored["developerMode"] is True and stored["tools.maxRounds"] == 20
     assert "settings-v0-add-version" in caplog.text
     s.set("tools.maxRounds", 21)  # already current: no second backup
     assert sorted(p.name for p in tmp_path.glob("*.v*.bak")) == ["settings.json.v0.bak"]
@@ -104,7 +105,7 @@ def test_settings_v0_is_migrated_on_the_next_save_after_a_backup(tmp_path: Path,
 
 def test_settings_from_a_newer_okbot_are_read_only(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
-    raw = write_json(path, {"version": 2, "developerMode": True, "future.key": [1]})
+    raw = write_json(path, {"version": 3, "developerMode": True, "future.key": [1]})
     s = Settings.load(path)
     assert s.get("developerMode") is True and "newer" in s.read_only
     assert any("read-only" in p for p in s.problems)

@@ -293,9 +293,10 @@ class Compressor:
         summary = proj.summary
         session = self.sources.session(target)
         previous_kept = [it for it in (session.get(i) for i in summary.kept_user_ids) if it is not None]
+        summarizer_model = self.sources.summarizer_model(target)  # a cheaper one when settings name one
         summarizer = Summarizer(
-            lambda messages: self._complete(proj.model, messages),
-            self.sources.counter(proj.model).count_text,
+            lambda messages: self._complete(summarizer_model, messages),
+            self.sources.counter(summarizer_model).count_text,
             max_chars=settings.get("contextCompression.summaryMaxChars"),
         )
         text, kept_ids, covered_id = summary.summary, list(summary.kept_user_ids), summary.covered_through_id

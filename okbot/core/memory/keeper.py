@@ -161,7 +161,7 @@ class MemoryKeeper:
         report.calls += 1
         try:
             answer = ask_in_background(
-                self._provider, self.sources.model_for(target), messages, max_tokens=REPLY_MAX_TOKENS
+                self._provider, self.sources.summarizer_model(target), messages, max_tokens=REPLY_MAX_TOKENS
             )
         except (OkBotError, OSError) as exc:
             report.problems.append(f"memory extraction failed: {exc}")

@@ -1,4 +1,5 @@
-"""Settings → Models: provider base URL, API key, key source, model picker, context window, Test connection.
+"""Settings → Models: provider base URL, API key, key source, model picker, context window, the other
+providers (:mod:`okbot.ui.settings.providers_box`), Test connection.
 
 Everything that can wait on the network or the keyring (listing models, testing the connection,
 finding or saving the key) runs through ``ctx.tasks``; results for an older base URL are dropped.
@@ -26,6 +27,7 @@ from okbot.ui.settings.provider_setup import (
     saved_text,
     where_text,
 )
+from okbot.ui.settings.providers_box import ProvidersBox
 
 _PROVIDER_KEYS = ("provider.baseUrl", "provider.keySource")
 
@@ -136,6 +138,13 @@ class ModelsPage(SettingsPage):
         window = self.add_setting(model, "model.contextWindow")
         self.window_note = help_label("")
         window.column.addWidget(self.window_note)
+
+        others = self.add_section(
+            "Other providers",
+            "More OpenAI-compatible servers. An assistant talks to one when its model is NAME/MODEL.",
+        )
+        self.providers_box = ProvidersBox(ctx, self.binder.settings, self._keys, self)
+        self.add_row(others, "", self.providers_box)
 
         connection = self.add_section("Connection")
         self.test_button = QPushButton("Test connection")

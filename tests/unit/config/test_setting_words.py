@@ -121,7 +121,7 @@ def test_appearance_round_trips_and_a_bad_value_resets_only_itself(tmp_path: Pat
     settings = Settings.load(path)
     settings.set("ui.theme", "dark")
     settings.set("ui.fontSize", 14)
-    assert json.loads(path.read_text("utf-8")) == {"version": 1, "ui.theme": "dark", "ui.fontSize": 14}
+    assert json.loads(path.read_text("utf-8")) == {"version": 2, "ui.theme": "dark", "ui.fontSize": 14}
     path.write_text(json.dumps({"version": 1, "ui.theme": "purple", "ui.fontSize": 14}), encoding="utf-8")
     again = Settings.load(path)
     assert (again.get("ui.theme"), again.get("ui.fontSize")) == ("system", 14)

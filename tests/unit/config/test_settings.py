@@ -72,6 +72,7 @@ def test_declaration_is_complete_and_consistent() -> None:
         KEEP_MIN,
         KEEP_MAX,
         "contextCompression.summaryMaxChars",
+        "contextCompression.summarizerModel",
         "contextCompression.autoTopicCompress",
         "memory.maxEntries",
         "memory.maxChars",
@@ -268,8 +269,8 @@ def test_round_trip_stores_only_changed_values(path: Path) -> None:
     s.set(KEEP_MAX, 20)
     s.set(KEEP_MIN, 15)
     assert stored(path) == {
-        "version": 1,
-        "provider.keySource": "keyring",
+        "version": 2,
+        "providers": [{"name": "default", "keySource": "keyring"}],
         RATIO: 0.7,
         KEEP_MIN: 15,
         KEEP_MAX: 20,
@@ -286,7 +287,7 @@ def test_setting_the_default_removes_the_key_from_the_file(path: Path) -> None:
     s = Settings.load(path)
     s.set(RATIO, 0.7)
     s.set(RATIO, 0.6)
-    assert stored(path) == {"version": 1}
+    assert stored(path) == {"version": 2}
     assert s.is_default(RATIO)
 
 
@@ -527,7 +528,7 @@ def test_bad_value_resets_only_that_key(path: Path) -> None:
     assert backup.read_bytes() == raw
     assert any(backup.name in p for p in s.problems)
     s.save()
-    assert stored(path) == {"version": 1, "tools.maxRounds": 20, MODEL: "gpt-4o"}
+    assert stored(path) == {"version": 2, "tools.maxRounds": 20, MODEL: "gpt-4o"}
 
 
 def test_stored_keep_min_above_max_resets_both(path: Path) -> None:
@@ -595,7 +596,7 @@ def test_bad_version_is_repaired(path: Path) -> None:
     s = Settings.load(path)
     assert s.get("developerMode") is True and len(backups(path)) == 1
     s.save()
-    assert stored(path)["version"] == 1
+    assert stored(path)["version"] == 2
 
 
 def test_top_level_context_window_is_kept_but_not_used(path: Path) -> None:

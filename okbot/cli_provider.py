@@ -1,0 +1,206 @@
+"""``okbot provider add|list|rm|models`` and ``okbot set-model``: the providers a user has, and who uses which.
+
+Keys are never printed: a provider's line says where its key is read from, not what it is. A key given
+to ``provider add --key-stdin`` goes to the keyring (or the 0600 key file) under the provider's name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from okbot.config.providers import DEFAULT_PROVIDER, KEY_SOURCES, ProviderConfig, check_name, split_ref
+from okbot.config.schema import redact_url
+from okbot.config.settings import Settings
+from okbot.storage.errors import OkBotError
+
+
+def add_parsers(sub: Any) -> None:
+    """Declare ``provider …`` and ``set-model`` on the main parser's subcommands."""
+    p = sub.add_parser("provider", help="the OpenAI-compatible servers you use: add, list, rm, models")
+    psub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    a = psub.add_parser("add", help="add a provider (or change one of that name)")
+    a.add_argument("name", metavar="NAME")
+    a.add_argument("--base-url", required=True, metavar="URL", help="e.g. https://openrouter.ai/api/v1")
+    a.add_argument("--key-env", default="", metavar="VAR", help="the environment variable holding its key")
+    a.add_argument(
+        "--key-source",
+        choices=KEY_SOURCES,
+        default=None,
+        help="where its key is read from (default: env, or keyring with --key-stdin)",
+    )
+    a.add_argument("--key-stdin", action="store_true", help="read the key from stdin and keep it in the keyring")
+    a.add_argument(
+        "--window",
+        action="append",
+        default=[],
+        metavar="MODEL=TOKENS",
+        help="a model's context window on this provider (repeat for more)",
+    )
+    ls = psub.add_parser("list", help="the providers, where their keys are, their models if listed")
+    ls.add_argument("--json", action="store_true")
+    rm = psub.add_parser("rm", help="remove a provider no assistant uses")
+    rm.add_argument("name", metavar="NAME")
+    m = psub.add_parser("models", help="ask a provider's server for its models and remember them")
+    m.add_argument("name", metavar="NAME", nargs="?", default=DEFAULT_PROVIDER)
+    s = sub.add_parser("set-model", help="the model an assistant talks to: [PROVIDER/]MODEL, or '' for the default")
+    s.add_argument("target", metavar="TARGET", help="an assistant id or name")
+    s.add_argument("model", metavar="[PROVIDER/]MODEL")
+
+
+def check_model_ref(settings: Settings, ref: str, err: TextIO) -> str:
+    """``ref`` stripped; an error when it is empty, a note when its prefix is no provider or the model unlisted."""
+    ref = ref.strip()
+    if not ref:
+        raise OkBotError("the model must not be empty")
+    configs = {p.name: p for p in settings.providers()}
+    name, model = split_ref(ref, frozenset(configs))
+    head, sep, _ = ref.partition("/")
+    if sep and name == DEFAULT_PROVIDER and head != DEFAULT_PROVIDER:
+        known = ", ".join(configs)
+        print(
+            f"okbot: note: no provider called {head!r} (the providers are: {known}); "
+            f"{ref!r} goes to the default provider as a model name",
+            file=err,
+        )
+    listed = configs[name].models
+    if listed and model not in listed:
+        print(f"okbot: note: provider {name} did not list {model!r} (run `okbot provider models {name}`)", file=err)
+    return ref
+
+
+def _row(config: ProviderConfig) -> dict[str, Any]:
+    return {
+        "name": config.name,
+        "baseUrl": redact_url(config.base_url),
+        "keySource": config.key_source,
+        "keyEnv": config.key_env,
+        "key": config.key_where(),
+        "models": list(config.models),
+        "default": config.name == DEFAULT_PROVIDER,
+    }
+
+
+def cmd_provider(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``okbot provider ACTION …``."""
+    settings = Settings.load()
+    for problem in settings.problems:
+        print(f"okbot: note: {problem}", file=err)
+    if args.action == "list":
+        rows = [_row(config) for config in settings.providers()]
+        if args.json:
+            print(json.dumps(rows, ensure_ascii=False, indent=2), file=out)
+        for row in [] if args.json else rows:
+            mark = " (default)" if row["default"] else ""
+            models = f"  models: {', '.join(row['models'])}" if row["models"] else ""
+            print(f"{row['name']}{mark}  {row['baseUrl']}  key: {row['key']}{models}", file=out)
+        return 0
+    if args.action == "add":
+        return _add(settings, args, out)
+    if args.action == "rm":
+        return _remove(settings, args.name, out)
+    return _models(settings, args.name, out)
+
+
+def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
+    name = check_name(args.name)
+    source = args.key_source or ("keyring" if args.key_stdin else "env")
+    if args.key_stdin and source != "keyring":
+        raise OkBotError("--key-stdin keeps the key in the keyring: use it with --key-source keyring")
+    if args.key_env and source != "env":
+        raise OkBotError("--key-env names where the key is for --key-source env")
+    windows = _windows(args.window)
+    if windows and name == DEFAULT_PROVIDER:
+        raise OkBotError(
+            "the default provider's windows are set per model", hint="`okbot config set model.contextWindow N`"
+        )
+    config = ProviderConfig(name, args.base_url.strip(), source, args.key_env.strip(), context_windows=windows)
+    if name != DEFAULT_PROVIDER:
+        try:
+            old = settings.provider(name)
+        except OkBotError:
+            old = None
+        if old is not None and old.base_url == config.base_url:  # same server: keep what it listed
+            merged = {**old.context_windows, **windows}
+            config = ProviderConfig(name, config.base_url, source, config.key_env, old.models, merged)
+    if args.key_stdin:
+        from okbot.llm.keystore import KeyStore
+
+        key = sys.stdin.readline().strip()
+        if not key:
+            raise OkBotError("no key on stdin; nothing was changed")
+        where = KeyStore().save(key, name)
+        print(f"key for {name} saved in {where}", file=out)
+    if name == DEFAULT_PROVIDER:
+        settings.set("provider.baseUrl", config.base_url)
+        settings.set("provider.keySource", source)
+    else:
+        settings.add_provider(config)
+    print(f"provider {name}: {redact_url(config.base_url)}, key: {config.key_where()}", file=out)
+    return 0
+
+
+def _windows(specs: list[str]) -> dict[str, int]:
+    windows = {}
+    for spec in specs:
+        model, _, tokens = spec.rpartition("=")
+        if not model.strip() or not tokens.strip().isdigit():
+            raise OkBotError(f"--window {spec!r}: expected MODEL=TOKENS, e.g. gpt-4o=128000")
+        windows[model.strip()] = int(tokens)
+    return windows
+
+
+def _remove(settings: Settings, name: str, out: TextIO) -> int:
+    from okbot.core.provider_use import provider_users
+    from okbot.core.workspace import Workspace
+
+    config = settings.provider(name)  # an unknown name: an error naming the known ones
+    if name == DEFAULT_PROVIDER:
+        raise OkBotError("the default provider cannot be removed", hint="change it with `okbot provider add default`")
+    users = provider_users(settings, Workspace(), name)
+    if users:
+        raise OkBotError(
+            f"provider {name} is in use by {', '.join(users)}; nothing was removed",
+            hint="give them another model first (`okbot set-model TARGET MODEL`)",
+        )
+    settings.remove_provider(name)
+    if config.key_source == "keyring":
+        from okbot.llm.keystore import KeyStore
+
+        KeyStore().delete(name)
+    print(f"removed provider {name}", file=out)
+    return 0
+
+
+def _models(settings: Settings, name: str, out: TextIO) -> int:
+    from okbot.llm.providers import build_backend
+
+    backend = build_backend(settings, settings.provider(name), max_retries=0)
+    try:
+        models = backend.list_models()
+    finally:
+        backend.close()
+    settings.set_provider_models(name, models)
+    for model in models:
+        print(model, file=out)
+    return 0
+
+
+def cmd_set_model(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``okbot set-model TARGET [PROVIDER/]MODEL`` (``''``: back to the default model)."""
+    from okbot.core.workspace import Workspace
+
+    ws = Workspace()
+    target = ws.resolve(args.target)
+    if target.kind != "assistant":
+        raise OkBotError(
+            f"{target.name} is a squad: its captain uses the default model (provider.model)",
+            hint="set each member's model instead",
+        )
+    settings = Settings.load()
+    ref = check_model_ref(settings, args.model, err) if args.model.strip() else None
+    ws.set_meta(target, "model", ref)
+    print(f"{target.name} ({target.id}) uses {ref or 'the default model'}", file=out)
+    return 0

@@ -1,0 +1,125 @@
+"""Providers: the OpenAI-compatible servers a user has, and model references ``[PROVIDER/]MODEL``.
+
+The provider called :data:`DEFAULT_PROVIDER` is the one ``provider.baseUrl`` / ``provider.keySource``
+describe (``OKBOT_BASE_URL`` still overrides its URL without saving); any others are listed under
+``providers`` in settings.json::
+
+    "providers": [
+      {"name": "default", "baseUrl": "https://api.openai.com/v1", "keySource": "env"},
+      {"name": "router", "baseUrl": "https://openrouter.ai/api/v1", "keySource": "env",
+       "keyEnv": "OPENROUTER_API_KEY", "models": ["meta-llama/Llama-3"], "contextWindows": {"meta-llama/Llama-3": 8192}}
+    ]
+
+A model reference names a model, optionally after a provider: ``router/meta-llama/Llama-3``. A model
+name may contain ``/`` itself, so the part before the first ``/`` is a provider only when a provider
+of that name exists; otherwise the whole reference is a model of the default provider.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from okbot.config.schema import SettingError
+
+DEFAULT_PROVIDER = "default"  # the same name okbot.llm.keystore files the default key under
+KEY_SOURCES = ("env", "keyring", "none")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+_ENV_VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class ProviderConfig:
+    """One provider: where it is, where its key comes from (never the key), and what it is known to serve.
+
+    ``key_env`` names the variable holding the key when ``key_source`` is ``env`` (empty: ``OKBOT_API_KEY``
+    then ``OPENAI_API_KEY``). ``models`` is the server's model list as last fetched; ``context_windows``
+    the user's window per model of this provider.
+    """
+
+    name: str
+    base_url: str
+    key_source: str = "env"
+    key_env: str = ""
+    models: tuple[str, ...] = ()
+    context_windows: dict[str, int] = field(default_factory=dict, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry written under ``providers`` (empty fields left out)."""
+        out: dict[str, Any] = {"name": self.name, "baseUrl": self.base_url, "keySource": self.key_source}
+        if self.key_env:
+            out["keyEnv"] = self.key_env
+        if self.models:
+            out["models"] = list(self.models)
+        if self.context_windows:
+            out["contextWindows"] = dict(self.context_windows)
+        return out
+
+    def key_where(self) -> str:
+        """Where the key is read from, in words (never the key)."""
+        if self.key_source == "none":
+            return "no key"
+        if self.key_source == "keyring":
+            return f"keyring ({self.name})"
+        return f"env {self.key_env}" if self.key_env else "env OKBOT_API_KEY / OPENAI_API_KEY"
+
+
+def check_name(name: str) -> str:
+    """``name`` if it can name a provider, else :class:`SettingError`."""
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise SettingError(
+            f"provider name {name!r} is not allowed; use letters, digits, '-', '_' or '.' (up to 40), no '/'"
+        )
+    return name
+
+
+def provider_from_json(entry: Any) -> ProviderConfig:
+    """A validated :class:`ProviderConfig` from a ``providers`` entry; :class:`SettingError` says what is wrong."""
+    if not isinstance(entry, dict):
+        raise SettingError(f"a providers entry was {entry!r}, not an object")
+    name = check_name(entry.get("name"))
+    base_url = entry.get("baseUrl")
+    parts = urlsplit(base_url) if isinstance(base_url, str) else None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
+        raise SettingError(f"provider {name}: baseUrl must be an http:// or https:// URL")
+    source = entry.get("keySource", "env")
+    if source not in KEY_SOURCES:
+        raise SettingError(f"provider {name}: keySource must be one of {', '.join(KEY_SOURCES)}")
+    key_env = entry.get("keyEnv", "") or ""
+    if not isinstance(key_env, str) or (key_env and not _ENV_VAR.match(key_env)):
+        raise SettingError(f"provider {name}: keyEnv must name an environment variable")
+    models = entry.get("models", [])
+    if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
+        raise SettingError(f"provider {name}: models must be a list of model names")
+    windows = entry.get("contextWindows", {})
+    if not isinstance(windows, dict) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 512 for v in windows.values()
+    ):
+        raise SettingError(f"provider {name}: contextWindows must map model names to whole numbers of tokens")
+    return ProviderConfig(name, base_url.strip(), source, key_env, tuple(models), dict(windows))
+
+
+def split_ref(ref: str, known: set[str] | frozenset[str]) -> tuple[str, str]:
+    """``(provider name, model)`` for the reference ``ref`` given the ``known`` provider names.
+
+    ``work/gpt-4o`` is model ``gpt-4o`` of ``work`` when a provider ``work`` exists; ``meta-llama/Llama-3``
+    (no provider ``meta-llama``) is that model of the default provider.
+    """
+    ref = ref.strip()
+    head, sep, tail = ref.partition("/")
+    if sep and tail and head in known:
+        return head, tail
+    return DEFAULT_PROVIDER, ref
+
+
+def resolve_model(settings: Any, ref: str | None) -> tuple[ProviderConfig, str]:
+    """The provider a model reference goes to and the model name sent to it.
+
+    ``None`` or ``""`` is the default provider's model (``provider.model``). A reference naming an unknown
+    provider cannot happen (an unknown prefix is part of the model's name).
+    """
+    configs = {p.name: p for p in settings.providers()}
+    name, model = split_ref(ref or "", frozenset(configs))
+    return configs[name], model or settings.get("provider.model")

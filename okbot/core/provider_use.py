@@ -1,0 +1,26 @@
+"""Who sends to a provider: the assistants whose own model names it, and the summarizer setting.
+
+Asked before a provider is removed (``okbot provider rm``, Settings → Models), so one in use is refused
+with the names of its users.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from okbot.config.providers import split_ref
+
+
+def provider_users(settings: Any, workspace: Any, name: str) -> list[str]:
+    """``"Name (id)"`` of every assistant whose model reference goes to provider ``name``, and the
+    summarizer setting when it names that provider."""
+    known = frozenset(p.name for p in settings.providers())
+    users = []
+    for target in workspace.list():
+        model = target.meta.get("model") if target.kind == "assistant" else None
+        if isinstance(model, str) and model.strip() and split_ref(model, known)[0] == name:
+            users.append(f"{target.name} ({target.id})")
+    summarizer = settings.get("contextCompression.summarizerModel")
+    if summarizer and split_ref(summarizer, known)[0] == name:
+        users.append("the setting contextCompression.summarizerModel")
+    return users

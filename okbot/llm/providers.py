@@ -1,0 +1,159 @@
+"""Every provider a user has, behind one :class:`~okbot.llm.provider.Provider`: requests go where their model
+reference points.
+
+A request's ``model`` is a reference ``[PROVIDER/]MODEL`` (:mod:`okbot.config.providers`): the pool sends
+it, with the bare model name, to that provider's server, using that provider's key. One backend per
+provider is built on first use and kept, so the whole turn (a squad's members included) and its
+compression run over the same pool, each assistant against its own server.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any
+
+from okbot.config.providers import DEFAULT_PROVIDER, ProviderConfig, resolve_model
+from okbot.config.schema import SettingError
+from okbot.llm.events import Event
+from okbot.llm.keys import env_api_key, env_key, key_needed, remember_secret, resolve_api_key
+from okbot.llm.provider import CancelToken, ChatRequest
+
+Factory = Callable[[Any, ProviderConfig], Any]
+
+
+def provider_key(config: ProviderConfig) -> str | None:
+    """The key for ``config`` from where it says (never printed; remembered for redaction). May read the keyring."""
+    if config.key_source == "none":
+        return None
+    if config.name == DEFAULT_PROVIDER and not config.key_env:
+        return resolve_api_key(config.key_source)
+    found = None
+    if config.key_source == "keyring":
+        from okbot.llm.keystore import KeyStore
+
+        saved = KeyStore().get(config.name)
+        found = saved.key if saved else None
+    if found is None:
+        found = env_key(config.key_env) if config.key_env else env_api_key()
+    remember_secret(found)
+    return found
+
+
+def build_backend(settings: Any, config: ProviderConfig, **kwargs: Any) -> Any:
+    """An :class:`~okbot.llm.openai_backend.OpenAIProvider` for ``config`` (timeouts and retries from settings)."""
+    from okbot.llm.keystore import IMPORT_LOCK
+
+    with IMPORT_LOCK:  # the SDK loads on first use, maybe in a worker thread
+        from okbot.llm.openai_backend import SHARED_CAPABILITIES, OpenAIProvider
+
+    if config.name == DEFAULT_PROVIDER:
+        return OpenAIProvider.from_settings(settings, **kwargs)  # OKBOT_API_KEY and the old rules, as before
+    options: dict[str, Any] = {"capabilities": SHARED_CAPABILITIES}
+    for name, key in (("timeout", "provider.timeout"), ("max_retries", "provider.maxRetries")):
+        try:
+            options[name] = settings.get(key)
+        except SettingError:
+            continue
+    options["key_required"] = key_needed(config.base_url, config.key_source)
+    options.update(kwargs)
+    return OpenAIProvider(config.base_url, provider_key(config), **options)
+
+
+def list_every_model(settings: Any, timeout: float = 10.0, factory: Factory | None = None) -> list[str]:
+    """What the model picker offers: the default provider's models by name, then every other provider's as
+    ``NAME/MODEL`` (listed by its server now, else as last listed). Blocking (network): run it off the GUI
+    thread. Raises the default provider's ProviderError when nothing at all could be listed."""
+    from okbot.llm.errors import ProviderError
+
+    build = factory or (lambda s, config: build_backend(s, config, timeout=timeout, max_retries=0))
+    found: list[str] = []
+    failure: ProviderError | None = None
+    for config in settings.providers():
+        try:
+            backend = build(settings, config)
+            try:
+                models = backend.list_models()
+            finally:
+                _close(backend)
+        except ProviderError as exc:
+            failure = failure or exc
+            models = list(config.models)
+        prefix = "" if config.name == DEFAULT_PROVIDER else f"{config.name}/"
+        found.extend(prefix + model for model in models)
+    if not found and failure is not None:
+        raise failure
+    return found
+
+
+class ProviderPool:
+    """A provider that routes each request by its model reference to that provider's backend.
+
+    ``factory(settings, config)`` builds a backend (default :func:`build_backend`; tests inject a recorder).
+    Backends are kept per provider name and rebuilt when that provider's settings change (the old one is
+    closed with the pool, as a reply may still be streaming from it).
+    """
+
+    def __init__(self, settings: Any, factory: Factory | None = None) -> None:
+        self.settings = settings
+        self._factory = factory or build_backend
+        self._lock = threading.Lock()
+        self._backends: dict[str, tuple[ProviderConfig, Any]] = {}
+        self._superseded: list[Any] = []  # backends of changed providers, closed with the pool
+
+    def route(self, ref: str | None) -> tuple[Any, str]:
+        """``(backend, model name)`` for the model reference ``ref``."""
+        config, model = resolve_model(self.settings, ref)
+        with self._lock:
+            held = self._backends.get(config.name)
+            if held is not None and held[0] == config:
+                return held[1], model
+        backend = self._factory(self.settings, config)  # may read the keyring: outside the lock
+        with self._lock:
+            old = self._backends.get(config.name)
+            if old is not None and old[0] == config:  # another thread built it meanwhile: use that one
+                spare, backend = backend, old[1]
+            else:
+                self._backends[config.name] = (config, backend)
+                spare = None
+                if old is not None:  # the provider's settings changed: a reply may still stream from it
+                    self._superseded.append(old[1])
+        if spare is not None:
+            _close(spare)  # an unused twin
+        return backend, model
+
+    def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
+        backend, model = self.route(request.model)
+        yield from backend.stream(replace(request, model=model), cancel)
+
+    def complete(self, request: ChatRequest, cancel: CancelToken | None = None) -> str:
+        backend, model = self.route(request.model)
+        return backend.complete(replace(request, model=model), cancel)
+
+    def list_models(self) -> list[str]:
+        """The default provider's models (list another's with ``route("NAME/x")[0].list_models()``)."""
+        return self.route(None)[0].list_models()
+
+    @property
+    def local(self) -> bool:
+        """Whether the default provider runs on this machine."""
+        return bool(self.route(None)[0].local)
+
+    def refuses(self, model: str, parameter: str) -> bool:
+        backend, bare = self.route(model)
+        return bool(backend.refuses(bare, parameter))
+
+    def close(self) -> None:
+        """Close every backend built so far."""
+        with self._lock:
+            held = [backend for _config, backend in self._backends.values()] + self._superseded
+            self._backends, self._superseded = {}, []
+        for backend in held:
+            _close(backend)
+
+
+def _close(backend: Any) -> None:
+    close = getattr(backend, "close", None)
+    if close is not None:
+        close()

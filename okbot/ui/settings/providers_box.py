@@ -1,0 +1,231 @@
+"""Settings → Models → Other providers: the servers besides the default, added, changed and removed.
+
+The list shows each provider's name, base URL and where its key is read from (never the key). A key
+pasted here goes to the keyring (or the 0600 key file) under the provider's name, in the background;
+listing a provider's models runs in the background too, and the list is remembered in settings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from okbot.config.providers import DEFAULT_PROVIDER, KEY_SOURCES, ProviderConfig
+from okbot.config.schema import redact_url
+from okbot.storage.errors import OkBotError
+from okbot.ui.settings.page import help_label, if_alive
+
+SOURCE_WORDS = {"env": "Environment variable", "keyring": "System keyring", "none": "No key needed"}
+
+
+def provider_line(config: ProviderConfig) -> str:
+    """One provider as the list shows it."""
+    models = f" — {len(config.models)} model{'s' if len(config.models) != 1 else ''}" if config.models else ""
+    return f"{config.name} — {redact_url(config.base_url)} — key: {config.key_where()}{models}"
+
+
+class ProvidersBox(QWidget):
+    """The other providers: a list, the selected one's fields, Add or update, Remove, List models.
+
+    ``settings()`` gives the live settings; ``workspace`` says who uses a provider; ``keys`` keeps keys.
+    ``changed(str)`` fires with a provider's name after it was added, changed, removed or its models listed.
+    """
+
+    changed = Signal(str)
+
+    def __init__(self, ctx: Any, settings: Any, keys: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx, self._settings, self._keys = ctx, settings, keys
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.list = QListWidget()
+        self.list.setObjectName("providerList")
+        self.list.setMaximumHeight(110)
+        self.list.currentRowChanged.connect(self._on_list_current_row_changed)
+        layout.addWidget(self.list)
+        form = QFormLayout()
+        self.name_edit = QLineEdit()
+        self.name_edit.setPlaceholderText("e.g. openrouter")
+        self.url_edit = QLineEdit()
+        self.url_edit.setPlaceholderText("https://openrouter.ai/api/v1")
+        self.source_combo = QComboBox()
+        for source in KEY_SOURCES:
+            self.source_combo.addItem(SOURCE_WORDS[source], source)
+        self.env_edit = QLineEdit()
+        self.env_edit.setPlaceholderText("OKBOT_API_KEY or OPENAI_API_KEY when empty")
+        self.key_edit = QLineEdit()
+        self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_edit.setPlaceholderText("Paste a key to keep it in the keyring")
+        form.addRow("Name:", self.name_edit)
+        form.addRow("Base URL:", self.url_edit)
+        form.addRow("Key from:", self.source_combo)
+        form.addRow("Variable:", self.env_edit)
+        form.addRow("API key:", self.key_edit)
+        layout.addLayout(form)
+        buttons = QHBoxLayout()
+        self.add_button = QPushButton("Add or update")
+        self.add_button.clicked.connect(self._on_add_button_clicked)
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.clicked.connect(self._on_remove_button_clicked)
+        self.models_button = QPushButton("List models")
+        self.models_button.clicked.connect(self._on_models_button_clicked)
+        for button in (self.add_button, self.remove_button, self.models_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+        self.status = help_label("")
+        layout.addWidget(self.status)
+        self.refresh()
+
+    # ------------------------------------------------------------------ public
+    def others(self) -> list[ProviderConfig]:
+        """The providers listed here (all but the default)."""
+        return [p for p in self._settings().providers() if p.name != DEFAULT_PROVIDER]
+
+    def refresh(self) -> None:
+        """Show the providers as settings have them now, keeping the selection by name."""
+        keep = self.name_edit.text().strip()
+        self.list.blockSignals(True)
+        try:
+            self.list.clear()
+            for config in self.others():
+                self.list.addItem(provider_line(config))
+        finally:
+            self.list.blockSignals(False)
+        names = [p.name for p in self.others()]
+        if keep in names:
+            self.list.setCurrentRow(names.index(keep))
+
+    def selected(self) -> ProviderConfig | None:
+        row = self.list.currentRow()
+        others = self.others()
+        return others[row] if 0 <= row < len(others) else None
+
+    # ------------------------------------------------------------------ slots
+    def _on_list_current_row_changed(self, _row: int) -> None:
+        config = self.selected()
+        if config is None:
+            return
+        self.name_edit.setText(config.name)
+        self.url_edit.setText(config.base_url)
+        self.source_combo.setCurrentIndex(KEY_SOURCES.index(config.key_source))
+        self.env_edit.setText(config.key_env)
+        self.key_edit.clear()
+        self.status.setText("")
+
+    def _on_add_button_clicked(self) -> None:
+        name, key = self.name_edit.text().strip(), self.key_edit.text().strip()
+        source = self.source_combo.currentData()
+        if key and source != "keyring":
+            source = "keyring"  # a pasted key is kept in the keyring: read it from there
+            self.source_combo.setCurrentIndex(KEY_SOURCES.index(source))
+        env = self.env_edit.text().strip() if source == "env" else ""
+        settings = self._settings()
+        try:
+            old = settings.provider(name) if name in {p.name for p in self.others()} else None
+            url = self.url_edit.text().strip()
+            same = old is not None and old.base_url == url  # same server: keep what it listed
+            settings.add_provider(
+                ProviderConfig(
+                    name,
+                    url,
+                    source,
+                    env,
+                    old.models if same else (),
+                    dict(old.context_windows) if same else {},
+                )
+            )
+        except OkBotError as exc:
+            self.status.setText(f"⚠ {exc}")
+            return
+        self.status.setText(f"Saved provider {name}.")
+        self.refresh()
+        self.changed.emit(name)
+        if key:
+            self.key_edit.clear()
+            keys = self._keys
+            self.ctx.tasks.run(
+                lambda: keys.save(key, name),
+                if_alive(self, lambda where: self.status.setText(f"Saved provider {name}; its key is in {where}.")),
+                if_alive(self, lambda exc: self.status.setText(f"⚠ The key was not saved: {_words(exc)}")),
+            )
+
+    def _on_remove_button_clicked(self) -> None:
+        from okbot.core.provider_use import provider_users
+
+        config = self.selected()
+        if config is None:
+            self.status.setText("Pick a provider in the list first.")
+            return
+        settings = self._settings()
+        users = provider_users(settings, self.ctx.workspace, config.name)
+        if users:
+            self.status.setText(f"⚠ {config.name} is in use by {', '.join(users)}; give them another model first.")
+            return
+        try:
+            settings.remove_provider(config.name)
+        except OkBotError as exc:
+            self.status.setText(f"⚠ {exc}")
+            return
+        self.name_edit.clear()
+        self.status.setText(f"Removed provider {config.name}.")
+        self.refresh()
+        self.changed.emit(config.name)
+        if config.key_source == "keyring":
+            keys = self._keys
+            self.ctx.tasks.run(lambda: keys.delete(config.name), lambda _none: None, lambda _exc: None)
+
+    def _on_models_button_clicked(self) -> None:
+        from okbot.llm.providers import build_backend
+
+        config = self.selected()
+        if config is None:
+            self.status.setText("Pick a provider in the list first.")
+            return
+        settings = self._settings()
+
+        def job() -> list[str]:
+            backend = build_backend(settings, config, timeout=10.0, max_retries=0)
+            try:
+                return backend.list_models()
+            finally:
+                backend.close()
+
+        self.models_button.setEnabled(False)
+        self.status.setText(f"Asking {config.name} for its models…")
+        self.ctx.tasks.run(
+            job,
+            if_alive(self, lambda models: self._on_models_listed(config.name, models)),
+            if_alive(self, self._on_models_failed),
+        )
+
+    def _on_models_listed(self, name: str, models: list[str]) -> None:
+        self.models_button.setEnabled(True)
+        try:
+            self._settings().set_provider_models(name, models)
+        except OkBotError as exc:
+            self.status.setText(f"⚠ {exc}")
+            return
+        count = len(models)
+        self.status.setText(f"{name}: {count} model{'s' if count != 1 else ''} on this server.")
+        self.refresh()
+        self.changed.emit(name)
+
+    def _on_models_failed(self, exc: BaseException) -> None:
+        self.models_button.setEnabled(True)
+        self.status.setText(f"⚠ Could not list models: {_words(exc)}")
+
+
+def _words(exc: BaseException) -> str:
+    return str(exc) if isinstance(exc, OkBotError) else type(exc).__name__  # never a key

@@ -1,0 +1,79 @@
+"""Settings → Models → Other providers: add, list models, refuse removing one in use, remove."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from okbot.config.settings import Settings
+from okbot.core.workspace import Workspace
+from okbot.llm.keystore import KeyStore
+from okbot.storage import paths
+from okbot.ui.app_context import AppContext
+from okbot.ui.settings import SettingsDialog
+from tests.helpers.fake_openai import FakeOpenAIServer
+from tests.helpers.keyrings import no_keyring, system_keyring
+
+KEY = "sk-box-0123456789abcdef"
+
+
+@pytest.fixture(autouse=True)
+def _no_system_keyring() -> Iterator[None]:
+    with system_keyring(no_keyring()):
+        yield
+
+
+@pytest.fixture
+def ctx() -> AppContext:
+    workspace = Workspace()
+    workspace.ensure_default()
+    return AppContext.create(workspace, Settings.load())
+
+
+def settle(qtbot: QtBot, ctx: AppContext) -> None:
+    qtbot.waitUntil(lambda: ctx.tasks.pending == 0, timeout=10_000)
+
+
+def test_add_list_models_refuse_in_use_and_remove(qtbot: QtBot, ctx: AppContext) -> None:
+    with FakeOpenAIServer(models=("m1", "m2"), require_key=KEY) as srv:
+        dialog = SettingsDialog(ctx)
+        qtbot.addWidget(dialog)
+        settle(qtbot, ctx)
+        box = dialog.models_page.providers_box
+        box.name_edit.setText("work")
+        box.url_edit.setText(srv.base_url)
+        box.key_edit.setText(KEY)
+        box.add_button.click()
+        settle(qtbot, ctx)
+        assert [p.name for p in Settings.load().providers()] == ["default", "work"]
+        assert Settings.load().provider("work").key_source == "keyring"
+        assert KeyStore().get("work").key == KEY
+        assert KEY not in paths.settings_file().read_text() and KEY not in box.list.item(0).text()
+        box.list.setCurrentRow(0)
+        box.models_button.click()
+        settle(qtbot, ctx)
+        assert Settings.load().provider("work").models == ("m1", "m2")
+        assert "2 models" in box.list.item(0).text()
+        ctx.workspace.create_assistant("Bob", model="work/m1")
+        box.list.setCurrentRow(0)
+        box.remove_button.click()
+        assert "in use by Bob (bob)" in box.status.text()
+        ctx.workspace.set_meta(ctx.workspace.resolve("Bob"), "model", None)
+        box.remove_button.click()
+        settle(qtbot, ctx)
+        assert [p.name for p in Settings.load().providers()] == ["default"] and box.list.count() == 0
+        assert KeyStore().get("work") is None
+
+
+def test_a_bad_url_is_refused_with_a_message(qtbot: QtBot, ctx: AppContext) -> None:
+    dialog = SettingsDialog(ctx)
+    qtbot.addWidget(dialog)
+    settle(qtbot, ctx)
+    box = dialog.models_page.providers_box
+    box.name_edit.setText("x")
+    box.url_edit.setText("not a url")
+    box.add_button.click()
+    assert "baseUrl must be" in box.status.text()
+    assert [p.name for p in Settings.load().providers()] == ["default"]

@@ -1,0 +1,119 @@
+"""``okbot provider …``, ``okbot new assistant --model`` and ``okbot set-model``, run as real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from okbot.config.settings import Settings
+from okbot.core.workspace import Workspace
+from tests.helpers.fake_openai import FakeOpenAIServer
+
+WORK_KEY = "sk-work-0123456789abcdef"
+DEFAULT_KEY = "sk-default-fedcba9876543210"
+STDIN_KEY = "sk-stdin-5555666677778888"
+
+
+@pytest.fixture
+def okbot(okbot_home: Path):
+    env = {
+        **os.environ,
+        "OKBOT_HOME": str(okbot_home),
+        "WORK_KEY": WORK_KEY,
+        "OKBOT_API_KEY": DEFAULT_KEY,
+        "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",  # never the machine's own keyring
+    }
+    shown: list[str] = []
+
+    def run(*argv: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        proc = subprocess.run(
+            [sys.executable, "-m", "okbot", *argv], input=stdin, capture_output=True, text=True, env=env, timeout=60
+        )
+        shown.append(proc.stdout + proc.stderr)
+        return proc
+
+    yield run
+    for text in shown:  # no command ever prints a key
+        assert WORK_KEY not in text and DEFAULT_KEY not in text and STDIN_KEY not in text
+
+
+def test_add_list_and_remove_a_provider(okbot, okbot_home):
+    proc = okbot(
+        "provider",
+        "add",
+        "work",
+        "--base-url",
+        "https://work.example/v1",
+        "--key-env",
+        "WORK_KEY",
+        "--window",
+        "m=9000",
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "key: env WORK_KEY" in proc.stdout
+    assert Settings.load().provider("work").context_windows == {"m": 9000}
+    proc = okbot("provider", "add", "bad", "--base-url", "https://bad.example/v1", "--window", "m=9")
+    assert proc.returncode == 1 and "contextWindows" in proc.stderr
+    proc = okbot("provider", "add", "vault", "--base-url", "https://vault.example/v1", "--key-stdin", stdin=STDIN_KEY)
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(okbot("provider", "list", "--json").stdout)
+    assert [(r["name"], r["baseUrl"], r["key"]) for r in rows] == [
+        ("default", "https://api.openai.com/v1", "env OKBOT_API_KEY / OPENAI_API_KEY"),
+        ("work", "https://work.example/v1", "env WORK_KEY"),
+        ("vault", "https://vault.example/v1", "keyring (vault)"),
+    ]
+    assert STDIN_KEY in (okbot_home / "keys.json").read_text()  # no keyring here: the 0600 file keeps it
+    text = okbot("provider", "list").stdout
+    assert "default (default)  https://api.openai.com/v1" in text and "work  https://work.example/v1" in text
+    assert okbot("provider", "rm", "vault").returncode == 0
+    assert STDIN_KEY not in (okbot_home / "keys.json").read_text()
+    assert [p.name for p in Settings.load().providers()] == ["default", "work"]
+
+
+def test_rm_refuses_the_default_and_a_provider_in_use(okbot):
+    okbot("provider", "add", "work", "--base-url", "https://work.example/v1")
+    proc = okbot("new", "assistant", "Bob", "--model", "work/meta-llama/Llama-3")
+    assert proc.returncode == 0, proc.stderr
+    assert Workspace().resolve("Bob").meta["model"] == "work/meta-llama/Llama-3"
+    proc = okbot("provider", "rm", "work")
+    assert proc.returncode == 1 and "in use by Bob (bob)" in proc.stderr
+    assert okbot("provider", "rm", "default").returncode == 1
+    assert okbot("set-model", "Bob", "").returncode == 0
+    assert Workspace().resolve("Bob").meta["model"] is None
+    assert okbot("provider", "rm", "work").returncode == 0
+    proc = okbot("provider", "rm", "work")
+    assert proc.returncode == 1 and "no provider called 'work'" in proc.stderr
+
+
+def test_set_model_notes_an_unknown_provider_and_refuses_a_squad(okbot):
+    okbot("new", "assistant", "Ann")
+    proc = okbot("set-model", "Ann", "nowhere/m1")
+    assert proc.returncode == 0 and "no provider called 'nowhere'" in proc.stderr
+    assert Workspace().resolve("Ann").meta["model"] == "nowhere/m1"
+    okbot("new", "assistant", "Cy")
+    okbot("new", "squad", "Team", "--member", "Ann", "--member", "Cy")
+    proc = okbot("set-model", "Team", "m2")
+    assert proc.returncode == 1 and "squad" in proc.stderr
+
+
+def test_models_are_listed_cached_and_chat_reaches_the_assistants_provider(okbot):
+    with FakeOpenAIServer() as default, FakeOpenAIServer(models=("m1", "m2"), require_key=WORK_KEY) as work:
+        okbot("config", "set", "provider.baseUrl", default.base_url)
+        okbot("provider", "add", "work", "--base-url", work.base_url, "--key-env", "WORK_KEY")
+        proc = okbot("provider", "models", "work")
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.split() == ["m1", "m2"]
+        assert json.loads(okbot("provider", "list", "--json").stdout)[1]["models"] == ["m1", "m2"]
+        assert okbot("new", "assistant", "Bob", "--model", "work/m2").returncode == 0
+        proc = okbot("chat", "Bob", "-m", "hello work")
+        assert proc.returncode == 0, proc.stderr
+        [body] = work.chat_requests()
+        assert body["model"] == "m2" and body["messages"][-1]["content"] == "hello work"
+        assert not default.chat_requests()
+        proc = okbot("set-model", "Bob", "work/m3")
+        assert "did not list 'm3'" in proc.stderr
