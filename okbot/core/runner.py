@@ -18,8 +18,10 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from okbot.core import attachments as attached_files
 from okbot.core import versions
 from okbot.core.assent import AsSentStore
 from okbot.core.context import ContextProjection, build_context, reply_reserve
@@ -28,6 +30,7 @@ from okbot.core.session import branches
 from okbot.core.session.branches import Versions
 from okbot.core.sources import ContextSources
 from okbot.core.squad import Member, TurnBudget, captain_settings, direct_address
+from okbot.core.tokens import model_facts
 from okbot.core.tools import ToolRegistry
 from okbot.core.turn_runtime import TurnRuntime, stream_round
 from okbot.core.workspace import Target
@@ -197,19 +200,28 @@ class TurnRunner:
 
     # -- entry points -----------------------------------------------------------------------
     def run_turn(
-        self, target: Target, text: str, *, callbacks: TurnCallbacks | None = None, cancel: CancelToken | None = None
+        self,
+        target: Target,
+        text: str,
+        *,
+        callbacks: TurnCallbacks | None = None,
+        cancel: CancelToken | None = None,
+        attachments: Sequence[Path] = (),
     ) -> TurnResult:
-        """Append the user's message and run the turn. Refused messages write nothing."""
+        """Append the user's message (with ``attachments``: files copied into the chat's folder) and run
+        the turn. Refused messages write nothing."""
         callbacks = callbacks or TurnCallbacks()
         # exact counts for the decisions below (bounded; the runner is never on the GUI thread)
         self.sources.loaded_counter(target)
-        self._check_message(target, text)
+        files = self._check_files(target, attachments)
+        self._check_message(target, text, bool(files))
         # "@member …" in a squad: an unknown name is refused here, before anything is written or sent
         member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
         self._close_dangling_calls(target, callbacks)
         self.sources.memory.prepare(target, text)  # a recall refresh due now ranks by this message too
         self._before_run(target, text, callbacks)  # raises OkBotError when the request cannot fit at all
-        user = self.sources.session(target).append(user_message(text))
+        records = [attached_files.save(f, target.dir) for f in files]
+        user = self.sources.session(target).append(user_message(text, records))
         callbacks.on_item(user)
         return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
 
@@ -315,8 +327,20 @@ class TurnRunner:
             callbacks.on_item(item)
 
     # -- the loop ---------------------------------------------------------------------------
-    def _check_message(self, target: Target, text: str) -> None:
-        if not text.strip():
+    def _check_files(self, target: Target, sources: Sequence[Path]) -> list[attached_files.Prepared]:
+        """The files read and checked; images only for a model that takes them (nothing is written)."""
+        files = [attached_files.prepare(path) for path in sources]
+        images = attached_files.needs_vision(f.record for f in files)
+        model = self.sources.model_for(target)
+        if images and not model_facts(model).vision:
+            raise OkBotError(
+                f"{model} cannot read images; remove the image or pick a vision model",
+                hint=f"not sent: {', '.join(images)}",
+            )
+        return files
+
+    def _check_message(self, target: Target, text: str, has_files: bool = False) -> None:
+        if not text.strip() and not has_files:
             raise OkBotError("the message is empty")
         if len(text) > MAX_USER_CHARS:
             raise OkBotError(
