@@ -236,6 +236,11 @@ def digest(item: Mapping[str, Any]) -> str:
     return f"[attached: {'; '.join(label(r) for r in records)}]" if records else ""
 
 
+def attachment_line(item: Mapping[str, Any]) -> str:
+    """What a chat bubble shows under the message: ``📎 notes.md · 4.2 KB   📎 cat.png · 120.3 KB`` ("" for none)."""
+    return "   ".join(f"📎 {r.get('name')} · {human_size(int(r.get('size', 0)))}" for r in records_of(item))
+
+
 def validate_records(value: Any) -> str:
     """Why ``value`` is not a list of attachment records ("" when it is one)."""
     if not isinstance(value, list):
