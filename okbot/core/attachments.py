@@ -237,8 +237,11 @@ def digest(item: Mapping[str, Any]) -> str:
 
 
 def attachment_line(item: Mapping[str, Any]) -> str:
-    """What a chat bubble shows under the message: ``📎 notes.md · 4.2 KB   📎 cat.png · 120.3 KB`` ("" for none)."""
-    return "   ".join(f"📎 {r.get('name')} · {human_size(int(r.get('size', 0)))}" for r in records_of(item))
+    """What a chat bubble shows under the message: ``Attached: notes.md (4.2 KB), cat.png (120.3 KB)`` ("" for none)."""
+    records = records_of(item)
+    if not records:
+        return ""
+    return "Attached: " + ", ".join(f"{r.get('name')} ({human_size(int(r.get('size', 0)))})" for r in records)
 
 
 def validate_records(value: Any) -> str:

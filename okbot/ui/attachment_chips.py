@@ -142,7 +142,7 @@ class AttachmentChips(QWidget):
         row = QHBoxLayout(chip)
         row.setContentsMargins(8, 2, 2, 2)
         row.setSpacing(2)
-        label = QLabel(f"📎 {text}", chip)
+        label = QLabel(text, chip)
         label.setToolTip(str(path))
         remove = QToolButton(chip)
         remove.setObjectName("removeAttachment")

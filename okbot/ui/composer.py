@@ -10,7 +10,7 @@ back, Down forward, past the newest the box is empty again); the owner supplies 
 (``history_wanted``). Typing into a recalled message makes it the user's text: recall stops there.
 The placeholder is the longest of its wordings that fits the box, so it never wraps out of sight.
 
-Files go with the message too: the paperclip button picks them, files dropped or pasted into the box
+Files go with the message too: the + (attach) button picks them, files dropped or pasted into the box
 are taken, and so is a pasted image; each shows as a removable chip above the box
 (:mod:`okbot.ui.attachment_chips`). A message may be files alone.
 """
@@ -161,7 +161,7 @@ def _local_files(source: QMimeData) -> list[Path]:
 
 
 class Composer(QFrame):
-    """The text box, its paperclip and its Send / Stop button, with the chips of the files to send.
+    """The text box, its attach button and its Send / Stop button, with the chips of the files to send.
 
     ``send_requested(text)`` asks to send (:meth:`attachments` are the files to go with it); the owner
     calls :meth:`accept_sent` once the turn took the message (the box and the chips clear) and leaves
@@ -196,12 +196,12 @@ class Composer(QFrame):
         self.chips.changed.connect(self._update_button)
         self.attach_button = QToolButton(self)
         self.attach_button.setObjectName("attachButton")
-        self.attach_button.setText("📎")
+        self.attach_button.setText("+")  # a glyph every font has (emoji fonts are often missing)
         self.attach_button.setAutoRaise(True)
         self.attach_button.setToolTip("Attach files: text, code, Markdown; images for models that read them")
         self.attach_button.setAccessibleName("Attach files")
         self.attach_button.clicked.connect(self._on_attach_button_clicked)
-        # how the paperclip asks for files (a file dialog; tests give their own)
+        # how the attach button asks for files (a file dialog; tests give their own)
         self.pick_files: Callable[[], list[str]] = self._files_from_dialog
 
         self.button = QPushButton("Send", self)

@@ -1,4 +1,4 @@
-"""Attaching files in the app: the paperclip, drops and pastes, the chips, the sent turn and its bubble."""
+"""Attaching files in the app: the attach button, drops and pastes, the chips, the sent turn and its bubble."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QToolButton
 from pytestqt.qtbot import QtBot
 
+from okbot.core.attachments import attachment_line
 from okbot.core.session import SessionStore
 from okbot.ui.app_context import AppContext
 from okbot.ui.attachment_chips import MAX_IMAGE_SIDE
@@ -39,7 +40,7 @@ def image_file(path: Path, width: int, height: int) -> Path:
     return path
 
 
-def test_the_paperclip_adds_chips_that_can_be_removed(qtbot: QtBot, tmp_path: Path):
+def test_the_attach_button_adds_chips_that_can_be_removed(qtbot: QtBot, tmp_path: Path):
     composer = Composer()
     qtbot.addWidget(composer)
     composer.show()
@@ -50,8 +51,8 @@ def test_the_paperclip_adds_chips_that_can_be_removed(qtbot: QtBot, tmp_path: Pa
     composer.attach_button.click()
     assert composer.attachments() == [tmp_path / "notes.md", picture]
     texts = chip_texts(composer)
-    assert texts[0] == "📎 notes.md · 700 B · ≈175 tokens"
-    assert texts[1].startswith("📎 pic.png · 512×512 · ") and texts[1].endswith("≈255 tokens")
+    assert texts[0] == "notes.md · 700 B · ≈175 tokens"
+    assert texts[1].startswith("pic.png · 512×512 · ") and texts[1].endswith("≈255 tokens")
     assert composer.button.isEnabled()  # files alone may be sent
     remove = [b for b in composer.chips.findChildren(QToolButton) if b.toolTip() == "Remove notes.md"]
     remove[0].click()
@@ -123,6 +124,7 @@ def test_sending_with_files_runs_the_turn_with_them_and_the_bubble_names_them(
     layout = page.view.chat_model()
     row = next(r for r in range(layout.rowCount()) if (layout.item(r) or {}).get("type") == "user")
     assert layout.item(row)["attachments"]
+    assert attachment_line(layout.item(row)) == "Attached: notes.md (15 B), pic.png (" + f"{picture.stat().st_size} B)"
 
 
 def test_an_image_for_a_model_without_vision_is_refused_and_the_chips_stay(qtbot: QtBot, tmp_path: Path):
