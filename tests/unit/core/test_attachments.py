@@ -271,3 +271,15 @@ def test_a_missing_copy_is_said_not_crashed(tmp_path, files):
     item = {"id": 1, "type": "user", "source": "user", "content": "x", "attachments": [record]}
     (message,) = items_to_messages([item], AttachmentView(tmp_path, vision=True))
     assert "the copy of a.md is missing" in message["content"]
+
+
+def test_the_as_sent_view_counts_the_attached_files_as_the_request_did(server, files):
+    from okbot.core.sent_request import load_sent
+
+    target, sources, runner = make_env(server, "gpt-4o-mini")
+    (files / "notes.md").write_text("ship on Friday\n" * 200)
+    (files / "chart.png").write_bytes(png_bytes(640, 480))
+    server.enqueue(Reply(text="ok"))
+    result = runner.run_turn(target, "read these", attachments=[files / "notes.md", files / "chart.png"])
+    sent = load_sent(sources, target, result.user_id)
+    assert sum(s.tokens for s in sent.items) == sent.request.items_tokens
