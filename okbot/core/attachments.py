@@ -2,9 +2,11 @@
 
 :func:`attach` reads a file the user picked, refuses what OkBot cannot send (a binary file, a file too
 large), copies it into the chat's folder (``<chat>/attachments/<sha256 prefix>-<name>``, written
-atomically) and returns its record: ``name``, ``kind`` (``text`` | ``image``), ``size`` (bytes),
-``sha256``, ``path`` (the copy, relative to the chat's folder), and for text ``chars`` (the whole
-text's length), for images ``width``, ``height`` and ``mime``. The user item carries these records
+atomically) and returns its record: ``name``, ``kind`` (``text`` | ``pdf`` | ``image``), ``size``
+(bytes), ``sha256``, ``path`` (the copy, relative to the chat's folder), and for text and PDFs
+``chars`` (the whole text's length), for PDFs ``pages`` and ``textPath`` (the text pypdf extracted,
+at most :data:`TEXT_CAP_CHARS` characters, kept beside the copy so a send never parses the PDF
+again), for images ``width``, ``height`` and ``mime``. The user item carries these records
 under ``attachments``; the bytes never enter ``session.jsonl``.
 
 At send time :class:`AttachmentView` reads the copy back: a text file becomes text after the
@@ -39,7 +41,7 @@ from okbot.storage.errors import OkBotError
 ATTACHMENTS_DIR = "attachments"
 TEXT_CAP_CHARS = 100_000  # characters of a text file the model receives; the rest is cut, with a note
 MAX_FILE_BYTES = 20 * 1024 * 1024  # OpenAI's limit for one image; a text file beyond it is not a message
-KINDS = ("text", "image")
+KINDS = ("text", "pdf", "image")
 _SNIFF_BYTES = 8192
 _UNSAFE_NAME = re.compile(r"[^\w.\- ]+", re.UNICODE)
 _IMAGE_MIMES = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
@@ -52,6 +54,7 @@ class Prepared:
 
     record: dict[str, Any]
     data: bytes
+    text: str = ""  # a PDF's extracted text, capped (stored beside the copy)
 
 
 def prepare(source: Path) -> Prepared:
@@ -61,20 +64,26 @@ def prepare(source: Path) -> Prepared:
     name = safe_name(source.name)
     sha = hashlib.sha256(data).hexdigest()
     record: dict[str, Any] = {"name": name, "kind": "", "size": len(data), "sha256": sha}
+    record["path"] = f"{ATTACHMENTS_DIR}/{sha[:12]}-{name}"
     image = image_info(data)
+    extracted = ""
     if image is not None:
         fmt, width, height = image
         record.update(kind="image", mime=_IMAGE_MIMES[fmt], width=width, height=height)
+    elif data.startswith(b"%PDF"):
+        extracted, pages = pdf_text(data, source.name)
+        record.update(kind="pdf", pages=pages, chars=len(extracted), textPath=record["path"] + ".txt")
     else:
         text = decode_text(data, source.name)
         record.update(kind="text", chars=len(text))
-    record["path"] = f"{ATTACHMENTS_DIR}/{sha[:12]}-{name}"
-    return Prepared(record, data)
+    return Prepared(record, data, extracted[:TEXT_CAP_CHARS])
 
 
 def save(prepared: Prepared, chat_dir: Path) -> dict[str, Any]:
     """Copy a prepared file into ``chat_dir/attachments/`` (atomically) and return its record."""
     _store(chat_dir / prepared.record["path"], prepared.data)
+    if "textPath" in prepared.record:
+        _store(chat_dir / prepared.record["textPath"], prepared.text.encode("utf-8"))
     return prepared.record
 
 
@@ -129,11 +138,37 @@ def decode_text(data: bytes, name: str) -> str:
             return data.decode("utf-8-sig")
         except UnicodeDecodeError:
             pass
-    kind = "a PDF" if data.startswith(b"%PDF") else "a binary file"
     raise OkBotError(
-        f"{name} is {kind}; OkBot attaches text files (UTF-8 text, code, Markdown) and images (PNG, JPEG, GIF, WebP)",
+        f"{name} is a binary file; OkBot attaches text files (UTF-8 text, code, Markdown), PDFs and images "
+        "(PNG, JPEG, GIF, WebP)",
         hint="paste the part you need as text, or attach a text export of it",
     )
+
+
+def pdf_text(data: bytes, name: str) -> tuple[str, int]:
+    """``(text, pages)`` of a PDF, read with pypdf; :class:`OkBotError` for one that cannot be read or holds
+    no text (a scan)."""
+    import io
+
+    import pypdf  # imported on first use: only a PDF attachment needs it
+
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            raise OkBotError(f"{name} is a password-protected PDF", hint="attach an unprotected copy or its text")
+        pages = [page.extract_text() or "" for page in reader.pages]
+    except OkBotError:
+        raise
+    except Exception as exc:  # pypdf raises many kinds for a broken file; each means "cannot read it"
+        raise OkBotError(
+            f"{name} cannot be read as a PDF ({type(exc).__name__}: {exc})", hint="attach a text export of it"
+        ) from exc
+    text = "\n\n".join(page.strip() for page in pages if page.strip())
+    if not text:
+        raise OkBotError(
+            f"{name} holds no text OkBot can read (a scanned PDF?)", hint="attach its pages as images instead"
+        )
+    return text, len(pages)
 
 
 def image_info(data: bytes) -> tuple[str, int, int] | None:
@@ -198,6 +233,9 @@ def label(record: Mapping[str, Any]) -> str:
     kind = str(record.get("kind", "file"))
     if kind == "image":
         kind = f"image {record.get('width')}×{record.get('height')}"
+    elif kind == "pdf":
+        pages = int(record.get("pages", 0))
+        kind = f"pdf {pages} page{'s' if pages != 1 else ''}"
     return f"{record.get('name')} · {kind} · {human_size(int(record.get('size', 0)))}"
 
 
@@ -288,7 +326,7 @@ class AttachmentView:
         return "\n".join(part for part in (head, body, note) if part)
 
     def _capped_text(self, record: Mapping[str, Any]) -> str:
-        path = self._path(record)
+        path = self._path(record, "textPath" if record.get("kind") == "pdf" else "path")
         with _TEXT_LOCK:
             if path in _TEXT_CACHE:
                 _TEXT_CACHE.move_to_end(path)
@@ -312,8 +350,9 @@ class AttachmentView:
         url = f"data:{record.get('mime', 'image/png')};base64,{base64.b64encode(data).decode('ascii')}"
         return {"type": "image_url", "image_url": {"url": url}}
 
-    def _path(self, record: Mapping[str, Any]) -> Path:
-        return self.chat_dir / ATTACHMENTS_DIR / Path(str(record.get("path", ""))).name
+    def _path(self, record: Mapping[str, Any], key: str = "path") -> Path:
+        # only a name inside the chat's attachments folder: a record cannot point anywhere else
+        return self.chat_dir / ATTACHMENTS_DIR / Path(str(record.get(key, ""))).name
 
     def content(self, item: Mapping[str, Any], text: str) -> str | list[dict[str, Any]]:
         """A user item's wire content: ``text`` with its text files appended, and its images as parts."""

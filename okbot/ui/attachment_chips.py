@@ -72,12 +72,15 @@ def save_pasted(image: QImage) -> Path | None:
 
 
 def chip_text(path: Path) -> str:
-    """``notes.md · 4.2 KB · ≈1,075 tokens`` (images: ``cat.png · 800×600 · 120.3 KB · ≈765 tokens``)."""
+    """``notes.md · 4.2 KB · ≈1,075 tokens`` (images: ``cat.png · 800×600 · 120.3 KB · ≈765 tokens``,
+    PDFs: ``paper.pdf · PDF · 1.2 MB``)."""
     size = path.stat().st_size
     image = image_size(path)
     if image is not None:
         cost = image_tokens(image.width(), image.height())
         return f"{safe_name(path.name)} · {image.width()}×{image.height()} · {human_size(size)} · ≈{cost:,} tokens"
+    if path.suffix.lower() == ".pdf":  # its text is read when it is sent; its size says little about it
+        return f"{safe_name(path.name)} · PDF · {human_size(size)}"
     return f"{safe_name(path.name)} · {human_size(size)} · ≈{max(1, size // 4):,} tokens"
 
 

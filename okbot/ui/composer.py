@@ -198,7 +198,7 @@ class Composer(QFrame):
         self.attach_button.setObjectName("attachButton")
         self.attach_button.setText("+")  # a glyph every font has (emoji fonts are often missing)
         self.attach_button.setAutoRaise(True)
-        self.attach_button.setToolTip("Attach files: text, code, Markdown; images for models that read them")
+        self.attach_button.setToolTip("Attach files: text, code, Markdown, PDF; images for models that read them")
         self.attach_button.setAccessibleName("Attach files")
         self.attach_button.clicked.connect(self._on_attach_button_clicked)
         # how the attach button asks for files (a file dialog; tests give their own)
@@ -315,8 +315,8 @@ class Composer(QFrame):
             self,
             "Attach files",
             "",
-            "Text, code and images (*.txt *.md *.py *.json *.csv *.log *.yaml *.yml *.toml *.html *.js *.ts *.c *.h "
-            "*.cpp *.rs *.go *.java *.sh *.png *.jpg *.jpeg *.gif *.webp);;All files (*)",
+            "Text, code, PDFs and images (*.pdf *.txt *.md *.py *.json *.csv *.log *.yaml *.yml *.toml *.html *.js "
+            "*.ts *.c *.h *.cpp *.rs *.go *.java *.sh *.png *.jpg *.jpeg *.gif *.webp);;All files (*)",
         )
         return files
 

@@ -44,6 +44,32 @@ def jpeg_header(width: int, height: int) -> bytes:
     return b"\xff\xd8" + app0 + sof + b"\xff\xd9"
 
 
+def pdf_bytes(pages: list[str]) -> bytes:
+    """A real PDF with one line of Helvetica text per page (built by hand: objects, xref, trailer)."""
+    count = len(pages)
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>"]
+    kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(count))
+    objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {count} >>".encode())
+    font = 3 + 2 * count
+    for i, text in enumerate(pages):
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
+            f"/Resources << /Font << /F1 {font} 0 R >> >> >>".encode()
+        )
+        stream = f"BT /F1 12 Tf 72 712 Td ({text}) Tj ET".encode()
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
 def records(target) -> list[dict]:
     return list(SessionStore(target.session_path).iter_items())
 
@@ -88,11 +114,32 @@ def test_a_binary_file_is_refused_in_words_and_nothing_is_copied(files, tmp_path
     assert not (tmp_path / "chat").exists()
 
 
-def test_a_pdf_is_refused_in_words(files, tmp_path):
+def test_a_pdf_goes_in_as_its_text(files, tmp_path):
     source = files / "paper.pdf"
-    source.write_bytes(b"%PDF-1.7\n\x00\x01binary stream")
-    with pytest.raises(OkBotError, match="paper.pdf is a PDF"):
+    source.write_bytes(pdf_bytes(["Attachments are copied", "into the chat folder"]))
+    chat = tmp_path / "chat"
+    record = attachments.attach(source, chat)
+    assert (record["kind"], record["pages"]) == ("pdf", 2)
+    assert (chat / record["path"]).read_bytes() == source.read_bytes()
+    item = {"id": 1, "type": "user", "source": "user", "content": "summarise", "attachments": [record]}
+    (message,) = items_to_messages([item], AttachmentView(chat, vision=True))
+    size = attachments.human_size(record["size"])
+    assert message["content"] == (
+        f"summarise\n\n[attached file: paper.pdf · pdf 2 pages · {size}]\n"
+        "Attachments are copied\n\ninto the chat folder"
+    )
+
+
+def test_a_pdf_that_cannot_be_read_is_refused_in_words(files, tmp_path):
+    source = files / "broken.pdf"
+    source.write_bytes(b"%PDF-1.7\n\x00\x01 not really a pdf")
+    with pytest.raises(OkBotError, match="broken.pdf cannot be read as a PDF"):
         attachments.attach(source, tmp_path / "chat")
+    scan = files / "scan.pdf"
+    scan.write_bytes(pdf_bytes([""]))
+    with pytest.raises(OkBotError, match=r"scan.pdf holds no text OkBot can read \(a scanned PDF\?\)"):
+        attachments.attach(scan, tmp_path / "chat")
+    assert not (tmp_path / "chat").exists()
 
 
 def test_missing_and_folder_sources_are_refused(files, tmp_path):
