@@ -256,14 +256,16 @@ class TurnRunner:
         (:mod:`okbot.core.session.branches`). Only messages in the uncompressed tail can be edited."""
         callbacks = callbacks or TurnCallbacks()
         self.sources.loaded_counter(target)
-        self._check_message(target, text)
+        # the new version keeps the files of the message it replaces
+        files = attached_files.records_of(self._tail(target).item(item_id, "editing"))
+        self._check_message(target, text, bool(files))
         member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
         self._close_dangling_calls(target, callbacks)
         session = self.sources.session(target)
         parent = versions.edit_parent(self._tail(target), item_id)
         callbacks.on_item(session.append(branches.marker("edit", parent, f"Message #{item_id} edited and sent again.")))
         self.sources.memory.prepare(target, text)
-        user = session.append(user_message(text))
+        user = session.append(user_message(text, files))
         callbacks.on_item(user)
         self._before_run(target, None, callbacks)
         return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)

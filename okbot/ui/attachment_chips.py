@@ -85,7 +85,10 @@ def chip_text(path: Path) -> str:
 
 
 class AttachmentChips(QWidget):
-    """The chips of the files to send; hidden while there are none. ``changed`` after every add or removal."""
+    """The chips of the files to send; hidden while there are none. ``changed`` after every add or removal.
+
+    An image chip says so when the chat's model cannot read images (:meth:`set_model`), before sending.
+    """
 
     changed = Signal()
 
@@ -93,6 +96,8 @@ class AttachmentChips(QWidget):
         super().__init__(parent)
         self.setObjectName("attachmentChips")
         self._paths: list[Path] = []
+        self._labels: dict[Path, tuple[QLabel, str]] = {}  # an image's chip label and its plain text
+        self._no_images = ""  # the model's name when it cannot read images
         self._layout = QHBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.setSpacing(6)
@@ -118,7 +123,7 @@ class AttachmentChips(QWidget):
         if path in self._paths:
             return ""
         self._paths.append(path)
-        self._layout.insertWidget(self._layout.count() - 1, self._chip(path, text))
+        self._layout.insertWidget(self._layout.count() - 1, self._chip(path, text, image_size(path) is not None))
         self.show()
         self.changed.emit()
         return ""
@@ -132,13 +137,28 @@ class AttachmentChips(QWidget):
             return
         index = self._paths.index(path)
         self._paths.pop(index)
+        self._labels.pop(path, None)
         item = self._layout.takeAt(index)
         if item is not None and item.widget() is not None:
             item.widget().deleteLater()
         self.setVisible(bool(self._paths))
         self.changed.emit()
 
-    def _chip(self, path: Path, text: str) -> QFrame:
+    def set_model(self, model: str, vision: bool) -> None:
+        """The chat's model: image chips warn when it cannot read them."""
+        self._no_images = "" if vision else model
+        for label, text in self._labels.values():
+            self._show(label, text)
+
+    def _show(self, label: QLabel, text: str) -> None:
+        if self._no_images:
+            label.setText(f"⚠ {text} · {self._no_images} cannot read images")
+            label.setToolTip("Remove the image or pick a vision model; sending with it is refused")
+        else:
+            label.setText(text)
+            label.setToolTip("")
+
+    def _chip(self, path: Path, text: str, image: bool) -> QFrame:
         chip = QFrame(self)
         chip.setObjectName("attachmentChip")
         chip.setFrameShape(QFrame.Shape.StyledPanel)
@@ -147,6 +167,9 @@ class AttachmentChips(QWidget):
         row.setSpacing(2)
         label = QLabel(text, chip)
         label.setToolTip(str(path))
+        if image:
+            self._labels[path] = (label, text)
+            self._show(label, text)
         remove = QToolButton(chip)
         remove.setObjectName("removeAttachment")
         remove.setText("✕")

@@ -30,6 +30,7 @@ from okbot.core import chat_text
 from okbot.core.roster import SquadRoster
 from okbot.core.squad import members as squad_members
 from okbot.core.squad import mention
+from okbot.core.tokens import model_facts
 from okbot.core.workspace import Target
 from okbot.llm.events import Degraded, Retrying
 from okbot.storage.errors import OkBotError
@@ -261,6 +262,8 @@ class ChatPage(QWidget):
     def refresh_model(self) -> None:
         """Show the model this chat talks to (the assistant's own, else the default in settings)."""
         default = self.ctx.settings.get("provider.model")
+        model = self.ctx.sources.model_for(self.target)
+        self.composer.set_model(model, model_facts(model).vision)  # an image chip warns before sending
         if self.target.kind == "squad":
             self.model_picker.lock(default, SQUAD_MODEL_TEXT)
             return

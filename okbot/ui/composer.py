@@ -242,6 +242,10 @@ class Composer(QFrame):
             if problem:
                 self.attach_refused.emit(problem)
 
+    def set_model(self, model: str, vision: bool) -> None:
+        """The chat's model and whether it reads images (an image chip warns when it does not)."""
+        self.chips.set_model(model, vision)
+
     def set_text(self, text: str) -> None:
         self.edit.setPlainText(text)
         self.edit.moveCursor(self.edit.textCursor().MoveOperation.End)

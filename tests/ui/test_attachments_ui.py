@@ -52,7 +52,7 @@ def test_the_attach_button_adds_chips_that_can_be_removed(qtbot: QtBot, tmp_path
     assert composer.attachments() == [tmp_path / "notes.md", picture]
     texts = chip_texts(composer)
     assert texts[0] == "notes.md · 700 B · ≈175 tokens"
-    assert texts[1].startswith("pic.png · 512×512 · ") and texts[1].endswith("≈255 tokens")
+    assert texts[1].startswith("pic.png · 512×512 · ") and texts[1].endswith("≈255 tokens")  # gpt-4o-mini: vision
     assert composer.button.isEnabled()  # files alone may be sent
     remove = [b for b in composer.chips.findChildren(QToolButton) if b.toolTip() == "Remove notes.md"]
     remove[0].click()
@@ -141,6 +141,8 @@ def test_an_image_for_a_model_without_vision_is_refused_and_the_chips_stay(qtbot
             page = open_page(qtbot, ctx)
             picture = image_file(tmp_path / "pic.png", 64, 48)
             page.composer.add_files([picture])
+            (chip,) = chip_texts(page.composer)
+            assert chip.startswith("⚠ pic.png · 64×48") and chip.endswith("qwen2.5:7b cannot read images")
             page.send("look")
             qtbot.waitUntil(lambda: not page.streaming, timeout=15_000)
             qtbot.waitUntil(lambda: "cannot read images" in page.status_text(), timeout=5_000)

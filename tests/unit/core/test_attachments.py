@@ -330,3 +330,15 @@ def test_the_as_sent_view_counts_the_attached_files_as_the_request_did(server, f
     result = runner.run_turn(target, "read these", attachments=[files / "notes.md", files / "chart.png"])
     sent = load_sent(sources, target, result.user_id)
     assert sum(s.tokens for s in sent.items) == sent.request.items_tokens
+
+
+def test_an_edited_message_keeps_its_files(server, files):
+    target, sources, runner = make_env(server, "gpt-4o-mini")
+    (files / "notes.md").write_text("ship on Friday\n")
+    server.enqueue(Reply(text="Friday"), Reply(text="Still Friday"))
+    first = runner.run_turn(target, "when?", attachments=[files / "notes.md"])
+    runner.edit(target, first.user_id, "when exactly?")
+    edited = [it for it in records(target) if it["type"] == "user"][-1]
+    assert edited["content"] == "when exactly?"
+    assert edited["attachments"] == records(target)[0]["attachments"]
+    assert "ship on Friday" in server.chat_requests()[-1]["messages"][-1]["content"]
