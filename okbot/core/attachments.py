@@ -79,6 +79,15 @@ def prepare(source: Path) -> Prepared:
     return Prepared(record, data, extracted[:TEXT_CAP_CHARS])
 
 
+def prepared_tokens(counter: Any, prepared: Prepared) -> int:
+    """What a prepared file will add to the request (before it is copied): its capped text, or its image cost."""
+    record = prepared.record
+    if record["kind"] == "image":
+        return image_tokens(record["width"], record["height"])
+    text = prepared.text if record["kind"] == "pdf" else decode_text(prepared.data, record["name"])[:TEXT_CAP_CHARS]
+    return counter.count_text(text)
+
+
 def save(prepared: Prepared, chat_dir: Path) -> dict[str, Any]:
     """Copy a prepared file into ``chat_dir/attachments/`` (atomically) and return its record."""
     _store(chat_dir / prepared.record["path"], prepared.data)

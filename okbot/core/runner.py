@@ -214,7 +214,8 @@ class TurnRunner:
         # exact counts for the decisions below (bounded; the runner is never on the GUI thread)
         self.sources.loaded_counter(target)
         files = self._check_files(target, attachments)
-        self._check_message(target, text, bool(files))
+        counter = self.sources.counter(self.sources.model_for(target))
+        self._check_message(target, text, bool(files), sum(attached_files.prepared_tokens(counter, f) for f in files))
         # "@member …" in a squad: an unknown name is refused here, before anything is written or sent
         member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
         self._close_dangling_calls(target, callbacks)
@@ -341,7 +342,7 @@ class TurnRunner:
             )
         return files
 
-    def _check_message(self, target: Target, text: str, has_files: bool = False) -> None:
+    def _check_message(self, target: Target, text: str, has_files: bool = False, file_tokens: int = 0) -> None:
         if not text.strip() and not has_files:
             raise OkBotError("the message is empty")
         if len(text) > MAX_USER_CHARS:
@@ -350,11 +351,12 @@ class TurnRunner:
                 hint="attach it as a file or split it",
             )
         window = self.sources.context_window(target)
-        tokens = self.sources.counter(self.sources.model_for(target)).count_text(text)
+        tokens = self.sources.counter(self.sources.model_for(target)).count_text(text) + file_tokens
         if tokens > window - reply_reserve(window):
+            what = "the message with its files" if file_tokens else "the message"
             raise OkBotError(
-                f"the message is about {tokens:,} tokens and cannot fit the model's {window:,}-token window",
-                hint="shorten it or pick a model with a larger window",
+                f"{what} is about {tokens:,} tokens and cannot fit the model's {window:,}-token window",
+                hint="attach less, shorten it or pick a model with a larger window",
             )
 
     def _run(

@@ -342,3 +342,12 @@ def test_an_edited_message_keeps_its_files(server, files):
     assert edited["content"] == "when exactly?"
     assert edited["attachments"] == records(target)[0]["attachments"]
     assert "ship on Friday" in server.chat_requests()[-1]["messages"][-1]["content"]
+
+
+def test_files_too_big_for_the_models_window_are_refused_before_anything_is_written(files):
+    with FakeOpenAIServer(models=("llava",)) as server:
+        target, sources, runner = make_env(server, "llava")  # a 4,096-token window
+        (files / "long.txt").write_text("many words here " * 5000)
+        with pytest.raises(OkBotError, match=r"the message with its files is about [\d,]+ tokens and cannot fit"):
+            runner.run_turn(target, "read it", attachments=[files / "long.txt"])
+        assert records(target) == [] and not (target.dir / "attachments").exists()
