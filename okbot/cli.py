@@ -45,6 +45,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ID",
         help="a new version of the reply holding item ID (default: the last reply)",
     )
+    p.add_argument(
+        "--attach",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="attach a file to the message (text, code, Markdown, or an image for a vision model); repeatable",
+    )
     p.add_argument("--json", action="store_true", help="emit events as JSON lines")
     p.add_argument(
         "-v",
@@ -151,12 +159,16 @@ def _cmd_chat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     ws = _workspace()
     target = ws.resolve(args.target)
+    if args.attach and (args.retry or args.regenerate is not None or args.edit is not None):
+        raise OkBotError("--attach goes with a new message", hint="drop --retry, --edit or --regenerate")
     if args.retry or args.regenerate is not None:
         text = None
     elif args.message is not None:
         text = args.message
     elif sys.stdin is None or sys.stdin.isatty():
-        raise OkBotError("no message given", hint="use -m TEXT or pipe the message on stdin")
+        if not args.attach:
+            raise OkBotError("no message given", hint="use -m TEXT or pipe the message on stdin")
+        text = ""  # the attached files are the message
     else:
         text = sys.stdin.read()
     return run_chat(
@@ -169,6 +181,7 @@ def _cmd_chat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err=err,
         edit_of=args.edit,
         regenerate_of=args.regenerate,
+        attachments=args.attach,
     )
 
 

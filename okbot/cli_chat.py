@@ -12,7 +12,8 @@ import select
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from okbot.core.items import asked_member, is_member_answer, member_of
@@ -189,9 +190,15 @@ class _ChatOutput:
 
 
 def _turn_job(
-    runner: TurnRunner, target: Target, text: str | None, edit_of: int | None, regenerate_of: int | None
+    runner: TurnRunner,
+    target: Target,
+    text: str | None,
+    edit_of: int | None,
+    regenerate_of: int | None,
+    attachments: Sequence[Path] = (),
 ) -> Callable[[TurnCallbacks, CancelToken], TurnResult]:
-    """The runner call for a message, a retry (``text`` None), an edit or a regeneration (0: the last reply)."""
+    """The runner call for a message (with its ``attachments``), a retry (``text`` None), an edit or a
+    regeneration (0: the last reply)."""
     if regenerate_of is not None:
         if regenerate_of == 0:
             last_user = next(
@@ -207,8 +214,10 @@ def _turn_job(
         return lambda callbacks, cancel: runner.edit(target, edit_of, message, callbacks=callbacks, cancel=cancel)
     if text is None:
         return lambda callbacks, cancel: runner.retry(target, callbacks=callbacks, cancel=cancel)
-    message = text
-    return lambda callbacks, cancel: runner.run_turn(target, message, callbacks=callbacks, cancel=cancel)
+    message, files = text, list(attachments)
+    return lambda callbacks, cancel: runner.run_turn(
+        target, message, callbacks=callbacks, cancel=cancel, attachments=files
+    )
 
 
 def _run_turn(
@@ -279,11 +288,13 @@ def run_chat(
     verbose: bool = False,
     edit_of: int | None = None,
     regenerate_of: int | None = None,
+    attachments: Sequence[Path] = (),
 ) -> int:
     """Run one turn and report it; returns the exit code.
 
     ``text=None`` retries the last turn; ``edit_of`` sends ``text`` as a new version of that message;
-    ``regenerate_of`` runs that reply again as a new version (0: the last reply)."""
+    ``regenerate_of`` runs that reply again as a new version (0: the last reply); ``attachments`` are
+    files sent with a new message."""
     sources = ContextSources(ws)
     for problem in sources.settings.problems:
         print(f"okbot: note: {problem}", file=err)
@@ -292,6 +303,6 @@ def run_chat(
     runner = make_turn_runner(sources, provider, keeper)
     output = _ChatOutput(out, err, as_json=as_json, verbose=verbose, names=_member_names(ws, target))
     cancel = CancelToken()
-    job = _turn_job(runner, target, text, edit_of, regenerate_of)
+    job = _turn_job(runner, target, text, edit_of, regenerate_of, attachments)
     outcome = _run_turn(job, output.callbacks(cancel), cancel)
     return _wrap_up(outcome, keeper, output, err)

@@ -256,6 +256,7 @@ def render_all(out: Path) -> list[Path]:
         written += render_evolution(ctx, server, chat_target, out)
         written += render_chat_details(ctx, server, out)
         written += render_versions(ctx, server, out)
+        written += render_attachments(ctx, server, out)
         written += render_as_sent(ctx, server, out)
         written += render_chat_view(ctx, out)
         written += render_chat_thought(ctx, out)
@@ -480,6 +481,61 @@ def render_versions(ctx: object, server: object, out: Path) -> list[Path]:
     window.close()
     window.deleteLater()
     settle(ctx)
+    return written
+
+
+def render_attachments(ctx: object, server: object, out: Path) -> list[Path]:
+    """A message sent with a CSV and a chart (the bubble names its files; the chart went as an image part to
+    a vision model), then two more files waiting as chips above the composer. A real turn."""
+    from PySide6.QtCore import QRectF, Qt
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    from okbot.ui.main_window import MainWindow
+    from tests.helpers.fake_openai import Reply
+
+    vision_model = "qwen2.5-vl-7b-instruct"
+    server.models.append(vision_model)
+    target = ctx.workspace.create_assistant("Chart reader", role="Reads data files and charts.", model=vision_model)
+    files = Path(tempfile.mkdtemp(prefix="okbot-shot-files-"))
+    (files / "readings-march.csv").write_text(
+        "ts,sensor,reading\n"
+        + "".join(f"2024-03-{d:02d}T12:00:00Z,s{d % 4},{20 + d * 0.3:.1f}\n" for d in range(1, 29))
+    )
+    chart = QImage(900, 500, QImage.Format.Format_RGB32)
+    chart.fill(QColor("white"))
+    painter = QPainter(chart)
+    for i, height in enumerate((120, 180, 150, 260, 310, 280, 390)):
+        painter.fillRect(QRectF(60 + i * 115, 460 - height, 80, height), QColor("#3b82f6"))
+    painter.setPen(QColor("#333"))
+    painter.drawLine(40, 460, 880, 460)
+    painter.drawText(QRectF(0, 10, 900, 30), Qt.AlignmentFlag.AlignCenter, "Peak memory per import (MB)")
+    painter.end()
+    chart.save(str(files / "memory-chart.png"), "PNG")
+    (files / "nightly.py").write_text("import pandas as pd\n\nframe = pd.read_parquet('readings/')\n")
+    (files / "notes.md").write_text("# Import notes\n\n- chunks of 500k rows\n- float32 readings\n")
+    server.enqueue(
+        Reply(
+            text="The CSV has **28 readings** from 4 sensors. The chart shows peak memory climbing from about "
+            "120 MB to **390 MB** over seven imports: the last three runs are where the chunk size grew."
+        )
+    )
+    window = MainWindow(ctx)
+    window.resize(*WINDOW_SIZE)
+    window.show()
+    window.select_target(target.kind, target.id)
+    page = window.current_page()
+    page.composer.add_files([files / "readings-march.csv", files / "memory-chart.png"])
+    page.send("What do these show?")
+    settle(ctx, until=lambda: not page.streaming)
+    page.composer.add_files([files / "nightly.py", files / "notes.md"])
+    page.composer.set_text("Now check the nightly job against these notes")
+    page.focus_composer()
+    settle(ctx)
+    written = [grab(window, out / "chat-attachment.png")]
+    window.close()
+    window.deleteLater()
+    settle(ctx)
+    shutil.rmtree(files, ignore_errors=True)
     return written
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from okbot.config.settings import Settings
+from okbot.core.attachments import AttachmentView
 from okbot.core.digest import STRONG_DIRECTIVE, directive_grade
 from okbot.core.instructions import (
     InstructionBlock,
@@ -31,6 +32,7 @@ from okbot.core.squad import (
     members,
 )
 from okbot.core.summary import SessionSummary
+from okbot.core.tokens import model_facts
 from okbot.core.workspace import Target
 from okbot.storage.errors import NotFound, OkBotError
 
@@ -75,6 +77,7 @@ class ContextProjection:
     member: str | None = None  # a squad member's request (their view of the squad), not the captain's
     member_name: str = ""
     prepare_ratio: float = 0.0  # contextCompression.prepareRatio; 0 = no earlier mark than ``ratio``
+    files: AttachmentView | None = None  # reads attached files back from the chat's folder
 
     @property
     def instruction_tokens(self) -> int:
@@ -116,9 +119,9 @@ class ContextProjection:
         if self.blocks:
             messages.append({"role": "system", "content": self.system_text()})
         if self.member is not None:
-            messages.extend(member_view(self.items, self.member, delegation_tool_name(self.member)))
+            messages.extend(member_view(self.items, self.member, delegation_tool_name(self.member), self.files))
         else:
-            messages.extend(items_to_messages(self.items))
+            messages.extend(items_to_messages(self.items, self.files))
         return messages
 
     def to_json(self) -> dict[str, Any]:
@@ -185,7 +188,8 @@ def build_context(
     speaker = _speaker(target, member, sources, notices)
     kept_words = _kept_words(session, summary, covered, notices, counter, sources.context_window(target))
     inputs = _instruction_inputs(target, speaker, sources, settings, summary, kept_words)
-    blocks, item_tokens, overhead = _counted(counter, inputs, items)
+    files = AttachmentView(target.dir, model_facts(model).vision)
+    blocks, item_tokens, overhead = _counted(counter, inputs, items, files)
     return ContextProjection(
         target=target,
         model=model,
@@ -206,6 +210,7 @@ def build_context(
         notices=notices,
         member=member,
         member_name=speaker.target.name if member is not None else "",
+        files=files,
     )
 
 
@@ -408,23 +413,25 @@ def _instruction_inputs(
 
 # ---------------------------------------------------------------------------- counting
 def _counted(
-    counter: Any, inputs: InstructionInputs, items: list[dict[str, Any]]
+    counter: Any, inputs: InstructionInputs, items: list[dict[str, Any]], files: AttachmentView | None = None
 ) -> tuple[list[InstructionBlock], list[int], int]:
     """The instruction blocks with their tokens, each item's tokens (its wire prefix included), and the
     chat format's overhead: reply priming, the system message's own and the blank lines between blocks."""
     blocks = [b.with_tokens(counter.count_text(b.text)) for b in assemble_instructions(inputs)]
-    item_tokens = [item_token_count(counter, it) for it in items]
+    item_tokens = [item_token_count(counter, it, files) for it in items]
     overhead = counter.count_messages_overhead()
     if blocks:
         overhead += counter.count_message("", "system") + counter.count_text("\n\n") * (len(blocks) - 1)
     return blocks, item_tokens, overhead
 
 
-def item_token_count(counter: Any, item: dict[str, Any]) -> int:
-    """An item's tokens as the model receives it: its content and the app-written text put before it on
-    the wire (a source label). The as-sent view counts the items of a recorded request with it too."""
+def item_token_count(counter: Any, item: dict[str, Any], files: AttachmentView | None = None) -> int:
+    """An item's tokens as the model receives it: its content, the app-written text put before it on
+    the wire (a source label) and its attached files (``files``: read from the chat's folder). The
+    as-sent view counts the items of a recorded request with it too."""
     prefix = wire_prefix(item)
-    return counter.count_item(item) + (counter.count_text(prefix) if prefix else 0)
+    extra = files.tokens(counter, item) if files is not None else 0
+    return counter.count_item(item) + (counter.count_text(prefix) if prefix else 0) + extra
 
 
 # ---------------------------------------------------------------------------- the user's kept words

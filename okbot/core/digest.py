@@ -1,6 +1,7 @@
 """One-line digests of session items, and the user-message checklist.
 
-The summarizer never sees raw tool output: a call becomes ``call tool(argument gist)`` and a
+The summarizer never sees raw tool output (nor attached files: a user message's files are one
+``[attached: name · kind · size]`` digest): a call becomes ``call tool(argument gist)`` and a
 result ``result tool: ok, 52,310 chars, 1,204 lines: <first line gist>``. The UI's collapsed
 tool rows and hidden tool results in the projection use the same digests.
 """
@@ -12,6 +13,7 @@ import re
 from typing import Any
 
 from okbot.core import jsontext
+from okbot.core.attachments import digest as attachments_digest
 from okbot.core.items import is_member_answer, item_text, preview
 
 # Messages that only move the work along; never offered for verbatim keeping.
@@ -157,7 +159,9 @@ def item_digest(item: dict[str, Any], *, text_limit: int = 400) -> str:
     who = "user" if kind == "user" and item.get("source") == "user" else item.get("author", "?")
     status = item.get("status", "complete")
     mark = f" [{status}]" if kind == "assistant" and status != "complete" else ""
-    return f"{ref} {who}{mark}: {preview(item_text(item), text_limit)}"
+    files = attachments_digest(item)  # name, kind and size of attached files; never their text or bytes
+    text = preview(item_text(item), text_limit)
+    return f"{ref} {who}{mark}: {text} {files}" if files and text else f"{ref} {who}{mark}: {text or files}"
 
 
 def checklist_entry(item: dict[str, Any], limit: int = 140) -> str:

@@ -9,11 +9,12 @@ time), ``type``, ``author`` (``user`` or an assistant id; ``app`` for notices), 
 =============  ==============================================================================
 type           content fields
 =============  ==============================================================================
-user           ``content`` (str)
+user           ``content`` (str), optionally ``attachments`` (records of attached files, see
+               :mod:`okbot.core.attachments`: metadata and a path to the copy, never the bytes)
 assistant      ``content`` (str), ``status`` (complete | interrupted | error), ``usage`` (dict);
                optional ``reasoning`` (str, what the model showed of its thinking) and
                ``reasoningSeconds`` (float) -- kept for the user only: never sent back to the
-               model, summarized or mined for memories; usage counts it as completion
+               model, summarized or mined for memories; usage counts it as completion tokens
 tool_call      ``call_id``, ``name``, ``arguments`` (JSON text as the model produced it)
 tool_result    ``call_id``, ``name``, ``content`` (str), ``ok`` (bool)
 notice         ``content`` (str), ``level`` (info | warning | error) -- shown to the user only
@@ -36,6 +37,7 @@ from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
+from okbot.core.attachments import validate_records
 from okbot.storage.atomic import to_utf8
 
 SCHEMA_VERSION = 1  # written on ordinary items
@@ -83,6 +85,10 @@ def validate_item(obj: Any) -> dict[str, Any]:
     for key in ("author", "source", "ts"):
         if key in obj and not isinstance(obj[key], str):
             raise InvalidItem(f"item {item_id} has a non-text {key!r}")
+    if kind == "user" and "attachments" in obj:
+        problem = validate_records(obj["attachments"])
+        if problem:
+            raise InvalidItem(f"user item {item_id}: {problem}")
     return obj
 
 
@@ -103,7 +109,10 @@ def new_item(kind: str, *, author: str, source: str, **fields: Any) -> dict[str,
     return item
 
 
-def user_message(text: str) -> dict[str, Any]:
+def user_message(text: str, attachments: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What the user typed, with the records of the files they attached (none: no ``attachments`` key)."""
+    if attachments:
+        return new_item("user", author="user", source="user", content=text, attachments=attachments)
     return new_item("user", author="user", source="user", content=text)
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from okbot.core import jsontext
+from okbot.core.attachments import AttachmentView, digest
 from okbot.core.items import is_member_answer, member_of
 
 INTERRUPTED_MARK = "[app note: this reply was interrupted before it finished]"
@@ -67,7 +68,20 @@ def _by_member(item: dict[str, Any]) -> bool:
     return item.get("type") == "assistant" and bool(member_of(item))
 
 
-def member_view(items: Iterable[dict[str, Any]], member: str, own_call: str) -> list[dict[str, Any]]:
+def user_content(item: dict[str, Any], files: AttachmentView | None) -> str | list[dict[str, Any]]:
+    """A user item's wire content: its label and text, then its attached files (text, or image parts).
+
+    Without ``files`` (no chat folder to read copies from) the attachments stand as one digest line."""
+    text = wire_prefix(item) + item["content"]
+    if files is not None:
+        return files.content(item, text)
+    line = digest(item)
+    return f"{text}\n\n{line}" if line and text else (line or text)
+
+
+def member_view(
+    items: Iterable[dict[str, Any]], member: str, own_call: str, files: AttachmentView | None = None
+) -> list[dict[str, Any]]:
     """The squad's items as squad member ``member`` sees them, as messages (``own_call``: its ask tool).
 
     What the user typed stays theirs; what ``member`` said (its direct answers, its replies to the
@@ -80,7 +94,7 @@ def member_view(items: Iterable[dict[str, Any]], member: str, own_call: str) -> 
         kind, speaker = item.get("type"), member_of(item)
         own = bool(speaker) and speaker == member  # said by ``member`` itself
         if kind == "user":
-            messages.append({"role": "user", "content": wire_prefix(item) + item["content"]})
+            messages.append({"role": "user", "content": user_content(item, files)})
         elif kind == "assistant" and own:
             messages.append({"role": "assistant", "content": _assistant_text(item)})
         elif kind == "assistant":
@@ -103,7 +117,8 @@ def task_text(item: dict[str, Any]) -> str:
     return task if isinstance(task, str) and task.strip() else str(item.get("arguments", ""))
 
 
-def items_to_messages(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def items_to_messages(items: Iterable[dict[str, Any]], files: AttachmentView | None = None) -> list[dict[str, Any]]:
+    """The items as Chat Completions messages; ``files`` reads attached files back from the chat's folder."""
     messages: list[dict[str, Any]] = []
     pending: dict[str, dict[str, Any]] = {}  # call_id -> the assistant message that made the call
 
@@ -138,9 +153,10 @@ def items_to_messages(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
                 messages.append({"role": "tool", "tool_call_id": item["call_id"], "content": content})
             continue
         close_pending()
-        if kind == "user" or _by_member(item):
-            text = item["content"] if kind == "user" else _assistant_text(item)
-            messages.append({"role": "user", "content": wire_prefix(item) + text})
+        if kind == "user":
+            messages.append({"role": "user", "content": user_content(item, files)})
+        elif _by_member(item):
+            messages.append({"role": "user", "content": wire_prefix(item) + _assistant_text(item)})
         elif kind == "assistant":
             messages.append({"role": "assistant", "content": _assistant_text(item)})
     close_pending()

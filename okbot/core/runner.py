@@ -18,8 +18,10 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from okbot.core import attachments as attached_files
 from okbot.core import versions
 from okbot.core.assent import AsSentStore
 from okbot.core.context import ContextProjection, build_context, reply_reserve
@@ -28,6 +30,7 @@ from okbot.core.session import branches
 from okbot.core.session.branches import Versions
 from okbot.core.sources import ContextSources
 from okbot.core.squad import Member, TurnBudget, captain_settings, direct_address
+from okbot.core.tokens import model_facts
 from okbot.core.tools import ToolRegistry
 from okbot.core.turn_runtime import TurnRuntime, stream_round
 from okbot.core.workspace import Target
@@ -197,19 +200,29 @@ class TurnRunner:
 
     # -- entry points -----------------------------------------------------------------------
     def run_turn(
-        self, target: Target, text: str, *, callbacks: TurnCallbacks | None = None, cancel: CancelToken | None = None
+        self,
+        target: Target,
+        text: str,
+        *,
+        callbacks: TurnCallbacks | None = None,
+        cancel: CancelToken | None = None,
+        attachments: Sequence[Path] = (),
     ) -> TurnResult:
-        """Append the user's message and run the turn. Refused messages write nothing."""
+        """Append the user's message (with ``attachments``: files copied into the chat's folder) and run
+        the turn. Refused messages write nothing."""
         callbacks = callbacks or TurnCallbacks()
         # exact counts for the decisions below (bounded; the runner is never on the GUI thread)
         self.sources.loaded_counter(target)
-        self._check_message(target, text)
+        files = self._check_files(target, attachments)
+        counter = self.sources.counter(self.sources.model_for(target))
+        self._check_message(target, text, bool(files), sum(attached_files.prepared_tokens(counter, f) for f in files))
         # "@member …" in a squad: an unknown name is refused here, before anything is written or sent
         member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
         self._close_dangling_calls(target, callbacks)
         self.sources.memory.prepare(target, text)  # a recall refresh due now ranks by this message too
         self._before_run(target, text, callbacks)  # raises OkBotError when the request cannot fit at all
-        user = self.sources.session(target).append(user_message(text))
+        records = [attached_files.save(f, target.dir) for f in files]
+        user = self.sources.session(target).append(user_message(text, records))
         callbacks.on_item(user)
         return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
 
@@ -244,14 +257,16 @@ class TurnRunner:
         (:mod:`okbot.core.session.branches`). Only messages in the uncompressed tail can be edited."""
         callbacks = callbacks or TurnCallbacks()
         self.sources.loaded_counter(target)
-        self._check_message(target, text)
+        # the new version keeps the files of the message it replaces
+        files = attached_files.records_of(self._tail(target).item(item_id, "editing"))
+        self._check_message(target, text, bool(files))
         member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
         self._close_dangling_calls(target, callbacks)
         session = self.sources.session(target)
         parent = versions.edit_parent(self._tail(target), item_id)
         callbacks.on_item(session.append(branches.marker("edit", parent, f"Message #{item_id} edited and sent again.")))
         self.sources.memory.prepare(target, text)
-        user = session.append(user_message(text))
+        user = session.append(user_message(text, files))
         callbacks.on_item(user)
         self._before_run(target, None, callbacks)
         return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
@@ -315,8 +330,20 @@ class TurnRunner:
             callbacks.on_item(item)
 
     # -- the loop ---------------------------------------------------------------------------
-    def _check_message(self, target: Target, text: str) -> None:
-        if not text.strip():
+    def _check_files(self, target: Target, sources: Sequence[Path]) -> list[attached_files.Prepared]:
+        """The files read and checked; images only for a model that takes them (nothing is written)."""
+        files = [attached_files.prepare(path) for path in sources]
+        images = attached_files.needs_vision(f.record for f in files)
+        model = self.sources.model_for(target)
+        if images and not model_facts(model).vision:
+            raise OkBotError(
+                f"{model} cannot read images; remove the image or pick a vision model",
+                hint=f"not sent: {', '.join(images)}",
+            )
+        return files
+
+    def _check_message(self, target: Target, text: str, has_files: bool = False, file_tokens: int = 0) -> None:
+        if not text.strip() and not has_files:
             raise OkBotError("the message is empty")
         if len(text) > MAX_USER_CHARS:
             raise OkBotError(
@@ -324,11 +351,12 @@ class TurnRunner:
                 hint="attach it as a file or split it",
             )
         window = self.sources.context_window(target)
-        tokens = self.sources.counter(self.sources.model_for(target)).count_text(text)
+        tokens = self.sources.counter(self.sources.model_for(target)).count_text(text) + file_tokens
         if tokens > window - reply_reserve(window):
+            what = "the message with its files" if file_tokens else "the message"
             raise OkBotError(
-                f"the message is about {tokens:,} tokens and cannot fit the model's {window:,}-token window",
-                hint="shorten it or pick a model with a larger window",
+                f"{what} is about {tokens:,} tokens and cannot fit the model's {window:,}-token window",
+                hint="attach less, shorten it or pick a model with a larger window",
             )
 
     def _run(

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from okbot.core.assent import AsSentRequest, default_choice, id_runs
+from okbot.core.attachments import AttachmentView
 from okbot.core.context import MODEL_ITEM_TYPES, hidden_stub, item_token_count
 from okbot.core.messages import items_to_messages
 from okbot.core.sources import COUNTER_WAIT_S, ContextSources
+from okbot.core.tokens import model_facts
 from okbot.core.workspace import Target
 from okbot.storage.errors import NotFound, OkBotError
 
@@ -103,15 +105,17 @@ def load_sent(
                 hint=f"its requests are {', '.join(f'#{r.id}' for r in turn)}",
             )
     store.load_texts(chosen)
-    counter = sources.counter(chosen.model or sources.model_for(target))
+    model = chosen.model or sources.model_for(target)
+    counter = sources.counter(model)
     counter.ensure_loaded(timeout=COUNTER_WAIT_S)
+    files = AttachmentView(target.dir, model_facts(model).vision)  # attached files count as they were sent
     items, exact = _read_items(sources.session(target), chosen)
     hidden = set(chosen.hidden_ids)
     loaded = []
     for item_id, item in items:
         if item is not None and item_id in hidden:
             item = hidden_stub(item)
-        loaded.append(SentItem(item_id, item, item_token_count(counter, item) if item is not None else 0))
+        loaded.append(SentItem(item_id, item, item_token_count(counter, item, files) if item is not None else 0))
     return SentRequest(
         request=chosen,
         items=loaded,

@@ -69,6 +69,7 @@ class ModelFacts:
     model: str
     context_window: int
     encoding: str
+    vision: bool = False  # takes images (image_url parts); the rule's "vision" in models.json
 
 
 @lru_cache(maxsize=1)
@@ -106,7 +107,12 @@ def model_facts(model: str) -> ModelFacts:
     rule = table["exact"].get(name) or table["exact"].get(tail)
     if rule is None:
         rule = next((r for r in table["prefixes"] if tail.startswith(r["prefix"])), table["default"])
-    return ModelFacts(model=model, context_window=rule["contextWindow"], encoding=rule["encoding"])
+    return ModelFacts(
+        model=model,
+        context_window=rule["contextWindow"],
+        encoding=rule["encoding"],
+        vision=rule.get("vision") is True,
+    )
 
 
 def effective_context_window(settings: Settings, model: str | None = None) -> int:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import logging
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QKeySequence, QPalette, QShortcut
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFont, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -29,6 +30,7 @@ from okbot.core import chat_text
 from okbot.core.roster import SquadRoster
 from okbot.core.squad import members as squad_members
 from okbot.core.squad import mention
+from okbot.core.tokens import model_facts
 from okbot.core.workspace import Target
 from okbot.llm.events import Degraded, ReasoningDelta, Retrying
 from okbot.llm.providers import list_every_model
@@ -147,6 +149,8 @@ class ChatPage(QWidget):
         self.composer.send_requested.connect(self.send)
         self.composer.stop_requested.connect(self.stop)
         self.composer.history_wanted.connect(self._on_composer_history_wanted)
+        self.composer.attach_refused.connect(lambda why: self._set_status(f"⚠ {why}"))
+        self.setAcceptDrops(True)  # files dropped anywhere on the chat go with the next message
         if target.problem and not target.meta:
             self.composer.setEnabled(False)
             self._set_status(f"⚠ {target.problem}")
@@ -177,10 +181,22 @@ class ChatPage(QWidget):
     def send(self, text: str) -> None:
         """Send ``text`` as the next message, or as the new version of the message being edited
         (ignored while a reply streams)."""
-        if self.streaming or not text.strip():
+        files = self.composer.attachments()
+        if self.streaming or not (text.strip() or files):
             return
         self._sent_text = text
-        self._start(text, edit_of=self.edit_banner.item_id or None)
+        editing = self.edit_banner.item_id or None
+        self._start(text, edit_of=editing, attachments=[] if editing else files)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt API)
+        if event.mimeData().hasUrls() and any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt API)
+        files = [Path(url.toLocalFile()) for url in event.mimeData().urls() if url.isLocalFile()]
+        if files and self.composer.isEnabled():
+            self.composer.add_files(files)
+            event.acceptProposedAction()
 
     def begin_edit(self, item_id: int, text: str) -> None:
         """Put your message ``item_id`` in the composer; sending it makes a new version (see :meth:`send`)."""
@@ -246,6 +262,8 @@ class ChatPage(QWidget):
     def refresh_model(self) -> None:
         """Show the model this chat talks to (the assistant's own, else the default in settings)."""
         default = self.ctx.settings.get("provider.model")
+        model = self.ctx.sources.model_for(self.target)
+        self.composer.set_model(model, model_facts(model).vision)  # an image chip warns before sending
         if self.target.kind == "squad":
             self.model_picker.lock(default, SQUAD_MODEL_TEXT)
             return
@@ -273,7 +291,14 @@ class ChatPage(QWidget):
         self.refresh_model()
 
     # ------------------------------------------------------------- turn slots
-    def _start(self, text: str | None, *, edit_of: int | None = None, regenerate_of: int | None = None) -> None:
+    def _start(
+        self,
+        text: str | None,
+        *,
+        edit_of: int | None = None,
+        regenerate_of: int | None = None,
+        attachments: list[Path] | None = None,
+    ) -> None:
         self._set_status("")
         self._compression_failed = False
         self._evolved_note = self._quiet = ""
@@ -290,6 +315,7 @@ class ChatPage(QWidget):
             tasks=self.ctx.tasks,
             edit_of=edit_of,
             regenerate_of=regenerate_of,
+            attachments=attachments or [],
         )
         worker.item.connect(self._on_worker_item)
         worker.delta.connect(self._on_worker_delta)

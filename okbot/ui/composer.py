@@ -9,15 +9,32 @@ Up in an empty box recalls the messages sent in this chat, newest first (Up agai
 back, Down forward, past the newest the box is empty again); the owner supplies them when asked
 (``history_wanted``). Typing into a recalled message makes it the user's text: recall stops there.
 The placeholder is the longest of its wordings that fits the box, so it never wraps out of sight.
+
+Files go with the message too: the + (attach) button picks them, files dropped or pasted into the box
+are taken, and so is a pasted image; each shows as a removable chip above the box
+(:mod:`okbot.ui.attachment_chips`). A message may be files alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QFontMetrics, QInputMethodEvent, QKeyEvent, QPalette, QResizeEvent
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QPlainTextEdit, QPushButton, QSizePolicy
+from PySide6.QtCore import QMimeData, QSize, Qt, Signal
+from PySide6.QtGui import QFontMetrics, QImage, QInputMethodEvent, QKeyEvent, QPalette, QResizeEvent
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+)
+
+from okbot.ui.attachment_chips import AttachmentChips, save_pasted
 
 MAX_VISIBLE_LINES = 8
 # the placeholder's wordings, longest first: the first that fits the box is shown, the last one elided
@@ -38,6 +55,7 @@ class ComposerEdit(QPlainTextEdit):
 
     submit = Signal()
     recall = Signal(int)  # Up (+1: further back) or Down (-1) where the composer recalls sent messages
+    files_given = Signal(list)  # local files (Paths) dropped or pasted into the box, or a pasted image saved
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -82,6 +100,20 @@ class ComposerEdit(QPlainTextEdit):
                 return
         super().keyPressEvent(event)
 
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:  # noqa: N802 (Qt API)
+        return source.hasImage() or bool(_local_files(source)) or super().canInsertFromMimeData(source)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802 (Qt API)
+        """Files dropped or pasted become attachments, a pasted image too; text is inserted as ever."""
+        files = _local_files(source)
+        if not files and source.hasImage():
+            pasted = save_pasted(QImage(source.imageData()))
+            files = [pasted] if pasted is not None else []
+        if files:
+            self.files_given.emit(files)
+            return
+        super().insertFromMimeData(source)
+
     def set_placeholders(self, wordings: tuple[str, ...]) -> None:
         """Offer ``wordings`` (longest first) as the placeholder; the widest that fits is shown."""
         self._placeholders = wordings or ("",)
@@ -121,16 +153,25 @@ class ComposerEdit(QPlainTextEdit):
         self.setFixedHeight(self._wanted_height())
 
 
-class Composer(QFrame):
-    """The text box and its Send / Stop button.
+def _local_files(source: QMimeData) -> list[Path]:
+    """The local files among ``source``'s URLs (a dragged web link is text, not a file)."""
+    if not source.hasUrls():
+        return []
+    return [Path(url.toLocalFile()) for url in source.urls() if url.isLocalFile() and url.toLocalFile()]
 
-    ``send_requested(text)`` asks to send; the owner calls :meth:`accept_sent` once the turn took
-    the message (the box clears) and leaves the text in place when it was refused.
+
+class Composer(QFrame):
+    """The text box, its attach button and its Send / Stop button, with the chips of the files to send.
+
+    ``send_requested(text)`` asks to send (:meth:`attachments` are the files to go with it); the owner
+    calls :meth:`accept_sent` once the turn took the message (the box and the chips clear) and leaves
+    both in place when it was refused. ``attach_refused(why)``: a file that could not be added.
     """
 
     send_requested = Signal(str)
     stop_requested = Signal()
     history_wanted = Signal()  # Up in the empty box before the sent messages were given (set_history)
+    attach_refused = Signal(str)
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -149,6 +190,19 @@ class Composer(QFrame):
         self.edit.recall.connect(self._on_edit_recall)
         self.edit.textChanged.connect(self._update_button)
         self.edit.textChanged.connect(self._on_edit_text_changed)
+        self.edit.files_given.connect(self.add_files)
+
+        self.chips = AttachmentChips(self)
+        self.chips.changed.connect(self._update_button)
+        self.attach_button = QToolButton(self)
+        self.attach_button.setObjectName("attachButton")
+        self.attach_button.setText("+")  # a glyph every font has (emoji fonts are often missing)
+        self.attach_button.setAutoRaise(True)
+        self.attach_button.setToolTip("Attach files: text, code, Markdown, PDF; images for models that read them")
+        self.attach_button.setAccessibleName("Attach files")
+        self.attach_button.clicked.connect(self._on_attach_button_clicked)
+        # how the attach button asks for files (a file dialog; tests give their own)
+        self.pick_files: Callable[[], list[str]] = self._files_from_dialog
 
         self.button = QPushButton("Send", self)
         self.button.setObjectName("sendButton")
@@ -156,11 +210,16 @@ class Composer(QFrame):
         self.button.setAutoDefault(False)
         self.button.clicked.connect(self._on_button_clicked)
 
-        layout = QHBoxLayout(self)
+        row = QHBoxLayout()
+        row.setSpacing(8)
+        row.addWidget(self.attach_button, 0, Qt.AlignmentFlag.AlignBottom)
+        row.addWidget(self.edit, 1, Qt.AlignmentFlag.AlignVCenter)
+        row.addWidget(self.button, 0, Qt.AlignmentFlag.AlignBottom)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
-        layout.setSpacing(8)
-        layout.addWidget(self.edit, 1, Qt.AlignmentFlag.AlignVCenter)
-        layout.addWidget(self.button, 0, Qt.AlignmentFlag.AlignBottom)
+        layout.setSpacing(4)
+        layout.addWidget(self.chips)
+        layout.addLayout(row)
         self.set_target_name("OkBot")
         self._update_button()
 
@@ -171,6 +230,21 @@ class Composer(QFrame):
 
     def text(self) -> str:
         return self.edit.toPlainText()
+
+    def attachments(self) -> list[Path]:
+        """The files to send with the next message, in the order they were added."""
+        return self.chips.paths
+
+    def add_files(self, paths: Iterable[Path | str]) -> None:
+        """Add files to the next message; each one that cannot be added is said by ``attach_refused``."""
+        for path in paths:
+            problem = self.chips.add(Path(path))
+            if problem:
+                self.attach_refused.emit(problem)
+
+    def set_model(self, model: str, vision: bool) -> None:
+        """The chat's model and whether it reads images (an image chip warns when it does not)."""
+        self.chips.set_model(model, vision)
 
     def set_text(self, text: str) -> None:
         self.edit.setPlainText(text)
@@ -195,11 +269,13 @@ class Composer(QFrame):
         self._update_button()
 
     def accept_sent(self, text: str) -> None:
-        """The turn took ``text``: clear the box unless the user already typed something else."""
-        if self._history is not None and (not self._history or self._history[0] != text):
+        """The turn took ``text`` and the files: clear the chips, and the box unless the user already typed
+        something else."""
+        if text and self._history is not None and (not self._history or self._history[0] != text):
             self._history.insert(0, text)
         if self.text() == text:
             self.edit.clear()
+        self.chips.clear()
 
     def focus_input(self) -> None:
         self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -209,7 +285,7 @@ class Composer(QFrame):
         if self._streaming:
             return  # Enter while a reply streams does nothing; Stop is a click or Esc
         text = self.text()
-        if text.strip():
+        if text.strip() or self.chips.paths:
             self.send_requested.emit(text)
 
     def _on_edit_recall(self, step: int) -> None:
@@ -234,6 +310,20 @@ class Composer(QFrame):
             self._recall_at = -1
             self.edit.recalling = False
 
+    def _on_attach_button_clicked(self) -> None:
+        self.add_files(self.pick_files())
+        self.focus_input()
+
+    def _files_from_dialog(self) -> list[str]:
+        files, _filter = QFileDialog.getOpenFileNames(
+            self,
+            "Attach files",
+            "",
+            "Text, code, PDFs and images (*.pdf *.txt *.md *.py *.json *.csv *.log *.yaml *.yml *.toml *.html *.js "
+            "*.ts *.c *.h *.cpp *.rs *.go *.java *.sh *.png *.jpg *.jpeg *.gif *.webp);;All files (*)",
+        )
+        return files
+
     def _on_button_clicked(self) -> None:
         if self._streaming:
             self.stop_requested.emit()
@@ -248,4 +338,4 @@ class Composer(QFrame):
         else:
             self.button.setText("Send")
             self.button.setToolTip("Send (Enter)")
-            self.button.setEnabled(bool(self.text().strip()))
+            self.button.setEnabled(bool(self.text().strip() or self.chips.paths))

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -81,10 +82,12 @@ class TurnWorker(QObject):
         tasks: TaskRunner | None = None,
         edit_of: int | None = None,
         regenerate_of: int | None = None,
+        attachments: Sequence[Path] = (),
     ) -> None:
         super().__init__(parent)
         self.runner, self.target, self.text = runner, target, text
         self.edit_of, self.regenerate_of = edit_of, regenerate_of
+        self.attachments = list(attachments)  # files sent with a new message
         self._tasks = tasks or default_task_runner()
         self._cancel = CancelToken()
         self._settings: Any = None  # the running turn's settings (for the approval wait bound)
@@ -125,7 +128,7 @@ class TurnWorker(QObject):
             on_evolved=_safe(self._worker_evolved.emit),
         )
         make, target, text, cancel = self.runner, self.target, self.text, self._cancel
-        edit_of, regenerate_of = self.edit_of, self.regenerate_of
+        edit_of, regenerate_of, files = self.edit_of, self.regenerate_of, self.attachments
 
         def turn() -> TurnResult:
             # a factory is called here, on the worker thread: building a provider imports the openai
@@ -139,7 +142,7 @@ class TurnWorker(QObject):
                     return runner.edit(target, edit_of, text, callbacks=callbacks, cancel=cancel)
                 if text is None:
                     return runner.retry(target, callbacks=callbacks, cancel=cancel)
-                return runner.run_turn(target, text, callbacks=callbacks, cancel=cancel)
+                return runner.run_turn(target, text, callbacks=callbacks, cancel=cancel, attachments=files)
             finally:
                 if runner is not make:  # we built it: release its HTTP client
                     close = getattr(runner.provider, "close", None)

@@ -141,6 +141,7 @@ class ModelRules:
     reasoning_tokens: dict[str, int] = field(default_factory=lambda: dict(REASONING_TOKENS))
     json_schema: bool = True
     llama_cpp: bool = False  # refuses json_schema as llama-cpp-python 0.3's server does (see LLAMA_CPP_SCHEMA_ERROR)
+    vision: bool = True  # False: image_url content parts refused with OpenAI's 400 (see IMAGES_REFUSED)
 
 
 def gpt5_rules() -> ModelRules:
@@ -182,8 +183,25 @@ def _number(value: Any) -> str:
     return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else json.dumps(value)
 
 
+# What OpenAI answers (400, invalid_request_error) when a model that takes no images is sent an image part.
+IMAGES_REFUSED = "Invalid content type. image_url is only supported by certain models."
+
+
+def _image_part_param(body: dict) -> str | None:
+    """``messages.[i].content.[j].type`` of the first image part in ``body``, or None."""
+    for i, message in enumerate(body.get("messages") or []):
+        content = message.get("content") if isinstance(message, dict) else None
+        for j, part in enumerate(content if isinstance(content, list) else []):
+            if isinstance(part, dict) and part.get("type") == "image_url":
+                return f"messages.[{i}].content.[{j}].type"
+    return None
+
+
 def refusal(rules: ModelRules, body: dict) -> tuple[str, str, str] | None:
     """``(message, param, code)`` of the 400 a model with ``rules`` answers to ``body``, or None."""
+    image_param = None if rules.vision else _image_part_param(body)
+    if image_param is not None:
+        return IMAGES_REFUSED, image_param, ""
     if rules.reasoning and body.get("max_tokens") is not None:
         return (
             "Unsupported parameter: 'max_tokens' is not supported with this model. "

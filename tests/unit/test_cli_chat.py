@@ -252,3 +252,58 @@ def test_reasoning_is_printed_only_with_verbose_and_emitted_in_json(okbot_home, 
     assert "".join(reasoning) == thought
     kinds = [e["event"] for e in events]
     assert kinds.index("reasoning") < kinds.index("delta")
+
+
+def test_attach_sends_a_text_file_and_an_image_and_keeps_their_copies(okbot_home, server, tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Plan\nship on Friday\n", encoding="utf-8")
+    image = tmp_path / "dot.png"
+    image.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x02\x00\x00\x00\x03\x08\x00\x00\x00\x00")
+    server.enqueue(Reply(text="Friday, and a tiny image."))
+    proc = chat(okbot_home, server, "okbot", "-m", "summarise", "--attach", str(notes), "--attach", str(image))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "Friday, and a tiny image."
+    text_part, image_part = server.chat_requests()[0]["messages"][-1]["content"]
+    assert text_part["text"] == "summarise\n\n[attached file: notes.md · text · 22 B]\n# Plan\nship on Friday\n"
+    assert image_part["image_url"]["url"].startswith("data:image/png;base64,")
+    (session,) = okbot_home.rglob("session.jsonl")
+    user = json.loads(session.read_text(encoding="utf-8").splitlines()[0])
+    assert [a["name"] for a in user["attachments"]] == ["notes.md", "dot.png"]
+    assert "ship on Friday" not in session.read_text(encoding="utf-8")
+    for record, source in zip(user["attachments"], (notes, image), strict=True):
+        assert (session.parent / record["path"]).read_bytes() == source.read_bytes()
+
+
+def test_attach_an_image_to_a_model_without_vision_is_refused_before_anything_is_written(okbot_home, server, tmp_path):
+    image = tmp_path / "dot.png"
+    image.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x02\x00\x00\x00\x03\x08\x00\x00\x00\x00")
+    env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_BASE_URL": server.base_url, "OKBOT_MODEL": "qwen2.5:7b"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "okbot", "chat", "okbot", "-m", "look", "--attach", str(image)],
+        capture_output=True,
+        text=True,
+        env={**env, "OKBOT_API_KEY": "sk-x"},
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "qwen2.5:7b cannot read images; remove the image or pick a vision model" in proc.stderr
+    assert server.chat_requests() == []
+    assert not [p for p in okbot_home.rglob("session.jsonl") if p.stat().st_size]
+    assert not list(okbot_home.rglob("attachments"))
+
+
+def test_attach_a_binary_file_is_refused_in_words(okbot_home, server, tmp_path):
+    blob = tmp_path / "blob.bin"
+    blob.write_bytes(bytes(range(256)))
+    proc = chat(okbot_home, server, "okbot", "-m", "what is it", "--attach", str(blob))
+    assert proc.returncode == 1 and "blob.bin is a binary file" in proc.stderr
+    assert server.chat_requests() == []
+
+
+def test_attach_only_with_no_message(okbot_home, server, tmp_path):
+    code = tmp_path / "a.py"
+    code.write_text("print(1)\n")
+    server.enqueue(Reply(text="prints 1"))
+    proc = chat(okbot_home, server, "okbot", "--attach", str(code), stdin="")
+    assert proc.returncode == 0, proc.stderr
+    assert server.chat_requests()[0]["messages"][-1]["content"] == "[attached file: a.py · text · 9 B]\nprint(1)\n"

@@ -67,7 +67,10 @@ _CACHE_SLOTS = 4  # read_after answers kept (by after_id)
 #: characters (``openai_backend.MAX_REPLY_CHARS``; a user message holds at most 1,000,000, a tool
 #: result far less), at most 12 MB even if every character were a six-byte JSON escape.
 MAX_LINE_BYTES = 32 * 1024 * 1024
-_NOT_REDACTED = frozenset({"id", "v", "ts", "type", "author", "source", "status", "level", "ok", "usage"})
+# attachments: file records whose path must keep naming the copy (the file's text is never in them)
+_NOT_REDACTED = frozenset(
+    {"id", "v", "ts", "type", "author", "source", "status", "level", "ok", "usage", "attachments"}
+)
 
 
 def _clone(item: Item) -> Item:

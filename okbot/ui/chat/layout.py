@@ -16,6 +16,7 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF, QTextCharFormat, QTextDocument, QTextTable
 
 from okbot.core import chat_text
+from okbot.core.attachments import attachment_line
 from okbot.core.items import is_delegation, is_member_answer, split_app_note
 from okbot.core.messages import task_text
 from okbot.core.roster import SquadInfo
@@ -318,6 +319,8 @@ class LayoutBuilder:
             if not item.get("ok", True):
                 status = note or "The member's answer failed"
                 out.status_error = "stopped by the user" not in status
+        if style == "user" and (files := attachment_line(item)):  # the files sent with it: name · size
+            text = f"{text}\n\n{files}" if text else files
         if style == "stream":
             text += " ▍"
         return text, status

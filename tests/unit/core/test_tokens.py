@@ -21,7 +21,6 @@ from okbot.core import tokens
 from okbot.core.tokens import (
     APPROX_NOTE,
     Calibration,
-    ModelFacts,
     TokenCounter,
     approx_count,
     counter_for_model,
@@ -468,7 +467,8 @@ def test_approximation_rules() -> None:
     ],
 )
 def test_model_facts(model: str, window: int, encoding: str) -> None:
-    assert model_facts(model) == ModelFacts(model=model, context_window=window, encoding=encoding)
+    facts = model_facts(model)
+    assert (facts.model, facts.context_window, facts.encoding) == (model, window, encoding)
 
 
 def test_model_rules_are_valid_and_not_shadowed() -> None:

@@ -1,0 +1,394 @@
+"""Files attached to a user message: what is read, where the copy lives, how the model receives it.
+
+:func:`attach` reads a file the user picked, refuses what OkBot cannot send (a binary file, a file too
+large), copies it into the chat's folder (``<chat>/attachments/<sha256 prefix>-<name>``, written
+atomically) and returns its record: ``name``, ``kind`` (``text`` | ``pdf`` | ``image``), ``size``
+(bytes), ``sha256``, ``path`` (the copy, relative to the chat's folder), and for text and PDFs
+``chars`` (the whole text's length), for PDFs ``pages`` and ``textPath`` (the text pypdf extracted,
+at most :data:`TEXT_CAP_CHARS` characters, kept beside the copy so a send never parses the PDF
+again), for images ``width``, ``height`` and ``mime``. The user item carries these records
+under ``attachments``; the bytes never enter ``session.jsonl``.
+
+At send time :class:`AttachmentView` reads the copy back: a text file becomes text after the
+message (a header line, at most :data:`TEXT_CAP_CHARS` characters and a note of what was cut), an
+image becomes an ``image_url`` part (a ``data:`` URL) when the model takes images and a line saying
+it was not sent otherwise. Its token count uses OpenAI's tile formula, so the gauge shows an image's
+cost before sending.
+
+Images are not decoded here (the core has no image library: Pillow is not a dependency and Qt stays
+in ``okbot/ui``): their size is read from the PNG, JPEG, GIF or WebP header and the original is
+sent; providers scale images down to their own limit, and the token cost is computed for that size.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import math
+import re
+import struct
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from okbot.storage import paths
+from okbot.storage.atomic import atomic_write_bytes
+from okbot.storage.errors import OkBotError
+
+ATTACHMENTS_DIR = "attachments"
+TEXT_CAP_CHARS = 100_000  # characters of a text file the model receives; the rest is cut, with a note
+MAX_FILE_BYTES = 20 * 1024 * 1024  # OpenAI's limit for one image; a text file beyond it is not a message
+KINDS = ("text", "pdf", "image")
+_SNIFF_BYTES = 8192
+_UNSAFE_NAME = re.compile(r"[^\w.\- ]+", re.UNICODE)
+_IMAGE_MIMES = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
+
+
+# ---------------------------------------------------------------------------- reading a file
+@dataclass(frozen=True)
+class Prepared:
+    """A file read and checked, not yet copied: its record and its bytes."""
+
+    record: dict[str, Any]
+    data: bytes
+    text: str = ""  # a PDF's extracted text, capped (stored beside the copy)
+
+
+def prepare(source: Path) -> Prepared:
+    """Read and check ``source``; :class:`OkBotError` for a missing, unreadable, too large or binary file."""
+    source = Path(source)
+    data = _read(source)
+    name = safe_name(source.name)
+    sha = hashlib.sha256(data).hexdigest()
+    record: dict[str, Any] = {"name": name, "kind": "", "size": len(data), "sha256": sha}
+    record["path"] = f"{ATTACHMENTS_DIR}/{sha[:12]}-{name}"
+    image = image_info(data)
+    extracted = ""
+    if image is not None:
+        fmt, width, height = image
+        record.update(kind="image", mime=_IMAGE_MIMES[fmt], width=width, height=height)
+    elif data.startswith(b"%PDF"):
+        extracted, pages = pdf_text(data, source.name)
+        record.update(kind="pdf", pages=pages, chars=len(extracted), textPath=record["path"] + ".txt")
+    else:
+        text = decode_text(data, source.name)
+        record.update(kind="text", chars=len(text))
+    return Prepared(record, data, extracted[:TEXT_CAP_CHARS])
+
+
+def prepared_tokens(counter: Any, prepared: Prepared) -> int:
+    """What a prepared file will add to the request (before it is copied): its capped text, or its image cost."""
+    record = prepared.record
+    if record["kind"] == "image":
+        return image_tokens(record["width"], record["height"])
+    text = prepared.text if record["kind"] == "pdf" else decode_text(prepared.data, record["name"])[:TEXT_CAP_CHARS]
+    return counter.count_text(text)
+
+
+def save(prepared: Prepared, chat_dir: Path) -> dict[str, Any]:
+    """Copy a prepared file into ``chat_dir/attachments/`` (atomically) and return its record."""
+    _store(chat_dir / prepared.record["path"], prepared.data)
+    if "textPath" in prepared.record:
+        _store(chat_dir / prepared.record["textPath"], prepared.text.encode("utf-8"))
+    return prepared.record
+
+
+def attach(source: Path, chat_dir: Path) -> dict[str, Any]:
+    """Read ``source``, copy it into ``chat_dir/attachments/`` and return its record (nothing copied on error)."""
+    return save(prepare(source), chat_dir)
+
+
+def _read(source: Path) -> bytes:
+    try:
+        size = source.stat().st_size
+        if not source.is_file():
+            raise OkBotError(f"{source} is not a file", hint="attach a file, not a folder")
+        if size > MAX_FILE_BYTES:
+            raise OkBotError(
+                f"{source.name} is {human_size(size)}; OkBot attaches files of at most {human_size(MAX_FILE_BYTES)}",
+                hint="attach a smaller file or the part that matters",
+            )
+        return source.read_bytes()
+    except FileNotFoundError as exc:
+        raise OkBotError(f"{source} does not exist") from exc
+    except OSError as exc:
+        raise OkBotError(f"{source} cannot be read: {exc.strerror or exc}") from exc
+
+
+def _store(path: Path, data: bytes) -> None:
+    """Write the copy once (its name holds its hash, so an existing copy is the same file)."""
+    if path.is_file() and path.stat().st_size == len(data):
+        return
+    try:
+        paths.ensure_private_dir(path.parent)
+        atomic_write_bytes(path, data)
+    except OSError as exc:
+        raise OkBotError(f"the attachment could not be copied to {path}: {exc.strerror or exc}") from exc
+
+
+def safe_name(name: str) -> str:
+    """``name`` reduced to a file name every platform accepts (no folders, no odd characters)."""
+    cleaned = _UNSAFE_NAME.sub("_", Path(name).name).strip(" .")
+    return cleaned[:120] or "file"
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """The text of a file, or :class:`OkBotError` when it is not text (a NUL byte, not UTF-8 / UTF-16)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+    elif b"\x00" not in data[:_SNIFF_BYTES]:
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            pass
+    raise OkBotError(
+        f"{name} is a binary file; OkBot attaches text files (UTF-8 text, code, Markdown), PDFs and images "
+        "(PNG, JPEG, GIF, WebP)",
+        hint="paste the part you need as text, or attach a text export of it",
+    )
+
+
+def pdf_text(data: bytes, name: str) -> tuple[str, int]:
+    """``(text, pages)`` of a PDF, read with pypdf; :class:`OkBotError` for one that cannot be read or holds
+    no text (a scan)."""
+    import io
+
+    import pypdf  # imported on first use: only a PDF attachment needs it
+
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            raise OkBotError(f"{name} is a password-protected PDF", hint="attach an unprotected copy or its text")
+        pages = [page.extract_text() or "" for page in reader.pages]
+    except OkBotError:
+        raise
+    except Exception as exc:  # pypdf raises many kinds for a broken file; each means "cannot read it"
+        raise OkBotError(
+            f"{name} cannot be read as a PDF ({type(exc).__name__}: {exc})", hint="attach a text export of it"
+        ) from exc
+    text = "\n\n".join(page.strip() for page in pages if page.strip())
+    if not text:
+        raise OkBotError(
+            f"{name} holds no text OkBot can read (a scanned PDF?)", hint="attach its pages as images instead"
+        )
+    return text, len(pages)
+
+
+def image_info(data: bytes) -> tuple[str, int, int] | None:
+    """``(format, width, height)`` read from a PNG, JPEG, GIF or WebP header, or None for other data."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and data[12:16] == b"IHDR":
+        width, height = struct.unpack(">II", data[16:24])
+        return "png", width, height
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        width, height = struct.unpack("<HH", data[6:10])
+        return "gif", width, height
+    if data.startswith(b"\xff\xd8"):
+        size = _jpeg_size(data)
+        return ("jpeg", *size) if size else None
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        size = _webp_size(data)
+        return ("webp", *size) if size else None
+    return None
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    pos = 2
+    while pos + 9 < len(data):
+        if data[pos] != 0xFF:
+            return None
+        marker = data[pos + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # markers without a length
+            pos += 2
+            continue
+        (length,) = struct.unpack(">H", data[pos + 2 : pos + 4])
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # start of frame
+            height, width = struct.unpack(">HH", data[pos + 5 : pos + 9])
+            return width, height
+        pos += 2 + length
+    return None
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8 " and len(data) >= 30:
+        width, height = struct.unpack("<HH", data[26:30])
+        return width & 0x3FFF, height & 0x3FFF
+    if chunk == b"VP8L" and len(data) >= 25:
+        bits = int.from_bytes(data[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X" and len(data) >= 30:
+        return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
+    return None
+
+
+# ---------------------------------------------------------------------------- words and numbers
+def human_size(size: int) -> str:
+    """``812 B``, ``4.2 KB``, ``5.0 MB``."""
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+def label(record: Mapping[str, Any]) -> str:
+    """``notes.md · text · 4.2 KB`` (images: ``cat.png · image 800×600 · 120.3 KB``)."""
+    kind = str(record.get("kind", "file"))
+    if kind == "image":
+        kind = f"image {record.get('width')}×{record.get('height')}"
+    elif kind == "pdf":
+        pages = int(record.get("pages", 0))
+        kind = f"pdf {pages} page{'s' if pages != 1 else ''}"
+    return f"{record.get('name')} · {kind} · {human_size(int(record.get('size', 0)))}"
+
+
+def cut_note(record: Mapping[str, Any]) -> str:
+    """The app's note for a text file longer than :data:`TEXT_CAP_CHARS` ("" when it is sent whole)."""
+    chars = int(record.get("chars", 0))
+    if chars <= TEXT_CAP_CHARS:
+        return ""
+    return (
+        f"[app note: {record.get('name')} was cut: the first {TEXT_CAP_CHARS:,} of its {chars:,} characters "
+        f"are sent; the last {chars - TEXT_CAP_CHARS:,} are not]"
+    )
+
+
+def image_tokens(width: int, height: int) -> int:
+    """What an image costs in OpenAI's high-detail formula: fit in 2048×2048, shortest side to 768, then
+    85 + 170 per 512-pixel tile."""
+    if width <= 0 or height <= 0:
+        return 85
+    scale = min(1.0, 2048 / max(width, height))
+    width, height = width * scale, height * scale
+    scale = min(1.0, 768 / min(width, height))
+    width, height = width * scale, height * scale
+    return 85 + 170 * math.ceil(width / 512) * math.ceil(height / 512)
+
+
+def records_of(item: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The attachment records of a user item (none for other items and for items written before them)."""
+    found = item.get("attachments") if item.get("type") == "user" else None
+    return [r for r in found if isinstance(r, dict)] if isinstance(found, list) else []
+
+
+def digest(item: Mapping[str, Any]) -> str:
+    """``[attached: a.md · text · 4.2 KB; cat.png · image 800×600 · 120.3 KB]`` ("" without attachments)."""
+    records = records_of(item)
+    return f"[attached: {'; '.join(label(r) for r in records)}]" if records else ""
+
+
+def attachment_line(item: Mapping[str, Any]) -> str:
+    """What a chat bubble shows under the message: ``Attached: notes.md (4.2 KB), cat.png (120.3 KB)`` ("" for none)."""
+    records = records_of(item)
+    if not records:
+        return ""
+    return "Attached: " + ", ".join(f"{r.get('name')} ({human_size(int(r.get('size', 0)))})" for r in records)
+
+
+def validate_records(value: Any) -> str:
+    """Why ``value`` is not a list of attachment records ("" when it is one)."""
+    if not isinstance(value, list):
+        return "'attachments' is not a list"
+    for record in value:
+        if not isinstance(record, dict):
+            return "an attachment is not an object"
+        if record.get("kind") not in KINDS:
+            return f"an attachment has an unknown kind {record.get('kind')!r}"
+        for key in ("name", "path", "sha256"):
+            if not isinstance(record.get(key), str):
+                return f"an attachment lacks a valid {key!r}"
+    return ""
+
+
+def needs_vision(records: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The names of the images among ``records``."""
+    return [str(r.get("name")) for r in records if r.get("kind") == "image"]
+
+
+# ---------------------------------------------------------------------------- the wire
+_TEXT_CACHE: OrderedDict[Path, str] = OrderedDict()
+_TEXT_CACHE_SLOTS = 16
+_TEXT_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class AttachmentView:
+    """Reads a chat's attachment copies back for one request: its text, its image parts, their tokens.
+
+    ``vision``: whether the request's model takes images (otherwise an image becomes a line saying so).
+    """
+
+    chat_dir: Path
+    vision: bool
+
+    def text_of(self, record: Mapping[str, Any]) -> str:
+        """A text attachment as the model reads it: header, at most TEXT_CAP_CHARS characters, cut note."""
+        head = f"[attached file: {label(record)}]"
+        body = self._capped_text(record)
+        note = cut_note(record)
+        return "\n".join(part for part in (head, body, note) if part)
+
+    def _capped_text(self, record: Mapping[str, Any]) -> str:
+        path = self._path(record, "textPath" if record.get("kind") == "pdf" else "path")
+        with _TEXT_LOCK:
+            if path in _TEXT_CACHE:
+                _TEXT_CACHE.move_to_end(path)
+                return _TEXT_CACHE[path]
+        try:
+            text = decode_text(path.read_bytes(), str(record.get("name")))[:TEXT_CAP_CHARS]
+        except (OSError, OkBotError):
+            return f"[app note: the copy of {record.get('name')} is missing from the chat's folder]"
+        with _TEXT_LOCK:
+            _TEXT_CACHE[path] = text
+            if len(_TEXT_CACHE) > _TEXT_CACHE_SLOTS:
+                _TEXT_CACHE.popitem(last=False)
+        return text
+
+    def image_part(self, record: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The ``image_url`` part of an image (None when its copy is missing)."""
+        try:
+            data = self._path(record).read_bytes()
+        except OSError:
+            return None
+        url = f"data:{record.get('mime', 'image/png')};base64,{base64.b64encode(data).decode('ascii')}"
+        return {"type": "image_url", "image_url": {"url": url}}
+
+    def _path(self, record: Mapping[str, Any], key: str = "path") -> Path:
+        # only a name inside the chat's attachments folder: a record cannot point anywhere else
+        return self.chat_dir / ATTACHMENTS_DIR / Path(str(record.get(key, ""))).name
+
+    def content(self, item: Mapping[str, Any], text: str) -> str | list[dict[str, Any]]:
+        """A user item's wire content: ``text`` with its text files appended, and its images as parts."""
+        pieces, parts = [text] if text else [], []
+        for record in records_of(item):
+            if record.get("kind") != "image":
+                pieces.append(self.text_of(record))
+                continue
+            part = self.image_part(record) if self.vision else None
+            if part is None:
+                why = "this model cannot read images" if not self.vision else "its copy is missing"
+                pieces.append(f"[attached image: {label(record)} — not sent: {why}]")
+            else:
+                parts.append(part)
+        joined = "\n\n".join(pieces)
+        if not parts:
+            return joined
+        return [{"type": "text", "text": joined}, *parts] if joined else parts
+
+    def tokens(self, counter: Any, item: Mapping[str, Any]) -> int:
+        """What ``item``'s attachments add to its tokens (the text files and the images as sent)."""
+        total = 0
+        for record in records_of(item):
+            if record.get("kind") == "image" and self.vision:
+                total += image_tokens(int(record.get("width", 0)), int(record.get("height", 0)))
+            elif record.get("kind") == "image":
+                total += counter.count_text(f"\n\n[attached image: {label(record)} — not sent: x]")
+            else:
+                total += counter.count_text("\n\n" + self.text_of(record))
+        return total

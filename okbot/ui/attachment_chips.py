@@ -1,0 +1,182 @@
+"""Files waiting to go with the next message: a row of removable chips above the composer's box.
+
+A chip reads ``name · size · ≈tokens`` (an image's cost by OpenAI's tile formula, a text file's by
+its size, four bytes a token). Files are only looked at here (their size, an image's header): the
+turn reads and checks them off the GUI thread, and refuses what cannot be sent before anything is
+written. An image larger than the models take (2048 pixels on its longest side) is scaled down with
+QImage into a temporary copy first, so the chat keeps and sends the smaller file; a pasted image is
+saved the same way.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QImage, QImageReader
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
+
+from okbot.core.attachments import MAX_FILE_BYTES, human_size, image_tokens, safe_name
+
+MAX_IMAGE_SIDE = 2048  # OpenAI fits images in 2048×2048 before counting tiles; a larger one is wasted bytes
+_temp_dir: Path | None = None
+
+
+def _scratch() -> Path:
+    """One temporary folder per run for scaled-down and pasted images (the turn copies them into the chat)."""
+    global _temp_dir
+    if _temp_dir is None:
+        _temp_dir = Path(tempfile.mkdtemp(prefix="okbot-attach-"))
+    return _temp_dir
+
+
+def image_size(path: Path) -> QSize | None:
+    """An image's size from its header (None when Qt cannot read it as an image)."""
+    reader = QImageReader(str(path))
+    size = reader.size() if reader.canRead() else QSize()
+    return size if size.isValid() else None
+
+
+def downscaled(path: Path) -> Path:
+    """``path``, or a copy scaled down to fit MAX_IMAGE_SIDE when it is an image larger than that."""
+    size = image_size(path)
+    if size is None or max(size.width(), size.height()) <= MAX_IMAGE_SIDE:
+        return path
+    image = QImage(str(path))
+    if image.isNull():
+        return path
+    scaled = image.scaled(
+        MAX_IMAGE_SIDE, MAX_IMAGE_SIDE, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
+    )
+    jpeg = path.suffix.lower() in (".jpg", ".jpeg")
+    out = _scratch() / f"{path.stem}-{scaled.width()}x{scaled.height()}{'.jpg' if jpeg else '.png'}"
+    return out if scaled.save(str(out), "JPEG" if jpeg else "PNG", 90 if jpeg else -1) else path
+
+
+def save_pasted(image: QImage) -> Path | None:
+    """A pasted image saved as PNG (scaled down when larger than MAX_IMAGE_SIDE), or None when empty."""
+    if image.isNull():
+        return None
+    if max(image.width(), image.height()) > MAX_IMAGE_SIDE:
+        image = image.scaled(
+            MAX_IMAGE_SIDE,
+            MAX_IMAGE_SIDE,
+            Qt.AspectRatioMode.KeepAspectRatio,
+            Qt.TransformationMode.SmoothTransformation,
+        )
+    out = _scratch() / f"pasted-{time.strftime('%Y%m%d-%H%M%S')}-{time.monotonic_ns() % 1000:03d}.png"
+    return out if image.save(str(out), "PNG") else None
+
+
+def chip_text(path: Path) -> str:
+    """``notes.md · 4.2 KB · ≈1,075 tokens`` (images: ``cat.png · 800×600 · 120.3 KB · ≈765 tokens``,
+    PDFs: ``paper.pdf · PDF · 1.2 MB``)."""
+    size = path.stat().st_size
+    image = image_size(path)
+    if image is not None:
+        cost = image_tokens(image.width(), image.height())
+        return f"{safe_name(path.name)} · {image.width()}×{image.height()} · {human_size(size)} · ≈{cost:,} tokens"
+    if path.suffix.lower() == ".pdf":  # its text is read when it is sent; its size says little about it
+        return f"{safe_name(path.name)} · PDF · {human_size(size)}"
+    return f"{safe_name(path.name)} · {human_size(size)} · ≈{max(1, size // 4):,} tokens"
+
+
+class AttachmentChips(QWidget):
+    """The chips of the files to send; hidden while there are none. ``changed`` after every add or removal.
+
+    An image chip says so when the chat's model cannot read images (:meth:`set_model`), before sending.
+    """
+
+    changed = Signal()
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("attachmentChips")
+        self._paths: list[Path] = []
+        self._labels: dict[Path, tuple[QLabel, str]] = {}  # an image's chip label and its plain text
+        self._no_images = ""  # the model's name when it cannot read images
+        self._layout = QHBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(6)
+        self._layout.addStretch(1)
+        self.hide()
+
+    @property
+    def paths(self) -> list[Path]:
+        return list(self._paths)
+
+    def add(self, path: Path) -> str:
+        """Add ``path`` (an image larger than the models take is scaled down first); "" or why it was not added."""
+        path = Path(path)
+        try:
+            if not path.is_file():
+                return f"{path.name} is not a file"
+            if path.stat().st_size > MAX_FILE_BYTES:
+                return f"{path.name} is over {human_size(MAX_FILE_BYTES)}"
+            path = downscaled(path)
+            text = chip_text(path)
+        except OSError as exc:
+            return f"{path.name} cannot be read: {exc.strerror or exc}"
+        if path in self._paths:
+            return ""
+        self._paths.append(path)
+        self._layout.insertWidget(self._layout.count() - 1, self._chip(path, text, image_size(path) is not None))
+        self.show()
+        self.changed.emit()
+        return ""
+
+    def clear(self) -> None:
+        for path in list(self._paths):
+            self.remove(path)
+
+    def remove(self, path: Path) -> None:
+        if path not in self._paths:
+            return
+        index = self._paths.index(path)
+        self._paths.pop(index)
+        self._labels.pop(path, None)
+        item = self._layout.takeAt(index)
+        if item is not None and item.widget() is not None:
+            item.widget().deleteLater()
+        self.setVisible(bool(self._paths))
+        self.changed.emit()
+
+    def set_model(self, model: str, vision: bool) -> None:
+        """The chat's model: image chips warn when it cannot read them."""
+        self._no_images = "" if vision else model
+        for label, text in self._labels.values():
+            self._show(label, text)
+
+    def _show(self, label: QLabel, text: str) -> None:
+        if self._no_images:
+            label.setText(f"⚠ {text} · {self._no_images} cannot read images")
+            label.setToolTip("Remove the image or pick a vision model; sending with it is refused")
+        else:
+            label.setText(text)
+            label.setToolTip("")
+
+    def _chip(self, path: Path, text: str, image: bool) -> QFrame:
+        chip = QFrame(self)
+        chip.setObjectName("attachmentChip")
+        chip.setFrameShape(QFrame.Shape.StyledPanel)
+        row = QHBoxLayout(chip)
+        row.setContentsMargins(8, 2, 2, 2)
+        row.setSpacing(2)
+        label = QLabel(text, chip)
+        label.setToolTip(str(path))
+        if image:
+            self._labels[path] = (label, text)
+            self._show(label, text)
+        remove = QToolButton(chip)
+        remove.setObjectName("removeAttachment")
+        remove.setText("✕")
+        remove.setAutoRaise(True)
+        remove.setToolTip(f"Remove {path.name}")
+        remove.setAccessibleName(f"Remove {path.name}")
+        remove.clicked.connect(lambda: self.remove(path))
+        row.addWidget(label)
+        row.addWidget(remove)
+        return chip
