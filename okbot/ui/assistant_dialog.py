@@ -15,12 +15,24 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QHideEvent, QShowEvent
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from okbot.core.workspace import Target
+from okbot.llm.providers import list_every_model
+from okbot.storage.errors import OkBotError
 from okbot.ui.evolution_panel import EvolutionPanel
 from okbot.ui.file_watch import FileWatcher
 from okbot.ui.memory_panel import MemoryPanel
+from okbot.ui.model_picker import ModelPicker
 from okbot.ui.skills_panel import SkillsPanel
 from okbot.ui.soul_editor import SoulEditor
 
@@ -65,12 +77,22 @@ class AssistantDialog(QDialog):
         self.soul.modified_changed.connect(self._on_soul_modified_changed)
         self.evolution.switched.connect(self._on_evolution_switched)
 
+        # the model this assistant talks to: the same picker as the chat header, written to assistant.json
+        self.model_picker = ModelPicker(ctx.tasks, lambda: list_every_model(ctx.settings), self)
+        self.model_picker.chosen.connect(self._on_model_picker_chosen)
+        self._show_model()
+        model_row = QHBoxLayout()
+        model_row.addWidget(QLabel("Model:", self))
+        model_row.addWidget(self.model_picker)
+        model_row.addStretch(1)
+
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         buttons.button(QDialogButtonBox.StandardButton.Close).setAutoDefault(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(14, 10, 14, 12)
         layout.setSpacing(8)
+        layout.addLayout(model_row)
         layout.addWidget(self.tabs, 1)
         layout.addWidget(buttons)
 
@@ -132,6 +154,22 @@ class AssistantDialog(QDialog):
 
     def _on_evolution_switched(self, target: Target) -> None:
         self.target = target
+        self.target_changed.emit(target)
+
+    def _show_model(self) -> None:
+        default = self.ctx.settings.get("provider.model")
+        own = self.ctx.sources.own_model(self.target)
+        self.model_picker.set_model(self.target.name, own or default, default, own=own is not None)
+
+    def _on_model_picker_chosen(self, model: str) -> None:
+        """Remember the model picked for this assistant (assistant.json); its chat and next request follow."""
+        try:
+            target = self.ctx.workspace.set_meta(self.target, "model", model or None)
+        except (OkBotError, OSError) as exc:
+            QMessageBox.warning(self, "Model not changed", f"The model was not changed: {exc}")
+            return
+        self.target = target
+        self._show_model()
         self.target_changed.emit(target)
 
     def _on_soul_modified_changed(self, modified: bool) -> None:

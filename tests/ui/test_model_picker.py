@@ -137,3 +137,26 @@ def test_a_squad_shows_its_captains_model_and_says_why_it_cannot_change_here(
     assert not page.model_picker.isEnabled()
     assert "captain" in page.model_picker.toolTip() and "Settings → Models" in page.model_picker.toolTip()
     assert not [r for r in server.requests if r.method == "GET"]  # nothing listed for a picker that cannot pick
+
+
+def test_the_assistant_dialog_picks_the_model_too_and_the_chat_follows(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer
+) -> None:
+    from okbot.ui.assistant_dialog import AssistantDialog
+
+    page = open_page(qtbot, ctx)
+    dialog = AssistantDialog(ctx, page.target)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.model_picker.model == "gpt-4o-mini" and "default" in dialog.model_picker.toolTip()
+    dialog.target_changed.connect(page.update_target)  # as the main window wires it
+    qtbot.mouseClick(dialog.model_picker, Qt.MouseButton.LeftButton)
+    popup = dialog.model_picker.popup
+    qtbot.waitUntil(lambda: popup.list.count() == 2, timeout=WAIT_MS)
+    qtbot.keyClicks(popup.name_edit, "fake-small")
+    qtbot.keyClick(popup.name_edit, Qt.Key.Key_Return)
+    assert stored_model(page.target) == "fake-small" and dialog.model_picker.model == "fake-small"
+    assert page.model_picker.model == "fake-small"  # the chat header shows it too
+    server.enqueue(Reply(text="small"))
+    send_and_wait(qtbot, page, "hi")
+    assert server.chat_requests()[-1]["model"] == "fake-small"
