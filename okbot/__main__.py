@@ -7,13 +7,17 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     from okbot import cli
+    from okbot.config.providers import key_env_names
     from okbot.llm.keys import take_from_environment
     from okbot.logs import setup_logging
+    from okbot.storage import paths
 
     argv = sys.argv[1:] if argv is None else argv
     args = cli.build_parser().parse_args(argv)
     setup_logging()  # okbot.log and crash reports in the data dir's logs/, secrets redacted
-    take_from_environment()  # the key leaves the environment: no child inherits it, `ps e` does not show it
+    # the keys leave the environment (OkBot's own and those its providers name): no child inherits them,
+    # `ps e` does not show them
+    take_from_environment(key_env_names(paths.settings_file()))
     if args.command is None:
         from okbot.ui.app import run_gui
 

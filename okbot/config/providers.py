@@ -123,3 +123,17 @@ def resolve_model(settings: Any, ref: str | None) -> tuple[ProviderConfig, str]:
     configs = {p.name: p for p in settings.providers()}
     name, model = split_ref(ref or "", frozenset(configs))
     return configs[name], model or settings.get("provider.model")
+
+
+def key_env_names(settings_file: Any) -> tuple[str, ...]:
+    """The key variables the providers in ``settings_file`` name (``keyEnv``), read without the settings
+    store (start-up takes them out of the environment before anything else runs); () when unreadable."""
+    import json
+
+    try:
+        data = json.loads(settings_file.read_text(encoding="utf-8"))
+        entries = data.get("providers", []) if isinstance(data, dict) else []
+    except (OSError, ValueError):
+        return ()
+    names = (entry.get("keyEnv") for entry in entries if isinstance(entry, dict))
+    return tuple(name for name in names if isinstance(name, str) and _ENV_VAR.match(name))

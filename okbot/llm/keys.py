@@ -125,22 +125,24 @@ def scrub(text: str) -> str:
 _taken: dict[str, str] = {}  # key variables moved out of the environment: name -> value
 
 
-def take_from_environment() -> list[str]:
-    """Move ``OKBOT_API_KEY`` and ``OPENAI_API_KEY`` out of the process environment; the names moved.
+def take_from_environment(extra: tuple[str, ...] = ()) -> list[str]:
+    """Move ``OKBOT_API_KEY``, ``OPENAI_API_KEY`` and the ``extra`` key variables (those providers name)
+    out of the process environment; the names moved.
 
     ``os.environ.pop`` drops them from what every child process inherits, but on Linux
     ``/proc/<pid>/environ`` (which ``ps e`` prints) shows the environment block the process was
     started with, which ``unsetenv`` leaves as it was; that block is overwritten in place too.
     Call it once, at start-up, before any thread or child process exists.
     """
+    names = tuple(dict.fromkeys((*ENV_VARS, *extra)))
     moved = []
-    for var in ENV_VARS:
+    for var in names:
         value = os.environ.pop(var, None)
         if value is not None:
             _taken[var] = value
             moved.append(var)
             remember_secret(value.strip())
-    _wipe_initial_environment(ENV_VARS)
+    _wipe_initial_environment(names)
     return moved
 
 

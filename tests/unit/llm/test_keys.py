@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import subprocess
@@ -186,3 +187,33 @@ def test_the_app_entry_takes_the_key(tmp_path) -> None:
     done = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-2:] == ["False False", "True"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/environ is Linux's")
+def test_the_app_entry_takes_the_key_variables_providers_name_too(tmp_path) -> None:
+    """A provider added with --key-env ROUTER_KEY: `okbot …` moves ROUTER_KEY out of its environment too."""
+    (tmp_path / "settings.json").write_text(
+        json.dumps(
+            {
+                "version": 2,
+                "providers": [
+                    {"name": "router", "baseUrl": "http://127.0.0.1:9/v1", "keySource": "env", "keyEnv": "ROUTER_KEY"}
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+    child = (
+        "import os\n"
+        "from pathlib import Path\n"
+        "from okbot.__main__ import main\n"
+        "from okbot.llm import keys\n"
+        "main(['config', 'get', 'provider.model'])\n"
+        "print(b'ROUTER_KEY' in Path('/proc/self/environ').read_bytes(), 'ROUTER_KEY' in os.environ)\n"
+        "print(keys.env_key('ROUTER_KEY') is not None, keys.scrub('x ' + keys.env_key('ROUTER_KEY')))\n"
+    )
+    env = {**os.environ, "ROUTER_KEY": CANARY, "OKBOT_HOME": str(tmp_path)}
+    env.pop("OKBOT_API_KEY", None)
+    done = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-2:] == ["False False", "True x [redacted]"]
