@@ -71,17 +71,25 @@ def save_pasted(image: QImage) -> Path | None:
     return out if image.save(str(out), "PNG") else None
 
 
+def chip_cost(path: Path) -> int | None:
+    """About how many tokens ``path`` adds to the request (None: not known before it is read, a PDF)."""
+    image = image_size(path)
+    if image is not None:
+        return image_tokens(image.width(), image.height())
+    if path.suffix.lower() == ".pdf":  # its text is read when it is sent; its size says little about it
+        return None
+    return max(1, path.stat().st_size // 4)
+
+
 def chip_text(path: Path) -> str:
     """``notes.md · 4.2 KB · ≈1,075 tokens`` (images: ``cat.png · 800×600 · 120.3 KB · ≈765 tokens``,
     PDFs: ``paper.pdf · PDF · 1.2 MB``)."""
-    size = path.stat().st_size
-    image = image_size(path)
+    size, cost, image = path.stat().st_size, chip_cost(path), image_size(path)
     if image is not None:
-        cost = image_tokens(image.width(), image.height())
         return f"{safe_name(path.name)} · {image.width()}×{image.height()} · {human_size(size)} · ≈{cost:,} tokens"
-    if path.suffix.lower() == ".pdf":  # its text is read when it is sent; its size says little about it
+    if cost is None:
         return f"{safe_name(path.name)} · PDF · {human_size(size)}"
-    return f"{safe_name(path.name)} · {human_size(size)} · ≈{max(1, size // 4):,} tokens"
+    return f"{safe_name(path.name)} · {human_size(size)} · ≈{cost:,} tokens"
 
 
 class AttachmentChips(QWidget):
@@ -107,6 +115,16 @@ class AttachmentChips(QWidget):
     @property
     def paths(self) -> list[Path]:
         return list(self._paths)
+
+    def pending_tokens(self) -> int:
+        """About how many tokens the files waiting here add to the next request (the gauge shows them)."""
+        total = 0
+        for path in self._paths:
+            try:
+                total += chip_cost(path) or 0
+            except OSError:
+                continue
+        return total
 
     def add(self, path: Path) -> str:
         """Add ``path`` (an image larger than the models take is scaled down first); "" or why it was not added."""

@@ -150,6 +150,8 @@ class ChatPage(QWidget):
         self.composer.stop_requested.connect(self.stop)
         self.composer.history_wanted.connect(self._on_composer_history_wanted)
         self.composer.attach_refused.connect(lambda why: self._set_status(f"⚠ {why}"))
+        # files waiting to be sent count in the gauge before sending
+        self.composer.chips.changed.connect(lambda: self.gauge.set_pending(self.composer.chips.pending_tokens()))
         self.setAcceptDrops(True)  # files dropped anywhere on the chat go with the next message
         if target.problem and not target.meta:
             self.composer.setEnabled(False)

@@ -8,7 +8,7 @@ again while one runs just marks the reading stale and builds once more afterward
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import QObject, QRectF, QSize, Qt, Signal
@@ -123,24 +123,45 @@ class TokenGauge(QWidget):
         super().__init__(parent)
         self.setObjectName("tokenGauge")
         self._reading: GaugeReading | None = None
+        self._pending = 0  # tokens of the files waiting to be sent with the next message
         self._problem = ""
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.setToolTip("Counting tokens…")
 
     @property
     def reading(self) -> GaugeReading | None:
-        return self._reading
+        """What the gauge shows: the chat's next request, with the files waiting to go with it."""
+        if self._reading is None or not self._pending:
+            return self._reading
+        return replace(self._reading, tokens=self._reading.tokens + self._pending)
 
     def text(self) -> str:
         """The label as painted (``…`` before the first reading)."""
         if self._problem:
             return "tokens: ?"
-        return self._reading.label if self._reading else "…"
+        reading = self.reading
+        return reading.label if reading else "…"
+
+    def set_pending(self, tokens: int) -> None:
+        """Count ``tokens`` of attached files not sent yet (0: none), so their cost shows before sending."""
+        self._pending = max(0, int(tokens))
+        self._show_tooltip()
+        self.updateGeometry()
+        self.update()
+
+    def _show_tooltip(self) -> None:
+        reading = self.reading
+        if reading is None:
+            return
+        tip = reading.tooltip
+        if self._pending:
+            tip += f"\nIncludes about {self._pending:,} tokens of the files attached to the next message."
+        self.setToolTip(tip)
+        self.setAccessibleDescription(tip)
 
     def set_reading(self, reading: GaugeReading) -> None:
         self._reading, self._problem = reading, ""
-        self.setToolTip(reading.tooltip)
-        self.setAccessibleDescription(reading.tooltip)
+        self._show_tooltip()
         self.updateGeometry()
         self.update()
 
@@ -164,7 +185,7 @@ class TokenGauge(QWidget):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(track)
         painter.drawRoundedRect(bar, BAR_HEIGHT / 2, BAR_HEIGHT / 2)
-        reading = self._reading
+        reading = self.reading
         if reading and reading.window > 0:
             fill = QRectF(bar)
             fill.setWidth(max(BAR_HEIGHT, bar.width() * min(1.0, reading.fraction)))

@@ -152,3 +152,21 @@ def test_an_image_for_a_model_without_vision_is_refused_and_the_chips_stay(qtbot
             assert server.chat_requests() == []
         finally:
             ctx.tasks.wait_for_done(5000)
+
+
+def test_files_waiting_to_be_sent_count_in_the_gauge_before_sending(
+    qtbot: QtBot, ctx: AppContext, tmp_path: Path
+) -> None:
+    from okbot.core.attachments import image_tokens
+
+    page = open_page(qtbot, ctx)
+    qtbot.waitUntil(lambda: page.gauge.reading is not None, timeout=10_000)
+    before = page.gauge.reading.tokens
+    picture = image_file(tmp_path / "pic.png", 1024, 768)
+    (tmp_path / "notes.md").write_text("x" * 4000)
+    page.composer.add_files([picture, tmp_path / "notes.md"])
+    added = image_tokens(1024, 768) + 1000
+    assert page.gauge.reading.tokens == before + added
+    assert f"{added:,} tokens of the files attached" in page.gauge.toolTip()
+    page.composer.chips.clear()
+    assert page.gauge.reading.tokens == before
