@@ -11,8 +11,15 @@ import json
 import sys
 from typing import Any, TextIO
 
-from okbot.config.providers import DEFAULT_PROVIDER, KEY_SOURCES, ProviderConfig, check_name, split_ref
-from okbot.config.schema import redact_url
+from okbot.config.providers import (
+    DEFAULT_PROVIDER,
+    KEY_SOURCES,
+    ProviderConfig,
+    check_name,
+    parse_windows,
+    split_ref,
+)
+from okbot.config.schema import SettingError, redact_url
 from okbot.config.settings import Settings
 from okbot.storage.errors import OkBotError
 
@@ -143,13 +150,10 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _windows(specs: list[str]) -> dict[str, int]:
-    windows = {}
-    for spec in specs:
-        model, _, tokens = spec.rpartition("=")
-        if not model.strip() or not tokens.strip().isdigit():
-            raise OkBotError(f"--window {spec!r}: expected MODEL=TOKENS, e.g. gpt-4o=128000")
-        windows[model.strip()] = int(tokens)
-    return windows
+    try:
+        return parse_windows(specs)
+    except SettingError as exc:
+        raise OkBotError(f"--window {exc}") from None
 
 
 def _remove(settings: Settings, name: str, out: TextIO) -> int:

@@ -101,6 +101,18 @@ def provider_from_json(entry: Any) -> ProviderConfig:
     return ProviderConfig(name, base_url.strip(), source, key_env, tuple(models), dict(windows))
 
 
+def parse_windows(specs: list[str]) -> dict[str, int]:
+    """Context windows per model from ``MODEL=TOKENS`` texts (a model name may hold ``=``; the last one
+    splits); :class:`SettingError` names the one that is not."""
+    windows = {}
+    for spec in specs:
+        model, _, tokens = spec.rpartition("=")
+        if not model.strip() or not tokens.strip().isdigit() or int(tokens) < 512:
+            raise SettingError(f"{spec.strip()!r}: expected MODEL=TOKENS with at least 512 tokens, e.g. gpt-4o=128000")
+        windows[model.strip()] = int(tokens)
+    return windows
+
+
 def split_ref(ref: str, known: set[str] | frozenset[str]) -> tuple[str, str]:
     """``(provider name, model)`` for the reference ``ref`` given the ``known`` provider names.
 

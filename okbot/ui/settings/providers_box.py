@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.config.providers import DEFAULT_PROVIDER, KEY_SOURCES, ProviderConfig
+from okbot.config.providers import DEFAULT_PROVIDER, KEY_SOURCES, ProviderConfig, parse_windows
 from okbot.config.schema import redact_url
 from okbot.storage.errors import OkBotError
 from okbot.ui.settings.page import help_label, if_alive
@@ -67,11 +67,15 @@ class ProvidersBox(QWidget):
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.key_edit.setPlaceholderText("Paste a key to keep it in the keyring")
+        self.windows_edit = QLineEdit()
+        self.windows_edit.setObjectName("providerWindows")
+        self.windows_edit.setPlaceholderText("model=tokens, e.g. llama3.1:8b=32768 (empty: the model's known window)")
         form.addRow("Name:", self.name_edit)
         form.addRow("Base URL:", self.url_edit)
         form.addRow("Key from:", self.source_combo)
         form.addRow("Variable:", self.env_edit)
         form.addRow("API key:", self.key_edit)
+        form.addRow("Context windows:", self.windows_edit)
         layout.addLayout(form)
         buttons = QHBoxLayout()
         self.add_button = QPushButton("Add or update")
@@ -121,6 +125,7 @@ class ProvidersBox(QWidget):
         self.url_edit.setText(config.base_url)
         self.source_combo.setCurrentIndex(KEY_SOURCES.index(config.key_source))
         self.env_edit.setText(config.key_env)
+        self.windows_edit.setText(", ".join(f"{model}={tokens}" for model, tokens in config.context_windows.items()))
         self.key_edit.clear()
         self.status.setText("")
 
@@ -136,16 +141,8 @@ class ProvidersBox(QWidget):
             old = settings.provider(name) if name in {p.name for p in self.others()} else None
             url = self.url_edit.text().strip()
             same = old is not None and old.base_url == url  # same server: keep what it listed
-            settings.add_provider(
-                ProviderConfig(
-                    name,
-                    url,
-                    source,
-                    env,
-                    old.models if same else (),
-                    dict(old.context_windows) if same else {},
-                )
-            )
+            windows = parse_windows([w for w in self.windows_edit.text().split(",") if w.strip()])
+            settings.add_provider(ProviderConfig(name, url, source, env, old.models if same else (), windows))
         except OkBotError as exc:
             self.status.setText(f"⚠ {exc}")
             return

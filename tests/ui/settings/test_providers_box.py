@@ -77,3 +77,24 @@ def test_a_bad_url_is_refused_with_a_message(qtbot: QtBot, ctx: AppContext) -> N
     box.add_button.click()
     assert "baseUrl must be" in box.status.text()
     assert [p.name for p in Settings.load().providers()] == ["default"]
+
+
+def test_a_providers_context_windows_are_set_here_and_the_chat_follows(qtbot: QtBot, ctx: AppContext) -> None:
+    dialog = SettingsDialog(ctx)
+    qtbot.addWidget(dialog)
+    settle(qtbot, ctx)
+    box = dialog.models_page.providers_box
+    box.name_edit.setText("local")
+    box.url_edit.setText("http://127.0.0.1:9/v1")
+    box.source_combo.setCurrentIndex(box.source_combo.findData("none"))
+    box.windows_edit.setText("tiny")
+    box.add_button.click()
+    assert "expected MODEL=TOKENS" in box.status.text()
+    assert [p.name for p in Settings.load().providers()] == ["default"]  # nothing saved
+    box.windows_edit.setText("llama3.1:8b=32768, qwen=8192")
+    box.add_button.click()
+    assert Settings.load().provider("local").context_windows == {"llama3.1:8b": 32768, "qwen": 8192}
+    bob = ctx.workspace.create_assistant("Bob", model="local/llama3.1:8b")
+    assert ctx.sources.context_window(bob) == 32768  # the gauge and the threshold follow it
+    box.list.setCurrentRow(0)
+    assert box.windows_edit.text() == "llama3.1:8b=32768, qwen=8192"
