@@ -45,6 +45,7 @@ class SentRequest:
     choices: list[AsSentRequest] = field(default_factory=list)  # every request of the turn, in order
     encoding: str = ""
     approximate: bool = False  # the items were counted with the documented estimate (no encoding offline)
+    files: AttachmentView | None = None  # attached files, read back from the chat's folder as they were sent
 
     @property
     def missing_ids(self) -> list[int]:
@@ -81,7 +82,7 @@ class SentRequest:
         texts = [b.get("text") or "" for b in self.request.blocks]
         if texts:
             messages.append({"role": "system", "content": "\n\n".join(texts)})
-        messages.extend(items_to_messages(s.item for s in self.items if s.item is not None))
+        messages.extend(items_to_messages((s.item for s in self.items if s.item is not None), self.files))
         return messages
 
 
@@ -123,6 +124,7 @@ def load_sent(
         choices=turn,
         encoding=counter.encoding_name,
         approximate=counter.approximate,
+        files=files,
     )
 
 

@@ -199,3 +199,16 @@ def test_an_edited_message_reads_back_the_branch_it_was_sent_on(env, server):
     ids = [s.id for s in sent.items]
     assert ids[:2] == [1, 2] and ids[-1] == edited and len(ids) == 3  # the old message and reply are not on it
     assert sent.to_messages() == server.chat_requests()[-1]["messages"]
+
+
+def test_a_message_with_a_file_reads_back_the_file_text_it_sent(env, server, tmp_path):
+    """As sent rebuilds the request with the attached file's text, as the server received it."""
+    target, sources, runner, _provider = env
+    notes = tmp_path / "notes.md"
+    notes.write_text("Deadline: Friday 14:00.\nOwner: Mia.\n", encoding="utf-8")
+    server.enqueue(Reply(text="Mia, Friday."))
+    assert runner.run_turn(target, "Who and when?", attachments=[notes]).status == "complete"
+    sent = load_sent(sources, target, user_ids(sources, target)[0])
+    assert sent is not None
+    assert sent.to_messages() == server.chat_requests()[-1]["messages"]
+    assert "Owner: Mia." in sent.to_messages()[-1]["content"]
