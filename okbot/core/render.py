@@ -159,7 +159,7 @@ def render_markdown(
     for block in proj.blocks:
         out += _block_lines(f"{block.name} · {block.title}", block.tokens, block.text, body_limit, block.uncut)
     out += _items_section(
-        [(item, tokens) for item, tokens in zip(proj.items, proj.item_tokens, strict=True)], body_limit
+        [(item, tokens) for item, tokens in zip(proj.items, proj.item_tokens, strict=True)], body_limit, proj.files
     )
     return "\n".join(out).rstrip() + "\n"
 
@@ -172,9 +172,28 @@ def _block_lines(heading: str, tokens: int, text: str | None, limit: int | None,
     return out
 
 
-def _items_section(rows: list[tuple[dict[str, Any] | int, int]], limit: int | None) -> list[str]:
-    """``## session items``: each item's heading and body; an ``int`` in place of an item is an id the
-    record names that the session no longer holds, said where it was."""
+def _shown_text(item: dict[str, Any], files: Any) -> str:
+    """An item's body as the model read it: a user message with its attached files' text (an image as one
+    ``[image: name]`` line, never its bytes); any other item its text."""
+    if item.get("type") != "user" or not item.get("attachments") or files is None:
+        return item_text(item)
+    content = files.content(item, item_text(item))
+    if isinstance(content, str):
+        return content
+    images = iter([r.get("name", "?") for r in item["attachments"] if r.get("kind") == "image"])
+    parts = []
+    for part in content:
+        if part.get("type") == "text":
+            parts.append(str(part.get("text", "")))
+        else:
+            parts.append(f"[image: {next(images, '?')} · sent as an image part]")
+    return "\n".join(parts)
+
+
+def _items_section(rows: list[tuple[dict[str, Any] | int, int]], limit: int | None, files: Any = None) -> list[str]:
+    """``## session items``: each item's heading and body (``files``: attached files read back, so a message
+    shows the file text it was sent with); an ``int`` in place of an item is an id the record names that
+    the session no longer holds, said where it was."""
     out = ["## session items"]
     if not rows:
         out.append("(none)")
@@ -184,7 +203,7 @@ def _items_section(rows: list[tuple[dict[str, Any] | int, int]], limit: int | No
             out.append(MISSING_ITEM.format(id=item))
         else:
             out.append(item_heading(index, item, tokens))
-            out.append(body_text(item_text(item), limit))
+            out.append(body_text(_shown_text(item, files), limit))
         out.append("")
     return out
 
@@ -328,7 +347,7 @@ def as_sent_markdown(
         uncut = block.get("uncut") if isinstance(block.get("uncut"), int) else 0
         out += _block_lines(heading, int(block.get("tokens") or 0), block.get("text"), body_limit, uncut)
     rows = [(s.item if s.item is not None else s.id, s.tokens) for s in sent.items]
-    out += _items_section(rows, body_limit)
+    out += _items_section(rows, body_limit, sent.files)
     if changed:
         out.append("## changed since sent")
         live_blocks = {b.name: b for b in live.blocks}

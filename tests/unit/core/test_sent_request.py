@@ -13,7 +13,7 @@ from okbot.config.settings import Settings
 from okbot.core.assent import AsSentStore, compare_blocks
 from okbot.core.context import build_context
 from okbot.core.items import user_message
-from okbot.core.render import as_sent_json, as_sent_markdown
+from okbot.core.render import as_sent_json, as_sent_markdown, render_markdown
 from okbot.core.runner import TurnRunner
 from okbot.core.sent_request import load_sent
 from okbot.core.sources import ContextSources
@@ -212,3 +212,16 @@ def test_a_message_with_a_file_reads_back_the_file_text_it_sent(env, server, tmp
     assert sent is not None
     assert sent.to_messages() == server.chat_requests()[-1]["messages"]
     assert "Owner: Mia." in sent.to_messages()[-1]["content"]
+
+
+def test_okbot_context_shows_the_file_text_a_message_goes_with(env, server, tmp_path):
+    """View context and `okbot context` show what the model reads: the attached file's text too."""
+    target, sources, runner, _provider = env
+    notes = tmp_path / "notes.md"
+    notes.write_text("Owner: Mia.\n", encoding="utf-8")
+    server.enqueue(Reply(text="Mia."))
+    assert runner.run_turn(target, "Who?", attachments=[notes]).status == "complete"
+    shown = render_markdown(build_context(target, sources=sources))
+    assert "    [attached file: notes.md · text · 12 B]\n    Owner: Mia." in shown
+    sent = load_sent(sources, target, user_ids(sources, target)[0])
+    assert "    Owner: Mia." in as_sent_markdown(sent, build_context(target, sources=sources), [])
