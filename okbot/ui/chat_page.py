@@ -361,6 +361,7 @@ class ChatPage(QWidget):
             self._set_status(self._retry_shown)
             self._retry_tick.start()
         elif isinstance(event, Degraded):
+            self._end_retry_countdown()  # the retried request answered: its countdown must not tick over the note
             self._set_status(f"Note: {event.message}")
         else:
             from okbot.core.turn_runtime import MemberActivity, ToolProgress  # loaded with the runner already
