@@ -234,9 +234,7 @@ class TurnRunner:
         last_user = next((it for it in reversed(tail) if it.get("type") == "user"), None)
         if last_user is None:
             raise OkBotError("there is no message to retry")
-        member = None
-        if target.kind == "squad" and last_user.get("source") == "user":
-            member = direct_address(last_user["content"], target, self.sources.workspace)
+        member = self._addressed(target, last_user)
         callbacks = callbacks or TurnCallbacks()
         self._close_dangling_calls(target, callbacks)
         self._before_run(target, None, callbacks)
@@ -257,13 +255,13 @@ class TurnRunner:
         (:mod:`okbot.core.session.branches`). Only messages in the uncompressed tail can be edited."""
         callbacks = callbacks or TurnCallbacks()
         self.sources.loaded_counter(target)
-        # the new version keeps the files of the message it replaces
-        files = attached_files.records_of(self._tail(target).item(item_id, "editing"))
+        tail = self._tail(target)  # read once: the refusals below, the files and where the version branches off
+        parent = versions.edit_parent(tail, item_id)
+        files = attached_files.records_of(tail.by_id[item_id])  # the new version keeps the message's files
         self._check_message(target, text, bool(files))
         member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
         self._close_dangling_calls(target, callbacks)
         session = self.sources.session(target)
-        parent = versions.edit_parent(self._tail(target), item_id)
         callbacks.on_item(session.append(branches.marker("edit", parent, f"Message #{item_id} edited and sent again.")))
         self.sources.memory.prepare(target, text)
         user = session.append(user_message(text, files))
@@ -284,9 +282,7 @@ class TurnRunner:
         self.sources.loaded_counter(target)
         self._close_dangling_calls(target, callbacks)
         user = versions.regenerate_point(self._tail(target), item_id)
-        member = None
-        if target.kind == "squad" and user.get("source") == "user":
-            member = direct_address(user["content"], target, self.sources.workspace)
+        member = self._addressed(target, user)
         text = f"The reply to message #{user['id']} regenerated."
         callbacks.on_item(self.sources.session(target).append(branches.marker("regenerate", user["id"], text)))
         self._before_run(target, None, callbacks)
@@ -302,6 +298,12 @@ class TurnRunner:
     def chat_versions(self, target: Target) -> dict[int, Versions]:
         """The items of the uncompressed tail that have more than one version."""
         return self._tail(target).versions()
+
+    def _addressed(self, target: Target, user: dict[str, Any]) -> Member | None:
+        """The squad member the user's message ``user`` addresses directly ("@Ada …"), if any."""
+        if target.kind != "squad" or user.get("source") != "user":
+            return None
+        return direct_address(user["content"], target, self.sources.workspace)
 
     def _tail(self, target: Target) -> versions.Tail:
         summary, _ = self.sources.summary(target)
