@@ -30,10 +30,12 @@ import json
 import logging
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from okbot.config.mcp import MCP_KEY, McpServerConfig, check_approval, server_from_json
 from okbot.config.providers import DEFAULT_PROVIDER, ProviderConfig, provider_from_json
 from okbot.config.schema import ORDERED_PAIRS, SETTINGS, SettingError, setting, show_value, suggest
 from okbot.storage import migrations, paths
@@ -90,6 +92,7 @@ class Settings:
         self._unknown: dict[str, Any] = {}  # keys we do not know, preserved as read
         self._providers: dict[str, ProviderConfig] = {}  # the providers besides the default, by name
         self._default_extra: dict[str, Any] = {}  # the default provider's models / contextWindows
+        self._mcp: dict[str, McpServerConfig] = {}  # declared MCP servers, by name, in the file's order
         self._version: int = FORMAT_VERSION
         self._save_blocked: str = ""  # why save() must not overwrite the file on disk
         self._upgrade: migrations.Upgrade | None = None  # an older file migrated in memory, persisted on save
@@ -186,6 +189,8 @@ class Settings:
                 repaired |= self._read_overrides(value)
             elif key == PROVIDERS_KEY:
                 repaired |= self._read_providers(value)
+            elif key == MCP_KEY:
+                repaired |= self._read_mcp(value)
             else:
                 try:
                     spec = setting(key)
@@ -303,6 +308,21 @@ class Settings:
                 repaired = True
                 continue
             self._providers[config.name] = config
+        return repaired
+
+    def _read_mcp(self, value: Any) -> bool:
+        if not isinstance(value, list):
+            self._problem(f"{self.path.name}: {MCP_KEY} was {show_value(value)}, not a list; ignored")
+            return True
+        repaired = False
+        for entry in value:
+            try:
+                config = server_from_json(entry)
+            except SettingError as exc:
+                self._problem(f"{self.path.name}: {exc.message}; that MCP server was removed")
+                repaired = True
+                continue
+            self._mcp[config.name] = config
         return repaired
 
     def _read_default_provider(self, entry: dict[str, Any]) -> bool:
@@ -451,6 +471,49 @@ class Settings:
         for callback in list(self._subscribers):
             callback(PROVIDERS_KEY)
 
+    # ----------------------------------------------------------------- MCP servers
+
+    def mcp_servers(self) -> list[McpServerConfig]:
+        """The declared MCP servers, in the order they were added."""
+        return list(self._mcp.values())
+
+    def mcp_server(self, name: str) -> McpServerConfig:
+        """The MCP server called ``name``; :class:`SettingError` naming the declared ones when there is none."""
+        if name in self._mcp:
+            return self._mcp[name]
+        known = ", ".join(self._mcp) or "none yet"
+        raise SettingError(f"no MCP server called {name!r}", hint=f"the MCP servers are: {known}")
+
+    def add_mcp_server(self, config: McpServerConfig) -> None:
+        """Add (or replace, keeping its place) an MCP server, and save; :class:`SettingError` on a bad one."""
+        checked = server_from_json(config.to_json())
+        self._change_mcp(lambda: self._mcp.__setitem__(checked.name, checked))
+
+    def remove_mcp_server(self, name: str) -> None:
+        self.mcp_server(name)  # raises, naming the declared ones
+        self._change_mcp(lambda: self._mcp.pop(name))
+
+    def set_mcp_approval(self, name: str, approval: str, tool: str | None = None) -> None:
+        """What calls of server ``name``'s tools need (``tool``: that tool alone), and save."""
+        old = self.mcp_server(name)
+        check_approval(approval, f"MCP server {name}")
+        if tool is None:
+            fresh = replace(old, approval=approval)
+        else:
+            fresh = replace(old, tool_approval={**old.tool_approval, tool: approval})
+        self._change_mcp(lambda: self._mcp.__setitem__(name, fresh))
+
+    def _change_mcp(self, mutate: Callable[[], Any]) -> None:
+        before = dict(self._mcp)
+        mutate()
+        try:
+            self.save()
+        except BaseException:
+            self._mcp = before
+            raise
+        for callback in list(self._subscribers):
+            callback(MCP_KEY)
+
     def is_default(self, key: str) -> bool:
         """Whether the stored value of ``key`` is its default (environment overrides do not count)."""
         return self.get_stored(key) == setting(key).default
@@ -558,10 +621,14 @@ class Settings:
         self.problems, self.reset_keys = fresh.problems, fresh.reset_keys
         self._values, self._overrides, self._unknown = fresh._values, fresh._overrides, fresh._unknown
         self._providers, self._default_extra = fresh._providers, fresh._default_extra
+        mcp_changed = self._mcp != fresh._mcp or any(
+            self._mcp[n].tool_approval != fresh._mcp[n].tool_approval for n in self._mcp
+        )
+        self._mcp = fresh._mcp
         self._version, self._save_blocked = fresh._version, fresh._save_blocked
         self._upgrade = fresh._upgrade
         after = self.as_dict()
-        changed = [k for k in after if after[k] != before[k]]
+        changed = [k for k in after if after[k] != before[k]] + ([MCP_KEY] if mcp_changed else [])
         for callback in list(self._subscribers):
             for key in changed:
                 callback(key)
@@ -590,6 +657,8 @@ class Settings:
         listed = [{**default, **self._default_extra}, *(p.to_json() for p in self._providers.values())]
         if len(listed) > 1 or len(listed[0]) > 1:  # only what differs from the defaults is stored
             out[PROVIDERS_KEY] = listed
+        if self._mcp:
+            out[MCP_KEY] = [config.to_json() for config in self._mcp.values()]
         if self._overrides:
             out[OVERRIDES_KEY] = {m: dict(e) for m, e in self._overrides.items()}
         for key, value in self._unknown.items():

@@ -29,6 +29,9 @@ from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.tokens import Calibration, TokenCounter, counter_for_model, effective_context_window
 from okbot.core.tools import ToolRegistry
 from okbot.core.workspace import Target, Workspace, read_soul
+from okbot.llm.keystore import KeyStore
+from okbot.mcp import secrets as mcp_secrets
+from okbot.mcp.hub import McpHub
 from okbot.storage import paths
 from okbot.storage.errors import OkBotError
 
@@ -97,6 +100,7 @@ class ContextSources:
         self._summaries: dict[Path, tuple[tuple[int, int] | None, SessionSummary, list[str]]] = {}
         self._souls: dict[Path, tuple[tuple[int, int] | None, str, str | None]] = {}
         self._skill_catalogs: dict[Path, SkillCatalog] = {}
+        self._mcp: McpHub | None = None
 
     @property
     def evolution(self) -> Evolution:
@@ -107,6 +111,26 @@ class ContextSources:
 
                 self._evolution = Evolution(self)
             return self._evolution
+
+    @property
+    def mcp(self) -> McpHub:
+        """The MCP servers of this process (nothing starts until a turn of an assistant that may use one)."""
+        with self._lock:
+            if self._mcp is None:
+                store = KeyStore()
+                self._mcp = McpHub(
+                    lambda: self.settings,
+                    secrets=lambda name: mcp_secrets.load(store, name),
+                    cache_file=paths.mcp_tools_file(),
+                )
+            return self._mcp
+
+    def close(self) -> None:
+        """Stop what this process started (MCP servers); OkBot quits."""
+        with self._lock:
+            hub, self._mcp = self._mcp, None
+        if hub is not None:
+            hub.close()
 
     # -- settings ---------------------------------------------------------------------------
     @property

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from okbot.core.items import now_iso
+from okbot.config.mcp import assistant_servers
 from okbot.core.record_fields import (  # noqa: F401 - MAX_NAME_CHARS is part of this module's API
     DEFAULT_CAPTAIN,
     MAX_NAME_CHARS,
@@ -95,6 +96,11 @@ class Target:
         """The assistant's one-line role (``""`` when absent or not text)."""
         role = self.meta.get("role")
         return role if isinstance(role, str) else ""
+
+    @property
+    def mcp_servers(self) -> tuple[str, ...]:
+        """The MCP servers this assistant may use (``mcpServers`` in assistant.json); a squad's captain none."""
+        return assistant_servers(self.meta) if self.kind == "assistant" else ()
 
     @property
     def members(self) -> list[dict]:

@@ -55,6 +55,11 @@ def calibration_file() -> Path:
     return data_dir() / "calibration.json"
 
 
+def mcp_tools_file() -> Path:
+    """The tool lists MCP servers last offered (so the tools offered stay the same across restarts)."""
+    return data_dir() / "mcp-tools.json"
+
+
 def assistants_dir() -> Path:
     return data_dir() / "assistants"
 

@@ -1,0 +1,677 @@
+"""The MCP servers of one OkBot process, run on one background event loop.
+
+The ``mcp`` SDK is asynchronous; OkBot's turns run on worker threads. One daemon thread runs an
+asyncio loop; every server has a *keeper* task there that enters the SDK's ``Client`` (which spawns a
+stdio server in its own process group, or opens a Streamable HTTP session) and holds it until the
+server is stopped. Worker threads call :meth:`McpHub.prepare` and :meth:`McpHub.call`, which block
+them (never the GUI thread) on the loop's futures, polling the turn's cancel token.
+
+Lifecycle:
+
+* A server starts on first use (:meth:`prepare`, at the start of a turn of an assistant that may use
+  it), within ``mcp.startupSeconds``; one that does not answer in time is stopped and reported.
+* A server that stops by itself (crashed, or died mid-call) is restarted once, at its next use; if it
+  stops again it stays stopped and is reported until the user restarts it (:meth:`restart`).
+* A stdio server's stderr goes to OkBot's log, line by line (the log redacts secrets), and its last
+  lines are quoted when it fails.
+* :meth:`close` stops every server (stdin closed, then SIGTERM and SIGKILL to its process group: the
+  SDK's shutdown) and the loop; OkBot calls it when it quits.
+
+The tool lists are kept in ``mcp-tools.json`` in the data dir, so the tools offered (part of the
+stable prefix of every request) stay the same across restarts and View context can show them
+without starting anything; a list is re-read when a server says its tools changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from okbot import __version__
+from okbot.config.mcp import McpServerConfig
+from okbot.mcp import schema
+from okbot.mcp.secrets import ServerSecrets
+from okbot.storage.atomic import atomic_write_json
+from okbot.storage.errors import OkBotError
+
+log = logging.getLogger("okbot.mcp")
+
+CACHE_VERSION = 1
+CLOSE_SECONDS = 8.0  # the SDK's own shutdown waits at most ~4.5 s per server (they stop together)
+HTTP_ATTEMPTS = 3  # a remote server that cannot be reached is tried this many times, 1 s then 2 s apart
+MAX_TOOL_PAGES = 50
+STDERR_TAIL = 20
+STDERR_LINE_CHARS = 2_000
+POLL_SECONDS = 0.1  # how often a waiting worker looks at its cancel token
+
+IDLE, STARTING, RUNNING, FAILED, STOPPED = "not started", "starting", "running", "failed", "stopped"
+
+
+class McpUnavailable(OkBotError):
+    """A server could not be started or reached (the message says which and why)."""
+
+
+@dataclass(frozen=True)
+class McpTool:
+    """One tool of one server, as offered to the model (``offered`` = ``<server>__<tool>``)."""
+
+    server: str
+    name: str
+    offered: str
+    description: str
+    parameters: dict[str, Any] = field(compare=False)
+    notes: tuple[str, ...] = ()  # what had to change in its schema for providers to take it
+
+
+@dataclass(frozen=True)
+class ServerState:
+    """What the user is shown about a server."""
+
+    name: str
+    state: str
+    detail: str = ""  # why it failed, or which program answered ("mcp-time 2026.10.19")
+    tools: int = 0
+    restarts: int = 0
+
+
+@dataclass(frozen=True)
+class CallResult:
+    text: str
+    ok: bool
+
+
+def tools_from_listing(server: str, listed: Iterable[dict[str, Any]]) -> list[McpTool]:
+    """The tools of a ``tools/list`` answer (as plain JSON), named and fitted for providers."""
+    tools, taken = [], set()
+    for entry in listed:
+        name = entry.get("name")
+        if not isinstance(name, str) or not name:
+            continue
+        offered = schema.offered_name(server, name)
+        if offered in taken:  # two names that differ only in characters a provider refuses
+            log.warning("MCP %s: tool %r left out (its name clashes with another once fitted)", server, name)
+            continue
+        taken.add(offered)
+        parameters, notes = schema.simplify(entry.get("inputSchema"))
+        description = entry.get("description") if isinstance(entry.get("description"), str) else ""
+        tools.append(McpTool(server, name, offered, description.strip(), parameters, tuple(notes)))
+    return tools
+
+
+class _Conn:
+    """One server's running state (touched only on the loop thread, apart from reads of plain fields)."""
+
+    def __init__(self, config: McpServerConfig) -> None:
+        self.config = config
+        self.client: Any = None
+        self.task: asyncio.Task[None] | None = None
+        self.stop: asyncio.Event | None = None
+        self.starting: asyncio.Future[Any] | None = None
+        self.state = IDLE
+        self.detail = ""
+        self.crashes = 0  # stops the user did not ask for since the last (re)start by the user
+        self.restarts = 0
+        self.stale = True  # its tool list must be read (never read by this process, or it changed)
+        self.stderr: deque[str] = deque(maxlen=STDERR_TAIL)
+        self.dead = False  # the running session ended without being asked to (reset at each start)
+        self.stopping = False  # OkBot is stopping it: its end is no crash
+        self.exited: asyncio.Event | None = None  # set when a stdio server's stderr closes (it exited)
+
+    def last_words(self) -> str:
+        lines = [line for line in self.stderr if line.strip()]
+        return f" Its last output: “{lines[-1][:300]}”." if lines else ""
+
+
+class McpHub:
+    """Starts, calls and stops the declared MCP servers. Thread-safe; no method may run on the GUI thread
+    except :meth:`tools_of`, :meth:`states` and :meth:`subscribe` (they read memory only)."""
+
+    def __init__(
+        self,
+        settings: Callable[[], Any],
+        *,
+        secrets: Callable[[str], ServerSecrets] | None = None,
+        cache_file: Path | None = None,
+    ) -> None:
+        self._settings = settings
+        self._secrets = secrets or (lambda _name: ServerSecrets())
+        self._cache_file = cache_file
+        self._lock = threading.RLock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._conns: dict[str, _Conn] = {}
+        self._tools: dict[str, tuple[str, list[McpTool]]] = self._read_cache()  # name -> (where, tools)
+        self._subscribers: list[Callable[[str], None]] = []
+        self._closed = False
+
+    # ------------------------------------------------------------------ reading (any thread)
+    @property
+    def settings(self) -> Any:
+        """The settings as they are now (another process may have changed the servers)."""
+        return self._settings()
+
+    def configs(self) -> list[McpServerConfig]:
+        return self.settings.mcp_servers()
+
+    def tools_of(self, name: str) -> list[McpTool]:
+        """The tools server ``name`` offered when last asked (none for a server never started)."""
+        try:
+            config = self.settings.mcp_server(name)
+        except OkBotError:
+            return []
+        with self._lock:
+            where, tools = self._tools.get(name, ("", []))
+        return list(tools) if where == config.where() else []
+
+    def usable(self, name: str) -> bool:
+        """Whether server ``name``'s tools are offered: not when it failed to start or stopped twice (a server
+        that stopped once is started again at its next use)."""
+        with self._lock:
+            conn = self._conns.get(name)
+        return conn is None or conn.state != FAILED or (conn.dead and conn.crashes < 2)
+
+    def states(self) -> list[ServerState]:
+        """Every declared server's state, in the order they were declared."""
+        return [self.state(config.name) for config in self.configs()]
+
+    def state(self, name: str) -> ServerState:
+        with self._lock:
+            conn = self._conns.get(name)
+            tools = len(self.tools_of(name))
+            if conn is None:
+                return ServerState(name, IDLE, tools=tools)
+            return ServerState(name, conn.state, conn.detail, tools, conn.restarts)
+
+    def subscribe(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """``callback(server name)`` after a server's state or tools change (on the hub's own thread)."""
+        self._subscribers.append(callback)
+        return lambda: self._subscribers.remove(callback) if callback in self._subscribers else None
+
+    # ------------------------------------------------------------------ blocking (worker threads)
+    def prepare(self, names: Sequence[str], cancel: Any = None) -> dict[str, str]:
+        """Start the servers ``names`` that are not running and read their tool lists when needed.
+
+        Returns ``{name: why it is unavailable}`` for those that could not be used (empty: all ready)."""
+        names = [n for n in dict.fromkeys(names) if self._config(n) is not None]
+        if not names:
+            return {}
+        budget = self._startup_seconds() + 5.0
+        try:
+            return self._wait(self._prepare_all(names), budget, cancel) or {}
+        except _Cancelled:
+            return {n: "the turn was stopped" for n in names}
+
+    def call(self, offered: str, arguments: dict[str, Any], *, timeout: float, cancel: Any = None) -> CallResult:
+        """Call the tool offered as ``offered`` with ``arguments``; never raises for what the server did."""
+        tool = self.find_tool(offered)
+        if tool is None:
+            return CallResult(f"There is no MCP tool named {offered!r} right now.", False)
+        try:
+            return self._wait(self._call(tool, arguments, timeout), timeout + 10.0, cancel)
+        except _Cancelled:
+            return CallResult(f"{offered} was stopped: the user stopped the turn.", False)
+        except FutureTimeout:
+            return CallResult(f"MCP server {tool.server} did not answer within {timeout:.0f} s.", False)
+
+    def find_tool(self, offered: str) -> McpTool | None:
+        server = offered.split("__", 1)[0]
+        return next((t for t in self.tools_of(server) if t.offered == offered), None)
+
+    def check(self, names: Sequence[str] | None = None) -> list[ServerState]:
+        """Start (or reach) each server, read its tools and report (``okbot mcp list``, Settings' Check)."""
+        chosen = [c.name for c in self.configs()] if names is None else list(names)
+        self.prepare(chosen)
+        return [self.state(n) for n in chosen]
+
+    def restart(self, name: str) -> ServerState:
+        """Stop server ``name`` if it runs and start it again, forgetting earlier crashes (the user asked)."""
+        self._stop_server(name)
+        with self._lock:
+            self._conns.pop(name, None)
+        self.prepare([name])
+        return self.state(name)
+
+    def forget(self, name: str) -> None:
+        """Server ``name`` was removed or changed: stop it; its next use starts it from its new settings."""
+        self._stop_server(name)
+        with self._lock:
+            self._conns.pop(name, None)
+        self._notify(name)
+
+    def close(self) -> None:
+        """Stop every server and the loop (OkBot quits). Safe to call twice."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            loop, thread = self._loop, self._thread
+        if loop is None:
+            return
+        with contextlib.suppress(Exception):
+            asyncio.run_coroutine_threadsafe(self._stop_all(), loop).result(CLOSE_SECONDS + 2)
+        loop.call_soon_threadsafe(loop.stop)
+        if thread is not None:
+            thread.join(2.0)
+
+    # ------------------------------------------------------------------ the loop
+    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._closed:
+                raise McpUnavailable("OkBot is closing; MCP servers are not started any more")
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                thread = threading.Thread(target=loop.run_forever, name="okbot-mcp", daemon=True)
+                thread.start()
+                self._loop, self._thread = loop, thread
+            return self._loop
+
+    def _wait(self, coro: Any, seconds: float, cancel: Any) -> Any:
+        try:
+            loop = self._ensure_loop()
+        except McpUnavailable:
+            coro.close()
+            raise
+        future: Future[Any] = asyncio.run_coroutine_threadsafe(coro, loop)
+        deadline = time.monotonic() + seconds
+        while True:
+            if cancel is not None and getattr(cancel, "cancelled", False):
+                future.cancel()
+                raise _Cancelled
+            try:
+                return future.result(min(POLL_SECONDS, max(0.0, deadline - time.monotonic())))
+            except FutureTimeout:
+                if time.monotonic() >= deadline:
+                    future.cancel()
+                    raise
+
+    def _config(self, name: str) -> McpServerConfig | None:
+        try:
+            return self.settings.mcp_server(name)
+        except OkBotError:
+            return None
+
+    def _conn(self, name: str) -> _Conn:
+        config = self._config(name)
+        if config is None:
+            raise McpUnavailable(f"There is no MCP server called {name!r} any more.")
+        with self._lock:
+            conn = self._conns.get(name)
+            if conn is None or conn.config != config:
+                if conn is not None and conn.stop is not None:  # changed in Settings: the old one stops
+                    conn.stop.set()
+                conn = self._conns[name] = _Conn(config)
+            return conn
+
+    async def _prepare_all(self, names: list[str]) -> dict[str, str]:
+        results = await asyncio.gather(*(self._prepare_one(n) for n in names), return_exceptions=True)
+        return {n: _describe(r) for n, r in zip(names, results, strict=True) if isinstance(r, BaseException)}
+
+    async def _prepare_one(self, name: str) -> None:
+        conn = self._conn(name)
+        client = await self._ensure(conn)
+        if conn.stale:
+            await self._list_tools(conn, client)
+
+    async def _ensure(self, conn: _Conn) -> Any:
+        """A live client for ``conn``: the running one, else a newly started one (a crashed one once)."""
+        if conn.client is not None and not conn.dead:
+            return conn.client
+        if conn.starting is not None and not conn.starting.done():
+            return await asyncio.shield(conn.starting)
+        if conn.crashes >= 2:
+            raise McpUnavailable(conn.detail)
+        if conn.crashes == 1 and conn.state == FAILED:
+            conn.restarts += 1
+            log.warning("MCP %s: restarting it once after it stopped", conn.config.name)
+        return await self._start(conn)
+
+    async def _start(self, conn: _Conn) -> Any:
+        name, seconds = conn.config.name, self._startup_seconds()
+        self._set(conn, STARTING, "")
+        started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        conn.starting = started
+        conn.stop = asyncio.Event()
+        conn.exited = asyncio.Event()
+        conn.stale, conn.dead, conn.stopping = True, False, False
+        conn.task = asyncio.get_running_loop().create_task(self._keep(conn, started, conn.stop))
+        try:
+            client = await asyncio.wait_for(asyncio.shield(started), seconds)
+        except asyncio.TimeoutError:
+            conn.stopping = True
+            conn.task.cancel()
+            self._fail(conn, f"MCP server {name} did not start within {seconds:.0f} s (mcp.startupSeconds).")
+            raise McpUnavailable(conn.detail) from None
+        except Exception as exc:
+            conn.stopping = True
+            await _settle(conn.exited)  # its last words, when it said why
+            self._fail(conn, f"MCP server {name} could not start: {_describe(exc)}.{conn.last_words()}")
+            raise McpUnavailable(conn.detail) from None
+        info = getattr(client, "server_info", None)
+        detail = f"{info.name} {info.version}".strip() if info is not None else ""
+        self._set(conn, RUNNING, detail)
+        log.info("MCP %s: running (%s)", name, detail or conn.config.where())
+        return client
+
+    async def _keep(self, conn: _Conn, started: asyncio.Future[Any], stop: asyncio.Event) -> None:
+        """Hold the server's session open until ``stop`` is set; the SDK stops the server on the way out."""
+        errlog = None
+        try:
+            async with AsyncExitStack() as stack:
+                if conn.config.remote:
+                    transport = await self._http_transport(conn, stack)
+                else:
+                    errlog = self._stderr_pipe(conn)
+                    transport = self._stdio_transport(conn, errlog)
+                client = await stack.enter_async_context(self._client(transport, conn))
+                if errlog is not None:
+                    errlog.close()  # the server holds its own copy: the reader sees EOF when it exits
+                conn.client = client
+                if not started.done():
+                    started.set_result(client)
+                await stop.wait()
+        except asyncio.CancelledError:
+            if not started.done():
+                started.cancel()
+            raise
+        except BaseException as exc:  # the SDK raises exception groups from its task groups
+            if not started.done():
+                started.set_exception(_unwrap(exc))
+            else:
+                log.warning("MCP %s: session ended: %s", conn.config.name, _describe(exc))
+        finally:
+            conn.client = None
+            if errlog is not None and not errlog.closed:
+                errlog.close()
+            if not started.done():
+                started.cancel()
+
+    def _client(self, transport: Any, conn: _Conn) -> Any:
+        from mcp import Client
+        from mcp_types import Implementation
+
+        async def on_message(message: Any) -> None:
+            method = getattr(message, "method", "")
+            if method == "notifications/tools/list_changed":
+                conn.stale = True
+                log.info("MCP %s: its tools changed; re-read at the next turn", conn.config.name)
+
+        return Client(
+            transport,
+            client_info=Implementation(name="OkBot", version=__version__),
+            message_handler=on_message,
+            cache=None,
+        )
+
+    def _stdio_transport(self, conn: _Conn, errlog: Any) -> Any:
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
+        secrets = self._secrets(conn.config.name)
+        env = {k: v for k, v in secrets.env.items() if k in conn.config.env}
+        params = StdioServerParameters(command=conn.config.command, args=list(conn.config.args), env=env or None)
+        return stdio_client(params, errlog=errlog)
+
+    async def _http_transport(self, conn: _Conn, stack: AsyncExitStack) -> Any:
+        import httpx2
+        from mcp.client.streamable_http import streamable_http_client
+
+        secrets = self._secrets(conn.config.name)
+        headers = {k: v for k, v in secrets.headers.items() if k in conn.config.headers}
+        timeout = httpx2.Timeout(10.0, read=self._call_seconds() + 30.0)
+        http = await stack.enter_async_context(httpx2.AsyncClient(headers=headers, timeout=timeout))
+        for attempt in range(1, HTTP_ATTEMPTS + 1):  # reachable at all? (the SDK's own errors are vaguer)
+            try:
+                await http.head(conn.config.url)
+                break
+            except httpx2.TransportError as exc:
+                if attempt == HTTP_ATTEMPTS:
+                    raise McpUnavailable(
+                        f"could not reach {conn.config.url} ({type(exc).__name__}) after {attempt} attempts"
+                    ) from None
+                await asyncio.sleep(attempt)
+        return streamable_http_client(conn.config.url, http_client=http)
+
+    def _stderr_pipe(self, conn: _Conn) -> Any:
+        """A pipe for the server's stderr; a thread copies its lines to the log and the conn's tail, and
+        reports its end (the server exited: it closed its stderr) to the loop."""
+        read_fd, write_fd = os.pipe()
+        name, loop, exited = conn.config.name, asyncio.get_running_loop(), conn.exited
+
+        def copy() -> None:
+            with open(read_fd, encoding="utf-8", errors="replace") as stream:
+                for line in stream:
+                    line = line.rstrip()[:STDERR_LINE_CHARS]
+                    conn.stderr.append(line)
+                    log.info("MCP %s stderr: %s", name, line)
+            with contextlib.suppress(RuntimeError):  # the loop is closed: OkBot is quitting
+                loop.call_soon_threadsafe(self._exited, conn, exited)
+
+        threading.Thread(target=copy, name=f"okbot-mcp-{name}-stderr", daemon=True).start()
+        return open(write_fd, "w", encoding="utf-8")
+
+    async def _list_tools(self, conn: _Conn, client: Any) -> None:
+        listed: list[dict[str, Any]] = []
+        cursor = None
+        for _ in range(MAX_TOOL_PAGES):
+            page = await asyncio.wait_for(client.list_tools(cursor=cursor), self._call_seconds())
+            listed += [tool.model_dump(by_alias=True, exclude_none=True) for tool in page.tools]
+            cursor = getattr(page, "next_cursor", None)
+            if not cursor:
+                break
+        tools = tools_from_listing(conn.config.name, listed)
+        conn.stale = False
+        with self._lock:
+            before = self._tools.get(conn.config.name)
+            self._tools[conn.config.name] = (conn.config.where(), tools)
+            changed = before is None or before[0] != conn.config.where() or before[1] != tools
+        if changed:
+            self._write_cache()
+        for tool in tools:
+            for note in tool.notes:
+                log.info("MCP %s: tool %s: %s", conn.config.name, tool.name, note)
+        self._notify(conn.config.name)
+
+    async def _call(self, tool: McpTool, arguments: dict[str, Any], timeout: float) -> CallResult:
+        from mcp.shared.exceptions import MCPError
+        from mcp_types import CONNECTION_CLOSED
+
+        conn = self._conn(tool.server)
+        try:
+            client = await self._ensure(conn)
+        except McpUnavailable as exc:
+            return CallResult(str(exc), False)
+        try:
+            result = await asyncio.wait_for(client.call_tool(tool.name, arguments), timeout)
+        except asyncio.TimeoutError:
+            return CallResult(f"MCP server {tool.server} did not answer {tool.name} within {timeout:.0f} s.", False)
+        except MCPError as exc:
+            if exc.code == CONNECTION_CLOSED:
+                await _settle(conn.exited)  # its last stderr lines
+                self._crashed(conn, "stopped during a call")
+                return CallResult(
+                    f"MCP server {tool.server} stopped during the {tool.name} call, so it may or may not have taken "
+                    f"effect.{conn.last_words()}",
+                    False,
+                )
+            return CallResult(f"MCP server {tool.server} refused the {tool.name} call: {exc.message}", False)
+        return _result_text(result)
+
+    def _exited(self, conn: _Conn, exited: asyncio.Event | None) -> None:
+        if exited is not None:
+            exited.set()
+        if exited is conn.exited and conn.state == RUNNING and not conn.stopping:
+            self._crashed(conn, "stopped by itself")
+
+    def _crashed(self, conn: _Conn, how: str) -> None:
+        if conn.dead:
+            return
+        conn.dead = True
+        conn.crashes += 1
+        if conn.stop is not None:
+            conn.stop.set()
+        conn.client = None
+        if conn.crashes >= 2:
+            self._fail(
+                conn,
+                f"MCP server {conn.config.name} {how} again after a restart, so it is not restarted any more."
+                f"{conn.last_words()} Restart it in Settings → Tools → MCP when it is fixed.",
+            )
+        else:
+            restart = "it is restarted at its next use"
+            self._fail(conn, f"MCP server {conn.config.name} {how}; {restart}.{conn.last_words()}")
+        log.warning("%s", conn.detail)
+
+    def _fail(self, conn: _Conn, detail: str) -> None:
+        self._set(conn, FAILED, detail)
+
+    def _set(self, conn: _Conn, state: str, detail: str) -> None:
+        conn.state, conn.detail = state, detail
+        self._notify(conn.config.name)
+
+    def _notify(self, name: str) -> None:
+        for callback in list(self._subscribers):
+            try:
+                callback(name)
+            except Exception:  # a listener's bug must not stop a server
+                log.exception("MCP state listener failed")
+
+    def _stop_server(self, name: str) -> None:
+        with self._lock:
+            loop, conn = self._loop, self._conns.get(name)
+        if loop is None or conn is None:
+            return
+        with contextlib.suppress(Exception):
+            asyncio.run_coroutine_threadsafe(self._stop(conn), loop).result(CLOSE_SECONDS)
+
+    async def _stop(self, conn: _Conn) -> None:
+        conn.stopping = True
+        if conn.stop is not None:
+            conn.stop.set()
+        if conn.task is not None and not conn.task.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(conn.task), CLOSE_SECONDS)
+            except (asyncio.TimeoutError, asyncio.CancelledError, Exception):
+                conn.task.cancel()
+        if conn.state in (RUNNING, STARTING):
+            self._set(conn, STOPPED, "")
+
+    async def _stop_all(self) -> None:
+        with self._lock:
+            conns = list(self._conns.values())
+        await asyncio.gather(*(self._stop(c) for c in conns), return_exceptions=True)
+
+    # ------------------------------------------------------------------ settings and cache
+    def _startup_seconds(self) -> float:
+        return float(self.settings.get("mcp.startupSeconds"))
+
+    def _call_seconds(self) -> float:
+        return float(self.settings.get("mcp.callSeconds"))
+
+    def _read_cache(self) -> dict[str, tuple[str, list[McpTool]]]:
+        if self._cache_file is None:
+            return {}
+        try:
+            data = json.loads(self._cache_file.read_text(encoding="utf-8"))
+            servers = data["servers"] if data.get("version") == CACHE_VERSION else {}
+            return {
+                name: (entry["where"], tools_from_listing(name, entry["tools"]))
+                for name, entry in servers.items()
+                if isinstance(entry, dict) and isinstance(entry.get("tools"), list)
+            }
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            log.warning("%s could not be read (%s); tool lists are read from the servers again", self._cache_file, exc)
+            return {}
+
+    def _write_cache(self) -> None:
+        if self._cache_file is None:
+            return
+        with self._lock:
+            servers = {
+                name: {
+                    "where": where,
+                    "tools": [
+                        {"name": t.name, "description": t.description, "inputSchema": t.parameters} for t in tools
+                    ],
+                }
+                for name, (where, tools) in self._tools.items()
+            }
+        try:
+            atomic_write_json(self._cache_file, {"version": CACHE_VERSION, "servers": servers})
+        except OSError as exc:
+            log.warning("MCP tool lists not kept in %s (%s)", self._cache_file, exc)
+
+
+class _Cancelled(Exception):
+    pass
+
+
+async def _settle(event: asyncio.Event | None, seconds: float = 1.0) -> None:
+    """Wait a little for ``event`` (a server's exit, so its last stderr lines are read)."""
+    if event is not None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(event.wait(), seconds)
+
+
+def _unwrap(exc: BaseException) -> BaseException:
+    """The first real error inside the exception groups the SDK's task groups raise."""
+    while isinstance(getattr(exc, "exceptions", None), tuple) and exc.exceptions:  # an ExceptionGroup (3.10 too)
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _describe(exc: BaseException) -> str:
+    exc = _unwrap(exc)
+    if isinstance(exc, OkBotError):
+        return str(exc)
+    if type(exc).__name__ == "MCPError" and str(exc) == "Connection closed":
+        return "it exited before answering"
+    if isinstance(exc, FileNotFoundError):
+        return f"the program {exc.filename or ''!s} was not found".replace("  ", " ")
+    if isinstance(exc, PermissionError):
+        return f"the program {exc.filename or ''!s} may not be run (permission denied)".replace("  ", " ")
+    status = getattr(getattr(exc, "response", None), "status_code", None)
+    if status in (401, 403):
+        return f"the server refused the credentials (HTTP {status}); check its headers"
+    if status is not None:
+        return f"the server answered HTTP {status}"
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _result_text(result: Any) -> CallResult:
+    """A ``CallToolResult`` as text for the model: its text blocks, other blocks named, errors marked."""
+    parts: list[str] = []
+    for block in getattr(result, "content", None) or []:
+        kind = getattr(block, "type", "")
+        if kind == "text":
+            parts.append(block.text)
+        elif kind == "image" or kind == "audio":
+            size = len(getattr(block, "data", "") or "") * 3 // 4
+            parts.append(f"[{kind} of type {getattr(block, 'mime_type', '?')}, {size:,} bytes, not shown]")
+        elif kind == "resource_link":
+            parts.append(f"[resource link: {getattr(block, 'uri', '')} {getattr(block, 'name', '')}]".strip())
+        elif kind == "resource":
+            inner = getattr(block, "resource", None)
+            text = getattr(inner, "text", None)
+            parts.append(text if isinstance(text, str) else f"[resource {getattr(inner, 'uri', '')}, not text]")
+        else:
+            parts.append(f"[{kind or 'unknown'} content, not shown]")
+    structured = getattr(result, "structured_content", None)
+    if not parts and structured is not None:
+        parts.append(json.dumps(structured, ensure_ascii=False, indent=2))
+    ok = not bool(getattr(result, "is_error", False))
+    return CallResult("\n".join(parts) if parts else "(the tool returned nothing)", ok)
