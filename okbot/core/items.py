@@ -48,6 +48,7 @@ ASSISTANT_STATUSES = ("complete", "interrupted", "error")
 NOTICE_LEVELS = ("info", "warning", "error")
 
 MEMBER_PREFIX = "member:"  # source of what a squad member said: member:<assistant id>
+MCP_PREFIX = "mcp:"  # source of what an MCP server's tool returned: mcp:<server name>
 APP_NOTE = "[app note:"  # how the app's own remark inside an item's text starts
 ASK_PREFIX = "ask_"  # the captain's delegation tool for a member: ask_<assistant id>
 _TOOL_NAME_OK = re.compile(r"[^a-zA-Z0-9_-]")

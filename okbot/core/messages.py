@@ -19,7 +19,7 @@ from typing import Any
 
 from okbot.core import jsontext
 from okbot.core.attachments import AttachmentView, digest
-from okbot.core.items import is_member_answer, member_of
+from okbot.core.items import MCP_PREFIX, is_member_answer, member_of
 
 INTERRUPTED_MARK = "[app note: this reply was interrupted before it finished]"
 ERROR_MARK = "[app note: this reply ended with an error]"
@@ -40,6 +40,10 @@ def source_label(item: dict[str, Any]) -> str:
     status = "" if item.get("ok", True) else ", reported an error"
     if kind == "tool_result" and member:
         return f"{LABEL_PREFIX} squad member {member}, their reply to the captain's task{status} — not the user]"
+    if kind == "tool_result" and str(source).startswith(MCP_PREFIX):
+        server = str(source)[len(MCP_PREFIX) :]
+        call = f"(call {item.get('call_id')}){status}"
+        return f"{LABEL_PREFIX} tool {item.get('name')} of MCP server {server}, outside OkBot {call} — not the user]"
     if kind == "tool_result":
         return f"{LABEL_PREFIX} tool {item.get('name')} (call {item.get('call_id')}){status} — not the user]"
     if kind == "assistant" and member:

@@ -379,6 +379,7 @@ class TurnRunner:
             callbacks.on_item(stored)
             return stored
 
+        self._prepare_mcp(target, cancel, append)
         if member is not None:  # direct address: the member answers, the captain stays out
             append(runtime.answer_directly(member, result))
             if cancel.cancelled and result.status == "complete":
@@ -466,6 +467,16 @@ class TurnRunner:
                 break
         self.after_run(target, result)
         return result
+
+    def _prepare_mcp(self, target: Target, cancel: CancelToken, append: Callable[[dict[str, Any]], Any]) -> None:
+        """Start the MCP servers this turn may use (first use), so their tools are offered; a server that
+        cannot be used is said once in the chat (and stays listed, with why, in Settings → Tools → MCP)."""
+        names = self.sources.mcp_servers_of(target)
+        if not names:
+            return
+        hub = self.sources.mcp
+        for why in hub.news(hub.prepare(names, cancel)):
+            append(notice(f"{why} Its tools are not offered until it works again.", "warning"))
 
     def _calibrate(self, proj: ContextProjection, usage: UsageEvent | None) -> None:
         if usage is None or usage.estimated or not usage.prompt_tokens:

@@ -21,13 +21,14 @@ from okbot.config.settings import Settings
 from okbot.core.assent import AsSentStore
 from okbot.core.instructions import RosterEntry
 from okbot.core.local_tools import LOCAL_TOOL_NAMES, LOCAL_TOOLS
+from okbot.core.mcp_tools import mcp_tools
 from okbot.core.memory.memories import Memories
 from okbot.core.search_history import SEARCH_HISTORY
 from okbot.core.session import SessionStore
 from okbot.core.skills import LOAD_SKILL, SkillCatalog
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.tokens import Calibration, TokenCounter, counter_for_model, effective_context_window
-from okbot.core.tools import ToolRegistry
+from okbot.core.tools import Tool, ToolRegistry
 from okbot.core.workspace import Target, Workspace, read_soul
 from okbot.llm.keystore import KeyStore
 from okbot.mcp import secrets as mcp_secrets
@@ -246,13 +247,28 @@ class ContextSources:
         target has a skill. A squad's captain searches the squad's history and asks its members (one
         ``ask_<member>`` each). The tool notes and the tools offered both come from here."""
         if target.kind != "squad":
-            if self.skills(target):
-                return self.tools
-            return ToolRegistry([tool for tool in self.tools if tool.name != LOAD_SKILL.name])
+            own = [tool for tool in self.tools if tool.name != LOAD_SKILL.name or self.skills(target)]
+            return ToolRegistry([*own, *self.mcp_tools(target)]) if target.mcp_servers else ToolRegistry(own)
         from okbot.core.squad import delegation_tool, members  # squads only
 
         own = [tool for tool in self.tools if tool.name not in CAPTAIN_LACKS]
         return ToolRegistry([*own, *(delegation_tool(m) for m in members(target, self.workspace)[0])])
+
+    def mcp_tools(self, target: Target) -> list[Tool]:
+        """The tools of the MCP servers ``target`` may use (from the last tool lists: nothing starts here)."""
+        return mcp_tools(self.mcp, target)
+
+    def mcp_servers_of(self, target: Target) -> list[str]:
+        """The MCP servers a turn of ``target`` may use: an assistant's own, a squad's members' (not the captain)."""
+        if target.kind != "squad":
+            return list(target.mcp_servers)
+        names: list[str] = []
+        for member in target.members:
+            try:
+                names += self.workspace.resolve(member["assistant"]).mcp_servers
+            except OkBotError:
+                continue
+        return list(dict.fromkeys(names))
 
     def roster(self, target: Target) -> list[RosterEntry]:
         """The assistant alone, or the squad's members with their role in the squad."""

@@ -34,13 +34,16 @@ class ToolOutcome:
 class ToolContext:
     """What a running tool may use: the target, its session store, and the turn it runs in.
 
-    ``runtime`` is the running turn (squad delegation runs members through it); ``call_id`` the call.
+    ``runtime`` is the running turn (squad delegation runs members through it); ``call_id`` the call;
+    ``cancel`` the turn's cancel token and ``seconds_left`` its tool time left (a tool caps its wait with it).
     """
 
     target: Target
     session: Any
     runtime: Any = None
     call_id: str = ""
+    cancel: Any = None
+    seconds_left: float = float("inf")
 
 
 @dataclass(frozen=True)
@@ -53,12 +56,15 @@ class Tool:
     run: Callable[[dict[str, Any], ToolContext], ToolOutcome]
     approval_key: str | None = None  # settings key; None = always allowed
     parallel: bool = False  # calls of it in one round may run at the same time
+    approval_of: Callable[[Settings], str] | None = None  # its approval read otherwise (an MCP server's tool)
+    description: str = ""  # the spec's description when longer than the one-line note (an MCP tool's own)
 
     def spec(self) -> dict[str, Any]:
         """The Chat Completions ``tools`` entry."""
+        description = self.description or self.note
         return {
             "type": "function",
-            "function": {"name": self.name, "description": self.note, "parameters": self.parameters},
+            "function": {"name": self.name, "description": description, "parameters": self.parameters},
         }
 
 
@@ -82,6 +88,8 @@ class ToolRegistry:
         return self._tools.get(name)
 
     def approval(self, tool: Tool, settings: Settings) -> str:
+        if tool.approval_of is not None:
+            return tool.approval_of(settings)
         return settings.get(tool.approval_key) if tool.approval_key else "allow"
 
     def offered(self, settings: Settings) -> list[Tool]:

@@ -238,6 +238,8 @@ class TurnRuntime:
             session=self.sources.session(self.target),
             runtime=self if target is None else None,  # members cannot ask members
             call_id=call.call_id,
+            cancel=self.cancel,
+            seconds_left=self.remaining_seconds(),
         )
         try:
             return tool.run(args, context)

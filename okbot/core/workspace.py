@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from okbot.core.items import now_iso
 from okbot.config.mcp import assistant_servers
+from okbot.core.items import now_iso
 from okbot.core.record_fields import (  # noqa: F401 - MAX_NAME_CHARS is part of this module's API
     DEFAULT_CAPTAIN,
     MAX_NAME_CHARS,

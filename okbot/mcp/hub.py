@@ -41,7 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from okbot import __version__
-from okbot.config.mcp import McpServerConfig
+from okbot.config.mcp import TOOL_SEPARATOR, McpServerConfig
+from okbot.llm.keys import remember_secret
 from okbot.mcp import schema
 from okbot.mcp.secrets import ServerSecrets
 from okbot.storage.atomic import atomic_write_json
@@ -74,6 +75,7 @@ class McpTool:
     description: str
     parameters: dict[str, Any] = field(compare=False)
     notes: tuple[str, ...] = ()  # what had to change in its schema for providers to take it
+    schema: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the server's own
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,8 @@ def tools_from_listing(server: str, listed: Iterable[dict[str, Any]]) -> list[Mc
         taken.add(offered)
         parameters, notes = schema.simplify(entry.get("inputSchema"))
         description = entry.get("description") if isinstance(entry.get("description"), str) else ""
-        tools.append(McpTool(server, name, offered, description.strip(), parameters, tuple(notes)))
+        raw = entry.get("inputSchema") if isinstance(entry.get("inputSchema"), dict) else {}
+        tools.append(McpTool(server, name, offered, description.strip(), parameters, tuple(notes), raw))
     return tools
 
 
@@ -156,6 +159,7 @@ class McpHub:
         self._tools: dict[str, tuple[str, list[McpTool]]] = self._read_cache()  # name -> (where, tools)
         self._subscribers: list[Callable[[str], None]] = []
         self._closed = False
+        self._told: dict[str, str] = {}  # server -> the failure last reported to the user (see news)
 
     # ------------------------------------------------------------------ reading (any thread)
     @property
@@ -213,10 +217,26 @@ class McpHub:
             return self._wait(self._prepare_all(names), budget, cancel) or {}
         except _Cancelled:
             return {n: "the turn was stopped" for n in names}
+        except McpUnavailable as exc:
+            return {n: str(exc) for n in names}
+
+    def news(self, failed: dict[str, str]) -> list[str]:
+        """Of ``failed`` (what :meth:`prepare` returned), the reasons not yet told; a server that works
+        again will be told about again when it next fails."""
+        with self._lock:
+            for name in [n for n in self._told if n not in failed]:
+                del self._told[name]
+            fresh = [why for name, why in failed.items() if self._told.get(name) != why]
+            self._told.update(failed)
+        return fresh
 
     def call(self, offered: str, arguments: dict[str, Any], *, timeout: float, cancel: Any = None) -> CallResult:
         """Call the tool offered as ``offered`` with ``arguments``; never raises for what the server did."""
         tool = self.find_tool(offered)
+        server = offered.split(TOOL_SEPARATOR, 1)[0]
+        if tool is None and self._config(server) is not None and not self.tools_of(server):
+            self.prepare([server], cancel)  # never started here, nor listed before: its first use
+            tool = self.find_tool(offered)
         if tool is None:
             return CallResult(f"There is no MCP tool named {offered!r} right now.", False)
         try:
@@ -227,7 +247,7 @@ class McpHub:
             return CallResult(f"MCP server {tool.server} did not answer within {timeout:.0f} s.", False)
 
     def find_tool(self, offered: str) -> McpTool | None:
-        server = offered.split("__", 1)[0]
+        server = offered.split(TOOL_SEPARATOR, 1)[0]
         return next((t for t in self.tools_of(server) if t.offered == offered), None)
 
     def check(self, names: Sequence[str] | None = None) -> list[ServerState]:
@@ -369,12 +389,14 @@ class McpHub:
         """Hold the server's session open until ``stop`` is set; the SDK stops the server on the way out."""
         errlog = None
         try:
+            # the keyring may block (an unlock prompt): not on the loop, where other servers are served
+            secrets = await asyncio.get_running_loop().run_in_executor(None, self._server_secrets, conn.config.name)
             async with AsyncExitStack() as stack:
                 if conn.config.remote:
-                    transport = await self._http_transport(conn, stack)
+                    transport = await self._http_transport(conn, secrets, stack)
                 else:
                     errlog = self._stderr_pipe(conn)
-                    transport = self._stdio_transport(conn, errlog)
+                    transport = self._stdio_transport(conn, secrets, errlog)
                 client = await stack.enter_async_context(self._client(transport, conn))
                 if errlog is not None:
                     errlog.close()  # the server holds its own copy: the reader sees EOF when it exits
@@ -415,19 +437,17 @@ class McpHub:
             cache=None,
         )
 
-    def _stdio_transport(self, conn: _Conn, errlog: Any) -> Any:
+    def _stdio_transport(self, conn: _Conn, secrets: ServerSecrets, errlog: Any) -> Any:
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
-        secrets = self._secrets(conn.config.name)
         env = {k: v for k, v in secrets.env.items() if k in conn.config.env}
         params = StdioServerParameters(command=conn.config.command, args=list(conn.config.args), env=env or None)
         return stdio_client(params, errlog=errlog)
 
-    async def _http_transport(self, conn: _Conn, stack: AsyncExitStack) -> Any:
+    async def _http_transport(self, conn: _Conn, secrets: ServerSecrets, stack: AsyncExitStack) -> Any:
         import httpx2
         from mcp.client.streamable_http import streamable_http_client
 
-        secrets = self._secrets(conn.config.name)
         headers = {k: v for k, v in secrets.headers.items() if k in conn.config.headers}
         timeout = httpx2.Timeout(10.0, read=self._call_seconds() + 30.0)
         http = await stack.enter_async_context(httpx2.AsyncClient(headers=headers, timeout=timeout))
@@ -442,6 +462,13 @@ class McpHub:
                     ) from None
                 await asyncio.sleep(attempt)
         return streamable_http_client(conn.config.url, http_client=http)
+
+    def _server_secrets(self, name: str) -> ServerSecrets:
+        """The server's env and header values, each remembered for redaction before the server can echo it."""
+        secrets = self._secrets(name)
+        for value in (*secrets.env.values(), *secrets.headers.values()):
+            remember_secret(value)
+        return secrets
 
     def _stderr_pipe(self, conn: _Conn) -> Any:
         """A pipe for the server's stderr; a thread copies its lines to the log and the conn's tail, and
@@ -526,7 +553,7 @@ class McpHub:
             self._fail(
                 conn,
                 f"MCP server {conn.config.name} {how} again after a restart, so it is not restarted any more."
-                f"{conn.last_words()} Restart it in Settings → Tools → MCP when it is fixed.",
+                f"{conn.last_words()} Restart it in Settings → Tools → MCP (or restart OkBot) once it is fixed.",
             )
         else:
             restart = "it is restarted at its next use"
@@ -603,9 +630,7 @@ class McpHub:
             servers = {
                 name: {
                     "where": where,
-                    "tools": [
-                        {"name": t.name, "description": t.description, "inputSchema": t.parameters} for t in tools
-                    ],
+                    "tools": [{"name": t.name, "description": t.description, "inputSchema": t.schema} for t in tools],
                 }
                 for name, (where, tools) in self._tools.items()
             }

@@ -93,6 +93,8 @@ def test_declaration_is_complete_and_consistent() -> None:
         "tools.web_fetch.approval",
         "tools.approvalTimeout",
         "tools.turnSeconds",
+        "mcp.startupSeconds",
+        "mcp.callSeconds",
         "provider.timeout",
         "provider.maxRetries",
         "ui.theme",
