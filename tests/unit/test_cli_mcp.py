@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from okbot import cli
 from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
+from tests.helpers.keyrings import MemoryKeyring, system_keyring
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
@@ -189,7 +191,19 @@ def test_refusals_say_why_and_change_nothing(okbot, okbot_home, team):
 
 
 def test_a_squad_cannot_be_allowed(okbot, team):
-    okbot("mcp", "add", "s", "--command", "x")
+    okbot("mcp", "add", "s", "--command", "x", "serve", "--approval", "deny", "now")  # options amid its arguments
+    assert Settings.load().mcp_server("s").args == ("serve", "now")
     proc = okbot("mcp", "allow", "s", "Ann", "Team")
     assert proc.returncode == 1 and "Team is a squad" in proc.stderr and "okbot mcp allow s MEMBER" in proc.stderr
     assert _servers_of("Ann") == []  # all or nothing
+
+
+def test_values_go_to_the_system_keyring_when_there_is_one(okbot_home, capsys):
+    argv = ["mcp", "add", "gh", "--env", f"GITHUB_TOKEN={TOKEN}", "--", "github-mcp", "stdio"]
+    with system_keyring(MemoryKeyring()) as backend:
+        assert cli.run(cli.build_parser().parse_args(argv)) == 0
+    out = capsys.readouterr().out
+    assert "values of GITHUB_TOKEN kept in the system keyring (not in settings.json)" in out and TOKEN not in out
+    assert any(TOKEN in value for value in backend.saved.values())
+    assert not (okbot_home / "keys.json").exists()
+    assert TOKEN not in (okbot_home / "settings.json").read_text()
