@@ -111,7 +111,7 @@ def cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _remove(settings, args.name, out)
     if args.action in ("allow", "disallow"):
         return _allow(settings, args.server, args.targets, allow=args.action == "allow", out=out)
-    return _approval(settings, args.server, args.approval, args.tool, out)
+    return _approval(settings, args.server, args.approval, args.tool, out, err)
 
 
 # ---------------------------------------------------------------------------------- add
@@ -143,8 +143,10 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
 def _config(name: str, args: argparse.Namespace, env: dict[str, str], headers: dict[str, str]) -> McpServerConfig:
     """The server ``add`` describes; :class:`OkBotError` when it names both or neither of a command and a URL."""
     command, argv = args.program.strip(), list(args.argv)
-    if args.url and (command or argv):
+    if args.url and command:
         raise OkBotError("give either --command (a local server) or --url (a remote one), not both")
+    if args.url and argv:
+        raise OkBotError(f"a remote server takes no command line: {' '.join(argv)!r} is left over")
     if args.url:
         if env:
             raise OkBotError("--env sets variables of a local server; a remote one takes --header")
@@ -269,8 +271,16 @@ def _allow(settings: Settings, server: str, refs: list[str], *, allow: bool, out
     return 0
 
 
-def _approval(settings: Settings, server: str, approval: str, tool: str | None, out: TextIO) -> int:
+def _approval(settings: Settings, server: str, approval: str, tool: str | None, out: TextIO, err: TextIO) -> int:
+    from okbot.mcp.hub import McpHub
+    from okbot.storage import paths
+
     settings.set_mcp_approval(server, approval, tool)
+    if tool:  # the tool lists kept from the last start (nothing is started here)
+        hub = McpHub(lambda: settings, cache_file=paths.mcp_tools_file())
+        known = [t.name for t in hub.tools_of(server)]
+        if known and tool not in known:
+            print(f"okbot: note: {server} did not list a tool {tool!r} (its tools: {', '.join(known)})", file=err)
     what = f"calls of {server}'s tool {tool}" if tool else f"calls of {server}'s tools"
     print(f"{what}: {approval}", file=out)
     return 0

@@ -75,6 +75,9 @@ def test_add_list_and_remove_servers_started_for_real(okbot, okbot_home):
     assert "  time__get_current_time  Get current time in a specific timezone" in text
     assert "test__lookup  Look a place up.\n    note: " in text  # its $ref schema was simplified
 
+    proc = okbot("mcp", "approval", "time", "deny", "--tool", "get_time")
+    assert proc.returncode == 0 and "time did not list a tool 'get_time' (its tools: get_current_time" in proc.stderr
+    assert okbot("mcp", "approval", "time", "ask", "--tool", "convert_time").stderr == ""
     rows = json.loads(okbot("mcp", "list", "--no-start", "--json").stdout)  # the tools kept by the last list
     assert [(r["name"], r["state"], len(r["tools"])) for r in rows] == [
         ("test", "not started", 8),
@@ -88,7 +91,8 @@ def test_add_list_and_remove_servers_started_for_real(okbot, okbot_home):
         "approval": "ask",
         "notes": [],
     }
-    assert rows[1]["tools"][0]["approval"] == "allow"
+    assert [t["approval"] for t in rows[1]["tools"]] == ["allow", "ask"]
+    assert rows[1]["toolApproval"] == {"convert_time": "ask", "get_time": "deny"}
 
     proc = okbot("mcp", "rm", "test")
     assert proc.returncode == 0, proc.stderr
@@ -164,6 +168,7 @@ REFUSALS = [
     (("add", "s", "--url", "https://e.example/mcp", "--env", f"A={TOKEN}"), "a remote one takes --header"),
     (("add", "s", "--command", "x", "--header", f"A={BEARER}"), "a local one takes --env"),
     (("add", "s", "--url", "ftp://e.example"), "url must be an http:// or https:// URL"),
+    (("add", "s", "--url", "https://e.example/mcp", "serve"), "a remote server takes no command line: 'serve'"),
     (("add", "s", "--env", f"A={TOKEN}", "--command", "x", "--assistant", "Team"), "Team is a squad"),
     (("add", "s", "--command", "x", "--assistant", "Nobody"), "Nobody"),
     (("rm", "nope"), "no MCP server called 'nope'"),
