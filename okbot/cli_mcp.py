@@ -1,0 +1,301 @@
+"""``okbot mcp add|list|rm|allow|disallow|approval``: the MCP servers a user declared, and who may use them.
+
+The values given with ``--env K=V`` and ``--header K=V`` can be credentials: they go to the system
+keyring (or the 0600 key file) through :mod:`okbot.mcp.secrets`; settings.json and every line printed
+here hold only their names. ``okbot mcp list`` starts the servers (within ``mcp.startupSeconds``) to
+report their state and tools, and stops them before it returns; ``--no-start`` shows the tool lists
+kept from the last time instead.
+
+``okbot mcp list --json`` prints a list with one object per server, in the order they were added::
+
+    {"name": "time", "transport": "stdio" | "http", "command": "mcp-server-time", "args": [...],
+     "url": "", "env": ["TZ"], "headers": [], "approval": "ask", "toolApproval": {"tool": "allow"},
+     "assistants": [{"id": "ann", "name": "Ann"}],
+     "state": "running" | "failed" | "not started", "detail": "why it failed, or which program answered",
+     "tools": [{"name": "get_current_time", "offered": "time__get_current_time", "description": "...",
+                "approval": "ask", "notes": ["how its schema was simplified for providers"]}]}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, TextIO
+
+from okbot.config.mcp import (
+    APPROVALS,
+    MCP_KEY,
+    McpServerConfig,
+    check_server_name,
+    parse_pairs,
+    server_from_json,
+)
+from okbot.config.settings import Settings
+from okbot.storage.errors import OkBotError
+
+ADD_EPILOG = """A local server: okbot mcp add NAME --command CMD [ARG...] [options]
+  or, when an argument of the command starts with '-': okbot mcp add NAME [options] -- CMD ARG...
+  (everything after '--' is the command line). A remote one: okbot mcp add NAME --url URL [--header K=V]...
+The values of --env and --header are kept in the system keyring (or the private key file), never in
+settings.json. Adding a name that exists replaces that server."""
+
+
+class _IntermixedParser(argparse.ArgumentParser):
+    """A subcommand parser that takes its options and positionals in any order, so that
+    ``add NAME --env K=V -- CMD -m ARG`` works (plain argparse takes NAME as the last positional and
+    refuses the command line after the options)."""
+
+    _inner = False
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        if self._inner:  # parse_known_intermixed_args calls back here, twice
+            return super().parse_known_args(args, namespace)
+        self._inner = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._inner = False
+
+
+def add_parsers(sub: Any) -> None:
+    """Declare ``mcp …`` on the main parser's subcommands."""
+    p = sub.add_parser("mcp", help="MCP servers whose tools assistants may use: add, list, rm, allow, approval")
+    msub = p.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_IntermixedParser)
+    a = msub.add_parser(
+        "add",
+        help="add an MCP server (or replace one of that name)",
+        epilog=ADD_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    a.add_argument("name", metavar="NAME", help="lower-case letters, digits, '-' or '_'; starts its tools' names")
+    a.add_argument(
+        "--command", dest="program", default="", metavar="CMD", help="the program that runs a local (stdio) server"
+    )
+    a.add_argument("argv", nargs="*", metavar="ARG", help="its arguments (after '--': the command and its arguments)")
+    a.add_argument("--url", default="", metavar="URL", help="a remote (Streamable HTTP) server's address")
+    a.add_argument(
+        "--env", action="append", default=[], metavar="K=V", help="a variable set for a local server; repeatable"
+    )
+    a.add_argument(
+        "--header", action="append", default=[], metavar="K=V", help="a header sent to a remote server; repeatable"
+    )
+    a.add_argument("--approval", choices=APPROVALS, default="ask", help="what a call of its tools needs (default: ask)")
+    a.add_argument(
+        "--assistant", action="append", default=[], metavar="TARGET", help="an assistant that may use it; repeatable"
+    )
+    ls = msub.add_parser("list", help="the servers, their state (each is started, then stopped) and tools")
+    ls.add_argument("--json", action="store_true", help="machine-readable output")
+    ls.add_argument("--no-start", action="store_true", help="start nothing: show the tools kept from the last time")
+    rm = msub.add_parser("rm", help="remove a server, its kept values, and every assistant's use of it")
+    rm.add_argument("name", metavar="NAME")
+    for action, words in (("allow", "may use"), ("disallow", "may no longer use")):
+        p = msub.add_parser(action, help=f"assistants that {words} a server's tools")
+        p.add_argument("server", metavar="SERVER")
+        p.add_argument("targets", nargs="+", metavar="TARGET", help="an assistant id or name")
+    ap = msub.add_parser("approval", help="what a call of a server's tools (or of one tool) needs")
+    ap.add_argument("server", metavar="SERVER")
+    ap.add_argument("approval", choices=APPROVALS)
+    ap.add_argument("--tool", default=None, metavar="TOOL", help="that tool only (its name on the server)")
+
+
+def cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``okbot mcp ACTION …``."""
+    settings = Settings.load()
+    for problem in settings.problems:
+        print(f"okbot: note: {problem}", file=err)
+    if args.action == "add":
+        return _add(settings, args, out)
+    if args.action == "list":
+        return _list(settings, as_json=args.json, start=not args.no_start, out=out)
+    if args.action == "rm":
+        return _remove(settings, args.name, out)
+    if args.action in ("allow", "disallow"):
+        return _allow(settings, args.server, args.targets, allow=args.action == "allow", out=out)
+    return _approval(settings, args.server, args.approval, args.tool, out, err)
+
+
+# ---------------------------------------------------------------------------------- add
+def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
+    from okbot.core.workspace import Workspace
+    from okbot.llm.keystore import KeyStore
+    from okbot.mcp import secrets
+
+    name = check_server_name(args.name)
+    env, headers = parse_pairs(args.env, "env"), parse_pairs(args.header, "header")
+    config = server_from_json(_config(name, args, env, headers).to_json())  # every refusal before any change
+    ws = Workspace()
+    targets = [_assistant(ws, ref, name) for ref in args.assistant]
+    replaced = any(c.name == name for c in settings.mcp_servers())
+    store = KeyStore()
+    where = secrets.save(store, name, secrets.ServerSecrets(env=env, headers=headers))
+    settings.add_mcp_server(config)
+    verb = "replaced" if replaced else "added"
+    print(f"{verb} MCP server {name}: {config.where()}  approval: {config.approval}", file=out)
+    if where:
+        kept = "the system keyring" if where == "keyring" else str(store.key_file)
+        print(f"values of {', '.join([*env, *headers])} kept in {kept} (not in settings.json)", file=out)
+    for target in targets:
+        _set_servers(ws, target, [*target.mcp_servers, name])
+        print(f"{target.name} ({target.id}) may use {name}", file=out)
+    return 0
+
+
+def _config(name: str, args: argparse.Namespace, env: dict[str, str], headers: dict[str, str]) -> McpServerConfig:
+    """The server ``add`` describes; :class:`OkBotError` when it names both or neither of a command and a URL."""
+    command, argv = args.program.strip(), list(args.argv)
+    if args.url and command:
+        raise OkBotError("give either --command (a local server) or --url (a remote one), not both")
+    if args.url and argv:
+        raise OkBotError(f"a remote server takes no command line: {' '.join(argv)!r} is left over")
+    if args.url:
+        if env:
+            raise OkBotError("--env sets variables of a local server; a remote one takes --header")
+        return McpServerConfig(name, url=args.url.strip(), headers=tuple(headers), approval=args.approval)
+    if not command and argv:  # the `-- CMD ARG...` form
+        command, argv = argv[0], argv[1:]
+    if not command:
+        raise OkBotError(
+            "give either --command CMD (a local server) or --url URL (a remote one)",
+            hint="or put the command line after '--': okbot mcp add NAME -- CMD ARG...",
+        )
+    if headers:
+        raise OkBotError("--header is sent to a remote server; a local one takes --env")
+    return McpServerConfig(name, command, tuple(argv), env=tuple(env), approval=args.approval)
+
+
+# ---------------------------------------------------------------------------------- list
+def _list(settings: Settings, *, as_json: bool, start: bool, out: TextIO) -> int:
+    from okbot.core.workspace import Workspace
+    from okbot.llm.keys import redact_remembered
+    from okbot.llm.keystore import KeyStore
+    from okbot.mcp import secrets
+    from okbot.mcp.hub import McpHub
+    from okbot.storage import paths
+
+    configs = settings.mcp_servers()
+    assistants = [t for t in Workspace().list() if t.kind == "assistant"]
+    store = KeyStore()
+    hub = McpHub(lambda: settings, secrets=lambda n: secrets.load(store, n), cache_file=paths.mcp_tools_file())
+    try:
+        states = hub.check() if start and configs else hub.states()
+        rows = [
+            _row(config, state, hub.tools_of(config.name), [t for t in assistants if config.name in t.mcp_servers])
+            for config, state in zip(configs, states, strict=True)
+        ]
+    finally:
+        hub.close()
+    for row in rows:  # a failing server may have printed one of its values to its stderr
+        row["detail"] = redact_remembered(row["detail"])
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2), file=out)
+        return 0
+    if not rows:
+        print("no MCP servers (add one: okbot mcp add NAME --command CMD | --url URL)", file=out)
+    for row in rows:
+        _print_row(row, out)
+    return 0
+
+
+def _row(config: McpServerConfig, state: Any, tools: list[Any], users: list[Any]) -> dict[str, Any]:
+    return {
+        "name": config.name,
+        "transport": "http" if config.remote else "stdio",
+        "command": config.command,
+        "args": list(config.args),
+        "url": config.url,
+        "env": list(config.env),
+        "headers": list(config.headers),
+        "approval": config.approval,
+        "toolApproval": dict(sorted(config.tool_approval.items())),
+        "assistants": [{"id": t.id, "name": t.name} for t in users],
+        "state": state.state,
+        "detail": state.detail,
+        "tools": [
+            {
+                "name": tool.name,
+                "offered": tool.offered,
+                "description": tool.description,
+                "approval": config.approval_of(tool.name),
+                "notes": list(tool.notes),
+            }
+            for tool in tools
+        ],
+    }
+
+
+def _print_row(row: dict[str, Any], out: TextIO) -> None:
+    where = row["url"] if row["transport"] == "http" else " ".join([row["command"], *row["args"]])
+    names = [f"env: {', '.join(row['env'])}"] if row["env"] else []
+    names += [f"headers: {', '.join(row['headers'])}"] if row["headers"] else []
+    print(f"{row['name']}  {row['transport']}: {where}  {'  '.join(names)}".rstrip(), file=out)
+    exceptions = ", ".join(f"{tool} {value}" for tool, value in row["toolApproval"].items())
+    print(f"  approval: {row['approval']}" + (f" (except {exceptions})" if exceptions else ""), file=out)
+    users = ", ".join(f"{u['name']} ({u['id']})" for u in row["assistants"])
+    print(f"  assistants: {users or 'none (okbot mcp allow ' + row['name'] + ' TARGET)'}", file=out)
+    state = f"{row['state']}: {row['detail']}" if row["detail"] else row["state"]
+    print(f"  state: {state}", file=out)
+    for tool in row["tools"]:
+        summary = tool["description"].splitlines()[0] if tool["description"] else ""
+        print(f"  {tool['offered']}  {summary}".rstrip(), file=out)
+        for note in tool["notes"]:
+            print(f"    note: {note}", file=out)
+
+
+# ---------------------------------------------------------------------------------- rm, allow, approval
+def _remove(settings: Settings, name: str, out: TextIO) -> int:
+    from okbot.core.workspace import Workspace
+    from okbot.llm.keystore import KeyStore
+    from okbot.mcp import secrets
+
+    settings.remove_mcp_server(name)  # an unknown name: an error naming the declared ones
+    secrets.delete(KeyStore(), name)
+    ws = Workspace()
+    print(f"removed MCP server {name}", file=out)
+    for target in ws.list():
+        if target.kind == "assistant" and name in target.mcp_servers:
+            _set_servers(ws, target, [s for s in target.mcp_servers if s != name])
+            print(f"{target.name} ({target.id}) no longer uses {name}", file=out)
+    return 0
+
+
+def _allow(settings: Settings, server: str, refs: list[str], *, allow: bool, out: TextIO) -> int:
+    from okbot.core.workspace import Workspace
+
+    settings.mcp_server(server)  # an unknown name: an error naming the declared ones
+    ws = Workspace()
+    targets = [_assistant(ws, ref, server) for ref in refs]
+    for target in targets:
+        servers = [s for s in target.mcp_servers if s != server] + ([server] if allow else [])
+        _set_servers(ws, target, servers)
+        print(f"{target.name} ({target.id}) {'may' if allow else 'may not'} use {server}", file=out)
+    return 0
+
+
+def _approval(settings: Settings, server: str, approval: str, tool: str | None, out: TextIO, err: TextIO) -> int:
+    from okbot.mcp.hub import McpHub
+    from okbot.storage import paths
+
+    settings.set_mcp_approval(server, approval, tool)
+    if tool:  # the tool lists kept from the last start (nothing is started here)
+        hub = McpHub(lambda: settings, cache_file=paths.mcp_tools_file())
+        known = [t.name for t in hub.tools_of(server)]
+        if known and tool not in known:
+            print(f"okbot: note: {server} did not list a tool {tool!r} (its tools: {', '.join(known)})", file=err)
+    what = f"calls of {server}'s tool {tool}" if tool else f"calls of {server}'s tools"
+    print(f"{what}: {approval}", file=out)
+    return 0
+
+
+def _assistant(ws: Any, ref: str, server: str) -> Any:
+    """The assistant ``ref`` names; :class:`OkBotError` for a squad (its captain uses no MCP server)."""
+    target = ws.resolve(ref)
+    if target.kind != "assistant":
+        raise OkBotError(
+            f"{target.name} is a squad: its captain uses no MCP server; nothing was changed",
+            hint=f"allow each member instead: okbot mcp allow {server} MEMBER",
+        )
+    return target
+
+
+def _set_servers(ws: Any, target: Any, servers: list[str]) -> None:
+    ws.set_meta(target, MCP_KEY, list(dict.fromkeys(servers)))
