@@ -57,6 +57,7 @@ MAX_TOOL_PAGES = 50
 STDERR_TAIL = 20
 STDERR_LINE_CHARS = 2_000
 POLL_SECONDS = 0.1  # how often a waiting worker looks at its cancel token
+RETRY_START_SECONDS = 300.0  # a server that could not start is tried again at a use this much later
 
 IDLE, STARTING, RUNNING, FAILED, STOPPED = "not started", "starting", "running", "failed", "stopped"
 
@@ -132,6 +133,7 @@ class _Conn:
         self.dead = False  # the running session ended without being asked to (reset at each start)
         self.stopping = False  # OkBot is stopping it: its end is no crash
         self.exited: asyncio.Event | None = None  # set when a stdio server's stderr closes (it exited)
+        self.failed_at = 0.0  # when it last could not start (monotonic; 0: never)
 
     def last_words(self) -> str:
         lines = [line for line in self.stderr if line.strip()]
@@ -353,6 +355,8 @@ class McpHub:
             return await asyncio.shield(conn.starting)
         if conn.crashes >= 2:
             raise McpUnavailable(conn.detail)
+        if conn.failed_at and time.monotonic() - conn.failed_at < RETRY_START_SECONDS:
+            raise McpUnavailable(conn.detail)  # no turn waits for it again and again: tried a while later
         if conn.crashes == 1 and conn.state == FAILED:
             conn.restarts += 1
             log.warning("MCP %s: restarting it once after it stopped", conn.config.name)
@@ -371,16 +375,20 @@ class McpHub:
             client = await asyncio.wait_for(asyncio.shield(started), seconds)
         except asyncio.TimeoutError:
             conn.stopping = True
+            started.cancel()  # done now: the next use starts afresh while this one is still being stopped
             conn.task.cancel()
+            conn.failed_at = time.monotonic()
             self._fail(conn, f"MCP server {name} did not start within {seconds:.0f} s (mcp.startupSeconds).")
             raise McpUnavailable(conn.detail) from None
         except Exception as exc:
             conn.stopping = True
             await _settle(conn.exited)  # its last words, when it said why
+            conn.failed_at = time.monotonic()
             self._fail(conn, f"MCP server {name} could not start: {_describe(exc)}.{conn.last_words()}")
             raise McpUnavailable(conn.detail) from None
         info = getattr(client, "server_info", None)
         detail = f"{info.name} {info.version}".strip() if info is not None else ""
+        conn.failed_at = 0.0
         self._set(conn, RUNNING, detail)
         log.info("MCP %s: running (%s)", name, detail or conn.config.where())
         return client

@@ -93,6 +93,8 @@ def _walk(node: Any, defs: dict[str, Any], notes: list[str], *, depth: int, seen
         if key == "allOf" and isinstance(value, list) and len(value) == 1:  # allOf of one schema is that schema
             out.update(walk(value[0]))
             continue
+        if key == "const":  # the same meaning, in a keyword every provider takes
+            key, value = "enum", [value]
         if key in ("oneOf", "allOf") and isinstance(value, list):  # reads to the model like anyOf
             notes.append(f"'{key}' became 'anyOf'")
             key = "anyOf"
