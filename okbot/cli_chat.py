@@ -304,5 +304,8 @@ def run_chat(
     output = _ChatOutput(out, err, as_json=as_json, verbose=verbose, names=_member_names(ws, target))
     cancel = CancelToken()
     job = _turn_job(runner, target, text, edit_of, regenerate_of, attachments)
-    outcome = _run_turn(job, output.callbacks(cancel), cancel)
-    return _wrap_up(outcome, keeper, output, err)
+    try:
+        outcome = _run_turn(job, output.callbacks(cancel), cancel)
+        return _wrap_up(outcome, keeper, output, err)
+    finally:
+        sources.close()  # the MCP servers the turn started

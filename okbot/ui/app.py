@@ -203,6 +203,7 @@ def run_gui(argv: list[str]) -> int:
         code = app.exec()
         window.close()
         shutdown_tasks()
+        ctx.close()  # the MCP servers it started stop with it
         for guard in guards:
             guard.release()
         return code

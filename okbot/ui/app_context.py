@@ -50,6 +50,11 @@ class AppContext:
 
         return ContextSources(self.workspace, self._settings)
 
+    def close(self) -> None:
+        """Stop what the app started beside its windows (MCP servers); OkBot quits."""
+        if "sources" in self.__dict__:  # built: a cached_property keeps it here
+            self.sources.close()
+
     @property
     def settings(self) -> Settings:
         """The live settings (reloaded by ``sources`` when another process changed the file)."""
