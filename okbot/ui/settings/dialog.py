@@ -20,13 +20,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.config.schema import ADVANCED_PAGE, APPEARANCE_PAGE, TOOLS_PAGE
+from okbot.config.schema import ADVANCED_PAGE, APPEARANCE_PAGE
 from okbot.core.workspace import Target
 from okbot.ui.settings.compression_page import CompressionPage
 from okbot.ui.settings.fields import IntField
 from okbot.ui.settings.models_page import ModelsPage
 from okbot.ui.settings.page import SettingsPage, declared_page
 from okbot.ui.settings.provider_setup import KeyStore
+from okbot.ui.settings.tools_page import ToolsPage
 from okbot.ui.theme import system_font_size
 
 DIALOG_TITLE = "Settings"
@@ -42,7 +43,8 @@ class SettingsDialog(QDialog):
 
     Signals: ``compress_finished(report)`` after Compress now (a ``CompressionReport``);
     ``setting_changed(key)`` after any setting was saved from this dialog.
-    ``keys`` is where API keys are stored (the system keyring unless another is given).
+    ``keys`` is where API keys (and MCP servers' env and header values) are stored (the system keyring unless
+    another is given).
     """
 
     compress_finished = Signal(object)
@@ -62,9 +64,10 @@ class SettingsDialog(QDialog):
         self.resize(*DEFAULT_SIZE)
         self.setMinimumSize(*MINIMUM_SIZE)
 
+        keys = keys or KeyStore()
         self.models_page = ModelsPage(ctx, keys=keys)
         self.compression_page = CompressionPage(ctx, current_target=current_target)
-        self.tools_page = declared_page(ctx, TOOLS_PAGE)
+        self.tools_page = ToolsPage(ctx, keys)
         self.appearance_page = declared_page(ctx, APPEARANCE_PAGE)
         font_size = self.appearance_page.field("ui.fontSize")
         assert isinstance(font_size, IntField)
