@@ -8,7 +8,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QWidget
 
-NONE_DECLARED = "none yet: add them in Settings → Tools → MCP servers"
+NONE_DECLARED = "none yet: add them in Settings → MCP servers"
 
 
 class McpServersChoice(QWidget):

@@ -1,4 +1,4 @@
-"""Settings → Tools → MCP servers: the declared servers, their state and tools, added, edited, removed.
+"""Settings → MCP servers: the declared servers, their state and tools, added, edited, removed.
 
 The list shows each server's state (running, failed, not started) and how many tools it offered. The
 selected one shows how it is reached (its env and header *names*, never their values), what its tool
@@ -104,7 +104,7 @@ class McpBox(QWidget):
         layout.addWidget(self.status)
 
         self.details = QWidget(objectName="mcpDetails")
-        form = QFormLayout(self.details)
+        self._form = form = QFormLayout(self.details)
         form.setContentsMargins(0, 4, 0, 0)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.state_label = _text_label("mcpState")
@@ -119,7 +119,7 @@ class McpBox(QWidget):
         self.tools_label.setTextFormat(Qt.TextFormat.RichText)
         form.addRow("State:", self.state_label)
         form.addRow("Reached by:", self.where_label)
-        form.addRow("Values of:", self.secrets_label)
+        form.addRow("Environment:", self.secrets_label)  # "Headers:" for a remote server
         form.addRow("Tool calls:", self.approval_combo)
         form.addRow("Used by:", self.users_label)
         form.addRow("Tools:", self.tools_label)
@@ -314,8 +314,9 @@ class McpBox(QWidget):
         self.state_label.setText(words)
         self.where_label.setText(("URL: " if config.remote else "Command: ") + config.where())
         self.where_label.setToolTip(config.where())
-        names = [f"{n}={MASK}" for n in (*config.env, *config.headers)]
+        names = [f"{n}={MASK}" for n in (config.headers if config.remote else config.env)]
         self.secrets_label.setText(", ".join(names) if names else "none")
+        self._form.labelForField(self.secrets_label).setText("Headers:" if config.remote else "Environment:")
         self.approval_combo.setCurrentIndex(APPROVALS.index(config.approval))
         users = [t.name for t in self.ctx.workspace.assistants() if config.name in t.mcp_servers]
         self.users_label.setText(", ".join(users) if users else "no assistant yet (Edit… to choose)")

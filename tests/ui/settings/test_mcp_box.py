@@ -1,4 +1,4 @@
-"""Settings → Tools → MCP servers: add, check, edit, remove through the dialog, against the real test server."""
+"""Settings → MCP servers: add, check, edit, remove through the dialog, against the real test server."""
 
 from __future__ import annotations
 
@@ -50,9 +50,9 @@ def open_box(qtbot: QtBot, ctx: AppContext) -> tuple[SettingsDialog, McpBox]:
     """The dialog (keep it: qtbot holds it weakly) and its MCP servers box."""
     dialog = SettingsDialog(ctx)
     qtbot.addWidget(dialog)
-    dialog.open_page("tools")
+    dialog.open_page("mcp")
     settle(qtbot, ctx)
-    return dialog, dialog.tools_page.mcp_box
+    return dialog, dialog.mcp_page.mcp_box
 
 
 def fill_local(form: McpForm, name: str, args: str = SERVER_ARGS, env: str = f"PYTHONPATH={REPO}") -> None:
@@ -164,3 +164,25 @@ def test_saving_a_slow_server_does_not_block_the_gui_thread(qtbot: QtBot, ctx: A
     assert not box.check_button.isEnabled() and box.status.text().endswith("starting it to read its tools…")
     settle(qtbot, ctx)
     assert box.list.item(0).text() == "slow — failed" and box.check_button.isEnabled()
+
+
+def test_the_page_fits_the_minimum_size_with_servers_listed(qtbot: QtBot, ctx: AppContext) -> None:
+    from PySide6.QtWidgets import QApplication, QScrollArea
+
+    from okbot.config.mcp import McpServerConfig
+    from tests.ui.settings.test_dialog_fit import MINIMUM, clipped
+
+    long_url = "https://mcp.example.com/" + "a-very-long-path-without-any-space-" * 6 + "mcp"
+    ctx.settings.add_mcp_server(McpServerConfig("tracker", url=long_url, headers=("Authorization",)))
+    ctx.settings.add_mcp_server(McpServerConfig("time", "mcp-server-time", ("--local-timezone", "Europe/Paris")))
+    dialog, box = open_box(qtbot, ctx)
+    dialog.resize(*MINIMUM)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    box.select("tracker")
+    QApplication.processEvents()
+    assert box.secrets_label.text() == "Authorization=•••" and box.where_label.toolTip() == long_url
+    assert "not read yet" in box.tools_label.text() and box.check_button.text() == "Check"
+    scroll = dialog.mcp_page.findChild(QScrollArea)
+    assert dialog.mcp_page.body.minimumSizeHint().width() <= scroll.viewport().width()
+    assert not scroll.horizontalScrollBar().isVisible() and clipped(scroll) == []
