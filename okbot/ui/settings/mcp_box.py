@@ -62,12 +62,10 @@ def tools_html(tools: list[McpTool], config: McpServerConfig) -> str:
 class McpBox(QWidget):
     """The MCP servers: a list, the selected one's details, Add…, Edit…, Remove, Check / Restart.
 
-    ``settings()`` gives the live settings, ``keys`` keeps the env and header values.
-    ``changed(str)`` fires with a server's name after it was added, edited or removed here; ``form`` is the
+    ``settings()`` gives the live settings, ``keys`` keeps the env and header values; ``form`` is the
     Add… / Edit… form while it is open.
     """
 
-    changed = Signal(str)
     hub_reported = Signal(str)  # a server's state or tools changed (emitted on the hub's thread)
     settings_reported = Signal(str)
 
@@ -218,7 +216,6 @@ class McpBox(QWidget):
             mcp_secrets.delete(keys, name)
 
         self.status.setText(f"Removed MCP server {name}.")
-        self.changed.emit(name)
         self.ctx.tasks.run(job, None, if_alive(self, self._on_job_failed))
 
     def _on_check_button_clicked(self) -> None:
@@ -262,7 +259,6 @@ class McpBox(QWidget):
         except OkBotError as exc:
             self.status.setText(f"⚠ {exc}")
             return
-        self.changed.emit(name)
         self.select(name)
         hub, keys = self.hub, self._keys
 

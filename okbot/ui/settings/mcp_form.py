@@ -28,7 +28,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.config.mcp import APPROVALS, McpServerConfig, check_server_name, parse_pairs, server_from_json
+from okbot.config.mcp import (
+    APPROVALS,
+    DEFAULT_APPROVAL,
+    McpServerConfig,
+    check_server_name,
+    parse_pairs,
+    server_from_json,
+)
 from okbot.config.schema import SettingError
 from okbot.core.workspace import Target
 from okbot.ui.settings.fields import ProblemLabel
@@ -87,6 +94,7 @@ class McpForm(QDialog):
         self.approval_combo = QComboBox(objectName="mcpApproval")
         for approval in APPROVALS:
             self.approval_combo.addItem(APPROVAL_WORDS[approval], approval)
+        self.approval_combo.setCurrentIndex(APPROVALS.index(DEFAULT_APPROVAL))  # a new server asks first
         self.users_list = QListWidget(objectName="mcpUsers")
         self.users_list.setMaximumHeight(110)
         for target in assistants:

@@ -76,7 +76,7 @@ def test_add_check_edit_and_remove_a_local_server(qtbot: QtBot, ctx: AppContext)
     assert box.empty_note.isVisibleTo(box) and not box.list.isVisibleTo(box)
     box.add_button.click()
     form = box.form
-    assert form is not None and form.isVisible()
+    assert form is not None and form.isVisible() and form.approval_combo.currentData() == "ask"
     fill_local(form, "test")
     check_user(form, "Bob")
     form.save_button.click()
@@ -91,6 +91,7 @@ def test_add_check_edit_and_remove_a_local_server(qtbot: QtBot, ctx: AppContext)
     assert ctx.workspace.resolve("Bob").mcp_servers == ("test",)
     settle(qtbot, ctx)  # saved, then started in the background to read its tools
     assert mcp_secrets.load(KeyStore(), "test").env == {"PYTHONPATH": str(REPO)}
+    assert Settings.load().mcp_server("test").approval == "ask"
     assert box.list.item(0).text().startswith("test — running — ")
     assert "is running with" in box.status.text()
     tools = box.tools_label.text()
