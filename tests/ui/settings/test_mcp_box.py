@@ -187,3 +187,22 @@ def test_the_page_fits_the_minimum_size_with_servers_listed(qtbot: QtBot, ctx: A
     scroll = dialog.mcp_page.findChild(QScrollArea)
     assert dialog.mcp_page.body.minimumSizeHint().width() <= scroll.viewport().width()
     assert not scroll.horizontalScrollBar().isVisible() and clipped(scroll) == []
+
+
+def test_a_server_started_elsewhere_shows_up_running_with_its_tools(qtbot: QtBot, ctx: AppContext) -> None:
+    import threading
+
+    from okbot.config.mcp import McpServerConfig
+    from okbot.mcp.secrets import ServerSecrets
+
+    ctx.settings.add_mcp_server(
+        McpServerConfig("test", sys.executable, ("-m", "tests.helpers.mcp_server"), env=("PYTHONPATH",))
+    )
+    mcp_secrets.save(KeyStore(), "test", ServerSecrets(env={"PYTHONPATH": str(REPO)}))
+    _dialog, box = open_box(qtbot, ctx)
+    assert box.list.item(0).text() == "test — not started" and box.check_button.text() == "Check"
+    turn = threading.Thread(target=lambda: ctx.sources.mcp.prepare(["test"]))  # as a turn starts it
+    turn.start()
+    qtbot.waitUntil(lambda: box.list.item(0).text().startswith("test — running — 8 tools"), timeout=30_000)
+    turn.join()
+    assert "<b>echo</b>" in box.tools_label.text() and box.check_button.text() == "Restart"
