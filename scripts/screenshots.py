@@ -207,6 +207,69 @@ def render_chat_thought(ctx: object, out: Path) -> list[Path]:
     return written
 
 
+def render_mcp(ctx: object, target: object, out: Path) -> list[Path]:
+    """Settings → MCP servers with three servers (the time server and the test server running, the
+    test server's tools listed with what was simplified for the model, one that failed), then a chat whose
+    assistant asks to use the time server's tool."""
+    from okbot.config.mcp import McpServerConfig
+    from okbot.core import items
+    from okbot.llm.keystore import KeyStore
+    from okbot.mcp import secrets
+    from okbot.ui.main_window import MainWindow
+    from okbot.ui.settings import SettingsDialog
+
+    # the servers are found on PATH as a user's would be (this Python's scripts folder holds mcp-server-time)
+    os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    settings = ctx.settings
+    settings.add_mcp_server(McpServerConfig("time", "mcp-server-time", ("--local-timezone", "Europe/Paris")))
+    settings.add_mcp_server(
+        McpServerConfig("test-tools", "python", ("-m", "tests.helpers.mcp_server"), env=("PYTHONPATH",))
+    )
+    secrets.save(KeyStore(), "test-tools", secrets.ServerSecrets(env={"PYTHONPATH": str(REPO)}))
+    settings.add_mcp_server(
+        McpServerConfig(
+            "github", "github-mcp-server", ("stdio",), env=("GITHUB_PERSONAL_ACCESS_TOKEN",), approval="deny"
+        )
+    )
+    settings.set_mcp_approval("time", "allow", tool="convert_time")
+    ctx.workspace.set_meta(target, "mcpServers", ["time", "test-tools"])
+    ctx.sources.mcp.check()  # as Check in Settings does (this script may block: it is no GUI)
+    written = []
+
+    dialog = SettingsDialog(ctx, current_target=target)
+    dialog.resize(*SETTINGS_SIZE)
+    dialog.show()
+    page = dialog.open_page("mcp")
+    box = page.mcp_box
+    box.select("test-tools")
+    settle(ctx)
+    written.append(grab(dialog, out / "settings-mcp.png"))
+    box.select("github")
+    dialog.resize(*SETTINGS_MINIMUM)
+    settle(ctx)
+    written.append(grab(dialog, out / "settings-mcp-failed-minimum.png"))
+    dialog.close()
+    dialog.deleteLater()
+
+    ctx.sources.session(target).append(items.user_message("What time is it in Paris right now?"))
+    window = MainWindow(ctx)
+    window.resize(*WINDOW_SIZE)
+    window.show()
+    window.select_target(target.kind, target.id)
+    page = window.current_page()
+    settle(ctx, until=lambda: not page.view.chat_model().loading)
+    page.approval.ask("time__get_current_time", {"timezone": "Europe/Paris"}, lambda _ok: None)
+    page.view.scroll_to_bottom()
+    settle(ctx)
+    written.append(grab(window, out / "chat-mcp-approval.png"))
+    page.approval.cancel()
+    window.close()
+    window.deleteLater()
+    settle(ctx)
+    ctx.sources.close()  # stop the servers
+    return written
+
+
 def render_all(out: Path) -> list[Path]:
     """Every screenshot, in the order the README shows them."""
     from PySide6.QtWidgets import QApplication
@@ -260,6 +323,7 @@ def render_all(out: Path) -> list[Path]:
         written += render_as_sent(ctx, server, out)
         written += render_chat_view(ctx, out)
         written += render_chat_thought(ctx, out)
+        written += render_mcp(ctx, chat_target, out)
     finally:
         from okbot.ui.tasks import shutdown_tasks
 

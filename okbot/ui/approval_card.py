@@ -2,9 +2,10 @@
 
 It shows the exact arguments (never hidden or shortened: a scrollable monospace block), the reason
 when a call needs approval although its tool is allowed (a path outside the workspace), and offers
-Allow once / Always allow this tool / Deny. An unanswered card counts as Deny when its time runs
-out (``tools.approvalTimeout``). Requests that arrive while one is shown (squad members asking at
-the same time) wait in line and are shown one after another.
+Allow once / Always allow this tool / Deny. A tool of an MCP server is named with its server, and
+"Always allow" for it is that server's choice for that tool (``mcp_always_allowed``). An unanswered
+card counts as Deny when its time runs out (``tools.approvalTimeout``). Requests that arrive while
+one is shown (squad members asking at the same time) wait in line and are shown one after another.
 """
 
 from __future__ import annotations
@@ -13,11 +14,18 @@ import json
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout
+
+from okbot.config.mcp import TOOL_SEPARATOR
+
+if TYPE_CHECKING:
+    from okbot.mcp.hub import McpTool
+
+FindTool = Callable[[str], "McpTool | None"]  # the MCP tool offered under a name, if it is one
 
 DEFAULT_TIMEOUT_S = 300
 ARGS_MAX_LINES = 12  # the arguments box grows up to this many lines, then scrolls
@@ -33,8 +41,10 @@ _DESCRIPTIONS = {
 }
 
 
-def describe_call(name: str, args: dict[str, Any]) -> str:
+def describe_call(name: str, args: dict[str, Any], mcp_tool: McpTool | None = None) -> str:
     """One sentence for the card, e.g. ``The assistant wants to run a command on this computer.``"""
+    if mcp_tool is not None:
+        return f"The assistant wants to use {mcp_tool.name} from the MCP server “{mcp_tool.server}”."
     return f"The assistant wants to {_DESCRIPTIONS.get(name, f'use the tool “{name}”')}."
 
 
@@ -53,16 +63,24 @@ class _Request:
     name: str
     args: dict[str, Any]
     reply: Callable[[bool], None]
+    mcp_tool: McpTool | None = None
 
 
 class ApprovalCard(QFrame):
-    """Shows pending requests one at a time; each button answers once and moves on to the next."""
+    """Shows pending requests one at a time; each button answers once and moves on to the next.
+
+    ``find_tool`` tells which requested names are tools of MCP servers (none when not given).
+    """
 
     answered = Signal(bool)
     always_allowed = Signal(str)  # tool name: the user chose "Always allow this tool"
+    mcp_always_allowed = Signal(str, str)  # server, its own tool name: "Always allow" for an MCP tool
 
-    def __init__(self, parent: Any = None, *, timeout_s: int = DEFAULT_TIMEOUT_S) -> None:
+    def __init__(
+        self, parent: Any = None, *, timeout_s: int = DEFAULT_TIMEOUT_S, find_tool: FindTool | None = None
+    ) -> None:
         super().__init__(parent)
+        self._find_tool = find_tool
         self.setObjectName("approvalCard")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAutoFillBackground(True)
@@ -123,7 +141,8 @@ class ApprovalCard(QFrame):
 
     def ask(self, name: str, args: dict[str, Any], reply: Callable[[bool], None]) -> None:
         """Show the request now, or after the ones already waiting."""
-        self._queue.append(_Request(name, dict(args), reply))
+        mcp_tool = self._find_tool(name) if self._find_tool is not None and TOOL_SEPARATOR in name else None
+        self._queue.append(_Request(name, dict(args), reply, mcp_tool))
         if self._current is None:
             self._show_next()
         else:
@@ -145,12 +164,13 @@ class ApprovalCard(QFrame):
             return
         self._current = request = self._queue.popleft()
         reason = request.args.get("reason")
-        self.label.setText(describe_call(request.name, request.args))
+        self.label.setText(describe_call(request.name, request.args, request.mcp_tool))
         self.reason.setText(f"⚠ {reason}" if isinstance(reason, str) and reason else "")
         self.reason.setVisible(bool(self.reason.text()))
         # approval for one path outside the workspace is about that call, not about the tool
         self.always_button.setVisible(not self.reason.text())
-        self.always_button.setText(f"Always allow {request.name}")
+        own_name = request.mcp_tool.name if request.mcp_tool is not None else request.name
+        self.always_button.setText(f"Always allow {own_name}")
         text = arguments_text(request.args)
         self.arguments.setPlainText(text)
         lines = min(ARGS_MAX_LINES, max(1, text.count("\n") + 1))
@@ -175,7 +195,10 @@ class ApprovalCard(QFrame):
             self._update_countdown()
 
     def _on_always_button_clicked(self) -> None:
-        if self._current is not None:
+        tool = self._current.mcp_tool if self._current is not None else None
+        if tool is not None:
+            self.mcp_always_allowed.emit(tool.server, tool.name)
+        elif self._current is not None:
             self.always_allowed.emit(self._current.name)
         self._answer(True)
 

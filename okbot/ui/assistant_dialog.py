@@ -26,13 +26,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from okbot.config.mcp import MCP_KEY
 from okbot.core.workspace import Target
 from okbot.llm.providers import list_every_model
 from okbot.storage.errors import OkBotError
 from okbot.ui.evolution_panel import EvolutionPanel
 from okbot.ui.file_watch import FileWatcher
+from okbot.ui.mcp_choice import McpServersChoice
 from okbot.ui.memory_panel import MemoryPanel
 from okbot.ui.model_picker import ModelPicker
+from okbot.ui.settings_relay import subscribe_weakly
 from okbot.ui.skills_panel import SkillsPanel
 from okbot.ui.soul_editor import SoulEditor
 
@@ -53,6 +56,7 @@ class AssistantDialog(QDialog):
     """
 
     target_changed = Signal(object)
+    settings_changed = Signal(str)
 
     def __init__(self, ctx: AppContext, target: Target, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -86,6 +90,16 @@ class AssistantDialog(QDialog):
         model_row.addWidget(self.model_picker)
         model_row.addStretch(1)
 
+        # the MCP servers whose tools it may use, written to assistant.json (mcpServers)
+        self.mcp_choice = McpServersChoice(self)
+        self.mcp_choice.chosen.connect(self._on_mcp_choice_chosen)
+        self._show_mcp_servers()
+        mcp_row = QHBoxLayout()
+        mcp_row.addWidget(QLabel("MCP servers it may use:", self))
+        mcp_row.addWidget(self.mcp_choice, 1)
+        self.settings_changed.connect(self._on_settings_changed)
+        subscribe_weakly(ctx.settings, self, "settings_changed")
+
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         buttons.button(QDialogButtonBox.StandardButton.Close).setAutoDefault(False)
@@ -93,6 +107,7 @@ class AssistantDialog(QDialog):
         layout.setContentsMargins(14, 10, 14, 12)
         layout.setSpacing(8)
         layout.addLayout(model_row)
+        layout.addLayout(mcp_row)
         layout.addWidget(self.tabs, 1)
         layout.addWidget(buttons)
 
@@ -171,6 +186,26 @@ class AssistantDialog(QDialog):
         self.target = target
         self._show_model()
         self.target_changed.emit(target)
+
+    def _show_mcp_servers(self) -> None:
+        declared = [config.name for config in self.ctx.settings.mcp_servers()]
+        self.mcp_choice.set_servers(declared, self.target.mcp_servers)
+
+    def _on_mcp_choice_chosen(self, names: list[str]) -> None:
+        """Remember which MCP servers this assistant may use (assistant.json); its next turn follows."""
+        try:
+            target = self.ctx.workspace.set_meta(self.target, MCP_KEY, names)
+        except (OkBotError, OSError) as exc:
+            QMessageBox.warning(self, "MCP servers not changed", f"The MCP servers were not changed: {exc}")
+            self._show_mcp_servers()
+            return
+        self.target = target
+        self.target_changed.emit(target)
+
+    def _on_settings_changed(self, key: str) -> None:
+        if key == MCP_KEY:  # a server added or removed in Settings
+            self.target = self.ctx.workspace.load(self.target.kind, self.target.dir)[0]
+            self._show_mcp_servers()
 
     def _on_soul_modified_changed(self, modified: bool) -> None:
         self.tabs.setTabText(TABS.index("soul"), TAB_TITLES["soul"] + (" •" if modified else ""))

@@ -129,8 +129,9 @@ class ChatPage(QWidget):
         find = QShortcut(QKeySequence.StandardKey.Find, self, self.view.open_find)  # Ctrl+F, also from the composer
         find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
-        self.approval = ApprovalCard(self)
+        self.approval = ApprovalCard(self, find_tool=lambda offered: self.ctx.sources.mcp.find_tool(offered))
         self.approval.always_allowed.connect(self._on_approval_always_allowed)
+        self.approval.mcp_always_allowed.connect(self._on_approval_mcp_always_allowed)
         self.status_line = QLabel(self)
         self.status_line.setObjectName("statusLine")
         self.status_line.setForegroundRole(QPalette.ColorRole.PlaceholderText)
@@ -386,6 +387,12 @@ class ChatPage(QWidget):
             self.ctx.settings.set(key, "allow")
         except SettingError as exc:  # a tool without its own setting: this once only
             log.warning("cannot always allow %s: %s", tool, exc)
+
+    def _on_approval_mcp_always_allowed(self, server: str, tool: str) -> None:
+        try:
+            self.ctx.settings.set_mcp_approval(server, "allow", tool=tool)
+        except OkBotError as exc:  # the server was removed meanwhile: this once only
+            log.warning("cannot always allow %s of MCP server %s: %s", tool, server, exc)
 
     def _on_worker_finished(self, result: TurnResult) -> None:
         branched = self.worker is not None and (self.worker.edit_of or self.worker.regenerate_of) is not None

@@ -1,4 +1,5 @@
-"""Settings changes as Qt signals: :func:`subscribe_weakly` relays ``Settings`` notifications to a QObject.
+"""Settings changes as Qt signals: :func:`subscribe_weakly` relays ``Settings`` notifications to a QObject
+(or those of anything else that reports through ``subscribe(callback)``, such as the MCP hub).
 
 Kept apart from the Settings dialog so that the start-up path (the theme) can use it without loading
 the dialog's modules.
@@ -8,14 +9,19 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
+from typing import Protocol
 
 import shiboken6
 from PySide6.QtCore import QObject
 
-from okbot.config.settings import Settings
+
+class Reporter(Protocol):
+    """What reports changes: ``subscribe(callback)`` calls ``callback(key)`` and returns the unsubscribe function."""
+
+    def subscribe(self, callback: Callable[[str], None]) -> Callable[[], None]: ...
 
 
-def subscribe_weakly(settings: Settings, owner: QObject, relay: str) -> Callable[[], None]:
+def subscribe_weakly(settings: Reporter, owner: QObject, relay: str) -> Callable[[], None]:
     """Re-emit each change of ``settings`` as ``owner``'s signal ``relay(key)``; returns the unsubscribe function.
 
     ``owner`` is not kept alive; the entry removes itself once it is gone. Connect ``relay`` with an

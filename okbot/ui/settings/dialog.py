@@ -1,7 +1,7 @@
 """The Settings dialog: a list of pages on the left, the chosen page on the right.
 
 Every change applies at once (validated and saved by ``Settings.set``), so there is only a
-Close button. Pages: Models, Context compression, Tools, Appearance, Advanced.
+Close button. Pages: Models, Context compression, Tools, MCP servers, Appearance, Advanced.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from okbot.config.schema import ADVANCED_PAGE, APPEARANCE_PAGE, TOOLS_PAGE
 from okbot.core.workspace import Target
 from okbot.ui.settings.compression_page import CompressionPage
 from okbot.ui.settings.fields import IntField
+from okbot.ui.settings.mcp_page import McpPage
 from okbot.ui.settings.models_page import ModelsPage
 from okbot.ui.settings.page import SettingsPage, declared_page
 from okbot.ui.settings.provider_setup import KeyStore
@@ -34,7 +35,7 @@ DEFAULT_SIZE = (860, 680)
 NAV_WIDTH = 160  # with the page's minimum width, the dialog fits its minimum of 640 px
 MINIMUM_SIZE = (640, 460)
 # Short names for open_page(); the page titles work too (any capitalisation).
-PAGE_KEYS = ("models", "compression", "tools", "appearance", "advanced")
+PAGE_KEYS = ("models", "compression", "tools", "mcp", "appearance", "advanced")
 
 
 class SettingsDialog(QDialog):
@@ -42,7 +43,8 @@ class SettingsDialog(QDialog):
 
     Signals: ``compress_finished(report)`` after Compress now (a ``CompressionReport``);
     ``setting_changed(key)`` after any setting was saved from this dialog.
-    ``keys`` is where API keys are stored (the system keyring unless another is given).
+    ``keys`` is where API keys (and MCP servers' env and header values) are stored (the system keyring unless
+    another is given).
     """
 
     compress_finished = Signal(object)
@@ -62,9 +64,11 @@ class SettingsDialog(QDialog):
         self.resize(*DEFAULT_SIZE)
         self.setMinimumSize(*MINIMUM_SIZE)
 
+        keys = keys or KeyStore()
         self.models_page = ModelsPage(ctx, keys=keys)
         self.compression_page = CompressionPage(ctx, current_target=current_target)
         self.tools_page = declared_page(ctx, TOOLS_PAGE)
+        self.mcp_page = McpPage(ctx, keys)
         self.appearance_page = declared_page(ctx, APPEARANCE_PAGE)
         font_size = self.appearance_page.field("ui.fontSize")
         assert isinstance(font_size, IntField)
@@ -74,6 +78,7 @@ class SettingsDialog(QDialog):
             "models": self.models_page,
             "compression": self.compression_page,
             "tools": self.tools_page,
+            "mcp": self.mcp_page,
             "appearance": self.appearance_page,
             "advanced": self.advanced_page,
         }

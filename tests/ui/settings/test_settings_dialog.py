@@ -75,7 +75,7 @@ def target(ctx: AppContext) -> Target:
 
 def test_pages_and_every_setting_has_a_field(qtbot: QtBot, ctx: AppContext) -> None:
     dialog = open_dialog(qtbot, ctx)
-    assert dialog.page_names() == ["Models", "Context compression", "Tools", "Appearance", "Advanced"]
+    assert dialog.page_names() == ["Models", "Context compression", "Tools", "MCP servers", "Appearance", "Advanced"]
     shown = [key for name in PAGE_KEYS for key in dialog.page(name).binder.fields()]
     assert sorted(shown) == sorted(spec.key for spec in SETTINGS)
     assert len(shown) == len(set(shown)), "a setting appears on two pages"
@@ -91,7 +91,7 @@ def test_pages_and_every_setting_has_a_field(qtbot: QtBot, ctx: AppContext) -> N
         assert list(page.binder.fields()) == declared, "each setting on its declared page, section by section"
     assert dialog.open_page("Tools") is dialog.current_page() is dialog.tools_page
     assert dialog.open_page("compression") is dialog.compression_page
-    with pytest.raises(KeyError, match="models, compression, tools, appearance, advanced"):
+    with pytest.raises(KeyError, match="models, compression, tools, mcp, appearance, advanced"):
         dialog.page("colours")
 
 
