@@ -153,7 +153,8 @@ def parse_pairs(specs: list[str], what: str) -> dict[str, str]:
         key = key.strip()
         if not sep or not pattern.match(key):
             example = "TOKEN=abc123" if what == "env" else "Authorization=Bearer abc123"
-            raise SettingError(f"{spec.split('=')[0]!r}: expected NAME=VALUE for --{what}, e.g. {example}")
+            kind = "an environment variable" if what == "env" else "a header"
+            raise SettingError(f"{spec.split('=')[0]!r}: expected NAME=VALUE for {kind}, e.g. {example}")
         pairs[key] = value
     return pairs
 

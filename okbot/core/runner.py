@@ -470,7 +470,7 @@ class TurnRunner:
 
     def _prepare_mcp(self, target: Target, cancel: CancelToken, append: Callable[[dict[str, Any]], Any]) -> None:
         """Start the MCP servers this turn may use (first use), so their tools are offered; a server that
-        cannot be used is said once in the chat (and stays listed, with why, in Settings → Tools → MCP)."""
+        cannot be used is said once in the chat (and stays listed, with why, in Settings → MCP servers)."""
         names = self.sources.mcp_servers_of(target)
         if not names:
             return

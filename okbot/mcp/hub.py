@@ -561,7 +561,7 @@ class McpHub:
             self._fail(
                 conn,
                 f"MCP server {conn.config.name} {how} again after a restart, so it is not restarted any more."
-                f"{conn.last_words()} Restart it in Settings → Tools → MCP (or restart OkBot) once it is fixed.",
+                f"{conn.last_words()} Restart it in Settings → MCP servers (or restart OkBot) once it is fixed.",
             )
         else:
             restart = "it is restarted at its next use"

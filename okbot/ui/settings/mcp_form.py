@@ -185,7 +185,7 @@ class McpForm(QDialog):
             try:
                 headers = parse_pairs(_lines(self.headers_edit), "header")
             except SettingError as exc:
-                bad = self._refuse("headers", exc, cli=" for --header")
+                bad = self._refuse("headers", exc)
             entry["headers"] = list(headers)
         else:
             entry["command"] = self.program_edit.text().strip()
@@ -196,7 +196,7 @@ class McpForm(QDialog):
             try:
                 env = parse_pairs(_lines(self.env_edit), "env")
             except SettingError as exc:
-                bad = self._refuse("env", exc, cli=" for --env")
+                bad = self._refuse("env", exc)
             entry["env"] = list(env)
         if self._existing is not None:
             entry["toolApproval"] = dict(self._existing.tool_approval)
@@ -214,8 +214,8 @@ class McpForm(QDialog):
         )
         return McpFormResult(config, env, headers, users)
 
-    def _refuse(self, field: str, exc: SettingError, cli: str = "") -> bool:
-        text = str(exc).replace(cli, "") if cli else str(exc)  # parse_pairs speaks of the CLI's options
+    def _refuse(self, field: str, exc: SettingError) -> bool:
+        text = str(exc)
         self.problems[field].show_problem(text[:1].upper() + text[1:])
         return True
 

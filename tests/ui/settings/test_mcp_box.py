@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from collections.abc import Iterator
@@ -87,7 +88,9 @@ def test_add_check_edit_and_remove_a_local_server(qtbot: QtBot, ctx: AppContext)
         ("-m", "tests.helpers.mcp_server"),
         ("PYTHONPATH",),
     )
-    assert str(REPO) not in paths.settings_file().read_text()  # the value went with the keys
+    (entry,) = json.loads(paths.settings_file().read_text())["mcpServers"]
+    assert entry["env"] == ["PYTHONPATH"]  # the name only: the value went with the keys
+    assert str(REPO) not in json.dumps({k: v for k, v in entry.items() if k != "command"})
     assert ctx.workspace.resolve("Bob").mcp_servers == ("test",)
     settle(qtbot, ctx)  # saved, then started in the background to read its tools
     assert mcp_secrets.load(KeyStore(), "test").env == {"PYTHONPATH": str(REPO)}
@@ -128,7 +131,7 @@ def test_each_bad_field_says_why_under_itself_and_nothing_is_saved(qtbot: QtBot,
     assert form.isVisible()
     assert "MCP server name 'Bad Name' is not allowed" in form.problem("name")
     assert "could not be read" in form.problem("args")
-    assert "expected NAME=VALUE, e.g. TOKEN=abc123" in form.problem("env") and "--env" not in form.problem("env")
+    assert "expected NAME=VALUE for an environment variable, e.g. TOKEN=abc123" in form.problem("env")
     form.name_edit.setText("web")
     form.remote_radio.setChecked(True)
     form.url_edit.setText("ftp://example.com")
