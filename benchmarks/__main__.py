@@ -9,6 +9,7 @@ from benchmarks import (
     bench_core,
     bench_evolution,
     bench_fidelity,
+    bench_mcp,
     bench_memory,
     bench_runner,
     bench_ui,
@@ -26,6 +27,7 @@ def main() -> int:
     print(bench_evolution.run())
     print(bench_ui.run())
     print(bench_versions.run())
+    print(bench_mcp.run())
     return 0
 
 

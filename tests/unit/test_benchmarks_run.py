@@ -54,3 +54,11 @@ def test_the_evolution_run_applies_only_grounded_changes_and_keeps_the_prefix() 
         assert "style procedure prohibition" in cells[8]
     shares = [line for line in prefix_table.splitlines() if line.startswith("| careful, structured")]
     assert shares and "| 100.0%" in shares[0], shares  # every landing at a compression
+
+
+def test_the_mcp_benchmark_starts_real_servers_and_compares_with_no_mcp_tools() -> None:
+    from benchmarks import bench_mcp
+
+    text = bench_mcp.run()
+    assert re.search(r"\| build_context with 10 MCP tools\s*\|\s*[\d.]+\s*\|\s*[\d.]+x", text), text
+    assert re.search(r"\| call round trip \(echo\)\s*\|\s*[\d.]+", text), text
