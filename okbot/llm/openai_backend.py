@@ -69,6 +69,7 @@ from okbot.llm.provider import (
     parse_tool_text,
     rough_token_estimate,
     tool_names,
+    trailing_tool_text,
     whole_characters,
 )
 from okbot.llm.think import ThinkSplitter, split_think
@@ -661,6 +662,13 @@ class OpenAIProvider:
                 reply.held = ""
             else:
                 yield from self._flush_held(reply)
+        if not reply.tools.calls() and reply.finish_reason in (None, "stop"):
+            trailing = trailing_tool_text(reply.text, tool_names(request.tools))
+            if trailing:  # prose, then a call written as text: the prose was shown, the call runs
+                yield Degraded("tool_text", DEGRADED_TOOL_TEXT)
+                for n, (name, arguments) in enumerate(trailing):
+                    reply.tools.add(n, None, name, arguments)
+                reply.finish_reason = "tool_calls"
         produced = reply.text
         for call in reply.tools.calls():
             yield call

@@ -225,9 +225,10 @@ class ToolCallAssembler:
         return done
 
 
-# Small local models write tool calls as text: inside Qwen-style tags, a ``` fence, or bare JSON.
-_TAGS = ("<tool_call>", "<tools>")
-_TOOL_CALL_TAGS = re.compile(r"</?(?:tool_call|tool_calls|tools)>")
+# Small local models write tool calls as text: inside Qwen-style tags, a ``` fence, or bare JSON. After a
+# first real call, Qwen2.5-1.5B copies the <tool_response> tags its chat template put around the result.
+_TAGS = ("<tool_call>", "<tools>", "<tool_response>")
+_TOOL_CALL_TAGS = re.compile(r"</?(?:tool_call|tool_calls|tools|tool_response)>")
 _FENCE_LINE = re.compile(r"^[ \t]*```[\w-]*[ \t]*$", re.MULTILINE)
 _FENCE_LANGUAGES = ("", "json", "tool_call", "tool_calls", "tools")
 TOOL_TEXT_HEAD = 256  # the start of a reply that decides whether it may still be tool calls
@@ -331,10 +332,52 @@ def parse_tool_text(text: str, allowed: set[str] | None = None) -> list[tuple[st
             body.replace("{{", "{").replace("}}", "}"),
         ]
     for candidate in candidates:
-        calls = _json_calls(candidate, allowed)
+        calls = _json_calls(candidate, allowed) or _json_calls(_without_comments(candidate), allowed)
         if calls:
             return calls
     return None
+
+
+def trailing_tool_text(text: str, allowed: set[str] | None) -> list[tuple[str, str]] | None:
+    """The calls in the block that ends ``text``, after prose ("I'll use the lookup tool: ```json {..}```"):
+    its last ``` fence or ``<tool_call>`` block, when that is nothing but calls of the offered tools
+    (``allowed``; None: no tools were offered, so nothing is a call). The prose stays the reply's text."""
+    if not allowed:
+        return None
+    end = text.rstrip()
+    if end.endswith("</tool_call>"):
+        start = end.rfind("<tool_call>")
+    elif end.endswith("```") and len(end) > 3:
+        start = end.rfind("```", 0, len(end) - 3)
+    else:
+        return None
+    if start <= 0:  # no block, or the whole reply (the held-text path reads that one)
+        return None
+    return parse_tool_text(end[start:], allowed)
+
+
+def _without_comments(body: str) -> str:
+    """``body`` without ``//`` line comments outside JSON strings (a 1.5B Qwen annotates its arguments:
+    ``"time": "14:30",  // 24-hour format``); strings, escapes included, stay as they are."""
+    if "//" not in body:
+        return body
+    out: list[str] = []
+    in_string = escaped = False
+    at = 0
+    while at < len(body):
+        char = body[at]
+        if in_string:
+            in_string = escaped or char != '"'
+            escaped = not escaped and char == "\\"
+        elif char == '"':
+            in_string = True
+        elif body.startswith("//", at):
+            end = body.find("\n", at)
+            at = len(body) if end < 0 else end
+            continue
+        out.append(char)
+        at += 1
+    return "".join(out)
 
 
 def _json_calls(body: str, allowed: set[str] | None) -> list[tuple[str, str]] | None:

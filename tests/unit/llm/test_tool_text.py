@@ -49,7 +49,48 @@ FORMS = {
     "doubled braces": '{{"name": "lookup", "arguments": {{"q": "x"}}}}',
     "doubled outer braces and a stray fence": '{{"name": "lookup", "arguments": {"q": "x"}}} ```',
     "leading blank lines": f"\n\n  {LOOKUP}",
+    # Qwen2.5-1.5B-Instruct on llama.cpp, asked for the time with an MCP time tool offered
+    "a call inside the tool_response tags of a chat template (Qwen2.5-1.5B after a first call)": (
+        '<tool_response>\n{"name": "lookup", "arguments": "{\\"q\\": \\"x\\"}"}\n</tool_response>'
+    ),
+    "json fence with // comments": '```json\n{\n  "name": "lookup",\n  "arguments": {\n    "q": "x"  // the query\n'
+    "  }\n}\n```",
 }
+
+
+PROSE = "To look it up, I'll use the lookup tool.\n\n"
+
+
+@pytest.mark.parametrize(
+    "block", [f"```json\n{LOOKUP}\n```", f"<tool_call>\n{LOOKUP}\n</tool_call>", f"```\n{LOOKUP}\n```\n\n"]
+)
+def test_prose_then_a_call_block_runs_the_call_and_keeps_the_prose(
+    server: FakeOpenAIServer, provider: OpenAIProvider, block: str
+) -> None:
+    out = stream(server, provider, PROSE + block)
+    assert calls(out) == [("lookup", {"q": "x"})] and out["end"] == Done("tool_calls")
+    assert "".join(e.text for e in out["events"] if isinstance(e, TextDelta)) == PROSE + block  # shown as it came
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        PROSE + "```json\n" + '{"name": "not_offered", "arguments": {}}' + "\n```",  # not one of the tools
+        PROSE + f"```json\n{LOOKUP}\n```\nThat is what I would call.",  # the block is not the end
+        PROSE + "```python\nprint(1)\n```",  # an example, not a call
+        PROSE + f"```json\n{LOOKUP}",  # an unclosed fence: cut off
+    ],
+)
+def test_prose_with_a_block_that_is_not_a_closing_call_stays_text(
+    server: FakeOpenAIServer, provider: OpenAIProvider, text: str
+) -> None:
+    out = stream(server, provider, text)
+    assert out["tool_calls"] == [] and out["end"] == Done("stop")
+
+
+def test_comments_are_read_out_but_slashes_inside_strings_stay() -> None:
+    text = '{"name": "lookup", "arguments": {"q": "http://a.example/x//y \\" // not a comment"}} // done'
+    assert parse_tool_text(text, {"lookup"}) == [("lookup", '{"q": "http://a.example/x//y \\" // not a comment"}')]
 
 
 @pytest.mark.parametrize("text", FORMS.values(), ids=FORMS.keys())
