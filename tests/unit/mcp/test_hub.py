@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -15,7 +18,7 @@ from okbot.llm.provider import CancelToken
 from okbot.logs import setup_logging
 from okbot.mcp.hub import FAILED, RUNNING, McpHub
 from okbot.storage import paths
-from tests.unit.mcp.conftest import TOKEN, our_server, time_server
+from tests.unit.mcp.conftest import SERVER_SCRIPT, TOKEN, our_server, time_server
 
 
 def _alive(pid: int) -> bool:
@@ -146,3 +149,38 @@ def test_a_stopped_turn_ends_a_slow_call_at_once(settings, hub):
     result = hub.call("test__slow", {"seconds": 30}, timeout=60, cancel=cancel)
     assert time.monotonic() - started < 5
     assert not result.ok and "stopped" in result.text
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_a_remote_server_over_streamable_http_and_one_that_cannot_be_reached(settings, hub):
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, SERVER_SCRIPT, "--http", str(port)], stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        settings.add_mcp_server(McpServerConfig("remote", url=f"http://127.0.0.1:{port}/mcp", headers=("X-Token",)))
+        assert hub.prepare(["remote"]) == {}
+        assert hub.call("remote__echo", {"text": "far", "times": 2}, timeout=10).text == "farfar"
+        assert hub.state("remote").state == RUNNING
+    finally:
+        hub.close()
+        proc.terminate()
+        proc.wait(10)
+    gone = McpHub(lambda: settings)
+    settings.add_mcp_server(McpServerConfig("down", url=f"http://127.0.0.1:{_free_port()}/mcp"))
+    try:
+        started = time.monotonic()
+        why = gone.prepare(["down"])["down"]
+        assert "could not reach http://127.0.0.1:" in why and "after 3 attempts" in why
+        assert 2.5 < time.monotonic() - started < 15  # tried three times, 1 s then 2 s apart
+    finally:
+        gone.close()
