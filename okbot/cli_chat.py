@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from okbot.config.mcp import TOOL_SEPARATOR
 from okbot.core.items import asked_member, is_member_answer, member_of
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.messages import task_text
@@ -69,7 +70,9 @@ def _ask_on_tty(err: TextIO, cancel: CancelToken) -> Any:
         if sys.stdin is None or not sys.stdin.isatty():
             print(f"okbot: {name} needs approval and there is no terminal to ask; denied", file=err)
             return False
-        print(f"okbot: allow {name} with {json.dumps(args, ensure_ascii=False)}? [y/N] ", end="", file=err, flush=True)
+        server, mcp, tool = name.partition(TOOL_SEPARATOR)
+        what = f"{tool} of the MCP server {server}" if mcp else name
+        print(f"okbot: allow {what} with {json.dumps(args, ensure_ascii=False)}? [y/N] ", end="", file=err, flush=True)
         return _read_answer(cancel).strip().lower() in ("y", "yes")
 
     return ask
