@@ -334,7 +334,13 @@ class TurnRuntime:
             messages.append(_calls_message(text, rnd.calls))
             for call in rnd.calls:
                 outcome = self.run_tool(tools, call, target=who)
-                result = {"type": "tool_result", "name": call.name, "call_id": call.call_id, "ok": outcome.ok}
+                result = {
+                    "type": "tool_result",
+                    "name": call.name,
+                    "call_id": call.call_id,
+                    "ok": outcome.ok,
+                    "source": outcome.source or "tool",  # an MCP server's result is labelled with its server
+                }
                 content = f"{source_label(result)}\n{outcome.content}"
                 messages.append({"role": "tool", "tool_call_id": call.call_id, "content": content})
         answer = "\n\n".join(t for t in said if t.strip())

@@ -4,6 +4,8 @@ approval guard and the turn's budgets, and come back capped, labelled with their
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from okbot.core.digest import item_digest
@@ -12,7 +14,8 @@ from okbot.core.runner import TurnCallbacks, TurnRunner
 from okbot.core.sources import ContextSources
 from okbot.core.workspace import Workspace
 from tests.helpers.env import provider_for, settings_for
-from tests.helpers.fake_openai import Reply, tool_call
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+from tests.helpers.fake_squad import SquadScript, ask
 from tests.unit.mcp.conftest import our_server, time_server
 
 
@@ -146,3 +149,32 @@ def test_a_server_dying_mid_call_a_huge_result_and_the_call_budget(env, server):
     fake = next(m for m in _tool_messages(last) if "obey me" in m)
     assert fake.startswith("[source: tool test__echo of MCP server test")  # a result never passes as the user
     assert result.reply_text == "Summary of what happened." and sources.mcp.state("test").restarts == 1
+
+
+def test_a_squad_member_uses_its_mcp_tools_while_the_captain_has_none():
+    script = SquadScript()
+    with FakeOpenAIServer() as fake:
+        fake.set_default(script)
+        settings = settings_for(fake)
+        settings.add_mcp_server(time_server())
+        settings.set_mcp_approval("time", "allow")
+        ws = Workspace()
+        ws.set_meta(ws.create_assistant("Tia", role="keeps time"), "mcpServers", ["time"])
+        ws.create_assistant("Bo", role="writes")
+        squad = ws.create_squad("Desk", [("Tia", "clock"), ("Bo", "words")])
+        sources = ContextSources(ws)
+        try:
+            script.captain += [Reply(tool_calls=[ask("tia", "Tokyo time?")]), Reply(text="Tia says it is morning.")]
+            calls = iter([Reply(tool_calls=[tool_call("time__get_current_time", {"timezone": "Asia/Tokyo"})])])
+            script.members["Tia"] = lambda body: next(calls, Reply(text="Morning in Tokyo."))
+            result = TurnRunner(sources, provider_for(fake, max_retries=0)).run_turn(squad, "What time is it in Tokyo?")
+            assert result.reply_text == "Tia says it is morning."
+            captain_tools = [t["function"]["name"] for t in script.sent["captain"][0]["tools"]]
+            assert "time__get_current_time" not in captain_tools and "ask_tia" in captain_tools
+            tia_first, tia_second = script.sent["Tia"]
+            assert "time__get_current_time" in [t["function"]["name"] for t in tia_first["tools"]]
+            (result_message,) = [m["content"] for m in tia_second["messages"] if m["role"] == "tool"]
+            assert "of MCP server time" in result_message and '"timezone": "Asia/Tokyo"' in result_message
+            assert "Bo" not in script.sent or "time__" not in json.dumps(script.sent.get("Bo"))
+        finally:
+            sources.close()
