@@ -293,37 +293,37 @@ class Settings:
         return repaired
 
     def _read_providers(self, value: Any) -> bool:
-        if not isinstance(value, list):
-            self._problem(f"{self.path.name}: {PROVIDERS_KEY} was {show_value(value)}, not a list; ignored")
-            return True
         repaired = False
-        for entry in value:
-            if isinstance(entry, dict) and entry.get("name") == DEFAULT_PROVIDER:
-                repaired |= self._read_default_provider(entry)
-                continue
-            try:
-                config = provider_from_json(entry)
-            except SettingError as exc:
-                self._problem(f"{self.path.name}: {exc.message}; that provider was removed")
-                repaired = True
-                continue
-            self._providers[config.name] = config
-        return repaired
+        others = value
+        if isinstance(value, list):
+            is_default = [isinstance(e, dict) and e.get("name") == DEFAULT_PROVIDER for e in value]
+            for entry, default in zip(value, is_default, strict=True):
+                if default:
+                    repaired |= self._read_default_provider(entry)
+            others = [entry for entry, default in zip(value, is_default, strict=True) if not default]
+        configs, refused = self._read_entries(PROVIDERS_KEY, others, provider_from_json, "provider")
+        self._providers.update((config.name, config) for config in configs)
+        return repaired or refused
 
     def _read_mcp(self, value: Any) -> bool:
+        configs, refused = self._read_entries(MCP_KEY, value, server_from_json, "MCP server")
+        self._mcp.update((config.name, config) for config in configs)
+        return refused
+
+    def _read_entries(self, key: str, value: Any, parse: Callable[[Any], Any], what: str) -> tuple[list[Any], bool]:
+        """The entries of the list ``value`` (under ``key``) that ``parse`` takes, and whether any was refused
+        (each refused one is left out, with a message saying why)."""
         if not isinstance(value, list):
-            self._problem(f"{self.path.name}: {MCP_KEY} was {show_value(value)}, not a list; ignored")
-            return True
-        repaired = False
+            self._problem(f"{self.path.name}: {key} was {show_value(value)}, not a list; ignored")
+            return [], True
+        parsed, refused = [], False
         for entry in value:
             try:
-                config = server_from_json(entry)
+                parsed.append(parse(entry))
             except SettingError as exc:
-                self._problem(f"{self.path.name}: {exc.message}; that MCP server was removed")
-                repaired = True
-                continue
-            self._mcp[config.name] = config
-        return repaired
+                self._problem(f"{self.path.name}: {exc.message}; that {what} was removed")
+                refused = True
+        return parsed, refused
 
     def _read_default_provider(self, entry: dict[str, Any]) -> bool:
         repaired = False

@@ -39,7 +39,7 @@ from okbot.config.mcp import (
 from okbot.config.schema import SettingError
 from okbot.core.workspace import Target
 from okbot.ui.settings.fields import ProblemLabel
-from okbot.ui.settings.page import help_label
+from okbot.ui.settings.page import help_label, stacked
 
 KEPT = "••••••"  # an edited server's saved value, left as it is
 APPROVAL_WORDS = {"allow": "Allow", "ask": "Ask me first", "deny": "Deny"}
@@ -108,17 +108,17 @@ class McpForm(QDialog):
         self.problems = {key: ProblemLabel() for key in ("name", "command", "args", "url", "env", "headers")}
         form = QFormLayout()
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        form.addRow("Name:", _stack(self.name_edit, self.problems["name"]))
-        form.addRow("Reached as:", _stack(self.local_radio, self.remote_radio))
-        form.addRow("Program:", _stack(self.program_edit, self.problems["command"]))
-        form.addRow("Arguments:", _stack(self.args_edit, self.problems["args"]))
-        form.addRow("URL:", _stack(self.url_edit, self.problems["url"]))
+        form.addRow("Name:", stacked(self.name_edit, self.problems["name"]))
+        form.addRow("Reached as:", stacked(self.local_radio, self.remote_radio))
+        form.addRow("Program:", stacked(self.program_edit, self.problems["command"]))
+        form.addRow("Arguments:", stacked(self.args_edit, self.problems["args"]))
+        form.addRow("URL:", stacked(self.url_edit, self.problems["url"]))
         self.env_note = help_label("Values are kept with your API keys, never in settings.json.")
-        form.addRow("Environment:", _stack(self.env_edit, self.problems["env"], self.env_note))
-        form.addRow("Headers:", _stack(self.headers_edit, self.problems["headers"]))
+        form.addRow("Environment:", stacked(self.env_edit, self.problems["env"], self.env_note))
+        form.addRow("Headers:", stacked(self.headers_edit, self.problems["headers"]))
         form.addRow("Tool calls:", self.approval_combo)
         users_note = help_label("" if assistants else "There are no assistants yet.")
-        form.addRow("Used by:", _stack(self.users_list, users_note))
+        form.addRow("Used by:", stacked(self.users_list, users_note))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -241,13 +241,3 @@ def _pairs_edit(name: str, placeholder: str) -> QPlainTextEdit:
 
 def _lines(edit: QPlainTextEdit) -> list[str]:
     return [line for line in edit.toPlainText().splitlines() if line.strip()]
-
-
-def _stack(*widgets: QWidget) -> QWidget:
-    column = QWidget()
-    box = QVBoxLayout(column)
-    box.setContentsMargins(0, 0, 0, 0)
-    box.setSpacing(3)
-    for widget in widgets:
-        box.addWidget(widget)
-    return column

@@ -243,12 +243,8 @@ class SettingsPage(QWidget):
 
     def add_row(self, form: QFormLayout, label: str, *widgets: QWidget, buddy: QWidget | None = None) -> QVBoxLayout:
         """A row of ``form``: ``label`` beside ``widgets`` stacked; returns the stack (to add notes to)."""
-        column = QWidget()
-        box = QVBoxLayout(column)
-        box.setContentsMargins(0, 0, 0, 8)
-        box.setSpacing(3)
-        for widget in widgets:
-            box.addWidget(widget)
+        column = stacked(*widgets, bottom=8)
+        box = column.layout()
         text = QLabel(label)
         text.setMinimumWidth(LABEL_WIDTH)
         text.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
@@ -307,3 +303,14 @@ def declared_page(ctx: Any, title: str) -> SettingsPage:
     page.add_declared_sections()
     page.finish()
     return page
+
+
+def stacked(*widgets: QWidget, bottom: int = 0) -> QWidget:
+    """``widgets`` one above the other, 3 px apart, in a widget of their own (a form row's field column)."""
+    column = QWidget()
+    box = QVBoxLayout(column)
+    box.setContentsMargins(0, 0, 0, bottom)
+    box.setSpacing(3)
+    for widget in widgets:
+        box.addWidget(widget)
+    return column
