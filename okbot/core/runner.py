@@ -475,7 +475,10 @@ class TurnRunner:
         if not names:
             return
         hub = self.sources.mcp
-        for why in hub.news(hub.prepare(names, cancel)):
+        failed = hub.prepare(names, cancel)
+        if cancel.cancelled:  # Stop while a server started: nothing to tell, the turn ends
+            return
+        for why in hub.news(failed):
             append(notice(f"{why} Its tools are not offered until it works again.", "warning"))
 
     def _calibrate(self, proj: ContextProjection, usage: UsageEvent | None) -> None:

@@ -194,9 +194,9 @@ class McpHub:
         return [self.state(config.name) for config in self.configs()]
 
     def state(self, name: str) -> ServerState:
+        tools = len(self.tools_of(name))
         with self._lock:
             conn = self._conns.get(name)
-            tools = len(self.tools_of(name))
             if conn is None:
                 return ServerState(name, IDLE, tools=tools)
             return ServerState(name, conn.state, conn.detail, tools, conn.restarts)
@@ -245,6 +245,8 @@ class McpHub:
             return self._wait(self._call(tool, arguments, timeout), timeout + 10.0, cancel)
         except _Cancelled:
             return CallResult(f"{offered} was stopped: the user stopped the turn.", False)
+        except McpUnavailable as exc:
+            return CallResult(str(exc), False)
         except FutureTimeout:
             return CallResult(f"MCP server {tool.server} did not answer within {timeout:.0f} s.", False)
 
