@@ -281,6 +281,10 @@ class ChatPage(QWidget):
         summary, _problems = self.ctx.sources.summary(self.target)
         self.view.set_summary(summary)
 
+    def reveal(self, item_id: int, needle: str) -> None:
+        """Show item ``item_id`` with ``needle`` highlighted in it (a hit of the search across chats)."""
+        self.view.find_in_item(needle, item_id)
+
     def focus_composer(self) -> None:
         self.composer.focus_input()
 

@@ -133,6 +133,18 @@ class MainWindow(QMainWindow):
     def select_target(self, kind: str, target_id: str) -> None:
         self.select_row(self.model.row_of(kind, target_id))
 
+    def reveal(self, kind: str, target_id: str, item_id: int, needle: str) -> bool:
+        """Open chat ``kind``/``target_id`` at item ``item_id`` with ``needle`` highlighted; False when that
+        chat is not in the sidebar (deleted meanwhile)."""
+        if self.model.row_of(kind, target_id) < 0:
+            return False
+        self.select_target(kind, target_id)  # clears the sidebar's filter when it hides that chat
+        page = self.current_page()
+        if page is None:
+            return False
+        page.reveal(item_id, needle)
+        return True
+
     def problems(self) -> list[str]:
         """The messages currently listed in the status bar."""
         return list(self._problems)

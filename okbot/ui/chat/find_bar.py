@@ -73,6 +73,13 @@ class FindBar(QFrame):
         self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.edit.selectAll()
 
+    def set_query(self, text: str) -> None:
+        """Put ``text`` in the box without starting a search of its own (the caller searches)."""
+        self._debounce.stop()
+        blocked = self.edit.blockSignals(True)
+        self.edit.setText(text)
+        self.edit.blockSignals(blocked)
+
     def close_bar(self) -> None:
         self._debounce.stop()
         self.hide()

@@ -124,6 +124,7 @@ class ChatView(QAbstractItemView):
         self._find_bar.previous_requested.connect(self._finder.previous)
         self._find_bar.closed.connect(self._on_find_bar_closed)
         self._focus_before_find: QWidget | None = None
+        self._reveal_id = 0  # the item a search across chats opened this chat at (until the user searches)
 
     # ------------------------------------------------------------------ public API
     def chat_model(self) -> ChatModel:
@@ -231,6 +232,15 @@ class ChatView(QAbstractItemView):
                 self._on_find_bar_query_changed(self._find_bar.text())
         self._place_overlays()
         self._find_bar.open_bar()
+
+    def find_in_item(self, needle: str, item_id: int) -> None:
+        """Open the find bar on ``needle`` with its match in item ``item_id`` current, highlighted and in view
+        (a hit of the search across chats); waits for the rows when the chat is still loading."""
+        self._find_bar.set_query("")  # opening the bar re-runs its old text otherwise
+        self.open_find()
+        self._find_bar.set_query(needle)
+        self._reveal_id = item_id
+        self._finder.search(needle, from_id=item_id)
 
     def close_find(self) -> None:
         """Hide the find bar and its highlights; focus goes back where it was."""
@@ -775,9 +785,13 @@ class ChatView(QAbstractItemView):
     # ------------------------------------------------------------------ find in chat
     def _on_model_loaded(self, _rows: int) -> None:
         if not self._find_bar.isHidden() and self._find_bar.text():
-            self._on_find_bar_query_changed(self._find_bar.text())
+            if self._reveal_id:  # opened at a search hit before the rows were there: that item again
+                self._finder.search(self._find_bar.text(), from_id=self._reveal_id)
+            else:
+                self._on_find_bar_query_changed(self._find_bar.text())
 
     def _on_find_bar_query_changed(self, text: str) -> None:
+        self._reveal_id = 0
         from_id = 0
         if not self._stick_bottom:  # start at what the user reads, not at the newest
             for row in reversed(self.visible_rows()):
