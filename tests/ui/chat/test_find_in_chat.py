@@ -264,3 +264,26 @@ def test_in_a_squad_the_names_shown_are_searched(qtbot: QtBot, tmp_path: Path) -
     assert [view.finder().match(i) for i in range(view.finder().total)] == [(3, 0), (2, 0)]
     search(qtbot, view, "took 12")
     assert view.finder().total == 0
+
+
+# ---------------------------------------------------------------------------------------- opened at a search hit
+def test_a_hit_of_the_search_across_chats_opens_at_its_own_item_even_before_the_rows_load(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    path = tmp_path / "session.jsonl"
+    write_big_session(path, 3_000)  # "question N" in every odd item: the newest match is not the hit
+    view = ChatView()
+    qtbot.addWidget(view)
+    view.resize(820, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_session(SessionStore(path), tasks=TaskRunner(view))
+    view.find_in_item("question 1201 ", 1201)  # asked while the chat is still loading
+    qtbot.waitUntil(lambda: view.finder().done and view.finder().current_match() is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: view.chat_model().row_of_id(1201) in view.visible_rows(), timeout=20_000)
+    assert view.finder().current_match() == (1201, 0)
+    assert view.find_bar().text() == "question 1201 " and view.find_bar().isVisible()
+    view.find_bar().edit.setText("question")  # the user searches again: from what is on screen, not the hit
+    view.find_bar().search_now()
+    qtbot.waitUntil(lambda: view.finder().done, timeout=20_000)
+    assert view.finder().current_match()[0] <= 1201 + 40
