@@ -50,10 +50,19 @@ class AppContext:
 
         return ContextSources(self.workspace, self._settings)
 
+    @cached_property
+    def search_index(self) -> Any:
+        """The full-text index of every chat (opened on first use; its methods block: workers only)."""
+        from okbot.core.search import SearchIndex
+
+        return SearchIndex(workspace=self.workspace)
+
     def close(self) -> None:
-        """Stop what the app started beside its windows (MCP servers); OkBot quits."""
+        """Stop what the app started beside its windows (MCP servers, the index's connections); OkBot quits."""
         if "sources" in self.__dict__:  # built: a cached_property keeps it here
             self.sources.close()
+        if "search_index" in self.__dict__:
+            self.search_index.close()
 
     @property
     def settings(self) -> Settings:

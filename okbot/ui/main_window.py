@@ -71,6 +71,7 @@ class MainWindow(QMainWindow):
         self._first_frame_done = False
         self._deferred_target: Target | None = None
         self._context_watcher: Any = None  # a FileWatcher once a chat is shown
+        self._search: Any = None  # the search across chats, made on first use
         self.setWindowTitle(WINDOW_TITLE)
         self.resize(*DEFAULT_SIZE)
         self.setMinimumSize(640, 420)
@@ -132,6 +133,22 @@ class MainWindow(QMainWindow):
 
     def select_target(self, kind: str, target_id: str) -> None:
         self.select_row(self.model.row_of(kind, target_id))
+
+    def open_search(self) -> Any:
+        """The search across every chat (Ctrl+Shift+F), opened or raised; returns the dialog."""
+        if self._search is None:
+            from okbot.ui.search_dialog import SearchDialog
+
+            self._search = SearchDialog(self.ctx, self)
+            self._search.hit_chosen.connect(self._on_search_hit_chosen)
+        self._search.open_dialog()
+        return self._search
+
+    def _on_search_hit_chosen(self, hit: Any) -> None:
+        from okbot.ui.search_dialog import needle_of
+
+        if not self.reveal(hit.kind, hit.target_id, hit.item_id, needle_of(hit)):
+            self._show_problems([f"{hit.target_name} is not there any more (deleted since it was indexed)."])
 
     def reveal(self, kind: str, target_id: str, item_id: int, needle: str) -> bool:
         """Open chat ``kind``/``target_id`` at item ``item_id`` with ``needle`` highlighted; False when that
@@ -268,6 +285,8 @@ class MainWindow(QMainWindow):
             self._trim_pages()
 
     def _on_page_reply_finished(self, page: ChatPage) -> None:
+        path = page.target.session_path  # what the turn added becomes searchable (off the GUI thread)
+        self.ctx.tasks.run(lambda: self.ctx.search_index.catch_up_session(path), None, _index_not_updated)
         if page is not self.current_page():
             self.model.set_status(page.target.kind, page.target.id, UNREAD)
 
@@ -357,6 +376,7 @@ class MainWindow(QMainWindow):
         self._new_action = action("New…", "Ctrl+N", self.sidebar.offer_new, "newChatAction")
         self._settings_action = action("Settings…", "Ctrl+,", self._on_settings_triggered, "settingsAction")
         self._focus_action = action("Focus composer", "Ctrl+L", self._on_focus_composer_triggered, "focusAction")
+        self._search_action = action("Search all chats…", "Ctrl+Shift+F", self.open_search, "searchAction")
         self._stop_action = action("Stop reply", "Esc", self._on_stop_triggered, "stopAction")
         self._stop_action.setEnabled(False)  # Esc belongs to editors and popups unless a reply streams
 
@@ -462,3 +482,8 @@ class MainWindow(QMainWindow):
         if self._context_watcher is not None:
             self._context_watcher.stop()
         super().closeEvent(event)
+
+
+def _index_not_updated(exc: BaseException) -> None:
+    """The after-turn catch-up failed (a read-only disk): the next search catches up instead."""
+    log.warning("search index not updated after a turn: %s", exc)
