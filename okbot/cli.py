@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from okbot import __version__, cli_mcp, cli_provider
+from okbot import __version__, cli_export, cli_mcp, cli_provider
 from okbot.storage.errors import OkBotError
 
 TARGET_HELP = "an assistant or squad id or name"
@@ -118,12 +118,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rm", help="move an assistant or squad to the trash")
     p.add_argument("target", metavar="TARGET", help=TARGET_HELP)
-    p = sub.add_parser("restore", help="undo rm")
-    p.add_argument("trash_id", metavar="TRASH_ID")
+    p = sub.add_parser("restore", help="undo rm (TRASH_ID), or restore a backup (FILE.zip)")
+    cli_export.add_restore_arguments(p)
     p = sub.add_parser("trash", help="what is in the trash")
     p.add_argument("--json", action="store_true")
     cli_provider.add_parsers(sub)
     cli_mcp.add_parsers(sub)
+    cli_export.add_parsers(sub)
     return parser
 
 
@@ -358,7 +359,7 @@ def _cmd_rm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _cmd_restore(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from okbot.core import trash
 
-    target = trash.restore(_workspace(), args.trash_id)
+    target = trash.restore(_workspace(), args.what)
     print(f"restored {target.kind} {target.id} ({target.name})", file=out)
     return 0
 
@@ -387,6 +388,8 @@ _HANDLERS = {
     "config": _cmd_config,
     "new": _cmd_new,
     "rm": _cmd_rm,
-    "restore": _cmd_restore,
+    "restore": lambda args, out, err: cli_export.cmd_restore(args, out, err, restore_trash=_cmd_restore),
+    "export": cli_export.cmd_export,
+    "backup": cli_export.cmd_backup,
     "trash": _cmd_trash,
 }

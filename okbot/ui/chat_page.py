@@ -19,8 +19,10 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QSizePolicy,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -43,6 +45,7 @@ from okbot.ui.composer import Composer
 from okbot.ui.edit_banner import EditBanner
 from okbot.ui.elided_label import ElidedLabel
 from okbot.ui.evolution_lines import landed_text, upkeep_text
+from okbot.ui.export_chat import ChatExporter, choose_export_file, export_message
 from okbot.ui.model_picker import ModelPicker
 from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT, SummaryUpdater
 from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed
@@ -107,6 +110,15 @@ class ChatPage(QWidget):
             else "Persona (SOUL.md), memories, skills and what it learnt (Evolution)"
         )
         self.settings_button.clicked.connect(lambda: self.settings_requested.emit(self.target))
+        self.chat_menu = QMenu(self)
+        self.export_action = self.chat_menu.addAction("Export chat…", self._on_export_action_triggered)
+        self.menu_button = QToolButton(self, text="⋯", objectName="chatMenuButton", toolTip="More for this chat")
+        self.menu_button.setAutoRaise(True)
+        self.menu_button.setMenu(self.chat_menu)
+        self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.exporter = ChatExporter(ctx.tasks, ctx.workspace, self)
+        self.exporter.finished.connect(lambda path, items: self._set_status(export_message(path, items)))
+        self.exporter.failed.connect(lambda why: self._set_status(f"⚠ {why}"))
         self.subtitle = ElidedLabel(self._subtitle_text(), self)
         self.subtitle.setObjectName("chatSubtitle")
         self.subtitle.setForegroundRole(QPalette.ColorRole.PlaceholderText)
@@ -503,6 +515,12 @@ class ChatPage(QWidget):
         self.refresh_gauge()  # the window (and the counter) follow the model
         self.target_changed.emit(target)
 
+    def _on_export_action_triggered(self) -> None:
+        chosen = choose_export_file(self.target, self)
+        if chosen is not None:
+            self._set_status(f"Exporting to {chosen[0]}…")
+            self.exporter.start(self.target, chosen[1], chosen[0])
+
     def _on_view_context_requested(self, item_id: int) -> None:
         self.view_context_requested.emit(self.target, item_id)
 
@@ -587,8 +605,9 @@ class ChatPage(QWidget):
         header.addWidget(self.title, 0, 0)
         header.addWidget(self.model_picker, 0, 1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         header.addWidget(self.settings_button, 0, 2, Qt.AlignmentFlag.AlignVCenter)
+        header.addWidget(self.menu_button, 0, 3, Qt.AlignmentFlag.AlignVCenter)
         header.addWidget(self.subtitle, 1, 0)
-        header.addWidget(self.gauge, 1, 1, 1, 2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        header.addWidget(self.gauge, 1, 1, 1, 3, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         header.setColumnStretch(0, 1)
 
         rule = QFrame(self)

@@ -20,8 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.config.schema import ADVANCED_PAGE, APPEARANCE_PAGE, TOOLS_PAGE
+from okbot.config.schema import APPEARANCE_PAGE, TOOLS_PAGE
 from okbot.core.workspace import Target
+from okbot.ui.settings.backup_box import AdvancedPage
 from okbot.ui.settings.compression_page import CompressionPage
 from okbot.ui.settings.fields import IntField
 from okbot.ui.settings.mcp_page import McpPage
@@ -73,7 +74,7 @@ class SettingsDialog(QDialog):
         font_size = self.appearance_page.field("ui.fontSize")
         assert isinstance(font_size, IntField)
         font_size.set_null_step(system_font_size() + 1)  # one step up from System default: a size larger
-        self.advanced_page = declared_page(ctx, ADVANCED_PAGE)
+        self.advanced_page = AdvancedPage(ctx)
         self._pages: dict[str, SettingsPage] = {
             "models": self.models_page,
             "compression": self.compression_page,

@@ -1,0 +1,105 @@
+"""``okbot export``, ``okbot backup`` and ``okbot restore FILE.zip``: a chat to take away, the data dir in one zip.
+
+``okbot restore`` also undoes ``okbot rm`` (``okbot restore TRASH_ID``): an argument naming a file (or
+ending in ``.zip``) is a backup, anything else a trash id.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from okbot.storage.errors import OkBotError
+
+EXPORT_EPILOG = """Markdown reads like the chat (summaries, tool calls and reasoning folded; the versions on screen
+only). JSON is one object holding every record as it is on disk: the target's file, the summary file
+and every item of session.jsonl (every version). Without -o the export goes to stdout."""
+BACKUP_EPILOG = """The zip holds the whole data folder except the API keys (keys.json; the keyring is never read),
+the logs, the search index, the trash and lock files, with a manifest of every file's size and sha256."""
+
+
+def add_parsers(sub: Any) -> None:
+    """Declare ``export`` and ``backup`` on the main parser's subcommands (``restore`` is declared in cli.py)."""
+    p = sub.add_parser(
+        "export",
+        help="write a chat as Markdown or JSON",
+        epilog=EXPORT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("target", metavar="TARGET", help="an assistant or squad id or name")
+    p.add_argument("--format", choices=("md", "json"), default="md", help="md (default) or json")
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE (default: stdout)")
+    p.add_argument("--force", action="store_true", help="replace FILE when it exists")
+
+    p = sub.add_parser(
+        "backup",
+        help="write the whole data folder (never the API keys) to one zip",
+        epilog=BACKUP_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", type=Path, metavar="FILE.zip")
+    p.add_argument("--force", action="store_true", help="replace FILE.zip when it exists")
+
+
+def add_restore_arguments(p: argparse.ArgumentParser) -> None:
+    """``okbot restore FILE.zip [--replace]`` or ``okbot restore TRASH_ID``."""
+    p.add_argument("what", metavar="FILE.zip|TRASH_ID", help="a backup made by `okbot backup`, or a trash id")
+    p.add_argument(
+        "--replace",
+        action="store_true",
+        help="backups: when the data folder holds data, move it aside to a dated folder beside it first",
+    )
+
+
+def cmd_export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from okbot.core.export import export_chat, export_to_file
+    from okbot.core.workspace import Workspace
+
+    ws = Workspace()
+    target = ws.resolve(args.target)
+    if args.output is None:
+        if args.force:
+            raise OkBotError("--force goes with -o FILE")
+        export_chat(target, ws, args.format, out)
+        return 0
+    written = export_to_file(target, ws, args.format, args.output, force=args.force)
+    print(f"exported {written:,} items of {target.name} to {args.output}", file=err)
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from okbot.core.backup import create_backup
+    from okbot.storage import paths
+
+    report = create_backup(paths.data_dir(), args.file, force=args.force)
+    print(f"backed up {report.files:,} files ({report.bytes:,} bytes) to {report.path}", file=out)
+    print(f"left out: {', '.join(report.left_out)}", file=err)
+    return 0
+
+
+def is_backup_ref(what: str) -> bool:
+    """Whether ``okbot restore WHAT`` names a backup file rather than a trash id."""
+    return what.lower().endswith(".zip") or Path(what).is_file()
+
+
+def cmd_restore(args: argparse.Namespace, out: TextIO, err: TextIO, *, restore_trash: Any) -> int:
+    """A backup (see :mod:`okbot.core.backup`), or ``restore_trash(args, out, err)`` for a trash id."""
+    if not is_backup_ref(args.what):
+        if args.replace:
+            raise OkBotError("--replace goes with a backup file")
+        return restore_trash(args, out, err)
+    from okbot.core.backup import restore_backup
+    from okbot.storage import paths
+
+    path = Path(args.what)
+    if not path.is_file():
+        raise OkBotError(f"no file {path}")
+    data_dir = paths.data_dir()
+    report = restore_backup(path, data_dir, replace=args.replace)
+    print(f"restored {report.files:,} files ({report.bytes:,} bytes) into {data_dir}", file=out)
+    if report.moved_aside is not None:
+        print(f"the data that was there is kept in {report.moved_aside}", file=out)
+    print("API keys are never in a backup: set them again if this computer has none.", file=err or sys.stderr)
+    return 0
