@@ -57,9 +57,15 @@ How it maps here:
   global ``memory/``), keeping ``pinned`` and ``expires``; a text already there is not added twice.
 - Items: user and assistant messages become ``user`` / ``assistant`` items (text parts joined, ``ts`` =
   ``createdAt``, ``usage`` as ``prompt_tokens`` / ``completion_tokens`` / ``cached_tokens``); function calls
-  and results become ``tool_call`` / ``tool_result`` with their ``call_id`` and name. In a squad, a bubble
-  with a member's ``speakerBotId`` is that member's (``source = member:<id>``). Reasoning items, system
-  messages and other kinds are skipped and counted; a line that is not JSON is skipped with its number.
+  and results become ``tool_call`` / ``tool_result`` with their ``call_id`` and name; a leading
+  ``<think>…</think>`` span of a reply becomes its ``reasoning``. A squad brings the transcript the
+  original showed (``FileStorage.toSquadUiMessages``): user rows, captain bubbles (``speakerBotId`` =
+  ``__captain__``, the squad's own items, its "呼叫「…」" task bubbles included) and member bubbles
+  (``author`` = the member's new id, ``source = member:<id>``); the runner's rows there (captain messages
+  without a speaker, function calls and results) only fed the original's model and would repeat those
+  bubbles, so they are skipped and counted. A user message repeating the one just before (the runner's
+  copy) is skipped too. Reasoning items, system messages and other kinds are skipped and counted; a line
+  that is not JSON is skipped with its number. Attachments stay as the paths the text already holds.
   Items are written through :meth:`SessionStore.append`, so every line is what the app itself writes.
 - Summary: ``coveredThroughId`` is mapped to the id of the converted item (or the last converted item
   before it when that record was skipped); the text is kept as the summary. The original's summary has no
@@ -73,6 +79,7 @@ How it maps here:
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -230,60 +237,101 @@ def _usage(raw: Any) -> dict[str, int] | None:
     return out or None
 
 
-class _Converter:
-    """Turns the original's records into this app's items for one chat (``author`` is its id)."""
+_THINK = re.compile(r"\A\s*<think>(.*?)</think>\s*", re.DOTALL)
 
-    def __init__(self, author: str, members: dict[str, str]) -> None:
+
+def _split_think(text: str) -> tuple[str, str]:
+    """``(answer, reasoning)``: a leading ``<think>…</think>`` span the original kept in the text is moved out."""
+    match = _THINK.match(text)
+    if not match:
+        return text, ""
+    return text[match.end() :], match.group(1).strip()
+
+
+class _Converter:
+    """Turns the original's records into this app's items for one chat (``author`` is its id).
+
+    For a squad (``members`` given) only the transcript the original showed is taken: user rows and
+    bubbles carrying a ``speakerBotId`` (``FileStorage.toSquadUiMessages``); the runner's own rows
+    (captain messages without a speaker, function calls and results) fed only its model and would
+    repeat those bubbles here.
+    """
+
+    def __init__(self, author: str, members: dict[str, str] | None = None) -> None:
         self.author = author
-        self.members = members  # original bot id -> new assistant id (squads only)
+        self.squad = members is not None
+        self.members = members or {}  # original bot id -> new assistant id
+        self.last: dict[str, Any] | None = None  # the last item converted
 
     def convert(self, rec: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
-        """``(item, "")`` or ``(None, kind not imported)``."""
+        """``(item, "")``, or ``(None, what kind of record was not imported)``."""
         item, meta = rec["item"], rec.get("meta") if isinstance(rec.get("meta"), dict) else {}
         kind = item.get("type") if isinstance(item.get("type"), str) else "message"
         ts = _str(rec.get("createdAt")) or now_iso()
+        speaker = _str(meta.get("speakerBotId"))
+        if self.squad and not speaker and (kind != "message" or (meta.get("uiRole") or item.get("role")) != "user"):
+            return None, f"squad runner {kind}"
         if kind == "message":
-            role = meta.get("uiRole") or item.get("role")
-            text = _parts_text(item.get("content"))
-            if role == "user":
-                return new_item("user", author="user", source="user", content=text, ts=ts), ""
-            if role == "assistant":
-                fields: dict[str, Any] = {"content": text, "ts": ts, "status": "complete"}
-                usage = _usage(meta.get("usage"))
-                if usage:
-                    fields["usage"] = usage
-                speaker = _str(meta.get("speakerBotId"))
-                if speaker and speaker != CAPTAIN_SPEAKER and speaker in self.members:
-                    member = self.members[speaker]
-                    return new_item("assistant", author=member, source=member_source(member), **fields), ""
-                return new_item("assistant", author=self.author, source="app", **fields), ""
+            out, why = self._message(item, meta, speaker, ts)
+        elif kind in TOOL_CALL_TYPES:
+            out, why = self._call(item, ts)
+        elif kind in TOOL_RESULT_TYPES:
+            out, why = self._result(item, kind, ts)
+        else:
+            out, why = None, kind
+        if out is not None:
+            self.last = out
+        return out, why
+
+    def _message(self, item: dict, meta: dict, speaker: str, ts: str) -> tuple[dict[str, Any] | None, str]:
+        role = meta.get("uiRole") or item.get("role")
+        text = _parts_text(item.get("content"))
+        if role == "user":
+            last = self.last
+            if last is not None and last.get("type") == "user" and last.get("content") == text:
+                return None, "repeated user message (the runner's copy of the one before)"
+            return new_item("user", author="user", source="user", content=text, ts=ts), ""
+        if role != "assistant":
             return None, f"{role or 'unknown'}-role message"
-        if kind in TOOL_CALL_TYPES:
-            call_id = _str(item.get("callId")) or _str(item.get("call_id")) or _str(item.get("id"))
-            args = item.get("arguments")
-            args = args if isinstance(args, str) else json.dumps(args if args is not None else {}, ensure_ascii=False)
-            name = _str(item.get("name")) or "tool"
-            if not call_id:
-                return None, "function_call without a call id"
-            return new_item(
-                "tool_call", author=self.author, source="app", call_id=call_id, name=name, arguments=args, ts=ts
-            ), ""
-        if kind in TOOL_RESULT_TYPES:
-            call_id = _str(item.get("callId")) or _str(item.get("call_id"))
-            if not call_id:
-                return None, f"{kind} without a call id"
-            ok = item.get("status") not in ("incomplete", "failed")
-            return new_item(
-                "tool_result",
-                author=self.author,
-                source="tool",
-                call_id=call_id,
-                name=_str(item.get("name")) or "tool",
-                content=_parts_text(item.get("output")),
-                ok=ok,
-                ts=ts,
-            ), ""
-        return None, kind
+        answer, thought = _split_think(text)
+        fields: dict[str, Any] = {"content": answer, "ts": ts, "status": "complete"}
+        if thought:
+            fields["reasoning"] = thought
+        usage = _usage(meta.get("usage"))
+        if usage:
+            fields["usage"] = usage
+        if speaker and speaker != CAPTAIN_SPEAKER:
+            member = self.members.get(speaker)
+            if member is None:
+                return None, "reply of a squad member that was not imported"
+            return new_item("assistant", author=member, source=member_source(member), **fields), ""
+        return new_item("assistant", author=self.author, source="app", **fields), ""
+
+    def _call(self, item: dict, ts: str) -> tuple[dict[str, Any] | None, str]:
+        call_id = _str(item.get("callId")) or _str(item.get("call_id")) or _str(item.get("id"))
+        if not call_id:
+            return None, "function_call without a call id"
+        args = item.get("arguments")
+        args = args if isinstance(args, str) else json.dumps(args if args is not None else {}, ensure_ascii=False)
+        name = _str(item.get("name")) or "tool"
+        return new_item(
+            "tool_call", author=self.author, source="app", call_id=call_id, name=name, arguments=args, ts=ts
+        ), ""
+
+    def _result(self, item: dict, kind: str, ts: str) -> tuple[dict[str, Any] | None, str]:
+        call_id = _str(item.get("callId")) or _str(item.get("call_id"))
+        if not call_id:
+            return None, f"{kind} without a call id"
+        return new_item(
+            "tool_result",
+            author=self.author,
+            source="tool",
+            call_id=call_id,
+            name=_str(item.get("name")) or "tool",
+            content=_parts_text(item.get("output")),
+            ok=item.get("status") not in ("incomplete", "failed"),
+            ts=ts,
+        ), ""
 
 
 # ---------------------------------------------------------------------------------------------- import
@@ -379,7 +427,7 @@ def _import_assistant(source: Path, bot_id: str, name: str, description: str, wo
     owner.skills = _import_skills(folder / "skills", target, owner.notes)
     assert target.memory_dir is not None
     owner.memories = _import_memories(folder / "memory.md", target.memory_dir, target.id, owner.notes)
-    _import_chat(folder, target, _Converter(target.id, {}), owner)
+    _import_chat(folder, target, _Converter(target.id), owner)
     return owner
 
 
@@ -408,40 +456,93 @@ def _import_squad(
 
 
 def _import_chat(folder: Path, target: Target, converter: _Converter, owner: OwnerReport) -> None:
+    """Convert the chat's records, make every tool call and result a whole pair, then append them."""
     data = _read_bytes(folder / "session.jsonl")
-    new_ids: dict[str, int] = {}  # original record id -> new item id
-    order: list[str] = []  # original record ids in file order (for coverage of a skipped record)
-    last_new = 0
-    if data:
+    converted: list[tuple[int, str, dict[str, Any] | None]] = []  # (line, original id, item or None)
+    attached = 0
+    lines = data.split(b"\n") if data else []
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            rec = _record(json.loads(raw.decode("utf-8")))
+        except (UnicodeDecodeError, ValueError):
+            torn = number == len(lines) and not data.endswith(b"\n")
+            owner.skipped_lines.append({"line": number, "reason": "torn last line" if torn else "not JSON"})
+            continue
+        if rec is None:
+            owner.skipped_lines.append({"line": number, "reason": "not a session record"})
+            continue
+        meta = rec.get("meta") if isinstance(rec.get("meta"), dict) else {}
+        attachments = meta.get("attachments")
+        attached += len(attachments) if isinstance(attachments, list) else 0
+        item, kind = converter.convert(rec)
+        if item is None:
+            owner.skipped_kinds[kind] = owner.skipped_kinds.get(kind, 0) + 1
+        converted.append((number, rec["id"], item))
+    if attached:
+        owner.notes.append(f"{attached} attachment(s): their files were not copied; the paths stay in the text")
+    new_ids: dict[str, int] = {}  # original record id -> new item id (the last one written at that point)
+    if converted:
         store = SessionStore(target.session_path)
-        lines = data.split(b"\n")
-        for number, raw in enumerate(lines, start=1):
-            if not raw.strip():
-                continue
-            try:
-                rec = _record(json.loads(raw.decode("utf-8")))
-            except (UnicodeDecodeError, ValueError):
-                torn = number == len(lines) and not data.endswith(b"\n")
-                owner.skipped_lines.append({"line": number, "reason": "torn last line" if torn else "not JSON"})
-                continue
-            if rec is None:
-                owner.skipped_lines.append({"line": number, "reason": "not a session record"})
-                continue
-            order.append(rec["id"])
-            item, kind = converter.convert(rec)
-            if item is None:
-                owner.skipped_kinds[kind] = owner.skipped_kinds.get(kind, 0) + 1
-                new_ids[rec["id"]] = last_new
-                continue
-            try:
-                last_new = store.append(item)["id"]
-            except OkBotError as exc:
-                owner.skipped_lines.append({"line": number, "reason": str(exc)})
-                new_ids[rec["id"]] = last_new
-                continue
-            new_ids[rec["id"]] = last_new
-            owner.items += 1
+        last_new = 0
+        for number, rec_id, item in _whole_pairs(converted, owner):
+            if item is not None:
+                try:
+                    last_new = store.append(item)["id"]
+                    owner.items += 1
+                except OkBotError as exc:
+                    owner.skipped_lines.append({"line": number, "reason": str(exc)})
+            if rec_id:
+                new_ids[rec_id] = last_new
     _import_summary(folder / "session-summary.json", target, new_ids, owner)
+
+
+def _whole_pairs(
+    converted: list[tuple[int, str, dict[str, Any] | None]], owner: OwnerReport
+) -> list[tuple[int, str, dict[str, Any] | None]]:
+    """Drop results whose call is not there; give a call that never got its result the app's note as a result.
+
+    The app never sends a model a call without its result (nor the reverse); the original could leave one
+    when it closed during a call. The note goes where the runner puts it: after the calls, before what follows.
+    """
+    calls = {it["call_id"] for _, _, it in converted if it is not None and it["type"] == "tool_call"}
+    answered = {it["call_id"] for _, _, it in converted if it is not None and it["type"] == "tool_result"}
+    out: list[tuple[int, str, dict[str, Any] | None]] = []
+    open_calls: list[dict[str, Any]] = []
+
+    def close_open() -> None:
+        for call in open_calls:
+            note = f"[app note: {call['name']} has no result in the original OkBot's record]"
+            result = new_item(
+                "tool_result",
+                author=call["author"],
+                source="app",
+                call_id=call["call_id"],
+                name=call["name"],
+                content=note,
+                ok=False,
+                ts=call["ts"],
+            )
+            out.append((0, "", result))
+            owner.notes.append(f"tool call {call['call_id']} had no result; the app's note stands in for it")
+        open_calls.clear()
+
+    for number, rec_id, item in converted:
+        kind = item["type"] if item is not None else ""
+        if kind == "tool_result" and item["call_id"] not in calls:
+            owner.skipped_kinds["tool result without its call"] = (
+                owner.skipped_kinds.get("tool result without its call", 0) + 1
+            )
+            out.append((number, rec_id, None))
+            continue
+        if item is not None and kind not in ("tool_call", "tool_result"):
+            close_open()
+        out.append((number, rec_id, item))
+        if kind == "tool_call" and item["call_id"] not in answered:
+            open_calls.append(item)
+    close_open()
+    return out
 
 
 def _import_summary(path: Path, target: Target, new_ids: dict[str, int], owner: OwnerReport) -> None:

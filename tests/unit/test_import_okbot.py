@@ -95,7 +95,7 @@ def source(tmp_path: Path) -> Path:
         _env("evt_5", {"type": "reasoning", "content": []}),
         _env("evt_6", {"type": "hosted_tool_call", "name": "web"}),
         json.dumps({"id": "old_1", "role": "user", "content": "legacy line", "createdAt": "2024-12-01T00:00:00Z"}),
-        _env("evt_7", {"type": "message", "role": "assistant", "content": "Done: 1.2 notes."}, {"uiRole": "assistant"}),
+        _env("evt_7", {"type": "message", "role": "assistant", "content": "<think>short</think>Done: 1.2 notes."}),
         _env("evt_8", {"type": "message", "role": "user", "content": "Thanks"}, {"uiRole": "user"}),
     ]
     _write(root / ANN / "session.jsonl", "\n".join(ann_lines) + "\n" + '{"v":2,"id":"evt_9","crea')
@@ -111,6 +111,8 @@ def source(tmp_path: Path) -> Path:
     bob_lines = [
         _env("b1", {"type": "message", "role": "user", "content": "hi"}),
         "this is not json",
+        _env("b3", {"type": "function_call", "callId": "c7", "name": "read_file", "arguments": "{}"}),
+        _env("b4", {"type": "function_call_result", "callId": "gone", "name": "read_file", "output": "?"}),
         _env("b2", {"type": "message", "role": "assistant", "content": "hello"}),
     ]
     _write(root / BOB / "session.jsonl", "\n".join(bob_lines) + "\n")
@@ -129,6 +131,10 @@ def source(tmp_path: Path) -> Path:
     )
     squad_lines = [
         _env("s1", {"type": "message", "role": "user", "content": "Ship 1.2"}, {"uiRole": "user"}),
+        _env("s1b", {"type": "message", "role": "user", "content": "Ship 1.2"}, {"uiRole": "user", "runId": "r1"}),
+        _env("s1c", {"type": "function_call", "callId": "c9", "name": "ask_writer", "arguments": "{}"}),
+        _env("s1d", {"type": "function_call_result", "callId": "c9", "name": "ask_writer", "output": "On it"}),
+        _env("s1e", {"type": "message", "role": "assistant", "content": "Shipped."}, {"uiRole": "assistant"}),
         _env("s2", {"type": "message", "role": "assistant", "content": "On it"}, {"speakerBotId": ANN}),
         _env("s3", {"type": "message", "role": "assistant", "content": "Shipped."}, {"speakerBotId": "__captain__"}),
     ]
@@ -169,8 +175,15 @@ def test_import_brings_assistants_squad_and_chats(source: Path) -> None:
     assert ann.skipped_lines == [{"line": 10, "reason": "torn last line"}]
     assert (ann.skills, ann.memories) == (1, 2)
     assert ann.summary.startswith("imported")
-    assert bob.items == 2 and bob.skipped_lines == [{"line": 2, "reason": "not JSON"}]
+    assert bob.items == 4 and bob.skipped_lines == [{"line": 2, "reason": "not JSON"}]
+    assert bob.skipped_kinds == {"tool result without its call": 1}
     assert squad.items == 3
+    assert squad.skipped_kinds == {
+        "repeated user message (the runner's copy of the one before)": 1,
+        "squad runner function_call": 1,
+        "squad runner function_call_result": 1,
+        "squad runner message": 1,
+    }
     assert report.global_memories == 1
     assert any("API keys are never imported" in n for n in report.not_imported)
     assert "sk-secret" not in json.dumps(report.to_json()) + report.text()
@@ -190,6 +203,7 @@ def test_import_brings_assistants_squad_and_chats(source: Path) -> None:
     assert items[1]["usage"] == {"prompt_tokens": 120, "completion_tokens": 8, "cached_tokens": 0}
     assert items[1]["content"] == "Reading the log." and items[1]["ts"] == "2025-01-01T10:00:00.000Z"
     assert items[3]["call_id"] == "call_1" and items[3]["content"] == "abc fix" and items[3]["ok"] is True
+    assert (items[5]["content"], items[5]["reasoning"]) == ("Done: 1.2 notes.", "short")
     summary = SummaryStore(target.summary_path).load()
     assert summary.summary == "目标：1.2 的发布说明" and summary.covered_through_id == items[3]["id"]
 
@@ -199,6 +213,10 @@ def test_import_brings_assistants_squad_and_chats(source: Path) -> None:
     assert "目标：1.2 的发布说明" in instructions and "你是「Ann」" in instructions
     assert proj.covered_through_id == items[3]["id"]
     assert [i["id"] for i in proj.items] == [i["id"] for i in items[4:]]
+
+    bob_items = list(SessionStore(ws.resolve(bob.new_id).session_path).iter_items())
+    assert [i["type"] for i in bob_items] == ["user", "tool_call", "tool_result", "assistant"]
+    assert bob_items[2]["call_id"] == "c7" and bob_items[2]["ok"] is False and bob_items[2]["source"] == "app"
 
     crew = ws.resolve(squad.new_id)
     assert [m["assistant"] for m in crew.members] == [ann.new_id, bob.new_id]
