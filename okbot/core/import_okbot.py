@@ -113,6 +113,20 @@ def looks_like_source(directory: Path) -> bool:
     return (directory / "bots.json").is_file() or (directory / "squads.json").is_file()
 
 
+def pending_import(source_dir: Path, workspace: Workspace) -> bool:
+    """True when ``source_dir`` holds the original's data and nothing was imported from it yet (the app's offer).
+
+    Reads the disk (a directory listing and JSON files): call it off the GUI thread.
+    """
+    source = Path(source_dir).expanduser()
+    try:
+        if not looks_like_source(source):
+            return False
+        return not _already_imported(workspace, source.resolve())
+    except OSError:
+        return False
+
+
 @dataclass
 class OwnerReport:
     """What came over for one assistant or squad of the original."""

@@ -51,11 +51,9 @@ def _memory_md(rows: list[dict]) -> str:
     return head + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
 
 
-@pytest.fixture
-def source(tmp_path: Path) -> Path:
-    """A ~/.okbot with two assistants (AGENTS.md, a skill, memories, tool calls, a summary), a squad,
-    a torn line, an unknown item type, a legacy ChatMessage line and settings holding a key."""
-    root = tmp_path / "dot-okbot"
+def build_sample(root: Path) -> Path:
+    """A ~/.okbot at ``root`` with two assistants (AGENTS.md, a skill, memories, tool calls, a summary), a
+    squad, a torn line, an unknown item type, a legacy ChatMessage line and settings holding a key."""
     _write(
         root / "bots.json",
         json.dumps(
@@ -156,16 +154,21 @@ def source(tmp_path: Path) -> Path:
     return root
 
 
-def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    return build_sample(tmp_path / "dot-okbot")
+
+
+def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
     return {str(p): (p.read_bytes(), p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()}
 
 
 def test_import_brings_assistants_squad_and_chats(source: Path) -> None:
-    before = _snapshot(source)
+    before = snapshot(source)
     ws = Workspace()
     report = import_okbot(source, ws)
 
-    assert _snapshot(source) == before  # not one byte or mtime of the source changed
+    assert snapshot(source) == before  # not one byte or mtime of the source changed
     by_source = {o.source_id: o for o in report.owners}
     ann, bob, squad = by_source[ANN], by_source[BOB], by_source[SQUAD]
     assert (ann.status, bob.status, squad.status) == ("imported", "imported", "imported")
