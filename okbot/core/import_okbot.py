@@ -83,6 +83,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from okbot.core.items import member_source, new_item, now_iso
 from okbot.core.memory.memories import GLOBAL_SCOPE
@@ -90,7 +91,7 @@ from okbot.core.memory.store import MemoryStore, normalise
 from okbot.core.session.store import SessionStore
 from okbot.core.skills import parse_skill
 from okbot.core.summary import SessionSummary, SummaryStore
-from okbot.core.workspace import Target, Workspace
+from okbot.core.workspace import MAX_NAME_CHARS, Target, Workspace
 from okbot.storage.atomic import atomic_write_bytes
 from okbot.storage.errors import OkBotError
 from okbot.storage.paths import ensure_private_dir
@@ -359,8 +360,18 @@ def _already_imported(workspace: Workspace, source: Path) -> dict[str, Target]:
     return found
 
 
-def _marker(source: Path, source_id: str) -> dict[str, str]:
-    return {"app": SOURCE_APP, "dir": str(source), "id": source_id, "at": now_iso()}
+def _marker(source: Path, source_id: str, *, complete: bool) -> dict[str, Any]:
+    """``importedFrom``: set before the chat is written (so a re-run never makes a second copy), and
+    ``complete`` once everything came over (an import cut short says so on the next run)."""
+    return {"app": SOURCE_APP, "dir": str(source), "id": source_id, "at": now_iso(), "complete": complete}
+
+
+def _earlier(kind: str, source_id: str, name: str, target: Target) -> OwnerReport:
+    marker = target.meta.get(MARKER_KEY) or {}
+    if marker.get("complete") is False:
+        status = "imported before, but that import was cut short: move it to the trash and run again"
+        return OwnerReport(kind, source_id, name, target.id, status)
+    return OwnerReport(kind, source_id, name, target.id, "already imported")
 
 
 def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
@@ -389,7 +400,7 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
         seen.add(bot_id)
         name = _str(entry.get("name")) or bot_id
         if bot_id in done:
-            report.owners.append(OwnerReport("assistant", bot_id, name, done[bot_id].id, "already imported"))
+            report.owners.append(_earlier("assistant", bot_id, name, done[bot_id]))
             continue
         owner = _import_assistant(source, bot_id, name, _str(entry.get("description")), workspace)
         report.owners.append(owner)
@@ -406,7 +417,7 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
             continue
         name = _str(entry.get("name")) or squad_id
         if squad_id in done:
-            report.owners.append(OwnerReport("squad", squad_id, name, done[squad_id].id, "already imported"))
+            report.owners.append(_earlier("squad", squad_id, name, done[squad_id]))
             continue
         report.owners.append(_import_squad(source, entry, squad_id, name, members, workspace))
     report.global_memories = _import_memories(source / "memory.md", workspace.root / "memory", GLOBAL_SCOPE, notes)
@@ -432,16 +443,17 @@ def _import_assistant(source: Path, bot_id: str, name: str, description: str, wo
         owner.notes.append("no AGENTS.md: the new assistant has the default SOUL.md")
     try:
         role = description.splitlines()[0] if description else ""
-        target = workspace.create_assistant(name[:80], role=role, soul_text=soul, model=model)
+        target = workspace.create_assistant(name[:MAX_NAME_CHARS], role=role, soul_text=soul, model=model)
     except OkBotError as exc:
         owner.status, owner.notes = "skipped", [*owner.notes, str(exc)]
         return owner
-    target = workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id))
+    target = workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id, complete=False))
     owner.new_id = target.id
     owner.skills = _import_skills(folder / "skills", target, owner.notes)
     assert target.memory_dir is not None
     owner.memories = _import_memories(folder / "memory.md", target.memory_dir, target.id, owner.notes)
     _import_chat(folder, target, _Converter(target.id), owner)
+    workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id, complete=True))
     return owner
 
 
@@ -457,15 +469,16 @@ def _import_squad(
         else:
             owner.notes.append(f"member {bot or '?'} was not imported, so it is not in the squad")
     try:
-        target = workspace.create_squad(name[:80], pairs, description=_str(entry.get("description")))
+        target = workspace.create_squad(name[:MAX_NAME_CHARS], pairs, description=_str(entry.get("description")))
     except OkBotError as exc:
         owner.status, owner.notes = "skipped", [*owner.notes, str(exc)]
         return owner
-    target = workspace.set_meta(target, MARKER_KEY, _marker(source, squad_id))
+    target = workspace.set_meta(target, MARKER_KEY, _marker(source, squad_id, complete=False))
     owner.new_id = target.id
     if entry.get("modelId"):
         owner.notes.append(f"its model {entry['modelId']!r} is not carried over (a squad here uses its captain's)")
     _import_chat(source / squad_id, target, _Converter(target.id, members), owner)
+    workspace.set_meta(target, MARKER_KEY, _marker(source, squad_id, complete=True))
     return owner
 
 
@@ -645,6 +658,15 @@ def _import_memories(path: Path, directory: Path, scope: str, notes: list[str]) 
     return count
 
 
+def _without_userinfo(provider: dict) -> str:
+    """The provider's base URL without a ``user:password@`` part (a credential is never printed)."""
+    url = _str(provider.get("baseURL"))
+    parts = urlsplit(url)
+    if "@" in parts.netloc:
+        return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+    return url
+
+
 def _settings_notes(source: Path) -> list[str]:
     """What the original's settings.json holds that is not applied here (never a key's value)."""
     notes: list[str] = []
@@ -656,7 +678,7 @@ def _settings_notes(source: Path) -> list[str]:
     default = next((p for p in providers if p.get("id") == model.get("defaultProviderId")), None)
     if default is not None:
         notes.append(
-            f"settings: its default model {_str(model.get('defaultModelId')) or '?'} at {_str(default.get('baseURL'))} "
+            f"settings: its default model {_str(model.get('defaultModelId')) or '?'} at {_without_userinfo(default)} "
             "is not applied; set it in Settings → Models or with `okbot provider`"
         )
     if any(_str(p.get("apiKey")) for p in providers):

@@ -31,7 +31,7 @@ TOOL_RESULT = {
 PROVIDER = {
     "id": "prov_1",
     "name": "默认",
-    "baseURL": "https://api.example.com/v1",
+    "baseURL": "https://sam:pw-secret@api.example.com/v1",
     "apiKey": "sk-secret-never-copied",
     "models": [{"id": "gpt-4o-mini"}],
 }
@@ -189,12 +189,14 @@ def test_import_brings_assistants_squad_and_chats(source: Path) -> None:
     }
     assert report.global_memories == 1
     assert any("API keys are never imported" in n for n in report.not_imported)
-    assert "sk-secret" not in json.dumps(report.to_json()) + report.text()
+    printed = json.dumps(report.to_json()) + report.text()
+    assert "sk-secret" not in printed and "pw-secret" not in printed
+    assert any("gpt-4o-mini at https://api.example.com/v1" in n for n in report.not_imported)
 
     target = ws.resolve(ann.new_id)
     assert target.name == "Ann" and target.role_line == "Writes release notes"
     assert target.meta["model"] == "gpt-4o-mini"
-    assert target.meta["importedFrom"]["id"] == ANN
+    assert target.meta["importedFrom"]["id"] == ANN and target.meta["importedFrom"]["complete"] is True
     assert "你是「Ann」" in (target.dir / "SOUL.md").read_text(encoding="utf-8")
     assert (target.dir / "skills" / "okbot-notes" / "SKILL.md").is_file()
     memories = {e.text: e for e in MemoryStore(target.dir / "memory", target.id).entries()}
@@ -263,3 +265,13 @@ def test_cli_without_a_source_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     out, err = io.StringIO(), io.StringIO()
     assert cli.run(cli.build_parser().parse_args(["import-okbot"]), out, err) == 1
     assert "No data of the original OkBot" in err.getvalue()
+
+
+def test_an_import_cut_short_is_named_on_the_next_run(source: Path) -> None:
+    ws = Workspace()
+    first = import_okbot(source, ws)
+    ann = ws.resolve(next(o.new_id for o in first.owners if o.source_id == ANN))
+    ws.set_meta(ann, "importedFrom", {**ann.meta["importedFrom"], "complete": False})  # as if it stopped midway
+    again = {o.source_id: o for o in import_okbot(source, ws).owners}
+    assert again[ANN].status.startswith("imported before, but that import was cut short")
+    assert again[BOB].status == "already imported"
