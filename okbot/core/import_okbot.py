@@ -41,6 +41,12 @@ in that repository, so a reader can check them):
 - **session-summary.json**: ``{summary, coveredThroughId, updatedAt}`` (``SessionSummary`` in shared;
   ``FileStorage.readSessionSummary``): prose (目标/约定/路径/未完成/其他), and the id of the last
   record folded into it. When that id is not in the file the original treats the whole file as unsummarized.
+- **Versions of this layout**: besides the two session line formats above, the layout is the same in the
+  earlier ``FileStorage.ts`` read at commit ``1732c500`` (same dirs and files; memory rows there have no
+  ``pinned``; one ``pending-hitl.json`` per owner instead of ``pending-hitl/<requestId>.json``).
+- **Also there, not imported**: ``resources/`` (generated media), ``schedules.json`` (timed wakeups),
+  ``pending-hitl*`` (approvals waiting when it closed), ``last-run-trace`` files, ``usage.json``,
+  ``window.json``; the report names the first two when an owner has them.
 - **settings.json**: ``model.providers[] {id, name, baseURL, apiKey, apiFormat, models[{id,
   contextWindow, …}]}``, ``defaultProviderId``, ``defaultModelId``, ``contextCompression``, tools, …
   (``AppSettings`` in shared). API keys live there in plain text.
@@ -453,6 +459,7 @@ def _import_assistant(source: Path, bot_id: str, name: str, description: str, wo
     assert target.memory_dir is not None
     owner.memories = _import_memories(folder / "memory.md", target.memory_dir, target.id, owner.notes)
     _import_chat(folder, target, _Converter(target.id), owner)
+    _leftover_notes(folder, owner)
     workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id, complete=True))
     return owner
 
@@ -478,8 +485,18 @@ def _import_squad(
     if entry.get("modelId"):
         owner.notes.append(f"its model {entry['modelId']!r} is not carried over (a squad here uses its captain's)")
     _import_chat(source / squad_id, target, _Converter(target.id, members), owner)
+    _leftover_notes(source / squad_id, owner)
     workspace.set_meta(target, MARKER_KEY, _marker(source, squad_id, complete=True))
     return owner
+
+
+def _leftover_notes(folder: Path, owner: OwnerReport) -> None:
+    """Name what the owner's folder holds that has no place here."""
+    resources = folder / "resources"
+    if resources.is_dir() and any(p.is_file() for p in resources.rglob("*")):
+        owner.notes.append(f"resources/ (generated images and media) was not copied; it stays at {resources}")
+    if (folder / "schedules.json").is_file():
+        owner.notes.append("schedules.json (timed wakeups) is not imported: OkBot here has no scheduled jobs")
 
 
 def _import_chat(folder: Path, target: Target, converter: _Converter, owner: OwnerReport) -> None:

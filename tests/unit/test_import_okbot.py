@@ -64,6 +64,8 @@ def build_sample(root: Path) -> Path:
         ),
     )
     _write(root / ANN / "bot.json", json.dumps({"id": ANN, "providerId": "prov_1", "modelId": "gpt-4o-mini"}))
+    _write(root / ANN / "resources" / "chart.png", "not really a png")
+    _write(root / ANN / "schedules.json", json.dumps({"version": 1, "jobs": []}))
     _write(root / ANN / "AGENTS.md", "# 角色与目标\n\n你是「Ann」。\n\n# 用户偏好\n\n- 简洁\n")
     _write(
         root / ANN / "skills" / "okbot-notes" / "SKILL.md",
@@ -178,6 +180,8 @@ def test_import_brings_assistants_squad_and_chats(source: Path) -> None:
     assert ann.skipped_lines == [{"line": 10, "reason": "torn last line"}]
     assert (ann.skills, ann.memories) == (1, 2)
     assert ann.summary.startswith("imported")
+    assert any(n.startswith("resources/ (generated images and media) was not copied") for n in ann.notes)
+    assert any(n.startswith("schedules.json (timed wakeups) is not imported") for n in ann.notes)
     assert bob.items == 4 and bob.skipped_lines == [{"line": 2, "reason": "not JSON"}]
     assert bob.skipped_kinds == {"tool result without its call": 1}
     assert squad.items == 3
