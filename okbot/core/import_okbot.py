@@ -86,6 +86,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -218,6 +219,12 @@ def _read_json(path: Path, notes: list[str]) -> Any:
 
 def _str(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
+
+
+def _clean_name(name: str) -> str:
+    """A name this app accepts: control characters (a tab, a line break) become spaces, cut to the limit."""
+    text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in name)
+    return " ".join(text.split())[:MAX_NAME_CHARS]
 
 
 def _parts_text(content: Any) -> str:
@@ -404,7 +411,7 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
             notes.append(f"a bots.json entry without a usable id was skipped: {str(entry)[:80]}")
             continue
         seen.add(bot_id)
-        name = _str(entry.get("name")) or bot_id
+        name = _clean_name(_str(entry.get("name"))) or bot_id
         if bot_id in done:
             report.owners.append(_earlier("assistant", bot_id, name, done[bot_id]))
             continue
@@ -421,7 +428,7 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
         if not squad_id or "/" in squad_id or "\\" in squad_id or squad_id.startswith("."):
             notes.append(f"a squads.json entry without a usable id was skipped: {str(entry)[:80]}")
             continue
-        name = _str(entry.get("name")) or squad_id
+        name = _clean_name(_str(entry.get("name"))) or squad_id
         if squad_id in done:
             report.owners.append(_earlier("squad", squad_id, name, done[squad_id]))
             continue
@@ -449,7 +456,7 @@ def _import_assistant(source: Path, bot_id: str, name: str, description: str, wo
         owner.notes.append("no AGENTS.md: the new assistant has the default SOUL.md")
     try:
         role = description.splitlines()[0] if description else ""
-        target = workspace.create_assistant(name[:MAX_NAME_CHARS], role=role, soul_text=soul, model=model)
+        target = workspace.create_assistant(name, role=role, soul_text=soul, model=model)
     except OkBotError as exc:
         owner.status, owner.notes = "skipped", [*owner.notes, str(exc)]
         return owner
@@ -476,7 +483,7 @@ def _import_squad(
         else:
             owner.notes.append(f"member {bot or '?'} was not imported, so it is not in the squad")
     try:
-        target = workspace.create_squad(name[:MAX_NAME_CHARS], pairs, description=_str(entry.get("description")))
+        target = workspace.create_squad(name, pairs, description=_str(entry.get("description")))
     except OkBotError as exc:
         owner.status, owner.notes = "skipped", [*owner.notes, str(exc)]
         return owner

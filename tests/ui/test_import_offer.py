@@ -57,10 +57,10 @@ def test_offer_runs_the_import_in_the_background_and_shows_the_report(
     with qtbot.waitSignal(panel.imported, timeout=20_000) as done:
         panel.import_button.click()
     report = done.args[0]
-    assert {o.name for o in report.imported()} == {"Ann", "Bob", "Release crew"}
+    assert {o.name for o in report.imported()} == {"Ann", "Bob the reviewer", "Release crew"}
     assert not panel.import_row.isVisible() and panel.import_report.isVisible()
     assert "Ann" in panel.import_report.text() and "7 items" in panel.import_report.text()
-    assert {"Ann", "Bob", "Release crew"} <= {t.name for t in ctx.workspace.list()}
+    assert {"Ann", "Bob the reviewer", "Release crew"} <= {t.name for t in ctx.workspace.list()}
     assert snapshot(source) == before
     settle(qtbot, ctx)
 

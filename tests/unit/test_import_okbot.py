@@ -59,7 +59,7 @@ def build_sample(root: Path) -> Path:
         json.dumps(
             [
                 {"id": ANN, "name": "Ann", "description": "Writes release notes"},
-                {"id": BOB, "name": "Bob", "description": ""},
+                {"id": BOB, "name": "Bob\tthe reviewer", "description": ""},
             ]
         ),
     )
@@ -182,6 +182,7 @@ def test_import_brings_assistants_squad_and_chats(source: Path) -> None:
     assert ann.summary.startswith("imported")
     assert any(n.startswith("resources/ (generated images and media) was not copied") for n in ann.notes)
     assert any(n.startswith("schedules.json (timed wakeups) is not imported") for n in ann.notes)
+    assert ws.resolve(bob.new_id).name == "Bob the reviewer"  # a tab is no part of a name here
     assert bob.items == 4 and bob.skipped_lines == [{"line": 2, "reason": "not JSON"}]
     assert bob.skipped_kinds == {"tool result without its call": 1}
     assert squad.items == 3
