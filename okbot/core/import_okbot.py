@@ -109,6 +109,7 @@ CAPTAIN_SPEAKER = "__captain__"
 TOOL_CALL_TYPES = ("function_call",)
 TOOL_RESULT_TYPES = ("function_call_result", "function_call_output")
 MAX_SKILL_FILE_BYTES = 4 * 1024 * 1024
+SHOWN_SKIPPED_LINES = 20  # per chat in the text report; the JSON one has them all
 
 
 def default_source_dir() -> Path:
@@ -180,8 +181,11 @@ class ImportReport:
                     f"{head} -> {o.new_id}: {o.items} items, summary {o.summary}, "
                     f"{o.skills} skills, {o.memories} memories"
                 )
-            for s in o.skipped_lines:
+            for s in o.skipped_lines[:SHOWN_SKIPPED_LINES]:
                 lines.append(f"    skipped line {s['line']}: {s['reason']}")
+            if len(o.skipped_lines) > SHOWN_SKIPPED_LINES:
+                more = len(o.skipped_lines) - SHOWN_SKIPPED_LINES
+                lines.append(f"    … and {more} more skipped line(s) (--json lists them all)")
             for kind, n in sorted(o.skipped_kinds.items()):
                 lines.append(f"    not imported: {n} {kind} item(s)")
             lines.extend(f"    note: {n}" for n in o.notes)
