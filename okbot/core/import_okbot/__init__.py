@@ -85,14 +85,14 @@ How it maps here:
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from okbot.core.items import member_source, new_item, now_iso
+from okbot.core.import_okbot.records import Converter, parse_record, text_of, whole_pairs
+from okbot.core.import_okbot.report import ImportReport, OwnerReport
+from okbot.core.items import now_iso
 from okbot.core.memory.memories import GLOBAL_SCOPE
 from okbot.core.memory.store import MemoryStore, normalise
 from okbot.core.session.store import SessionStore
@@ -105,15 +105,13 @@ from okbot.storage.paths import ensure_private_dir
 
 SOURCE_APP = "okbot-electron"
 MARKER_KEY = "importedFrom"
-CAPTAIN_SPEAKER = "__captain__"
-TOOL_CALL_TYPES = ("function_call",)
-TOOL_RESULT_TYPES = ("function_call_result", "function_call_output")
 MAX_SKILL_FILE_BYTES = 4 * 1024 * 1024
-SHOWN_SKIPPED_LINES = 20  # per chat in the text report; the JSON one has them all
+
+__all__ = ["ImportReport", "OwnerReport", "default_source_dir", "import_okbot", "looks_like_source", "pending_import"]
 
 
 def default_source_dir() -> Path:
-    """Where the original keeps its data on this OS: ``~/.okbot`` everywhere (see the module docstring)."""
+    """Where the original keeps its data on this OS: ``~/.okbot`` everywhere (see the package docstring)."""
     return Path.home() / ".okbot"
 
 
@@ -134,66 +132,6 @@ def pending_import(source_dir: Path, workspace: Workspace) -> bool:
         return not _already_imported(workspace, source.resolve())
     except OSError:
         return False
-
-
-@dataclass
-class OwnerReport:
-    """What came over for one assistant or squad of the original."""
-
-    kind: str  # "assistant" | "squad"
-    source_id: str
-    name: str
-    new_id: str = ""
-    status: str = "imported"  # imported | already imported | skipped
-    items: int = 0
-    summary: str = "none"
-    skills: int = 0
-    memories: int = 0
-    skipped_lines: list[dict[str, Any]] = field(default_factory=list)  # {"line": n, "reason": text}
-    skipped_kinds: dict[str, int] = field(default_factory=dict)  # item kinds not imported -> count
-    notes: list[str] = field(default_factory=list)
-
-
-@dataclass
-class ImportReport:
-    """The whole import: one :class:`OwnerReport` per assistant and squad, plus what was not imported."""
-
-    source: str
-    owners: list[OwnerReport] = field(default_factory=list)
-    global_memories: int = 0
-    not_imported: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def imported(self) -> list[OwnerReport]:
-        return [o for o in self.owners if o.status == "imported"]
-
-    def text(self) -> str:
-        """The report as plain lines (the CLI and the app print this)."""
-        lines = [f"Imported from {self.source}:"]
-        for o in self.owners:
-            head = f"- {o.kind} {o.name!r} ({o.source_id})"
-            if o.status != "imported":
-                lines.append(f"{head}: {o.status}{' as ' + o.new_id if o.new_id else ''}")
-            else:
-                lines.append(
-                    f"{head} -> {o.new_id}: {o.items} items, summary {o.summary}, "
-                    f"{o.skills} skills, {o.memories} memories"
-                )
-            for s in o.skipped_lines[:SHOWN_SKIPPED_LINES]:
-                lines.append(f"    skipped line {s['line']}: {s['reason']}")
-            if len(o.skipped_lines) > SHOWN_SKIPPED_LINES:
-                more = len(o.skipped_lines) - SHOWN_SKIPPED_LINES
-                lines.append(f"    … and {more} more skipped line(s) (--json lists them all)")
-            for kind, n in sorted(o.skipped_kinds.items()):
-                lines.append(f"    not imported: {n} {kind} item(s)")
-            lines.extend(f"    note: {n}" for n in o.notes)
-        if not self.owners:
-            lines.append("- no assistants or squads found")
-        lines.append(f"Global memories: {self.global_memories}")
-        lines.extend(f"Not imported: {n}" for n in self.not_imported)
-        return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------- reading
@@ -221,149 +159,10 @@ def _read_json(path: Path, notes: list[str]) -> Any:
         return None
 
 
-def _str(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
-
-
 def _clean_name(name: str) -> str:
     """A name this app accepts: control characters (a tab, a line break) become spaces, cut to the limit."""
     text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in name)
     return " ".join(text.split())[:MAX_NAME_CHARS]
-
-
-def _parts_text(content: Any) -> str:
-    """The text of an SDK item's ``content`` / ``output``: a string, a text part, or a list of parts."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, dict):
-        for key in ("text", "output", "refusal"):
-            if isinstance(content.get(key), str):
-                return content[key]
-        return json.dumps(content, ensure_ascii=False)
-    if isinstance(content, list):
-        return "".join(_parts_text(p) for p in content if isinstance(p, (str, dict)))
-    return "" if content is None else json.dumps(content, ensure_ascii=False)
-
-
-def _record(obj: Any) -> dict[str, Any] | None:
-    """A v2 envelope as is, a legacy ChatMessage as a v2 envelope, else ``None`` (``parseSessionLine``)."""
-    if not isinstance(obj, dict):
-        return None
-    if obj.get("v") == 2 and isinstance(obj.get("id"), str) and isinstance(obj.get("item"), dict):
-        return obj
-    if isinstance(obj.get("id"), str) and isinstance(obj.get("role"), str) and isinstance(obj.get("content"), str):
-        meta = {k: obj[k] for k in ("speakerBotId", "usage") if k in obj}
-        item = {"type": "message", "role": obj["role"], "content": obj["content"]}
-        return {"v": 2, "id": obj["id"], "createdAt": _str(obj.get("createdAt")), "item": item, "meta": meta}
-    return None
-
-
-def _usage(raw: Any) -> dict[str, int] | None:
-    if not isinstance(raw, dict):
-        return None
-    out = {}
-    for src, dst in (("input", "prompt_tokens"), ("output", "completion_tokens"), ("cache", "cached_tokens")):
-        value = raw.get(src)
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
-            out[dst] = int(value)
-    return out or None
-
-
-_THINK = re.compile(r"\A\s*<think>(.*?)</think>\s*", re.DOTALL)
-
-
-def _split_think(text: str) -> tuple[str, str]:
-    """``(answer, reasoning)``: a leading ``<think>…</think>`` span the original kept in the text is moved out."""
-    match = _THINK.match(text)
-    if not match:
-        return text, ""
-    return text[match.end() :], match.group(1).strip()
-
-
-class _Converter:
-    """Turns the original's records into this app's items for one chat (``author`` is its id).
-
-    For a squad (``members`` given) only the transcript the original showed is taken: user rows and
-    bubbles carrying a ``speakerBotId`` (``FileStorage.toSquadUiMessages``); the runner's own rows
-    (captain messages without a speaker, function calls and results) fed only its model and would
-    repeat those bubbles here.
-    """
-
-    def __init__(self, author: str, members: dict[str, str] | None = None) -> None:
-        self.author = author
-        self.squad = members is not None
-        self.members = members or {}  # original bot id -> new assistant id
-        self.last: dict[str, Any] | None = None  # the last item converted
-
-    def convert(self, rec: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
-        """``(item, "")``, or ``(None, what kind of record was not imported)``."""
-        item, meta = rec["item"], rec.get("meta") if isinstance(rec.get("meta"), dict) else {}
-        kind = item.get("type") if isinstance(item.get("type"), str) else "message"
-        ts = _str(rec.get("createdAt")) or now_iso()
-        speaker = _str(meta.get("speakerBotId"))
-        if self.squad and not speaker and (kind != "message" or (meta.get("uiRole") or item.get("role")) != "user"):
-            return None, f"squad runner {kind}"
-        if kind == "message":
-            out, why = self._message(item, meta, speaker, ts)
-        elif kind in TOOL_CALL_TYPES:
-            out, why = self._call(item, ts)
-        elif kind in TOOL_RESULT_TYPES:
-            out, why = self._result(item, kind, ts)
-        else:
-            out, why = None, kind
-        if out is not None:
-            self.last = out
-        return out, why
-
-    def _message(self, item: dict, meta: dict, speaker: str, ts: str) -> tuple[dict[str, Any] | None, str]:
-        role = meta.get("uiRole") or item.get("role")
-        text = _parts_text(item.get("content"))
-        if role == "user":
-            last = self.last
-            if last is not None and last.get("type") == "user" and last.get("content") == text:
-                return None, "repeated user message (the runner's copy of the one before)"
-            return new_item("user", author="user", source="user", content=text, ts=ts), ""
-        if role != "assistant":
-            return None, f"{role or 'unknown'}-role message"
-        answer, thought = _split_think(text)
-        fields: dict[str, Any] = {"content": answer, "ts": ts, "status": "complete"}
-        if thought:
-            fields["reasoning"] = thought
-        usage = _usage(meta.get("usage"))
-        if usage:
-            fields["usage"] = usage
-        if speaker and speaker != CAPTAIN_SPEAKER:
-            member = self.members.get(speaker)
-            if member is None:
-                return None, "reply of a squad member that was not imported"
-            return new_item("assistant", author=member, source=member_source(member), **fields), ""
-        return new_item("assistant", author=self.author, source="app", **fields), ""
-
-    def _call(self, item: dict, ts: str) -> tuple[dict[str, Any] | None, str]:
-        call_id = _str(item.get("callId")) or _str(item.get("call_id")) or _str(item.get("id"))
-        if not call_id:
-            return None, "function_call without a call id"
-        args = item.get("arguments")
-        args = args if isinstance(args, str) else json.dumps(args if args is not None else {}, ensure_ascii=False)
-        name = _str(item.get("name")) or "tool"
-        return new_item(
-            "tool_call", author=self.author, source="app", call_id=call_id, name=name, arguments=args, ts=ts
-        ), ""
-
-    def _result(self, item: dict, kind: str, ts: str) -> tuple[dict[str, Any] | None, str]:
-        call_id = _str(item.get("callId")) or _str(item.get("call_id"))
-        if not call_id:
-            return None, f"{kind} without a call id"
-        return new_item(
-            "tool_result",
-            author=self.author,
-            source="tool",
-            call_id=call_id,
-            name=_str(item.get("name")) or "tool",
-            content=_parts_text(item.get("output")),
-            ok=item.get("status") not in ("incomplete", "failed"),
-            ts=ts,
-        ), ""
 
 
 # ---------------------------------------------------------------------------------------------- import
@@ -410,16 +209,16 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
     members: dict[str, str] = {k: t.id for k, t in done.items() if t.kind == "assistant"}
     seen: set[str] = set()
     for entry in roster if isinstance(roster, list) else []:
-        bot_id = _str(entry.get("id")) if isinstance(entry, dict) else ""
+        bot_id = text_of(entry.get("id")) if isinstance(entry, dict) else ""
         if not bot_id or bot_id in seen or "/" in bot_id or "\\" in bot_id or bot_id.startswith("."):
             notes.append(f"a bots.json entry without a usable id was skipped: {str(entry)[:80]}")
             continue
         seen.add(bot_id)
-        name = _clean_name(_str(entry.get("name"))) or bot_id
+        name = _clean_name(text_of(entry.get("name"))) or bot_id
         if bot_id in done:
             report.owners.append(_earlier("assistant", bot_id, name, done[bot_id]))
             continue
-        owner = _import_assistant(source, bot_id, name, _str(entry.get("description")), workspace)
+        owner = _import_assistant(source, bot_id, name, text_of(entry.get("description")), workspace)
         report.owners.append(owner)
         if owner.new_id:
             members[bot_id] = owner.new_id
@@ -428,11 +227,11 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
             notes.append(f"{leftover}/ is not in bots.json (the original does not list it either); not imported")
     squads = _read_json(source / "squads.json", notes)
     for entry in squads if isinstance(squads, list) else []:
-        squad_id = _str(entry.get("id")) if isinstance(entry, dict) else ""
+        squad_id = text_of(entry.get("id")) if isinstance(entry, dict) else ""
         if not squad_id or "/" in squad_id or "\\" in squad_id or squad_id.startswith("."):
             notes.append(f"a squads.json entry without a usable id was skipped: {str(entry)[:80]}")
             continue
-        name = _clean_name(_str(entry.get("name"))) or squad_id
+        name = _clean_name(text_of(entry.get("name"))) or squad_id
         if squad_id in done:
             report.owners.append(_earlier("squad", squad_id, name, done[squad_id]))
             continue
@@ -448,7 +247,7 @@ def _import_assistant(source: Path, bot_id: str, name: str, description: str, wo
     folder = source / bot_id
     config = _read_json(folder / "bot.json", owner.notes)
     config = config if isinstance(config, dict) else {}
-    model = _str(config.get("modelId")) or None
+    model = text_of(config.get("modelId")) or None
     if config.get("providerId"):
         owner.notes.append(f"its provider {config['providerId']!r} is not carried over (set providers in Settings)")
     agents = _read_text(folder / "AGENTS.md")
@@ -469,7 +268,7 @@ def _import_assistant(source: Path, bot_id: str, name: str, description: str, wo
     owner.skills = _import_skills(folder / "skills", target, owner.notes)
     assert target.memory_dir is not None
     owner.memories = _import_memories(folder / "memory.md", target.memory_dir, target.id, owner.notes)
-    _import_chat(folder, target, _Converter(target.id), owner)
+    _import_chat(folder, target, Converter(target.id), owner)
     _leftover_notes(folder, owner)
     workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id, complete=True))
     return owner
@@ -481,13 +280,13 @@ def _import_squad(
     owner = OwnerReport("squad", squad_id, name)
     pairs: list[tuple[str, str]] = []
     for m in entry.get("members") if isinstance(entry.get("members"), list) else []:
-        bot = _str(m.get("botId")) if isinstance(m, dict) else ""
+        bot = text_of(m.get("botId")) if isinstance(m, dict) else ""
         if bot in members:
-            pairs.append((members[bot], _str(m.get("role")) or "member"))
+            pairs.append((members[bot], text_of(m.get("role")) or "member"))
         else:
             owner.notes.append(f"member {bot or '?'} was not imported, so it is not in the squad")
     try:
-        target = workspace.create_squad(name, pairs, description=_str(entry.get("description")))
+        target = workspace.create_squad(name, pairs, description=text_of(entry.get("description")))
     except OkBotError as exc:
         owner.status, owner.notes = "skipped", [*owner.notes, str(exc)]
         return owner
@@ -495,7 +294,7 @@ def _import_squad(
     owner.new_id = target.id
     if entry.get("modelId"):
         owner.notes.append(f"its model {entry['modelId']!r} is not carried over (a squad here uses its captain's)")
-    _import_chat(source / squad_id, target, _Converter(target.id, members), owner)
+    _import_chat(source / squad_id, target, Converter(target.id, members), owner)
     _leftover_notes(source / squad_id, owner)
     workspace.set_meta(target, MARKER_KEY, _marker(source, squad_id, complete=True))
     return owner
@@ -510,7 +309,7 @@ def _leftover_notes(folder: Path, owner: OwnerReport) -> None:
         owner.notes.append("schedules.json (timed wakeups) is not imported: OkBot here has no scheduled jobs")
 
 
-def _import_chat(folder: Path, target: Target, converter: _Converter, owner: OwnerReport) -> None:
+def _import_chat(folder: Path, target: Target, converter: Converter, owner: OwnerReport) -> None:
     """Convert the chat's records, make every tool call and result a whole pair, then append them."""
     data = _read_bytes(folder / "session.jsonl")
     converted: list[tuple[int, str, dict[str, Any] | None]] = []  # (line, original id, item or None)
@@ -520,7 +319,7 @@ def _import_chat(folder: Path, target: Target, converter: _Converter, owner: Own
         if not raw.strip():
             continue
         try:
-            rec = _record(json.loads(raw.decode("utf-8")))
+            rec = parse_record(json.loads(raw.decode("utf-8")))
         except (UnicodeDecodeError, ValueError):
             torn = number == len(lines) and not data.endswith(b"\n")
             owner.skipped_lines.append({"line": number, "reason": "torn last line" if torn else "not JSON"})
@@ -541,7 +340,7 @@ def _import_chat(folder: Path, target: Target, converter: _Converter, owner: Own
     if converted:
         store = SessionStore(target.session_path)
         last_new = 0
-        for number, rec_id, item in _whole_pairs(converted, owner):
+        for number, rec_id, item in whole_pairs(converted, owner):
             if item is not None:
                 try:
                     last_new = store.append(item)["id"]
@@ -553,53 +352,6 @@ def _import_chat(folder: Path, target: Target, converter: _Converter, owner: Own
     _import_summary(folder / "session-summary.json", target, new_ids, owner)
 
 
-def _whole_pairs(
-    converted: list[tuple[int, str, dict[str, Any] | None]], owner: OwnerReport
-) -> list[tuple[int, str, dict[str, Any] | None]]:
-    """Drop results whose call is not there; give a call that never got its result the app's note as a result.
-
-    The app never sends a model a call without its result (nor the reverse); the original could leave one
-    when it closed during a call. The note goes where the runner puts it: after the calls, before what follows.
-    """
-    calls = {it["call_id"] for _, _, it in converted if it is not None and it["type"] == "tool_call"}
-    answered = {it["call_id"] for _, _, it in converted if it is not None and it["type"] == "tool_result"}
-    out: list[tuple[int, str, dict[str, Any] | None]] = []
-    open_calls: list[dict[str, Any]] = []
-
-    def close_open() -> None:
-        for call in open_calls:
-            note = f"[app note: {call['name']} has no result in the original OkBot's record]"
-            result = new_item(
-                "tool_result",
-                author=call["author"],
-                source="app",
-                call_id=call["call_id"],
-                name=call["name"],
-                content=note,
-                ok=False,
-                ts=call["ts"],
-            )
-            out.append((0, "", result))
-            owner.notes.append(f"tool call {call['call_id']} had no result; the app's note stands in for it")
-        open_calls.clear()
-
-    for number, rec_id, item in converted:
-        kind = item["type"] if item is not None else ""
-        if kind == "tool_result" and item["call_id"] not in calls:
-            owner.skipped_kinds["tool result without its call"] = (
-                owner.skipped_kinds.get("tool result without its call", 0) + 1
-            )
-            out.append((number, rec_id, None))
-            continue
-        if item is not None and kind not in ("tool_call", "tool_result"):
-            close_open()
-        out.append((number, rec_id, item))
-        if kind == "tool_call" and item["call_id"] not in answered:
-            open_calls.append(item)
-    close_open()
-    return out
-
-
 def _import_summary(path: Path, target: Target, new_ids: dict[str, int], owner: OwnerReport) -> None:
     raw = _read_json(path, owner.notes)
     if not isinstance(raw, dict):
@@ -607,7 +359,7 @@ def _import_summary(path: Path, target: Target, new_ids: dict[str, int], owner: 
     text = raw.get("summary") if isinstance(raw.get("summary"), str) else ""
     if not text.strip():
         return
-    covered = _str(raw.get("coveredThroughId"))
+    covered = text_of(raw.get("coveredThroughId"))
     new_covered = new_ids.get(covered, 0)
     if covered not in new_ids:
         owner.summary = "text kept, coverage not found (the model sees the summary and the whole chat)"
@@ -615,7 +367,7 @@ def _import_summary(path: Path, target: Target, new_ids: dict[str, int], owner: 
         owner.summary = "text kept, covering nothing imported"
     else:
         owner.summary = f"imported (covers through item {new_covered})"
-    updated = _str(raw.get("updatedAt")) or now_iso()
+    updated = text_of(raw.get("updatedAt")) or now_iso()
     summary = SessionSummary(summary=text.strip(), covered_through_id=new_covered, updated_at=updated)
     try:
         SummaryStore(target.summary_path).save(summary)
@@ -675,7 +427,7 @@ def _import_memories(path: Path, directory: Path, scope: str, notes: list[str]) 
         memory = row["memory"].strip()
         if normalise(memory) in known:
             continue
-        expires = _str(row.get("expires")) or None
+        expires = text_of(row.get("expires")) or None
         try:
             store.add(memory, status="durable", pinned=row.get("pinned") is True, expires=expires)
         except OkBotError as exc:
@@ -688,7 +440,7 @@ def _import_memories(path: Path, directory: Path, scope: str, notes: list[str]) 
 
 def _without_userinfo(provider: dict) -> str:
     """The provider's base URL without a ``user:password@`` part (a credential is never printed)."""
-    url = _str(provider.get("baseURL"))
+    url = text_of(provider.get("baseURL"))
     parts = urlsplit(url)
     if "@" in parts.netloc:
         return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
@@ -705,11 +457,12 @@ def _settings_notes(source: Path) -> list[str]:
     providers = [p for p in model.get("providers") or [] if isinstance(p, dict)]
     default = next((p for p in providers if p.get("id") == model.get("defaultProviderId")), None)
     if default is not None:
+        model_id = text_of(model.get("defaultModelId")) or "?"
         notes.append(
-            f"settings: its default model {_str(model.get('defaultModelId')) or '?'} at {_without_userinfo(default)} "
+            f"settings: its default model {model_id} at {_without_userinfo(default)} "
             "is not applied; set it in Settings → Models or with `okbot provider`"
         )
-    if any(_str(p.get("apiKey")) for p in providers):
+    if any(text_of(p.get("apiKey")) for p in providers):
         notes.append("settings: API keys are never imported; enter them again here")
     for key in ("contextCompression", "tools", "security", "memory", "squad", "mcp", "web", "computers"):
         if key in raw:
