@@ -6,6 +6,11 @@ through ``ctx.tasks``), offers the ones that answer, and takes a hosted base URL
 Nothing here blocks the GUI thread, and the app stays usable for browsing chats meanwhile
 ("Not now" emits ``skipped``).
 
+When the original (Electron) OkBot's data dir is there and nothing came from it yet
+(:func:`okbot.core.import_okbot.pending_import`, asked in the background), a line offers to bring its
+assistants over; the import runs as a background job, its report is shown in the panel, and
+``imported(report)`` is emitted so the window can list the new assistants.
+
 :meth:`FirstRunPanel.needs_first_run` decides when to show it: see
 :func:`okbot.ui.settings.provider_setup.provider_configured` — the panel is needed only when the
 base URL is a hosted one (not this computer or the local network), the key source is not
@@ -19,6 +24,7 @@ before anything is saved.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -36,6 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.config.schema import SettingError, setting
+from okbot.core.import_okbot import ImportReport, default_source_dir, import_okbot, pending_import
 from okbot.llm.keys import env_api_key, is_local_url, resolve_api_key
 from okbot.llm.keystore import FILE, KeyStore, KeyStoreError
 from okbot.storage.errors import OkBotError
@@ -103,6 +110,7 @@ class FirstRunPanel(QWidget):
     configured = Signal()
     skipped = Signal()
     probe_finished = Signal(list)
+    imported = Signal(object)  # the ImportReport once assistants were brought over from the original OkBot
 
     def __init__(
         self,
@@ -112,9 +120,11 @@ class FirstRunPanel(QWidget):
         candidates: Sequence[LocalServerCandidate] = DEFAULT_CANDIDATES,
         probe_timeout: float = PROBE_TIMEOUT,
         keys: KeyStore | None = None,
+        okbot_dir: Path | None = None,
     ) -> None:
         super().__init__(parent)
         self.ctx = ctx
+        self._okbot_dir = okbot_dir or default_source_dir()
         self._candidates = tuple(candidates)
         self._probe_timeout = probe_timeout
         self._keys = keys or KeyStore()
@@ -124,6 +134,7 @@ class FirstRunPanel(QWidget):
         self._build()
         self._check_keys()
         self.scan()
+        self._check_import()
 
     @staticmethod
     def needs_first_run(settings: Any, find_key: Callable[[str], str | None] = resolve_api_key) -> bool:
@@ -170,6 +181,21 @@ class FirstRunPanel(QWidget):
         self.connect_status = NoteLabel()
         self.connect_status.setWordWrap(True)
 
+        self.import_label = QLabel()
+        self.import_label.setWordWrap(True)
+        self.import_button = QPushButton("Bring them over")
+        self.import_button.clicked.connect(self._on_import_button_clicked)
+        self.import_report = NoteLabel()
+        self.import_report.setWordWrap(True)
+        self.import_report.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.import_report.hide()
+        self.import_row = QWidget()
+        import_line = QHBoxLayout(self.import_row)
+        import_line.setContentsMargins(0, 0, 0, 0)
+        import_line.addWidget(self.import_label, 1)
+        import_line.addWidget(self.import_button)
+        self.import_row.hide()
+
         self.skip_button = QPushButton("Not now — browse my chats")
         self.skip_button.setFlat(True)
         self.skip_button.clicked.connect(self._on_skip_button_clicked)
@@ -198,6 +224,8 @@ class FirstRunPanel(QWidget):
         column.addWidget(title)
         column.addWidget(intro)
         column.addWidget(self.banner)
+        column.addWidget(self.import_row)
+        column.addWidget(self.import_report)
         column.addSpacing(8)
         column.addLayout(local_head)
         column.addWidget(self.scan_status)
@@ -296,7 +324,37 @@ class FirstRunPanel(QWidget):
             if_alive(self, self._on_hosted_failed),
         )
 
+    def start_import(self) -> None:
+        """Bring assistants, squads and chats over from the original OkBot in the background; show the report."""
+        source, workspace = self._okbot_dir, self.ctx.workspace
+        self.import_button.setEnabled(False)
+        self.import_label.setText(f"Bringing your assistants over from {source}…")
+        self.ctx.tasks.run(
+            lambda: import_okbot(source, workspace),
+            if_alive(self, self._on_import_done),
+            if_alive(self, self._on_import_failed),
+        )
+
     # ------------------------------------------------------------------ slots
+    def _on_import_button_clicked(self) -> None:
+        self.start_import()
+
+    def _on_import_checked(self, found: bool) -> None:
+        if found:
+            self.import_label.setText(f"Bring over your assistants from OkBot (found at {self._okbot_dir})")
+            self.import_row.show()
+
+    def _on_import_done(self, report: ImportReport) -> None:
+        self.import_row.hide()
+        self.import_report.setText(report.text())
+        self.import_report.show()
+        self.imported.emit(report)
+
+    def _on_import_failed(self, exc: BaseException) -> None:
+        self.import_label.setText(f"Bring over your assistants from OkBot (found at {self._okbot_dir})")
+        self.import_button.setEnabled(True)
+        self.banner.show_text(humanize(str(exc)), error=True)
+
     def _on_scan_button_clicked(self) -> None:
         self.scan()
 
@@ -376,6 +434,12 @@ class FirstRunPanel(QWidget):
             if_alive(self, self._on_keys_checked),
             if_alive(self, lambda _exc: self._on_keys_checked((FILE, ""))),
         )
+
+    def _check_import(self) -> None:
+        """Offer the import when the original's data dir is there and nothing came from it yet (asked off the GUI
+        thread)."""
+        source, workspace = self._okbot_dir, self.ctx.workspace
+        self.ctx.tasks.run(lambda: pending_import(source, workspace), if_alive(self, self._on_import_checked))
 
     def _add_row(self, result: ProbeResult) -> None:
         row = _ServerRow(result, self)

@@ -341,6 +341,7 @@ class MainWindow(QMainWindow):
         self.first_run_panel = panel
         panel.configured.connect(self._on_first_run_done)
         panel.skipped.connect(self._on_first_run_done)
+        panel.imported.connect(lambda _report: self.reload())  # the assistants brought over, in the sidebar
         self.stack.addWidget(panel)
         self.stack.setCurrentWidget(panel)
 

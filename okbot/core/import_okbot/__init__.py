@@ -1,0 +1,470 @@
+"""Bring assistants, squads and chats over from the original (Electron) OkBot, read-only.
+
+What the original keeps, read from its source (public repository ``shuzheng/okbot``; paths below are
+in that repository, so a reader can check them):
+
+- **Data dir**: ``~/.okbot`` on every OS (Linux, macOS and Windows alike), not Electron's userData:
+  ``apps/desktop/electron/storage/FileStorage.ts`` constructor, ``root ?? path.join(os.homedir(),
+  '.okbot')``; ``apps/desktop/electron/main.ts`` and ``cli.ts`` call ``new FileStorage()`` with no root.
+- **Roster**: ``bots.json``, a JSON list of ``{id, name, description}`` (``BotRosterEntry`` in
+  ``packages/shared/src/index.ts``); ids look like ``bot_yyyyMMdd_NNN`` (``storage/ids.ts``
+  ``formatBotId``). Each assistant lives in ``~/.okbot/<botId>/`` (``FileStorage.botDir``) with
+  ``bot.json`` (``BotConfig``: avatarKind, emoji, color, createdAt, updatedAt, onboardingComplete,
+  optional ``providerId`` + ``modelId``, useGlobalSkills, enabledGlobalSkills), ``AGENTS.md`` (the
+  whole system prompt: ``# 角色与目标`` role, user preferences, project notes; kept up by the app,
+  ``finishBotOnboarding`` / ``syncAgentsMdProfile``), ``memory.md``, ``skills/<slug>/SKILL.md`` and
+  ``resources/`` (generated media). The original has **no SOUL.md**: nothing in its storage reads or
+  writes one; AGENTS.md is its persona. A SOUL.md found anyway is brought over too.
+- **Memories**: ``memory.md`` per assistant and one global ``~/.okbot/memory.md``: comment lines
+  starting with ``#``, then one JSON object per line ``{id, bot_id, memory, expires (ISO or null),
+  pinned?}`` (``FileStorage.readMemoryFile`` / ``writeMemoryFile``; ``MemoryEntry`` in shared). Expired
+  rows are skipped there, and here.
+- **Skills**: ``skills/<slug>/SKILL.md`` with YAML front matter ``name`` / ``description`` then a body
+  (``packages/agent/src/skills/parse.ts`` ``formatSkillMarkdown``; slugs start ``okbot-``). The same
+  Agent Skills format as this app, so the folder is copied as it is.
+- **Squads**: ``squads.json``, a list of ``{id, name, description, members: [{botId, role}],
+  providerId?, modelId?, createdAt, updatedAt}`` (``Squad`` / ``normalizeSquad`` in shared); ids
+  ``squad_yyyyMMdd_NNN``; a squad's dir ``~/.okbot/<squadId>/`` holds its own session.jsonl and
+  session-summary.json (no AGENTS.md, no skills). The captain is built in; its persona and playbook
+  are global (``settings.json`` → ``squad.captainPersona`` / ``playbook``).
+- **session.jsonl**, two versions (``storage/sessionJsonl.ts``, ``storage/types.ts``):
+  v2, the current one, one envelope per line ``{v: 2, id, createdAt, item, meta?}``, where ``item`` is an
+  OpenAI Agents SDK ``AgentInputItem`` (``{type: 'message', role: 'user'|'assistant'|'system', content:
+  str | [{type: 'input_text'|'output_text', text}]}``, ``{type: 'function_call', callId, name,
+  arguments}``, ``{type: 'function_call_result', callId, name, output}``, ``reasoning`` and the hosted/
+  computer tool kinds listed in ``packages/agent/src/contextBudget.ts``) and ``meta`` holds
+  ``uiRole``, ``speakerBotId`` (squads: a member's bot id, or ``__captain__``), ``usage {input, output,
+  cache}``, attachments, quotes, a trace and a runId. The legacy version is a plain ``ChatMessage`` per line
+  ``{id, role, content, createdAt, speakerBotId?, usage?, ...}`` (``isLegacyChatMessage``), which the
+  original rewrites to v2 on first read (``ensureSessionV2``); both are read here. Ids are strings
+  (``evt_…`` or message ids).
+- **session-summary.json**: ``{summary, coveredThroughId, updatedAt}`` (``SessionSummary`` in shared;
+  ``FileStorage.readSessionSummary``): prose (目标/约定/路径/未完成/其他), and the id of the last
+  record folded into it. When that id is not in the file the original treats the whole file as unsummarized.
+- **Versions of this layout**: besides the two session line formats above, the layout is the same in the
+  earlier ``FileStorage.ts`` read at commit ``1732c500`` (same dirs and files; memory rows there have no
+  ``pinned``; one ``pending-hitl.json`` per owner instead of ``pending-hitl/<requestId>.json``).
+- **Also there, not imported**: ``resources/`` (generated media), ``schedules.json`` (timed wakeups),
+  ``pending-hitl*`` (approvals waiting when it closed), ``last-run-trace`` files, ``usage.json``,
+  ``window.json``; the report names the first two when an owner has them.
+- **settings.json**: ``model.providers[] {id, name, baseURL, apiKey, apiFormat, models[{id,
+  contextWindow, …}]}``, ``defaultProviderId``, ``defaultModelId``, ``contextCompression``, tools, …
+  (``AppSettings`` in shared). API keys live there in plain text.
+
+How it maps here:
+
+- Assistant: ``Workspace.create_assistant`` with the roster name; the roster ``description`` becomes the
+  role line (the original shows it as the assistant's one-line introduction); ``bot.json`` ``modelId``
+  becomes ``model`` (its provider is not carried: providers are global settings here).
+  **AGENTS.md becomes SOUL.md** as it is: in the original it is the persona the user and the app edit
+  together, which is what SOUL.md is here; the role line stays one line. A SOUL.md in the source is
+  appended under a ``## SOUL.md (from OkBot)`` heading.
+- Memories become durable entries of the assistant's ``memory/memories.jsonl`` (global ones of the
+  global ``memory/``), keeping ``pinned`` and ``expires``; a text already there is not added twice.
+- Items: user and assistant messages become ``user`` / ``assistant`` items (text parts joined, ``ts`` =
+  ``createdAt``, ``usage`` as ``prompt_tokens`` / ``completion_tokens`` / ``cached_tokens``); function calls
+  and results become ``tool_call`` / ``tool_result`` with their ``call_id`` and name; a leading
+  ``<think>…</think>`` span of a reply becomes its ``reasoning``. A squad brings the transcript the
+  original showed (``FileStorage.toSquadUiMessages``): user rows, captain bubbles (``speakerBotId`` =
+  ``__captain__``, the squad's own items, its "呼叫「…」" task bubbles included) and member bubbles
+  (``author`` = the member's new id, ``source = member:<id>``); the runner's rows there (captain messages
+  without a speaker, function calls and results) only fed the original's model and would repeat those
+  bubbles, so they are skipped and counted. A user message repeating the one just before (the runner's
+  copy) is skipped too. Reasoning items, system messages and other kinds are skipped and counted; a line
+  that is not JSON is skipped with its number. Attachments stay as the paths the text already holds.
+  Items are written through :meth:`SessionStore.append`, so every line is what the app itself writes.
+- Summary: ``coveredThroughId`` is mapped to the id of the converted item (or the last converted item
+  before it when that record was skipped); the text is kept as the summary. The original's summary has no
+  kept user ids, so none are set.
+- Settings are not changed: the report names the original's default model and base URL so the user can
+  set them up, and says that API keys are never imported.
+- Nothing in the source is written: every file is opened for reading only. Each imported assistant and
+  squad carries ``importedFrom`` (source dir and original id) in its JSON; a second run skips those.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from okbot.core.import_okbot.records import Converter, parse_record, text_of, whole_pairs
+from okbot.core.import_okbot.report import ImportReport, OwnerReport
+from okbot.core.items import now_iso
+from okbot.core.memory.memories import GLOBAL_SCOPE
+from okbot.core.memory.store import MemoryStore, normalise
+from okbot.core.session.store import SessionStore
+from okbot.core.skills import parse_skill
+from okbot.core.summary import SessionSummary, SummaryStore
+from okbot.core.workspace import MAX_NAME_CHARS, Target, Workspace
+from okbot.storage.atomic import atomic_write_bytes
+from okbot.storage.errors import OkBotError
+from okbot.storage.paths import ensure_private_dir
+
+SOURCE_APP = "okbot-electron"
+MARKER_KEY = "importedFrom"
+MAX_SKILL_FILE_BYTES = 4 * 1024 * 1024
+
+__all__ = ["ImportReport", "OwnerReport", "default_source_dir", "import_okbot", "looks_like_source", "pending_import"]
+
+
+def default_source_dir() -> Path:
+    """Where the original keeps its data on this OS: ``~/.okbot`` everywhere (see the package docstring)."""
+    return Path.home() / ".okbot"
+
+
+def looks_like_source(directory: Path) -> bool:
+    """True when ``directory`` holds the original's roster (``bots.json`` or ``squads.json``)."""
+    return (directory / "bots.json").is_file() or (directory / "squads.json").is_file()
+
+
+def pending_import(source_dir: Path, workspace: Workspace) -> bool:
+    """True when ``source_dir`` holds the original's data and nothing was imported from it yet (the app's offer).
+
+    Reads the disk (a directory listing and JSON files): call it off the GUI thread.
+    """
+    source = Path(source_dir).expanduser()
+    try:
+        if not looks_like_source(source):
+            return False
+        return not _already_imported(workspace, source.resolve())
+    except OSError:
+        return False
+
+
+# ---------------------------------------------------------------------------------------------- reading
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        with open(path, "rb") as fh:  # read-only: the source is never written
+            return fh.read()
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return None
+
+
+def _read_text(path: Path) -> str | None:
+    data = _read_bytes(path)
+    return None if data is None else data.decode("utf-8-sig", errors="replace")
+
+
+def _read_json(path: Path, notes: list[str]) -> Any:
+    text = _read_text(path)
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        notes.append(f"{path.name} is not valid JSON ({exc}); not imported")
+        return None
+
+
+def _clean_name(name: str) -> str:
+    """A name this app accepts: control characters (a tab, a line break) become spaces, cut to the limit."""
+    text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in name)
+    return " ".join(text.split())[:MAX_NAME_CHARS]
+
+
+# ---------------------------------------------------------------------------------------------- import
+def _already_imported(workspace: Workspace, source: Path) -> dict[str, Target]:
+    """Original id -> target for every assistant and squad an earlier import from ``source`` made."""
+    found: dict[str, Target] = {}
+    for target in workspace.list():
+        marker = target.meta.get(MARKER_KEY)
+        if isinstance(marker, dict) and marker.get("dir") == str(source) and isinstance(marker.get("id"), str):
+            found[marker["id"]] = target
+    return found
+
+
+def _marker(source: Path, source_id: str, *, complete: bool) -> dict[str, Any]:
+    """``importedFrom``: set before the chat is written (so a re-run never makes a second copy), and
+    ``complete`` once everything came over (an import cut short says so on the next run)."""
+    return {"app": SOURCE_APP, "dir": str(source), "id": source_id, "at": now_iso(), "complete": complete}
+
+
+def _earlier(kind: str, source_id: str, name: str, target: Target) -> OwnerReport:
+    marker = target.meta.get(MARKER_KEY) or {}
+    if marker.get("complete") is False:
+        status = "imported before, but that import was cut short: move it to the trash and run again"
+        return OwnerReport(kind, source_id, name, target.id, status)
+    return OwnerReport(kind, source_id, name, target.id, "already imported")
+
+
+def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
+    """Read the original's data dir ``source_dir`` (never writing it) into ``workspace``; return the report.
+
+    Raises OkBotError when ``source_dir`` is not an original OkBot data dir. Assistants and squads an
+    earlier run imported from the same dir are reported as ``already imported`` and left alone.
+    """
+    source = Path(source_dir).expanduser().resolve()
+    if not source.is_dir() or not looks_like_source(source):
+        raise OkBotError(
+            f"No data of the original OkBot at {source} (no bots.json or squads.json there).",
+            hint="give the folder that holds bots.json, usually ~/.okbot",
+        )
+    report = ImportReport(source=str(source))
+    done = _already_imported(workspace, source)
+    notes: list[str] = []
+    roster = _read_json(source / "bots.json", notes)
+    members: dict[str, str] = {k: t.id for k, t in done.items() if t.kind == "assistant"}
+    seen: set[str] = set()
+    for entry in roster if isinstance(roster, list) else []:
+        bot_id = text_of(entry.get("id")) if isinstance(entry, dict) else ""
+        if not bot_id or bot_id in seen or "/" in bot_id or "\\" in bot_id or bot_id.startswith("."):
+            notes.append(f"a bots.json entry without a usable id was skipped: {str(entry)[:80]}")
+            continue
+        seen.add(bot_id)
+        name = _clean_name(text_of(entry.get("name"))) or bot_id
+        if bot_id in done:
+            report.owners.append(_earlier("assistant", bot_id, name, done[bot_id]))
+            continue
+        owner = _import_assistant(source, bot_id, name, text_of(entry.get("description")), workspace)
+        report.owners.append(owner)
+        if owner.new_id:
+            members[bot_id] = owner.new_id
+    for leftover in sorted(p.name for p in source.iterdir() if p.is_dir() and p.name.startswith("bot_")):
+        if leftover not in seen:
+            notes.append(f"{leftover}/ is not in bots.json (the original does not list it either); not imported")
+    squads = _read_json(source / "squads.json", notes)
+    for entry in squads if isinstance(squads, list) else []:
+        squad_id = text_of(entry.get("id")) if isinstance(entry, dict) else ""
+        if not squad_id or "/" in squad_id or "\\" in squad_id or squad_id.startswith("."):
+            notes.append(f"a squads.json entry without a usable id was skipped: {str(entry)[:80]}")
+            continue
+        name = _clean_name(text_of(entry.get("name"))) or squad_id
+        if squad_id in done:
+            report.owners.append(_earlier("squad", squad_id, name, done[squad_id]))
+            continue
+        report.owners.append(_import_squad(source, entry, squad_id, name, members, workspace))
+    report.global_memories = _import_memories(source / "memory.md", workspace.root / "memory", GLOBAL_SCOPE, notes)
+    report.not_imported.extend(notes)
+    report.not_imported.extend(_settings_notes(source))
+    return report
+
+
+def _import_assistant(source: Path, bot_id: str, name: str, description: str, workspace: Workspace) -> OwnerReport:
+    owner = OwnerReport("assistant", bot_id, name)
+    folder = source / bot_id
+    config = _read_json(folder / "bot.json", owner.notes)
+    config = config if isinstance(config, dict) else {}
+    model = text_of(config.get("modelId")) or None
+    if config.get("providerId"):
+        owner.notes.append(f"its provider {config['providerId']!r} is not carried over (set providers in Settings)")
+    agents = _read_text(folder / "AGENTS.md")
+    soul = agents.rstrip() + "\n" if agents and agents.strip() else None
+    extra_soul = _read_text(folder / "SOUL.md")
+    if extra_soul and extra_soul.strip():
+        soul = (soul or "") + "\n## SOUL.md (from OkBot)\n\n" + extra_soul.strip() + "\n"
+    if soul is None:
+        owner.notes.append("no AGENTS.md: the new assistant has the default SOUL.md")
+    try:
+        role = description.splitlines()[0] if description else ""
+        target = workspace.create_assistant(name, role=role, soul_text=soul, model=model)
+    except OkBotError as exc:
+        owner.status, owner.notes = "skipped", [*owner.notes, str(exc)]
+        return owner
+    target = workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id, complete=False))
+    owner.new_id = target.id
+    owner.skills = _import_skills(folder / "skills", target, owner.notes)
+    assert target.memory_dir is not None
+    owner.memories = _import_memories(folder / "memory.md", target.memory_dir, target.id, owner.notes)
+    _import_chat(folder, target, Converter(target.id), owner)
+    _leftover_notes(folder, owner)
+    workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id, complete=True))
+    return owner
+
+
+def _import_squad(
+    source: Path, entry: dict, squad_id: str, name: str, members: dict[str, str], workspace: Workspace
+) -> OwnerReport:
+    owner = OwnerReport("squad", squad_id, name)
+    pairs: list[tuple[str, str]] = []
+    for m in entry.get("members") if isinstance(entry.get("members"), list) else []:
+        bot = text_of(m.get("botId")) if isinstance(m, dict) else ""
+        if bot in members:
+            pairs.append((members[bot], text_of(m.get("role")) or "member"))
+        else:
+            owner.notes.append(f"member {bot or '?'} was not imported, so it is not in the squad")
+    try:
+        target = workspace.create_squad(name, pairs, description=text_of(entry.get("description")))
+    except OkBotError as exc:
+        owner.status, owner.notes = "skipped", [*owner.notes, str(exc)]
+        return owner
+    target = workspace.set_meta(target, MARKER_KEY, _marker(source, squad_id, complete=False))
+    owner.new_id = target.id
+    if entry.get("modelId"):
+        owner.notes.append(f"its model {entry['modelId']!r} is not carried over (a squad here uses its captain's)")
+    _import_chat(source / squad_id, target, Converter(target.id, members), owner)
+    _leftover_notes(source / squad_id, owner)
+    workspace.set_meta(target, MARKER_KEY, _marker(source, squad_id, complete=True))
+    return owner
+
+
+def _leftover_notes(folder: Path, owner: OwnerReport) -> None:
+    """Name what the owner's folder holds that has no place here."""
+    resources = folder / "resources"
+    if resources.is_dir() and any(p.is_file() for p in resources.rglob("*")):
+        owner.notes.append(f"resources/ (generated images and media) was not copied; it stays at {resources}")
+    if (folder / "schedules.json").is_file():
+        owner.notes.append("schedules.json (timed wakeups) is not imported: OkBot here has no scheduled jobs")
+
+
+def _import_chat(folder: Path, target: Target, converter: Converter, owner: OwnerReport) -> None:
+    """Convert the chat's records, make every tool call and result a whole pair, then append them."""
+    data = _read_bytes(folder / "session.jsonl")
+    converted: list[tuple[int, str, dict[str, Any] | None]] = []  # (line, original id, item or None)
+    attached = 0
+    lines = data.split(b"\n") if data else []
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            rec = parse_record(json.loads(raw.decode("utf-8")))
+        except (UnicodeDecodeError, ValueError):
+            torn = number == len(lines) and not data.endswith(b"\n")
+            owner.skipped_lines.append({"line": number, "reason": "torn last line" if torn else "not JSON"})
+            continue
+        if rec is None:
+            owner.skipped_lines.append({"line": number, "reason": "not a session record"})
+            continue
+        meta = rec.get("meta") if isinstance(rec.get("meta"), dict) else {}
+        attachments = meta.get("attachments")
+        attached += len(attachments) if isinstance(attachments, list) else 0
+        item, kind = converter.convert(rec)
+        if item is None:
+            owner.skipped_kinds[kind] = owner.skipped_kinds.get(kind, 0) + 1
+        converted.append((number, rec["id"], item))
+    if attached:
+        owner.notes.append(f"{attached} attachment(s): their files were not copied; the paths stay in the text")
+    new_ids: dict[str, int] = {}  # original record id -> new item id (the last one written at that point)
+    if converted:
+        store = SessionStore(target.session_path)
+        last_new = 0
+        for number, rec_id, item in whole_pairs(converted, owner):
+            if item is not None:
+                try:
+                    last_new = store.append(item)["id"]
+                    owner.items += 1
+                except OkBotError as exc:
+                    owner.skipped_lines.append({"line": number, "reason": str(exc)})
+            if rec_id:
+                new_ids[rec_id] = last_new
+    _import_summary(folder / "session-summary.json", target, new_ids, owner)
+
+
+def _import_summary(path: Path, target: Target, new_ids: dict[str, int], owner: OwnerReport) -> None:
+    raw = _read_json(path, owner.notes)
+    if not isinstance(raw, dict):
+        return
+    text = raw.get("summary") if isinstance(raw.get("summary"), str) else ""
+    if not text.strip():
+        return
+    covered = text_of(raw.get("coveredThroughId"))
+    new_covered = new_ids.get(covered, 0)
+    if covered not in new_ids:
+        owner.summary = "text kept, coverage not found (the model sees the summary and the whole chat)"
+    elif new_covered == 0:
+        owner.summary = "text kept, covering nothing imported"
+    else:
+        owner.summary = f"imported (covers through item {new_covered})"
+    updated = text_of(raw.get("updatedAt")) or now_iso()
+    summary = SessionSummary(summary=text.strip(), covered_through_id=new_covered, updated_at=updated)
+    try:
+        SummaryStore(target.summary_path).save(summary)
+    except OkBotError as exc:
+        owner.summary = f"not imported: {exc}"
+
+
+def _import_skills(skills: Path, target: Target, notes: list[str]) -> int:
+    count = 0
+    if not skills.is_dir() or target.skills_dir is None:
+        return 0
+    for folder in sorted(p for p in skills.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        if not (folder / "SKILL.md").is_file():
+            notes.append(f"skill folder {folder.name} has no SKILL.md; not imported")
+            continue
+        dest = target.skills_dir / folder.name
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
+            if path.stat().st_size > MAX_SKILL_FILE_BYTES:
+                notes.append(f"skill {folder.name}: {path.name} is over 4 MB; not copied")
+                continue
+            data = _read_bytes(path)
+            if data is None:
+                continue
+            out = dest / path.relative_to(folder)
+            ensure_private_dir(out.parent)
+            atomic_write_bytes(out, data)
+        problem = parse_skill(dest / "SKILL.md").problem
+        if problem:
+            notes.append(f"skill {folder.name}: {problem}")
+        count += 1
+    return count
+
+
+def _import_memories(path: Path, directory: Path, scope: str, notes: list[str]) -> int:
+    text = _read_text(path)
+    if text is None:
+        return 0
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#") or not line.startswith("{"):
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            notes.append(f"{path.name} line {number} is not JSON; skipped")
+            continue
+        if isinstance(row, dict) and isinstance(row.get("memory"), str) and row["memory"].strip():
+            rows.append(row)
+    if not rows:
+        return 0
+    ensure_private_dir(directory)
+    store = MemoryStore(directory, scope)
+    known = {normalise(e.text) for e in store.entries(include_retired=True)}
+    count = 0
+    for row in rows:
+        memory = row["memory"].strip()
+        if normalise(memory) in known:
+            continue
+        expires = text_of(row.get("expires")) or None
+        try:
+            store.add(memory, status="durable", pinned=row.get("pinned") is True, expires=expires)
+        except OkBotError as exc:
+            notes.append(f"memory {str(row.get('id'))[:40]} not imported: {exc}")
+            continue
+        known.add(normalise(memory))
+        count += 1
+    return count
+
+
+def _without_userinfo(provider: dict) -> str:
+    """The provider's base URL without a ``user:password@`` part (a credential is never printed)."""
+    url = text_of(provider.get("baseURL"))
+    parts = urlsplit(url)
+    if "@" in parts.netloc:
+        return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+    return url
+
+
+def _settings_notes(source: Path) -> list[str]:
+    """What the original's settings.json holds that is not applied here (never a key's value)."""
+    notes: list[str] = []
+    raw = _read_json(source / "settings.json", notes)
+    if not isinstance(raw, dict):
+        return notes
+    model = raw.get("model") if isinstance(raw.get("model"), dict) else {}
+    providers = [p for p in model.get("providers") or [] if isinstance(p, dict)]
+    default = next((p for p in providers if p.get("id") == model.get("defaultProviderId")), None)
+    if default is not None:
+        model_id = text_of(model.get("defaultModelId")) or "?"
+        notes.append(
+            f"settings: its default model {model_id} at {_without_userinfo(default)} "
+            "is not applied; set it in Settings → Models or with `okbot provider`"
+        )
+    if any(text_of(p.get("apiKey")) for p in providers):
+        notes.append("settings: API keys are never imported; enter them again here")
+    for key in ("contextCompression", "tools", "security", "memory", "squad", "mcp", "web", "computers"):
+        if key in raw:
+            notes.append(f"settings: {key} is not mapped")
+    return notes

@@ -1,0 +1,282 @@
+"""Import from the original (Electron) OkBot: a small data dir in its documented layout (see the
+docstring of okbot.core.import_okbot) becomes assistants, a squad and chats this app opens."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from okbot import cli
+from okbot.core.context import build_context
+from okbot.core.import_okbot import import_okbot
+from okbot.core.memory.store import MemoryStore
+from okbot.core.session.store import SessionStore
+from okbot.core.sources import ContextSources
+from okbot.core.summary import SummaryStore
+from okbot.core.workspace import Workspace
+from okbot.storage import paths
+from okbot.storage.errors import OkBotError
+
+ANN, BOB, SQUAD = "bot_20250101_001", "bot_20250101_002", "squad_20250102_001"
+TOOL_RESULT = {
+    "type": "function_call_result",
+    "callId": "call_1",
+    "name": "run_shell",
+    "status": "completed",
+    "output": {"type": "text", "text": "abc fix"},
+}
+PROVIDER = {
+    "id": "prov_1",
+    "name": "默认",
+    "baseURL": "https://sam:pw-secret@api.example.com/v1",
+    "apiKey": "sk-secret-never-copied",
+    "models": [{"id": "gpt-4o-mini"}],
+}
+
+
+def _env(rec_id: str, item: dict, meta: dict | None = None, at: str = "2025-01-01T10:00:00.000Z") -> str:
+    return json.dumps({"v": 2, "id": rec_id, "createdAt": at, "item": item, **({"meta": meta} if meta else {})})
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _memory_md(rows: list[dict]) -> str:
+    head = "# OkBot Memory\n# 每行一条 JSON：id / bot_id / memory / expires（ISO 或 null）\n"
+    return head + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+
+
+def build_sample(root: Path) -> Path:
+    """A ~/.okbot at ``root`` with two assistants (AGENTS.md, a skill, memories, tool calls, a summary), a
+    squad, a torn line, an unknown item type, a legacy ChatMessage line and settings holding a key."""
+    _write(
+        root / "bots.json",
+        json.dumps(
+            [
+                {"id": ANN, "name": "Ann", "description": "Writes release notes"},
+                {"id": BOB, "name": "Bob\tthe reviewer", "description": ""},
+            ]
+        ),
+    )
+    _write(root / ANN / "bot.json", json.dumps({"id": ANN, "providerId": "prov_1", "modelId": "gpt-4o-mini"}))
+    _write(root / ANN / "resources" / "chart.png", "not really a png")
+    _write(root / ANN / "schedules.json", json.dumps({"version": 1, "jobs": []}))
+    _write(root / ANN / "AGENTS.md", "# 角色与目标\n\n你是「Ann」。\n\n# 用户偏好\n\n- 简洁\n")
+    _write(
+        root / ANN / "skills" / "okbot-notes" / "SKILL.md",
+        '---\nname: "okbot-notes"\ndescription: "Write release notes"\n---\n\nSteps.\n',
+    )
+    _write(
+        root / ANN / "memory.md",
+        _memory_md(
+            [
+                {"id": "m1", "bot_id": ANN, "memory": "User ships on Fridays", "expires": None, "pinned": True},
+                {"id": "m2", "bot_id": ANN, "memory": "Project is okbot", "expires": None},
+            ]
+        ),
+    )
+    ann_lines = [
+        _env("evt_1", {"type": "message", "role": "user", "content": "Draft notes for 1.2"}, {"uiRole": "user"}),
+        _env(
+            "evt_2",
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Reading the log."}]},
+            {"uiRole": "assistant", "usage": {"input": 120, "output": 8, "cache": 0}},
+        ),
+        _env(
+            "evt_3",
+            {"type": "function_call", "callId": "call_1", "name": "run_shell", "arguments": '{"cmd":"git log"}'},
+        ),
+        _env("evt_4", TOOL_RESULT),
+        _env("evt_5", {"type": "reasoning", "content": []}),
+        _env("evt_6", {"type": "hosted_tool_call", "name": "web"}),
+        json.dumps({"id": "old_1", "role": "user", "content": "legacy line", "createdAt": "2024-12-01T00:00:00Z"}),
+        _env("evt_7", {"type": "message", "role": "assistant", "content": "<think>short</think>Done: 1.2 notes."}),
+        _env("evt_8", {"type": "message", "role": "user", "content": "Thanks"}, {"uiRole": "user"}),
+    ]
+    _write(root / ANN / "session.jsonl", "\n".join(ann_lines) + "\n" + '{"v":2,"id":"evt_9","crea')
+    _write(
+        root / ANN / "session-summary.json",
+        json.dumps(
+            {"summary": "目标：1.2 的发布说明", "coveredThroughId": "evt_4", "updatedAt": "2025-01-01T11:00:00Z"}
+        ),
+    )
+    _write(root / BOB / "bot.json", json.dumps({"id": BOB}))
+    _write(root / BOB / "AGENTS.md", "# 角色与目标\n\n你是「Bob」。\n")
+    _write(root / BOB / "memory.md", _memory_md([]))
+    bob_lines = [
+        _env("b1", {"type": "message", "role": "user", "content": "hi"}),
+        "this is not json",
+        _env("b3", {"type": "function_call", "callId": "c7", "name": "read_file", "arguments": "{}"}),
+        _env("b4", {"type": "function_call_result", "callId": "gone", "name": "read_file", "output": "?"}),
+        _env("b2", {"type": "message", "role": "assistant", "content": "hello"}),
+    ]
+    _write(root / BOB / "session.jsonl", "\n".join(bob_lines) + "\n")
+    _write(
+        root / "squads.json",
+        json.dumps(
+            [
+                {
+                    "id": SQUAD,
+                    "name": "Release crew",
+                    "description": "ship it",
+                    "members": [{"botId": ANN, "role": "writer"}, {"botId": BOB, "role": "reviewer"}],
+                }
+            ]
+        ),
+    )
+    squad_lines = [
+        _env("s1", {"type": "message", "role": "user", "content": "Ship 1.2"}, {"uiRole": "user"}),
+        _env("s1b", {"type": "message", "role": "user", "content": "Ship 1.2"}, {"uiRole": "user", "runId": "r1"}),
+        _env("s1c", {"type": "function_call", "callId": "c9", "name": "ask_writer", "arguments": "{}"}),
+        _env("s1d", {"type": "function_call_result", "callId": "c9", "name": "ask_writer", "output": "On it"}),
+        _env("s1e", {"type": "message", "role": "assistant", "content": "Shipped."}, {"uiRole": "assistant"}),
+        _env("s2", {"type": "message", "role": "assistant", "content": "On it"}, {"speakerBotId": ANN}),
+        _env("s3", {"type": "message", "role": "assistant", "content": "Shipped."}, {"speakerBotId": "__captain__"}),
+    ]
+    _write(root / SQUAD / "session.jsonl", "\n".join(squad_lines) + "\n")
+    _write(root / "memory.md", _memory_md([{"id": "g1", "bot_id": ANN, "memory": "User is Sam", "expires": None}]))
+    _write(
+        root / "settings.json",
+        json.dumps(
+            {
+                "model": {
+                    "providers": [PROVIDER],
+                    "defaultProviderId": "prov_1",
+                    "defaultModelId": "gpt-4o-mini",
+                },
+                "contextCompression": {"ratio": 0.6},
+            }
+        ),
+    )
+    return root
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    return build_sample(tmp_path / "dot-okbot")
+
+
+def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
+    return {str(p): (p.read_bytes(), p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()}
+
+
+def test_import_brings_assistants_squad_and_chats(source: Path) -> None:
+    before = snapshot(source)
+    ws = Workspace()
+    report = import_okbot(source, ws)
+
+    assert snapshot(source) == before  # not one byte or mtime of the source changed
+    by_source = {o.source_id: o for o in report.owners}
+    ann, bob, squad = by_source[ANN], by_source[BOB], by_source[SQUAD]
+    assert (ann.status, bob.status, squad.status) == ("imported", "imported", "imported")
+    # user, assistant, tool_call, tool_result, legacy user, assistant, user
+    assert ann.items == 7
+    assert ann.skipped_kinds == {"reasoning": 1, "hosted_tool_call": 1}
+    assert ann.skipped_lines == [{"line": 10, "reason": "torn last line"}]
+    assert (ann.skills, ann.memories) == (1, 2)
+    assert ann.summary.startswith("imported")
+    assert any(n.startswith("resources/ (generated images and media) was not copied") for n in ann.notes)
+    assert any(n.startswith("schedules.json (timed wakeups) is not imported") for n in ann.notes)
+    assert ws.resolve(bob.new_id).name == "Bob the reviewer"  # a tab is no part of a name here
+    assert bob.items == 4 and bob.skipped_lines == [{"line": 2, "reason": "not JSON"}]
+    assert bob.skipped_kinds == {"tool result without its call": 1}
+    assert squad.items == 3
+    assert squad.skipped_kinds == {
+        "repeated user message (the runner's copy of the one before)": 1,
+        "squad runner function_call": 1,
+        "squad runner function_call_result": 1,
+        "squad runner message": 1,
+    }
+    assert report.global_memories == 1
+    assert any("API keys are never imported" in n for n in report.not_imported)
+    printed = json.dumps(report.to_json()) + report.text()
+    assert "sk-secret" not in printed and "pw-secret" not in printed
+    assert any("gpt-4o-mini at https://api.example.com/v1" in n for n in report.not_imported)
+
+    target = ws.resolve(ann.new_id)
+    assert target.name == "Ann" and target.role_line == "Writes release notes"
+    assert target.meta["model"] == "gpt-4o-mini"
+    assert target.meta["importedFrom"]["id"] == ANN and target.meta["importedFrom"]["complete"] is True
+    assert "你是「Ann」" in (target.dir / "SOUL.md").read_text(encoding="utf-8")
+    assert (target.dir / "skills" / "okbot-notes" / "SKILL.md").is_file()
+    memories = {e.text: e for e in MemoryStore(target.dir / "memory", target.id).entries()}
+    assert memories["User ships on Fridays"].pinned and memories["Project is okbot"].status == "durable"
+    assert [e.text for e in MemoryStore(paths.global_memory_dir(), "global").entries()] == ["User is Sam"]
+
+    items = list(SessionStore(target.session_path).iter_items())
+    assert [i["type"] for i in items] == ["user", "assistant", "tool_call", "tool_result", "user", "assistant", "user"]
+    assert items[1]["usage"] == {"prompt_tokens": 120, "completion_tokens": 8, "cached_tokens": 0}
+    assert items[1]["content"] == "Reading the log." and items[1]["ts"] == "2025-01-01T10:00:00.000Z"
+    assert items[3]["call_id"] == "call_1" and items[3]["content"] == "abc fix" and items[3]["ok"] is True
+    assert (items[5]["content"], items[5]["reasoning"]) == ("Done: 1.2 notes.", "short")
+    summary = SummaryStore(target.summary_path).load()
+    assert summary.summary == "目标：1.2 的发布说明" and summary.covered_through_id == items[3]["id"]
+
+    sources = ContextSources(ws)
+    proj = build_context(target, sources=sources)
+    instructions = "\n".join(block.text for block in proj.blocks)
+    assert "目标：1.2 的发布说明" in instructions and "你是「Ann」" in instructions
+    assert proj.covered_through_id == items[3]["id"]
+    assert [i["id"] for i in proj.items] == [i["id"] for i in items[4:]]
+
+    bob_items = list(SessionStore(ws.resolve(bob.new_id).session_path).iter_items())
+    assert [i["type"] for i in bob_items] == ["user", "tool_call", "tool_result", "assistant"]
+    assert bob_items[2]["call_id"] == "c7" and bob_items[2]["ok"] is False and bob_items[2]["source"] == "app"
+
+    crew = ws.resolve(squad.new_id)
+    assert [m["assistant"] for m in crew.members] == [ann.new_id, bob.new_id]
+    said = list(SessionStore(crew.session_path).iter_items())
+    assert said[1]["author"] == ann.new_id and said[1]["source"] == f"member:{ann.new_id}"
+    assert said[2]["author"] == crew.id
+    build_context(crew, sources=sources)
+
+
+def test_reimport_does_not_duplicate(source: Path) -> None:
+    ws = Workspace()
+    first = import_okbot(source, ws)
+    count = len(ws.list())
+    again = import_okbot(source, ws)
+    assert len(ws.list()) == count
+    assert {o.status for o in again.owners} == {"already imported"}
+    assert {o.new_id for o in again.owners} == {o.new_id for o in first.owners}
+    assert again.global_memories == 0  # the same texts are not added twice
+
+
+def test_not_a_source_dir_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(OkBotError, match="No data of the original OkBot"):
+        import_okbot(tmp_path, Workspace())
+
+
+def test_cli_prints_the_report(source: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    args = cli.build_parser().parse_args(["import-okbot", str(source)])
+    assert cli.run(args, out, err) == 0
+    assert "Ann" in out.getvalue() and "7 items" in out.getvalue()
+    out = io.StringIO()
+    args = cli.build_parser().parse_args(["import-okbot", str(source), "--json"])
+    assert cli.run(args, out, err) == 0
+    data = json.loads(out.getvalue())
+    assert {o["status"] for o in data["owners"]} == {"already imported"}
+
+
+def test_cli_without_a_source_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("USERPROFILE", str(tmp_path))
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.run(cli.build_parser().parse_args(["import-okbot"]), out, err) == 1
+    assert "No data of the original OkBot" in err.getvalue()
+
+
+def test_an_import_cut_short_is_named_on_the_next_run(source: Path) -> None:
+    ws = Workspace()
+    first = import_okbot(source, ws)
+    ann = ws.resolve(next(o.new_id for o in first.owners if o.source_id == ANN))
+    ws.set_meta(ann, "importedFrom", {**ann.meta["importedFrom"], "complete": False})  # as if it stopped midway
+    again = {o.source_id: o for o in import_okbot(source, ws).owners}
+    assert again[ANN].status.startswith("imported before, but that import was cut short")
+    assert again[BOB].status == "already imported"
