@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from okbot import __version__, cli_mcp, cli_provider
+from okbot import __version__, cli_mcp, cli_provider, cli_search
 from okbot.storage.errors import OkBotError
 
 TARGET_HELP = "an assistant or squad id or name"
@@ -124,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     cli_provider.add_parsers(sub)
     cli_mcp.add_parsers(sub)
+    cli_search.add_parsers(sub)
     return parser
 
 
@@ -379,6 +380,7 @@ _HANDLERS = {
     "provider": cli_provider.cmd_provider,
     "set-model": cli_provider.cmd_set_model,
     "mcp": cli_mcp.cmd_mcp,
+    "search": cli_search.cmd_search,
     "chat": _cmd_chat,
     "context": _cmd_context,
     "compress": _cmd_compress,
