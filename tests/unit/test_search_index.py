@@ -8,13 +8,14 @@ import shutil
 import pytest
 
 from okbot.core.items import encode_item, new_item, user_message
-from okbot.core.search import SearchIndex
+from okbot.core.search import IndexBusy, SearchIndex
 from okbot.core.search.index import branch_ranges
 from okbot.core.search.text import Term, parse_query, snippet
 from okbot.core.session import SessionStore
 from okbot.core.session.branches import marker
 from okbot.core.workspace import Workspace
 from okbot.storage import paths
+from okbot.storage.datalock import FileLock
 
 
 def reply(text: str, author: str = "okbot") -> dict:
@@ -288,3 +289,21 @@ def test_snippet_is_cut_around_the_match_on_one_line():
     assert [shown[a:b] for a, b in spans] == ["Zébra"]
     assert len(shown) <= 200
     assert snippet("nothing here", [Term("zebra")]) == ("nothing here", ())
+
+
+def test_another_writer_process_makes_catch_up_wait_not_duplicate(chats):
+    ws, t, stores = chats
+    index = SearchIndex(workspace=ws)
+    index.catch_up()
+    other = FileLock(index.path.with_name(index.path.name + ".lock"))  # as another process would hold it
+    assert other.acquire(blocking=False)
+    try:
+        stores["ada"].append(user_message("heron"))
+        with pytest.raises(IndexBusy):
+            index.catch_up()
+        assert index.catch_up_session(t["ada"].session_path) == 0
+        assert ids(index.search("compression")) == [("ada", 1)]  # searching still works
+    finally:
+        other.release()
+    assert index.catch_up().items == 1
+    assert ids(index.search("heron")) == [("ada", 3)]

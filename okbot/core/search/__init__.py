@@ -7,6 +7,6 @@ the index holds (CJK spelled as bigrams), and finds the matched words again for 
 
 from __future__ import annotations
 
-from okbot.core.search.index import Hit, SearchIndex
+from okbot.core.search.index import CatchUp, Hit, IndexBusy, SearchIndex
 
-__all__ = ["Hit", "SearchIndex"]
+__all__ = ["CatchUp", "Hit", "IndexBusy", "SearchIndex"]

@@ -34,6 +34,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from okbot.core import items
 from okbot.core.search import text as searchtext
@@ -43,6 +44,7 @@ from okbot.core.session.lines import lines_forward
 from okbot.core.session.parse import check_line
 from okbot.core.workspace import Target, Workspace
 from okbot.storage import paths
+from okbot.storage.datalock import FileLock
 from okbot.storage.errors import OkBotError
 
 SCHEMA_VERSION = 1
@@ -54,6 +56,7 @@ _DEAD_SHARE = 3  # rebuild once dead rows are a third of all
 _FETCH = 200  # rows asked of FTS5 at a time while skipping dead ones
 
 Progress = Callable[[int, int], None]  # (bytes read, bytes to read)
+_T = TypeVar("_T")
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -68,6 +71,10 @@ CREATE TABLE docs(
 CREATE TABLE markers(sid INTEGER, marker_id INTEGER, parent INTEGER, PRIMARY KEY(sid, marker_id)) WITHOUT ROWID;
 CREATE VIRTUAL TABLE fts USING fts5(body, tag, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
 """
+
+
+class IndexBusy(OkBotError):
+    """Another process is updating the index; what it holds can still be searched."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +176,7 @@ class SearchIndex:
         self.workspace = workspace if workspace is not None else Workspace()
         self.parsed = 0  # items parsed by catch-ups so far (tests count the work done)
         self._write_lock = threading.RLock()
+        self._file_lock = FileLock(self.path.with_name(self.path.name + ".lock"))  # writers in other processes
         self._conns_lock = threading.Lock()
         self._conns: list[sqlite3.Connection] = []
         self._local = threading.local()
@@ -245,32 +253,30 @@ class SearchIndex:
     def catch_up(self, *, progress: Progress | None = None) -> CatchUp:
         """Index what every session gained since the last time; build the index from scratch when it is
         missing, corrupt, from another version, or a third of it is dead rows. Blocking: never on the GUI
-        thread. ``progress(bytes read, bytes to read)`` is called now and then."""
-        with self._write_lock:
-            try:
-                return self._catch_up(progress)
-            except sqlite3.DatabaseError as exc:
-                if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-                    raise OkBotError("the search index is busy (another OkBot is updating it)") from exc
-                self._discard_file()  # corrupt: rebuilt from the records
-                done = self._catch_up(progress)
-                return CatchUp(done.items, done.bytes, True)
+        thread. ``progress(bytes read, bytes to read)`` is called now and then. Raises IndexBusy while
+        another process is updating the index (searching still works)."""
+        return self._write(lambda: self._catch_up(progress))
 
     def rebuild(self, *, progress: Progress | None = None) -> CatchUp:
         """Build the index from scratch from the records (blocking)."""
-        with self._write_lock:
+
+        def build() -> CatchUp:
             self._discard_file()
             done = self._catch_up(progress)
             return CatchUp(done.items, done.bytes, True)
 
+        return self._write(build)
+
     def catch_up_session(self, path: Path) -> int:
         """Index what one ``session.jsonl`` gained (cheap when nothing did: one ``stat`` and a lookup);
-        for the app's after-turn hook. Returns the number of items indexed."""
+        for the app's after-turn hook. Returns the number of items indexed (0 as well while another
+        process is updating the index: the next catch-up takes them)."""
         path = Path(path)
         kind = {"assistants": "assistant", "squads": "squad"}.get(path.parent.parent.name)
         if kind is None:
             raise ValueError(f"{path} is not an assistant's or squad's session.jsonl")
-        with self._write_lock:
+
+        def one() -> int:
             conn = self._conn()
             row = conn.execute("SELECT offset FROM files WHERE live AND path=?", (str(path),)).fetchone()
             try:
@@ -280,6 +286,28 @@ class SearchIndex:
                 pass
             target, _ = self.workspace.load(kind, path.parent)
             return self._index(conn, [target], None, every=False).items
+
+        try:
+            return self._write(one)
+        except IndexBusy:
+            return 0
+
+    def _write(self, job: Callable[[], _T]) -> _T:
+        """Run ``job`` as the one writer (threads and processes); a corrupt index is discarded and the job
+        run again on a fresh one."""
+        with self._write_lock:
+            if not self._file_lock.acquire(blocking=False):
+                raise IndexBusy("another OkBot is updating the search index")
+            try:
+                try:
+                    return job()
+                except sqlite3.DatabaseError as exc:
+                    if isinstance(exc, sqlite3.OperationalError):
+                        raise
+                    self._discard_file()  # corrupt: built again from the records
+                    return job()
+            finally:
+                self._file_lock.release()
 
     def _catch_up(self, progress: Progress | None) -> CatchUp:
         conn = self._conn()
@@ -371,9 +399,9 @@ class SearchIndex:
     def _pending(self, conn: sqlite3.Connection, targets: list[Target], *, every: bool) -> list[_File]:
         """The files with bytes to read; files replaced, rewritten or gone are retired (their rows die)."""
         known = {
-            (kind, tid): (sid, path, offset, ino, checksum, last_id)
-            for sid, kind, tid, path, offset, ino, checksum, last_id in conn.execute(
-                "SELECT sid, kind, target_id, path, offset, ino, checksum, last_id FROM files WHERE live"
+            (kind, tid): (sid, name, path, offset, ino, checksum, last_id)
+            for sid, kind, tid, name, path, offset, ino, checksum, last_id in conn.execute(
+                "SELECT sid, kind, target_id, name, path, offset, ino, checksum, last_id FROM files WHERE live"
             )
         }
         out = []
@@ -385,7 +413,7 @@ class SearchIndex:
             except FileNotFoundError:
                 st = None
             if row is not None:
-                sid, old_path, offset, ino, checksum, last_id = row
+                sid, name, old_path, offset, ino, checksum, last_id = row
                 same = (
                     st is not None
                     and old_path == str(path)
@@ -396,7 +424,7 @@ class SearchIndex:
                 if not same:
                     conn.execute("UPDATE files SET live=0 WHERE sid=?", (sid,))
                     row = None
-                else:
+                elif name != target.name:
                     conn.execute("UPDATE files SET name=? WHERE sid=?", (target.name, sid))
             if st is None:
                 continue
