@@ -307,3 +307,13 @@ def test_another_writer_process_makes_catch_up_wait_not_duplicate(chats):
         other.release()
     assert index.catch_up().items == 1
     assert ids(index.search("heron")) == [("ada", 3)]
+
+
+def test_dead_rows_past_a_third_rebuild_the_index(chats):
+    ws, t, stores = chats
+    index = SearchIndex(workspace=ws)
+    index.catch_up()
+    shutil.rmtree(t["squad"].dir)  # 3 of 7 rows die
+    assert not index.catch_up().rebuilt
+    assert index.catch_up().rebuilt  # the next catch-up builds it again, without them
+    assert index._conn().execute("SELECT max(rowid) FROM docs").fetchone()[0] == 4

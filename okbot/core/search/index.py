@@ -47,7 +47,7 @@ from okbot.storage import paths
 from okbot.storage.datalock import FileLock
 from okbot.storage.errors import OkBotError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 INDEXED_TYPES = frozenset({"user", "assistant", "tool_call", "tool_result"})  # notices are the app's, not found
 MAX_INDEXED_CHARS = 100_000  # of one item's text (a huge tool result is found by its start)
 _CHECK_BYTES = 4096  # hashed at the start and before the offset, to notice a rewritten file
@@ -151,6 +151,13 @@ def _checksum(path: Path, offset: int) -> str:
     return hashlib.sha1(head + b"\0" + tail).hexdigest()
 
 
+def _retire(conn: sqlite3.Connection, sid: int) -> None:
+    """Mark a file's rows dead (its file is gone, replaced or rewritten); counted towards a rebuild."""
+    conn.execute("UPDATE files SET live=0 WHERE sid=?", (sid,))
+    rows = conn.execute("SELECT count(*) FROM docs WHERE sid=?", (sid,)).fetchone()[0]
+    conn.execute("UPDATE meta SET value=CAST(value AS INTEGER) + ? WHERE key='dead'", (rows,))
+
+
 def branch_ranges(last_id: int, markers: dict[int, int]) -> list[tuple[int, int]]:
     """The current branch of a session as inclusive id ranges, given its last id and ``marker -> parent``
     (see :func:`okbot.core.session.branches.branch_slices`: one step per marker on the path)."""
@@ -225,7 +232,7 @@ class SearchIndex:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
-            conn.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            conn.execute("INSERT INTO meta VALUES ('schema', ?), ('dead', '0')", (str(SCHEMA_VERSION),))
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -312,9 +319,8 @@ class SearchIndex:
     def _catch_up(self, progress: Progress | None) -> CatchUp:
         conn = self._conn()
         fresh = conn.execute("SELECT count(*) FROM files").fetchone()[0] == 0
-        dead, total = conn.execute(
-            "SELECT coalesce(sum(NOT f.live), 0), count(*) FROM docs d JOIN files f USING (sid)"
-        ).fetchone()
+        dead = int(conn.execute("SELECT value FROM meta WHERE key='dead'").fetchone()[0])
+        total = conn.execute("SELECT max(rowid) FROM docs").fetchone()[0] or 0  # rows are never deleted
         if total and dead * _DEAD_SHARE >= total:
             self._discard_file()
             conn, fresh = self._conn(), True
@@ -422,7 +428,7 @@ class SearchIndex:
                     and (st.st_size == offset or _checksum(path, offset) == checksum)
                 )
                 if not same:
-                    conn.execute("UPDATE files SET live=0 WHERE sid=?", (sid,))
+                    _retire(conn, sid)
                     row = None
                 elif name != target.name:
                     conn.execute("UPDATE files SET name=? WHERE sid=?", (target.name, sid))
@@ -439,7 +445,7 @@ class SearchIndex:
                 out.append(_File(sid, path, offset, st.st_size, last_id))
         if every:
             for sid, *_ in known.values():
-                conn.execute("UPDATE files SET live=0 WHERE sid=?", (sid,))
+                _retire(conn, sid)
         return out
 
     def _read(self, file: _File) -> Iterator[_Record]:
