@@ -81,7 +81,6 @@ def _turn_overhead() -> list[list[str]]:
             runner.run_turn(target, "warm up")
             index.catch_up_session(target.session_path)
             overheads, catch = [], []
-            worker = None
             for i in range(TURNS):
                 provider.seconds = 0.0
                 start = time.perf_counter()
@@ -91,13 +90,10 @@ def _turn_overhead() -> list[list[str]]:
                     index.catch_up_session(target.session_path)
                     catch.append((time.perf_counter() - began) * 1000)
                 overheads.append((time.perf_counter() - start - provider.seconds) * 1000)
-                if mode.endswith("worker"):
-                    if worker is not None:
-                        worker.join()
+                if mode.endswith("worker"):  # done in the pause before the next message, as in the app
                     worker = threading.Thread(target=index.catch_up_session, args=(target.session_path,))
                     worker.start()
-            if worker is not None:
-                worker.join()
+                    worker.join()
             index.close()
             shutil.rmtree(home, ignore_errors=True)
             rows.append(

@@ -317,3 +317,14 @@ def test_dead_rows_past_a_third_rebuild_the_index(chats):
     assert not index.catch_up().rebuilt
     assert index.catch_up().rebuilt  # the next catch-up builds it again, without them
     assert index._conn().execute("SELECT max(rowid) FROM docs").fetchone()[0] == 4
+
+
+def test_prefix_of_many_words_and_of_few(chats):
+    ws, _, stores = chats
+    stores["ada"].append(user_message(" ".join(f"zq{i}x" for i in range(100))))  # 100 words starting zq
+    index = SearchIndex(workspace=ws)
+    index.catch_up()
+    assert ids(index.search("zq*")) == [("ada", 3)]  # more than are expanded: FTS5's own prefix query
+    assert ids(index.search("zq42*")) == [("ada", 3)]  # expanded to the one word
+    assert index.search("zqq*") == []  # no such word
+    assert ids(index.search("Zébra* zq1x")) == [] and ids(index.search("ZQ1*")) == [("ada", 3)]

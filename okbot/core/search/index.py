@@ -47,12 +47,13 @@ from okbot.storage import paths
 from okbot.storage.datalock import FileLock
 from okbot.storage.errors import OkBotError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 INDEXED_TYPES = frozenset({"user", "assistant", "tool_call", "tool_result"})  # notices are the app's, not found
 MAX_INDEXED_CHARS = 100_000  # of one item's text (a huge tool result is found by its start)
 _CHECK_BYTES = 4096  # hashed at the start and before the offset, to notice a rewritten file
 _BATCH = 20_000  # items per commit while indexing
 _DEAD_SHARE = 3  # rebuild once dead rows are a third of all
+_EXPAND = 64  # a prefix matching more words than this is left to FTS5's own prefix query
 _FETCH = 200  # rows asked of FTS5 at a time while skipping dead ones
 
 Progress = Callable[[int, int], None]  # (bytes read, bytes to read)
@@ -69,7 +70,9 @@ CREATE TABLE docs(
     rowid INTEGER PRIMARY KEY, sid INTEGER NOT NULL, item_id INTEGER NOT NULL, off INTEGER NOT NULL,
     len INTEGER NOT NULL, ts TEXT NOT NULL, type TEXT NOT NULL, author TEXT NOT NULL);
 CREATE TABLE markers(sid INTEGER, marker_id INTEGER, parent INTEGER, PRIMARY KEY(sid, marker_id)) WITHOUT ROWID;
-CREATE VIRTUAL TABLE fts USING fts5(body, tag, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE words(word TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE VIRTUAL TABLE fts USING fts5(
+    body, uni, tag, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
 """
 
 
@@ -151,6 +154,17 @@ def _checksum(path: Path, offset: int) -> str:
     return hashlib.sha1(head + b"\0" + tail).hexdigest()
 
 
+def _expand(conn: sqlite3.Connection, prefix: str) -> list[str] | None:
+    """The indexed words starting with ``prefix``, or None when there are more than :data:`_EXPAND`."""
+    found = [
+        w
+        for (w,) in conn.execute(
+            "SELECT word FROM words WHERE word >= ? AND word < ? LIMIT ?", (prefix, prefix + "\U0010ffff", _EXPAND + 1)
+        )
+    ]
+    return None if len(found) > _EXPAND else found
+
+
 def _retire(conn: sqlite3.Connection, sid: int) -> None:
     """Mark a file's rows dead (its file is gone, replaced or rewritten); counted towards a rebuild."""
     conn.execute("UPDATE files SET live=0 WHERE sid=?", (sid,))
@@ -227,7 +241,7 @@ class SearchIndex:
                 return
             names = conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table','view')").fetchall()
             for (name,) in names:
-                if name in ("meta", "files", "docs", "markers", "fts"):
+                if name in ("meta", "files", "docs", "markers", "words", "fts"):
                     conn.execute(f"DROP TABLE IF EXISTS {name}")
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
@@ -351,6 +365,7 @@ class SearchIndex:
             fts: list[tuple] = []
             markers: list[tuple] = []
             touched: dict[int, _File] = {}
+            vocabulary: set[str] = set()
             for record in records:
                 item, file = record.item, record.file
                 touched[file.sid] = file
@@ -371,7 +386,8 @@ class SearchIndex:
                         )
                     )
                     body = items.item_text(item)[:MAX_INDEXED_CHARS]
-                    fts.append((next_row, searchtext.index_text(body), f"s{file.sid}"))
+                    fts.append((next_row, searchtext.index_text(body), searchtext.cjk_chars(body), f"s{file.sid}"))
+                    vocabulary |= searchtext.words(body)
                     next_row += 1
                 elif (parent := explicit_parent(item)) is not None:
                     markers.append((file.sid, item["id"], parent))
@@ -380,17 +396,20 @@ class SearchIndex:
             else:  # every file read to its last full line (their offsets moved past lines set aside too)
                 exhausted = True
                 touched = {f.sid: f for f in files}
-            self._store(conn, docs, fts, markers, touched.values())
+            self._store(conn, docs, fts, markers, vocabulary, touched.values())
             count += len(docs)
             if progress is not None:
                 progress(total if exhausted else min(total, sum(f.offset for f in files) - start), total)
         return CatchUp(count, total, False)
 
-    def _store(self, conn: sqlite3.Connection, docs: list, fts: list, markers: list, files) -> None:
+    def _store(
+        self, conn: sqlite3.Connection, docs: list, fts: list, markers: list, vocabulary: set[str], files
+    ) -> None:
         conn.execute("BEGIN IMMEDIATE")
         try:
             conn.executemany("INSERT INTO docs VALUES (?,?,?,?,?,?,?,?)", docs)
-            conn.executemany("INSERT INTO fts(rowid, body, tag) VALUES (?,?,?)", fts)
+            conn.executemany("INSERT INTO fts(rowid, body, uni, tag) VALUES (?,?,?,?)", fts)
+            conn.executemany("INSERT OR IGNORE INTO words VALUES (?)", ((w,) for w in vocabulary))
             conn.executemany("INSERT OR REPLACE INTO markers VALUES (?,?,?)", markers)
             for f in files:
                 conn.execute(
@@ -489,7 +508,9 @@ class SearchIndex:
                 "SELECT sid, kind, target_id, name, path, last_id FROM files WHERE live"
             )
         }
-        expr = "{body} : (" + searchtext.fts_expression(terms) + ")"
+        expr = searchtext.fts_expression(terms, lambda prefix: _expand(conn, prefix))
+        if expr is None:
+            return []
         if target is not None:
             sids = [sid for sid, f in files.items() if f[1] == target]
             if not sids:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002fa1f"
@@ -21,6 +22,8 @@ _CJK_RUN = re.compile(f"[{_CJK}]+")
 _WORD_CHAR = f"[^\\W_{_CJK}]"  # a letter or digit that unicode61 keeps inside a word
 _HAS_TOKEN = re.compile(f"{_WORD_CHAR}|[{_CJK}]")
 _PIECE = re.compile(f"{_WORD_CHAR}+|[{_CJK}]+")
+_WORD = re.compile(f"{_WORD_CHAR}+")
+_CJK_CHAR = re.compile(f"[{_CJK}]")
 _QUERY_TERM = re.compile(r'"([^"]*)"?|(\S+)')
 
 SNIPPET_CHARS = 160  # the length of a snippet, about
@@ -39,6 +42,25 @@ class Term:
 def index_text(text: str) -> str:
     """``text`` as it is indexed: each CJK run spelled as its bigrams and its last character."""
     return _CJK_RUN.sub(_spell_run, text)
+
+
+def cjk_chars(text: str) -> str:
+    """The CJK characters of ``text``, one token each (a one-character query looks them up)."""
+    return " ".join(_CJK_CHAR.findall(text))
+
+
+def words(text: str) -> set[str]:
+    """The distinct words of ``text`` (not CJK) as the index folds them: lower case, no diacritics."""
+    found = set(_WORD.findall(text.lower()))
+    odd = [w for w in found if not w.isascii()]
+    for word in odd:
+        found.discard(word)
+        found.add(_strip_marks(word))
+    return found
+
+
+def _strip_marks(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
 def _spell_run(match: re.Match[str]) -> str:
@@ -62,9 +84,26 @@ def parse_query(query: str) -> list[Term]:
     return terms
 
 
-def fts_expression(terms: list[Term]) -> str:
-    """The FTS5 expression matching items that hold every term (each term a quoted phrase)."""
-    return " AND ".join(_phrase(term) for term in terms)
+def fts_expression(terms: list[Term], expand: Callable[[str], list[str] | None] | None = None) -> str | None:
+    """The FTS5 expression matching items that hold every term (each term a quoted phrase), or None when
+    a term can match nothing. ``expand(prefix)`` lists the indexed words starting with ``prefix`` (None
+    when there are too many): a one-word prefix term becomes their OR, which FTS5 walks lazily, where its
+    own prefix query would read the whole of every such word's list first."""
+    parts = []
+    for term in terms:
+        pieces = _PIECE.findall(term.text)
+        if len(pieces) == 1 and len(pieces[0]) == 1 and _CJK_RUN.fullmatch(pieces[0]):
+            parts.append(f'{{uni}} : "{pieces[0]}"')
+            continue
+        if term.prefix and expand is not None and len(pieces) == 1 and _WORD.fullmatch(pieces[0]):
+            found = expand(_strip_marks(pieces[0].lower()))
+            if found is not None:
+                if not found:
+                    return None
+                parts.append("{body} : (" + " OR ".join('"' + w.replace('"', '""') + '"' for w in found) + ")")
+                continue
+        parts.append("{body} : " + _phrase(term))
+    return " AND ".join(f"({part})" for part in parts)
 
 
 def _phrase(term: Term) -> str:
