@@ -30,6 +30,8 @@ QUERIES = [
     ("a Chinese word", "目标"),
     ("a Chinese phrase", "上下文压缩"),
     ("a prefix", "compr*"),
+    ("a short prefix", "co*"),
+    ("one Chinese character", "目"),
     ("common word, one chat", "summary @chat-07"),
 ]
 

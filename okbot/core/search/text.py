@@ -13,6 +13,7 @@ and the like never raise.
 from __future__ import annotations
 
 import re
+import string
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ _HAS_TOKEN = re.compile(f"{_WORD_CHAR}|[{_CJK}]")
 _PIECE = re.compile(f"{_WORD_CHAR}+|[{_CJK}]+")
 _WORD = re.compile(f"{_WORD_CHAR}+")
 _CJK_CHAR = re.compile(f"[{_CJK}]")
+_ASCII_SEPARATORS = str.maketrans({c: " " for c in string.punctuation})
 _QUERY_TERM = re.compile(r'"([^"]*)"?|(\S+)')
 
 SNIPPET_CHARS = 160  # the length of a snippet, about
@@ -41,16 +43,18 @@ class Term:
 
 def index_text(text: str) -> str:
     """``text`` as it is indexed: each CJK run spelled as its bigrams and its last character."""
-    return _CJK_RUN.sub(_spell_run, text)
+    return text if text.isascii() else _CJK_RUN.sub(_spell_run, text)
 
 
 def cjk_chars(text: str) -> str:
     """The CJK characters of ``text``, one token each (a one-character query looks them up)."""
-    return " ".join(_CJK_CHAR.findall(text))
+    return "" if text.isascii() else " ".join(_CJK_CHAR.findall(text))
 
 
 def words(text: str) -> set[str]:
     """The distinct words of ``text`` (not CJK) as the index folds them: lower case, no diacritics."""
+    if text.isascii():
+        return set(text.lower().translate(_ASCII_SEPARATORS).split())
     found = set(_WORD.findall(text.lower()))
     odd = [w for w in found if not w.isascii()]
     for word in odd:
