@@ -132,18 +132,27 @@ def _phrase(term: Term) -> str:
     return '"' + spelled.replace('"', '""') + '"' + ("*" if prefix else "")
 
 
+class _FoldTable(dict):
+    """``str.translate`` table: a character to its lower-case base letter, filled in as characters are met."""
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        base = unicodedata.normalize("NFD", char)[0].lower()
+        self[code] = folded = base if len(base) == 1 else char
+        return folded
+
+
+_FOLD = _FoldTable()
+
+
 def _fold(text: str) -> str:
     """Lower case without diacritics, one character for one, so positions in it are positions in ``text``."""
     if text.isascii():
         return text.lower()
-    out = []
-    for char in text:
-        if char.isascii():
-            out.append(char.lower())
-            continue
-        base = unicodedata.normalize("NFD", char)[0].lower()
-        out.append(base if len(base) == 1 else char)
-    return "".join(out)
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a letter whose lower case is longer (İ): character by character
+        lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    return lowered.translate(_FOLD)
 
 
 def term_pattern(term: Term) -> re.Pattern[str]:
