@@ -328,3 +328,11 @@ def test_prefix_of_many_words_and_of_few(chats):
     assert ids(index.search("zq42*")) == [("ada", 3)]  # expanded to the one word
     assert index.search("zqq*") == []  # no such word
     assert ids(index.search("Zébra* zq1x")) == [] and ids(index.search("ZQ1*")) == [("ada", 3)]
+
+
+def test_searching_before_the_first_build_finds_nothing_and_builds_nothing(chats):
+    ws, _, _ = chats
+    index = SearchIndex(workspace=ws)
+    assert index.search("compression") == []
+    assert index.catch_up().rebuilt
+    assert ids(index.search("compression")) == [("ada", 1)]

@@ -205,6 +205,7 @@ class SearchIndex:
 
     # ------------------------------------------------------------------ connections
     def _conn(self) -> sqlite3.Connection:
+        """This thread's connection (readers never create the schema: they find nothing until it is built)."""
         conn = getattr(self._local, "conn", None)
         if conn is not None and self._local.generation == self._generation:
             return conn
@@ -213,9 +214,6 @@ class SearchIndex:
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            if not self._schema_ok(conn):
-                with self._write_lock:
-                    self._create(conn)
         except sqlite3.DatabaseError:
             conn.close()
             raise
@@ -251,6 +249,13 @@ class SearchIndex:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+
+    def _writer_conn(self) -> sqlite3.Connection:
+        """This thread's connection, the schema created when the file lacks it or has another version's."""
+        conn = self._conn()
+        if not self._schema_ok(conn):
+            self._create(conn)
+        return conn
 
     def _discard_file(self) -> None:
         """Close every connection and delete the index file (it is corrupt); the next use makes a new one."""
@@ -298,7 +303,7 @@ class SearchIndex:
             raise ValueError(f"{path} is not an assistant's or squad's session.jsonl")
 
         def one() -> int:
-            conn = self._conn()
+            conn = self._writer_conn()
             row = conn.execute("SELECT offset FROM files WHERE live AND path=?", (str(path),)).fetchone()
             try:
                 if row is not None and os.stat(path).st_size == row[0]:
@@ -331,13 +336,13 @@ class SearchIndex:
                 self._file_lock.release()
 
     def _catch_up(self, progress: Progress | None) -> CatchUp:
-        conn = self._conn()
+        conn = self._writer_conn()
         fresh = conn.execute("SELECT count(*) FROM files").fetchone()[0] == 0
         dead = int(conn.execute("SELECT value FROM meta WHERE key='dead'").fetchone()[0])
         total = conn.execute("SELECT max(rowid) FROM docs").fetchone()[0] or 0  # rows are never deleted
         if total and dead * _DEAD_SHARE >= total:
             self._discard_file()
-            conn, fresh = self._conn(), True
+            conn, fresh = self._writer_conn(), True
         done = self._index(conn, self.workspace.list(), progress, every=True)
         return CatchUp(done.items, done.bytes, fresh)
 
@@ -502,6 +507,8 @@ class SearchIndex:
             raise OkBotError(f"the search index cannot be read ({exc})", hint="catching up rebuilds it") from exc
 
     def _search(self, conn: sqlite3.Connection, terms: list, target: str | None, limit: int) -> list[Hit]:
+        if not self._schema_ok(conn):
+            return []  # not built yet (or by another version): catch_up builds it
         files = {
             sid: (kind, tid, name, path, last_id)
             for sid, kind, tid, name, path, last_id in conn.execute(
