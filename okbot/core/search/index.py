@@ -9,7 +9,9 @@ records: :meth:`SearchIndex.catch_up` does it, in chunks that commit as they go 
 resumes), so the app runs it on a worker thread and the CLI in the foreground.
 
 The index holds no text: FTS5 runs contentless, a ``docs`` row per item says where its line is (file,
-offset, length) with its id, time, type and author, and a snippet is cut from the line itself.
+offset, length) with its id, time, type and author, and a snippet is cut from the line itself. A
+``words`` table lists every word indexed, so a prefix query can name the words it means; ``markers``
+holds each session's branch markers, so a hit from an earlier version of a message is marked as such.
 Contentless FTS5 cannot delete rows in the SQLite shipped with Python 3.11, so the rows of a file indexed
 again stay behind under a dead file id and are skipped by queries; once they make up a third of the index
 the next catch-up rebuilds it.

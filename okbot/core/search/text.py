@@ -2,9 +2,11 @@
 
 FTS5's ``unicode61`` tokenizer splits on spaces and punctuation, which finds English words but not Chinese
 or Japanese ones (a run of CJK characters is one token). So before text is indexed each CJK run is spelled
-as its overlapping bigrams and its last character (``上下文`` -> ``上下 下文 文``): a CJK query of two or
-more characters becomes the phrase of its bigrams, and a single character a prefix query (``上*``), so any
-substring is found. Latin words stay whole words; ``word*`` is a prefix query and ``"two words"`` a phrase.
+as its overlapping bigrams and its last character (``上下文`` -> ``上下 下文 文``), and every CJK character
+is also indexed alone in a column of its own: a CJK query of two or more characters becomes the phrase of
+its bigrams, and a single character looks up that column, so any substring is found. Latin words stay whole
+words; ``word*`` is a prefix (expanded to the indexed words it starts, :func:`words` lists them) and
+``"two words"`` a phrase.
 
 A query is always plain words: every term is quoted before it reaches FTS5, so ``"``, ``*``, ``AND``, ``(``
 and the like never raise.
