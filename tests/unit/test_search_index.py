@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 
 import pytest
 
@@ -336,3 +337,31 @@ def test_searching_before_the_first_build_finds_nothing_and_builds_nothing(chats
     assert index.search("compression") == []
     assert index.catch_up().rebuilt
     assert ids(index.search("compression")) == [("ada", 1)]
+
+
+def test_readers_on_other_threads_while_one_writes(chats):
+    ws, _, stores = chats
+    index = SearchIndex(workspace=ws)
+    index.catch_up()
+    errors: list[BaseException] = []
+    seen: list[int] = []
+    done = threading.Event()
+
+    def read() -> None:
+        try:
+            while not done.is_set():
+                seen.append(len(index.search("lemur")))
+        except BaseException as exc:  # reported by the assert below
+            errors.append(exc)
+
+    readers = [threading.Thread(target=read) for _ in range(2)]
+    for thread in readers:
+        thread.start()
+    for i in range(30):
+        stores["ada"].append(user_message(f"lemur {i}"))
+        index.catch_up()
+    done.set()
+    for thread in readers:
+        thread.join()
+    assert errors == []
+    assert len(index.search("lemur")) == 30 and max(seen, default=0) <= 30
