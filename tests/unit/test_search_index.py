@@ -365,3 +365,22 @@ def test_readers_on_other_threads_while_one_writes(chats):
         thread.join()
     assert errors == []
     assert len(index.search("lemur")) == 30 and max(seen, default=0) <= 30
+
+
+def test_a_renamed_target_and_a_moved_data_dir_are_not_indexed_again(chats, tmp_path):
+    ws, t, _ = chats
+    index = SearchIndex(tmp_path / "index.sqlite", workspace=ws)
+    index.catch_up()
+    ws.rename("Ada", "Ada Lovelace")
+    assert index.catch_up().items == 0
+    assert index.search("compression")[0].target_name == "Ada Lovelace"
+    index.close()
+    moved = tmp_path / "moved"
+    shutil.move(str(ws.root), moved)
+    again = SearchIndex(tmp_path / "index.sqlite", workspace=Workspace(moved))
+    before = again.parsed
+    assert again.catch_up().items == 0 and again.parsed == before
+    hit = again.search("compression")[0]
+    assert hit.snippet == "How does context compression work?"
+    relative = os.path.relpath(moved / "assistants" / "ada" / "session.jsonl")
+    assert again.catch_up_session(relative) == 0

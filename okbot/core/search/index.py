@@ -306,7 +306,9 @@ class SearchIndex:
 
         def one() -> int:
             conn = self._writer_conn()
-            row = conn.execute("SELECT offset FROM files WHERE live AND path=?", (str(path),)).fetchone()
+            row = conn.execute(
+                "SELECT offset FROM files WHERE live AND kind=? AND target_id=?", (kind, path.parent.name)
+            ).fetchone()
             try:
                 if row is not None and os.stat(path).st_size == row[0]:
                     return 0
@@ -445,10 +447,9 @@ class SearchIndex:
             except FileNotFoundError:
                 st = None
             if row is not None:
-                sid, name, old_path, offset, ino, checksum, last_id = row
+                sid, name, stored_path, offset, ino, checksum, last_id = row
                 same = (
                     st is not None
-                    and old_path == str(path)
                     and st.st_ino == ino
                     and st.st_size >= offset
                     and (st.st_size == offset or _checksum(path, offset) == checksum)
@@ -456,8 +457,8 @@ class SearchIndex:
                 if not same:
                     _retire(conn, sid)
                     row = None
-                elif name != target.name:
-                    conn.execute("UPDATE files SET name=? WHERE sid=?", (target.name, sid))
+                elif name != target.name or stored_path != str(path):  # renamed, or the data dir moved
+                    conn.execute("UPDATE files SET name=?, path=? WHERE sid=?", (target.name, str(path), sid))
             if st is None:
                 continue
             if row is None:
