@@ -22,7 +22,7 @@ _BOLD, _PLAIN = "\x1b[1m", "\x1b[0m"
 
 def add_parsers(sub: Any) -> None:
     """Declare ``search`` on the main parser's subcommands."""
-    p = sub.add_parser("search", help="find words in every chat (newest first)")
+    p = sub.add_parser("search", help="find words in every chat (the words together first, then newest first)")
     p.add_argument("query", metavar="QUERY", help='words (all must occur), "a phrase", prefix*; Chinese substrings')
     p.add_argument("--target", metavar="T", help="only this assistant or squad (id or name)")
     p.add_argument("--limit", type=int, default=50, metavar="N", help="at most N hits (default 50)")

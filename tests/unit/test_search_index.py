@@ -384,3 +384,13 @@ def test_a_renamed_target_and_a_moved_data_dir_are_not_indexed_again(chats, tmp_
     assert hit.snippet == "How does context compression work?"
     relative = os.path.relpath(moved / "assistants" / "ada" / "session.jsonl")
     assert again.catch_up_session(relative) == 0
+
+
+def test_words_together_come_before_newer_items_holding_them_apart(chats):
+    ws, _, stores = chats
+    stores["bob"].append(user_message("compression of the context"))  # newer, the words apart
+    index = SearchIndex(workspace=ws)
+    index.catch_up()
+    assert ids(index.search("context compression")) == [("ada", 1), ("bob", 3)]
+    assert ids(index.search("compression context")) == [("bob", 3), ("ada", 1)]  # neither in that order: newest
+    assert ids(index.search("context compression", limit=1)) == [("ada", 1)]

@@ -17,8 +17,10 @@ again stay behind under a dead file id and are skipped by queries; once they mak
 the next catch-up rebuilds it.
 
 Rows are numbered in the order they are indexed, and a build from scratch indexes the items of all
-sessions merged by time, so "newer" is the row number: hits come newest first (FTS5 walks the index
-backwards and stops at the limit, which keeps a common word as fast as a rare one).
+sessions merged by time, so "newer" is the row number. Hits come in two groups, each newest first: the
+items holding a query's words together (as one phrase), then those holding them apart. FTS5 walks the
+index backwards and stops at the limit, which keeps a common word as fast as a rare one; ranking every
+match (bm25) would read every match of a common word first.
 
 Threads: one writer at a time (a lock; SQLite's lock between processes), any number of readers, each on
 its own connection, in WAL mode.
@@ -27,6 +29,7 @@ its own connection, in WAL mode.
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import heapq
 import json
@@ -496,7 +499,8 @@ class SearchIndex:
     # ------------------------------------------------------------------ reading
     def search(self, query: str, *, target: str | None = None, limit: int = 50) -> list[Hit]:
         """The items holding every word of ``query`` (plain words, ``"a phrase"``, ``prefix*``; CJK
-        substrings), newest first, at most ``limit``; only in assistant or squad ``target`` (an id) if
+        substrings), at most ``limit``: those holding the words together (as one phrase) first, then the
+        others, each group newest first; only in assistant or squad ``target`` (an id) if
         given. Reads the index as it is: call :meth:`catch_up` first for what was appended since."""
         terms = searchtext.parse_query(query)
         if not terms or limit <= 0:
@@ -518,17 +522,31 @@ class SearchIndex:
                 "SELECT sid, kind, target_id, name, path, last_id FROM files WHERE live"
             )
         }
-        expr = searchtext.fts_expression(terms, lambda prefix: _expand(conn, prefix))
+        expand = functools.partial(_expand, conn)
+        expr = searchtext.fts_expression(terms, expand)
         if expr is None:
             return []
+        tiers = [expr]
+        if len(terms) > 1 and not any(term.prefix for term in terms):  # the words together come first
+            tiers.insert(0, searchtext.fts_expression([searchtext.Term(" ".join(t.text for t in terms))], expand))
         if target is not None:
             sids = [sid for sid, f in files.items() if f[1] == target]
             if not sids:
                 return []
-            expr = f'tag : "s{sids[0]}" AND ' + expr
+            tiers = [f'tag : "s{sids[0]}" AND {tier}' for tier in tiers if tier]
+        rows: list[tuple] = []
+        for tier in tiers:
+            if tier:
+                rows += self._rows(conn, tier, files, limit - len(rows), {r[0] for r in rows})
+        branches = self._branches(conn, {r[1] for r in rows}, files)
+        return [self._hit(r, files[r[1]], branches[r[1]], terms) for r in rows]
+
+    @staticmethod
+    def _rows(conn: sqlite3.Connection, expr: str, files: dict, want: int, skip: set[int]) -> list[tuple]:
+        """Up to ``want`` docs rows matching ``expr``, newest first, of live files and not in ``skip``."""
         rows: list[tuple] = []
         before = 1 << 62
-        while len(rows) < limit:
+        while len(rows) < want:
             ids = [
                 r[0]
                 for r in conn.execute(
@@ -543,13 +561,11 @@ class SearchIndex:
                 f"SELECT rowid, sid, item_id, off, len, ts, type, author FROM docs WHERE rowid IN ({marks})", ids
             ).fetchall()
             found.sort(key=lambda r: -r[0])
-            rows.extend(r for r in found if r[1] in files)
+            rows.extend(r for r in found if r[1] in files and r[0] not in skip)
             before = ids[-1]
             if len(ids) < _FETCH:
                 break
-        rows = rows[:limit]
-        branches = self._branches(conn, {r[1] for r in rows}, files)
-        return [self._hit(r, files[r[1]], branches[r[1]], terms) for r in rows]
+        return rows[:want]
 
     @staticmethod
     def _branches(conn: sqlite3.Connection, sids: set[int], files: dict) -> dict[int, list[tuple[int, int]] | None]:
