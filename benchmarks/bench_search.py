@@ -155,7 +155,7 @@ def run() -> str:
                 ],
             ),
             table(
-                f"Query latency, 50 hits, newest first (ms, {QUERY_RUNS} runs; goal p95 <= {GOAL_MS:.0f})",
+                f"Query latency, up to 50 hits with snippets (ms, {QUERY_RUNS} runs; goal p95 <= {GOAL_MS:.0f})",
                 ["query", "text", "hits", "median", "p95", "goal"],
                 rows,
             ),
