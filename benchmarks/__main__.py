@@ -12,6 +12,7 @@ from benchmarks import (
     bench_mcp,
     bench_memory,
     bench_runner,
+    bench_search,
     bench_ui,
     bench_versions,
 )
@@ -28,6 +29,7 @@ def main() -> int:
     print(bench_ui.run())
     print(bench_versions.run())
     print(bench_mcp.run())
+    print(bench_search.run())
     return 0
 
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from okbot import __version__, cli_export, cli_import, cli_mcp, cli_provider
+from okbot import __version__, cli_export, cli_import, cli_mcp, cli_provider, cli_search
 from okbot.storage.errors import OkBotError
 
 TARGET_HELP = "an assistant or squad id or name"
@@ -126,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_mcp.add_parsers(sub)
     cli_export.add_parsers(sub)
     cli_import.add_parsers(sub)
+    cli_search.add_parsers(sub)
     return parser
 
 
@@ -382,6 +383,7 @@ _HANDLERS = {
     "set-model": cli_provider.cmd_set_model,
     "mcp": cli_mcp.cmd_mcp,
     "import-okbot": cli_import.cmd_import_okbot,
+    "search": cli_search.cmd_search,
     "chat": _cmd_chat,
     "context": _cmd_context,
     "compress": _cmd_compress,

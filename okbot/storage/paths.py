@@ -100,3 +100,8 @@ def resources_dir() -> Path:
 
 def resource(*parts: str) -> Path:
     return resources_dir().joinpath(*parts)
+
+
+def search_index_file() -> Path:
+    """The full-text index over every session (``index/search.sqlite``), rebuilt from the records if lost."""
+    return data_dir() / "index" / "search.sqlite"
