@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
         self.sidebar = Sidebar(self.model)
         self.sidebar.current_changed.connect(self._on_sidebar_current_changed)
         self.sidebar.create_requested.connect(self.create_assistant)
+        self.sidebar.search_requested.connect(self.open_search)
         self.sidebar.create_squad_requested.connect(self.open_squad_dialog)
         self.sidebar.edit_squad_requested.connect(self.open_squad_dialog)
         self.sidebar.edit_assistant_requested.connect(self.open_assistant_dialog)

@@ -13,6 +13,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
+    QPointF,
     QRect,
     QRectF,
     QSize,
@@ -20,7 +21,19 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QKeyEvent, QKeySequence, QPainter, QPalette, QPen
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QIcon,
+    QKeyEvent,
+    QKeySequence,
+    QPainter,
+    QPalette,
+    QPen,
+    QPixmap,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -163,6 +176,7 @@ class Sidebar(QWidget):
     rename_requested = Signal(object, str)  # Target, new name
     delete_requested = Signal(object)  # Target (after the user confirmed)
     undo_requested = Signal(str)  # trash id
+    search_requested = Signal()  # the search across every chat's messages
 
     def __init__(self, model: TargetListModel, parent: Any = None) -> None:
         super().__init__(parent)
@@ -177,9 +191,16 @@ class Sidebar(QWidget):
 
         self.search = QLineEdit(self)
         self.search.setObjectName("sidebarSearch")
-        self.search.setPlaceholderText("Search")
+        self.search.setPlaceholderText("Filter chats")
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._on_search_text_changed)
+
+        self.find_button = QToolButton(self)
+        self.find_button.setObjectName("findButton")
+        self.find_button.setIcon(magnifier_icon(self.palette().color(QPalette.ColorRole.ButtonText)))
+        self.find_button.setToolTip("Search the messages of every chat (Ctrl+Shift+F)")
+        self.find_button.setAutoRaise(True)
+        self.find_button.clicked.connect(self.search_requested)
 
         self.new_button = QToolButton(self)
         self.new_button.setObjectName("newButton")
@@ -216,6 +237,7 @@ class Sidebar(QWidget):
         top.setContentsMargins(8, 8, 8, 4)
         top.setSpacing(4)
         top.addWidget(self.search, 1)
+        top.addWidget(self.find_button)
         top.addWidget(self.new_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -390,3 +412,19 @@ class Sidebar(QWidget):
         self.banner.show()
         if kind == "confirm":
             self.banner.primary.setFocus()
+
+
+def magnifier_icon(color: QColor, size: int = 16) -> QIcon:
+    """A magnifying glass drawn in ``color`` (no icon theme or emoji font needed)."""
+    pixmap = QPixmap(size * 2, size * 2)  # drawn at twice the size: sharp on high-DPI screens too
+    pixmap.setDevicePixelRatio(2)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    pen = QPen(color, 1.6)
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    painter.setPen(pen)
+    painter.drawEllipse(QRectF(2.5, 2.5, 8, 8))
+    painter.drawLine(QPointF(9.6, 9.6), QPointF(13.5, 13.5))
+    painter.end()
+    return QIcon(pixmap)

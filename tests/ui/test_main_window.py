@@ -356,6 +356,7 @@ def test_shortcuts_focus_the_composer(qtbot: QtBot, workspace: Workspace) -> Non
         "newChatAction": "Ctrl+N",
         "settingsAction": "Ctrl+,",
         "focusAction": "Ctrl+L",
+        "searchAction": "Ctrl+Shift+F",
         "stopAction": "Esc",
     }
 
