@@ -270,6 +270,31 @@ def render_mcp(ctx: object, target: object, out: Path) -> list[Path]:
     return written
 
 
+def render_search(ctx: object, out: Path) -> list[Path]:
+    """Search all chats (Ctrl+Shift+F) for "parquet": the hits across chats, then the chat opened at one,
+    the word highlighted by its find bar."""
+    from okbot.ui.main_window import MainWindow
+
+    window = MainWindow(ctx)
+    window.resize(*WINDOW_SIZE)
+    window.show()
+    window.activateWindow()
+    dialog = window.open_search()
+    dialog.edit.setText("parquet")
+    dialog.search_now()
+    settle(ctx, until=lambda: dialog.hits and not dialog._catching_up)
+    dialog.search_now()  # the index caught up meanwhile: every hit
+    settle(ctx, until=lambda: len(dialog.hits) > 1)
+    written = [grab(dialog, out / "search-all-chats.png")]
+    dialog.choose(min(2, len(dialog.hits) - 1))
+    settle(ctx, until=lambda: window.current_page().view.finder().current_match() is not None)
+    written.append(grab(window, out / "search-opened-at-hit.png"))
+    window.close()
+    window.deleteLater()
+    settle(ctx)
+    return written
+
+
 def render_all(out: Path) -> list[Path]:
     """Every screenshot, in the order the README shows them."""
     from PySide6.QtWidgets import QApplication
@@ -324,6 +349,7 @@ def render_all(out: Path) -> list[Path]:
         written += render_chat_view(ctx, out)
         written += render_chat_thought(ctx, out)
         written += render_mcp(ctx, chat_target, out)
+        written += render_search(ctx, out)
     finally:
         from okbot.ui.tasks import shutdown_tasks
 

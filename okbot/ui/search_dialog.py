@@ -13,7 +13,7 @@ import html
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -30,10 +30,11 @@ LIMIT = 50
 _WHO = {"user": "You", "tool_result": "a tool", "tool_call": "a tool call"}
 
 
-def hit_html(hit: Any) -> str:
-    """The two lines of one hit: chat · date · who (· an earlier version), then the snippet, matches in bold."""
+def hit_html(hit: Any, names: dict[str, str] | None = None) -> str:
+    """The two lines of one hit: chat · date · who (· an earlier version), then the snippet, matches in bold.
+    ``names`` maps assistant ids to their names (who spoke in a squad)."""
     when = _date(hit.ts)
-    who = _WHO.get(hit.type, "") or (hit.target_name if hit.author == hit.target_id else hit.author)
+    who = _WHO.get(hit.type, "") or (names or {}).get(hit.author, hit.author)
     parts = [f"<b>{html.escape(hit.target_name)}</b>", html.escape(when), html.escape(who)]
     if hit.replaced:
         parts.append("<i>an earlier version, since replaced</i>")
@@ -72,6 +73,7 @@ class SearchDialog(QDialog):
         self.ctx = ctx
         self.resize(640, 480)
         self.hits: list[Any] = []
+        self.names: dict[str, str] = {}  # assistant id -> name, for who spoke
         self._generation = 0
         self._caught_up = False
         self._catching_up = False
@@ -125,10 +127,15 @@ class SearchDialog(QDialog):
             self._show_status("")
             return
         generation = self._generation
-        index = self.ctx.search_index
+        index, workspace = self.ctx.search_index, self.ctx.workspace
+
+        def find() -> tuple[list[Any], dict[str, str]]:
+            hits = index.search(query, limit=LIMIT)
+            return hits, {a.id: a.name for a in workspace.assistants()} if hits else {}
+
         self.ctx.tasks.run(
-            lambda: index.search(query, limit=LIMIT),
-            lambda hits: self._on_found(generation, hits),
+            find,
+            lambda found: self._on_found(generation, *found),
             lambda exc: self._on_search_failed(generation, exc),
             owner=self,
         )
@@ -159,9 +166,10 @@ class SearchDialog(QDialog):
             self._show_status(f"The search index could not be updated: {exc}")
         self.search_now()
 
-    def _on_found(self, generation: int, hits: list[Any]) -> None:
+    def _on_found(self, generation: int, hits: list[Any], names: dict[str, str]) -> None:
         if generation != self._generation:
             return
+        self.names = names
         self._show_hits(hits)
         more = "" if self._caught_up or not self._catching_up else " (still indexing)"
         if not hits:
@@ -179,14 +187,15 @@ class SearchDialog(QDialog):
     def _show_hits(self, hits: list[Any]) -> None:
         self.hits = list(hits)
         self.list.clear()
+        width = max(200, self.list.viewport().width() - 2)
         for hit in self.hits:
             item = QListWidgetItem(self.list)
-            label = QLabel(hit_html(hit))
+            label = QLabel(hit_html(hit, self.names))
             label.setTextFormat(Qt.TextFormat.RichText)
             label.setWordWrap(True)
             label.setContentsMargins(6, 4, 6, 4)
             label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-            item.setSizeHint(label.sizeHint())
+            item.setSizeHint(QSize(width, label.heightForWidth(width)))
             item.setToolTip(hit.snippet)
             self.list.setItemWidget(item, label)
         if self.hits:
