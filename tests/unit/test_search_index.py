@@ -394,3 +394,19 @@ def test_words_together_come_before_newer_items_holding_them_apart(chats):
     assert ids(index.search("context compression")) == [("ada", 1), ("bob", 3)]
     assert ids(index.search("compression context")) == [("bob", 3), ("ada", 1)]  # neither in that order: newest
     assert ids(index.search("context compression", limit=1)) == [("ada", 1)]
+
+
+def test_the_index_files_are_private_like_the_records(tmp_path) -> None:
+    from okbot.core.items import user_message
+    from okbot.core.search import SearchIndex
+    from okbot.core.session import SessionStore
+    from okbot.core.workspace import Workspace
+
+    ws = Workspace()
+    SessionStore(ws.ensure_default().session_path).append(user_message("private words"))
+    index = SearchIndex(workspace=ws)
+    index.catch_up()
+    assert [h.item_id for h in index.search("private")] == [1]
+    made = [p for p in index.path.parent.iterdir() if p.name.startswith("search.sqlite")]
+    assert made and {oct(p.stat().st_mode & 0o777) for p in made} == {"0o600"}
+    index.close()

@@ -49,7 +49,7 @@ from okbot.core.session.lines import lines_forward
 from okbot.core.session.parse import check_line
 from okbot.core.workspace import Target, Workspace
 from okbot.storage import paths
-from okbot.storage.datalock import FileLock
+from okbot.storage.datalock import PRIVATE_FILE_MODE, FileLock
 from okbot.storage.errors import OkBotError
 
 SCHEMA_VERSION = 3
@@ -215,6 +215,8 @@ class SearchIndex:
         if conn is not None and self._local.generation == self._generation:
             return conn
         paths.ensure_private_dir(self.path.parent)
+        # private like the records it points into (its words are theirs); SQLite gives -wal/-shm the same mode
+        os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, PRIVATE_FILE_MODE))
         conn = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
