@@ -46,7 +46,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from okbot import __version__
-from okbot.storage.atomic import PRIVATE_FILE_MODE, fsync_dir
+from okbot.storage.atomic import PRIVATE_FILE_MODE, atomic_open, fsync_dir
 from okbot.storage.datalock import DATA_DIR_LOCK_NAME, DataDirLock
 from okbot.storage.errors import OkBotError
 
@@ -147,49 +147,35 @@ def create_backup(data_dir: Path, dest: Path, *, force: bool = False, progress: 
         raise OkBotError(f"{dest} exists", hint="choose another file, or add --force to replace it")
     if not dest.parent.is_dir():
         raise OkBotError(f"no folder {dest.parent}")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
-    tmp = Path(tmp_name)
-    skip = {tmp.resolve(), dest.resolve()} if data_dir.exists() else set()
-    files = list(_walk(data_dir.resolve(), skip)) if data_dir.exists() else []
-    total = sum(size for _, _, size in files)
-    done = 0
-
-    def on_bytes(n: int) -> None:
-        nonlocal done
-        done += n
-        if progress is not None:
-            progress(done, total)
-
     listed: list[dict[str, Any]] = []
-    try:
-        with os.fdopen(fd, "wb") as raw:
-            with zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as zf:
-                for rel, path, seen in files:
-                    try:
-                        size, sha = _copy_into(zf, DATA_PREFIX + str(rel), path, seen, on_bytes)
-                    except FileNotFoundError:
-                        continue  # removed since the walk (a temp file renamed away): not data any more
-                    listed.append({"path": str(rel), "size": size, "sha256": sha})
-                manifest = {
-                    "format": FORMAT,
-                    "formatVersion": FORMAT_VERSION,
-                    "okbotVersion": __version__,
-                    "createdAt": _now(),
-                    "files": listed,
-                    "leftOut": [*LEFT_OUT_FILES.values(), *LEFT_OUT_DIRS.values(), "lock and temp files", "symlinks"],
-                }
-                zf.writestr(MANIFEST_NAME, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
-            raw.flush()
-            os.fsync(raw.fileno())
-        os.chmod(tmp, PRIVATE_FILE_MODE)
-        os.replace(tmp, dest)
-    except BaseException:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise
-    fsync_dir(dest.parent)
+    with atomic_open(dest, "wb") as (raw, tmp):
+        skip = {tmp.resolve(), dest.resolve()} if data_dir.exists() else set()
+        files = list(_walk(data_dir.resolve(), skip)) if data_dir.exists() else []
+        total = sum(size for _, _, size in files)
+        done = 0
+
+        def on_bytes(n: int) -> None:
+            nonlocal done
+            done += n
+            if progress is not None:
+                progress(done, total)
+
+        with zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as zf:
+            for rel, path, seen in files:
+                try:
+                    size, sha = _copy_into(zf, DATA_PREFIX + str(rel), path, seen, on_bytes)
+                except FileNotFoundError:
+                    continue  # removed since the walk (a temp file renamed away): not data any more
+                listed.append({"path": str(rel), "size": size, "sha256": sha})
+            manifest = {
+                "format": FORMAT,
+                "formatVersion": FORMAT_VERSION,
+                "okbotVersion": __version__,
+                "createdAt": _now(),
+                "files": listed,
+                "leftOut": [*LEFT_OUT_FILES.values(), *LEFT_OUT_DIRS.values(), "lock and temp files", "symlinks"],
+            }
+            zf.writestr(MANIFEST_NAME, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
     return BackupReport(dest, len(listed), sum(f["size"] for f in listed), list(manifest["leftOut"]))
 
 

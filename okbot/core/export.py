@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
-import tempfile
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
@@ -40,7 +38,7 @@ from okbot.core.items import is_delegation, is_member_answer, now_iso, split_app
 from okbot.core.roster import SquadRoster
 from okbot.core.session import SessionStore
 from okbot.core.workspace import Target, Workspace, read_json_object
-from okbot.storage.atomic import PRIVATE_FILE_MODE, fsync_dir
+from okbot.storage.atomic import atomic_open
 from okbot.storage.errors import OkBotError
 
 FORMATS = ("md", "json")
@@ -245,19 +243,5 @@ def export_to_file(
         raise OkBotError(f"{path} exists", hint="choose another file, or add --force to replace it")
     if not path.parent.is_dir():
         raise OkBotError(f"no folder {path.parent}")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            written = export_chat(target, workspace, fmt, fh, progress=progress)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, PRIVATE_FILE_MODE)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    fsync_dir(path.parent)
-    return written
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as (fh, _tmp):
+        return export_chat(target, workspace, fmt, fh, progress=progress)

@@ -8,8 +8,10 @@ import os
 import re
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from okbot.storage import paths
 
@@ -51,6 +53,28 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = False) -> None
         if backup and path.exists():
             bak = path.with_name(path.name + ".bak")
             _replace_backup(path, bak)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_dir(path.parent)
+
+
+@contextmanager
+def atomic_open(path: Path, mode: str = "wb", **options: Any) -> Iterator[tuple[IO[Any], Path]]:
+    """``(file, its temp path)`` for writing ``path`` whole or not at all: a private temp file beside it,
+    fsynced and renamed over ``path`` when the block ends, removed when it raises (an export, a backup)."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, mode, **options) as fh:
+            yield fh, Path(tmp)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, PRIVATE_FILE_MODE)
         os.replace(tmp, path)
     except BaseException:
         try:
