@@ -65,6 +65,7 @@ class SearchDialog(QDialog):
     """The search box and its hits; ``hit_chosen(Hit)`` when the user opens one (the dialog then hides)."""
 
     hit_chosen = Signal(object)
+    indexing = Signal(int, int)  # bytes read, bytes to read (emitted by the worker; delivered queued)
 
     def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -93,6 +94,7 @@ class SearchDialog(QDialog):
         self.list.itemActivated.connect(self._on_list_item_activated)
         self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._debounce.timeout.connect(self.search_now)
+        self.indexing.connect(self._on_indexing, Qt.ConnectionType.QueuedConnection)
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.edit)
@@ -115,7 +117,10 @@ class SearchDialog(QDialog):
             return
         self._catching_up = True
         self._show_status("Updating the search index…")
-        self.ctx.tasks.run(self.ctx.search_index.catch_up, self._on_caught_up, self._on_catch_up_failed, owner=self)
+        index, report = self.ctx.search_index, self.indexing.emit
+        self.ctx.tasks.run(
+            lambda: index.catch_up(progress=report), self._on_caught_up, self._on_catch_up_failed, owner=self
+        )
 
     def search_now(self) -> None:
         """Run the query in the box now (on a worker); older answers still arriving are dropped."""
@@ -152,6 +157,10 @@ class SearchDialog(QDialog):
 
     def _on_list_item_activated(self, item: QListWidgetItem) -> None:
         self.choose(self.list.row(item))
+
+    def _on_indexing(self, done: int, total: int) -> None:
+        if self._catching_up and total:
+            self._show_status(f"Building the search index from your chats… {100 * done // total}%")
 
     def _on_caught_up(self, _done: Any) -> None:
         self._catching_up, self._caught_up = False, True

@@ -37,6 +37,9 @@ def test_search_finds_messages_in_every_chat_and_opens_one_at_its_message(qtbot:
     real_search = index.search
     index.search = lambda *a, **k: threads.append(threading.current_thread().name) or real_search(*a, **k)
 
+    progress: list[tuple[int, int]] = []
+    window.open_search().indexing.connect(lambda done, total: progress.append((done, total)))
+    window.open_search().hide()
     qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     dialog = window.findChild(SearchDialog)
     assert dialog is not None and dialog.isVisible()
@@ -46,6 +49,7 @@ def test_search_finds_messages_in_every_chat_and_opens_one_at_its_message(qtbot:
     assert [h.item_id for h in dialog.hits] == [202, 1]  # newest first
     assert "<b>ferry</b>" in hit_html(dialog.hits[1]) and dialog.status.text().startswith("2 found")
     assert threading.main_thread().name not in threads  # every query ran on a worker
+    assert progress and progress[-1][0] == progress[-1][1] > 0  # the first build reported how far it got
 
     dialog.edit.setText("saffron")
     qtbot.waitUntil(lambda: {h.target_name for h in dialog.hits} == {"Cook"}, timeout=20_000)
