@@ -43,30 +43,17 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = False) -> None
     path = Path(path)
     paths.ensure_private_dir(path.parent)
     _sweep_stale_temps(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, PRIVATE_FILE_MODE)
-        if backup and path.exists():
-            bak = path.with_name(path.name + ".bak")
-            _replace_backup(path, bak)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    fsync_dir(path.parent)
+    with atomic_open(path, "wb", backup=backup) as (fh, _tmp):
+        fh.write(data)
 
 
 @contextmanager
-def atomic_open(path: Path, mode: str = "wb", **options: Any) -> Iterator[tuple[IO[Any], Path]]:
+def atomic_open(
+    path: Path, mode: str = "wb", *, backup: bool = False, **options: Any
+) -> Iterator[tuple[IO[Any], Path]]:
     """``(file, its temp path)`` for writing ``path`` whole or not at all: a private temp file beside it,
-    fsynced and renamed over ``path`` when the block ends, removed when it raises (an export, a backup)."""
+    fsynced and renamed over ``path`` when the block ends, removed when it raises. With ``backup`` the
+    version it replaces is kept as ``<name>.bak`` first."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -75,6 +62,8 @@ def atomic_open(path: Path, mode: str = "wb", **options: Any) -> Iterator[tuple[
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, PRIVATE_FILE_MODE)
+        if backup and path.exists():
+            _replace_backup(path, path.with_name(path.name + ".bak"))
         os.replace(tmp, path)
     except BaseException:
         try:

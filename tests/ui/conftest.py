@@ -6,10 +6,16 @@ from collections.abc import Iterator
 
 import pytest
 
+from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
 from okbot.ui.app_context import AppContext
 from tests.helpers.env import settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer
+from tests.helpers.keyrings import no_keyring, system_keyring
+
+# The keys and settings tests run as on a desktop without a keyring (this machine's own is never
+# touched): ``pytestmark = KEYLESS`` in their module.
+KEYLESS = pytest.mark.usefixtures("no_system_keyring")
 
 
 @pytest.fixture(autouse=True)
@@ -28,3 +34,19 @@ def ctx(qapp: object, server: FakeOpenAIServer) -> Iterator[AppContext]:
     context = AppContext.create(ws, settings)
     yield context
     context.tasks.wait_for_done(5000)
+
+
+@pytest.fixture
+def no_system_keyring() -> Iterator[None]:
+    """No system keyring unless the test sets one."""
+    with system_keyring(no_keyring()):
+        yield
+
+
+@pytest.fixture
+def serverless_ctx() -> AppContext:
+    """An AppContext in the test's OKBOT_HOME holding the default assistant, with the settings as stored
+    (no fake server: for the tests of setting a provider up)."""
+    workspace = Workspace()
+    workspace.ensure_default()
+    return AppContext.create(workspace, Settings.load())

@@ -30,8 +30,17 @@ from okbot.ui.first_run import FirstRunPanel
 from okbot.ui.main_window import MainWindow
 from okbot.ui.settings.provider_setup import LocalServerCandidate, probe_server
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
-from tests.helpers.keyrings import MemoryKeyring, no_keyring, system_keyring
+from tests.helpers.keyrings import MemoryKeyring, system_keyring
+from tests.ui.conftest import KEYLESS
 from tests.ui.settings_doubles import closed_port_url
+
+pytestmark = KEYLESS
+
+
+@pytest.fixture
+def ctx(serverless_ctx: AppContext) -> AppContext:
+    return serverless_ctx
+
 
 KEY = "first-run-key-0123456789abcdef"  # not shaped like an sk- key: only being remembered redacts it
 
@@ -51,20 +60,6 @@ def log_file(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
             logger.removeHandler(handler)
             handler.close()
     logger.setLevel(level)
-
-
-@pytest.fixture(autouse=True)
-def _no_system_keyring() -> Iterator[None]:
-    """Like a desktop without a keyring (this machine's own, if any, is never touched)."""
-    with system_keyring(no_keyring()):
-        yield
-
-
-@pytest.fixture
-def ctx() -> AppContext:
-    workspace = Workspace()
-    workspace.ensure_default()
-    return AppContext.create(workspace, Settings.load())
 
 
 @pytest.fixture

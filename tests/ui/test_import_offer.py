@@ -3,34 +3,25 @@ dir is there and nothing came from it yet; the import runs in the background and
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
 
-from okbot.config.settings import Settings
 from okbot.core.import_okbot import import_okbot
-from okbot.core.workspace import Workspace
 from okbot.ui.app_context import AppContext
 from okbot.ui.first_run import FirstRunPanel
 from okbot.ui.settings.provider_setup import LocalServerCandidate
-from tests.helpers.keyrings import no_keyring, system_keyring
+from tests.ui.conftest import KEYLESS
 from tests.ui.settings_doubles import closed_port_url
 from tests.unit.test_import_okbot import build_sample, snapshot
 
-
-@pytest.fixture(autouse=True)
-def _no_system_keyring() -> Iterator[None]:
-    with system_keyring(no_keyring()):
-        yield
+pytestmark = KEYLESS
 
 
 @pytest.fixture
-def ctx() -> AppContext:
-    workspace = Workspace()
-    workspace.ensure_default()
-    return AppContext.create(workspace, Settings.load())
+def ctx(serverless_ctx: AppContext) -> AppContext:
+    return serverless_ctx
 
 
 def make_panel(qtbot: QtBot, ctx: AppContext, okbot_dir: Path) -> FirstRunPanel:

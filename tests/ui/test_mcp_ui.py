@@ -21,16 +21,12 @@ from okbot.ui.app_context import AppContext
 from okbot.ui.approval_card import ApprovalCard
 from okbot.ui.assistant_dialog import AssistantDialog
 from okbot.ui.chat_page import ChatPage
-from tests.helpers.keyrings import no_keyring, system_keyring
+from tests.ui.conftest import KEYLESS
+
+pytestmark = KEYLESS
 
 REPO = Path(__file__).resolve().parents[2]
 TEST_SERVER = McpServerConfig("test", sys.executable, ("-m", "tests.helpers.mcp_server"), env=("PYTHONPATH",))
-
-
-@pytest.fixture(autouse=True)
-def _no_system_keyring() -> Iterator[None]:
-    with system_keyring(no_keyring()):
-        yield
 
 
 @pytest.fixture

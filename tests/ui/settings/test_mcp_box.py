@@ -20,16 +20,12 @@ from okbot.ui.app_context import AppContext
 from okbot.ui.settings import SettingsDialog
 from okbot.ui.settings.mcp_box import McpBox
 from okbot.ui.settings.mcp_form import KEPT, McpForm
-from tests.helpers.keyrings import no_keyring, system_keyring
+from tests.ui.conftest import KEYLESS
+
+pytestmark = KEYLESS
 
 REPO = Path(__file__).resolve().parents[3]
 SERVER_ARGS = "-m tests.helpers.mcp_server"
-
-
-@pytest.fixture(autouse=True)
-def _no_system_keyring() -> Iterator[None]:
-    with system_keyring(no_keyring()):
-        yield
 
 
 @pytest.fixture

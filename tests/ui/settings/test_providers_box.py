@@ -2,34 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from pytestqt.qtbot import QtBot
 
 from okbot.config.settings import Settings
-from okbot.core.workspace import Workspace
 from okbot.llm.keystore import KeyStore
 from okbot.storage import paths
 from okbot.ui.app_context import AppContext
 from okbot.ui.settings import SettingsDialog
 from tests.helpers.fake_openai import FakeOpenAIServer
-from tests.helpers.keyrings import no_keyring, system_keyring
+from tests.ui.conftest import KEYLESS
 
-KEY = "sk-box-0123456789abcdef"
-
-
-@pytest.fixture(autouse=True)
-def _no_system_keyring() -> Iterator[None]:
-    with system_keyring(no_keyring()):
-        yield
+pytestmark = KEYLESS
 
 
 @pytest.fixture
-def ctx() -> AppContext:
-    workspace = Workspace()
-    workspace.ensure_default()
-    return AppContext.create(workspace, Settings.load())
+def ctx(serverless_ctx: AppContext) -> AppContext:
+    return serverless_ctx
+
+
+KEY = "sk-box-0123456789abcdef"
 
 
 def settle(qtbot: QtBot, ctx: AppContext) -> None:

@@ -16,7 +16,7 @@ from okbot.config.schema import SECTIONS, SETTINGS, setting
 from okbot.config.settings import Settings
 from okbot.core.compression import structure
 from okbot.core.items import new_item, user_message
-from okbot.core.workspace import Target, Workspace
+from okbot.core.workspace import Target
 from okbot.llm.keystore import KeyStore
 from okbot.storage import paths
 from okbot.ui.app_context import AppContext
@@ -24,22 +24,16 @@ from okbot.ui.settings import PAGE_KEYS, SettingsDialog
 from okbot.ui.settings.compression_page import NO_CHAT
 from okbot.ui.settings.fields import BoolField, ChoiceField, FloatField, IntField, RatioField, TextField
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
-from tests.helpers.keyrings import MemoryKeyring, no_keyring, system_keyring
+from tests.helpers.keyrings import MemoryKeyring, system_keyring
+from tests.ui.conftest import KEYLESS
 from tests.ui.settings_doubles import closed_port_url
 
-
-@pytest.fixture(autouse=True)
-def _no_system_keyring() -> Iterator[None]:
-    """No system keyring unless a test sets one (this machine's own is never touched)."""
-    with system_keyring(no_keyring()):
-        yield
+pytestmark = KEYLESS
 
 
 @pytest.fixture
-def ctx() -> AppContext:
-    workspace = Workspace()
-    workspace.ensure_default()
-    return AppContext.create(workspace, Settings.load())
+def ctx(serverless_ctx: AppContext) -> AppContext:
+    return serverless_ctx
 
 
 @pytest.fixture
