@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -158,9 +157,8 @@ def test_saving_a_slow_server_does_not_block_the_gui_thread(qtbot: QtBot, ctx: A
     box.add_button.click()
     form = box.form
     fill_local(form, "slow", args=SERVER_ARGS + " --never-start")
-    began = time.monotonic()
     form.save_button.click()
-    assert time.monotonic() - began < 0.5 and ctx.tasks.pending == 1
+    assert ctx.tasks.pending == 1  # saved and back: the 2 s start-up runs on a worker
     assert not box.check_button.isEnabled() and box.status.text().endswith("starting it to read its tools…")
     settle(qtbot, ctx)
     assert box.list.item(0).text() == "slow — failed" and box.check_button.isEnabled()

