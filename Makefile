@@ -5,6 +5,7 @@
 #   make bench   install (if needed) and run the benchmarks
 #   make stress  the hardening harnesses: crash kills, fuzzing, provider faults (figures)
 #   make lint    ruff: the code is laid out by ruff format, and passes ruff check (incl. complexity)
+#   make translations  compile resources/i18n/*.ts into the .qm catalogues (every target that runs OkBot does it)
 #   make screenshots  render the README screenshots into docs/screenshots (offscreen, fake server)
 #   make package the desktop app in dist/okbot/ + dist/okbot-<version>-linux-x86_64.tar.gz, smoke-tested
 #   make clean   remove build output and caches (keeps the venv); `make distclean` drops it too
@@ -25,14 +26,14 @@ INSTALL_STAMP = $(VENV)/.okbot-install.stamp
 TEST_STAMP = $(VENV)/.okbot-install-test.stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help run test bench stress bench-real lint screenshots clean distclean venv install install-test package
+.PHONY: help run test bench stress bench-real lint screenshots clean distclean venv install install-test package translations i18n-update
 
 help:
 	@sed -n '3,11p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
 
 venv: $(VENV_STAMP)
 install: $(INSTALL_STAMP)
-install-test: $(TEST_STAMP)
+install-test: $(TEST_STAMP) translations
 
 # Creates the venv only when its interpreter is missing, then brings pip up to date.
 $(VENV_STAMP):
@@ -50,7 +51,19 @@ $(TEST_STAMP): pyproject.toml $(VENV_STAMP)
 	$(PIP) install -e ".[test]"
 	@touch $@
 
-run: $(INSTALL_STAMP)
+# The translation catalogues: resources/i18n/okbot_<lang>.ts is the source (committed), the .qm is
+# compiled here with PySide6's pyside6-lrelease; the UI loads it with QTranslator and the core reads it
+# without Qt (okbot/i18n.py). `make i18n-update` re-reads every marked string from okbot/ into the .ts.
+QM_FILES = $(patsubst %.ts,%.qm,$(wildcard resources/i18n/okbot_*.ts))
+translations: $(QM_FILES)
+resources/i18n/%.qm: resources/i18n/%.ts | $(VENV_STAMP)
+	$(PY) scripts/i18n.py release
+
+i18n-update: $(INSTALL_STAMP)
+	$(PY) scripts/i18n.py update
+	$(PY) scripts/i18n.py status
+
+run: $(INSTALL_STAMP) translations
 	$(PY) -m okbot
 
 # Every test, in two runs: the fast ones first (quick feedback), then those marked `slow` (the wheel build,
@@ -58,14 +71,14 @@ run: $(INSTALL_STAMP)
 # the first failed, and the target fails if either did; a run that selects nothing (exit 5, e.g. PYTEST_ARGS
 # naming a folder without slow tests) is not a failure unless both select nothing.
 PYTEST_RUN = QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n $(TEST_JOBS) $(PYTEST_ARGS)
-test: $(TEST_STAMP)
+test: $(TEST_STAMP) translations
 	fast=0; slow=0; \
 	$(PYTEST_RUN) -m "not slow" || fast=$$?; \
 	$(PYTEST_RUN) -m slow || slow=$$?; \
 	if [ $$fast -eq 5 ] && [ $$slow -eq 5 ]; then exit 5; fi; \
 	for rc in $$fast $$slow; do [ $$rc -eq 0 ] || [ $$rc -eq 5 ] || exit $$rc; done
 
-bench: $(INSTALL_STAMP)
+bench: $(INSTALL_STAMP) translations
 	$(PY) -m benchmarks
 
 # Crash kills (200), hostile-input fuzzing (10,000 cases per loader), provider faults: figures, not pass/fail;
@@ -83,7 +96,7 @@ TURNS ?= 30
 WINDOW ?= 4000
 FIDELITY_TURNS ?= 80
 FIDELITY_WINDOW ?= 5000
-bench-real: $(INSTALL_STAMP)
+bench-real: $(INSTALL_STAMP) translations
 	@test -n "$(BASE_URL)" -a -n "$(MODEL)" || { echo "usage: make bench-real BASE_URL=URL MODEL=NAME [TURNS=$(TURNS) WINDOW=$(WINDOW) FIDELITY_TURNS=$(FIDELITY_TURNS)]"; exit 2; }
 	$(PY) -m benchmarks.bench_real --base-url "$(BASE_URL)" --model "$(MODEL)" --turns $(TURNS) --window $(WINDOW)
 	$(PY) -m benchmarks.bench_fidelity --base-url "$(BASE_URL)" --model "$(MODEL)" --turns $(FIDELITY_TURNS) --window $(FIDELITY_WINDOW)
@@ -95,7 +108,7 @@ lint: $(TEST_STAMP)
 	$(PY) -m ruff check okbot tests benchmarks scripts packaging
 
 # A temporary data dir and the local fake OpenAI server: your own chats and settings are never read.
-screenshots: $(INSTALL_STAMP)
+screenshots: $(INSTALL_STAMP) translations
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots.py --out docs/screenshots
 
 # One-folder PyInstaller app, its archive and a smoke test (packaging/build.py, packaging/README.md).

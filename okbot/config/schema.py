@@ -22,6 +22,7 @@ from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
+from okbot.i18n import LANGUAGE_NAMES, LANGUAGES
 from okbot.storage.errors import OkBotError
 
 _TRUE_WORDS = frozenset({"true", "on", "yes", "1"})
@@ -348,6 +349,7 @@ ON_THIS_COMPUTER = Section(
 )
 LIMITS = Section(TOOLS_PAGE, "Limits")
 LOOK = Section(APPEARANCE_PAGE, "Look", "Changes show at once, in every window.")
+LANGUAGE = Section(ADVANCED_PAGE, "Language", "Windows and messages change the next time OkBot starts.")
 DEVELOPER = Section(ADVANCED_PAGE, "Developer")
 MEMORY = Section(ADVANCED_PAGE, "Memory", "How much of what OkBot remembers goes into each request.")
 EVOLUTION = Section(
@@ -366,6 +368,7 @@ SECTIONS: tuple[Section, ...] = (
     ON_THIS_COMPUTER,
     LIMITS,
     LOOK,
+    LANGUAGE,
     DEVELOPER,
     MEMORY,
     EVOLUTION,
@@ -671,6 +674,17 @@ SETTINGS: tuple[Setting, ...] = (
         section=LOOK,
         choices=("system", "light", "dark"),
         choice_words={"system": "Same as the system", "light": "Light", "dark": "Dark"},
+    ),
+    Setting(
+        "ui.language",
+        str,
+        "system",
+        "Language of OkBot's windows and messages: the system's, English or Simplified Chinese. Summaries and"
+        " memories follow the language you write in.",
+        label="Language",
+        section=LANGUAGE,
+        choices=("system", *LANGUAGES),
+        choice_words={"system": "Same as the system", **LANGUAGE_NAMES},
     ),
     Setting(
         "ui.fontSize",

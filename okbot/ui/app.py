@@ -24,6 +24,7 @@ from okbot.ui.app_context import AppContext
 from okbot.ui.main_window import MainWindow
 from okbot.ui.tasks import shutdown_tasks
 from okbot.ui.theme import follow_appearance
+from okbot.ui.translation import apply_language
 
 if TYPE_CHECKING:
     from okbot.storage.datalock import DataDirLock
@@ -189,6 +190,7 @@ def run_gui(argv: list[str]) -> int:
     try:
         quit_on_sigterm(app)  # before the window: building it starts background work (the first-run check)
         settings = Settings.load()
+        apply_language(settings.get("ui.language"))  # every window, message and standard dialog
         follow_appearance(app, settings)  # light/dark and the chat text size, before the first window
         window = open_main_window(settings, Workspace())
         ctx = window.ctx

@@ -99,6 +99,7 @@ def test_declaration_is_complete_and_consistent() -> None:
         "provider.maxRetries",
         "ui.theme",
         "ui.fontSize",
+        "ui.language",
     } == set(keys)
     for spec in SETTINGS:
         assert spec.description and spec.label and spec.section in SECTIONS

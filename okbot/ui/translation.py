@@ -1,0 +1,49 @@
+"""The UI's language: Qt's translators for OkBot's own catalogue and for Qt's standard dialogs.
+
+The language comes from the ``ui.language`` setting (``system`` follows the desktop's preferred
+languages) and is applied when the app starts: every window is built in it. The core and the CLI read
+the same catalogue without Qt (:mod:`okbot.i18n`), so this also sets their language.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+from okbot import i18n
+
+log = logging.getLogger("okbot.ui.translation")
+
+_installed: list[QTranslator] = []
+
+
+def apply_language(setting: str) -> str:
+    """Translate the UI, the core and Qt's own dialogs into the language ``setting`` names; returns it."""
+    code = i18n.set_language(i18n.resolve(setting, QLocale.system().uiLanguages()))
+    install_translators(code)
+    return code
+
+
+def install_translators(code: str) -> None:
+    """Replace the application's translators with those for ``code`` (none for English)."""
+    app = QCoreApplication.instance()
+    for translator in _installed:
+        app.removeTranslator(translator)
+    _installed.clear()
+    if code == i18n.SOURCE_LANGUAGE:
+        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Territory.UnitedStates))
+        return
+    QLocale.setDefault(QLocale(code))
+    qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    wanted = (
+        (str(i18n.catalogue_file(code)), "OkBot"),
+        (f"{qt_dir}/qtbase_{code}.qm", "Qt"),  # the standard dialogs' buttons, file dialog, context menus
+    )
+    for path, whose in wanted:
+        translator = QTranslator(app)
+        if translator.load(path):
+            app.installTranslator(translator)
+            _installed.append(translator)
+        else:
+            log.warning("cannot load %s's %s translations from %s", whose, code, path)
