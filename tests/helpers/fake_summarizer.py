@@ -53,12 +53,14 @@ def faithful_edits(body: dict[str, Any]) -> dict[str, Any]:
     if not new_goals and users and not has_active:
         new_goals = [{"goal": users[0][1][:80], "set_by": users[0][0]}]
     ids = [int(i) for i in re.findall(r"^\[(\d+)\]", parts["CHECKLIST"], re.MULTILINE)]
+    system = next((m["content"] for m in body["messages"] if m["role"] == "system"), "")
+    chinese = "in Simplified Chinese" in system  # it writes in the language it is asked for, as a real model does
     return {
         "new_goals": new_goals,
         "goal_status": [],
         "agreements": [],
         "decisions": [],
-        "progress": ["folded older conversation into this summary"],
+        "progress": ["已将较早的对话并入本摘要" if chinese else "folded older conversation into this summary"],
         "drop_progress": [],
         "references": [],
         "keep": ids,

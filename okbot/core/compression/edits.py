@@ -259,6 +259,9 @@ def _goal_from_text(text: str) -> NewGoal:
 
 
 def _section_named(name: str) -> str | None:
+    canonical = structure.canonical_section(name)
+    if canonical is not None:
+        return canonical
     low = name.strip().lower()
     if low.startswith("goal"):
         return "Goals"
@@ -350,11 +353,11 @@ def numbered_view(summary: str) -> str:
     for name in ("Goals", PROGRESS):
         lines = _body_lines(sections.get(name, ""))
         sections[name] = "\n".join(f"{n}. {_BULLET.sub('', ln, count=1)}" for n, ln in enumerate(lines, start=1))
-    return structure.render(sections)
+    return structure.render(sections, structure.heading_language(summary))
 
 
 def _body_lines(body: str) -> list[str]:
-    return [ln for ln in body.splitlines() if ln.strip() and ln.strip() != structure.EMPTY_BODY]
+    return [ln for ln in body.splitlines() if ln.strip() and not structure.is_empty_body(ln)]
 
 
 def _same(a: str, b: str) -> bool:
@@ -373,8 +376,12 @@ def apply_edits(
     citable: Mapping[int, str],
     sources: Sequence[str],
     covered: Mapping[int, str] | None = None,
+    language: str | None = None,
 ) -> tuple[str, list[str]]:
     """``(new summary, refused edits)``: ``edits`` applied to ``previous``, each checked on its own.
+
+    ``language``: the headings' language (the user's, :mod:`okbot.core.language`); None keeps
+    ``previous``'s.
 
     ``citable`` maps the ids of the user's own messages (type user, source user) among the covered
     items and the checklist to their text: a new goal must cite one, and its exact references must
@@ -426,7 +433,8 @@ def apply_edits(
                 )
             elif not any(_same(text, ln) for ln in body[section]):
                 body[section].append(f"- {text[:MAX_LINE_CHARS]}")
-    return structure.render({name: "\n".join(lines) for name, lines in body.items()}), refused
+    language = language or structure.heading_language(previous)
+    return structure.render({name: "\n".join(lines) for name, lines in body.items()}, language), refused
 
 
 def _closing_problem(
@@ -443,6 +451,12 @@ def _closing_problem(
 
 
 RECORD_NOTE = "(from the record)"
+# The same line in a summary written in Chinese (each language's marker is recognised in every summary).
+RECORD_NOTES = {"en": RECORD_NOTE, "zh_CN": "（据记录）"}
+_RECORD_LINES = {
+    "en": ("covers items up to #{last}", "; the user's last request there (#{id}): {text}"),
+    "zh_CN": ("已涵盖到 #{last}", "；用户在其中的最后请求（#{id}）：{text}"),
+}
 
 
 def note_progress(summary: str, covered: Sequence[Mapping[str, Any]]) -> str:
@@ -455,13 +469,15 @@ def note_progress(summary: str, covered: Sequence[Mapping[str, Any]]) -> str:
     if not covered:
         return summary
     users = [it for it in covered if it.get("type") == "user" and it.get("source") == "user"]
-    line = f"- {RECORD_NOTE} covers items up to #{covered[-1]['id']}"
+    language = structure.heading_language(summary)
+    reach, request = _RECORD_LINES.get(language, _RECORD_LINES["en"])
+    line = f"- {RECORD_NOTES.get(language, RECORD_NOTE)} {reach.format(last=covered[-1]['id'])}"
     if users:
-        line += f"; the user's last request there (#{users[-1]['id']}): {preview(item_text(users[-1]), 160)}"
+        line += request.format(id=users[-1]["id"], text=preview(item_text(users[-1]), 160))
     sections, _ = structure.parse_sections(summary)
-    lines = [ln for ln in _body_lines(sections.get(PROGRESS, "")) if RECORD_NOTE not in ln]
+    lines = [ln for ln in _body_lines(sections.get(PROGRESS, "")) if not any(m in ln for m in RECORD_NOTES.values())]
     sections[PROGRESS] = "\n".join([*lines, line])
-    return structure.render(sections)
+    return structure.render(sections, language)
 
 
 def _goal_text(line: str) -> str:

@@ -98,10 +98,11 @@ def fit(summary: str, moved: Sequence[dict[str, Any]], previous_covered: int, ma
     other sections leave room for at least the marker line."""
     sections, _ = structure.parse_sections(summary or structure.empty_summary())
     previous = sections.pop(structure.FALLBACK_SECTION, "")
-    rest = structure.render(sections)
+    language = structure.heading_language(summary)
+    rest = structure.render(sections, language)
     budget = max_chars - len(rest) - len("\n\n") - len(_HEADING)
     sections[structure.FALLBACK_SECTION] = section(previous, moved, previous_covered, budget)
-    return structure.render(sections)
+    return structure.render(sections, language)
 
 
 def kept_ids(kept: Sequence[int], moved: Sequence[dict[str, Any]], previous_covered: int) -> list[int]:

@@ -11,6 +11,11 @@ A summary is Markdown with exactly these ``## `` sections, in this order::
 plus, only when the app had to move items out without the model, a marked
 ``## Moved out without summarizing`` section of plain digests (the next summary folds it in).
 
+The summary is written in the language the user writes in, headings too: a Chinese conversation's
+summary has ``## 目标`` / ``## 约定`` / ``## 决定`` / ``## 进展与下一步`` / ``## 引用`` (:data:`HEADINGS`).
+Whatever the language, the sections are read by their English names here (:func:`canonical_section`,
+which also knows the original OkBot's headings), so every check and edit works on one structure.
+
 The model never rewrites it (see :mod:`okbot.core.compression.edits`); the stored text keeps every
 line, and :func:`fit_sections` cuts what goes into a request to each section's budget.
 """
@@ -23,6 +28,33 @@ from collections.abc import Iterable
 SECTIONS = ("Goals", "Agreements", "Decisions", "Progress and next steps", "References")
 FALLBACK_SECTION = "Moved out without summarizing"
 EMPTY_BODY = "- (none yet)"
+# Each section's heading in each language a summary is written in (okbot.core.language).
+HEADINGS = {
+    "en": {name: name for name in (*SECTIONS, FALLBACK_SECTION)},
+    "zh_CN": {
+        "Goals": "目标",
+        "Agreements": "约定",
+        "Decisions": "决定",
+        "Progress and next steps": "进展与下一步",
+        "References": "引用",
+        FALLBACK_SECTION: "未经摘要移出的内容",
+    },
+}
+EMPTY_BODIES = {"en": EMPTY_BODY, "zh_CN": "- （暂无）"}
+# Other headings read as a section: shorter forms, and the original OkBot's (目标 / 约定 / 路径命令 / 未完成).
+_ALIASES = {
+    "决策": "Decisions",
+    "进展": "Progress and next steps",
+    "下一步": "Progress and next steps",
+    "进展和下一步": "Progress and next steps",
+    "未完成": "Progress and next steps",
+    "参考": "References",
+    "路径命令": "References",
+}
+_SECTION_OF = {
+    **{heading.casefold(): name for table in HEADINGS.values() for name, heading in table.items()},
+    **_ALIASES,
+}
 GOAL_STATUSES = ("active", "done", "withdrawn")
 
 _HEADING = re.compile(r"^##\s+(.+?)\s*$")
@@ -55,8 +87,29 @@ CUT_NOTE = (
 )
 
 
-def empty_summary() -> str:
-    return "\n\n".join(f"## {name}\n{EMPTY_BODY}" for name in SECTIONS)
+def empty_summary(language: str = "en") -> str:
+    return render({}, language)
+
+
+def canonical_section(heading: str) -> str | None:
+    """The section a heading names, in any language OkBot writes summaries in (None: no section)."""
+    return _SECTION_OF.get(heading.strip().rstrip(":：").strip().casefold())
+
+
+def heading_language(text: str) -> str:
+    """The language ``text``'s headings are written in (English when it has none of another)."""
+    for line in text.splitlines():
+        match = _HEADING.match(line)
+        if match:
+            for code, table in HEADINGS.items():
+                if code != "en" and match.group(1).strip().rstrip(":：") in table.values():
+                    return code
+    return "en"
+
+
+def is_empty_body(line: str) -> bool:
+    """The placeholder of a section with nothing in it yet (in any language)."""
+    return line.strip() in EMPTY_BODIES.values()
 
 
 def parse_sections(text: str) -> tuple[dict[str, str], list[str]]:
@@ -75,8 +128,8 @@ def parse_sections(text: str) -> tuple[dict[str, str], list[str]]:
         match = _HEADING.match(line)
         if match:
             close()
-            name = match.group(1).strip().rstrip(":")
-            canonical = next((s for s in (*SECTIONS, FALLBACK_SECTION) if s.lower() == name.lower()), None)
+            name = match.group(1).strip().rstrip(":：")
+            canonical = canonical_section(name)
             if canonical is None:
                 problems.append(f"unknown section '## {name}' (only {', '.join(SECTIONS)} are allowed)")
                 current, body = None, []
@@ -95,10 +148,12 @@ def parse_sections(text: str) -> tuple[dict[str, str], list[str]]:
     return sections, problems
 
 
-def render(sections: dict[str, str]) -> str:
-    """Canonical order; empty sections get a placeholder so every heading stays."""
+def render(sections: dict[str, str], language: str = "en") -> str:
+    """Canonical order, headings in ``language``; empty sections get a placeholder so every heading stays."""
+    headings = HEADINGS.get(language, HEADINGS["en"])
+    empty = EMPTY_BODIES.get(language, EMPTY_BODY)
     names = [*SECTIONS, *([FALLBACK_SECTION] if sections.get(FALLBACK_SECTION) else [])]
-    return "\n\n".join(f"## {name}\n{sections.get(name) or EMPTY_BODY}" for name in names)
+    return "\n\n".join(f"## {headings[name]}\n{sections.get(name) or empty}" for name in names)
 
 
 def goal_entries(body: str) -> list[tuple[str, str]]:
@@ -188,7 +243,7 @@ def fit_sections(text: str, max_chars: int) -> str:
     fitted = dict(sections)
     for name in over:
         fitted[name] = _cut_section(name, sections[name], limits[name])
-    cut = render(fitted)
+    cut = render(fitted, heading_language(text))
     return cut if len(cut) < len(text) else text  # a limit too small for the notes: nothing is gained
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from okbot.core.compression import edits, structure
 from okbot.core.digest import checklist_entry, is_directive, item_digest
 from okbot.core.items import item_text
+from okbot.core.language import LANGUAGE_WORDS, users_language
 
 Complete = Callable[[list[dict[str, str]]], str]
 
@@ -41,6 +42,8 @@ Rules:
 - In a squad (a captain and members), say who decided or promised what: the user, the captain or the member by name.
 - KEEP a checklist message when it sets direction, states a constraint or prohibition, a preference or a permission
   that still applies; RELEASE it when it was withdrawn, superseded or is done. Keep few.
+- Write the text of every edit in {language}, the language the user writes in. The keywords (GOAL, AGREEMENT,
+  DECISION, PROGRESS, REFERENCE, DROP PROGRESS, KEEP, RELEASE, done, withdrawn, active) stay in English.
 If your reply must follow a JSON schema, put the same edits in its fields.
 
 Example (from another conversation: never copy it):
@@ -105,7 +108,9 @@ class Summarizer:
     def build_messages(
         self, previous: str, covered: Sequence[dict[str, Any]], checklist: Sequence[dict[str, Any]]
     ) -> list[dict[str, str]]:
-        """The request: the previous summary numbered and cut to its budgets, digests, the checklist."""
+        """The request: the previous summary numbered and cut to its budgets, digests, the checklist.
+
+        It asks for the language the user writes in (:func:`summary_language`)."""
         digests = "\n".join(item_digest(it) for it in covered) or "(none)"
         boxes = "\n".join(checklist_entry(it) for it in checklist) or "(none)"
         view = structure.fit_sections(edits.numbered_view(previous), self.max_chars)
@@ -113,7 +118,8 @@ class Summarizer:
             f"PREVIOUS SUMMARY:\n{view}\n\n"
             f"NEWLY COVERED ITEMS:\n{digests}\n\nCHECKLIST (messages the user typed):\n{boxes}"
         )
-        system = SYSTEM_PROMPT.format(text_format=edits.TEXT_FORMAT, limit=self.max_chars)
+        language = LANGUAGE_WORDS[summary_language(previous, covered, checklist)]
+        system = SYSTEM_PROMPT.format(text_format=edits.TEXT_FORMAT, limit=self.max_chars, language=language)
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
     def input_cost(self, previous: str, covered: Sequence[dict[str, Any]], checklist: Sequence[dict[str, Any]]) -> int:
@@ -136,6 +142,7 @@ class Summarizer:
         it cannot be read, twice.
         """
         messages = self.build_messages(previous, covered, checklist)
+        language = summary_language(previous, covered, checklist)
         citable = {
             it["id"]: f"#{it['id']} {it.get('content', '')}"
             for it in (*covered, *checklist)
@@ -159,7 +166,7 @@ class Summarizer:
             parsed, problems = edits.parse_answer(answer, max_chars=self.max_chars)
             if parsed is not None:
                 summary, refused = edits.apply_edits(
-                    previous, parsed, citable=citable, sources=grounding, covered=covered_text
+                    previous, parsed, citable=citable, sources=grounding, covered=covered_text, language=language
                 )
                 problems = structure.check(summary, previous)
                 if not problems:
@@ -186,6 +193,12 @@ class Summarizer:
             notes.append(f"ignored ids that are not on the checklist: {unknown}")
         kept = decide_kept(checklist, set(previously_kept), parsed.keep, parsed.release)
         return SummaryOutcome(summary, kept, input_tokens, output_tokens, calls, notes, first_prompt)
+
+
+def summary_language(previous: str, covered: Sequence[dict[str, Any]], checklist: Sequence[dict[str, Any]]) -> str:
+    """The language the summary is written in: the user's in the newly covered items and the checklist,
+    else that of the previous summary's headings."""
+    return users_language([*covered, *checklist], default=structure.heading_language(previous or ""))
 
 
 def _repair_request(problems: Sequence[str], *, readable: bool) -> str:

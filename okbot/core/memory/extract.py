@@ -34,6 +34,7 @@ from okbot.core.grounding import (
     typed_by_user,
     unsupported,
 )
+from okbot.core.language import LANGUAGE_WORDS, users_language
 from okbot.core.memory.secrets import redact, secret_kinds
 
 Complete = Callable[[list[dict[str, str]]], str]
@@ -66,6 +67,11 @@ Answer with one JSON object and nothing else:
 - confirm: remembered entries these items show again or confirm.
 - retire: remembered entries these items prove wrong or withdrawn (the user changed their mind).
 Empty lists are fine. Most conversations hold nothing worth remembering."""
+# Memories are written in the language the user writes in (recalled into instructions, shown in the panel).
+LANGUAGE_LINE = (
+    "Write each memory's text in {language}, the language the user writes in (third person all the same:"
+    ' "The user prefers …", "用户偏好……").'
+)
 
 # A memory that speaks of the user, or a standing rule for the assistant: only the user's own words ground it.
 _ABOUT_USER = re.compile(
@@ -113,7 +119,8 @@ def build_messages(
     ]
     if explicit:
         parts.append("The user explicitly asked to remember something here: extract it.")
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": "\n\n".join(parts)}]
+    system = f"{SYSTEM_PROMPT}\n{LANGUAGE_LINE.format(language=LANGUAGE_WORDS[users_language(items)])}"
+    return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(parts)}]
 
 
 def parse_answer(
