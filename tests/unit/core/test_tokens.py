@@ -77,6 +77,12 @@ SAMPLES = {
         "    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n\n"
         "if __name__ == '__main__':\n\tprint({'x': [1, 2, 3], \"y\": None})  # tabs & braces\n"
     ),
+    # a Chinese working chat: full-width punctuation, English terms, a path and numbers between the characters
+    "zh_chat": (
+        "请帮我检查 okbot/core/runner.py 第 120 行的 TypeError：上下文压缩之后，摘要里的“目标”一节丢了一条。"
+        "另外，把阈值从 0.8 调到 0.75，然后跑一下 pytest -q，告诉我结果（只要失败的用例）。\n"
+        "好的，我先看日志；如果是 Summary + Buffer 的问题，我会在 30 分钟内回复你。"
+    ),
     "accents": "Les élèves étudièrent à l'école — Привет, как дела? Ελληνικά. 안녕하세요!",
     "special": "a literal <|endoftext|> and <|endofprompt|> inside user text",
     "whitespace": "   \n\n\t  trailing   \r\n",
@@ -421,7 +427,7 @@ def test_download_refuses_corrupt_content(file_server: tuple[str, Path], tmp_pat
 
 
 @pytest.mark.parametrize("encoding", ["o200k_base", "cl100k_base"])
-@pytest.mark.parametrize("sample", ["ascii", "cjk", "emoji", "code", "accents"])
+@pytest.mark.parametrize("sample", ["ascii", "cjk", "zh_chat", "emoji", "code", "accents"])
 def test_approximation_is_within_a_sane_factor(encoding: str, sample: str) -> None:
     text = SAMPLES[sample]
     exact = len(reference_encoding(encoding).encode_ordinary(text))
