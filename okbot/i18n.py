@@ -45,7 +45,7 @@ _TAG_SOURCE_TEXT, _TAG_CONTEXT, _TAG_COMMENT, _TAG_OBSOLETE2 = 6, 7, 8, 9
 
 _lock = threading.Lock()
 _language = SOURCE_LANGUAGE
-_catalogue: dict[tuple[str, str, str], str] = {}
+_catalogue: dict[tuple[str, str], str] = {}
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name pyside6-lupdate looks for
@@ -53,11 +53,15 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name 
     return text
 
 
-def translate(context: str, text: str, disambiguation: str = "") -> str:
-    """``text`` in the current language (``text`` itself when English or not translated)."""
+def translate(context: str, text: str) -> str:
+    """``text`` in the current language (``text`` itself when English or not translated).
+
+    There is no disambiguation argument: ``lrelease`` does not keep it in the ``.qm`` (Qt finds such a
+    message by a hash), so two meanings of one English text in one context get two contexts instead.
+    """
     if not _catalogue:
         return text
-    return _catalogue.get((context, text, disambiguation)) or text
+    return _catalogue.get((context, text)) or text
 
 
 def plural(n: int, one: str, other: str) -> str:
@@ -87,7 +91,7 @@ def set_language(code: str) -> str:
     compiled it), leaves OkBot in English and says so in the log.
     """
     global _language, _catalogue
-    catalogue: dict[tuple[str, str, str], str] = {}
+    catalogue: dict[tuple[str, str], str] = {}
     if code not in LANGUAGES:
         log.warning("language %r is not one OkBot ships (%s); using English", code, ", ".join(LANGUAGES))
         code = SOURCE_LANGUAGE
@@ -145,8 +149,8 @@ def environment_languages() -> list[str]:
     return [n for n in names if n not in ("C", "POSIX") and not n.startswith("C.")]
 
 
-def read_catalogue(data: bytes) -> dict[tuple[str, str, str], str]:
-    """``(context, source text, disambiguation) → translation`` for every message of a ``.qm`` file.
+def read_catalogue(data: bytes) -> dict[tuple[str, str], str]:
+    """``(context, source text) → translation`` for every message of a ``.qm`` file.
 
     The format is Qt's (``qtbase/src/corelib/kernel/qtranslator.cpp``): a magic number, then blocks
     ``tag (1 byte) · length (4 bytes, big-endian) · data``; the messages block is a run of tagged fields
@@ -171,15 +175,15 @@ def read_catalogue(data: bytes) -> dict[tuple[str, str, str], str]:
     return dict(_messages(messages))
 
 
-def _messages(block: bytes) -> Iterable[tuple[tuple[str, str, str], str]]:
-    pos, context, source, comment, translations = 0, "", "", "", []
+def _messages(block: bytes) -> Iterable[tuple[tuple[str, str], str]]:
+    pos, context, source, translations = 0, "", "", []
     while pos < len(block):
         tag = block[pos]
         pos += 1
         if tag == _TAG_END:
             if source and translations:
-                yield (context, source, comment), translations[0]
-            context, source, comment, translations = "", "", "", []
+                yield (context, source), translations[0]
+            context, source, translations = "", "", []
             continue
         if tag == _TAG_OBSOLETE1:
             pos += 4
@@ -201,5 +205,4 @@ def _messages(block: bytes) -> Iterable[tuple[tuple[str, str, str], str]]:
             source = field.decode("utf-8" if tag == _TAG_SOURCE_TEXT else "utf-16-be", errors="replace")
         elif tag in (_TAG_CONTEXT, _TAG_CONTEXT16):
             context = field.decode("utf-8" if tag == _TAG_CONTEXT else "utf-16-be", errors="replace")
-        elif tag == _TAG_COMMENT:
-            comment = field.decode("utf-8", errors="replace")
+        # _TAG_COMMENT (the disambiguation, which lrelease leaves empty) and _TAG_OBSOLETE2 carry nothing we use

@@ -31,10 +31,10 @@ def install_translators(code: str) -> None:
     for translator in _installed:
         app.removeTranslator(translator)
     _installed.clear()
+    # dates and numbers Qt formats follow the UI's language; in English, the system's own conventions
+    QLocale.setDefault(QLocale.system() if code == i18n.SOURCE_LANGUAGE else QLocale(code))
     if code == i18n.SOURCE_LANGUAGE:
-        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Territory.UnitedStates))
         return
-    QLocale.setDefault(QLocale(code))
     qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
     wanted = (
         (str(i18n.catalogue_file(code)), "OkBot"),
