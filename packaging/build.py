@@ -6,7 +6,8 @@
    dependencies and the ``package`` extra (PyInstaller), re-installed only when they change;
 2. a check that the tiktoken encoding files in ``resources/tiktoken/`` (bundled with the rest of
    ``resources/``) match the sha256 of ``resources/encodings.json``;
-3. PyInstaller with ``packaging/okbot.spec``;
+3. the translation catalogues compiled (``scripts/i18n.py release``: ``resources/i18n/*.ts`` → ``.qm``,
+   bundled with the rest of ``resources/``), then PyInstaller with ``packaging/okbot.spec``;
 4. ``install-desktop-entry.sh`` next to the executable, and
    ``dist/okbot-<version>-<os>-<arch>.tar.gz``;
 5. ``packaging/smoke_test.py`` against the result (skip with ``--no-smoke``).
@@ -139,6 +140,9 @@ def run_pyinstaller(python: Path, dist: Path, work: Path) -> Path:
     app = dist / "okbot"
     if not (app / "okbot").is_file():
         raise BuildError(f"PyInstaller produced no {app / 'okbot'}")
+    for catalogue in ("okbot/resources/i18n/okbot_zh_CN.qm", "PySide6/Qt/translations/qtbase_zh_CN.qm"):
+        if not any(app.rglob(Path(catalogue).name)):
+            raise BuildError(f"the app lacks {catalogue}: its windows would not be translated")
     shutil.copy2(REPO / "resources" / "desktop" / "install-desktop-entry.sh", app / "install-desktop-entry.sh")
     (app / "install-desktop-entry.sh").chmod(0o755)
     return app
@@ -198,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         python = ensure_build_venv(args.venv.resolve())
         for line in check_encodings():
             log(f"bundling encoding {line}")
+        log("compiling the translations")
+        run([str(python), str(REPO / "scripts" / "i18n.py"), "release"])
         log("running PyInstaller (about a minute)")
         app = run_pyinstaller(python, args.dist.resolve(), REPO / "build" / "package" / "pyinstaller")
         for platform_name, libs in missing_system_libraries(app).items():

@@ -8,6 +8,7 @@ the same catalogue without Qt (:mod:`okbot.i18n`), so this also sets their langu
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
@@ -25,6 +26,22 @@ def apply_language(setting: str) -> str:
     return code
 
 
+def qt_catalogue(code: str) -> str:
+    """Qt's own ``qtbase_<code>.qm``: where Qt says its translations are, else beside the PySide6 package
+    (a bundled app whose Qt prefix points elsewhere)."""
+    name = f"qtbase_{code}.qm"
+    for folder in (QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath), _pyside_translations()):
+        if folder and (Path(folder) / name).is_file():
+            return str(Path(folder) / name)
+    return name
+
+
+def _pyside_translations() -> str:
+    import PySide6
+
+    return str(Path(PySide6.__file__).parent / "Qt" / "translations")
+
+
 def install_translators(code: str) -> None:
     """Replace the application's translators with those for ``code`` (none for English)."""
     app = QCoreApplication.instance()
@@ -35,10 +52,9 @@ def install_translators(code: str) -> None:
     QLocale.setDefault(QLocale.system() if code == i18n.SOURCE_LANGUAGE else QLocale(code))
     if code == i18n.SOURCE_LANGUAGE:
         return
-    qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
     wanted = (
         (str(i18n.catalogue_file(code)), "OkBot"),
-        (f"{qt_dir}/qtbase_{code}.qm", "Qt"),  # the standard dialogs' buttons, file dialog, context menus
+        (qt_catalogue(code), "Qt"),  # the standard dialogs' buttons, file dialog, context menus
     )
     for path, whose in wanted:
         translator = QTranslator(app)

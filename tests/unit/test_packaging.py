@@ -24,6 +24,7 @@ REQUIRED_RESOURCES = (
     "okbot/resources/models.json",
     "okbot/resources/tiktoken/o200k_base.tiktoken",
     "okbot/resources/tiktoken/cl100k_base.tiktoken",
+    "okbot/resources/i18n/okbot_zh_CN.qm",  # compiled by make (the .ts is the source)
 )
 _SKIP = shutil.ignore_patterns(
     ".git",
@@ -146,3 +147,24 @@ def test_installed_wheel_counts_exactly_offline(built_wheel: Path, tmp_path: Pat
 def test_wheel_has_no_tests_or_tooling(wheel_names: set[str]) -> None:
     top_level = {name.split("/")[0] for name in wheel_names}
     assert {n for n in top_level if not n.endswith(".dist-info")} == {"okbot"}
+
+
+def test_installed_wheel_speaks_chinese_without_qt(built_wheel: Path, tmp_path: Path) -> None:
+    """The wheel's own catalogue, read by the core without Qt: a message comes out in Chinese."""
+    site = tmp_path / "site"
+    with zipfile.ZipFile(built_wheel) as archive:
+        archive.extractall(site)
+    probe = (
+        "import okbot, okbot.i18n as i\n"
+        "print(i.set_language('zh_CN')); print(i.catalogue_file('zh_CN'))\n"
+        "print(len(i.read_catalogue(i.catalogue_file('zh_CN').read_bytes())))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(site), OKBOT_HOME=str(tmp_path / "home"))
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r})\n{probe}"],
+        capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    code, path, count = result.stdout.splitlines()
+    assert code == "zh_CN" and Path(path) == site / "okbot" / "resources" / "i18n" / "okbot_zh_CN.qm"
+    assert int(count) > 500
