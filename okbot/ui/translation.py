@@ -2,7 +2,7 @@
 
 The language comes from the ``ui.language`` setting (``system`` follows the desktop's preferred
 languages) and is applied when the app starts: every window is built in it. The core and the CLI read
-the same catalogue without Qt (:mod:`okbot.i18n`), so this also sets their language.
+the same catalogue through :mod:`okbot.i18n`, so this also sets their language.
 """
 
 from __future__ import annotations
