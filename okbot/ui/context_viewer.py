@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
@@ -45,6 +46,8 @@ from okbot.core.context import ContextProjection
 from okbot.core.render import (
     BODY_INDENT,
     DIFF_MARK,
+    MISSING_BLOCK,
+    MISSING_ITEM,
     as_sent_window,
     header_lines,
     health_lines,
@@ -54,7 +57,7 @@ from okbot.core.render import (
 from okbot.core.sent_request import SentRequest
 from okbot.core.sources import context_files
 from okbot.core.workspace import Target
-from okbot.i18n import QT_TRANSLATE_NOOP, plural
+from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
 from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
 from okbot.ui.context_snapshot import TurnMember, ViewerSnapshot, load_snapshot
@@ -143,22 +146,54 @@ def _blend(a: QColor, b: QColor, t: float) -> QColor:
     return QColor.fromRgbF(*(x + (y - x) * t for x, y in zip(a.getRgbF()[:3], b.getRgbF()[:3], strict=True)))
 
 
-_HEADER_KEYS = frozenset(
-    {
-        "Request of",
-        "Cut-off",
-        "Coverage",
-        "Tokens",
-        "Sent",
-        "Now",
-        "Provider reported",
-        "Tools offered",
-        "Instructions since sent",
-    }
+# The rendered layout's own words, as okbot.core.render writes them: in the user's language, looked up in
+# render's translation context (marked there; the context is a variable here so they are not marked twice).
+_RENDER = "render"
+_HEADER_KEYS = (
+    "Request of",
+    "Cut-off",
+    "Coverage",
+    "Tokens",
+    "Sent",
+    "Now",
+    "Provider reported",
+    "Tools offered",
+    "Instructions since sent",
 )
-_H2 = ("## instructions", "## session items", "## changed since sent")
-_NOTICES = ("Notice:", "≈ ", "(the sent text is missing", "(this block's text is missing", "(item #")
+_H2 = ("instructions", "session items", "changed since sent")
+_NOTICE_LINES = (
+    "(the sent text is missing from as-sent/blocks, so no diff can be shown)",
+    MISSING_BLOCK,
+    MISSING_ITEM,
+)
 _IN_DIFF = 1  # QSyntaxHighlighter block state: inside a block shown as a diff
+
+
+def _layout(word: str) -> str:
+    """``word`` of the rendered layout as render.py wrote it (the current language)."""
+    return translate(_RENDER, word)
+
+
+@dataclass(frozen=True)
+class _LayoutWords:
+    """What marks each kind of line of the rendered layout, in the language it was rendered in."""
+
+    header_keys: frozenset[str]
+    h2: tuple[str, ...]
+    h1: tuple[str, ...]
+    notices: tuple[str, ...]
+    missing_item: str
+
+    @classmethod
+    def current(cls) -> _LayoutWords:
+        notices = tuple(_layout(text).split("{")[0] for text in _NOTICE_LINES)  # up to the first placeholder
+        return cls(
+            header_keys=frozenset(_layout(key) for key in _HEADER_KEYS),
+            h2=tuple("## " + _layout(word) for word in _H2),
+            h1=("# " + _layout("Context") + " · ", "# " + _layout("As sent") + " · "),
+            notices=(_layout("Notice") + ":", "≈ ", *notices),
+            missing_item="] " + _layout("missing item"),
+        )
 
 
 class _MarkdownHighlighter(QSyntaxHighlighter):
@@ -174,6 +209,7 @@ class _MarkdownHighlighter(QSyntaxHighlighter):
     def __init__(self, document: QTextDocument, palette: QPalette, *, diff: bool = False) -> None:
         super().__init__(document)
         self._diff = diff
+        self._words = _LayoutWords.current()
         self.set_palette(palette)
 
     def set_palette(self, pal: QPalette) -> None:
@@ -214,10 +250,10 @@ class _MarkdownHighlighter(QSyntaxHighlighter):
         if line.startswith("### "):  # one block or item of the layout (bodies are indented)
             in_diff = self._diff and DIFF_MARK in line
             self.setCurrentBlockState(_IN_DIFF if in_diff else 0)
-            missing = line.split(" — ")[0].endswith("] missing item")
+            missing = line.split(" — ")[0].endswith(self._words.missing_item)
             self.setFormat(0, n, f["changed" if in_diff or missing else "h3"])
             return
-        if line in _H2:
+        if line in self._words.h2:
             self.setCurrentBlockState(0)
             self.setFormat(0, n, f["h2"])
             return
@@ -233,13 +269,13 @@ class _MarkdownHighlighter(QSyntaxHighlighter):
         elif body is not None:
             if body.startswith("#"):  # a Markdown heading inside a block body: bold, not the layout's accent
                 self.setFormat(0, n, f["content_heading"])
-        elif line.startswith(("# Context · ", "# As sent · ")):
+        elif line.startswith(self._words.h1):
             self.setFormat(0, n, f["h1"])
-        elif line.startswith(_NOTICES):
+        elif line.startswith(self._words.notices):
             self.setFormat(0, n, f["notice"])
         else:
             key = line.split(":", 1)[0]
-            if key in _HEADER_KEYS:
+            if key in self._words.header_keys:
                 self.setFormat(0, len(key) + 1, f["key"])
 
 
@@ -693,8 +729,8 @@ class ContextViewer(QWidget):
         proj = snap.projection
         self._name_window()
         lines = header_lines(proj)
-        self.cutoff.setText(_line(lines, "Cut-off:"))
-        self._set_coverage(proj.covered_through_id > 0, _line(lines, "Coverage:"))
+        self.cutoff.setText(_line(lines, _layout("Cut-off") + ":"))
+        self._set_coverage(proj.covered_through_id > 0, _line(lines, _layout("Coverage") + ":"))
         calibrated = proj.calibration_factor != 1.0
         note = (
             self.tr("{counted} counted × {factor} (calibrated by what the provider reported for this model)").format(
