@@ -67,7 +67,6 @@ from okbot.ui.token_bar import BarSegment, TokenBar, is_dark
 log = logging.getLogger("okbot.ui.context_viewer")
 
 CONTEXT_TAB, AS_SENT_TAB = 0, 1
-_CTX = "ContextViewer"  # the translation context of this window's texts
 # The instruction blocks' titles (okbot.core.instructions.BLOCK_ORDER) as the bar's tooltips name them;
 # the model reads the blocks themselves, never these words.
 _BLOCK_TITLES = (
@@ -81,7 +80,7 @@ _BLOCK_TITLES = (
 
 
 def _tr(text: str) -> str:
-    return QCoreApplication.translate(_CTX, text)
+    return QCoreApplication.translate("ContextViewer", text)
 
 
 def bar_segments(proj: ContextProjection) -> list[BarSegment]:
@@ -147,8 +146,7 @@ def _blend(a: QColor, b: QColor, t: float) -> QColor:
 
 
 # The rendered layout's own words, as okbot.core.render writes them: in the user's language, looked up in
-# render's translation context (marked there; the context is a variable here so they are not marked twice).
-_RENDER = "render"
+# render's translation context (marked there, in render.py).
 _HEADER_KEYS = (
     "Request of",
     "Cut-off",
@@ -171,7 +169,7 @@ _IN_DIFF = 1  # QSyntaxHighlighter block state: inside a block shown as a diff
 
 def _layout(word: str) -> str:
     """``word`` of the rendered layout as render.py wrote it (the current language)."""
-    return translate(_RENDER, word)
+    return translate("render", word)
 
 
 @dataclass(frozen=True)

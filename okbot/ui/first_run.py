@@ -176,7 +176,7 @@ class FirstRunPanel(QWidget):
         self.url_edit.setText(current if not is_local_url(current) else HOSTED_DEFAULT_URL)
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key_edit.setPlaceholderText("sk-…")
+        self.key_edit.setPlaceholderText(self.tr("sk-…"))
         self.key_edit.setEnabled(False)
         self.key_note = help_label(self.tr("Checking for a system keyring…"))
         self.model_combo = QComboBox()
