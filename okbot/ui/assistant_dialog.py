@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from okbot.config.mcp import MCP_KEY
 from okbot.core.workspace import Target
+from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.llm.providers import list_every_model
 from okbot.storage.errors import OkBotError
 from okbot.ui.evolution_panel import EvolutionPanel
@@ -43,7 +44,12 @@ if TYPE_CHECKING:
     from okbot.ui.app_context import AppContext
 
 TABS = ("soul", "memories", "skills", "evolution")
-TAB_TITLES = {"soul": "SOUL.md", "memories": "Memories", "skills": "Skills", "evolution": "Evolution"}
+TAB_TITLES = {
+    "soul": "SOUL.md",
+    "memories": QT_TRANSLATE_NOOP("AssistantDialog", "Memories"),
+    "skills": QT_TRANSLATE_NOOP("AssistantDialog", "Skills"),
+    "evolution": QT_TRANSLATE_NOOP("AssistantDialog", "Evolution"),
+}
 
 
 class AssistantDialog(QDialog):
@@ -65,7 +71,7 @@ class AssistantDialog(QDialog):
         self.setWindowFlag(Qt.WindowType.WindowContextHelpButtonHint, False)
         self.setWindowFlag(Qt.WindowType.WindowMaximizeButtonHint, True)
         self.ctx, self.target = ctx, target
-        self.setWindowTitle(f"{target.name} — Assistant")
+        self.setWindowTitle(self.tr("{name} — Assistant").format(name=target.name))
         self.resize(860, 620)
 
         self.soul = SoulEditor(target.soul_path)
@@ -74,10 +80,13 @@ class AssistantDialog(QDialog):
         self.evolution = EvolutionPanel(ctx, target)
         self.tabs = QTabWidget(objectName="assistantTabs")
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.soul, TAB_TITLES["soul"])
-        self.tabs.addTab(self.memories, TAB_TITLES["memories"])
-        self.tabs.addTab(self.skills, TAB_TITLES["skills"])
-        self.tabs.addTab(self.evolution, TAB_TITLES["evolution"])
+        for key, page in (
+            ("soul", self.soul),
+            ("memories", self.memories),
+            ("skills", self.skills),
+            ("evolution", self.evolution),
+        ):
+            self.tabs.addTab(page, self._tab_title(key))
         self.soul.modified_changed.connect(self._on_soul_modified_changed)
         self.evolution.switched.connect(self._on_evolution_switched)
 
@@ -86,7 +95,7 @@ class AssistantDialog(QDialog):
         self.model_picker.chosen.connect(self._on_model_picker_chosen)
         self._show_model()
         model_row = QHBoxLayout()
-        model_row.addWidget(QLabel("Model:", self))
+        model_row.addWidget(QLabel(self.tr("Model:"), self))
         model_row.addWidget(self.model_picker)
         model_row.addStretch(1)
 
@@ -95,7 +104,7 @@ class AssistantDialog(QDialog):
         self.mcp_choice.chosen.connect(self._on_mcp_choice_chosen)
         self._show_mcp_servers()
         mcp_row = QHBoxLayout()
-        mcp_row.addWidget(QLabel("MCP servers it may use:", self))
+        mcp_row.addWidget(QLabel(self.tr("MCP servers it may use:"), self))
         mcp_row.addWidget(self.mcp_choice, 1)
         self.settings_changed.connect(self._on_settings_changed)
         subscribe_weakly(ctx.settings, self, "settings_changed")
@@ -181,7 +190,9 @@ class AssistantDialog(QDialog):
         try:
             target = self.ctx.workspace.set_meta(self.target, "model", model or None)
         except (OkBotError, OSError) as exc:
-            QMessageBox.warning(self, "Model not changed", f"The model was not changed: {exc}")
+            QMessageBox.warning(
+                self, self.tr("Model not changed"), self.tr("The model was not changed: {error}").format(error=exc)
+            )
             return
         self.target = target
         self._show_model()
@@ -196,7 +207,11 @@ class AssistantDialog(QDialog):
         try:
             target = self.ctx.workspace.set_meta(self.target, MCP_KEY, names)
         except (OkBotError, OSError) as exc:
-            QMessageBox.warning(self, "MCP servers not changed", f"The MCP servers were not changed: {exc}")
+            QMessageBox.warning(
+                self,
+                self.tr("MCP servers not changed"),
+                self.tr("The MCP servers were not changed: {error}").format(error=exc),
+            )
             self._show_mcp_servers()
             return
         self.target = target
@@ -207,8 +222,11 @@ class AssistantDialog(QDialog):
             self.target = self.ctx.workspace.load(self.target.kind, self.target.dir)[0]
             self._show_mcp_servers()
 
+    def _tab_title(self, key: str) -> str:
+        return QCoreApplication.translate("AssistantDialog", TAB_TITLES[key])
+
     def _on_soul_modified_changed(self, modified: bool) -> None:
-        self.tabs.setTabText(TABS.index("soul"), TAB_TITLES["soul"] + (" •" if modified else ""))
+        self.tabs.setTabText(TABS.index("soul"), self._tab_title("soul") + (" •" if modified else ""))
 
     # -- closing ---------------------------------------------------------------------------
     def _may_close(self) -> bool:
@@ -218,8 +236,8 @@ class AssistantDialog(QDialog):
         self.tabs.setCurrentIndex(TABS.index("soul"))
         answer = QMessageBox.question(
             self,
-            "Unsaved SOUL.md",
-            f"Save the changes to {self.target.name}'s SOUL.md?",
+            self.tr("Unsaved SOUL.md"),
+            self.tr("Save the changes to {name}'s SOUL.md?").format(name=self.target.name),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Save,
         )

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import (
     QCloseEvent,
     QColor,
@@ -45,6 +46,8 @@ from okbot.core.context import ContextProjection
 from okbot.core.render import (
     BODY_INDENT,
     DIFF_MARK,
+    MISSING_BLOCK,
+    MISSING_ITEM,
     as_sent_window,
     header_lines,
     health_lines,
@@ -54,6 +57,7 @@ from okbot.core.render import (
 from okbot.core.sent_request import SentRequest
 from okbot.core.sources import context_files
 from okbot.core.workspace import Target
+from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
 from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
 from okbot.ui.context_snapshot import TurnMember, ViewerSnapshot, load_snapshot
@@ -63,29 +67,77 @@ from okbot.ui.token_bar import BarSegment, TokenBar, is_dark
 log = logging.getLogger("okbot.ui.context_viewer")
 
 CONTEXT_TAB, AS_SENT_TAB = 0, 1
+# The instruction blocks' titles (okbot.core.instructions.BLOCK_ORDER) as the bar's tooltips name them;
+# the model reads the blocks themselves, never these words.
+_BLOCK_TITLES = (
+    QT_TRANSLATE_NOOP("ContextViewer", "Role"),
+    QT_TRANSLATE_NOOP("ContextViewer", "Roster"),
+    QT_TRANSLATE_NOOP("ContextViewer", "Tool notes"),
+    QT_TRANSLATE_NOOP("ContextViewer", "Skill catalog"),
+    QT_TRANSLATE_NOOP("ContextViewer", "Session summary"),
+    QT_TRANSLATE_NOOP("ContextViewer", "Recalled memories"),
+)
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ContextViewer", text)
 
 
 def bar_segments(proj: ContextProjection) -> list[BarSegment]:
     """The token bar's parts: one per instruction block, then the session items and the overhead."""
     segs = [
-        BarSegment(b.name, b.tokens, f"{b.title} · {'stable' if b.stable else 'volatile'} instruction block")
+        BarSegment(
+            b.name,
+            b.tokens,
+            (
+                QCoreApplication.translate("ContextViewer", "{title} · stable instruction block")
+                if b.stable
+                else QCoreApplication.translate("ContextViewer", "{title} · volatile instruction block")
+            ).format(title=_tr(b.title)),
+        )
         for b in proj.blocks
     ]
-    segs.append(BarSegment("session items", proj.items_tokens, f"{len(proj.items):,} items after coverage"))
-    segs.append(BarSegment("overhead", proj.overhead_tokens, "chat-format overhead per message", muted=True))
+    n = len(proj.items)
+    held = plural(
+        n,
+        QCoreApplication.translate("ContextViewer", "{n} item after coverage"),
+        QCoreApplication.translate("ContextViewer", "{n} items after coverage"),
+    ).format(n=f"{n:,}")
+    segs.append(BarSegment(QCoreApplication.translate("ContextViewer", "session items"), proj.items_tokens, held))
+    segs.append(_overhead_segment(proj.overhead_tokens))
     return segs
 
 
 def sent_bar_segments(sent: SentRequest) -> list[BarSegment]:
     """The token bar's parts for a recorded request: its blocks, its items and overhead, as counted then."""
     segs = [
-        BarSegment(str(b.get("name", "?")), int(b.get("tokens") or 0), f"{b.get('title') or b.get('name')} · as sent")
+        BarSegment(
+            str(b.get("name", "?")),
+            int(b.get("tokens") or 0),
+            QCoreApplication.translate("ContextViewer", "{title} · as sent").format(
+                title=_tr(str(b.get("title") or b.get("name")))
+            ),
+        )
         for b in sent.request.blocks
     ]
-    held = f"{len(sent.items):,} items sent"
-    segs.append(BarSegment("session items", sent.items_tokens, held))
-    segs.append(BarSegment("overhead", sent.overhead_tokens, "chat-format overhead per message", muted=True))
+    n = len(sent.items)
+    held = plural(
+        n,
+        QCoreApplication.translate("ContextViewer", "{n} item sent"),
+        QCoreApplication.translate("ContextViewer", "{n} items sent"),
+    ).format(n=f"{n:,}")
+    segs.append(BarSegment(QCoreApplication.translate("ContextViewer", "session items"), sent.items_tokens, held))
+    segs.append(_overhead_segment(sent.overhead_tokens))
     return segs
+
+
+def _overhead_segment(tokens: int) -> BarSegment:
+    return BarSegment(
+        QCoreApplication.translate("ContextViewer", "overhead"),
+        tokens,
+        QCoreApplication.translate("ContextViewer", "chat-format overhead per message"),
+        muted=True,
+    )
 
 
 # -- presentation -------------------------------------------------------------------------------
@@ -93,22 +145,53 @@ def _blend(a: QColor, b: QColor, t: float) -> QColor:
     return QColor.fromRgbF(*(x + (y - x) * t for x, y in zip(a.getRgbF()[:3], b.getRgbF()[:3], strict=True)))
 
 
-_HEADER_KEYS = frozenset(
-    {
-        "Request of",
-        "Cut-off",
-        "Coverage",
-        "Tokens",
-        "Sent",
-        "Now",
-        "Provider reported",
-        "Tools offered",
-        "Instructions since sent",
-    }
+# The rendered layout's own words, as okbot.core.render writes them: in the user's language, looked up in
+# render's translation context (marked there, in render.py).
+_HEADER_KEYS = (
+    "Request of",
+    "Cut-off",
+    "Coverage",
+    "Tokens",
+    "Sent",
+    "Now",
+    "Provider reported",
+    "Tools offered",
+    "Instructions since sent",
 )
-_H2 = ("## instructions", "## session items", "## changed since sent")
-_NOTICES = ("Notice:", "≈ ", "(the sent text is missing", "(this block's text is missing", "(item #")
+_H2 = ("instructions", "session items", "changed since sent")
+_NOTICE_LINES = (
+    "(the sent text is missing from as-sent/blocks, so no diff can be shown)",
+    MISSING_BLOCK,
+    MISSING_ITEM,
+)
 _IN_DIFF = 1  # QSyntaxHighlighter block state: inside a block shown as a diff
+
+
+def _layout(word: str) -> str:
+    """``word`` of the rendered layout as render.py wrote it (the current language)."""
+    return translate("render", word)
+
+
+@dataclass(frozen=True)
+class _LayoutWords:
+    """What marks each kind of line of the rendered layout, in the language it was rendered in."""
+
+    header_keys: frozenset[str]
+    h2: tuple[str, ...]
+    h1: tuple[str, ...]
+    notices: tuple[str, ...]
+    missing_item: str
+
+    @classmethod
+    def current(cls) -> _LayoutWords:
+        notices = tuple(_layout(text).split("{")[0] for text in _NOTICE_LINES)  # up to the first placeholder
+        return cls(
+            header_keys=frozenset(_layout(key) for key in _HEADER_KEYS),
+            h2=tuple("## " + _layout(word) for word in _H2),
+            h1=("# " + _layout("Context") + " · ", "# " + _layout("As sent") + " · "),
+            notices=(_layout("Notice") + ":", "≈ ", *notices),
+            missing_item="] " + _layout("missing item"),
+        )
 
 
 class _MarkdownHighlighter(QSyntaxHighlighter):
@@ -124,6 +207,7 @@ class _MarkdownHighlighter(QSyntaxHighlighter):
     def __init__(self, document: QTextDocument, palette: QPalette, *, diff: bool = False) -> None:
         super().__init__(document)
         self._diff = diff
+        self._words = _LayoutWords.current()
         self.set_palette(palette)
 
     def set_palette(self, pal: QPalette) -> None:
@@ -164,10 +248,10 @@ class _MarkdownHighlighter(QSyntaxHighlighter):
         if line.startswith("### "):  # one block or item of the layout (bodies are indented)
             in_diff = self._diff and DIFF_MARK in line
             self.setCurrentBlockState(_IN_DIFF if in_diff else 0)
-            missing = line.split(" — ")[0].endswith("] missing item")
+            missing = line.split(" — ")[0].endswith(self._words.missing_item)
             self.setFormat(0, n, f["changed" if in_diff or missing else "h3"])
             return
-        if line in _H2:
+        if line in self._words.h2:
             self.setCurrentBlockState(0)
             self.setFormat(0, n, f["h2"])
             return
@@ -183,13 +267,13 @@ class _MarkdownHighlighter(QSyntaxHighlighter):
         elif body is not None:
             if body.startswith("#"):  # a Markdown heading inside a block body: bold, not the layout's accent
                 self.setFormat(0, n, f["content_heading"])
-        elif line.startswith(("# Context · ", "# As sent · ")):
+        elif line.startswith(self._words.h1):
             self.setFormat(0, n, f["h1"])
-        elif line.startswith(_NOTICES):
+        elif line.startswith(self._words.notices):
             self.setFormat(0, n, f["notice"])
         else:
             key = line.split(":", 1)[0]
-            if key in _HEADER_KEYS:
+            if key in self._words.header_keys:
                 self.setFormat(0, len(key) + 1, f["key"])
 
 
@@ -259,10 +343,10 @@ class ContextViewer(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.3)
         font.setBold(True)
         self.title.setFont(font)
-        self.seat_label = QLabel("Request of", objectName="viewerSeatLabel")
+        self.seat_label = QLabel(self.tr("Request of"), objectName="viewerSeatLabel")
         self.seat_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.seat = QComboBox(objectName="viewerSeat")
-        self.seat.setToolTip("Whose request to show: the captain's, or a member's for this turn")
+        self.seat.setToolTip(self.tr("Whose request to show: the captain's, or a member's for this turn"))
         self.seat.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.seat.currentIndexChanged.connect(self._on_seat_current_index_changed)
         self._fill_seats()
@@ -281,17 +365,19 @@ class ContextViewer(QWidget):
         self.problem.hide()
 
         self.context_view = _text_view("contextText")
-        self.context_view.setPlainText("Building the context…")
+        self.context_view.setPlainText(self.tr("Building the context…"))
         self.as_sent_view = _text_view("asSentText")
         self._highlighters = [
             _MarkdownHighlighter(self.context_view.document(), self.palette()),
             _MarkdownHighlighter(self.as_sent_view.document(), self.palette(), diff=True),
         ]
         self.attempt = QComboBox(objectName="viewerAttempt")
-        self.attempt.setToolTip("Which request of this turn to show: each attempt (a Retry sends again) and tool round")
+        self.attempt.setToolTip(
+            self.tr("Which request of this turn to show: each attempt (a Retry sends again) and tool round")
+        )
         self.attempt.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.attempt.currentIndexChanged.connect(self._on_attempt_current_index_changed)
-        attempt_label = QLabel("Request", objectName="viewerAttemptLabel")
+        attempt_label = QLabel(self.tr("Request"), objectName="viewerAttemptLabel")
         attempt_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         attempt_row = QHBoxLayout()
         attempt_row.setContentsMargins(10, 6, 10, 2)
@@ -306,21 +392,23 @@ class ContextViewer(QWidget):
         page_layout.addWidget(self.as_sent_view, 1)
         self.tabs = QTabWidget(objectName="viewerTabs")
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.context_view, "Context")
-        self.tabs.addTab(as_sent_page, "As sent")
+        self.tabs.addTab(self.context_view, self.tr("Context"))
+        self.tabs.addTab(as_sent_page, self.tr("As sent"))
         self.tabs.setTabEnabled(AS_SENT_TAB, False)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
 
         self.status = _secondary(QLabel(objectName="viewerStatus"))
-        self.full_bodies = QCheckBox("Full bodies")
-        self.full_bodies.setToolTip("Show long message and block bodies whole instead of cut at 2,000 characters")
+        self.full_bodies = QCheckBox(self.tr("Full bodies"))
+        self.full_bodies.setToolTip(
+            self.tr("Show long message and block bodies whole instead of cut at 2,000 characters")
+        )
 
         self.full_bodies.toggled.connect(self._on_full_bodies_toggled)
-        self.refresh_button = QPushButton("Refresh")
-        self.refresh_button.setToolTip("Rebuild from disk (F5)")
+        self.refresh_button = QPushButton(self.tr("Refresh"))
+        self.refresh_button.setToolTip(self.tr("Rebuild from disk (F5)"))
         self.refresh_button.clicked.connect(self._on_refresh_button_clicked)
-        self.copy_button = QPushButton("Copy all as Markdown")
-        self.copy_button.setToolTip("Copy the whole tab on show, bodies uncut (Ctrl+Shift+C)")
+        self.copy_button = QPushButton(self.tr("Copy all as Markdown"))
+        self.copy_button.setToolTip(self.tr("Copy the whole tab on show, bodies uncut (Ctrl+Shift+C)"))
         self.copy_button.clicked.connect(self._on_copy_button_clicked)
         self.copy_button.setEnabled(False)
         QShortcut(QKeySequence("F5"), self, activated=self._on_refresh_button_clicked)
@@ -443,14 +531,14 @@ class ContextViewer(QWidget):
         if self._closed:
             return
         if self._loading:
-            self._again = reason or self._again or "changed"
+            self._again = reason or self._again or self.tr("changed")
             return
         self._loading = True
         self._generation += 1
         generation = self._generation
         sources, target, item_id, member = self.ctx.sources, self.target, self.item_id, self._member
         request_id = self._request_id
-        self.status.setText("Building the context…")
+        self.status.setText(self.tr("Building the context…"))
         self.ctx.tasks.run(
             lambda: load_snapshot(sources, target, item_id, member, request_id),
             lambda snap: self._on_tasks_done(generation, reason, snap),
@@ -466,7 +554,7 @@ class ContextViewer(QWidget):
             text = snap.as_sent_full_markdown if self._as_sent_on_show() else snap.full_markdown
         if text:
             QGuiApplication.clipboard().setText(text)
-            self.status.setText(f"Copied {len(text):,} characters of Markdown")
+            self.status.setText(self.tr("Copied {n} characters of Markdown").format(n=f"{len(text):,}"))
         return text
 
     # -- slots -----------------------------------------------------------------------------
@@ -480,7 +568,11 @@ class ContextViewer(QWidget):
         self._show(snap)
         when = time.strftime("%H:%M:%S")
         quiet = reason in ("", "opened", "switched")
-        self.status.setText(f"Built {when}" if quiet else f"Updated after {reason} · {when}")
+        self.status.setText(
+            self.tr("Built {when}").format(when=when)
+            if quiet
+            else self.tr("Updated after {reason} · {when}").format(reason=reason, when=when)
+        )
         self.refreshed.emit()
 
     def _on_tasks_error(self, generation: int, exc: BaseException) -> None:
@@ -492,23 +584,27 @@ class ContextViewer(QWidget):
         message = str(exc) or exc.__class__.__name__
         if not isinstance(exc, OkBotError):  # a bug, not a user-facing problem
             log.error("building the context failed", exc_info=exc)
-        self.problem.setText(f"⚠ Could not build the context: {message}")
+        self.problem.setText(self.tr("⚠ Could not build the context: {message}").format(message=message))
         self.problem.show()
         if self._snapshot is None:
-            self.context_view.setPlainText(f"Could not build the context for message #{self.item_id}.\n\n{message}")
-        self.status.setText("Build failed" + (" — showing the last good content" if self._snapshot else ""))
+            self.context_view.setPlainText(
+                self.tr("Could not build the context for message #{id}.").format(id=self.item_id) + f"\n\n{message}"
+            )
+        self.status.setText(
+            self.tr("Build failed — showing the last good content") if self._snapshot else self.tr("Build failed")
+        )
         self.failed.emit(message)
 
     def _on_watcher_changed(self, changed: list[str]) -> None:
         names = sorted({Path(p).name for p in changed})
-        self.refresh(f"{', '.join(names)} changed on disk")
+        self.refresh(self.tr("{names} changed on disk").format(names=", ".join(names)))
 
     def _on_seat_current_index_changed(self, index: int) -> None:
         if index >= 0:
             self.set_member(self.seat.itemData(index))
 
     def _on_refresh_button_clicked(self) -> None:
-        self.refresh("refresh")
+        self.refresh(self.tr("refresh"))
 
     def _on_copy_button_clicked(self) -> None:
         self.copy_all()
@@ -549,22 +645,22 @@ class ContextViewer(QWidget):
             self._turn_members = members
         self.seat.blockSignals(True)
         self.seat.clear()
-        self.seat.addItem("Captain", None)
+        self.seat.addItem(self.tr("Captain"), None)
         known = {m.id for m in self._turn_members}
         entries = list(self._turn_members)
         if self._member is not None and self._member not in known:
             entries.append(TurnMember(self._member, self._member, True))
         for member in entries:
-            label = member.name if member.present else f"{member.name} (no longer a member)"
+            label = member.name if member.present else self.tr("{name} (no longer a member)").format(name=member.name)
             self.seat.addItem(label, member.id)
             if not member.present:
                 self.seat.model().item(self.seat.count() - 1).setEnabled(False)
         self.seat.setCurrentIndex(max(0, self.seat.findData(self._member)))
         self.seat.setEnabled(self.seat.count() > 1)
         self.seat.setToolTip(
-            "Whose request to show: the captain's, or a member's for this turn"
+            self.tr("Whose request to show: the captain's, or a member's for this turn")
             if self.seat.count() > 1
-            else "No member worked in this turn"
+            else self.tr("No member worked in this turn")
         )
         self.seat.blockSignals(False)
 
@@ -572,9 +668,10 @@ class ContextViewer(QWidget):
         whose = ""
         if self._member is not None:
             name = next((m.name for m in self._turn_members if m.id == self._member), self._member)
-            whose = f" · {name}'s request"
-        self.setWindowTitle(f"View context — {self.target.name} · message #{self.item_id}{whose}")
-        self.title.setText(f"Context for message #{self.item_id} · {self.target.name}{whose}")
+            whose = self.tr(" · {name}'s request").format(name=name)
+        where = {"target": self.target.name, "id": self.item_id}
+        self.setWindowTitle(self.tr("View context — {target} · message #{id}").format(**where) + whose)
+        self.title.setText(self.tr("Context for message #{id} · {target}").format(**where) + whose)
 
     def _show(self, snap: ViewerSnapshot) -> None:
         proj = snap.projection
@@ -584,7 +681,7 @@ class ContextViewer(QWidget):
         line, failure = health_lines(snap.health, snap.as_sent, proj.summary)
         self.health.setText(line)
         problems = [failure] if failure else []
-        problems += [f"Notice: {n}" for n in proj.notices]
+        problems += [self.tr("Notice: {notice}").format(notice=n) for n in proj.notices]
         self.problem.setText("\n".join(f"⚠ {p}" for p in problems))
         self.problem.setVisible(bool(problems))
 
@@ -596,12 +693,14 @@ class ContextViewer(QWidget):
         self._fill_attempts(snap.sent)
         if snap.sent is None:
             self.tabs.setTabEnabled(AS_SENT_TAB, False)
-            self.tabs.setTabText(AS_SENT_TAB, "As sent")
+            self.tabs.setTabText(AS_SENT_TAB, self.tr("As sent"))
             self.tabs.setTabToolTip(
                 AS_SENT_TAB,
-                "OkBot keeps the as-sent record of the captain's requests only."
+                self.tr("OkBot keeps the as-sent record of the captain's requests only.")
                 if snap.member is not None
-                else f"No as-sent record for message #{self.item_id} (sent before OkBot kept one, or never sent).",
+                else self.tr("No as-sent record for message #{id} (sent before OkBot kept one, or never sent).").format(
+                    id=self.item_id
+                ),
             )
             self._set_text(self.as_sent_view, "")
             if self.tabs.currentIndex() == AS_SENT_TAB:
@@ -609,9 +708,12 @@ class ContextViewer(QWidget):
         else:
             changed = len(snap.changed_blocks)
             self.tabs.setTabEnabled(AS_SENT_TAB, True)
-            self.tabs.setTabText(AS_SENT_TAB, f"As sent · {changed} changed" if changed else "As sent")
+            self.tabs.setTabText(
+                AS_SENT_TAB, self.tr("As sent · {n} changed").format(n=changed) if changed else self.tr("As sent")
+            )
             self.tabs.setTabToolTip(
-                AS_SENT_TAB, "The request as it went out, whole, with its own numbers; blocks changed since as a diff"
+                AS_SENT_TAB,
+                self.tr("The request as it went out, whole, with its own numbers; blocks changed since as a diff"),
             )
             self._set_text(self.as_sent_view, self._as_sent_text(snap))
         self._show_numbers(snap)
@@ -625,13 +727,12 @@ class ContextViewer(QWidget):
         proj = snap.projection
         self._name_window()
         lines = header_lines(proj)
-        self.cutoff.setText(_line(lines, "Cut-off:"))
-        self._set_coverage(proj.covered_through_id > 0, _line(lines, "Coverage:"))
+        self.cutoff.setText(_line(lines, _layout("Cut-off") + ":"))
+        self._set_coverage(proj.covered_through_id > 0, _line(lines, _layout("Coverage") + ":"))
         calibrated = proj.calibration_factor != 1.0
         note = (
-            (
-                f"{proj.total_tokens:,} counted × {proj.calibration_factor:.2f} (calibrated by what the provider "
-                "reported for this model)"
+            self.tr("{counted} counted × {factor} (calibrated by what the provider reported for this model)").format(
+                counted=f"{proj.total_tokens:,}", factor=f"{proj.calibration_factor:.2f}"
             )
             if calibrated
             else ""
@@ -648,21 +749,35 @@ class ContextViewer(QWidget):
 
     def _show_sent_numbers(self, sent: SentRequest, live: ContextProjection) -> None:
         req = sent.request
-        self.title.setText(f"As sent for message #{self.item_id} · {self.target.name}")
-        self.cutoff.setText(f"Request #{req.id} · {req.label()} · model {req.model or '?'} · sent {sent_time(req)}")
-        now = f" (now through #{live.covered_through_id})" if live.covered_through_id != req.covered_through_id else ""
-        coverage = (
-            f"Coverage then: items up to #{req.covered_through_id} were summarized{now}"
-            if req.covered_through_id
-            else f"Coverage then: none — every item was sent{now}"
+        self.title.setText(
+            self.tr("As sent for message #{id} · {target}").format(id=self.item_id, target=self.target.name)
         )
+        self.cutoff.setText(
+            self.tr("Request #{id} · {label} · model {model} · sent {when}").format(
+                id=req.id, label=req.label(), model=req.model or "?", when=sent_time(req)
+            )
+        )
+        now = (
+            self.tr(" (now through #{id})").format(id=live.covered_through_id)
+            if live.covered_through_id != req.covered_through_id
+            else ""
+        )
+        coverage = (
+            self.tr("Coverage then: items up to #{id} were summarized").format(id=req.covered_through_id)
+            if req.covered_through_id
+            else self.tr("Coverage then: none — every item was sent")
+        ) + now
         self._set_coverage(req.covered_through_id > 0, coverage)
         window, threshold, recorded = as_sent_window(sent, live)
         reported = req.prompt_tokens
         note = (
-            f"{reported:,} prompt tokens reported by the provider (OkBot estimated {req.estimate:,})"
+            self.tr("{reported} prompt tokens reported by the provider (OkBot estimated {estimate})").format(
+                reported=f"{reported:,}", estimate=f"{req.estimate:,}"
+            )
             if reported is not None
-            else f"OkBot's estimate when it was sent: the provider reported no prompt tokens ({usage_text(req)})"
+            else self.tr("OkBot's estimate when it was sent: the provider reported no prompt tokens ({usage})").format(
+                usage=usage_text(req)
+            )
         )
         self.bar.set_usage(
             sent_bar_segments(sent),
@@ -671,15 +786,15 @@ class ContextViewer(QWidget):
             approximate=reported is None,
             total=sent.total_tokens,
             total_note=note,
-            label="As sent",
+            label=self.tr("As sent"),
         )
+        numbers = {"window": f"{window:,}", "threshold": f"{threshold:,}", "note": note}
         self.prepare.setText(
-            (
-                "Window and threshold when it was sent"
-                if recorded
-                else "Window and threshold of today (not recorded then)"
+            self.tr("Window and threshold when it was sent: {window} · {threshold} · {note}").format(**numbers)
+            if recorded
+            else self.tr("Window and threshold of today (not recorded then): {window} · {threshold} · {note}").format(
+                **numbers
             )
-            + f": {window:,} · {threshold:,} · {note}"
         )
 
     def _set_coverage(self, covered: bool, text: str) -> None:
@@ -723,11 +838,12 @@ class ContextViewer(QWidget):
 
 def prepare_text(proj: ContextProjection) -> str:
     """Where compression runs ahead (after a reply, in the background) and where a request waits for it."""
-    return (
-        f"Prepare mark {proj.prepare_threshold:,} tokens: after a reply, when the next request is predicted "
-        f"to reach it, the summary is updated in the background · at {proj.threshold:,} a request is "
-        "compressed before it is sent"
-    )
+    return QCoreApplication.translate(
+        "ContextViewer",
+        "Prepare mark {prepare} tokens: after a reply, when the next request is predicted "
+        "to reach it, the summary is updated in the background · at {threshold} a request is "
+        "compressed before it is sent",
+    ).format(prepare=f"{proj.prepare_threshold:,}", threshold=f"{proj.threshold:,}")
 
 
 def _line(lines: list[str], prefix: str) -> str:

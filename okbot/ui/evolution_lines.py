@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 
 from okbot.core.workspace import Target
+from okbot.i18n import plural
 
 if TYPE_CHECKING:
     from okbot.core.evolution.store import LogEntry
@@ -24,7 +25,9 @@ MAX_CITED = 3  # message ids named in a landed line; more are counted
 
 def upkeep_text(name: str, kind: str) -> str:
     """``Updating Ada's persona…`` / ``Updating Ada's skills…`` while upkeep of ``kind`` runs."""
-    return f"Updating {name}'s {'persona' if kind == 'persona' else 'skills'}…"
+    if kind == "persona":
+        return QCoreApplication.translate("EvolutionLines", "Updating {name}'s persona…").format(name=name)
+    return QCoreApplication.translate("EvolutionLines", "Updating {name}'s skills…").format(name=name)
 
 
 def landed_text(name: str, entries: Sequence[LogEntry]) -> str:
@@ -34,22 +37,51 @@ def landed_text(name: str, entries: Sequence[LogEntry]) -> str:
     if persona:
         n = len(persona)
         cited = _cited(sorted({i for e in persona for i in e.cited}))
-        parts.append(f"{name}'s persona was updated: {n} change{'s' if n != 1 else ''}{cited}")
-    for verb, op in (("learnt", "create"), ("updated", "update")):
+        updated = plural(
+            n,
+            QCoreApplication.translate("EvolutionLines", "{name}'s persona was updated: {n} change"),
+            QCoreApplication.translate("EvolutionLines", "{name}'s persona was updated: {n} changes"),
+        )
+        parts.append(updated.format(name=name, n=n) + cited)
+    for op in ("create", "update"):
         names = [e.change.name for e in entries if e.kind == "skill" and getattr(e.change, "op", "") == op]
         if names:
-            parts.append(f"{name} {verb} the skill{'s' if len(names) > 1 else ''} {', '.join(names)}")
+            parts.append(_skills_line(op, len(names)).format(name=name, skills=", ".join(names)))
     if not parts:
         return ""
-    return f"{', and '.join(parts)} (to undo: Assistant… → Evolution)"
+    joined = QCoreApplication.translate("EvolutionLines", ", and ").join(parts)
+    return QCoreApplication.translate("EvolutionLines", "{changes} (to undo: Assistant… → Evolution)").format(
+        changes=joined
+    )
+
+
+def _skills_line(op: str, n: int) -> str:
+    if op == "create":
+        return plural(
+            n,
+            QCoreApplication.translate("EvolutionLines", "{name} learnt the skill {skills}"),
+            QCoreApplication.translate("EvolutionLines", "{name} learnt the skills {skills}"),
+        )
+    return plural(
+        n,
+        QCoreApplication.translate("EvolutionLines", "{name} updated the skill {skills}"),
+        QCoreApplication.translate("EvolutionLines", "{name} updated the skills {skills}"),
+    )
 
 
 def _cited(ids: list[int]) -> str:
     if not ids:
         return ""
     shown = ", ".join(f"#{i}" for i in ids[:MAX_CITED])
-    more = f" and {len(ids) - MAX_CITED} more" if len(ids) > MAX_CITED else ""
-    return f" from your message{'s' if len(ids) > 1 else ''} {shown}{more}"
+    if len(ids) > MAX_CITED:
+        shown = QCoreApplication.translate("EvolutionLines", "{ids} and {n} more").format(
+            ids=shown, n=len(ids) - MAX_CITED
+        )
+    return plural(
+        len(ids),
+        QCoreApplication.translate("EvolutionLines", " from your message {ids}"),
+        QCoreApplication.translate("EvolutionLines", " from your messages {ids}"),
+    ).format(ids=shown)
 
 
 class UpkeepPhases(QObject):

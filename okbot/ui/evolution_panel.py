@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from okbot.core.evolution.store import LOG_FILE, PENDING_FILE, LogEntry, Pending, summary_of
 from okbot.core.workspace import Target
+from okbot.i18n import plural
 from okbot.storage.errors import OkBotError
 from okbot.ui.chat.colors import ChatColors, blend
 from okbot.ui.message_bar import MessageBar
@@ -114,26 +115,31 @@ class EvolutionPanel(QWidget):
 
     # -- layout ----------------------------------------------------------------------------
     def _build(self) -> None:
-        self.switch = QCheckBox("Learn from the conversation", objectName="evolutionSwitch")
-        self.switch.setToolTip(f"Off: {self.target.name}'s persona and skills change only when you edit them")
+        name = self.target.name
+        self.switch = QCheckBox(self.tr("Learn from the conversation"), objectName="evolutionSwitch")
+        self.switch.setToolTip(
+            self.tr("Off: {name}'s persona and skills change only when you edit them").format(name=name)
+        )
         self.switch.toggled.connect(self._on_switch_toggled)
         self.hint = QLabel(
-            f"{self.target.name} keeps its persona (SOUL.md) and skills up with the lasting rules and procedures you "
-            "teach it. Every change cites your words and can be undone here.",
+            self.tr(
+                "{name} keeps its persona (SOUL.md) and skills up with the lasting rules and procedures you "
+                "teach it. Every change cites your words and can be undone here."
+            ).format(name=name),
             objectName="evolutionHint",
         )
         self.hint.setWordWrap(True)
         self.hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.global_bar = MessageBar("info", object_name="evolutionGlobalOff")
         self.message_bar = MessageBar("error", object_name="evolutionMessage")
-        self.message_bar.add_button("Dismiss", self.message_bar.hide, name="dismiss")
+        self.message_bar.add_button(self.tr("Dismiss"), self.message_bar.hide, name="dismiss")
         self.staged_bar = MessageBar("info", object_name="evolutionStaged")
-        self.apply_button = self.staged_bar.add_button("Apply now", self._on_apply_clicked, name="apply")
-        self.apply_button.setToolTip("Write the waiting changes now instead of at the next summary update")
+        self.apply_button = self.staged_bar.add_button(self.tr("Apply now"), self._on_apply_clicked, name="apply")
+        self.apply_button.setToolTip(self.tr("Write the waiting changes now instead of at the next summary update"))
 
         self.tree = QTreeWidget(objectName="evolutionList")
         self.tree.setColumnCount(5)
-        self.tree.setHeaderLabels(["When", "Kind", "Change", "From your words", ""])
+        self.tree.setHeaderLabels([self.tr("When"), self.tr("Kind"), self.tr("Change"), self.tr("From your words"), ""])
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
@@ -146,22 +152,24 @@ class EvolutionPanel(QWidget):
         metrics = self.fontMetrics()
         for column, sample in (
             (WHEN, "2026-12-31 23:59"),
-            (KIND, "Persona"),
+            (KIND, self.tr("Persona")),
             (SOURCE, "m" * 14),
-            (ACTION, "undone 2026-12-31"),
+            (ACTION, self.tr("undone {day}").format(day="2026-12-31")),
         ):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, metrics.horizontalAdvance(sample) + 28)
         self.tree.itemSelectionChanged.connect(self._on_tree_selection_changed)
-        self._row_height = max(metrics.height() + 12, QPushButton("Undo").sizeHint().height() + 4)
+        self._row_height = max(metrics.height() + 12, QPushButton(self.tr("Undo")).sizeHint().height() + 4)
         self.empty_label = QLabel(objectName="evolutionEmpty")
         self.empty_label.setWordWrap(True)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.empty_label.setText(
-            f"Nothing learnt yet. When you set a lasting rule (“from now on, …”) or teach a procedure "
-            f"(“when I say ship it: 1) …”), {self.target.name} updates its persona or skills and the change "
-            "is listed here."
+            self.tr(
+                "Nothing learnt yet. When you set a lasting rule (“from now on, …”) or teach a procedure "
+                "(“when I say ship it: 1) …”), {name} updates its persona or skills and the change "
+                "is listed here."
+            ).format(name=name)
         )
         self.empty_label.hide()
         self.count_label = QLabel(objectName="evolutionCount")
@@ -176,7 +184,7 @@ class EvolutionPanel(QWidget):
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         font.setStyleHint(QFont.StyleHint.Monospace)
         self.diff.setFont(font)
-        self.diff.setPlaceholderText("Select a change to see what it changed.")
+        self.diff.setPlaceholderText(self.tr("Select a change to see what it changed."))
         self.highlighter = DiffHighlighter(self.diff)
         details = QWidget()
         details_layout = QVBoxLayout(details)
@@ -193,7 +201,7 @@ class EvolutionPanel(QWidget):
         self.splitter.setStretchFactor(1, 2)
 
         heading = QHBoxLayout()
-        title = QLabel("Applied changes")
+        title = QLabel(self.tr("Applied changes"))
         bold = QFont(title.font())
         bold.setBold(True)
         title.setFont(bold)
@@ -265,7 +273,9 @@ class EvolutionPanel(QWidget):
     def _on_read_failed(self, exc: BaseException) -> None:
         self._loading = False
         log.error("reading the evolution of %s failed", self.target.name, exc_info=exc)
-        self.message_bar.show_message(f"Could not read what {self.target.name} learnt: {exc}", "error")
+        self.message_bar.show_message(
+            self.tr("Could not read what {name} learnt: {error}").format(name=self.target.name, error=exc), "error"
+        )
         if self._reload_again:
             self.refresh()
 
@@ -282,8 +292,10 @@ class EvolutionPanel(QWidget):
             self.global_bar.hide()
         else:
             self.global_bar.show_message(
-                "Learning is off for every assistant (Settings → Advanced → Evolution): nothing new is learnt. "
-                "The changes below can still be undone."
+                self.tr(
+                    "Learning is off for every assistant (Settings → Advanced → Evolution): nothing new is learnt. "
+                    "The changes below can still be undone."
+                )
             )
         self._show_staged(snapshot.pending)
         self._show_entries(list(reversed(snapshot.entries)))
@@ -294,7 +306,12 @@ class EvolutionPanel(QWidget):
             self.staged_bar.hide()
             return
         n = len(staged)
-        lines = [f"{n} change{'s' if n != 1 else ''} waiting for the next summary update:"]
+        waiting = plural(
+            n,
+            self.tr("{n} change waiting for the next summary update:"),
+            self.tr("{n} changes waiting for the next summary update:"),
+        )
+        lines = [waiting.format(n=n)]
         lines += [f"• {_elided(summary, STAGED_LINE_CHARS)}" for summary, _why in staged]
         self.staged_bar.show_message("\n".join(lines))
         self.staged_bar.label.setToolTip("\n".join(f"{summary}\n    “{why}”" for summary, why in staged))
@@ -309,7 +326,13 @@ class EvolutionPanel(QWidget):
         self._undoable = {e.id for e in entries if not e.undone}
         for entry in entries[:MAX_ROWS]:
             item = QTreeWidgetItem(
-                [_when(entry.at), "Persona" if entry.kind == "persona" else "Skill", entry.summary, _source(entry), ""]
+                [
+                    _when(entry.at),
+                    self.tr("Persona") if entry.kind == "persona" else self.tr("Skill"),
+                    entry.summary,
+                    _source(entry),
+                    "",
+                ]
             )
             item.setData(WHEN, Qt.ItemDataRole.UserRole, entry)
             item.setSizeHint(WHEN, QSize(0, self._row_height))
@@ -327,16 +350,19 @@ class EvolutionPanel(QWidget):
         self.splitter.setVisible(not empty)
         self.empty_label.setVisible(empty)
         n = len(entries)
-        more = f" (the newest {MAX_ROWS} listed)" if n > MAX_ROWS else ""
-        self.count_label.setText("" if empty else f"{n} change{'s' if n != 1 else ''}{more}")
+        more = self.tr(" (the newest {n} listed)").format(n=MAX_ROWS) if n > MAX_ROWS else ""
+        count = plural(n, self.tr("{n} change"), self.tr("{n} changes")).format(n=n)
+        self.count_label.setText("" if empty else count + more)
         self._show_details()
 
     def _undo_button(self, entry: LogEntry) -> QPushButton:
-        button = QPushButton(f"undone {_day(entry.undone)}" if entry.undone else "Undo")
+        button = QPushButton(
+            self.tr("undone {day}").format(day=_day(entry.undone)) if entry.undone else self.tr("Undo")
+        )
         button.setObjectName("evolutionUndo")
         button.setAutoDefault(False)
         button.setEnabled(not entry.undone and self._writes == 0)
-        button.setToolTip("" if entry.undone else "Put back what was there before this change")
+        button.setToolTip("" if entry.undone else self.tr("Put back what was there before this change"))
         button.clicked.connect(lambda _checked=False, i=entry.id: self.undo(i))
         self.undo_buttons[entry.id] = button
         return button
@@ -349,8 +375,16 @@ class EvolutionPanel(QWidget):
             self.diff.setPlainText("")
             return
         ids = ", ".join(f"#{i}" for i in entry.cited)
-        source = f"From your message{'s' if len(entry.cited) > 1 else ''} {ids}" if ids else "From the conversation"
-        self.source_label.setText(f"{source}: “{entry.why}”" if entry.why else source)
+        source = (
+            plural(len(entry.cited), self.tr("From your message {ids}"), self.tr("From your messages {ids}")).format(
+                ids=ids
+            )
+            if ids
+            else self.tr("From the conversation")
+        )
+        self.source_label.setText(
+            self.tr("{source}: “{why}”").format(source=source, why=entry.why) if entry.why else source
+        )
         self.source_label.show()
         self.diff.setPlainText(entry.diff)
 
@@ -371,7 +405,7 @@ class EvolutionPanel(QWidget):
     def undo(self, entry_id: int) -> None:
         """Undo change ``entry_id`` on disk (in the background); a refusal is shown in the panel."""
         ctx, target = self.ctx, self.target
-        self._write(lambda: ctx.sources.evolution.undo(target, entry_id), self.undone.emit, "Could not undo")
+        self._write(lambda: ctx.sources.evolution.undo(target, entry_id), self.undone.emit, self.tr("Could not undo"))
 
     def apply_now(self) -> None:
         """Write the staged changes now (in the background)."""
@@ -382,14 +416,15 @@ class EvolutionPanel(QWidget):
         def done(landed: list[LogEntry]) -> None:
             dropped = count - len(landed)
             if dropped > 0:
-                self.message_bar.show_message(
-                    f"{dropped} of the waiting changes {'was' if dropped == 1 else 'were'} dropped: what "
-                    f"{'it changes was' if dropped == 1 else 'they change was'} edited by hand meanwhile.",
-                    "warning",
+                text = plural(
+                    dropped,
+                    self.tr("{n} of the waiting changes was dropped: what it changes was edited by hand meanwhile."),
+                    self.tr("{n} of the waiting changes were dropped: what they change was edited by hand meanwhile."),
                 )
+                self.message_bar.show_message(text.format(n=dropped), "warning")
             self.landed.emit(landed)
 
-        self._write(lambda: ctx.sources.evolution.land(target), done, "Could not apply the changes")
+        self._write(lambda: ctx.sources.evolution.land(target), done, self.tr("Could not apply the changes"))
 
     def set_learning(self, on: bool) -> None:
         """Write the assistant's own switch (``"evolution": true/false`` in assistant.json)."""
@@ -399,7 +434,7 @@ class EvolutionPanel(QWidget):
             self.target = written
             self.switched.emit(written)
 
-        self._write(lambda: workspace.set_meta(target, "evolution", on), done, "Could not change the switch")
+        self._write(lambda: workspace.set_meta(target, "evolution", on), done, self.tr("Could not change the switch"))
 
     def _write(self, job: Callable[[], Any], done: Callable[[Any], None], what: str) -> None:
         self._writes += 1
@@ -416,8 +451,8 @@ class EvolutionPanel(QWidget):
             if isinstance(exc, OkBotError):
                 message = str(exc)
             else:
-                log.error("%s for %s", what, self.target.name, exc_info=exc)
-                message = f"{what}: {exc}"
+                log.error("a change to the evolution of %s failed", self.target.name, exc_info=exc)
+                message = self.tr("{what}: {error}").format(what=what, error=exc)
             self.message_bar.show_message(message, "error")
             self.failed.emit(message)
             self.refresh()  # shows the switch and the buttons as they are on disk again

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 
 from okbot.config.schema import SettingError, setting
 from okbot.core.import_okbot import ImportReport, default_source_dir, import_okbot, pending_import
+from okbot.i18n import QT_TRANSLATE_NOOP, plural
 from okbot.llm.keys import env_api_key, is_local_url, resolve_api_key
 from okbot.llm.keystore import FILE, KeyStore, KeyStoreError
 from okbot.storage.errors import OkBotError
@@ -59,10 +60,11 @@ from okbot.ui.settings.provider_setup import (
     where_text,
 )
 
-TITLE = "Set up a model"
-INTRO = (
+TITLE = QT_TRANSLATE_NOOP("FirstRunPanel", "Set up a model")
+INTRO = QT_TRANSLATE_NOOP(
+    "FirstRunPanel",
     "OkBot talks to any OpenAI-compatible model: one running on this computer, or a hosted API "
-    "with a key. You can browse your chats while you decide."
+    "with a key. You can browse your chats while you decide.",
 )
 HOSTED_DEFAULT_URL = "https://api.openai.com/v1"
 PANEL_WIDTH = 640
@@ -80,13 +82,19 @@ class _ServerRow(QFrame):
         name = QLabel(f"<b>{result.candidate.name}</b> · {result.candidate.base_url}")
         name.setTextFormat(Qt.TextFormat.RichText)
         if result.needs_key:
-            detail = "Answers, but wants an API key: use it below with its key."
+            detail = self.tr("Answers, but wants an API key: use it below with its key.")
         else:
             count = len(result.models)
             shown = ", ".join(result.models[:3]) + (" …" if count > 3 else "")
-            detail = f"{count} model{'s' if count != 1 else ''}: {shown}" if count else "No models loaded yet."
+            detail = (
+                plural(count, self.tr("{n} model: {models}"), self.tr("{n} models: {models}")).format(
+                    n=count, models=shown
+                )
+                if count
+                else self.tr("No models loaded yet.")
+            )
         self.detail = help_label(detail)
-        self.use_button = QPushButton("Use with key…" if result.needs_key else "Use")
+        self.use_button = QPushButton(self.tr("Use with key…") if result.needs_key else self.tr("Use"))
         text = QVBoxLayout()
         text.setSpacing(2)
         text.addWidget(name)
@@ -147,12 +155,12 @@ class FirstRunPanel(QWidget):
 
     # ------------------------------------------------------------------ building
     def _build(self) -> None:
-        title = QLabel(TITLE)
+        title = QLabel(QCoreApplication.translate("FirstRunPanel", TITLE))
         font = QFont(title.font())
         font.setPointSizeF(font.pointSizeF() * 1.7)
         font.setBold(True)
         title.setFont(font)
-        intro = QLabel(INTRO)
+        intro = QLabel(QCoreApplication.translate("FirstRunPanel", INTRO))
         intro.setWordWrap(True)
         self.banner = MessageBanner(self)
 
@@ -160,7 +168,7 @@ class FirstRunPanel(QWidget):
         self.scan_status.setWordWrap(True)
         self.rows_box = QVBoxLayout()
         self.rows_box.setSpacing(6)
-        self.scan_button = QPushButton("Look again")
+        self.scan_button = QPushButton(self.tr("Look again"))
         self.scan_button.clicked.connect(self._on_scan_button_clicked)
 
         self.url_edit = QLineEdit()
@@ -168,14 +176,14 @@ class FirstRunPanel(QWidget):
         self.url_edit.setText(current if not is_local_url(current) else HOSTED_DEFAULT_URL)
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key_edit.setPlaceholderText("sk-…")
+        self.key_edit.setPlaceholderText(self.tr("sk-…"))
         self.key_edit.setEnabled(False)
-        self.key_note = help_label("Checking for a system keyring…")
+        self.key_note = help_label(self.tr("Checking for a system keyring…"))
         self.model_combo = QComboBox()
         self.model_combo.setEditable(True)
         self.model_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.model_combo.setEditText(self.ctx.settings.get("provider.model"))
-        self.connect_button = QPushButton("Connect")
+        self.connect_button = QPushButton(self.tr("Connect"))
         self.connect_button.setDefault(True)
         self.connect_button.clicked.connect(self._on_connect_button_clicked)
         self.connect_status = NoteLabel()
@@ -183,7 +191,7 @@ class FirstRunPanel(QWidget):
 
         self.import_label = QLabel()
         self.import_label.setWordWrap(True)
-        self.import_button = QPushButton("Bring them over")
+        self.import_button = QPushButton(self.tr("Bring them over"))
         self.import_button.clicked.connect(self._on_import_button_clicked)
         self.import_report = NoteLabel()
         self.import_report.setWordWrap(True)
@@ -196,22 +204,22 @@ class FirstRunPanel(QWidget):
         import_line.addWidget(self.import_button)
         self.import_row.hide()
 
-        self.skip_button = QPushButton("Not now — browse my chats")
+        self.skip_button = QPushButton(self.tr("Not now — browse my chats"))
         self.skip_button.setFlat(True)
         self.skip_button.clicked.connect(self._on_skip_button_clicked)
 
         local_head = QHBoxLayout()
-        local_head.addWidget(_heading("On this computer"), 1)
+        local_head.addWidget(_heading(self.tr("On this computer")), 1)
         local_head.addWidget(self.scan_button)
         hosted_form = QFormLayout()
         hosted_form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        hosted_form.addRow("Base URL:", self.url_edit)
+        hosted_form.addRow(self.tr("Base URL:"), self.url_edit)
         key_column = QVBoxLayout()
         key_column.setSpacing(2)
         key_column.addWidget(self.key_edit)
         key_column.addWidget(self.key_note)
-        hosted_form.addRow("API key:", key_column)
-        hosted_form.addRow("Model:", self.model_combo)
+        hosted_form.addRow(self.tr("API key:"), key_column)
+        hosted_form.addRow(self.tr("Model:"), self.model_combo)
         connect_row = QHBoxLayout()
         connect_row.addWidget(self.connect_button)
         connect_row.addWidget(self.connect_status, 1)
@@ -231,8 +239,10 @@ class FirstRunPanel(QWidget):
         column.addWidget(self.scan_status)
         column.addLayout(self.rows_box)
         column.addSpacing(12)
-        column.addWidget(_heading("A hosted API"))
-        column.addWidget(help_label("OpenAI or any OpenAI-compatible service: its base URL, your key and a model."))
+        column.addWidget(_heading(self.tr("A hosted API")))
+        column.addWidget(
+            help_label(self.tr("OpenAI or any OpenAI-compatible service: its base URL, your key and a model."))
+        )
         column.addLayout(hosted_form)
         column.addSpacing(12)
         column.addWidget(self.skip_button, 0, Qt.AlignmentFlag.AlignLeft)
@@ -256,7 +266,7 @@ class FirstRunPanel(QWidget):
             row.deleteLater()
         self._rows = []
         names = ", ".join(c.name for c in self._candidates)
-        self.scan_status.setText(f"Looking for {names}…")
+        self.scan_status.setText(self.tr("Looking for {names}…").format(names=names))
         self.scan_button.setEnabled(False)
         timeout = self._probe_timeout
         for candidate in self._candidates:
@@ -306,7 +316,7 @@ class FirstRunPanel(QWidget):
         typed = self.key_edit.text().strip()
         key = typed or env_api_key()
         if not key and not is_local_url(url):
-            self.banner.show_text("Paste your API key: a hosted API needs one.", error=True)
+            self.banner.show_text(self.tr("Paste your API key: a hosted API needs one."), error=True)
             return
         keys, keep = self._keys, bool(typed)
 
@@ -317,7 +327,7 @@ class FirstRunPanel(QWidget):
 
         self.banner.clear()
         self.connect_button.setEnabled(False)
-        self.connect_status.setText(f"Connecting to {url}…")
+        self.connect_status.setText(self.tr("Connecting to {url}…").format(url=url))
         self.ctx.tasks.run(
             job,
             if_alive(self, lambda out: self._on_hosted_done(url, model, keep, out)),
@@ -328,7 +338,7 @@ class FirstRunPanel(QWidget):
         """Bring assistants, squads and chats over from the original OkBot in the background; show the report."""
         source, workspace = self._okbot_dir, self.ctx.workspace
         self.import_button.setEnabled(False)
-        self.import_label.setText(f"Bringing your assistants over from {source}…")
+        self.import_label.setText(self.tr("Bringing your assistants over from {path}…").format(path=source))
         self.ctx.tasks.run(
             lambda: import_okbot(source, workspace),
             if_alive(self, self._on_import_done),
@@ -341,7 +351,7 @@ class FirstRunPanel(QWidget):
 
     def _on_import_checked(self, found: bool) -> None:
         if found:
-            self.import_label.setText(f"Bring over your assistants from OkBot (found at {self._okbot_dir})")
+            self.import_label.setText(self._import_offer())
             self.import_row.show()
 
     def _on_import_done(self, report: ImportReport) -> None:
@@ -351,7 +361,7 @@ class FirstRunPanel(QWidget):
         self.imported.emit(report)
 
     def _on_import_failed(self, exc: BaseException) -> None:
-        self.import_label.setText(f"Bring over your assistants from OkBot (found at {self._okbot_dir})")
+        self.import_label.setText(self._import_offer())
         self.import_button.setEnabled(True)
         self.banner.show_text(humanize(str(exc)), error=True)
 
@@ -387,7 +397,7 @@ class FirstRunPanel(QWidget):
         self.key_edit.setEnabled(True)
         note = where_text(where, self._keys.key_file)
         if env_api_key():
-            note += " Leave it empty to use the key in OKBOT_API_KEY / OPENAI_API_KEY."
+            note += " " + self.tr("Leave it empty to use the key in OKBOT_API_KEY / OPENAI_API_KEY.")
         self.key_note.setText(note)
 
     def _on_hosted_done(self, url: str, model: str, typed: bool, out: tuple[list[str], str]) -> None:
@@ -397,7 +407,11 @@ class FirstRunPanel(QWidget):
         self.model_combo.addItems(models)
         if models and model not in models:
             self.model_combo.setEditText(model)
-            self.connect_status.setText(f"Connected, but the server does not list “{model}”. Pick one of its models.")
+            self.connect_status.setText(
+                self.tr("Connected, but the server does not list “{model}”. Pick one of its models.").format(
+                    model=model
+                )
+            )
             return
         settings = self.ctx.settings
         try:
@@ -408,17 +422,23 @@ class FirstRunPanel(QWidget):
             self.banner.show_text(humanize(str(exc)), error=True)
             return
         self.key_edit.clear()
-        self.connect_status.setText("✓ Connected." + (f" {saved_text(where, self._keys.key_file)}" if where else ""))
+        self.connect_status.setText(
+            self.tr("✓ Connected.") + (f" {saved_text(where, self._keys.key_file)}" if where else "")
+        )
         self.configured.emit()
 
     def _on_hosted_failed(self, exc: BaseException) -> None:
         self.connect_button.setEnabled(True)
         self.connect_status.clear()
         if isinstance(exc, KeyStoreError):  # the server took the key; keeping it failed
-            self.banner.show_text(f"The key works, but it was not saved: {exc}", error=True)
+            self.banner.show_text(self.tr("The key works, but it was not saved: {error}").format(error=exc), error=True)
             return
-        text = str(exc) if isinstance(exc, OkBotError) else f"unexpected error ({type(exc).__name__})"
-        self.banner.show_text(f"Could not connect: {text}", error=True)
+        text = (
+            str(exc)
+            if isinstance(exc, OkBotError)
+            else self.tr("unexpected error ({kind})").format(kind=type(exc).__name__)
+        )
+        self.banner.show_text(self.tr("Could not connect: {error}").format(error=text), error=True)
 
     # --------------------------------------------------------------- internals
     def _check_keys(self) -> None:
@@ -441,6 +461,9 @@ class FirstRunPanel(QWidget):
         source, workspace = self._okbot_dir, self.ctx.workspace
         self.ctx.tasks.run(lambda: pending_import(source, workspace), if_alive(self, self._on_import_checked))
 
+    def _import_offer(self) -> str:
+        return self.tr("Bring over your assistants from OkBot (found at {path})").format(path=self._okbot_dir)
+
     def _add_row(self, result: ProbeResult) -> None:
         row = _ServerRow(result, self)
         row.use_button.clicked.connect(lambda _checked=False, r=result: self._on_row_use_clicked(r))
@@ -453,11 +476,17 @@ class FirstRunPanel(QWidget):
         found = self.found_servers()
         if found:
             count = len(found)
-            self.scan_status.setText(f"Found {count} server{'s' if count != 1 else ''} running here.")
+            self.scan_status.setText(
+                plural(
+                    count, self.tr("Found {n} server running here."), self.tr("Found {n} servers running here.")
+                ).format(n=count)
+            )
         else:
             names = ", ".join(c.name for c in self._candidates)
             self.scan_status.setText(
-                f"No local server is running ({names} checked). Start one and look again, or use a hosted API below."
+                self.tr(
+                    "No local server is running ({names} checked). Start one and look again, or use a hosted API below."
+                ).format(names=names)
             )
         self.probe_finished.emit(list(self._results))
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QWidget
 
-NONE_DECLARED = "none yet: add them in Settings → MCP servers"
+from okbot.i18n import QT_TRANSLATE_NOOP
+
+NONE_DECLARED = QT_TRANSLATE_NOOP("McpServersChoice", "none yet: add them in Settings → MCP servers")
 
 
 class McpServersChoice(QWidget):
@@ -22,7 +24,7 @@ class McpServersChoice(QWidget):
         self._layout = QHBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self.boxes: dict[str, QCheckBox] = {}
-        self.empty = QLabel(NONE_DECLARED, self)
+        self.empty = QLabel(QCoreApplication.translate("McpServersChoice", NONE_DECLARED), self)
         self.empty.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self._layout.addWidget(self.empty)
         self._layout.addStretch(1)

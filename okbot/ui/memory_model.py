@@ -8,12 +8,33 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
 
 from okbot.core.memory.store import MemoryEntry, MemoryStore
+from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.ui.chat.colors import ChatColors
 
-COLUMNS = ("Memory", "Scope", "Status", "Pinned", "Hits", "Expires")
+COLUMNS = (
+    QT_TRANSLATE_NOOP("MemoryTableModel", "Memory"),
+    QT_TRANSLATE_NOOP("MemoryTableModel", "Scope"),
+    QT_TRANSLATE_NOOP("MemoryTableModel", "Status"),
+    QT_TRANSLATE_NOOP("MemoryTableModel", "Pinned"),
+    QT_TRANSLATE_NOOP("MemoryTableModel", "Hits"),
+    QT_TRANSLATE_NOOP("MemoryTableModel", "Expires"),
+)
+# How each memory status (okbot.core.memory.store.STATUSES) is shown.
+STATUS_NAMES = {
+    "candidate": QT_TRANSLATE_NOOP("MemoryTableModel", "Candidate"),
+    "durable": QT_TRANSLATE_NOOP("MemoryTableModel", "Durable"),
+    "retired": QT_TRANSLATE_NOOP("MemoryTableModel", "Retired"),
+}
 TEXT, SCOPE, STATUS, PINNED, HITS, EXPIRES = range(len(COLUMNS))
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ROW_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -34,6 +55,15 @@ class MemoryRow:
 
 def _day(iso: str | None) -> str:
     return (iso or "")[:10]
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("MemoryTableModel", text)
+
+
+def status_name(status: str) -> str:
+    """A memory status as the table shows it (an unknown one as written)."""
+    return _tr(STATUS_NAMES[status]) if status in STATUS_NAMES else status.capitalize()
 
 
 class MemoryTableModel(QAbstractTableModel):
@@ -104,7 +134,10 @@ class MemoryTableModel(QAbstractTableModel):
 
     def _haystack(self, row: MemoryRow) -> str:
         e = row.entry
-        return f"{e.text}\n{self.scope_name(e.scope)}\n{e.status}\n{'pinned' if e.pinned else ''}".casefold()
+        words = [e.text, self.scope_name(e.scope), e.status, status_name(e.status)]
+        if e.pinned:
+            words += ["pinned", self.tr("Pinned")]  # the English word too: a search typed either way finds it
+        return "\n".join(words).casefold()
 
     # -- Qt model API ----------------------------------------------------------------------
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
@@ -115,7 +148,7 @@ class MemoryTableModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
+            return _tr(COLUMNS[section])
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -154,14 +187,16 @@ class MemoryTableModel(QAbstractTableModel):
         if column == SCOPE:
             return self.scope_name(entry.scope)
         if column == STATUS:
-            return entry.status.capitalize()
+            return status_name(entry.status)
         if column == PINNED:
-            return "Pinned" if entry.pinned else ""
+            return self.tr("Pinned") if entry.pinned else ""
         if column == HITS:
             return str(entry.hits)
         if entry.expires is None:
             return ""
-        return f"expired {_day(entry.expires)}" if entry.expired(self._now) else _day(entry.expires)
+        if entry.expired(self._now):
+            return self.tr("expired {day}").format(day=_day(entry.expires))
+        return _day(entry.expires)
 
     def _sort_key(self, entry: MemoryEntry, column: int) -> Any:
         if column == HITS:
@@ -177,16 +212,22 @@ class MemoryTableModel(QAbstractTableModel):
         lines = [
             text,
             "",
-            f"{entry.id} · {self.scope_name(entry.scope)} · {entry.status}"
-            f" · seen {entry.evidence}× · recalled {entry.hits}×",
+            self.tr("{id} · {scope} · {status} · seen {seen}× · recalled {hits}×").format(
+                id=entry.id,
+                scope=self.scope_name(entry.scope),
+                status=status_name(entry.status),
+                seen=entry.evidence,
+                hits=entry.hits,
+            ),
         ]
         if entry.created:
             created, updated = entry.created[:16].replace("T", " "), entry.updated[:16].replace("T", " ")
-            lines.append(f"created {created}, updated {updated}")
+            lines.append(self.tr("created {created}, updated {updated}").format(created=created, updated=updated))
         if entry.sources:
-            lines.append("from messages " + ", ".join(f"#{s}" for s in entry.sources[:12]))
+            ids = ", ".join(f"#{s}" for s in entry.sources[:12])
+            lines.append(self.tr("from messages {ids}").format(ids=ids))
         if entry.note:
-            lines.append(f"note: {entry.note}")
+            lines.append(self.tr("note: {note}").format(note=entry.note))
         return "\n".join(lines)
 
 

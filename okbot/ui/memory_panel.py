@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
+    QCoreApplication,
     QEvent,
     QModelIndex,
     QPoint,
@@ -46,6 +47,7 @@ from PySide6.QtWidgets import (
 
 from okbot.core.memory.store import MAX_ENTRY_CHARS, MemoryEntry, MemoryStore
 from okbot.core.workspace import Target
+from okbot.i18n import QT_TRANSLATE_NOOP, plural
 from okbot.storage import paths
 from okbot.storage.errors import OkBotError
 from okbot.ui.chat.colors import ChatColors
@@ -69,7 +71,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("okbot.ui.memory_panel")
 
 SEARCH_DEBOUNCE_MS = 150
-EXPIRY_CHOICES = (("Never", None), ("In 1 day", 1), ("In 1 week", 7), ("In 30 days", 30), ("In 1 year", 365))
+EXPIRY_CHOICES = (
+    (QT_TRANSLATE_NOOP("MemoryTextDialog", "Never"), None),
+    (QT_TRANSLATE_NOOP("MemoryTextDialog", "In 1 day"), 1),
+    (QT_TRANSLATE_NOOP("MemoryTextDialog", "In 1 week"), 7),
+    (QT_TRANSLATE_NOOP("MemoryTextDialog", "In 30 days"), 30),
+    (QT_TRANSLATE_NOOP("MemoryTextDialog", "In 1 year"), 365),
+)
 
 
 class MemoryTextDialog(QDialog):
@@ -80,10 +88,10 @@ class MemoryTextDialog(QDialog):
     def __init__(self, assistant_name: str, entry: MemoryEntry | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("memoryTextDialog")
-        self.setWindowTitle("Edit memory" if entry else "Add memory")
+        self.setWindowTitle(self.tr("Edit memory") if entry else self.tr("Add memory"))
         self.setMinimumWidth(460)
         self.text_edit = QPlainTextEdit(entry.text if entry else "")
-        self.text_edit.setPlaceholderText("Something worth remembering, e.g. “Prefers metric units.”")
+        self.text_edit.setPlaceholderText(self.tr("Something worth remembering, e.g. “Prefers metric units.”"))
         self.text_edit.setTabChangesFocus(True)
         self.text_edit.setMinimumHeight(90)
         self.error = QLabel()
@@ -93,18 +101,18 @@ class MemoryTextDialog(QDialog):
         form = QFormLayout()
         form.addRow(self.text_edit)
         self.scope_combo = QComboBox()
-        self.pinned_check = QCheckBox("Pinned (always recalled)")
+        self.pinned_check = QCheckBox(self.tr("Pinned (always recalled)"))
         self.expiry_combo = QComboBox()
         if entry is None:
-            self.scope_combo.addItem(f"{assistant_name} only", "own")
-            self.scope_combo.addItem("All assistants (global)", "global")
+            self.scope_combo.addItem(self.tr("{name} only").format(name=assistant_name), "own")
+            self.scope_combo.addItem(self.tr("All assistants (global)"), "global")
             for label, days in EXPIRY_CHOICES:
-                self.expiry_combo.addItem(label, days)
-            form.addRow("Remember for", self.scope_combo)
-            form.addRow("Forget", self.expiry_combo)
+                self.expiry_combo.addItem(QCoreApplication.translate("MemoryTextDialog", label), days)
+            form.addRow(self.tr("Remember for"), self.scope_combo)
+            form.addRow(self.tr("Forget"), self.expiry_combo)
             form.addRow("", self.pinned_check)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Save" if entry else "Add")
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Save") if entry else self.tr("Add"))
         buttons.accepted.connect(self._on_buttons_accepted)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -124,9 +132,11 @@ class MemoryTextDialog(QDialog):
         values = self.values()
         problem = ""
         if not values["text"]:
-            problem = "Write the memory first."
+            problem = self.tr("Write the memory first.")
         elif len(values["text"]) > MAX_ENTRY_CHARS:
-            problem = f"A memory holds at most {MAX_ENTRY_CHARS:,} characters (this one has {len(values['text']):,})."
+            problem = self.tr("A memory holds at most {limit} characters (this one has {n}).").format(
+                limit=f"{MAX_ENTRY_CHARS:,}", n=f"{len(values['text']):,}"
+            )
         if problem:
             self.error.setText(problem)
             self.error.show()
@@ -159,7 +169,7 @@ class MemoryPanel(QWidget):
         self._writes = 0
         self._undo: list[MemoryRow] = []
         self.text_dialog: MemoryTextDialog | None = None  # the Add / Edit dialog last opened
-        self.model = MemoryTableModel({"global": "Global", target.id: target.name}, self)
+        self.model = MemoryTableModel({"global": self.tr("Global"), target.id: target.name}, self)
         self.proxy = MemoryFilter(self)
         self.proxy.setSourceModel(self.model)
         self._build()
@@ -169,20 +179,20 @@ class MemoryPanel(QWidget):
     # -- layout ----------------------------------------------------------------------------
     def _build(self) -> None:
         self.search = QLineEdit(objectName="memorySearch")
-        self.search.setPlaceholderText("Search memories")
+        self.search.setPlaceholderText(self.tr("Search memories"))
         self.search.setClearButtonEnabled(True)
         self._search_timer = QTimer(self, singleShot=True, interval=SEARCH_DEBOUNCE_MS)
         self._search_timer.timeout.connect(self._on_search_timer_timeout)
         self.search.textChanged.connect(self._on_search_text_changed)
-        self.show_retired = QCheckBox("Show retired")
+        self.show_retired = QCheckBox(self.tr("Show retired"))
         self.show_retired.toggled.connect(self._on_show_retired_toggled)
         self.count_label = QLabel(objectName="memoryCount")
 
         self.problems_bar = MessageBar("warning", object_name="memoryProblems")
         self.error_bar = MessageBar("error", object_name="memoryError")
-        self.error_bar.add_button("Dismiss", self.error_bar.hide, name="dismiss")
+        self.error_bar.add_button(self.tr("Dismiss"), self.error_bar.hide, name="dismiss")
         self.undo_bar = MessageBar("info", object_name="memoryUndo")
-        self.undo_button = self.undo_bar.add_button("Undo", self._on_undo_clicked, name="undo")
+        self.undo_button = self.undo_bar.add_button(self.tr("Undo"), self._on_undo_clicked, name="undo")
 
         self.view = QTableView(objectName="memoryTable")
         self.view.setModel(self.proxy)
@@ -202,11 +212,11 @@ class MemoryPanel(QWidget):
         header.setSectionResizeMode(TEXT, QHeaderView.ResizeMode.Stretch)
         metrics = self.fontMetrics()
         for column, sample in (
-            (SCOPE, "Global   "),
-            (STATUS, "Candidate "),
-            (PINNED, "Pinned"),
-            (HITS, "Hits 99"),
-            (EXPIRES, "expired 2026-12-31"),
+            (SCOPE, self.tr("Global") + "   "),
+            (STATUS, self.tr("Candidate") + " "),
+            (PINNED, self.tr("Pinned")),
+            (HITS, self.tr("Hits") + " 99"),
+            (EXPIRES, self.tr("expired {day}").format(day="2026-12-31")),
         ):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, metrics.horizontalAdvance(sample) + 24)
@@ -226,15 +236,15 @@ class MemoryPanel(QWidget):
                 self.addAction(act)
             return act
 
-        self.add_action = action("Add…", self._on_add_triggered)
-        self.edit_action = action("Edit…", self._on_edit_triggered, "F2")
-        self.pin_action = action("Pin", self._on_pin_triggered)
-        self.promote_action = action("Promote", self._on_promote_triggered)
-        self.promote_action.setToolTip("Make the candidate durable, so it can be recalled")
-        self.retire_action = action("Retire", self._on_retire_triggered)
-        self.retire_action.setToolTip("Stop recalling it; it stays on disk, marked retired")
-        self.delete_action = action("Delete", self._on_delete_triggered, QKeySequence.StandardKey.Delete)
-        self.undo_action = action("Undo delete", self._on_undo_clicked, QKeySequence.StandardKey.Undo)
+        self.add_action = action(self.tr("Add…"), self._on_add_triggered)
+        self.edit_action = action(self.tr("Edit…"), self._on_edit_triggered, "F2")
+        self.pin_action = action(self.tr("Pin"), self._on_pin_triggered)
+        self.promote_action = action(self.tr("Promote"), self._on_promote_triggered)
+        self.promote_action.setToolTip(self.tr("Make the candidate durable, so it can be recalled"))
+        self.retire_action = action(self.tr("Retire"), self._on_retire_triggered)
+        self.retire_action.setToolTip(self.tr("Stop recalling it; it stays on disk, marked retired"))
+        self.delete_action = action(self.tr("Delete"), self._on_delete_triggered, QKeySequence.StandardKey.Delete)
+        self.undo_action = action(self.tr("Undo delete"), self._on_undo_clicked, QKeySequence.StandardKey.Undo)
         self.buttons: dict[str, QPushButton] = {}
         bar = QHBoxLayout()
         bar.setSpacing(6)
@@ -306,7 +316,7 @@ class MemoryPanel(QWidget):
         self._loading, self._reload_again = True, False
         generation = self._generation
         if not self.model.rowCount():
-            self.count_label.setText("Loading memories…")
+            self.count_label.setText(self.tr("Loading memories…"))
 
         def read() -> tuple[list[MemoryRow], list[str]]:
             rows, problems = [], []
@@ -314,8 +324,14 @@ class MemoryPanel(QWidget):
                 if store is None:
                     continue
                 rows += [MemoryRow(store, e) for e in store.entries(include_retired=True)]
-                where = "Global memories" if store.scope == "global" else f"{self.target.name}'s memories"
-                problems += [f"{where}: {problem}" for problem in store.problems]
+                where = (
+                    self.tr("Global memories")
+                    if store.scope == "global"
+                    else self.tr("{name}'s memories").format(name=self.target.name)
+                )
+                problems += [
+                    self.tr("{where}: {problem}").format(where=where, problem=problem) for problem in store.problems
+                ]
             return rows, problems
 
         self.ctx.tasks.run(
@@ -347,7 +363,7 @@ class MemoryPanel(QWidget):
 
     def _on_read_failed(self, exc: BaseException) -> None:
         self._loading = False
-        self._show_error(f"Could not read the memories: {exc}")
+        self._show_error(self.tr("Could not read the memories: {error}").format(error=exc))
         if self._reload_again:
             self.refresh()
 
@@ -385,15 +401,15 @@ class MemoryPanel(QWidget):
         live = [r for r in rows if r.entry.status != "retired"]
         self.edit_action.setEnabled(len(rows) == 1)
         pin = not rows or not all(r.entry.pinned for r in rows)
-        self.pin_action.setText("Pin" if pin else "Unpin")
+        self.pin_action.setText(self.tr("Pin") if pin else self.tr("Unpin"))
         self.pin_action.setEnabled(bool(live) or (bool(rows) and not pin))
         self.promote_action.setEnabled(any(r.entry.status == "candidate" for r in rows))
         retire = not rows or any(r.entry.status != "retired" for r in rows)
-        self.retire_action.setText("Retire" if retire else "Reinstate")
+        self.retire_action.setText(self.tr("Retire") if retire else self.tr("Reinstate"))
         self.retire_action.setToolTip(
-            "Stop recalling it; it stays on disk, marked retired"
+            self.tr("Stop recalling it; it stays on disk, marked retired")
             if retire
-            else "Back to durable, so it can be recalled again"
+            else self.tr("Back to durable, so it can be recalled again")
         )
         self.retire_action.setEnabled(bool(rows))
         self.delete_action.setEnabled(bool(rows))
@@ -411,8 +427,14 @@ class MemoryPanel(QWidget):
 
     def _update_count(self) -> None:
         total, shown = self.model.rowCount(), self.proxy.rowCount()
-        noun = "memory" if total == 1 else "memories"
-        self.count_label.setText(f"{total:,} {noun}" if shown == total else f"{shown:,} of {total:,} {noun} shown")
+        numbers = {"total": f"{total:,}", "shown": f"{shown:,}"}
+        if shown == total:
+            text = plural(total, self.tr("{total} memory"), self.tr("{total} memories"))
+        else:
+            text = plural(
+                total, self.tr("{shown} of {total} memory shown"), self.tr("{shown} of {total} memories shown")
+            )
+        self.count_label.setText(text.format(**numbers))
 
     # -- writing -------------------------------------------------------------------------------
     def _write(self, job: Callable[[], list[MemoryRow]], done: Callable[[list[MemoryRow]], None] | None = None) -> None:
@@ -435,7 +457,11 @@ class MemoryPanel(QWidget):
         def on_error(exc: BaseException) -> None:
             self._writes -= 1
             self._generation += 1
-            self._show_error(str(exc) if isinstance(exc, OkBotError) else f"Could not change the memory: {exc}")
+            self._show_error(
+                str(exc)
+                if isinstance(exc, OkBotError)
+                else self.tr("Could not change the memory: {error}").format(error=exc)
+            )
             if not isinstance(exc, OkBotError):
                 log.error("memory write failed", exc_info=exc)
             self.refresh()
@@ -498,10 +524,14 @@ class MemoryPanel(QWidget):
             for row in deleted:
                 self.model.remove(row.key)
             self._undo = deleted
-            noun = "memory" if len(deleted) == 1 else f"{len(deleted)} memories"
             first = " ".join(deleted[0].entry.text.split()) if deleted else ""
-            what = f"“{first[:60]}{'…' if len(first) > 60 else ''}”" if len(deleted) == 1 else noun
-            self.undo_bar.show_message(f"Deleted {what}.")
+            if len(deleted) == 1:
+                text = self.tr("Deleted “{text}”.").format(text=first[:60] + ("…" if len(first) > 60 else ""))
+            else:
+                text = plural(len(deleted), self.tr("Deleted {n} memory."), self.tr("Deleted {n} memories.")).format(
+                    n=len(deleted)
+                )
+            self.undo_bar.show_message(text)
 
         self._write(lambda: [] if not targets else delete(), done)
 

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from okbot.core.skills import Skill, SkillCatalog, create_skill
 from okbot.core.workspace import Target
+from okbot.i18n import plural
 from okbot.storage.errors import OkBotError
 from okbot.ui.chat.colors import ChatColors
 from okbot.ui.message_bar import MessageBar
@@ -57,24 +58,24 @@ class CreateSkillDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("createSkillDialog")
-        self.setWindowTitle("New skill")
+        self.setWindowTitle(self.tr("New skill"))
         self.setMinimumWidth(440)
         self.name_edit = QLineEdit()
-        self.name_edit.setPlaceholderText("e.g. release-notes")
+        self.name_edit.setPlaceholderText(self.tr("e.g. release-notes"))
         self.description_edit = QLineEdit()
-        self.description_edit.setPlaceholderText("When the assistant should load it, in one line")
+        self.description_edit.setPlaceholderText(self.tr("When the assistant should load it, in one line"))
         self.error = QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet(f"color: {ChatColors.from_palette(self.palette()).error.name()};")
         self.error.hide()
-        hint = QLabel("Creates skills/<name>/SKILL.md from the template; edit it afterwards.")
+        hint = QLabel(self.tr("Creates skills/<name>/SKILL.md from the template; edit it afterwards."))
         hint.setWordWrap(True)
         hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         form = QFormLayout()
-        form.addRow("Name", self.name_edit)
-        form.addRow("Description", self.description_edit)
+        form.addRow(self.tr("Name"), self.name_edit)
+        form.addRow(self.tr("Description"), self.description_edit)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Create"))
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -91,7 +92,7 @@ class CreateSkillDialog(QDialog):
     def _on_buttons_accepted(self) -> None:
         name = self.name_edit.text().strip()
         if not name:
-            self.show_error("Give the skill a name.")
+            self.show_error(self.tr("Give the skill a name."))
             return
         self.error.hide()
         self.buttons.setEnabled(False)  # until the panel answers
@@ -123,10 +124,10 @@ class SkillsPanel(QWidget):
     def _build(self) -> None:
         self.problems_bar = MessageBar("warning", object_name="skillsProblems")
         self.error_bar = MessageBar("error", object_name="skillsError")
-        self.error_bar.add_button("Dismiss", self.error_bar.hide, name="dismiss")
+        self.error_bar.add_button(self.tr("Dismiss"), self.error_bar.hide, name="dismiss")
         self.tree = QTreeWidget(objectName="skillsList")
         self.tree.setColumnCount(2)
-        self.tree.setHeaderLabels(["Skill", "Description"])
+        self.tree.setHeaderLabels([self.tr("Skill"), self.tr("Description")])
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
@@ -143,12 +144,12 @@ class SkillsPanel(QWidget):
         self.empty_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.empty_label.hide()
 
-        self.open_button = QPushButton("Open")
-        self.open_button.setToolTip("Open SKILL.md in your editor")
-        self.create_button = QPushButton("Create…")
-        self.create_button.setToolTip("Make a new skill from the template")
-        self.folder_button = QPushButton("Open folder")
-        self.folder_button.setToolTip("Show the skills folder in your file manager")
+        self.open_button = QPushButton(self.tr("Open"))
+        self.open_button.setToolTip(self.tr("Open SKILL.md in your editor"))
+        self.create_button = QPushButton(self.tr("Create…"))
+        self.create_button.setToolTip(self.tr("Make a new skill from the template"))
+        self.folder_button = QPushButton(self.tr("Open folder"))
+        self.folder_button.setToolTip(self.tr("Show the skills folder in your file manager"))
         self.count_label = QLabel(objectName="skillsCount")
         for button in (self.open_button, self.create_button, self.folder_button):
             button.setAutoDefault(False)
@@ -208,7 +209,7 @@ class SkillsPanel(QWidget):
 
     def _on_read_failed(self, exc: BaseException) -> None:
         self._loading = False
-        self.error_bar.show_message(f"Could not read the skills: {exc}")
+        self.error_bar.show_message(self.tr("Could not read the skills: {error}").format(error=exc))
         if self._reload_again:
             self.refresh()
 
@@ -240,24 +241,32 @@ class SkillsPanel(QWidget):
                 self.tree.setCurrentItem(item)
         bad = sum(1 for s in self._skills if s.problem)
         if bad:
-            self.problems_bar.show_message(
-                f"{bad} skill{'s' if bad > 1 else ''} cannot be offered to the assistant until "
-                f"{'their' if bad > 1 else 'its'} SKILL.md is fixed (shown in red below)."
+            text = plural(
+                bad,
+                self.tr(
+                    "{n} skill cannot be offered to the assistant until its SKILL.md is fixed (shown in red below)."
+                ),
+                self.tr(
+                    "{n} skills cannot be offered to the assistant until their SKILL.md is fixed (shown in red below)."
+                ),
             )
+            self.problems_bar.show_message(text.format(n=bad))
         else:
             self.problems_bar.hide()
         empty = not self._skills
         self.tree.setVisible(not empty)
         self.empty_label.setVisible(empty)
         if self.directory is None:
-            self.empty_label.setText("Squads have no skills; each member assistant has its own.")
+            self.empty_label.setText(self.tr("Squads have no skills; each member assistant has its own."))
         else:
             self.empty_label.setText(
-                "No skills yet.\nA skill is a SKILL.md the assistant loads when it needs it: "
-                "use Create… to start one from the template."
+                self.tr(
+                    "No skills yet.\nA skill is a SKILL.md the assistant loads when it needs it: "
+                    "use Create… to start one from the template."
+                )
             )
         n = len(self._skills)
-        self.count_label.setText("" if empty else f"{n} skill{'s' if n != 1 else ''}")
+        self.count_label.setText("" if empty else plural(n, self.tr("{n} skill"), self.tr("{n} skills")).format(n=n))
         self.count_label.setStyleSheet(f"color: {colors.muted.name()};")
         self._update_buttons()
 
@@ -281,11 +290,11 @@ class SkillsPanel(QWidget):
         if skill is None:
             return False
         if not skill.path.exists():
-            self.error_bar.show_message(f"{skill.path} no longer exists.")
+            self.error_bar.show_message(self.tr("{path} no longer exists.").format(path=skill.path))
             self.refresh()
             return False
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(skill.path))):
-            self.error_bar.show_message(f"No application could open {skill.path}.")
+            self.error_bar.show_message(self.tr("No application could open {path}.").format(path=skill.path))
             return False
         return True
 
@@ -296,10 +305,12 @@ class SkillsPanel(QWidget):
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            self.error_bar.show_message(f"Could not create {self.directory}: {exc.strerror or exc}")
+            self.error_bar.show_message(
+                self.tr("Could not create {path}: {error}").format(path=self.directory, error=exc.strerror or exc)
+            )
             return False
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.directory))):
-            self.error_bar.show_message(f"No application could open {self.directory}.")
+            self.error_bar.show_message(self.tr("No application could open {path}.").format(path=self.directory))
             return False
         return True
 
@@ -324,7 +335,11 @@ class SkillsPanel(QWidget):
             self.refresh()
 
         def failed(exc: BaseException) -> None:
-            message = str(exc) if isinstance(exc, OkBotError) else f"Could not create the skill: {exc}"
+            message = (
+                str(exc)
+                if isinstance(exc, OkBotError)
+                else self.tr("Could not create the skill: {error}").format(error=exc)
+            )
             if not isinstance(exc, OkBotError):
                 log.error("creating a skill failed", exc_info=exc)
             if on_error is not None:

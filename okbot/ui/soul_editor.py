@@ -32,12 +32,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.storage.atomic import atomic_write_bytes
 from okbot.ui.message_bar import MessageBar
 
 log = logging.getLogger("okbot.ui.soul_editor")
 
-PLACEHOLDER = "Who is this assistant? Its persona, tone and standing instructions."
+PLACEHOLDER = QT_TRANSLATE_NOOP("SoulEditor", "Who is this assistant? Its persona, tone and standing instructions.")
 
 
 def _stamp() -> str:
@@ -68,14 +69,14 @@ class SoulEditor(QWidget):
     def _build(self) -> None:
         self.problem_bar = MessageBar("error", object_name="soulProblemBar")
         self.start_over_button = self.problem_bar.add_button(
-            "Start over…", self._on_start_over_clicked, name="start_over"
+            self.tr("Start over…"), self._on_start_over_clicked, name="start_over"
         )
-        self.start_over_button.setToolTip("Keep a copy of the current file, then edit what could be read")
+        self.start_over_button.setToolTip(self.tr("Keep a copy of the current file, then edit what could be read"))
         self.changed_bar = MessageBar("warning", object_name="soulChangedBar")
-        self.reload_button = self.changed_bar.add_button("Reload", self._on_reload_clicked, name="reload")
-        self.reload_button.setToolTip("Discard your edits and show the file as it is on disk")
-        self.keep_button = self.changed_bar.add_button("Keep mine", self._on_keep_mine_clicked, name="keep")
-        self.keep_button.setToolTip("Keep editing; the next Save replaces the file on disk")
+        self.reload_button = self.changed_bar.add_button(self.tr("Reload"), self._on_reload_clicked, name="reload")
+        self.reload_button.setToolTip(self.tr("Discard your edits and show the file as it is on disk"))
+        self.keep_button = self.changed_bar.add_button(self.tr("Keep mine"), self._on_keep_mine_clicked, name="keep")
+        self.keep_button.setToolTip(self.tr("Keep editing; the next Save replaces the file on disk"))
         self.info_bar = MessageBar("info", object_name="soulInfoBar")
 
         self.editor = QPlainTextEdit(objectName="soulText")
@@ -91,12 +92,12 @@ class SoulEditor(QWidget):
         self.path_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status = QLabel(objectName="soulStatus")
-        self.revert_button = QPushButton("Revert")
-        self.revert_button.setToolTip("Discard unsaved edits (show the file on disk)")
+        self.revert_button = QPushButton(self.tr("Revert"))
+        self.revert_button.setToolTip(self.tr("Discard unsaved edits (show the file on disk)"))
         self.revert_button.setAutoDefault(False)
         self.revert_button.clicked.connect(self._on_revert_clicked)
-        self.save_button = QPushButton("Save")
-        self.save_button.setToolTip("Save SOUL.md (Ctrl+S)")
+        self.save_button = QPushButton(self.tr("Save"))
+        self.save_button.setToolTip(self.tr("Save SOUL.md (Ctrl+S)"))
         self.save_button.setAutoDefault(False)
         self.save_button.clicked.connect(self._on_save_clicked)
         shortcut = QShortcut(QKeySequence.StandardKey.Save, self)
@@ -117,7 +118,7 @@ class SoulEditor(QWidget):
         layout.addWidget(self.editor, 1)
         layout.addLayout(footer)
         if self.path is None:
-            self.path_label.setText("Squads have no SOUL.md; each member has its own.")
+            self.path_label.setText(self.tr("Squads have no SOUL.md; each member has its own."))
         else:
             self.path_label.setText(str(self.path))
             self.path_label.setToolTip(str(self.path))
@@ -145,7 +146,9 @@ class SoulEditor(QWidget):
         except FileNotFoundError:
             return None, None
         except OSError as exc:
-            return None, f"SOUL.md cannot be read ({exc.strerror or exc.__class__.__name__}): {self.path}"
+            return None, self.tr("SOUL.md cannot be read ({error}): {path}").format(
+                error=exc.strerror or exc.__class__.__name__, path=self.path
+            )
 
     def load(self) -> None:
         """(Re)read the file and show it, discarding unsaved edits."""
@@ -162,17 +165,17 @@ class SoulEditor(QWidget):
                 text = data.decode("utf-8-sig")
             except UnicodeDecodeError as exc:
                 self._recovered_text = data.decode("utf-8-sig", errors="replace")
-                problem = (
-                    f"SOUL.md is not valid UTF-8 (first bad byte at offset {exc.start}), so it is not "
-                    f"opened for editing. Start over to keep a copy of it and edit what could be read."
-                )
+                problem = self.tr(
+                    "SOUL.md is not valid UTF-8 (first bad byte at offset {offset}), so it is not "
+                    "opened for editing. Start over to keep a copy of it and edit what could be read."
+                ).format(offset=exc.start)
             else:
                 if "\x00" in text:
                     self._recovered_text = text.replace("\x00", "")
-                    problem = "SOUL.md contains NUL bytes, so it is not opened for editing."
+                    problem = self.tr("SOUL.md contains NUL bytes, so it is not opened for editing.")
         elif problem is not None:
             self._recovered_text = ""
-            problem += "\nStart over to write a new SOUL.md (the old file, if any, is kept as a copy)."
+            problem += "\n" + self.tr("Start over to write a new SOUL.md (the old file, if any, is kept as a copy).")
         self.disk_bytes = data
         self._broken = problem is not None
         if problem is not None:
@@ -181,7 +184,7 @@ class SoulEditor(QWidget):
         else:
             self.problem_bar.hide()
             self._set_editor_text(text, enabled=True)
-        self.status.setText("" if data is not None or problem else "Not created yet")
+        self.status.setText("" if data is not None or problem else self.tr("Not created yet"))
         self._update_buttons()
 
     def _set_editor_text(self, text: str, *, enabled: bool) -> None:
@@ -192,7 +195,7 @@ class SoulEditor(QWidget):
         self.editor.document().setModified(False)
         self.editor.setEnabled(enabled)
         self.editor.setReadOnly(not enabled)
-        self.editor.setPlaceholderText(PLACEHOLDER if enabled else "")
+        self.editor.setPlaceholderText(self.tr(PLACEHOLDER) if enabled else "")
         cursor_after = self.editor.textCursor()
         cursor_after.setPosition(min(cursor, len(text)))
         self.editor.setTextCursor(cursor_after)
@@ -214,8 +217,11 @@ class SoulEditor(QWidget):
         if self._broken or not self.modified:
             self.load()
             return
-        what = "was deleted" if data is None and problem is None else "changed on disk"
-        self.changed_bar.show_message(f"SOUL.md {what} while you were editing it.")
+        self.changed_bar.show_message(
+            self.tr("SOUL.md was deleted while you were editing it.")
+            if data is None and problem is None
+            else self.tr("SOUL.md changed on disk while you were editing it.")
+        )
 
     # -- saving ------------------------------------------------------------------------------
     def save(self) -> bool:
@@ -225,19 +231,23 @@ class SoulEditor(QWidget):
         data, problem = self._read_disk()
         if problem is None and data != self.disk_bytes:
             # the file changed since we read it (or since "Keep mine") and the user has not decided yet
-            self.changed_bar.show_message("SOUL.md changed on disk since you opened it; saving would replace it.")
+            self.changed_bar.show_message(
+                self.tr("SOUL.md changed on disk since you opened it; saving would replace it.")
+            )
             return False
         try:
             payload = self.text.encode("utf-8")
             atomic_write_bytes(self.path, payload, backup=True)
         except OSError as exc:
-            self.info_bar.show_message(f"Could not save SOUL.md: {exc.strerror or exc}", "error")
+            self.info_bar.show_message(
+                self.tr("Could not save SOUL.md: {error}").format(error=exc.strerror or exc), "error"
+            )
             return False
         self.disk_bytes = payload
         self.changed_bar.hide()
         self.info_bar.hide()
         self.editor.document().setModified(False)
-        self.status.setText(f"Saved {datetime.now().strftime('%H:%M')}")
+        self.status.setText(self.tr("Saved {time}").format(time=datetime.now().strftime("%H:%M")))
         self._update_buttons()
         self.saved.emit()
         return True
@@ -260,15 +270,19 @@ class SoulEditor(QWidget):
                     atomic_write_bytes(copy, self.path.read_bytes())
                 except OSError as exc:
                     self.problem_bar.show_message(
-                        f"Could not keep a copy of SOUL.md ({exc.strerror or exc}); nothing was changed."
+                        self.tr("Could not keep a copy of SOUL.md ({error}); nothing was changed.").format(
+                            error=exc.strerror or exc
+                        )
                     )
                     return None
         self._broken = False
         self.problem_bar.hide()
         self._set_editor_text(self._recovered_text, enabled=True)
         self.editor.document().setModified(True)
-        kept = f" The old file is kept as {copy.name}." if copy else ""
-        self.info_bar.show_message(f"Editing what could be read; Save writes a new SOUL.md.{kept}", "info")
+        text = self.tr("Editing what could be read; Save writes a new SOUL.md.")
+        if copy:
+            text += " " + self.tr("The old file is kept as {name}.").format(name=copy.name)
+        self.info_bar.show_message(text, "info")
         self._update_buttons()
         return copy
 

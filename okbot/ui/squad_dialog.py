@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -30,16 +30,18 @@ from PySide6.QtWidgets import (
 
 from okbot.core.record_fields import DEFAULT_CAPTAIN, MAX_ROUNDS, MIN_SQUAD_MEMBERS
 from okbot.core.workspace import Target, Workspace
+from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.storage.errors import OkBotError
 from okbot.ui.chat.colors import blend
 
 ERROR_TONE = QColor(214, 64, 56)  # mixed with the palette's text colour, so it reads on light and dark
 VISIBLE_MEMBER_ROWS = 5  # the member list scrolls beyond this many rows
 HELP_SCALE = 0.92
-NAME_MISSING = "Give the squad a name."
-CAPTAIN_HELP = (
+NAME_MISSING = QT_TRANSLATE_NOOP("SquadDialog", "Give the squad a name.")
+CAPTAIN_HELP = QT_TRANSLATE_NOOP(
+    "SquadDialog",
     "The captain leads the squad: it reads each message, hands parts of the work to members and "
-    "answers you. Both fields are optional."
+    "answers you. Both fields are optional.",
 )
 
 
@@ -53,7 +55,9 @@ class MemberRow:
         if assistant.role_line:
             self.check.setToolTip(assistant.role_line)
         self.role_edit = QLineEdit(role)
-        self.role_edit.setPlaceholderText(f"What does {assistant.name} do in this squad?")
+        self.role_edit.setPlaceholderText(
+            QCoreApplication.translate("SquadDialog", "What does {name} do in this squad?").format(name=assistant.name)
+        )
         self.role_edit.textEdited.connect(self._on_role_edit_text_edited)
 
     @property
@@ -74,37 +78,39 @@ class SquadDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("squadDialog")
         self.workspace, self.squad = workspace, squad
-        self.setWindowTitle(f"Edit squad – {squad.name}" if squad else "New squad")
+        self.setWindowTitle(self.tr("Edit squad – {name}").format(name=squad.name) if squad else self.tr("New squad"))
         self.setMinimumWidth(560)
         meta = squad.meta if squad else {}
         captain = meta.get("captain") if isinstance(meta.get("captain"), dict) else {}
 
         self.name_edit = QLineEdit(squad.name if squad else "")
-        self.name_edit.setPlaceholderText("e.g. Review desk")
+        self.name_edit.setPlaceholderText(self.tr("e.g. Review desk"))
         self.name_edit.textEdited.connect(self._on_name_edit_text_edited)
         self.name_error = self._error_label("nameError")
         self.description_edit = QLineEdit(_text(meta.get("description")))
-        self.description_edit.setPlaceholderText("What the squad is for (optional)")
+        self.description_edit.setPlaceholderText(self.tr("What the squad is for (optional)"))
 
         self.member_rows: list[MemberRow] = []
         self._tried = False  # after the first Save, the members message follows every tick
         self.members_error = self._error_label("membersError")
         members_box = self._build_members(squad)
 
-        self.persona_edit = _text_edit(_text(captain.get("persona")), "How the captain speaks and decides", 3)
+        self.persona_edit = _text_edit(_text(captain.get("persona")), self.tr("How the captain speaks and decides"), 3)
         self.playbook_edit = _text_edit(
-            _text(captain.get("playbook")), "Steps the captain follows, e.g.\n1. Ask the researcher\n2. …", 4
+            _text(captain.get("playbook")), self.tr("Steps the captain follows, e.g.\n1. Ask the researcher\n2. …"), 4
         )
         self.captain_rounds = _rounds_box(captain.get("maxCaptainRounds"), DEFAULT_CAPTAIN["maxCaptainRounds"])
-        self.captain_rounds.setToolTip("Most tool rounds the captain may take in one turn (delegations included)")
+        self.captain_rounds.setToolTip(
+            self.tr("Most tool rounds the captain may take in one turn (delegations included)")
+        )
         self.member_rounds = _rounds_box(captain.get("maxMemberRounds"), DEFAULT_CAPTAIN["maxMemberRounds"])
-        self.member_rounds.setToolTip("Most tool rounds each member may take on one task")
+        self.member_rounds.setToolTip(self.tr("Most tool rounds each member may take on one task"))
         self.form_error = self._error_label("formError")
         self.form_error.setWordWrap(True)
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
-        self.save_button.setText("Save" if squad else "Create squad")
+        self.save_button.setText(self.tr("Save") if squad else self.tr("Create squad"))
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         self._build_layout(members_box)
@@ -132,7 +138,7 @@ class SquadDialog(QDialog):
         """Check the fields, then create or update the squad; returns it, or ``None`` when refused."""
         name, picked = self.name_edit.text().strip(), self.picked_members()
         self._tried = True
-        self._show_error(self.name_error, "" if name else NAME_MISSING)
+        self._show_error(self.name_error, "" if name else self.tr(NAME_MISSING))
         self._show_error(self.members_error, self._members_problem(len(picked)))
         self._show_error(self.form_error, "")
         if not name or len(picked) < MIN_SQUAD_MEMBERS:
@@ -153,7 +159,7 @@ class SquadDialog(QDialog):
                     self.squad.id, name=name, description=description, members=picked, captain=captain
                 )
         except (OkBotError, OSError) as exc:
-            self._show_error(self.form_error, f"Not saved: {exc}")
+            self._show_error(self.form_error, self.tr("Not saved: {error}").format(error=exc))
             return None
         self.saved.emit(target)
         self.accept()
@@ -189,9 +195,13 @@ class SquadDialog(QDialog):
             grid.addWidget(row.role_edit, n, 1)
             self.member_rows.append(row)
         if not ordered:
-            grid.addWidget(_help_label("There are no assistants yet."), 0, 0, 1, 2)
+            grid.addWidget(_help_label(self.tr("There are no assistants yet.")), 0, 0, 1, 2)
         missing = [m["assistant"] for m in current if m["assistant"] not in by_id]
-        note = f"No longer here (saving drops them from the squad): {', '.join(missing)}" if missing else ""
+        note = (
+            self.tr("No longer here (saving drops them from the squad): {ids}").format(ids=", ".join(missing))
+            if missing
+            else ""
+        )
         self.missing_note = _help_label(note)
         area = QScrollArea()
         area.setObjectName("memberArea")
@@ -207,43 +217,46 @@ class SquadDialog(QDialog):
     def _build_layout(self, members_box: QWidget) -> None:
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow("Name", _stacked(self.name_edit, self.name_error))
-        form.addRow("Description", self.description_edit)
+        form.addRow(self.tr("Name"), _stacked(self.name_edit, self.name_error))
+        form.addRow(self.tr("Description"), self.description_edit)
 
         members_hint = _help_label(
-            f"Pick at least {MIN_SQUAD_MEMBERS} assistants and say what each one does in this squad."
+            self.tr("Pick at least {n} assistants and say what each one does in this squad.").format(
+                n=MIN_SQUAD_MEMBERS
+            )
         )
         if len(self.member_rows) < MIN_SQUAD_MEMBERS:
             members_hint.setText(
-                f"A squad needs at least {MIN_SQUAD_MEMBERS} assistants; there are {len(self.member_rows)}. "
-                "Create another assistant first."
+                self.tr(
+                    "A squad needs at least {n} assistants; there are {count}. Create another assistant first."
+                ).format(n=MIN_SQUAD_MEMBERS, count=len(self.member_rows))
             )
         captain_form = QFormLayout()
         captain_form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        captain_form.addRow("Persona", self.persona_edit)
-        captain_form.addRow("Playbook", self.playbook_edit)
+        captain_form.addRow(self.tr("Persona"), self.persona_edit)
+        captain_form.addRow(self.tr("Playbook"), self.playbook_edit)
         limits = QHBoxLayout()
-        limits.addWidget(QLabel("Captain"))
+        limits.addWidget(QLabel(self.tr("Captain")))
         limits.addWidget(self.captain_rounds)
         limits.addSpacing(12)
-        limits.addWidget(QLabel("Each member"))
+        limits.addWidget(QLabel(self.tr("Each member")))
         limits.addWidget(self.member_rounds)
         limits.addStretch(1)
-        captain_form.addRow("Tool rounds", limits)
+        captain_form.addRow(self.tr("Tool rounds"), limits)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(18, 16, 18, 14)
         layout.setSpacing(6)
         layout.addLayout(form)
         layout.addSpacing(8)
-        layout.addWidget(_heading("Members"))
+        layout.addWidget(_heading(self.tr("Members")))
         layout.addWidget(members_hint)
         layout.addWidget(members_box)
         layout.addWidget(self.members_error)
         layout.addWidget(self.missing_note)
         layout.addSpacing(8)
-        layout.addWidget(_heading("Captain"))
-        layout.addWidget(_help_label(CAPTAIN_HELP))
+        layout.addWidget(_heading(self.tr("Captain")))
+        layout.addWidget(_help_label(self.tr(CAPTAIN_HELP)))
         layout.addLayout(captain_form)
         layout.addSpacing(4)
         layout.addWidget(self.form_error)
@@ -262,7 +275,7 @@ class SquadDialog(QDialog):
     def _members_problem(self, picked: int) -> str:
         if picked >= MIN_SQUAD_MEMBERS:
             return ""
-        return f"Pick at least {MIN_SQUAD_MEMBERS} assistants ({picked} picked)."
+        return self.tr("Pick at least {n} assistants ({picked} picked).").format(n=MIN_SQUAD_MEMBERS, picked=picked)
 
     def _first_unpicked_check(self) -> QWidget:
         rows = [r for r in self.member_rows if not r.picked] or self.member_rows

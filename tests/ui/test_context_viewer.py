@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette, QTextDocument
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from okbot import i18n
 from okbot.core.assent import AsSentStore
 from okbot.core.context import build_context
 from okbot.core.items import new_item, user_message
@@ -26,6 +28,7 @@ from okbot.ui.app_context import AppContext
 from okbot.ui.context_viewer import AS_SENT_TAB, ContextViewer
 from okbot.ui.file_watch import FileWatcher
 from okbot.ui.token_bar import BarSegment, TokenBar, segment_colors
+from okbot.ui.translation import apply_language
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.fake_summarizer import faithful
 from tests.helpers.sessions import run_retried_turns
@@ -577,6 +580,34 @@ def test_as_sent_says_where_an_item_was_lost_and_keeps_keys_hidden(
     assert f"— #{leaked} ·" in text and "my key is [redacted]" in text
     assert SECRET not in text and SECRET not in viewer.snapshot.as_sent_full_markdown
     fresh.tasks.wait_for_done(WAIT_MS)
+
+
+# -- in Chinese ----------------------------------------------------------------------------------
+@pytest.fixture
+def zh_cn(qapp: QApplication) -> Iterator[None]:
+    """The UI in Simplified Chinese (the catalogue `make` builds), English again after."""
+    if not i18n.catalogue_file("zh_CN").exists():
+        pytest.fail("the zh_CN catalogue is not built: `make translations` (make test builds it)")
+    apply_language("zh_CN")
+    yield
+    apply_language("en")
+
+
+def test_in_chinese_the_window_is_translated_and_the_request_is_not(
+    qtbot: QtBot, ctx: AppContext, target: Target, zh_cn: None
+) -> None:
+    edit_soul(target, "You are Captain Cobalt, terse and exact.\n")
+    ids = seed(ctx, target, 2)
+    viewer = make_viewer(qtbot, ctx, target, ids[1])
+    assert viewer.windowTitle() == f"查看上下文 — {target.name} · 消息 #{ids[1]}"
+    assert viewer.title.text() == f"消息 #{ids[1]} 的上下文 · {target.name}"
+    assert [viewer.tabs.tabText(i) for i in range(viewer.tabs.count())] == ["上下文", "发送时"]
+    assert (viewer.refresh_button.text(), viewer.full_bodies.text()) == ("刷新", "完整正文")
+    assert [s.name for s in viewer.bar.segments][-2:] == ["会话条目", "开销"]
+    text = viewer.text()
+    assert text == expected(ctx, target, ids[1])  # the layout as render.py writes it in this language
+    for sent in ("You are Captain Cobalt, terse and exact.", "question 1: how does step 1 work?", "answer 0: step 0"):
+        assert sent in text  # what the model saw, word for word
 
 
 # -- compaction health ----------------------------------------------------------------------------
