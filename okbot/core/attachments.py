@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from okbot.i18n import translate
 from okbot.storage import paths
 from okbot.storage.atomic import atomic_write_bytes
 from okbot.storage.errors import OkBotError
@@ -105,17 +106,24 @@ def _read(source: Path) -> bytes:
     try:
         size = source.stat().st_size
         if not source.is_file():
-            raise OkBotError(f"{source} is not a file", hint="attach a file, not a folder")
+            raise OkBotError(
+                translate("attachments", "{path} is not a file").format(path=source),
+                hint=translate("attachments", "attach a file, not a folder"),
+            )
         if size > MAX_FILE_BYTES:
             raise OkBotError(
-                f"{source.name} is {human_size(size)}; OkBot attaches files of at most {human_size(MAX_FILE_BYTES)}",
-                hint="attach a smaller file or the part that matters",
+                translate("attachments", "{name} is {size}; OkBot attaches files of at most {limit}").format(
+                    name=source.name, size=human_size(size), limit=human_size(MAX_FILE_BYTES)
+                ),
+                hint=translate("attachments", "attach a smaller file or the part that matters"),
             )
         return source.read_bytes()
     except FileNotFoundError as exc:
-        raise OkBotError(f"{source} does not exist") from exc
+        raise OkBotError(translate("attachments", "{path} does not exist").format(path=source)) from exc
     except OSError as exc:
-        raise OkBotError(f"{source} cannot be read: {exc.strerror or exc}") from exc
+        raise OkBotError(
+            translate("attachments", "{path} cannot be read: {error}").format(path=source, error=exc.strerror or exc)
+        ) from exc
 
 
 def _store(path: Path, data: bytes) -> None:
@@ -126,7 +134,11 @@ def _store(path: Path, data: bytes) -> None:
         paths.ensure_private_dir(path.parent)
         atomic_write_bytes(path, data)
     except OSError as exc:
-        raise OkBotError(f"the attachment could not be copied to {path}: {exc.strerror or exc}") from exc
+        raise OkBotError(
+            translate("attachments", "the attachment could not be copied to {path}: {error}").format(
+                path=path, error=exc.strerror or exc
+            )
+        ) from exc
 
 
 def safe_name(name: str) -> str:
@@ -148,9 +160,12 @@ def decode_text(data: bytes, name: str) -> str:
         except UnicodeDecodeError:
             pass
     raise OkBotError(
-        f"{name} is a binary file; OkBot attaches text files (UTF-8 text, code, Markdown), PDFs and images "
-        "(PNG, JPEG, GIF, WebP)",
-        hint="paste the part you need as text, or attach a text export of it",
+        translate(
+            "attachments",
+            "{name} is a binary file; OkBot attaches text files (UTF-8 text, code, Markdown), PDFs and images "
+            "(PNG, JPEG, GIF, WebP)",
+        ).format(name=name),
+        hint=translate("attachments", "paste the part you need as text, or attach a text export of it"),
     )
 
 
@@ -164,18 +179,25 @@ def pdf_text(data: bytes, name: str) -> tuple[str, int]:
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         if reader.is_encrypted:
-            raise OkBotError(f"{name} is a password-protected PDF", hint="attach an unprotected copy or its text")
+            raise OkBotError(
+                translate("attachments", "{name} is a password-protected PDF").format(name=name),
+                hint=translate("attachments", "attach an unprotected copy or its text"),
+            )
         pages = [page.extract_text() or "" for page in reader.pages]
     except OkBotError:
         raise
     except Exception as exc:  # pypdf raises many kinds for a broken file; each means "cannot read it"
         raise OkBotError(
-            f"{name} cannot be read as a PDF ({type(exc).__name__}: {exc})", hint="attach a text export of it"
+            translate("attachments", "{name} cannot be read as a PDF ({error})").format(
+                name=name, error=f"{type(exc).__name__}: {exc}"
+            ),
+            hint=translate("attachments", "attach a text export of it"),
         ) from exc
     text = "\n\n".join(page.strip() for page in pages if page.strip())
     if not text:
         raise OkBotError(
-            f"{name} holds no text OkBot can read (a scanned PDF?)", hint="attach its pages as images instead"
+            translate("attachments", "{name} holds no text OkBot can read (a scanned PDF?)").format(name=name),
+            hint=translate("attachments", "attach its pages as images instead"),
         )
     return text, len(pages)
 

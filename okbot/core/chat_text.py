@@ -15,6 +15,7 @@ from okbot.core.digest import call_digest, result_digest
 from okbot.core.grounding import typed_by_user
 from okbot.core.items import is_delegation, is_member_answer, item_text, preview
 from okbot.core.messages import task_text
+from okbot.i18n import plural, translate
 from okbot.llm import keys
 
 DIGEST_CHARS = 96  # a collapsed tool row shows at most this much
@@ -34,10 +35,16 @@ def tool_digest(item: dict[str, Any]) -> str:
 def delegation_label(item: dict[str, Any], member: str, *, with_task: bool = True) -> str:
     """One line for the captain's delegation: ``asked Rex: <task>`` (or why ``member`` was not asked)."""
     if item.get("type") == "tool_call":
-        return f"asked {member}: {preview(task_text(item), TASK_CHARS)}" if with_task else f"asked {member}"
+        if not with_task:
+            return translate("chat_text", "asked {member}").format(member=member)
+        return translate("chat_text", "asked {member}: {task}").format(
+            member=member, task=preview(task_text(item), TASK_CHARS)
+        )
     content = str(item.get("content") or "")
     first = next((line for line in content.splitlines() if line.strip()), "")
-    return f"could not ask {member}: {preview(first, DIGEST_CHARS)}"
+    return translate("chat_text", "could not ask {member}: {why}").format(
+        member=member, why=preview(first, DIGEST_CHARS)
+    )
 
 
 def tool_detail(item: dict[str, Any]) -> str:
@@ -52,7 +59,10 @@ def tool_detail(item: dict[str, Any]) -> str:
         text = item_text(item).rstrip()
     full = int(item.get("_full_chars", len(text)))
     if len(text) > EXPANDED_CHARS or full > len(text):
-        text = text[:EXPANDED_CHARS] + f"\n… ({full - min(len(text), EXPANDED_CHARS):,} more chars; Copy takes all)"
+        more = f"{full - min(len(text), EXPANDED_CHARS):,}"
+        text = (
+            text[:EXPANDED_CHARS] + "\n" + translate("chat_text", "… ({n} more chars; Copy takes all)").format(n=more)
+        )
     return text
 
 
@@ -86,25 +96,33 @@ def _without_keys(item: dict[str, Any]) -> dict[str, Any]:
 
 def divider_label(count: int) -> str:
     """The coverage divider: ``Earlier messages summarized — 1,234 items``."""
-    noun = "item" if count == 1 else "items"
-    return f"Earlier messages summarized — {count:,} {noun}"
+    return plural(
+        count,
+        translate("chat_text", "Earlier messages summarized — {n} item"),
+        translate("chat_text", "Earlier messages summarized — {n} items"),
+    ).format(n=f"{count:,}")
 
 
 def divider_action(expanded: bool) -> str:
-    return "Hide summary ▴" if expanded else "Show summary ▾"
+    return translate("chat_text", "Hide summary ▴") if expanded else translate("chat_text", "Show summary ▾")
 
 
 def status_line(item: dict[str, Any]) -> str:
     """Why an assistant reply is incomplete ("" when it completed)."""
     status = item.get("status", "complete")
     if status == "interrupted":
-        return "Stopped — the reply was interrupted" if item.get("content") else "Stopped before the model replied"
+        if item.get("content"):
+            return translate("chat_text", "Stopped — the reply was interrupted")
+        return translate("chat_text", "Stopped before the model replied")
     if status == "error":
         # ``attempt``: set by the chat view when the turn's earlier failed attempts are folded into this one
         attempt = item.get("attempt")
-        lead = f"Failed again (attempt {attempt})" if isinstance(attempt, int) and attempt > 1 else "The reply failed"
+        if isinstance(attempt, int) and attempt > 1:
+            lead = translate("chat_text", "Failed again (attempt {n})").format(n=attempt)
+        else:
+            lead = translate("chat_text", "The reply failed")
         error = str(item.get("error") or "").strip()
-        return f"{lead}: {preview(error, 160)}" if error else lead
+        return translate("chat_text", "{lead}: {error}").format(lead=lead, error=preview(error, 160)) if error else lead
     return ""
 
 

@@ -34,6 +34,7 @@ from okbot.core.squad import (
 from okbot.core.summary import SessionSummary
 from okbot.core.tokens import model_facts
 from okbot.core.workspace import Target
+from okbot.i18n import translate
 from okbot.storage.errors import NotFound, OkBotError
 
 # How far back build_context looks for the call of a tool result that sits right after coverage.
@@ -227,8 +228,11 @@ def _tail_after_coverage(
     tail, boundary_found = session.read_after(covered)
     if covered and not boundary_found:
         notices.append(
-            f"session-summary.json says items up to #{covered} are summarized, but the record has no item "
-            f"#{covered}; treating nothing as covered."
+            translate(
+                "context",
+                "session-summary.json says items up to #{id} are summarized, but the record has no item "
+                "#{id}; treating nothing as covered.",
+            ).format(id=covered)
         )
         summary = SessionSummary()
         covered = 0
@@ -293,14 +297,17 @@ def _cut_at(session: Any, tail: list[dict[str, Any]], at: int, covered: int) -> 
     if at <= covered:
         item = session.get(at)
         if item is None:
-            raise NotFound(f"no item #{at} in this session")
+            raise NotFound(translate("context", "no item #{id} in this session").format(id=at))
         _require_user(item)
         return [], True
     for index, item in enumerate(tail):
         if item["id"] == at:
             _require_user(item)
             return tail[: index + 1], False
-    raise NotFound(f"no item #{at} in this session", hint=f"the last item is #{session.last_id()}")
+    raise NotFound(
+        translate("context", "no item #{id} in this session").format(id=at),
+        hint=translate("context", "the last item is #{id}").format(id=session.last_id()),
+    )
 
 
 def _extend_to_task(tail: list[dict[str, Any]], end: int, ask: str) -> list[dict[str, Any]]:
@@ -319,14 +326,16 @@ def _cut_at_call(tail: list[dict[str, Any]], call_id: str) -> list[dict[str, Any
     for index, item in enumerate(tail):
         if item.get("type") == "tool_call" and item.get("call_id") == call_id:
             return tail[: index + 1]
-    raise NotFound(f"no tool call {call_id!r} in view")
+    raise NotFound(translate("context", "no tool call {call_id} in view").format(call_id=repr(call_id)))
 
 
 def _require_user(item: dict[str, Any]) -> None:
     if item.get("type") != "user":
         raise OkBotError(
-            f"item #{item['id']} is a {item.get('type')} item, not a user message",
-            hint="--at takes the id of a message you typed",
+            translate("context", "item #{id} is a {type} item, not a user message").format(
+                id=item["id"], type=item.get("type")
+            ),
+            hint=translate("context", "--at takes the id of a message you typed"),
         )
 
 
@@ -378,7 +387,7 @@ def _speaker(target: Target, member: str | None, sources: ContextSources, notice
                 notices.append(soul_problem)
         notices.extend(members(target, sources.workspace)[1])
     elif member is not None:
-        raise OkBotError("only a squad has members", hint="drop --member")
+        raise OkBotError(translate("context", "only a squad has members"), hint=translate("context", "drop --member"))
     return _Speaker(speaker, name, role_line, soul)
 
 
@@ -545,7 +554,11 @@ def _kept_words(
             continue  # still in the tail verbatim anyway
         item = session.get(item_id)
         if item is None or item.get("type") != "user" or item.get("source") != "user":
-            notices.append(f"kept user message #{item_id} is not a user message in the record; left out.")
+            notices.append(
+                translate("context", "kept user message #{id} is not a user message in the record; left out.").format(
+                    id=item_id
+                )
+            )
             continue
         kept.append((item_id, item["content"]))
     _, total = kept_words_caps(window)

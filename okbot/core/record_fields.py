@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage.errors import OkBotError
 
 MAX_NAME_CHARS = 200
@@ -18,29 +19,42 @@ MAX_ROUNDS = 1000
 DEFAULT_CAPTAIN: dict[str, Any] = {"persona": "", "playbook": ""}
 DEFAULT_CAPTAIN.update(maxCaptainRounds=20, maxMemberRounds=10)
 _CAPTAIN_TEXT = ("persona", "playbook")
+_CAPTAIN_TEXT_NAMES = {
+    "persona": QT_TRANSLATE_NOOP("record_fields", "captain persona"),
+    "playbook": QT_TRANSLATE_NOOP("record_fields", "captain playbook"),
+}
 _CAPTAIN_ROUNDS = ("maxCaptainRounds", "maxMemberRounds")
 
 
 def check_name(name: Any) -> str:
     """``name`` stripped; refused when not text, empty, too long or holding control characters."""
     if not isinstance(name, str):
-        raise OkBotError("A name must be text.")
+        raise OkBotError(translate("record_fields", "A name must be text."))
     stripped = name.strip()
     if not stripped:
-        raise OkBotError("A name cannot be empty.")
+        raise OkBotError(translate("record_fields", "A name cannot be empty."))
     if len(stripped) > MAX_NAME_CHARS:
-        raise OkBotError(f"A name can have at most {MAX_NAME_CHARS} characters ({len(stripped)} given).")
+        raise OkBotError(
+            translate("record_fields", "A name can have at most {limit} characters ({n} given).").format(
+                limit=MAX_NAME_CHARS, n=len(stripped)
+            )
+        )
     if any(unicodedata.category(ch) == "Cc" for ch in stripped):
-        raise OkBotError("A name cannot contain control characters such as line breaks or tabs.")
+        raise OkBotError(
+            translate("record_fields", "A name cannot contain control characters such as line breaks or tabs.")
+        )
     return stripped
 
 
 def check_text(value: Any, what: str) -> str:
-    """Free text stripped (``None`` -> ``""``); anything but text is refused, naming ``what``."""
+    """Free text stripped (``None`` -> ``""``); anything but text is refused, naming ``what`` (a
+    ``QT_TRANSLATE_NOOP("record_fields", …)`` text)."""
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise OkBotError(f"The {what} must be text.")
+        raise OkBotError(
+            translate("record_fields", "The {what} must be text.").format(what=translate("record_fields", what))
+        )
     return value.strip()
 
 
@@ -62,18 +76,28 @@ def check_members(members: Any, resolve: Callable[[str], Any]) -> list[dict]:
     seen: set[str] = set()
     for entry in members or []:
         if not (isinstance(entry, (tuple, list)) and len(entry) == 2):
-            raise OkBotError("Each squad member must be given as (assistant, role).")
+            raise OkBotError(translate("record_fields", "Each squad member must be given as (assistant, role)."))
         ref, member_role = entry
-        member_role = check_text(member_role, "member role")
+        member_role = check_text(member_role, QT_TRANSLATE_NOOP("record_fields", "member role"))
         target = resolve(ref)
         if target.kind != "assistant":
-            raise OkBotError(f"'{ref}' is a squad; only assistants can be squad members.")
+            raise OkBotError(
+                translate("record_fields", "'{ref}' is a squad; only assistants can be squad members.").format(ref=ref)
+            )
         if target.id in seen:
-            raise OkBotError(f"{target.name} ({target.id}) is listed twice in the squad.")
+            raise OkBotError(
+                translate("record_fields", "{name} ({id}) is listed twice in the squad.").format(
+                    name=target.name, id=target.id
+                )
+            )
         seen.add(target.id)
         resolved.append({"assistant": target.id, "role": member_role})
     if len(resolved) < MIN_SQUAD_MEMBERS:
-        raise OkBotError(f"A squad needs at least {MIN_SQUAD_MEMBERS} different assistants ({len(resolved)} given).")
+        raise OkBotError(
+            translate("record_fields", "A squad needs at least {min} different assistants ({n} given).").format(
+                min=MIN_SQUAD_MEMBERS, n=len(resolved)
+            )
+        )
     return resolved
 
 
@@ -85,16 +109,24 @@ def check_captain(captain: Any, current: Any = None) -> dict:
     outside 1..1000 are refused.
     """
     if not isinstance(captain, dict):
-        raise OkBotError("The captain settings must be an object (persona, playbook, round limits).")
+        raise OkBotError(
+            translate("record_fields", "The captain settings must be an object (persona, playbook, round limits).")
+        )
     unknown = sorted(set(captain) - {*_CAPTAIN_TEXT, *_CAPTAIN_ROUNDS})
     if unknown:
-        raise OkBotError(f"Unknown captain setting(s): {', '.join(map(str, unknown))}.")
+        raise OkBotError(
+            translate("record_fields", "Unknown captain setting(s): {keys}.").format(keys=", ".join(map(str, unknown)))
+        )
     merged = {**DEFAULT_CAPTAIN, **(current if isinstance(current, dict) else {})}
     for key, value in captain.items():
         if key in _CAPTAIN_TEXT:
-            merged[key] = check_text(value, f"captain {key}")
+            merged[key] = check_text(value, _CAPTAIN_TEXT_NAMES[key])
         elif isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROUNDS:
-            raise OkBotError(f"The captain's {key} must be a whole number from 1 to {MAX_ROUNDS}.")
+            raise OkBotError(
+                translate("record_fields", "The captain's {key} must be a whole number from 1 to {max}.").format(
+                    key=key, max=MAX_ROUNDS
+                )
+            )
         else:
             merged[key] = value
     return merged

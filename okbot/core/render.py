@@ -10,6 +10,11 @@ one an older version stored, reads ``[redacted]``), and bodies can never pass fo
 each body line is indented by four spaces (an indented code block in Markdown), and line breaks
 other than ``\\n`` and control characters (a carriage return or escape sequence could redraw a
 terminal line) become visible symbols. Only lines that start at column 0 belong to the layout.
+
+The layout's own words (headings, header keys such as ``Cut-off``, notes) are the user's language
+(context ``render``); each header key and ``##`` heading is a translation unit of its own, so a reader
+of the layout finds a line by ``translate("render", "Cut-off") + ":"``. What the request holds (block
+texts, items, tool names) is shown as it was sent.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from okbot.core.items import item_text, preview
 from okbot.core.messages import task_text
 from okbot.core.sent_request import SentRequest
 from okbot.core.summary import SessionSummary
+from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
 from okbot.llm.keys import resolve_api_key, scrub
 
 DEFAULT_BODY_LIMIT = 2000
@@ -51,7 +57,8 @@ def _cut(text: str, limit: int | None, uncut: int = 0) -> str:
     """``text`` cut at ``limit`` characters, but never within its first ``uncut`` (the user's own words)."""
     if limit is None or len(text) <= max(limit, uncut):
         return text
-    return f"{text[: max(limit, uncut)]}\n… (cut here; full length {len(text):,} chars)"
+    note = translate("render", "… (cut here; full length {n} chars)").format(n=f"{len(text):,}")
+    return f"{text[: max(limit, uncut)]}\n{note}"
 
 
 def body_text(text: str, limit: int | None = None, uncut: int = 0) -> str:
@@ -95,39 +102,83 @@ def item_heading(index: int, item: dict[str, Any], tokens: int) -> str:
     extra = ""
     if kind == "assistant" and item.get("status", "complete") != "complete":
         extra = f" · {item['status']}"
-    return shown_line(f"### [{index}] {kind} · {who}{extra} — #{item.get('id')} · {tokens:,} tokens")
+    count = _tokens(tokens)
+    return shown_line(f"### [{index}] {kind} · {who}{extra} — #{item.get('id')} · {count}")
+
+
+def _tokens(n: int) -> str:
+    """``1,234 tokens`` in the user's language."""
+    return translate("render", "{n} tokens").format(n=f"{n:,}")
+
+
+def _line(key: str, text: str) -> str:
+    """One header line: its (translated) key, a colon, its text."""
+    return f"{key}: {text}"
 
 
 def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
     """The lines naming target, cut-off, coverage and token use."""
     t = proj.target
-    lines = [f"# Context · {t.name} ({t.kind} {t.id}) · model {proj.model}"]
+    title = translate("render", "{name} ({kind} {id}) · model {model}").format(
+        name=t.name, kind=t.kind, id=t.id, model=proj.model
+    )
+    lines = ["# " + translate("render", "Context") + " · " + title]
     if t.kind == "squad":
-        seat = f"member {proj.member_name} ({proj.member}), from their seat" if proj.member else "the captain"
-        lines.append(f"Request of: {seat}")
+        if proj.member:
+            seat = translate("render", "member {name} ({id}), from their seat").format(
+                name=proj.member_name, id=proj.member
+            )
+        else:
+            seat = translate("render", "the captain")
+        lines.append(_line(translate("render", "Request of"), seat))
+    cut_off = translate("render", "Cut-off")
     if proj.at is None:
-        lines.append("Cut-off: the next request (everything recorded so far)")
+        lines.append(_line(cut_off, translate("render", "the next request (everything recorded so far)")))
     elif proj.at_covered:
-        lines.append(f"Cut-off: user message #{proj.at} — now covered by the summary, so no session items follow")
+        lines.append(
+            _line(
+                cut_off,
+                translate(
+                    "render", "user message #{id} — now covered by the summary, so no session items follow"
+                ).format(id=proj.at),
+            )
+        )
     else:
         last = proj.items[-1] if proj.items else {}
         if last.get("type") == "tool_call":  # a member's request ends with the captain's task for it
-            lines.append(
-                f"Cut-off: the captain's task #{last.get('id')} “{preview(task_text(last), 60)}” "
-                f"in the turn of user message #{proj.at}"
-            )
+            text = translate(
+                "render", "the captain's task #{task_id} “{task}” in the turn of user message #{id}"
+            ).format(task_id=last.get("id"), task=preview(task_text(last), 60), id=proj.at)
         else:
-            lines.append(f"Cut-off: user message #{proj.at} “{preview(item_text(last), 60)}”")
+            text = translate("render", "user message #{id} “{text}”").format(
+                id=proj.at, text=preview(item_text(last), 60)
+            )
+        lines.append(_line(cut_off, text))
+    coverage = translate("render", "Coverage")
     if proj.covered_through_id:
         kept = len(proj.summary.kept_user_ids)
+        kept_text = plural(
+            kept,
+            translate("render", "{n} kept user message"),
+            translate("render", "{n} kept user messages"),
+        ).format(n=kept)
         lines.append(
-            f"Coverage: items up to #{proj.covered_through_id} are summarized "
-            f"(summary {len(proj.summary.summary):,} chars, {kept} kept user message"
-            f"{'s' if kept != 1 else ''}, "
-            f"trigger {proj.summary.trigger or 'n/a'}); session items below are the tail after it"
+            _line(
+                coverage,
+                translate(
+                    "render",
+                    "items up to #{id} are summarized (summary {chars} chars, {kept}, trigger {trigger}); "
+                    "session items below are the tail after it",
+                ).format(
+                    id=proj.covered_through_id,
+                    chars=f"{len(proj.summary.summary):,}",
+                    kept=kept_text,
+                    trigger=proj.summary.trigger or translate("render", "n/a"),
+                ),
+            )
         )
     else:
-        lines.append("Coverage: none — no summary yet, every item is sent")
+        lines.append(_line(coverage, translate("render", "none — no summary yet, every item is sent")))
     health = proj.summary.health
     if health.get("count") or health.get("failures"):
         health_line, failure = health_lines(health, None)
@@ -136,16 +187,29 @@ def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
             lines.append(failure)
     approx = "≈" if proj.approximate else ""
     lines.append(
-        f"Tokens: {approx}{proj.calibrated_tokens:,} of {proj.window:,} window "
-        f"· threshold {proj.threshold:,} (ratio {proj.ratio:.2f}) "
-        f"· prepare ahead at {proj.prepare_threshold:,} "
-        f"· instructions {proj.instruction_tokens:,} · items {proj.items_tokens:,} "
-        f"· encoding {proj.encoding}"
+        _line(
+            translate("render", "Tokens"),
+            translate(
+                "render",
+                "{approx}{tokens} of {window} window · threshold {threshold} (ratio {ratio}) "
+                "· prepare ahead at {prepare} · instructions {instructions} · items {items} · encoding {encoding}",
+            ).format(
+                approx=approx,
+                tokens=f"{proj.calibrated_tokens:,}",
+                window=f"{proj.window:,}",
+                threshold=f"{proj.threshold:,}",
+                ratio=f"{proj.ratio:.2f}",
+                prepare=f"{proj.prepare_threshold:,}",
+                instructions=f"{proj.instruction_tokens:,}",
+                items=f"{proj.items_tokens:,}",
+                encoding=proj.encoding,
+            ),
+        )
     )
     if proj.approximate and approx_note:
-        lines.append(f"≈ {approx_note}")
+        lines.append("≈ " + translate("tokens", approx_note))  # approx_note: tokens.APPROX_NOTE
     for notice in proj.notices:
-        lines.append(f"Notice: {notice}")
+        lines.append(_line(translate("render", "Notice"), notice))
     return [shown_line(line) for line in lines]
 
 
@@ -155,7 +219,7 @@ def render_markdown(
     """The whole projection as Markdown: header, ``## instructions``, ``## session items``."""
     out = header_lines(proj, approx_note)
     out.append("")
-    out.append("## instructions")
+    out.append("## " + translate("render", "instructions"))
     for block in proj.blocks:
         out += _block_lines(f"{block.name} · {block.title}", block.tokens, block.text, body_limit, block.uncut)
     out += _items_section(
@@ -166,8 +230,8 @@ def render_markdown(
 
 def _block_lines(heading: str, tokens: int, text: str | None, limit: int | None, uncut: int = 0) -> list[str]:
     """One instruction block of the layout: its heading with the token count, its indented body."""
-    out = [shown_line(f"### {heading} · {tokens:,} tokens")]
-    out.append(body_text(text, limit, uncut) if text is not None else MISSING_BLOCK)
+    out = [shown_line(f"### {heading} · {_tokens(tokens)}")]
+    out.append(body_text(text, limit, uncut) if text is not None else translate("render", MISSING_BLOCK))
     out.append("")
     return out
 
@@ -186,7 +250,7 @@ def _shown_text(item: dict[str, Any], files: Any) -> str:
         if part.get("type") == "text":
             parts.append(str(part.get("text", "")))
         else:
-            parts.append(f"[image: {next(images, '?')} · sent as an image part]")
+            parts.append(translate("render", "[image: {name} · sent as an image part]").format(name=next(images, "?")))
     return "\n".join(parts)
 
 
@@ -194,13 +258,13 @@ def _items_section(rows: list[tuple[dict[str, Any] | int, int]], limit: int | No
     """``## session items``: each item's heading and body (``files``: attached files read back, so a message
     shows the file text it was sent with); an ``int`` in place of an item is an id the record names that
     the session no longer holds, said where it was."""
-    out = ["## session items"]
+    out = ["## " + translate("render", "session items")]
     if not rows:
-        out.append("(none)")
+        out.append(translate("render", "(none)"))
     for index, (item, tokens) in enumerate(rows, start=1):
         if isinstance(item, int):
-            out.append(f"### [{index}] missing item — #{item}")
-            out.append(MISSING_ITEM.format(id=item))
+            out.append(f"### [{index}] " + translate("render", "missing item") + f" — #{item}")
+            out.append(translate("render", MISSING_ITEM).format(id=item))
         else:
             out.append(item_heading(index, item, tokens))
             out.append(body_text(_shown_text(item, files), limit))
@@ -208,10 +272,12 @@ def _items_section(rows: list[tuple[dict[str, Any] | int, int]], limit: int | No
     return out
 
 
-MISSING_BLOCK = "(this block's text is missing from as-sent/blocks)"
-MISSING_ITEM = (
+# Shown as translate("render", …).
+MISSING_BLOCK = QT_TRANSLATE_NOOP("render", "(this block's text is missing from as-sent/blocks)")
+MISSING_ITEM = QT_TRANSLATE_NOOP(
+    "render",
     "(item #{id} was sent, but session.jsonl no longer holds it: its line was damaged and set aside "
-    "— see session.quarantine.jsonl)"
+    "— see session.quarantine.jsonl)",
 )
 
 
@@ -222,30 +288,51 @@ def render_json(proj: ContextProjection) -> str:
 
 def _item_range(first: int | None, last: int | None, count: int) -> str:
     if not count:
-        return "no session items"
-    return f"items #{first}–#{last} ({count:,})"
+        return translate("render", "no session items")
+    return translate("render", "items #{first}–#{last} ({count})").format(first=first, last=last, count=f"{count:,}")
 
 
 def _diff(before: str, after: str, name: str) -> str:
     """A unified diff of a block's text, as an indented body (so no line of it can pass for a heading)."""
     lines = difflib.unified_diff(
-        before.splitlines(), after.splitlines(), f"{name} (as sent)", f"{name} (now)", lineterm=""
+        before.splitlines(),
+        after.splitlines(),
+        translate("render", "{name} (as sent)").format(name=name),
+        translate("render", "{name} (now)").format(name=name),
+        lineterm="",
     )
-    return body_text("\n".join(lines) or "(only whitespace at line ends differs)")
+    return body_text("\n".join(lines) or translate("render", "(only whitespace at line ends differs)"))
 
 
 #: marks the headings of the As-sent text's last section, whose bodies are unified diffs
 DIFF_MARK = " · diff · "
-_STATE_WORDS = {"changed": "changed since sent", "removed": "removed since sent", "added": "added since sent"}
+# Shown as translate("render", …); the first word alone in the "Instructions since sent" line.
+_STATE_WORDS = {
+    "changed": QT_TRANSLATE_NOOP("render", "changed since sent"),
+    "removed": QT_TRANSLATE_NOOP("render", "removed since sent"),
+    "added": QT_TRANSLATE_NOOP("render", "added since sent"),
+}
+_STATE_SHORT = {
+    "changed": QT_TRANSLATE_NOOP("render", "changed"),
+    "removed": QT_TRANSLATE_NOOP("render", "removed"),
+    "added": QT_TRANSLATE_NOOP("render", "added"),
+}
 
 
 def as_sent_header_lines(sent: SentRequest, live: ContextProjection) -> list[str]:
     """The lines naming the recorded request, where it sits in its turn, what it held and its own numbers."""
     req = sent.request
+    title = translate("render", "request #{id} · {label} · {time} · model {model}").format(
+        id=req.id, label=req.label(), time=sent_time(req), model=req.model or "?"
+    )
     head = [
-        f"# As sent · request #{req.id} · {req.label()} · {sent_time(req)} · model {req.model or '?'}",
-        f"Sent: {_item_range(req.first_item_id, req.last_item_id, req.item_count)} · "
-        f"coverage through #{req.covered_through_id}",
+        "# " + translate("render", "As sent") + " · " + title,
+        _line(
+            translate("render", "Sent"),
+            translate("render", "{items} · coverage through #{id}").format(
+                items=_item_range(req.first_item_id, req.last_item_id, req.item_count), id=req.covered_through_id
+            ),
+        ),
     ]
     live_ids = (live.items[0]["id"], live.items[-1]["id"]) if live.items else (None, None)
     if (live_ids, len(live.items), live.covered_through_id) != (
@@ -254,20 +341,24 @@ def as_sent_header_lines(sent: SentRequest, live: ContextProjection) -> list[str
         req.covered_through_id,
     ):
         head.append(
-            f"Now: {_item_range(*live_ids, len(live.items))} · coverage through #{live.covered_through_id} "
-            "(the summary or the turn moved on since this was sent)"
+            _line(
+                translate("render", "Now"),
+                translate(
+                    "render", "{items} · coverage through #{id} (the summary or the turn moved on since this was sent)"
+                ).format(items=_item_range(*live_ids, len(live.items)), id=live.covered_through_id),
+            )
         )
-    head.append(f"Tokens: {as_sent_tokens_text(sent, live)}")
-    head.append(f"Provider reported: {usage_text(req)}")
-    head.append(f"Tools offered: {', '.join(req.tools) or 'none'}")
+    head.append(_line(translate("render", "Tokens"), as_sent_tokens_text(sent, live)))
+    head.append(_line(translate("render", "Provider reported"), usage_text(req)))
+    head.append(_line(translate("render", "Tools offered"), ", ".join(req.tools) or translate("render", "none")))
     for note in as_sent_notices(sent):
-        head.append(f"Notice: {note}")
+        head.append(_line(translate("render", "Notice"), note))
     return [shown_line(line) for line in head]  # model, tool names …: each kept on its one line
 
 
 def sent_time(req: AsSentRequest) -> str:
     """When a request was sent, to the second (``2026-12-01 20:10:21``), as the record's UTC stamp says."""
-    return f"{req.ts[:19].replace('T', ' ')} UTC" if req.ts else "time unknown"
+    return f"{req.ts[:19].replace('T', ' ')} UTC" if req.ts else translate("render", "time unknown")
 
 
 def as_sent_window(sent: SentRequest, live: ContextProjection) -> tuple[int, int, bool]:
@@ -285,14 +376,23 @@ def as_sent_tokens_text(sent: SentRequest, live: ContextProjection) -> str:
     req = sent.request
     window, threshold, recorded = as_sent_window(sent, live)
     reported = req.prompt_tokens
-    total = (
-        f"{reported:,} prompt tokens reported (estimate {req.estimate:,})"
-        if reported is not None
-        else (f"≈{req.estimate:,} estimated (the provider reported none)")
-    )
-    where = f"of {window:,} window · threshold {threshold:,}" + ("" if recorded else " (today's: not recorded then)")
-    parts = (
-        f"instructions {sent.instruction_tokens:,} · items {sent.items_tokens:,} · overhead {sent.overhead_tokens:,}"
+    if reported is not None:
+        total = translate("render", "{n} prompt tokens reported (estimate {estimate})").format(
+            n=f"{reported:,}", estimate=f"{req.estimate:,}"
+        )
+    else:
+        total = translate("render", "≈{estimate} estimated (the provider reported none)").format(
+            estimate=f"{req.estimate:,}"
+        )
+    if recorded:
+        where = translate("render", "of {window} window · threshold {threshold}")
+    else:
+        where = translate("render", "of {window} window · threshold {threshold} (today's: not recorded then)")
+    where = where.format(window=f"{window:,}", threshold=f"{threshold:,}")
+    parts = translate("render", "instructions {instructions} · items {items} · overhead {overhead}").format(
+        instructions=f"{sent.instruction_tokens:,}",
+        items=f"{sent.items_tokens:,}",
+        overhead=f"{sent.overhead_tokens:,}",
     )
     return f"{total} {where} · {parts}"
 
@@ -304,16 +404,32 @@ def as_sent_notices(sent: SentRequest) -> list[str]:
     if missing:
         ids = ", ".join(f"#{i}" for i in missing[:10]) + (" …" if len(missing) > 10 else "")
         notes.append(
-            f"{len(missing):,} item{'s' if len(missing) != 1 else ''} of this request "
-            f"{'are' if len(missing) != 1 else 'is'} no longer in session.jsonl ({ids}); each is marked where it was"
+            plural(
+                len(missing),
+                translate(
+                    "render",
+                    "{n} item of this request is no longer in session.jsonl ({ids}); each is marked where it was",
+                ),
+                translate(
+                    "render",
+                    "{n} items of this request are no longer in session.jsonl ({ids}); each is marked where it was",
+                ),
+            ).format(n=f"{len(missing):,}", ids=ids)
         )
     if not sent.exact:
         notes.append(
-            "an older OkBot recorded only the range of items this request held: shown are the range's messages "
-            "(a tool output hidden to fit the window then is shown whole)"
+            translate(
+                "render",
+                "an older OkBot recorded only the range of items this request held: shown are the range's messages "
+                "(a tool output hidden to fit the window then is shown whole)",
+            )
         )
     if sent.request.items_tokens is None and sent.items:
-        notes.append(f"item tokens counted now ({sent.encoding}); this record kept only the total")
+        notes.append(
+            translate("render", "item tokens counted now ({encoding}); this record kept only the total").format(
+                encoding=sent.encoding
+            )
+        )
     return notes
 
 
@@ -330,35 +446,39 @@ def as_sent_markdown(
     req = sent.request
     out = as_sent_header_lines(sent, live)
     changed = [(n, s) for n, s in states if s != "same"]
-    out.append(
-        shown_line(
-            "Instructions since sent: "
-            + ("unchanged" if not changed else " · ".join(f"{n} {_STATE_WORDS[s].split()[0]}" for n, s in changed))
-        )
+    since = (
+        translate("render", "unchanged")
+        if not changed
+        else " · ".join(n + " " + translate("render", _STATE_SHORT[s]) for n, s in changed)
     )
+    out.append(shown_line(_line(translate("render", "Instructions since sent"), since)))
     out.append("")
-    out.append("## instructions")
+    out.append("## " + translate("render", "instructions"))
     state_of = dict(states)
     for block in req.blocks:
         name = str(block.get("name", "?"))
         heading = f"{name} · {block.get('title') or name}"
         if state_of.get(name, "same") != "same":
-            heading += f" · {_STATE_WORDS[state_of[name]]}"
+            heading += " · " + translate("render", _STATE_WORDS[state_of[name]])
         uncut = block.get("uncut") if isinstance(block.get("uncut"), int) else 0
         out += _block_lines(heading, int(block.get("tokens") or 0), block.get("text"), body_limit, uncut)
     rows = [(s.item if s.item is not None else s.id, s.tokens) for s in sent.items]
     out += _items_section(rows, body_limit, sent.files)
     if changed:
-        out.append("## changed since sent")
+        out.append("## " + translate("render", "changed since sent"))
         live_blocks = {b.name: b for b in live.blocks}
         sent_blocks = {b.get("name"): b for b in req.blocks}
         for name, state in changed:
             before, now = sent_blocks.get(name, {}), live_blocks.get(name)
             was, is_now = int(before.get("tokens") or 0), now.tokens if now is not None else 0
-            out.append(shown_line(f"### {name} · {_STATE_WORDS[state]}{DIFF_MARK}{was:,} → {is_now:,} tokens"))
+            change = translate("render", "{before} → {after} tokens").format(before=f"{was:,}", after=f"{is_now:,}")
+            state_word = translate("render", _STATE_WORDS[state])
+            out.append(shown_line(f"### {name} · {state_word}{DIFF_MARK}{change}"))
             text = before.get("text") if state != "added" else ""
             if text is None:
-                out.append("(the sent text is missing from as-sent/blocks, so no diff can be shown)")
+                out.append(
+                    translate("render", "(the sent text is missing from as-sent/blocks, so no diff can be shown)")
+                )
             else:
                 out.append(_diff(text, now.text if now is not None else "", name))
             out.append("")
@@ -424,18 +544,25 @@ def _int(value: Any) -> int | None:
 def usage_text(sent: AsSentRequest | None) -> str:
     """What the provider reported for a recorded request: prompt tokens and the cached part."""
     if sent is None:
-        return "no as-sent record for this message"
+        return translate("render", "no as-sent record for this message")
     usage = sent.usage if isinstance(sent.usage, Mapping) else {}
     prompt, cached = _int(usage.get("prompt_tokens")), _int(usage.get("cached_tokens"))
     status = sent.extra.get("status")
     if prompt is None:
-        return f"no usage ({status})" if status else "no usage recorded (the reply never finished)"
-    parts = [f"{prompt:,} prompt tokens", f"{cached:,} cached" if cached is not None else "cache not reported"]
+        if status:
+            return translate("render", "no usage ({status})").format(status=status)
+        return translate("render", "no usage recorded (the reply never finished)")
+    parts = [
+        translate("render", "{n} prompt tokens").format(n=f"{prompt:,}"),
+        translate("render", "{n} cached").format(n=f"{cached:,}")
+        if cached is not None
+        else translate("render", "cache not reported"),
+    ]
     completion = _int(usage.get("completion_tokens"))
     if completion is not None:
-        parts.append(f"{completion:,} completion tokens")
+        parts.append(translate("render", "{n} completion tokens").format(n=f"{completion:,}"))
     if usage.get("estimated"):
-        parts.append("estimated by OkBot (the provider sent no usage)")
+        parts.append(translate("render", "estimated by OkBot (the provider sent no usage)"))
     if status and status != "complete":
         parts.append(str(status))
     return " · ".join(parts)
@@ -446,30 +573,44 @@ def health_lines(
 ) -> tuple[str, str]:
     """``(text, last failure or "")`` for the compaction-health row (a second line for the request's usage)."""
     count = _int(health.get("count")) or 0
+    compaction = translate("render", "Compaction")
     if count:
-        parts = [f"Compaction: {count:,} run{'s' if count != 1 else ''}"]
+        runs = plural(count, translate("render", "{n} run"), translate("render", "{n} runs")).format(n=f"{count:,}")
+        parts = [_line(compaction, runs)]
         trigger, at = health.get("lastTrigger"), health.get("lastAt")
         if trigger or at:
             when = str(at)[:16].replace("T", " ") if at else ""
-            parts.append(f"last {trigger or 'run'}" + (f" at {when}" if when else ""))
+            last = trigger or translate("render", "run")
+            if when:
+                parts.append(translate("render", "last {trigger} at {when}").format(trigger=last, when=when))
+            else:
+                parts.append(translate("render", "last {trigger}").format(trigger=last))
         before, after = _int(health.get("tokensBefore")), _int(health.get("tokensAfter"))
         if before is not None and after is not None:
-            parts.append(f"{before:,} → {after:,} tokens")
+            parts.append(
+                translate("render", "{before} → {after} tokens").format(before=f"{before:,}", after=f"{after:,}")
+            )
         summarizer = _int(health.get("summarizerTokens"))
         if summarizer is not None:
-            parts.append(f"summarizer used {summarizer:,} tokens")
+            parts.append(translate("render", "summarizer used {n} tokens").format(n=f"{summarizer:,}"))
     elif summary is not None and summary.covered_through_id:
         when = summary.updated_at[:16].replace("T", " ")
+        trigger = summary.trigger or translate("render", "unknown")
+        last = f"{trigger}, {when}" if when else trigger
         parts = [
-            f"Compaction: summary covers items up to #{summary.covered_through_id}"
-            f" (last trigger {summary.trigger or 'unknown'}{', ' + when if when else ''}); no run statistics kept"
+            _line(
+                compaction,
+                translate(
+                    "render", "summary covers items up to #{id} (last trigger {last}); no run statistics kept"
+                ).format(id=summary.covered_through_id, last=last),
+            )
         ]
     else:
-        parts = ["Compaction: none on this session yet"]
+        parts = [_line(compaction, translate("render", "none on this session yet"))]
     line = " · ".join(parts)
     if sent is not None:
-        line += f"\nThis message's request: {usage_text(sent)}"
+        line += "\n" + _line(translate("render", "This message's request"), usage_text(sent))
     failure = health.get("lastFailure")
     if isinstance(failure, Mapping):
         failure = failure.get("message") or failure.get("error") or str(dict(failure))
-    return line, (f"Last compaction failure: {failure}" if failure else "")
+    return line, (_line(translate("render", "Last compaction failure"), str(failure)) if failure else "")

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from okbot.core.items import asked_member, delegation_tool_name, member_of
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 
-CAPTAIN_LABEL = "Captain"
+CAPTAIN_LABEL = QT_TRANSLATE_NOOP("roster", "Captain")  # shown as translate("roster", CAPTAIN_LABEL)
 SLOTS = 8  # colour slots (hues) an avatar can take
 CAPTAIN_SLOT = -1  # the captain paints with the accent colour, not a member hue
 
@@ -40,7 +41,7 @@ class SquadRoster:
     squad_id: str
     members: list[str] = field(default_factory=list)  # member ids, in the squad's order
     names: dict[str, str] = field(default_factory=dict)  # every known assistant id -> name
-    captain_label: str = CAPTAIN_LABEL
+    captain_label: str = field(default_factory=lambda: translate("roster", CAPTAIN_LABEL))
     _slots: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -130,5 +131,7 @@ def working_text(names: list[str]) -> str:
     if not names:
         return ""
     if len(names) == 1:
-        return f"{names[0]} is working…"
-    return f"{', '.join(names[:-1])} and {names[-1]} are working…"
+        return translate("roster", "{name} is working…").format(name=names[0])
+    return translate("roster", "{names} and {last} are working…").format(
+        names=translate("roster", ", ").join(names[:-1]), last=names[-1]
+    )

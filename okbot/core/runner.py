@@ -34,6 +34,7 @@ from okbot.core.tokens import model_facts
 from okbot.core.tools import ToolRegistry
 from okbot.core.turn_runtime import TurnRuntime, stream_round
 from okbot.core.workspace import Target
+from okbot.i18n import plural, translate
 from okbot.llm.events import Degraded, ToolCallDone, UsageEvent
 from okbot.llm.provider import CancelToken, ChatRequest, Provider
 from okbot.storage.errors import OkBotError
@@ -112,7 +113,15 @@ def _close_dangling(session: Any, target: Target, lookback: int) -> list[dict[st
         added.append(
             session.append(
                 notice(
-                    f"{len(dangling)} tool call(s) of the last turn were not run: OkBot closed while they waited.",
+                    plural(
+                        len(dangling),
+                        translate(
+                            "runner", "{n} tool call of the last turn was not run: OkBot closed while it waited."
+                        ),
+                        translate(
+                            "runner", "{n} tool calls of the last turn were not run: OkBot closed while they waited."
+                        ),
+                    ).format(n=len(dangling)),
                     "warning",
                 )
             )
@@ -147,8 +156,11 @@ def _tool_round(
     if len(asked) > len(calls):
         append(
             notice(
-                f"The reply asked for {len(asked):,} tool calls; OkBot kept the first {len(calls):,} (the turn's "
-                f"budget, tools.maxCallsPerTurn) and did not record or run the other {len(asked) - len(calls):,}.",
+                translate(
+                    "runner",
+                    "The reply asked for {asked} tool calls; OkBot kept the first {kept} (the turn's "
+                    "budget, tools.maxCallsPerTurn) and did not record or run the other {dropped}.",
+                ).format(asked=f"{len(asked):,}", kept=f"{len(calls):,}", dropped=f"{len(asked) - len(calls):,}"),
                 "warning",
             )
         )
@@ -169,10 +181,14 @@ def _tool_round(
 def _limit_reached(runtime: TurnRuntime, max_rounds: int) -> str:
     """Which of the turn's limits ended its tool use, in words."""
     if runtime.budget.spent:
-        return f"the turn's tool budget of {runtime.budget.limit} calls (tools.maxCallsPerTurn)"
+        return translate("runner", "the turn's tool budget of {n} calls (tools.maxCallsPerTurn)").format(
+            n=runtime.budget.limit
+        )
     if runtime.spent:
-        return f"the turn's tool time of {runtime.seconds:.0f} s (tools.turnSeconds)"
-    return f"{max_rounds} tool rounds (the round limit)"
+        return translate("runner", "the turn's tool time of {seconds} s (tools.turnSeconds)").format(
+            seconds=f"{runtime.seconds:.0f}"
+        )
+    return translate("runner", "{n} tool rounds (the round limit)").format(n=max_rounds)
 
 
 class TurnRunner:
@@ -233,7 +249,7 @@ class TurnRunner:
         tail = self.sources.session(target).tail(200)
         last_user = next((it for it in reversed(tail) if it.get("type") == "user"), None)
         if last_user is None:
-            raise OkBotError("there is no message to retry")
+            raise OkBotError(translate("runner", "there is no message to retry"))
         member = self._addressed(target, last_user)
         callbacks = callbacks or TurnCallbacks()
         self._close_dangling_calls(target, callbacks)
@@ -262,7 +278,15 @@ class TurnRunner:
         member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
         self._close_dangling_calls(target, callbacks)
         session = self.sources.session(target)
-        callbacks.on_item(session.append(branches.marker("edit", parent, f"Message #{item_id} edited and sent again.")))
+        callbacks.on_item(
+            session.append(
+                branches.marker(
+                    "edit",
+                    parent,
+                    translate("runner", "Message #{id} edited and sent again.").format(id=item_id),
+                )
+            )
+        )
         self.sources.memory.prepare(target, text)
         user = session.append(user_message(text, files))
         callbacks.on_item(user)
@@ -283,7 +307,7 @@ class TurnRunner:
         self._close_dangling_calls(target, callbacks)
         user = versions.regenerate_point(self._tail(target), item_id)
         member = self._addressed(target, user)
-        text = f"The reply to message #{user['id']} regenerated."
+        text = translate("runner", "The reply to message #{id} regenerated.").format(id=user["id"])
         callbacks.on_item(self.sources.session(target).append(branches.marker("regenerate", user["id"], text)))
         self._before_run(target, None, callbacks)
         return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
@@ -339,26 +363,39 @@ class TurnRunner:
         model = self.sources.model_for(target)
         if images and not model_facts(model).vision:
             raise OkBotError(
-                f"{model} cannot read images; remove the image or pick a vision model",
-                hint=f"not sent: {', '.join(images)}",
+                translate("runner", "{model} cannot read images; remove the image or pick a vision model").format(
+                    model=model
+                ),
+                hint=translate("runner", "not sent: {files}").format(files=", ".join(images)),
             )
         return files
 
     def _check_message(self, target: Target, text: str, has_files: bool = False, file_tokens: int = 0) -> None:
         if not text.strip() and not has_files:
-            raise OkBotError("the message is empty")
+            raise OkBotError(translate("runner", "the message is empty"))
         if len(text) > MAX_USER_CHARS:
             raise OkBotError(
-                f"the message is {len(text):,} characters; OkBot sends at most {MAX_USER_CHARS:,} in one message",
-                hint="attach it as a file or split it",
+                translate(
+                    "runner", "the message is {chars} characters; OkBot sends at most {limit} in one message"
+                ).format(chars=f"{len(text):,}", limit=f"{MAX_USER_CHARS:,}"),
+                hint=translate("runner", "attach it as a file or split it"),
             )
         window = self.sources.context_window(target)
         tokens = self.sources.counter(self.sources.model_for(target)).count_text(text) + file_tokens
         if tokens > window - reply_reserve(window):
-            what = "the message with its files" if file_tokens else "the message"
+            if file_tokens:
+                why = translate(
+                    "runner",
+                    "the message with its files is about {tokens} tokens and cannot fit the model's "
+                    "{window}-token window",
+                )
+            else:
+                why = translate(
+                    "runner", "the message is about {tokens} tokens and cannot fit the model's {window}-token window"
+                )
             raise OkBotError(
-                f"{what} is about {tokens:,} tokens and cannot fit the model's {window:,}-token window",
-                hint="attach less, shorten it or pick a model with a larger window",
+                why.format(tokens=f"{tokens:,}", window=f"{window:,}"),
+                hint=translate("runner", "attach less, shorten it or pick a model with a larger window"),
             )
 
     def _run(
@@ -402,7 +439,10 @@ class TurnRunner:
                 names = [s["function"]["name"] for s in tool_specs]
                 request_id = as_sent.record(proj, user_id=user_id, tools=names, round_no=round_no)
             except OkBotError as exc:  # nothing is sent that View context could not show as sent
-                error = OkBotError(f"the as-sent record could not be written: {exc}", hint=exc.hint)
+                error = OkBotError(
+                    translate("runner", "the as-sent record could not be written: {error}").format(error=exc),
+                    hint=exc.hint,
+                )
                 append(
                     new_item("assistant", author=target.id, source="app", content="", status="error", error=str(error))
                 )
@@ -459,7 +499,12 @@ class TurnRunner:
             if not rnd.calls:
                 break
             if not offer_tools:  # the model called tools it was not offered after the round limit
-                append(notice(f"Stopped after {_limit_reached(runtime, max_rounds)}.", "warning"))
+                append(
+                    notice(
+                        translate("runner", "Stopped after {limit}.").format(limit=_limit_reached(runtime, max_rounds)),
+                        "warning",
+                    )
+                )
                 break
             _tool_round(runtime, tools, rnd.calls, author, append)
             if cancel.cancelled:
@@ -479,7 +524,12 @@ class TurnRunner:
         if cancel.cancelled:  # Stop while a server started: nothing to tell, the turn ends
             return
         for why in hub.news(failed):
-            append(notice(f"{why} Its tools are not offered until it works again.", "warning"))
+            append(
+                notice(
+                    translate("runner", "{why} Its tools are not offered until it works again.").format(why=why),
+                    "warning",
+                )
+            )
 
     def _calibrate(self, proj: ContextProjection, usage: UsageEvent | None) -> None:
         if usage is None or usage.estimated or not usage.prompt_tokens:

@@ -23,6 +23,7 @@ from okbot.core.messages import items_to_messages
 from okbot.core.sources import COUNTER_WAIT_S, ContextSources
 from okbot.core.tokens import model_facts
 from okbot.core.workspace import Target
+from okbot.i18n import translate
 from okbot.storage.errors import NotFound, OkBotError
 
 
@@ -102,8 +103,12 @@ def load_sent(
         chosen = next((r for r in turn if r.id == request_id), None)
         if chosen is None:
             raise NotFound(
-                f"request #{request_id} was not sent for message #{user_id}",
-                hint=f"its requests are {', '.join(f'#{r.id}' for r in turn)}",
+                translate("sent_request", "request #{request} was not sent for message #{message}").format(
+                    request=request_id, message=user_id
+                ),
+                hint=translate("sent_request", "its requests are {ids}").format(
+                    ids=", ".join(f"#{r.id}" for r in turn)
+                ),
             )
     store.load_texts(chosen)
     model = chosen.model or sources.model_for(target)
@@ -149,18 +154,21 @@ def choose(turn: list[AsSentRequest], attempt: int | None = None, round_no: int 
     attempt's request the reply came from, else its last. OkBotError for an attempt or round it lacks.
     """
     if not turn:
-        raise OkBotError("no request was recorded for this message")
+        raise OkBotError(translate("sent_request", "no request was recorded for this message"))
     default = turn[default_choice(turn)]
     number = default.attempt if attempt is None else attempt
     requests = [r for r in turn if r.attempt == number]
     if not requests:
-        raise OkBotError(f"there is no attempt {number}", hint=f"this turn has {turn[0].attempts} attempt(s)")
+        raise OkBotError(
+            translate("sent_request", "there is no attempt {n}").format(n=number),
+            hint=translate("sent_request", "this turn has {n} attempt(s)").format(n=turn[0].attempts),
+        )
     if round_no is None:
         return next((r for r in requests if r.produced_reply), requests[-1])
     found = next((r for r in requests if r.round_in_attempt == round_no), None)
     if found is None:
         raise OkBotError(
-            f"attempt {number} has no round {round_no}",
-            hint=f"it sent {len(requests)} request(s), rounds 1–{len(requests)}",
+            translate("sent_request", "attempt {n} has no round {round}").format(n=number, round=round_no),
+            hint=translate("sent_request", "it sent {n} request(s), rounds 1–{n}").format(n=len(requests)),
         )
     return found

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from okbot.core.tools import Tool, ToolContext, ToolOutcome
+from okbot.i18n import translate
 from okbot.storage import paths
 from okbot.storage.atomic import atomic_write_bytes, fsync_dir
 from okbot.storage.errors import OkBotError
@@ -299,12 +300,14 @@ def create_skill(directory: Path, name: str, description: str = "") -> Path:
     """
     name = check_name(name)
     if not isinstance(description, str):
-        raise OkBotError("The skill description must be text.")
+        raise OkBotError(translate("skills", "The skill description must be text."))
     description = " ".join(description.split())
     directory = Path(directory)
     final = directory / name
     if _taken(directory, name):
-        raise OkBotError(f"A skill named '{name}' already exists.", hint=str(final))
+        raise OkBotError(
+            translate("skills", "A skill named '{name}' already exists.").format(name=name), hint=str(final)
+        )
     value = quote(description)
     text = _template().replace("{{name}}", name)
     text = text.replace(": {{description}}", f": {value}" if value else ":").replace("{{description}}", value)
@@ -313,7 +316,9 @@ def create_skill(directory: Path, name: str, description: str = "") -> Path:
     try:
         atomic_write_bytes(staging / SKILL_FILE, text.encode("utf-8"))
         if _taken(directory, name):  # someone else was quicker
-            raise OkBotError(f"A skill named '{name}' already exists.", hint=str(final))
+            raise OkBotError(
+                translate("skills", "A skill named '{name}' already exists.").format(name=name), hint=str(final)
+            )
         os.rename(staging, final)
     except BaseException:
         for leftover in (staging / SKILL_FILE, staging):
@@ -327,9 +332,11 @@ def create_skill(directory: Path, name: str, description: str = "") -> Path:
 
 
 def check_name(name: Any) -> str:
-    rules = f"use letters, digits, '-', '_' or '.', at most {MAX_NAME_CHARS} characters, not starting with '.'"
+    rules = translate(
+        "skills", "use letters, digits, '-', '_' or '.', at most {n} characters, not starting with '.'"
+    ).format(n=MAX_NAME_CHARS)
     if not isinstance(name, str) or not name.strip():
-        raise OkBotError("A skill name is needed.", hint=rules)
+        raise OkBotError(translate("skills", "A skill name is needed."), hint=rules)
     bad = (
         not _NAME.fullmatch(name)
         or len(name) > MAX_NAME_CHARS
@@ -337,7 +344,7 @@ def check_name(name: Any) -> str:
         or name.split(".")[0].casefold() in _WINDOWS_RESERVED
     )
     if bad:
-        raise OkBotError(f"'{name}' is not a valid skill name.", hint=rules)
+        raise OkBotError(translate("skills", "'{name}' is not a valid skill name.").format(name=name), hint=rules)
     return name
 
 

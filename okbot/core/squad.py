@@ -20,6 +20,7 @@ from okbot.core.items import delegation_tool_name
 from okbot.core.record_fields import DEFAULT_CAPTAIN
 from okbot.core.tools import Tool, ToolContext, ToolOutcome
 from okbot.core.workspace import Target, Workspace
+from okbot.i18n import translate
 from okbot.storage.errors import OkBotError
 
 MAX_TASK_CHARS = 8000
@@ -66,13 +67,19 @@ def members(squad: Target, workspace: Workspace) -> tuple[list[Member], list[str
         try:
             who = workspace.resolve(str(ref))
         except OkBotError:
-            problems.append(f"squad {squad.name}: member {ref!r} no longer exists")
+            problems.append(
+                translate("squad", "squad {squad}: member {member} no longer exists").format(
+                    squad=squad.name, member=repr(ref)
+                )
+            )
             continue
         if who.kind == "assistant":
             found.append(Member(who, str(entry.get("role") or "")))
     if len(found) < 2:
         problems.append(
-            f"squad {squad.name} has {len(found)} member(s) left; a squad needs at least two (edit it to add members)"
+            translate(
+                "squad", "squad {squad} has {n} member(s) left; a squad needs at least two (edit it to add members)"
+            ).format(squad=squad.name, n=len(found))
         )
     return found, problems
 
@@ -81,7 +88,11 @@ def member_by_id(squad: Target, workspace: Workspace, member_id: str) -> Member:
     for member in members(squad, workspace)[0]:
         if member.target.id == member_id:
             return member
-    raise OkBotError(f"{member_id!r} is not a member of the squad {squad.name}.")
+    raise OkBotError(
+        translate("squad", "{member} is not a member of the squad {squad}.").format(
+            member=repr(member_id), squad=squad.name
+        )
+    )
 
 
 def direct_address(text: str, squad: Target, workspace: Workspace) -> Member | None:
@@ -98,8 +109,13 @@ def direct_address(text: str, squad: Target, workspace: Workspace) -> Member | N
     by_name = [m for m in found if wanted in _names(m)]
     if by_id or by_name:
         return (by_id or by_name)[0]
-    available = ", ".join(mention(m, found) for m in found) or "none"
-    raise OkBotError(f"@{match.group(1)} is not a member of the squad {squad.name}.", hint=f"members: {available}")
+    available = ", ".join(mention(m, found) for m in found) or translate("squad", "none")
+    raise OkBotError(
+        translate("squad", "@{name} is not a member of the squad {squad}.").format(
+            name=match.group(1), squad=squad.name
+        ),
+        hint=translate("squad", "members: {members}").format(members=available),
+    )
 
 
 def mention(member: Member, among: list[Member]) -> str:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from okbot.core import items
+from okbot.i18n import translate
 from okbot.storage import atomic, migrations
 from okbot.storage.errors import OkBotError
 
@@ -129,14 +130,25 @@ class SummaryStore:
             return SessionSummary()
         backup, bak_why = self._read(self.backup_path)
         if backup is not None:
-            self._notify(f"The session summary {self.path} {why}; using its backup ({self.backup_path.name}) instead.")
+            self._notify(
+                translate("summary", "The session summary {path} {why}; using its backup ({backup}) instead.").format(
+                    path=self.path, why=why, backup=self.backup_path.name
+                )
+            )
             return backup
         self._notify(
-            f"The session summary {self.path} {why} and no usable backup exists; "
-            "starting with an empty summary (the full session is still kept)."
+            translate(
+                "summary",
+                "The session summary {path} {why} and no usable backup exists; "
+                "starting with an empty summary (the full session is still kept).",
+            ).format(path=self.path, why=why)
         )
         if bak_why is not None:
-            self._notify(f"The summary backup {self.backup_path} {bak_why} as well.")
+            self._notify(
+                translate("summary", "The summary backup {path} {why} as well.").format(
+                    path=self.backup_path, why=bak_why
+                )
+            )
         return SessionSummary()
 
     def save(self, s: SessionSummary) -> None:
@@ -166,8 +178,10 @@ class SummaryStore:
             atomic.atomic_write_json(self.path, data, backup=True)
         except OSError as exc:
             raise OkBotError(
-                f"The session summary could not be saved to {self.path} ({exc.strerror or exc}); "
-                "the previous summary is kept."
+                translate(
+                    "summary",
+                    "The session summary could not be saved to {path} ({error}); the previous summary is kept.",
+                ).format(path=self.path, error=exc.strerror or exc)
             ) from exc
 
     def _read(self, path: Path) -> tuple[SessionSummary | None, str | None]:
@@ -177,11 +191,11 @@ class SummaryStore:
         except FileNotFoundError:
             return None, None
         except OSError as exc:
-            return None, f"cannot be read ({exc.strerror or exc})"
+            return None, translate("summary", "cannot be read ({error})").format(error=exc.strerror or exc)
         try:
             obj = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-            return None, f"is damaged (not valid JSON: {exc})"
+            return None, translate("summary", "is damaged (not valid JSON: {error})").format(error=exc)
         version = migrations.version_of(obj) if isinstance(obj, dict) else None
         try:
             if version is not None and version > SUMMARY_VERSION:
@@ -190,14 +204,14 @@ class SummaryStore:
                 obj = migrations.upgrade("summary", obj, version).data
             return SessionSummary.from_json(obj), None
         except ValueError as exc:
-            return None, f"is invalid ({exc})"
+            return None, translate("summary", "is invalid ({error})").format(error=exc)
 
     def _read_newer(self, path: Path, obj: dict[str, Any], version: int) -> SessionSummary:
         """A newer OkBot's summary: the fields this build knows, and the store becomes read-only."""
         message = migrations.newer_message(path, version, "summary")
         if not self.read_only:
             self.read_only = message
-            self._notify(f"The session summary {message}.")
+            self._notify(translate("summary", "The session summary {message}.").format(message=message))
         summary = SessionSummary.from_json({**obj, "version": SUMMARY_VERSION})
         summary.version = version
         return summary

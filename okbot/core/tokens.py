@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from okbot.config.settings import CONTEXT_WINDOW_KEY, Settings
 from okbot.core.items import item_text, now_iso
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.llm.families import parse_request_parameters
 from okbot.storage import paths
 from okbot.storage.atomic import atomic_write_bytes, atomic_write_json
@@ -47,9 +48,11 @@ MESSAGE_OVERHEAD = 3  # per chat message, as in OpenAI's cookbook (the role name
 REPLY_PRIMING = 3  # every reply is primed with <|start|>assistant<|message|>
 CACHE_ENTRIES = 200_000
 
-APPROX_NOTE = (
+# Shown (render.header_lines) as translate("tokens", APPROX_NOTE); logged in English.
+APPROX_NOTE = QT_TRANSLATE_NOOP(
+    "tokens",
     "Token counts are estimates (about 4 characters per token for English, 1 per CJK character): "
-    "no verified tiktoken encoding file was found offline."
+    "no verified tiktoken encoding file was found offline.",
 )
 
 
@@ -255,14 +258,27 @@ def download_encoding(
     spec = encoding_spec(encoding)
     source = url or spec.url
     if not source.startswith(("https://", "http://")):
-        raise OkBotError(f"refusing to download {encoding} from {source!r}", hint="http(s) URLs only")
+        raise OkBotError(
+            translate("tokens", "refusing to download {encoding} from {source}").format(
+                encoding=encoding, source=repr(source)
+            ),
+            hint=translate("tokens", "http(s) URLs only"),
+        )
     try:
         with urllib.request.urlopen(source, timeout=timeout) as response:  # scheme checked above
             data = response.read(MAX_FILE_BYTES + 1)
     except (OSError, urllib.error.URLError, ValueError) as exc:
-        raise OkBotError(f"could not download the {encoding} encoding: {exc}") from exc
+        raise OkBotError(
+            translate("tokens", "could not download the {encoding} encoding: {error}").format(
+                encoding=encoding, error=exc
+            )
+        ) from exc
     if len(data) > MAX_FILE_BYTES or hashlib.sha256(data).hexdigest() != spec.sha256:
-        raise OkBotError(f"the downloaded {encoding} encoding is corrupt (sha256 mismatch)")
+        raise OkBotError(
+            translate("tokens", "the downloaded {encoding} encoding is corrupt (sha256 mismatch)").format(
+                encoding=encoding
+            )
+        )
     target = (dest_dir if dest_dir is not None else paths.tiktoken_dir()) / spec.file
     atomic_write_bytes(target, data)
     return target

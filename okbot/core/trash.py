@@ -22,6 +22,7 @@ from typing import Any
 
 from okbot.core.items import now_iso
 from okbot.core.workspace import KINDS, SCHEMA_VERSION, Target, Workspace, read_json_object, subdirs
+from okbot.i18n import translate
 from okbot.storage import migrations, paths
 from okbot.storage.atomic import atomic_write_json
 from okbot.storage.errors import NotFound, OkBotError
@@ -65,7 +66,11 @@ def delete(workspace: Workspace, ref: str) -> str:
         with contextlib.suppress(OSError):
             (entry / MANIFEST).unlink()
             entry.rmdir()
-        raise OkBotError(f"Could not move {target.name} to the trash: {exc.strerror or exc}") from exc
+        raise OkBotError(
+            translate("trash", "Could not move {name} to the trash: {error}").format(
+                name=target.name, error=exc.strerror or exc
+            )
+        ) from exc
     workspace.problems = []
     for squad_id in dict.fromkeys(m["squad"] for m in memberships):
         _edit_squad_members(workspace, squad_id, lambda ms: [m for m in ms if m.get("assistant") != target.id])
@@ -80,23 +85,35 @@ def restore(workspace: Workspace, trash_id: str) -> Target:
     entry = _trash_entry(workspace.trash_root, trash_id)
     manifest = read_json_object(entry / MANIFEST)
     if manifest is None or manifest.get("kind") not in KINDS or not _plain_name(manifest.get("id")):
-        raise OkBotError(f"Trash entry '{trash_id}' has no readable manifest; its files are in {entry}.")
+        raise OkBotError(
+            translate("trash", "Trash entry '{id}' has no readable manifest; its files are in {path}.").format(
+                id=trash_id, path=entry
+            )
+        )
     kind, target_id = manifest["kind"], manifest["id"]
     content = entry / target_id
     if not content.is_dir():
-        raise OkBotError(f"Trash entry '{trash_id}' holds no directory to restore ({content}).")
+        raise OkBotError(
+            translate("trash", "Trash entry '{id}' holds no directory to restore ({path}).").format(
+                id=trash_id, path=content
+            )
+        )
     for root in (workspace.assistants_root, workspace.squads_root):
         if (root / target_id).exists():
             raise OkBotError(
-                f"Cannot restore '{target_id}': that id is taken again.",
-                hint=f"rename or delete the current '{target_id}' first; the trash entry is kept",
+                translate("trash", "Cannot restore '{id}': that id is taken again.").format(id=target_id),
+                hint=translate("trash", "rename or delete the current '{id}' first; the trash entry is kept").format(
+                    id=target_id
+                ),
             )
     kind_root = workspace.kind_root(kind)
     paths.ensure_private_dir(kind_root)
     try:
         os.rename(content, kind_root / target_id)
     except OSError as exc:
-        raise OkBotError(f"Could not restore '{target_id}': {exc.strerror or exc}") from exc
+        raise OkBotError(
+            translate("trash", "Could not restore '{id}': {error}").format(id=target_id, error=exc.strerror or exc)
+        ) from exc
     workspace.problems = []
     for membership in manifest.get("squadMemberships") or []:
         _readd_membership(workspace, target_id, membership)
@@ -144,14 +161,16 @@ def _new_trash_id(trash_root: Path, target: Target) -> str:
 def _trash_entry(trash_root: Path, trash_id: str) -> Path:
     if isinstance(trash_id, str) and trash_id in {d.name for d in subdirs(trash_root)}:
         return trash_root / trash_id
-    raise NotFound(f"No trash entry '{trash_id}'.")
+    raise NotFound(translate("trash", "No trash entry '{id}'.").format(id=trash_id))
 
 
 def _edit_squad_members(workspace: Workspace, squad_id: str, edit: Callable[[list], list]) -> None:
     path = workspace.squads_root / squad_id / "squad.json"
     meta = read_json_object(path)
     if meta is None:
-        workspace.problems.append(f"Squad '{squad_id}' could not be updated: squad.json is unreadable.")
+        workspace.problems.append(
+            translate("trash", "Squad '{id}' could not be updated: squad.json is unreadable.").format(id=squad_id)
+        )
         return
     meta, _ = migrations.current_form("squad", meta, path)
     members = meta.get("members") if isinstance(meta.get("members"), list) else []
@@ -159,7 +178,9 @@ def _edit_squad_members(workspace: Workspace, squad_id: str, edit: Callable[[lis
     try:
         migrations.write_json(path, "squad", meta, action="update its members")
     except OkBotError as exc:
-        workspace.problems.append(f"Squad '{squad_id}' could not be updated: {exc}.")
+        workspace.problems.append(
+            translate("trash", "Squad '{id}' could not be updated: {error}.").format(id=squad_id, error=exc)
+        )
 
 
 def _readd_membership(workspace: Workspace, assistant_id: str, membership: Any) -> None:
@@ -167,7 +188,11 @@ def _readd_membership(workspace: Workspace, assistant_id: str, membership: Any) 
         return
     squad_id = membership["squad"]
     if squad_id not in {d.name for d in subdirs(workspace.squads_root)}:
-        workspace.problems.append(f"Squad '{squad_id}' no longer exists; {assistant_id} was not re-added to it.")
+        workspace.problems.append(
+            translate("trash", "Squad '{id}' no longer exists; {assistant} was not re-added to it.").format(
+                id=squad_id, assistant=assistant_id
+            )
+        )
         return
     role = membership.get("role") if isinstance(membership.get("role"), str) else ""
     index = membership.get("index") if isinstance(membership.get("index"), int) else 1 << 30

@@ -12,6 +12,7 @@ from typing import Any
 from okbot.core.session import branches
 from okbot.core.session.branches import Versions
 from okbot.core.summary import SessionSummary
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage.errors import NotFound, OkBotError
 
 Item = dict[str, Any]
@@ -55,16 +56,24 @@ class Tail:
         if item_id not in self.by_id:
             if item_id <= self.covered and self.session.get(item_id) is not None:
                 raise OkBotError(
-                    f"Message #{item_id} is already folded into the summary (items up to #{self.covered} are "
-                    f"summarized), so the model no longer reads it word for word: {action} it could not change "
-                    "what the model knows.",
-                    hint="send a new message instead",
+                    translate(
+                        "versions",
+                        "Message #{id} is already folded into the summary (items up to #{covered} are "
+                        "summarized), so the model no longer reads it word for word: {action} it could not change "
+                        "what the model knows.",
+                    ).format(id=item_id, covered=self.covered, action=translate("versions", action)),
+                    hint=translate("versions", "send a new message instead"),
                 )
-            raise NotFound(f"no item #{item_id} in this chat", hint=f"the last item is #{self.session.last_id()}")
+            raise NotFound(
+                translate("versions", "no item #{id} in this chat").format(id=item_id),
+                hint=translate("versions", "the last item is #{id}").format(id=self.session.last_id()),
+            )
         if item_id not in self.on_branch:
             raise OkBotError(
-                f"Item #{item_id} is an earlier version the chat no longer follows.",
-                hint="switch to that version first",
+                translate("versions", "Item #{id} is an earlier version the chat no longer follows.").format(
+                    id=item_id
+                ),
+                hint=translate("versions", "switch to that version first"),
             )
         return self.by_id[item_id]
 
@@ -75,38 +84,51 @@ class Tail:
             if item.get("type") == "user":
                 return item
         raise OkBotError(
-            f"Item #{item_id} answers a message the summary already covers, so its reply cannot be regenerated.",
-            hint="send a new message instead",
+            translate(
+                "versions",
+                "Item #{id} answers a message the summary already covers, so its reply cannot be regenerated.",
+            ).format(id=item_id),
+            hint=translate("versions", "send a new message instead"),
         )
 
 
 def edit_parent(tail: Tail, item_id: int) -> int:
     """Where an edited version of user message ``item_id`` branches off: the item before it on the branch."""
-    item = tail.item(item_id, "editing")
+    item = tail.item(item_id, QT_TRANSLATE_NOOP("versions", "editing"))
     if item.get("type") != "user" or item.get("source") != "user":
-        raise OkBotError(f"Only your own messages can be edited; item #{item_id} is not one.")
+        raise OkBotError(
+            translate("versions", "Only your own messages can be edited; item #{id} is not one.").format(id=item_id)
+        )
     return branches.parent_on_branch(tail.run, item_id, tail.before)
 
 
 def regenerate_point(tail: Tail, item_id: int) -> Item:
     """The user message whose reply a regeneration of ``item_id`` (a reply item or the message) replaces."""
-    tail.item(item_id, "regenerating")
+    tail.item(item_id, QT_TRANSLATE_NOOP("versions", "regenerating"))
     return tail.turn_of(item_id)
 
 
 def switch_marker(tail: Tail, item_id: int, index: int) -> Item | None:
     """The marker that makes version ``index`` (0-based) of the position of ``item_id`` current (None: it is)."""
-    tail.item(item_id, "switching versions of")
+    tail.item(item_id, QT_TRANSLATE_NOOP("versions", "switching versions of"))
     found = tail.versions().get(item_id)
     if found is None:
-        raise OkBotError(f"Item #{item_id} has no other version.")
+        raise OkBotError(translate("versions", "Item #{id} has no other version.").format(id=item_id))
     if not 0 <= index < found.count:
-        raise OkBotError(f"Item #{item_id} has {found.count} versions; there is no version {index + 1}.")
+        raise OkBotError(
+            translate("versions", "Item #{id} has {count} versions; there is no version {number}.").format(
+                id=item_id, count=found.count, number=index + 1
+            )
+        )
     if index == found.index:
         return None
     leaf = branches.newest_in_subtree(tail.run, found.ids[index], tail.before)
     return branches.marker(
-        "switch", leaf, f"Switched to version {index + 1} of {found.count} of item #{found.ids[found.index]}."
+        "switch",
+        leaf,
+        translate("versions", "Switched to version {number} of {count} of item #{id}.").format(
+            number=index + 1, count=found.count, id=found.ids[found.index]
+        ),
     )
 
 

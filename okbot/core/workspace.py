@@ -38,6 +38,7 @@ from okbot.core.record_fields import (  # noqa: F401 - MAX_NAME_CHARS is part of
     check_text,
     clean_members,
 )
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage import migrations, paths
 from okbot.storage.atomic import atomic_write_bytes, atomic_write_json, to_utf8
 from okbot.storage.errors import NotFound, OkBotError
@@ -122,19 +123,31 @@ def read_soul(target: Target) -> tuple[str, str | None]:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        return "", f"SOUL.md is missing for {target.name} ({path}); running without a persona."
+        return "", translate("workspace", "SOUL.md is missing for {name} ({path}); running without a persona.").format(
+            name=target.name, path=path
+        )
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
-        return "", f"SOUL.md for {target.name} cannot be read ({reason}): {path}"
+        return "", translate("workspace", "SOUL.md for {name} cannot be read ({reason}): {path}").format(
+            name=target.name, reason=reason, path=path
+        )
     problems: list[str] = []
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         text = data.decode("utf-8-sig", errors="replace")
-        bad = f"not valid UTF-8 (first bad byte at offset {exc.start}); bad bytes shown as \ufffd"
-        problems.append(f"SOUL.md for {target.name} is {bad}")
+        problems.append(
+            translate(
+                "workspace",
+                "SOUL.md for {name} is not valid UTF-8 (first bad byte at offset {offset}); bad bytes shown as {mark}",
+            ).format(name=target.name, offset=exc.start, mark="\ufffd")
+        )
     if "\x00" in text:
-        problems.append(f"SOUL.md for {target.name} contains {text.count(chr(0))} NUL byte(s); removed")
+        problems.append(
+            translate("workspace", "SOUL.md for {name} contains {n} NUL byte(s); removed").format(
+                name=target.name, n=text.count(chr(0))
+            )
+        )
         text = text.replace("\x00", "")
     return text, "; ".join(problems) or None
 
@@ -194,7 +207,7 @@ class Workspace:
         Raises NotFound (with close matches) or OkBotError when a name is ambiguous.
         """
         if not isinstance(ref, str) or not ref.strip():
-            raise NotFound("No assistant or squad name given.")
+            raise NotFound(translate("workspace", "No assistant or squad name given."))
         ref = ref.strip()
         targets = self.list()
         # Two targets share an id only with hand-made directories; names may repeat freely.
@@ -205,8 +218,16 @@ class Workspace:
                 return matches[0]
             if matches:
                 ids = ", ".join(f"{t.id} ({t.kind})" for t in matches)
-                raise OkBotError(f"More than one assistant or squad matches '{ref}': {ids}.", hint="use ids")
-        raise NotFound(f"No assistant or squad named '{ref}'.", hint=_close_matches_hint(ref, targets))
+                raise OkBotError(
+                    translate("workspace", "More than one assistant or squad matches '{ref}': {ids}.").format(
+                        ref=ref, ids=ids
+                    ),
+                    hint=translate("workspace", "use ids"),
+                )
+        raise NotFound(
+            translate("workspace", "No assistant or squad named '{ref}'.").format(ref=ref),
+            hint=_close_matches_hint(ref, targets),
+        )
 
     def squads_below_minimum(self) -> list[Target]:
         """Readable squads with fewer than two existing member assistants."""
@@ -224,25 +245,37 @@ class Workspace:
     def load(self, kind: str, directory: Path) -> tuple[Target, str | None]:
         """Read one target directory: its Target and the problem to report (``None`` when it is fine)."""
         meta_path = directory / META_FILE[kind]
-        label = f"{kind} '{directory.name}'"
+        if kind == "assistant":
+            label = translate("workspace", "assistant '{id}'").format(id=directory.name)
+        else:
+            label = translate("workspace", "squad '{id}'").format(id=directory.name)
+        file = META_FILE[kind]
         problem, meta = None, {}
         try:
             parsed = json.loads(meta_path.read_bytes().decode("utf-8"))
         except FileNotFoundError:
-            problem = f"{META_FILE[kind]} is missing for {label} ({meta_path})."
+            problem = translate("workspace", "{file} is missing for {label} ({path}).").format(
+                file=file, label=label, path=meta_path
+            )
         except OSError as exc:
-            problem = f"{META_FILE[kind]} of {label} cannot be read ({exc.strerror or exc})."
+            problem = translate("workspace", "{file} of {label} cannot be read ({error}).").format(
+                file=file, label=label, error=exc.strerror or exc
+            )
         except (ValueError, RecursionError) as exc:  # bad UTF-8, bad JSON, JSON nested beyond reason
-            problem = f"{META_FILE[kind]} of {label} is not valid JSON ({exc}); the file was left as is."
+            problem = translate(
+                "workspace", "{file} of {label} is not valid JSON ({error}); the file was left as is."
+            ).format(file=file, label=label, error=exc)
         else:
             if isinstance(parsed, dict):
                 meta = parsed
             else:
-                problem = f"{META_FILE[kind]} of {label} does not hold a JSON object."
+                problem = translate("workspace", "{file} of {label} does not hold a JSON object.").format(
+                    file=file, label=label
+                )
         meta, read_only = migrations.current_form(kind, meta, meta_path)
         name = meta.get("name")
         if meta and not (isinstance(name, str) and name.strip()):
-            problem = f"{META_FILE[kind]} of {label} has no name."
+            problem = translate("workspace", "{file} of {label} has no name.").format(file=file, label=label)
         display = name.strip() if isinstance(name, str) and name.strip() else directory.name
         target = Target(kind, directory.name, display, directory, meta, problem, read_only)
         return target, problem or (f"{label}: {read_only}" if read_only else None)
@@ -253,11 +286,11 @@ class Workspace:
     ) -> Target:
         """Create an assistant directory with assistant.json, SOUL.md, memory/ and skills/."""
         name = check_name(name)
-        role = check_text(role, "role")
+        role = check_text(role, QT_TRANSLATE_NOOP("record_fields", "role"))
         if model is not None and (not isinstance(model, str) or not model.strip()):
-            raise OkBotError("The model must be a non-empty model name, or left unset.")
+            raise OkBotError(translate("workspace", "The model must be a non-empty model name, or left unset."))
         if soul_text is not None and not isinstance(soul_text, str):
-            raise OkBotError("The SOUL.md text must be text.")
+            raise OkBotError(translate("workspace", "The SOUL.md text must be text."))
         template = _load_assistant_template()
         soul_bytes = _template_soul_bytes() if soul_text is None else to_utf8(soul_text)
         new_id = self._new_id(name, "assistant")
@@ -289,7 +322,7 @@ class Workspace:
         the captain's persona, playbook and round limits (defaults for the rest).
         """
         name = check_name(name)
-        description = check_text(description, "description")
+        description = check_text(description, QT_TRANSLATE_NOOP("record_fields", "description"))
         resolved = check_members(members, self.resolve)
         captain_meta = check_captain(captain or {})
         new_id = self._new_id(name, "squad")
@@ -322,14 +355,21 @@ class Workspace:
         """
         target = self.resolve(ref)
         if target.kind != "squad":
-            raise OkBotError(f"'{target.name}' is an assistant, not a squad; nothing was changed.")
+            raise OkBotError(
+                translate("workspace", "'{name}' is an assistant, not a squad; nothing was changed.").format(
+                    name=target.name
+                )
+            )
         if target.problem and not target.meta:
-            raise OkBotError(f"Cannot edit '{target.id}': {target.problem}", hint="fix or restore the file first")
+            raise OkBotError(
+                translate("workspace", "Cannot edit '{id}': {problem}").format(id=target.id, problem=target.problem),
+                hint=translate("workspace", "fix or restore the file first"),
+            )
         meta = dict(target.meta)
         if name is not None:
             meta["name"] = check_name(name)
         if description is not None:
-            meta["description"] = check_text(description, "description")
+            meta["description"] = check_text(description, QT_TRANSLATE_NOOP("record_fields", "description"))
         if members is not None:
             meta["members"] = check_members(members, self.resolve)
         if captain is not None:
@@ -343,8 +383,8 @@ class Workspace:
         target = self.resolve(ref)
         if target.problem and not target.meta:
             raise OkBotError(
-                f"Cannot rename '{target.id}': {target.problem}",
-                hint="fix or restore the file first; nothing was changed",
+                translate("workspace", "Cannot rename '{id}': {problem}").format(id=target.id, problem=target.problem),
+                hint=translate("workspace", "fix or restore the file first; nothing was changed"),
             )
         meta = dict(target.meta)
         meta["name"] = new_name
@@ -363,8 +403,8 @@ class Workspace:
         fresh, _ = self.load(target.kind, target.dir)
         if fresh.problem and not fresh.meta:
             raise OkBotError(
-                f"Cannot change '{fresh.id}': {fresh.problem}",
-                hint="fix or restore the file first; nothing was changed",
+                translate("workspace", "Cannot change '{id}': {problem}").format(id=fresh.id, problem=fresh.problem),
+                hint=translate("workspace", "fix or restore the file first; nothing was changed"),
             )
         meta = {**fresh.meta, key: value}
         migrations.write_json(fresh.meta_path, fresh.kind, meta, action=f"change this {fresh.kind}")
@@ -399,12 +439,19 @@ class Workspace:
             os.mkdir(staging, 0o700)
             fill(staging)
             if final.exists():
-                raise OkBotError(f"'{new_id}' was created by someone else meanwhile; try again.")
+                raise OkBotError(
+                    translate("workspace", "'{id}' was created by someone else meanwhile; try again.").format(id=new_id)
+                )
             os.rename(staging, final)
         except BaseException as exc:
             _remove_staging(staging)
             if isinstance(exc, OSError):  # disk full, read-only data dir …
-                raise OkBotError(f"Could not create '{new_id}': {exc.strerror or exc}.", hint=str(kind_root)) from exc
+                raise OkBotError(
+                    translate("workspace", "Could not create '{id}': {error}.").format(
+                        id=new_id, error=exc.strerror or exc
+                    ),
+                    hint=str(kind_root),
+                ) from exc
             raise
         return final
 
@@ -436,10 +483,11 @@ def _close_matches_hint(ref: str, targets: list[Target]) -> str:
     labels = {t.id: t.id for t in targets} | {t.name.casefold(): t.name for t in targets}
     close = difflib.get_close_matches(ref.casefold(), list(labels), n=5, cutoff=0.5)
     if close:
-        return "did you mean: " + ", ".join(dict.fromkeys(labels[c] for c in close))
+        names = ", ".join(dict.fromkeys(labels[c] for c in close))
+        return translate("workspace", "did you mean: {names}").format(names=names)
     if targets:
-        return "known: " + ", ".join(t.name for t in targets[:10])
-    return "there are no assistants or squads yet"
+        return translate("workspace", "known: {names}").format(names=", ".join(t.name for t in targets[:10]))
+    return translate("workspace", "there are no assistants or squads yet")
 
 
 def subdirs(root: Path) -> list[Path]:

@@ -28,6 +28,7 @@ from okbot.core.digest import item_digest, user_checklist
 from okbot.core.items import item_text, now_iso
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import Target
+from okbot.i18n import translate
 from okbot.llm.errors import ProviderError
 from okbot.llm.provider import CancelToken, ChatRequest, Provider
 from okbot.storage.errors import OkBotError
@@ -163,7 +164,10 @@ class Compressor:
                     tokens_before=proj.calibrated_tokens,
                     tokens_after=proj.calibrated_tokens,
                     error=str(exc),
-                    message=f"The summary was not updated ({exc}); the previous summary and coverage are kept.",
+                    message=translate(
+                        "compressor",
+                        "The summary was not updated ({failure}); the previous summary and coverage are kept.",
+                    ).format(failure=exc),
                 )
         finally:
             lock.release()
@@ -205,8 +209,11 @@ class Compressor:
                     trigger="manual",
                     tokens_before=proj.calibrated_tokens,
                     tokens_after=proj.calibrated_tokens,
-                    message=f"Nothing to compress: {len(proj.items)} item(s) after the summary, "
-                    f"and the newest {keep_min} are always kept.",
+                    message=translate(
+                        "compressor",
+                        "Nothing to compress: {count} item(s) after the summary, "
+                        "and the newest {keep} are always kept.",
+                    ).format(count=len(proj.items), keep=keep_min),
                 )
             return self._compress(target, proj, keep=keep_min, trigger="manual", pending=0)
 
@@ -288,7 +295,7 @@ class Compressor:
                 trigger=trigger,
                 tokens_before=proj.calibrated_tokens,
                 tokens_after=proj.calibrated_tokens,
-                message="nothing can be covered",
+                message=translate("compressor", "nothing can be covered"),
             )
         summary = proj.summary
         session = self.sources.session(target)
@@ -332,7 +339,9 @@ class Compressor:
             self._record_failure(target, trigger, failure)
             report.seconds = self.clock() - started
             report.error = failure
-            report.message = f"The summary was not updated ({failure}); the previous summary and coverage are kept."
+            report.message = translate(
+                "compressor", "The summary was not updated ({failure}); the previous summary and coverage are kept."
+            ).format(failure=failure)
             return report
         new = SessionSummary(
             summary=text,
@@ -403,14 +412,21 @@ class Compressor:
         """Save ``new`` unless the session's summary moved on meanwhile; fill in ``report``."""
         store = SummaryStore(target.summary_path)
         if store.load().covered_through_id != proj.covered_through_id:
-            report.message = "the session's summary moved on meanwhile; this result was discarded"
+            report.message = translate(
+                "compressor", "the session's summary moved on meanwhile; this result was discarded"
+            )
             return report
         after = build_context(target, sources=self.sources, summary=new)  # the request as it will be
         report.ok, report.new_ids, report.covered_items = True, new_ids, len(new_ids)
         report.tokens_after, report.seconds = after.calibrated_tokens, self.clock() - started
-        report.message = (
-            f"Summarized {len(new_ids)} item(s) (#{new_ids[0]}–#{new_ids[-1]}); "
-            f"tokens {proj.calibrated_tokens:,} → {after.calibrated_tokens:,}."
+        report.message = translate(
+            "compressor", "Summarized {count} item(s) (#{first}–#{last}); tokens {before} → {after}."
+        ).format(
+            count=len(new_ids),
+            first=new_ids[0],
+            last=new_ids[-1],
+            before=f"{proj.calibrated_tokens:,}",
+            after=f"{after.calibrated_tokens:,}",
         )
         new.health = {
             **new.health,
@@ -470,10 +486,14 @@ class Compressor:
         self._move_out_plainly(target, proj, pending, limit)
         proj = build_context(target, sources=self.sources)
         if not self._fits(proj, pending, limit):
+            need = round((proj.total_tokens + pending) * proj.calibration_factor)
             raise OkBotError(
-                f"this request needs about {round((proj.total_tokens + pending) * proj.calibration_factor):,} tokens "
-                f"and the model's window is {proj.window:,}, even with older items moved out",
-                hint="shorten the message or pick a model with a larger context window",
+                translate(
+                    "compressor",
+                    "this request needs about {tokens} tokens and the model's window is {window}, "
+                    "even with older items moved out",
+                ).format(tokens=f"{need:,}", window=f"{proj.window:,}"),
+                hint=translate("compressor", "shorten the message or pick a model with a larger context window"),
             )
 
     @staticmethod

@@ -55,6 +55,7 @@ from okbot.core.session import branches
 from okbot.core.session.lines import line_start, lines_backward, lines_forward, size_of
 from okbot.core.session.parse import NEWER, Item, check_line, is_blank, newer
 from okbot.core.session.quarantine import BadLine, Quarantine, kept, over_long
+from okbot.i18n import plural, translate
 from okbot.llm import keys
 from okbot.storage.datalock import FileLock, append_durably, storage_error
 from okbot.storage.errors import OkBotError
@@ -162,8 +163,11 @@ class SessionStore:
         )
         if version and not self._newer_v:
             self._notify(
-                f"{self.path.name} holds items from a newer OkBot (item schema v{version}; "
-                f"this build knows v{items.NEWEST_VERSION}). The chat is shown read-only."
+                translate(
+                    "store",
+                    "{file} holds items from a newer OkBot (item schema v{version}; "
+                    "this build knows v{known}). The chat is shown read-only.",
+                ).format(file=self.path.name, version=version, known=items.NEWEST_VERSION)
             )
         self._newer_v = max(self._newer_v, version)
 
@@ -401,9 +405,12 @@ class SessionStore:
             new_id = self._last_id_locked() + 1
             if self._newer_v:
                 raise OkBotError(
-                    f"{self.path} was written by a newer OkBot (item schema v{self._newer_v}; "
-                    f"this build knows v{items.NEWEST_VERSION}), so it is read-only here.",
-                    hint="update OkBot to continue this chat",
+                    translate(
+                        "store",
+                        "{path} was written by a newer OkBot (item schema v{version}; "
+                        "this build knows v{known}), so it is read-only here.",
+                    ).format(path=self.path, version=self._newer_v, known=items.NEWEST_VERSION),
+                    hint=translate("store", "update OkBot to continue this chat"),
                 )
             size = self._size
             stored: Item = {"id": new_id}
@@ -417,8 +424,11 @@ class SessionStore:
             data = items.encode_item(stored)
             if len(data) - 1 > self.max_line_bytes:  # it could never be read back as an item
                 raise OkBotError(
-                    f"This {stored['type']} item is {len(data) - 1:,} bytes long; a session "
-                    f"line holds at most {self.max_line_bytes:,}, so it was not stored."
+                    translate(
+                        "store",
+                        "This {type} item is {size} bytes long; a session "
+                        "line holds at most {limit}, so it was not stored.",
+                    ).format(type=stored["type"], size=f"{len(data) - 1:,}", limit=f"{self.max_line_bytes:,}")
                 )
             new_size = self._write(self.path, data)
         if new_size != size + len(data):  # someone wrote without the lock: trust nothing cached
@@ -463,17 +473,21 @@ class SessionStore:
             self._write(self.path, b"\n")
             self._size = -1
             self._notify(
-                f"The last line of {self.path.name} lacked its newline (interrupted "
-                "write); the newline was added and nothing was lost."
+                translate(
+                    "store",
+                    "The last line of {file} lacked its newline (interrupted "
+                    "write); the newline was added and nothing was lost.",
+                ).format(file=self.path.name)
             )
             return
         self._set_aside([BadLine(start, f"torn last line (interrupted write): {reason}", fragment, size - start)])
         self._write(self.path, b"\n")
         self._size = -1
-        text = (
-            f"The last line of {self.path.name} was cut off by an interrupted write; it was "
-            f"set aside in {self.quarantine_path.name} (byte {start}). Every other line is intact."
-        )
+        text = translate(
+            "store",
+            "The last line of {file} was cut off by an interrupted write; it was "
+            "set aside in {quarantine} (byte {offset}). Every other line is intact.",
+        ).format(file=self.path.name, quarantine=self.quarantine_path.name, offset=start)
         self._notify(text)
         self._append_locked(items.notice(text, "warning"))
 
@@ -497,12 +511,19 @@ class SessionStore:
         if not fresh:
             return False
         offset, reason = fresh[0].offset, fresh[0].reason
-        count = f"{len(fresh)} damaged line{'s' if len(fresh) > 1 else ''}"
-        text = (
-            f"{count} in {self.path.name} {'were' if len(fresh) > 1 else 'was'} skipped and "
-            f"set aside in {self.quarantine_path.name} (first at byte {offset}: {reason}). "
-            "Every other line is intact."
-        )
+        text = plural(
+            len(fresh),
+            translate(
+                "store",
+                "{n} damaged line in {file} was skipped and set aside in {quarantine} "
+                "(first at byte {offset}: {reason}). Every other line is intact.",
+            ),
+            translate(
+                "store",
+                "{n} damaged lines in {file} were skipped and set aside in {quarantine} "
+                "(first at byte {offset}: {reason}). Every other line is intact.",
+            ),
+        ).format(n=len(fresh), file=self.path.name, quarantine=self.quarantine_path.name, offset=offset, reason=reason)
         self._notify(text)
         self._append_locked(items.notice(text, "warning"))
         return True
@@ -537,7 +558,9 @@ class SessionStore:
     def _ensure_index_locked(self) -> None:
         size = self._refresh()
         if size < self._indexed_to:
-            self._notify(f"{self.path.name} became shorter than before; it was read again.")
+            self._notify(
+                translate("store", "{file} became shorter than before; it was read again.").format(file=self.path.name)
+            )
             self._reset_index()
         if not self._indexed or size > self._indexed_to:
             bad = self._scan(size) if size else []
