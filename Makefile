@@ -90,7 +90,8 @@ stress: $(INSTALL_STAMP)
 # Summary + Buffer against a real model (BASE_URL/MODEL): first real chat turns with real summaries and
 # compress-ahead (benchmarks/bench_real.py), then the long scripted fidelity run with real summaries, then
 # 40 scripted turns with persona and skill upkeep (benchmarks/bench_evolution.py), then MCP tools in real
-# turns (benchmarks/bench_real_mcp.py: does the model call them with arguments the servers take).
+# turns (benchmarks/bench_real_mcp.py: does the model call them with arguments the servers take), then a
+# Chinese chat (benchmarks/bench_real_zh.py: are its summaries and memories Chinese, in our structure).
 # BASE_URL: any OpenAI-compatible server, e.g. a llama.cpp or Ollama server on this machine (README).
 TURNS ?= 30
 WINDOW ?= 4000
@@ -102,6 +103,7 @@ bench-real: $(INSTALL_STAMP) translations
 	$(PY) -m benchmarks.bench_fidelity --base-url "$(BASE_URL)" --model "$(MODEL)" --turns $(FIDELITY_TURNS) --window $(FIDELITY_WINDOW)
 	$(PY) -m benchmarks.bench_evolution --base-url "$(BASE_URL)" --model "$(MODEL)" --window $(WINDOW)
 	$(PY) -m benchmarks.bench_real_mcp --base-url "$(BASE_URL)" --model "$(MODEL)"
+	$(PY) -m benchmarks.bench_real_zh --base-url "$(BASE_URL)" --model "$(MODEL)"
 
 lint: $(TEST_STAMP)
 	$(PY) -m ruff format --check okbot tests benchmarks scripts packaging

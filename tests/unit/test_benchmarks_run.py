@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from benchmarks import bench_fidelity, bench_real
+from benchmarks import bench_fidelity, bench_real, bench_real_zh
 from tests.helpers.fake_openai import FakeOpenAIServer
 from tests.helpers.fake_summarizer import faithful
 
@@ -26,6 +26,15 @@ def test_the_real_model_run_works_against_the_fake_server(server: FakeOpenAIServ
     assert "### Real-model Summary + Buffer" in text
     assert re.search(r"summaries accepted / model compressions attempted\s*\|\s*([1-9]\d*)/\1 \(100%\)", text)
     assert re.search(r"user constraint messages byte for byte after each compression\s*\|\s*([1-9]\d*)/\1 ", text)
+
+
+def test_the_chinese_real_model_run_works_against_the_fake_server(server: FakeOpenAIServer) -> None:
+    """``make bench-real``'s Chinese chat; the fake server writes Chinese when it is asked to, as a model does."""
+    server.set_default(faithful)
+    text = bench_real_zh.run(server.base_url, "fake-small", turns=30, window=2500)
+    assert re.search(r"summaries accepted / model compressions\s*\|\s*([1-9]\d*)/\1\s", text), text
+    assert re.search(r"summary headings\s*\|\s*zh_CN\s", text), text
+    assert re.search(r"user's constraint byte for byte after each compression\s*\|\s*([1-9]\d*)/\1\s", text), text
 
 
 def test_the_fidelity_run_against_a_reasoning_model_applies_every_compression() -> None:
