@@ -47,8 +47,11 @@ def _tr(text: str) -> str:
 def listed_text(count: int) -> str:
     """``2 models on this server.``"""
     if not count:
-        return _tr("The server lists no models.")
-    one, other = _tr("{n} model on this server."), _tr("{n} models on this server.")
+        return QCoreApplication.translate("ModelPicker", "The server lists no models.")
+    one, other = (
+        QCoreApplication.translate("ModelPicker", "{n} model on this server."),
+        QCoreApplication.translate("ModelPicker", "{n} models on this server."),
+    )
     return plural(count, one, other).format(n=count)
 
 

@@ -48,7 +48,8 @@ def hit_html(hit: Any, names: dict[str, str] | None = None) -> str:
     who = _tr(_WHO[hit.type]) if hit.type in _WHO else (names or {}).get(hit.author, hit.author)
     parts = [f"<b>{html.escape(hit.target_name)}</b>", html.escape(when), html.escape(who)]
     if hit.replaced:
-        parts.append(f"<i>{html.escape(_tr('an earlier version, since replaced'))}</i>")
+        replaced = QCoreApplication.translate("SearchDialog", "an earlier version, since replaced")
+        parts.append(f"<i>{html.escape(replaced)}</i>")
     snippet, at = [], 0
     for start, end in hit.spans:
         snippet += [html.escape(hit.snippet[at:start]), f"<b>{html.escape(hit.snippet[start:end])}</b>"]
@@ -68,7 +69,11 @@ def needle_of(hit: Any) -> str:
 def _date(ts: str) -> str:
     try:
         # the date's layout is the language's (a strftime format: 2 Dec 2026 14:05 / 2026年12月2日 14:05)
-        return datetime.fromisoformat(ts.replace("Z", "+00:00")).astimezone().strftime(_tr("%-d %b %Y %H:%M"))
+        return (
+            datetime.fromisoformat(ts.replace("Z", "+00:00"))
+            .astimezone()
+            .strftime(QCoreApplication.translate("SearchDialog", "%-d %b %Y %H:%M"))
+        )
     except (ValueError, TypeError):
         return ts or "?"
 

@@ -313,7 +313,9 @@ class LayoutBuilder:
                 y += self.sfm.height() + 4
             if data.info is not None:
                 out.slot = data.info.slot
-                out.author_note = _tr("to the captain") if data.info.to_captain else ""
+                out.author_note = (
+                    QCoreApplication.translate("ChatLayout", "to the captain") if data.info.to_captain else ""
+                )
         return x, col_w, y
 
     def _text_and_status(self, out: RowLayout, item: dict[str, Any], style: str) -> tuple[str, str]:
@@ -328,7 +330,7 @@ class LayoutBuilder:
         if is_member_answer(item):
             text, note = split_app_note(text)
             if not item.get("ok", True):
-                status = note or _tr("The member's answer failed")
+                status = note or QCoreApplication.translate("ChatLayout", "The member's answer failed")
                 out.status_error = "stopped by the user" not in status
         if style == "user" and (files := attachment_line(item)):  # the files sent with it: name · size
             text = f"{text}\n\n{files}" if text else files
@@ -357,7 +359,7 @@ class LayoutBuilder:
             if out.collapsed and code.rect.top() + CODE_HEADER > out.shown_h:
                 continue  # its header is in the hidden part
             box = code.rect.translated(out.doc_pos)
-            label = _tr("Copy")
+            label = QCoreApplication.translate("ChatLayout", "Copy")
             w = max(self.sfm.horizontalAdvance(copied_label()), self.sfm.horizontalAdvance(label)) + 2 * BUTTON_PAD
             rect = QRectF(box.right() - w - 4, box.top() + 3, w, CODE_HEADER - 6)
             out.actions.append(Action("copy_code", rect, label, i))
@@ -376,11 +378,15 @@ class LayoutBuilder:
         h = self.sfm.height() + 6
         top = y + (FOOTER - h) / 2 + 1
         out.footer_time = chat_text.time_label(str(item.get("ts") or ""))
-        parts: list[tuple[str, str]] = [("copy", _tr("Copy"))]
+        parts: list[tuple[str, str]] = [("copy", QCoreApplication.translate("ChatLayout", "Copy"))]
         if changeable:
-            parts.append(("edit", _tr("Edit")) if user else ("regenerate", _tr("↻ Regenerate")))
+            parts.append(
+                ("edit", QCoreApplication.translate("ChatLayout", "Edit"))
+                if user
+                else ("regenerate", QCoreApplication.translate("ChatLayout", "↻ Regenerate"))
+            )
         if user:
-            parts.append(("view_context", _tr("View context")))
+            parts.append(("view_context", QCoreApplication.translate("ChatLayout", "View context")))
         widths = [self._button_w(label) for _, label in parts]
         time_w = self.sfm.horizontalAdvance(out.footer_time) + 6 if out.footer_time else 0.0
         if user:  # right-aligned under the bubble: [time] [Copy] [View context]
@@ -471,7 +477,11 @@ class LayoutBuilder:
         out.label_rect = QRectF(x + 24, 3, line_w - 32, TOOL_H - 2)
         y = out.bubble.bottom()
         if data.expanded:
-            doc = self.plain_doc(detail.strip() or _tr("(no task)"), self.font, min(w, 720.0) - 2 * PAD_X)
+            doc = self.plain_doc(
+                detail.strip() or QCoreApplication.translate("ChatLayout", "(no task)"),
+                self.font,
+                min(w, 720.0) - 2 * PAD_X,
+            )
             ideal = math.ceil(doc.idealWidth()) + 1
             if ideal < doc.textWidth():
                 doc.setTextWidth(ideal)
@@ -512,7 +522,7 @@ class LayoutBuilder:
         out.bubble = QRectF(col_x, 0, col_w, DIVIDER_H)
         y = float(DIVIDER_H)
         if data.expanded:
-            text = summary.strip() or "_{}_".format(_tr("The summary is empty."))
+            text = summary.strip() or "_{}_".format(QCoreApplication.translate("ChatLayout", "The summary is empty."))
             doc = self.markdown_doc(text, col_w - 2 * PAD_X)
             out.doc = doc
             out.codes = code_blocks(doc, text)
@@ -530,8 +540,16 @@ def thought_label(item: dict[str, Any], shown: bool = False) -> str:
     seconds = item.get("reasoningSeconds")
     n = max(1, round(seconds)) if isinstance(seconds, (int, float)) else None
     if item.get("thinking"):
-        return _tr("Thinking… {n} s").format(n=n) if n is not None else _tr("Thinking…")
-    label = _tr("Thought for {n} s").format(n=n) if n is not None else _tr("Thought")
+        return (
+            QCoreApplication.translate("ChatLayout", "Thinking… {n} s").format(n=n)
+            if n is not None
+            else QCoreApplication.translate("ChatLayout", "Thinking…")
+        )
+    label = (
+        QCoreApplication.translate("ChatLayout", "Thought for {n} s").format(n=n)
+        if n is not None
+        else QCoreApplication.translate("ChatLayout", "Thought")
+    )
     if item.get("status") == "streaming":
         return label + " ▸"
     return label + (" ▾" if shown else " ▸")
