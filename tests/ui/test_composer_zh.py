@@ -7,15 +7,16 @@ from collections.abc import Iterator
 import pytest
 from pytestqt.qtbot import QtBot
 
+from okbot import i18n
 from okbot.ui.composer import Composer
 from okbot.ui.translation import apply_language
 
 
 @pytest.fixture
 def chinese(qapp: object) -> Iterator[None]:
-    if apply_language("zh_CN") != "zh_CN":
-        apply_language("en")
-        pytest.skip("the zh_CN catalogue is not compiled (make builds resources/i18n/okbot_zh_CN.qm)")
+    if not i18n.catalogue_file("zh_CN").exists():
+        pytest.fail("the zh_CN catalogue is not built: `make translations` (make test builds it)")
+    apply_language("zh_CN")
     yield
     apply_language("en")
 
