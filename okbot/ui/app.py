@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
@@ -81,7 +81,11 @@ def startup_problems(settings: Settings, workspace: Workspace) -> list[str]:
     except OkBotError as exc:
         problems.append(str(exc))
     except OSError as exc:  # e.g. a read-only data dir: still open the window and say why
-        problems.append(f"Could not create the default assistant: {exc.strerror or exc}")
+        problems.append(
+            QCoreApplication.translate("app", "Could not create the default assistant: {error}").format(
+                error=exc.strerror or exc
+            )
+        )
     problems.extend(workspace.problems)
     return problems
 
@@ -121,16 +125,26 @@ def defer_to_running_instance(data_dir: Path) -> int:
 
     guard = SingleInstance(data_dir)
     if guard.ask_first_to_raise():
-        print(f"okbot: OkBot is already running for {data_dir}; its window was brought to the front.", file=sys.stderr)
+        note = QCoreApplication.translate(
+            "app", "OkBot is already running for {data_dir}; its window was brought to the front."
+        )
+        print(f"okbot: {note.format(data_dir=data_dir)}", file=sys.stderr)
         return 0
     pid = guard.holder_pid()
-    who = f"Another OkBot (process {pid})" if pid else "Another OkBot"
-    text = (
-        f"{who} is using the data folder {data_dir} but did not answer. Only one OkBot window "
-        "can use a data folder at a time; close the other one (or end that process) and try again."
-    )
+    if pid:
+        text = QCoreApplication.translate(
+            "app",
+            "Another OkBot (process {pid}) is using the data folder {data_dir} but did not answer. Only one "
+            "OkBot window can use a data folder at a time; close the other one (or end that process) and try again.",
+        ).format(pid=pid, data_dir=data_dir)
+    else:
+        text = QCoreApplication.translate(
+            "app",
+            "Another OkBot is using the data folder {data_dir} but did not answer. Only one OkBot window "
+            "can use a data folder at a time; close the other one (or end that process) and try again.",
+        ).format(data_dir=data_dir)
     print(f"okbot: {text}", file=sys.stderr)
-    QMessageBox.critical(None, "OkBot is already running", text)
+    QMessageBox.critical(None, QCoreApplication.translate("app", "OkBot is already running"), text)
     return 1
 
 

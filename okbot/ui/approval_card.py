@@ -16,11 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout
 
 from okbot.config.mcp import TOOL_SEPARATOR
+from okbot.i18n import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
     from okbot.mcp.hub import McpTool
@@ -30,22 +31,29 @@ FindTool = Callable[[str], "McpTool | None"]  # the MCP tool offered under a nam
 DEFAULT_TIMEOUT_S = 300
 ARGS_MAX_LINES = 12  # the arguments box grows up to this many lines, then scrolls
 
+# The card's sentence per built-in tool (translated in describe_call)
 _DESCRIPTIONS = {
-    "search_history": "search this chat's full original record",
-    "read_file": "read a file",
-    "list_dir": "list a folder",
-    "write_file": "write a file",
-    "edit_file": "edit a file",
-    "run_shell": "run a command on this computer",
-    "web_fetch": "fetch a web page",
+    "search_history": QT_TRANSLATE_NOOP(
+        "ApprovalCard", "The assistant wants to search this chat's full original record."
+    ),
+    "read_file": QT_TRANSLATE_NOOP("ApprovalCard", "The assistant wants to read a file."),
+    "list_dir": QT_TRANSLATE_NOOP("ApprovalCard", "The assistant wants to list a folder."),
+    "write_file": QT_TRANSLATE_NOOP("ApprovalCard", "The assistant wants to write a file."),
+    "edit_file": QT_TRANSLATE_NOOP("ApprovalCard", "The assistant wants to edit a file."),
+    "run_shell": QT_TRANSLATE_NOOP("ApprovalCard", "The assistant wants to run a command on this computer."),
+    "web_fetch": QT_TRANSLATE_NOOP("ApprovalCard", "The assistant wants to fetch a web page."),
 }
 
 
 def describe_call(name: str, args: dict[str, Any], mcp_tool: McpTool | None = None) -> str:
     """One sentence for the card, e.g. ``The assistant wants to run a command on this computer.``"""
     if mcp_tool is not None:
-        return f"The assistant wants to use {mcp_tool.name} from the MCP server “{mcp_tool.server}”."
-    return f"The assistant wants to {_DESCRIPTIONS.get(name, f'use the tool “{name}”')}."
+        return QCoreApplication.translate(
+            "ApprovalCard", "The assistant wants to use {tool} from the MCP server “{server}”."
+        ).format(tool=mcp_tool.name, server=mcp_tool.server)
+    if name in _DESCRIPTIONS:
+        return QCoreApplication.translate("ApprovalCard", _DESCRIPTIONS[name])
+    return QCoreApplication.translate("ApprovalCard", "The assistant wants to use the tool “{name}”.").format(name=name)
 
 
 def arguments_text(args: dict[str, Any]) -> str:
@@ -90,7 +98,7 @@ class ApprovalCard(QFrame):
         self._queue: deque[_Request] = deque()
         self._left = 0
 
-        self.title = QLabel("Allow this tool call?", self)
+        self.title = QLabel(self.tr("Allow this tool call?"), self)
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
@@ -105,9 +113,9 @@ class ApprovalCard(QFrame):
         self.arguments.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.countdown = QLabel(self, objectName="approvalCountdown")
         self.countdown.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.allow_button = QPushButton("Allow once", self, objectName="approveButton")
-        self.always_button = QPushButton("Always allow", self, objectName="alwaysButton")
-        self.deny_button = QPushButton("Deny", self, objectName="denyButton")
+        self.allow_button = QPushButton(self.tr("Allow once"), self, objectName="approveButton")
+        self.always_button = QPushButton(self.tr("Always allow"), self, objectName="alwaysButton")
+        self.deny_button = QPushButton(self.tr("Deny"), self, objectName="denyButton")
         self.allow_button.clicked.connect(lambda: self._answer(True))
         self.always_button.clicked.connect(self._on_always_button_clicked)
         self.deny_button.clicked.connect(lambda: self._answer(False))
@@ -170,7 +178,7 @@ class ApprovalCard(QFrame):
         # approval for one path outside the workspace is about that call, not about the tool
         self.always_button.setVisible(not self.reason.text())
         own_name = request.mcp_tool.name if request.mcp_tool is not None else request.name
-        self.always_button.setText(f"Always allow {own_name}")
+        self.always_button.setText(self.tr("Always allow {tool}").format(tool=own_name))
         text = arguments_text(request.args)
         self.arguments.setPlainText(text)
         lines = min(ARGS_MAX_LINES, max(1, text.count("\n") + 1))
@@ -184,8 +192,14 @@ class ApprovalCard(QFrame):
 
     def _update_countdown(self) -> None:
         minutes, seconds = divmod(max(0, self._left), 60)
-        more = f" · {len(self._queue)} more waiting" if self._queue else ""
-        self.countdown.setText(f"Denied in {minutes}:{seconds:02d} if unanswered{more}")
+        time_left = f"{minutes}:{seconds:02d}"
+        if self._queue:
+            text = self.tr("Denied in {time} if unanswered · {n} more waiting").format(
+                time=time_left, n=len(self._queue)
+            )
+        else:
+            text = self.tr("Denied in {time} if unanswered").format(time=time_left)
+        self.countdown.setText(text)
 
     def _on_timer_timeout(self) -> None:
         self._left -= 1

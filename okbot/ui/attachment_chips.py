@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal
 from PySide6.QtGui import QImage, QImageReader
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
@@ -85,11 +85,12 @@ def chip_text(path: Path) -> str:
     """``notes.md · 4.2 KB · ≈1,075 tokens`` (images: ``cat.png · 800×600 · 120.3 KB · ≈765 tokens``,
     PDFs: ``paper.pdf · PDF · 1.2 MB``)."""
     size, cost, image = path.stat().st_size, chip_cost(path), image_size(path)
-    if image is not None:
-        return f"{safe_name(path.name)} · {image.width()}×{image.height()} · {human_size(size)} · ≈{cost:,} tokens"
     if cost is None:
         return f"{safe_name(path.name)} · PDF · {human_size(size)}"
-    return f"{safe_name(path.name)} · {human_size(size)} · ≈{cost:,} tokens"
+    tokens = QCoreApplication.translate("AttachmentChips", "≈{n} tokens").format(n=f"{cost:,}")
+    if image is not None:
+        return f"{safe_name(path.name)} · {image.width()}×{image.height()} · {human_size(size)} · {tokens}"
+    return f"{safe_name(path.name)} · {human_size(size)} · {tokens}"
 
 
 class AttachmentChips(QWidget):
@@ -131,13 +132,13 @@ class AttachmentChips(QWidget):
         path = Path(path)
         try:
             if not path.is_file():
-                return f"{path.name} is not a file"
+                return self.tr("{name} is not a file").format(name=path.name)
             if path.stat().st_size > MAX_FILE_BYTES:
-                return f"{path.name} is over {human_size(MAX_FILE_BYTES)}"
+                return self.tr("{name} is over {size}").format(name=path.name, size=human_size(MAX_FILE_BYTES))
             path = downscaled(path)
             text = chip_text(path)
         except OSError as exc:
-            return f"{path.name} cannot be read: {exc.strerror or exc}"
+            return self.tr("{name} cannot be read: {error}").format(name=path.name, error=exc.strerror or exc)
         if path in self._paths:
             return ""
         self._paths.append(path)
@@ -170,8 +171,8 @@ class AttachmentChips(QWidget):
 
     def _show(self, label: QLabel, text: str) -> None:
         if self._no_images:
-            label.setText(f"⚠ {text} · {self._no_images} cannot read images")
-            label.setToolTip("Remove the image or pick a vision model; sending with it is refused")
+            label.setText(self.tr("⚠ {chip} · {model} cannot read images").format(chip=text, model=self._no_images))
+            label.setToolTip(self.tr("Remove the image or pick a vision model; sending with it is refused"))
         else:
             label.setText(text)
             label.setToolTip("")
@@ -192,8 +193,8 @@ class AttachmentChips(QWidget):
         remove.setObjectName("removeAttachment")
         remove.setText("✕")
         remove.setAutoRaise(True)
-        remove.setToolTip(f"Remove {path.name}")
-        remove.setAccessibleName(f"Remove {path.name}")
+        remove.setToolTip(self.tr("Remove {name}").format(name=path.name))
+        remove.setAccessibleName(self.tr("Remove {name}").format(name=path.name))
         remove.clicked.connect(lambda: self.remove(path))
         row.addWidget(label)
         row.addWidget(remove)

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFont, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
@@ -34,6 +34,7 @@ from okbot.core.squad import members as squad_members
 from okbot.core.squad import mention
 from okbot.core.tokens import model_facts
 from okbot.core.workspace import Target
+from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.llm.events import Degraded, ReasoningDelta, Retrying
 from okbot.llm.providers import list_every_model
 from okbot.storage.errors import OkBotError
@@ -47,7 +48,8 @@ from okbot.ui.elided_label import ElidedLabel
 from okbot.ui.evolution_lines import landed_text, upkeep_text
 from okbot.ui.export_chat import ChatExporter, choose_export_file, export_message
 from okbot.ui.model_picker import ModelPicker
-from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT, SummaryUpdater
+from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT, SummaryUpdater, status_text
+from okbot.ui.target_list_model import kind_label
 from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed
 from okbot.ui.turn_worker import TurnWorker
 
@@ -57,14 +59,22 @@ if TYPE_CHECKING:
 log = logging.getLogger("okbot.ui.chat")
 TOOL_PROGRESS_MARK = "⚙ "
 
-STOPPED_TEXT = "You stopped the reply; what arrived is kept."
-EMPTY_CHAT = "Say hello to {name}. Your conversation is saved as you go."
-SQUAD_MODEL_TEXT = (
+# Shown through _text (translated where shown).
+STOPPED_TEXT = QT_TRANSLATE_NOOP("ChatPage", "You stopped the reply; what arrived is kept.")
+EMPTY_CHAT = QT_TRANSLATE_NOOP("ChatPage", "Say hello to {name}. Your conversation is saved as you go.")
+SQUAD_MODEL_TEXT = QT_TRANSLATE_NOOP(
+    "ChatPage",
     "The squad's captain answers with the default model (Settings → Models). Each member answers with its "
-    "own model: pick it in that assistant's chat."
+    "own model: pick it in that assistant's chat.",
 )
 RETRY_TICK_MS = 200  # the automatic retry's countdown is redrawn this often
 RECALL_LOOKBACK = 400  # Up in the composer goes back through the user's messages among this many last items
+# What the status line shows (so code asks this, never compares the shown words)
+QUIET, NOTE, TOOL, RETRY, UPDATING = "quiet", "note", "tool", "retry", "updating"
+
+
+def _text(source: str) -> str:
+    return QCoreApplication.translate("ChatPage", source)
 
 
 class ChatPage(QWidget):
@@ -90,7 +100,9 @@ class ChatPage(QWidget):
         self._compression_failed = False  # the turn's compression failed: say so once it is over
         self._evolved_note = ""  # staged persona and skill changes landed with this turn: said until the next one
         self._draft = ""  # what the composer held when an edit began (given back on Cancel)
-        self._quiet = ""  # the quiet line on show (upkeep running, or the note above), replaced by anything else
+        # what the status line shows: QUIET (upkeep running, or the note above; replaced by anything
+        # else), NOTE, TOOL, RETRY, UPDATING, or "" when hidden
+        self._status_kind = ""
         self.summary_updates = SummaryUpdater(ctx, target, self)
         self.summary_updates.started.connect(self._on_summary_updates_started)
         self.summary_updates.finished.connect(self._on_summary_updates_finished)
@@ -101,18 +113,20 @@ class ChatPage(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.25)
         font.setBold(True)
         self.title.setFont(font)
-        self.settings_button = QPushButton("Squad…" if target.kind == "squad" else "Assistant…", self)
+        self.settings_button = QPushButton(self.tr("Squad…") if target.kind == "squad" else self.tr("Assistant…"), self)
         self.settings_button.setObjectName("chatSettingsButton")
         self.settings_button.setFlat(True)
         self.settings_button.setToolTip(
-            "Members, roles and the captain"
+            self.tr("Members, roles and the captain")
             if target.kind == "squad"
-            else "Persona (SOUL.md), memories, skills and what it learnt (Evolution)"
+            else self.tr("Persona (SOUL.md), memories, skills and what it learnt (Evolution)")
         )
         self.settings_button.clicked.connect(lambda: self.settings_requested.emit(self.target))
         self.chat_menu = QMenu(self)
-        self.export_action = self.chat_menu.addAction("Export chat…", self._on_export_action_triggered)
-        self.menu_button = QToolButton(self, text="⋯", objectName="chatMenuButton", toolTip="More for this chat")
+        self.export_action = self.chat_menu.addAction(self.tr("Export chat…"), self._on_export_action_triggered)
+        self.menu_button = QToolButton(
+            self, text="⋯", objectName="chatMenuButton", toolTip=self.tr("More for this chat")
+        )
         self.menu_button.setAutoRaise(True)
         self.menu_button.setMenu(self.chat_menu)
         self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
@@ -153,7 +167,6 @@ class ChatPage(QWidget):
         # an automatic retry's countdown: the event being waited out and when its wait ends
         self._retrying: Retrying | None = None
         self._retry_at = 0.0
-        self._retry_shown = ""
         self._retry_tick = QTimer(self, interval=RETRY_TICK_MS)
         self._retry_tick.timeout.connect(self._on_retry_tick_timeout)
         self.working = WorkingLine(self)  # squads: who is working right now
@@ -280,7 +293,7 @@ class ChatPage(QWidget):
         model = self.ctx.sources.model_for(self.target)
         self.composer.set_model(model, model_facts(model).vision)  # an image chip warns before sending
         if self.target.kind == "squad":
-            self.model_picker.lock(default, SQUAD_MODEL_TEXT)
+            self.model_picker.lock(default, _text(SQUAD_MODEL_TEXT))
             return
         own = self.ctx.sources.own_model(self.target)
         self.model_picker.set_model(self.target.name, own or default, default, own=own is not None)
@@ -320,7 +333,7 @@ class ChatPage(QWidget):
     ) -> None:
         self._set_status("")
         self._compression_failed = False
-        self._evolved_note = self._quiet = ""
+        self._evolved_note = ""
         # the runner is built on the worker thread; an OkBotError there (e.g. no API key where one
         # is needed) arrives as ``failed`` and the text stays in the box
         if self._finished_worker is not None:
@@ -359,10 +372,10 @@ class ChatPage(QWidget):
             self.edit_banner.end()
         if item.get("type") == "assistant":
             self.view.end_stream()
-        if item.get("type") == "tool_result" and self.status_line.text().startswith(TOOL_PROGRESS_MARK):
+        if item.get("type") == "tool_result" and self._status_kind == TOOL:
             self._set_status("")  # that tool is done
         self.view.append_item(item)
-        if item.get("type") == "user" and self.status_text() == UPDATING_TEXT:
+        if item.get("type") == "user" and self._status_kind == UPDATING:
             self._set_status("")  # the compression before the request is over
 
     def _on_worker_delta(self, text: str) -> None:
@@ -374,19 +387,18 @@ class ChatPage(QWidget):
             self.view.stream_reasoning(event.text)
         elif isinstance(event, Retrying):
             self._retrying, self._retry_at = event, time.monotonic() + event.delay
-            self._retry_shown = event.text(event.delay)
-            self._set_status(self._retry_shown)
+            self._set_status(event.text(event.delay), RETRY)
             self._retry_tick.start()
         elif isinstance(event, Degraded):
             self._end_retry_countdown()  # the retried request answered: its countdown must not tick over the note
-            self._set_status(f"Note: {event.message}")
+            self._set_status(self.tr("Note: {message}").format(message=event.message))
         else:
             from okbot.core.turn_runtime import MemberActivity, ToolProgress  # loaded with the runner already
 
             if isinstance(event, MemberActivity):
                 self._on_member_activity(event)
             elif isinstance(event, ToolProgress):  # a running tool (Stop ends it with the turn)
-                self._set_status(f"{TOOL_PROGRESS_MARK}{event.tool}: {event.text}")
+                self._set_status(f"{TOOL_PROGRESS_MARK}{event.tool}: {event.text}", TOOL)
 
     def _on_member_activity(self, event: Any) -> None:
         self.working.on_activity(event)
@@ -418,12 +430,12 @@ class ChatPage(QWidget):
         self._last_result = result
         # a failed or stopped reply is told (with its Retry) by its bubble, the one place for it
         if result.status == "interrupted":
-            self._set_status(STOPPED_TEXT)
+            self._set_status(_text(STOPPED_TEXT))
         elif result.status == "error":
             self._set_status("")
         elif not any(isinstance(e, Degraded) for e in result.degraded):
             if self._compression_failed:
-                self._set_status(FAILED_TEXT)
+                self._set_status(status_text(FAILED_TEXT))
             else:
                 self._show_quiet()
         self.reload_summary()  # coverage may also have moved without a report (older items moved out)
@@ -439,7 +451,7 @@ class ChatPage(QWidget):
     def _turn_over(self) -> None:
         self._end_retry_countdown()
         self.approval.cancel()
-        if self.status_line.text().startswith(TOOL_PROGRESS_MARK):
+        if self._status_kind == TOOL:
             self._set_status("")
         self.working.clear()
         self.view.end_stream()
@@ -454,8 +466,7 @@ class ChatPage(QWidget):
             self._retry_tick.stop()
             return
         left = self._retry_at - time.monotonic()
-        self._retry_shown = self._retrying.text(left)
-        self._set_status(self._retry_shown)
+        self._set_status(self._retrying.text(left), RETRY)
         if left <= 0:
             self._retry_tick.stop()  # "retrying now" stays until the new attempt answers
 
@@ -465,14 +476,15 @@ class ChatPage(QWidget):
             return
         self._retrying = None
         self._retry_tick.stop()
-        if self.status_text() == self._retry_shown:
+        if self._status_kind == RETRY:
             self._set_status("")
 
     def _on_worker_compressing(self) -> None:
-        self._set_status(UPDATING_TEXT)  # the request waits for the summary: say why nothing arrives yet
+        # the request waits for the summary: say why nothing arrives yet
+        self._set_status(status_text(UPDATING_TEXT), UPDATING)
 
     def _on_worker_compressed(self, report: Any) -> None:
-        if self.status_text() == UPDATING_TEXT:
+        if self._status_kind == UPDATING:
             self._set_status("")
         self._show_compression(report)
 
@@ -481,15 +493,15 @@ class ChatPage(QWidget):
         self._show_quiet()
 
     def _on_upkeep_phases_changed(self, directory: str, _kind: str) -> None:
-        if directory == str(self.target.dir) and not self.streaming and self.status_text() in ("", self._quiet):
+        if directory == str(self.target.dir) and not self.streaming and self._status_kind in ("", QUIET):
             self._show_quiet()
 
     def _on_summary_updates_started(self) -> None:
-        if not self.streaming and self.status_text() in ("", self._quiet):
-            self._set_status(UPDATING_TEXT)
+        if not self.streaming and self._status_kind in ("", QUIET):
+            self._set_status(status_text(UPDATING_TEXT), UPDATING)
 
     def _on_summary_updates_finished(self, report: Any) -> None:
-        if self.status_text() == UPDATING_TEXT:
+        if self._status_kind == UPDATING:
             self._show_quiet()
         if report is not None:
             self._show_compression(report)
@@ -502,14 +514,14 @@ class ChatPage(QWidget):
         elif report.error:
             self._compression_failed = True
             if not self.streaming:
-                self._set_status(FAILED_TEXT)
+                self._set_status(status_text(FAILED_TEXT))
 
     def _on_model_picker_chosen(self, model: str) -> None:
         """Remember the model picked for this assistant (assistant.json); the next request uses it."""
         try:
             target = self.ctx.workspace.set_meta(self.target, "model", model or None)
         except (OkBotError, OSError) as exc:
-            self._set_status(f"⚠ The model was not changed: {exc}")
+            self._set_status(self.tr("⚠ The model was not changed: {error}").format(error=exc))
             return
         self.update_target(target)
         self.refresh_gauge()  # the window (and the counter) follow the model
@@ -518,7 +530,7 @@ class ChatPage(QWidget):
     def _on_export_action_triggered(self) -> None:
         chosen = choose_export_file(self.target, self)
         if chosen is not None:
-            self._set_status(f"Exporting to {chosen[0]}…")
+            self._set_status(self.tr("Exporting to {path}…").format(path=chosen[0]))
             self.exporter.start(self.target, chosen[1], chosen[0])
 
     def _on_view_context_requested(self, item_id: int) -> None:
@@ -529,7 +541,7 @@ class ChatPage(QWidget):
         """Load the session into the chat view (off the GUI thread) with its summary's divider."""
         target, store = self.target, self.ctx.sources.session(self.target)
         summary, _problems = self.ctx.sources.summary(target)
-        self.view.set_placeholder(EMPTY_CHAT.format(name=target.name))
+        self.view.set_placeholder(_text(EMPTY_CHAT).format(name=target.name))
         self.view.set_session(
             store,
             summary=summary,
@@ -582,18 +594,18 @@ class ChatPage(QWidget):
     def _show_quiet(self) -> None:
         """The status line's quiet line: upkeep of this assistant running, else the changes that landed (or none)."""
         phase = self.ctx.upkeep_phases.phase(self.target)
-        self._quiet = upkeep_text(self.target.name, phase) if phase else self._evolved_note
-        self._set_status(self._quiet)
+        self._set_status(upkeep_text(self.target.name, phase) if phase else self._evolved_note, QUIET)
 
-    def _set_status(self, text: str) -> None:
+    def _set_status(self, text: str, kind: str = NOTE) -> None:
         self.status_line.setText(text)
         self.status_line.setVisible(bool(text))
+        self._status_kind = kind if text else ""
 
     def _subtitle_text(self) -> str:
         if self.target.kind == "squad":
             desc = self.target.meta.get("description")
-            return desc if isinstance(desc, str) and desc else "Squad"
-        return self.target.role_line or "Assistant"
+            return desc if isinstance(desc, str) and desc else kind_label("squad")
+        return self.target.role_line or kind_label("assistant")
 
     def _build_layout(self) -> None:
         # two rows, so a narrow window (640 px) elides the names instead of squeezing the controls:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QMimeData, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QMimeData, QSize, Qt, Signal
 from PySide6.QtGui import QFontMetrics, QImage, QInputMethodEvent, QKeyEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -34,19 +34,21 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.ui.attachment_chips import AttachmentChips, save_pasted
 
 MAX_VISIBLE_LINES = 8
 # the placeholder's wordings, longest first: the first that fits the box is shown, the last one elided
+# (translated where shown, in set_target_name)
 PLACEHOLDERS = (
-    "Message {name} — Enter to send, Shift+Enter for a new line",
-    "Message {name} — Enter to send",
-    "Message {name}",
+    QT_TRANSLATE_NOOP("Composer", "Message {name} — Enter to send, Shift+Enter for a new line"),
+    QT_TRANSLATE_NOOP("Composer", "Message {name} — Enter to send"),
+    QT_TRANSLATE_NOOP("Composer", "Message {name}"),
 )
 SQUAD_PLACEHOLDERS = (
-    "Message {name} — start with {mention} to ask one member",
-    "Message {name} — {mention} asks one member",
-    "Message {name}",
+    QT_TRANSLATE_NOOP("Composer", "Message {name} — start with {mention} to ask one member"),
+    QT_TRANSLATE_NOOP("Composer", "Message {name} — {mention} asks one member"),
+    QT_TRANSLATE_NOOP("Composer", "Message {name}"),
 )
 
 
@@ -198,13 +200,15 @@ class Composer(QFrame):
         self.attach_button.setObjectName("attachButton")
         self.attach_button.setText("+")  # a glyph every font has (emoji fonts are often missing)
         self.attach_button.setAutoRaise(True)
-        self.attach_button.setToolTip("Attach files: text, code, Markdown, PDF; images for models that read them")
-        self.attach_button.setAccessibleName("Attach files")
+        self.attach_button.setToolTip(
+            self.tr("Attach files: text, code, Markdown, PDF; images for models that read them")
+        )
+        self.attach_button.setAccessibleName(self.tr("Attach files"))
         self.attach_button.clicked.connect(self._on_attach_button_clicked)
         # how the attach button asks for files (a file dialog; tests give their own)
         self.pick_files: Callable[[], list[str]] = self._files_from_dialog
 
-        self.button = QPushButton("Send", self)
+        self.button = QPushButton(self.tr("Send"), self)
         self.button.setObjectName("sendButton")
         self.button.setDefault(False)
         self.button.setAutoDefault(False)
@@ -253,7 +257,9 @@ class Composer(QFrame):
     def set_target_name(self, name: str, *, mention: str = "") -> None:
         """Name the chat in the placeholder; ``mention`` (a squad member, ``@Ada``) adds how to ask one member."""
         wordings = SQUAD_PLACEHOLDERS if mention else PLACEHOLDERS
-        self.edit.set_placeholders(tuple(w.format(name=name, mention=mention) for w in wordings))
+        self.edit.set_placeholders(
+            tuple(QCoreApplication.translate("Composer", w).format(name=name, mention=mention) for w in wordings)
+        )
 
     def set_history(self, sent: list[str]) -> None:
         """The messages sent in this chat, newest first; recalls the newest when Up was waiting for them."""
@@ -317,10 +323,13 @@ class Composer(QFrame):
     def _files_from_dialog(self) -> list[str]:
         files, _filter = QFileDialog.getOpenFileNames(
             self,
-            "Attach files",
+            self.tr("Attach files"),
             "",
-            "Text, code, PDFs and images (*.pdf *.txt *.md *.py *.json *.csv *.log *.yaml *.yml *.toml *.html *.js "
-            "*.ts *.c *.h *.cpp *.rs *.go *.java *.sh *.png *.jpg *.jpeg *.gif *.webp);;All files (*)",
+            self.tr("Text, code, PDFs and images")
+            + " (*.pdf *.txt *.md *.py *.json *.csv *.log *.yaml *.yml *.toml *.html *.js "
+            "*.ts *.c *.h *.cpp *.rs *.go *.java *.sh *.png *.jpg *.jpeg *.gif *.webp);;"
+            + self.tr("All files")
+            + " (*)",
         )
         return files
 
@@ -332,10 +341,10 @@ class Composer(QFrame):
 
     def _update_button(self) -> None:
         if self._streaming:
-            self.button.setText("Stop")
-            self.button.setToolTip("Stop the reply (Esc)")
+            self.button.setText(self.tr("Stop"))
+            self.button.setToolTip(self.tr("Stop the reply (Esc)"))
             self.button.setEnabled(True)
         else:
-            self.button.setText("Send")
-            self.button.setToolTip("Send (Enter)")
+            self.button.setText(self.tr("Send"))
+            self.button.setToolTip(self.tr("Send (Enter)"))
             self.button.setEnabled(bool(self.text().strip() or self.chips.paths))

@@ -21,7 +21,7 @@ class EditBanner(QWidget):
         self.label = QLabel(self)
         self.label.setWordWrap(True)
         self.label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button = QPushButton(self.tr("Cancel"), self)
         self.cancel_button.setObjectName("cancelEditButton")
         self.cancel_button.setFlat(True)
         self.cancel_button.clicked.connect(self.cancelled.emit)
@@ -38,8 +38,10 @@ class EditBanner(QWidget):
     def begin(self, item_id: int) -> None:
         self.item_id = item_id
         self.label.setText(
-            f"✎ Editing your message #{item_id}. Sending makes it a new version: the reply and what followed are "
-            "kept as the earlier version (‹ › switches back)."
+            self.tr(
+                "✎ Editing your message #{id}. Sending makes it a new version: the reply and what followed are "
+                "kept as the earlier version (‹ › switches back)."
+            ).format(id=item_id)
         )
         self.show()
 

@@ -7,16 +7,17 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from okbot.core.export import export_to_file
 from okbot.core.workspace import Target, Workspace
+from okbot.i18n import plural
 from okbot.storage.errors import OkBotError
 from okbot.ui.tasks import TaskRunner
 
 log = logging.getLogger("okbot.ui.export")
-FILTERS = {"Markdown (*.md)": "md", "JSON — the records as they are (*.json)": "json"}
+FORMATS = ("md", "json")  # in the order of the dialog's filters (see _filters)
 
 Export = Callable[..., int]
 
@@ -24,18 +25,30 @@ Export = Callable[..., int]
 def choose_export_file(target: Target, parent: QWidget) -> tuple[Path, str] | None:
     """Ask where to write ``target``'s chat and in which format (None: cancelled). The dialog asks before
     replacing a file."""
+    filters = _filters()
     name, chosen = QFileDialog.getSaveFileName(
-        parent, f"Export “{target.name}”", str(Path.home() / f"{target.id}.md"), ";;".join(FILTERS)
+        parent,
+        QCoreApplication.translate("ChatExporter", "Export “{name}”").format(name=target.name),
+        str(Path.home() / f"{target.id}.md"),
+        ";;".join(filters),
     )
     if not name:
         return None
-    fmt = FILTERS.get(chosen, "md")
+    fmt = FORMATS[filters.index(chosen)] if chosen in filters else "md"
     path = Path(name)
     if path.suffix.lower() == ".json":
         fmt = "json"
     elif not path.suffix:
         path = path.with_suffix(f".{fmt}")
     return path, fmt
+
+
+def _filters() -> list[str]:
+    """The save dialog's file filters, one per entry of FORMATS."""
+    return [
+        QCoreApplication.translate("ChatExporter", "Markdown") + " (*.md)",
+        QCoreApplication.translate("ChatExporter", "JSON — the records as they are") + " (*.json)",
+    ]
 
 
 class ChatExporter(QObject):
@@ -75,12 +88,18 @@ class ChatExporter(QObject):
         if isinstance(exc, OkBotError):
             self.failed.emit(str(exc))
         elif isinstance(exc, OSError):
-            self.failed.emit(f"Cannot write {exc.filename or 'the file'}: {exc.strerror or exc}")
+            if exc.filename:
+                text = self.tr("Cannot write {file}: {error}").format(file=exc.filename, error=exc.strerror or exc)
+            else:
+                text = self.tr("Cannot write the file: {error}").format(error=exc.strerror or exc)
+            self.failed.emit(text)
         else:  # a bug: say so, with the traceback in the log
             log.error("export failed", exc_info=exc)
-            self.failed.emit(f"The export failed: {exc}")
+            self.failed.emit(self.tr("The export failed: {error}").format(error=exc))
 
 
 def export_message(path: str, items: int) -> str:
     """The chat's status line after an export."""
-    return f"Exported {items:,} item{'s' if items != 1 else ''} to {path}"
+    one = QCoreApplication.translate("ChatExporter", "Exported {n} item to {path}")
+    other = QCoreApplication.translate("ChatExporter", "Exported {n} items to {path}")
+    return plural(items, one, other).format(n=f"{items:,}", path=path)

@@ -14,12 +14,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QStackedWidget, QWidget
 
 from okbot.core import trash
 from okbot.core.workspace import Target, Workspace
+from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
 from okbot.ui.sidebar import Sidebar
@@ -37,7 +38,7 @@ WINDOW_TITLE = "OkBot"
 DEFAULT_SIZE = (1100, 720)
 SIDEBAR_WIDTH = 240
 IDLE_PAGES_KEPT = 6
-NEW_ASSISTANT_NAME = "New assistant"
+NEW_ASSISTANT_NAME = QT_TRANSLATE_NOOP("MainWindow", "New assistant")  # translated when an assistant is made
 
 
 class MainWindow(QMainWindow):
@@ -149,7 +150,9 @@ class MainWindow(QMainWindow):
         from okbot.ui.search_dialog import needle_of
 
         if not self.reveal(hit.kind, hit.target_id, hit.item_id, needle_of(hit)):
-            self._show_problems([f"{hit.target_name} is not there any more (deleted since it was indexed)."])
+            self._show_problems(
+                [self.tr("{name} is not there any more (deleted since it was indexed).").format(name=hit.target_name)]
+            )
 
     def reveal(self, kind: str, target_id: str, item_id: int, needle: str) -> bool:
         """Open chat ``kind``/``target_id`` at item ``item_id`` with ``needle`` highlighted; False when that
@@ -179,13 +182,14 @@ class MainWindow(QMainWindow):
     def create_assistant(self) -> None:
         """Create an assistant named "New assistant" (numbered if taken) and start renaming it."""
         taken = {t.name.casefold() for t in self.model_targets()}
-        name, n = NEW_ASSISTANT_NAME, 2
+        base = QCoreApplication.translate("MainWindow", NEW_ASSISTANT_NAME)
+        name, n = base, 2
         while name.casefold() in taken:
-            name, n = f"{NEW_ASSISTANT_NAME} {n}", n + 1
+            name, n = f"{base} {n}", n + 1
         try:
             target = self.workspace.create_assistant(name)
         except (OkBotError, OSError) as exc:
-            self.sidebar.show_message(f"Could not create an assistant: {exc}")
+            self.sidebar.show_message(self.tr("Could not create an assistant: {error}").format(error=exc))
             return
         self.sidebar.search.clear()
         self.reload()
@@ -248,7 +252,7 @@ class MainWindow(QMainWindow):
         try:
             renamed = self.workspace.rename(target.id, name)
         except (OkBotError, OSError) as exc:
-            self.sidebar.show_message(f"Not renamed: {exc}")
+            self.sidebar.show_message(self.tr("Not renamed: {error}").format(error=exc))
             return
         self.reload()
         page = self._pages.get(renamed.dir)
@@ -258,12 +262,14 @@ class MainWindow(QMainWindow):
     def _on_sidebar_delete_requested(self, target: Target) -> None:
         page = self._pages.get(target.dir)
         if page is not None and page.streaming:
-            self.sidebar.show_message(f"“{target.name}” is replying. Stop the reply first, then delete.")
+            self.sidebar.show_message(
+                self.tr("“{name}” is replying. Stop the reply first, then delete.").format(name=target.name)
+            )
             return
         try:
             trash_id = trash.delete(self.workspace, target.id)
         except (OkBotError, OSError) as exc:
-            self.sidebar.show_message(f"Not deleted: {exc}")
+            self.sidebar.show_message(self.tr("Not deleted: {error}").format(error=exc))
             return
         self._drop_page(target.dir)
         self.model.set_status(target.kind, target.id, "")
@@ -274,7 +280,7 @@ class MainWindow(QMainWindow):
         try:
             restored = trash.restore(self.workspace, trash_id)
         except (OkBotError, OSError) as exc:
-            self.sidebar.show_message(f"Could not undo: {exc}")
+            self.sidebar.show_message(self.tr("Could not undo: {error}").format(error=exc))
             return
         self.reload()
         self.select_target(restored.kind, restored.id)
@@ -375,11 +381,13 @@ class MainWindow(QMainWindow):
             self.addAction(act)
             return act
 
-        self._new_action = action("New…", "Ctrl+N", self.sidebar.offer_new, "newChatAction")
-        self._settings_action = action("Settings…", "Ctrl+,", self._on_settings_triggered, "settingsAction")
-        self._focus_action = action("Focus composer", "Ctrl+L", self._on_focus_composer_triggered, "focusAction")
-        self._search_action = action("Search all chats…", "Ctrl+Shift+F", self.open_search, "searchAction")
-        self._stop_action = action("Stop reply", "Esc", self._on_stop_triggered, "stopAction")
+        self._new_action = action(self.tr("New…"), "Ctrl+N", self.sidebar.offer_new, "newChatAction")
+        self._settings_action = action(self.tr("Settings…"), "Ctrl+,", self._on_settings_triggered, "settingsAction")
+        self._focus_action = action(
+            self.tr("Focus composer"), "Ctrl+L", self._on_focus_composer_triggered, "focusAction"
+        )
+        self._search_action = action(self.tr("Search all chats…"), "Ctrl+Shift+F", self.open_search, "searchAction")
+        self._stop_action = action(self.tr("Stop reply"), "Esc", self._on_stop_triggered, "stopAction")
         self._stop_action.setEnabled(False)  # Esc belongs to editors and popups unless a reply streams
 
     def _show_target(self, target: Target | None) -> None:
@@ -475,7 +483,12 @@ class MainWindow(QMainWindow):
             return
         first = self._problems[0]
         more = len(self._problems) - 1
-        self.problems_label.setText(f"⚠ {first}" + (f"  (+{more} more; hover for all)" if more else ""))
+        if more:
+            self.problems_label.setText(
+                self.tr("⚠ {problem}  (+{more} more; hover for all)").format(problem=first, more=more)
+            )
+        else:
+            self.problems_label.setText(f"⚠ {first}")
         self.problems_label.setToolTip("\n".join(self._problems))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from okbot.i18n import QT_TRANSLATE_NOOP, plural
 from okbot.ui.tasks import TaskRunner
 
 log = logging.getLogger("okbot.ui.chat")
@@ -33,14 +34,25 @@ log = logging.getLogger("okbot.ui.chat")
 BUTTON_MAX_CHARS = 28  # a longer model name is elided on the button (the tooltip has it whole)
 POPUP_WIDTH = 340
 LIST_ROWS = (3, 9)  # the list shows this many rows at least and at most (more scroll)
-ASKING_TEXT = "Asking the server for its models…"
-FAILED_TEXT = "⚠ Could not list the server's models: {error} Type a model name above."
+# the popup's status line (translated where shown)
+ASKING_TEXT = QT_TRANSLATE_NOOP("ModelPicker", "Asking the server for its models…")
+FAILED_TEXT = QT_TRANSLATE_NOOP("ModelPicker", "⚠ Could not list the server's models: {error} Type a model name above.")
 MARK = "✓ "
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ModelPicker", text)
 
 
 def listed_text(count: int) -> str:
     """``2 models on this server.``"""
-    return f"{count} model{'' if count == 1 else 's'} on this server." if count else "The server lists no models."
+    if not count:
+        return QCoreApplication.translate("ModelPicker", "The server lists no models.")
+    one, other = (
+        QCoreApplication.translate("ModelPicker", "{n} model on this server."),
+        QCoreApplication.translate("ModelPicker", "{n} models on this server."),
+    )
+    return plural(count, one, other).format(n=count)
 
 
 class ModelNameEdit(QLineEdit):
@@ -76,7 +88,7 @@ class ModelPopup(QFrame):
         self.title.setFont(font)
         self.name_edit = ModelNameEdit(self)
         self.name_edit.setObjectName("modelNameEdit")
-        self.name_edit.setPlaceholderText("Type a model name, or filter the list")
+        self.name_edit.setPlaceholderText(self.tr("Type a model name, or filter the list"))
         self.name_edit.setClearButtonEnabled(True)
         self.name_edit.textChanged.connect(self._on_name_edit_text_changed)
         self.name_edit.returnPressed.connect(self._on_name_edit_return_pressed)
@@ -110,8 +122,8 @@ class ModelPopup(QFrame):
     def set_current(self, target_name: str, model: str, default: str, *, own: bool) -> None:
         """Whose model this is, which one is in use, and the default it falls back to."""
         self._current = model
-        self.title.setText(f"Model for {target_name}")
-        self.default_button.setText(f"Use the default ({default})")
+        self.title.setText(self.tr("Model for {name}").format(name=target_name))
+        self.default_button.setText(self.tr("Use the default ({model})").format(model=default))
         self.default_button.setEnabled(own)
         self._mark_current()
 
@@ -212,14 +224,19 @@ class ModelPicker(QToolButton):
         self._model = model
         self.setEnabled(True)
         self.setText(_elided(model) + " ▾")
-        whose = "its own" if own else "the default, from Settings → Models"
-        self.setToolTip(f"{target_name} talks to {model} ({whose}). Click to pick another model for {target_name}.")
+        if own:
+            tip = self.tr("{name} talks to {model} (its own). Click to pick another model for {name}.")
+        else:
+            tip = self.tr(
+                "{name} talks to {model} (the default, from Settings → Models). Click to pick another model for {name}."
+            )
+        self.setToolTip(tip.format(name=target_name, model=model))
         self.popup.set_current(target_name, model, default, own=own)
 
     def lock(self, model: str, reason: str) -> None:
         """Show the squad captain's ``model`` without offering a choice; ``reason`` says why (the tooltip)."""
         self._model = model
-        self.setText("Captain: " + _elided(model))
+        self.setText(self.tr("Captain: {model}").format(model=_elided(model)))
         self.setToolTip(reason)
         self.setEnabled(False)
 
@@ -228,7 +245,7 @@ class ModelPicker(QToolButton):
         if not self.isEnabled():
             return
         if self._listed is None:
-            self.popup.show_status(ASKING_TEXT)
+            self.popup.show_status(_tr(ASKING_TEXT))
         self.popup.open_at(self)
         self._fetch()
 
@@ -249,7 +266,7 @@ class ModelPicker(QToolButton):
         self._fetching = False
         log.info("could not list the server's models: %s", exc)
         error = str(exc).strip()
-        self.popup.show_status(FAILED_TEXT.format(error=error if error.endswith(".") else error + "."))
+        self.popup.show_status(_tr(FAILED_TEXT).format(error=error if error.endswith(".") else error + "."))
 
     def _on_popup_chosen(self, model: str) -> None:
         self.popup.hide()

@@ -13,7 +13,7 @@ import html
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -25,19 +25,31 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from okbot.i18n import QT_TRANSLATE_NOOP
+
 DEBOUNCE_MS = 200
 LIMIT = 50
-_WHO = {"user": "You", "tool_result": "a tool", "tool_call": "a tool call"}
+# who wrote a hit that no assistant wrote (translated in hit_html)
+_WHO = {
+    "user": QT_TRANSLATE_NOOP("SearchDialog", "You"),
+    "tool_result": QT_TRANSLATE_NOOP("SearchDialog", "a tool"),
+    "tool_call": QT_TRANSLATE_NOOP("SearchDialog", "a tool call"),
+}
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("SearchDialog", text)
 
 
 def hit_html(hit: Any, names: dict[str, str] | None = None) -> str:
     """The two lines of one hit: chat · date · who (· an earlier version), then the snippet, matches in bold.
     ``names`` maps assistant ids to their names (who spoke in a squad)."""
     when = _date(hit.ts)
-    who = _WHO.get(hit.type, "") or (names or {}).get(hit.author, hit.author)
+    who = _tr(_WHO[hit.type]) if hit.type in _WHO else (names or {}).get(hit.author, hit.author)
     parts = [f"<b>{html.escape(hit.target_name)}</b>", html.escape(when), html.escape(who)]
     if hit.replaced:
-        parts.append("<i>an earlier version, since replaced</i>")
+        replaced = QCoreApplication.translate("SearchDialog", "an earlier version, since replaced")
+        parts.append(f"<i>{html.escape(replaced)}</i>")
     snippet, at = [], 0
     for start, end in hit.spans:
         snippet += [html.escape(hit.snippet[at:start]), f"<b>{html.escape(hit.snippet[start:end])}</b>"]
@@ -56,7 +68,12 @@ def needle_of(hit: Any) -> str:
 
 def _date(ts: str) -> str:
     try:
-        return datetime.fromisoformat(ts.replace("Z", "+00:00")).astimezone().strftime("%-d %b %Y %H:%M")
+        # the date's layout is the language's (a strftime format: 2 Dec 2026 14:05 / 2026年12月2日 14:05)
+        return (
+            datetime.fromisoformat(ts.replace("Z", "+00:00"))
+            .astimezone()
+            .strftime(QCoreApplication.translate("SearchDialog", "%-d %b %Y %H:%M"))
+        )
     except (ValueError, TypeError):
         return ts or "?"
 
@@ -70,7 +87,7 @@ class SearchDialog(QDialog):
     def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("searchDialog")
-        self.setWindowTitle("Search all chats")
+        self.setWindowTitle(self.tr("Search all chats"))
         self.ctx = ctx
         self.resize(640, 480)
         self.hits: list[Any] = []
@@ -81,7 +98,7 @@ class SearchDialog(QDialog):
 
         self.edit = QLineEdit(self)
         self.edit.setObjectName("searchEdit")
-        self.edit.setPlaceholderText("Search the messages of every chat")
+        self.edit.setPlaceholderText(self.tr("Search the messages of every chat"))
         self.edit.setClearButtonEnabled(True)
         self.edit.textChanged.connect(self._on_edit_text_changed)
         self.edit.installEventFilter(self)
@@ -116,7 +133,7 @@ class SearchDialog(QDialog):
         if self._catching_up:
             return
         self._catching_up = True
-        self._show_status("Updating the search index…")
+        self._show_status(self.tr("Updating the search index…"))
         index, report = self.ctx.search_index, self.indexing.emit
         self.ctx.tasks.run(
             lambda: index.catch_up(progress=report), self._on_caught_up, self._on_catch_up_failed, owner=self
@@ -160,7 +177,9 @@ class SearchDialog(QDialog):
 
     def _on_indexing(self, done: int, total: int) -> None:
         if self._catching_up and total:
-            self._show_status(f"Building the search index from your chats… {100 * done // total}%")
+            self._show_status(
+                self.tr("Building the search index from your chats… {percent}%").format(percent=100 * done // total)
+            )
 
     def _on_caught_up(self, _done: Any) -> None:
         self._catching_up, self._caught_up = False, True
@@ -170,9 +189,9 @@ class SearchDialog(QDialog):
         self._catching_up = False
         busy = type(exc).__name__ == "IndexBusy"  # another OkBot process is writing it: search what is there
         if busy:
-            self._show_status("Another OkBot is updating the index; the newest messages may be missing.")
+            self._show_status(self.tr("Another OkBot is updating the index; the newest messages may be missing."))
         else:
-            self._show_status(f"The search index could not be updated: {exc}")
+            self._show_status(self.tr("The search index could not be updated: {error}").format(error=exc))
         self.search_now()
 
     def _on_found(self, generation: int, hits: list[Any], names: dict[str, str]) -> None:
@@ -180,17 +199,22 @@ class SearchDialog(QDialog):
             return
         self.names = names
         self._show_hits(hits)
-        more = "" if self._caught_up or not self._catching_up else " (still indexing)"
+        more = "" if self._caught_up or not self._catching_up else self.tr(" (still indexing)")
         if not hits:
-            self._show_status(f"No messages found{more}.")
+            self._show_status(self.tr("No messages found{more}.").format(more=more))
+        elif len(hits) >= LIMIT:
+            self._show_status(
+                self.tr("the newest {n} found{more} — Enter opens the chat there").format(n=LIMIT, more=more)
+            )
         else:
-            shown = f"the newest {LIMIT}" if len(hits) >= LIMIT else f"{len(hits):,}"
-            self._show_status(f"{shown} found{more} — Enter opens the chat there")
+            self._show_status(
+                self.tr("{n} found{more} — Enter opens the chat there").format(n=f"{len(hits):,}", more=more)
+            )
 
     def _on_search_failed(self, generation: int, exc: BaseException) -> None:
         if generation == self._generation:
             self._show_hits([])
-            self._show_status(f"Could not search: {exc}")
+            self._show_status(self.tr("Could not search: {error}").format(error=exc))
 
     # ------------------------------------------------------------------ internals
     def _show_hits(self, hits: list[Any]) -> None:

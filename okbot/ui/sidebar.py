@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import (
+    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
@@ -53,13 +54,14 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.core.workspace import Target
+from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.ui.target_list_model import STREAMING, TargetListModel
 
 ROW_PADDING = 6  # pixels above and below each name
 MINIMUM_WIDTH = 180
 DOT = 7  # diameter of the unread / streaming dot
 TEXT_INDENT = 12
-SQUAD_TAG = "squad"
+SQUAD_TAG = QT_TRANSLATE_NOOP("Sidebar", "squad")  # the quiet tag on a squad's row
 
 
 class _RowDelegate(QStyledItemDelegate):
@@ -85,14 +87,15 @@ class _RowDelegate(QStyledItemDelegate):
         right = opt.rect.right() - 10
         painter.save()
         if index.data(TargetListModel.KindRole) == "squad":  # a quiet tag tells squads from assistants
+            tag = QCoreApplication.translate("Sidebar", SQUAD_TAG)
             tag_font = QFont(opt.font)
             tag_font.setPointSizeF(max(6.0, tag_font.pointSizeF() * 0.85))
             painter.setFont(tag_font)
-            tag_width = QFontMetrics(tag_font).horizontalAdvance(SQUAD_TAG)
+            tag_width = QFontMetrics(tag_font).horizontalAdvance(tag)
             tag_left = right - tag_width - (DOT + 8 if status else 0)
             tag_rect = QRect(tag_left, opt.rect.top(), tag_width, opt.rect.height())
             painter.setPen(pal.color(text_role if selected else QPalette.ColorRole.PlaceholderText))
-            painter.drawText(tag_rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight), SQUAD_TAG)
+            painter.drawText(tag_rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight), tag)
             right = tag_rect.left() - 6
         elif status:
             right -= DOT + 8
@@ -191,14 +194,14 @@ class Sidebar(QWidget):
 
         self.search = QLineEdit(self)
         self.search.setObjectName("sidebarSearch")
-        self.search.setPlaceholderText("Filter chats")
+        self.search.setPlaceholderText(self.tr("Filter chats"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._on_search_text_changed)
 
         self.find_button = QToolButton(self)
         self.find_button.setObjectName("findButton")
         self.find_button.setIcon(magnifier_icon(self.palette().color(QPalette.ColorRole.ButtonText)))
-        self.find_button.setToolTip("Search the messages of every chat (Ctrl+Shift+F)")
+        self.find_button.setToolTip(self.tr("Search the messages of every chat (Ctrl+Shift+F)"))
         self.find_button.setAutoRaise(True)
         self.find_button.clicked.connect(self.search_requested)
 
@@ -209,9 +212,9 @@ class Sidebar(QWidget):
         self.new_button.clicked.connect(self.offer_new)
         self.new_menu = QMenu(self)
         self.new_menu.setObjectName("newMenu")
-        self.new_assistant_action = self.new_menu.addAction("New assistant")
+        self.new_assistant_action = self.new_menu.addAction(self.tr("New assistant"))
         self.new_assistant_action.triggered.connect(self.create_requested)
-        self.new_squad_action = self.new_menu.addAction("New squad…")
+        self.new_squad_action = self.new_menu.addAction(self.tr("New squad…"))
         self.new_squad_action.triggered.connect(self.create_squad_requested)
         model.modelReset.connect(self._on_model_reset)
 
@@ -221,7 +224,7 @@ class Sidebar(QWidget):
         self.list.customContextMenuRequested.connect(self._on_list_context_menu)
         self.list.delete_pressed.connect(self.ask_delete_current)
 
-        self.empty_label = QLabel("No matches", self)
+        self.empty_label = QLabel(self.tr("No matches"), self)
         self.empty_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.hide()
@@ -247,18 +250,18 @@ class Sidebar(QWidget):
         layout.addWidget(self.empty_label)
         layout.addWidget(self.banner)
 
-        self.rename_action = QAction("Rename", self)
+        self.rename_action = QAction(self.tr("Rename"), self)
         self.rename_action.triggered.connect(self.rename_current)
-        self.delete_action = QAction("Delete…", self)
+        self.delete_action = QAction(self.tr("Delete…"), self)
         self.delete_action.triggered.connect(self.ask_delete_current)
-        self.edit_squad_action = QAction("Edit squad…", self)
+        self.edit_squad_action = QAction(self.tr("Edit squad…"), self)
         self.edit_squad_action.triggered.connect(self._on_edit_squad_action_triggered)
         self.assistant_actions = []
         for label, tab in (
-            ("Persona (SOUL.md)…", "soul"),
-            ("Memories…", "memories"),
-            ("Skills…", "skills"),
-            ("Evolution…", "evolution"),
+            (self.tr("Persona (SOUL.md)…"), "soul"),
+            (self.tr("Memories…"), "memories"),
+            (self.tr("Skills…"), "skills"),
+            (self.tr("Evolution…"), "evolution"),
         ):
             act = QAction(label, self)
             act.triggered.connect(lambda _checked=False, t=tab: self._on_assistant_action_triggered(t))
@@ -311,22 +314,30 @@ class Sidebar(QWidget):
         if target is None:
             return
         self._pending_delete = target
-        what = "squad" if target.kind == "squad" else "assistant"
+        if target.kind == "squad":
+            question = self.tr("Delete the squad “{name}” and its chat? You can undo this.")
+        else:
+            question = self.tr("Delete the assistant “{name}” and its chat? You can undo this.")
         self._show_banner(
             "confirm",
-            f"Delete the {what} “{target.name}” and its chat? You can undo this.",
-            primary="Delete",
-            secondary="Cancel",
+            question.format(name=target.name),
+            primary=self.tr("Delete"),
+            secondary=self.tr("Cancel"),
         )
 
     def show_undo(self, name: str, trash_id: str) -> None:
         """Offer to undo the delete of ``name`` (moved to the trash as ``trash_id``)."""
         self._undo_trash_id = trash_id
-        self._show_banner("undo", f"Deleted “{name}”.", primary="Undo", secondary="Dismiss")
+        self._show_banner(
+            "undo",
+            self.tr("Deleted “{name}”.").format(name=name),
+            primary=self.tr("Undo"),
+            secondary=self.tr("Dismiss"),
+        )
 
     def show_message(self, text: str) -> None:
         """Show an error or note (e.g. a refused name) in the banner."""
-        self._show_banner("message", text, primary="OK", secondary="")
+        self._show_banner("message", text, primary=self.tr("OK"), secondary="")
 
     def hide_banner(self) -> None:
         self._banner_kind = ""
@@ -383,7 +394,9 @@ class Sidebar(QWidget):
             self.edit_assistant_requested.emit(target, tab)
 
     def _on_model_reset(self) -> None:
-        tip = "New assistant or squad (Ctrl+N)" if self._squad_possible() else "New assistant (Ctrl+N)"
+        tip = (
+            self.tr("New assistant or squad (Ctrl+N)") if self._squad_possible() else self.tr("New assistant (Ctrl+N)")
+        )
         self.new_button.setToolTip(tip)
 
     def _on_banner_primary_clicked(self) -> None:

@@ -11,17 +11,26 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 
 from okbot.core.workspace import Target
+from okbot.i18n import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
     from okbot.ui.app_context import AppContext
 
 log = logging.getLogger("okbot.ui.chat")
 
-UPDATING_TEXT = "Updating the summary…"
-FAILED_TEXT = "Couldn't update the summary; older messages were kept as they are. Details in View context."
+# The chat page's status line while / after compressing; shown through status_text().
+UPDATING_TEXT = QT_TRANSLATE_NOOP("SummaryUpdater", "Updating the summary…")
+FAILED_TEXT = QT_TRANSLATE_NOOP(
+    "SummaryUpdater", "Couldn't update the summary; older messages were kept as they are. Details in View context."
+)
+
+
+def status_text(source: str) -> str:
+    """``UPDATING_TEXT`` or ``FAILED_TEXT`` in the current language."""
+    return QCoreApplication.translate("SummaryUpdater", source)
 
 
 class SummaryUpdater(QObject):

@@ -5,11 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractListModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from okbot.core.workspace import Target
+from okbot.i18n import QT_TRANSLATE_NOOP
 
-KIND_LABELS = {"assistant": "Assistant", "squad": "Squad"}
+# What each kind is called; shown through kind_label (translated where shown).
+KIND_LABELS = {
+    "assistant": QT_TRANSLATE_NOOP("TargetListModel", "Assistant"),
+    "squad": QT_TRANSLATE_NOOP("TargetListModel", "Squad"),
+}
 STREAMING = "streaming"
 UNREAD = "unread"
 
@@ -110,14 +115,24 @@ class TargetListModel(QAbstractListModel):
         return False  # the row changes when the owner reloads after renaming
 
 
+def kind_label(kind: str) -> str:
+    """What a target of ``kind`` is called, in the current language ("Assistant", "Squad")."""
+    label = KIND_LABELS.get(kind)
+    return QCoreApplication.translate("TargetListModel", label) if label else kind
+
+
 def _tooltip(target: Target, status: str = "") -> str:
-    lines = [f"{KIND_LABELS.get(target.kind, target.kind)} · id: {target.id}"]
+    lines = [
+        QCoreApplication.translate("TargetListModel", "{kind} · id: {id}").format(
+            kind=kind_label(target.kind), id=target.id
+        )
+    ]
     if status == STREAMING:
-        lines.append("Replying…")
+        lines.append(QCoreApplication.translate("TargetListModel", "Replying…"))
     elif status == UNREAD:
-        lines.append("New reply")
+        lines.append(QCoreApplication.translate("TargetListModel", "New reply"))
     if target.role_line:
         lines.append(target.role_line)
     if target.problem:
-        lines.append(f"Problem: {target.problem}")
+        lines.append(QCoreApplication.translate("TargetListModel", "Problem: {problem}").format(problem=target.problem))
     return "\n".join(lines)

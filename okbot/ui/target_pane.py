@@ -4,20 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from okbot.core.workspace import Target
-from okbot.ui.target_list_model import KIND_LABELS
+from okbot.i18n import QT_TRANSLATE_NOOP
+from okbot.ui.target_list_model import kind_label
 
-NOTHING_SELECTED = "Select an assistant or squad in the sidebar."
-NOTHING_THERE = "There are no assistants yet."
-CREATE_HINT = "Press Ctrl+N or the + button to create one."
-SELECT_HINT = "Or press Ctrl+N to create a new assistant."
-UNREADABLE_HINT = (
-    "Its file could not be read, so there is no chat to show. Fix or restore the file, then select it again."
+# Shown through _text (translated where shown).
+NOTHING_SELECTED = QT_TRANSLATE_NOOP("TargetPane", "Select an assistant or squad in the sidebar.")
+NOTHING_THERE = QT_TRANSLATE_NOOP("TargetPane", "There are no assistants yet.")
+CREATE_HINT = QT_TRANSLATE_NOOP("TargetPane", "Press Ctrl+N or the + button to create one.")
+SELECT_HINT = QT_TRANSLATE_NOOP("TargetPane", "Or press Ctrl+N to create a new assistant.")
+UNREADABLE_HINT = QT_TRANSLATE_NOOP(
+    "TargetPane",
+    "Its file could not be read, so there is no chat to show. Fix or restore the file, then select it again.",
 )
+
+
+def _text(source: str) -> str:
+    return QCoreApplication.translate("TargetPane", source)
 
 
 class TargetPane(QWidget):
@@ -63,16 +70,15 @@ class TargetPane(QWidget):
         self._target = target
         if target is None:
             self.title.setText("OkBot")
-            self.subtitle.setText(NOTHING_THERE if empty_workspace else NOTHING_SELECTED)
+            self.subtitle.setText(_text(NOTHING_THERE if empty_workspace else NOTHING_SELECTED))
             self.problem.clear()
             self.problem.hide()
-            self.body.setText(CREATE_HINT if empty_workspace else SELECT_HINT)
+            self.body.setText(_text(CREATE_HINT if empty_workspace else SELECT_HINT))
             return
-        kind = KIND_LABELS.get(target.kind, target.kind)
         self.title.setText(target.name)
         detail = target.role_line or (target.meta.get("description") if target.kind == "squad" else "")
-        subtitle = f"{kind} “{target.name}” is selected."
+        subtitle = self.tr("{kind} “{name}” is selected.").format(kind=kind_label(target.kind), name=target.name)
         self.subtitle.setText(f"{subtitle}\n{detail}" if isinstance(detail, str) and detail else subtitle)
         self.problem.setText(f"⚠ {target.problem}" if target.problem else "")
         self.problem.setVisible(bool(target.problem))
-        self.body.setText(UNREADABLE_HINT if target.problem else "")
+        self.body.setText(_text(UNREADABLE_HINT) if target.problem else "")

@@ -128,17 +128,21 @@ class TokenBar(QWidget):
     def caption(self) -> str:
         """The line above the bar: total against the window and the threshold."""
         if not self._window:
-            return "No token counts yet"
+            return self.tr("No token counts yet")
         approx = "≈ " if self._approximate else ""
         total = self.shown_total
         pct = 100.0 * total / self._window
-        over = " — over the window!" if total > self._window else ""
         share = 100.0 * self._threshold / self._window
         label = f"{self._label}: " if self._label else ""
-        return (
-            f"{label}{approx}{_fmt(total)} of {_fmt(self._window)} tokens ({pct:.1f}%) · "
-            f"compression at {_fmt(self._threshold)} ({share:.0f}%){over}"
+        caption = self.tr("{total} of {window} tokens ({pct}%) · compression at {threshold} ({share}%)").format(
+            total=_fmt(total),
+            window=_fmt(self._window),
+            pct=f"{pct:.1f}",
+            threshold=_fmt(self._threshold),
+            share=f"{share:.0f}",
         )
+        over = self.tr(" — over the window!") if total > self._window else ""
+        return f"{label}{approx}{caption}{over}"
 
     # -- geometry ----------------------------------------------------------------------------
     def _legend_entries(self) -> list[tuple[BarSegment, str]]:
@@ -265,7 +269,11 @@ class TokenBar(QWidget):
             else:
                 seg = self._segments[index]
                 share = 100.0 * seg.tokens / self._window if self._window else 0.0
-                lines = [f"{seg.name}: {_fmt(seg.tokens)} tokens ({share:.1f}% of the window)"]
+                lines = [
+                    self.tr("{name}: {tokens} tokens ({share}% of the window)").format(
+                        name=seg.name, tokens=_fmt(seg.tokens), share=f"{share:.1f}"
+                    )
+                ]
                 if seg.detail:
                     lines.append(seg.detail)
                 QToolTip.showText(event.globalPos(), "\n".join(lines), self)

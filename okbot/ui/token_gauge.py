@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import QObject, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -43,10 +43,23 @@ class GaugeReading:
 
     @property
     def tooltip(self) -> str:
-        how = "approximate (no exact tokenizer for this model)" if self.approximate else "calibrated estimate"
-        return (
-            f"This chat's next request: about {self.tokens:,} tokens of a {self.window:,}-token window "
-            f"({self.fraction:.0%}); {how}.\nCompression starts at {self.threshold:,} tokens."
+        if self.approximate:
+            text = QCoreApplication.translate(
+                "TokenGauge",
+                "This chat's next request: about {tokens} tokens of a {window}-token window ({percent}); "
+                "approximate (no exact tokenizer for this model).\nCompression starts at {threshold} tokens.",
+            )
+        else:
+            text = QCoreApplication.translate(
+                "TokenGauge",
+                "This chat's next request: about {tokens} tokens of a {window}-token window ({percent}); "
+                "calibrated estimate.\nCompression starts at {threshold} tokens.",
+            )
+        return text.format(
+            tokens=f"{self.tokens:,}",
+            window=f"{self.window:,}",
+            percent=f"{self.fraction:.0%}",
+            threshold=f"{self.threshold:,}",
         )
 
 
@@ -126,7 +139,7 @@ class TokenGauge(QWidget):
         self._pending = 0  # tokens of the files waiting to be sent with the next message
         self._problem = ""
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-        self.setToolTip("Counting tokens…")
+        self.setToolTip(self.tr("Counting tokens…"))
 
     @property
     def reading(self) -> GaugeReading | None:
@@ -138,7 +151,7 @@ class TokenGauge(QWidget):
     def text(self) -> str:
         """The label as painted (``…`` before the first reading)."""
         if self._problem:
-            return "tokens: ?"
+            return self.tr("tokens: ?")
         reading = self.reading
         return reading.label if reading else "…"
 
@@ -155,7 +168,9 @@ class TokenGauge(QWidget):
             return
         tip = reading.tooltip
         if self._pending:
-            tip += f"\nIncludes about {self._pending:,} tokens of the files attached to the next message."
+            tip += "\n" + self.tr("Includes about {n} tokens of the files attached to the next message.").format(
+                n=f"{self._pending:,}"
+            )
         self.setToolTip(tip)
         self.setAccessibleDescription(tip)
 
@@ -167,7 +182,7 @@ class TokenGauge(QWidget):
 
     def set_problem(self, message: str) -> None:
         self._problem = message
-        self.setToolTip(f"Could not count this chat's tokens: {message}")
+        self.setToolTip(self.tr("Could not count this chat's tokens: {error}").format(error=message))
         self.update()
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)

@@ -220,4 +220,4 @@ class TurnWorker(QObject):
             self.failed.emit(str(exc))
             return
         log.error("turn crashed", exc_info=exc)
-        self.failed.emit(f"Something went wrong in OkBot: {exc}")
+        self.failed.emit(self.tr("Something went wrong in OkBot: {error}").format(error=exc))

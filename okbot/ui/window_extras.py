@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from okbot.core.workspace import Target
@@ -38,7 +39,11 @@ def make_settings_dialog(ctx: AppContext, parent: QWidget, current_target: Targe
     except ImportError as exc:
         log.warning("Settings are not available: %s", exc)
         QMessageBox.information(
-            parent, "Settings", "The Settings window is not available in this build; use `okbot config set`."
+            parent,
+            QCoreApplication.translate("window_extras", "Settings"),
+            QCoreApplication.translate(
+                "window_extras", "The Settings window is not available in this build; use `okbot config set`."
+            ),
         )
         return None
     return SettingsDialog(ctx, current_target=current_target, parent=parent)

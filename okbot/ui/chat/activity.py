@@ -86,10 +86,15 @@ class WorkingLine(QLabel):
         for member, (name, _task) in self._working.items():
             slot = self._roster.slot(member) if self._roster is not None else home_slot(member)
             parts.append(f'<b style="color:{speaker_color(colors, slot).name()}">{escape(name)}</b>')
-        verb = " is working" if len(parts) == 1 else " are working"
-        joined = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+        if len(parts) == 1:
+            working = self.tr("{name} is working").format(name=parts[0])
+        else:
+            # the list separator is the language's own (", " / "、")
+            working = self.tr("{names} and {last} are working").format(
+                names=self.tr(", ").join(parts[:-1]), last=parts[-1]
+            )
         dots = "." * (1 + self._tick % 3)
-        return f'<span style="color:{colors.muted.name()}">{joined}{verb}{dots}</span>'
+        return f'<span style="color:{colors.muted.name()}">{working}{dots}</span>'
 
     def _on_timer_timeout(self) -> None:
         self._tick += 1

@@ -29,7 +29,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTextBrowser, QWidget
 
 from okbot.ui.chat.colors import ChatColors, avatar_colors, speaker_border, speaker_color
-from okbot.ui.chat.layout import BUTTON_PAD, Action, LayoutBuilder, RowData, RowLayout
+from okbot.ui.chat.layout import BUTTON_PAD, Action, LayoutBuilder, RowData, RowLayout, copied_label
 from okbot.ui.chat.markdown import CODE_HEADER
 from okbot.ui.chat.model import ChatModel
 from okbot.ui.chat.syntax import CodeHighlighter
@@ -353,7 +353,7 @@ class ChatDelegate(QStyledItemDelegate):
             header = QRectF(box.left() + 12, box.top(), box.width() - 24, CODE_HEADER)
             painter.setFont(builder.small)
             painter.setPen(colors.code_header)
-            painter.drawText(header, _LEFT, code.language or "code")
+            painter.drawText(header, _LEFT, code.language or self.tr("code"))
         for action in layout.actions:
             if action.name == "copy_code":
                 self._paint_button(painter, action, colors, key, quiet=True)
@@ -386,7 +386,7 @@ class ChatDelegate(QStyledItemDelegate):
         assert builder is not None
         hot = self.hover_action == (action.name, action.payload) and self.hover_key == key
         flashed = self.flash is not None and self.flash == (key, action.name, action.payload)
-        label = "Copied ✓" if flashed else action.label
+        label = copied_label() if flashed else action.label
         rect = action.rect
         if quiet:
             if hot:

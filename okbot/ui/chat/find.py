@@ -307,7 +307,7 @@ class ChatFinder(QObject):
             return
         if not isinstance(exc, (OkBotError, OSError)):
             raise exc
-        self.error = f"Could not search: {exc}"
+        self.error = self.tr("Could not search: {error}").format(error=exc)
         self.done = True
         self.changed.emit()
 

@@ -30,7 +30,7 @@ class FindBar(QFrame):
         self.setAutoFillBackground(True)
         self.edit = QLineEdit(self)
         self.edit.setObjectName("chatFindEdit")
-        self.edit.setPlaceholderText("Find in chat")
+        self.edit.setPlaceholderText(self.tr("Find in chat"))
         self.edit.setClearButtonEnabled(True)
         self.edit.setMinimumWidth(200)
         self.edit.installEventFilter(self)
@@ -38,9 +38,9 @@ class FindBar(QFrame):
         self.count.setObjectName("chatFindCount")
         self.count.setMinimumWidth(72)
         self.count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.older = self._button("↑", "Older match (Enter)", self.next_requested.emit)
-        self.newer = self._button("↓", "Newer match (Shift+Enter)", self.previous_requested.emit)
-        self.close_button = self._button("✕", "Close (Esc)", self.close_bar)
+        self.older = self._button("↑", self.tr("Older match (Enter)"), self.next_requested.emit)
+        self.newer = self._button("↓", self.tr("Newer match (Shift+Enter)"), self.previous_requested.emit)
+        self.close_button = self._button("✕", self.tr("Close (Esc)"), self.close_bar)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 5, 5, 5)
         layout.setSpacing(4)
@@ -95,16 +95,16 @@ class FindBar(QFrame):
         """Show where the user is: ``current`` (0-based, -1 none) of ``total`` matches, ``done`` when all are known."""
         more = "" if done else "…"
         if error:
-            text = "Search failed"
+            text = self.tr("Search failed")
             self.count.setToolTip(error)
         elif not self.edit.text():
             text = ""
         elif total == 0:
-            text = "No matches" if done else "Searching…"
+            text = self.tr("No matches") if done else self.tr("Searching…")
         elif current < 0:
-            text = f"{total:,}{more} found"
+            text = self.tr("{total} found").format(total=f"{total:,}{more}")
         else:
-            text = f"{current + 1:,} of {total:,}{more}"
+            text = self.tr("{current} of {total}").format(current=f"{current + 1:,}", total=f"{total:,}{more}")
         self.count.setText(text)
         self.older.setEnabled(total > 0)
         self.newer.setEnabled(total > 0)

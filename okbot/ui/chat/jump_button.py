@@ -10,10 +10,11 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QAbstractButton, QWidget
 
+from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.ui.chat.colors import ChatColors
 
-JUMP_TEXT = "Jump to latest ↓"
-NEW_TEXT = "New messages ↓"
+JUMP_TEXT = QT_TRANSLATE_NOOP("JumpButton", "Jump to latest ↓")  # both translated where shown
+NEW_TEXT = QT_TRANSLATE_NOOP("JumpButton", "New messages ↓")
 PAD_X, HEIGHT = 14, 30
 
 
@@ -25,8 +26,8 @@ class JumpButton(QAbstractButton):
         self.setObjectName("chatJumpButton")
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.setText(JUMP_TEXT)
-        self.setToolTip("Scroll to the newest message")
+        self.setText(self.tr(JUMP_TEXT))
+        self.setToolTip(self.tr("Scroll to the newest message"))
         self.new_content = False
         self.hide()
 
@@ -34,7 +35,7 @@ class JumpButton(QAbstractButton):
         """Say "New messages" (something arrived while scrolled up) or plain "Jump to latest"."""
         if new != self.new_content:
             self.new_content = new
-            self.setText(NEW_TEXT if new else JUMP_TEXT)
+            self.setText(self.tr(NEW_TEXT if new else JUMP_TEXT))
             self.resize(self.sizeHint())
             self.update()
 

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF
 from PySide6.QtGui import QFont, QFontMetricsF, QTextCharFormat, QTextDocument, QTextTable
 
 from okbot.core import chat_text
@@ -20,6 +20,7 @@ from okbot.core.attachments import attachment_line
 from okbot.core.items import is_delegation, is_member_answer, split_app_note
 from okbot.core.messages import task_text
 from okbot.core.roster import SquadInfo
+from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.ui.chat.colors import ChatColors, syntax_colors
 from okbot.ui.chat.markdown import CODE_HEADER, CodeBlock, code_blocks, make_document, style_document
 from okbot.ui.chat.syntax import CodeHighlighter, char_formats
@@ -37,13 +38,23 @@ BUTTON_PAD = 8
 TOOL_H = 24
 DIVIDER_H = 36
 DELEGATION_BELOW = 8  # space under a delegation row (the next speaker's name needs air)
-RETRY_LABEL = "↻  Retry"
+RETRY_LABEL = QT_TRANSLATE_NOOP("ChatLayout", "↻  Retry")  # labels here are translated by _tr where laid out
 COLLAPSE_LINES = 25  # a message taller than this many lines of text shows collapsed, with "Show more"
 COLLAPSED_LINES = 14  # how much of it shows then
 MORE_H = 26  # the "Show more" / "Show less" strip at the bottom of a long message
-MORE_LABEL, LESS_LABEL = "Show more ▾", "Show less ▴"
+MORE_LABEL, LESS_LABEL = QT_TRANSLATE_NOOP("ChatLayout", "Show more ▾"), QT_TRANSLATE_NOOP("ChatLayout", "Show less ▴")
 THOUGHT_H = 24  # the "Thought for 12 s ▸" line at the top of a reply with reasoning
 THOUGHT_GAP = 6  # between the unfolded reasoning and the answer
+
+
+def _tr(text: str) -> str:
+    """``text`` (a label of a chat row) in the current language."""
+    return QCoreApplication.translate("ChatLayout", text)
+
+
+def copied_label() -> str:
+    """A Copy button's label just after it copied (its width is reserved from the start)."""
+    return QCoreApplication.translate("ChatLayout", "Copied ✓")
 
 
 @dataclass
@@ -215,7 +226,7 @@ class LayoutBuilder:
         if thought_doc is not None:
             content_w = max(content_w, thought_doc.textWidth() + 12)
             thought_h += thought_doc.size().height() + 4
-        retry_w = self._button_w(RETRY_LABEL, bold=True) + 12 if data.retryable else 0.0
+        retry_w = self._button_w(_tr(RETRY_LABEL), bold=True) + 12 if data.retryable else 0.0
         if status:
             content_w = max(content_w, min(max_w - 2 * PAD_X, self.sfm.horizontalAdvance(status) + 20 + retry_w))
         doc_h = doc.size().height() if doc is not None else 0.0
@@ -242,7 +253,7 @@ class LayoutBuilder:
         out.codes = codes
         self._copy_code_actions(out)
         if long:
-            label = LESS_LABEL if data.expanded else MORE_LABEL
+            label = _tr(LESS_LABEL if data.expanded else MORE_LABEL)
             rect = QRectF(bx + PAD_X - BUTTON_PAD, y + PAD_Y + doc_h + 2, self._button_w(label), MORE_H - 4)
             out.more = Action("toggle", rect, label)
             out.actions.append(out.more)
@@ -302,7 +313,9 @@ class LayoutBuilder:
                 y += self.sfm.height() + 4
             if data.info is not None:
                 out.slot = data.info.slot
-                out.author_note = "to the captain" if data.info.to_captain else ""
+                out.author_note = (
+                    QCoreApplication.translate("ChatLayout", "to the captain") if data.info.to_captain else ""
+                )
         return x, col_w, y
 
     def _text_and_status(self, out: RowLayout, item: dict[str, Any], style: str) -> tuple[str, str]:
@@ -317,7 +330,7 @@ class LayoutBuilder:
         if is_member_answer(item):
             text, note = split_app_note(text)
             if not item.get("ok", True):
-                status = note or "The member's answer failed"
+                status = note or QCoreApplication.translate("ChatLayout", "The member's answer failed")
                 out.status_error = "stopped by the user" not in status
         if style == "user" and (files := attachment_line(item)):  # the files sent with it: name · size
             text = f"{text}\n\n{files}" if text else files
@@ -346,8 +359,8 @@ class LayoutBuilder:
             if out.collapsed and code.rect.top() + CODE_HEADER > out.shown_h:
                 continue  # its header is in the hidden part
             box = code.rect.translated(out.doc_pos)
-            label = "Copy"
-            w = self.sfm.horizontalAdvance("Copied ✓") + 2 * BUTTON_PAD
+            label = QCoreApplication.translate("ChatLayout", "Copy")
+            w = max(self.sfm.horizontalAdvance(copied_label()), self.sfm.horizontalAdvance(label)) + 2 * BUTTON_PAD
             rect = QRectF(box.right() - w - 4, box.top() + 3, w, CODE_HEADER - 6)
             out.actions.append(Action("copy_code", rect, label, i))
 
@@ -359,17 +372,21 @@ class LayoutBuilder:
         out.status_rect = QRectF(bx + PAD_X, sy, bubble_w - 2 * PAD_X - retry_w, STATUS_H)
         if retryable:
             rect = QRectF(out.bubble.right() - PAD_X - retry_w + 12, sy + 1, retry_w - 12, STATUS_H - 2)
-            out.actions.append(Action("retry", rect, RETRY_LABEL))
+            out.actions.append(Action("retry", rect, _tr(RETRY_LABEL)))
 
     def _footer(self, out: RowLayout, item: dict[str, Any], user: bool, y: float, changeable: bool) -> None:
         h = self.sfm.height() + 6
         top = y + (FOOTER - h) / 2 + 1
         out.footer_time = chat_text.time_label(str(item.get("ts") or ""))
-        parts: list[tuple[str, str]] = [("copy", "Copy")]
+        parts: list[tuple[str, str]] = [("copy", QCoreApplication.translate("ChatLayout", "Copy"))]
         if changeable:
-            parts.append(("edit", "Edit") if user else ("regenerate", "↻ Regenerate"))
+            parts.append(
+                ("edit", QCoreApplication.translate("ChatLayout", "Edit"))
+                if user
+                else ("regenerate", QCoreApplication.translate("ChatLayout", "↻ Regenerate"))
+            )
         if user:
-            parts.append(("view_context", "View context"))
+            parts.append(("view_context", QCoreApplication.translate("ChatLayout", "View context")))
         widths = [self._button_w(label) for _, label in parts]
         time_w = self.sfm.horizontalAdvance(out.footer_time) + 6 if out.footer_time else 0.0
         if user:  # right-aligned under the bubble: [time] [Copy] [View context]
@@ -460,7 +477,11 @@ class LayoutBuilder:
         out.label_rect = QRectF(x + 24, 3, line_w - 32, TOOL_H - 2)
         y = out.bubble.bottom()
         if data.expanded:
-            doc = self.plain_doc(detail.strip() or "(no task)", self.font, min(w, 720.0) - 2 * PAD_X)
+            doc = self.plain_doc(
+                detail.strip() or QCoreApplication.translate("ChatLayout", "(no task)"),
+                self.font,
+                min(w, 720.0) - 2 * PAD_X,
+            )
             ideal = math.ceil(doc.idealWidth()) + 1
             if ideal < doc.textWidth():
                 doc.setTextWidth(ideal)
@@ -501,7 +522,7 @@ class LayoutBuilder:
         out.bubble = QRectF(col_x, 0, col_w, DIVIDER_H)
         y = float(DIVIDER_H)
         if data.expanded:
-            text = summary.strip() or "_The summary is empty._"
+            text = summary.strip() or "_{}_".format(QCoreApplication.translate("ChatLayout", "The summary is empty."))
             doc = self.markdown_doc(text, col_w - 2 * PAD_X)
             out.doc = doc
             out.codes = code_blocks(doc, text)
@@ -517,12 +538,21 @@ class LayoutBuilder:
 def thought_label(item: dict[str, Any], shown: bool = False) -> str:
     """ "Thought for 12 s ▸" (``▾`` unfolded); "Thinking… 4 s" while the reply still thinks."""
     seconds = item.get("reasoningSeconds")
-    count = f" {max(1, round(seconds))} s" if isinstance(seconds, (int, float)) else ""
+    n = max(1, round(seconds)) if isinstance(seconds, (int, float)) else None
     if item.get("thinking"):
-        return f"Thinking…{count}"
+        return (
+            QCoreApplication.translate("ChatLayout", "Thinking… {n} s").format(n=n)
+            if n is not None
+            else QCoreApplication.translate("ChatLayout", "Thinking…")
+        )
+    label = (
+        QCoreApplication.translate("ChatLayout", "Thought for {n} s").format(n=n)
+        if n is not None
+        else QCoreApplication.translate("ChatLayout", "Thought")
+    )
     if item.get("status") == "streaming":
-        return f"Thought for{count} ▸" if count else "Thought ▸"
-    return (f"Thought for{count}" if count else "Thought") + (" ▾" if shown else " ▸")
+        return label + " ▸"
+    return label + (" ▾" if shown else " ▸")
 
 
 def _has_table(doc: QTextDocument) -> bool:

@@ -522,7 +522,7 @@ class ChatModel(QAbstractListModel):
             log.error("reading the session failed", exc_info=exc)
         self.beginResetModel()
         self._loading = False
-        self._error = f"This conversation could not be read: {exc}"
+        self._error = self.tr("This conversation could not be read: {error}").format(error=exc)
         self.endResetModel()
         self.load_failed.emit(self._error)
 

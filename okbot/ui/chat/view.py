@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import (
+    QCoreApplication,
     QEvent,
     QItemSelection,
     QItemSelectionModel,
@@ -51,6 +52,7 @@ from okbot.core.roster import SquadRoster
 from okbot.core.session import SessionStore
 from okbot.core.session.branches import is_marker
 from okbot.core.summary import SessionSummary
+from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.ui.chat.delegate import ChatDelegate
 from okbot.ui.chat.find import ChatFinder
 from okbot.ui.chat.find_bar import FindBar
@@ -64,8 +66,8 @@ _Index = QModelIndex | QPersistentModelIndex
 _Hint = QAbstractItemView.ScrollHint
 ESTIMATE = 90  # height of a row not shown yet
 FLASH_MS = 1400  # how long "Copied ✓" stays
-LOADING_TEXT = "Loading the conversation…"
-EMPTY_TEXT = "No messages yet. Write one below to start."
+LOADING_TEXT = QT_TRANSLATE_NOOP("ChatView", "Loading the conversation…")  # both translated where painted
+EMPTY_TEXT = QT_TRANSLATE_NOOP("ChatView", "No messages yet. Write one below to start.")
 OVERLAY_MARGIN = 14  # the find bar and the jump button float this far from the view's edges
 FIND_BAR_W = 430
 
@@ -91,7 +93,7 @@ class ChatView(QAbstractItemView):
         self._keep_anchor = False  # a version switch: the next reset keeps the rows where they are
         self._programmatic = False
         self._pressed: tuple[int, Action] | None = None
-        self._placeholder = EMPTY_TEXT
+        self._placeholder = QCoreApplication.translate("ChatView", EMPTY_TEXT)
         super().__init__(parent)
         self._jump = JumpButton(self.viewport())  # first: laying out rows places it
         self._jump.clicked.connect(self._on_jump_clicked)
@@ -559,7 +561,8 @@ class ChatView(QAbstractItemView):
             QTimer.singleShot(0, self._relayout)
 
     def _paint_placeholder(self, painter: QPainter) -> None:
-        text = LOADING_TEXT if self._chat.loading else (self._chat.error or self._placeholder)
+        loading = QCoreApplication.translate("ChatView", LOADING_TEXT)
+        text = loading if self._chat.loading else (self._chat.error or self._placeholder)
         painter.setPen(self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
         rect = self.viewport().rect().adjusted(40, 0, -40, 0)
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, text)
@@ -655,22 +658,22 @@ class ChatView(QAbstractItemView):
         kind = self._chat.row_kind(row)
         item = self._chat.item(row) or {}
         if kind == DIVIDER:
-            label = "Hide summary" if self._chat.is_expanded(row) else "Show summary"
+            label = self.tr("Hide summary") if self._chat.is_expanded(row) else self.tr("Show summary")
             menu.addAction(label, lambda: self._toggle(row))
-            menu.addAction("Copy summary", lambda: self.copy_row(row))
+            menu.addAction(self.tr("Copy summary"), lambda: self.copy_row(row))
             return menu
-        menu.addAction("Copy message", lambda: self.copy_row(row))
-        menu.addAction("Select text", lambda: self.select_text(row))
+        menu.addAction(self.tr("Copy message"), lambda: self.copy_row(row))
+        menu.addAction(self.tr("Select text"), lambda: self.select_text(row))
         more = self._layout_of(row).more
         if more is not None:
             menu.addAction(more.label, lambda: self._toggle(row))
         if item.get("type") == "tool_call" or (item.get("type") == "tool_result" and not is_member_answer(item)):
-            label = "Hide details" if self._chat.is_expanded(row) else "Show details"
+            label = self.tr("Hide details") if self._chat.is_expanded(row) else self.tr("Show details")
             menu.addAction(label, lambda: self._toggle(row))
         if item.get("type") == "user" and self.developer_mode():
-            menu.addAction("View context", lambda: self.view_context_requested.emit(int(item["id"])))
+            menu.addAction(self.tr("View context"), lambda: self.view_context_requested.emit(int(item["id"])))
         if self._chat.data(self._chat.index(row, 0), ChatModel.RetryableRole):
-            menu.addAction("Retry", self.retry_requested.emit)
+            menu.addAction(self.tr("Retry"), self.retry_requested.emit)
         self._version_menu(menu, row, item)
         return menu
 
@@ -679,11 +682,13 @@ class ChatView(QAbstractItemView):
         kind = item.get("type")
         if kind not in ("user", "assistant") or (kind == "user" and item.get("source") != "user"):
             return
-        name, label = ("edit", "Edit and resend") if kind == "user" else ("regenerate", "Regenerate")
+        name, label = ("edit", self.tr("Edit and resend")) if kind == "user" else ("regenerate", self.tr("Regenerate"))
         if self._chat.data(self._chat.index(row, 0), ChatModel.ChangeableRole):
             menu.addAction(label, lambda: self._version_action(row, Action(name, QRectF())))
         elif self._chat.summary.covered_through_id >= int(item.get("id", 0)):
-            why = menu.addAction(f"{label} — not for summarized messages: send a new message instead")
+            why = menu.addAction(
+                self.tr("{action} — not for summarized messages: send a new message instead").format(action=label)
+            )
             why.setEnabled(False)
 
     # ------------------------------------------------------------------ actions
