@@ -2,6 +2,73 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>ApprovalCard</name>
+    <message>
+        <source>The assistant wants to search this chat&apos;s full original record.</source>
+        <translation>助手想要搜索这个对话的完整原始记录。</translation>
+    </message>
+    <message>
+        <source>The assistant wants to read a file.</source>
+        <translation>助手想要读取一个文件。</translation>
+    </message>
+    <message>
+        <source>The assistant wants to list a folder.</source>
+        <translation>助手想要列出一个文件夹的内容。</translation>
+    </message>
+    <message>
+        <source>The assistant wants to write a file.</source>
+        <translation>助手想要写入一个文件。</translation>
+    </message>
+    <message>
+        <source>The assistant wants to edit a file.</source>
+        <translation>助手想要编辑一个文件。</translation>
+    </message>
+    <message>
+        <source>The assistant wants to run a command on this computer.</source>
+        <translation>助手想要在这台电脑上运行一条命令。</translation>
+    </message>
+    <message>
+        <source>The assistant wants to fetch a web page.</source>
+        <translation>助手想要获取一个网页。</translation>
+    </message>
+    <message>
+        <source>The assistant wants to use {tool} from the MCP server “{server}”.</source>
+        <translation>助手想要使用 MCP 服务器“{server}”的 {tool}。</translation>
+    </message>
+    <message>
+        <source>The assistant wants to use the tool “{name}”.</source>
+        <translation>助手想要使用工具“{name}”。</translation>
+    </message>
+    <message>
+        <source>Allow this tool call?</source>
+        <translation>允许这次工具调用吗？</translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation>允许一次</translation>
+    </message>
+    <message>
+        <source>Always allow</source>
+        <translation>总是允许</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Always allow {tool}</source>
+        <translation>总是允许 {tool}</translation>
+    </message>
+    <message>
+        <source>Denied in {time} if unanswered · {n} more waiting</source>
+        <translation>{time} 后未答复将自动拒绝 · 还有 {n} 个在等待</translation>
+    </message>
+    <message>
+        <source>Denied in {time} if unanswered</source>
+        <translation>{time} 后未答复将自动拒绝</translation>
+    </message>
+</context>
+<context>
     <name>AssistantDialog</name>
     <message>
         <source>Memories</source>
@@ -50,6 +117,325 @@
     <message>
         <source>Save the changes to {name}&apos;s SOUL.md?</source>
         <translation>保存对 {name} 的 SOUL.md 所做的更改吗？</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentChips</name>
+    <message>
+        <source>≈{n} tokens</source>
+        <translation>≈{n} 个 token</translation>
+    </message>
+    <message>
+        <source>{name} is not a file</source>
+        <translation>{name} 不是文件</translation>
+    </message>
+    <message>
+        <source>{name} is over {size}</source>
+        <translation>{name} 超过了 {size}</translation>
+    </message>
+    <message>
+        <source>{name} cannot be read: {error}</source>
+        <translation>无法读取 {name}：{error}</translation>
+    </message>
+    <message>
+        <source>⚠ {chip} · {model} cannot read images</source>
+        <translation>⚠ {chip} · {model} 无法读取图片</translation>
+    </message>
+    <message>
+        <source>Remove the image or pick a vision model; sending with it is refused</source>
+        <translation>请移除图片或选择支持视觉的模型；带着它发送会被拒绝</translation>
+    </message>
+    <message>
+        <source>Remove {name}</source>
+        <translation>移除 {name}</translation>
+    </message>
+</context>
+<context>
+    <name>ChatDelegate</name>
+    <message>
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+</context>
+<context>
+    <name>ChatExporter</name>
+    <message>
+        <source>Export “{name}”</source>
+        <translation>导出“{name}”</translation>
+    </message>
+    <message>
+        <source>Markdown</source>
+        <translation>Markdown</translation>
+    </message>
+    <message>
+        <source>JSON — the records as they are</source>
+        <translation>JSON——原样的记录</translation>
+    </message>
+    <message>
+        <source>Cannot write {file}: {error}</source>
+        <translation>无法写入 {file}：{error}</translation>
+    </message>
+    <message>
+        <source>Cannot write the file: {error}</source>
+        <translation>无法写入文件：{error}</translation>
+    </message>
+    <message>
+        <source>The export failed: {error}</source>
+        <translation>导出失败：{error}</translation>
+    </message>
+    <message>
+        <source>Exported {n} item to {path}</source>
+        <translation>已将 {n} 条记录导出到 {path}</translation>
+    </message>
+    <message>
+        <source>Exported {n} items to {path}</source>
+        <translation>已将 {n} 条记录导出到 {path}</translation>
+    </message>
+</context>
+<context>
+    <name>ChatFinder</name>
+    <message>
+        <source>Could not search: {error}</source>
+        <translation>无法搜索：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>ChatLayout</name>
+    <message>
+        <source>↻  Retry</source>
+        <translation>↻  重试</translation>
+    </message>
+    <message>
+        <source>Show more ▾</source>
+        <translation>展开更多 ▾</translation>
+    </message>
+    <message>
+        <source>Show less ▴</source>
+        <translation>收起 ▴</translation>
+    </message>
+    <message>
+        <source>Copied ✓</source>
+        <translation>已复制 ✓</translation>
+    </message>
+    <message>
+        <source>to the captain</source>
+        <translation>回复队长</translation>
+    </message>
+    <message>
+        <source>The member&apos;s answer failed</source>
+        <translation>成员的回复失败了</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <source>↻ Regenerate</source>
+        <translation>↻ 重新生成</translation>
+    </message>
+    <message>
+        <source>View context</source>
+        <translation>查看上下文</translation>
+    </message>
+    <message>
+        <source>(no task)</source>
+        <translation>（无任务）</translation>
+    </message>
+    <message>
+        <source>The summary is empty.</source>
+        <translation>摘要为空。</translation>
+    </message>
+    <message>
+        <source>Thinking… {n} s</source>
+        <translation>思考中… {n} 秒</translation>
+    </message>
+    <message>
+        <source>Thinking…</source>
+        <translation>思考中…</translation>
+    </message>
+    <message>
+        <source>Thought for {n} s</source>
+        <translation>思考了 {n} 秒</translation>
+    </message>
+    <message>
+        <source>Thought</source>
+        <translation>已思考</translation>
+    </message>
+</context>
+<context>
+    <name>ChatModel</name>
+    <message>
+        <source>This conversation could not be read: {error}</source>
+        <translation>无法读取这个对话：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>ChatPage</name>
+    <message>
+        <source>You stopped the reply; what arrived is kept.</source>
+        <translation>你停止了回复；已收到的内容会保留。</translation>
+    </message>
+    <message>
+        <source>Say hello to {name}. Your conversation is saved as you go.</source>
+        <translation>和 {name} 打个招呼吧。对话会随时自动保存。</translation>
+    </message>
+    <message>
+        <source>The squad&apos;s captain answers with the default model (Settings → Models). Each member answers with its own model: pick it in that assistant&apos;s chat.</source>
+        <translation>小队的队长使用默认模型回复（设置 → 模型）。每位成员使用自己的模型回复：请在该助手的对话中选择。</translation>
+    </message>
+    <message>
+        <source>Squad…</source>
+        <translation>小队…</translation>
+    </message>
+    <message>
+        <source>Assistant…</source>
+        <translation>助手…</translation>
+    </message>
+    <message>
+        <source>Members, roles and the captain</source>
+        <translation>成员、角色和队长</translation>
+    </message>
+    <message>
+        <source>Persona (SOUL.md), memories, skills and what it learnt (Evolution)</source>
+        <translation>人设（SOUL.md）、记忆、技能以及它学到的东西（进化）</translation>
+    </message>
+    <message>
+        <source>Export chat…</source>
+        <translation>导出对话…</translation>
+    </message>
+    <message>
+        <source>More for this chat</source>
+        <translation>此对话的更多操作</translation>
+    </message>
+    <message>
+        <source>Note: {message}</source>
+        <translation>提示：{message}</translation>
+    </message>
+    <message>
+        <source>⚠ The model was not changed: {error}</source>
+        <translation>⚠ 模型未更改：{error}</translation>
+    </message>
+    <message>
+        <source>Exporting to {path}…</source>
+        <translation>正在导出到 {path}…</translation>
+    </message>
+</context>
+<context>
+    <name>ChatView</name>
+    <message>
+        <source>Loading the conversation…</source>
+        <translation>正在加载对话…</translation>
+    </message>
+    <message>
+        <source>No messages yet. Write one below to start.</source>
+        <translation>还没有消息。在下方写一条开始吧。</translation>
+    </message>
+    <message>
+        <source>Hide summary</source>
+        <translation>隐藏摘要</translation>
+    </message>
+    <message>
+        <source>Show summary</source>
+        <translation>显示摘要</translation>
+    </message>
+    <message>
+        <source>Copy summary</source>
+        <translation>复制摘要</translation>
+    </message>
+    <message>
+        <source>Copy message</source>
+        <translation>复制消息</translation>
+    </message>
+    <message>
+        <source>Select text</source>
+        <translation>选择文本</translation>
+    </message>
+    <message>
+        <source>Hide details</source>
+        <translation>隐藏详情</translation>
+    </message>
+    <message>
+        <source>Show details</source>
+        <translation>显示详情</translation>
+    </message>
+    <message>
+        <source>View context</source>
+        <translation>查看上下文</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Edit and resend</source>
+        <translation>编辑并重新发送</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <source>{action} — not for summarized messages: send a new message instead</source>
+        <translation>{action}——不适用于已压缩进摘要的消息：请改为发送一条新消息</translation>
+    </message>
+</context>
+<context>
+    <name>Composer</name>
+    <message>
+        <source>Message {name} — Enter to send, Shift+Enter for a new line</source>
+        <translation>给 {name} 发消息——Enter 发送，Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <source>Message {name} — Enter to send</source>
+        <translation>给 {name} 发消息——Enter 发送</translation>
+    </message>
+    <message>
+        <source>Message {name}</source>
+        <translation>给 {name} 发消息</translation>
+    </message>
+    <message>
+        <source>Message {name} — start with {mention} to ask one member</source>
+        <translation>给 {name} 发消息——以 {mention} 开头可单独询问一位成员</translation>
+    </message>
+    <message>
+        <source>Message {name} — {mention} asks one member</source>
+        <translation>给 {name} 发消息——{mention} 可单独询问一位成员</translation>
+    </message>
+    <message>
+        <source>Attach files: text, code, Markdown, PDF; images for models that read them</source>
+        <translation>添加附件：文本、代码、Markdown、PDF；支持图片的模型还可添加图片</translation>
+    </message>
+    <message>
+        <source>Attach files</source>
+        <translation>添加附件</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Text, code, PDFs and images</source>
+        <translation>文本、代码、PDF 和图片</translation>
+    </message>
+    <message>
+        <source>All files</source>
+        <translation>所有文件</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the reply (Esc)</source>
+        <translation>停止回复（Esc）</translation>
+    </message>
+    <message>
+        <source>Send (Enter)</source>
+        <translation>发送（Enter）</translation>
     </message>
 </context>
 <context>
@@ -335,6 +721,17 @@
     </message>
 </context>
 <context>
+    <name>EditBanner</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>✎ Editing your message #{id}. Sending makes it a new version: the reply and what followed are kept as the earlier version (‹ › switches back).</source>
+        <translation>✎ 正在编辑你的消息 #{id}。发送后它会成为一个新版本：原来的回复及其后的内容作为较早的版本保留（用 ‹ › 切换回去）。</translation>
+    </message>
+</context>
+<context>
     <name>EvolutionLines</name>
     <message>
         <source>Updating {name}&apos;s persona…</source>
@@ -533,6 +930,45 @@
     </message>
 </context>
 <context>
+    <name>FindBar</name>
+    <message>
+        <source>Find in chat</source>
+        <translation>在对话中查找</translation>
+    </message>
+    <message>
+        <source>Older match (Enter)</source>
+        <translation>更早的匹配（Enter）</translation>
+    </message>
+    <message>
+        <source>Newer match (Shift+Enter)</source>
+        <translation>更新的匹配（Shift+Enter）</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>关闭（Esc）</translation>
+    </message>
+    <message>
+        <source>Search failed</source>
+        <translation>搜索失败</translation>
+    </message>
+    <message>
+        <source>No matches</source>
+        <translation>无匹配</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>搜索中…</translation>
+    </message>
+    <message>
+        <source>{total} found</source>
+        <translation>找到 {total} 处</translation>
+    </message>
+    <message>
+        <source>{current} of {total}</source>
+        <translation>{current} / {total}</translation>
+    </message>
+</context>
+<context>
     <name>FirstRunPanel</name>
     <message>
         <source>Set up a model</source>
@@ -645,6 +1081,76 @@
     <message>
         <source>No local server is running ({names} checked). Start one and look again, or use a hosted API below.</source>
         <translation>没有正在运行的本地服务器（已检查 {names}）。请启动一个后重新查找，或使用下方的托管 API。</translation>
+    </message>
+</context>
+<context>
+    <name>JumpButton</name>
+    <message>
+        <source>Jump to latest ↓</source>
+        <translation>跳到最新 ↓</translation>
+    </message>
+    <message>
+        <source>New messages ↓</source>
+        <translation>有新消息 ↓</translation>
+    </message>
+    <message>
+        <source>Scroll to the newest message</source>
+        <translation>滚动到最新的消息</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>New assistant</source>
+        <translation>新助手</translation>
+    </message>
+    <message>
+        <source>{name} is not there any more (deleted since it was indexed).</source>
+        <translation>{name} 已经不在了（建立索引后被删除）。</translation>
+    </message>
+    <message>
+        <source>Could not create an assistant: {error}</source>
+        <translation>无法创建助手：{error}</translation>
+    </message>
+    <message>
+        <source>Not renamed: {error}</source>
+        <translation>未重命名：{error}</translation>
+    </message>
+    <message>
+        <source>“{name}” is replying. Stop the reply first, then delete.</source>
+        <translation>“{name}”正在回复。请先停止回复，再删除。</translation>
+    </message>
+    <message>
+        <source>Not deleted: {error}</source>
+        <translation>未删除：{error}</translation>
+    </message>
+    <message>
+        <source>Could not undo: {error}</source>
+        <translation>无法撤销：{error}</translation>
+    </message>
+    <message>
+        <source>New…</source>
+        <translation>新建…</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <source>Focus composer</source>
+        <translation>聚焦到输入框</translation>
+    </message>
+    <message>
+        <source>Search all chats…</source>
+        <translation>搜索所有对话…</translation>
+    </message>
+    <message>
+        <source>Stop reply</source>
+        <translation>停止回复</translation>
+    </message>
+    <message>
+        <source>⚠ {problem}  (+{more} more; hover for all)</source>
+        <translation>⚠ {problem}（另有 {more} 条；悬停查看全部）</translation>
     </message>
 </context>
 <context>
@@ -921,6 +1427,218 @@
     <message>
         <source>A memory holds at most {limit} characters (this one has {n}).</source>
         <translation>一条记忆最多 {limit} 个字符（这条有 {n} 个）。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPicker</name>
+    <message>
+        <source>Asking the server for its models…</source>
+        <translation>正在向服务器获取模型列表…</translation>
+    </message>
+    <message>
+        <source>⚠ Could not list the server&apos;s models: {error} Type a model name above.</source>
+        <translation>⚠ 无法列出服务器的模型：{error} 请在上方输入模型名称。</translation>
+    </message>
+    <message>
+        <source>The server lists no models.</source>
+        <translation>服务器没有列出任何模型。</translation>
+    </message>
+    <message>
+        <source>{n} model on this server.</source>
+        <translation>此服务器上有 {n} 个模型。</translation>
+    </message>
+    <message>
+        <source>{n} models on this server.</source>
+        <translation>此服务器上有 {n} 个模型。</translation>
+    </message>
+    <message>
+        <source>{name} talks to {model} (its own). Click to pick another model for {name}.</source>
+        <translation>{name} 使用 {model}（它自己的模型）。点击为 {name} 选择其他模型。</translation>
+    </message>
+    <message>
+        <source>{name} talks to {model} (the default, from Settings → Models). Click to pick another model for {name}.</source>
+        <translation>{name} 使用 {model}（默认模型，见设置 → 模型）。点击为 {name} 选择其他模型。</translation>
+    </message>
+    <message>
+        <source>Captain: {model}</source>
+        <translation>队长：{model}</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPopup</name>
+    <message>
+        <source>Type a model name, or filter the list</source>
+        <translation>输入模型名称，或筛选列表</translation>
+    </message>
+    <message>
+        <source>Model for {name}</source>
+        <translation>{name} 的模型</translation>
+    </message>
+    <message>
+        <source>Use the default ({model})</source>
+        <translation>使用默认模型（{model}）</translation>
+    </message>
+</context>
+<context>
+    <name>SearchDialog</name>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>a tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>a tool call</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <source>an earlier version, since replaced</source>
+        <translation>较早的版本，已被替换</translation>
+    </message>
+    <message>
+        <source>%-d %b %Y %H:%M</source>
+        <translation>%Y年%-m月%-d日 %H:%M</translation>
+    </message>
+    <message>
+        <source>Search all chats</source>
+        <translation>搜索所有对话</translation>
+    </message>
+    <message>
+        <source>Search the messages of every chat</source>
+        <translation>搜索所有对话中的消息</translation>
+    </message>
+    <message>
+        <source>Updating the search index…</source>
+        <translation>正在更新搜索索引…</translation>
+    </message>
+    <message>
+        <source>Building the search index from your chats… {percent}%</source>
+        <translation>正在根据你的对话建立搜索索引… {percent}%</translation>
+    </message>
+    <message>
+        <source>Another OkBot is updating the index; the newest messages may be missing.</source>
+        <translation>另一个 OkBot 正在更新索引；最新的消息可能搜不到。</translation>
+    </message>
+    <message>
+        <source>The search index could not be updated: {error}</source>
+        <translation>无法更新搜索索引：{error}</translation>
+    </message>
+    <message>
+        <source> (still indexing)</source>
+        <translation>（仍在建立索引）</translation>
+    </message>
+    <message>
+        <source>No messages found{more}.</source>
+        <translation>没有找到消息{more}。</translation>
+    </message>
+    <message>
+        <source>the newest {n} found{more} — Enter opens the chat there</source>
+        <translation>找到的最新 {n} 条{more}——按 Enter 打开对话并定位到该处</translation>
+    </message>
+    <message>
+        <source>{n} found{more} — Enter opens the chat there</source>
+        <translation>找到 {n} 条{more}——按 Enter 打开对话并定位到该处</translation>
+    </message>
+    <message>
+        <source>Could not search: {error}</source>
+        <translation>无法搜索：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>Sidebar</name>
+    <message>
+        <source>squad</source>
+        <translation>小队</translation>
+    </message>
+    <message>
+        <source>Filter chats</source>
+        <translation>筛选对话</translation>
+    </message>
+    <message>
+        <source>Search the messages of every chat (Ctrl+Shift+F)</source>
+        <translation>搜索所有对话中的消息（Ctrl+Shift+F）</translation>
+    </message>
+    <message>
+        <source>New assistant</source>
+        <translation>新建助手</translation>
+    </message>
+    <message>
+        <source>New squad…</source>
+        <translation>新建小队…</translation>
+    </message>
+    <message>
+        <source>No matches</source>
+        <translation>无匹配</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Edit squad…</source>
+        <translation>编辑小队…</translation>
+    </message>
+    <message>
+        <source>Persona (SOUL.md)…</source>
+        <translation>人设（SOUL.md）…</translation>
+    </message>
+    <message>
+        <source>Memories…</source>
+        <translation>记忆…</translation>
+    </message>
+    <message>
+        <source>Skills…</source>
+        <translation>技能…</translation>
+    </message>
+    <message>
+        <source>Evolution…</source>
+        <translation>进化…</translation>
+    </message>
+    <message>
+        <source>Delete the squad “{name}” and its chat? You can undo this.</source>
+        <translation>删除小队“{name}”及其对话吗？此操作可以撤销。</translation>
+    </message>
+    <message>
+        <source>Delete the assistant “{name}” and its chat? You can undo this.</source>
+        <translation>删除助手“{name}”及其对话吗？此操作可以撤销。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Deleted “{name}”.</source>
+        <translation>已删除“{name}”。</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>忽略</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>确定</translation>
+    </message>
+    <message>
+        <source>New assistant or squad (Ctrl+N)</source>
+        <translation>新建助手或小队（Ctrl+N）</translation>
+    </message>
+    <message>
+        <source>New assistant (Ctrl+N)</source>
+        <translation>新建助手（Ctrl+N）</translation>
     </message>
 </context>
 <context>
@@ -1227,6 +1945,143 @@ A skill is a SKILL.md the assistant loads when it needs it: use Create… to sta
     </message>
 </context>
 <context>
+    <name>SummaryUpdater</name>
+    <message>
+        <source>Updating the summary…</source>
+        <translation>正在更新摘要…</translation>
+    </message>
+    <message>
+        <source>Couldn&apos;t update the summary; older messages were kept as they are. Details in View context.</source>
+        <translation>无法更新摘要；较早的消息保持原样。详情见“查看上下文”。</translation>
+    </message>
+</context>
+<context>
+    <name>TargetListModel</name>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>Squad</source>
+        <translation>小队</translation>
+    </message>
+    <message>
+        <source>{kind} · id: {id}</source>
+        <translation>{kind} · ID：{id}</translation>
+    </message>
+    <message>
+        <source>Replying…</source>
+        <translation>正在回复…</translation>
+    </message>
+    <message>
+        <source>New reply</source>
+        <translation>新回复</translation>
+    </message>
+    <message>
+        <source>Problem: {problem}</source>
+        <translation>问题：{problem}</translation>
+    </message>
+</context>
+<context>
+    <name>TargetPane</name>
+    <message>
+        <source>Select an assistant or squad in the sidebar.</source>
+        <translation>在侧边栏中选择一个助手或小队。</translation>
+    </message>
+    <message>
+        <source>There are no assistants yet.</source>
+        <translation>还没有助手。</translation>
+    </message>
+    <message>
+        <source>Press Ctrl+N or the + button to create one.</source>
+        <translation>按 Ctrl+N 或 + 按钮创建一个。</translation>
+    </message>
+    <message>
+        <source>Or press Ctrl+N to create a new assistant.</source>
+        <translation>或按 Ctrl+N 创建新助手。</translation>
+    </message>
+    <message>
+        <source>Its file could not be read, so there is no chat to show. Fix or restore the file, then select it again.</source>
+        <translation>无法读取它的文件，因此没有可显示的对话。请修复或恢复该文件，然后重新选择它。</translation>
+    </message>
+    <message>
+        <source>{kind} “{name}” is selected.</source>
+        <translation>已选择 {kind}“{name}”。</translation>
+    </message>
+</context>
+<context>
+    <name>TokenBar</name>
+    <message>
+        <source>No token counts yet</source>
+        <translation>还没有 token 计数</translation>
+    </message>
+    <message>
+        <source>{total} of {window} tokens ({pct}%) · compression at {threshold} ({share}%)</source>
+        <translation>{total} / {window} 个 token（{pct}%）· 在 {threshold} 时压缩（{share}%）</translation>
+    </message>
+    <message>
+        <source> — over the window!</source>
+        <translation>——超出上下文窗口！</translation>
+    </message>
+    <message>
+        <source>{name}: {tokens} tokens ({share}% of the window)</source>
+        <translation>{name}：{tokens} 个 token（占窗口的 {share}%）</translation>
+    </message>
+</context>
+<context>
+    <name>TokenGauge</name>
+    <message>
+        <source>This chat&apos;s next request: about {tokens} tokens of a {window}-token window ({percent}); approximate (no exact tokenizer for this model).
+Compression starts at {threshold} tokens.</source>
+        <translation>此对话的下一个请求：约 {tokens} 个 token，上下文窗口为 {window} 个 token（{percent}）；为近似值（此模型没有精确的分词器）。
+达到 {threshold} 个 token 时开始压缩。</translation>
+    </message>
+    <message>
+        <source>This chat&apos;s next request: about {tokens} tokens of a {window}-token window ({percent}); calibrated estimate.
+Compression starts at {threshold} tokens.</source>
+        <translation>此对话的下一个请求：约 {tokens} 个 token，上下文窗口为 {window} 个 token（{percent}）；为校准后的估算。
+达到 {threshold} 个 token 时开始压缩。</translation>
+    </message>
+    <message>
+        <source>Counting tokens…</source>
+        <translation>正在计算 token…</translation>
+    </message>
+    <message>
+        <source>tokens: ?</source>
+        <translation>token：?</translation>
+    </message>
+    <message>
+        <source>Includes about {n} tokens of the files attached to the next message.</source>
+        <translation>其中约 {n} 个 token 来自下一条消息的附件。</translation>
+    </message>
+    <message>
+        <source>Could not count this chat&apos;s tokens: {error}</source>
+        <translation>无法计算此对话的 token：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>TurnWorker</name>
+    <message>
+        <source>Something went wrong in OkBot: {error}</source>
+        <translation>OkBot 出错了：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>WorkingLine</name>
+    <message>
+        <source>{name} is working</source>
+        <translation>{name} 正在工作</translation>
+    </message>
+    <message>
+        <source>{names} and {last} are working</source>
+        <translation>{names} 和 {last} 正在工作</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+</context>
+<context>
     <name>_ServerRow</name>
     <message>
         <source>Answers, but wants an API key: use it below with its key.</source>
@@ -1251,6 +2106,29 @@ A skill is a SKILL.md the assistant loads when it needs it: use Create… to sta
     <message>
         <source>Use</source>
         <translation>使用</translation>
+    </message>
+</context>
+<context>
+    <name>app</name>
+    <message>
+        <source>Could not create the default assistant: {error}</source>
+        <translation>无法创建默认助手：{error}</translation>
+    </message>
+    <message>
+        <source>OkBot is already running for {data_dir}; its window was brought to the front.</source>
+        <translation>OkBot 已在使用 {data_dir} 运行；已将其窗口置于前台。</translation>
+    </message>
+    <message>
+        <source>Another OkBot (process {pid}) is using the data folder {data_dir} but did not answer. Only one OkBot window can use a data folder at a time; close the other one (or end that process) and try again.</source>
+        <translation>另一个 OkBot（进程 {pid}）正在使用数据文件夹 {data_dir}，但没有响应。同一时间只能有一个 OkBot 窗口使用一个数据文件夹；请关闭另一个（或结束该进程）后重试。</translation>
+    </message>
+    <message>
+        <source>Another OkBot is using the data folder {data_dir} but did not answer. Only one OkBot window can use a data folder at a time; close the other one (or end that process) and try again.</source>
+        <translation>另一个 OkBot 正在使用数据文件夹 {data_dir}，但没有响应。同一时间只能有一个 OkBot 窗口使用一个数据文件夹；请关闭另一个（或结束该进程）后重试。</translation>
+    </message>
+    <message>
+        <source>OkBot is already running</source>
+        <translation>OkBot 已在运行</translation>
     </message>
 </context>
 <context>
@@ -2225,6 +3103,17 @@ A skill is a SKILL.md the assistant loads when it needs it: use Create… to sta
     <message>
         <source>Switched to version {number} of {count} of item #{id}.</source>
         <translation>已切换到条目 #{id} 的第 {number} 个版本（共 {count} 个）。</translation>
+    </message>
+</context>
+<context>
+    <name>window_extras</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>The Settings window is not available in this build; use `okbot config set`.</source>
+        <translation>此版本中没有设置窗口；请使用 `okbot config set`。</translation>
     </message>
 </context>
 <context>
