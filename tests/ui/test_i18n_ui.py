@@ -44,6 +44,7 @@ KEPT = {
     "fake", "model", "localhost", "v1", "squad", "desk", "ada", "bob", "writer", "researcher",
 }  # fmt: skip
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+PATH = re.compile(r"(?:~|\.{0,2}/)[\w.@+-]*(?:/[\w.@+-]*)+|\b[\w-]+\.(?:md|json|jsonl|py|txt)\b")
 
 
 @pytest.fixture
@@ -88,6 +89,7 @@ def english_left(root: QWidget, *, data: tuple[str, ...] = ()) -> list[str]:
     left = []
     for kind, text in visible_texts(root):
         plain = re.sub(r"<[^>]+>", " ", text)  # rich text: its tags are not words
+        plain = PATH.sub(" ", plain)  # files and folders are shown as they are
         for value in data:
             plain = plain.replace(value, " ")
         words = {w.lower() for w in WORD.findall(plain)} - KEPT
@@ -96,6 +98,11 @@ def english_left(root: QWidget, *, data: tuple[str, ...] = ()) -> list[str]:
         elif len(words) > 3:  # Chinese around a whole English phrase
             left.append(f"{kind}: {text[:90]!r} (English words: {', '.join(sorted(words))})")
     return sorted(set(left))
+
+
+def data_of(ctx: AppContext, target) -> tuple[str, ...]:
+    """What the windows show as it is: the chat's name and role line, the model's name, the server's URL."""
+    return (target.name, target.role_line, ctx.settings.get("provider.model"), ctx.settings.get("provider.baseUrl"))
 
 
 def open_window(qtbot: QtBot, ctx: AppContext):
@@ -116,7 +123,7 @@ def test_the_main_window_after_a_turn_is_chinese(chinese, qtbot: QtBot, ctx: App
     page.send("你好，请用一句话介绍你自己。")
     qtbot.waitUntil(lambda: not page.streaming, timeout=15_000)
     qtbot.wait(50)
-    assert english_left(window, data=(page.target.name,)) == []
+    assert english_left(window, data=data_of(ctx, page.target)) == []
 
 
 def test_every_settings_page_is_chinese(chinese, qtbot: QtBot, ctx: AppContext):
@@ -127,7 +134,7 @@ def test_every_settings_page_is_chinese(chinese, qtbot: QtBot, ctx: AppContext):
     for title in dialog.page_names():
         dialog.open_page(title)
         qtbot.wait(20)
-        left += [f"[{title}] {line}" for line in english_left(dialog, data=(ctx.settings.get("provider.baseUrl"),))]
+        left += [f"[{title}] {line}" for line in english_left(dialog, data=data_of(ctx, window.current_page().target))]
     assert left == []
     # the dialog's own Close button is Qt's, translated by Qt's catalogue
     close = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Close)
@@ -147,7 +154,9 @@ def test_view_context_is_chinese_around_the_request(chinese, qtbot: QtBot, ctx: 
     qtbot.addWidget(viewer)
     qtbot.waitUntil(lambda: bool(viewer.text()), timeout=10_000)
     chrome = [
-        line for line in english_left(viewer, data=(page.target.name,)) if "QPlainTextEdit" not in line.split(":")[0]
+        line
+        for line in english_left(viewer, data=data_of(ctx, page.target))
+        if "QPlainTextEdit" not in line.split(":")[0]
     ]
     assert chrome == []
 
@@ -163,11 +172,11 @@ def test_the_assistant_and_squad_dialogs_and_search_are_chinese(chinese, qtbot: 
     for tab in ("soul", "memories", "skills", "evolution"):
         dialog.show_tab(tab)
         qtbot.wait(50)
-        left += [f"[{tab}] {line}" for line in english_left(dialog, data=(target.name,))]
+        left += [f"[{tab}] {line}" for line in english_left(dialog, data=data_of(ctx, target))]
     editor = SquadDialog(ctx.workspace, None, window)
     qtbot.addWidget(editor)
     editor.show()
-    left += [f"[squad] {line}" for line in english_left(editor, data=(target.name,))]
+    left += [f"[squad] {line}" for line in english_left(editor, data=data_of(ctx, target))]
     search = window.open_search()
     qtbot.addWidget(search)
     left += [f"[search] {line}" for line in english_left(search)]
