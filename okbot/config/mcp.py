@@ -106,9 +106,9 @@ def check_approval(value: Any, what: str) -> str:
     return value
 
 
-def _names(value: Any, pattern: re.Pattern[str], what: str) -> tuple[str, ...]:
+def _names(value: Any, pattern: re.Pattern[str], what: str, about: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and pattern.match(v) for v in value):
-        raise SettingError(translate("mcp", "{what} must be a list of names").format(what=what))
+        raise SettingError(translate("mcp", "{what} must be a list of names").format(what=what), about=about)
     return tuple(dict.fromkeys(value))
 
 
@@ -126,22 +126,27 @@ def server_from_json(entry: Any) -> McpServerConfig:
             translate("mcp", "{what}: give either a command (a local server) or a url (a remote one)").format(what=what)
         )
     if command and (not isinstance(command, str) or not command.strip() or "\0" in command):
-        raise SettingError(translate("mcp", "{what}: command must be the program to run").format(what=what))
+        raise SettingError(
+            translate("mcp", "{what}: command must be the program to run").format(what=what), about="command"
+        )
     args = entry.get("args", [])
     if not isinstance(args, list) or not all(isinstance(a, str) and "\0" not in a for a in args):
-        raise SettingError(translate("mcp", "{what}: args must be a list of texts").format(what=what))
+        raise SettingError(translate("mcp", "{what}: args must be a list of texts").format(what=what), about="args")
     if url:
         parts = urlsplit(url) if isinstance(url, str) else None
         if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
-            raise SettingError(translate("mcp", "{what}: url must be an http:// or https:// URL").format(what=what))
+            raise SettingError(
+                translate("mcp", "{what}: url must be an http:// or https:// URL").format(what=what), about="url"
+            )
         if parts.username or parts.password:
             raise SettingError(
-                translate("mcp", "{what}: put credentials in a header, not in the URL").format(what=what)
+                translate("mcp", "{what}: put credentials in a header, not in the URL").format(what=what), about="url"
             )
     tool_approval = entry.get("toolApproval", {})
     if not isinstance(tool_approval, dict) or not all(isinstance(k, str) for k in tool_approval):
         raise SettingError(
-            translate("mcp", "{what}: toolApproval must map tool names to allow, ask or deny").format(what=what)
+            translate("mcp", "{what}: toolApproval must map tool names to allow, ask or deny").format(what=what),
+            about="toolApproval",
         )
     for tool, value in tool_approval.items():
         check_approval(value, translate("mcp", "{what}, tool {tool}").format(what=what, tool=tool))
@@ -150,8 +155,10 @@ def server_from_json(entry: Any) -> McpServerConfig:
         command=command.strip() if command else "",
         args=tuple(args) if command else (),
         url=url.strip() if url else "",
-        env=_names(entry.get("env", []), _ENV_VAR, translate("mcp", "{what}: env").format(what=what)),
-        headers=_names(entry.get("headers", []), _HEADER, translate("mcp", "{what}: headers").format(what=what)),
+        env=_names(entry.get("env", []), _ENV_VAR, translate("mcp", "{what}: env").format(what=what), "env"),
+        headers=_names(
+            entry.get("headers", []), _HEADER, translate("mcp", "{what}: headers").format(what=what), "headers"
+        ),
         approval=check_approval(entry.get("approval", DEFAULT_APPROVAL), what),
         tool_approval=dict(tool_approval),
     )

@@ -40,11 +40,14 @@ class SettingError(OkBotError):
     ``message`` names the key (what ``okbot config set`` takes); ``words`` is the same refusal for
     the Settings dialog, naming the setting by its label (“Summary length must be between …”). It is
     the message itself when the refusal is not about one setting's value (a file that cannot be saved).
+    ``about`` names the field of an entry the refusal is about (an MCP server's ``args``), "" when none:
+    the message is in the user's language, so code never reads it to find out.
     """
 
-    def __init__(self, message: str, *, hint: str = "", words: str = "") -> None:
+    def __init__(self, message: str, *, hint: str = "", words: str = "", about: str = "") -> None:
         super().__init__(message, hint=hint)
         self.words = words or message
+        self.about = about
 
 
 def show_value(value: Any) -> str:
