@@ -112,10 +112,12 @@ def _number_words(value: float) -> str:
 def _type_words(kind: type) -> str:
     """The type in the Settings dialog's words (what follows “must be”)."""
     if kind is bool:
-        return translate("schema", "on or off")
+        return translate("schema", "on or off", "what follows “must be”")
     if kind is int:
-        return translate("schema", "a whole number")
-    return translate("schema", "a number") if kind is float else translate("schema", "text")
+        return translate("schema", "a whole number", "what follows “must be”")
+    if kind is float:
+        return translate("schema", "a number", "what follows “must be”")
+    return translate("schema", "text", "what follows “must be”")
 
 
 def shown_text(text: str) -> str:
