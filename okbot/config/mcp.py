@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from okbot.config.schema import SettingError
+from okbot.i18n import translate
 
 MCP_KEY = "mcpServers"
 APPROVALS = ("allow", "ask", "deny")
@@ -87,56 +88,77 @@ def check_server_name(name: Any) -> str:
     """``name`` if it can name an MCP server, else :class:`SettingError` saying what is allowed."""
     if not isinstance(name, str) or not _NAME.match(name):
         raise SettingError(
-            f"MCP server name {name!r} is not allowed",
-            hint="use up to 24 lower-case letters, digits, '-' or '_' (not '__'), starting with a letter or digit",
+            translate("mcp", "MCP server name {name} is not allowed").format(name=repr(name)),
+            hint=translate(
+                "mcp", "use up to 24 lower-case letters, digits, '-' or '_' (not '__'), starting with a letter or digit"
+            ),
         )
     return name
 
 
 def check_approval(value: Any, what: str) -> str:
     if value not in APPROVALS:
-        raise SettingError(f"{what}: approval must be one of {', '.join(APPROVALS)}, not {value!r}")
+        raise SettingError(
+            translate("mcp", "{what}: approval must be one of {choices}, not {value}").format(
+                what=what, choices=", ".join(APPROVALS), value=repr(value)
+            )
+        )
     return value
 
 
-def _names(value: Any, pattern: re.Pattern[str], what: str) -> tuple[str, ...]:
+def _names(value: Any, pattern: re.Pattern[str], what: str, about: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and pattern.match(v) for v in value):
-        raise SettingError(f"{what} must be a list of names")
+        raise SettingError(translate("mcp", "{what} must be a list of names").format(what=what), about=about)
     return tuple(dict.fromkeys(value))
 
 
 def server_from_json(entry: Any) -> McpServerConfig:
     """A validated :class:`McpServerConfig` from an ``mcpServers`` entry; :class:`SettingError` says why not."""
     if not isinstance(entry, dict):
-        raise SettingError(f"an {MCP_KEY} entry was {entry!r}, not an object")
+        raise SettingError(
+            translate("mcp", "an {key} entry was {entry}, not an object").format(key=MCP_KEY, entry=repr(entry))
+        )
     name = check_server_name(entry.get("name"))
-    what = f"MCP server {name}"
+    what = translate("mcp", "MCP server {name}").format(name=name)
     command, url = entry.get("command", ""), entry.get("url", "")
     if bool(command) == bool(url):
-        raise SettingError(f"{what}: give either a command (a local server) or a url (a remote one)")
+        raise SettingError(
+            translate("mcp", "{what}: give either a command (a local server) or a url (a remote one)").format(what=what)
+        )
     if command and (not isinstance(command, str) or not command.strip() or "\0" in command):
-        raise SettingError(f"{what}: command must be the program to run")
+        raise SettingError(
+            translate("mcp", "{what}: command must be the program to run").format(what=what), about="command"
+        )
     args = entry.get("args", [])
     if not isinstance(args, list) or not all(isinstance(a, str) and "\0" not in a for a in args):
-        raise SettingError(f"{what}: args must be a list of texts")
+        raise SettingError(translate("mcp", "{what}: args must be a list of texts").format(what=what), about="args")
     if url:
         parts = urlsplit(url) if isinstance(url, str) else None
         if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
-            raise SettingError(f"{what}: url must be an http:// or https:// URL")
+            raise SettingError(
+                translate("mcp", "{what}: url must be an http:// or https:// URL").format(what=what), about="url"
+            )
         if parts.username or parts.password:
-            raise SettingError(f"{what}: put credentials in a header, not in the URL")
+            raise SettingError(
+                translate("mcp", "{what}: put credentials in a header, not in the URL").format(what=what), about="url"
+            )
     tool_approval = entry.get("toolApproval", {})
     if not isinstance(tool_approval, dict) or not all(isinstance(k, str) for k in tool_approval):
-        raise SettingError(f"{what}: toolApproval must map tool names to allow, ask or deny")
+        raise SettingError(
+            translate("mcp", "{what}: toolApproval must map tool names to allow, ask or deny").format(what=what),
+            about="toolApproval",
+        )
     for tool, value in tool_approval.items():
-        check_approval(value, f"{what}, tool {tool}")
+        check_approval(value, translate("mcp", "{what}, tool {tool}").format(what=what, tool=tool))
     return McpServerConfig(
         name=name,
         command=command.strip() if command else "",
         args=tuple(args) if command else (),
         url=url.strip() if url else "",
-        env=_names(entry.get("env", []), _ENV_VAR, f"{what}: env"),
-        headers=_names(entry.get("headers", []), _HEADER, f"{what}: headers"),
+        env=_names(entry.get("env", []), _ENV_VAR, translate("mcp", "{what}: env").format(what=what), "env"),
+        headers=_names(
+            entry.get("headers", []), _HEADER, translate("mcp", "{what}: headers").format(what=what), "headers"
+        ),
         approval=check_approval(entry.get("approval", DEFAULT_APPROVAL), what),
         tool_approval=dict(tool_approval),
     )
@@ -152,9 +174,13 @@ def parse_pairs(specs: list[str], what: str) -> dict[str, str]:
         key, sep, value = spec.partition("=")
         key = key.strip()
         if not sep or not pattern.match(key):
-            example = "TOKEN=abc123" if what == "env" else "Authorization=Bearer abc123"
-            kind = "an environment variable" if what == "env" else "a header"
-            raise SettingError(f"{spec.split('=')[0]!r}: expected NAME=VALUE for {kind}, e.g. {example}")
+            if what == "env":
+                template = translate("mcp", "{spec}: expected NAME=VALUE for an environment variable, e.g. {example}")
+                example = "TOKEN=abc123"
+            else:
+                template = translate("mcp", "{spec}: expected NAME=VALUE for a header, e.g. {example}")
+                example = "Authorization=Bearer abc123"
+            raise SettingError(template.format(spec=repr(spec.split("=")[0]), example=example))
         pairs[key] = value
     return pairs
 

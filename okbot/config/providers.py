@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from okbot.config.schema import SettingError
+from okbot.i18n import translate
 
 DEFAULT_PROVIDER = "default"  # the same name okbot.llm.keystore files the default key under
 KEY_SOURCES = ("env", "keyring", "none")
@@ -60,17 +61,21 @@ class ProviderConfig:
     def key_where(self) -> str:
         """Where the key is read from, in words (never the key)."""
         if self.key_source == "none":
-            return "no key"
+            return translate("providers", "no key")
         if self.key_source == "keyring":
-            return f"keyring ({self.name})"
-        return f"env {self.key_env}" if self.key_env else "env OKBOT_API_KEY / OPENAI_API_KEY"
+            return translate("providers", "keyring ({name})").format(name=self.name)
+        var = self.key_env or "OKBOT_API_KEY / OPENAI_API_KEY"
+        return translate("providers", "env {var}").format(var=var)
 
 
 def check_name(name: str) -> str:
     """``name`` if it can name a provider, else :class:`SettingError`."""
     if not isinstance(name, str) or not _NAME.match(name):
         raise SettingError(
-            f"provider name {name!r} is not allowed; use letters, digits, '-', '_' or '.' (up to 40), no '/'"
+            translate(
+                "providers",
+                "provider name {name} is not allowed; use letters, digits, '-', '_' or '.' (up to 40), no '/'",
+            ).format(name=repr(name))
         )
     return name
 
@@ -78,26 +83,42 @@ def check_name(name: str) -> str:
 def provider_from_json(entry: Any) -> ProviderConfig:
     """A validated :class:`ProviderConfig` from a ``providers`` entry; :class:`SettingError` says what is wrong."""
     if not isinstance(entry, dict):
-        raise SettingError(f"a providers entry was {entry!r}, not an object")
+        raise SettingError(
+            translate("providers", "a providers entry was {entry}, not an object").format(entry=repr(entry))
+        )
     name = check_name(entry.get("name"))
     base_url = entry.get("baseUrl")
     parts = urlsplit(base_url) if isinstance(base_url, str) else None
     if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
-        raise SettingError(f"provider {name}: baseUrl must be an http:// or https:// URL")
+        raise SettingError(
+            translate("providers", "provider {name}: baseUrl must be an http:// or https:// URL").format(name=name)
+        )
     source = entry.get("keySource", "env")
     if source not in KEY_SOURCES:
-        raise SettingError(f"provider {name}: keySource must be one of {', '.join(KEY_SOURCES)}")
+        raise SettingError(
+            translate("providers", "provider {name}: keySource must be one of {choices}").format(
+                name=name, choices=", ".join(KEY_SOURCES)
+            )
+        )
     key_env = entry.get("keyEnv", "") or ""
     if not isinstance(key_env, str) or (key_env and not _ENV_VAR.match(key_env)):
-        raise SettingError(f"provider {name}: keyEnv must name an environment variable")
+        raise SettingError(
+            translate("providers", "provider {name}: keyEnv must name an environment variable").format(name=name)
+        )
     models = entry.get("models", [])
     if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
-        raise SettingError(f"provider {name}: models must be a list of model names")
+        raise SettingError(
+            translate("providers", "provider {name}: models must be a list of model names").format(name=name)
+        )
     windows = entry.get("contextWindows", {})
     if not isinstance(windows, dict) or not all(
         isinstance(v, int) and not isinstance(v, bool) and v >= 512 for v in windows.values()
     ):
-        raise SettingError(f"provider {name}: contextWindows must map model names to whole numbers of tokens")
+        raise SettingError(
+            translate(
+                "providers", "provider {name}: contextWindows must map model names to whole numbers of tokens"
+            ).format(name=name)
+        )
     return ProviderConfig(name, base_url.strip(), source, key_env, tuple(models), dict(windows))
 
 
@@ -108,7 +129,11 @@ def parse_windows(specs: list[str]) -> dict[str, int]:
     for spec in specs:
         model, _, tokens = spec.rpartition("=")
         if not model.strip() or not tokens.strip().isdigit() or int(tokens) < 512:
-            raise SettingError(f"{spec.strip()!r}: expected MODEL=TOKENS with at least 512 tokens, e.g. gpt-4o=128000")
+            raise SettingError(
+                translate(
+                    "providers", "{spec}: expected MODEL=TOKENS with at least 512 tokens, e.g. gpt-4o=128000"
+                ).format(spec=repr(spec.strip()))
+            )
         windows[model.strip()] = int(tokens)
     return windows
 

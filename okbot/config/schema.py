@@ -22,7 +22,7 @@ from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
-from okbot.i18n import LANGUAGE_NAMES, LANGUAGES
+from okbot.i18n import LANGUAGE_NAMES, LANGUAGES, QT_TRANSLATE_NOOP, translate
 from okbot.storage.errors import OkBotError
 
 _TRUE_WORDS = frozenset({"true", "on", "yes", "1"})
@@ -40,11 +40,14 @@ class SettingError(OkBotError):
     ``message`` names the key (what ``okbot config set`` takes); ``words`` is the same refusal for
     the Settings dialog, naming the setting by its label (“Summary length must be between …”). It is
     the message itself when the refusal is not about one setting's value (a file that cannot be saved).
+    ``about`` names the field of an entry the refusal is about (an MCP server's ``args``), "" when none:
+    the message is in the user's language, so code never reads it to find out.
     """
 
-    def __init__(self, message: str, *, hint: str = "", words: str = "") -> None:
+    def __init__(self, message: str, *, hint: str = "", words: str = "", about: str = "") -> None:
         super().__init__(message, hint=hint)
         self.words = words or message
+        self.about = about
 
 
 def show_value(value: Any) -> str:
@@ -87,7 +90,12 @@ def redact_url(value: Any) -> Any:
 
 
 def _type_name(kind: type) -> str:
-    return {bool: "true or false", int: "a whole number", float: "a number", str: "text"}[kind]
+    """The type in the words of ``okbot config`` (where values are typed as JSON or text)."""
+    if kind is bool:
+        return translate("schema", "true or false")
+    if kind is int:
+        return translate("schema", "a whole number")
+    return translate("schema", "a number") if kind is float else translate("schema", "text")
 
 
 def _format_bound(value: float) -> str:
@@ -101,7 +109,20 @@ def _number_words(value: float) -> str:
     return f"{int(value):,}"
 
 
-_TYPE_WORDS = {bool: "on or off", int: "a whole number", float: "a number", str: "text"}
+def _type_words(kind: type) -> str:
+    """The type in the Settings dialog's words (what follows “must be”)."""
+    if kind is bool:
+        return translate("schema", "on or off", "what follows “must be”")
+    if kind is int:
+        return translate("schema", "a whole number", "what follows “must be”")
+    if kind is float:
+        return translate("schema", "a number", "what follows “must be”")
+    return translate("schema", "text", "what follows “must be”")
+
+
+def shown_text(text: str) -> str:
+    """Schema data marked with ``QT_TRANSLATE_NOOP("settings", …)`` (a page title, a label) in the current language."""
+    return translate("settings", text) if text else text
 
 
 @dataclass(frozen=True)
@@ -111,6 +132,14 @@ class Section:
     page: str
     heading: str
     description: str = ""
+
+    def shown_heading(self) -> str:
+        """The heading in the current language."""
+        return shown_text(self.heading)
+
+    def shown_description(self) -> str:
+        """The description in the current language."""
+        return shown_text(self.description)
 
 
 @dataclass(frozen=True)
@@ -164,49 +193,84 @@ class Setting:
         """The title of the Settings page this setting appears on."""
         return self.section.page
 
+    def shown_label(self) -> str:
+        """The label in the current language (``okbot config`` and the Settings dialog show this)."""
+        return shown_text(self.label)
+
+    def shown_description(self) -> str:
+        """The description (help text) in the current language."""
+        return shown_text(self.description)
+
+    def shown_unit(self) -> str:
+        """The unit in the current language ("" when there is none)."""
+        return shown_text(self.unit)
+
+    def shown_choice(self, choice: str) -> str:
+        """The words for ``choice`` in the current language (the choice itself when it has none)."""
+        words = self.choice_words.get(choice)
+        return shown_text(words) if words else choice
+
+    def shown_null_words(self) -> str:
+        """What stands for no value (``null_words``) in the current language."""
+        return shown_text(self.null_words)
+
     def shown(self, value: Any) -> Any:
         """``value`` as OkBot prints it (``okbot config get``, error messages): secrets in it redacted."""
         return self.redact(value) if self.redact is not None else value
 
     def allowed(self) -> str:
         """What values are allowed, in words (for error messages and help text)."""
+        kind = _type_name(self.type)
         if self.choices is not None:
-            text = "one of " + ", ".join(self.choices)
+            text = translate("schema", "one of {choices}").format(choices=", ".join(self.choices))
         elif self.minimum is not None and self.maximum is not None:
             low, high = _format_bound(self.minimum), _format_bound(self.maximum)
-            text = f"{_type_name(self.type)} from {low} to {high}"
+            text = translate("schema", "{kind} from {low} to {high}").format(kind=kind, low=low, high=high)
         elif self.minimum is not None:
-            text = f"{_type_name(self.type)} of at least {_format_bound(self.minimum)}"
+            low = _format_bound(self.minimum)
+            text = translate("schema", "{kind} of at least {low}").format(kind=kind, low=low)
         elif self.maximum is not None:
-            text = f"{_type_name(self.type)} of at most {_format_bound(self.maximum)}"
+            high = _format_bound(self.maximum)
+            text = translate("schema", "{kind} of at most {high}").format(kind=kind, high=high)
         else:
-            text = _type_name(self.type)
-        return text + (", or null for the default" if self.nullable else "")
+            text = kind
+        return text + (translate("schema", ", or null for the default") if self.nullable else "")
 
     def words_for(self, value: Any) -> str:
         """``value`` as the Settings dialog shows it: “2,000 characters”, “Model default”, “on”."""
         if value is None:
-            return self.null_words or "empty"
+            return self.shown_null_words() or translate("schema", "empty")
         if isinstance(value, bool):
-            return "on" if value else "off"
+            return translate("schema", "on") if value else translate("schema", "off")
         if isinstance(value, (int, float)):
-            return _number_words(value) + (f" {self.unit}" if self.unit else "")
-        return self.choice_words.get(value, str(self.shown(value)))
+            return _number_words(value) + self._unit_words()
+        if value in self.choice_words:
+            return self.shown_choice(value)
+        return str(self.shown(value))
+
+    def _unit_words(self) -> str:
+        """The unit as it follows a number (“ characters”), "" when there is none."""
+        return f" {self.shown_unit()}" if self.unit else ""
 
     def allowed_words(self) -> str:
         """What values are allowed, in the dialog's words: “between 100 and 8,000 characters”."""
-        unit = f" {self.unit}" if self.unit else ""
+        unit = self._unit_words()
         if self.choices is not None:
-            text = "one of: " + ", ".join(self.words_for(choice) for choice in self.choices)
+            choices = translate("schema", ", ").join(self.words_for(choice) for choice in self.choices)
+            text = translate("schema", "one of: {choices}").format(choices=choices)
         elif self.minimum is not None and self.maximum is not None:
-            text = f"between {_number_words(self.minimum)} and {_number_words(self.maximum)}{unit}"
+            low, high = _number_words(self.minimum), _number_words(self.maximum)
+            text = translate("schema", "between {low} and {high}{unit}").format(low=low, high=high, unit=unit)
         elif self.minimum is not None:
-            text = f"at least {_number_words(self.minimum)}{unit}"
+            text = translate("schema", "at least {low}{unit}").format(low=_number_words(self.minimum), unit=unit)
         elif self.maximum is not None:
-            text = f"at most {_number_words(self.maximum)}{unit}"
+            text = translate("schema", "at most {high}{unit}").format(high=_number_words(self.maximum), unit=unit)
         else:
-            text = _TYPE_WORDS[self.type]
-        return text + (f", or {self.null_words}" if self.nullable else "")
+            text = _type_words(self.type)
+        return text + (self._or_null() if self.nullable else "")
+
+    def _or_null(self) -> str:
+        return translate("schema", ", or {null_words}").format(null_words=self.shown_null_words())
 
     def _refuse(self, value: Any, why: str = "", *, wrong_type: bool = False) -> SettingError:
         """The error for ``value``: names the key, the value, and the allowed range or choices.
@@ -214,14 +278,16 @@ class Setting:
         Its ``words`` name the label instead; ``wrong_type`` says the value was not even of the
         right kind (“must be a whole number”), unless there are choices to list.
         """
-        detail = f" ({why})" if why else ""
+        detail = translate("schema", " ({why})").format(why=why) if why else ""
         if wrong_type and self.choices is None:
-            allowed = _TYPE_WORDS[self.type] + (f", or {self.null_words}" if self.nullable else "")
+            allowed = _type_words(self.type) + (self._or_null() if self.nullable else "")
         else:
             allowed = self.allowed_words()
         return SettingError(
-            f"{self.key}: {show_value(self.shown(value))} is not allowed{detail}; expected {self.allowed()}",
-            words=f"“{self.label}” must be {allowed}.",
+            translate("schema", "{key}: {value} is not allowed{detail}; expected {allowed}").format(
+                key=self.key, value=show_value(self.shown(value)), detail=detail, allowed=self.allowed()
+            ),
+            words=translate("schema", "“{label}” must be {allowed}.").format(label=self.shown_label(), allowed=allowed),
         )
 
     def validate(self, value: Any) -> Any:
@@ -265,9 +331,9 @@ class Setting:
     def _check_bounds(self, value: Any, original: Any) -> None:
         """Raise :class:`SettingError` (naming ``original``) when ``value`` is outside ``minimum``..``maximum``."""
         if self.minimum is not None and value < self.minimum:
-            raise self._refuse(original, "too small")
+            raise self._refuse(original, translate("schema", "too small"))
         if self.maximum is not None and value > self.maximum:
-            raise self._refuse(original, "too large")
+            raise self._refuse(original, translate("schema", "too large"))
 
     def _check_rule(self, value: Any, original: Any) -> None:
         """Raise :class:`SettingError` (naming ``original``) when the extra ``check`` finds ``value`` wrong."""
@@ -275,8 +341,10 @@ class Setting:
             problem = self.check(value)
             if problem:
                 raise SettingError(
-                    f"{self.key}: {show_value(self.shown(original))} is not allowed; it {problem}",
-                    words=f"“{self.label}” {problem}.",
+                    translate("schema", "{key}: {value} is not allowed; it {problem}").format(
+                        key=self.key, value=show_value(self.shown(original)), problem=problem
+                    ),
+                    words=translate("schema", "“{label}” {problem}.").format(label=self.shown_label(), problem=problem),
                 )
 
     def parse(self, text: str) -> Any:
@@ -291,7 +359,7 @@ class Setting:
                 return True
             if word in _FALSE_WORDS:
                 return False
-            raise self._refuse(text, "use true/false, on/off, yes/no or 1/0", wrong_type=True)
+            raise self._refuse(text, translate("schema", "use true/false, on/off, yes/no or 1/0"), wrong_type=True)
         if kind is int:
             try:
                 value: Any = int(raw)
@@ -314,51 +382,74 @@ class Setting:
 def _http_url(value: str) -> str | None:
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        return "must be an http:// or https:// URL"
+        return translate("schema", "must be an http:// or https:// URL")
     return None
 
 
 def _non_empty(value: str) -> str | None:
-    return "must not be empty" if not value else None
+    return translate("schema", "must not be empty") if not value else None
 
 
 # The pages of the Settings dialog, and their sections in the order they appear.
-MODELS_PAGE = "Models"
-COMPRESSION_PAGE = "Context compression"
-TOOLS_PAGE = "Tools"
-APPEARANCE_PAGE = "Appearance"
-ADVANCED_PAGE = "Advanced"
+MODELS_PAGE = QT_TRANSLATE_NOOP("settings", "Models")
+COMPRESSION_PAGE = QT_TRANSLATE_NOOP("settings", "Context compression")
+TOOLS_PAGE = QT_TRANSLATE_NOOP("settings", "Tools")
+APPEARANCE_PAGE = QT_TRANSLATE_NOOP("settings", "Appearance")
+ADVANCED_PAGE = QT_TRANSLATE_NOOP("settings", "Advanced")
 
 PROVIDER = Section(
-    MODELS_PAGE, "Provider", "Any OpenAI-compatible server: a hosted API, or one running on this computer."
+    MODELS_PAGE,
+    QT_TRANSLATE_NOOP("settings", "Provider"),
+    QT_TRANSLATE_NOOP("settings", "Any OpenAI-compatible server: a hosted API, or one running on this computer."),
 )
-MODEL = Section(MODELS_PAGE, "Model")
+MODEL = Section(MODELS_PAGE, QT_TRANSLATE_NOOP("settings", "Model"))
 WHEN_TO_COMPRESS = Section(
     COMPRESSION_PAGE,
-    "When to compress",
-    "Older messages are folded into a summary; the full chat is always kept on disk and shown.",
+    QT_TRANSLATE_NOOP("settings", "When to compress"),
+    QT_TRANSLATE_NOOP(
+        "settings", "Older messages are folded into a summary; the full chat is always kept on disk and shown."
+    ),
 )
-WHAT_IS_KEPT = Section(COMPRESSION_PAGE, "What the model keeps")
+WHAT_IS_KEPT = Section(COMPRESSION_PAGE, QT_TRANSLATE_NOOP("settings", "What the model keeps"))
 CHAT_HISTORY = Section(
-    TOOLS_PAGE, "Chat history", "The model can look up the original words of earlier, summarized messages."
+    TOOLS_PAGE,
+    QT_TRANSLATE_NOOP("settings", "Chat history"),
+    QT_TRANSLATE_NOOP("settings", "The model can look up the original words of earlier, summarized messages."),
 )
 ON_THIS_COMPUTER = Section(
     TOOLS_PAGE,
-    "On this computer",
-    "Each assistant works in its own workspace folder; a path outside it always asks first.",
+    QT_TRANSLATE_NOOP("settings", "On this computer"),
+    QT_TRANSLATE_NOOP(
+        "settings", "Each assistant works in its own workspace folder; a path outside it always asks first."
+    ),
 )
-LIMITS = Section(TOOLS_PAGE, "Limits")
-LOOK = Section(APPEARANCE_PAGE, "Look", "Changes show at once, in every window.")
-LANGUAGE = Section(ADVANCED_PAGE, "Language", "Windows and messages change the next time OkBot starts.")
-DEVELOPER = Section(ADVANCED_PAGE, "Developer")
-MEMORY = Section(ADVANCED_PAGE, "Memory", "How much of what OkBot remembers goes into each request.")
+LIMITS = Section(TOOLS_PAGE, QT_TRANSLATE_NOOP("settings", "Limits"))
+LOOK = Section(
+    APPEARANCE_PAGE,
+    QT_TRANSLATE_NOOP("settings", "Look"),
+    QT_TRANSLATE_NOOP("settings", "Changes show at once, in every window."),
+)
+LANGUAGE = Section(
+    ADVANCED_PAGE,
+    QT_TRANSLATE_NOOP("settings", "Language"),
+    QT_TRANSLATE_NOOP("settings", "Windows and messages change the next time OkBot starts."),
+)
+DEVELOPER = Section(ADVANCED_PAGE, QT_TRANSLATE_NOOP("settings", "Developer"))
+MEMORY = Section(
+    ADVANCED_PAGE,
+    QT_TRANSLATE_NOOP("settings", "Memory"),
+    QT_TRANSLATE_NOOP("settings", "How much of what OkBot remembers goes into each request."),
+)
 EVOLUTION = Section(
     ADVANCED_PAGE,
-    "Evolution",
-    "Assistants keep their persona (SOUL.md) and skills up with what you teach them. Every change cites your"
-    " words and can be undone in the assistant's dialog.",
+    QT_TRANSLATE_NOOP("settings", "Evolution"),
+    QT_TRANSLATE_NOOP(
+        "settings",
+        "Assistants keep their persona (SOUL.md) and skills up with what you teach them. Every change cites your"
+        " words and can be undone in the assistant's dialog.",
+    ),
 )
-CONNECTION = Section(ADVANCED_PAGE, "Connection")
+CONNECTION = Section(ADVANCED_PAGE, QT_TRANSLATE_NOOP("settings", "Connection"))
 SECTIONS: tuple[Section, ...] = (
     PROVIDER,
     MODEL,
@@ -375,15 +466,21 @@ SECTIONS: tuple[Section, ...] = (
     CONNECTION,
 )
 
-APPROVAL_WORDS = {"allow": "Allow", "ask": "Ask me first", "deny": "Deny"}
+APPROVAL_WORDS = {
+    "allow": QT_TRANSLATE_NOOP("settings", "Allow"),
+    "ask": QT_TRANSLATE_NOOP("settings", "Ask me first"),
+    "deny": QT_TRANSLATE_NOOP("settings", "Deny"),
+}
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
         "provider.baseUrl",
         str,
         "https://api.openai.com/v1",
-        "Base URL of the OpenAI-compatible API (OKBOT_BASE_URL overrides it without saving).",
-        label="Base URL",
+        QT_TRANSLATE_NOOP(
+            "settings", "Base URL of the OpenAI-compatible API (OKBOT_BASE_URL overrides it without saving)."
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Base URL"),
         section=PROVIDER,
         check=_http_url,
         redact=redact_url,
@@ -392,8 +489,8 @@ SETTINGS: tuple[Setting, ...] = (
         "provider.model",
         str,
         "gpt-4o-mini",
-        "Model name sent to the provider (OKBOT_MODEL overrides it without saving).",
-        label="Model",
+        QT_TRANSLATE_NOOP("settings", "Model name sent to the provider (OKBOT_MODEL overrides it without saving)."),
+        label=QT_TRANSLATE_NOOP("settings", "Model"),
         section=MODEL,
         check=_non_empty,
     ),
@@ -401,38 +498,46 @@ SETTINGS: tuple[Setting, ...] = (
         "provider.keySource",
         str,
         "env",
-        "Where the API key comes from: the environment (OKBOT_API_KEY or OPENAI_API_KEY), the system keyring, "
-        "or nowhere, for servers that need no key. The key itself is never stored in settings.json.",
-        label="Key from",
+        QT_TRANSLATE_NOOP(
+            "settings",
+            "Where the API key comes from: the environment (OKBOT_API_KEY or OPENAI_API_KEY), the system keyring, "
+            "or nowhere, for servers that need no key. The key itself is never stored in settings.json.",
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Key from"),
         section=PROVIDER,
         choices=("env", "keyring", "none"),
         choice_words={
-            "env": "Environment variable",
-            "keyring": "System keyring",
-            "none": "No key needed",
+            "env": QT_TRANSLATE_NOOP("settings", "Environment variable"),
+            "keyring": QT_TRANSLATE_NOOP("settings", "System keyring"),
+            "none": QT_TRANSLATE_NOOP("settings", "No key needed"),
         },
     ),
     Setting(
         "model.contextWindow",
         int,
         None,
-        "Context window in tokens for the current model; Model default uses the model's known window. "
-        "Stored per model, so switching models does not carry it over.",
-        label="Context window",
+        QT_TRANSLATE_NOOP(
+            "settings",
+            "Context window in tokens for the current model; Model default uses the model's known window. "
+            "Stored per model, so switching models does not carry it over.",
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Context window"),
         section=MODEL,
-        unit="tokens",
+        unit=QT_TRANSLATE_NOOP("settings", "tokens"),
         minimum=1000,
         maximum=10_000_000,
         nullable=True,
-        null_words="Model default",
+        null_words=QT_TRANSLATE_NOOP("settings", "Model default"),
         per_model=True,
     ),
     Setting(
         "contextCompression.ratio",
         float,
         0.6,
-        "Compress when the estimated prompt reaches this fraction of the context window.",
-        label="Compress at",
+        QT_TRANSLATE_NOOP(
+            "settings", "Compress when the estimated prompt reaches this fraction of the context window."
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Compress at"),
         section=WHEN_TO_COMPRESS,
         minimum=0.30,
         maximum=0.95,
@@ -441,19 +546,25 @@ SETTINGS: tuple[Setting, ...] = (
         "contextCompression.summarizerModel",
         str,
         "",
-        "Model that writes summaries and extracts memories, as [PROVIDER/]MODEL; empty uses each assistant's "
-        "own model. A cheaper model here saves cost on long chats.",
-        label="Summarizer model",
+        QT_TRANSLATE_NOOP(
+            "settings",
+            "Model that writes summaries and extracts memories, as [PROVIDER/]MODEL; empty uses each assistant's "
+            "own model. A cheaper model here saves cost on long chats.",
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Summarizer model"),
         section=WHEN_TO_COMPRESS,
     ),
     Setting(
         "contextCompression.prepareRatio",
         float,
         0.5,
-        "After a reply, compress in the background when the next request is predicted to reach this "
-        "fraction of the context window, so the next message does not wait for it. Set above "
-        "“Compress at”, it starts at “Compress at” instead.",
-        label="Prepare ahead at",
+        QT_TRANSLATE_NOOP(
+            "settings",
+            "After a reply, compress in the background when the next request is predicted to reach this "
+            "fraction of the context window, so the next message does not wait for it. Set above "
+            "“Compress at”, it starts at “Compress at” instead.",
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Prepare ahead at"),
         section=WHEN_TO_COMPRESS,
         minimum=0.20,
         maximum=0.95,
@@ -462,10 +573,12 @@ SETTINGS: tuple[Setting, ...] = (
         "contextCompression.keepRecentMin",
         int,
         8,
-        "Fewest recent messages kept word for word after a compression (no more than “Keep at most”).",
-        label="Keep at least",
+        QT_TRANSLATE_NOOP(
+            "settings", "Fewest recent messages kept word for word after a compression (no more than “Keep at most”)."
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Keep at least"),
         section=WHAT_IS_KEPT,
-        unit="items",
+        unit=QT_TRANSLATE_NOOP("settings", "items"),
         minimum=1,
         maximum=500,
     ),
@@ -473,10 +586,12 @@ SETTINGS: tuple[Setting, ...] = (
         "contextCompression.keepRecentMax",
         int,
         12,
-        "Most recent messages kept word for word after a compression (no fewer than “Keep at least”).",
-        label="Keep at most",
+        QT_TRANSLATE_NOOP(
+            "settings", "Most recent messages kept word for word after a compression (no fewer than “Keep at least”)."
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Keep at most"),
         section=WHAT_IS_KEPT,
-        unit="items",
+        unit=QT_TRANSLATE_NOOP("settings", "items"),
         minimum=1,
         maximum=500,
     ),
@@ -484,10 +599,10 @@ SETTINGS: tuple[Setting, ...] = (
         "contextCompression.summaryMaxChars",
         int,
         2000,
-        "Longest session summary, in characters.",
-        label="Summary length",
+        QT_TRANSLATE_NOOP("settings", "Longest session summary, in characters."),
+        label=QT_TRANSLATE_NOOP("settings", "Summary length"),
         section=WHAT_IS_KEPT,
-        unit="characters",
+        unit=QT_TRANSLATE_NOOP("settings", "characters"),
         minimum=100,
         maximum=8000,
     ),
@@ -495,16 +610,18 @@ SETTINGS: tuple[Setting, ...] = (
         "contextCompression.autoTopicCompress",
         bool,
         True,
-        "When a message starts a new topic, send the model only the summary and the new message.",
-        label="Compress when the topic changes",
+        QT_TRANSLATE_NOOP(
+            "settings", "When a message starts a new topic, send the model only the summary and the new message."
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Compress when the topic changes"),
         section=WHEN_TO_COMPRESS,
     ),
     Setting(
         "memory.maxEntries",
         int,
         40,
-        "Most durable memories recalled into the instructions (0 turns recall off).",
-        label="Memories recalled",
+        QT_TRANSLATE_NOOP("settings", "Most durable memories recalled into the instructions (0 turns recall off)."),
+        label=QT_TRANSLATE_NOOP("settings", "Memories recalled"),
         section=MEMORY,
         minimum=0,
         maximum=1000,
@@ -513,10 +630,10 @@ SETTINGS: tuple[Setting, ...] = (
         "memory.maxChars",
         int,
         4000,
-        "Most characters of recalled memories in the instructions.",
-        label="Memory characters",
+        QT_TRANSLATE_NOOP("settings", "Most characters of recalled memories in the instructions."),
+        label=QT_TRANSLATE_NOOP("settings", "Memory characters"),
         section=MEMORY,
-        unit="characters",
+        unit=QT_TRANSLATE_NOOP("settings", "characters"),
         minimum=0,
         maximum=100_000,
     ),
@@ -524,18 +641,25 @@ SETTINGS: tuple[Setting, ...] = (
         "evolution.enabled",
         bool,
         True,
-        "Keep each assistant's persona and skills up with what you teach it (each assistant can turn it off).",
-        label="Learn from the conversation",
+        QT_TRANSLATE_NOOP(
+            "settings",
+            "Keep each assistant's persona and skills up with what you teach it (each assistant can turn it off).",
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Learn from the conversation"),
         section=EVOLUTION,
     ),
     Setting(
         "evolution.everyTurns",
         int,
         5,
-        "Look for what you taught after this many of your messages (and always when older messages are summarized).",
-        label="Look every",
+        QT_TRANSLATE_NOOP(
+            "settings",
+            "Look for what you taught after this many of your messages (and always when older messages are"
+            " summarized).",
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Look every"),
         section=EVOLUTION,
-        unit="messages",
+        unit=QT_TRANSLATE_NOOP("settings", "messages"),
         minimum=1,
         maximum=100,
     ),
@@ -543,10 +667,10 @@ SETTINGS: tuple[Setting, ...] = (
         "evolution.everyChars",
         int,
         6000,
-        "Or sooner, once the conversation grew by this many characters.",
-        label="Or after",
+        QT_TRANSLATE_NOOP("settings", "Or sooner, once the conversation grew by this many characters."),
+        label=QT_TRANSLATE_NOOP("settings", "Or after"),
         section=EVOLUTION,
-        unit="characters",
+        unit=QT_TRANSLATE_NOOP("settings", "characters"),
         minimum=500,
         maximum=200_000,
     ),
@@ -554,11 +678,14 @@ SETTINGS: tuple[Setting, ...] = (
         "evolution.waitTurns",
         int,
         10,
-        "Changes wait for the next summary update, so the model's cached prompt stays valid; at most this many of"
-        " your messages.",
-        label="Changes wait at most",
+        QT_TRANSLATE_NOOP(
+            "settings",
+            "Changes wait for the next summary update, so the model's cached prompt stays valid; at most this many of"
+            " your messages.",
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Changes wait at most"),
         section=EVOLUTION,
-        unit="messages",
+        unit=QT_TRANSLATE_NOOP("settings", "messages"),
         minimum=0,
         maximum=200,
     ),
@@ -566,16 +693,20 @@ SETTINGS: tuple[Setting, ...] = (
         "evolution.structuredOutput",
         bool,
         True,
-        "Ask the model for its proposals as JSON under a schema, where the server supports it.",
-        label="Ask for structured answers",
+        QT_TRANSLATE_NOOP(
+            "settings", "Ask the model for its proposals as JSON under a schema, where the server supports it."
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Ask for structured answers"),
         section=EVOLUTION,
     ),
     Setting(
         "tools.search_history.approval",
         str,
         "allow",
-        "Whether the model may read this session's original record: allow, ask the user first, or deny.",
-        label="Search chat history",
+        QT_TRANSLATE_NOOP(
+            "settings", "Whether the model may read this session's original record: allow, ask the user first, or deny."
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Search chat history"),
         section=CHAT_HISTORY,
         choices=("allow", "ask", "deny"),
         choice_words=APPROVAL_WORDS,
@@ -585,32 +716,65 @@ SETTINGS: tuple[Setting, ...] = (
             f"tools.{name}.approval",
             str,
             default,
-            f"{what}: allow, ask the user first, or deny.",
+            description,
             label=label,
             section=ON_THIS_COMPUTER,
             choices=("allow", "ask", "deny"),
             choice_words=APPROVAL_WORDS,
         )
-        for name, default, label, what in (
+        for name, default, label, description in (
             (
                 "read_file",
                 "allow",
-                "Read files",
-                "Reading files (outside the assistant's workspace folder it always asks)",
+                QT_TRANSLATE_NOOP("settings", "Read files"),
+                QT_TRANSLATE_NOOP(
+                    "settings",
+                    "Reading files (outside the assistant's workspace folder it always asks): allow, ask the user"
+                    " first, or deny.",
+                ),
             ),
-            ("list_dir", "allow", "List folders", "Listing folders (outside the workspace folder it always asks)"),
-            ("write_file", "ask", "Write files", "Writing files"),
-            ("edit_file", "ask", "Edit files", "Editing files"),
-            ("run_shell", "ask", "Run commands", "Running shell commands"),
-            ("web_fetch", "allow", "Fetch web pages", "Fetching public web pages"),
+            (
+                "list_dir",
+                "allow",
+                QT_TRANSLATE_NOOP("settings", "List folders"),
+                QT_TRANSLATE_NOOP(
+                    "settings",
+                    "Listing folders (outside the workspace folder it always asks): allow, ask the user first, or"
+                    " deny.",
+                ),
+            ),
+            (
+                "write_file",
+                "ask",
+                QT_TRANSLATE_NOOP("settings", "Write files"),
+                QT_TRANSLATE_NOOP("settings", "Writing files: allow, ask the user first, or deny."),
+            ),
+            (
+                "edit_file",
+                "ask",
+                QT_TRANSLATE_NOOP("settings", "Edit files"),
+                QT_TRANSLATE_NOOP("settings", "Editing files: allow, ask the user first, or deny."),
+            ),
+            (
+                "run_shell",
+                "ask",
+                QT_TRANSLATE_NOOP("settings", "Run commands"),
+                QT_TRANSLATE_NOOP("settings", "Running shell commands: allow, ask the user first, or deny."),
+            ),
+            (
+                "web_fetch",
+                "allow",
+                QT_TRANSLATE_NOOP("settings", "Fetch web pages"),
+                QT_TRANSLATE_NOOP("settings", "Fetching public web pages: allow, ask the user first, or deny."),
+            ),
         )
     ),
     Setting(
         "tools.approvalTimeout",
         int,
         300,
-        "Seconds an approval card waits for an answer before it counts as Deny.",
-        label="Approval waits (s)",
+        QT_TRANSLATE_NOOP("settings", "Seconds an approval card waits for an answer before it counts as Deny."),
+        label=QT_TRANSLATE_NOOP("settings", "Approval waits (s)"),
         section=ON_THIS_COMPUTER,
         minimum=10,
         maximum=86_400,
@@ -619,8 +783,8 @@ SETTINGS: tuple[Setting, ...] = (
         "tools.maxRounds",
         int,
         8,
-        "Most tool-call rounds in one turn before the model must answer.",
-        label="Tool rounds per turn",
+        QT_TRANSLATE_NOOP("settings", "Most tool-call rounds in one turn before the model must answer."),
+        label=QT_TRANSLATE_NOOP("settings", "Tool rounds per turn"),
         section=LIMITS,
         minimum=1,
         maximum=100,
@@ -629,8 +793,8 @@ SETTINGS: tuple[Setting, ...] = (
         "tools.maxCallsPerTurn",
         int,
         40,
-        "Most tool calls in one turn, shared by a squad's captain and its members.",
-        label="Tool calls per turn",
+        QT_TRANSLATE_NOOP("settings", "Most tool calls in one turn, shared by a squad's captain and its members."),
+        label=QT_TRANSLATE_NOOP("settings", "Tool calls per turn"),
         section=LIMITS,
         minimum=1,
         maximum=1000,
@@ -639,8 +803,10 @@ SETTINGS: tuple[Setting, ...] = (
         "tools.turnSeconds",
         int,
         900,
-        "Most seconds one turn may spend running tools (shared by a squad's captain and members).",
-        label="Tool time per turn (s)",
+        QT_TRANSLATE_NOOP(
+            "settings", "Most seconds one turn may spend running tools (shared by a squad's captain and members)."
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Tool time per turn (s)"),
         section=LIMITS,
         minimum=10,
         maximum=86_400,
@@ -649,8 +815,10 @@ SETTINGS: tuple[Setting, ...] = (
         "mcp.startupSeconds",
         int,
         30,
-        "Seconds an MCP server may take to start (or to be reached) before it counts as failed.",
-        label="MCP server start-up (s)",
+        QT_TRANSLATE_NOOP(
+            "settings", "Seconds an MCP server may take to start (or to be reached) before it counts as failed."
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "MCP server start-up (s)"),
         section=LIMITS,
         minimum=1,
         maximum=600,
@@ -659,8 +827,10 @@ SETTINGS: tuple[Setting, ...] = (
         "mcp.callSeconds",
         int,
         120,
-        "Seconds one call of an MCP server's tool may take (never more than the turn's tool time left).",
-        label="MCP tool call (s)",
+        QT_TRANSLATE_NOOP(
+            "settings", "Seconds one call of an MCP server's tool may take (never more than the turn's tool time left)."
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "MCP tool call (s)"),
         section=LIMITS,
         minimum=1,
         maximum=86_400,
@@ -669,52 +839,61 @@ SETTINGS: tuple[Setting, ...] = (
         "ui.theme",
         str,
         "system",
-        "Light or dark colours, or the same as the rest of your desktop.",
-        label="Theme",
+        QT_TRANSLATE_NOOP("settings", "Light or dark colours, or the same as the rest of your desktop."),
+        label=QT_TRANSLATE_NOOP("settings", "Theme"),
         section=LOOK,
         choices=("system", "light", "dark"),
-        choice_words={"system": "Same as the system", "light": "Light", "dark": "Dark"},
+        choice_words={
+            "system": QT_TRANSLATE_NOOP("settings", "Same as the system"),
+            "light": QT_TRANSLATE_NOOP("settings", "Light"),
+            "dark": QT_TRANSLATE_NOOP("settings", "Dark"),
+        },
     ),
     Setting(
         "ui.language",
         str,
         "system",
-        "Language of OkBot's windows and messages: the system's, English or Simplified Chinese. Summaries and"
-        " memories follow the language you write in.",
-        label="Language",
+        QT_TRANSLATE_NOOP(
+            "settings",
+            "Language of OkBot's windows and messages: the system's, English or Simplified Chinese. Summaries and"
+            " memories follow the language you write in.",
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Language"),
         section=LANGUAGE,
         choices=("system", *LANGUAGES),
-        choice_words={"system": "Same as the system", **LANGUAGE_NAMES},
+        choice_words={"system": QT_TRANSLATE_NOOP("settings", "Same as the system"), **LANGUAGE_NAMES},
     ),
     Setting(
         "ui.fontSize",
         int,
         None,
-        "Size of the messages in the chat and of the text you type, in points.",
-        label="Chat text size",
+        QT_TRANSLATE_NOOP("settings", "Size of the messages in the chat and of the text you type, in points."),
+        label=QT_TRANSLATE_NOOP("settings", "Chat text size"),
         section=LOOK,
-        unit="pt",
+        unit=QT_TRANSLATE_NOOP("settings", "pt"),
         minimum=8,
         maximum=32,
         nullable=True,
-        null_words="System default",
+        null_words=QT_TRANSLATE_NOOP("settings", "System default"),
     ),
     Setting(
         "developerMode",
         bool,
         False,
-        "Show developer tools such as View context on user messages.",
-        label="Developer mode",
+        QT_TRANSLATE_NOOP("settings", "Show developer tools such as View context on user messages."),
+        label=QT_TRANSLATE_NOOP("settings", "Developer mode"),
         section=DEVELOPER,
     ),
     Setting(
         "provider.timeout",
         float,
         60.0,
-        "Seconds to wait for the server to answer (and between parts of a streamed reply).",
-        label="Timeout",
+        QT_TRANSLATE_NOOP(
+            "settings", "Seconds to wait for the server to answer (and between parts of a streamed reply)."
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Timeout"),
         section=CONNECTION,
-        unit="s",
+        unit=QT_TRANSLATE_NOOP("settings", "s"),
         minimum=5,
         maximum=600,
     ),
@@ -722,9 +901,12 @@ SETTINGS: tuple[Setting, ...] = (
         "provider.maxRetries",
         int,
         3,
-        "How often a failed request (rate limit, server error, dropped connection) is retried "
-        "before the error is shown. Nothing is retried once the reply has started to appear.",
-        label="Retries",
+        QT_TRANSLATE_NOOP(
+            "settings",
+            "How often a failed request (rate limit, server error, dropped connection) is retried "
+            "before the error is shown. Nothing is retried once the reply has started to appear.",
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Retries"),
         section=CONNECTION,
         minimum=0,
         maximum=10,
@@ -766,5 +948,8 @@ def setting(key: str) -> Setting:
     except (KeyError, TypeError):
         pass
     close = suggest(key) if isinstance(key, str) else []
-    hint = f"did you mean {' or '.join(close)}?" if close else "run `okbot config get` to list the settings"
-    raise SettingError(f"unknown setting {show_value(key)}", hint=hint)
+    if close:
+        hint = translate("schema", "did you mean {keys}?").format(keys=translate("schema", " or ").join(close))
+    else:
+        hint = translate("schema", "run `okbot config get` to list the settings")
+    raise SettingError(translate("schema", "unknown setting {key}").format(key=show_value(key)), hint=hint)

@@ -32,12 +32,14 @@ import os
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from okbot.config.mcp import MCP_KEY, McpServerConfig, check_approval, server_from_json
 from okbot.config.providers import DEFAULT_PROVIDER, ProviderConfig, provider_from_json
 from okbot.config.schema import ORDERED_PAIRS, SETTINGS, SettingError, setting, show_value, suggest
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage import migrations, paths
 from okbot.storage.atomic import atomic_write_bytes, atomic_write_json
 
@@ -59,6 +61,32 @@ ENV_OVERRIDES: dict[str, str] = {
 }
 
 Subscriber = Callable[[str], None]
+# A message said when it is shown, in the language of that moment: settings.json is read before the
+# language (itself a setting) is applied.
+Said = Callable[[], str]
+
+
+def _said(template: str, **fields: Any) -> Said:
+    """``template`` (marked ``QT_TRANSLATE_NOOP("settings", …)``) filled with ``fields`` when said; a field
+    that is itself callable (another message, ``spec.allowed``) is said then too."""
+
+    def say() -> str:
+        return translate("settings", template).format(**{k: v() if callable(v) else v for k, v in fields.items()})
+
+    return say
+
+
+def _refusal(check: Callable[[], Any]) -> Said:
+    """The message of the :class:`SettingError` that ``check()`` raises, worked out again each time it is said."""
+
+    def say() -> str:
+        try:
+            check()
+        except SettingError as exc:
+            return exc.message
+        return ""
+
+    return say
 
 
 def _utc_stamp() -> str:
@@ -85,7 +113,7 @@ class Settings:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self.problems: list[str] = []
+        self._problems: list[Said] = []
         self.reset_keys: list[str] = []
         self._values: dict[str, Any] = {}  # known keys whose value differs from the default
         self._overrides: dict[str, dict[str, Any]] = {}  # model -> {"contextWindow": n, ...}
@@ -94,7 +122,7 @@ class Settings:
         self._default_extra: dict[str, Any] = {}  # the default provider's models / contextWindows
         self._mcp: dict[str, McpServerConfig] = {}  # declared MCP servers, by name, in the file's order
         self._version: int = FORMAT_VERSION
-        self._save_blocked: str = ""  # why save() must not overwrite the file on disk
+        self._save_blocked: Said | None = None  # why save() must not overwrite the file on disk
         self._upgrade: migrations.Upgrade | None = None  # an older file migrated in memory, persisted on save
         self._subscribers: list[Subscriber] = []
 
@@ -105,13 +133,18 @@ class Settings:
         """Read ``path`` (default: the data dir's settings.json). Never raises for bad content."""
         settings = cls(paths.settings_file() if path is None else Path(path))
         settings._load()
-        for message in settings.env_problems():
+        for message in settings._env_problems():
             settings._problem(message)
         return settings
 
-    def _problem(self, message: str) -> None:
-        self.problems.append(message)
-        log.warning("%s", message)
+    @property
+    def problems(self) -> list[str]:
+        """What loading had to repair, in the current language (for the UI and the CLI to show)."""
+        return [say() for say in self._problems]
+
+    def _problem(self, message: Said) -> None:
+        self._problems.append(message)
+        log.warning("%s", message())
 
     def _load(self) -> None:
         name = self.path.name
@@ -120,27 +153,40 @@ class Settings:
         except FileNotFoundError:
             return
         except OSError as exc:
-            self._save_blocked = (
-                f"{name} could not be read ({_why(exc)}); OkBot will not overwrite it. "
-                "Fix its permissions and restart OkBot"
+            self._save_blocked = _said(
+                QT_TRANSLATE_NOOP(
+                    "settings",
+                    "{name} could not be read ({why}); OkBot will not overwrite it. Fix its permissions and restart"
+                    " OkBot",
+                ),
+                name=name,
+                why=_why(exc),
             )
             self._problem(
-                f"{name} could not be read ({_why(exc)}); defaults in use, "
-                "and changes will not be saved until it can be read"
+                _said(
+                    QT_TRANSLATE_NOOP(
+                        "settings",
+                        "{name} could not be read ({why}); defaults in use, and changes will not be saved until it"
+                        " can be read",
+                    ),
+                    name=name,
+                    why=_why(exc),
+                )
             )
             return
         try:
             data = json.loads(raw.decode("utf-8-sig"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-            why = (
-                "not valid UTF-8 text"
-                if isinstance(exc, UnicodeDecodeError)
-                else ("empty" if not raw.strip() else "not valid JSON")
-            )
-            self._broken(raw, f"{name} was {why}")
+            if isinstance(exc, UnicodeDecodeError):
+                what = _said(QT_TRANSLATE_NOOP("settings", "{name} was not valid UTF-8 text"), name=name)
+            elif not raw.strip():
+                what = _said(QT_TRANSLATE_NOOP("settings", "{name} was empty"), name=name)
+            else:
+                what = _said(QT_TRANSLATE_NOOP("settings", "{name} was not valid JSON"), name=name)
+            self._broken(raw, what)
             return
         if not isinstance(data, dict):
-            self._broken(raw, f"{name} did not hold a JSON object")
+            self._broken(raw, _said(QT_TRANSLATE_NOOP("settings", "{name} did not hold a JSON object"), name=name))
             return
         version = migrations.version_of(data)
         if version is not None and version < FORMAT_VERSION:
@@ -149,12 +195,26 @@ class Settings:
         if self._read_object(data):
             backup = self._backup(raw)
             if backup:
-                self._problem(f"the original {name} was backed up to {backup} before the repairs above")
+                self._problem(
+                    _said(
+                        QT_TRANSLATE_NOOP(
+                            "settings", "the original {name} was backed up to {backup} before the repairs above"
+                        ),
+                        name=name,
+                        backup=backup,
+                    )
+                )
 
-    def _broken(self, raw: bytes, what: str) -> None:
+    def _broken(self, raw: bytes, what: Said) -> None:
         backup = self._backup(raw)
         if backup:
-            self._problem(f"{what}; backed up to {backup}; defaults in use")
+            self._problem(
+                _said(
+                    QT_TRANSLATE_NOOP("settings", "{what}; backed up to {backup}; defaults in use"),
+                    what=what,
+                    backup=backup,
+                )
+            )
 
     def _backup(self, raw: bytes) -> str:
         """Copy the file's bytes to ``<name>.broken-<stamp>`` (reusing an identical earlier copy)."""
@@ -170,10 +230,21 @@ class Settings:
                 target = parent / f"{name}.broken-{_utc_stamp()}-{n}"
             atomic_write_bytes(target, raw)
         except OSError as exc:
-            self._save_blocked = f"{name} needs repair but no backup copy could be made ({_why(exc)})"
+            self._save_blocked = _said(
+                QT_TRANSLATE_NOOP("settings", "{name} needs repair but no backup copy could be made ({why})"),
+                name=name,
+                why=_why(exc),
+            )
             self._problem(
-                f"{name} had problems and could not be backed up ({_why(exc)}); "
-                "defaults in use for the bad values, and the file will not be overwritten"
+                _said(
+                    QT_TRANSLATE_NOOP(
+                        "settings",
+                        "{name} had problems and could not be backed up ({why}); defaults in use for the bad values,"
+                        " and the file will not be overwritten",
+                    ),
+                    name=name,
+                    why=_why(exc),
+                )
             )
             return ""
         return target.name
@@ -201,9 +272,17 @@ class Settings:
                 if spec.per_model:  # stored under modelOverrides, never as a top-level key
                     self._unknown[key] = value
                     self._problem(
-                        f"{self.path.name}: a top-level {key} is ignored (kept in the file); "
-                        f"it is set per model, as {OVERRIDES_KEY} → <model> → "
-                        f"{_OVERRIDE_FIELD[key]}, or with `okbot config set {key} <n>`"
+                        _said(
+                            QT_TRANSLATE_NOOP(
+                                "settings",
+                                "{file}: a top-level {key} is ignored (kept in the file); it is set per model, as"
+                                " {overrides} → <model> → {field}, or with `okbot config set {key} <n>`",
+                            ),
+                            file=self.path.name,
+                            key=key,
+                            overrides=OVERRIDES_KEY,
+                            field=_OVERRIDE_FIELD[key],
+                        )
                     )
                     continue
                 try:
@@ -222,10 +301,21 @@ class Settings:
                 for key in (low, high):
                     if key not in self.reset_keys:
                         self.reset_keys.append(key)
-                defaults = f"{setting(low).default} and {setting(high).default}"
                 self._problem(
-                    f"{self.path.name}: {low} ({lo}) was larger than {high} ({hi}); "
-                    f"both reset to the defaults {defaults}"
+                    _said(
+                        QT_TRANSLATE_NOOP(
+                            "settings",
+                            "{file}: {low} ({lo}) was larger than {high} ({hi}); both reset to the defaults"
+                            " {low_default} and {high_default}",
+                        ),
+                        file=self.path.name,
+                        low=low,
+                        lo=lo,
+                        high=high,
+                        hi=hi,
+                        low_default=setting(low).default,
+                        high_default=setting(high).default,
+                    )
                 )
                 repaired = True
         if unknown:
@@ -236,26 +326,56 @@ class Settings:
         if key not in self.reset_keys:
             self.reset_keys.append(key)
         self._problem(
-            f"{self.path.name}: {key} was {show_value(setting(key).shown(value))}, which is not allowed "
-            f"(expected {setting(key).allowed()}); reset to the default {show_value(default)}"
+            _said(
+                QT_TRANSLATE_NOOP(
+                    "settings",
+                    "{file}: {key} was {value}, which is not allowed (expected {allowed}); reset to the default"
+                    " {default}",
+                ),
+                file=self.path.name,
+                key=key,
+                value=show_value(setting(key).shown(value)),
+                allowed=setting(key).allowed,
+                default=show_value(default),
+            )
         )
 
     def _read_version(self, value: Any) -> bool:
         if isinstance(value, int) and not isinstance(value, bool) and value >= FORMAT_VERSION:
             self._version = value
             if value > FORMAT_VERSION:
-                message = migrations.newer_message(self.path, value, "settings")
+                message = partial(migrations.newer_message, self.path, value, "settings")
                 self._save_blocked = message
-                self._problem(f"{message}; the settings this version knows are used")
+                self._problem(
+                    _said(
+                        QT_TRANSLATE_NOOP("settings", "{message}; the settings this version knows are used"),
+                        message=message,
+                    )
+                )
             return False
-        self._problem(f"{self.path.name}: version was {show_value(value)}; treated as {FORMAT_VERSION}")
+        self._problem(
+            _said(
+                QT_TRANSLATE_NOOP("settings", "{file}: version was {value}; treated as {version}"),
+                file=self.path.name,
+                value=show_value(value),
+                version=FORMAT_VERSION,
+            )
+        )
         return True
 
     def _read_overrides(self, value: Any) -> bool:
         if not isinstance(value, dict):
             self._problem(
-                f"{self.path.name}: {OVERRIDES_KEY} was {show_value(value)}, not an object "
-                "of per-model settings; per-model settings reset"
+                _said(
+                    QT_TRANSLATE_NOOP(
+                        "settings",
+                        "{file}: {overrides} was {value}, not an object of per-model settings; per-model settings"
+                        " reset",
+                    ),
+                    file=self.path.name,
+                    overrides=OVERRIDES_KEY,
+                    value=show_value(value),
+                )
             )
             self._mark_reset(CONTEXT_WINDOW_KEY)
             return True
@@ -264,8 +384,15 @@ class Settings:
         for model, entry in value.items():
             if not isinstance(entry, dict):
                 self._problem(
-                    f"{self.path.name}: {OVERRIDES_KEY} for model {show_value(model)} was "
-                    f"{show_value(entry)}, not an object; removed"
+                    _said(
+                        QT_TRANSLATE_NOOP(
+                            "settings", "{file}: {overrides} for model {model} was {value}, not an object; removed"
+                        ),
+                        file=self.path.name,
+                        overrides=OVERRIDES_KEY,
+                        model=show_value(model),
+                        value=show_value(entry),
+                    )
                 )
                 self._mark_reset(CONTEXT_WINDOW_KEY)
                 repaired = True
@@ -277,9 +404,17 @@ class Settings:
                     window = spec.validate(kept[field])
                 except SettingError:
                     self._problem(
-                        f"{self.path.name}: the context window for model {show_value(model)} "
-                        f"was {show_value(kept[field])}, which is not allowed "
-                        f"(expected {spec.allowed()}); reset to the model's known window"
+                        _said(
+                            QT_TRANSLATE_NOOP(
+                                "settings",
+                                "{file}: the context window for model {model} was {value}, which is not allowed"
+                                " (expected {allowed}); reset to the model's known window",
+                            ),
+                            file=self.path.name,
+                            model=show_value(model),
+                            value=show_value(kept[field]),
+                            allowed=spec.allowed,
+                        )
                     )
                     self._mark_reset(CONTEXT_WINDOW_KEY)
                     repaired = True
@@ -301,27 +436,36 @@ class Settings:
                 if default:
                     repaired |= self._read_default_provider(entry)
             others = [entry for entry, default in zip(value, is_default, strict=True) if not default]
-        configs, refused = self._read_entries(PROVIDERS_KEY, others, provider_from_json, "provider")
+        removed = QT_TRANSLATE_NOOP("settings", "{file}: {problem}; that provider was removed")
+        configs, refused = self._read_entries(PROVIDERS_KEY, others, provider_from_json, removed)
         self._providers.update((config.name, config) for config in configs)
         return repaired or refused
 
     def _read_mcp(self, value: Any) -> bool:
-        configs, refused = self._read_entries(MCP_KEY, value, server_from_json, "MCP server")
+        removed = QT_TRANSLATE_NOOP("settings", "{file}: {problem}; that MCP server was removed")
+        configs, refused = self._read_entries(MCP_KEY, value, server_from_json, removed)
         self._mcp.update((config.name, config) for config in configs)
         return refused
 
-    def _read_entries(self, key: str, value: Any, parse: Callable[[Any], Any], what: str) -> tuple[list[Any], bool]:
+    def _read_entries(self, key: str, value: Any, parse: Callable[[Any], Any], removed: str) -> tuple[list[Any], bool]:
         """The entries of the list ``value`` (under ``key``) that ``parse`` takes, and whether any was refused
-        (each refused one is left out, with a message saying why)."""
+        (each refused one is left out, with the message ``removed`` saying why)."""
         if not isinstance(value, list):
-            self._problem(f"{self.path.name}: {key} was {show_value(value)}, not a list; ignored")
+            self._problem(
+                _said(
+                    QT_TRANSLATE_NOOP("settings", "{file}: {key} was {value}, not a list; ignored"),
+                    file=self.path.name,
+                    key=key,
+                    value=show_value(value),
+                )
+            )
             return [], True
         parsed, refused = [], False
         for entry in value:
             try:
                 parsed.append(parse(entry))
-            except SettingError as exc:
-                self._problem(f"{self.path.name}: {exc.message}; that {what} was removed")
+            except SettingError:
+                self._problem(_said(removed, file=self.path.name, problem=_refusal(partial(parse, entry))))
                 refused = True
         return parsed, refused
 
@@ -339,10 +483,17 @@ class Settings:
                 continue
             if normal != spec.default:
                 self._values[key] = normal
+        fields = {**entry, "baseUrl": "http://x", "keySource": "none"}
         try:
-            extra = provider_from_json({**entry, "baseUrl": "http://x", "keySource": "none"})
-        except SettingError as exc:
-            self._problem(f"{self.path.name}: {exc.message}; its model list was dropped")
+            extra = provider_from_json(fields)
+        except SettingError:
+            self._problem(
+                _said(
+                    QT_TRANSLATE_NOOP("settings", "{file}: {problem}; its model list was dropped"),
+                    file=self.path.name,
+                    problem=_refusal(partial(provider_from_json, fields)),
+                )
+            )
             return True
         self._default_extra = {k: v for k, v in extra.to_json().items() if k in ("models", "contextWindows")}
         return repaired
@@ -352,15 +503,32 @@ class Settings:
             self.reset_keys.append(key)
 
     def _report_unknown(self, keys: list[str]) -> None:
-        parts = []
-        for key in keys:
-            if _looks_like_api_key(key):
-                parts.append(f"{key} (API keys are never read from settings.json; use OKBOT_API_KEY or the keyring)")
-                continue
-            close = suggest(key)
-            parts.append(f"{key} (did you mean {' or '.join(close)}?)" if close else key)
-        listed = ", ".join(parts)
-        self._problem(f"{self.path.name}: ignored unknown keys, kept in the file untouched: {listed}")
+        def listed() -> str:
+            parts = []
+            for key in keys:
+                if _looks_like_api_key(key):
+                    parts.append(
+                        translate(
+                            "settings",
+                            "{key} (API keys are never read from settings.json; use OKBOT_API_KEY or the keyring)",
+                        ).format(key=key)
+                    )
+                    continue
+                close = suggest(key)
+                if close:
+                    keys_words = translate("settings", " or ").join(close)
+                    parts.append(translate("settings", "{key} (did you mean {keys}?)").format(key=key, keys=keys_words))
+                else:
+                    parts.append(key)
+            return translate("settings", ", ").join(parts)
+
+        self._problem(
+            _said(
+                QT_TRANSLATE_NOOP("settings", "{file}: ignored unknown keys, kept in the file untouched: {keys}"),
+                file=self.path.name,
+                keys=listed,
+            )
+        )
 
     # ----------------------------------------------------------------- reading
 
@@ -428,22 +596,25 @@ class Settings:
             if config.name == name:
                 return config
         known = ", ".join(p.name for p in self.providers())
-        raise SettingError(f"no provider called {name!r}", hint=f"the providers are: {known}")
+        raise SettingError(
+            translate("settings", "no provider called {name}").format(name=repr(name)),
+            hint=translate("settings", "the providers are: {names}").format(names=known),
+        )
 
     def add_provider(self, config: ProviderConfig) -> None:
         """Add (or replace) a provider other than the default, and save; :class:`SettingError` on a bad one."""
         checked = provider_from_json(config.to_json())
         if checked.name == DEFAULT_PROVIDER:
             raise SettingError(
-                "the default provider is set with provider.baseUrl and provider.keySource",
-                hint="e.g. `okbot config set provider.baseUrl URL`",
+                translate("settings", "the default provider is set with provider.baseUrl and provider.keySource"),
+                hint=translate("settings", "e.g. `okbot config set provider.baseUrl URL`"),
             )
         self._change_providers(lambda: self._providers.__setitem__(checked.name, checked))
 
     def remove_provider(self, name: str) -> None:
         """Remove the provider ``name`` (never the default) and save."""
         if name == DEFAULT_PROVIDER:
-            raise SettingError("the default provider cannot be removed")
+            raise SettingError(translate("settings", "the default provider cannot be removed"))
         if name not in self._providers:
             self.provider(name)  # raises, naming the known ones
         self._change_providers(lambda: self._providers.pop(name))
@@ -481,8 +652,11 @@ class Settings:
         """The MCP server called ``name``; :class:`SettingError` naming the declared ones when there is none."""
         if name in self._mcp:
             return self._mcp[name]
-        known = ", ".join(self._mcp) or "none yet"
-        raise SettingError(f"no MCP server called {name!r}", hint=f"the MCP servers are: {known}")
+        known = ", ".join(self._mcp) or translate("settings", "none yet")
+        raise SettingError(
+            translate("settings", "no MCP server called {name}").format(name=repr(name)),
+            hint=translate("settings", "the MCP servers are: {names}").format(names=known),
+        )
 
     def add_mcp_server(self, config: McpServerConfig) -> None:
         """Add (or replace, keeping its place) an MCP server, and save; :class:`SettingError` on a bad one."""
@@ -496,7 +670,7 @@ class Settings:
     def set_mcp_approval(self, name: str, approval: str, tool: str | None = None) -> None:
         """What calls of server ``name``'s tools need (``tool``: that tool alone), and save."""
         old = self.mcp_server(name)
-        check_approval(approval, f"MCP server {name}")
+        check_approval(approval, translate("settings", "MCP server {name}").format(name=name))
         if tool is None:
             fresh = replace(old, approval=approval)
         else:
@@ -524,15 +698,23 @@ class Settings:
 
     def env_problems(self) -> list[str]:
         """Messages about environment overrides that are set but refused by the schema."""
+        return [say() for say in self._env_problems()]
+
+    def _env_problems(self) -> list[Said]:
         out = []
         for key, var in ENV_OVERRIDES.items():
             text = os.environ.get(var, "").strip()
             if not text:
                 continue
+            check = partial(setting(key).validate, text)
             try:
-                setting(key).validate(text)
-            except SettingError as exc:
-                out.append(f"{var} is ignored: {exc.message}")
+                check()
+            except SettingError:
+                out.append(
+                    _said(
+                        QT_TRANSLATE_NOOP("settings", "{var} is ignored: {problem}"), var=var, problem=_refusal(check)
+                    )
+                )
         return out
 
     # ----------------------------------------------------------------- changing
@@ -564,15 +746,23 @@ class Settings:
             lower, higher = setting(low), setting(high)
             if key == low and value > (other := self.get_stored(high)):
                 raise SettingError(
-                    f"{low} ({value}) must not be larger than {high} ({other})",
-                    hint=f"raise {high} first",
-                    words=f"“{lower.label}” must not be more than “{higher.label}” ({higher.words_for(other)}).",
+                    translate("settings", "{low} ({value}) must not be larger than {high} ({other})").format(
+                        low=low, value=value, high=high, other=other
+                    ),
+                    hint=translate("settings", "raise {high} first").format(high=high),
+                    words=translate("settings", "“{lower}” must not be more than “{higher}” ({other}).").format(
+                        lower=lower.shown_label(), higher=higher.shown_label(), other=higher.words_for(other)
+                    ),
                 )
             if key == high and value < (other := self.get_stored(low)):
                 raise SettingError(
-                    f"{high} ({value}) must not be smaller than {low} ({other})",
-                    hint=f"lower {low} first",
-                    words=f"“{higher.label}” must not be less than “{lower.label}” ({lower.words_for(other)}).",
+                    translate("settings", "{high} ({value}) must not be smaller than {low} ({other})").format(
+                        high=high, value=value, low=low, other=other
+                    ),
+                    hint=translate("settings", "lower {low} first").format(low=low),
+                    words=translate("settings", "“{higher}” must not be less than “{lower}” ({other}).").format(
+                        higher=higher.shown_label(), lower=lower.shown_label(), other=lower.words_for(other)
+                    ),
                 )
 
     def _change(self, key: str, value: Any) -> None:
@@ -618,7 +808,7 @@ class Settings:
         """
         before = self.as_dict()
         fresh = Settings.load(self.path)
-        self.problems, self.reset_keys = fresh.problems, fresh.reset_keys
+        self._problems, self.reset_keys = fresh._problems, fresh.reset_keys
         self._values, self._overrides, self._unknown = fresh._values, fresh._overrides, fresh._unknown
         self._providers, self._default_extra = fresh._providers, fresh._default_extra
         mcp_changed = self._mcp != fresh._mcp or any(
@@ -672,21 +862,27 @@ class Settings:
         Raises :class:`SettingError` rather than overwrite a file that could not be read or backed up,
         or one written by a newer OkBot (read-only).
         """
-        if self._save_blocked:
-            raise SettingError(f"settings not saved: {self._save_blocked}")
+        if self._save_blocked is not None:
+            raise SettingError(translate("settings", "settings not saved: {why}").format(why=self._save_blocked()))
         try:
             migrations.persist_upgrade(self.path, "settings", self._upgrade)
         except OSError as exc:
             raise SettingError(
-                f"settings not saved: the old {self.path.name} could not be backed up before upgrading it ({_why(exc)})"
+                translate(
+                    "settings", "settings not saved: the old {name} could not be backed up before upgrading it ({why})"
+                ).format(name=self.path.name, why=_why(exc))
             ) from exc
         try:
             atomic_write_json(self.path, self.to_json(), backup=True)
         except OSError as exc:
-            raise SettingError(f"settings not saved: could not write {self.path} ({_why(exc)})") from exc
+            raise SettingError(
+                translate("settings", "settings not saved: could not write {path} ({why})").format(
+                    path=self.path, why=_why(exc)
+                )
+            ) from exc
         self._upgrade = None
 
     @property
     def read_only(self) -> str:
         """Why settings.json must not be written (a newer OkBot's file, an unreadable one), else ``""``."""
-        return self._save_blocked
+        return self._save_blocked() if self._save_blocked is not None else ""

@@ -12,26 +12,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QFileDialog, QHBoxLayout, QMessageBox, QPushButton, QWidget
 
 from okbot.config.schema import ADVANCED_PAGE
 from okbot.core.attachments import human_size
 from okbot.core.backup import check_backup, create_backup, restore_backup
+from okbot.i18n import plural
 from okbot.storage import paths
 from okbot.storage.errors import OkBotError
 from okbot.ui.settings.page import NoteLabel, SettingsPage, help_label, if_alive
 
 log = logging.getLogger("okbot.ui.settings")
-ZIP_FILTER = "OkBot backup (*.zip)"
-ABOUT = (
-    "One zip of the whole data folder: chats, summaries, memories, skills, settings. Never your API keys, the logs "
-    "or the trash."
-)
 
 
 def _ask(parent: QWidget) -> Callable[[str], bool]:
     def ask(text: str) -> bool:
-        answer = QMessageBox.question(parent, "Restore a backup", text)
+        answer = QMessageBox.question(parent, QCoreApplication.translate("AdvancedPage", "Restore a backup"), text)
         return answer == QMessageBox.StandardButton.Yes
 
     return ask
@@ -40,7 +37,11 @@ def _ask(parent: QWidget) -> Callable[[str], bool]:
 def _close_app(parent: QWidget) -> Callable[[], None]:
     def close() -> None:
         QMessageBox.information(
-            parent, "Backup restored", "The backup was restored. OkBot closes now: open it again to use it."
+            parent,
+            QCoreApplication.translate("AdvancedPage", "Backup restored"),
+            QCoreApplication.translate(
+                "AdvancedPage", "The backup was restored. OkBot closes now: open it again to use it."
+            ),
         )
         QApplication.quit()
 
@@ -69,10 +70,14 @@ class AdvancedPage(SettingsPage):
         self._on_thread = on_thread or (lambda: None)
         self.busy = False
         self.add_declared_sections()
-        form = self.add_section("Backup", ABOUT)
-        self.backup_button = QPushButton("Back up…")
+        about = self.tr(
+            "One zip of the whole data folder: chats, summaries, memories, skills, settings. Never your API keys, the"
+            " logs or the trash."
+        )
+        form = self.add_section(self.tr("Backup"), about)
+        self.backup_button = QPushButton(self.tr("Back up…"))
         self.backup_button.clicked.connect(self._on_backup_button_clicked)
-        self.restore_button = QPushButton("Restore…")
+        self.restore_button = QPushButton(self.tr("Restore…"))
         self.restore_button.clicked.connect(self._on_restore_button_clicked)
         row = QWidget()
         box = QHBoxLayout(row)
@@ -82,13 +87,15 @@ class AdvancedPage(SettingsPage):
         box.addStretch(1)
         self.backup_note = NoteLabel()
         self.backup_note.setWordWrap(True)
-        self.add_row(form, "", row, self.backup_note, help_label(f"Data folder: {paths.data_dir()}"))
+        self.add_row(
+            form, "", row, self.backup_note, help_label(self.tr("Data folder: {path}").format(path=paths.data_dir()))
+        )
         self.finish()
 
     # ------------------------------------------------------------------ public
     def back_up_to(self, path: Path) -> None:
         """Write the backup to ``path`` (replacing it: the file dialog asked) off the GUI thread."""
-        self._set_busy(True, f"Backing up to {path}…")
+        self._set_busy(True, self.tr("Backing up to {path}…").format(path=path))
         data_dir = paths.data_dir()
 
         def work() -> Any:
@@ -96,13 +103,18 @@ class AdvancedPage(SettingsPage):
             return create_backup(data_dir, path, force=True)
 
         def done(report: Any) -> None:
-            self._set_busy(False, f"Backed up {report.files:,} files ({human_size(report.bytes)}) to {path}.")
+            note = plural(
+                report.files,
+                self.tr("Backed up {n} file ({size}) to {path}."),
+                self.tr("Backed up {n} files ({size}) to {path}."),
+            )
+            self._set_busy(False, note.format(n=f"{report.files:,}", size=human_size(report.bytes), path=path))
 
         self.ctx.tasks.run(work, if_alive(self, done), self._failed)
 
     def restore_from(self, path: Path) -> None:
         """Check the backup at ``path``, ask, restore it over the data folder (the old one kept aside), close."""
-        self._set_busy(True, f"Checking {path}…")
+        self._set_busy(True, self.tr("Checking {path}…").format(path=path))
 
         def work() -> Any:
             self._on_thread()
@@ -112,28 +124,45 @@ class AdvancedPage(SettingsPage):
 
     # ------------------------------------------------------------------ slots
     def _on_backup_button_clicked(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, "Back up OkBot", str(Path.home() / "okbot-backup.zip"), ZIP_FILTER)
+        name, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Back up OkBot"), str(Path.home() / "okbot-backup.zip"), self._zip_filter()
+        )
         if name:
             self.back_up_to(Path(name) if name.lower().endswith(".zip") else Path(name + ".zip"))
 
     def _on_restore_button_clicked(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Restore a backup", str(Path.home()), ZIP_FILTER)
+        name, _ = QFileDialog.getOpenFileName(self, self.tr("Restore a backup"), str(Path.home()), self._zip_filter())
         if name:
             self.restore_from(Path(name))
 
     def _on_checked(self, path: Path, checked: Any) -> None:
         data_dir = paths.data_dir()
         made = str(checked.manifest.get("createdAt", "?"))
-        text = (
-            f"Restore the backup made {made} by OkBot {checked.manifest.get('okbotVersion', '?')} "
-            f"({len(checked.files):,} files, {human_size(checked.bytes)})?\n\n"
-            f"What is in {data_dir} now is moved to a dated folder beside it ({data_dir.name}-before-restore-…), "
-            "not deleted; your API keys stay. OkBot closes when it is done."
+        count = len(checked.files)
+        text = plural(
+            count,
+            self.tr(
+                "Restore the backup made {made} by OkBot {version} ({n} file, {size})?\n\n"
+                "What is in {data_dir} now is moved to a dated folder beside it ({name}-before-restore-…), "
+                "not deleted; your API keys stay. OkBot closes when it is done."
+            ),
+            self.tr(
+                "Restore the backup made {made} by OkBot {version} ({n} files, {size})?\n\n"
+                "What is in {data_dir} now is moved to a dated folder beside it ({name}-before-restore-…), "
+                "not deleted; your API keys stay. OkBot closes when it is done."
+            ),
+        ).format(
+            made=made,
+            version=checked.manifest.get("okbotVersion", "?"),
+            n=f"{count:,}",
+            size=human_size(checked.bytes),
+            data_dir=data_dir,
+            name=data_dir.name,
         )
         if not self._confirm(text):
-            self._set_busy(False, "Nothing was restored.")
+            self._set_busy(False, self.tr("Nothing was restored."))
             return
-        self._set_busy(True, f"Restoring {path}…")
+        self._set_busy(True, self.tr("Restoring {path}…").format(path=path))
 
         def work() -> Any:
             self._on_thread()
@@ -142,8 +171,12 @@ class AdvancedPage(SettingsPage):
         self.ctx.tasks.run(work, if_alive(self, self._on_restored), self._failed)
 
     def _on_restored(self, report: Any) -> None:
-        where = f" The data that was there is in {report.moved_aside}." if report.moved_aside else ""
-        self._set_busy(False, f"Restored {report.files:,} files.{where}")
+        done = plural(report.files, self.tr("Restored {n} file."), self.tr("Restored {n} files.")).format(
+            n=f"{report.files:,}"
+        )
+        if report.moved_aside:
+            done += self.tr(" The data that was there is in {path}.").format(path=report.moved_aside)
+        self._set_busy(False, done)
         self._quit_app()
 
     def _failed(self, exc: BaseException) -> None:
@@ -154,10 +187,14 @@ class AdvancedPage(SettingsPage):
         if isinstance(exc, OkBotError):
             self.show_message(str(exc))
         elif isinstance(exc, OSError):
-            self.show_message(f"Cannot use {exc.filename or 'the file'}: {exc.strerror or exc}")
+            where = exc.filename or self.tr("the file")
+            self.show_message(self.tr("Cannot use {file}: {why}").format(file=where, why=exc.strerror or exc))
         else:  # a bug: said plainly, the traceback in the log
             log.error("backup or restore failed", exc_info=exc)
-            self.show_message(f"The backup or restore failed: {exc}")
+            self.show_message(self.tr("The backup or restore failed: {error}").format(error=exc))
+
+    def _zip_filter(self) -> str:
+        return self.tr("OkBot backup (*.zip)")
 
     def _set_busy(self, busy: bool, note: str) -> None:
         self.busy = busy

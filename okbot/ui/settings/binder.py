@@ -138,7 +138,7 @@ class SettingsBinder(QObject):
     def _refresh_field(self, settings: Settings, field: SettingField) -> None:
         var = settings.env_override(field.key)
         field.set_value(settings.get(field.key))
-        field.set_locked(f"Set by {var} for this run; not saved" if var else "")
+        field.set_locked(self.tr("Set by {var} for this run; not saved").format(var=var) if var else "")
 
     def _drop_subscription(self) -> None:
         if self._unsubscribe is not None:

@@ -4,17 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 
 from okbot.config.schema import COMPRESSION_PAGE
 from okbot.core.workspace import Target
+from okbot.i18n import QT_TRANSLATE_NOOP, plural
 from okbot.storage.errors import OkBotError
 from okbot.ui.settings.page import NoteLabel, SettingsPage, help_label, if_alive
 
-NOT_AVAILABLE = "Compression is not part of this version of OkBot yet."
-NO_CHAT = "Select an assistant or squad first; Compress now works on the chat that is open."
-NO_PROVIDER = "Compress now needs a working provider: set one up on the Models page."
+NOT_AVAILABLE = QT_TRANSLATE_NOOP("CompressionPage", "Compression is not part of this version of OkBot yet.")
+NO_CHAT = QT_TRANSLATE_NOOP(
+    "CompressionPage", "Select an assistant or squad first; Compress now works on the chat that is open."
+)
+NO_PROVIDER = QT_TRANSLATE_NOOP(
+    "CompressionPage", "Compress now needs a working provider: set one up on the Models page."
+)
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("CompressionPage", text)
 
 
 def compression_available() -> bool:
@@ -29,10 +38,16 @@ def compression_available() -> bool:
 def describe_report(report: Any) -> str:
     """A ``CompressionReport`` in one sentence for the page."""
     if not getattr(report, "ok", False):
-        return str(getattr(report, "message", "") or "Nothing was compressed.")
+        return str(
+            getattr(report, "message", "") or QCoreApplication.translate("CompressionPage", "Nothing was compressed.")
+        )
     covered = int(getattr(report, "covered_items", 0))
     before, after = int(getattr(report, "tokens_before", 0)), int(getattr(report, "tokens_after", 0))
-    text = f"Summarized {covered} item{'s' if covered != 1 else ''}: about {before:,} → {after:,} tokens."
+    text = plural(
+        covered,
+        QCoreApplication.translate("CompressionPage", "Summarized {n} item: about {before} → {after} tokens."),
+        QCoreApplication.translate("CompressionPage", "Summarized {n} items: about {before} → {after} tokens."),
+    ).format(n=covered, before=f"{before:,}", after=f"{after:,}")
     extra = str(getattr(report, "message", "") or "")
     return f"{text} {extra}" if extra else text
 
@@ -53,8 +68,8 @@ class CompressionPage(SettingsPage):
         self._running = False
 
         self.add_declared_sections()
-        now = self.add_section("Compress now")
-        self.compress_button = QPushButton("Compress now")
+        now = self.add_section(self.tr("Compress now"))
+        self.compress_button = QPushButton(self.tr("Compress now"))
         self.compress_button.clicked.connect(self._on_compress_button_clicked)
         self.target_label = help_label("")
         self.result_label = NoteLabel()
@@ -90,12 +105,12 @@ class CompressionPage(SettingsPage):
         def job() -> Any:
             compressor = ctx.compressor()
             if compressor is None:
-                raise OkBotError(NO_PROVIDER)
+                raise OkBotError(_tr(NO_PROVIDER))
             return compressor.compress_now(target)
 
         self._running = True
         self._update_button()
-        self.result_label.setText(f"Compressing “{target.name}”…")
+        self.result_label.setText(self.tr("Compressing “{name}”…").format(name=target.name))
         self.ctx.tasks.run(job, if_alive(self, self._on_compress_done), if_alive(self, self._on_compress_failed))
 
     # ------------------------------------------------------------------ slots
@@ -112,20 +127,23 @@ class CompressionPage(SettingsPage):
     def _on_compress_failed(self, exc: BaseException) -> None:
         self._running = False
         self._update_button()
-        text = str(exc) if isinstance(exc, OkBotError) else f"Something went wrong in OkBot: {exc}"
-        self.result_label.setText(f"⚠ Not compressed: {text}")
+        if isinstance(exc, OkBotError):
+            text = str(exc)
+        else:
+            text = self.tr("Something went wrong in OkBot: {error}").format(error=exc)
+        self.result_label.setText(self.tr("⚠ Not compressed: {why}").format(why=text))
 
     # --------------------------------------------------------------- internals
     def _update_button(self) -> None:
         if not self._available:
-            reason = NOT_AVAILABLE
+            reason = _tr(NOT_AVAILABLE)
         elif self._target is None:
-            reason = NO_CHAT
+            reason = _tr(NO_CHAT)
         else:
             reason = ""
         self.compress_button.setEnabled(not reason and not self._running)
-        self.compress_button.setToolTip(reason or "Fold the older part of this chat into its summary now")
+        self.compress_button.setToolTip(reason or self.tr("Fold the older part of this chat into its summary now"))
         if self._target is not None:
-            self.target_label.setText(f"Current chat: {self._target.name}")
+            self.target_label.setText(self.tr("Current chat: {name}").format(name=self._target.name))
         else:
             self.target_label.setText(reason)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSize, Signal
+from PySide6.QtCore import QCoreApplication, QSize, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from okbot.config.schema import APPEARANCE_PAGE, TOOLS_PAGE
 from okbot.core.workspace import Target
+from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.ui.settings.backup_box import AdvancedPage
 from okbot.ui.settings.compression_page import CompressionPage
 from okbot.ui.settings.fields import IntField
@@ -31,7 +32,7 @@ from okbot.ui.settings.page import SettingsPage, declared_page
 from okbot.ui.settings.provider_setup import KeyStore
 from okbot.ui.theme import system_font_size
 
-DIALOG_TITLE = "Settings"
+DIALOG_TITLE = QT_TRANSLATE_NOOP("SettingsDialog", "Settings")
 DEFAULT_SIZE = (860, 680)
 NAV_WIDTH = 160  # with the page's minimum width, the dialog fits its minimum of 640 px
 MINIMUM_SIZE = (640, 460)
@@ -61,7 +62,7 @@ class SettingsDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        self.setWindowTitle(DIALOG_TITLE)
+        self.setWindowTitle(QCoreApplication.translate("SettingsDialog", DIALOG_TITLE))
         self.resize(*DEFAULT_SIZE)
         self.setMinimumSize(*MINIMUM_SIZE)
 
@@ -93,7 +94,7 @@ class SettingsDialog(QDialog):
         self.nav.setSpacing(2)
         self.stack = QStackedWidget()
         for page in self._pages.values():
-            item = QListWidgetItem(page.title)
+            item = QListWidgetItem(page.shown_title)
             item.setSizeHint(QSize(NAV_WIDTH - 8, self.nav.fontMetrics().height() + 14))
             self.nav.addItem(item)
             self.stack.addWidget(page)
@@ -115,10 +116,10 @@ class SettingsDialog(QDialog):
 
     # ------------------------------------------------------------------ public
     def page(self, name: str) -> SettingsPage:
-        """The page called ``name``: a short name (see :data:`PAGE_KEYS`) or its title."""
+        """The page called ``name``: a short name (see :data:`PAGE_KEYS`) or its title (English or as shown)."""
         wanted = name.strip().lower()
         for key, page in self._pages.items():
-            if wanted in (key, page.title.lower()):
+            if wanted in (key, page.title.lower(), page.shown_title.lower()):
                 return page
         raise KeyError(f"no settings page {name!r}; pages: {', '.join(PAGE_KEYS)}")
 
@@ -134,7 +135,7 @@ class SettingsDialog(QDialog):
         return widget
 
     def page_names(self) -> list[str]:
-        """The page titles, in order."""
+        """The page titles (in English: the names :meth:`page` takes), in order."""
         return [page.title for page in self._pages.values()]
 
     def set_current_target(self, target: Target | None) -> None:

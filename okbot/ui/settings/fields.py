@@ -40,7 +40,7 @@ RATIO_PAGE_STEP = 5
 
 def suffix_for(spec: Setting) -> str:
     """What a spin box shows after the number: the declared unit, if any."""
-    return f" {spec.unit}" if spec.unit else ""
+    return f" {spec.shown_unit()}" if spec.unit else ""
 
 
 def is_ratio(spec: Setting) -> bool:
@@ -144,9 +144,14 @@ class SettingField(QWidget):
     def set_locked(self, reason: str) -> None:
         """Make the field read-only with ``reason`` as its tooltip (``""`` unlocks it)."""
         self.editor().setEnabled(not reason)
-        self.editor().setToolTip(reason or self.spec.description)
+        self.editor().setToolTip(reason or self.spec.shown_description())
         if self.help is not None:
-            self.help.setText(f"{reason}. {self.spec.description}" if reason else self.spec.description)
+            description = self.spec.shown_description()
+            self.help.setText(
+                self.tr("{reason}. {description}").format(reason=reason, description=description)
+                if reason
+                else description
+            )
 
 
 class BoolField(SettingField):
@@ -154,8 +159,8 @@ class BoolField(SettingField):
 
     def __init__(self, spec: Setting, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.box = QCheckBox(spec.label)
-        self.box.setToolTip(spec.description)
+        self.box = QCheckBox(spec.shown_label())
+        self.box.setToolTip(spec.shown_description())
         self.box.toggled.connect(self._on_box_toggled)
         self._layout.addWidget(self.box)
         self._layout.addStretch(1)
@@ -232,14 +237,14 @@ class IntField(SettingField):
         if spec.nullable:
             # 0 stands for "no value", shown in the declared words; a number below the minimum can
             # still be typed and is refused by the store with its message.
-            self.spin.setSpecialValueText(spec.null_words)
+            self.spin.setSpecialValueText(spec.shown_null_words())
             self.spin.null_at, self.spin.null_step = 0, low
             self.spin.setRange(0, limit)
         else:
             self.spin.setRange(-limit, limit)
         self.spin.setSingleStep(1000 if high >= 100_000 else 1)
         self.spin.setMinimumWidth(150)
-        self.spin.setToolTip(spec.description)
+        self.spin.setToolTip(spec.shown_description())
         self.spin.valueChanged.connect(self._on_spin_value_changed)
         self._layout.addWidget(self.spin)
         self._layout.addStretch(1)
@@ -276,7 +281,7 @@ class FloatField(SettingField):
         self.spin.bounds = (low, high)
         self.spin.setRange(-typing_limit(high), typing_limit(high))
         self.spin.setMinimumWidth(150)
-        self.spin.setToolTip(spec.description)
+        self.spin.setToolTip(spec.shown_description())
         self.spin.valueChanged.connect(self._on_spin_value_changed)
         self._layout.addWidget(self.spin)
         self._layout.addStretch(1)
@@ -310,10 +315,11 @@ class RatioField(SettingField):
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.setTickInterval(RATIO_PAGE_STEP)
         self.slider.setMinimumWidth(120)
-        self.slider.setToolTip(spec.description)
-        self.slider.setAccessibleName(spec.label)
+        self.slider.setToolTip(spec.shown_description())
+        self.slider.setAccessibleName(spec.shown_label())
         self.value_label = QLabel()
-        self.value_label.setMinimumWidth(self.value_label.fontMetrics().horizontalAdvance("0.00 of the window "))
+        widest = self.tr("{ratio} of the window").format(ratio="0.00") + " "
+        self.value_label.setMinimumWidth(self.value_label.fontMetrics().horizontalAdvance(widest))
         self.slider.valueChanged.connect(self._on_slider_value_changed)
         self.slider.sliderReleased.connect(self._on_slider_released)
         self._layout.addWidget(self.slider, 1)
@@ -330,7 +336,7 @@ class RatioField(SettingField):
         self._show_label()
 
     def _show_label(self) -> None:
-        self.value_label.setText(f"{self.value():.2f} of the window")
+        self.value_label.setText(self.tr("{ratio} of the window").format(ratio=f"{self.value():.2f}"))
 
     def _on_slider_value_changed(self, _step: int) -> None:
         self._show_label()
@@ -348,8 +354,8 @@ class ChoiceField(SettingField):
         super().__init__(spec, parent)
         self.combo = QComboBox()
         for choice in spec.choices or ():
-            self.combo.addItem(spec.choice_words.get(choice, choice), choice)
-        self.combo.setToolTip(spec.description)
+            self.combo.addItem(spec.shown_choice(choice), choice)
+        self.combo.setToolTip(spec.shown_description())
         self.combo.activated.connect(self._on_combo_activated)
         self._layout.addWidget(self.combo)
         self._layout.addStretch(1)
@@ -373,7 +379,7 @@ class TextField(SettingField):
     def __init__(self, spec: Setting, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
         self.line = QLineEdit()
-        self.line.setToolTip(spec.description)
+        self.line.setToolTip(spec.shown_description())
         self.line.setClearButtonEnabled(True)
         self.line.editingFinished.connect(self._on_line_editing_finished)
         self._shown = ""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -27,21 +27,42 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.config.mcp import APPROVALS, MCP_KEY, McpServerConfig
+from okbot.config.schema import APPROVAL_WORDS, shown_text
+from okbot.i18n import QT_TRANSLATE_NOOP, plural
 from okbot.mcp import secrets as mcp_secrets
-from okbot.mcp.hub import FAILED, IDLE, RUNNING, McpTool, ServerState
+from okbot.mcp.hub import FAILED, IDLE, RUNNING, STARTING, STOPPED, McpTool, ServerState
 from okbot.mcp.secrets import ServerSecrets
 from okbot.storage.errors import OkBotError
-from okbot.ui.settings.mcp_form import APPROVAL_WORDS, KEPT, McpForm, McpFormResult
+from okbot.ui.settings.mcp_form import KEPT, McpForm, McpFormResult
 from okbot.ui.settings.page import help_label, if_alive
 from okbot.ui.settings_relay import subscribe_weakly
 
 MASK = "•••"
+# The hub's states (values compared in code) in words.
+STATE_WORDS = {
+    IDLE: QT_TRANSLATE_NOOP("McpBox", "not started"),
+    STARTING: QT_TRANSLATE_NOOP("McpBox", "starting"),
+    RUNNING: QT_TRANSLATE_NOOP("McpBox", "running"),
+    FAILED: QT_TRANSLATE_NOOP("McpBox", "failed"),
+    STOPPED: QT_TRANSLATE_NOOP("McpBox", "stopped"),
+}
+
+
+def state_words(state: str) -> str:
+    """A server state as the page shows it."""
+    return QCoreApplication.translate("McpBox", STATE_WORDS.get(state, state))
 
 
 def server_line(config: McpServerConfig, state: ServerState) -> str:
     """One server as the list shows it: name, state, tool count."""
-    tools = f" — {state.tools} tool{'s' if state.tools != 1 else ''}" if state.state == RUNNING or state.tools else ""
-    return f"{config.name} — {state.state}{tools}"
+    tools = ""
+    if state.state == RUNNING or state.tools:
+        tools = plural(
+            state.tools,
+            QCoreApplication.translate("McpBox", " — {n} tool"),
+            QCoreApplication.translate("McpBox", " — {n} tools"),
+        ).format(n=state.tools)
+    return f"{config.name} — {state_words(state.state)}{tools}"
 
 
 def tools_html(tools: list[McpTool], config: McpServerConfig) -> str:
@@ -49,12 +70,13 @@ def tools_html(tools: list[McpTool], config: McpServerConfig) -> str:
     rows = []
     for tool in tools:
         own = config.tool_approval.get(tool.name)
-        mark = f" <i>({APPROVAL_WORDS[own].lower()})</i>" if own else ""
+        mark = f" <i>({shown_text(APPROVAL_WORDS[own]).lower()})</i>" if own else ""
         text = f"<b>{html.escape(tool.name)}</b>{mark}"
         if tool.description:
             text += f" — {html.escape(tool.description)}"
         for note in tool.notes:
-            text += f"<br>&nbsp;&nbsp;⚠ simplified for the model: {html.escape(note)}"
+            simplified = QCoreApplication.translate("McpBox", "⚠ simplified for the model: {note}")
+            text += "<br>&nbsp;&nbsp;" + simplified.format(note=html.escape(note))
         rows.append(text)
     return "<br>".join(rows)
 
@@ -81,15 +103,15 @@ class McpBox(QWidget):
         self.list.setMaximumHeight(110)
         self.list.currentRowChanged.connect(self._on_list_current_row_changed)
         layout.addWidget(self.list)
-        self.empty_note = help_label("No MCP servers yet. Add one to give your assistants its tools.")
+        self.empty_note = help_label(self.tr("No MCP servers yet. Add one to give your assistants its tools."))
         layout.addWidget(self.empty_note)
 
         buttons = QHBoxLayout()
-        self.add_button = QPushButton("Add…")
-        self.edit_button = QPushButton("Edit…")
-        self.remove_button = QPushButton("Remove")
-        self.check_button = QPushButton("Check")
-        self.check_button.setToolTip("Start the server (again) and read its tools")
+        self.add_button = QPushButton(self.tr("Add…"))
+        self.edit_button = QPushButton(self.tr("Edit…"))
+        self.remove_button = QPushButton(self.tr("Remove"))
+        self.check_button = QPushButton(self.tr("Check"))
+        self.check_button.setToolTip(self.tr("Start the server (again) and read its tools"))
         self.add_button.clicked.connect(self._on_add_button_clicked)
         self.edit_button.clicked.connect(self._on_edit_button_clicked)
         self.remove_button.clicked.connect(self._on_remove_button_clicked)
@@ -110,17 +132,17 @@ class McpBox(QWidget):
         self.secrets_label = _text_label("mcpSecrets")
         self.approval_combo = QComboBox(objectName="mcpApprovalCombo")
         for approval in APPROVALS:
-            self.approval_combo.addItem(APPROVAL_WORDS[approval], approval)
+            self.approval_combo.addItem(shown_text(APPROVAL_WORDS[approval]), approval)
         self.approval_combo.activated.connect(self._on_approval_combo_activated)
         self.users_label = _text_label("mcpUsedBy")
         self.tools_label = _text_label("mcpTools")
         self.tools_label.setTextFormat(Qt.TextFormat.RichText)
-        form.addRow("State:", self.state_label)
-        form.addRow("Reached by:", self.where_label)
-        form.addRow("Environment:", self.secrets_label)  # "Headers:" for a remote server
-        form.addRow("Tool calls:", self.approval_combo)
-        form.addRow("Used by:", self.users_label)
-        form.addRow("Tools:", self.tools_label)
+        form.addRow(self.tr("State:"), self.state_label)
+        form.addRow(self.tr("Reached by:"), self.where_label)
+        form.addRow(self.tr("Environment:"), self.secrets_label)  # "Headers:" for a remote server
+        form.addRow(self.tr("Tool calls:"), self.approval_combo)
+        form.addRow(self.tr("Used by:"), self.users_label)
+        form.addRow(self.tr("Tools:"), self.tools_label)
         layout.addWidget(self.details)
 
         self.hub_reported.connect(self._on_hub_reported, Qt.ConnectionType.QueuedConnection)
@@ -194,14 +216,14 @@ class McpBox(QWidget):
     def _on_edit_button_clicked(self) -> None:
         config = self.selected()
         if config is None:
-            self.status.setText("Pick a server in the list first.")
+            self.status.setText(self.tr("Pick a server in the list first."))
             return
         self._open(McpForm(self.ctx.workspace.assistants(), config, parent=self))
 
     def _on_remove_button_clicked(self) -> None:
         config = self.selected()
         if config is None:
-            self.status.setText("Pick a server in the list first.")
+            self.status.setText(self.tr("Pick a server in the list first."))
             return
         try:
             self._settings().remove_mcp_server(config.name)
@@ -215,22 +237,25 @@ class McpBox(QWidget):
             hub.forget(name)
             mcp_secrets.delete(keys, name)
 
-        self.status.setText(f"Removed MCP server {name}.")
+        self.status.setText(self.tr("Removed MCP server {name}.").format(name=name))
         self.ctx.tasks.run(job, None, if_alive(self, self._on_job_failed))
 
     def _on_check_button_clicked(self) -> None:
         config = self.selected()
         if config is None:
-            self.status.setText("Pick a server in the list first.")
+            self.status.setText(self.tr("Pick a server in the list first."))
             return
         self._check(config.name)
 
     def _on_checked(self, state: ServerState) -> None:
         self._busy = False
         if state.state == RUNNING:
-            self.status.setText(f"{state.name} is running with {state.tools} tool{'s' if state.tools != 1 else ''}.")
+            running = plural(
+                state.tools, self.tr("{name} is running with {n} tool."), self.tr("{name} is running with {n} tools.")
+            )
+            self.status.setText(running.format(name=state.name, n=state.tools))
         else:
-            self.status.setText(f"⚠ {state.name}: {state.detail or state.state}")
+            self.status.setText(f"⚠ {state.name}: {state.detail or state_words(state.state)}")
         self.refresh()
 
     def _on_job_failed(self, exc: BaseException) -> None:
@@ -269,13 +294,13 @@ class McpBox(QWidget):
             return hub.check([name])[0]
 
         self._set_busy()
-        self.status.setText(f"Saved MCP server {name}; starting it to read its tools…")
+        self.status.setText(self.tr("Saved MCP server {name}; starting it to read its tools…").format(name=name))
         self.ctx.tasks.run(job, if_alive(self, self._on_checked), if_alive(self, self._on_job_failed))
 
     def _check(self, name: str) -> None:
         hub = self.hub
         self._set_busy()
-        self.status.setText(f"Starting {name}…")
+        self.status.setText(self.tr("Starting {name}…").format(name=name))
         self.ctx.tasks.run(
             lambda: hub.restart(name), if_alive(self, self._on_checked), if_alive(self, self._on_job_failed)
         )
@@ -299,30 +324,35 @@ class McpBox(QWidget):
         if config is None:
             return
         state = self.hub.state(config.name)
-        self.check_button.setText("Check" if state.state == IDLE else "Restart")
-        words = state.state
+        self.check_button.setText(self.tr("Check") if state.state == IDLE else self.tr("Restart"))
+        words = state_words(state.state)
         if state.state == FAILED and state.detail:
-            words = f"failed: {state.detail}"
+            words = self.tr("failed: {why}").format(why=state.detail)
         elif state.state == RUNNING and state.detail:
-            words = f"running ({state.detail})"
+            words = self.tr("running ({detail})").format(detail=state.detail)
         if state.restarts:
-            words += f" — restarted {state.restarts} time{'s' if state.restarts != 1 else ''}"
+            words += plural(state.restarts, self.tr(" — restarted {n} time"), self.tr(" — restarted {n} times")).format(
+                n=state.restarts
+            )
         self.state_label.setText(words)
-        self.where_label.setText(("URL: " if config.remote else "Command: ") + config.where())
+        where = self.tr("URL: {url}") if config.remote else self.tr("Command: {command}")
+        self.where_label.setText(where.format(url=config.where(), command=config.where()))
         self.where_label.setToolTip(config.where())
         names = [f"{n}={MASK}" for n in (config.headers if config.remote else config.env)]
-        self.secrets_label.setText(", ".join(names) if names else "none")
-        self._form.labelForField(self.secrets_label).setText("Headers:" if config.remote else "Environment:")
+        self.secrets_label.setText(", ".join(names) if names else self.tr("none"))
+        self._form.labelForField(self.secrets_label).setText(
+            self.tr("Headers:") if config.remote else self.tr("Environment:")
+        )
         self.approval_combo.setCurrentIndex(APPROVALS.index(config.approval))
         users = [t.name for t in self.ctx.workspace.assistants() if config.name in t.mcp_servers]
-        self.users_label.setText(", ".join(users) if users else "no assistant yet (Edit… to choose)")
+        self.users_label.setText(", ".join(users) if users else self.tr("no assistant yet (Edit… to choose)"))
         tools = self.hub.tools_of(config.name)
         if tools:
             self.tools_label.setText(tools_html(tools, config))
         elif state.state == IDLE:
-            self.tools_label.setText("not read yet: Check starts the server and lists them")
+            self.tools_label.setText(self.tr("not read yet: Check starts the server and lists them"))
         else:
-            self.tools_label.setText("none")
+            self.tools_label.setText(self.tr("none"))
 
     def _set_busy(self) -> None:
         self._busy = True

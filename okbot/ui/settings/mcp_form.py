@@ -36,13 +36,12 @@ from okbot.config.mcp import (
     parse_pairs,
     server_from_json,
 )
-from okbot.config.schema import SettingError
+from okbot.config.schema import APPROVAL_WORDS, SettingError, shown_text
 from okbot.core.workspace import Target
 from okbot.ui.settings.fields import ProblemLabel
 from okbot.ui.settings.page import help_label, stacked
 
 KEPT = "••••••"  # an edited server's saved value, left as it is
-APPROVAL_WORDS = {"allow": "Allow", "ask": "Ask me first", "deny": "Deny"}
 FORM_SIZE = (560, 600)
 
 
@@ -68,32 +67,36 @@ class McpForm(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("mcpForm")
-        self.setWindowTitle(f"Edit MCP server {existing.name}" if existing else "Add an MCP server")
+        self.setWindowTitle(
+            self.tr("Edit MCP server {name}").format(name=existing.name) if existing else self.tr("Add an MCP server")
+        )
         self.resize(*FORM_SIZE)
         self._existing, self._taken = existing, set(taken)
         self.is_new = existing is None
         self.result_value: McpFormResult | None = None
 
         self.name_edit = QLineEdit(objectName="mcpName")
-        self.name_edit.setPlaceholderText("e.g. time (lower-case letters, digits, - or _)")
-        self.local_radio = QRadioButton("A program on this computer")
-        self.remote_radio = QRadioButton("A remote server (Streamable HTTP)")
+        self.name_edit.setPlaceholderText(self.tr("e.g. time (lower-case letters, digits, - or _)"))
+        self.local_radio = QRadioButton(self.tr("A program on this computer"))
+        self.remote_radio = QRadioButton(self.tr("A remote server (Streamable HTTP)"))
         self._kind = QButtonGroup(self)
         self._kind.addButton(self.local_radio)
         self._kind.addButton(self.remote_radio)
         self.local_radio.setChecked(True)
         self._kind.buttonToggled.connect(self._on_kind_button_toggled)
         self.program_edit = QLineEdit(objectName="mcpProgram")
-        self.program_edit.setPlaceholderText("e.g. uvx or /usr/local/bin/mcp-server-time")
+        self.program_edit.setPlaceholderText(self.tr("e.g. uvx or /usr/local/bin/mcp-server-time"))
         self.args_edit = QLineEdit(objectName="mcpArgs")
-        self.args_edit.setPlaceholderText('e.g. mcp-server-time --local-timezone "Europe/Paris"')
+        self.args_edit.setPlaceholderText(self.tr('e.g. mcp-server-time --local-timezone "Europe/Paris"'))
         self.url_edit = QLineEdit(objectName="mcpUrl")
         self.url_edit.setPlaceholderText("https://mcp.example.com/mcp")
-        self.env_edit = _pairs_edit("mcpEnv", "NAME=value, one a line, e.g. TZ=Europe/Paris")
-        self.headers_edit = _pairs_edit("mcpHeaders", "Name=value, one a line, e.g. Authorization=Bearer abc123")
+        self.env_edit = _pairs_edit("mcpEnv", self.tr("NAME=value, one a line, e.g. TZ=Europe/Paris"))
+        self.headers_edit = _pairs_edit(
+            "mcpHeaders", self.tr("Name=value, one a line, e.g. Authorization=Bearer abc123")
+        )
         self.approval_combo = QComboBox(objectName="mcpApproval")
         for approval in APPROVALS:
-            self.approval_combo.addItem(APPROVAL_WORDS[approval], approval)
+            self.approval_combo.addItem(shown_text(APPROVAL_WORDS[approval]), approval)
         self.approval_combo.setCurrentIndex(APPROVALS.index(DEFAULT_APPROVAL))  # a new server asks first
         self.users_list = QListWidget(objectName="mcpUsers")
         self.users_list.setMaximumHeight(110)
@@ -108,17 +111,17 @@ class McpForm(QDialog):
         self.problems = {key: ProblemLabel() for key in ("name", "command", "args", "url", "env", "headers")}
         form = QFormLayout()
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        form.addRow("Name:", stacked(self.name_edit, self.problems["name"]))
-        form.addRow("Reached as:", stacked(self.local_radio, self.remote_radio))
-        form.addRow("Program:", stacked(self.program_edit, self.problems["command"]))
-        form.addRow("Arguments:", stacked(self.args_edit, self.problems["args"]))
-        form.addRow("URL:", stacked(self.url_edit, self.problems["url"]))
-        self.env_note = help_label("Values are kept with your API keys, never in settings.json.")
-        form.addRow("Environment:", stacked(self.env_edit, self.problems["env"], self.env_note))
-        form.addRow("Headers:", stacked(self.headers_edit, self.problems["headers"]))
-        form.addRow("Tool calls:", self.approval_combo)
-        users_note = help_label("" if assistants else "There are no assistants yet.")
-        form.addRow("Used by:", stacked(self.users_list, users_note))
+        form.addRow(self.tr("Name:"), stacked(self.name_edit, self.problems["name"]))
+        form.addRow(self.tr("Reached as:"), stacked(self.local_radio, self.remote_radio))
+        form.addRow(self.tr("Program:"), stacked(self.program_edit, self.problems["command"]))
+        form.addRow(self.tr("Arguments:"), stacked(self.args_edit, self.problems["args"]))
+        form.addRow(self.tr("URL:"), stacked(self.url_edit, self.problems["url"]))
+        self.env_note = help_label(self.tr("Values are kept with your API keys, never in settings.json."))
+        form.addRow(self.tr("Environment:"), stacked(self.env_edit, self.problems["env"], self.env_note))
+        form.addRow(self.tr("Headers:"), stacked(self.headers_edit, self.problems["headers"]))
+        form.addRow(self.tr("Tool calls:"), self.approval_combo)
+        users_note = help_label("" if assistants else self.tr("There are no assistants yet."))
+        form.addRow(self.tr("Used by:"), stacked(self.users_list, users_note))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -148,7 +151,9 @@ class McpForm(QDialog):
     def _show(self, config: McpServerConfig) -> None:
         self.name_edit.setText(config.name)
         self.name_edit.setReadOnly(True)
-        self.name_edit.setToolTip("A server's name cannot change: remove it and add it again under another name.")
+        self.name_edit.setToolTip(
+            self.tr("A server's name cannot change: remove it and add it again under another name.")
+        )
         (self.remote_radio if config.remote else self.local_radio).setChecked(True)
         self.program_edit.setText(config.command)
         self.args_edit.setText(shlex.join(config.args))
@@ -157,7 +162,9 @@ class McpForm(QDialog):
         self.headers_edit.setPlainText("\n".join(f"{name}={KEPT}" for name in config.headers))
         self.approval_combo.setCurrentIndex(APPROVALS.index(config.approval))
         if config.env or config.headers:
-            self.env_note.setText(f"{KEPT} keeps the saved value; values are kept with your API keys.")
+            self.env_note.setText(
+                self.tr("{kept} keeps the saved value; values are kept with your API keys.").format(kept=KEPT)
+            )
 
     def _on_kind_button_toggled(self, *_args: object) -> None:
         remote = self.remote_radio.isChecked()
@@ -176,7 +183,10 @@ class McpForm(QDialog):
         try:
             check_server_name(name)
             if self._existing is None and name in self._taken:
-                raise SettingError(f"there is already an MCP server called {name!r}", hint="pick another name")
+                raise SettingError(
+                    self.tr("there is already an MCP server called {name}").format(name=repr(name)),
+                    hint=self.tr("pick another name"),
+                )
         except SettingError as exc:
             bad = self._refuse("name", exc)
         env = headers = {}
@@ -192,7 +202,8 @@ class McpForm(QDialog):
             try:
                 entry["args"] = shlex.split(self.args_edit.text())
             except ValueError as exc:  # an unclosed quote
-                bad = self._refuse("args", SettingError(f"the arguments could not be read: {exc}"))
+                why = self.tr("the arguments could not be read: {error}").format(error=exc)
+                bad = self._refuse("args", SettingError(why))
             try:
                 env = parse_pairs(_lines(self.env_edit), "env")
             except SettingError as exc:
@@ -221,13 +232,9 @@ class McpForm(QDialog):
 
 
 def _field_of(exc: SettingError, remote: bool) -> str:
-    """Which field a refusal of the whole entry is about (the message names it)."""
-    words = str(exc)
-    for field in ("args", "url", "command", "headers", "env"):
-        if f": {field}" in words:
-            return field
-    if "credentials" in words:
-        return "url"
+    """Which field a refusal of the whole entry is about (the error names it)."""
+    if exc.about in ("args", "url", "command", "headers", "env"):
+        return exc.about
     return "url" if remote else "command"
 
 

@@ -10,15 +10,11 @@ from typing import Any
 
 from PySide6.QtWidgets import QWidget
 
+from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.ui.settings.mcp_box import McpBox
 from okbot.ui.settings.page import SettingsPage, help_label
 
-MCP_PAGE = "MCP servers"
-MCP_DESCRIPTION = (
-    "Programs and remote services that give assistants more tools (Model Context Protocol). An assistant"
-    " uses only the servers chosen for it; a server starts the first time one of them needs it. How long"
-    " a server may take to start and a call may last: Tools → Limits."
-)
+MCP_PAGE = QT_TRANSLATE_NOOP("settings", "MCP servers")  # the page's key; shown translated like the declared pages
 
 
 class McpPage(SettingsPage):
@@ -26,7 +22,12 @@ class McpPage(SettingsPage):
 
     def __init__(self, ctx: Any, keys: Any, parent: QWidget | None = None) -> None:
         super().__init__(ctx, MCP_PAGE, parent)
-        self.body_layout.addWidget(help_label(MCP_DESCRIPTION))
+        description = self.tr(
+            "Programs and remote services that give assistants more tools (Model Context Protocol). An assistant"
+            " uses only the servers chosen for it; a server starts the first time one of them needs it. How long"
+            " a server may take to start and a call may last: Tools → Limits."
+        )
+        self.body_layout.addWidget(help_label(description))
         self.mcp_box = McpBox(ctx, self.binder.settings, keys, self)
         self.body_layout.addWidget(self.mcp_box)
         self.finish()

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QW
 
 from okbot.config.schema import MODEL, MODELS_PAGE, PROVIDER, Setting, setting
 from okbot.core.tokens import model_facts
+from okbot.i18n import plural
 from okbot.llm.keystore import KeyStore
 from okbot.storage.errors import OkBotError
 from okbot.ui.settings.fields import ProblemLabel, SettingField
@@ -41,11 +42,11 @@ class ModelPickerField(SettingField):
         self.combo.setEditable(True)
         self.combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.combo.setMinimumWidth(150)
-        self.combo.setToolTip(spec.description)
+        self.combo.setToolTip(spec.shown_description())
         self.combo.activated.connect(self._on_combo_activated)
         self.combo.lineEdit().editingFinished.connect(self._on_line_editing_finished)
-        self.refresh_button = QPushButton("Refresh list")
-        self.refresh_button.setToolTip("Ask the server which models it offers")
+        self.refresh_button = QPushButton(self.tr("Refresh list"))
+        self.refresh_button.setToolTip(self.tr("Ask the server which models it offers"))
         self._shown = ""
         self._layout.addWidget(self.combo, 1)
         self._layout.addWidget(self.refresh_button)
@@ -104,23 +105,23 @@ class ModelsPage(SettingsPage):
         self._generation = 0  # bumps when the base URL or key changes; older answers are dropped
 
         # The declared sections, with widgets of this page's own between and under their settings.
-        provider = self.add_section(PROVIDER.heading, PROVIDER.description)
+        provider = self.add_section(PROVIDER.shown_heading(), PROVIDER.shown_description())
         self.add_setting(provider, "provider.baseUrl")
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key_edit.setPlaceholderText("Paste an API key to save it")
+        self.key_edit.setPlaceholderText(self.tr("Paste an API key to save it"))
         self.key_edit.setEnabled(False)  # until the background check says where a key would be kept
         self.key_edit.returnPressed.connect(self._on_save_key_clicked)
-        self.save_key_button = QPushButton("Save key")
+        self.save_key_button = QPushButton(self.tr("Save key"))
         self.save_key_button.setEnabled(False)
         self.save_key_button.clicked.connect(self._on_save_key_clicked)
-        self.key_help = help_label("Checking for a system keyring…")
+        self.key_help = help_label(self.tr("Checking for a system keyring…"))
         self.key_status = help_label("")
         self.key_problem = ProblemLabel()  # why a key was not saved, right under the key
         self.key_edit.textEdited.connect(self._on_key_edit_text_edited)
         self.add_row(
             provider,
-            "API key:",
+            self.tr("API key:"),
             _row(self.key_edit, self.save_key_button),
             self.key_problem,
             self.key_help,
@@ -129,7 +130,7 @@ class ModelsPage(SettingsPage):
         source = self.add_setting(provider, "provider.keySource")
         source.column.addWidget(self.key_status)
 
-        model = self.add_section(MODEL.heading, MODEL.description)
+        model = self.add_section(MODEL.shown_heading(), MODEL.shown_description())
         self.model_field = ModelPickerField(setting("provider.model"), self)
         self.model_field.refresh_button.clicked.connect(self._on_refresh_models_clicked)
         self.add_setting(model, "provider.model", self.model_field)
@@ -140,14 +141,14 @@ class ModelsPage(SettingsPage):
         window.column.addWidget(self.window_note)
 
         others = self.add_section(
-            "Other providers",
-            "More OpenAI-compatible servers. An assistant talks to one when its model is NAME/MODEL.",
+            self.tr("Other providers"),
+            self.tr("More OpenAI-compatible servers. An assistant talks to one when its model is NAME/MODEL."),
         )
         self.providers_box = ProvidersBox(ctx, self.binder.settings, self._keys, self)
         self.add_row(others, "", self.providers_box)
 
-        connection = self.add_section("Connection")
-        self.test_button = QPushButton("Test connection")
+        connection = self.add_section(self.tr("Connection"))
+        self.test_button = QPushButton(self.tr("Test connection"))
         self.test_button.clicked.connect(self._on_test_button_clicked)
         self.test_result = NoteLabel()
         self.test_result.setWordWrap(True)
@@ -172,7 +173,7 @@ class ModelsPage(SettingsPage):
 
         self.model_field.refresh_button.setEnabled(False)
         if not auto:
-            self.models_status.setText("Asking the server for its models…")
+            self.models_status.setText(self.tr("Asking the server for its models…"))
         self.ctx.tasks.run(
             job,
             if_alive(self, lambda models: self._on_models_done(generation, models)),
@@ -183,7 +184,7 @@ class ModelsPage(SettingsPage):
         """Run Test connection in the background; the result shows under the button."""
         settings = self.binder.settings()
         self.test_button.setEnabled(False)
-        self.test_button.setText("Testing…")
+        self.test_button.setText(self.tr("Testing…"))
         self.test_result.setText("")
         self.ctx.tasks.run(
             lambda: check_connection(settings), if_alive(self, self._on_test_done), if_alive(self, self._on_test_failed)
@@ -210,7 +211,7 @@ class ModelsPage(SettingsPage):
     def _on_save_key_clicked(self) -> None:
         key = self.key_edit.text().strip()
         if not key:
-            self.key_problem.show_problem("Paste a key first.")
+            self.key_problem.show_problem(self.tr("Paste a key first."))
             return
         keys = self._keys
         self.save_key_button.setEnabled(False)
@@ -233,7 +234,7 @@ class ModelsPage(SettingsPage):
     def _on_key_store_failed(self, exc: BaseException) -> None:
         self.save_key_button.setEnabled(True)
         text = str(exc) if isinstance(exc, OkBotError) else type(exc).__name__  # never the key itself
-        self.key_problem.show_problem(f"The key was not saved: {text}")
+        self.key_problem.show_problem(self.tr("The key was not saved: {why}").format(why=text))
 
     def _on_key_edit_text_edited(self, _text: str) -> None:
         self.key_problem.show_problem("")
@@ -246,21 +247,21 @@ class ModelsPage(SettingsPage):
         self.key_status.setText(status)
 
     def _on_keys_check_failed(self, exc: BaseException) -> None:
-        self.key_status.setText(f"Could not check for a key: {type(exc).__name__}")
+        self.key_status.setText(self.tr("Could not check for a key: {error}").format(error=type(exc).__name__))
 
     def _on_models_done(self, generation: int, models: list[str] | None) -> None:
         if generation != self._generation:
             return
         self.model_field.refresh_button.setEnabled(True)
         if models is None:
-            self.models_status.setText("Add an API key to list this server's models.")
+            self.models_status.setText(self.tr("Add an API key to list this server's models."))
             return
         self.model_field.set_models(models)
         count = len(models)
         self.models_status.setText(
-            f"{count} model{'s' if count != 1 else ''} on this server."
+            plural(count, self.tr("{n} model on this server."), self.tr("{n} models on this server.")).format(n=count)
             if count
-            else "The server lists no models; type the model's name."
+            else self.tr("The server lists no models; type the model's name.")
         )
         self.models_listed.emit(models)
 
@@ -268,19 +269,22 @@ class ModelsPage(SettingsPage):
         if generation != self._generation:
             return
         self.model_field.refresh_button.setEnabled(True)
-        text = str(exc) if isinstance(exc, OkBotError) else f"unexpected error ({type(exc).__name__})"
-        self.models_status.setText(f"Could not list models: {text}")
+        if isinstance(exc, OkBotError):
+            text = str(exc)
+        else:
+            text = self.tr("unexpected error ({error})").format(error=type(exc).__name__)
+        self.models_status.setText(self.tr("Could not list models: {why}").format(why=text))
 
     def _on_test_done(self, check: ConnectionCheck) -> None:
         self.test_button.setEnabled(True)
-        self.test_button.setText("Test connection")
+        self.test_button.setText(self.tr("Test connection"))
         self.test_result.setText(("✓ " if check.ok else "⚠ ") + check.message)
         if check.models:
             self.model_field.set_models(list(check.models))
         self.connection_checked.emit(check)
 
     def _on_test_failed(self, exc: BaseException) -> None:
-        self._on_test_done(ConnectionCheck(False, f"The test failed: {exc}"))
+        self._on_test_done(ConnectionCheck(False, self.tr("The test failed: {error}").format(error=exc)))
 
     # --------------------------------------------------------------- internals
     def _check_keys(self) -> None:
@@ -294,7 +298,12 @@ class ModelsPage(SettingsPage):
     def _show_window_note(self) -> None:
         model = self.binder.settings().get("provider.model")
         known = model_facts(model).context_window
-        self.window_note.setText(f"“{model}” is known to take {known:,} tokens; “Model default” uses that.")
+        default = setting("model.contextWindow").shown_null_words()
+        self.window_note.setText(
+            self.tr("“{model}” is known to take {tokens} tokens; “{default}” uses that.").format(
+                model=model, tokens=f"{known:,}", default=default
+            )
+        )
 
 
 def _row(*widgets: QWidget) -> QWidget:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.config.schema import SECTIONS, SETTINGS, setting
+from okbot.config.schema import SECTIONS, SETTINGS, setting, shown_text
 from okbot.ui.settings.binder import SettingsBinder
 from okbot.ui.settings.fields import BoolField, SettingField, make_field
 
@@ -60,7 +60,7 @@ def humanize(message: str) -> str:
     """``message`` with each setting key replaced by its label on the page (“Keep at most”)."""
     for spec in sorted(SETTINGS, key=lambda s: len(s.key), reverse=True):
         if spec.key in message:
-            message = message.replace(spec.key, f"“{spec.label}”")
+            message = message.replace(spec.key, f"“{spec.shown_label()}”")
     return message
 
 
@@ -160,17 +160,22 @@ class _WrappingScrollArea(QScrollArea):
 
 
 class SettingsPage(QWidget):
-    """One page of the Settings dialog. Its fields are bound to the live settings by its own binder."""
+    """One page of the Settings dialog. Its fields are bound to the live settings by its own binder.
+
+    ``title`` is the page's name in English (marked ``QT_TRANSLATE_NOOP("settings", …)``): the key that
+    finds the page and its declared sections; ``shown_title`` is what the page shows.
+    """
 
     def __init__(self, ctx: Any, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.title = title
+        self.shown_title = shown_text(title)
         self.binder = SettingsBinder(ctx, self)
         self.binder.refused.connect(self._on_binder_refused)
         self.binder.changed.connect(self._on_binder_changed)
 
-        heading = QLabel(title)
+        heading = QLabel(self.shown_title)
         font = QFont(heading.font())
         font.setPointSizeF(font.pointSizeF() * 1.35)
         font.setBold(True)
@@ -218,7 +223,7 @@ class SettingsPage(QWidget):
         """Every section declared for this page, each with its settings in declaration order."""
         for section in SECTIONS:
             if section.page == self.title:
-                form = self.add_section(section.heading, section.description)
+                form = self.add_section(section.shown_heading(), section.shown_description())
                 for spec in SETTINGS:
                     if spec.section == section:
                         self.add_setting(form, spec.key)
@@ -229,10 +234,10 @@ class SettingsPage(QWidget):
         if spec.page != self.title:
             raise ValueError(f"{key} is declared for the {spec.page} page, not {self.title}")
         field = field or make_field(spec, self)
-        field.help = help_label(spec.description)
+        field.help = help_label(spec.shown_description())
         field.column = self.add_row(
             form,
-            "" if isinstance(field, BoolField) else spec.label + ":",
+            "" if isinstance(field, BoolField) else self.tr("{label}:").format(label=spec.shown_label()),
             field,
             field.problem_label,
             field.help,
@@ -287,7 +292,8 @@ class SettingsPage(QWidget):
         spec = setting(key)
         still = spec.words_for(self.binder.settings().get(key))
         text = humanize(words)
-        fields[key].show_problem(f"{text[:1].upper()}{text[1:]} Still using {still}.")
+        problem = f"{text[:1].upper()}{text[1:]}"
+        fields[key].show_problem(self.tr("{problem} Still using {value}.").format(problem=problem, value=still))
 
     def _on_binder_changed(self, key: str) -> None:
         field = self.binder.fields().get(key)

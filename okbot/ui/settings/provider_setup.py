@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
 from okbot.llm.keys import env_api_key, env_key, key_needed, resolve_api_key
 from okbot.llm.keystore import IMPORT_LOCK, KEYRING, KeyStore
 
@@ -67,7 +68,7 @@ def probe_server(candidate: LocalServerCandidate, timeout: float = PROBE_TIMEOUT
     """``GET <base_url>/models`` with a short timeout; never raises for network or content problems."""
     parts = urlsplit(candidate.base_url)
     if parts.scheme != "http" or not parts.hostname:
-        return ProbeResult(candidate, False, problem="not an http:// URL")
+        return ProbeResult(candidate, False, problem=translate("provider_setup", "not an http:// URL"))
     path = parts.path.rstrip("/") + "/models"
     conn = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=timeout)
     try:
@@ -76,24 +77,28 @@ def probe_server(candidate: LocalServerCandidate, timeout: float = PROBE_TIMEOUT
         body = response.read(MAX_PROBE_BYTES + 1)
         status = response.status
     except ConnectionRefusedError:
-        return ProbeResult(candidate, False, problem="nothing is listening")
+        return ProbeResult(candidate, False, problem=translate("provider_setup", "nothing is listening"))
     except (OSError, http.client.HTTPException) as exc:  # timeouts are OSError too
         return ProbeResult(candidate, False, problem=_why(exc))
     finally:
         conn.close()
     if status in (401, 403):
-        return ProbeResult(candidate, True, needs_key=True, problem="the server wants an API key")
+        return ProbeResult(
+            candidate, True, needs_key=True, problem=translate("provider_setup", "the server wants an API key")
+        )
     if status != 200:
-        return ProbeResult(candidate, False, problem=f"answered HTTP {status}")
+        return ProbeResult(
+            candidate, False, problem=translate("provider_setup", "answered HTTP {status}").format(status=status)
+        )
     models = _model_ids(body)
     if models is None:
-        return ProbeResult(candidate, False, problem="answered, but not with a model list")
+        return ProbeResult(candidate, False, problem=translate("provider_setup", "answered, but not with a model list"))
     return ProbeResult(candidate, True, models=models)
 
 
 def _why(exc: BaseException) -> str:
     if isinstance(exc, (socket.timeout, TimeoutError)):
-        return "no answer in time"
+        return translate("provider_setup", "no answer in time")
     return getattr(exc, "strerror", None) or type(exc).__name__
 
 
@@ -127,7 +132,7 @@ def provider_configured(settings: Any, find_key: KeyFinder = resolve_api_key) ->
     return bool(find_key(source))
 
 
-KEYRING_TEXT = "Saved in the system keyring, never in settings.json."
+KEYRING_TEXT = QT_TRANSLATE_NOOP("provider_setup", "Saved in the system keyring, never in settings.json.")
 
 
 def shown_path(path: Path) -> str:
@@ -140,23 +145,26 @@ def shown_path(path: Path) -> str:
 
 def key_file_text(key_file: Path) -> str:
     """What the UI says, before a key is saved, when there is no system keyring."""
-    return (
+    return translate(
+        "provider_setup",
         "This computer has no system keyring, so OkBot keeps the key in a file only your user account "
-        f"can read (mode 0600; not encrypted, never settings.json):\n{shown_path(key_file)}\n"
-        "Or leave this empty and set OKBOT_API_KEY before starting OkBot."
-    )
+        "can read (mode 0600; not encrypted, never settings.json):\n{path}\n"
+        "Or leave this empty and set OKBOT_API_KEY before starting OkBot.",
+    ).format(path=shown_path(key_file))
 
 
 def where_text(where: str, key_file: Path) -> str:
     """Where a saved key goes (:data:`KEYRING` or :data:`FILE`), in words."""
-    return KEYRING_TEXT if where == KEYRING else key_file_text(key_file)
+    return translate("provider_setup", KEYRING_TEXT) if where == KEYRING else key_file_text(key_file)
 
 
 def saved_text(where: str, key_file: Path) -> str:
     """Where a key was just saved, in words."""
     if where == KEYRING:
-        return "Key saved in the system keyring."
-    return f"Key saved in {shown_path(key_file)} (readable by your user only)."
+        return translate("provider_setup", "Key saved in the system keyring.")
+    return translate("provider_setup", "Key saved in {path} (readable by your user only).").format(
+        path=shown_path(key_file)
+    )
 
 
 LIST_TIMEOUT = 10.0  # seconds for listing models / testing the connection (never the chat timeout)
@@ -211,35 +219,43 @@ def check_connection(settings: Any, timeout: float = LIST_TIMEOUT) -> Connection
     try:
         models = tuple(list_models(settings, timeout))
     except ProviderError as exc:
-        return ConnectionCheck(False, f"Could not connect to {url}: {exc}")
-    count = f"{len(models)} model{'s' if len(models) != 1 else ''}"
+        return ConnectionCheck(
+            False, translate("provider_setup", "Could not connect to {url}: {error}").format(url=url, error=exc)
+        )
+    count = plural(
+        len(models), translate("provider_setup", "{n} model"), translate("provider_setup", "{n} models")
+    ).format(n=len(models))
     if not models or model in models:
-        return ConnectionCheck(True, f"Connected to {url} ({count}); “{model}” is ready.", models)
-    return ConnectionCheck(
-        False, f"Connected to {url} ({count}), but it does not list “{model}”. Pick one of its models.", models
+        ready = translate("provider_setup", "Connected to {url} ({count}); “{model}” is ready.")
+        return ConnectionCheck(True, ready.format(url=url, count=count, model=model), models)
+    missing = translate(
+        "provider_setup", "Connected to {url} ({count}), but it does not list “{model}”. Pick one of its models."
     )
+    return ConnectionCheck(False, missing.format(url=url, count=count, model=model), models)
 
 
 def key_status(settings: Any, keys: KeyStore) -> str:
     """Where the API key for ``settings`` comes from, in words (may touch the keyring)."""
     if env_key("OKBOT_API_KEY"):
-        return "Using the key in OKBOT_API_KEY (it takes precedence over the key source)."
+        return translate("provider_setup", "Using the key in OKBOT_API_KEY (it takes precedence over the key source).")
     source = settings.get("provider.keySource")
     if source == "none":
-        return "No key is sent: the server needs none."
+        return translate("provider_setup", "No key is sent: the server needs none.")
     if source == "keyring":
         saved = keys.get()
         if saved is not None and saved.where == KEYRING:
-            return "Using the key saved in the system keyring."
+            return translate("provider_setup", "Using the key saved in the system keyring.")
         if saved is not None:
-            return f"Using the key saved in {shown_path(keys.key_file)} (readable by your user only)."
+            return translate("provider_setup", "Using the key saved in {path} (readable by your user only).").format(
+                path=shown_path(keys.key_file)
+            )
         if keys.problem:
             return keys.problem
         if env_api_key():
-            return "No key saved yet; using the one from the environment (OPENAI_API_KEY)."
-        return "No key saved yet."
+            return translate("provider_setup", "No key saved yet; using the one from the environment (OPENAI_API_KEY).")
+        return translate("provider_setup", "No key saved yet.")
     if env_api_key():
-        return "Using the key from the environment (OPENAI_API_KEY)."
+        return translate("provider_setup", "Using the key from the environment (OPENAI_API_KEY).")
     if not key_needed(settings.get("provider.baseUrl"), source):
-        return "No key set; local servers usually need none."
-    return "No key: save one here, or set OKBOT_API_KEY or OPENAI_API_KEY."
+        return translate("provider_setup", "No key set; local servers usually need none.")
+    return translate("provider_setup", "No key: save one here, or set OKBOT_API_KEY or OPENAI_API_KEY.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -22,17 +22,25 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.config.providers import DEFAULT_PROVIDER, KEY_SOURCES, ProviderConfig, parse_windows
-from okbot.config.schema import redact_url
+from okbot.config.schema import redact_url, setting
+from okbot.i18n import plural
 from okbot.storage.errors import OkBotError
 from okbot.ui.settings.page import help_label, if_alive
-
-SOURCE_WORDS = {"env": "Environment variable", "keyring": "System keyring", "none": "No key needed"}
 
 
 def provider_line(config: ProviderConfig) -> str:
     """One provider as the list shows it."""
-    models = f" — {len(config.models)} model{'s' if len(config.models) != 1 else ''}" if config.models else ""
-    return f"{config.name} — {redact_url(config.base_url)} — key: {config.key_where()}{models}"
+    models = ""
+    if config.models:
+        n = len(config.models)
+        models = plural(
+            n,
+            QCoreApplication.translate("ProvidersBox", " — {n} model"),
+            QCoreApplication.translate("ProvidersBox", " — {n} models"),
+        ).format(n=n)
+    return QCoreApplication.translate("ProvidersBox", "{name} — {url} — key: {key}{models}").format(
+        name=config.name, url=redact_url(config.base_url), key=config.key_where(), models=models
+    )
 
 
 class ProvidersBox(QWidget):
@@ -56,33 +64,36 @@ class ProvidersBox(QWidget):
         layout.addWidget(self.list)
         form = QFormLayout()
         self.name_edit = QLineEdit()
-        self.name_edit.setPlaceholderText("e.g. openrouter")
+        self.name_edit.setPlaceholderText(self.tr("e.g. openrouter"))
         self.url_edit = QLineEdit()
         self.url_edit.setPlaceholderText("https://openrouter.ai/api/v1")
         self.source_combo = QComboBox()
+        key_source = setting("provider.keySource")
         for source in KEY_SOURCES:
-            self.source_combo.addItem(SOURCE_WORDS[source], source)
+            self.source_combo.addItem(key_source.shown_choice(source), source)
         self.env_edit = QLineEdit()
-        self.env_edit.setPlaceholderText("OKBOT_API_KEY or OPENAI_API_KEY when empty")
+        self.env_edit.setPlaceholderText(self.tr("OKBOT_API_KEY or OPENAI_API_KEY when empty"))
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key_edit.setPlaceholderText("Paste a key to keep it in the keyring")
+        self.key_edit.setPlaceholderText(self.tr("Paste a key to keep it in the keyring"))
         self.windows_edit = QLineEdit()
         self.windows_edit.setObjectName("providerWindows")
-        self.windows_edit.setPlaceholderText("model=tokens, e.g. llama3.1:8b=32768 (empty: the model's known window)")
-        form.addRow("Name:", self.name_edit)
-        form.addRow("Base URL:", self.url_edit)
-        form.addRow("Key from:", self.source_combo)
-        form.addRow("Variable:", self.env_edit)
-        form.addRow("API key:", self.key_edit)
-        form.addRow("Context windows:", self.windows_edit)
+        self.windows_edit.setPlaceholderText(
+            self.tr("model=tokens, e.g. llama3.1:8b=32768 (empty: the model's known window)")
+        )
+        form.addRow(self.tr("Name:"), self.name_edit)
+        form.addRow(self.tr("Base URL:"), self.url_edit)
+        form.addRow(self.tr("Key from:"), self.source_combo)
+        form.addRow(self.tr("Variable:"), self.env_edit)
+        form.addRow(self.tr("API key:"), self.key_edit)
+        form.addRow(self.tr("Context windows:"), self.windows_edit)
         layout.addLayout(form)
         buttons = QHBoxLayout()
-        self.add_button = QPushButton("Add or update")
+        self.add_button = QPushButton(self.tr("Add or update"))
         self.add_button.clicked.connect(self._on_add_button_clicked)
-        self.remove_button = QPushButton("Remove")
+        self.remove_button = QPushButton(self.tr("Remove"))
         self.remove_button.clicked.connect(self._on_remove_button_clicked)
-        self.models_button = QPushButton("List models")
+        self.models_button = QPushButton(self.tr("List models"))
         self.models_button.clicked.connect(self._on_models_button_clicked)
         for button in (self.add_button, self.remove_button, self.models_button):
             buttons.addWidget(button)
@@ -146,7 +157,7 @@ class ProvidersBox(QWidget):
         except OkBotError as exc:
             self.status.setText(f"⚠ {exc}")
             return
-        self.status.setText(f"Saved provider {name}.")
+        self.status.setText(self.tr("Saved provider {name}.").format(name=name))
         self.refresh()
         self.changed.emit(name)
         if key:
@@ -154,8 +165,16 @@ class ProvidersBox(QWidget):
             keys = self._keys
             self.ctx.tasks.run(
                 lambda: keys.save(key, name),
-                if_alive(self, lambda where: self.status.setText(f"Saved provider {name}; its key is in {where}.")),
-                if_alive(self, lambda exc: self.status.setText(f"⚠ The key was not saved: {_words(exc)}")),
+                if_alive(
+                    self,
+                    lambda where: self.status.setText(
+                        self.tr("Saved provider {name}; its key is in {where}.").format(name=name, where=where)
+                    ),
+                ),
+                if_alive(
+                    self,
+                    lambda exc: self.status.setText(self.tr("⚠ The key was not saved: {why}").format(why=_words(exc))),
+                ),
             )
 
     def _on_remove_button_clicked(self) -> None:
@@ -163,12 +182,16 @@ class ProvidersBox(QWidget):
 
         config = self.selected()
         if config is None:
-            self.status.setText("Pick a provider in the list first.")
+            self.status.setText(self.tr("Pick a provider in the list first."))
             return
         settings = self._settings()
         users = provider_users(settings, self.ctx.workspace, config.name)
         if users:
-            self.status.setText(f"⚠ {config.name} is in use by {', '.join(users)}; give them another model first.")
+            self.status.setText(
+                self.tr("⚠ {name} is in use by {users}; give them another model first.").format(
+                    name=config.name, users=self.tr(", ").join(users)
+                )
+            )
             return
         try:
             settings.remove_provider(config.name)
@@ -176,7 +199,7 @@ class ProvidersBox(QWidget):
             self.status.setText(f"⚠ {exc}")
             return
         self.name_edit.clear()
-        self.status.setText(f"Removed provider {config.name}.")
+        self.status.setText(self.tr("Removed provider {name}.").format(name=config.name))
         self.refresh()
         self.changed.emit(config.name)
         if config.key_source == "keyring":
@@ -188,7 +211,7 @@ class ProvidersBox(QWidget):
 
         config = self.selected()
         if config is None:
-            self.status.setText("Pick a provider in the list first.")
+            self.status.setText(self.tr("Pick a provider in the list first."))
             return
         settings = self._settings()
 
@@ -200,7 +223,7 @@ class ProvidersBox(QWidget):
                 backend.close()
 
         self.models_button.setEnabled(False)
-        self.status.setText(f"Asking {config.name} for its models…")
+        self.status.setText(self.tr("Asking {name} for its models…").format(name=config.name))
         self.ctx.tasks.run(
             job,
             if_alive(self, lambda models: self._on_models_listed(config.name, models)),
@@ -215,13 +238,17 @@ class ProvidersBox(QWidget):
             self.status.setText(f"⚠ {exc}")
             return
         count = len(models)
-        self.status.setText(f"{name}: {count} model{'s' if count != 1 else ''} on this server.")
+        self.status.setText(
+            plural(
+                count, self.tr("{name}: {n} model on this server."), self.tr("{name}: {n} models on this server.")
+            ).format(name=name, n=count)
+        )
         self.refresh()
         self.changed.emit(name)
 
     def _on_models_failed(self, exc: BaseException) -> None:
         self.models_button.setEnabled(True)
-        self.status.setText(f"⚠ Could not list models: {_words(exc)}")
+        self.status.setText(self.tr("⚠ Could not list models: {why}").format(why=_words(exc)))
 
 
 def _words(exc: BaseException) -> str:
