@@ -2,6 +2,113 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>AdvancedPage</name>
+    <message>
+        <source>Restore a backup</source>
+        <translation>恢复备份</translation>
+    </message>
+    <message>
+        <source>Backup restored</source>
+        <translation>备份已恢复</translation>
+    </message>
+    <message>
+        <source>The backup was restored. OkBot closes now: open it again to use it.</source>
+        <translation>备份已恢复。OkBot 现在将关闭，请重新打开后使用。</translation>
+    </message>
+    <message>
+        <source>One zip of the whole data folder: chats, summaries, memories, skills, settings. Never your API keys, the logs or the trash.</source>
+        <translation>把整个数据文件夹打包成一个 zip：对话、摘要、记忆、技能、设置。绝不包含你的 API 密钥、日志或回收站。</translation>
+    </message>
+    <message>
+        <source>Backup</source>
+        <translation>备份</translation>
+    </message>
+    <message>
+        <source>Back up…</source>
+        <translation>备份…</translation>
+    </message>
+    <message>
+        <source>Restore…</source>
+        <translation>恢复…</translation>
+    </message>
+    <message>
+        <source>Data folder: {path}</source>
+        <translation>数据文件夹：{path}</translation>
+    </message>
+    <message>
+        <source>Backing up to {path}…</source>
+        <translation>正在备份到 {path}…</translation>
+    </message>
+    <message>
+        <source>Backed up {n} file ({size}) to {path}.</source>
+        <translation>已将 {n} 个文件（{size}）备份到 {path}。</translation>
+    </message>
+    <message>
+        <source>Backed up {n} files ({size}) to {path}.</source>
+        <translation>已将 {n} 个文件（{size}）备份到 {path}。</translation>
+    </message>
+    <message>
+        <source>Checking {path}…</source>
+        <translation>正在检查 {path}…</translation>
+    </message>
+    <message>
+        <source>Back up OkBot</source>
+        <translation>备份 OkBot</translation>
+    </message>
+    <message>
+        <source>Restore the backup made {made} by OkBot {version} ({n} file, {size})?
+
+What is in {data_dir} now is moved to a dated folder beside it ({name}-before-restore-…), not deleted; your API keys stay. OkBot closes when it is done.</source>
+        <translation>要恢复由 OkBot {version} 于 {made} 创建的备份（{n} 个文件，{size}）吗？
+
+{data_dir} 中现有的内容会移到旁边一个带日期的文件夹（{name}-before-restore-…），不会被删除；你的 API 密钥保持不变。完成后 OkBot 将关闭。</translation>
+    </message>
+    <message>
+        <source>Restore the backup made {made} by OkBot {version} ({n} files, {size})?
+
+What is in {data_dir} now is moved to a dated folder beside it ({name}-before-restore-…), not deleted; your API keys stay. OkBot closes when it is done.</source>
+        <translation>要恢复由 OkBot {version} 于 {made} 创建的备份（{n} 个文件，{size}）吗？
+
+{data_dir} 中现有的内容会移到旁边一个带日期的文件夹（{name}-before-restore-…），不会被删除；你的 API 密钥保持不变。完成后 OkBot 将关闭。</translation>
+    </message>
+    <message>
+        <source>Nothing was restored.</source>
+        <translation>未恢复任何内容。</translation>
+    </message>
+    <message>
+        <source>Restoring {path}…</source>
+        <translation>正在恢复 {path}…</translation>
+    </message>
+    <message>
+        <source>Restored {n} file.</source>
+        <translation>已恢复 {n} 个文件。</translation>
+    </message>
+    <message>
+        <source>Restored {n} files.</source>
+        <translation>已恢复 {n} 个文件。</translation>
+    </message>
+    <message>
+        <source> The data that was there is in {path}.</source>
+        <translation>原有的数据在 {path}。</translation>
+    </message>
+    <message>
+        <source>the file</source>
+        <translation>该文件</translation>
+    </message>
+    <message>
+        <source>Cannot use {file}: {why}</source>
+        <translation>无法使用 {file}：{why}</translation>
+    </message>
+    <message>
+        <source>The backup or restore failed: {error}</source>
+        <translation>备份或恢复失败：{error}</translation>
+    </message>
+    <message>
+        <source>OkBot backup (*.zip)</source>
+        <translation>OkBot 备份 (*.zip)</translation>
+    </message>
+</context>
+<context>
     <name>ApprovalCard</name>
     <message>
         <source>The assistant wants to search this chat&apos;s full original record.</source>
@@ -436,6 +543,57 @@
     <message>
         <source>Send (Enter)</source>
         <translation>发送（Enter）</translation>
+    </message>
+</context>
+<context>
+    <name>CompressionPage</name>
+    <message>
+        <source>Compression is not part of this version of OkBot yet.</source>
+        <translation>此版本的 OkBot 尚不支持压缩。</translation>
+    </message>
+    <message>
+        <source>Select an assistant or squad first; Compress now works on the chat that is open.</source>
+        <translation>请先选择一个助手或小队；“立即压缩”作用于当前打开的对话。</translation>
+    </message>
+    <message>
+        <source>Compress now needs a working provider: set one up on the Models page.</source>
+        <translation>“立即压缩”需要一个可用的服务商：请在“模型”页设置。</translation>
+    </message>
+    <message>
+        <source>Nothing was compressed.</source>
+        <translation>没有压缩任何内容。</translation>
+    </message>
+    <message>
+        <source>Summarized {n} item: about {before} → {after} tokens.</source>
+        <translation>已摘要 {n} 条：约 {before} → {after} 个 token。</translation>
+    </message>
+    <message>
+        <source>Summarized {n} items: about {before} → {after} tokens.</source>
+        <translation>已摘要 {n} 条：约 {before} → {after} 个 token。</translation>
+    </message>
+    <message>
+        <source>Compress now</source>
+        <translation>立即压缩</translation>
+    </message>
+    <message>
+        <source>Compressing “{name}”…</source>
+        <translation>正在压缩“{name}”…</translation>
+    </message>
+    <message>
+        <source>Something went wrong in OkBot: {error}</source>
+        <translation>OkBot 内部出错：{error}</translation>
+    </message>
+    <message>
+        <source>⚠ Not compressed: {why}</source>
+        <translation>⚠ 未压缩：{why}</translation>
+    </message>
+    <message>
+        <source>Fold the older part of this chat into its summary now</source>
+        <translation>现在把此对话较早的部分并入摘要</translation>
+    </message>
+    <message>
+        <source>Current chat: {name}</source>
+        <translation>当前对话：{name}</translation>
     </message>
 </context>
 <context>
@@ -1154,6 +1312,267 @@
     </message>
 </context>
 <context>
+    <name>McpBox</name>
+    <message>
+        <source>not started</source>
+        <translation>未启动</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source> — {n} tool</source>
+        <translation> — {n} 个工具</translation>
+    </message>
+    <message>
+        <source> — {n} tools</source>
+        <translation> — {n} 个工具</translation>
+    </message>
+    <message>
+        <source>⚠ simplified for the model: {note}</source>
+        <translation>⚠ 为模型做了简化：{note}</translation>
+    </message>
+    <message>
+        <source>No MCP servers yet. Add one to give your assistants its tools.</source>
+        <translation>还没有 MCP 服务器。添加一个，让你的助手使用它的工具。</translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <source>Start the server (again) and read its tools</source>
+        <translation>（重新）启动服务器并读取它的工具</translation>
+    </message>
+    <message>
+        <source>State:</source>
+        <translation>状态：</translation>
+    </message>
+    <message>
+        <source>Reached by:</source>
+        <translation>连接方式：</translation>
+    </message>
+    <message>
+        <source>Environment:</source>
+        <translation>环境变量：</translation>
+    </message>
+    <message>
+        <source>Tool calls:</source>
+        <translation>工具调用：</translation>
+    </message>
+    <message>
+        <source>Used by:</source>
+        <translation>使用者：</translation>
+    </message>
+    <message>
+        <source>Tools:</source>
+        <translation>工具：</translation>
+    </message>
+    <message>
+        <source>Pick a server in the list first.</source>
+        <translation>请先在列表中选择一个服务器。</translation>
+    </message>
+    <message>
+        <source>Removed MCP server {name}.</source>
+        <translation>已移除 MCP 服务器 {name}。</translation>
+    </message>
+    <message>
+        <source>{name} is running with {n} tool.</source>
+        <translation>{name} 正在运行，提供 {n} 个工具。</translation>
+    </message>
+    <message>
+        <source>{name} is running with {n} tools.</source>
+        <translation>{name} 正在运行，提供 {n} 个工具。</translation>
+    </message>
+    <message>
+        <source>Saved MCP server {name}; starting it to read its tools…</source>
+        <translation>已保存 MCP 服务器 {name}；正在启动它以读取工具…</translation>
+    </message>
+    <message>
+        <source>Starting {name}…</source>
+        <translation>正在启动 {name}…</translation>
+    </message>
+    <message>
+        <source>Restart</source>
+        <translation>重新启动</translation>
+    </message>
+    <message>
+        <source>failed: {why}</source>
+        <translation>失败：{why}</translation>
+    </message>
+    <message>
+        <source>running ({detail})</source>
+        <translation>运行中（{detail}）</translation>
+    </message>
+    <message>
+        <source> — restarted {n} time</source>
+        <translation> — 已重启 {n} 次</translation>
+    </message>
+    <message>
+        <source> — restarted {n} times</source>
+        <translation> — 已重启 {n} 次</translation>
+    </message>
+    <message>
+        <source>URL: {url}</source>
+        <translation>URL：{url}</translation>
+    </message>
+    <message>
+        <source>Command: {command}</source>
+        <translation>命令：{command}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Headers:</source>
+        <translation>请求头：</translation>
+    </message>
+    <message>
+        <source>no assistant yet (Edit… to choose)</source>
+        <translation>还没有助手（点“编辑…”选择）</translation>
+    </message>
+    <message>
+        <source>not read yet: Check starts the server and lists them</source>
+        <translation>尚未读取：“检查”会启动服务器并列出工具</translation>
+    </message>
+</context>
+<context>
+    <name>McpForm</name>
+    <message>
+        <source>Edit MCP server {name}</source>
+        <translation>编辑 MCP 服务器 {name}</translation>
+    </message>
+    <message>
+        <source>Add an MCP server</source>
+        <translation>添加 MCP 服务器</translation>
+    </message>
+    <message>
+        <source>e.g. time (lower-case letters, digits, - or _)</source>
+        <translation>例如 time（小写字母、数字、- 或 _）</translation>
+    </message>
+    <message>
+        <source>A program on this computer</source>
+        <translation>本机上的程序</translation>
+    </message>
+    <message>
+        <source>A remote server (Streamable HTTP)</source>
+        <translation>远程服务器（Streamable HTTP）</translation>
+    </message>
+    <message>
+        <source>e.g. uvx or /usr/local/bin/mcp-server-time</source>
+        <translation>例如 uvx 或 /usr/local/bin/mcp-server-time</translation>
+    </message>
+    <message>
+        <source>e.g. mcp-server-time --local-timezone &quot;Europe/Paris&quot;</source>
+        <translation>例如 mcp-server-time --local-timezone &quot;Europe/Paris&quot;</translation>
+    </message>
+    <message>
+        <source>NAME=value, one a line, e.g. TZ=Europe/Paris</source>
+        <translation>NAME=value，每行一个，例如 TZ=Europe/Paris</translation>
+    </message>
+    <message>
+        <source>Name=value, one a line, e.g. Authorization=Bearer abc123</source>
+        <translation>Name=value，每行一个，例如 Authorization=Bearer abc123</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Reached as:</source>
+        <translation>连接方式：</translation>
+    </message>
+    <message>
+        <source>Program:</source>
+        <translation>程序：</translation>
+    </message>
+    <message>
+        <source>Arguments:</source>
+        <translation>参数：</translation>
+    </message>
+    <message>
+        <source>URL:</source>
+        <translation>URL：</translation>
+    </message>
+    <message>
+        <source>Values are kept with your API keys, never in settings.json.</source>
+        <translation>值与你的 API 密钥保存在一起，绝不写入 settings.json。</translation>
+    </message>
+    <message>
+        <source>Environment:</source>
+        <translation>环境变量：</translation>
+    </message>
+    <message>
+        <source>Headers:</source>
+        <translation>请求头：</translation>
+    </message>
+    <message>
+        <source>Tool calls:</source>
+        <translation>工具调用：</translation>
+    </message>
+    <message>
+        <source>There are no assistants yet.</source>
+        <translation>还没有助手。</translation>
+    </message>
+    <message>
+        <source>Used by:</source>
+        <translation>使用者：</translation>
+    </message>
+    <message>
+        <source>A server&apos;s name cannot change: remove it and add it again under another name.</source>
+        <translation>服务器名称不能更改：请移除后用另一个名称重新添加。</translation>
+    </message>
+    <message>
+        <source>{kept} keeps the saved value; values are kept with your API keys.</source>
+        <translation>{kept} 表示保留已保存的值；值与你的 API 密钥保存在一起。</translation>
+    </message>
+    <message>
+        <source>there is already an MCP server called {name}</source>
+        <translation>已有名为 {name} 的 MCP 服务器</translation>
+    </message>
+    <message>
+        <source>pick another name</source>
+        <translation>请换一个名称</translation>
+    </message>
+    <message>
+        <source>the arguments could not be read: {error}</source>
+        <translation>无法读取参数：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>McpPage</name>
+    <message>
+        <source>Programs and remote services that give assistants more tools (Model Context Protocol). An assistant uses only the servers chosen for it; a server starts the first time one of them needs it. How long a server may take to start and a call may last: Tools → Limits.</source>
+        <translation>为助手提供更多工具的程序和远程服务（Model Context Protocol）。助手只使用为它选定的服务器；服务器在第一次被需要时启动。服务器启动和单次调用的时限：工具 → 限制。</translation>
+    </message>
+</context>
+<context>
     <name>McpServersChoice</name>
     <message>
         <source>none yet: add them in Settings → MCP servers</source>
@@ -1465,6 +1884,17 @@
     </message>
 </context>
 <context>
+    <name>ModelPickerField</name>
+    <message>
+        <source>Refresh list</source>
+        <translation>刷新列表</translation>
+    </message>
+    <message>
+        <source>Ask the server which models it offers</source>
+        <translation>向服务器询问它提供哪些模型</translation>
+    </message>
+</context>
+<context>
     <name>ModelPopup</name>
     <message>
         <source>Type a model name, or filter the list</source>
@@ -1477,6 +1907,211 @@
     <message>
         <source>Use the default ({model})</source>
         <translation>使用默认模型（{model}）</translation>
+    </message>
+</context>
+<context>
+    <name>ModelsPage</name>
+    <message>
+        <source>Paste an API key to save it</source>
+        <translation>粘贴 API 密钥以保存</translation>
+    </message>
+    <message>
+        <source>Save key</source>
+        <translation>保存密钥</translation>
+    </message>
+    <message>
+        <source>Checking for a system keyring…</source>
+        <translation>正在检查系统密钥环…</translation>
+    </message>
+    <message>
+        <source>API key:</source>
+        <translation>API 密钥：</translation>
+    </message>
+    <message>
+        <source>Other providers</source>
+        <translation>其他服务商</translation>
+    </message>
+    <message>
+        <source>More OpenAI-compatible servers. An assistant talks to one when its model is NAME/MODEL.</source>
+        <translation>更多 OpenAI 兼容的服务器。助手的模型写作 NAME/MODEL 时，就与对应的服务器通信。</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Asking the server for its models…</source>
+        <translation>正在向服务器询问模型列表…</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <source>Paste a key first.</source>
+        <translation>请先粘贴密钥。</translation>
+    </message>
+    <message>
+        <source>The key was not saved: {why}</source>
+        <translation>密钥未保存：{why}</translation>
+    </message>
+    <message>
+        <source>Could not check for a key: {error}</source>
+        <translation>无法检查密钥：{error}</translation>
+    </message>
+    <message>
+        <source>Add an API key to list this server&apos;s models.</source>
+        <translation>添加 API 密钥后才能列出此服务器的模型。</translation>
+    </message>
+    <message>
+        <source>{n} model on this server.</source>
+        <translation>此服务器上有 {n} 个模型。</translation>
+    </message>
+    <message>
+        <source>{n} models on this server.</source>
+        <translation>此服务器上有 {n} 个模型。</translation>
+    </message>
+    <message>
+        <source>The server lists no models; type the model&apos;s name.</source>
+        <translation>服务器没有列出模型；请输入模型名称。</translation>
+    </message>
+    <message>
+        <source>unexpected error ({error})</source>
+        <translation>意外错误（{error}）</translation>
+    </message>
+    <message>
+        <source>Could not list models: {why}</source>
+        <translation>无法列出模型：{why}</translation>
+    </message>
+    <message>
+        <source>The test failed: {error}</source>
+        <translation>测试失败：{error}</translation>
+    </message>
+    <message>
+        <source>“{model}” is known to take {tokens} tokens; “{default}” uses that.</source>
+        <translation>已知“{model}”可容纳 {tokens} 个 token；“{default}”即使用此值。</translation>
+    </message>
+</context>
+<context>
+    <name>ProvidersBox</name>
+    <message>
+        <source> — {n} model</source>
+        <translation> — {n} 个模型</translation>
+    </message>
+    <message>
+        <source> — {n} models</source>
+        <translation> — {n} 个模型</translation>
+    </message>
+    <message>
+        <source>{name} — {url} — key: {key}{models}</source>
+        <translation>{name} — {url} — 密钥：{key}{models}</translation>
+    </message>
+    <message>
+        <source>e.g. openrouter</source>
+        <translation>例如 openrouter</translation>
+    </message>
+    <message>
+        <source>OKBOT_API_KEY or OPENAI_API_KEY when empty</source>
+        <translation>留空时使用 OKBOT_API_KEY 或 OPENAI_API_KEY</translation>
+    </message>
+    <message>
+        <source>Paste a key to keep it in the keyring</source>
+        <translation>粘贴密钥以保存在密钥环中</translation>
+    </message>
+    <message>
+        <source>model=tokens, e.g. llama3.1:8b=32768 (empty: the model&apos;s known window)</source>
+        <translation>模型=token 数，例如 llama3.1:8b=32768（留空：使用模型的已知窗口）</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Base URL:</source>
+        <translation>Base URL：</translation>
+    </message>
+    <message>
+        <source>Key from:</source>
+        <translation>密钥来源：</translation>
+    </message>
+    <message>
+        <source>Variable:</source>
+        <translation>变量：</translation>
+    </message>
+    <message>
+        <source>API key:</source>
+        <translation>API 密钥：</translation>
+    </message>
+    <message>
+        <source>Context windows:</source>
+        <translation>上下文窗口：</translation>
+    </message>
+    <message>
+        <source>Add or update</source>
+        <translation>添加或更新</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>List models</source>
+        <translation>列出模型</translation>
+    </message>
+    <message>
+        <source>Saved provider {name}.</source>
+        <translation>已保存服务商 {name}。</translation>
+    </message>
+    <message>
+        <source>Saved provider {name}; its key is in {where}.</source>
+        <translation>已保存服务商 {name}；其密钥保存在 {where}。</translation>
+    </message>
+    <message>
+        <source>⚠ The key was not saved: {why}</source>
+        <translation>⚠ 密钥未保存：{why}</translation>
+    </message>
+    <message>
+        <source>Pick a provider in the list first.</source>
+        <translation>请先在列表中选择一个服务商。</translation>
+    </message>
+    <message>
+        <source>⚠ {name} is in use by {users}; give them another model first.</source>
+        <translation>⚠ {users} 正在使用 {name}；请先为它们换一个模型。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Removed provider {name}.</source>
+        <translation>已移除服务商 {name}。</translation>
+    </message>
+    <message>
+        <source>Asking {name} for its models…</source>
+        <translation>正在向 {name} 询问模型列表…</translation>
+    </message>
+    <message>
+        <source>{name}: {n} model on this server.</source>
+        <translation>{name}：此服务器上有 {n} 个模型。</translation>
+    </message>
+    <message>
+        <source>{name}: {n} models on this server.</source>
+        <translation>{name}：此服务器上有 {n} 个模型。</translation>
+    </message>
+    <message>
+        <source>⚠ Could not list models: {why}</source>
+        <translation>⚠ 无法列出模型：{why}</translation>
+    </message>
+</context>
+<context>
+    <name>RatioField</name>
+    <message>
+        <source>{ratio} of the window</source>
+        <translation>上下文窗口的 {ratio}</translation>
     </message>
 </context>
 <context>
@@ -1544,6 +2179,38 @@
     <message>
         <source>Could not search: {error}</source>
         <translation>无法搜索：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>SettingField</name>
+    <message>
+        <source>{reason}. {description}</source>
+        <translation>{reason}。{description}</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsBinder</name>
+    <message>
+        <source>Set by {var} for this run; not saved</source>
+        <translation>本次运行由 {var} 设定；不会保存</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsPage</name>
+    <message>
+        <source>{label}:</source>
+        <translation>{label}：</translation>
+    </message>
+    <message>
+        <source>{problem} Still using {value}.</source>
+        <translation>{problem}当前仍为 {value}。</translation>
     </message>
 </context>
 <context>
@@ -2320,6 +2987,227 @@ Compression starts at {threshold} tokens.</source>
     </message>
 </context>
 <context>
+    <name>mcp</name>
+    <message>
+        <source>MCP server name {name} is not allowed</source>
+        <translation>MCP 服务器名称 {name} 不可用</translation>
+    </message>
+    <message>
+        <source>use up to 24 lower-case letters, digits, &apos;-&apos; or &apos;_&apos; (not &apos;__&apos;), starting with a letter or digit</source>
+        <translation>最多 24 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos;（不能是 &apos;__&apos;），以字母或数字开头</translation>
+    </message>
+    <message>
+        <source>{what}: approval must be one of {choices}, not {value}</source>
+        <translation>{what}：批准方式必须是 {choices} 之一，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>{what} must be a list of names</source>
+        <translation>{what} 必须是名称列表</translation>
+    </message>
+    <message>
+        <source>an {key} entry was {entry}, not an object</source>
+        <translation>{key} 中有一项是 {entry}，不是对象</translation>
+    </message>
+    <message>
+        <source>MCP server {name}</source>
+        <translation>MCP 服务器 {name}</translation>
+    </message>
+    <message>
+        <source>{what}: give either a command (a local server) or a url (a remote one)</source>
+        <translation>{what}：请给出 command（本机服务器）或 url（远程服务器）之一</translation>
+    </message>
+    <message>
+        <source>{what}: command must be the program to run</source>
+        <translation>{what}：command 必须是要运行的程序</translation>
+    </message>
+    <message>
+        <source>{what}: args must be a list of texts</source>
+        <translation>{what}：args 必须是文本列表</translation>
+    </message>
+    <message>
+        <source>{what}: url must be an http:// or https:// URL</source>
+        <translation>{what}：url 必须是 http:// 或 https:// URL</translation>
+    </message>
+    <message>
+        <source>{what}: put credentials in a header, not in the URL</source>
+        <translation>{what}：请把凭据放在请求头里，而不是 URL 中</translation>
+    </message>
+    <message>
+        <source>{what}: toolApproval must map tool names to allow, ask or deny</source>
+        <translation>{what}：toolApproval 必须把工具名映射到 allow、ask 或 deny</translation>
+    </message>
+    <message>
+        <source>{what}, tool {tool}</source>
+        <translation>{what}，工具 {tool}</translation>
+    </message>
+    <message>
+        <source>{what}: env</source>
+        <translation>{what}：env</translation>
+    </message>
+    <message>
+        <source>{what}: headers</source>
+        <translation>{what}：headers</translation>
+    </message>
+    <message>
+        <source>{spec}: expected NAME=VALUE for an environment variable, e.g. {example}</source>
+        <translation>{spec}：环境变量应写作 NAME=VALUE，例如 {example}</translation>
+    </message>
+    <message>
+        <source>{spec}: expected NAME=VALUE for a header, e.g. {example}</source>
+        <translation>{spec}：请求头应写作 NAME=VALUE，例如 {example}</translation>
+    </message>
+</context>
+<context>
+    <name>provider_setup</name>
+    <message>
+        <source>not an http:// URL</source>
+        <translation>不是 http:// URL</translation>
+    </message>
+    <message>
+        <source>nothing is listening</source>
+        <translation>没有程序在监听</translation>
+    </message>
+    <message>
+        <source>the server wants an API key</source>
+        <translation>服务器需要 API 密钥</translation>
+    </message>
+    <message>
+        <source>answered HTTP {status}</source>
+        <translation>返回了 HTTP {status}</translation>
+    </message>
+    <message>
+        <source>answered, but not with a model list</source>
+        <translation>有回应，但不是模型列表</translation>
+    </message>
+    <message>
+        <source>no answer in time</source>
+        <translation>未及时回应</translation>
+    </message>
+    <message>
+        <source>Saved in the system keyring, never in settings.json.</source>
+        <translation>保存在系统密钥环中，绝不写入 settings.json。</translation>
+    </message>
+    <message>
+        <source>This computer has no system keyring, so OkBot keeps the key in a file only your user account can read (mode 0600; not encrypted, never settings.json):
+{path}
+Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
+        <translation>这台电脑没有系统密钥环，因此 OkBot 会把密钥保存在只有你的用户帐户能读取的文件中（权限 0600；未加密，绝不写入 settings.json）：
+{path}
+也可以留空，并在启动 OkBot 前设置 OKBOT_API_KEY。</translation>
+    </message>
+    <message>
+        <source>Key saved in the system keyring.</source>
+        <translation>密钥已保存到系统密钥环。</translation>
+    </message>
+    <message>
+        <source>Key saved in {path} (readable by your user only).</source>
+        <translation>密钥已保存到 {path}（仅你的用户可读）。</translation>
+    </message>
+    <message>
+        <source>Could not connect to {url}: {error}</source>
+        <translation>无法连接到 {url}：{error}</translation>
+    </message>
+    <message>
+        <source>{n} model</source>
+        <translation>{n} 个模型</translation>
+    </message>
+    <message>
+        <source>{n} models</source>
+        <translation>{n} 个模型</translation>
+    </message>
+    <message>
+        <source>Connected to {url} ({count}); “{model}” is ready.</source>
+        <translation>已连接到 {url}（{count}）；“{model}”可以使用。</translation>
+    </message>
+    <message>
+        <source>Connected to {url} ({count}), but it does not list “{model}”. Pick one of its models.</source>
+        <translation>已连接到 {url}（{count}），但它没有列出“{model}”。请从它的模型中选择一个。</translation>
+    </message>
+    <message>
+        <source>Using the key in OKBOT_API_KEY (it takes precedence over the key source).</source>
+        <translation>正在使用 OKBOT_API_KEY 中的密钥（它优先于密钥来源）。</translation>
+    </message>
+    <message>
+        <source>No key is sent: the server needs none.</source>
+        <translation>不发送密钥：服务器不需要。</translation>
+    </message>
+    <message>
+        <source>Using the key saved in the system keyring.</source>
+        <translation>正在使用保存在系统密钥环中的密钥。</translation>
+    </message>
+    <message>
+        <source>Using the key saved in {path} (readable by your user only).</source>
+        <translation>正在使用保存在 {path} 中的密钥（仅你的用户可读）。</translation>
+    </message>
+    <message>
+        <source>No key saved yet; using the one from the environment (OPENAI_API_KEY).</source>
+        <translation>尚未保存密钥；正在使用环境变量中的密钥（OPENAI_API_KEY）。</translation>
+    </message>
+    <message>
+        <source>No key saved yet.</source>
+        <translation>尚未保存密钥。</translation>
+    </message>
+    <message>
+        <source>Using the key from the environment (OPENAI_API_KEY).</source>
+        <translation>正在使用环境变量中的密钥（OPENAI_API_KEY）。</translation>
+    </message>
+    <message>
+        <source>No key set; local servers usually need none.</source>
+        <translation>未设置密钥；本机服务器通常不需要。</translation>
+    </message>
+    <message>
+        <source>No key: save one here, or set OKBOT_API_KEY or OPENAI_API_KEY.</source>
+        <translation>没有密钥：请在此保存一个，或设置 OKBOT_API_KEY 或 OPENAI_API_KEY。</translation>
+    </message>
+</context>
+<context>
+    <name>providers</name>
+    <message>
+        <source>no key</source>
+        <translation>无密钥</translation>
+    </message>
+    <message>
+        <source>keyring ({name})</source>
+        <translation>密钥环（{name}）</translation>
+    </message>
+    <message>
+        <source>env {var}</source>
+        <translation>环境变量 {var}</translation>
+    </message>
+    <message>
+        <source>provider name {name} is not allowed; use letters, digits, &apos;-&apos;, &apos;_&apos; or &apos;.&apos; (up to 40), no &apos;/&apos;</source>
+        <translation>服务商名称 {name} 不可用；请使用字母、数字、&apos;-&apos;、&apos;_&apos; 或 &apos;.&apos;（最多 40 个），不能含 &apos;/&apos;</translation>
+    </message>
+    <message>
+        <source>a providers entry was {entry}, not an object</source>
+        <translation>providers 中有一项是 {entry}，不是对象</translation>
+    </message>
+    <message>
+        <source>provider {name}: baseUrl must be an http:// or https:// URL</source>
+        <translation>服务商 {name}：baseUrl 必须是 http:// 或 https:// URL</translation>
+    </message>
+    <message>
+        <source>provider {name}: keySource must be one of {choices}</source>
+        <translation>服务商 {name}：keySource 必须是 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>provider {name}: keyEnv must name an environment variable</source>
+        <translation>服务商 {name}：keyEnv 必须是一个环境变量名</translation>
+    </message>
+    <message>
+        <source>provider {name}: models must be a list of model names</source>
+        <translation>服务商 {name}：models 必须是模型名称列表</translation>
+    </message>
+    <message>
+        <source>provider {name}: contextWindows must map model names to whole numbers of tokens</source>
+        <translation>服务商 {name}：contextWindows 必须把模型名称映射到 token 数（整数）</translation>
+    </message>
+    <message>
+        <source>{spec}: expected MODEL=TOKENS with at least 512 tokens, e.g. gpt-4o=128000</source>
+        <translation>{spec}：应写作 MODEL=TOKENS，且至少 512 个 token，例如 gpt-4o=128000</translation>
+    </message>
+</context>
+<context>
     <name>record_fields</name>
     <message>
         <source>captain persona</source>
@@ -2825,6 +3713,157 @@ Compression starts at {threshold} tokens.</source>
     </message>
 </context>
 <context>
+    <name>schema</name>
+    <message>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>on or off</source>
+        <comment>what follows “must be”</comment>
+        <translation>是开或关</translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <comment>what follows “must be”</comment>
+        <translation>是整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <comment>what follows “must be”</comment>
+        <translation>是数字</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <comment>what follows “must be”</comment>
+        <translation>是文本</translation>
+    </message>
+    <message>
+        <source>one of {choices}</source>
+        <translation>以下之一：{choices}</translation>
+    </message>
+    <message>
+        <source>{kind} from {low} to {high}</source>
+        <translation>{low} 到 {high} 之间的{kind}</translation>
+    </message>
+    <message>
+        <source>{kind} of at least {low}</source>
+        <translation>不小于 {low} 的{kind}</translation>
+    </message>
+    <message>
+        <source>{kind} of at most {high}</source>
+        <translation>不大于 {high} 的{kind}</translation>
+    </message>
+    <message>
+        <source>, or null for the default</source>
+        <translation>，或用 null 表示默认值</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>one of: {choices}</source>
+        <translation>为以下之一：{choices}</translation>
+    </message>
+    <message>
+        <source>between {low} and {high}{unit}</source>
+        <translation>为 {low} 到 {high}{unit}</translation>
+    </message>
+    <message>
+        <source>at least {low}{unit}</source>
+        <translation>至少为 {low}{unit}</translation>
+    </message>
+    <message>
+        <source>at most {high}{unit}</source>
+        <translation>至多为 {high}{unit}</translation>
+    </message>
+    <message>
+        <source>, or {null_words}</source>
+        <translation>，或为“{null_words}”</translation>
+    </message>
+    <message>
+        <source> ({why})</source>
+        <translation>（{why}）</translation>
+    </message>
+    <message>
+        <source>{key}: {value} is not allowed{detail}; expected {allowed}</source>
+        <translation>{key}：不允许 {value}{detail}；应为：{allowed}</translation>
+    </message>
+    <message>
+        <source>“{label}” must be {allowed}.</source>
+        <translation>“{label}”必须{allowed}。</translation>
+    </message>
+    <message>
+        <source>too small</source>
+        <translation>过小</translation>
+    </message>
+    <message>
+        <source>too large</source>
+        <translation>过大</translation>
+    </message>
+    <message>
+        <source>{key}: {value} is not allowed; it {problem}</source>
+        <translation>{key}：不允许 {value}；它{problem}</translation>
+    </message>
+    <message>
+        <source>“{label}” {problem}.</source>
+        <translation>“{label}”{problem}。</translation>
+    </message>
+    <message>
+        <source>use true/false, on/off, yes/no or 1/0</source>
+        <translation>请用 true/false、on/off、yes/no 或 1/0</translation>
+    </message>
+    <message>
+        <source>must be an http:// or https:// URL</source>
+        <translation>必须是 http:// 或 https:// URL</translation>
+    </message>
+    <message>
+        <source>must not be empty</source>
+        <translation>不能为空</translation>
+    </message>
+    <message>
+        <source>did you mean {keys}?</source>
+        <translation>你是不是想输入 {keys}？</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> 或 </translation>
+    </message>
+    <message>
+        <source>run `okbot config get` to list the settings</source>
+        <translation>运行 `okbot config get` 可列出所有设置</translation>
+    </message>
+    <message>
+        <source>unknown setting {key}</source>
+        <translation>未知的设置 {key}</translation>
+    </message>
+</context>
+<context>
     <name>sent_request</name>
     <message>
         <source>request #{request} was not sent for message #{message}</source>
@@ -2853,6 +3892,657 @@ Compression starts at {threshold} tokens.</source>
     <message>
         <source>it sent {n} request(s), rounds 1–{n}</source>
         <translation>它发送了 {n} 个请求，第 1–{n} 轮</translation>
+    </message>
+</context>
+<context>
+    <name>settings</name>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Context compression</source>
+        <translation>上下文压缩</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <source>Advanced</source>
+        <translation>高级</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <source>Any OpenAI-compatible server: a hosted API, or one running on this computer.</source>
+        <translation>任何 OpenAI 兼容的服务器：托管的 API，或在本机运行的服务器。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>When to compress</source>
+        <translation>何时压缩</translation>
+    </message>
+    <message>
+        <source>Older messages are folded into a summary; the full chat is always kept on disk and shown.</source>
+        <translation>较早的消息会并入摘要；完整的对话始终保存在磁盘上并照常显示。</translation>
+    </message>
+    <message>
+        <source>What the model keeps</source>
+        <translation>模型保留的内容</translation>
+    </message>
+    <message>
+        <source>Chat history</source>
+        <translation>对话历史</translation>
+    </message>
+    <message>
+        <source>The model can look up the original words of earlier, summarized messages.</source>
+        <translation>模型可以查阅已被摘要的早先消息的原文。</translation>
+    </message>
+    <message>
+        <source>On this computer</source>
+        <translation>在这台电脑上</translation>
+    </message>
+    <message>
+        <source>Each assistant works in its own workspace folder; a path outside it always asks first.</source>
+        <translation>每个助手都在自己的工作区文件夹中工作；访问其外的路径总会先询问。</translation>
+    </message>
+    <message>
+        <source>Limits</source>
+        <translation>限制</translation>
+    </message>
+    <message>
+        <source>Look</source>
+        <translation>样式</translation>
+    </message>
+    <message>
+        <source>Changes show at once, in every window.</source>
+        <translation>更改会立即在所有窗口中生效。</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Windows and messages change the next time OkBot starts.</source>
+        <translation>窗口和消息的语言会在下次启动 OkBot 时更改。</translation>
+    </message>
+    <message>
+        <source>Developer</source>
+        <translation>开发者</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <source>How much of what OkBot remembers goes into each request.</source>
+        <translation>每次请求中放入多少 OkBot 记住的内容。</translation>
+    </message>
+    <message>
+        <source>Evolution</source>
+        <translation>进化</translation>
+    </message>
+    <message>
+        <source>Assistants keep their persona (SOUL.md) and skills up with what you teach them. Every change cites your words and can be undone in the assistant&apos;s dialog.</source>
+        <translation>助手会根据你教给它们的内容更新自己的人设（SOUL.md）和技能。每项更改都会引用你的原话，并可在助手的对话框中撤销。</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>Ask me first</source>
+        <translation>先问我</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Base URL of the OpenAI-compatible API (OKBOT_BASE_URL overrides it without saving).</source>
+        <translation>OpenAI 兼容 API 的 Base URL（OKBOT_BASE_URL 可临时覆盖它，不会保存）。</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>Base URL</translation>
+    </message>
+    <message>
+        <source>Model name sent to the provider (OKBOT_MODEL overrides it without saving).</source>
+        <translation>发送给服务商的模型名称（OKBOT_MODEL 可临时覆盖它，不会保存）。</translation>
+    </message>
+    <message>
+        <source>Where the API key comes from: the environment (OKBOT_API_KEY or OPENAI_API_KEY), the system keyring, or nowhere, for servers that need no key. The key itself is never stored in settings.json.</source>
+        <translation>API 密钥的来源：环境变量（OKBOT_API_KEY 或 OPENAI_API_KEY）、系统密钥环，或者不需要密钥的服务器则无。密钥本身绝不会保存在 settings.json 中。</translation>
+    </message>
+    <message>
+        <source>Key from</source>
+        <translation>密钥来源</translation>
+    </message>
+    <message>
+        <source>Environment variable</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <source>System keyring</source>
+        <translation>系统密钥环</translation>
+    </message>
+    <message>
+        <source>No key needed</source>
+        <translation>不需要密钥</translation>
+    </message>
+    <message>
+        <source>Context window in tokens for the current model; Model default uses the model&apos;s known window. Stored per model, so switching models does not carry it over.</source>
+        <translation>当前模型的上下文窗口（以 token 计）；“模型默认值”使用该模型的已知窗口。按模型分别保存，切换模型时不会沿用。</translation>
+    </message>
+    <message>
+        <source>Context window</source>
+        <translation>上下文窗口</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>个 token</translation>
+    </message>
+    <message>
+        <source>Model default</source>
+        <translation>模型默认值</translation>
+    </message>
+    <message>
+        <source>Compress when the estimated prompt reaches this fraction of the context window.</source>
+        <translation>当估算的提示词达到上下文窗口的这一比例时压缩。</translation>
+    </message>
+    <message>
+        <source>Compress at</source>
+        <translation>压缩阈值</translation>
+    </message>
+    <message>
+        <source>Model that writes summaries and extracts memories, as [PROVIDER/]MODEL; empty uses each assistant&apos;s own model. A cheaper model here saves cost on long chats.</source>
+        <translation>撰写摘要和提取记忆的模型，格式为 [PROVIDER/]MODEL；留空则使用各助手自己的模型。这里用便宜些的模型可以节省长对话的费用。</translation>
+    </message>
+    <message>
+        <source>Summarizer model</source>
+        <translation>摘要模型</translation>
+    </message>
+    <message>
+        <source>After a reply, compress in the background when the next request is predicted to reach this fraction of the context window, so the next message does not wait for it. Set above “Compress at”, it starts at “Compress at” instead.</source>
+        <translation>回复之后，如果预计下一次请求会达到上下文窗口的这一比例，就在后台提前压缩，下一条消息便无需等待。若设得高于“压缩阈值”，则改为在“压缩阈值”处开始。</translation>
+    </message>
+    <message>
+        <source>Prepare ahead at</source>
+        <translation>提前准备阈值</translation>
+    </message>
+    <message>
+        <source>Fewest recent messages kept word for word after a compression (no more than “Keep at most”).</source>
+        <translation>压缩后逐字保留的最近消息的最少条数（不超过“最多保留”）。</translation>
+    </message>
+    <message>
+        <source>Keep at least</source>
+        <translation>最少保留</translation>
+    </message>
+    <message>
+        <source>items</source>
+        <translation>条</translation>
+    </message>
+    <message>
+        <source>Most recent messages kept word for word after a compression (no fewer than “Keep at least”).</source>
+        <translation>压缩后逐字保留的最近消息的最多条数（不少于“最少保留”）。</translation>
+    </message>
+    <message>
+        <source>Keep at most</source>
+        <translation>最多保留</translation>
+    </message>
+    <message>
+        <source>Longest session summary, in characters.</source>
+        <translation>会话摘要的最大长度（字符数）。</translation>
+    </message>
+    <message>
+        <source>Summary length</source>
+        <translation>摘要长度</translation>
+    </message>
+    <message>
+        <source>characters</source>
+        <translation>个字符</translation>
+    </message>
+    <message>
+        <source>When a message starts a new topic, send the model only the summary and the new message.</source>
+        <translation>当一条消息开启新话题时，只把摘要和这条新消息发给模型。</translation>
+    </message>
+    <message>
+        <source>Compress when the topic changes</source>
+        <translation>话题改变时压缩</translation>
+    </message>
+    <message>
+        <source>Most durable memories recalled into the instructions (0 turns recall off).</source>
+        <translation>召回到指令中的长期记忆的最多条数（0 表示关闭召回）。</translation>
+    </message>
+    <message>
+        <source>Memories recalled</source>
+        <translation>召回记忆数</translation>
+    </message>
+    <message>
+        <source>Most characters of recalled memories in the instructions.</source>
+        <translation>指令中召回记忆的最多字符数。</translation>
+    </message>
+    <message>
+        <source>Memory characters</source>
+        <translation>记忆字符数</translation>
+    </message>
+    <message>
+        <source>Keep each assistant&apos;s persona and skills up with what you teach it (each assistant can turn it off).</source>
+        <translation>根据你教给每个助手的内容更新它的人设和技能（每个助手都可以单独关闭）。</translation>
+    </message>
+    <message>
+        <source>Learn from the conversation</source>
+        <translation>从对话中学习</translation>
+    </message>
+    <message>
+        <source>Look for what you taught after this many of your messages (and always when older messages are summarized).</source>
+        <translation>每隔这么多条你的消息，查看一次你教了什么（较早的消息被摘要时也总会查看）。</translation>
+    </message>
+    <message>
+        <source>Look every</source>
+        <translation>查看间隔</translation>
+    </message>
+    <message>
+        <source>messages</source>
+        <translation>条消息</translation>
+    </message>
+    <message>
+        <source>Or sooner, once the conversation grew by this many characters.</source>
+        <translation>或者对话增长了这么多字符后，提前查看。</translation>
+    </message>
+    <message>
+        <source>Or after</source>
+        <translation>或增长</translation>
+    </message>
+    <message>
+        <source>Changes wait for the next summary update, so the model&apos;s cached prompt stays valid; at most this many of your messages.</source>
+        <translation>更改会等到下次摘要更新时再应用，以便模型缓存的提示词保持有效；最多等待你的这么多条消息。</translation>
+    </message>
+    <message>
+        <source>Changes wait at most</source>
+        <translation>更改最多等待</translation>
+    </message>
+    <message>
+        <source>Ask the model for its proposals as JSON under a schema, where the server supports it.</source>
+        <translation>在服务器支持时，要求模型按 schema 以 JSON 给出建议。</translation>
+    </message>
+    <message>
+        <source>Ask for structured answers</source>
+        <translation>要求结构化回答</translation>
+    </message>
+    <message>
+        <source>Whether the model may read this session&apos;s original record: allow, ask the user first, or deny.</source>
+        <translation>模型能否读取本会话的原始记录：允许、先问用户，或拒绝。</translation>
+    </message>
+    <message>
+        <source>Search chat history</source>
+        <translation>搜索对话历史</translation>
+    </message>
+    <message>
+        <source>Read files</source>
+        <translation>读取文件</translation>
+    </message>
+    <message>
+        <source>Reading files (outside the assistant&apos;s workspace folder it always asks): allow, ask the user first, or deny.</source>
+        <translation>读取文件（在助手的工作区文件夹之外总会询问）：允许、先问用户，或拒绝。</translation>
+    </message>
+    <message>
+        <source>List folders</source>
+        <translation>列出文件夹</translation>
+    </message>
+    <message>
+        <source>Listing folders (outside the workspace folder it always asks): allow, ask the user first, or deny.</source>
+        <translation>列出文件夹（在工作区文件夹之外总会询问）：允许、先问用户，或拒绝。</translation>
+    </message>
+    <message>
+        <source>Write files</source>
+        <translation>写入文件</translation>
+    </message>
+    <message>
+        <source>Writing files: allow, ask the user first, or deny.</source>
+        <translation>写入文件：允许、先问用户，或拒绝。</translation>
+    </message>
+    <message>
+        <source>Edit files</source>
+        <translation>编辑文件</translation>
+    </message>
+    <message>
+        <source>Editing files: allow, ask the user first, or deny.</source>
+        <translation>编辑文件：允许、先问用户，或拒绝。</translation>
+    </message>
+    <message>
+        <source>Run commands</source>
+        <translation>运行命令</translation>
+    </message>
+    <message>
+        <source>Running shell commands: allow, ask the user first, or deny.</source>
+        <translation>运行 shell 命令：允许、先问用户，或拒绝。</translation>
+    </message>
+    <message>
+        <source>Fetch web pages</source>
+        <translation>获取网页</translation>
+    </message>
+    <message>
+        <source>Fetching public web pages: allow, ask the user first, or deny.</source>
+        <translation>获取公开网页：允许、先问用户，或拒绝。</translation>
+    </message>
+    <message>
+        <source>Seconds an approval card waits for an answer before it counts as Deny.</source>
+        <translation>批准卡片等待回答的秒数，超时即视为拒绝。</translation>
+    </message>
+    <message>
+        <source>Approval waits (s)</source>
+        <translation>批准等待（秒）</translation>
+    </message>
+    <message>
+        <source>Most tool-call rounds in one turn before the model must answer.</source>
+        <translation>一轮中模型必须作答前最多的工具调用轮数。</translation>
+    </message>
+    <message>
+        <source>Tool rounds per turn</source>
+        <translation>每轮工具调用轮数</translation>
+    </message>
+    <message>
+        <source>Most tool calls in one turn, shared by a squad&apos;s captain and its members.</source>
+        <translation>一轮中最多的工具调用次数，由小队的队长和成员共享。</translation>
+    </message>
+    <message>
+        <source>Tool calls per turn</source>
+        <translation>每轮工具调用次数</translation>
+    </message>
+    <message>
+        <source>Most seconds one turn may spend running tools (shared by a squad&apos;s captain and members).</source>
+        <translation>一轮中运行工具最多可用的秒数（由小队的队长和成员共享）。</translation>
+    </message>
+    <message>
+        <source>Tool time per turn (s)</source>
+        <translation>每轮工具时间（秒）</translation>
+    </message>
+    <message>
+        <source>Seconds an MCP server may take to start (or to be reached) before it counts as failed.</source>
+        <translation>MCP 服务器启动（或连接）可用的秒数，超时即视为失败。</translation>
+    </message>
+    <message>
+        <source>MCP server start-up (s)</source>
+        <translation>MCP 服务器启动（秒）</translation>
+    </message>
+    <message>
+        <source>Seconds one call of an MCP server&apos;s tool may take (never more than the turn&apos;s tool time left).</source>
+        <translation>单次调用 MCP 服务器工具可用的秒数（绝不超过本轮剩余的工具时间）。</translation>
+    </message>
+    <message>
+        <source>MCP tool call (s)</source>
+        <translation>MCP 工具调用（秒）</translation>
+    </message>
+    <message>
+        <source>Light or dark colours, or the same as the rest of your desktop.</source>
+        <translation>浅色或深色，或与桌面的其他部分一致。</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Language of OkBot&apos;s windows and messages: the system&apos;s, English or Simplified Chinese. Summaries and memories follow the language you write in.</source>
+        <translation>OkBot 窗口和消息的语言：跟随系统、英语或简体中文。摘要和记忆使用你书写的语言。</translation>
+    </message>
+    <message>
+        <source>Size of the messages in the chat and of the text you type, in points.</source>
+        <translation>对话中消息和你输入的文字的大小，以磅为单位。</translation>
+    </message>
+    <message>
+        <source>Chat text size</source>
+        <translation>对话文字大小</translation>
+    </message>
+    <message>
+        <source>pt</source>
+        <translation>磅</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>系统默认</translation>
+    </message>
+    <message>
+        <source>Show developer tools such as View context on user messages.</source>
+        <translation>显示开发者工具，例如用户消息上的“查看上下文”。</translation>
+    </message>
+    <message>
+        <source>Developer mode</source>
+        <translation>开发者模式</translation>
+    </message>
+    <message>
+        <source>Seconds to wait for the server to answer (and between parts of a streamed reply).</source>
+        <translation>等待服务器回应的秒数（以及流式回复各部分之间的间隔）。</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>How often a failed request (rate limit, server error, dropped connection) is retried before the error is shown. Nothing is retried once the reply has started to appear.</source>
+        <translation>失败的请求（速率限制、服务器错误、连接中断）在显示错误前重试的次数。回复一旦开始出现就不再重试。</translation>
+    </message>
+    <message>
+        <source>Retries</source>
+        <translation>重试次数</translation>
+    </message>
+    <message>
+        <source>{name} could not be read ({why}); OkBot will not overwrite it. Fix its permissions and restart OkBot</source>
+        <translation>无法读取 {name}（{why}）；OkBot 不会覆盖它。请修正其权限后重新启动 OkBot</translation>
+    </message>
+    <message>
+        <source>{name} could not be read ({why}); defaults in use, and changes will not be saved until it can be read</source>
+        <translation>无法读取 {name}（{why}）；正在使用默认值，在能读取它之前更改不会被保存</translation>
+    </message>
+    <message>
+        <source>{name} was not valid UTF-8 text</source>
+        <translation>{name} 不是有效的 UTF-8 文本</translation>
+    </message>
+    <message>
+        <source>{name} was empty</source>
+        <translation>{name} 是空的</translation>
+    </message>
+    <message>
+        <source>{name} was not valid JSON</source>
+        <translation>{name} 不是有效的 JSON</translation>
+    </message>
+    <message>
+        <source>{name} did not hold a JSON object</source>
+        <translation>{name} 不包含 JSON 对象</translation>
+    </message>
+    <message>
+        <source>the original {name} was backed up to {backup} before the repairs above</source>
+        <translation>在进行上述修复前，原来的 {name} 已备份到 {backup}</translation>
+    </message>
+    <message>
+        <source>{what}; backed up to {backup}; defaults in use</source>
+        <translation>{what}；已备份到 {backup}；正在使用默认值</translation>
+    </message>
+    <message>
+        <source>{name} needs repair but no backup copy could be made ({why})</source>
+        <translation>{name} 需要修复，但无法创建备份副本（{why}）</translation>
+    </message>
+    <message>
+        <source>{name} had problems and could not be backed up ({why}); defaults in use for the bad values, and the file will not be overwritten</source>
+        <translation>{name} 有问题且无法备份（{why}）；有问题的值改用默认值，该文件不会被覆盖</translation>
+    </message>
+    <message>
+        <source>{file}: a top-level {key} is ignored (kept in the file); it is set per model, as {overrides} → &lt;model&gt; → {field}, or with `okbot config set {key} &lt;n&gt;`</source>
+        <translation>{file}：顶层的 {key} 被忽略（仍保留在文件中）；它按模型设置，写作 {overrides} → &lt;model&gt; → {field}，或使用 `okbot config set {key} &lt;n&gt;`</translation>
+    </message>
+    <message>
+        <source>{file}: {low} ({lo}) was larger than {high} ({hi}); both reset to the defaults {low_default} and {high_default}</source>
+        <translation>{file}：{low}（{lo}）大于 {high}（{hi}）；两者均已重置为默认值 {low_default} 和 {high_default}</translation>
+    </message>
+    <message>
+        <source>{file}: {key} was {value}, which is not allowed (expected {allowed}); reset to the default {default}</source>
+        <translation>{file}：{key} 的值 {value} 不允许（应为：{allowed}）；已重置为默认值 {default}</translation>
+    </message>
+    <message>
+        <source>{message}; the settings this version knows are used</source>
+        <translation>{message}；将使用此版本认识的设置</translation>
+    </message>
+    <message>
+        <source>{file}: version was {value}; treated as {version}</source>
+        <translation>{file}：version 为 {value}；按 {version} 处理</translation>
+    </message>
+    <message>
+        <source>{file}: {overrides} was {value}, not an object of per-model settings; per-model settings reset</source>
+        <translation>{file}：{overrides} 的值 {value} 不是按模型设置的对象；按模型的设置已重置</translation>
+    </message>
+    <message>
+        <source>{file}: {overrides} for model {model} was {value}, not an object; removed</source>
+        <translation>{file}：模型 {model} 的 {overrides} 为 {value}，不是对象；已移除</translation>
+    </message>
+    <message>
+        <source>{file}: the context window for model {model} was {value}, which is not allowed (expected {allowed}); reset to the model&apos;s known window</source>
+        <translation>{file}：模型 {model} 的上下文窗口 {value} 不允许（应为：{allowed}）；已重置为该模型的已知窗口</translation>
+    </message>
+    <message>
+        <source>{file}: {problem}; that provider was removed</source>
+        <translation>{file}：{problem}；该服务商已被移除</translation>
+    </message>
+    <message>
+        <source>{file}: {problem}; that MCP server was removed</source>
+        <translation>{file}：{problem}；该 MCP 服务器已被移除</translation>
+    </message>
+    <message>
+        <source>{file}: {key} was {value}, not a list; ignored</source>
+        <translation>{file}：{key} 为 {value}，不是列表；已忽略</translation>
+    </message>
+    <message>
+        <source>{file}: {problem}; its model list was dropped</source>
+        <translation>{file}：{problem}；其模型列表已丢弃</translation>
+    </message>
+    <message>
+        <source>{key} (API keys are never read from settings.json; use OKBOT_API_KEY or the keyring)</source>
+        <translation>{key}（绝不会从 settings.json 读取 API 密钥；请使用 OKBOT_API_KEY 或密钥环）</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> 或 </translation>
+    </message>
+    <message>
+        <source>{key} (did you mean {keys}?)</source>
+        <translation>{key}（你是不是想输入 {keys}？）</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>{file}: ignored unknown keys, kept in the file untouched: {keys}</source>
+        <translation>{file}：已忽略未知的键，它们原样保留在文件中：{keys}</translation>
+    </message>
+    <message>
+        <source>no provider called {name}</source>
+        <translation>没有名为 {name} 的服务商</translation>
+    </message>
+    <message>
+        <source>the providers are: {names}</source>
+        <translation>现有服务商：{names}</translation>
+    </message>
+    <message>
+        <source>the default provider is set with provider.baseUrl and provider.keySource</source>
+        <translation>默认服务商通过 provider.baseUrl 和 provider.keySource 设置</translation>
+    </message>
+    <message>
+        <source>e.g. `okbot config set provider.baseUrl URL`</source>
+        <translation>例如 `okbot config set provider.baseUrl URL`</translation>
+    </message>
+    <message>
+        <source>the default provider cannot be removed</source>
+        <translation>默认服务商不能移除</translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation>暂无</translation>
+    </message>
+    <message>
+        <source>no MCP server called {name}</source>
+        <translation>没有名为 {name} 的 MCP 服务器</translation>
+    </message>
+    <message>
+        <source>the MCP servers are: {names}</source>
+        <translation>现有 MCP 服务器：{names}</translation>
+    </message>
+    <message>
+        <source>MCP server {name}</source>
+        <translation>MCP 服务器 {name}</translation>
+    </message>
+    <message>
+        <source>{var} is ignored: {problem}</source>
+        <translation>已忽略 {var}：{problem}</translation>
+    </message>
+    <message>
+        <source>{low} ({value}) must not be larger than {high} ({other})</source>
+        <translation>{low}（{value}）不能大于 {high}（{other}）</translation>
+    </message>
+    <message>
+        <source>raise {high} first</source>
+        <translation>请先调高 {high}</translation>
+    </message>
+    <message>
+        <source>“{lower}” must not be more than “{higher}” ({other}).</source>
+        <translation>“{lower}”不能多于“{higher}”（{other}）。</translation>
+    </message>
+    <message>
+        <source>{high} ({value}) must not be smaller than {low} ({other})</source>
+        <translation>{high}（{value}）不能小于 {low}（{other}）</translation>
+    </message>
+    <message>
+        <source>lower {low} first</source>
+        <translation>请先调低 {low}</translation>
+    </message>
+    <message>
+        <source>“{higher}” must not be less than “{lower}” ({other}).</source>
+        <translation>“{higher}”不能少于“{lower}”（{other}）。</translation>
+    </message>
+    <message>
+        <source>settings not saved: {why}</source>
+        <translation>设置未保存：{why}</translation>
+    </message>
+    <message>
+        <source>settings not saved: the old {name} could not be backed up before upgrading it ({why})</source>
+        <translation>设置未保存：升级前无法备份旧的 {name}（{why}）</translation>
+    </message>
+    <message>
+        <source>settings not saved: could not write {path} ({why})</source>
+        <translation>设置未保存：无法写入 {path}（{why}）</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
     </message>
 </context>
 <context>
