@@ -55,10 +55,14 @@ class _IntermixedParser(argparse.ArgumentParser):
         if self._inner:  # parse_known_intermixed_args calls back here, twice
             return super().parse_known_args(args, namespace)
         self._inner = True
+        usage = self.usage
+        if usage is None:  # argparse would cut len("usage: ") off the usage line, whatever its language
+            self.usage = self.format_usage()[len(translate("argparse", "usage: ")) :]
         try:
             return self.parse_known_intermixed_args(args, namespace)
         finally:
             self._inner = False
+            self.usage = usage
 
 
 def add_parsers(sub: Any) -> None:

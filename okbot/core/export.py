@@ -202,12 +202,12 @@ def _header(kind: str, total: int, span: str) -> str:
 
 
 def _divider(summary: str, count: int) -> str:
-    above = plural(count, translate("export", "({n} item above)"), translate("export", "({n} items above)")).format(
+    above = plural(count, translate("export", " ({n} item above)"), translate("export", " ({n} items above)")).format(
         n=f"{count:,}"
     )
     folded = _folded(translate("export", "Summary"), summary)
     summarized = translate("export", SUMMARIZED)
-    return f"\n---\n\n**{summarized}** {above}\n\n{folded}\n\n---\n"
+    return f"\n---\n\n**{summarized}**{above}\n\n{folded}\n\n---\n"
 
 
 def write_json(target: Target, out: TextIO, *, progress: Progress | None = None) -> int:
