@@ -2,10 +2,29 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 
+def language_setting() -> str:
+    """The ``ui.language`` setting, read straight from settings.json (no repair, no backup: the settings
+    are loaded properly later); ``system`` when the file is missing or broken."""
+    from okbot.i18n import SYSTEM
+    from okbot.storage import paths
+
+    try:
+        data = json.loads(paths.settings_file().read_bytes().decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return SYSTEM
+    value = data.get("ui.language") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else SYSTEM
+
+
 def main(argv: list[str] | None = None) -> int:
+    from okbot import i18n
+
+    # first of all: every help text, message and error below is in the user's language
+    i18n.set_language(i18n.resolve(language_setting()))
     from okbot import cli
     from okbot.config.providers import key_env_names
     from okbot.llm.keys import take_from_environment

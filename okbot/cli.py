@@ -13,37 +13,88 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from okbot import __version__, cli_export, cli_import, cli_mcp, cli_provider, cli_search
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage.errors import OkBotError
 
-TARGET_HELP = "an assistant or squad id or name"
-NOTES = """`okbot COMMAND --help` shows a command's arguments.
-Environment: OKBOT_HOME (data dir), OKBOT_BASE_URL, OKBOT_MODEL, OKBOT_API_KEY (each overrides the
-settings when set). Run `okbot` with no command to open the desktop app."""
+# argparse's own words (its usage line, section titles, errors), looked up in OkBot's catalogue: argparse
+# asks gettext for them, and OkBot ships no gettext catalogue
+ARGPARSE_WORDS = (
+    QT_TRANSLATE_NOOP("argparse", "usage: "),
+    QT_TRANSLATE_NOOP("argparse", "positional arguments"),
+    QT_TRANSLATE_NOOP("argparse", "options"),
+    QT_TRANSLATE_NOOP("argparse", "show this help message and exit"),
+    QT_TRANSLATE_NOOP("argparse", "%(prog)s: error: %(message)s\n"),
+    QT_TRANSLATE_NOOP("argparse", "argument %(argument_name)s: %(message)s"),
+    QT_TRANSLATE_NOOP("argparse", "the following arguments are required: %s"),
+    QT_TRANSLATE_NOOP("argparse", "one of the arguments %s is required"),
+    QT_TRANSLATE_NOOP("argparse", "unrecognized arguments: %s"),
+    QT_TRANSLATE_NOOP("argparse", "not allowed with argument %s"),
+    QT_TRANSLATE_NOOP("argparse", "ignored explicit argument %r"),
+    QT_TRANSLATE_NOOP("argparse", "expected one argument"),
+    QT_TRANSLATE_NOOP("argparse", "expected at most one argument"),
+    QT_TRANSLATE_NOOP("argparse", "expected at least one argument"),
+    QT_TRANSLATE_NOOP("argparse", "expected %s argument"),
+    QT_TRANSLATE_NOOP("argparse", "expected %s arguments"),
+    QT_TRANSLATE_NOOP("argparse", "ambiguous option: %(option)s could match %(matches)s"),
+    QT_TRANSLATE_NOOP("argparse", "invalid %(type)s value: %(value)r"),
+    QT_TRANSLATE_NOOP("argparse", "invalid choice: %(value)r (choose from %(choices)s)"),
+    QT_TRANSLATE_NOOP("argparse", "can't open '%(filename)s': %(error)s"),
+)
+
+
+def _argparse_gettext(text: str) -> str:
+    return translate("argparse", text)
+
+
+def _argparse_ngettext(singular: str, plural_: str, n: int) -> str:
+    return translate("argparse", singular if n == 1 else plural_)
+
+
+def speak_argparse() -> None:
+    """Have argparse's own words (usage, section titles, its errors) in the current language."""
+    argparse._ = _argparse_gettext  # type: ignore[attr-defined]
+    argparse.ngettext = _argparse_ngettext  # type: ignore[attr-defined]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command line: every command, its options and its help are declared here and only here."""
+    """The command line: every command, its options and its help are declared here and only here.
+
+    Built after the language is set: every help text is in that language."""
+    speak_argparse()
+    target_help = translate("cli", "an assistant or squad id or name")
     parser = argparse.ArgumentParser(
         prog="okbot",
-        description="OkBot: desktop chat with assistants and squads.",
-        epilog=NOTES,
+        description=translate("cli", "OkBot: desktop chat with assistants and squads."),
+        epilog=translate(
+            "cli",
+            "`okbot COMMAND --help` shows a command's arguments.\n"
+            "Environment: OKBOT_HOME (data dir), OKBOT_BASE_URL, OKBOT_MODEL, OKBOT_API_KEY (each overrides the\n"
+            "settings when set). Run `okbot` with no command to open the desktop app.",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"okbot {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="headless commands")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"okbot {__version__}",
+        help=translate("cli", "show the version number and exit"),
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=translate("cli", "headless commands"))
 
-    p = sub.add_parser("chat", help="send a message (or stdin) and stream the reply")
-    p.add_argument("target", metavar="TARGET", help=TARGET_HELP)
-    p.add_argument("-m", "--message", help="the message (default: read stdin)")
-    p.add_argument("--retry", action="store_true", help="run the last message's turn again")
-    p.add_argument("--edit", type=int, metavar="ID", help="send the message as a new version of your message ID")
+    p = sub.add_parser("chat", help=translate("cli", "send a message (or stdin) and stream the reply"))
+    p.add_argument("target", metavar="TARGET", help=target_help)
+    p.add_argument("-m", "--message", help=translate("cli", "the message (default: read stdin)"))
+    p.add_argument("--retry", action="store_true", help=translate("cli", "run the last message's turn again"))
+    p.add_argument(
+        "--edit", type=int, metavar="ID", help=translate("cli", "send the message as a new version of your message ID")
+    )
     p.add_argument(
         "--regenerate",
         type=int,
         nargs="?",
         const=0,
         metavar="ID",
-        help="a new version of the reply holding item ID (default: the last reply)",
+        help=translate("cli", "a new version of the reply holding item ID (default: the last reply)"),
     )
     p.add_argument(
         "--attach",
@@ -51,76 +102,101 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=[],
         metavar="FILE",
-        help="attach a file to the message (text, code, Markdown, or an image for a vision model); repeatable",
+        help=translate(
+            "cli", "attach a file to the message (text, code, Markdown, or an image for a vision model); repeatable"
+        ),
     )
-    p.add_argument("--json", action="store_true", help="emit events as JSON lines")
+    p.add_argument("--json", action="store_true", help=translate("cli", "emit events as JSON lines"))
     p.add_argument(
         "-v",
         "--verbose",
         action="store_true",
-        help="print the model's reasoning (on stderr) and, for squads, each delegation and member reply",
+        help=translate(
+            "cli", "print the model's reasoning (on stderr) and, for squads, each delegation and member reply"
+        ),
     )
 
-    p = sub.add_parser("context", help="print exactly what the model would see")
-    p.add_argument("target", metavar="TARGET", help=TARGET_HELP)
-    p.add_argument("--member", metavar="ID", help="squads: that member's request instead of the captain's")
-    p.add_argument("--at", type=int, metavar="ID", help="cut off at this user message (what the viewer shows)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--full", action="store_true", help="do not cut long bodies")
+    p = sub.add_parser("context", help=translate("cli", "print exactly what the model would see"))
+    p.add_argument("target", metavar="TARGET", help=target_help)
+    p.add_argument(
+        "--member", metavar="ID", help=translate("cli", "squads: that member's request instead of the captain's")
+    )
+    p.add_argument(
+        "--at", type=int, metavar="ID", help=translate("cli", "cut off at this user message (what the viewer shows)")
+    )
+    p.add_argument("--json", action="store_true", help=translate("cli", "machine-readable output"))
+    p.add_argument("--full", action="store_true", help=translate("cli", "do not cut long bodies"))
     p.add_argument(
         "--as-sent",
         action="store_true",
-        help="with --at: the request as it was sent for that message (every block and item it held, its numbers)",
+        help=translate(
+            "cli", "with --at: the request as it was sent for that message (every block and item it held, its numbers)"
+        ),
     )
     p.add_argument(
-        "--attempt", type=int, metavar="K", help="with --as-sent: attempt K of the turn (default: the reply's)"
+        "--attempt",
+        type=int,
+        metavar="K",
+        help=translate("cli", "with --as-sent: attempt K of the turn (default: the reply's)"),
     )
-    p.add_argument("--round", type=int, metavar="R", help="with --as-sent: tool round R of that attempt")
+    p.add_argument(
+        "--round", type=int, metavar="R", help=translate("cli", "with --as-sent: tool round R of that attempt")
+    )
 
-    p = sub.add_parser("compress", help="fold older items into the summary now")
-    p.add_argument("target", metavar="TARGET", help=TARGET_HELP)
+    p = sub.add_parser("compress", help=translate("cli", "fold older items into the summary now"))
+    p.add_argument("target", metavar="TARGET", help=target_help)
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("evolve", help="keep an assistant's persona and skills up now; its log; undo")
-    p.add_argument("target", metavar="TARGET", help="an assistant id or name")
+    p = sub.add_parser("evolve", help=translate("cli", "keep an assistant's persona and skills up now; its log; undo"))
+    p.add_argument("target", metavar="TARGET", help=translate("cli", "an assistant id or name"))
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--log", action="store_true", help="list the changes upkeep made (and undid)")
-    mode.add_argument("--undo", type=int, metavar="N", help="undo change N of the log")
+    mode.add_argument("--log", action="store_true", help=translate("cli", "list the changes upkeep made (and undid)"))
+    mode.add_argument("--undo", type=int, metavar="N", help=translate("cli", "undo change N of the log"))
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("list", help="assistants and squads (id, name, kind)")
+    p = sub.add_parser("list", help=translate("cli", "assistants and squads (id, name, kind)"))
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("config", help="read or change settings (validated)")
+    p = sub.add_parser("config", help=translate("cli", "read or change settings (validated)"))
     csub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
-    g = csub.add_parser("get", help="print one setting, or all")
+    g = csub.add_parser("get", help=translate("cli", "print one setting, or all"))
     g.add_argument("key", nargs="?", metavar="KEY")
     g.add_argument("--json", action="store_true")
-    s = csub.add_parser("set", help="change a setting (validated)")
+    s = csub.add_parser("set", help=translate("cli", "change a setting (validated)"))
     s.add_argument("key", metavar="KEY")
     s.add_argument("value", metavar="VALUE")
-    r = csub.add_parser("reset", help="back to the default")
+    r = csub.add_parser("reset", help=translate("cli", "back to the default"))
     r.add_argument("key", metavar="KEY")
 
-    p = sub.add_parser("new", help="create an assistant or a squad")
+    p = sub.add_parser("new", help=translate("cli", "create an assistant or a squad"))
     nsub = p.add_subparsers(dest="kind", metavar="KIND", required=True)
-    a = nsub.add_parser("assistant", help="a new assistant")
+    a = nsub.add_parser("assistant", help=translate("cli", "a new assistant"))
     a.add_argument("name", metavar="NAME")
-    a.add_argument("--soul", type=Path, metavar="FILE", help="SOUL.md to start from")
-    a.add_argument("--role", default="", help="one-line role")
-    a.add_argument("--model", default=None, metavar="[PROVIDER/]MODEL", help="its own model (default: provider.model)")
-    q = nsub.add_parser("squad", help="a new squad of two or more assistants")
+    a.add_argument("--soul", type=Path, metavar="FILE", help=translate("cli", "SOUL.md to start from"))
+    a.add_argument("--role", default="", help=translate("cli", "one-line role"))
+    a.add_argument(
+        "--model",
+        default=None,
+        metavar="[PROVIDER/]MODEL",
+        help=translate("cli", "its own model (default: provider.model)"),
+    )
+    q = nsub.add_parser("squad", help=translate("cli", "a new squad of two or more assistants"))
     q.add_argument("name", metavar="NAME")
     q.add_argument(
-        "--member", action="append", default=[], metavar="ID[:ROLE]", required=True, help="a member; give two or more"
+        "--member",
+        action="append",
+        default=[],
+        metavar="ID[:ROLE]",
+        required=True,
+        help=translate("cli", "a member; give two or more"),
     )
-    q.add_argument("--description", default="", help="what the squad is for")
+    q.add_argument("--description", default="", help=translate("cli", "what the squad is for"))
 
-    p = sub.add_parser("rm", help="move an assistant or squad to the trash")
-    p.add_argument("target", metavar="TARGET", help=TARGET_HELP)
-    p = sub.add_parser("restore", help="undo rm (TRASH_ID), or restore a backup (FILE.zip)")
+    p = sub.add_parser("rm", help=translate("cli", "move an assistant or squad to the trash"))
+    p.add_argument("target", metavar="TARGET", help=target_help)
+    p = sub.add_parser("restore", help=translate("cli", "undo rm (TRASH_ID), or restore a backup (FILE.zip)"))
     cli_export.add_restore_arguments(p)
-    p = sub.add_parser("trash", help="what is in the trash")
+    p = sub.add_parser("trash", help=translate("cli", "what is in the trash"))
     p.add_argument("--json", action="store_true")
     cli_provider.add_parsers(sub)
     cli_mcp.add_parsers(sub)
@@ -141,7 +217,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         print(f"okbot: {exc}", file=err)
         return 1
     except OSError as exc:
-        print(f"okbot: cannot access {exc.filename or 'the data dir'}: {exc.strerror}", file=err)
+        where = exc.filename or translate("cli", "the data dir")
+        print(
+            "okbot: " + translate("cli", "cannot access {where}: {why}").format(where=where, why=exc.strerror), file=err
+        )
         return 1
 
 
@@ -155,7 +234,12 @@ def _workspace() -> Any:
 
 def _report(problems: list[str], err: TextIO) -> None:
     for problem in problems:
-        print(f"okbot: note: {problem}", file=err)
+        print(note(problem), file=err)
+
+
+def note(text: str) -> str:
+    """``okbot: note: text`` in the current language (a remark on stderr that is not an error)."""
+    return translate("cli", "okbot: note: {text}").format(text=text)
 
 
 def _cmd_chat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -164,14 +248,19 @@ def _cmd_chat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ws = _workspace()
     target = ws.resolve(args.target)
     if args.attach and (args.retry or args.regenerate is not None or args.edit is not None):
-        raise OkBotError("--attach goes with a new message", hint="drop --retry, --edit or --regenerate")
+        raise OkBotError(
+            translate("cli", "--attach goes with a new message"),
+            hint=translate("cli", "drop --retry, --edit or --regenerate"),
+        )
     if args.retry or args.regenerate is not None:
         text = None
     elif args.message is not None:
         text = args.message
     elif sys.stdin is None or sys.stdin.isatty():
         if not args.attach:
-            raise OkBotError("no message given", hint="use -m TEXT or pipe the message on stdin")
+            raise OkBotError(
+                translate("cli", "no message given"), hint=translate("cli", "use -m TEXT or pipe the message on stdin")
+            )
         text = ""  # the attached files are the message
     else:
         text = sys.stdin.read()
@@ -222,11 +311,20 @@ def _cmd_context(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _check_as_sent_args(args: argparse.Namespace) -> None:
     if not args.as_sent:
-        raise OkBotError("--attempt and --round choose a request of --as-sent", hint="add --as-sent")
+        raise OkBotError(
+            translate("cli", "--attempt and --round choose a request of --as-sent"),
+            hint=translate("cli", "add --as-sent"),
+        )
     if args.at is None:
-        raise OkBotError("--as-sent needs --at", hint="give the id of the message you typed (--at ID)")
+        raise OkBotError(
+            translate("cli", "--as-sent needs --at"),
+            hint=translate("cli", "give the id of the message you typed (--at ID)"),
+        )
     if args.member is not None:
-        raise OkBotError("OkBot keeps the as-sent record of the captain's requests only", hint="drop --member")
+        raise OkBotError(
+            translate("cli", "OkBot keeps the as-sent record of the captain's requests only"),
+            hint=translate("cli", "drop --member"),
+        )
 
 
 def _print_as_sent(args: argparse.Namespace, sources: Any, target: Any, proj: Any, out: TextIO) -> int:
@@ -238,7 +336,8 @@ def _print_as_sent(args: argparse.Namespace, sources: Any, target: Any, proj: An
     turn = sources.as_sent(target).turn(args.at)
     if not turn:
         raise OkBotError(
-            f"no as-sent record for message #{args.at}", hint="it was sent before OkBot kept one, or never sent"
+            translate("cli", "no as-sent record for message #{id}").format(id=args.at),
+            hint=translate("cli", "it was sent before OkBot kept one, or never sent"),
         )
     sent = load_sent(sources, target, args.at, choose(turn, args.attempt, args.round).id)
     assert sent is not None  # the turn has it
@@ -314,7 +413,8 @@ def _cmd_config(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"{args.key} = {json.dumps(shown(args.key), ensure_ascii=False)}", file=out)
     else:
         settings.reset(args.key)
-        print(f"{args.key} = {json.dumps(shown(args.key), ensure_ascii=False)} (default)", file=out)
+        value = json.dumps(shown(args.key), ensure_ascii=False)
+        print(translate("cli", "{key} = {value} (default)").format(key=args.key, value=value), file=out)
     return 0
 
 
@@ -326,7 +426,9 @@ def _cmd_new(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             try:
                 soul = args.soul.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
-                raise OkBotError(f"cannot read SOUL file {args.soul}: {exc}") from exc
+                raise OkBotError(
+                    translate("cli", "cannot read SOUL file {path}: {why}").format(path=args.soul, why=exc)
+                ) from exc
         model = None
         if args.model is not None:
             from okbot.config.settings import Settings
@@ -339,8 +441,16 @@ def _cmd_new(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             ref, _, role = spec.partition(":")
             members.append((ref.strip(), role.strip()))
         target = ws.create_squad(args.name, members, description=args.description)
-    print(f"created {target.kind} {target.id} ({target.name})", file=out)
+    print(_created(target), file=out)
     return 0
+
+
+def _created(target: Any) -> str:
+    if target.kind == "squad":
+        text = translate("cli", "created squad {id} ({name})")
+    else:
+        text = translate("cli", "created assistant {id} ({name})")
+    return text.format(id=target.id, name=target.name)
 
 
 def _cmd_rm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -349,12 +459,13 @@ def _cmd_rm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ws = _workspace()
     target = ws.resolve(args.target)
     trash_id = trash.delete(ws, target.id)
-    print(
-        f"moved {target.kind} {target.id} ({target.name}) to the trash; undo with: okbot restore {trash_id}",
-        file=out,
-    )
+    if target.kind == "squad":
+        text = translate("cli", "moved squad {id} ({name}) to the trash; undo with: okbot restore {trash_id}")
+    else:
+        text = translate("cli", "moved assistant {id} ({name}) to the trash; undo with: okbot restore {trash_id}")
+    print(text.format(id=target.id, name=target.name, trash_id=trash_id), file=out)
     for squad in ws.squads_below_minimum():
-        print(f"okbot: note: squad {squad.name} now has fewer than two members", file=err)
+        print(note(translate("cli", "squad {name} now has fewer than two members").format(name=squad.name)), file=err)
     return 0
 
 
@@ -362,7 +473,11 @@ def _cmd_restore(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from okbot.core import trash
 
     target = trash.restore(_workspace(), args.what)
-    print(f"restored {target.kind} {target.id} ({target.name})", file=out)
+    if target.kind == "squad":
+        text = translate("cli", "restored squad {id} ({name})")
+    else:
+        text = translate("cli", "restored assistant {id} ({name})")
+    print(text.format(id=target.id, name=target.name), file=out)
     return 0
 
 

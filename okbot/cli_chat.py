@@ -25,6 +25,7 @@ from okbot.core.sources import ContextSources
 from okbot.core.squad import members
 from okbot.core.turns import make_turn_runner
 from okbot.core.workspace import Target, Workspace
+from okbot.i18n import translate
 from okbot.llm.events import Degraded, ReasoningDelta, Retrying, UsageEvent
 from okbot.llm.provider import CancelToken
 from okbot.llm.providers import ProviderPool
@@ -68,11 +69,16 @@ def _read_answer(cancel: CancelToken) -> str:
 def _ask_on_tty(err: TextIO, cancel: CancelToken) -> Any:
     def ask(name: str, args: dict[str, Any]) -> bool:
         if sys.stdin is None or not sys.stdin.isatty():
-            print(f"okbot: {name} needs approval and there is no terminal to ask; denied", file=err)
+            text = translate("cli_chat", "okbot: {tool} needs approval and there is no terminal to ask; denied")
+            print(text.format(tool=name), file=err)
             return False
         server, mcp, tool = name.partition(TOOL_SEPARATOR)
-        what = f"{tool} of the MCP server {server}" if mcp else name
-        print(f"okbot: allow {what} with {json.dumps(args, ensure_ascii=False)}? [y/N] ", end="", file=err, flush=True)
+        if mcp:
+            what = translate("cli_chat", "{tool} of the MCP server {server}").format(tool=tool, server=server)
+        else:
+            what = name
+        question = translate("cli_chat", "okbot: allow {what} with {args}? [y/N] ")
+        print(question.format(what=what, args=json.dumps(args, ensure_ascii=False)), end="", file=err, flush=True)
         return _read_answer(cancel).strip().lower() in ("y", "yes")
 
     return ask
@@ -82,10 +88,16 @@ def _squad_line(item: dict[str, Any], names: dict[str, str]) -> str | None:
     """``--verbose``: one line per delegation and per member reply (None for other items)."""
     asked = asked_member(str(item.get("name", ""))) if item.get("type") == "tool_call" else ""
     if asked:
-        return f"→ asked {names.get(asked, asked)}: {task_text(item)}"
+        return translate("cli_chat", "→ asked {name}: {task}").format(
+            name=names.get(asked, asked), task=task_text(item)
+        )
     if is_member_answer(item):
         member = member_of(item)
-        return f"← {names.get(member, member)}{'' if item.get('ok', True) else ' (failed)'}: {item.get('content', '')}"
+        if item.get("ok", True):
+            text = translate("cli_chat", "← {name}: {reply}")
+        else:
+            text = translate("cli_chat", "← {name} (failed): {reply}")
+        return text.format(name=names.get(member, member), reply=item.get("content", ""))
     return None
 
 
@@ -142,7 +154,7 @@ class _ChatOutput:
             return
         if not self.thinking:
             self.thinking = True
-            self.err.write((DIM if self.err.isatty() else "") + "thinking: ")
+            self.err.write((DIM if self.err.isatty() else "") + translate("cli_chat", "thinking: "))
         self.err.write(text)
         self.err.flush()
 
@@ -160,10 +172,8 @@ class _ChatOutput:
             )
             return
         for entry in entries:
-            print(
-                f"okbot: note: learnt #{entry.id} {entry.kind}: {entry.summary} (okbot evolve --undo {entry.id})",
-                file=self.err,
-            )
+            text = translate("cli_chat", "okbot: note: learnt #{id} {kind}: {summary} (okbot evolve --undo {id})")
+            print(text.format(id=entry.id, kind=entry.kind, summary=entry.summary), file=self.err)
 
     def on_item(self, item: dict[str, Any]) -> None:
         """A stored item: every one in JSON; in plain text the squad's lines with ``--verbose``."""
@@ -208,7 +218,7 @@ def _turn_job(
                 (it for it in reversed(runner.sources.session(target).tail(200)) if it["type"] == "user"), None
             )
             if last_user is None:
-                raise OkBotError("there is no reply to regenerate")
+                raise OkBotError(translate("cli_chat", "there is no reply to regenerate"))
             regenerate_of = last_user["id"]
         item_id = regenerate_of
         return lambda callbacks, cancel: runner.regenerate(target, item_id, callbacks=callbacks, cancel=cancel)
@@ -265,12 +275,14 @@ def _wrap_up(outcome: dict[str, Any], keeper: MemoryKeeper, output: _ChatOutput,
     if "error" in outcome:
         raise outcome["error"]
     if "result" not in outcome:  # the turn did not wind down in time: what it wrote so far stays on disk
-        print("\nokbot: stopped; the reply so far is kept", file=err)
+        print("\n" + translate("cli_chat", "okbot: stopped; the reply so far is kept"), file=err)
         return EXIT_INTERRUPTED
     result: TurnResult = outcome["result"]
     try:  # memory extraction finishes before the process ends (it affects later turns only)
         if not keeper.drain(WRAP_UP_WAIT_SECONDS):
-            print("okbot: note: memory wrap-up still running; it will catch up next time", file=err)
+            print(
+                translate("cli_chat", "okbot: note: memory wrap-up still running; it will catch up next time"), file=err
+            )
     except KeyboardInterrupt:
         pass
     output.done(result)
@@ -300,7 +312,7 @@ def run_chat(
     files sent with a new message."""
     sources = ContextSources(ws)
     for problem in sources.settings.problems:
-        print(f"okbot: note: {problem}", file=err)
+        print(translate("cli_chat", "okbot: note: {text}").format(text=problem), file=err)
     provider = ProviderPool(sources.settings)  # each target's requests go to its own provider
     keeper = MemoryKeeper(sources, provider)
     runner = make_turn_runner(sources, provider, keeper)

@@ -13,6 +13,7 @@ from typing import Any, TextIO
 from okbot.core.evolution.store import LogEntry
 from okbot.core.evolution.upkeep import Upkeep, UpkeepReport
 from okbot.core.workspace import Target
+from okbot.i18n import translate
 from okbot.llm.providers import ProviderPool
 from okbot.storage.errors import OkBotError
 
@@ -23,7 +24,11 @@ def evolve(
     sources: Any, target: Target, *, log: bool, undo: int | None, as_json: bool, out: TextIO, err: TextIO
 ) -> int:
     if target.kind != "assistant":
-        raise OkBotError(f"{target.name} is a squad: only assistants have a persona and skills to keep up.")
+        raise OkBotError(
+            translate("cli_evolve", "{name} is a squad: only assistants have a persona and skills to keep up.").format(
+                name=target.name
+            )
+        )
     evolution = sources.evolution
     if log:
         entries = evolution.entries(target)
@@ -33,17 +38,19 @@ def evolve(
             for entry in entries or []:
                 print(_entry_line(entry), file=out)
             if not entries:
-                print(f"{target.name}: no changes yet.", file=out)
+                print(translate("cli_evolve", "{name}: no changes yet.").format(name=target.name), file=out)
         return 0
     if undo is not None:
         entry = evolution.undo(target, undo)
         if as_json:
             print(json.dumps(_entry_json(entry), ensure_ascii=False, indent=2), file=out)
         else:
-            print(f"undid #{entry.id} {entry.kind}: {entry.summary}", file=out)
+            text = translate("cli_evolve", "undid #{id} {kind}: {summary}")
+            print(text.format(id=entry.id, kind=entry.kind, summary=entry.summary), file=out)
         return 0
     if not evolution.enabled(target):
-        print(f"okbot: note: upkeep is off for {target.name}; running it because you asked", file=err)
+        text = translate("cli_evolve", "okbot: note: upkeep is off for {name}; running it because you asked")
+        print(text.format(name=target.name), file=err)
     report = Upkeep(sources, ProviderPool(sources.settings)).run(target, force=True)
     if as_json:
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=2), file=out)
@@ -54,27 +61,44 @@ def evolve(
 
 def _print_report(target: Target, report: UpkeepReport, out: TextIO) -> None:
     if not report.ran and not report.applied:
-        print(f"{target.name}: nothing new to learn from since the last upkeep.", file=out)
-    else:
-        ran = ", ".join(report.ran) or "nothing new; staged changes only"
         print(
-            f"{target.name}: upkeep ran ({ran}): {report.proposed} proposed, {len(report.applied)} applied, "
-            f"{len(report.refused)} refused.",
+            translate("cli_evolve", "{name}: nothing new to learn from since the last upkeep.").format(
+                name=target.name
+            ),
+            file=out,
+        )
+    else:
+        ran = ", ".join(report.ran) or translate("cli_evolve", "nothing new; staged changes only")
+        text = translate(
+            "cli_evolve", "{name}: upkeep ran ({ran}): {proposed} proposed, {applied} applied, {refused} refused."
+        )
+        print(
+            text.format(
+                name=target.name,
+                ran=ran,
+                proposed=report.proposed,
+                applied=len(report.applied),
+                refused=len(report.refused),
+            ),
             file=out,
         )
     for entry in report.applied:
-        print(f"applied {_entry_line(entry)}", file=out)
+        print(translate("cli_evolve", "applied {change}").format(change=_entry_line(entry)), file=out)
     for refusal in report.refused:
-        print(f"refused ({refusal.check}): {refusal.what} -- {refusal.reason}", file=out)
+        text = translate("cli_evolve", "refused ({check}): {what} -- {reason}")
+        print(text.format(check=refusal.check, what=refusal.what, reason=refusal.reason), file=out)
     for problem in report.problems:
-        print(f"problem: {problem}", file=out)
+        print(translate("cli_evolve", "problem: {problem}").format(problem=problem), file=out)
 
 
 def _entry_line(entry: LogEntry) -> str:
     cited = ", ".join(f"#{i}" for i in entry.cited)
     why = entry.why if len(entry.why) <= WHY_SHOWN else entry.why[: WHY_SHOWN - 1] + "…"
-    undone = f" [undone {entry.undone}]" if entry.undone else ""
-    return f"#{entry.id} {entry.at} {entry.kind}: {entry.summary} (from {cited}: {why!r}){undone}"
+    undone = translate("cli_evolve", " [undone {when}]").format(when=entry.undone) if entry.undone else ""
+    text = translate("cli_evolve", "#{id} {at} {kind}: {summary} (from {cited}: {why}){undone}")
+    return text.format(
+        id=entry.id, at=entry.at, kind=entry.kind, summary=entry.summary, cited=cited, why=repr(why), undone=undone
+    )
 
 
 def _entry_json(entry: LogEntry) -> dict[str, Any]:

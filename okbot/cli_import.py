@@ -16,18 +16,22 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from okbot.core.import_okbot import default_source_dir, import_okbot
+from okbot.i18n import translate
 
 
 def add_parsers(sub: Any) -> None:
-    p = sub.add_parser("import-okbot", help="bring assistants and chats over from the original (Electron) OkBot")
+    p = sub.add_parser(
+        "import-okbot",
+        help=translate("cli_import", "bring assistants and chats over from the original (Electron) OkBot"),
+    )
     p.add_argument(
         "source",
         nargs="?",
         type=Path,
         metavar="DIR",
-        help=f"the original's data dir (default: {default_source_dir()})",
+        help=translate("cli_import", "the original's data dir (default: {path})").format(path=default_source_dir()),
     )
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--json", action="store_true", help=translate("cli_import", "print the report as JSON"))
 
 
 def cmd_import_okbot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -31,13 +31,17 @@ from okbot.config.mcp import (
     server_from_json,
 )
 from okbot.config.settings import Settings
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage.errors import OkBotError
 
-ADD_EPILOG = """A local server: okbot mcp add NAME --command CMD [ARG...] [options]
-  or, when an argument of the command starts with '-': okbot mcp add NAME [options] -- CMD ARG...
-  (everything after '--' is the command line). A remote one: okbot mcp add NAME --url URL [--header K=V]...
-The values of --env and --header are kept in the system keyring (or the private key file), never in
-settings.json. Adding a name that exists replaces that server."""
+# a server's state (okbot.mcp.hub's words, compared in code) as ``mcp list`` shows it
+STATE_WORDS = {
+    "not started": QT_TRANSLATE_NOOP("cli_mcp", "not started"),
+    "starting": QT_TRANSLATE_NOOP("cli_mcp", "starting"),
+    "running": QT_TRANSLATE_NOOP("cli_mcp", "running"),
+    "failed": QT_TRANSLATE_NOOP("cli_mcp", "failed"),
+    "stopped": QT_TRANSLATE_NOOP("cli_mcp", "stopped"),
+}
 
 
 class _IntermixedParser(argparse.ArgumentParser):
@@ -51,58 +55,120 @@ class _IntermixedParser(argparse.ArgumentParser):
         if self._inner:  # parse_known_intermixed_args calls back here, twice
             return super().parse_known_args(args, namespace)
         self._inner = True
+        usage = self.usage
+        if usage is None:  # argparse would cut len("usage: ") off the usage line, whatever its language
+            self.usage = self.format_usage()[len(translate("argparse", "usage: ")) :]
         try:
             return self.parse_known_intermixed_args(args, namespace)
         finally:
             self._inner = False
+            self.usage = usage
 
 
 def add_parsers(sub: Any) -> None:
     """Declare ``mcp …`` on the main parser's subcommands."""
-    p = sub.add_parser("mcp", help="MCP servers whose tools assistants may use: add, list, rm, allow, approval")
+    p = sub.add_parser(
+        "mcp", help=translate("cli_mcp", "MCP servers whose tools assistants may use: add, list, rm, allow, approval")
+    )
     msub = p.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=_IntermixedParser)
     a = msub.add_parser(
         "add",
-        help="add an MCP server (or replace one of that name)",
-        epilog=ADD_EPILOG,
+        help=translate("cli_mcp", "add an MCP server (or replace one of that name)"),
+        epilog=translate(
+            "cli_mcp",
+            "A local server: okbot mcp add NAME --command CMD [ARG...] [options]\n"
+            "  or, when an argument of the command starts with '-': okbot mcp add NAME [options] -- CMD ARG...\n"
+            "  (everything after '--' is the command line). A remote one: okbot mcp add NAME --url URL "
+            "[--header K=V]...\n"
+            "The values of --env and --header are kept in the system keyring (or the private key file), never in\n"
+            "settings.json. Adding a name that exists replaces that server.",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    a.add_argument("name", metavar="NAME", help="lower-case letters, digits, '-' or '_'; starts its tools' names")
     a.add_argument(
-        "--command", dest="program", default="", metavar="CMD", help="the program that runs a local (stdio) server"
-    )
-    a.add_argument("argv", nargs="*", metavar="ARG", help="its arguments (after '--': the command and its arguments)")
-    a.add_argument("--url", default="", metavar="URL", help="a remote (Streamable HTTP) server's address")
-    a.add_argument(
-        "--env", action="append", default=[], metavar="K=V", help="a variable set for a local server; repeatable"
+        "name",
+        metavar="NAME",
+        help=translate("cli_mcp", "lower-case letters, digits, '-' or '_'; starts its tools' names"),
     )
     a.add_argument(
-        "--header", action="append", default=[], metavar="K=V", help="a header sent to a remote server; repeatable"
+        "--command",
+        dest="program",
+        default="",
+        metavar="CMD",
+        help=translate("cli_mcp", "the program that runs a local (stdio) server"),
     )
-    a.add_argument("--approval", choices=APPROVALS, default="ask", help="what a call of its tools needs (default: ask)")
     a.add_argument(
-        "--assistant", action="append", default=[], metavar="TARGET", help="an assistant that may use it; repeatable"
+        "argv",
+        nargs="*",
+        metavar="ARG",
+        help=translate("cli_mcp", "its arguments (after '--': the command and its arguments)"),
     )
-    ls = msub.add_parser("list", help="the servers, their state (each is started, then stopped) and tools")
-    ls.add_argument("--json", action="store_true", help="machine-readable output")
-    ls.add_argument("--no-start", action="store_true", help="start nothing: show the tools kept from the last time")
-    rm = msub.add_parser("rm", help="remove a server, its kept values, and every assistant's use of it")
+    a.add_argument(
+        "--url", default="", metavar="URL", help=translate("cli_mcp", "a remote (Streamable HTTP) server's address")
+    )
+    a.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help=translate("cli_mcp", "a variable set for a local server; repeatable"),
+    )
+    a.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help=translate("cli_mcp", "a header sent to a remote server; repeatable"),
+    )
+    a.add_argument(
+        "--approval",
+        choices=APPROVALS,
+        default="ask",
+        help=translate("cli_mcp", "what a call of its tools needs (default: ask)"),
+    )
+    a.add_argument(
+        "--assistant",
+        action="append",
+        default=[],
+        metavar="TARGET",
+        help=translate("cli_mcp", "an assistant that may use it; repeatable"),
+    )
+    ls = msub.add_parser(
+        "list", help=translate("cli_mcp", "the servers, their state (each is started, then stopped) and tools")
+    )
+    ls.add_argument("--json", action="store_true", help=translate("cli_mcp", "machine-readable output"))
+    ls.add_argument(
+        "--no-start",
+        action="store_true",
+        help=translate("cli_mcp", "start nothing: show the tools kept from the last time"),
+    )
+    rm = msub.add_parser(
+        "rm", help=translate("cli_mcp", "remove a server, its kept values, and every assistant's use of it")
+    )
     rm.add_argument("name", metavar="NAME")
-    for action, words in (("allow", "may use"), ("disallow", "may no longer use")):
-        p = msub.add_parser(action, help=f"assistants that {words} a server's tools")
+    allow_help = {
+        "allow": translate("cli_mcp", "assistants that may use a server's tools"),
+        "disallow": translate("cli_mcp", "assistants that may no longer use a server's tools"),
+    }
+    for action, text in allow_help.items():
+        p = msub.add_parser(action, help=text)
         p.add_argument("server", metavar="SERVER")
-        p.add_argument("targets", nargs="+", metavar="TARGET", help="an assistant id or name")
-    ap = msub.add_parser("approval", help="what a call of a server's tools (or of one tool) needs")
+        p.add_argument("targets", nargs="+", metavar="TARGET", help=translate("cli_mcp", "an assistant id or name"))
+    ap = msub.add_parser(
+        "approval", help=translate("cli_mcp", "what a call of a server's tools (or of one tool) needs")
+    )
     ap.add_argument("server", metavar="SERVER")
     ap.add_argument("approval", choices=APPROVALS)
-    ap.add_argument("--tool", default=None, metavar="TOOL", help="that tool only (its name on the server)")
+    ap.add_argument(
+        "--tool", default=None, metavar="TOOL", help=translate("cli_mcp", "that tool only (its name on the server)")
+    )
 
 
 def cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``okbot mcp ACTION …``."""
     settings = Settings.load()
     for problem in settings.problems:
-        print(f"okbot: note: {problem}", file=err)
+        print(translate("cli_mcp", "okbot: note: {text}").format(text=problem), file=err)
     if args.action == "add":
         return _add(settings, args, out)
     if args.action == "list":
@@ -129,14 +195,19 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
     store = KeyStore()
     where = secrets.save(store, name, secrets.ServerSecrets(env=env, headers=headers))
     settings.add_mcp_server(config)
-    verb = "replaced" if replaced else "added"
-    print(f"{verb} MCP server {name}: {config.where()}  approval: {config.approval}", file=out)
+    if replaced:
+        text = translate("cli_mcp", "replaced MCP server {name}: {where}  approval: {approval}")
+    else:
+        text = translate("cli_mcp", "added MCP server {name}: {where}  approval: {approval}")
+    print(text.format(name=name, where=config.where(), approval=config.approval), file=out)
     if where:
-        kept = "the system keyring" if where == "keyring" else str(store.key_file)
-        print(f"values of {', '.join([*env, *headers])} kept in {kept} (not in settings.json)", file=out)
+        kept = translate("cli_mcp", "the system keyring") if where == "keyring" else str(store.key_file)
+        text = translate("cli_mcp", "values of {names} kept in {where} (not in settings.json)")
+        print(text.format(names=", ".join([*env, *headers]), where=kept), file=out)
     for target in targets:
         _set_servers(ws, target, [*target.mcp_servers, name])
-        print(f"{target.name} ({target.id}) may use {name}", file=out)
+        text = translate("cli_mcp", "{name} ({id}) may use {server}")
+        print(text.format(name=target.name, id=target.id, server=name), file=out)
     return 0
 
 
@@ -144,22 +215,30 @@ def _config(name: str, args: argparse.Namespace, env: dict[str, str], headers: d
     """The server ``add`` describes; :class:`OkBotError` when it names both or neither of a command and a URL."""
     command, argv = args.program.strip(), list(args.argv)
     if args.url and command:
-        raise OkBotError("give either --command (a local server) or --url (a remote one), not both")
+        raise OkBotError(
+            translate("cli_mcp", "give either --command (a local server) or --url (a remote one), not both")
+        )
     if args.url and argv:
-        raise OkBotError(f"a remote server takes no command line: {' '.join(argv)!r} is left over")
+        raise OkBotError(
+            translate("cli_mcp", "a remote server takes no command line: {args} is left over").format(
+                args=repr(" ".join(argv))
+            )
+        )
     if args.url:
         if env:
-            raise OkBotError("--env sets variables of a local server; a remote one takes --header")
+            raise OkBotError(
+                translate("cli_mcp", "--env sets variables of a local server; a remote one takes --header")
+            )
         return McpServerConfig(name, url=args.url.strip(), headers=tuple(headers), approval=args.approval)
     if not command and argv:  # the `-- CMD ARG...` form
         command, argv = argv[0], argv[1:]
     if not command:
         raise OkBotError(
-            "give either --command CMD (a local server) or --url URL (a remote one)",
-            hint="or put the command line after '--': okbot mcp add NAME -- CMD ARG...",
+            translate("cli_mcp", "give either --command CMD (a local server) or --url URL (a remote one)"),
+            hint=translate("cli_mcp", "or put the command line after '--': okbot mcp add NAME -- CMD ARG..."),
         )
     if headers:
-        raise OkBotError("--header is sent to a remote server; a local one takes --env")
+        raise OkBotError(translate("cli_mcp", "--header is sent to a remote server; a local one takes --env"))
     return McpServerConfig(name, command, tuple(argv), env=tuple(env), approval=args.approval)
 
 
@@ -190,7 +269,7 @@ def _list(settings: Settings, *, as_json: bool, start: bool, out: TextIO) -> int
         print(json.dumps(rows, ensure_ascii=False, indent=2), file=out)
         return 0
     if not rows:
-        print("no MCP servers (add one: okbot mcp add NAME --command CMD | --url URL)", file=out)
+        print(translate("cli_mcp", "no MCP servers (add one: okbot mcp add NAME --command CMD | --url URL)"), file=out)
     for row in rows:
         _print_row(row, out)
     return 0
@@ -225,20 +304,29 @@ def _row(config: McpServerConfig, state: Any, tools: list[Any], users: list[Any]
 
 def _print_row(row: dict[str, Any], out: TextIO) -> None:
     where = row["url"] if row["transport"] == "http" else " ".join([row["command"], *row["args"]])
-    names = [f"env: {', '.join(row['env'])}"] if row["env"] else []
-    names += [f"headers: {', '.join(row['headers'])}"] if row["headers"] else []
+    names = [translate("cli_mcp", "env: {names}").format(names=", ".join(row["env"]))] if row["env"] else []
+    if row["headers"]:
+        names.append(translate("cli_mcp", "headers: {names}").format(names=", ".join(row["headers"])))
     print(f"{row['name']}  {row['transport']}: {where}  {'  '.join(names)}".rstrip(), file=out)
     exceptions = ", ".join(f"{tool} {value}" for tool, value in row["toolApproval"].items())
-    print(f"  approval: {row['approval']}" + (f" (except {exceptions})" if exceptions else ""), file=out)
+    if exceptions:
+        approval = translate("cli_mcp", "  approval: {approval} (except {exceptions})")
+    else:
+        approval = translate("cli_mcp", "  approval: {approval}")
+    print(approval.format(approval=row["approval"], exceptions=exceptions), file=out)
     users = ", ".join(f"{u['name']} ({u['id']})" for u in row["assistants"])
-    print(f"  assistants: {users or 'none (okbot mcp allow ' + row['name'] + ' TARGET)'}", file=out)
-    state = f"{row['state']}: {row['detail']}" if row["detail"] else row["state"]
-    print(f"  state: {state}", file=out)
+    if not users:
+        users = translate("cli_mcp", "none (okbot mcp allow {server} TARGET)").format(server=row["name"])
+    print(translate("cli_mcp", "  assistants: {names}").format(names=users), file=out)
+    state = translate("cli_mcp", STATE_WORDS.get(row["state"], row["state"]))
+    if row["detail"]:
+        state = f"{state}: {row['detail']}"
+    print(translate("cli_mcp", "  state: {state}").format(state=state), file=out)
     for tool in row["tools"]:
         summary = tool["description"].splitlines()[0] if tool["description"] else ""
         print(f"  {tool['offered']}  {summary}".rstrip(), file=out)
         for note in tool["notes"]:
-            print(f"    note: {note}", file=out)
+            print(translate("cli_mcp", "    note: {note}").format(note=note), file=out)
 
 
 # ---------------------------------------------------------------------------------- rm, allow, approval
@@ -250,11 +338,12 @@ def _remove(settings: Settings, name: str, out: TextIO) -> int:
     settings.remove_mcp_server(name)  # an unknown name: an error naming the declared ones
     secrets.delete(KeyStore(), name)
     ws = Workspace()
-    print(f"removed MCP server {name}", file=out)
+    print(translate("cli_mcp", "removed MCP server {name}").format(name=name), file=out)
     for target in ws.list():
         if target.kind == "assistant" and name in target.mcp_servers:
             _set_servers(ws, target, [s for s in target.mcp_servers if s != name])
-            print(f"{target.name} ({target.id}) no longer uses {name}", file=out)
+            text = translate("cli_mcp", "{name} ({id}) no longer uses {server}")
+            print(text.format(name=target.name, id=target.id, server=name), file=out)
     return 0
 
 
@@ -267,7 +356,11 @@ def _allow(settings: Settings, server: str, refs: list[str], *, allow: bool, out
     for target in targets:
         servers = [s for s in target.mcp_servers if s != server] + ([server] if allow else [])
         _set_servers(ws, target, servers)
-        print(f"{target.name} ({target.id}) {'may' if allow else 'may not'} use {server}", file=out)
+        if allow:
+            text = translate("cli_mcp", "{name} ({id}) may use {server}")
+        else:
+            text = translate("cli_mcp", "{name} ({id}) may not use {server}")
+        print(text.format(name=target.name, id=target.id, server=server), file=out)
     return 0
 
 
@@ -280,9 +373,13 @@ def _approval(settings: Settings, server: str, approval: str, tool: str | None, 
         hub = McpHub(lambda: settings, cache_file=paths.mcp_tools_file())
         known = [t.name for t in hub.tools_of(server)]
         if known and tool not in known:
-            print(f"okbot: note: {server} did not list a tool {tool!r} (its tools: {', '.join(known)})", file=err)
-    what = f"calls of {server}'s tool {tool}" if tool else f"calls of {server}'s tools"
-    print(f"{what}: {approval}", file=out)
+            text = translate("cli_mcp", "okbot: note: {server} did not list a tool {tool} (its tools: {tools})")
+            print(text.format(server=server, tool=repr(tool), tools=", ".join(known)), file=err)
+    if tool:
+        text = translate("cli_mcp", "calls of {server}'s tool {tool}: {approval}")
+    else:
+        text = translate("cli_mcp", "calls of {server}'s tools: {approval}")
+    print(text.format(server=server, tool=tool, approval=approval), file=out)
     return 0
 
 
@@ -291,8 +388,12 @@ def _assistant(ws: Any, ref: str, server: str) -> Any:
     target = ws.resolve(ref)
     if target.kind != "assistant":
         raise OkBotError(
-            f"{target.name} is a squad: its captain uses no MCP server; nothing was changed",
-            hint=f"allow each member instead: okbot mcp allow {server} MEMBER",
+            translate("cli_mcp", "{name} is a squad: its captain uses no MCP server; nothing was changed").format(
+                name=target.name
+            ),
+            hint=translate("cli_mcp", "allow each member instead: okbot mcp allow {server} MEMBER").format(
+                server=server
+            ),
         )
     return target
 

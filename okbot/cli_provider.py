@@ -21,39 +21,60 @@ from okbot.config.providers import (
 )
 from okbot.config.schema import SettingError, redact_url
 from okbot.config.settings import Settings
+from okbot.i18n import translate
 from okbot.storage.errors import OkBotError
 
 
 def add_parsers(sub: Any) -> None:
     """Declare ``provider …`` and ``set-model`` on the main parser's subcommands."""
-    p = sub.add_parser("provider", help="the OpenAI-compatible servers you use: add, list, rm, models")
+    p = sub.add_parser(
+        "provider", help=translate("cli_provider", "the OpenAI-compatible servers you use: add, list, rm, models")
+    )
     psub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
-    a = psub.add_parser("add", help="add a provider (or change one of that name)")
+    a = psub.add_parser("add", help=translate("cli_provider", "add a provider (or change one of that name)"))
     a.add_argument("name", metavar="NAME")
-    a.add_argument("--base-url", required=True, metavar="URL", help="e.g. https://openrouter.ai/api/v1")
-    a.add_argument("--key-env", default="", metavar="VAR", help="the environment variable holding its key")
+    a.add_argument(
+        "--base-url", required=True, metavar="URL", help=translate("cli_provider", "e.g. https://openrouter.ai/api/v1")
+    )
+    a.add_argument(
+        "--key-env",
+        default="",
+        metavar="VAR",
+        help=translate("cli_provider", "the environment variable holding its key"),
+    )
     a.add_argument(
         "--key-source",
         choices=KEY_SOURCES,
         default=None,
-        help="where its key is read from (default: env, or keyring with --key-stdin)",
+        help=translate("cli_provider", "where its key is read from (default: env, or keyring with --key-stdin)"),
     )
-    a.add_argument("--key-stdin", action="store_true", help="read the key from stdin and keep it in the keyring")
+    a.add_argument(
+        "--key-stdin",
+        action="store_true",
+        help=translate("cli_provider", "read the key from stdin and keep it in the keyring"),
+    )
     a.add_argument(
         "--window",
         action="append",
         default=[],
         metavar="MODEL=TOKENS",
-        help="a model's context window on this provider (repeat for more)",
+        help=translate("cli_provider", "a model's context window on this provider (repeat for more)"),
     )
-    ls = psub.add_parser("list", help="the providers, where their keys are, their models if listed")
+    ls = psub.add_parser(
+        "list", help=translate("cli_provider", "the providers, where their keys are, their models if listed")
+    )
     ls.add_argument("--json", action="store_true")
-    rm = psub.add_parser("rm", help="remove a provider no assistant uses")
+    rm = psub.add_parser("rm", help=translate("cli_provider", "remove a provider no assistant uses"))
     rm.add_argument("name", metavar="NAME")
-    m = psub.add_parser("models", help="ask a provider's server for its models and remember them")
+    m = psub.add_parser(
+        "models", help=translate("cli_provider", "ask a provider's server for its models and remember them")
+    )
     m.add_argument("name", metavar="NAME", nargs="?", default=DEFAULT_PROVIDER)
-    s = sub.add_parser("set-model", help="the model an assistant talks to: [PROVIDER/]MODEL, or '' for the default")
-    s.add_argument("target", metavar="TARGET", help="an assistant id or name")
+    s = sub.add_parser(
+        "set-model",
+        help=translate("cli_provider", "the model an assistant talks to: [PROVIDER/]MODEL, or '' for the default"),
+    )
+    s.add_argument("target", metavar="TARGET", help=translate("cli_provider", "an assistant id or name"))
     s.add_argument("model", metavar="[PROVIDER/]MODEL")
 
 
@@ -61,20 +82,24 @@ def check_model_ref(settings: Settings, ref: str, err: TextIO) -> str:
     """``ref`` stripped; an error when it is empty, a note when its prefix is no provider or the model unlisted."""
     ref = ref.strip()
     if not ref:
-        raise OkBotError("the model must not be empty")
+        raise OkBotError(translate("cli_provider", "the model must not be empty"))
     configs = {p.name: p for p in settings.providers()}
     name, model = split_ref(ref, frozenset(configs))
     head, sep, _ = ref.partition("/")
     if sep and name == DEFAULT_PROVIDER and head != DEFAULT_PROVIDER:
         known = ", ".join(configs)
-        print(
-            f"okbot: note: no provider called {head!r} (the providers are: {known}); "
-            f"{ref!r} goes to the default provider as a model name",
-            file=err,
+        text = translate(
+            "cli_provider",
+            "okbot: note: no provider called {name} (the providers are: {known}); "
+            "{ref} goes to the default provider as a model name",
         )
+        print(text.format(name=repr(head), known=known, ref=repr(ref)), file=err)
     listed = configs[name].models
     if listed and model not in listed:
-        print(f"okbot: note: provider {name} did not list {model!r} (run `okbot provider models {name}`)", file=err)
+        text = translate(
+            "cli_provider", "okbot: note: provider {name} did not list {model} (run `okbot provider models {name}`)"
+        )
+        print(text.format(name=name, model=repr(model)), file=err)
     return ref
 
 
@@ -94,15 +119,19 @@ def cmd_provider(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``okbot provider ACTION …``."""
     settings = Settings.load()
     for problem in settings.problems:
-        print(f"okbot: note: {problem}", file=err)
+        print(translate("cli_provider", "okbot: note: {text}").format(text=problem), file=err)
     if args.action == "list":
         rows = [_row(config) for config in settings.providers()]
         if args.json:
             print(json.dumps(rows, ensure_ascii=False, indent=2), file=out)
         for row in [] if args.json else rows:
-            mark = " (default)" if row["default"] else ""
-            models = f"  models: {', '.join(row['models'])}" if row["models"] else ""
-            print(f"{row['name']}{mark}  {row['baseUrl']}  key: {row['key']}{models}", file=out)
+            mark = translate("cli_provider", " (default)") if row["default"] else ""
+            models = ", ".join(row["models"])
+            models = translate("cli_provider", "  models: {models}").format(models=models) if models else ""
+            text = translate("cli_provider", "{name}{default}  {url}  key: {key}{models}")
+            print(
+                text.format(name=row["name"], default=mark, url=row["baseUrl"], key=row["key"], models=models), file=out
+            )
         return 0
     if args.action == "add":
         return _add(settings, args, out)
@@ -115,13 +144,16 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
     name = check_name(args.name)
     source = args.key_source or ("keyring" if args.key_stdin else "env")
     if args.key_stdin and source != "keyring":
-        raise OkBotError("--key-stdin keeps the key in the keyring: use it with --key-source keyring")
+        raise OkBotError(
+            translate("cli_provider", "--key-stdin keeps the key in the keyring: use it with --key-source keyring")
+        )
     if args.key_env and source != "env":
-        raise OkBotError("--key-env names where the key is for --key-source env")
+        raise OkBotError(translate("cli_provider", "--key-env names where the key is for --key-source env"))
     windows = _windows(args.window)
     if windows and name == DEFAULT_PROVIDER:
         raise OkBotError(
-            "the default provider's windows are set per model", hint="`okbot config set model.contextWindow N`"
+            translate("cli_provider", "the default provider's windows are set per model"),
+            hint="`okbot config set model.contextWindow N`",
         )
     config = ProviderConfig(name, args.base_url.strip(), source, args.key_env.strip(), context_windows=windows)
     if name != DEFAULT_PROVIDER:
@@ -137,15 +169,16 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
 
         key = sys.stdin.readline().strip()
         if not key:
-            raise OkBotError("no key on stdin; nothing was changed")
+            raise OkBotError(translate("cli_provider", "no key on stdin; nothing was changed"))
         where = KeyStore().save(key, name)
-        print(f"key for {name} saved in {where}", file=out)
+        print(translate("cli_provider", "key for {name} saved in {where}").format(name=name, where=where), file=out)
     if name == DEFAULT_PROVIDER:
         settings.set("provider.baseUrl", config.base_url)
         settings.set("provider.keySource", source)
     else:
         settings.add_provider(config)
-    print(f"provider {name}: {redact_url(config.base_url)}, key: {config.key_where()}", file=out)
+    text = translate("cli_provider", "provider {name}: {url}, key: {key}")
+    print(text.format(name=name, url=redact_url(config.base_url), key=config.key_where()), file=out)
     return 0
 
 
@@ -153,7 +186,7 @@ def _windows(specs: list[str]) -> dict[str, int]:
     try:
         return parse_windows(specs)
     except SettingError as exc:
-        raise OkBotError(f"--window {exc}") from None
+        raise OkBotError(translate("cli_provider", "--window {why}").format(why=exc)) from None
 
 
 def _remove(settings: Settings, name: str, out: TextIO) -> int:
@@ -162,19 +195,24 @@ def _remove(settings: Settings, name: str, out: TextIO) -> int:
 
     config = settings.provider(name)  # an unknown name: an error naming the known ones
     if name == DEFAULT_PROVIDER:
-        raise OkBotError("the default provider cannot be removed", hint="change it with `okbot provider add default`")
+        raise OkBotError(
+            translate("cli_provider", "the default provider cannot be removed"),
+            hint=translate("cli_provider", "change it with `okbot provider add default`"),
+        )
     users = provider_users(settings, Workspace(), name)
     if users:
         raise OkBotError(
-            f"provider {name} is in use by {', '.join(users)}; nothing was removed",
-            hint="give them another model first (`okbot set-model TARGET MODEL`)",
+            translate("cli_provider", "provider {name} is in use by {users}; nothing was removed").format(
+                name=name, users=", ".join(users)
+            ),
+            hint=translate("cli_provider", "give them another model first (`okbot set-model TARGET MODEL`)"),
         )
     settings.remove_provider(name)
     if config.key_source == "keyring":
         from okbot.llm.keystore import KeyStore
 
         KeyStore().delete(name)
-    print(f"removed provider {name}", file=out)
+    print(translate("cli_provider", "removed provider {name}").format(name=name), file=out)
     return 0
 
 
@@ -200,11 +238,17 @@ def cmd_set_model(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     target = ws.resolve(args.target)
     if target.kind != "assistant":
         raise OkBotError(
-            f"{target.name} is a squad: its captain uses the default model (provider.model)",
-            hint="set each member's model instead",
+            translate("cli_provider", "{name} is a squad: its captain uses the default model (provider.model)").format(
+                name=target.name
+            ),
+            hint=translate("cli_provider", "set each member's model instead"),
         )
     settings = Settings.load()
     ref = check_model_ref(settings, args.model, err) if args.model.strip() else None
     ws.set_meta(target, "model", ref)
-    print(f"{target.name} ({target.id}) uses {ref or 'the default model'}", file=out)
+    if ref:
+        text = translate("cli_provider", "{name} ({id}) uses {model}")
+    else:
+        text = translate("cli_provider", "{name} ({id}) uses the default model")
+    print(text.format(name=target.name, id=target.id, model=ref), file=out)
     return 0

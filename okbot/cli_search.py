@@ -14,6 +14,7 @@ import json
 from datetime import datetime
 from typing import Any, TextIO
 
+from okbot.i18n import translate
 from okbot.storage.errors import OkBotError
 
 PROGRESS_BYTES = 16 * 1024 * 1024  # a catch-up reading more than this shows its progress
@@ -22,11 +23,19 @@ _BOLD, _PLAIN = "\x1b[1m", "\x1b[0m"
 
 def add_parsers(sub: Any) -> None:
     """Declare ``search`` on the main parser's subcommands."""
-    p = sub.add_parser("search", help="find words in every chat (the words together first, then newest first)")
-    p.add_argument("query", metavar="QUERY", help='words (all must occur), "a phrase", prefix*; Chinese substrings')
-    p.add_argument("--target", metavar="T", help="only this assistant or squad (id or name)")
-    p.add_argument("--limit", type=int, default=50, metavar="N", help="at most N hits (default 50)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = sub.add_parser(
+        "search", help=translate("cli_search", "find words in every chat (the words together first, then newest first)")
+    )
+    p.add_argument(
+        "query",
+        metavar="QUERY",
+        help=translate("cli_search", 'words (all must occur), "a phrase", prefix*; Chinese substrings'),
+    )
+    p.add_argument("--target", metavar="T", help=translate("cli_search", "only this assistant or squad (id or name)"))
+    p.add_argument(
+        "--limit", type=int, default=50, metavar="N", help=translate("cli_search", "at most N hits (default 50)")
+    )
+    p.add_argument("--json", action="store_true", help=translate("cli_search", "machine-readable output"))
 
 
 def cmd_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -35,9 +44,11 @@ def cmd_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from okbot.core.workspace import Workspace
 
     if not parse_query(args.query):
-        raise OkBotError("nothing to search for", hint="give one or more words")
+        raise OkBotError(
+            translate("cli_search", "nothing to search for"), hint=translate("cli_search", "give one or more words")
+        )
     if args.limit < 1:
-        raise OkBotError("--limit must be at least 1")
+        raise OkBotError(translate("cli_search", "--limit must be at least 1"))
     ws = Workspace()
     target = ws.resolve(args.target).id if args.target is not None else None
     index = SearchIndex(workspace=ws)
@@ -45,7 +56,8 @@ def cmd_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         try:
             index.catch_up(progress=_progress(err))
         except OkBotError as exc:  # another OkBot is indexing: search what is there
-            print(f"okbot: note: {exc}; results may miss the newest items", file=err)
+            text = translate("cli_search", "okbot: note: {why}; results may miss the newest items")
+            print(text.format(why=exc), file=err)
         hits = index.search(args.query, target=target, limit=args.limit)
     finally:
         index.close()
@@ -69,11 +81,11 @@ def cmd_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return 0
     bold = out.isatty()
     for h in hits:
-        earlier = " (earlier version)" if h.replaced else ""
+        earlier = translate("cli_search", " (earlier version)") if h.replaced else ""
         text = _marked(h.snippet, h.spans) if bold else h.snippet
         print(f"{h.target_name} · {_date(h.ts)} · #{h.item_id}{earlier} · {text}", file=out)
     if not hits:
-        print("no matches", file=err)
+        print(translate("cli_search", "no matches"), file=err)
     return 0
 
 
@@ -105,6 +117,9 @@ def _progress(err: TextIO) -> Any:
             return
         shown[0] = True
         end = "\n" if done >= total else ""
-        print(f"\rindexing chats: {done * 100 // total}% of {total / 1e6:,.0f} MB", end=end, file=err, flush=True)
+        text = translate("cli_search", "indexing chats: {percent}% of {size} MB")
+        print(
+            "\r" + text.format(percent=done * 100 // total, size=f"{total / 1e6:,.0f}"), end=end, file=err, flush=True
+        )
 
     return report

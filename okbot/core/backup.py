@@ -46,6 +46,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from okbot import __version__
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage.atomic import PRIVATE_FILE_MODE, atomic_open, fsync_dir
 from okbot.storage.datalock import DATA_DIR_LOCK_NAME, DataDirLock
 from okbot.storage.errors import OkBotError
@@ -56,12 +57,14 @@ MANIFEST_NAME = "okbot-backup.json"
 DATA_PREFIX = "data/"
 CHUNK = 1024 * 1024
 KEY_FILE = "keys.json"
+# what a backup leaves out, in the manifest's words (English, always); translate("backup", …) to show them
 LEFT_OUT_DIRS = {
-    "logs": "logs/ (the app's logs)",
-    "index": "index/ (the search index, rebuilt from the records)",
-    "trash": "trash/ (deleted assistants and squads)",
+    "logs": QT_TRANSLATE_NOOP("backup", "logs/ (the app's logs)"),
+    "index": QT_TRANSLATE_NOOP("backup", "index/ (the search index, rebuilt from the records)"),
+    "trash": QT_TRANSLATE_NOOP("backup", "trash/ (deleted assistants and squads)"),
 }
-LEFT_OUT_FILES = {KEY_FILE: "keys.json (API keys)"}
+LEFT_OUT_FILES = {KEY_FILE: QT_TRANSLATE_NOOP("backup", "keys.json (API keys)")}
+LEFT_OUT_OTHER = (QT_TRANSLATE_NOOP("backup", "lock and temp files"), QT_TRANSLATE_NOOP("backup", "symlinks"))
 KEPT_ON_REPLACE = (KEY_FILE, "logs", DATA_DIR_LOCK_NAME)  # not in any backup: a restore leaves them be
 
 Progress = Callable[[int, int], None]  # (bytes done, bytes in all)
@@ -144,9 +147,12 @@ def create_backup(data_dir: Path, dest: Path, *, force: bool = False, progress: 
     unless ``force``."""
     data_dir, dest = Path(data_dir), Path(dest)
     if dest.exists() and not force:
-        raise OkBotError(f"{dest} exists", hint="choose another file, or add --force to replace it")
+        raise OkBotError(
+            translate("backup", "{path} exists").format(path=dest),
+            hint=translate("backup", "choose another file, or add --force to replace it"),
+        )
     if not dest.parent.is_dir():
-        raise OkBotError(f"no folder {dest.parent}")
+        raise OkBotError(translate("backup", "no folder {path}").format(path=dest.parent))
     listed: list[dict[str, Any]] = []
     with atomic_open(dest, "wb") as (raw, tmp):
         skip = {tmp.resolve(), dest.resolve()} if data_dir.exists() else set()
@@ -173,7 +179,7 @@ def create_backup(data_dir: Path, dest: Path, *, force: bool = False, progress: 
                 "okbotVersion": __version__,
                 "createdAt": _now(),
                 "files": listed,
-                "leftOut": [*LEFT_OUT_FILES.values(), *LEFT_OUT_DIRS.values(), "lock and temp files", "symlinks"],
+                "leftOut": [*LEFT_OUT_FILES.values(), *LEFT_OUT_DIRS.values(), *LEFT_OUT_OTHER],
             }
             zf.writestr(MANIFEST_NAME, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
     return BackupReport(dest, len(listed), sum(f["size"] for f in listed), list(manifest["leftOut"]))
@@ -200,7 +206,8 @@ class CheckedBackup:
 def _safe_rel(name: str) -> PurePosixPath:
     """``name`` as a relative path that stays inside the data dir, else an OkBotError (zip-slip)."""
     bad = OkBotError(
-        f"the backup holds an unsafe path {name!r}", hint="it would write outside the data folder; nothing was restored"
+        translate("backup", "the backup holds an unsafe path {path}").format(path=repr(name)),
+        hint=translate("backup", "it would write outside the data folder; nothing was restored"),
     )
     if not name or "\\" in name or "\x00" in name or name.startswith("/") or (len(name) > 1 and name[1] == ":"):
         raise bad
@@ -214,21 +221,38 @@ def _read_manifest(zf: zipfile.ZipFile, path: Path) -> dict[str, Any]:
     try:
         raw = zf.read(MANIFEST_NAME)
     except KeyError:
-        raise OkBotError(f"{path.name} is not an OkBot backup", hint=f"it has no {MANIFEST_NAME}") from None
+        raise OkBotError(
+            translate("backup", "{name} is not an OkBot backup").format(name=path.name),
+            hint=translate("backup", "it has no {manifest}").format(manifest=MANIFEST_NAME),
+        ) from None
     try:
         manifest = json.loads(raw)
     except ValueError as exc:
-        raise OkBotError(f"{path.name}: its manifest cannot be read ({exc})") from exc
+        raise OkBotError(
+            translate("backup", "{name}: its manifest cannot be read ({why})").format(name=path.name, why=exc)
+        ) from exc
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise OkBotError(f"{path.name} is not an OkBot backup", hint="its manifest names another format")
+        raise OkBotError(
+            translate("backup", "{name} is not an OkBot backup").format(name=path.name),
+            hint=translate("backup", "its manifest names another format"),
+        )
     version = manifest.get("formatVersion")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise OkBotError(f"{path.name}: its manifest has no valid formatVersion")
+        raise OkBotError(translate("backup", "{name}: its manifest has no valid formatVersion").format(name=path.name))
     if version > FORMAT_VERSION:
         raise OkBotError(
-            f"{path.name} was made by a newer OkBot ({manifest.get('okbotVersion', '?')}, backup format v{version}); "
-            f"this OkBot ({__version__}) reads up to v{FORMAT_VERSION}",
-            hint="update OkBot, then restore it; nothing was restored",
+            translate(
+                "backup",
+                "{name} was made by a newer OkBot ({made_by}, backup format v{version}); "
+                "this OkBot ({current}) reads up to v{readable}",
+            ).format(
+                name=path.name,
+                made_by=manifest.get("okbotVersion", "?"),
+                version=version,
+                current=__version__,
+                readable=FORMAT_VERSION,
+            ),
+            hint=translate("backup", "update OkBot, then restore it; nothing was restored"),
         )
     files = manifest.get("files")
     if not isinstance(files, list) or not all(
@@ -238,7 +262,7 @@ def _read_manifest(zf: zipfile.ZipFile, path: Path) -> dict[str, Any]:
         and isinstance(f.get("sha256"), str)
         for f in files
     ):
-        raise OkBotError(f"{path.name}: its manifest's file list is damaged")
+        raise OkBotError(translate("backup", "{name}: its manifest's file list is damaged").format(name=path.name))
     return manifest
 
 
@@ -248,33 +272,41 @@ def check_backup(path: Path, *, progress: Progress | None = None) -> CheckedBack
     try:
         zf = zipfile.ZipFile(path)
     except (OSError, zipfile.BadZipFile) as exc:
-        raise OkBotError(f"cannot read {path} as a zip: {exc}") from exc
+        raise OkBotError(translate("backup", "cannot read {path} as a zip: {why}").format(path=path, why=exc)) from exc
     with zf:
         manifest = _read_manifest(zf, path)
         files = manifest["files"]
         wanted = {DATA_PREFIX + str(_safe_rel(f["path"])): f for f in files}
         if len(wanted) != len(files):
-            raise OkBotError(f"{path.name}: its manifest lists a file twice")
+            raise OkBotError(translate("backup", "{name}: its manifest lists a file twice").format(name=path.name))
         for info in zf.infolist():
             if info.filename == MANIFEST_NAME:
                 continue
             if not info.filename.startswith(DATA_PREFIX):
                 _safe_rel(info.filename)
-                raise OkBotError(f"{path.name} holds {info.filename!r}, which its manifest does not list")
+                raise _unlisted(path, info.filename)
             _safe_rel(info.filename[len(DATA_PREFIX) :])
             mode = info.external_attr >> 16
             if stat.S_ISLNK(mode):
-                raise OkBotError(f"{path.name} holds a symlink ({info.filename}); OkBot backups never do")
+                raise OkBotError(
+                    translate("backup", "{name} holds a symlink ({entry}); OkBot backups never do").format(
+                        name=path.name, entry=info.filename
+                    )
+                )
             if info.is_dir():
                 continue
             if info.filename not in wanted:
-                raise OkBotError(f"{path.name} holds {info.filename!r}, which its manifest does not list")
+                raise _unlisted(path, info.filename)
         names = {info.filename for info in zf.infolist()}
         total = sum(int(f["size"]) for f in files)
         done = 0
         for arcname, entry in wanted.items():
             if arcname not in names:
-                raise OkBotError(f"{path.name} lacks {entry['path']}, which its manifest lists")
+                raise OkBotError(
+                    translate("backup", "{name} lacks {entry}, which its manifest lists").format(
+                        name=path.name, entry=entry["path"]
+                    )
+                )
             size, sha = 0, hashlib.sha256()
             try:
                 with zf.open(arcname) as src:
@@ -285,13 +317,27 @@ def check_backup(path: Path, *, progress: Progress | None = None) -> CheckedBack
                         if progress is not None:
                             progress(done, total)
             except (zipfile.BadZipFile, OSError) as exc:
-                raise OkBotError(f"{path.name}: {entry['path']} cannot be read ({exc})") from exc
+                raise OkBotError(
+                    translate("backup", "{name}: {entry} cannot be read ({why})").format(
+                        name=path.name, entry=entry["path"], why=exc
+                    )
+                ) from exc
             if size != entry["size"] or sha.hexdigest() != entry["sha256"]:
                 raise OkBotError(
-                    f"{path.name}: {entry['path']} does not match its checksum",
-                    hint="the backup is damaged; nothing was restored",
+                    translate("backup", "{name}: {entry} does not match its checksum").format(
+                        name=path.name, entry=entry["path"]
+                    ),
+                    hint=translate("backup", "the backup is damaged; nothing was restored"),
                 )
     return CheckedBackup(path, manifest, list(files))
+
+
+def _unlisted(path: Path, entry: str) -> OkBotError:
+    return OkBotError(
+        translate("backup", "{name} holds {entry}, which its manifest does not list").format(
+            name=path.name, entry=repr(entry)
+        )
+    )
 
 
 # ---------------------------------------------------------------------------- restore
@@ -337,7 +383,10 @@ def _extract(zf: zipfile.ZipFile, files: list[dict[str, Any]], staging: Path, on
             dst.flush()
             os.fsync(dst.fileno())
         if sha.hexdigest() != entry["sha256"]:  # the zip changed since it was checked
-            raise OkBotError(f"{entry['path']} changed while it was restored", hint="nothing was restored")
+            raise OkBotError(
+                translate("backup", "{entry} changed while it was restored").format(entry=entry["path"]),
+                hint=translate("backup", "nothing was restored"),
+            )
 
 
 def restore_backup(
@@ -360,16 +409,24 @@ def restore_backup(
         lock = DataDirLock(data_dir)
         if not lock.try_acquire():
             pid = lock.holder_pid()
+            if pid:
+                text = translate("backup", "OkBot (process {pid}) is running on {path}")
+            else:
+                text = translate("backup", "OkBot is running on {path}")
             raise OkBotError(
-                f"OkBot{f' (process {pid})' if pid else ''} is running on {data_dir}",
-                hint="close it first, or restore from Settings → Advanced inside the app; nothing was restored",
+                text.format(pid=pid, path=data_dir),
+                hint=translate(
+                    "backup", "close it first, or restore from Settings → Advanced inside the app; nothing was restored"
+                ),
             )
     try:
         checked = check_backup(path)
         if holds_data(data_dir) and not replace:
             raise OkBotError(
-                f"{data_dir} already holds data",
-                hint="add --replace to move it aside to a dated folder beside it first; nothing was restored",
+                translate("backup", "{path} already holds data").format(path=data_dir),
+                hint=translate(
+                    "backup", "add --replace to move it aside to a dated folder beside it first; nothing was restored"
+                ),
             )
         staging = Path(tempfile.mkdtemp(prefix=".okbot-restore-", dir=data_dir.parent))
         total, done = checked.bytes, 0

@@ -38,13 +38,14 @@ from okbot.core.items import is_delegation, is_member_answer, now_iso, split_app
 from okbot.core.roster import SquadRoster
 from okbot.core.session import SessionStore
 from okbot.core.workspace import Target, Workspace, read_json_object
+from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
 from okbot.storage.atomic import atomic_open
 from okbot.storage.errors import OkBotError
 
 FORMATS = ("md", "json")
 JSON_FORMAT = "okbot-chat-export"
 JSON_FORMAT_VERSION = 1
-SUMMARIZED = "Earlier messages were summarized"
+SUMMARIZED = QT_TRANSLATE_NOOP("export", "Earlier messages were summarized")  # translated where written
 PROGRESS_EVERY = 1000  # items between two progress reports
 
 Progress = Callable[[int, int], None]  # (items written, items in all)
@@ -79,6 +80,8 @@ class _Names:
     def __init__(self, target: Target, workspace: Workspace) -> None:
         self.target = target
         self.roster = SquadRoster.build(target, workspace.assistants()) if target.kind == "squad" else None
+        if self.roster is not None:
+            self.roster.captain_label = translate("export", "Captain")
 
     def speaker(self, item: dict[str, Any]) -> str:
         if self.roster is None:
@@ -96,7 +99,7 @@ def _item_markdown(item: dict[str, Any], names: _Names) -> str:
     when = _when(item.get("ts"))
     stamp = f" · {when}" if when else ""
     if kind == "user":
-        parts = [f"### You{stamp}", "", str(item.get("content") or "")]
+        parts = ["### " + translate("export", "You") + stamp, "", str(item.get("content") or "")]
         files = attachment_line(item)
         if files:
             parts += ["", f"*{files}*"]
@@ -105,7 +108,7 @@ def _item_markdown(item: dict[str, Any], names: _Names) -> str:
         parts = [f"### {names.speaker(item)}{stamp}", ""]
         reasoning = str(item.get("reasoning") or "").strip()
         if reasoning:
-            parts += [_folded("Reasoning", reasoning), ""]
+            parts += [_folded(translate("export", "Reasoning"), reasoning), ""]
         parts.append(str(item.get("content") or ""))
         status = chat_text.status_line(item)
         if status:
@@ -113,7 +116,7 @@ def _item_markdown(item: dict[str, Any], names: _Names) -> str:
         return "\n".join(parts)
     if is_member_answer(item):
         said, note = split_app_note(str(item.get("content") or ""))
-        captain = names.roster.captain_label if names.roster is not None else "Captain"
+        captain = names.roster.captain_label if names.roster is not None else translate("export", "Captain")
         parts = [f"### {names.speaker(item)} → {captain}{stamp}", "", said]
         if note:
             parts += ["", f"> {note}"]
@@ -151,16 +154,17 @@ def write_markdown(target: Target, workspace: Workspace, out: TextIO, *, progres
     summary = SummaryStore(target.summary_path).load()
     items, total, has_versions = _branch_items(store)
     names = _Names(target, workspace)
-    kind = "Squad" if target.kind == "squad" else "Assistant"
     out.write(f"# {target.name}\n\n")
     first = store.get(store.ids()[0]) if total else None
     last = store.get(store.last_id()) if total else None
     span = f" · {_when(first.get('ts'))} – {_when(last.get('ts'))}" if first and last else ""
-    out.write(f"*{kind} chat · {total:,} item{'s' if total != 1 else ''}{span} · exported {_when(now_iso())}*\n")
+    out.write(f"*{_header(target.kind, total, span)}*\n")
     if target.kind == "squad" and names.roster is not None and names.roster.members:
-        out.write(f"\n*Members: {', '.join(names.roster.name(m) for m in names.roster.members)}*\n")
+        members = ", ".join(names.roster.name(m) for m in names.roster.members)
+        out.write("\n*" + translate("export", "Members: {names}").format(names=members) + "*\n")
     if has_versions:
-        out.write("\n*Messages were edited or regenerated: only the versions on screen are exported.*\n")
+        edited = translate("export", "Messages were edited or regenerated: only the versions on screen are exported.")
+        out.write(f"\n*{edited}*\n")
     covered = summary.covered_through_id if summary.summary else 0
     below = sum(1 for i in store.branch_ids(markers=False) if i <= covered) if covered else 0
     written = 0
@@ -180,9 +184,30 @@ def write_markdown(target: Target, workspace: Workspace, out: TextIO, *, progres
     return written
 
 
+def _header(kind: str, total: int, span: str) -> str:
+    """The line under the title: what chat, how many items, from when to when, when exported."""
+    if kind == "squad":
+        text = plural(
+            total,
+            translate("export", "Squad chat · {n} item{span} · exported {when}"),
+            translate("export", "Squad chat · {n} items{span} · exported {when}"),
+        )
+    else:
+        text = plural(
+            total,
+            translate("export", "Assistant chat · {n} item{span} · exported {when}"),
+            translate("export", "Assistant chat · {n} items{span} · exported {when}"),
+        )
+    return text.format(n=f"{total:,}", span=span, when=_when(now_iso()))
+
+
 def _divider(summary: str, count: int) -> str:
-    noun = "item" if count == 1 else "items"
-    return f"\n---\n\n**{SUMMARIZED}** ({count:,} {noun} above)\n\n{_folded('Summary', summary)}\n\n---\n"
+    above = plural(count, translate("export", " ({n} item above)"), translate("export", " ({n} items above)")).format(
+        n=f"{count:,}"
+    )
+    folded = _folded(translate("export", "Summary"), summary)
+    summarized = translate("export", SUMMARIZED)
+    return f"\n---\n\n**{summarized}**{above}\n\n{folded}\n\n---\n"
 
 
 def write_json(target: Target, out: TextIO, *, progress: Progress | None = None) -> int:
@@ -224,7 +249,10 @@ def export_chat(
         return write_markdown(target, workspace, out, progress=progress)
     if fmt == "json":
         return write_json(target, out, progress=progress)
-    raise OkBotError(f"unknown export format {fmt!r}", hint="use md or json")
+    raise OkBotError(
+        translate("export", "unknown export format {format}").format(format=repr(fmt)),
+        hint=translate("export", "use md or json"),
+    )
 
 
 def export_to_file(
@@ -240,8 +268,11 @@ def export_to_file(
     unless ``force``. Returns the items written."""
     path = Path(path)
     if path.exists() and not force:
-        raise OkBotError(f"{path} exists", hint="choose another file, or add --force to replace it")
+        raise OkBotError(
+            translate("export", "{path} exists").format(path=path),
+            hint=translate("export", "choose another file, or add --force to replace it"),
+        )
     if not path.parent.is_dir():
-        raise OkBotError(f"no folder {path.parent}")
+        raise OkBotError(translate("export", "no folder {path}").format(path=path.parent))
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as (fh, _tmp):
         return export_chat(target, workspace, fmt, fh, progress=progress)

@@ -43,6 +43,7 @@ try:
 except ImportError:
     msvcrt = None  # type: ignore[assignment]
 
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage.atomic import PRIVATE_FILE_MODE, fsync_dir
 from okbot.storage.errors import OkBotError
 
@@ -52,22 +53,27 @@ _APPEND_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY",
 _FIRST_CHUNK = 8 * 1024  # backwards reads start here and double...
 _MAX_CHUNK = 8 * 1024 * 1024  # ...up to this
 
-_FULL = "free some space and try again"
+# what the user can do, by errno (translated where shown)
 _HINTS = {
-    errno.ENOSPC: f"the disk is full: {_FULL}",
-    errno.EFBIG: f"the file is as large as the system allows: {_FULL}",
-    errno.EROFS: "the disk is read-only",
-    errno.EACCES: "check that OkBot may write to this folder",
-    errno.EPERM: "check that OkBot may write to this folder",
+    errno.ENOSPC: QT_TRANSLATE_NOOP("datalock", "the disk is full: free some space and try again"),
+    errno.EFBIG: QT_TRANSLATE_NOOP(
+        "datalock", "the file is as large as the system allows: free some space and try again"
+    ),
+    errno.EROFS: QT_TRANSLATE_NOOP("datalock", "the disk is read-only"),
+    errno.EACCES: QT_TRANSLATE_NOOP("datalock", "check that OkBot may write to this folder"),
+    errno.EPERM: QT_TRANSLATE_NOOP("datalock", "check that OkBot may write to this folder"),
 }
 if hasattr(errno, "EDQUOT"):  # not on Windows
-    _HINTS[errno.EDQUOT] = f"the disk quota is used up: {_FULL}"
-_GENERAL_HINT = "check that the disk is not full and the file is readable"
+    _HINTS[errno.EDQUOT] = QT_TRANSLATE_NOOP("datalock", "the disk quota is used up: free some space and try again")
+_GENERAL_HINT = QT_TRANSLATE_NOOP("datalock", "check that the disk is not full and the file is readable")
 
 
 def storage_error(path: Path, exc: OSError) -> OkBotError:
     """The user-facing error for an OS failure on ``path``: what failed, and what the user can do."""
-    return OkBotError(f"Cannot use {path}: {exc.strerror or exc}", hint=_HINTS.get(exc.errno, _GENERAL_HINT))
+    return OkBotError(
+        translate("datalock", "Cannot use {path}: {why}").format(path=path, why=exc.strerror or exc),
+        hint=translate("datalock", _HINTS.get(exc.errno, _GENERAL_HINT)),
+    )
 
 
 def append_durably(path: Path, data: bytes) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from okbot.i18n import translate
+
 
 class OkBotError(Exception):
     """An error with a message a user understands (shown by the UI, printed by the CLI)."""
@@ -12,7 +14,9 @@ class OkBotError(Exception):
         self.hint = hint
 
     def __str__(self) -> str:
-        return f"{self.message} ({self.hint})" if self.hint else self.message
+        if not self.hint:
+            return self.message
+        return translate("errors", "{message} ({hint})").format(message=self.message, hint=self.hint)
 
 
 class NotFound(OkBotError):

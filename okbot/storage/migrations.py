@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage.atomic import atomic_write_bytes, atomic_write_json
 from okbot.storage.errors import OkBotError
 
@@ -51,12 +52,24 @@ VERSION_KEY = "version"
 class NewerVersion(OkBotError):
     """A write refused because the file was written by a newer OkBot (it is opened read-only)."""
 
-    def __init__(self, path: Path | str, version: int, current: int, *, action: str = "change it") -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        version: int,
+        current: int,
+        *,
+        action: str = QT_TRANSLATE_NOOP("migrations", "change it"),
+    ) -> None:
+        """``action`` says what was not done ("change it"); marked with ``QT_TRANSLATE_NOOP("migrations", …)``
+        where it is written, it is shown in the current language."""
         self.path, self.version, self.current = Path(path), version, current
         super().__init__(
-            f"{Path(path).name} was written by a newer version of OkBot (file format {version}; this one "
-            f"reads up to {current}), so it is read-only here: OkBot did not {action} and left the file untouched",
-            hint="update OkBot to change it",
+            translate(
+                "migrations",
+                "{name} was written by a newer version of OkBot (file format {version}; this one reads up to "
+                "{current}), so it is read-only here: OkBot did not {action} and left the file untouched",
+            ).format(name=Path(path).name, version=version, current=current, action=translate("migrations", action)),
+            hint=translate("migrations", "update OkBot to change it"),
         )
 
 
@@ -235,10 +248,11 @@ def upgrade(kind: str, obj: dict[str, Any], version: int) -> Upgrade:
 
 def newer_message(path: Path | str, version: int, kind: str) -> str:
     """The problem line shown for a file written by a newer OkBot."""
-    return (
-        f"{Path(path).name} was written by a newer version of OkBot (file format {version}; this one "
-        f"reads up to {CURRENT[kind]}); it is opened read-only and will not be changed"
-    )
+    return translate(
+        "migrations",
+        "{name} was written by a newer version of OkBot (file format {version}; this one reads up to "
+        "{current}); it is opened read-only and will not be changed",
+    ).format(name=Path(path).name, version=version, current=CURRENT[kind])
 
 
 # ----------------------------------------------------------------------------------- writing
@@ -308,4 +322,8 @@ def write_json(path: Path, kind: str, obj: dict[str, Any], *, action: str) -> No
         persist_upgrade(path, kind, on_disk)
         atomic_write_json(path, data, backup=True)
     except OSError as exc:
-        raise OkBotError(f"Could not save {path}: {exc.strerror or exc}; nothing was changed.") from exc
+        raise OkBotError(
+            translate("migrations", "Could not save {path}: {why}; nothing was changed.").format(
+                path=path, why=exc.strerror or exc
+            )
+        ) from exc

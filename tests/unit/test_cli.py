@@ -243,3 +243,55 @@ def test_context_as_sent_prints_each_request_of_a_retried_turn(capsys, server):
     never = SessionStore(target.session_path).append(user_message("never sent"))["id"]
     code, _, err = run(capsys, "context", target.id, "--at", str(never), "--as-sent")
     assert code == 1 and f"no as-sent record for message #{never}" in err
+
+
+@pytest.fixture
+def ui_language():
+    """Write ``ui.language`` into settings.json; English again afterwards (the language is process-wide)."""
+    from okbot import i18n
+    from okbot.storage import paths
+
+    def choose(value: str) -> None:
+        paths.settings_file().write_text(json.dumps({"ui.language": value}), encoding="utf-8")
+
+    if not i18n.catalogue_file("zh_CN").is_file():
+        pytest.skip("the zh_CN catalogue is not built (make)")
+    yield choose
+    i18n.set_language(i18n.SOURCE_LANGUAGE)
+
+
+def help_text(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--help"])
+    assert stop.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_the_cli_speaks_the_language_of_ui_language(capsys, ui_language):
+    ui_language("zh_CN")
+    out = help_text(capsys)
+    assert out.startswith("用法：okbot") and "显示此帮助信息并退出" in out and "命令行命令" in out
+    assert "将对话导出为 Markdown 或 JSON" in out  # a subcommand's help
+    code, _, err = run(capsys, "search", "words", "--limit", "0")
+    assert (code, err) == (1, "okbot: --limit 至少为 1\n")
+    with pytest.raises(SystemExit):
+        main(["chat"])  # argparse's own error
+    assert "okbot chat: 错误：缺少以下必需参数：TARGET" in capsys.readouterr().err
+
+    ui_language("en")
+    out = help_text(capsys)
+    assert out.startswith("usage: okbot") and "show this help message and exit" in out and "用法" not in out
+    code, _, err = run(capsys, "search", "words", "--limit", "0")
+    assert (code, err) == (1, "okbot: --limit must be at least 1\n")
+
+
+def test_the_system_language_when_the_settings_say_so_or_cannot_be_read(capsys, ui_language, monkeypatch):
+    from okbot.storage import paths
+
+    monkeypatch.setenv("LANGUAGE", "zh_CN:en")
+    ui_language("system")
+    assert "显示此帮助信息并退出" in help_text(capsys)
+    paths.settings_file().write_text("{not json", encoding="utf-8")
+    assert "显示此帮助信息并退出" in help_text(capsys)
+    monkeypatch.setenv("LANGUAGE", "en_GB")
+    assert "show this help message and exit" in help_text(capsys)

@@ -158,3 +158,22 @@ def test_cli_export_stdout_and_file(capsys, tmp_path):
     assert "exists" in err and "--force" in err
     assert main(["export", "Crew", "-o", str(dest), "--force", "--format", "json"]) == 0
     assert json.loads(dest.read_text("utf-8"))["target"]["id"] == "crew"
+
+
+def test_markdown_labels_are_in_the_language_at_export_time():
+    from okbot import i18n
+
+    if not i18n.catalogue_file("zh_CN").is_file():
+        pytest.skip("the zh_CN catalogue is not built (make)")
+    ws, squad, _ = squad_chat()
+    i18n.set_language("zh_CN")
+    try:
+        out = io.StringIO()
+        export.write_markdown(squad, ws, out)
+    finally:
+        i18n.set_language(i18n.SOURCE_LANGUAGE)
+    md = out.getvalue()
+    assert "*小队对话 · 9 个条目 · " in md and "成员：Rex, Ann" in md
+    assert "**较早的消息已压缩为摘要**（上方 4 个条目）" in md and "<details><summary>摘要</summary>" in md
+    assert "### 你 ·" in md and "### Rex → 队长" in md and "<details><summary>推理过程</summary>" in md
+    assert "Please fix the lexer" in md  # the chat itself is data: never translated

@@ -91,7 +91,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from okbot.core.import_okbot.records import Converter, parse_record, text_of, whole_pairs
-from okbot.core.import_okbot.report import ImportReport, OwnerReport
+from okbot.core.import_okbot.report import ALREADY_IMPORTED, SKIPPED, ImportReport, OwnerReport
 from okbot.core.items import now_iso
 from okbot.core.memory.memories import GLOBAL_SCOPE
 from okbot.core.memory.store import MemoryStore, normalise
@@ -99,6 +99,7 @@ from okbot.core.session.store import SessionStore
 from okbot.core.skills import parse_skill
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import MAX_NAME_CHARS, Target, Workspace
+from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
 from okbot.storage.atomic import atomic_write_bytes
 from okbot.storage.errors import OkBotError
 from okbot.storage.paths import ensure_private_dir
@@ -155,7 +156,9 @@ def _read_json(path: Path, notes: list[str]) -> Any:
     try:
         return json.loads(text)
     except ValueError as exc:
-        notes.append(f"{path.name} is not valid JSON ({exc}); not imported")
+        notes.append(
+            translate("import_okbot", "{name} is not valid JSON ({why}); not imported").format(name=path.name, why=exc)
+        )
         return None
 
 
@@ -185,9 +188,11 @@ def _marker(source: Path, source_id: str, *, complete: bool) -> dict[str, Any]:
 def _earlier(kind: str, source_id: str, name: str, target: Target) -> OwnerReport:
     marker = target.meta.get(MARKER_KEY) or {}
     if marker.get("complete") is False:
-        status = "imported before, but that import was cut short: move it to the trash and run again"
+        status = QT_TRANSLATE_NOOP(
+            "report", "imported before, but that import was cut short: move it to the trash and run again"
+        )
         return OwnerReport(kind, source_id, name, target.id, status)
-    return OwnerReport(kind, source_id, name, target.id, "already imported")
+    return OwnerReport(kind, source_id, name, target.id, ALREADY_IMPORTED)
 
 
 def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
@@ -199,8 +204,10 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
     source = Path(source_dir).expanduser().resolve()
     if not source.is_dir() or not looks_like_source(source):
         raise OkBotError(
-            f"No data of the original OkBot at {source} (no bots.json or squads.json there).",
-            hint="give the folder that holds bots.json, usually ~/.okbot",
+            translate(
+                "import_okbot", "No data of the original OkBot at {path} (no bots.json or squads.json there)."
+            ).format(path=source),
+            hint=translate("import_okbot", "give the folder that holds bots.json, usually ~/.okbot"),
         )
     report = ImportReport(source=str(source))
     done = _already_imported(workspace, source)
@@ -211,7 +218,8 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
     for entry in roster if isinstance(roster, list) else []:
         bot_id = text_of(entry.get("id")) if isinstance(entry, dict) else ""
         if not bot_id or bot_id in seen or "/" in bot_id or "\\" in bot_id or bot_id.startswith("."):
-            notes.append(f"a bots.json entry without a usable id was skipped: {str(entry)[:80]}")
+            text = translate("import_okbot", "a bots.json entry without a usable id was skipped: {entry}")
+            notes.append(text.format(entry=str(entry)[:80]))
             continue
         seen.add(bot_id)
         name = _clean_name(text_of(entry.get("name"))) or bot_id
@@ -224,12 +232,16 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
             members[bot_id] = owner.new_id
     for leftover in sorted(p.name for p in source.iterdir() if p.is_dir() and p.name.startswith("bot_")):
         if leftover not in seen:
-            notes.append(f"{leftover}/ is not in bots.json (the original does not list it either); not imported")
+            text = translate(
+                "import_okbot", "{folder}/ is not in bots.json (the original does not list it either); not imported"
+            )
+            notes.append(text.format(folder=leftover))
     squads = _read_json(source / "squads.json", notes)
     for entry in squads if isinstance(squads, list) else []:
         squad_id = text_of(entry.get("id")) if isinstance(entry, dict) else ""
         if not squad_id or "/" in squad_id or "\\" in squad_id or squad_id.startswith("."):
-            notes.append(f"a squads.json entry without a usable id was skipped: {str(entry)[:80]}")
+            text = translate("import_okbot", "a squads.json entry without a usable id was skipped: {entry}")
+            notes.append(text.format(entry=str(entry)[:80]))
             continue
         name = _clean_name(text_of(entry.get("name"))) or squad_id
         if squad_id in done:
@@ -249,19 +261,20 @@ def _import_assistant(source: Path, bot_id: str, name: str, description: str, wo
     config = config if isinstance(config, dict) else {}
     model = text_of(config.get("modelId")) or None
     if config.get("providerId"):
-        owner.notes.append(f"its provider {config['providerId']!r} is not carried over (set providers in Settings)")
+        text = translate("import_okbot", "its provider {provider} is not carried over (set providers in Settings)")
+        owner.notes.append(text.format(provider=repr(config["providerId"])))
     agents = _read_text(folder / "AGENTS.md")
     soul = agents.rstrip() + "\n" if agents and agents.strip() else None
     extra_soul = _read_text(folder / "SOUL.md")
     if extra_soul and extra_soul.strip():
         soul = (soul or "") + "\n## SOUL.md (from OkBot)\n\n" + extra_soul.strip() + "\n"
     if soul is None:
-        owner.notes.append("no AGENTS.md: the new assistant has the default SOUL.md")
+        owner.notes.append(translate("import_okbot", "no AGENTS.md: the new assistant has the default SOUL.md"))
     try:
         role = description.splitlines()[0] if description else ""
         target = workspace.create_assistant(name, role=role, soul_text=soul, model=model)
     except OkBotError as exc:
-        owner.status, owner.notes = "skipped", [*owner.notes, str(exc)]
+        owner.status, owner.notes = SKIPPED, [*owner.notes, str(exc)]
         return owner
     target = workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id, complete=False))
     owner.new_id = target.id
@@ -284,16 +297,18 @@ def _import_squad(
         if bot in members:
             pairs.append((members[bot], text_of(m.get("role")) or "member"))
         else:
-            owner.notes.append(f"member {bot or '?'} was not imported, so it is not in the squad")
+            text = translate("import_okbot", "member {id} was not imported, so it is not in the squad")
+            owner.notes.append(text.format(id=bot or "?"))
     try:
         target = workspace.create_squad(name, pairs, description=text_of(entry.get("description")))
     except OkBotError as exc:
-        owner.status, owner.notes = "skipped", [*owner.notes, str(exc)]
+        owner.status, owner.notes = SKIPPED, [*owner.notes, str(exc)]
         return owner
     target = workspace.set_meta(target, MARKER_KEY, _marker(source, squad_id, complete=False))
     owner.new_id = target.id
     if entry.get("modelId"):
-        owner.notes.append(f"its model {entry['modelId']!r} is not carried over (a squad here uses its captain's)")
+        text = translate("import_okbot", "its model {model} is not carried over (a squad here uses its captain's)")
+        owner.notes.append(text.format(model=repr(entry["modelId"])))
     _import_chat(source / squad_id, target, Converter(target.id, members), owner)
     _leftover_notes(source / squad_id, owner)
     workspace.set_meta(target, MARKER_KEY, _marker(source, squad_id, complete=True))
@@ -304,9 +319,14 @@ def _leftover_notes(folder: Path, owner: OwnerReport) -> None:
     """Name what the owner's folder holds that has no place here."""
     resources = folder / "resources"
     if resources.is_dir() and any(p.is_file() for p in resources.rglob("*")):
-        owner.notes.append(f"resources/ (generated images and media) was not copied; it stays at {resources}")
+        text = translate("import_okbot", "resources/ (generated images and media) was not copied; it stays at {path}")
+        owner.notes.append(text.format(path=resources))
     if (folder / "schedules.json").is_file():
-        owner.notes.append("schedules.json (timed wakeups) is not imported: OkBot here has no scheduled jobs")
+        owner.notes.append(
+            translate(
+                "import_okbot", "schedules.json (timed wakeups) is not imported: OkBot here has no scheduled jobs"
+            )
+        )
 
 
 def _import_chat(folder: Path, target: Target, converter: Converter, owner: OwnerReport) -> None:
@@ -322,10 +342,11 @@ def _import_chat(folder: Path, target: Target, converter: Converter, owner: Owne
             rec = parse_record(json.loads(raw.decode("utf-8")))
         except (UnicodeDecodeError, ValueError):
             torn = number == len(lines) and not data.endswith(b"\n")
-            owner.skipped_lines.append({"line": number, "reason": "torn last line" if torn else "not JSON"})
+            reason = translate("import_okbot", "torn last line") if torn else translate("import_okbot", "not JSON")
+            owner.skipped_lines.append({"line": number, "reason": reason})
             continue
         if rec is None:
-            owner.skipped_lines.append({"line": number, "reason": "not a session record"})
+            owner.skipped_lines.append({"line": number, "reason": translate("import_okbot", "not a session record")})
             continue
         meta = rec.get("meta") if isinstance(rec.get("meta"), dict) else {}
         attachments = meta.get("attachments")
@@ -335,7 +356,12 @@ def _import_chat(folder: Path, target: Target, converter: Converter, owner: Owne
             owner.skipped_kinds[kind] = owner.skipped_kinds.get(kind, 0) + 1
         converted.append((number, rec["id"], item))
     if attached:
-        owner.notes.append(f"{attached} attachment(s): their files were not copied; the paths stay in the text")
+        text = plural(
+            attached,
+            translate("import_okbot", "{n} attachment: its file was not copied; the path stays in the text"),
+            translate("import_okbot", "{n} attachments: their files were not copied; the paths stay in the text"),
+        )
+        owner.notes.append(text.format(n=attached))
     new_ids: dict[str, int] = {}  # original record id -> new item id (the last one written at that point)
     if converted:
         store = SessionStore(target.session_path)
@@ -362,17 +388,19 @@ def _import_summary(path: Path, target: Target, new_ids: dict[str, int], owner: 
     covered = text_of(raw.get("coveredThroughId"))
     new_covered = new_ids.get(covered, 0)
     if covered not in new_ids:
-        owner.summary = "text kept, coverage not found (the model sees the summary and the whole chat)"
+        owner.summary = translate(
+            "import_okbot", "text kept, coverage not found (the model sees the summary and the whole chat)"
+        )
     elif new_covered == 0:
-        owner.summary = "text kept, covering nothing imported"
+        owner.summary = translate("import_okbot", "text kept, covering nothing imported")
     else:
-        owner.summary = f"imported (covers through item {new_covered})"
+        owner.summary = translate("import_okbot", "imported (covers through item {id})").format(id=new_covered)
     updated = text_of(raw.get("updatedAt")) or now_iso()
     summary = SessionSummary(summary=text.strip(), covered_through_id=new_covered, updated_at=updated)
     try:
         SummaryStore(target.summary_path).save(summary)
     except OkBotError as exc:
-        owner.summary = f"not imported: {exc}"
+        owner.summary = translate("import_okbot", "not imported: {why}").format(why=exc)
 
 
 def _import_skills(skills: Path, target: Target, notes: list[str]) -> int:
@@ -381,12 +409,15 @@ def _import_skills(skills: Path, target: Target, notes: list[str]) -> int:
         return 0
     for folder in sorted(p for p in skills.iterdir() if p.is_dir() and not p.name.startswith(".")):
         if not (folder / "SKILL.md").is_file():
-            notes.append(f"skill folder {folder.name} has no SKILL.md; not imported")
+            notes.append(
+                translate("import_okbot", "skill folder {name} has no SKILL.md; not imported").format(name=folder.name)
+            )
             continue
         dest = target.skills_dir / folder.name
         for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
             if path.stat().st_size > MAX_SKILL_FILE_BYTES:
-                notes.append(f"skill {folder.name}: {path.name} is over 4 MB; not copied")
+                text = translate("import_okbot", "skill {name}: {file} is over 4 MB; not copied")
+                notes.append(text.format(name=folder.name, file=path.name))
                 continue
             data = _read_bytes(path)
             if data is None:
@@ -396,7 +427,7 @@ def _import_skills(skills: Path, target: Target, notes: list[str]) -> int:
             atomic_write_bytes(out, data)
         problem = parse_skill(dest / "SKILL.md").problem
         if problem:
-            notes.append(f"skill {folder.name}: {problem}")
+            notes.append(translate("import_okbot", "skill {name}: {problem}").format(name=folder.name, problem=problem))
         count += 1
     return count
 
@@ -413,7 +444,9 @@ def _import_memories(path: Path, directory: Path, scope: str, notes: list[str]) 
         try:
             row = json.loads(line)
         except ValueError:
-            notes.append(f"{path.name} line {number} is not JSON; skipped")
+            notes.append(
+                translate("import_okbot", "{name} line {n} is not JSON; skipped").format(name=path.name, n=number)
+            )
             continue
         if isinstance(row, dict) and isinstance(row.get("memory"), str) and row["memory"].strip():
             rows.append(row)
@@ -431,7 +464,8 @@ def _import_memories(path: Path, directory: Path, scope: str, notes: list[str]) 
         try:
             store.add(memory, status="durable", pinned=row.get("pinned") is True, expires=expires)
         except OkBotError as exc:
-            notes.append(f"memory {str(row.get('id'))[:40]} not imported: {exc}")
+            text = translate("import_okbot", "memory {id} not imported: {why}")
+            notes.append(text.format(id=str(row.get("id"))[:40], why=exc))
             continue
         known.add(normalise(memory))
         count += 1
@@ -458,13 +492,15 @@ def _settings_notes(source: Path) -> list[str]:
     default = next((p for p in providers if p.get("id") == model.get("defaultProviderId")), None)
     if default is not None:
         model_id = text_of(model.get("defaultModelId")) or "?"
-        notes.append(
-            f"settings: its default model {model_id} at {_without_userinfo(default)} "
-            "is not applied; set it in Settings → Models or with `okbot provider`"
+        text = translate(
+            "import_okbot",
+            "settings: its default model {model} at {url} is not applied; "
+            "set it in Settings → Models or with `okbot provider`",
         )
+        notes.append(text.format(model=model_id, url=_without_userinfo(default)))
     if any(text_of(p.get("apiKey")) for p in providers):
-        notes.append("settings: API keys are never imported; enter them again here")
+        notes.append(translate("import_okbot", "settings: API keys are never imported; enter them again here"))
     for key in ("contextCompression", "tools", "security", "memory", "squad", "mcp", "web", "computers"):
         if key in raw:
-            notes.append(f"settings: {key} is not mapped")
+            notes.append(translate("import_okbot", "settings: {key} is not mapped").format(key=key))
     return notes

@@ -14,10 +14,13 @@ from typing import Any
 
 from okbot.core.import_okbot.report import OwnerReport
 from okbot.core.items import member_source, new_item, now_iso
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 
 CAPTAIN_SPEAKER = "__captain__"  # speakerBotId of the original's built-in squad captain
 TOOL_CALL_TYPES = ("function_call",)
 TOOL_RESULT_TYPES = ("function_call_result", "function_call_output")
+# an item kind the import leaves out (a key of the report, translated in its text)
+UNPAIRED_RESULT = QT_TRANSLATE_NOOP("report", "tool result without its call")
 
 
 def text_of(value: Any) -> str:
@@ -187,15 +190,14 @@ def whole_pairs(
                 ts=call["ts"],
             )
             out.append((0, "", result))
-            owner.notes.append(f"tool call {call['call_id']} had no result; the app's note stands in for it")
+            text = translate("records", "tool call {id} had no result; the app's note stands in for it")
+            owner.notes.append(text.format(id=call["call_id"]))
         open_calls.clear()
 
     for number, rec_id, item in converted:
         kind = item["type"] if item is not None else ""
         if kind == "tool_result" and item["call_id"] not in calls:
-            owner.skipped_kinds["tool result without its call"] = (
-                owner.skipped_kinds.get("tool result without its call", 0) + 1
-            )
+            owner.skipped_kinds[UNPAIRED_RESULT] = owner.skipped_kinds.get(UNPAIRED_RESULT, 0) + 1
             out.append((number, rec_id, None))
             continue
         if item is not None and kind not in ("tool_call", "tool_result"):

@@ -5,7 +5,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
+
 SHOWN_SKIPPED_LINES = 20  # per chat in the text report; the JSON one has them all
+# an owner's status and summary as the JSON report holds them (English), translated in the text report
+IMPORTED = QT_TRANSLATE_NOOP("report", "imported")
+ALREADY_IMPORTED = QT_TRANSLATE_NOOP("report", "already imported")
+SKIPPED = QT_TRANSLATE_NOOP("report", "skipped")
+NO_SUMMARY = QT_TRANSLATE_NOOP("report", "none")
 
 
 @dataclass
@@ -16,9 +23,9 @@ class OwnerReport:
     source_id: str
     name: str
     new_id: str = ""
-    status: str = "imported"  # imported | already imported | skipped
+    status: str = IMPORTED  # imported | already imported | skipped | why an earlier import is unfinished
     items: int = 0
-    summary: str = "none"
+    summary: str = NO_SUMMARY
     skills: int = 0
     memories: int = 0
     skipped_lines: list[dict[str, Any]] = field(default_factory=list)  # {"line": n, "reason": text}
@@ -39,30 +46,56 @@ class ImportReport:
         return asdict(self)
 
     def imported(self) -> list[OwnerReport]:
-        return [o for o in self.owners if o.status == "imported"]
+        return [o for o in self.owners if o.status == IMPORTED]
 
     def text(self) -> str:
         """The report as plain lines (the CLI and the app print this)."""
-        lines = [f"Imported from {self.source}:"]
+        lines = [translate("report", "Imported from {path}:").format(path=self.source)]
         for o in self.owners:
-            head = f"- {o.kind} {o.name!r} ({o.source_id})"
-            if o.status != "imported":
-                lines.append(f"{head}: {o.status}{' as ' + o.new_id if o.new_id else ''}")
+            if o.kind == "squad":
+                head = translate("report", "- squad {name} ({id})").format(name=repr(o.name), id=o.source_id)
             else:
+                head = translate("report", "- assistant {name} ({id})").format(name=repr(o.name), id=o.source_id)
+            status = translate("report", o.status)
+            if o.status != IMPORTED:
+                text = translate("report", "{head}: {status} as {id}") if o.new_id else "{head}: {status}"
+                lines.append(text.format(head=head, status=status, id=o.new_id))
+            else:
+                text = translate(
+                    "report", "{head} -> {id}: {items} items, summary {summary}, {skills} skills, {memories} memories"
+                )
                 lines.append(
-                    f"{head} -> {o.new_id}: {o.items} items, summary {o.summary}, "
-                    f"{o.skills} skills, {o.memories} memories"
+                    text.format(
+                        head=head,
+                        id=o.new_id,
+                        items=o.items,
+                        summary=translate("report", o.summary),
+                        skills=o.skills,
+                        memories=o.memories,
+                    )
                 )
             for s in o.skipped_lines[:SHOWN_SKIPPED_LINES]:
-                lines.append(f"    skipped line {s['line']}: {s['reason']}")
+                lines.append(
+                    translate("report", "    skipped line {n}: {reason}").format(n=s["line"], reason=s["reason"])
+                )
             if len(o.skipped_lines) > SHOWN_SKIPPED_LINES:
                 more = len(o.skipped_lines) - SHOWN_SKIPPED_LINES
-                lines.append(f"    … and {more} more skipped line(s) (--json lists them all)")
+                text = plural(
+                    more,
+                    translate("report", "    … and {n} more skipped line (--json lists them all)"),
+                    translate("report", "    … and {n} more skipped lines (--json lists them all)"),
+                )
+                lines.append(text.format(n=more))
             for kind, n in sorted(o.skipped_kinds.items()):
-                lines.append(f"    not imported: {n} {kind} item(s)")
-            lines.extend(f"    note: {n}" for n in o.notes)
+                text = plural(
+                    n,
+                    translate("report", "    not imported: {n} {kind} item"),
+                    translate("report", "    not imported: {n} {kind} items"),
+                )
+                lines.append(text.format(n=n, kind=translate("report", kind)))
+            lines.extend(translate("report", "    note: {note}").format(note=n) for n in o.notes)
         if not self.owners:
-            lines.append("- no assistants or squads found")
-        lines.append(f"Global memories: {self.global_memories}")
-        lines.extend(f"Not imported: {n}" for n in self.not_imported)
+            lines.append(translate("report", "- no assistants or squads found"))
+        lines.append(translate("report", "Global memories: {n}").format(n=self.global_memories))
+        lines.extend(translate("report", "Not imported: {what}").format(what=n) for n in self.not_imported)
         return "\n".join(lines)

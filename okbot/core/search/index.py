@@ -48,6 +48,7 @@ from okbot.core.session.branches import explicit_parent
 from okbot.core.session.lines import lines_forward
 from okbot.core.session.parse import check_line
 from okbot.core.workspace import Target, Workspace
+from okbot.i18n import translate
 from okbot.storage import paths
 from okbot.storage.datalock import PRIVATE_FILE_MODE, FileLock
 from okbot.storage.errors import OkBotError
@@ -139,9 +140,13 @@ def check_fts5() -> None:
         conn.execute("CREATE VIRTUAL TABLE t USING fts5(x)")
     except sqlite3.OperationalError as exc:
         raise OkBotError(
-            f"search needs SQLite's full-text index (FTS5), which this Python's SQLite "
-            f"{sqlite3.sqlite_version} lacks ({exc})",
-            hint="use a Python whose sqlite3 module has FTS5 (python.org and most distributions do)",
+            translate(
+                "index",
+                "search needs SQLite's full-text index (FTS5), which this Python's SQLite {version} lacks ({why})",
+            ).format(version=sqlite3.sqlite_version, why=exc),
+            hint=translate(
+                "index", "use a Python whose sqlite3 module has FTS5 (python.org and most distributions do)"
+            ),
         ) from exc
     finally:
         conn.close()
@@ -332,7 +337,7 @@ class SearchIndex:
         run again on a fresh one."""
         with self._write_lock:
             if not self._file_lock.acquire(blocking=False):
-                raise IndexBusy("another OkBot is updating the search index")
+                raise IndexBusy(translate("index", "another OkBot is updating the search index"))
             try:
                 try:
                     return job()
@@ -513,7 +518,10 @@ class SearchIndex:
             except sqlite3.ProgrammingError:  # the connection was closed under us by a rebuild: once more
                 return self._search(self._conn(), terms, target, limit)
         except sqlite3.DatabaseError as exc:
-            raise OkBotError(f"the search index cannot be read ({exc})", hint="catching up rebuilds it") from exc
+            raise OkBotError(
+                translate("index", "the search index cannot be read ({why})").format(why=exc),
+                hint=translate("index", "catching up rebuilds it"),
+            ) from exc
 
     def _search(self, conn: sqlite3.Connection, terms: list, target: str | None, limit: int) -> list[Hit]:
         if not self._schema_ok(conn):
