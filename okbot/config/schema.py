@@ -112,12 +112,12 @@ def _number_words(value: float) -> str:
 def _type_words(kind: type) -> str:
     """The type in the Settings dialog's words (what follows “must be”)."""
     if kind is bool:
-        return translate("schema", "on or off", "what follows “must be”")
+        return translate("schema_must_be", "on or off")
     if kind is int:
-        return translate("schema", "a whole number", "what follows “must be”")
+        return translate("schema_must_be", "a whole number")
     if kind is float:
-        return translate("schema", "a number", "what follows “must be”")
-    return translate("schema", "text", "what follows “must be”")
+        return translate("schema_must_be", "a number")
+    return translate("schema_must_be", "text")
 
 
 def shown_text(text: str) -> str:

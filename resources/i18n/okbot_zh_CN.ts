@@ -2799,6 +2799,91 @@ Compression starts at {threshold} tokens.</source>
     </message>
 </context>
 <context>
+    <name>argparse</name>
+    <message>
+        <source>usage: </source>
+        <translation>用法：</translation>
+    </message>
+    <message>
+        <source>positional arguments</source>
+        <translation>位置参数</translation>
+    </message>
+    <message>
+        <source>options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>show this help message and exit</source>
+        <translation>显示此帮助信息并退出</translation>
+    </message>
+    <message>
+        <source>%(prog)s: error: %(message)s
+</source>
+        <translation>%(prog)s: 错误：%(message)s
+</translation>
+    </message>
+    <message>
+        <source>argument %(argument_name)s: %(message)s</source>
+        <translation>参数 %(argument_name)s：%(message)s</translation>
+    </message>
+    <message>
+        <source>the following arguments are required: %s</source>
+        <translation>缺少以下必需参数：%s</translation>
+    </message>
+    <message>
+        <source>one of the arguments %s is required</source>
+        <translation>必须给出参数 %s 之一</translation>
+    </message>
+    <message>
+        <source>unrecognized arguments: %s</source>
+        <translation>无法识别的参数：%s</translation>
+    </message>
+    <message>
+        <source>not allowed with argument %s</source>
+        <translation>不能与参数 %s 同时使用</translation>
+    </message>
+    <message>
+        <source>ignored explicit argument %r</source>
+        <translation>已忽略显式参数 %r</translation>
+    </message>
+    <message>
+        <source>expected one argument</source>
+        <translation>需要一个参数</translation>
+    </message>
+    <message>
+        <source>expected at most one argument</source>
+        <translation>最多需要一个参数</translation>
+    </message>
+    <message>
+        <source>expected at least one argument</source>
+        <translation>至少需要一个参数</translation>
+    </message>
+    <message>
+        <source>expected %s argument</source>
+        <translation>需要 %s 个参数</translation>
+    </message>
+    <message>
+        <source>expected %s arguments</source>
+        <translation>需要 %s 个参数</translation>
+    </message>
+    <message>
+        <source>ambiguous option: %(option)s could match %(matches)s</source>
+        <translation>选项有歧义：%(option)s 可能是 %(matches)s</translation>
+    </message>
+    <message>
+        <source>invalid %(type)s value: %(value)r</source>
+        <translation>无效的 %(type)s 值：%(value)r</translation>
+    </message>
+    <message>
+        <source>invalid choice: %(value)r (choose from %(choices)s)</source>
+        <translation>无效的选择：%(value)r（可选：%(choices)s）</translation>
+    </message>
+    <message>
+        <source>can&apos;t open &apos;%(filename)s&apos;: %(error)s</source>
+        <translation>无法打开“%(filename)s”：%(error)s</translation>
+    </message>
+</context>
+<context>
     <name>attachments</name>
     <message>
         <source>{path} is not a file</source>
@@ -2862,6 +2947,145 @@ Compression starts at {threshold} tokens.</source>
     </message>
 </context>
 <context>
+    <name>backup</name>
+    <message>
+        <source>logs/ (the app&apos;s logs)</source>
+        <translation>logs/（应用日志）</translation>
+    </message>
+    <message>
+        <source>index/ (the search index, rebuilt from the records)</source>
+        <translation>index/（搜索索引，可从记录重建）</translation>
+    </message>
+    <message>
+        <source>trash/ (deleted assistants and squads)</source>
+        <translation>trash/（已删除的助手和小队）</translation>
+    </message>
+    <message>
+        <source>keys.json (API keys)</source>
+        <translation>keys.json（API 密钥）</translation>
+    </message>
+    <message>
+        <source>lock and temp files</source>
+        <translation>锁文件和临时文件</translation>
+    </message>
+    <message>
+        <source>symlinks</source>
+        <translation>符号链接</translation>
+    </message>
+    <message>
+        <source>{path} exists</source>
+        <translation>{path} 已存在</translation>
+    </message>
+    <message>
+        <source>choose another file, or add --force to replace it</source>
+        <translation>请选择其他文件，或加上 --force 替换它</translation>
+    </message>
+    <message>
+        <source>no folder {path}</source>
+        <translation>没有文件夹 {path}</translation>
+    </message>
+    <message>
+        <source>the backup holds an unsafe path {path}</source>
+        <translation>备份中含有不安全的路径 {path}</translation>
+    </message>
+    <message>
+        <source>it would write outside the data folder; nothing was restored</source>
+        <translation>它会写到数据文件夹之外；未恢复任何内容</translation>
+    </message>
+    <message>
+        <source>{name} is not an OkBot backup</source>
+        <translation>{name} 不是 OkBot 备份</translation>
+    </message>
+    <message>
+        <source>it has no {manifest}</source>
+        <translation>其中没有 {manifest}</translation>
+    </message>
+    <message>
+        <source>{name}: its manifest cannot be read ({why})</source>
+        <translation>{name}：无法读取其清单（{why}）</translation>
+    </message>
+    <message>
+        <source>its manifest names another format</source>
+        <translation>其清单标明的是另一种格式</translation>
+    </message>
+    <message>
+        <source>{name}: its manifest has no valid formatVersion</source>
+        <translation>{name}：其清单没有有效的 formatVersion</translation>
+    </message>
+    <message>
+        <source>{name} was made by a newer OkBot ({made_by}, backup format v{version}); this OkBot ({current}) reads up to v{readable}</source>
+        <translation>{name} 由更新版本的 OkBot（{made_by}，备份格式 v{version}）创建；此 OkBot（{current}）最多只能读取 v{readable}</translation>
+    </message>
+    <message>
+        <source>update OkBot, then restore it; nothing was restored</source>
+        <translation>请先更新 OkBot 再恢复；未恢复任何内容</translation>
+    </message>
+    <message>
+        <source>{name}: its manifest&apos;s file list is damaged</source>
+        <translation>{name}：其清单中的文件列表已损坏</translation>
+    </message>
+    <message>
+        <source>cannot read {path} as a zip: {why}</source>
+        <translation>无法将 {path} 作为 zip 读取：{why}</translation>
+    </message>
+    <message>
+        <source>{name}: its manifest lists a file twice</source>
+        <translation>{name}：其清单把同一个文件列了两次</translation>
+    </message>
+    <message>
+        <source>{name} holds a symlink ({entry}); OkBot backups never do</source>
+        <translation>{name} 中含有符号链接（{entry}）；OkBot 备份从不包含符号链接</translation>
+    </message>
+    <message>
+        <source>{name} lacks {entry}, which its manifest lists</source>
+        <translation>{name} 中缺少清单列出的 {entry}</translation>
+    </message>
+    <message>
+        <source>{name}: {entry} cannot be read ({why})</source>
+        <translation>{name}：无法读取 {entry}（{why}）</translation>
+    </message>
+    <message>
+        <source>{name}: {entry} does not match its checksum</source>
+        <translation>{name}：{entry} 与其校验和不符</translation>
+    </message>
+    <message>
+        <source>the backup is damaged; nothing was restored</source>
+        <translation>备份已损坏；未恢复任何内容</translation>
+    </message>
+    <message>
+        <source>{name} holds {entry}, which its manifest does not list</source>
+        <translation>{name} 中含有清单未列出的 {entry}</translation>
+    </message>
+    <message>
+        <source>{entry} changed while it was restored</source>
+        <translation>{entry} 在恢复过程中发生了变化</translation>
+    </message>
+    <message>
+        <source>nothing was restored</source>
+        <translation>未恢复任何内容</translation>
+    </message>
+    <message>
+        <source>OkBot (process {pid}) is running on {path}</source>
+        <translation>OkBot（进程 {pid}）正在使用 {path}</translation>
+    </message>
+    <message>
+        <source>OkBot is running on {path}</source>
+        <translation>OkBot 正在使用 {path}</translation>
+    </message>
+    <message>
+        <source>close it first, or restore from Settings → Advanced inside the app; nothing was restored</source>
+        <translation>请先关闭它，或在应用内的“设置 → 高级”中恢复；未恢复任何内容</translation>
+    </message>
+    <message>
+        <source>{path} already holds data</source>
+        <translation>{path} 中已有数据</translation>
+    </message>
+    <message>
+        <source>add --replace to move it aside to a dated folder beside it first; nothing was restored</source>
+        <translation>加上 --replace 可先把它移到旁边一个带日期的文件夹；未恢复任何内容</translation>
+    </message>
+</context>
+<context>
     <name>chat_text</name>
     <message>
         <source>asked {member}</source>
@@ -2914,6 +3138,916 @@ Compression starts at {threshold} tokens.</source>
     <message>
         <source>{lead}: {error}</source>
         <translation>{lead}：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>cli</name>
+    <message>
+        <source>an assistant or squad id or name</source>
+        <translation>助手或小队的 id 或名称</translation>
+    </message>
+    <message>
+        <source>OkBot: desktop chat with assistants and squads.</source>
+        <translation>OkBot：与助手和小队对话的桌面应用。</translation>
+    </message>
+    <message>
+        <source>`okbot COMMAND --help` shows a command&apos;s arguments.
+Environment: OKBOT_HOME (data dir), OKBOT_BASE_URL, OKBOT_MODEL, OKBOT_API_KEY (each overrides the
+settings when set). Run `okbot` with no command to open the desktop app.</source>
+        <translation>`okbot COMMAND --help` 显示某个命令的参数。
+环境变量：OKBOT_HOME（数据目录）、OKBOT_BASE_URL、OKBOT_MODEL、OKBOT_API_KEY（设置后各自覆盖
+相应的设置）。不带命令运行 `okbot` 会打开桌面应用。</translation>
+    </message>
+    <message>
+        <source>show the version number and exit</source>
+        <translation>显示版本号并退出</translation>
+    </message>
+    <message>
+        <source>headless commands</source>
+        <translation>命令行命令</translation>
+    </message>
+    <message>
+        <source>send a message (or stdin) and stream the reply</source>
+        <translation>发送一条消息（或标准输入）并流式输出回复</translation>
+    </message>
+    <message>
+        <source>the message (default: read stdin)</source>
+        <translation>消息内容（默认：读取标准输入）</translation>
+    </message>
+    <message>
+        <source>run the last message&apos;s turn again</source>
+        <translation>重新运行最后一条消息的这一轮</translation>
+    </message>
+    <message>
+        <source>send the message as a new version of your message ID</source>
+        <translation>将消息作为你的消息 ID 的新版本发送</translation>
+    </message>
+    <message>
+        <source>a new version of the reply holding item ID (default: the last reply)</source>
+        <translation>为包含条目 ID 的回复生成新版本（默认：最后一条回复）</translation>
+    </message>
+    <message>
+        <source>attach a file to the message (text, code, Markdown, or an image for a vision model); repeatable</source>
+        <translation>为消息添加附件（文本、代码、Markdown，或供视觉模型使用的图片）；可重复</translation>
+    </message>
+    <message>
+        <source>emit events as JSON lines</source>
+        <translation>以 JSON 行输出事件</translation>
+    </message>
+    <message>
+        <source>print the model&apos;s reasoning (on stderr) and, for squads, each delegation and member reply</source>
+        <translation>输出模型的推理过程（在标准错误上），小队还会输出每次委派和成员回复</translation>
+    </message>
+    <message>
+        <source>print exactly what the model would see</source>
+        <translation>原样输出模型将看到的内容</translation>
+    </message>
+    <message>
+        <source>squads: that member&apos;s request instead of the captain&apos;s</source>
+        <translation>小队：显示该成员的请求，而不是队长的</translation>
+    </message>
+    <message>
+        <source>cut off at this user message (what the viewer shows)</source>
+        <translation>截止到这条用户消息（即查看器显示的内容）</translation>
+    </message>
+    <message>
+        <source>machine-readable output</source>
+        <translation>机器可读的输出</translation>
+    </message>
+    <message>
+        <source>do not cut long bodies</source>
+        <translation>不截断长内容</translation>
+    </message>
+    <message>
+        <source>with --at: the request as it was sent for that message (every block and item it held, its numbers)</source>
+        <translation>与 --at 一起使用：该消息实际发送时的请求（其中的每个块和条目及其数字）</translation>
+    </message>
+    <message>
+        <source>with --as-sent: attempt K of the turn (default: the reply&apos;s)</source>
+        <translation>与 --as-sent 一起使用：这一轮的第 K 次尝试（默认：回复所用的那次）</translation>
+    </message>
+    <message>
+        <source>with --as-sent: tool round R of that attempt</source>
+        <translation>与 --as-sent 一起使用：该次尝试的第 R 轮工具调用</translation>
+    </message>
+    <message>
+        <source>fold older items into the summary now</source>
+        <translation>立即把较早的条目压缩进摘要</translation>
+    </message>
+    <message>
+        <source>keep an assistant&apos;s persona and skills up now; its log; undo</source>
+        <translation>立即维护助手的人设和技能；查看其日志；撤销</translation>
+    </message>
+    <message>
+        <source>an assistant id or name</source>
+        <translation>助手的 id 或名称</translation>
+    </message>
+    <message>
+        <source>list the changes upkeep made (and undid)</source>
+        <translation>列出维护所做（及撤销）的更改</translation>
+    </message>
+    <message>
+        <source>undo change N of the log</source>
+        <translation>撤销日志中的第 N 项更改</translation>
+    </message>
+    <message>
+        <source>assistants and squads (id, name, kind)</source>
+        <translation>助手和小队（id、名称、类型）</translation>
+    </message>
+    <message>
+        <source>read or change settings (validated)</source>
+        <translation>读取或更改设置（会校验）</translation>
+    </message>
+    <message>
+        <source>print one setting, or all</source>
+        <translation>输出一项设置，或全部设置</translation>
+    </message>
+    <message>
+        <source>change a setting (validated)</source>
+        <translation>更改一项设置（会校验）</translation>
+    </message>
+    <message>
+        <source>back to the default</source>
+        <translation>恢复为默认值</translation>
+    </message>
+    <message>
+        <source>create an assistant or a squad</source>
+        <translation>创建助手或小队</translation>
+    </message>
+    <message>
+        <source>a new assistant</source>
+        <translation>新建助手</translation>
+    </message>
+    <message>
+        <source>SOUL.md to start from</source>
+        <translation>作为起点的 SOUL.md</translation>
+    </message>
+    <message>
+        <source>one-line role</source>
+        <translation>一句话角色</translation>
+    </message>
+    <message>
+        <source>its own model (default: provider.model)</source>
+        <translation>它自己的模型（默认：provider.model）</translation>
+    </message>
+    <message>
+        <source>a new squad of two or more assistants</source>
+        <translation>由两个或更多助手组成的新小队</translation>
+    </message>
+    <message>
+        <source>a member; give two or more</source>
+        <translation>一名成员；请给出两名或更多</translation>
+    </message>
+    <message>
+        <source>what the squad is for</source>
+        <translation>小队的用途</translation>
+    </message>
+    <message>
+        <source>move an assistant or squad to the trash</source>
+        <translation>将助手或小队移到回收站</translation>
+    </message>
+    <message>
+        <source>undo rm (TRASH_ID), or restore a backup (FILE.zip)</source>
+        <translation>撤销 rm（TRASH_ID），或恢复备份（FILE.zip）</translation>
+    </message>
+    <message>
+        <source>what is in the trash</source>
+        <translation>回收站中的内容</translation>
+    </message>
+    <message>
+        <source>the data dir</source>
+        <translation>数据目录</translation>
+    </message>
+    <message>
+        <source>cannot access {where}: {why}</source>
+        <translation>无法访问 {where}：{why}</translation>
+    </message>
+    <message>
+        <source>okbot: note: {text}</source>
+        <translation>okbot: 提示：{text}</translation>
+    </message>
+    <message>
+        <source>--attach goes with a new message</source>
+        <translation>--attach 只能用于新消息</translation>
+    </message>
+    <message>
+        <source>drop --retry, --edit or --regenerate</source>
+        <translation>请去掉 --retry、--edit 或 --regenerate</translation>
+    </message>
+    <message>
+        <source>no message given</source>
+        <translation>没有给出消息</translation>
+    </message>
+    <message>
+        <source>use -m TEXT or pipe the message on stdin</source>
+        <translation>请使用 -m TEXT，或通过标准输入传入消息</translation>
+    </message>
+    <message>
+        <source>--attempt and --round choose a request of --as-sent</source>
+        <translation>--attempt 和 --round 用于选择 --as-sent 的请求</translation>
+    </message>
+    <message>
+        <source>add --as-sent</source>
+        <translation>请加上 --as-sent</translation>
+    </message>
+    <message>
+        <source>--as-sent needs --at</source>
+        <translation>--as-sent 需要 --at</translation>
+    </message>
+    <message>
+        <source>give the id of the message you typed (--at ID)</source>
+        <translation>请给出你输入的那条消息的 id（--at ID）</translation>
+    </message>
+    <message>
+        <source>OkBot keeps the as-sent record of the captain&apos;s requests only</source>
+        <translation>OkBot 只保存队长请求的实际发送记录</translation>
+    </message>
+    <message>
+        <source>drop --member</source>
+        <translation>请去掉 --member</translation>
+    </message>
+    <message>
+        <source>no as-sent record for message #{id}</source>
+        <translation>消息 #{id} 没有实际发送记录</translation>
+    </message>
+    <message>
+        <source>it was sent before OkBot kept one, or never sent</source>
+        <translation>它是在 OkBot 开始保存记录之前发送的，或者从未发送</translation>
+    </message>
+    <message>
+        <source>{key} = {value} (default)</source>
+        <translation>{key} = {value}（默认值）</translation>
+    </message>
+    <message>
+        <source>cannot read SOUL file {path}: {why}</source>
+        <translation>无法读取 SOUL 文件 {path}：{why}</translation>
+    </message>
+    <message>
+        <source>created squad {id} ({name})</source>
+        <translation>已创建小队 {id}（{name}）</translation>
+    </message>
+    <message>
+        <source>created assistant {id} ({name})</source>
+        <translation>已创建助手 {id}（{name}）</translation>
+    </message>
+    <message>
+        <source>moved squad {id} ({name}) to the trash; undo with: okbot restore {trash_id}</source>
+        <translation>已将小队 {id}（{name}）移到回收站；撤销：okbot restore {trash_id}</translation>
+    </message>
+    <message>
+        <source>moved assistant {id} ({name}) to the trash; undo with: okbot restore {trash_id}</source>
+        <translation>已将助手 {id}（{name}）移到回收站；撤销：okbot restore {trash_id}</translation>
+    </message>
+    <message>
+        <source>squad {name} now has fewer than two members</source>
+        <translation>小队 {name} 现在的成员少于两名</translation>
+    </message>
+    <message>
+        <source>restored squad {id} ({name})</source>
+        <translation>已恢复小队 {id}（{name}）</translation>
+    </message>
+    <message>
+        <source>restored assistant {id} ({name})</source>
+        <translation>已恢复助手 {id}（{name}）</translation>
+    </message>
+</context>
+<context>
+    <name>cli_chat</name>
+    <message>
+        <source>okbot: {tool} needs approval and there is no terminal to ask; denied</source>
+        <translation>okbot: {tool} 需要批准，但没有终端可以询问；已拒绝</translation>
+    </message>
+    <message>
+        <source>{tool} of the MCP server {server}</source>
+        <translation>MCP 服务器 {server} 的 {tool}</translation>
+    </message>
+    <message>
+        <source>okbot: allow {what} with {args}? [y/N] </source>
+        <translation>okbot: 允许以 {args} 调用 {what} 吗？[y/N] </translation>
+    </message>
+    <message>
+        <source>→ asked {name}: {task}</source>
+        <translation>→ 已询问 {name}：{task}</translation>
+    </message>
+    <message>
+        <source>← {name}: {reply}</source>
+        <translation>← {name}：{reply}</translation>
+    </message>
+    <message>
+        <source>← {name} (failed): {reply}</source>
+        <translation>← {name}（失败）：{reply}</translation>
+    </message>
+    <message>
+        <source>thinking: </source>
+        <translation>思考：</translation>
+    </message>
+    <message>
+        <source>okbot: note: learnt #{id} {kind}: {summary} (okbot evolve --undo {id})</source>
+        <translation>okbot: 提示：已学到 #{id} {kind}：{summary}（okbot evolve --undo {id}）</translation>
+    </message>
+    <message>
+        <source>there is no reply to regenerate</source>
+        <translation>没有可重新生成的回复</translation>
+    </message>
+    <message>
+        <source>okbot: stopped; the reply so far is kept</source>
+        <translation>okbot: 已停止；已保留目前的回复</translation>
+    </message>
+    <message>
+        <source>okbot: note: memory wrap-up still running; it will catch up next time</source>
+        <translation>okbot: 提示：记忆整理仍在进行；下次会继续完成</translation>
+    </message>
+    <message>
+        <source>okbot: note: {text}</source>
+        <translation>okbot: 提示：{text}</translation>
+    </message>
+</context>
+<context>
+    <name>cli_evolve</name>
+    <message>
+        <source>{name} is a squad: only assistants have a persona and skills to keep up.</source>
+        <translation>{name} 是小队：只有助手才有需要维护的人设和技能。</translation>
+    </message>
+    <message>
+        <source>{name}: no changes yet.</source>
+        <translation>{name}：还没有更改。</translation>
+    </message>
+    <message>
+        <source>undid #{id} {kind}: {summary}</source>
+        <translation>已撤销 #{id} {kind}：{summary}</translation>
+    </message>
+    <message>
+        <source>okbot: note: upkeep is off for {name}; running it because you asked</source>
+        <translation>okbot: 提示：{name} 的维护已关闭；因你的要求而运行</translation>
+    </message>
+    <message>
+        <source>{name}: nothing new to learn from since the last upkeep.</source>
+        <translation>{name}：自上次维护以来没有可学习的新内容。</translation>
+    </message>
+    <message>
+        <source>nothing new; staged changes only</source>
+        <translation>没有新内容；仅有待应用的更改</translation>
+    </message>
+    <message>
+        <source>{name}: upkeep ran ({ran}): {proposed} proposed, {applied} applied, {refused} refused.</source>
+        <translation>{name}：已运行维护（{ran}）：提出 {proposed} 项，应用 {applied} 项，拒绝 {refused} 项。</translation>
+    </message>
+    <message>
+        <source>applied {change}</source>
+        <translation>已应用 {change}</translation>
+    </message>
+    <message>
+        <source>refused ({check}): {what} -- {reason}</source>
+        <translation>已拒绝（{check}）：{what} —— {reason}</translation>
+    </message>
+    <message>
+        <source>problem: {problem}</source>
+        <translation>问题：{problem}</translation>
+    </message>
+    <message>
+        <source> [undone {when}]</source>
+        <translation> [已于 {when} 撤销]</translation>
+    </message>
+    <message>
+        <source>#{id} {at} {kind}: {summary} (from {cited}: {why}){undone}</source>
+        <translation>#{id} {at} {kind}：{summary}（来自 {cited}：{why}）{undone}</translation>
+    </message>
+</context>
+<context>
+    <name>cli_export</name>
+    <message>
+        <source>write a chat as Markdown or JSON</source>
+        <translation>将对话导出为 Markdown 或 JSON</translation>
+    </message>
+    <message>
+        <source>Markdown reads like the chat (summaries, tool calls and reasoning folded; the versions on screen
+only). JSON is one object holding every record as it is on disk: the target&apos;s file, the summary file
+and every item of session.jsonl (every version). Without -o the export goes to stdout.</source>
+        <translation>Markdown 读起来和对话一样（摘要、工具调用和推理过程折叠；只含屏幕上显示的版本）。
+JSON 是一个对象，按磁盘上的原样保存每条记录：目标的文件、摘要文件
+以及 session.jsonl 的每个条目（所有版本）。不带 -o 时导出到标准输出。</translation>
+    </message>
+    <message>
+        <source>an assistant or squad id or name</source>
+        <translation>助手或小队的 id 或名称</translation>
+    </message>
+    <message>
+        <source>md (default) or json</source>
+        <translation>md（默认）或 json</translation>
+    </message>
+    <message>
+        <source>write to FILE (default: stdout)</source>
+        <translation>写入 FILE（默认：标准输出）</translation>
+    </message>
+    <message>
+        <source>replace FILE when it exists</source>
+        <translation>FILE 已存在时替换它</translation>
+    </message>
+    <message>
+        <source>write the whole data folder (never the API keys) to one zip</source>
+        <translation>将整个数据文件夹（绝不含 API 密钥）写入一个 zip</translation>
+    </message>
+    <message>
+        <source>The zip holds the whole data folder except the API keys (keys.json; the keyring is never read),
+the logs, the search index, the trash and lock files, with a manifest of every file&apos;s size and sha256.</source>
+        <translation>zip 中包含整个数据文件夹，但不含 API 密钥（keys.json；从不读取系统密钥环）、
+日志、搜索索引、回收站和锁文件，并附有列出每个文件大小和 sha256 的清单。</translation>
+    </message>
+    <message>
+        <source>replace FILE.zip when it exists</source>
+        <translation>FILE.zip 已存在时替换它</translation>
+    </message>
+    <message>
+        <source>a backup made by `okbot backup`, or a trash id</source>
+        <translation>由 `okbot backup` 生成的备份，或回收站 id</translation>
+    </message>
+    <message>
+        <source>backups: when the data folder holds data, move it aside to a dated folder beside it first</source>
+        <translation>备份：数据文件夹中已有数据时，先把它移到旁边一个带日期的文件夹</translation>
+    </message>
+    <message>
+        <source>--force goes with -o FILE</source>
+        <translation>--force 需要与 -o FILE 一起使用</translation>
+    </message>
+    <message>
+        <source>exported {n} item of {name} to {path}</source>
+        <translation>已将 {name} 的 {n} 个条目导出到 {path}</translation>
+    </message>
+    <message>
+        <source>exported {n} items of {name} to {path}</source>
+        <translation>已将 {name} 的 {n} 个条目导出到 {path}</translation>
+    </message>
+    <message>
+        <source>backed up {n} file ({size} bytes) to {path}</source>
+        <translation>已将 {n} 个文件（{size} 字节）备份到 {path}</translation>
+    </message>
+    <message>
+        <source>backed up {n} files ({size} bytes) to {path}</source>
+        <translation>已将 {n} 个文件（{size} 字节）备份到 {path}</translation>
+    </message>
+    <message>
+        <source>left out: {what}</source>
+        <translation>未包含：{what}</translation>
+    </message>
+    <message>
+        <source>--replace goes with a backup file</source>
+        <translation>--replace 只能用于备份文件</translation>
+    </message>
+    <message>
+        <source>no file {path}</source>
+        <translation>没有文件 {path}</translation>
+    </message>
+    <message>
+        <source>restored {n} file ({size} bytes) into {path}</source>
+        <translation>已将 {n} 个文件（{size} 字节）恢复到 {path}</translation>
+    </message>
+    <message>
+        <source>restored {n} files ({size} bytes) into {path}</source>
+        <translation>已将 {n} 个文件（{size} 字节）恢复到 {path}</translation>
+    </message>
+    <message>
+        <source>the data that was there is kept in {path}</source>
+        <translation>原有数据保存在 {path}</translation>
+    </message>
+    <message>
+        <source>API keys are never in a backup: set them again if this computer has none.</source>
+        <translation>备份中从不包含 API 密钥：如果这台电脑上没有，请重新设置。</translation>
+    </message>
+</context>
+<context>
+    <name>cli_import</name>
+    <message>
+        <source>bring assistants and chats over from the original (Electron) OkBot</source>
+        <translation>从原版（Electron）OkBot 迁移助手和对话</translation>
+    </message>
+    <message>
+        <source>the original&apos;s data dir (default: {path})</source>
+        <translation>原版的数据目录（默认：{path}）</translation>
+    </message>
+    <message>
+        <source>print the report as JSON</source>
+        <translation>以 JSON 输出报告</translation>
+    </message>
+</context>
+<context>
+    <name>cli_mcp</name>
+    <message>
+        <source>not started</source>
+        <translation>未启动</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>MCP servers whose tools assistants may use: add, list, rm, allow, approval</source>
+        <translation>助手可使用其工具的 MCP 服务器：add、list、rm、allow、approval</translation>
+    </message>
+    <message>
+        <source>add an MCP server (or replace one of that name)</source>
+        <translation>添加 MCP 服务器（或替换同名服务器）</translation>
+    </message>
+    <message>
+        <source>A local server: okbot mcp add NAME --command CMD [ARG...] [options]
+  or, when an argument of the command starts with &apos;-&apos;: okbot mcp add NAME [options] -- CMD ARG...
+  (everything after &apos;--&apos; is the command line). A remote one: okbot mcp add NAME --url URL [--header K=V]...
+The values of --env and --header are kept in the system keyring (or the private key file), never in
+settings.json. Adding a name that exists replaces that server.</source>
+        <translation>本地服务器：okbot mcp add NAME --command CMD [ARG...] [options]
+  或者，当命令的某个参数以“-”开头时：okbot mcp add NAME [options] -- CMD ARG...
+  （“--”之后的全部内容就是命令行）。远程服务器：okbot mcp add NAME --url URL [--header K=V]...
+--env 和 --header 的值保存在系统密钥环（或私有密钥文件）中，绝不写入
+settings.json。添加已存在的名称会替换该服务器。</translation>
+    </message>
+    <message>
+        <source>lower-case letters, digits, &apos;-&apos; or &apos;_&apos;; starts its tools&apos; names</source>
+        <translation>小写字母、数字、“-”或“_”；用作其工具名称的前缀</translation>
+    </message>
+    <message>
+        <source>the program that runs a local (stdio) server</source>
+        <translation>运行本地（stdio）服务器的程序</translation>
+    </message>
+    <message>
+        <source>its arguments (after &apos;--&apos;: the command and its arguments)</source>
+        <translation>它的参数（在“--”之后：命令及其参数）</translation>
+    </message>
+    <message>
+        <source>a remote (Streamable HTTP) server&apos;s address</source>
+        <translation>远程（Streamable HTTP）服务器的地址</translation>
+    </message>
+    <message>
+        <source>a variable set for a local server; repeatable</source>
+        <translation>为本地服务器设置的变量；可重复</translation>
+    </message>
+    <message>
+        <source>a header sent to a remote server; repeatable</source>
+        <translation>发送给远程服务器的请求头；可重复</translation>
+    </message>
+    <message>
+        <source>what a call of its tools needs (default: ask)</source>
+        <translation>调用其工具需要什么（默认：ask）</translation>
+    </message>
+    <message>
+        <source>an assistant that may use it; repeatable</source>
+        <translation>可使用它的助手；可重复</translation>
+    </message>
+    <message>
+        <source>the servers, their state (each is started, then stopped) and tools</source>
+        <translation>服务器、其状态（每个都会先启动再停止）和工具</translation>
+    </message>
+    <message>
+        <source>machine-readable output</source>
+        <translation>机器可读的输出</translation>
+    </message>
+    <message>
+        <source>start nothing: show the tools kept from the last time</source>
+        <translation>不启动任何服务器：显示上次保存的工具</translation>
+    </message>
+    <message>
+        <source>remove a server, its kept values, and every assistant&apos;s use of it</source>
+        <translation>移除服务器、其保存的值，以及所有助手对它的使用</translation>
+    </message>
+    <message>
+        <source>assistants that may use a server&apos;s tools</source>
+        <translation>允许助手使用某服务器的工具</translation>
+    </message>
+    <message>
+        <source>assistants that may no longer use a server&apos;s tools</source>
+        <translation>不再允许助手使用某服务器的工具</translation>
+    </message>
+    <message>
+        <source>an assistant id or name</source>
+        <translation>助手的 id 或名称</translation>
+    </message>
+    <message>
+        <source>what a call of a server&apos;s tools (or of one tool) needs</source>
+        <translation>调用某服务器的工具（或其中一个工具）需要什么</translation>
+    </message>
+    <message>
+        <source>that tool only (its name on the server)</source>
+        <translation>仅限该工具（它在服务器上的名称）</translation>
+    </message>
+    <message>
+        <source>okbot: note: {text}</source>
+        <translation>okbot: 提示：{text}</translation>
+    </message>
+    <message>
+        <source>replaced MCP server {name}: {where}  approval: {approval}</source>
+        <translation>已替换 MCP 服务器 {name}：{where}  批准：{approval}</translation>
+    </message>
+    <message>
+        <source>added MCP server {name}: {where}  approval: {approval}</source>
+        <translation>已添加 MCP 服务器 {name}：{where}  批准：{approval}</translation>
+    </message>
+    <message>
+        <source>the system keyring</source>
+        <translation>系统密钥环</translation>
+    </message>
+    <message>
+        <source>values of {names} kept in {where} (not in settings.json)</source>
+        <translation>{names} 的值保存在 {where}（不在 settings.json 中）</translation>
+    </message>
+    <message>
+        <source>{name} ({id}) may use {server}</source>
+        <translation>{name}（{id}）可以使用 {server}</translation>
+    </message>
+    <message>
+        <source>give either --command (a local server) or --url (a remote one), not both</source>
+        <translation>请给出 --command（本地服务器）或 --url（远程服务器）之一，不能同时给出</translation>
+    </message>
+    <message>
+        <source>a remote server takes no command line: {args} is left over</source>
+        <translation>远程服务器不接受命令行：多出了 {args}</translation>
+    </message>
+    <message>
+        <source>--env sets variables of a local server; a remote one takes --header</source>
+        <translation>--env 用于设置本地服务器的变量；远程服务器请用 --header</translation>
+    </message>
+    <message>
+        <source>give either --command CMD (a local server) or --url URL (a remote one)</source>
+        <translation>请给出 --command CMD（本地服务器）或 --url URL（远程服务器）</translation>
+    </message>
+    <message>
+        <source>or put the command line after &apos;--&apos;: okbot mcp add NAME -- CMD ARG...</source>
+        <translation>或把命令行放在“--”之后：okbot mcp add NAME -- CMD ARG...</translation>
+    </message>
+    <message>
+        <source>--header is sent to a remote server; a local one takes --env</source>
+        <translation>--header 发送给远程服务器；本地服务器请用 --env</translation>
+    </message>
+    <message>
+        <source>no MCP servers (add one: okbot mcp add NAME --command CMD | --url URL)</source>
+        <translation>没有 MCP 服务器（添加一个：okbot mcp add NAME --command CMD | --url URL）</translation>
+    </message>
+    <message>
+        <source>env: {names}</source>
+        <translation>环境变量：{names}</translation>
+    </message>
+    <message>
+        <source>headers: {names}</source>
+        <translation>请求头：{names}</translation>
+    </message>
+    <message>
+        <source>  approval: {approval} (except {exceptions})</source>
+        <translation>  批准：{approval}（例外：{exceptions}）</translation>
+    </message>
+    <message>
+        <source>  approval: {approval}</source>
+        <translation>  批准：{approval}</translation>
+    </message>
+    <message>
+        <source>none (okbot mcp allow {server} TARGET)</source>
+        <translation>无（okbot mcp allow {server} TARGET）</translation>
+    </message>
+    <message>
+        <source>  assistants: {names}</source>
+        <translation>  助手：{names}</translation>
+    </message>
+    <message>
+        <source>  state: {state}</source>
+        <translation>  状态：{state}</translation>
+    </message>
+    <message>
+        <source>    note: {note}</source>
+        <translation>    提示：{note}</translation>
+    </message>
+    <message>
+        <source>removed MCP server {name}</source>
+        <translation>已移除 MCP 服务器 {name}</translation>
+    </message>
+    <message>
+        <source>{name} ({id}) no longer uses {server}</source>
+        <translation>{name}（{id}）不再使用 {server}</translation>
+    </message>
+    <message>
+        <source>{name} ({id}) may not use {server}</source>
+        <translation>{name}（{id}）不可使用 {server}</translation>
+    </message>
+    <message>
+        <source>okbot: note: {server} did not list a tool {tool} (its tools: {tools})</source>
+        <translation>okbot: 提示：{server} 没有列出工具 {tool}（它的工具：{tools}）</translation>
+    </message>
+    <message>
+        <source>calls of {server}&apos;s tool {tool}: {approval}</source>
+        <translation>调用 {server} 的工具 {tool}：{approval}</translation>
+    </message>
+    <message>
+        <source>calls of {server}&apos;s tools: {approval}</source>
+        <translation>调用 {server} 的工具：{approval}</translation>
+    </message>
+    <message>
+        <source>{name} is a squad: its captain uses no MCP server; nothing was changed</source>
+        <translation>{name} 是小队：其队长不使用 MCP 服务器；未做任何更改</translation>
+    </message>
+    <message>
+        <source>allow each member instead: okbot mcp allow {server} MEMBER</source>
+        <translation>请改为允许每个成员：okbot mcp allow {server} MEMBER</translation>
+    </message>
+</context>
+<context>
+    <name>cli_provider</name>
+    <message>
+        <source>the OpenAI-compatible servers you use: add, list, rm, models</source>
+        <translation>你使用的 OpenAI 兼容服务器：add、list、rm、models</translation>
+    </message>
+    <message>
+        <source>add a provider (or change one of that name)</source>
+        <translation>添加服务商（或更改同名服务商）</translation>
+    </message>
+    <message>
+        <source>e.g. https://openrouter.ai/api/v1</source>
+        <translation>例如 https://openrouter.ai/api/v1</translation>
+    </message>
+    <message>
+        <source>the environment variable holding its key</source>
+        <translation>保存其密钥的环境变量</translation>
+    </message>
+    <message>
+        <source>where its key is read from (default: env, or keyring with --key-stdin)</source>
+        <translation>从哪里读取其密钥（默认：env；使用 --key-stdin 时为 keyring）</translation>
+    </message>
+    <message>
+        <source>read the key from stdin and keep it in the keyring</source>
+        <translation>从标准输入读取密钥并保存在密钥环中</translation>
+    </message>
+    <message>
+        <source>a model&apos;s context window on this provider (repeat for more)</source>
+        <translation>某模型在此服务商上的上下文窗口（可重复）</translation>
+    </message>
+    <message>
+        <source>the providers, where their keys are, their models if listed</source>
+        <translation>服务商、其密钥所在位置，以及已列出的模型</translation>
+    </message>
+    <message>
+        <source>remove a provider no assistant uses</source>
+        <translation>移除没有助手使用的服务商</translation>
+    </message>
+    <message>
+        <source>ask a provider&apos;s server for its models and remember them</source>
+        <translation>向服务商的服务器查询其模型并记下</translation>
+    </message>
+    <message>
+        <source>the model an assistant talks to: [PROVIDER/]MODEL, or &apos;&apos; for the default</source>
+        <translation>助手对话所用的模型：[PROVIDER/]MODEL，或用 &apos;&apos; 表示默认模型</translation>
+    </message>
+    <message>
+        <source>an assistant id or name</source>
+        <translation>助手的 id 或名称</translation>
+    </message>
+    <message>
+        <source>the model must not be empty</source>
+        <translation>模型不能为空</translation>
+    </message>
+    <message>
+        <source>okbot: note: no provider called {name} (the providers are: {known}); {ref} goes to the default provider as a model name</source>
+        <translation>okbot: 提示：没有名为 {name} 的服务商（现有服务商：{known}）；{ref} 将作为模型名称发往默认服务商</translation>
+    </message>
+    <message>
+        <source>okbot: note: provider {name} did not list {model} (run `okbot provider models {name}`)</source>
+        <translation>okbot: 提示：服务商 {name} 没有列出 {model}（运行 `okbot provider models {name}`）</translation>
+    </message>
+    <message>
+        <source>okbot: note: {text}</source>
+        <translation>okbot: 提示：{text}</translation>
+    </message>
+    <message>
+        <source> (default)</source>
+        <translation>（默认）</translation>
+    </message>
+    <message>
+        <source>  models: {models}</source>
+        <translation>  模型：{models}</translation>
+    </message>
+    <message>
+        <source>{name}{default}  {url}  key: {key}{models}</source>
+        <translation>{name}{default}  {url}  密钥：{key}{models}</translation>
+    </message>
+    <message>
+        <source>--key-stdin keeps the key in the keyring: use it with --key-source keyring</source>
+        <translation>--key-stdin 会把密钥保存在密钥环中：请与 --key-source keyring 一起使用</translation>
+    </message>
+    <message>
+        <source>--key-env names where the key is for --key-source env</source>
+        <translation>--key-env 指明 --key-source env 时密钥所在的位置</translation>
+    </message>
+    <message>
+        <source>the default provider&apos;s windows are set per model</source>
+        <translation>默认服务商的上下文窗口按模型设置</translation>
+    </message>
+    <message>
+        <source>no key on stdin; nothing was changed</source>
+        <translation>标准输入中没有密钥；未做任何更改</translation>
+    </message>
+    <message>
+        <source>key for {name} saved in {where}</source>
+        <translation>{name} 的密钥已保存在 {where}</translation>
+    </message>
+    <message>
+        <source>provider {name}: {url}, key: {key}</source>
+        <translation>服务商 {name}：{url}，密钥：{key}</translation>
+    </message>
+    <message>
+        <source>--window {why}</source>
+        <translation>--window {why}</translation>
+    </message>
+    <message>
+        <source>the default provider cannot be removed</source>
+        <translation>默认服务商不能移除</translation>
+    </message>
+    <message>
+        <source>change it with `okbot provider add default`</source>
+        <translation>请用 `okbot provider add default` 更改它</translation>
+    </message>
+    <message>
+        <source>provider {name} is in use by {users}; nothing was removed</source>
+        <translation>服务商 {name} 正被 {users} 使用；未移除任何内容</translation>
+    </message>
+    <message>
+        <source>give them another model first (`okbot set-model TARGET MODEL`)</source>
+        <translation>请先为它们换一个模型（`okbot set-model TARGET MODEL`）</translation>
+    </message>
+    <message>
+        <source>removed provider {name}</source>
+        <translation>已移除服务商 {name}</translation>
+    </message>
+    <message>
+        <source>{name} is a squad: its captain uses the default model (provider.model)</source>
+        <translation>{name} 是小队：其队长使用默认模型（provider.model）</translation>
+    </message>
+    <message>
+        <source>set each member&apos;s model instead</source>
+        <translation>请改为设置每个成员的模型</translation>
+    </message>
+    <message>
+        <source>{name} ({id}) uses {model}</source>
+        <translation>{name}（{id}）使用 {model}</translation>
+    </message>
+    <message>
+        <source>{name} ({id}) uses the default model</source>
+        <translation>{name}（{id}）使用默认模型</translation>
+    </message>
+</context>
+<context>
+    <name>cli_search</name>
+    <message>
+        <source>find words in every chat (the words together first, then newest first)</source>
+        <translation>在所有对话中搜索词语（词语连在一起的优先，其次按从新到旧）</translation>
+    </message>
+    <message>
+        <source>words (all must occur), &quot;a phrase&quot;, prefix*; Chinese substrings</source>
+        <translation>词语（须全部出现）、&quot;短语&quot;、前缀*；中文子串</translation>
+    </message>
+    <message>
+        <source>only this assistant or squad (id or name)</source>
+        <translation>仅限此助手或小队（id 或名称）</translation>
+    </message>
+    <message>
+        <source>at most N hits (default 50)</source>
+        <translation>最多 N 条结果（默认 50）</translation>
+    </message>
+    <message>
+        <source>machine-readable output</source>
+        <translation>机器可读的输出</translation>
+    </message>
+    <message>
+        <source>nothing to search for</source>
+        <translation>没有要搜索的内容</translation>
+    </message>
+    <message>
+        <source>give one or more words</source>
+        <translation>请给出一个或多个词语</translation>
+    </message>
+    <message>
+        <source>--limit must be at least 1</source>
+        <translation>--limit 至少为 1</translation>
+    </message>
+    <message>
+        <source>okbot: note: {why}; results may miss the newest items</source>
+        <translation>okbot: 提示：{why}；结果可能不含最新的条目</translation>
+    </message>
+    <message>
+        <source> (earlier version)</source>
+        <translation>（较早版本）</translation>
+    </message>
+    <message>
+        <source>no matches</source>
+        <translation>没有匹配结果</translation>
+    </message>
+    <message>
+        <source>indexing chats: {percent}% of {size} MB</source>
+        <translation>正在为对话建立索引：{size} MB 中的 {percent}%</translation>
     </message>
 </context>
 <context>
@@ -2987,6 +4121,261 @@ Compression starts at {threshold} tokens.</source>
     </message>
 </context>
 <context>
+    <name>datalock</name>
+    <message>
+        <source>the disk is full: free some space and try again</source>
+        <translation>磁盘已满：请释放一些空间后重试</translation>
+    </message>
+    <message>
+        <source>the file is as large as the system allows: free some space and try again</source>
+        <translation>文件已达到系统允许的最大大小：请释放一些空间后重试</translation>
+    </message>
+    <message>
+        <source>the disk is read-only</source>
+        <translation>磁盘为只读</translation>
+    </message>
+    <message>
+        <source>check that OkBot may write to this folder</source>
+        <translation>请确认 OkBot 有权写入此文件夹</translation>
+    </message>
+    <message>
+        <source>the disk quota is used up: free some space and try again</source>
+        <translation>磁盘配额已用完：请释放一些空间后重试</translation>
+    </message>
+    <message>
+        <source>check that the disk is not full and the file is readable</source>
+        <translation>请确认磁盘未满且文件可读</translation>
+    </message>
+    <message>
+        <source>Cannot use {path}: {why}</source>
+        <translation>无法使用 {path}：{why}</translation>
+    </message>
+</context>
+<context>
+    <name>errors</name>
+    <message>
+        <source>{message} ({hint})</source>
+        <translation>{message}（{hint}）</translation>
+    </message>
+</context>
+<context>
+    <name>export</name>
+    <message>
+        <source>Earlier messages were summarized</source>
+        <translation>较早的消息已压缩为摘要</translation>
+    </message>
+    <message>
+        <source>Captain</source>
+        <translation>队长</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>Reasoning</source>
+        <translation>推理过程</translation>
+    </message>
+    <message>
+        <source>Members: {names}</source>
+        <translation>成员：{names}</translation>
+    </message>
+    <message>
+        <source>Messages were edited or regenerated: only the versions on screen are exported.</source>
+        <translation>有消息被编辑或重新生成过：只导出屏幕上显示的版本。</translation>
+    </message>
+    <message>
+        <source>Squad chat · {n} item{span} · exported {when}</source>
+        <translation>小队对话 · {n} 个条目{span} · 导出于 {when}</translation>
+    </message>
+    <message>
+        <source>Squad chat · {n} items{span} · exported {when}</source>
+        <translation>小队对话 · {n} 个条目{span} · 导出于 {when}</translation>
+    </message>
+    <message>
+        <source>Assistant chat · {n} item{span} · exported {when}</source>
+        <translation>助手对话 · {n} 个条目{span} · 导出于 {when}</translation>
+    </message>
+    <message>
+        <source>Assistant chat · {n} items{span} · exported {when}</source>
+        <translation>助手对话 · {n} 个条目{span} · 导出于 {when}</translation>
+    </message>
+    <message>
+        <source> ({n} item above)</source>
+        <translation>（上方 {n} 个条目）</translation>
+    </message>
+    <message>
+        <source> ({n} items above)</source>
+        <translation>（上方 {n} 个条目）</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>unknown export format {format}</source>
+        <translation>未知的导出格式 {format}</translation>
+    </message>
+    <message>
+        <source>use md or json</source>
+        <translation>请使用 md 或 json</translation>
+    </message>
+    <message>
+        <source>{path} exists</source>
+        <translation>{path} 已存在</translation>
+    </message>
+    <message>
+        <source>choose another file, or add --force to replace it</source>
+        <translation>请选择其他文件，或加上 --force 替换它</translation>
+    </message>
+    <message>
+        <source>no folder {path}</source>
+        <translation>没有文件夹 {path}</translation>
+    </message>
+</context>
+<context>
+    <name>import_okbot</name>
+    <message>
+        <source>{name} is not valid JSON ({why}); not imported</source>
+        <translation>{name} 不是有效的 JSON（{why}）；未导入</translation>
+    </message>
+    <message>
+        <source>No data of the original OkBot at {path} (no bots.json or squads.json there).</source>
+        <translation>{path} 中没有原版 OkBot 的数据（那里没有 bots.json 或 squads.json）。</translation>
+    </message>
+    <message>
+        <source>give the folder that holds bots.json, usually ~/.okbot</source>
+        <translation>请给出包含 bots.json 的文件夹，通常是 ~/.okbot</translation>
+    </message>
+    <message>
+        <source>a bots.json entry without a usable id was skipped: {entry}</source>
+        <translation>已跳过 bots.json 中一个没有可用 id 的条目：{entry}</translation>
+    </message>
+    <message>
+        <source>{folder}/ is not in bots.json (the original does not list it either); not imported</source>
+        <translation>{folder}/ 不在 bots.json 中（原版也没有列出它）；未导入</translation>
+    </message>
+    <message>
+        <source>a squads.json entry without a usable id was skipped: {entry}</source>
+        <translation>已跳过 squads.json 中一个没有可用 id 的条目：{entry}</translation>
+    </message>
+    <message>
+        <source>its provider {provider} is not carried over (set providers in Settings)</source>
+        <translation>其服务商 {provider} 未迁移（请在设置中配置服务商）</translation>
+    </message>
+    <message>
+        <source>no AGENTS.md: the new assistant has the default SOUL.md</source>
+        <translation>没有 AGENTS.md：新助手使用默认的 SOUL.md</translation>
+    </message>
+    <message>
+        <source>member {id} was not imported, so it is not in the squad</source>
+        <translation>成员 {id} 未导入，因此不在小队中</translation>
+    </message>
+    <message>
+        <source>its model {model} is not carried over (a squad here uses its captain&apos;s)</source>
+        <translation>其模型 {model} 未迁移（这里的小队使用其队长的模型）</translation>
+    </message>
+    <message>
+        <source>resources/ (generated images and media) was not copied; it stays at {path}</source>
+        <translation>resources/（生成的图片和媒体）未复制；仍在 {path}</translation>
+    </message>
+    <message>
+        <source>schedules.json (timed wakeups) is not imported: OkBot here has no scheduled jobs</source>
+        <translation>schedules.json（定时唤醒）未导入：这里的 OkBot 没有定时任务</translation>
+    </message>
+    <message>
+        <source>torn last line</source>
+        <translation>最后一行不完整</translation>
+    </message>
+    <message>
+        <source>not JSON</source>
+        <translation>不是 JSON</translation>
+    </message>
+    <message>
+        <source>not a session record</source>
+        <translation>不是会话记录</translation>
+    </message>
+    <message>
+        <source>{n} attachment: its file was not copied; the path stays in the text</source>
+        <translation>{n} 个附件：其文件未复制；路径保留在文本中</translation>
+    </message>
+    <message>
+        <source>{n} attachments: their files were not copied; the paths stay in the text</source>
+        <translation>{n} 个附件：其文件未复制；路径保留在文本中</translation>
+    </message>
+    <message>
+        <source>text kept, coverage not found (the model sees the summary and the whole chat)</source>
+        <translation>已保留文本，但找不到覆盖范围（模型会看到摘要和整个对话）</translation>
+    </message>
+    <message>
+        <source>text kept, covering nothing imported</source>
+        <translation>已保留文本，未覆盖任何导入的内容</translation>
+    </message>
+    <message>
+        <source>imported (covers through item {id})</source>
+        <translation>已导入（覆盖到条目 {id}）</translation>
+    </message>
+    <message>
+        <source>not imported: {why}</source>
+        <translation>未导入：{why}</translation>
+    </message>
+    <message>
+        <source>skill folder {name} has no SKILL.md; not imported</source>
+        <translation>技能文件夹 {name} 中没有 SKILL.md；未导入</translation>
+    </message>
+    <message>
+        <source>skill {name}: {file} is over 4 MB; not copied</source>
+        <translation>技能 {name}：{file} 超过 4 MB；未复制</translation>
+    </message>
+    <message>
+        <source>skill {name}: {problem}</source>
+        <translation>技能 {name}：{problem}</translation>
+    </message>
+    <message>
+        <source>{name} line {n} is not JSON; skipped</source>
+        <translation>{name} 第 {n} 行不是 JSON；已跳过</translation>
+    </message>
+    <message>
+        <source>memory {id} not imported: {why}</source>
+        <translation>记忆 {id} 未导入：{why}</translation>
+    </message>
+    <message>
+        <source>settings: its default model {model} at {url} is not applied; set it in Settings → Models or with `okbot provider`</source>
+        <translation>设置：其默认模型 {model}（位于 {url}）未应用；请在“设置 → 模型”中或用 `okbot provider` 设置</translation>
+    </message>
+    <message>
+        <source>settings: API keys are never imported; enter them again here</source>
+        <translation>设置：API 密钥从不导入；请在这里重新输入</translation>
+    </message>
+    <message>
+        <source>settings: {key} is not mapped</source>
+        <translation>设置：{key} 没有对应项</translation>
+    </message>
+</context>
+<context>
+    <name>index</name>
+    <message>
+        <source>search needs SQLite&apos;s full-text index (FTS5), which this Python&apos;s SQLite {version} lacks ({why})</source>
+        <translation>搜索需要 SQLite 的全文索引（FTS5），而此 Python 的 SQLite {version} 不支持（{why}）</translation>
+    </message>
+    <message>
+        <source>use a Python whose sqlite3 module has FTS5 (python.org and most distributions do)</source>
+        <translation>请使用 sqlite3 模块支持 FTS5 的 Python（python.org 和大多数发行版的都支持）</translation>
+    </message>
+    <message>
+        <source>another OkBot is updating the search index</source>
+        <translation>另一个 OkBot 正在更新搜索索引</translation>
+    </message>
+    <message>
+        <source>the search index cannot be read ({why})</source>
+        <translation>无法读取搜索索引（{why}）</translation>
+    </message>
+    <message>
+        <source>catching up rebuilds it</source>
+        <translation>更新索引时会重建它</translation>
+    </message>
+</context>
+<context>
     <name>mcp</name>
     <message>
         <source>MCP server name {name} is not allowed</source>
@@ -3055,6 +4444,29 @@ Compression starts at {threshold} tokens.</source>
     <message>
         <source>{spec}: expected NAME=VALUE for a header, e.g. {example}</source>
         <translation>{spec}：请求头应写作 NAME=VALUE，例如 {example}</translation>
+    </message>
+</context>
+<context>
+    <name>migrations</name>
+    <message>
+        <source>change it</source>
+        <translation>更改它</translation>
+    </message>
+    <message>
+        <source>{name} was written by a newer version of OkBot (file format {version}; this one reads up to {current}), so it is read-only here: OkBot did not {action} and left the file untouched</source>
+        <translation>{name} 由更新版本的 OkBot 写入（文件格式 {version}；此版本最多读取 {current}），因此在这里是只读的：OkBot 没有 {action}，文件保持原样</translation>
+    </message>
+    <message>
+        <source>update OkBot to change it</source>
+        <translation>更新 OkBot 后才能更改它</translation>
+    </message>
+    <message>
+        <source>{name} was written by a newer version of OkBot (file format {version}; this one reads up to {current}); it is opened read-only and will not be changed</source>
+        <translation>{name} 由更新版本的 OkBot 写入（文件格式 {version}；此版本最多读取 {current}）；它以只读方式打开，不会被更改</translation>
+    </message>
+    <message>
+        <source>Could not save {path}: {why}; nothing was changed.</source>
+        <translation>无法保存 {path}：{why}；未做任何更改。</translation>
     </message>
 </context>
 <context>
@@ -3276,6 +4688,13 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>description</source>
         <translation>描述</translation>
+    </message>
+</context>
+<context>
+    <name>records</name>
+    <message>
+        <source>tool call {id} had no result; the app&apos;s note stands in for it</source>
+        <translation>工具调用 {id} 没有结果；由应用的说明代替</translation>
     </message>
 </context>
 <context>
@@ -3611,6 +5030,89 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     </message>
 </context>
 <context>
+    <name>report</name>
+    <message>
+        <source>imported before, but that import was cut short: move it to the trash and run again</source>
+        <translation>之前已导入，但那次导入中断了：请将它移到回收站后重新运行</translation>
+    </message>
+    <message>
+        <source>tool result without its call</source>
+        <translation>缺少对应调用的工具结果</translation>
+    </message>
+    <message>
+        <source>imported</source>
+        <translation>已导入</translation>
+    </message>
+    <message>
+        <source>already imported</source>
+        <translation>已导入过</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Imported from {path}:</source>
+        <translation>从 {path} 导入：</translation>
+    </message>
+    <message>
+        <source>- squad {name} ({id})</source>
+        <translation>- 小队 {name}（{id}）</translation>
+    </message>
+    <message>
+        <source>- assistant {name} ({id})</source>
+        <translation>- 助手 {name}（{id}）</translation>
+    </message>
+    <message>
+        <source>{head}: {status} as {id}</source>
+        <translation>{head}：{status}（现为 {id}）</translation>
+    </message>
+    <message>
+        <source>{head} -&gt; {id}: {items} items, summary {summary}, {skills} skills, {memories} memories</source>
+        <translation>{head} -&gt; {id}：{items} 个条目，摘要：{summary}，{skills} 个技能，{memories} 条记忆</translation>
+    </message>
+    <message>
+        <source>    skipped line {n}: {reason}</source>
+        <translation>    已跳过第 {n} 行：{reason}</translation>
+    </message>
+    <message>
+        <source>    … and {n} more skipped line (--json lists them all)</source>
+        <translation>    ……另有 {n} 行被跳过（--json 会全部列出）</translation>
+    </message>
+    <message>
+        <source>    … and {n} more skipped lines (--json lists them all)</source>
+        <translation>    ……另有 {n} 行被跳过（--json 会全部列出）</translation>
+    </message>
+    <message>
+        <source>    not imported: {n} {kind} item</source>
+        <translation>    未导入：{kind}，{n} 个</translation>
+    </message>
+    <message>
+        <source>    not imported: {n} {kind} items</source>
+        <translation>    未导入：{kind}，{n} 个</translation>
+    </message>
+    <message>
+        <source>    note: {note}</source>
+        <translation>    提示：{note}</translation>
+    </message>
+    <message>
+        <source>- no assistants or squads found</source>
+        <translation>- 没有找到助手或小队</translation>
+    </message>
+    <message>
+        <source>Global memories: {n}</source>
+        <translation>全局记忆：{n}</translation>
+    </message>
+    <message>
+        <source>Not imported: {what}</source>
+        <translation>未导入：{what}</translation>
+    </message>
+</context>
+<context>
     <name>roster</name>
     <message>
         <source>Captain</source>
@@ -3731,26 +5233,6 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>文本</translation>
     </message>
     <message>
-        <source>on or off</source>
-        <comment>what follows “must be”</comment>
-        <translation>是开或关</translation>
-    </message>
-    <message>
-        <source>a whole number</source>
-        <comment>what follows “must be”</comment>
-        <translation>是整数</translation>
-    </message>
-    <message>
-        <source>a number</source>
-        <comment>what follows “must be”</comment>
-        <translation>是数字</translation>
-    </message>
-    <message>
-        <source>text</source>
-        <comment>what follows “must be”</comment>
-        <translation>是文本</translation>
-    </message>
-    <message>
         <source>one of {choices}</source>
         <translation>以下之一：{choices}</translation>
     </message>
@@ -3861,6 +5343,25 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>unknown setting {key}</source>
         <translation>未知的设置 {key}</translation>
+    </message>
+</context>
+<context>
+    <name>schema_must_be</name>
+    <message>
+        <source>on or off</source>
+        <translation>是开或关</translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <translation>是整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>是数字</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>是文本</translation>
     </message>
 </context>
 <context>
