@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from okbot import i18n
 from okbot.llm.openai_backend import SHARED_CAPABILITIES
 from tests.helpers.fake_openai import FakeOpenAIServer
 
@@ -28,7 +29,17 @@ def okbot_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for var in ("OKBOT_BASE_URL", "OKBOT_MODEL", "OKBOT_API_KEY", "OPENAI_API_KEY"):
         monkeypatch.delenv(var, raising=False)
     SHARED_CAPABILITIES.clear()  # fake servers reuse ports: what one refused must not leak into the next
+    # English unless a test asks otherwise, whatever the developer's locale ("system" follows LANGUAGE/LANG)
+    monkeypatch.setenv("LANGUAGE", "en")
     return home
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """A test that switched the language (and failed before switching back) leaves the next one in English."""
+    yield
+    if i18n.language() != i18n.SOURCE_LANGUAGE:
+        i18n.set_language(i18n.SOURCE_LANGUAGE)
 
 
 @pytest.fixture

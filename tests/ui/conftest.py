@@ -6,9 +6,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from okbot import i18n
 from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
 from okbot.ui.app_context import AppContext
+from okbot.ui.translation import apply_language
 from tests.helpers.env import settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer
 from tests.helpers.keyrings import no_keyring, system_keyring
@@ -19,10 +21,12 @@ KEYLESS = pytest.mark.usefixtures("no_system_keyring")
 
 
 @pytest.fixture(autouse=True)
-def _application(qapp: object) -> object:
+def _application(qapp: object) -> Iterator[object]:
     """Every UI test runs with the QApplication up: a QFont or a QTextDocument made without one aborts the
-    process, and which test a worker runs first is not fixed."""
-    return qapp
+    process, and which test a worker runs first is not fixed. A test that switched the UI's language leaves
+    the next one in English, translators removed."""
+    yield qapp
+    apply_language(i18n.SOURCE_LANGUAGE)  # cheap in English: nothing to read
 
 
 @pytest.fixture
