@@ -224,12 +224,20 @@ def _entry_from_obj(obj: dict[str, Any], scope: str, where: str, issues: list[st
         try:
             return check(obj[name])
         except OkBotError:
-            issues.append(f"{where}: bad {name!r} value {obj[name]!r} ignored")
+            issues.append(
+                translate("store", "{where}: bad {name} value {value} ignored").format(
+                    where=where, name=repr(name), value=repr(obj[name])
+                )
+            )
             return default
 
     expires = obj.get("expires")
     if expires is not None and not isinstance(expires, str):
-        issues.append(f"{where}: bad 'expires' value {expires!r}; the entry is treated as expired")
+        issues.append(
+            translate("store", "{where}: bad 'expires' value {value}; the entry is treated as expired").format(
+                where=where, value=repr(expires)
+            )
+        )
         expires = "invalid"
     return MemoryEntry(
         id=obj["id"],
@@ -255,13 +263,19 @@ def _parse(data: bytes, scope: str, name: str) -> _Loaded:
     for number, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
-        where = f"{name} line {number}"
+        where = translate("store", "{file} line {number}").format(file=name, number=number)
         torn = number == len(lines) and not data.endswith(b"\n")
         try:
             obj = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
-            why = "incomplete last line (torn write?)" if torn else "not valid JSON"
-            loaded.problems.append(f"{where}: {why}; kept aside in {name}.bad")
+            why = (
+                translate("store", "incomplete last line (torn write?)")
+                if torn
+                else translate("store", "not valid JSON")
+            )
+            loaded.problems.append(
+                translate("store", "{where}: {why}; kept aside in {file}.bad").format(where=where, why=why, file=name)
+            )
             loaded.bad_lines.append(raw)
             continue
         if isinstance(obj, dict) and "okbot" in obj and "text" not in obj:
@@ -271,31 +285,40 @@ def _parse(data: bytes, scope: str, name: str) -> _Loaded:
                 loaded.problems.append(f"{where}: {migrations.newer_message(name, version, 'memories')}")
             elif obj.get("okbot") != "memories" or not isinstance(version, int) or version < 0:
                 loaded.version = FILE_VERSION
-                loaded.problems.append(f"{where}: header {obj!r} is not a version this OkBot knows; read anyway")
+                loaded.problems.append(
+                    translate(
+                        "store", "{where}: header {header} is not a version this OkBot knows; read anyway"
+                    ).format(where=where, header=repr(obj))
+                )
             else:
                 loaded.version = version
             continue
         why = ""
         if not isinstance(obj, dict):
-            why = "not a JSON object"
+            why = translate("store", "not a JSON object")
         elif not isinstance(obj.get("text"), str) or not obj["text"].strip():
-            why = "no 'text'"
+            why = translate("store", "no 'text'")
         elif "id" not in obj:
             # A line added by hand without an id gets a stable one (same line, same id on every read).
             obj["id"] = "m-" + hashlib.sha256(raw.strip()).hexdigest()[:8]
         elif not isinstance(obj["id"], str) or not obj["id"].strip():
-            why = "bad 'id'"
+            why = translate("store", "bad 'id'")
         if not why and obj["id"] in seen:
-            why = f"duplicate id {obj['id']!r}"
+            why = translate("store", "duplicate id {id}").format(id=repr(obj["id"]))
         if why:
-            loaded.problems.append(f"{where}: {why}; kept aside in {name}.bad")
+            loaded.problems.append(
+                translate("store", "{where}: {why}; kept aside in {file}.bad").format(where=where, why=why, file=name)
+            )
             loaded.bad_lines.append(raw)
             continue
         issues: list[str] = []
         entry = _entry_from_obj(obj, scope, where, issues)
         if issues:
             # The entry loads with defaults; the original line is kept aside so no value is lost.
-            loaded.problems.extend(f"{issue} (original line kept in {name}.bad)" for issue in issues)
+            loaded.problems.extend(
+                translate("store", "{issue} (original line kept in {file}.bad)").format(issue=issue, file=name)
+                for issue in issues
+            )
             loaded.bad_lines.append(raw)
         seen.add(entry.id)
         loaded.entries.append(entry)
