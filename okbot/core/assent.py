@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from okbot.core.items import now_iso
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage import migrations, paths
 from okbot.storage.atomic import atomic_write_bytes, to_utf8
 from okbot.storage.datalock import AppendLog, storage_error
@@ -100,17 +101,27 @@ class AsSentRequest:
         return value
 
     def outcome(self) -> str:
-        """In words, how this request ended."""
+        """In words, how this request ended (English; each marked for :meth:`label`)."""
         if self.produced_reply:
-            return "produced the reply"
+            return QT_TRANSLATE_NOOP("assent", "produced the reply")
         if self.status == "complete":
-            return "asked for tools"
-        return {"interrupted": "interrupted", "error": "failed"}.get(self.status or "", "no reply recorded")
+            return QT_TRANSLATE_NOOP("assent", "asked for tools")
+        if self.status == "interrupted":
+            return QT_TRANSLATE_NOOP("assent", "interrupted")
+        if self.status == "error":
+            return QT_TRANSLATE_NOOP("assent", "failed")
+        return QT_TRANSLATE_NOOP("assent", "no reply recorded")
 
     def label(self) -> str:
-        """``Attempt 2 of 2 — produced the reply · round 1 of 3``: how the View-context window offers it."""
-        where = f"round {self.round_in_attempt} of {self.rounds}"
-        return f"Attempt {self.attempt} of {self.attempts} — {self.outcome()} · {where}"
+        """``Attempt 2 of 2 — produced the reply · round 1 of 3``: how the View-context window offers it
+        (in the user's language; :meth:`outcome` stays English, a value of the JSON export)."""
+        return translate("assent", "Attempt {attempt} of {attempts} — {outcome} · round {round} of {rounds}").format(
+            attempt=self.attempt,
+            attempts=self.attempts,
+            outcome=translate("assent", self.outcome()),
+            round=self.round_in_attempt,
+            rounds=self.rounds,
+        )
 
 
 def _digest(text: str) -> str:

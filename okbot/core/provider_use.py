@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from okbot.config.providers import split_ref
+from okbot.i18n import translate
 
 
 def provider_users(settings: Any, workspace: Any, name: str) -> list[str]:
@@ -22,5 +23,5 @@ def provider_users(settings: Any, workspace: Any, name: str) -> list[str]:
             users.append(f"{target.name} ({target.id})")
     summarizer = settings.get("contextCompression.summarizerModel")
     if summarizer and split_ref(summarizer, known)[0] == name:
-        users.append("the setting contextCompression.summarizerModel")
+        users.append(translate("provider_use", "the setting {key}").format(key="contextCompression.summarizerModel"))
     return users

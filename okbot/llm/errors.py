@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import openai
 
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.llm.keys import redact
 from okbot.storage.errors import OkBotError
 
@@ -31,6 +32,8 @@ class ProviderError(OkBotError):
     whether trying again may help; ``status`` is the HTTP status when there was one;
     ``retry_after`` the server's requested wait in seconds; ``detail`` the server's own message
     (redacted), used to recognise capability problems such as an unsupported parameter.
+    ``message`` is in the user's language; ``english`` is the same text in English, for any place
+    that writes the failure where the model reads it (a squad member's failure note to its captain).
     """
 
     def __init__(
@@ -43,8 +46,10 @@ class ProviderError(OkBotError):
         retry_after: float | None = None,
         detail: str = "",
         hint: str = "",
+        english: str = "",
     ) -> None:
         super().__init__(message, hint=hint)
+        self.english = english or message
         self.kind = kind
         self.retryable = retryable
         self.status = status
@@ -118,48 +123,120 @@ class NoKey(Exception):
 class _Rule:
     kind: str
     retryable: bool
-    message: str  # str.format fields: status, detail, model, host, seconds
+    message: str  # English, marked for translation; str.format fields: status, detail, model, host, seconds…
 
-
-_CHECK_MODELS = "Check the model name and the base URL in Settings → Models."
 
 STATUS_RULES: dict[int, _Rule] = {
-    400: _Rule("bad_request", False, "The server refused the request (400): {detail}"),
-    401: _Rule("auth", False, "The API key was refused (401). Check the key in Settings → Models."),
-    403: _Rule("forbidden", False, "The server denied access (403): {detail} Check that the key may use this model."),
-    404: _Rule("not_found", False, "The model {model} was not found on this server (404). " + _CHECK_MODELS),
-    408: _Rule("timeout", True, "The server timed out waiting for the request (408)."),
-    409: _Rule("conflict", True, "The server reported a conflict (409)."),
+    400: _Rule("bad_request", False, QT_TRANSLATE_NOOP("errors", "The server refused the request (400): {detail}")),
+    401: _Rule(
+        "auth", False, QT_TRANSLATE_NOOP("errors", "The API key was refused (401). Check the key in Settings → Models.")
+    ),
+    403: _Rule(
+        "forbidden",
+        False,
+        QT_TRANSLATE_NOOP("errors", "The server denied access (403): {detail} Check that the key may use this model."),
+    ),
+    404: _Rule(
+        "not_found",
+        False,
+        QT_TRANSLATE_NOOP(
+            "errors",
+            "The model {model} was not found on this server (404). "
+            "Check the model name and the base URL in Settings → Models.",
+        ),
+    ),
+    408: _Rule("timeout", True, QT_TRANSLATE_NOOP("errors", "The server timed out waiting for the request (408).")),
+    409: _Rule("conflict", True, QT_TRANSLATE_NOOP("errors", "The server reported a conflict (409).")),
     413: _Rule(
         "too_large",
         False,
-        "The request is too large for this server (413). Compress the conversation or "
-        "choose a model with a larger context window.",
+        QT_TRANSLATE_NOOP(
+            "errors",
+            "The request is too large for this server (413). Compress the conversation or "
+            "choose a model with a larger context window.",
+        ),
     ),
-    422: _Rule("bad_request", False, "The server could not process the request (422): {detail}"),
-    429: _Rule("rate_limit", True, "The server is rate limiting requests (429)."),
+    422: _Rule(
+        "bad_request", False, QT_TRANSLATE_NOOP("errors", "The server could not process the request (422): {detail}")
+    ),
+    429: _Rule("rate_limit", True, QT_TRANSLATE_NOOP("errors", "The server is rate limiting requests (429).")),
 }
-SERVER_ERROR_RULE = _Rule("server", True, "The server had an internal error ({status}).")
-OTHER_STATUS_RULE = _Rule("http", False, "The server answered with an error ({status}): {detail}")
-QUOTA_RULE = _Rule("quota", False, "The account has no quota left (429). Check the plan or billing of this API key.")
-NOT_FOUND_NO_MODEL_RULE = _Rule("not_found", False, "The server has no such endpoint (404). " + _CHECK_MODELS)
+SERVER_ERROR_RULE = _Rule("server", True, QT_TRANSLATE_NOOP("errors", "The server had an internal error ({status})."))
+OTHER_STATUS_RULE = _Rule(
+    "http", False, QT_TRANSLATE_NOOP("errors", "The server answered with an error ({status}): {detail}")
+)
+QUOTA_RULE = _Rule(
+    "quota",
+    False,
+    QT_TRANSLATE_NOOP("errors", "The account has no quota left (429). Check the plan or billing of this API key."),
+)
+NOT_FOUND_NO_MODEL_RULE = _Rule(
+    "not_found",
+    False,
+    QT_TRANSLATE_NOOP(
+        "errors", "The server has no such endpoint (404). Check the model name and the base URL in Settings → Models."
+    ),
+)
 
 EXCEPTION_RULES: dict[str, _Rule] = {
-    "timeout": _Rule("timeout", True, "The server did not answer in time."),
+    "timeout": _Rule("timeout", True, QT_TRANSLATE_NOOP("errors", "The server did not answer in time.")),
     "connection": _Rule(
-        "connection", True, "Could not reach the server{host}. Check the base URL and the network connection."
+        "connection",
+        True,
+        QT_TRANSLATE_NOOP("errors", "Could not reach the server. Check the base URL and the network connection."),
     ),
-    "cut": _Rule("cut", True, "The connection dropped mid-reply."),
-    "malformed": _Rule("malformed", False, "The server sent a reply OkBot could not read."),
-    "too_long": _Rule("timeout", False, "The reply went on for more than {seconds} seconds and was stopped."),
-    "too_big": _Rule("too_big", False, "The reply grew past {chars} characters and was stopped (kept up to there)."),
+    "connection_at": _Rule(
+        "connection",
+        True,
+        QT_TRANSLATE_NOOP(
+            "errors", "Could not reach the server at {host}. Check the base URL and the network connection."
+        ),
+    ),
+    "cut": _Rule("cut", True, QT_TRANSLATE_NOOP("errors", "The connection dropped mid-reply.")),
+    "malformed": _Rule(
+        "malformed", False, QT_TRANSLATE_NOOP("errors", "The server sent a reply OkBot could not read.")
+    ),
+    "too_long": _Rule(
+        "timeout",
+        False,
+        QT_TRANSLATE_NOOP("errors", "The reply went on for more than {seconds} seconds and was stopped."),
+    ),
+    "too_big": _Rule(
+        "too_big",
+        False,
+        QT_TRANSLATE_NOOP("errors", "The reply grew past {chars} characters and was stopped (kept up to there)."),
+    ),
     "no_answer": _Rule(
         "no_answer",
         False,
-        "The model reached its token limit before writing any answer (finish_reason 'length'{spent}).",
+        QT_TRANSLATE_NOOP(
+            "errors", "The model reached its token limit before writing any answer (finish_reason 'length')."
+        ),
     ),
-    "no_key": _Rule("no_key", False, "No API key for {key_host}. Add one in Settings → Models, or set OKBOT_API_KEY."),
-    "unknown": _Rule("unknown", False, "The request failed: {detail}"),
+    "no_answer_spent": _Rule(
+        "no_answer",
+        False,
+        QT_TRANSLATE_NOOP(
+            "errors",
+            "The model reached its token limit before writing any answer "
+            "(finish_reason 'length'; it spent {tokens} tokens).",
+        ),
+    ),
+    "no_answer_reasoning": _Rule(
+        "no_answer",
+        False,
+        QT_TRANSLATE_NOOP(
+            "errors",
+            "The model reached its token limit before writing any answer (finish_reason 'length'; "
+            "it spent {tokens} tokens, {reasoning} of them hidden reasoning).",
+        ),
+    ),
+    "no_key": _Rule(
+        "no_key",
+        False,
+        QT_TRANSLATE_NOOP("errors", "No API key for {key_host}. Add one in Settings → Models, or set OKBOT_API_KEY."),
+    ),
+    "unknown": _Rule("unknown", False, QT_TRANSLATE_NOOP("errors", "The request failed: {detail}")),
 }
 
 
@@ -232,7 +309,7 @@ def _host_of(exc: BaseException) -> str:
     except ValueError:
         port = None
     host = (parts.hostname or "") + (f":{port}" if port and parts.hostname else "")
-    return f" at {host}" if host else ""  # never the user:password part
+    return host  # never the user:password part
 
 
 def _status_rule(status: int, body: Any, detail: str, model: str | None) -> _Rule:
@@ -247,13 +324,18 @@ def _status_rule(status: int, body: Any, detail: str, model: str | None) -> _Rul
     return OTHER_STATUS_RULE
 
 
-def _build(rule: _Rule, secrets: Iterable[str | None], **fields: Any) -> tuple[str, str]:
+def _build(rule: _Rule, secrets: Iterable[str | None], **fields: Any) -> tuple[str, str, str]:
+    """``(message in the user's language, the same in English, detail)``, every secret redacted."""
     detail = fields.get("detail") or ""
     fields.setdefault("detail", "")
-    message = rule.message.format(**fields)
-    if rule.message.endswith("{detail}") and not detail:
-        message = message.rstrip(": ").rstrip() + "."
-    return redact(message, *secrets), redact(detail, *secrets)
+    texts = []
+    for template in (translate("errors", rule.message), rule.message):
+        text = template.format(**fields)
+        if template.endswith("{detail}") and not detail:
+            text = text.rstrip(": ：").rstrip()
+            text += "。" if text and ord(text[-1]) >= 0x2E80 else "."
+        texts.append(redact(text, *secrets))
+    return texts[0], texts[1], redact(detail, *secrets)
 
 
 def classify(
@@ -275,7 +357,7 @@ def classify(
         detail = _server_detail(exc.body, exc.message)
         rule = _status_rule(status, exc.body, detail, model)
         shown_model = json.dumps(model, ensure_ascii=False) if model else ""
-        message, safe_detail = _build(rule, secrets, status=status, detail=detail, model=shown_model)
+        message, english, safe_detail = _build(rule, secrets, status=status, detail=detail, model=shown_model)
         retry_after = parse_retry_after(getattr(exc.response, "headers", None))
         return ProviderError(
             message,
@@ -284,13 +366,14 @@ def classify(
             status=status,
             retry_after=retry_after,
             detail=safe_detail,
+            english=english,
         )
     if isinstance(exc, ReplyTooLong):
         key = "too_long"
     elif isinstance(exc, ReplyTooLarge):
         key = "too_big"
     elif isinstance(exc, NoAnswer):
-        key = "no_answer"
+        key = "no_answer" if exc.tokens is None else ("no_answer_reasoning" if exc.reasoning else "no_answer_spent")
     elif isinstance(exc, NoKey):
         key = "no_key"
     elif isinstance(exc, openai.APITimeoutError):
@@ -298,7 +381,7 @@ def classify(
     elif isinstance(exc, StreamCut):
         key = "cut"
     elif isinstance(exc, openai.APIConnectionError):
-        key = "connection"
+        key = "connection_at" if _host_of(exc) else "connection"
     elif isinstance(exc, (MalformedReply, openai.APIResponseValidationError, ValueError)):
         key = "malformed"  # json.JSONDecodeError is a ValueError
     else:
@@ -307,11 +390,14 @@ def classify(
     raw = str(exc) or type(exc).__name__
     if isinstance(exc, openai.APIError) and key == "unknown":
         raw = _server_detail(exc.body, exc.message)
-    seconds = f"{exc.seconds:g}" if isinstance(exc, ReplyTooLong) else ""
-    chars = f"{exc.chars:,}" if isinstance(exc, ReplyTooLarge) else ""
-    spent = f"; it spent {exc}" if isinstance(exc, NoAnswer) and str(exc) else ""
-    key_host = exc.host if isinstance(exc, NoKey) else ""
-    message, detail = _build(
-        rule, secrets, detail=raw, host=_host_of(exc), seconds=seconds, chars=chars, spent=spent, key_host=key_host
-    )
-    return ProviderError(message, kind=rule.kind, retryable=rule.retryable, detail=detail)
+    fields = {
+        "detail": raw,
+        "host": _host_of(exc),
+        "seconds": f"{exc.seconds:g}" if isinstance(exc, ReplyTooLong) else "",
+        "chars": f"{exc.chars:,}" if isinstance(exc, ReplyTooLarge) else "",
+        "tokens": f"{exc.tokens:,}" if isinstance(exc, NoAnswer) and exc.tokens is not None else "",
+        "reasoning": f"{exc.reasoning:,}" if isinstance(exc, NoAnswer) and exc.reasoning else "",
+        "key_host": exc.host if isinstance(exc, NoKey) else "",
+    }
+    message, english, detail = _build(rule, secrets, **fields)
+    return ProviderError(message, kind=rule.kind, retryable=rule.retryable, detail=detail, english=english)

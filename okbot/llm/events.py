@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from okbot.i18n import translate
+
 if TYPE_CHECKING:
     from okbot.llm.errors import ProviderError
 
@@ -90,13 +92,18 @@ class Retrying:
 
     def text(self, remaining: float) -> str:
         """``The server is busy (503) — retrying in 3 s (attempt 2 of 4).`` with ``remaining`` seconds left."""
-        reason = self.reason.strip().rstrip(".…") or "The request failed"
+        reason = self.reason.strip().rstrip(".…。") or translate("events", "The request failed")
         if remaining >= 1:
-            when = f"retrying in {math.ceil(remaining - 0.05)} s"
+            when = translate("events", "retrying in {seconds} s").format(seconds=math.ceil(remaining - 0.05))
+        elif remaining > 0:
+            when = translate("events", "retrying in a moment")
         else:
-            when = "retrying in a moment" if remaining > 0 else "retrying now"
-        of = f" of {self.attempts}" if self.attempts > self.attempt else ""
-        return f"{reason} — {when} (attempt {self.attempt + 1}{of})."
+            when = translate("events", "retrying now")
+        if self.attempts > self.attempt:
+            template = translate("events", "{reason} — {when} (attempt {attempt} of {attempts}).")
+        else:
+            template = translate("events", "{reason} — {when} (attempt {attempt}).")
+        return template.format(reason=reason, when=when, attempt=self.attempt + 1, attempts=self.attempts)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from okbot.i18n import translate
 from okbot.llm.keys import remember_secret
 from okbot.storage import paths
 from okbot.storage.atomic import atomic_write_bytes
@@ -142,7 +143,7 @@ class KeyStore:
         """
         key = key.strip()
         if not key:
-            raise KeyStoreError("There is no key to save.")
+            raise KeyStoreError(translate("keystore", "There is no key to save."))
         remember_secret(key)
         module = system_keyring()
         if module is None:
@@ -153,7 +154,9 @@ class KeyStore:
             module.set_password(KEYRING_SERVICE, keyring_user(provider), key)
         except Exception as exc:
             raise KeyStoreError(
-                f"The system keyring did not accept the key ({type(exc).__name__}); nothing was saved."
+                translate("keystore", "The system keyring did not accept the key ({error}); nothing was saved.").format(
+                    error=type(exc).__name__
+                )
             ) from None
         if self._file_has(provider):
             self._write_entry(provider, None)
@@ -186,24 +189,39 @@ class KeyStore:
         except FileNotFoundError:
             return {}
         except OSError as exc:
-            raise KeyStoreError(f"OkBot could not read its key file {path}: {exc.strerror or exc}") from None
+            raise KeyStoreError(
+                translate("keystore", "OkBot could not read its key file {path}: {error}").format(
+                    path=path, error=exc.strerror or exc
+                )
+            ) from None
         with os.fdopen(fd, "rb") as fh:
             mode = os.fstat(fh.fileno()).st_mode
             if check_mode and os.name == "posix" and mode & 0o077:
                 raise KeyStoreError(
-                    f"OkBot did not use the key in {path}: other users can read that file "
-                    f"(mode {stat.filemode(mode)}). Run “chmod 600 {path}”, or save the key again."
+                    translate(
+                        "keystore",
+                        "OkBot did not use the key in {path}: other users can read that file "
+                        "(mode {mode}). Run “chmod 600 {path}”, or save the key again.",
+                    ).format(path=path, mode=stat.filemode(mode))
                 )
             raw = fh.read()
         try:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
-            raise KeyStoreError(f"OkBot's key file {path} is damaged; save the key again.") from None
+            raise KeyStoreError(
+                translate("keystore", "OkBot's key file {path} is damaged; save the key again.").format(path=path)
+            ) from None
         if not isinstance(data, dict) or not isinstance(data.get("keys"), dict):
-            raise KeyStoreError(f"OkBot's key file {path} is damaged; save the key again.")
+            raise KeyStoreError(
+                translate("keystore", "OkBot's key file {path} is damaged; save the key again.").format(path=path)
+            )
         version = data.get("version")
         if not isinstance(version, int) or version > KEY_FILE_VERSION:
-            raise NewerKeyFile(f"The key file {path} was written by a newer OkBot; this one leaves it alone.")
+            raise NewerKeyFile(
+                translate(
+                    "keystore", "The key file {path} was written by a newer OkBot; this one leaves it alone."
+                ).format(path=path)
+            )
         return {name: value for name, value in data["keys"].items() if isinstance(value, str)}
 
     def _write_entry(self, provider: str, key: str | None) -> None:
@@ -223,4 +241,8 @@ class KeyStore:
         try:
             atomic_write_bytes(path, text.encode("utf-8"))  # temp file made by mkstemp: O_EXCL, mode 0600
         except OSError as exc:
-            raise KeyStoreError(f"OkBot could not write its key file {path}: {exc.strerror or exc}") from None
+            raise KeyStoreError(
+                translate("keystore", "OkBot could not write its key file {path}: {error}").format(
+                    path=path, error=exc.strerror or exc
+                )
+            ) from None

@@ -36,6 +36,7 @@ from urllib.parse import urlsplit, urlunsplit
 import openai
 
 from okbot.config.schema import SettingError
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.llm.errors import (
     MalformedReply,
     NoAnswer,
@@ -87,10 +88,16 @@ RETRY_AFTER_CAP = 60.0
 MAX_REPLY_CHARS = 2_000_000  # a reply past this is a model looping, not an answer (~500k tokens)
 CONNECT_TIMEOUT = 10.0
 
-DEGRADED_STREAM_OPTIONS = "this server does not report usage while streaming; token use is estimated"
-DEGRADED_TOOLS = "this model cannot call tools; running without them"
-DEGRADED_USAGE = "the server did not report token use for this reply; it is estimated"
-DEGRADED_TOOL_TEXT = "the model wrote its tool calls as text; OkBot read them as tool calls"
+DEGRADED_STREAM_OPTIONS = QT_TRANSLATE_NOOP(
+    "openai_backend", "this server does not report usage while streaming; token use is estimated"
+)
+DEGRADED_TOOLS = QT_TRANSLATE_NOOP("openai_backend", "this model cannot call tools; running without them")
+DEGRADED_USAGE = QT_TRANSLATE_NOOP(
+    "openai_backend", "the server did not report token use for this reply; it is estimated"
+)
+DEGRADED_TOOL_TEXT = QT_TRANSLATE_NOOP(
+    "openai_backend", "the model wrote its tool calls as text; OkBot read them as tool calls"
+)
 
 _TRANSPORT_ERRORS = (httpx.TransportError,)
 # words of a 400 that refuses a parameter by name (OpenAI: "Unsupported parameter/value ... not supported")
@@ -441,12 +448,12 @@ class OpenAIProvider:
             log.info(
                 "%s does not accept stream_options for %s; usage will be estimated", self._shown_url, request.model
             )
-            return [Degraded("stream_options", DEGRADED_STREAM_OPTIONS)]
+            return [Degraded("stream_options", translate("openai_backend", DEGRADED_STREAM_OPTIONS))]
         mentions_tools = any(word in detail for word in ("tool", "function"))
         if request.tools and caps.tools and (mentions_tools or (error.status in (404, 422) and "model" not in detail)):
             caps.tools = False
             log.info("%s refused tools for %s; running without them", self._shown_url, request.model)
-            return [Degraded("tools", DEGRADED_TOOLS)]
+            return [Degraded("tools", translate("openai_backend", DEGRADED_TOOLS))]
         return None
 
     def _learn_parameter(self, detail: str, request: ChatRequest, caps: _Capabilities) -> bool:
@@ -494,9 +501,9 @@ class OpenAIProvider:
         cancel = cancel or CancelToken()
         caps = self._caps(request.model)
         if request.tools and not caps.tools:
-            yield Degraded("tools", DEGRADED_TOOLS)
+            yield Degraded("tools", translate("openai_backend", DEGRADED_TOOLS))
         if not caps.stream_options:
-            yield Degraded("stream_options", DEGRADED_STREAM_OPTIONS)
+            yield Degraded("stream_options", translate("openai_backend", DEGRADED_STREAM_OPTIONS))
         failures = 0
         shown = False
         while True:
@@ -654,7 +661,7 @@ class OpenAIProvider:
         if reply.held:
             calls = parse_tool_text(reply.held, tool_names(request.tools)) if not reply.tools.calls() else None
             if calls:
-                yield Degraded("tool_text", DEGRADED_TOOL_TEXT)
+                yield Degraded("tool_text", translate("openai_backend", DEGRADED_TOOL_TEXT))
                 for n, (name, arguments) in enumerate(calls):
                     reply.tools.add(n, None, name, arguments)
                 if reply.finish_reason in (None, "stop"):
@@ -665,7 +672,7 @@ class OpenAIProvider:
         if not reply.tools.calls() and reply.finish_reason in (None, "stop"):
             trailing = trailing_tool_text(reply.text, tool_names(request.tools))
             if trailing:  # prose, then a call written as text: the prose was shown, the call runs
-                yield Degraded("tool_text", DEGRADED_TOOL_TEXT)
+                yield Degraded("tool_text", translate("openai_backend", DEGRADED_TOOL_TEXT))
                 for n, (name, arguments) in enumerate(trailing):
                     reply.tools.add(n, None, name, arguments)
                 reply.finish_reason = "tool_calls"
@@ -677,7 +684,7 @@ class OpenAIProvider:
         if usage is None:
             caps = self._caps(request.model)
             if caps.stream_options:  # otherwise the stream_options notice already said so
-                yield Degraded("usage", DEGRADED_USAGE)
+                yield Degraded("usage", translate("openai_backend", DEGRADED_USAGE))
             # reasoning is completion the server spent, though it is never sent back
             completion = completion_estimate(produced + reply.reasoning)
             usage = UsageEvent(self._estimate(request.messages), completion, None, True)
@@ -705,7 +712,7 @@ class OpenAIProvider:
         failures = 0
         while True:
             if cancel.cancelled:
-                raise ProviderError("The request was cancelled.", kind="cancelled")
+                raise ProviderError(translate("openai_backend", "The request was cancelled."), kind="cancelled")
             wire = _Wire(cancel, self._max_reply_seconds)
             try:
                 completion = self._call(wire, **self._params(request, caps, stream=False))
@@ -719,7 +726,9 @@ class OpenAIProvider:
                 return content
             except (openai.OpenAIError, ValueError, MalformedReply, NoAnswer, *_TRANSPORT_ERRORS) as exc:
                 if cancel.cancelled:
-                    raise ProviderError("The request was cancelled.", kind="cancelled") from None
+                    raise ProviderError(
+                        translate("openai_backend", "The request was cancelled."), kind="cancelled"
+                    ) from None
                 failure: BaseException = exc
                 if wire.expired:
                     failure = ReplyTooLong(self._max_reply_seconds)

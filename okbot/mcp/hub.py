@@ -42,6 +42,7 @@ from typing import Any
 
 from okbot import __version__
 from okbot.config.mcp import TOOL_SEPARATOR, McpServerConfig
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.llm.keys import remember_secret
 from okbot.mcp import schema
 from okbot.mcp.secrets import ServerSecrets
@@ -59,11 +60,33 @@ STDERR_LINE_CHARS = 2_000
 POLL_SECONDS = 0.1  # how often a waiting worker looks at its cancel token
 RETRY_START_SECONDS = 300.0  # a server that could not start is tried again at a use this much later
 
-IDLE, STARTING, RUNNING, FAILED, STOPPED = "not started", "starting", "running", "failed", "stopped"
+# values compared in code; marked so a view can show them translated (translate("hub", state))
+IDLE = QT_TRANSLATE_NOOP("hub", "not started")
+STARTING = QT_TRANSLATE_NOOP("hub", "starting")
+RUNNING = QT_TRANSLATE_NOOP("hub", "running")
+FAILED = QT_TRANSLATE_NOOP("hub", "failed")
+STOPPED = QT_TRANSLATE_NOOP("hub", "stopped")
+
+Said = tuple[str, str]  # a text twice: in the user's language (notices, Settings) and in English (for the model)
+
+
+def _say(template: str, **fields: Any) -> Said:
+    """``template`` (marked with ``QT_TRANSLATE_NOOP("hub", …)``) filled in the user's language and in English;
+    a field that is itself a :data:`Said` pair gives each its own half."""
+    shown = {k: v[0] if isinstance(v, tuple) else v for k, v in fields.items()}
+    english = {k: v[1] if isinstance(v, tuple) else v for k, v in fields.items()}
+    return translate("hub", template).format(**shown), template.format(**english)
 
 
 class McpUnavailable(OkBotError):
-    """A server could not be started or reached (the message says which and why)."""
+    """A server could not be started or reached (the message says which and why).
+
+    ``message`` is in the user's language (a notice, Settings); ``english`` is what a tool result tells the model.
+    """
+
+    def __init__(self, said: Said) -> None:
+        super().__init__(said[0])
+        self.english = said[1]
 
 
 @dataclass(frozen=True)
@@ -125,7 +148,8 @@ class _Conn:
         self.stop: asyncio.Event | None = None
         self.starting: asyncio.Future[Any] | None = None
         self.state = IDLE
-        self.detail = ""
+        self.detail = ""  # shown to the user (translated)
+        self.detail_en = ""  # the same for the model (a call's result)
         self.crashes = 0  # stops the user did not ask for since the last (re)start by the user
         self.restarts = 0
         self.stale = True  # its tool list must be read (never read by this process, or it changed)
@@ -135,9 +159,14 @@ class _Conn:
         self.exited: asyncio.Event | None = None  # set when a stdio server's stderr closes (it exited)
         self.failed_at = 0.0  # when it last could not start (monotonic; 0: never)
 
-    def last_words(self) -> str:
+    def last_words(self) -> Said:
         lines = [line for line in self.stderr if line.strip()]
-        return f" Its last output: “{lines[-1][:300]}”." if lines else ""
+        return (
+            _say(QT_TRANSLATE_NOOP("hub", " Its last output: “{line}”."), line=lines[-1][:300]) if lines else ("", "")
+        )
+
+    def failure(self) -> Said:
+        return self.detail, self.detail_en
 
 
 class McpHub:
@@ -218,7 +247,7 @@ class McpHub:
         try:
             return self._wait(self._prepare_all(names), budget, cancel) or {}
         except _Cancelled:
-            return {n: "the turn was stopped" for n in names}
+            return {n: translate("hub", "the turn was stopped") for n in names}
         except McpUnavailable as exc:
             return {n: str(exc) for n in names}
 
@@ -246,7 +275,7 @@ class McpHub:
         except _Cancelled:
             return CallResult(f"{offered} was stopped: the user stopped the turn.", False)
         except McpUnavailable as exc:
-            return CallResult(str(exc), False)
+            return CallResult(exc.english, False)
         except FutureTimeout:
             return CallResult(f"MCP server {tool.server} did not answer within {timeout:.0f} s.", False)
 
@@ -294,7 +323,9 @@ class McpHub:
     def _ensure_loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
             if self._closed:
-                raise McpUnavailable("OkBot is closing; MCP servers are not started any more")
+                raise McpUnavailable(
+                    _say(QT_TRANSLATE_NOOP("hub", "OkBot is closing; MCP servers are not started any more"))
+                )
             if self._loop is None:
                 loop = asyncio.new_event_loop()
                 thread = threading.Thread(target=loop.run_forever, name="okbot-mcp", daemon=True)
@@ -330,7 +361,9 @@ class McpHub:
     def _conn(self, name: str) -> _Conn:
         config = self._config(name)
         if config is None:
-            raise McpUnavailable(f"There is no MCP server called {name!r} any more.")
+            raise McpUnavailable(
+                _say(QT_TRANSLATE_NOOP("hub", "There is no MCP server called {name} any more."), name=repr(name))
+            )
         with self._lock:
             conn = self._conns.get(name)
             if conn is None or conn.config != config:
@@ -341,7 +374,7 @@ class McpHub:
 
     async def _prepare_all(self, names: list[str]) -> dict[str, str]:
         results = await asyncio.gather(*(self._prepare_one(n) for n in names), return_exceptions=True)
-        return {n: _describe(r) for n, r in zip(names, results, strict=True) if isinstance(r, BaseException)}
+        return {n: _describe(r)[0] for n, r in zip(names, results, strict=True) if isinstance(r, BaseException)}
 
     async def _prepare_one(self, name: str) -> None:
         conn = self._conn(name)
@@ -356,9 +389,9 @@ class McpHub:
         if conn.starting is not None and not conn.starting.done():
             return await asyncio.shield(conn.starting)
         if conn.crashes >= 2:
-            raise McpUnavailable(conn.detail)
+            raise McpUnavailable(conn.failure())
         if conn.failed_at and time.monotonic() - conn.failed_at < RETRY_START_SECONDS:
-            raise McpUnavailable(conn.detail)  # no turn waits for it again and again: tried a while later
+            raise McpUnavailable(conn.failure())  # no turn waits for it again and again: tried a while later
         if conn.crashes == 1 and conn.state == FAILED:
             conn.restarts += 1
             log.warning("MCP %s: restarting it once after it stopped", conn.config.name)
@@ -380,14 +413,31 @@ class McpHub:
             started.cancel()  # done now: the next use starts afresh while this one is still being stopped
             conn.task.cancel()
             conn.failed_at = time.monotonic()
-            self._fail(conn, f"MCP server {name} did not start within {seconds:.0f} s (mcp.startupSeconds).")
-            raise McpUnavailable(conn.detail) from None
+            self._fail(
+                conn,
+                _say(
+                    QT_TRANSLATE_NOOP(
+                        "hub", "MCP server {name} did not start within {seconds} s (mcp.startupSeconds)."
+                    ),
+                    name=name,
+                    seconds=f"{seconds:.0f}",
+                ),
+            )
+            raise McpUnavailable(conn.failure()) from None
         except Exception as exc:
             conn.stopping = True
             await _settle(conn.exited)  # its last words, when it said why
             conn.failed_at = time.monotonic()
-            self._fail(conn, f"MCP server {name} could not start: {_describe(exc)}.{conn.last_words()}")
-            raise McpUnavailable(conn.detail) from None
+            self._fail(
+                conn,
+                _say(
+                    QT_TRANSLATE_NOOP("hub", "MCP server {name} could not start: {why}.{last_words}"),
+                    name=name,
+                    why=_describe(exc),
+                    last_words=conn.last_words(),
+                ),
+            )
+            raise McpUnavailable(conn.failure()) from None
         info = getattr(client, "server_info", None)
         detail = f"{info.name} {info.version}".strip() if info is not None else ""
         conn.failed_at = 0.0
@@ -422,7 +472,7 @@ class McpHub:
             if not started.done():
                 started.set_exception(_unwrap(exc))
             else:
-                log.warning("MCP %s: session ended: %s", conn.config.name, _describe(exc))
+                log.warning("MCP %s: session ended: %s", conn.config.name, _describe(exc)[1])
         finally:
             conn.client = None
             if errlog is not None and not errlog.closed:
@@ -468,7 +518,12 @@ class McpHub:
             except httpx2.TransportError as exc:
                 if attempt == HTTP_ATTEMPTS:
                     raise McpUnavailable(
-                        f"could not reach {conn.config.url} ({type(exc).__name__}) after {attempt} attempts"
+                        _say(
+                            QT_TRANSLATE_NOOP("hub", "could not reach {url} ({error}) after {attempts} attempts"),
+                            url=conn.config.url,
+                            error=type(exc).__name__,
+                            attempts=attempt,
+                        )
                     ) from None
                 await asyncio.sleep(attempt)
         return streamable_http_client(conn.config.url, http_client=http)
@@ -528,7 +583,7 @@ class McpHub:
         try:
             client = await self._ensure(conn)
         except McpUnavailable as exc:
-            return CallResult(str(exc), False)
+            return CallResult(exc.english, False)
         try:
             result = await asyncio.wait_for(client.call_tool(tool.name, arguments), timeout)
         except asyncio.TimeoutError:
@@ -536,10 +591,10 @@ class McpHub:
         except MCPError as exc:
             if exc.code == CONNECTION_CLOSED:
                 await _settle(conn.exited)  # its last stderr lines
-                self._crashed(conn, "stopped during a call")
+                self._crashed(conn, _say(QT_TRANSLATE_NOOP("hub", "stopped during a call")))
                 return CallResult(
                     f"MCP server {tool.server} stopped during the {tool.name} call, so it may or may not have taken "
-                    f"effect.{conn.last_words()}",
+                    f"effect.{conn.last_words()[1]}",
                     False,
                 )
             return CallResult(f"MCP server {tool.server} refused the {tool.name} call: {exc.message}", False)
@@ -549,9 +604,9 @@ class McpHub:
         if exited is not None:
             exited.set()
         if exited is conn.exited and conn.state == RUNNING and not conn.stopping:
-            self._crashed(conn, "stopped by itself")
+            self._crashed(conn, _say(QT_TRANSLATE_NOOP("hub", "stopped by itself")))
 
-    def _crashed(self, conn: _Conn, how: str) -> None:
+    def _crashed(self, conn: _Conn, how: Said) -> None:
         if conn.dead:
             return
         conn.dead = True
@@ -562,19 +617,36 @@ class McpHub:
         if conn.crashes >= 2:
             self._fail(
                 conn,
-                f"MCP server {conn.config.name} {how} again after a restart, so it is not restarted any more."
-                f"{conn.last_words()} Restart it in Settings → MCP servers (or restart OkBot) once it is fixed.",
+                _say(
+                    QT_TRANSLATE_NOOP(
+                        "hub",
+                        "MCP server {name} {how} again after a restart, so it is not restarted any more."
+                        "{last_words} Restart it in Settings → MCP servers (or restart OkBot) once it is fixed.",
+                    ),
+                    name=conn.config.name,
+                    how=how,
+                    last_words=conn.last_words(),
+                ),
             )
         else:
-            restart = "it is restarted at its next use"
-            self._fail(conn, f"MCP server {conn.config.name} {how}; {restart}.{conn.last_words()}")
-        log.warning("%s", conn.detail)
+            self._fail(
+                conn,
+                _say(
+                    QT_TRANSLATE_NOOP("hub", "MCP server {name} {how}; it is restarted at its next use.{last_words}"),
+                    name=conn.config.name,
+                    how=how,
+                    last_words=conn.last_words(),
+                ),
+            )
+        log.warning("%s", conn.detail_en)
 
-    def _fail(self, conn: _Conn, detail: str) -> None:
+    def _fail(self, conn: _Conn, detail: Said) -> None:
         self._set(conn, FAILED, detail)
 
-    def _set(self, conn: _Conn, state: str, detail: str) -> None:
-        conn.state, conn.detail = state, detail
+    def _set(self, conn: _Conn, state: str, detail: str | Said) -> None:
+        """``detail``: a text not translated (which program answered), or a :data:`Said` pair."""
+        conn.state = state
+        conn.detail, conn.detail_en = detail if isinstance(detail, tuple) else (detail, detail)
         self._notify(conn.config.name)
 
     def _notify(self, name: str) -> None:
@@ -668,23 +740,34 @@ def _unwrap(exc: BaseException) -> BaseException:
     return exc
 
 
-def _describe(exc: BaseException) -> str:
+def _describe(exc: BaseException) -> Said:
+    """Why ``exc`` stopped a server, in the user's language and in English."""
     exc = _unwrap(exc)
     if isinstance(exc, OkBotError):
-        return str(exc)
+        return str(exc), getattr(exc, "english", str(exc))
     if type(exc).__name__ == "MCPError" and str(exc) == "Connection closed":
-        return "it exited before answering"
+        return _say(QT_TRANSLATE_NOOP("hub", "it exited before answering"))
     if isinstance(exc, FileNotFoundError):
-        return f"the program {exc.filename or ''!s} was not found".replace("  ", " ")
+        if not exc.filename:
+            return _say(QT_TRANSLATE_NOOP("hub", "the program was not found"))
+        return _say(QT_TRANSLATE_NOOP("hub", "the program {program} was not found"), program=exc.filename)
     if isinstance(exc, PermissionError):
-        return f"the program {exc.filename or ''!s} may not be run (permission denied)".replace("  ", " ")
+        if not exc.filename:
+            return _say(QT_TRANSLATE_NOOP("hub", "the program may not be run (permission denied)"))
+        return _say(
+            QT_TRANSLATE_NOOP("hub", "the program {program} may not be run (permission denied)"), program=exc.filename
+        )
     status = getattr(getattr(exc, "response", None), "status_code", None)
     if status in (401, 403):
-        return f"the server refused the credentials (HTTP {status}); check its headers"
+        return _say(
+            QT_TRANSLATE_NOOP("hub", "the server refused the credentials (HTTP {status}); check its headers"),
+            status=status,
+        )
     if status is not None:
-        return f"the server answered HTTP {status}"
+        return _say(QT_TRANSLATE_NOOP("hub", "the server answered HTTP {status}"), status=status)
     text = str(exc).strip()
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    raw = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return raw, raw
 
 
 def _result_text(result: Any) -> CallResult:

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from okbot.config.mcp import TOOL_SEPARATOR
+from okbot.i18n import translate
 
 MAX_NAME_CHARS = 64  # Chat Completions function names: ^[a-zA-Z0-9_-]{1,64}$
 MAX_SCHEMA_CHARS = 16_000  # a bigger schema is replaced by a bare object (and said so)
@@ -60,15 +61,19 @@ def simplify(schema: Any) -> tuple[dict[str, Any], list[str]]:
     """``(a schema every provider takes, what was changed in words)`` for one tool's ``inputSchema``."""
     notes: list[str] = []
     if not isinstance(schema, dict):
-        return {"type": "object", "properties": {}}, ["its input schema was not an object; the model gets none"]
+        return {"type": "object", "properties": {}}, [
+            translate("schema", "its input schema was not an object; the model gets none")
+        ]
     if len(json.dumps(schema, ensure_ascii=False)) > MAX_SCHEMA_CHARS:
         return {"type": "object", "properties": {}}, [
-            f"its input schema is over {MAX_SCHEMA_CHARS:,} characters; the model gets only the description"
+            translate(
+                "schema", "its input schema is over {chars} characters; the model gets only the description"
+            ).format(chars=f"{MAX_SCHEMA_CHARS:,}")
         ]
     defs = {**schema.get("definitions", {}), **schema.get("$defs", {})}
     out = _walk(schema, defs, notes, depth=0, seen=())
     if out.get("type") != "object":
-        notes.append("its input schema was not an object at the top; the model gets a bare object")
+        notes.append(translate("schema", "its input schema was not an object at the top; the model gets a bare object"))
         out = {"type": "object", "properties": {}}
     out.setdefault("properties", {})
     return out, sorted(set(notes))
@@ -78,7 +83,7 @@ def _walk(node: Any, defs: dict[str, Any], notes: list[str], *, depth: int, seen
     if not isinstance(node, dict):
         return node
     if depth > MAX_DEPTH:
-        notes.append(f"nesting deeper than {MAX_DEPTH} levels was cut")
+        notes.append(translate("schema", "nesting deeper than {depth} levels was cut").format(depth=MAX_DEPTH))
         return {}
     if isinstance(node.get("$ref"), str):
         return _follow(node, defs, notes, depth=depth, seen=seen)
@@ -96,11 +101,11 @@ def _walk(node: Any, defs: dict[str, Any], notes: list[str], *, depth: int, seen
         if key == "const":  # the same meaning, in a keyword every provider takes
             key, value = "enum", [value]
         if key in ("oneOf", "allOf") and isinstance(value, list):  # reads to the model like anyOf
-            notes.append(f"'{key}' became 'anyOf'")
+            notes.append(translate("schema", "'{keyword}' became 'anyOf'").format(keyword=key))
             key = "anyOf"
         if key not in _KEEP:
             if key not in _SILENT:
-                notes.append(f"the keyword '{key}' was left out")
+                notes.append(translate("schema", "the keyword '{keyword}' was left out").format(keyword=key))
             continue
         out[key] = _keep(key, value, walk, notes)
     if isinstance(out.get("type"), list):
@@ -122,7 +127,11 @@ def _keep(key: str, value: Any, walk: Any, notes: list[str]) -> Any:
     if key == "anyOf" and isinstance(value, list):
         return [walk(sub) for sub in value]
     if key == "description" and isinstance(value, str) and len(value) > MAX_DESCRIPTION_CHARS:
-        notes.append(f"descriptions over {MAX_DESCRIPTION_CHARS:,} characters were shortened")
+        notes.append(
+            translate("schema", "descriptions over {chars} characters were shortened").format(
+                chars=f"{MAX_DESCRIPTION_CHARS:,}"
+            )
+        )
         return value[: MAX_DESCRIPTION_CHARS - 1] + "…"
     return value
 
@@ -132,11 +141,11 @@ def _follow(node: dict[str, Any], defs: dict[str, Any], notes: list[str], *, dep
     ref = node["$ref"]
     key = ref.rsplit("/", 1)[-1]
     if not ref.startswith("#/") or key not in defs:
-        notes.append(f"a reference it could not follow ({ref}) became 'any value'")
+        notes.append(translate("schema", "a reference it could not follow ({ref}) became 'any value'").format(ref=ref))
         return {}
     if key in seen:
-        notes.append(f"a recursive reference ({ref}) was cut")
+        notes.append(translate("schema", "a recursive reference ({ref}) was cut").format(ref=ref))
         return {}
-    notes.append("references ($ref) were written out in place")
+    notes.append(translate("schema", "references ($ref) were written out in place"))
     merged = {**defs[key], **{k: v for k, v in node.items() if k != "$ref"}}
     return _walk(merged, defs, notes, depth=depth + 1, seen=(*seen, key))

@@ -37,6 +37,7 @@ from okbot.core.evolution.skill_edits import SkillChange
 from okbot.core.grounding import typed_by_user
 from okbot.core.skills import SKILL_FILE
 from okbot.core.workspace import Target
+from okbot.i18n import translate
 from okbot.storage import migrations, paths
 from okbot.storage.atomic import atomic_write_bytes, atomic_write_json, fsync_dir, to_utf8
 from okbot.storage.datalock import AppendLog, FileLock, storage_error
@@ -332,9 +333,17 @@ class Evolution:
         with self._locked(target):
             entry = next((e for e in self.entries(target) if e.id == entry_id), None)
             if entry is None:
-                raise OkBotError(f"No change #{entry_id} in {target.name}'s evolution log.")
+                raise OkBotError(
+                    translate("store", "No change #{id} in {name}'s evolution log.").format(
+                        id=entry_id, name=target.name
+                    )
+                )
             if entry.undone:
-                raise OkBotError(f"Change #{entry_id} was already undone ({entry.undone}).")
+                raise OkBotError(
+                    translate("store", "Change #{id} was already undone ({when}).").format(
+                        id=entry_id, when=entry.undone
+                    )
+                )
             if isinstance(entry.change, Change):
                 self._undo_persona(target, entry)
             else:
@@ -349,8 +358,10 @@ class Evolution:
         reverted = persona.revert(text, entry.change) if text is not None else None
         if reverted is None:
             raise OkBotError(
-                f"Change #{entry.id} cannot be undone: SOUL.md no longer has the line it wrote.",
-                hint="it was edited since; change SOUL.md by hand instead",
+                translate("store", "Change #{id} cannot be undone: SOUL.md no longer has the line it wrote.").format(
+                    id=entry.id
+                ),
+                hint=translate("store", "it was edited since; change SOUL.md by hand instead"),
             )
         staged = self.pending(target)
         self._write(target.soul_path, reverted)
@@ -365,7 +376,8 @@ class Evolution:
         path = folder / SKILL_FILE
         if _read_text(path) != change.after:
             raise OkBotError(
-                f"Skill {change.name} cannot be undone: it was edited since.", hint=f"edit or delete {path} by hand"
+                translate("store", "Skill {name} cannot be undone: it was edited since.").format(name=change.name),
+                hint=translate("store", "edit or delete {path} by hand").format(path=path),
             )
         if change.op == "update":
             self._write(path, change.before)
@@ -532,13 +544,20 @@ def _diff(before: str, after: str, name: str) -> str:
 def summary_of(change: Change | SkillChange) -> str:
     """One line saying what ``change`` does (the log's ``summary``; the Evolution tab shows staged changes so)."""
     if isinstance(change, SkillChange):
-        verb = "new skill" if change.op == "create" else "updated skill"
-        return f"{verb} {change.name}: {change.description}"
+        if change.op == "create":
+            template = translate("store", "new skill {name}: {description}")
+        else:
+            template = translate("store", "updated skill {name}: {description}")
+        return template.format(name=change.name, description=change.description)
     if change.op == "add":
-        return f"added to {change.section}: {persona.content(change.after)}"
+        return translate("store", "added to {section}: {line}").format(
+            section=change.section, line=persona.content(change.after)
+        )
     if change.op == "remove":
-        return f"removed: {persona.content(change.before)}"
-    return f"changed: {persona.content(change.before)} → {persona.content(change.after)}"
+        return translate("store", "removed: {line}").format(line=persona.content(change.before))
+    return translate("store", "changed: {before} → {after}").format(
+        before=persona.content(change.before), after=persona.content(change.after)
+    )
 
 
 def _id_of(line: bytes) -> int:

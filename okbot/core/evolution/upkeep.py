@@ -23,6 +23,7 @@ from okbot.core.evolution.store import KINDS, SCAN_ITEMS, STATE_FILE, LogEntry
 from okbot.core.grounding import typed_by_user
 from okbot.core.memory.secrets import redact
 from okbot.core.workspace import Target
+from okbot.i18n import translate
 from okbot.llm.provider import ask_in_background
 from okbot.storage import migrations
 from okbot.storage.atomic import atomic_write_json
@@ -84,7 +85,9 @@ class Upkeep:
         if not self.evolution.enabled(target) and not force:
             return report
         if force and target.kind != "assistant":
-            report.problems.append("only assistants evolve: a squad has no persona or skills of its own")
+            report.problems.append(
+                translate("upkeep", "only assistants evolve: a squad has no persona or skills of its own")
+            )
             return report
         state = self._load_state(target)
         if state is None:
@@ -130,7 +133,9 @@ class Upkeep:
         seen = self.evolution.soul_bytes(target)
         soul = self.evolution.effective_soul(target, seen)
         if soul is None:
-            report.problems.append("SOUL.md is missing, unreadable or not plain UTF-8 text: upkeep leaves it alone")
+            report.problems.append(
+                translate("upkeep", "SOUL.md is missing, unreadable or not plain UTF-8 text: upkeep leaves it alone")
+            )
             return
         edits = self._proposals(target, persona, soul, items, report)
         if edits is None:
@@ -180,12 +185,14 @@ class Upkeep:
                 response_format=kind.RESPONSE_FORMAT if structured else None,
             )
         except (OkBotError, OSError) as exc:
-            report.problems.append(f"upkeep request failed: {exc}")
+            report.problems.append(translate("upkeep", "upkeep request failed: {error}").format(error=exc))
             log.warning("upkeep of %s failed: %s", target.name, exc)
             return None
         found, problem = kind.parse_answer(answer)
         if problem:
-            report.problems.append(f"{kind.KIND} upkeep answer unusable: {problem}")
+            report.problems.append(
+                translate("upkeep", "{kind} upkeep answer unusable: {problem}").format(kind=kind.KIND, problem=problem)
+            )
             return None
         return found
 

@@ -25,6 +25,7 @@ from typing import Any
 from okbot.core import tokens
 from okbot.core.tools import ToolContext
 from okbot.core.workspace import Target
+from okbot.i18n import translate
 from okbot.storage import paths
 
 log = logging.getLogger("okbot.tools")
@@ -160,7 +161,7 @@ def allowed(ctx: ToolContext, tool_name: str, args: dict[str, Any], check: PathC
             "and nobody can approve it now. Work inside the workspace."
         )
     try:
-        ok = bool(approve(tool_name, args, f"outside the workspace: {check.path}"))
+        ok = bool(approve(tool_name, args, translate("guard", "outside the workspace: {path}").format(path=check.path)))
     except Exception as exc:  # an approval that broke is a no
         log.warning("approval for %s failed: %s", tool_name, exc)
         ok = False

@@ -31,6 +31,7 @@ from okbot.core.grounding import typed_by_user
 from okbot.core.memory.extract import Candidate, Extraction, build_messages, parse_answer
 from okbot.core.memory.store import MemoryEntry, MemoryStore, normalise
 from okbot.core.workspace import Target
+from okbot.i18n import translate
 from okbot.llm.provider import ask_in_background
 from okbot.storage import migrations
 from okbot.storage.atomic import atomic_write_json
@@ -164,14 +165,16 @@ class MemoryKeeper:
                 self._provider, self.sources.summarizer_model(target), messages, max_tokens=REPLY_MAX_TOKENS
             )
         except (OkBotError, OSError) as exc:
-            report.problems.append(f"memory extraction failed: {exc}")
+            report.problems.append(translate("keeper", "memory extraction failed: {error}").format(error=exc))
             log.warning("memory extraction for %s failed: %s", target.name, exc)
             return
         # A squad has no store of its own: all it remembers is shared, so all of it needs the user's own words.
         all_shared = stores[0] is stores[1]
         result = parse_answer(answer, items, [e.id for e in known], all_shared=all_shared)
         if result.problem:
-            report.problems.append(f"memory extraction answer unusable: {result.problem}")
+            report.problems.append(
+                translate("keeper", "memory extraction answer unusable: {problem}").format(problem=result.problem)
+            )
             log.warning("memory extraction for %s: %s", target.name, result.problem)
         for text, reason in result.rejected:  # secrets in ``text`` are already withheld
             log.info("memory candidate refused (%s): %s", reason, text)
@@ -216,7 +219,7 @@ class MemoryKeeper:
         for entry_id, why in result.retire:
             found = self._find(stores, entry_id)
             if found is not None and found[1].status != "retired" and not found[1].pinned:
-                found[0].update(entry_id, status="retired", note=f"retired: {why}")
+                found[0].update(entry_id, status="retired", note=translate("keeper", "retired: {why}").format(why=why))
                 report.retired.append(entry_id)
 
     @staticmethod

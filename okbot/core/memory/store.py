@@ -30,6 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from okbot.i18n import translate
 from okbot.storage import migrations
 from okbot.storage.atomic import atomic_write_bytes, to_utf8
 from okbot.storage.datalock import AppendLog, FileLock
@@ -116,42 +117,64 @@ class MemoryEntry:
 
 def _check_text(text: object) -> str:
     if not isinstance(text, str):
-        raise OkBotError(f"A memory's text must be a string, not {type(text).__name__}.")
+        raise OkBotError(
+            translate("store", "A memory's text must be a string, not {kind}.").format(kind=type(text).__name__)
+        )
     text = text.strip()
     if not text:
-        raise OkBotError("A memory needs some text; empty or whitespace-only text is not saved.")
+        raise OkBotError(translate("store", "A memory needs some text; empty or whitespace-only text is not saved."))
     if len(text) > MAX_ENTRY_CHARS:
         raise OkBotError(
-            f"This memory is {len(text):,} characters long; the limit is {MAX_ENTRY_CHARS:,}.",
-            hint="shorten it or split it into several memories",
+            translate("store", "This memory is {chars} characters long; the limit is {limit}.").format(
+                chars=f"{len(text):,}", limit=f"{MAX_ENTRY_CHARS:,}"
+            ),
+            hint=translate("store", "shorten it or split it into several memories"),
         )
     return text
 
 
 def _check_status(status: object) -> str:
     if status not in STATUSES:
-        raise OkBotError(f"Unknown memory status {status!r}; use one of: {', '.join(STATUSES)}.")
+        raise OkBotError(
+            translate("store", "Unknown memory status {status}; use one of: {statuses}.").format(
+                status=repr(status), statuses=", ".join(STATUSES)
+            )
+        )
     return str(status)
 
 
 def _check_bool(value: object, name: str) -> bool:
     if not isinstance(value, bool):
-        raise OkBotError(f"A memory's {name} flag must be true or false, not {value!r}.")
+        raise OkBotError(
+            translate("store", "A memory's {name} flag must be true or false, not {value}.").format(
+                name=name, value=repr(value)
+            )
+        )
     return value
 
 
 def _check_count(value: object, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise OkBotError(f"A memory's {name} must be a whole number >= {minimum}, not {value!r}.")
+        raise OkBotError(
+            translate("store", "A memory's {name} must be a whole number >= {minimum}, not {value}.").format(
+                name=name, minimum=minimum, value=repr(value)
+            )
+        )
     return value
 
 
 def _check_sources(value: object) -> tuple[int, ...]:
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise OkBotError(f"A memory's sources must be a list of item ids, not {value!r}.")
+        raise OkBotError(
+            translate("store", "A memory's sources must be a list of item ids, not {value}.").format(value=repr(value))
+        )
     items = tuple(value)
     if any(isinstance(i, bool) or not isinstance(i, int) or i < 0 for i in items):
-        raise OkBotError(f"A memory's sources must be item ids (whole numbers >= 0), not {list(items)!r}.")
+        raise OkBotError(
+            translate("store", "A memory's sources must be item ids (whole numbers >= 0), not {value}.").format(
+                value=repr(list(items))
+            )
+        )
     return items
 
 
@@ -165,12 +188,16 @@ def _check_expires(value: object) -> str | None:
         moment = parse_time(value)
         if moment is not None:
             return moment.isoformat()
-    raise OkBotError(f"A memory's expiry must be an ISO-8601 time such as 2026-12-31T00:00:00+00:00, not {value!r}.")
+    raise OkBotError(
+        translate(
+            "store", "A memory's expiry must be an ISO-8601 time such as 2026-12-31T00:00:00+00:00, not {value}."
+        ).format(value=repr(value))
+    )
 
 
 def _check_note(value: object) -> str:
     if not isinstance(value, str):
-        raise OkBotError(f"A memory's note must be text, not {value!r}.")
+        raise OkBotError(translate("store", "A memory's note must be text, not {value}.").format(value=repr(value)))
     return value
 
 
@@ -197,12 +224,20 @@ def _entry_from_obj(obj: dict[str, Any], scope: str, where: str, issues: list[st
         try:
             return check(obj[name])
         except OkBotError:
-            issues.append(f"{where}: bad {name!r} value {obj[name]!r} ignored")
+            issues.append(
+                translate("store", "{where}: bad {name} value {value} ignored").format(
+                    where=where, name=repr(name), value=repr(obj[name])
+                )
+            )
             return default
 
     expires = obj.get("expires")
     if expires is not None and not isinstance(expires, str):
-        issues.append(f"{where}: bad 'expires' value {expires!r}; the entry is treated as expired")
+        issues.append(
+            translate("store", "{where}: bad 'expires' value {value}; the entry is treated as expired").format(
+                where=where, value=repr(expires)
+            )
+        )
         expires = "invalid"
     return MemoryEntry(
         id=obj["id"],
@@ -228,13 +263,19 @@ def _parse(data: bytes, scope: str, name: str) -> _Loaded:
     for number, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
-        where = f"{name} line {number}"
+        where = translate("store", "{file} line {number}").format(file=name, number=number)
         torn = number == len(lines) and not data.endswith(b"\n")
         try:
             obj = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
-            why = "incomplete last line (torn write?)" if torn else "not valid JSON"
-            loaded.problems.append(f"{where}: {why}; kept aside in {name}.bad")
+            why = (
+                translate("store", "incomplete last line (torn write?)")
+                if torn
+                else translate("store", "not valid JSON")
+            )
+            loaded.problems.append(
+                translate("store", "{where}: {why}; kept aside in {file}.bad").format(where=where, why=why, file=name)
+            )
             loaded.bad_lines.append(raw)
             continue
         if isinstance(obj, dict) and "okbot" in obj and "text" not in obj:
@@ -244,31 +285,40 @@ def _parse(data: bytes, scope: str, name: str) -> _Loaded:
                 loaded.problems.append(f"{where}: {migrations.newer_message(name, version, 'memories')}")
             elif obj.get("okbot") != "memories" or not isinstance(version, int) or version < 0:
                 loaded.version = FILE_VERSION
-                loaded.problems.append(f"{where}: header {obj!r} is not a version this OkBot knows; read anyway")
+                loaded.problems.append(
+                    translate(
+                        "store", "{where}: header {header} is not a version this OkBot knows; read anyway"
+                    ).format(where=where, header=repr(obj))
+                )
             else:
                 loaded.version = version
             continue
         why = ""
         if not isinstance(obj, dict):
-            why = "not a JSON object"
+            why = translate("store", "not a JSON object")
         elif not isinstance(obj.get("text"), str) or not obj["text"].strip():
-            why = "no 'text'"
+            why = translate("store", "no 'text'")
         elif "id" not in obj:
             # A line added by hand without an id gets a stable one (same line, same id on every read).
             obj["id"] = "m-" + hashlib.sha256(raw.strip()).hexdigest()[:8]
         elif not isinstance(obj["id"], str) or not obj["id"].strip():
-            why = "bad 'id'"
+            why = translate("store", "bad 'id'")
         if not why and obj["id"] in seen:
-            why = f"duplicate id {obj['id']!r}"
+            why = translate("store", "duplicate id {id}").format(id=repr(obj["id"]))
         if why:
-            loaded.problems.append(f"{where}: {why}; kept aside in {name}.bad")
+            loaded.problems.append(
+                translate("store", "{where}: {why}; kept aside in {file}.bad").format(where=where, why=why, file=name)
+            )
             loaded.bad_lines.append(raw)
             continue
         issues: list[str] = []
         entry = _entry_from_obj(obj, scope, where, issues)
         if issues:
             # The entry loads with defaults; the original line is kept aside so no value is lost.
-            loaded.problems.extend(f"{issue} (original line kept in {name}.bad)" for issue in issues)
+            loaded.problems.extend(
+                translate("store", "{issue} (original line kept in {file}.bad)").format(issue=issue, file=name)
+                for issue in issues
+            )
             loaded.bad_lines.append(raw)
         seen.add(entry.id)
         loaded.entries.append(entry)
@@ -338,7 +388,9 @@ class MemoryStore:
         except FileNotFoundError:
             data = b""
         except OSError as exc:
-            raise OkBotError(f"Cannot read {self.path}: {exc.strerror or exc}.") from exc
+            raise OkBotError(
+                translate("store", "Cannot read {path}: {error}.").format(path=self.path, error=exc.strerror or exc)
+            ) from exc
         self._set(_parse(data, self.scope, self.FILE), stamp)
 
     def _set(self, loaded: _Loaded, stamp: tuple[int, ...] | None) -> None:
@@ -417,7 +469,11 @@ class MemoryStore:
                 ensure_private_dir(self.directory)
                 self._file_lock.acquire()
             except OSError as exc:
-                raise OkBotError(f"Cannot save memories in {self.directory}: {exc.strerror or exc}.") from exc
+                raise OkBotError(
+                    translate("store", "Cannot save memories in {path}: {error}.").format(
+                        path=self.directory, error=exc.strerror or exc
+                    )
+                ) from exc
             try:
                 # Always a full re-read here: a stat stamp can miss a same-size rewrite within one clock tick.
                 self._refresh(force=True)
@@ -431,7 +487,11 @@ class MemoryStore:
                 try:
                     self._write(loaded, bad_lines)
                 except OSError as exc:
-                    raise OkBotError(f"Cannot save memories to {self.path}: {exc.strerror or exc}.") from exc
+                    raise OkBotError(
+                        translate("store", "Cannot save memories to {path}: {error}.").format(
+                            path=self.path, error=exc.strerror or exc
+                        )
+                    ) from exc
             finally:
                 self._file_lock.release()
 
@@ -523,7 +583,9 @@ class MemoryStore:
         """Put a deleted entry back with the same id; OkBotError if that id is in use again."""
         with self._changing() as loaded:
             if any(e.id == entry.id for e in loaded.entries):
-                raise OkBotError(f"Memory {entry.id} already exists; nothing to restore.")
+                raise OkBotError(
+                    translate("store", "Memory {id} already exists; nothing to restore.").format(id=entry.id)
+                )
             loaded.entries.append(replace(entry, scope=self.scope))
             extra = self._graveyard.pop(entry.id, None)
             if extra:
@@ -549,4 +611,6 @@ class MemoryStore:
         for index, entry in enumerate(loaded.entries):
             if entry.id == entry_id:
                 return index
-        raise OkBotError(f"There is no memory with id {entry_id!r} in {self.path}.")
+        raise OkBotError(
+            translate("store", "There is no memory with id {id} in {path}.").format(id=repr(entry_id), path=self.path)
+        )

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from email.utils import formatdate
 
 import openai
 import pytest
 
+from okbot import i18n
 from okbot.llm.errors import (
     MalformedReply,
     ProviderError,
@@ -17,6 +19,7 @@ from okbot.llm.errors import (
     classify,
     parse_retry_after,
 )
+from okbot.llm.events import Retrying
 from okbot.storage.errors import OkBotError
 
 try:
@@ -163,3 +166,24 @@ def test_key_is_redacted_from_messages_and_detail() -> None:
 def test_a_key_shaped_token_is_redacted_even_when_not_named() -> None:
     error = classify(status_error(400, error_body("bad key sk-proj-AbCdEf0123456789xyz")))
     assert "sk-proj-AbCdEf0123456789xyz" not in error.message
+
+
+@pytest.fixture
+def chinese() -> Iterator[None]:
+    """OkBot in Simplified Chinese for one test (skipped where the catalogue was never compiled)."""
+    refused = "The API key was refused (401). Check the key in Settings → Models."
+    if i18n.set_language("zh_CN") != "zh_CN" or i18n.translate("errors", refused) == refused:
+        i18n.set_language("en")
+        pytest.skip("resources/i18n/okbot_zh_CN.qm is not built (make), or not from this catalogue")
+    try:
+        yield
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_refused_key_reads_in_chinese_and_stays_english_for_the_model(chinese: None) -> None:
+    error = classify(status_error(401, error_body("Incorrect API key provided")), secrets=[KEY])
+    assert error.kind == "auth" and "API 密钥" in error.message and "（401）" in error.message
+    assert error.english == "The API key was refused (401). Check the key in Settings → Models."
+    retry = Retrying(attempt=1, delay=3.0, reason=classify(status_error(503)).message, attempts=4)
+    assert "服务器发生内部错误（503）" in retry.text(3.0) and "3 秒后重试" in retry.text(3.0)

@@ -16,6 +16,7 @@ from okbot.core.local_tools.web.errors import FetchError
 from okbot.core.local_tools.web.fetch import BODY_CAP, REDIRECTS, ConnectFailed, Page, fetch_pinned, parse_url
 from okbot.core.local_tools.web.text import content_kind, decode_text, html_to_text, is_text_mime, uncompress
 from okbot.core.tools import Tool, ToolContext, ToolOutcome
+from okbot.i18n import translate
 
 TOTAL_TIMEOUT = 20.0  # seconds for the whole call: DNS, connects, redirects, body
 MAX_CHARS = 20_000  # characters of text returned at most
@@ -121,7 +122,11 @@ def _fetch_any(
     for ip in addresses:
         try:
             return fetch_pinned(
-                url, ip, deadline=deadline, on_bytes=lambda n: progress(f"received {n:,} bytes"), **options
+                url,
+                ip,
+                deadline=deadline,
+                on_bytes=lambda n: progress(translate("tool", "received {bytes} bytes").format(bytes=f"{n:,}")),
+                **options,
             )
         except ConnectFailed as exc:
             error = exc  # the host's next address may answer
