@@ -324,7 +324,8 @@ class TurnRuntime:
                 note, ok = f"{who.name} was stopped by the user", False
                 break
             if rnd.error is not None:
-                note, ok = f"{who.name} failed: {rnd.error}", False
+                # the captain reads this: English whatever the UI's language (a ProviderError keeps both)
+                note, ok = f"{who.name} failed: {getattr(rnd.error, 'english', '') or rnd.error}", False
                 break
             if not rnd.calls:
                 break

@@ -2032,7 +2032,7 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
     </message>
     <message>
         <source>Base URL:</source>
-        <translation>Base URL：</translation>
+        <translation>基础 URL：</translation>
     </message>
     <message>
         <source>Key from:</source>
@@ -2881,6 +2881,33 @@ Compression starts at {threshold} tokens.</source>
     <message>
         <source>can&apos;t open &apos;%(filename)s&apos;: %(error)s</source>
         <translation>无法打开“%(filename)s”：%(error)s</translation>
+    </message>
+</context>
+<context>
+    <name>assent</name>
+    <message>
+        <source>produced the reply</source>
+        <translation>生成了回复</translation>
+    </message>
+    <message>
+        <source>asked for tools</source>
+        <translation>请求了工具</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>被中断</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>no reply recorded</source>
+        <translation>未记录回复</translation>
+    </message>
+    <message>
+        <source>Attempt {attempt} of {attempts} — {outcome} · round {round} of {rounds}</source>
+        <translation>第 {attempt} 次尝试（共 {attempts} 次）— {outcome} · 第 {round} 轮（共 {rounds} 轮）</translation>
     </message>
 </context>
 <context>
@@ -4157,6 +4184,133 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <source>{message} ({hint})</source>
         <translation>{message}（{hint}）</translation>
     </message>
+    <message>
+        <source>The server refused the request (400): {detail}</source>
+        <translation>服务器拒绝了请求（400）：{detail}</translation>
+    </message>
+    <message>
+        <source>The API key was refused (401). Check the key in Settings → Models.</source>
+        <translation>API 密钥被拒绝（401）。请在“设置 → 模型”中检查密钥。</translation>
+    </message>
+    <message>
+        <source>The server denied access (403): {detail} Check that the key may use this model.</source>
+        <translation>服务器拒绝访问（403）：{detail} 请确认该密钥有权使用此模型。</translation>
+    </message>
+    <message>
+        <source>The model {model} was not found on this server (404). Check the model name and the base URL in Settings → Models.</source>
+        <translation>在此服务器上找不到模型 {model}（404）。请在“设置 → 模型”中检查模型名称和 Base URL。</translation>
+    </message>
+    <message>
+        <source>The server timed out waiting for the request (408).</source>
+        <translation>服务器等待请求超时（408）。</translation>
+    </message>
+    <message>
+        <source>The server reported a conflict (409).</source>
+        <translation>服务器报告冲突（409）。</translation>
+    </message>
+    <message>
+        <source>The request is too large for this server (413). Compress the conversation or choose a model with a larger context window.</source>
+        <translation>请求对此服务器来说太大（413）。请压缩对话，或选择上下文窗口更大的模型。</translation>
+    </message>
+    <message>
+        <source>The server could not process the request (422): {detail}</source>
+        <translation>服务器无法处理该请求（422）：{detail}</translation>
+    </message>
+    <message>
+        <source>The server is rate limiting requests (429).</source>
+        <translation>服务器正在限制请求频率（429）。</translation>
+    </message>
+    <message>
+        <source>The server had an internal error ({status}).</source>
+        <translation>服务器发生内部错误（{status}）。</translation>
+    </message>
+    <message>
+        <source>The server answered with an error ({status}): {detail}</source>
+        <translation>服务器返回了错误（{status}）：{detail}</translation>
+    </message>
+    <message>
+        <source>The account has no quota left (429). Check the plan or billing of this API key.</source>
+        <translation>账户额度已用完（429）。请检查此 API 密钥的套餐或账单。</translation>
+    </message>
+    <message>
+        <source>The server has no such endpoint (404). Check the model name and the base URL in Settings → Models.</source>
+        <translation>服务器没有这个端点（404）。请在“设置 → 模型”中检查模型名称和 Base URL。</translation>
+    </message>
+    <message>
+        <source>The server did not answer in time.</source>
+        <translation>服务器未能及时响应。</translation>
+    </message>
+    <message>
+        <source>Could not reach the server. Check the base URL and the network connection.</source>
+        <translation>无法连接到服务器。请检查 Base URL 和网络连接。</translation>
+    </message>
+    <message>
+        <source>Could not reach the server at {host}. Check the base URL and the network connection.</source>
+        <translation>无法连接到位于 {host} 的服务器。请检查 Base URL 和网络连接。</translation>
+    </message>
+    <message>
+        <source>The connection dropped mid-reply.</source>
+        <translation>回复途中连接断开了。</translation>
+    </message>
+    <message>
+        <source>The server sent a reply OkBot could not read.</source>
+        <translation>服务器发来的回复 OkBot 无法读取。</translation>
+    </message>
+    <message>
+        <source>The reply went on for more than {seconds} seconds and was stopped.</source>
+        <translation>回复持续超过 {seconds} 秒，已被停止。</translation>
+    </message>
+    <message>
+        <source>The reply grew past {chars} characters and was stopped (kept up to there).</source>
+        <translation>回复超过了 {chars} 个字符，已被停止（保留到此为止的内容）。</translation>
+    </message>
+    <message>
+        <source>The model reached its token limit before writing any answer (finish_reason &apos;length&apos;).</source>
+        <translation>模型在写出任何回答之前就达到了 token 上限（finish_reason &apos;length&apos;）。</translation>
+    </message>
+    <message>
+        <source>The model reached its token limit before writing any answer (finish_reason &apos;length&apos;; it spent {tokens} tokens).</source>
+        <translation>模型在写出任何回答之前就达到了 token 上限（finish_reason &apos;length&apos;；已用掉 {tokens} 个 token）。</translation>
+    </message>
+    <message>
+        <source>The model reached its token limit before writing any answer (finish_reason &apos;length&apos;; it spent {tokens} tokens, {reasoning} of them hidden reasoning).</source>
+        <translation>模型在写出任何回答之前就达到了 token 上限（finish_reason &apos;length&apos;；已用掉 {tokens} 个 token，其中 {reasoning} 个用于隐藏的推理）。</translation>
+    </message>
+    <message>
+        <source>No API key for {key_host}. Add one in Settings → Models, or set OKBOT_API_KEY.</source>
+        <translation>没有 {key_host} 的 API 密钥。请在“设置 → 模型”中添加，或设置 OKBOT_API_KEY。</translation>
+    </message>
+    <message>
+        <source>The request failed: {detail}</source>
+        <translation>请求失败：{detail}</translation>
+    </message>
+</context>
+<context>
+    <name>events</name>
+    <message>
+        <source>The request failed</source>
+        <translation>请求失败</translation>
+    </message>
+    <message>
+        <source>retrying in {seconds} s</source>
+        <translation>{seconds} 秒后重试</translation>
+    </message>
+    <message>
+        <source>retrying in a moment</source>
+        <translation>即将重试</translation>
+    </message>
+    <message>
+        <source>retrying now</source>
+        <translation>正在重试</translation>
+    </message>
+    <message>
+        <source>{reason} — {when} (attempt {attempt} of {attempts}).</source>
+        <translation>{reason} — {when}（第 {attempt} 次尝试，共 {attempts} 次）。</translation>
+    </message>
+    <message>
+        <source>{reason} — {when} (attempt {attempt}).</source>
+        <translation>{reason} — {when}（第 {attempt} 次尝试）。</translation>
+    </message>
 </context>
 <context>
     <name>export</name>
@@ -4231,6 +4385,108 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>no folder {path}</source>
         <translation>没有文件夹 {path}</translation>
+    </message>
+</context>
+<context>
+    <name>guard</name>
+    <message>
+        <source>outside the workspace: {path}</source>
+        <translation>在工作区之外：{path}</translation>
+    </message>
+</context>
+<context>
+    <name>hub</name>
+    <message>
+        <source>not started</source>
+        <translation>未启动</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source> Its last output: “{line}”.</source>
+        <translation>它最后的输出：“{line}”。</translation>
+    </message>
+    <message>
+        <source>the turn was stopped</source>
+        <translation>本轮已被停止</translation>
+    </message>
+    <message>
+        <source>OkBot is closing; MCP servers are not started any more</source>
+        <translation>OkBot 正在关闭，不再启动 MCP 服务器</translation>
+    </message>
+    <message>
+        <source>There is no MCP server called {name} any more.</source>
+        <translation>名为 {name} 的 MCP 服务器已不存在。</translation>
+    </message>
+    <message>
+        <source>MCP server {name} did not start within {seconds} s (mcp.startupSeconds).</source>
+        <translation>MCP 服务器 {name} 未在 {seconds} 秒内启动（mcp.startupSeconds）。</translation>
+    </message>
+    <message>
+        <source>MCP server {name} could not start: {why}.{last_words}</source>
+        <translation>MCP 服务器 {name} 无法启动：{why}。{last_words}</translation>
+    </message>
+    <message>
+        <source>could not reach {url} ({error}) after {attempts} attempts</source>
+        <translation>尝试 {attempts} 次后仍无法连接 {url}（{error}）</translation>
+    </message>
+    <message>
+        <source>stopped during a call</source>
+        <translation>在调用过程中停止了</translation>
+    </message>
+    <message>
+        <source>stopped by itself</source>
+        <translation>自行停止了</translation>
+    </message>
+    <message>
+        <source>MCP server {name} {how} again after a restart, so it is not restarted any more.{last_words} Restart it in Settings → MCP servers (or restart OkBot) once it is fixed.</source>
+        <translation>MCP 服务器 {name} 重启后又{how}，因此不再自动重启。{last_words}修好后，请在“设置 → MCP 服务器”中重启它（或重启 OkBot）。</translation>
+    </message>
+    <message>
+        <source>MCP server {name} {how}; it is restarted at its next use.{last_words}</source>
+        <translation>MCP 服务器 {name} {how}；下次使用时会重启它。{last_words}</translation>
+    </message>
+    <message>
+        <source>it exited before answering</source>
+        <translation>它在响应之前就退出了</translation>
+    </message>
+    <message>
+        <source>the program was not found</source>
+        <translation>找不到该程序</translation>
+    </message>
+    <message>
+        <source>the program {program} was not found</source>
+        <translation>找不到程序 {program}</translation>
+    </message>
+    <message>
+        <source>the program may not be run (permission denied)</source>
+        <translation>无权运行该程序（权限被拒绝）</translation>
+    </message>
+    <message>
+        <source>the program {program} may not be run (permission denied)</source>
+        <translation>无权运行程序 {program}（权限被拒绝）</translation>
+    </message>
+    <message>
+        <source>the server refused the credentials (HTTP {status}); check its headers</source>
+        <translation>服务器拒绝了凭据（HTTP {status}），请检查它的请求头</translation>
+    </message>
+    <message>
+        <source>the server answered HTTP {status}</source>
+        <translation>服务器返回了 HTTP {status}</translation>
     </message>
 </context>
 <context>
@@ -4376,6 +4632,52 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     </message>
 </context>
 <context>
+    <name>keeper</name>
+    <message>
+        <source>memory extraction failed: {error}</source>
+        <translation>记忆提取失败：{error}</translation>
+    </message>
+    <message>
+        <source>memory extraction answer unusable: {problem}</source>
+        <translation>记忆提取的回答无法使用：{problem}</translation>
+    </message>
+    <message>
+        <source>retired: {why}</source>
+        <translation>已停用：{why}</translation>
+    </message>
+</context>
+<context>
+    <name>keystore</name>
+    <message>
+        <source>There is no key to save.</source>
+        <translation>没有可保存的密钥。</translation>
+    </message>
+    <message>
+        <source>The system keyring did not accept the key ({error}); nothing was saved.</source>
+        <translation>系统密钥环不接受该密钥（{error}），未保存任何内容。</translation>
+    </message>
+    <message>
+        <source>OkBot could not read its key file {path}: {error}</source>
+        <translation>OkBot 无法读取其密钥文件 {path}：{error}</translation>
+    </message>
+    <message>
+        <source>OkBot did not use the key in {path}: other users can read that file (mode {mode}). Run “chmod 600 {path}”, or save the key again.</source>
+        <translation>OkBot 没有使用 {path} 中的密钥：其他用户可以读取该文件（权限 {mode}）。请运行“chmod 600 {path}”，或重新保存密钥。</translation>
+    </message>
+    <message>
+        <source>OkBot&apos;s key file {path} is damaged; save the key again.</source>
+        <translation>OkBot 的密钥文件 {path} 已损坏，请重新保存密钥。</translation>
+    </message>
+    <message>
+        <source>The key file {path} was written by a newer OkBot; this one leaves it alone.</source>
+        <translation>密钥文件 {path} 由更新版本的 OkBot 写入，当前版本不会改动它。</translation>
+    </message>
+    <message>
+        <source>OkBot could not write its key file {path}: {error}</source>
+        <translation>OkBot 无法写入其密钥文件 {path}：{error}</translation>
+    </message>
+</context>
+<context>
     <name>mcp</name>
     <message>
         <source>MCP server name {name} is not allowed</source>
@@ -4467,6 +4769,29 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>Could not save {path}: {why}; nothing was changed.</source>
         <translation>无法保存 {path}：{why}；未做任何更改。</translation>
+    </message>
+</context>
+<context>
+    <name>openai_backend</name>
+    <message>
+        <source>this server does not report usage while streaming; token use is estimated</source>
+        <translation>此服务器在流式传输时不报告用量，token 用量为估算值</translation>
+    </message>
+    <message>
+        <source>this model cannot call tools; running without them</source>
+        <translation>此模型无法调用工具，将不使用工具运行</translation>
+    </message>
+    <message>
+        <source>the server did not report token use for this reply; it is estimated</source>
+        <translation>服务器没有报告这条回复的 token 用量，已按估算计</translation>
+    </message>
+    <message>
+        <source>the model wrote its tool calls as text; OkBot read them as tool calls</source>
+        <translation>模型以文本形式写出了工具调用，OkBot 已将其识别为工具调用</translation>
+    </message>
+    <message>
+        <source>The request was cancelled.</source>
+        <translation>请求已取消。</translation>
     </message>
 </context>
 <context>
@@ -4570,6 +4895,13 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>No key: save one here, or set OKBOT_API_KEY or OPENAI_API_KEY.</source>
         <translation>没有密钥：请在此保存一个，或设置 OKBOT_API_KEY 或 OPENAI_API_KEY。</translation>
+    </message>
+</context>
+<context>
+    <name>provider_use</name>
+    <message>
+        <source>the setting {key}</source>
+        <translation>设置项 {key}</translation>
     </message>
 </context>
 <context>
@@ -5344,6 +5676,46 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <source>unknown setting {key}</source>
         <translation>未知的设置 {key}</translation>
     </message>
+    <message>
+        <source>its input schema was not an object; the model gets none</source>
+        <translation>它的输入 schema 不是对象，模型将得不到 schema</translation>
+    </message>
+    <message>
+        <source>its input schema is over {chars} characters; the model gets only the description</source>
+        <translation>它的输入 schema 超过 {chars} 个字符，模型只会得到描述</translation>
+    </message>
+    <message>
+        <source>its input schema was not an object at the top; the model gets a bare object</source>
+        <translation>它的输入 schema 顶层不是对象，模型将得到一个空对象</translation>
+    </message>
+    <message>
+        <source>nesting deeper than {depth} levels was cut</source>
+        <translation>超过 {depth} 层的嵌套已被截去</translation>
+    </message>
+    <message>
+        <source>&apos;{keyword}&apos; became &apos;anyOf&apos;</source>
+        <translation>“{keyword}”已改为“anyOf”</translation>
+    </message>
+    <message>
+        <source>the keyword &apos;{keyword}&apos; was left out</source>
+        <translation>关键字“{keyword}”已被略去</translation>
+    </message>
+    <message>
+        <source>descriptions over {chars} characters were shortened</source>
+        <translation>超过 {chars} 个字符的描述已被缩短</translation>
+    </message>
+    <message>
+        <source>a reference it could not follow ({ref}) became &apos;any value&apos;</source>
+        <translation>无法解析的引用（{ref}）已改为“任意值”</translation>
+    </message>
+    <message>
+        <source>a recursive reference ({ref}) was cut</source>
+        <translation>递归引用（{ref}）已被截去</translation>
+    </message>
+    <message>
+        <source>references ($ref) were written out in place</source>
+        <translation>引用（$ref）已在原处展开</translation>
+    </message>
 </context>
 <context>
     <name>schema_must_be</name>
@@ -5515,11 +5887,11 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     </message>
     <message>
         <source>Base URL of the OpenAI-compatible API (OKBOT_BASE_URL overrides it without saving).</source>
-        <translation>OpenAI 兼容 API 的 Base URL（OKBOT_BASE_URL 可临时覆盖它，不会保存）。</translation>
+        <translation>OpenAI 兼容 API 的基础 URL（OKBOT_BASE_URL 可临时覆盖它，不会保存）。</translation>
     </message>
     <message>
         <source>Base URL</source>
-        <translation>Base URL</translation>
+        <translation>基础 URL</translation>
     </message>
     <message>
         <source>Model name sent to the provider (OKBOT_MODEL overrides it without saving).</source>
@@ -6135,6 +6507,162 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <source>{file} became shorter than before; it was read again.</source>
         <translation>{file} 比之前变短了；已重新读取。</translation>
     </message>
+    <message>
+        <source>No change #{id} in {name}&apos;s evolution log.</source>
+        <translation>{name} 的进化记录中没有变更 #{id}。</translation>
+    </message>
+    <message>
+        <source>Change #{id} was already undone ({when}).</source>
+        <translation>变更 #{id} 已被撤销（{when}）。</translation>
+    </message>
+    <message>
+        <source>Change #{id} cannot be undone: SOUL.md no longer has the line it wrote.</source>
+        <translation>无法撤销变更 #{id}：SOUL.md 中已没有它写入的那一行。</translation>
+    </message>
+    <message>
+        <source>it was edited since; change SOUL.md by hand instead</source>
+        <translation>该行之后被编辑过，请改为手动修改 SOUL.md</translation>
+    </message>
+    <message>
+        <source>Skill {name} cannot be undone: it was edited since.</source>
+        <translation>无法撤销技能 {name}：它之后被编辑过。</translation>
+    </message>
+    <message>
+        <source>edit or delete {path} by hand</source>
+        <translation>请手动编辑或删除 {path}</translation>
+    </message>
+    <message>
+        <source>new skill {name}: {description}</source>
+        <translation>新技能 {name}：{description}</translation>
+    </message>
+    <message>
+        <source>updated skill {name}: {description}</source>
+        <translation>更新技能 {name}：{description}</translation>
+    </message>
+    <message>
+        <source>added to {section}: {line}</source>
+        <translation>添加到 {section}：{line}</translation>
+    </message>
+    <message>
+        <source>removed: {line}</source>
+        <translation>已删除：{line}</translation>
+    </message>
+    <message>
+        <source>changed: {before} → {after}</source>
+        <translation>已修改：{before} → {after}</translation>
+    </message>
+    <message>
+        <source>A memory&apos;s text must be a string, not {kind}.</source>
+        <translation>记忆的文本必须是字符串，而不是 {kind}。</translation>
+    </message>
+    <message>
+        <source>A memory needs some text; empty or whitespace-only text is not saved.</source>
+        <translation>记忆需要有文本；空文本或只有空白的文本不会保存。</translation>
+    </message>
+    <message>
+        <source>This memory is {chars} characters long; the limit is {limit}.</source>
+        <translation>这条记忆有 {chars} 个字符，上限为 {limit}。</translation>
+    </message>
+    <message>
+        <source>shorten it or split it into several memories</source>
+        <translation>请缩短它，或拆分成几条记忆</translation>
+    </message>
+    <message>
+        <source>Unknown memory status {status}; use one of: {statuses}.</source>
+        <translation>未知的记忆状态 {status}；请使用以下之一：{statuses}。</translation>
+    </message>
+    <message>
+        <source>A memory&apos;s {name} flag must be true or false, not {value}.</source>
+        <translation>记忆的 {name} 标志必须是 true 或 false，而不是 {value}。</translation>
+    </message>
+    <message>
+        <source>A memory&apos;s {name} must be a whole number &gt;= {minimum}, not {value}.</source>
+        <translation>记忆的 {name} 必须是 &gt;= {minimum} 的整数，而不是 {value}。</translation>
+    </message>
+    <message>
+        <source>A memory&apos;s sources must be a list of item ids, not {value}.</source>
+        <translation>记忆的来源必须是条目 id 列表，而不是 {value}。</translation>
+    </message>
+    <message>
+        <source>A memory&apos;s sources must be item ids (whole numbers &gt;= 0), not {value}.</source>
+        <translation>记忆的来源必须是条目 id（&gt;= 0 的整数），而不是 {value}。</translation>
+    </message>
+    <message>
+        <source>A memory&apos;s expiry must be an ISO-8601 time such as 2026-12-31T00:00:00+00:00, not {value}.</source>
+        <translation>记忆的过期时间必须是 ISO-8601 时间（如 2026-12-31T00:00:00+00:00），而不是 {value}。</translation>
+    </message>
+    <message>
+        <source>A memory&apos;s note must be text, not {value}.</source>
+        <translation>记忆的备注必须是文本，而不是 {value}。</translation>
+    </message>
+    <message>
+        <source>{where}: bad {name} value {value} ignored</source>
+        <translation>{where}：{name} 的值 {value} 无效，已忽略</translation>
+    </message>
+    <message>
+        <source>{where}: bad &apos;expires&apos; value {value}; the entry is treated as expired</source>
+        <translation>{where}：&apos;expires&apos; 的值 {value} 无效，该条目视为已过期</translation>
+    </message>
+    <message>
+        <source>{file} line {number}</source>
+        <translation>{file} 第 {number} 行</translation>
+    </message>
+    <message>
+        <source>incomplete last line (torn write?)</source>
+        <translation>最后一行不完整（写入中断？）</translation>
+    </message>
+    <message>
+        <source>not valid JSON</source>
+        <translation>不是有效的 JSON</translation>
+    </message>
+    <message>
+        <source>{where}: {why}; kept aside in {file}.bad</source>
+        <translation>{where}：{why}；已另存到 {file}.bad</translation>
+    </message>
+    <message>
+        <source>{where}: header {header} is not a version this OkBot knows; read anyway</source>
+        <translation>{where}：文件头 {header} 不是此 OkBot 认识的版本；仍照常读取</translation>
+    </message>
+    <message>
+        <source>not a JSON object</source>
+        <translation>不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>no &apos;text&apos;</source>
+        <translation>缺少 &apos;text&apos;</translation>
+    </message>
+    <message>
+        <source>bad &apos;id&apos;</source>
+        <translation>&apos;id&apos; 无效</translation>
+    </message>
+    <message>
+        <source>duplicate id {id}</source>
+        <translation>重复的 id {id}</translation>
+    </message>
+    <message>
+        <source>{issue} (original line kept in {file}.bad)</source>
+        <translation>{issue}（原行已保存在 {file}.bad 中）</translation>
+    </message>
+    <message>
+        <source>Cannot read {path}: {error}.</source>
+        <translation>无法读取 {path}：{error}。</translation>
+    </message>
+    <message>
+        <source>Cannot save memories in {path}: {error}.</source>
+        <translation>无法在 {path} 中保存记忆：{error}。</translation>
+    </message>
+    <message>
+        <source>Cannot save memories to {path}: {error}.</source>
+        <translation>无法将记忆保存到 {path}：{error}。</translation>
+    </message>
+    <message>
+        <source>Memory {id} already exists; nothing to restore.</source>
+        <translation>记忆 {id} 已存在，无需恢复。</translation>
+    </message>
+    <message>
+        <source>There is no memory with id {id} in {path}.</source>
+        <translation>{path} 中没有 id 为 {id} 的记忆。</translation>
+    </message>
 </context>
 <context>
     <name>summary</name>
@@ -6195,6 +6723,13 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     </message>
 </context>
 <context>
+    <name>tool</name>
+    <message>
+        <source>received {bytes} bytes</source>
+        <translation>已接收 {bytes} 字节</translation>
+    </message>
+</context>
+<context>
     <name>trash</name>
     <message>
         <source>Could not move {name} to the trash: {error}</source>
@@ -6235,6 +6770,25 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>Squad &apos;{id}&apos; no longer exists; {assistant} was not re-added to it.</source>
         <translation>小队“{id}”已不存在；{assistant} 未被重新加入。</translation>
+    </message>
+</context>
+<context>
+    <name>upkeep</name>
+    <message>
+        <source>only assistants evolve: a squad has no persona or skills of its own</source>
+        <translation>只有助手会进化：小队没有自己的人设或技能</translation>
+    </message>
+    <message>
+        <source>SOUL.md is missing, unreadable or not plain UTF-8 text: upkeep leaves it alone</source>
+        <translation>SOUL.md 缺失、无法读取或不是纯 UTF-8 文本：维护不会改动它</translation>
+    </message>
+    <message>
+        <source>upkeep request failed: {error}</source>
+        <translation>维护请求失败：{error}</translation>
+    </message>
+    <message>
+        <source>{kind} upkeep answer unusable: {problem}</source>
+        <translation>{kind} 维护的回答无法使用：{problem}</translation>
     </message>
 </context>
 <context>

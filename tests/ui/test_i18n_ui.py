@@ -41,7 +41,7 @@ KEPT = {
     "markdown", "english", "env", "keyring", "stdio", "utf", "cli", "xdg", "okbot_home", "tiktoken", "s", "k",
     "ollama", "llama", "qwen", "sqlite", "fts5", "x", "v", "py", "txt", "png", "jpg",
     # the test's data: the fake server's model, its URL, the assistant and squad names
-    "fake", "model", "localhost", "v1", "squad", "desk", "ada", "bob", "writer", "researcher",
+    "fake", "small", "model", "localhost", "v1", "squad", "desk", "ada", "bob", "writer", "researcher",
 }  # fmt: skip
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 PATH = re.compile(r"(?:~|\.{0,2}/)[\w.@+-]*(?:/[\w.@+-]*)+|\b[\w-]+\.(?:md|json|jsonl|py|txt)\b")
