@@ -33,7 +33,7 @@ CLI_KEYWORDS = {"help", "description", "epilog", "metavar_help"}
 TRANSLATORS = {"tr", "translate", "QT_TRANSLATE_NOOP", "plural"}
 LETTERS = re.compile(r"[A-Za-z]{2,}")
 # Literal texts that need no translation: names, and symbols written with letters.
-ALLOWED = {"OkBot", "MCP", "JSON", "Markdown", "URL", "API", "SOUL.md", "OK", "PDF", "Ctrl+Shift+F", "Esc"}
+ALLOWED = {"okbot:", "OkBot", "MCP", "JSON", "Markdown", "URL", "API", "SOUL.md", "OK", "PDF", "Ctrl+Shift+F", "Esc"}
 
 
 def shown_literal(node: ast.AST) -> str | None:
