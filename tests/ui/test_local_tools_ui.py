@@ -71,5 +71,5 @@ def test_a_call_left_waiting_at_the_last_close_is_closed_with_a_note_when_the_ch
     closed, note = list(session.iter_items())[2:]
     assert closed["type"] == "tool_result" and closed["call_id"] == "call_7" and not closed["ok"]
     assert "OkBot closed before this call was approved" in closed["content"]
-    assert note["type"] == "notice" and "were not run" in note["content"]
-    qtbot.waitUntil(lambda: "were not run" in shown_text(page), timeout=10_000)
+    assert note["type"] == "notice" and "1 tool call of the last turn was not run" in note["content"]
+    qtbot.waitUntil(lambda: "was not run" in shown_text(page), timeout=10_000)
