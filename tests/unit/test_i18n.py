@@ -29,7 +29,8 @@ KEPT_WORDS = {
     "tokens", "ctrl", "shift", "alt", "enter", "esc", "tab", "pt", "ms", "kb", "mb", "gb", "pdf", "png", "zip",
     "sqlite", "openai", "pyside", "qt", "gpt", "llama", "ollama", "env", "keyring", "stdio", "utf", "ok", "markdown",
     "python", "pip", "bash", "cli", "gui", "os", "xdg", "okbot_home", "tiktoken", "cl100k_base", "o200k_base", "ui",
-    "dir", "ip", "dns", "ssl", "tls", "html", "txt", "csv", "yaml", "toml", "sse", "http/1.1", "fts5", "imap", "headers", "args",
+    "dir", "ip", "dns", "ssl", "tls", "html", "txt", "csv", "yaml", "toml", "sse", "http/1.1", "fts5", "imap",
+    "headers", "args",
 }  # fmt: skip
 
 

@@ -72,7 +72,10 @@ def test_a_summary_with_chinese_headings_is_the_same_structure():
 
 
 def test_the_original_okbots_headings_and_full_width_colons_are_read():
-    text = "## 目标：\n- [active] 写周报 (#3)\n\n## 约定\n- 简短\n\n## 决定\n- 无\n\n## 未完成\n- 第二节\n\n## 路径命令\n- ~/report.md"
+    text = (
+        "## 目标：\n- [active] 写周报 (#3)\n\n## 约定\n- 简短\n\n## 决定\n- 无\n\n"
+        "## 未完成\n- 第二节\n\n## 路径命令\n- ~/report.md"
+    )
     sections, problems = structure.parse_sections(text)
     assert problems == []
     assert sections["Progress and next steps"] == "- 第二节" and sections["References"] == "- ~/report.md"
