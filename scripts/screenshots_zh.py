@@ -137,6 +137,7 @@ def render_all(out: Path) -> list[Path]:
         viewer = open_context_viewer(ctx, target, last_user, window)
         viewer.resize(*shots.VIEWER_SIZE)
         shots.settle(ctx, until=lambda: bool(viewer.text()))
+        show_summary_block(viewer)  # the Chinese headings of the summary the model read
         written.append(shots.grab(viewer, out / "view-context.png"))
         viewer.close()
         window.close()
@@ -147,6 +148,18 @@ def render_all(out: Path) -> list[Path]:
         server.stop()
         shutdown_tasks()
     return written
+
+
+def show_summary_block(viewer: object) -> None:
+    """Scroll the viewer's text so the summary block is at the top."""
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    from PySide6.QtTest import QTest
+
+    text = next(e for e in viewer.findChildren(QPlainTextEdit) if e.isVisible() and "### summary" in e.toPlainText())
+    block = text.document().find("### summary").block()
+    text.verticalScrollBar().setValue(block.firstLineNumber() - 1)  # a plain text edit scrolls by lines
+    QTest.qWait(100)
 
 
 def build_data(server: object) -> tuple[object, object]:

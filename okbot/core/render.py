@@ -41,6 +41,19 @@ BODY_INDENT = "    "
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+# How each compression trigger (okbot.core.summary.TRIGGERS) is named to the reader.
+_TRIGGER_WORDS = {
+    "ratio": QT_TRANSLATE_NOOP("render", "ratio"),
+    "topic": QT_TRANSLATE_NOOP("render", "topic"),
+    "manual": QT_TRANSLATE_NOOP("render", "manual"),
+}
+
+
+def trigger_words(trigger: str) -> str:
+    """A compression trigger as the reader reads it (an unknown one as it is stored)."""
+    return translate("render", _TRIGGER_WORDS[trigger]) if trigger in _TRIGGER_WORDS else trigger
+
+
 def _visible(match: re.Match[str]) -> str:
     code = ord(match.group())
     if code < 0x20:
@@ -173,7 +186,7 @@ def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
                     id=proj.covered_through_id,
                     chars=f"{len(proj.summary.summary):,}",
                     kept=kept_text,
-                    trigger=proj.summary.trigger or translate("render", "n/a"),
+                    trigger=trigger_words(proj.summary.trigger) if proj.summary.trigger else translate("render", "n/a"),
                 ),
             )
         )
@@ -580,7 +593,7 @@ def health_lines(
         trigger, at = health.get("lastTrigger"), health.get("lastAt")
         if trigger or at:
             when = str(at)[:16].replace("T", " ") if at else ""
-            last = trigger or translate("render", "run")
+            last = trigger_words(trigger) if trigger else translate("render", "run")
             if when:
                 parts.append(translate("render", "last {trigger} at {when}").format(trigger=last, when=when))
             else:
@@ -595,7 +608,7 @@ def health_lines(
             parts.append(translate("render", "summarizer used {n} tokens").format(n=f"{summarizer:,}"))
     elif summary is not None and summary.covered_through_id:
         when = summary.updated_at[:16].replace("T", " ")
-        trigger = summary.trigger or translate("render", "unknown")
+        trigger = trigger_words(summary.trigger) if summary.trigger else translate("render", "unknown")
         last = f"{trigger}, {when}" if when else trigger
         parts = [
             _line(

@@ -5032,6 +5032,18 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
 <context>
     <name>render</name>
     <message>
+        <source>ratio</source>
+        <translation>达到比例</translation>
+    </message>
+    <message>
+        <source>topic</source>
+        <translation>话题改变</translation>
+    </message>
+    <message>
+        <source>manual</source>
+        <translation>手动</translation>
+    </message>
+    <message>
         <source>… (cut here; full length {n} chars)</source>
         <translation>…（在此截断；全长 {n} 个字符）</translation>
     </message>
