@@ -137,15 +137,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots", help="where the PNGs go")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPO))  # okbot and tests.helpers from this checkout
-    home = Path(tempfile.mkdtemp(prefix="okbot-shots-"))
+    return render_in_temp_home(render_all, args.out, "okbot-shots-")
+
+
+def render_in_temp_home(render: Callable[[Path], list[Path]], out: Path, prefix: str) -> int:
+    """Run ``render(out)`` over a fresh temporary OKBOT_HOME (removed after), offscreen; report the files."""
+    home = Path(tempfile.mkdtemp(prefix=prefix))
     os.environ["OKBOT_HOME"] = str(home)  # before anything reads okbot.storage.paths
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     for name in ("OKBOT_API_KEY", "OPENAI_API_KEY", "OKBOT_BASE_URL", "OKBOT_MODEL"):  # they would show up
         os.environ.pop(name, None)
     os.environ.setdefault("OKBOT_TIKTOKEN_DOWNLOAD", "0")
-    args.out.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     try:
-        written = render_all(args.out)
+        written = render(out)
     finally:
         shutil.rmtree(home, ignore_errors=True)
     for path in written:

@@ -9,10 +9,7 @@ server, offscreen; nothing else is touched.
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -74,20 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots" / "zh_CN", help="where the PNGs go")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPO))
-    home = Path(tempfile.mkdtemp(prefix="okbot-shots-zh-"))
-    os.environ["OKBOT_HOME"] = str(home)
-    os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    for name in ("OKBOT_API_KEY", "OPENAI_API_KEY", "OKBOT_BASE_URL", "OKBOT_MODEL"):
-        os.environ.pop(name, None)
-    os.environ.setdefault("OKBOT_TIKTOKEN_DOWNLOAD", "0")
-    args.out.mkdir(parents=True, exist_ok=True)
-    try:
-        written = render_all(args.out)
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
-    for path in written:
-        print(f"{path.relative_to(REPO) if path.is_relative_to(REPO) else path}  {path.stat().st_size // 1024} KB")
-    return 0
+    return shots.render_in_temp_home(render_all, args.out, "okbot-shots-zh-")
 
 
 def render_all(out: Path) -> list[Path]:
@@ -152,9 +136,8 @@ def render_all(out: Path) -> list[Path]:
 
 def show_summary_block(viewer: object) -> None:
     """Scroll the viewer's text so the summary block is at the top."""
-    from PySide6.QtWidgets import QPlainTextEdit
-
     from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QPlainTextEdit
 
     text = next(e for e in viewer.findChildren(QPlainTextEdit) if e.isVisible() and "### summary" in e.toPlainText())
     block = text.document().find("### summary").block()
