@@ -42,6 +42,10 @@ _SECTION_MESSAGES = 0x69
 _TAG_END, _TAG_TRANSLATION, _TAG_OBSOLETE1 = 1, 3, 5
 _TAG_SOURCE_TEXT16, _TAG_CONTEXT16 = 2, 4
 _TAG_SOURCE_TEXT, _TAG_CONTEXT, _TAG_COMMENT, _TAG_OBSOLETE2 = 6, 7, 8, 9
+# Fields with a length: the translation, source text, context and comment (two encodings each), obsolete 2.
+_SIZED_TAGS = frozenset(
+    {_TAG_TRANSLATION, _TAG_SOURCE_TEXT16, _TAG_CONTEXT16, _TAG_SOURCE_TEXT, _TAG_CONTEXT, _TAG_COMMENT, _TAG_OBSOLETE2}
+)
 
 _lock = threading.Lock()
 _language = SOURCE_LANGUAGE
@@ -188,8 +192,7 @@ def _messages(block: bytes) -> Iterable[tuple[tuple[str, str], str]]:
         if tag == _TAG_OBSOLETE1:
             pos += 4
             continue
-        if tag not in (_TAG_TRANSLATION, _TAG_SOURCE_TEXT16, _TAG_CONTEXT16, _TAG_SOURCE_TEXT, _TAG_CONTEXT,
-                       _TAG_COMMENT, _TAG_OBSOLETE2):  # fmt: skip
+        if tag not in _SIZED_TAGS:
             raise ValueError(f"unknown field tag {tag} in the messages block")
         if pos + 4 > len(block):
             raise ValueError("a message ends inside a field")

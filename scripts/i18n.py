@@ -42,10 +42,22 @@ def sources() -> list[str]:
 def update() -> None:
     for code in TARGETS:
         subprocess.run(
-            [tool("lupdate"), *sources(), "-no-obsolete", "-locations", "none", "-source-language", "en",
-             "-target-language", code, "-ts", str(ts_file(code))],
-            cwd=REPO, check=True,
-        )  # fmt: skip
+            [
+                tool("lupdate"),
+                *sources(),
+                "-no-obsolete",
+                "-locations",
+                "none",
+                "-source-language",
+                "en",
+                "-target-language",
+                code,
+                "-ts",
+                str(ts_file(code)),
+            ],
+            cwd=REPO,
+            check=True,
+        )
 
 
 def messages(tree: ET.ElementTree):

@@ -162,8 +162,13 @@ def test_installed_wheel_speaks_chinese_without_qt(built_wheel: Path, tmp_path: 
     env = dict(os.environ, PYTHONPATH=str(site), OKBOT_HOME=str(tmp_path / "home"))
     result = subprocess.run(
         [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r})\n{probe}"],
-        capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path, env=env,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tmp_path,
+        env=env,
+    )
     assert result.returncode == 0, result.stderr
     code, path, count = result.stdout.splitlines()
     assert code == "zh_CN" and Path(path) == site / "okbot" / "resources" / "i18n" / "okbot_zh_CN.qm"
