@@ -106,11 +106,15 @@ class Summarizer:
         self.max_chars = max_chars
 
     def build_messages(
-        self, previous: str, covered: Sequence[dict[str, Any]], checklist: Sequence[dict[str, Any]]
+        self,
+        previous: str,
+        covered: Sequence[dict[str, Any]],
+        checklist: Sequence[dict[str, Any]],
+        language: str | None = None,
     ) -> list[dict[str, str]]:
         """The request: the previous summary numbered and cut to its budgets, digests, the checklist.
 
-        It asks for the language the user writes in (:func:`summary_language`)."""
+        It asks for ``language`` (default: the language the user writes in, :func:`summary_language`)."""
         digests = "\n".join(item_digest(it) for it in covered) or "(none)"
         boxes = "\n".join(checklist_entry(it) for it in checklist) or "(none)"
         view = structure.fit_sections(edits.numbered_view(previous), self.max_chars)
@@ -118,8 +122,8 @@ class Summarizer:
             f"PREVIOUS SUMMARY:\n{view}\n\n"
             f"NEWLY COVERED ITEMS:\n{digests}\n\nCHECKLIST (messages the user typed):\n{boxes}"
         )
-        language = LANGUAGE_WORDS[summary_language(previous, covered, checklist)]
-        system = SYSTEM_PROMPT.format(text_format=edits.TEXT_FORMAT, limit=self.max_chars, language=language)
+        words = LANGUAGE_WORDS[language or summary_language(previous, covered, checklist)]
+        system = SYSTEM_PROMPT.format(text_format=edits.TEXT_FORMAT, limit=self.max_chars, language=words)
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
     def input_cost(self, previous: str, covered: Sequence[dict[str, Any]], checklist: Sequence[dict[str, Any]]) -> int:
@@ -141,8 +145,8 @@ class Summarizer:
         A refused edit is left out (and named in ``notes``); the answer as a whole is rejected only when
         it cannot be read, twice.
         """
-        messages = self.build_messages(previous, covered, checklist)
         language = summary_language(previous, covered, checklist)
+        messages = self.build_messages(previous, covered, checklist, language)
         citable = {
             it["id"]: f"#{it['id']} {it.get('content', '')}"
             for it in (*covered, *checklist)
