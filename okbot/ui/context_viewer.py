@@ -103,9 +103,7 @@ def bar_segments(proj: ContextProjection) -> list[BarSegment]:
         QCoreApplication.translate("ContextViewer", "{n} item after coverage"),
         QCoreApplication.translate("ContextViewer", "{n} items after coverage"),
     ).format(n=f"{n:,}")
-    segs.append(BarSegment(QCoreApplication.translate("ContextViewer", "session items"), proj.items_tokens, held))
-    segs.append(_overhead_segment(proj.overhead_tokens))
-    return segs
+    return [*segs, *_tail_segments(held, proj.items_tokens, proj.overhead_tokens)]
 
 
 def sent_bar_segments(sent: SentRequest) -> list[BarSegment]:
@@ -126,18 +124,18 @@ def sent_bar_segments(sent: SentRequest) -> list[BarSegment]:
         QCoreApplication.translate("ContextViewer", "{n} item sent"),
         QCoreApplication.translate("ContextViewer", "{n} items sent"),
     ).format(n=f"{n:,}")
-    segs.append(BarSegment(QCoreApplication.translate("ContextViewer", "session items"), sent.items_tokens, held))
-    segs.append(_overhead_segment(sent.overhead_tokens))
-    return segs
+    return [*segs, *_tail_segments(held, sent.items_tokens, sent.overhead_tokens)]
 
 
-def _overhead_segment(tokens: int) -> BarSegment:
-    return BarSegment(
+def _tail_segments(held: str, items_tokens: int, overhead_tokens: int) -> list[BarSegment]:
+    """The bar's last two parts: the session items (``held`` says how many) and the overhead."""
+    overhead = BarSegment(
         QCoreApplication.translate("ContextViewer", "overhead"),
-        tokens,
+        overhead_tokens,
         QCoreApplication.translate("ContextViewer", "chat-format overhead per message"),
         muted=True,
     )
+    return [BarSegment(QCoreApplication.translate("ContextViewer", "session items"), items_tokens, held), overhead]
 
 
 # -- presentation -------------------------------------------------------------------------------
