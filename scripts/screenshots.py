@@ -850,24 +850,13 @@ def build_data(server: object) -> tuple[object, object, object]:
     The last turn of the main chat runs for real against ``server``, so its items, usage and
     as-sent record are what the app itself writes (View context shows that turn).
     """
-    from okbot.config.settings import Settings
     from okbot.core import items
     from okbot.core.runner import TurnRunner
-    from okbot.core.summary import SessionSummary, SummaryStore
     from okbot.core.workspace import Workspace
     from okbot.ui.app_context import AppContext
     from tests.helpers.fake_openai import Reply
 
-    settings = Settings.load()
-    for key, value in (
-        ("provider.baseUrl", server.base_url),
-        ("provider.keySource", "none"),
-        ("provider.model", MODEL),
-        ("provider.maxRetries", 1),
-        ("developerMode", True),
-        ("model.contextWindow", CONTEXT_WINDOW),
-    ):
-        settings.set(key, value)
+    settings = fake_server_settings(server)
     ws = Workspace()
     ws.ensure_default()
     data = ws.create_assistant("Data wrangler", role="Cleans, reshapes and speeds up tabular data work.")
@@ -890,33 +879,9 @@ def build_data(server: object) -> tuple[object, object, object]:
     store = ctx.sources.session(data)
 
     def reply(text: str, author: str = data.id, **extra: object) -> dict:
-        usage = {"prompt_tokens": 1800, "completion_tokens": len(text) // 4, "total_tokens": 1800 + len(text) // 4}
-        return items.new_item(
-            "assistant", author=author, source="app", content=text, status="complete", usage=usage, **extra
-        )
+        return reply_item(text, author, **extra)
 
-    for question, answer in EARLIER:
-        store.append(items.user_message(question))
-        store.append(reply(answer))
-    covered = store.last_id()
-    health = {
-        "count": 1,
-        "lastTrigger": "ratio",
-        "lastAt": items.now_iso(),
-        "tokensBefore": 9120,
-        "tokensAfter": 2310,
-        "summarizerTokens": 1450,
-    }
-    SummaryStore(data.summary_path).save(
-        SessionSummary(
-            summary=SUMMARY,
-            covered_through_id=covered,
-            kept_user_ids=[1],
-            updated_at=items.now_iso(),
-            trigger="ratio",
-            health=health,
-        )
-    )
+    seed_summarized_chat(store, data, EARLIER, SUMMARY, kept_user_ids=[1], tokens=(9120, 2310, 1450))
     store.append(items.user_message("We agreed on chunks earlier. Could Parquet make the nightly job faster?"))
     store.append(
         items.new_item(
@@ -950,6 +915,66 @@ def build_data(server: object) -> tuple[object, object, object]:
         else:
             squad_store.append(reply(text, author=author))
     return ctx, data, squad
+
+
+def fake_server_settings(server: object, **extra: object) -> object:
+    """The stored settings pointed at the fake ``server`` (no key), developer mode on, a small model's window."""
+    from okbot.config.settings import Settings
+
+    settings = Settings.load()
+    for key, value in {
+        "provider.baseUrl": server.base_url,
+        "provider.keySource": "none",
+        "provider.model": MODEL,
+        "provider.maxRetries": 1,
+        "developerMode": True,
+        "model.contextWindow": CONTEXT_WINDOW,
+        **extra,
+    }.items():
+        settings.set(key, value)
+    return settings
+
+
+def reply_item(text: str, author: str, **extra: object) -> dict:
+    """A finished assistant reply, with the usage a server would have reported."""
+    from okbot.core import items
+
+    usage = {"prompt_tokens": 1800, "completion_tokens": len(text) // 4, "total_tokens": 1800 + len(text) // 4}
+    return items.new_item(
+        "assistant", author=author, source="app", content=text, status="complete", usage=usage, **extra
+    )
+
+
+def seed_summarized_chat(
+    store: object, target: object, earlier: list, summary: str, *, kept_user_ids: list[int], tokens: tuple
+) -> None:
+    """``earlier`` (question, answer) pairs in ``store``, all covered by ``summary`` (a ratio compression that
+    took ``tokens`` = before, after, summarizer's)."""
+    from okbot.core import items
+    from okbot.core.summary import SessionSummary, SummaryStore
+
+    for question, answer in earlier:
+        store.append(items.user_message(question))
+        store.append(reply_item(answer, target.id))
+    before, after, used = tokens
+    health = {
+        "count": 1,
+        "lastTrigger": "ratio",
+        "lastAt": items.now_iso(),
+        "tokensBefore": before,
+        "tokensAfter": after,
+        "summarizerTokens": used,
+    }
+    SummaryStore(target.summary_path).save(
+        SessionSummary(
+            summary=summary,
+            covered_through_id=store.last_id(),
+            kept_user_ids=kept_user_ids,
+            updated_at=items.now_iso(),
+            trigger="ratio",
+            health=health,
+        )
+    )
 
 
 def _add_memories_and_skills(ctx: object, data: object) -> None:

@@ -147,25 +147,12 @@ def show_summary_block(viewer: object) -> None:
 
 def build_data(server: object) -> tuple[object, object]:
     """A Chinese chat with a Chinese summary; its last turn runs for real against ``server``."""
-    from okbot.config.settings import Settings
-    from okbot.core import items
     from okbot.core.runner import TurnRunner
-    from okbot.core.summary import SessionSummary, SummaryStore
     from okbot.core.workspace import Workspace
     from okbot.ui.app_context import AppContext
     from tests.helpers.fake_openai import Reply
 
-    settings = Settings.load()
-    for key, value in (
-        ("provider.baseUrl", server.base_url),
-        ("provider.keySource", "none"),
-        ("provider.model", shots.MODEL),
-        ("provider.maxRetries", 1),
-        ("developerMode", True),
-        ("model.contextWindow", shots.CONTEXT_WINDOW),
-        ("ui.language", "zh_CN"),
-    ):
-        settings.set(key, value)
+    settings = shots.fake_server_settings(server, **{"ui.language": "zh_CN"})
     ws = Workspace()
     ws.ensure_default()
     data = ws.create_assistant("数据助手", role="清洗、整理表格数据，并让它跑得更快。")
@@ -177,27 +164,9 @@ def build_data(server: object) -> tuple[object, object]:
         description="写作助手起草，研究员核对",
     )
     ctx = AppContext.create(ws, settings)
-    store = ctx.sources.session(data)
-
-    def reply(text: str) -> dict:
-        usage = {"prompt_tokens": 1800, "completion_tokens": len(text), "total_tokens": 1800 + len(text)}
-        return items.new_item("assistant", author=data.id, source="app", content=text, status="complete", usage=usage)
-
-    for question, answer in EARLIER:
-        store.append(items.user_message(question))
-        store.append(reply(answer))
-    covered = store.last_id()
-    SummaryStore(data.summary_path).save(
-        SessionSummary(
-            summary=SUMMARY,
-            covered_through_id=covered,
-            kept_user_ids=[7],
-            updated_at=items.now_iso(),
-            trigger="ratio",
-            health={"count": 1, "lastTrigger": "ratio", "lastAt": items.now_iso(), "tokensBefore": 6120,
-                    "tokensAfter": 1710, "summarizerTokens": 980},
-        )
-    )  # fmt: skip
+    shots.seed_summarized_chat(
+        ctx.sources.session(data), data, EARLIER, SUMMARY, kept_user_ids=[7], tokens=(6120, 1710, 980)
+    )
     server.enqueue(Reply(text=LAST))
     TurnRunner(ctx.sources, ctx.make_provider()).run_turn(data, FOLLOW_UP)
     return ctx, data
