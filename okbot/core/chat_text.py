@@ -10,13 +10,13 @@ import json
 from datetime import datetime
 from typing import Any
 
-from okbot.core import jsontext
 from okbot.core.digest import call_digest, result_digest
 from okbot.core.grounding import typed_by_user
 from okbot.core.items import is_delegation, is_member_answer, item_text, preview
 from okbot.core.messages import task_text
 from okbot.i18n import plural, translate
 from okbot.llm import keys
+from okbot.storage import jsontext
 
 DIGEST_CHARS = 96  # a collapsed tool row shows at most this much
 TASK_CHARS = 240  # a collapsed delegation row's task (then elided to the row's width)

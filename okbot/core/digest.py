@@ -12,9 +12,9 @@ import json
 import re
 from typing import Any
 
-from okbot.core import jsontext
 from okbot.core.attachments import digest as attachments_digest
 from okbot.core.items import is_member_answer, item_text, preview
+from okbot.storage import jsontext
 
 # Messages that only move the work along; never offered for verbatim keeping.
 _ACKS = {

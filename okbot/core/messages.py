@@ -17,9 +17,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from okbot.core import jsontext
 from okbot.core.attachments import AttachmentView, digest
 from okbot.core.items import MCP_PREFIX, is_member_answer, member_of
+from okbot.storage import jsontext
 
 INTERRUPTED_MARK = "[app note: this reply was interrupted before it finished]"
 ERROR_MARK = "[app note: this reply ended with an error]"

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from okbot.config.settings import Settings
-from okbot.core import jsontext
 from okbot.core.workspace import Target
+from okbot.storage import jsontext
 
 
 @dataclass(frozen=True)

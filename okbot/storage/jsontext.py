@@ -1,5 +1,8 @@
 """JSON that came from a model or from a file, read with bounds: never deeper than a caller can walk.
 
+It lives in the bottom layer so that every reader of a file or a reply (keys, settings, imports,
+backups, MCP servers) uses the same bounds.
+
 ``json.loads`` raises ``RecursionError`` (not ``ValueError``) on thousands of nested brackets, and a
 value a few hundred levels deep still parses but breaks whoever walks it later (``json.dumps``, a
 digest, a renderer running on a thread with less stack). :func:`loads` turns both into
