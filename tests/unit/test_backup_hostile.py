@@ -73,6 +73,25 @@ def test_restore_refuses_an_entry_a_backup_never_holds_before_anything_moves(tmp
     assert asides(home) == []
 
 
+def test_a_file_listed_where_another_needs_a_folder_is_refused_up_front(tmp_path, capsys):
+    home = seeded()
+    good, bad = tmp_path / "b.zip", tmp_path / "bad.zip"
+    backup.create_backup(home, good)
+    entries = [("notes", b"a file"), ("notes/inside.md", b"needs notes/ to be a folder")]
+    listed = [{"path": n, "size": len(d), "sha256": hashlib.sha256(d).hexdigest()} for n, d in entries]
+    rewrite_zip(
+        good,
+        bad,
+        manifest=lambda m: {**m, "files": [*m["files"], *listed]},
+        extra=[(zipfile.ZipInfo("data/" + n), d) for n, d in entries],
+    )
+    before = files_of(home)
+    assert main(["restore", str(bad), "--replace"]) == 1
+    _, err = capsys.readouterr()
+    assert "as a file and as a folder" in err and "nothing was restored" in err
+    assert files_of(home) == before and asides(home) == []
+
+
 def test_the_rule_for_what_a_backup_holds_is_the_one_restore_checks(tmp_path):
     """Whatever ``create_backup`` writes, ``check_backup`` accepts (the two rules cannot disagree)."""
     home = seeded()
