@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -212,7 +214,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     err = err or sys.stderr
     handler = _HANDLERS[args.command]
     try:
-        return handler(args, out, err)
+        with _using_data_dir(args):
+            return handler(args, out, err)
     except OkBotError as exc:
         print(f"okbot: {exc}", file=err)
         return 1
@@ -222,6 +225,29 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             "okbot: " + translate("cli", "cannot access {where}: {why}").format(where=where, why=exc.strerror), file=err
         )
         return 1
+
+
+@contextmanager
+def _using_data_dir(args: argparse.Namespace) -> Iterator[None]:
+    """Hold the data dir as one of its users for the command's run, so no restore runs under it (a restore of
+    a backup holds it alone itself); refuse while a restore runs."""
+    if args.command == "restore" and cli_export.is_backup_ref(args.what):
+        yield
+        return
+    from okbot.storage import paths
+    from okbot.storage.datalock import DataDirUse
+
+    data_dir = paths.data_dir()
+    use = DataDirUse(data_dir)
+    if not use.share(f"okbot {args.command}"):
+        raise OkBotError(
+            translate("cli", "a backup is being restored into {path}").format(path=data_dir),
+            hint=translate("cli", "try again when the restore is done"),
+        )
+    try:
+        yield
+    finally:
+        use.release()
 
 
 def _workspace() -> Any:

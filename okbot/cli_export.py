@@ -101,6 +101,8 @@ def cmd_backup(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print(text.format(n=f"{report.files:,}", size=f"{report.bytes:,}", path=report.path), file=out)
     left_out = ", ".join(translate("backup", what) for what in report.left_out)  # the manifest's words, translated
     print(translate("cli_export", "left out: {what}").format(what=left_out), file=err)
+    for what in report.skipped:
+        print(translate("cli_export", "left out: {what}").format(what=what), file=err)
     return 0
 
 

@@ -12,7 +12,12 @@ manifest::
 **What never goes in**: ``keys.json`` (the API keys and MCP secrets when there is no keyring; the keyring
 itself is never read), ``logs/``, ``index/`` (the search index, rebuilt from the records), ``trash/``
 (what the user deleted stays deleted: the trash is an undo buffer, not data to carry elsewhere), lock
-files (``*.lock``), temp files of an unfinished atomic write (``.<name>.*.tmp``) and symlinks.
+files (``*.lock``), temp files of an unfinished atomic write (``.<name>.*.tmp``) and symlinks
+(:func:`never_in_backup` is that rule). Symlinks are never followed: each file is opened from the data
+dir down without following any (:mod:`~okbot.core.local_tools.safe_open`), so a folder swapped for a
+symlink meanwhile is left out. Nor is a file the tools can reach (an assistant's workspace) that is
+another name (a hard link) for a protected file: the keys, the keyring's files, OkBot's config
+(:func:`~okbot.core.local_tools.guard.protected_link`). Both are reported (``BackupReport.skipped``).
 
 **Consistency while OkBot runs**: append-only files (``*.jsonl``) are copied up to the size read once when
 the copy starts, so a line appended meanwhile is left for the next backup (a torn last line is fine: the
@@ -20,14 +25,19 @@ store sets it aside on open). Whole-file JSON is replaced atomically by its writ
 one version. Files are streamed through in chunks (a 1 GB chat is never held in memory), and the zip is
 written to a temp file beside the destination and renamed over it at the end.
 
-**Restore** checks everything before touching anything: a manifest it understands (a newer format is
-refused with a clear message), entry names that are relative and stay inside (no absolute paths, no
-``..``: zip-slip), no symlinks, no entry the manifest does not list, and every file's size and sha256.
-It never overwrites silently: a data dir that holds data is refused unless ``replace`` is given, and then
-its entries are first moved aside to ``<data dir>-before-restore-<stamp>`` beside it (``keys.json`` and
-``logs/`` stay: the backup has none). Files land via a staging folder, byte-identical. No OkBot may run
-on the data dir meanwhile: restore takes the app's data-dir lock (:class:`~okbot.storage.datalock.DataDirLock`)
-and refuses when another process holds it.
+**Restore** checks everything before touching anything: a manifest it understands (read with bounded
+depth; a newer format is refused with a clear message), entry names that are relative and stay inside
+(no absolute paths, no ``..``: zip-slip), no symlinks, no entry the manifest does not list, no entry a
+backup never holds (the same :func:`never_in_backup`), no file listed where another needs a folder,
+and every file's size and sha256. It never overwrites silently: a data dir that holds data is refused
+unless ``replace`` is given, and then its entries are first moved aside to
+``<data dir>-before-restore-<stamp>`` beside it (``keys.json``, ``logs/`` and lock files stay: the
+backup has none). Files land via a staging folder, byte-identical. When the OS stops the swap part-way
+(a rename refused, the disk full), every entry moved is put back and the error says so. No OkBot may
+run on the data dir meanwhile: restore takes the app's data-dir lock
+(:class:`~okbot.storage.datalock.DataDirLock`) and the data dir alone
+(:class:`~okbot.storage.datalock.DataDirUse`, which every CLI command holds shared), and refuses,
+naming who, when another process holds either.
 """
 
 from __future__ import annotations
@@ -38,17 +48,21 @@ import os
 import shutil
 import stat
 import tempfile
+import time
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, BinaryIO
 
 from okbot import __version__
+from okbot.core.local_tools import guard
+from okbot.core.local_tools.safe_open import PathChanged, open_folder
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
+from okbot.storage import jsontext
 from okbot.storage.atomic import PRIVATE_FILE_MODE, atomic_open, fsync_dir
-from okbot.storage.datalock import DATA_DIR_LOCK_NAME, DataDirLock
+from okbot.storage.datalock import DataDirLock, DataDirUse
 from okbot.storage.errors import OkBotError
 
 FORMAT = "okbot-backup"
@@ -65,7 +79,7 @@ LEFT_OUT_DIRS = {
 }
 LEFT_OUT_FILES = {KEY_FILE: QT_TRANSLATE_NOOP("backup", "keys.json (API keys)")}
 LEFT_OUT_OTHER = (QT_TRANSLATE_NOOP("backup", "lock and temp files"), QT_TRANSLATE_NOOP("backup", "symlinks"))
-KEPT_ON_REPLACE = (KEY_FILE, "logs", DATA_DIR_LOCK_NAME)  # not in any backup: a restore leaves them be
+KEPT_ON_REPLACE = (KEY_FILE, "logs")  # with the lock files: not in any backup, a restore leaves them be
 
 Progress = Callable[[int, int], None]  # (bytes done, bytes in all)
 
@@ -78,6 +92,7 @@ class BackupReport:
     files: int
     bytes: int
     left_out: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # files left out for what they turned out to be (translated)
 
 
 @dataclass
@@ -92,13 +107,22 @@ class RestoreReport:
 
 
 # ---------------------------------------------------------------------------- backup
-def _left_out(rel: PurePosixPath, name: str) -> bool:
-    top = rel.parts[0]
-    if len(rel.parts) > 1 and top in LEFT_OUT_DIRS:
-        return True
-    if len(rel.parts) == 1 and top in LEFT_OUT_FILES:
+def _left_out_dir(name: str) -> bool:
+    return name.casefold() in LEFT_OUT_DIRS
+
+
+def never_in_backup(rel: PurePosixPath) -> bool:
+    """Whether a backup leaves ``rel`` (relative to the data dir) out: the one rule :func:`create_backup` copies
+    by and :func:`check_backup` refuses by, so a restore never writes what a backup cannot hold."""
+    top, name = rel.parts[0], rel.name.casefold()
+    if _left_out_dir(top) or (len(rel.parts) == 1 and top.casefold() in LEFT_OUT_FILES):
         return True
     return name.endswith(".lock") or (name.startswith(".") and name.endswith(".tmp"))
+
+
+def _kept_on_replace(name: str) -> bool:
+    """A data dir entry a restore leaves where it is: the keys, the logs and the lock files (held right now)."""
+    return name in KEPT_ON_REPLACE or name.endswith(".lock")
 
 
 def _walk(root: Path, skip: set[Path]) -> Iterator[tuple[PurePosixPath, Path, int]]:
@@ -106,27 +130,61 @@ def _walk(root: Path, skip: set[Path]) -> Iterator[tuple[PurePosixPath, Path, in
     for folder, dirs, files in os.walk(root, followlinks=False):
         here = Path(folder)
         rel_here = here.relative_to(root)
-        dirs[:] = sorted(d for d in dirs if not (rel_here == Path(".") and d in LEFT_OUT_DIRS))
+        dirs[:] = sorted(d for d in dirs if not (rel_here == Path(".") and _left_out_dir(d)))
         for name in sorted(files):
             path = here / name
             rel = PurePosixPath(*(rel_here / name).parts)
-            if path in skip or _left_out(rel, name):
+            if path in skip or never_in_backup(rel):
                 continue
             info = os.lstat(path)
             if stat.S_ISREG(info.st_mode):  # symlinks, sockets, fifos: left out
                 yield rel, path, info.st_size
 
 
+def _open_listed(path: Path, rel: PurePosixPath) -> tuple[BinaryIO, os.stat_result] | str:
+    """``path`` opened for the copy, or why it stays out (translated): no part of the path may have become a
+    symlink since the walk, and a file the tools can reach must not be another name for a protected file."""
+    try:
+        with open_folder(path.parent) as folder:
+            fd = folder.open(path.name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except PathChanged:
+        return translate("backup", "{path} (it became a symlink during the backup)").format(path=rel)
+    src = os.fdopen(fd, "rb")
+    st = os.fstat(fd)
+    why = ""
+    if not stat.S_ISREG(st.st_mode):
+        why = translate("backup", "{path} (it is no longer a regular file)")
+    elif st.st_nlink > 1 and not guard.protected(path) and guard.protected_link(st):
+        why = translate("backup", "{path} (another name for a protected file, such as the API keys)")
+    if why:
+        src.close()
+        return why.format(path=rel)
+    return src, st
+
+
+def _zip_time(mtime: float) -> tuple[int, int, int, int, int, int]:
+    """``mtime`` as a zip entry's date and time, within the years a zip can hold (1980-2107)."""
+    when = time.localtime(mtime)[:6]
+    if when[0] < 1980:
+        return (1980, 1, 1, 0, 0, 0)
+    return (2107, 12, 31, 23, 59, 59) if when[0] > 2107 else when
+
+
 def _copy_into(
-    zf: zipfile.ZipFile, arcname: str, path: Path, seen_size: int, on_bytes: Callable[[int], None]
+    zf: zipfile.ZipFile,
+    arcname: str,
+    src: BinaryIO,
+    st: os.stat_result,
+    seen_size: int,
+    on_bytes: Callable[[int], None],
 ) -> tuple[int, str]:
-    """Stream ``path`` into ``zf``; an append-only file only up to ``seen_size``, its size when the backup
-    listed it (what is appended later waits for the next backup). Returns (size, sha256)."""
+    """Stream the open file ``src`` into ``zf``; an append-only file only up to ``seen_size``, its size when the
+    backup listed it (what is appended later waits for the next backup). Returns (size, sha256)."""
     digest = hashlib.sha256()
     size = 0
-    with open(path, "rb") as src:
-        limit = seen_size if path.suffix == ".jsonl" else None
-        info = zipfile.ZipInfo.from_file(path, arcname)
+    with src:
+        limit = seen_size if arcname.endswith(".jsonl") else None
+        info = zipfile.ZipInfo(arcname, _zip_time(st.st_mtime))
         info.compress_type = zipfile.ZIP_DEFLATED
         info.external_attr = (stat.S_IFREG | PRIVATE_FILE_MODE) << 16
         with zf.open(info, "w", force_zip64=True) as dst:
@@ -154,6 +212,7 @@ def create_backup(data_dir: Path, dest: Path, *, force: bool = False, progress: 
     if not dest.parent.is_dir():
         raise OkBotError(translate("backup", "no folder {path}").format(path=dest.parent))
     listed: list[dict[str, Any]] = []
+    skipped: list[str] = []
     with atomic_open(dest, "wb") as (raw, tmp):
         skip = {tmp.resolve(), dest.resolve()} if data_dir.exists() else set()
         files = list(_walk(data_dir.resolve(), skip)) if data_dir.exists() else []
@@ -169,9 +228,14 @@ def create_backup(data_dir: Path, dest: Path, *, force: bool = False, progress: 
         with zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as zf:
             for rel, path, seen in files:
                 try:
-                    size, sha = _copy_into(zf, DATA_PREFIX + str(rel), path, seen, on_bytes)
+                    opened = _open_listed(path, rel)
                 except FileNotFoundError:
                     continue  # removed since the walk (a temp file renamed away): not data any more
+                if isinstance(opened, str):
+                    skipped.append(opened)
+                    continue
+                src, st = opened
+                size, sha = _copy_into(zf, DATA_PREFIX + str(rel), src, st, seen, on_bytes)
                 listed.append({"path": str(rel), "size": size, "sha256": sha})
             manifest = {
                 "format": FORMAT,
@@ -182,7 +246,7 @@ def create_backup(data_dir: Path, dest: Path, *, force: bool = False, progress: 
                 "leftOut": [*LEFT_OUT_FILES.values(), *LEFT_OUT_DIRS.values(), *LEFT_OUT_OTHER],
             }
             zf.writestr(MANIFEST_NAME, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
-    return BackupReport(dest, len(listed), sum(f["size"] for f in listed), list(manifest["leftOut"]))
+    return BackupReport(dest, len(listed), sum(f["size"] for f in listed), list(manifest["leftOut"]), skipped)
 
 
 def _now() -> str:
@@ -226,8 +290,8 @@ def _read_manifest(zf: zipfile.ZipFile, path: Path) -> dict[str, Any]:
             hint=translate("backup", "it has no {manifest}").format(manifest=MANIFEST_NAME),
         ) from None
     try:
-        manifest = json.loads(raw)
-    except ValueError as exc:
+        manifest = jsontext.loads(raw, what=MANIFEST_NAME)
+    except jsontext.JSONTextError as exc:
         raise OkBotError(
             translate("backup", "{name}: its manifest cannot be read ({why})").format(name=path.name, why=exc)
         ) from exc
@@ -279,6 +343,7 @@ def check_backup(path: Path, *, progress: Progress | None = None) -> CheckedBack
         wanted = {DATA_PREFIX + str(_safe_rel(f["path"])): f for f in files}
         if len(wanted) != len(files):
             raise OkBotError(translate("backup", "{name}: its manifest lists a file twice").format(name=path.name))
+        _check_listed(path, [PurePosixPath(f["path"]) for f in files])
         for info in zf.infolist():
             if info.filename == MANIFEST_NAME:
                 continue
@@ -332,6 +397,27 @@ def check_backup(path: Path, *, progress: Progress | None = None) -> CheckedBack
     return CheckedBackup(path, manifest, list(files))
 
 
+def _check_listed(path: Path, listed: list[PurePosixPath]) -> None:
+    """Refuse a file no backup holds (:func:`never_in_backup`: the keys, logs/ …) and a file listed where
+    another listed file needs a folder: either would fail or do harm only once the data is moved aside."""
+    folders = {parent for rel in listed for parent in rel.parents}
+    for rel in listed:
+        if never_in_backup(rel):
+            raise OkBotError(
+                translate("backup", "{name} holds {entry}, which an OkBot backup never holds").format(
+                    name=path.name, entry=rel
+                ),
+                hint=translate("backup", "it was not made by OkBot, or was changed since; nothing was restored"),
+            )
+        if rel in folders:
+            raise OkBotError(
+                translate("backup", "{name}: its manifest lists {entry} as a file and as a folder").format(
+                    name=path.name, entry=rel
+                ),
+                hint=translate("backup", "the backup is damaged; nothing was restored"),
+            )
+
+
 def _unlisted(path: Path, entry: str) -> OkBotError:
     return OkBotError(
         translate("backup", "{name} holds {entry}, which its manifest does not list").format(
@@ -342,30 +428,64 @@ def _unlisted(path: Path, entry: str) -> OkBotError:
 
 # ---------------------------------------------------------------------------- restore
 def holds_data(data_dir: Path) -> bool:
-    """Whether ``data_dir`` holds anything a restore would replace (keys, logs and the lock do not count)."""
+    """Whether ``data_dir`` holds anything a restore would replace (keys, logs and lock files do not count)."""
     try:
-        return any(entry.name not in KEPT_ON_REPLACE for entry in os.scandir(data_dir))
+        return any(not _kept_on_replace(entry.name) for entry in os.scandir(data_dir))
     except FileNotFoundError:
         return False
 
 
-def _move_aside(data_dir: Path) -> Path:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    aside = data_dir.with_name(f"{data_dir.name}-before-restore-{stamp}")
-    n = 1
-    while aside.exists():
-        n += 1
-        aside = data_dir.with_name(f"{data_dir.name}-before-restore-{stamp}-{n}")
-    aside.mkdir(mode=0o700)
-    for entry in sorted(os.scandir(data_dir), key=lambda e: e.name):
-        if entry.name not in KEPT_ON_REPLACE:
-            os.rename(entry.path, aside / entry.name)
-    for kept in (KEY_FILE,):  # the backup has no keys: the old data beside keeps a copy too
-        if (data_dir / kept).is_file():
-            shutil.copy2(data_dir / kept, aside / kept)
-    fsync_dir(aside)
-    fsync_dir(data_dir)
-    return aside
+class _Swap:
+    """Moving the data dir's entries aside and the restored ones in, undone entry by entry when a step fails."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.aside: Path | None = None
+        self.moved: list[str] = []  # data dir entries now in ``aside``
+        self.placed: list[str] = []  # restored entries now in the data dir
+
+    def move_aside(self) -> Path:
+        """Move what a restore replaces to ``<data dir>-before-restore-<stamp>`` (with a copy of the keys)."""
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        aside = self.data_dir.with_name(f"{self.data_dir.name}-before-restore-{stamp}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = self.data_dir.with_name(f"{self.data_dir.name}-before-restore-{stamp}-{n}")
+        aside.mkdir(mode=0o700)
+        self.aside = aside
+        for entry in sorted(os.scandir(self.data_dir), key=lambda e: e.name):
+            if not _kept_on_replace(entry.name):
+                os.rename(entry.path, aside / entry.name)
+                self.moved.append(entry.name)
+        if (self.data_dir / KEY_FILE).is_file():  # the backup has no keys: the old data beside keeps a copy too
+            shutil.copy2(self.data_dir / KEY_FILE, aside / KEY_FILE)
+        fsync_dir(aside)
+        fsync_dir(self.data_dir)
+        return aside
+
+    def move_in(self, staging: Path) -> None:
+        """Move the restored entries from ``staging`` into the data dir."""
+        for entry in sorted(os.scandir(staging), key=lambda e: e.name):
+            os.rename(entry.path, self.data_dir / entry.name)
+            self.placed.append(entry.name)
+        fsync_dir(self.data_dir)
+
+    def undo(self) -> None:
+        """Take out what was restored and put the old entries back where they were; the aside folder goes."""
+        for name in reversed(self.placed):
+            target = self.data_dir / name
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            else:
+                target.unlink()
+        if self.aside is not None:
+            for name in reversed(self.moved):
+                os.rename(self.aside / name, self.data_dir / name)
+            (self.aside / KEY_FILE).unlink(missing_ok=True)  # the copy: the keys never moved
+            self.aside.rmdir()
+            self.aside = None
+        fsync_dir(self.data_dir)
 
 
 def _extract(zf: zipfile.ZipFile, files: list[dict[str, Any]], staging: Path, on_bytes: Callable[[int], None]) -> None:
@@ -400,60 +520,93 @@ def restore_backup(
     """Restore the backup at ``path`` into ``data_dir`` (see the module docstring).
 
     ``lock_held``: the caller is the app that holds ``data_dir``'s lock (it restarts afterwards);
-    otherwise the lock is taken here and a running OkBot makes the restore refuse.
+    otherwise the lock is taken here and a running OkBot makes the restore refuse. Either way no other
+    process may be using the data dir (:class:`~okbot.storage.datalock.DataDirUse`).
     """
     data_dir = Path(data_dir)
-    lock: DataDirLock | None = None
-    if not lock_held:
-        data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        lock = DataDirLock(data_dir)
-        if not lock.try_acquire():
-            pid = lock.holder_pid()
-            if pid:
-                text = translate("backup", "OkBot (process {pid}) is running on {path}")
-            else:
-                text = translate("backup", "OkBot is running on {path}")
-            raise OkBotError(
-                text.format(pid=pid, path=data_dir),
-                hint=translate(
-                    "backup", "close it first, or restore from Settings → Advanced inside the app; nothing was restored"
-                ),
-            )
+    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    lock = None if lock_held else DataDirLock(data_dir)
+    if lock is not None and not lock.try_acquire():
+        pid = lock.holder_pid()
+        holder = translate("backup", "OkBot (process {pid})").format(pid=pid) if pid else translate("backup", "OkBot")
+        raise _in_use(holder, data_dir)
+    use = DataDirUse(data_dir)
     try:
-        checked = check_backup(path)
-        if holds_data(data_dir) and not replace:
-            raise OkBotError(
-                translate("backup", "{path} already holds data").format(path=data_dir),
-                hint=translate(
-                    "backup", "add --replace to move it aside to a dated folder beside it first; nothing was restored"
-                ),
-            )
-        staging = Path(tempfile.mkdtemp(prefix=".okbot-restore-", dir=data_dir.parent))
-        total, done = checked.bytes, 0
-
-        def on_bytes(n: int) -> None:
-            nonlocal done
-            done += n
-            if progress is not None:
-                progress(done, total)
-
-        try:
-            with zipfile.ZipFile(path) as zf:
-                _extract(zf, checked.files, staging, on_bytes)
-            aside = _move_aside(data_dir) if holds_data(data_dir) else None
-            for entry in sorted(os.scandir(staging), key=lambda e: e.name):
-                os.rename(entry.path, data_dir / entry.name)
-            fsync_dir(data_dir)
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
+        if not use.take_exclusive():
+            raise _in_use(", ".join(use.holders()) or translate("backup", "another OkBot process"), data_dir)
+        return _restore_unlocked(path, data_dir, replace=replace, progress=progress)
     finally:
+        use.release()
         if lock is not None:
             lock.release()
+
+
+def _in_use(holder: str, data_dir: Path) -> OkBotError:
+    return OkBotError(
+        translate("backup", "{holder} is running on {path}").format(holder=holder, path=data_dir),
+        hint=translate(
+            "backup",
+            "let it finish or close it first (the app restores from Settings → Advanced); nothing was restored",
+        ),
+    )
+
+
+def _restore_unlocked(path: Path, data_dir: Path, *, replace: bool, progress: Progress | None) -> RestoreReport:
+    checked = check_backup(path)
+    if holds_data(data_dir) and not replace:
+        raise OkBotError(
+            translate("backup", "{path} already holds data").format(path=data_dir),
+            hint=translate(
+                "backup", "add --replace to move it aside to a dated folder beside it first; nothing was restored"
+            ),
+        )
+    staging = Path(tempfile.mkdtemp(prefix=".okbot-restore-", dir=data_dir.parent))
+    total, done = checked.bytes, 0
+
+    def on_bytes(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress is not None:
+            progress(done, total)
+
+    swap = _Swap(data_dir)
+    try:
+        with zipfile.ZipFile(path) as zf:
+            _extract(zf, checked.files, staging, on_bytes)
+        if holds_data(data_dir):
+            swap.move_aside()
+        swap.move_in(staging)
+    except OSError as exc:
+        raise _rolled_back(swap, exc) from exc
+    except BaseException:
+        swap.undo()  # Ctrl+C part-way: the data dir as it was
+        raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     manifest = checked.manifest
     return RestoreReport(
         len(checked.files),
         checked.bytes,
-        aside,
+        swap.aside,
         str(manifest.get("createdAt", "")),
         str(manifest.get("okbotVersion", "")),
     )
+
+
+def _rolled_back(swap: _Swap, exc: OSError) -> OkBotError:
+    """The error for a restore the OS stopped (``exc``), once the data dir is put back as it was."""
+    why = translate("backup", "the restore failed: cannot use {path}: {why}").format(
+        path=exc.filename or swap.data_dir, why=exc.strerror or exc
+    )
+    try:
+        swap.undo()
+    except OSError as undo_exc:
+        return OkBotError(
+            why,
+            hint=translate(
+                "backup", "and the data could not all be put back ({why}): what is not in {path} is in {aside}"
+            ).format(why=undo_exc.strerror or undo_exc, path=swap.data_dir, aside=swap.aside),
+        )
+    if swap.moved:
+        return OkBotError(why, hint=translate("backup", "everything was put back as it was; nothing was restored"))
+    return OkBotError(why, hint=translate("backup", "nothing was restored"))

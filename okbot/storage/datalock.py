@@ -20,8 +20,15 @@ The rule (issue 9, "one writer per data dir"):
     old or the new version, never a mix. Two processes saving the same JSON file at once is
     last-writer-wins; neither file is ever torn.
 
+* **Nothing runs on a data dir while it is restored.** Every CLI command (``okbot chat`` streaming a
+  reply, ``okbot import-okbot`` …) holds :class:`DataDirUse` shared (``<data dir>/.okbot-use.lock``) for
+  its run and leaves a note naming itself (``.okbot-use-<pid>.lock``, locked by it, so a note left by
+  a crash is seen as stale). A restore takes it exclusively: it refuses while anything holds it, naming
+  who, and a command started meanwhile refuses, saying a restore runs.
+
 Locks are advisory: ``fcntl.flock`` on POSIX, ``msvcrt.locking`` on Windows, and a no-op where
-neither exists (there the rule degrades to "atomic replace only").
+neither exists (there the rule degrades to "atomic replace only"). ``msvcrt`` has no shared locks:
+on Windows :class:`DataDirUse` is held only by a restore, which then sees the GUI but not the CLI.
 """
 
 from __future__ import annotations
@@ -48,6 +55,8 @@ from okbot.storage.atomic import PRIVATE_FILE_MODE, fsync_dir
 from okbot.storage.errors import OkBotError
 
 DATA_DIR_LOCK_NAME = ".okbot.lock"
+DATA_DIR_USE_NAME = ".okbot-use.lock"
+_USE_NOTE_PREFIX = ".okbot-use-"  # + pid + ".lock": who holds DATA_DIR_USE_NAME shared
 _OPEN_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0)
 _APPEND_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
 _FIRST_CHUNK = 8 * 1024  # backwards reads start here and double...
@@ -107,13 +116,17 @@ def append_durably(path: Path, data: bytes) -> int:
     return size
 
 
-def _lock_fd(fd: int, blocking: bool) -> bool:
-    """Take the exclusive lock on ``fd``; False when ``blocking`` is off and another process holds it."""
+def _lock_fd(fd: int, blocking: bool, *, shared: bool = False) -> bool:
+    """Take the exclusive (or ``shared``) lock on ``fd``; False when ``blocking`` is off and another process
+    holds it. Where only exclusive locks exist (Windows) a shared lock is not taken, and True."""
     if fcntl is not None:
+        kind = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX if blocking else fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, kind if blocking else kind | fcntl.LOCK_NB)
         except BlockingIOError:
             return False
+        return True
+    if shared:  # pragma: no cover - Windows
         return True
     if msvcrt is not None:  # pragma: no cover - Windows
         os.lseek(fd, 0, os.SEEK_SET)
@@ -154,8 +167,9 @@ class FileLock:
         """True while this instance holds the lock."""
         return self._depth > 0
 
-    def acquire(self, *, blocking: bool = True) -> bool:
-        """Take the lock (waiting for other processes unless ``blocking`` is False); True if taken."""
+    def acquire(self, *, blocking: bool = True, shared: bool = False) -> bool:
+        """Take the lock (waiting for other processes unless ``blocking`` is False; ``shared`` with other
+        shared holders); True if taken."""
         if self._depth:
             self._depth += 1
             return True
@@ -165,7 +179,7 @@ class FileLock:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             fd = os.open(self.path, _OPEN_FLAGS, PRIVATE_FILE_MODE)
         try:
-            taken = _lock_fd(fd, blocking)
+            taken = _lock_fd(fd, blocking, shared=shared)
         except BaseException:
             os.close(fd)
             raise
@@ -186,6 +200,17 @@ class FileLock:
                 _unlock_fd(fd)
             finally:
                 os.close(fd)
+
+    def write_note(self, text: str) -> None:
+        """While held, make ``text`` the sidecar's content: who holds it (informative, so failures are ignored)."""
+        if self._fd is None:
+            return
+        try:
+            os.ftruncate(self._fd, 0)
+            os.lseek(self._fd, 0, os.SEEK_SET)
+            os.write(self._fd, text.encode("utf-8"))
+        except OSError:
+            pass
 
     def __enter__(self) -> FileLock:
         self.acquire()
@@ -286,13 +311,8 @@ class DataDirLock(FileLock):
         """Take the lock without waiting; False when another process holds it."""
         if not self.acquire(blocking=False):
             return False
-        if self._depth == 1 and self._fd is not None:
-            try:
-                os.ftruncate(self._fd, 0)
-                os.lseek(self._fd, 0, os.SEEK_SET)
-                os.write(self._fd, f"{os.getpid()}\n".encode("ascii"))
-            except OSError:
-                pass  # the pid is only informative
+        if self._depth == 1:
+            self.write_note(f"{os.getpid()}\n")
         return True
 
     def holder_pid(self) -> int | None:
@@ -302,3 +322,66 @@ class DataDirLock(FileLock):
         except (OSError, UnicodeDecodeError):
             return None
         return int(text) if text.isdigit() else None
+
+
+class DataDirUse:
+    """A process's use of a data dir (``<data dir>/.okbot-use.lock``), shared by its users, exclusive for a restore.
+
+    :meth:`share` is what every CLI command takes for its run: shared with the others, plus a note naming
+    it. :meth:`take_exclusive` is what a restore takes; :meth:`holders` then names who refused it.
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = Path(data_dir)
+        self._gate = FileLock(self.data_dir / DATA_DIR_USE_NAME)
+        self._note = FileLock(self.data_dir / f"{_USE_NOTE_PREFIX}{os.getpid()}.lock")
+
+    def share(self, who: str) -> bool:
+        """Hold the data dir as one of its users, noted as ``who`` (``okbot chat``); False while a restore runs."""
+        if not self._gate.acquire(blocking=False, shared=True):
+            return False
+        try:
+            self._note.acquire()
+        except OSError:
+            return True  # the note only names the holder; the shared lock is what keeps a restore out
+        self._note.write_note(f"{who}\n")
+        return True
+
+    def take_exclusive(self) -> bool:
+        """Hold the data dir alone (a restore); False while any process uses it."""
+        return self._gate.acquire(blocking=False)
+
+    def release(self) -> None:
+        """Let go of the data dir (and remove this process's note)."""
+        if self._note.held:
+            try:
+                self._note.path.unlink()
+            except OSError:
+                pass
+            self._note.release()
+        self._gate.release()
+
+    def holders(self) -> list[str]:
+        """``"okbot chat (process 123)"`` for each process using the data dir now; a crashed one's note is removed."""
+        found = []
+        try:
+            names = sorted(
+                n for n in os.listdir(self.data_dir) if n.startswith(_USE_NOTE_PREFIX) and n.endswith(".lock")
+            )
+        except OSError:
+            return []
+        for name in names:
+            note = FileLock(self.data_dir / name)
+            pid = name[len(_USE_NOTE_PREFIX) : -len(".lock")]
+            try:
+                if note.acquire(blocking=False):  # nobody holds it: left by a process that is gone
+                    try:
+                        note.path.unlink()
+                    finally:
+                        note.release()
+                    continue
+                who = note.path.read_text("utf-8", "replace").strip() or "OkBot"
+            except OSError:
+                continue
+            found.append(translate("datalock", "{who} (process {pid})").format(who=who, pid=pid))
+        return found

@@ -3000,6 +3000,18 @@ Compression starts at {threshold} tokens.</source>
         <translation>符号链接</translation>
     </message>
     <message>
+        <source>{path} (it became a symlink during the backup)</source>
+        <translation>{path}（备份期间变成了符号链接）</translation>
+    </message>
+    <message>
+        <source>{path} (it is no longer a regular file)</source>
+        <translation>{path}（已不再是普通文件）</translation>
+    </message>
+    <message>
+        <source>{path} (another name for a protected file, such as the API keys)</source>
+        <translation>{path}（是受保护文件（如 API 密钥）的另一个名称）</translation>
+    </message>
+    <message>
         <source>{path} exists</source>
         <translation>{path} 已存在</translation>
     </message>
@@ -3080,6 +3092,18 @@ Compression starts at {threshold} tokens.</source>
         <translation>备份已损坏；未恢复任何内容</translation>
     </message>
     <message>
+        <source>{name} holds {entry}, which an OkBot backup never holds</source>
+        <translation>{name} 中含有 {entry}，而 OkBot 备份从不包含它</translation>
+    </message>
+    <message>
+        <source>it was not made by OkBot, or was changed since; nothing was restored</source>
+        <translation>它不是 OkBot 制作的，或之后被改动过；未恢复任何内容</translation>
+    </message>
+    <message>
+        <source>{name}: its manifest lists {entry} as a file and as a folder</source>
+        <translation>{name}：其清单把 {entry} 同时列为文件和文件夹</translation>
+    </message>
+    <message>
         <source>{name} holds {entry}, which its manifest does not list</source>
         <translation>{name} 中含有清单未列出的 {entry}</translation>
     </message>
@@ -3092,16 +3116,36 @@ Compression starts at {threshold} tokens.</source>
         <translation>未恢复任何内容</translation>
     </message>
     <message>
-        <source>OkBot (process {pid}) is running on {path}</source>
-        <translation>OkBot（进程 {pid}）正在使用 {path}</translation>
+        <source>OkBot (process {pid})</source>
+        <translation>OkBot（进程 {pid}）</translation>
     </message>
     <message>
-        <source>OkBot is running on {path}</source>
-        <translation>OkBot 正在使用 {path}</translation>
+        <source>OkBot</source>
+        <translation>OkBot</translation>
     </message>
     <message>
-        <source>close it first, or restore from Settings → Advanced inside the app; nothing was restored</source>
-        <translation>请先关闭它，或在应用内的“设置 → 高级”中恢复；未恢复任何内容</translation>
+        <source>another OkBot process</source>
+        <translation>另一个 OkBot 进程</translation>
+    </message>
+    <message>
+        <source>{holder} is running on {path}</source>
+        <translation>{holder} 正在使用 {path}</translation>
+    </message>
+    <message>
+        <source>let it finish or close it first (the app restores from Settings → Advanced); nothing was restored</source>
+        <translation>请等它结束或先关闭它（应用内可在“设置 → 高级”中恢复）；未恢复任何内容</translation>
+    </message>
+    <message>
+        <source>the restore failed: cannot use {path}: {why}</source>
+        <translation>恢复失败：无法使用 {path}：{why}</translation>
+    </message>
+    <message>
+        <source>and the data could not all be put back ({why}): what is not in {path} is in {aside}</source>
+        <translation>且数据未能全部放回（{why}）：不在 {path} 中的内容在 {aside} 中</translation>
+    </message>
+    <message>
+        <source>everything was put back as it was; nothing was restored</source>
+        <translation>一切已按原样放回；未恢复任何内容</translation>
     </message>
     <message>
         <source>{path} already holds data</source>
@@ -3348,6 +3392,14 @@ settings when set). Run `okbot` with no command to open the desktop app.</source
     <message>
         <source>cannot access {where}: {why}</source>
         <translation>无法访问 {where}：{why}</translation>
+    </message>
+    <message>
+        <source>a backup is being restored into {path}</source>
+        <translation>正在向 {path} 恢复备份</translation>
+    </message>
+    <message>
+        <source>try again when the restore is done</source>
+        <translation>请在恢复完成后重试</translation>
     </message>
     <message>
         <source>okbot: note: {text}</source>
@@ -4176,6 +4228,10 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>Cannot use {path}: {why}</source>
         <translation>无法使用 {path}：{why}</translation>
+    </message>
+    <message>
+        <source>{who} (process {pid})</source>
+        <translation>{who}（进程 {pid}）</translation>
     </message>
 </context>
 <context>
