@@ -80,6 +80,12 @@ How it maps here:
   set them up, and says that API keys are never imported.
 - Nothing in the source is written: every file is opened for reading only. Each imported assistant and
   squad carries ``importedFrom`` (source dir and original id) in its JSON; a second run skips those.
+- Only regular files inside the source are read (:mod:`.source`: no symlink followed, no pipe or device
+  opened in a way that blocks, no second name of a protected file such as ``keys.json``), each under a
+  size bound (a persona or summary the model reads on every turn: :data:`MAX_SOUL_BYTES`); the chat is
+  streamed (:mod:`.chat`). An entry with an id that cannot name one folder (:func:`_usable_id`), a file
+  that is not read and JSON nested too deeply are skipped and named in the report; the rest comes over.
+  A source that is one of this app's protected places (its own data dir) is refused.
 """
 
 from __future__ import annotations

@@ -328,3 +328,24 @@ def test_a_large_session_is_streamed(source: Path, tmp_path: Path) -> None:
     assert items == lines + 4 + 3  # Ann's chat, then Bob's four and the squad's three
     # whole-file reading held the 24 MB twice over, plus every converted item; streaming adds a few MB
     assert peak - baseline < 16, (baseline, peak)
+
+
+def test_okbots_own_data_dir_is_no_source() -> None:
+    inside = paths.data_dir() / "copied-okbot"
+    inside.mkdir()
+    (inside / "bots.json").write_text(json.dumps([{"id": ANN, "name": "Ann"}]))
+    code, _, err = run_import(inside)
+    assert code == 1 and "is not imported from" in err
+    assert Workspace().list() == []
+
+
+def test_skipped_lines_are_listed_up_to_a_bound(source: Path) -> None:
+    from okbot.core.import_okbot.report import LISTED_SKIPPED_LINES
+
+    with open(source / BOB / "session.jsonl", "a", encoding="utf-8") as fh:
+        fh.write("not json\n" * (LISTED_SKIPPED_LINES + 50))
+    code, out, err = run_import(source)
+    assert code == 0, err
+    assert f"and {LISTED_SKIPPED_LINES + 51 - 20} more skipped lines (--json lists the first" in out
+    fresh = owner(report_of(build_sample(source.parent / "again")), BOB)
+    assert len(fresh["skipped_lines"]) == 1 and fresh["skipped_unlisted"] == 0
