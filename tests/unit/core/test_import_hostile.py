@@ -349,3 +349,26 @@ def test_skipped_lines_are_listed_up_to_a_bound(source: Path) -> None:
     assert f"and {LISTED_SKIPPED_LINES + 51 - 20} more skipped lines (--json lists the first" in out
     fresh = owner(report_of(build_sample(source.parent / "again")), BOB)
     assert len(fresh["skipped_lines"]) == 1 and fresh["skipped_unlisted"] == 0
+
+
+def test_skill_files_are_bounded(source: Path) -> None:
+    from okbot.core.import_okbot import MAX_SKILL_FILES
+
+    skill = source / ANN / "skills" / "okbot-notes"
+    for n in range(MAX_SKILL_FILES + 5):
+        (skill / f"ref-{n:04}.md").write_text("x")
+    ann = owner(report_of(source), ANN)
+    copied = Workspace().resolve(ann["new_id"]).skills_dir / "okbot-notes"
+    assert len(list(copied.iterdir())) == MAX_SKILL_FILES
+    assert any(f"more than {MAX_SKILL_FILES} files" in n for n in ann["notes"])
+
+
+@pytest.mark.slow  # each memory added is a durable rewrite of the memory file: 20-40 s for 1,000
+def test_memory_rows_are_bounded(source: Path) -> None:
+    from okbot.core.import_okbot import MAX_MEMORY_ROWS
+
+    rows = [{"id": f"m{n}", "bot_id": BOB, "memory": f"fact {n}", "expires": None} for n in range(MAX_MEMORY_ROWS + 5)]
+    (source / BOB / "memory.md").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    bob = owner(report_of(source), BOB)
+    assert bob["memories"] == MAX_MEMORY_ROWS
+    assert any(f"only the first {MAX_MEMORY_ROWS} memories" in n for n in bob["notes"])
