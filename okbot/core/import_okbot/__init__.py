@@ -445,8 +445,10 @@ def _copy_skill(folder: SourceFolder, dest: Path, slug: str, notes: list[str], b
                 _copy_skill(sub, dest / name, slug, notes, budget, depth + 1)
             continue
         if kind == "file" and budget[0] <= 0:
-            text = translate("import_okbot", "skill {name}: more than {n} files; {file} and the rest not copied")
-            notes.append(text.format(name=slug, n=MAX_SKILL_FILES, file=folder.label(name)))
+            if budget[0] == 0:  # named once, at the first file left out
+                text = translate("import_okbot", "skill {name}: more than {n} files; {file} and the rest not copied")
+                notes.append(text.format(name=slug, n=MAX_SKILL_FILES, file=folder.label(name)))
+                budget[0] = -1
             return
         if kind == "dir":
             text = translate("import_okbot", "skill {name}: {file} is nested too deeply; not copied")
@@ -464,13 +466,15 @@ def _memory_rows(folder: SourceFolder, notes: list[str]) -> list[dict[str, Any]]
     """The rows of ``memory.md`` that hold a memory; lines that do not, named in ``notes``."""
     text = read_text(folder, "memory.md", MAX_JSON_BYTES, notes)
     rows: list[dict[str, Any]] = []
+    looked_at = 0  # rows, good or bad: a file of bad rows costs no more than one of good ones
     for number, line in enumerate((text or "").splitlines(), start=1):
         line = line.strip()
         if not line or line.startswith("#") or not line.startswith("{"):
             continue
-        if len(rows) >= MAX_MEMORY_ROWS:
-            text = translate("import_okbot", "{file}: only the first {n} memories are imported")
-            notes.append(text.format(file=folder.label("memory.md"), n=MAX_MEMORY_ROWS))
+        looked_at += 1
+        if looked_at > MAX_MEMORY_ROWS:
+            note = translate("import_okbot", "{file}: only the first {n} memories are imported")
+            notes.append(note.format(file=folder.label("memory.md"), n=MAX_MEMORY_ROWS))
             break
         try:
             row = jsontext.loads(
