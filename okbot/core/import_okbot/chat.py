@@ -9,7 +9,7 @@ then a set of call ids and the first skipped lines, whatever the size of the fil
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 from okbot.core.import_okbot.records import Converter, parse_record, text_of, whole_pairs
@@ -35,7 +35,7 @@ def import_chat(folder: SourceFolder, target: Target, members: dict[str, str] | 
     fh = open_file(folder, "session.jsonl", None, owner.notes)
     if fh is not None:
         with fh:
-            calls, answered, attached = _first_pass(fh, Converter(target.id, members))
+            calls, answered = _first_pass(fh, Converter(target.id, members))
             fh.seek(0)
             store: SessionStore | None = None
             last_new = 0
@@ -50,24 +50,22 @@ def import_chat(folder: SourceFolder, target: Target, members: dict[str, str] | 
                         owner.skip_line(number, str(exc))
                 if rec_id and rec_id == covered:
                     found, covered_new = True, last_new
-        if attached:
-            text = plural(
-                attached,
-                translate("import_okbot", "{n} attachment: its file was not copied; the path stays in the text"),
-                translate("import_okbot", "{n} attachments: their files were not copied; the paths stay in the text"),
-            )
-            owner.notes.append(text.format(n=attached))
     if summary:
         _save_summary(summary, found, covered_new, target, owner)
 
 
-def _records(fh: BinaryIO, owner: OwnerReport | None) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(line number, record)`` for each session record in ``fh``; lines that are not, into ``owner``."""
+def _records(
+    fh: BinaryIO, owner: OwnerReport | None, *, worth: Callable[[bytes], bool] | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, record)`` for each session record in ``fh``; lines that are not, into ``owner``.
+
+    With ``worth``, a line it says no to is passed over unparsed.
+    """
     limit = SessionStore.max_line_bytes
     for number, raw, torn in bounded_lines(fh, limit):
         if raw is None:
             reason = translate("import_okbot", "longer than {n} bytes").format(n=f"{limit:,}")
-        elif not raw.strip():
+        elif not raw.strip() or (worth is not None and not worth(raw)):
             continue
         else:
             try:
@@ -83,32 +81,45 @@ def _records(fh: BinaryIO, owner: OwnerReport | None) -> Iterator[tuple[int, dic
             owner.skip_line(number, reason)
 
 
-def _first_pass(fh: BinaryIO, converter: Converter) -> tuple[set[str], set[str], int]:
-    """The call ids of the converted tool calls and of the results, and how many attachments the chat names."""
+def _may_be_tool(raw: bytes) -> bool:
+    """Whether the line can hold a tool call or result: it names one, or hides a name behind an escape."""
+    return b"function_call" in raw or b"\\u" in raw
+
+
+def _first_pass(fh: BinaryIO, converter: Converter) -> tuple[set[str], set[str]]:
+    """The call ids of the tool calls and of the results the chat's records convert to."""
     calls: set[str] = set()
     answered: set[str] = set()
-    attached = 0
-    for _, rec in _records(fh, None):
-        meta = rec.get("meta") if isinstance(rec.get("meta"), dict) else {}
-        attachments = meta.get("attachments")
-        attached += len(attachments) if isinstance(attachments, list) else 0
+    for _, rec in _records(fh, None, worth=_may_be_tool):
         item, _ = converter.convert(rec)
         if item is not None and item["type"] == "tool_call":
             calls.add(item["call_id"])
         elif item is not None and item["type"] == "tool_result":
             answered.add(item["call_id"])
-    return calls, answered, attached
+    return calls, answered
 
 
 def _converted(
     fh: BinaryIO, converter: Converter, owner: OwnerReport
 ) -> Iterator[tuple[int, str, dict[str, Any] | None]]:
-    """``(line number, original id, item or None)`` per record; the kinds not imported counted in ``owner``."""
+    """``(line number, original id, item or None)`` per record; the kinds not imported counted in ``owner``,
+    and, once all are read, the attachments named."""
+    attached = 0
     for number, rec in _records(fh, owner):
+        meta = rec.get("meta") if isinstance(rec.get("meta"), dict) else {}
+        attachments = meta.get("attachments")
+        attached += len(attachments) if isinstance(attachments, list) else 0
         item, kind = converter.convert(rec)
         if item is None:
             owner.skipped_kinds[kind] = owner.skipped_kinds.get(kind, 0) + 1
         yield number, rec["id"], item
+    if attached:
+        text = plural(
+            attached,
+            translate("import_okbot", "{n} attachment: its file was not copied; the path stays in the text"),
+            translate("import_okbot", "{n} attachments: their files were not copied; the paths stay in the text"),
+        )
+        owner.notes.append(text.format(n=attached))
 
 
 def _read_summary(folder: SourceFolder, owner: OwnerReport) -> dict[str, Any] | None:

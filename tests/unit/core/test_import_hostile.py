@@ -372,3 +372,13 @@ def test_memory_rows_are_bounded(source: Path) -> None:
     bob = owner(report_of(source), BOB)
     assert bob["memories"] == MAX_MEMORY_ROWS
     assert any(f"only the first {MAX_MEMORY_ROWS} memories" in n for n in bob["notes"])
+
+
+def test_a_tool_call_spelt_with_escapes_keeps_its_result(source: Path) -> None:
+    call = {"v": 2, "id": "c1", "item": {"type": "function_call", "callId": "k1", "name": "ls", "arguments": "{}"}}
+    result = {"v": 2, "id": "c2", "item": {"type": "function_call_result", "callId": "k1", "name": "ls", "output": "a"}}
+    escaped = json.dumps(call).replace('"function_call"', '"\\u0066unction_call"')
+    (source / BOB / "session.jsonl").write_text(escaped + "\n" + json.dumps(result) + "\n")
+    bob = owner(report_of(source), BOB)
+    items = list(SessionStore(Workspace().resolve(bob["new_id"]).session_path).iter_items())
+    assert [(i["type"], i.get("ok")) for i in items] == [("tool_call", None), ("tool_result", True)]
