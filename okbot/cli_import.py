@@ -3,9 +3,9 @@
 DIR defaults to where the original keeps its data on this OS (``~/.okbot``, see
 :mod:`okbot.core.import_okbot`). The source is only read. The report says, per assistant and squad, how
 many items, skills and memories came over and whether the summary did, then what was not imported and
-why (skipped lines by number, item kinds, settings not mapped, keys never copied); ``--json`` prints
-the same report as one JSON object (:meth:`ImportReport.to_json`). Running it again skips what an
-earlier run imported.
+why (skipped lines by number, item kinds, files not read: links, pipes, files over their size bound;
+settings not mapped, keys never copied); ``--json`` prints the same report as one JSON object
+(:meth:`ImportReport.to_json`). Running it again skips what an earlier run imported.
 """
 
 from __future__ import annotations

@@ -4548,10 +4548,6 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
 <context>
     <name>import_okbot</name>
     <message>
-        <source>{name} is not valid JSON ({why}); not imported</source>
-        <translation>{name} 不是有效的 JSON（{why}）；未导入</translation>
-    </message>
-    <message>
         <source>No data of the original OkBot at {path} (no bots.json or squads.json there).</source>
         <translation>{path} 中没有原版 OkBot 的数据（那里没有 bots.json 或 squads.json）。</translation>
     </message>
@@ -4560,16 +4556,28 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>请给出包含 bots.json 的文件夹，通常是 ~/.okbot</translation>
     </message>
     <message>
-        <source>a bots.json entry without a usable id was skipped: {entry}</source>
-        <translation>已跳过 bots.json 中一个没有可用 id 的条目：{entry}</translation>
-    </message>
-    <message>
         <source>{folder}/ is not in bots.json (the original does not list it either); not imported</source>
         <translation>{folder}/ 不在 bots.json 中（原版也没有列出它）；未导入</translation>
     </message>
     <message>
-        <source>a squads.json entry without a usable id was skipped: {entry}</source>
-        <translation>已跳过 squads.json 中一个没有可用 id 的条目：{entry}</translation>
+        <source>a {file} entry without a usable id was skipped: {entry}</source>
+        <translation>已跳过 {file} 中一个没有可用 id 的条目：{entry}</translation>
+    </message>
+    <message>
+        <source>{path} is not imported from: it is {why}.</source>
+        <translation>不从 {path} 导入：它是{why}。</translation>
+    </message>
+    <message>
+        <source>give the original OkBot&apos;s own folder, usually ~/.okbot</source>
+        <translation>请给出原版 OkBot 自己的文件夹，通常是 ~/.okbot</translation>
+    </message>
+    <message>
+        <source>{file} is {size}, over the {limit} a SOUL.md holds (the model reads it on every turn); not imported</source>
+        <translation>{file} 大小为 {size}，超过 SOUL.md 可容纳的 {limit}（模型每一轮都会读取它）；未导入</translation>
+    </message>
+    <message>
+        <source>{file} and AGENTS.md together are over the {limit} a SOUL.md holds; only AGENTS.md came over</source>
+        <translation>{file} 与 AGENTS.md 合起来超过 SOUL.md 可容纳的 {limit}；只导入了 AGENTS.md</translation>
     </message>
     <message>
         <source>its provider {provider} is not carried over (set providers in Settings)</source>
@@ -4596,12 +4604,28 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>schedules.json（定时唤醒）未导入：这里的 OkBot 没有定时任务</translation>
     </message>
     <message>
-        <source>torn last line</source>
-        <translation>最后一行不完整</translation>
+        <source>skill {name}: more than {n} files; {file} and the rest not copied</source>
+        <translation>技能 {name}：文件多于 {n} 个；{file} 及其余文件未复制</translation>
     </message>
     <message>
-        <source>not JSON</source>
-        <translation>不是 JSON</translation>
+        <source>skill {name}: {file} is nested too deeply; not copied</source>
+        <translation>技能 {name}：{file} 嵌套过深；未复制</translation>
+    </message>
+    <message>
+        <source>{file}: only the first {n} memories are imported</source>
+        <translation>{file}：只导入前 {n} 条记忆</translation>
+    </message>
+    <message>
+        <source>{file} line {n}</source>
+        <translation>{file} 第 {n} 行</translation>
+    </message>
+    <message>
+        <source>{why}; skipped</source>
+        <translation>{why}；已跳过</translation>
+    </message>
+    <message>
+        <source>torn last line</source>
+        <translation>最后一行不完整</translation>
     </message>
     <message>
         <source>not a session record</source>
@@ -4614,6 +4638,14 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>{n} attachments: their files were not copied; the paths stay in the text</source>
         <translation>{n} 个附件：其文件未复制；路径保留在文本中</translation>
+    </message>
+    <message>
+        <source>longer than {n} bytes</source>
+        <translation>长于 {n} 字节</translation>
+    </message>
+    <message>
+        <source>the summary is {size}, over the {limit} the model reads on every turn; not imported</source>
+        <translation>摘要大小为 {size}，超过模型每一轮读取的 {limit}；未导入</translation>
     </message>
     <message>
         <source>text kept, coverage not found (the model sees the summary and the whole chat)</source>
@@ -4636,16 +4668,8 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>技能文件夹 {name} 中没有 SKILL.md；未导入</translation>
     </message>
     <message>
-        <source>skill {name}: {file} is over 4 MB; not copied</source>
-        <translation>技能 {name}：{file} 超过 4 MB；未复制</translation>
-    </message>
-    <message>
         <source>skill {name}: {problem}</source>
         <translation>技能 {name}：{problem}</translation>
-    </message>
-    <message>
-        <source>{name} line {n} is not JSON; skipped</source>
-        <translation>{name} 第 {n} 行不是 JSON；已跳过</translation>
     </message>
     <message>
         <source>memory {id} not imported: {why}</source>
@@ -4662,6 +4686,46 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>settings: {key} is not mapped</source>
         <translation>设置：{key} 没有对应项</translation>
+    </message>
+    <message>
+        <source>{file} is {size}, over the {limit} the import reads; not imported</source>
+        <translation>{file} 大小为 {size}，超过导入读取的上限 {limit}；未导入</translation>
+    </message>
+    <message>
+        <source>{n} KB</source>
+        <translation>{n} KB</translation>
+    </message>
+    <message>
+        <source>{n} MB</source>
+        <translation>{n} MB</translation>
+    </message>
+    <message>
+        <source>{file} was not read: {why}</source>
+        <translation>未读取 {file}：{why}</translation>
+    </message>
+    <message>
+        <source>{file} is a symlink; links are not followed, so it was not imported</source>
+        <translation>{file} 是符号链接；导入不跟随链接，因此未导入</translation>
+    </message>
+    <message>
+        <source>{file} is a folder where a file belongs; not imported</source>
+        <translation>{file} 应为文件，却是文件夹；未导入</translation>
+    </message>
+    <message>
+        <source>{file} is a file where a folder belongs; not imported</source>
+        <translation>{file} 应为文件夹，却是文件；未导入</translation>
+    </message>
+    <message>
+        <source>{file} is not a regular file (a pipe or a device); not read</source>
+        <translation>{file} 不是普通文件（管道或设备）；未读取</translation>
+    </message>
+    <message>
+        <source>{file} cannot be read ({why}); not imported</source>
+        <translation>无法读取 {file}（{why}）；未导入</translation>
+    </message>
+    <message>
+        <source>{why}; not imported</source>
+        <translation>{why}；未导入</translation>
     </message>
 </context>
 <context>
@@ -5486,6 +5550,14 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>    … and {n} more skipped lines (--json lists them all)</source>
         <translation>    ……另有 {n} 行被跳过（--json 会全部列出）</translation>
+    </message>
+    <message>
+        <source>    … and {n} more skipped line (--json lists the first {listed})</source>
+        <translation>    ……另有 {n} 行被跳过（--json 列出前 {listed} 行）</translation>
+    </message>
+    <message>
+        <source>    … and {n} more skipped lines (--json lists the first {listed})</source>
+        <translation>    ……另有 {n} 行被跳过（--json 列出前 {listed} 行）</translation>
     </message>
     <message>
         <source>    not imported: {n} {kind} item</source>

@@ -80,35 +80,65 @@ How it maps here:
   set them up, and says that API keys are never imported.
 - Nothing in the source is written: every file is opened for reading only. Each imported assistant and
   squad carries ``importedFrom`` (source dir and original id) in its JSON; a second run skips those.
+- Only regular files inside the source are read (:mod:`.source`: no symlink followed, no pipe or device
+  opened in a way that blocks, no second name of a protected file such as ``keys.json``), each under a
+  size bound (a persona or summary the model reads on every turn: :data:`MAX_SOUL_BYTES`); the chat is
+  streamed (:mod:`.chat`). An entry with an id that cannot name one folder (:func:`_usable_id`), a file
+  that is not read and JSON nested too deeply are skipped and named in the report; the rest comes over.
+  A source that is one of this app's protected places (its own data dir) is refused.
 """
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from okbot.core.import_okbot.records import Converter, parse_record, text_of, whole_pairs
+from okbot.core.import_okbot.chat import MAX_JSON_BYTES, MAX_PROMPT_BYTES, import_chat
+from okbot.core.import_okbot.records import text_of
 from okbot.core.import_okbot.report import ALREADY_IMPORTED, SKIPPED, ImportReport, OwnerReport
+from okbot.core.import_okbot.source import (
+    SourceFolder,
+    Unreadable,
+    child,
+    open_source,
+    read_file,
+    read_json,
+    read_text,
+    size_text,
+)
 from okbot.core.items import now_iso
+from okbot.core.local_tools.guard import protected
 from okbot.core.memory.memories import GLOBAL_SCOPE
 from okbot.core.memory.store import MemoryStore, normalise
-from okbot.core.session.store import SessionStore
 from okbot.core.skills import parse_skill
-from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import MAX_NAME_CHARS, Target, Workspace
-from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
+from okbot.i18n import QT_TRANSLATE_NOOP, translate
+from okbot.storage import jsontext
 from okbot.storage.atomic import atomic_write_bytes
 from okbot.storage.errors import OkBotError
 from okbot.storage.paths import ensure_private_dir
 
 SOURCE_APP = "okbot-electron"
 MARKER_KEY = "importedFrom"
+MAX_SOURCE_ID_CHARS = 60  # the original's ids are ``bot_yyyyMMdd_NNN``; this keeps a folder name under 255 bytes
+MAX_SOUL_BYTES = MAX_PROMPT_BYTES
 MAX_SKILL_FILE_BYTES = 4 * 1024 * 1024
+MAX_SKILL_FILES = 200  # per skill folder
+MAX_SKILL_DEPTH = 8  # folders inside a skill folder
+MAX_MEMORY_ROWS = 1000  # per memory.md: each one is a rewrite of the memory file
 
-__all__ = ["ImportReport", "OwnerReport", "default_source_dir", "import_okbot", "looks_like_source", "pending_import"]
+__all__ = [
+    "MAX_JSON_BYTES",
+    "MAX_SOUL_BYTES",
+    "ImportReport",
+    "OwnerReport",
+    "default_source_dir",
+    "import_okbot",
+    "looks_like_source",
+    "pending_import",
+]
 
 
 def default_source_dir() -> Path:
@@ -136,36 +166,31 @@ def pending_import(source_dir: Path, workspace: Workspace) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------- reading
-def _read_bytes(path: Path) -> bytes | None:
-    try:
-        with open(path, "rb") as fh:  # read-only: the source is never written
-            return fh.read()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        return None
-
-
-def _read_text(path: Path) -> str | None:
-    data = _read_bytes(path)
-    return None if data is None else data.decode("utf-8-sig", errors="replace")
-
-
-def _read_json(path: Path, notes: list[str]) -> Any:
-    text = _read_text(path)
-    if text is None:
-        return None
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        notes.append(
-            translate("import_okbot", "{name} is not valid JSON ({why}); not imported").format(name=path.name, why=exc)
-        )
-        return None
-
-
 def _clean_name(name: str) -> str:
     """A name this app accepts: control characters (a tab, a line break) become spaces, cut to the limit."""
     text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in name)
     return " ".join(text.split())[:MAX_NAME_CHARS]
+
+
+def _usable_id(entry: Any) -> str:
+    """The roster entry's id when it can name one folder of the source, else ``""``."""
+    raw = text_of(entry.get("id")) if isinstance(entry, dict) else ""
+    if len(raw) > MAX_SOURCE_ID_CHARS or raw.startswith("."):
+        return ""
+    if any(ch in "/\\" or unicodedata.category(ch) == "Cc" for ch in raw):
+        return ""
+    return raw
+
+
+def _entries(root: SourceFolder, name: str, notes: list[str]) -> list[Any]:
+    """The list a roster file (``bots.json``, ``squads.json``) holds, ``[]`` when it holds none."""
+    roster = read_json(root, name, MAX_JSON_BYTES, notes)
+    return roster if isinstance(roster, list) else []
+
+
+def _bad_entry(name: str, entry: Any) -> str:
+    text = translate("import_okbot", "a {file} entry without a usable id was skipped: {entry}")
+    return text.format(file=name, entry=repr(entry)[:80])
 
 
 # ---------------------------------------------------------------------------------------------- import
@@ -195,13 +220,8 @@ def _earlier(kind: str, source_id: str, name: str, target: Target) -> OwnerRepor
     return OwnerReport(kind, source_id, name, target.id, ALREADY_IMPORTED)
 
 
-def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
-    """Read the original's data dir ``source_dir`` (never writing it) into ``workspace``; return the report.
-
-    Raises OkBotError when ``source_dir`` is not an original OkBot data dir. Assistants and squads an
-    earlier run imported from the same dir are reported as ``already imported`` and left alone.
-    """
-    source = Path(source_dir).expanduser().resolve()
+def _check_source(source: Path) -> None:
+    """OkBotError unless ``source`` is an original OkBot data dir that is none of this app's protected places."""
     if not source.is_dir() or not looks_like_source(source):
         raise OkBotError(
             translate(
@@ -209,119 +229,179 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
             ).format(path=source),
             hint=translate("import_okbot", "give the folder that holds bots.json, usually ~/.okbot"),
         )
+    why = protected(source)
+    if why:
+        raise OkBotError(
+            translate("import_okbot", "{path} is not imported from: it is {why}.").format(path=source, why=why),
+            hint=translate("import_okbot", "give the original OkBot's own folder, usually ~/.okbot"),
+        )
+
+
+def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
+    """Read the original's data dir ``source_dir`` (never writing it) into ``workspace``; return the report.
+
+    Raises OkBotError when ``source_dir`` is not an original OkBot data dir. Assistants and squads an
+    earlier run imported from the same dir are reported as ``already imported`` and left alone; an
+    entry that cannot be imported (a bad id, a folder that is a symlink) is skipped and named.
+    """
+    source = Path(source_dir).expanduser().resolve()
+    _check_source(source)
     report = ImportReport(source=str(source))
     done = _already_imported(workspace, source)
     notes: list[str] = []
-    roster = _read_json(source / "bots.json", notes)
     members: dict[str, str] = {k: t.id for k, t in done.items() if t.kind == "assistant"}
     seen: set[str] = set()
-    for entry in roster if isinstance(roster, list) else []:
-        bot_id = text_of(entry.get("id")) if isinstance(entry, dict) else ""
-        if not bot_id or bot_id in seen or "/" in bot_id or "\\" in bot_id or bot_id.startswith("."):
-            text = translate("import_okbot", "a bots.json entry without a usable id was skipped: {entry}")
-            notes.append(text.format(entry=str(entry)[:80]))
-            continue
-        seen.add(bot_id)
-        name = _clean_name(text_of(entry.get("name"))) or bot_id
-        if bot_id in done:
-            report.owners.append(_earlier("assistant", bot_id, name, done[bot_id]))
-            continue
-        owner = _import_assistant(source, bot_id, name, text_of(entry.get("description")), workspace)
-        report.owners.append(owner)
-        if owner.new_id:
-            members[bot_id] = owner.new_id
-    for leftover in sorted(p.name for p in source.iterdir() if p.is_dir() and p.name.startswith("bot_")):
-        if leftover not in seen:
-            text = translate(
-                "import_okbot", "{folder}/ is not in bots.json (the original does not list it either); not imported"
-            )
-            notes.append(text.format(folder=leftover))
-    squads = _read_json(source / "squads.json", notes)
-    for entry in squads if isinstance(squads, list) else []:
-        squad_id = text_of(entry.get("id")) if isinstance(entry, dict) else ""
-        if not squad_id or "/" in squad_id or "\\" in squad_id or squad_id.startswith("."):
-            text = translate("import_okbot", "a squads.json entry without a usable id was skipped: {entry}")
-            notes.append(text.format(entry=str(entry)[:80]))
-            continue
-        name = _clean_name(text_of(entry.get("name"))) or squad_id
-        if squad_id in done:
-            report.owners.append(_earlier("squad", squad_id, name, done[squad_id]))
-            continue
-        report.owners.append(_import_squad(source, entry, squad_id, name, members, workspace))
-    report.global_memories = _import_memories(source / "memory.md", workspace.root / "memory", GLOBAL_SCOPE, notes)
-    report.not_imported.extend(notes)
-    report.not_imported.extend(_settings_notes(source))
+    with open_source(source) as root:
+        for entry in _entries(root, "bots.json", notes):
+            bot_id = _usable_id(entry)
+            if not bot_id or bot_id in seen:
+                notes.append(_bad_entry("bots.json", entry))
+                continue
+            seen.add(bot_id)
+            name = _clean_name(text_of(entry.get("name"))) or bot_id
+            if bot_id in done:
+                report.owners.append(_earlier("assistant", bot_id, name, done[bot_id]))
+                continue
+            owner = _import_assistant(root, source, bot_id, name, text_of(entry.get("description")), workspace)
+            report.owners.append(owner)
+            if owner.new_id:
+                members[bot_id] = owner.new_id
+        for leftover in root.names():
+            if leftover.startswith("bot_") and leftover not in seen and root.kind(leftover) == "dir":
+                text = translate(
+                    "import_okbot", "{folder}/ is not in bots.json (the original does not list it either); not imported"
+                )
+                notes.append(text.format(folder=leftover))
+        for entry in _entries(root, "squads.json", notes):
+            squad_id = _usable_id(entry)
+            if not squad_id:
+                notes.append(_bad_entry("squads.json", entry))
+                continue
+            name = _clean_name(text_of(entry.get("name"))) or squad_id
+            if squad_id in done:
+                report.owners.append(_earlier("squad", squad_id, name, done[squad_id]))
+                continue
+            report.owners.append(_import_squad(root, source, entry, squad_id, name, members, workspace))
+        report.global_memories = _import_memories(root, workspace.root / "memory", GLOBAL_SCOPE, notes)
+        report.not_imported.extend(notes)
+        report.not_imported.extend(_settings_notes(root))
     return report
 
 
-def _import_assistant(source: Path, bot_id: str, name: str, description: str, workspace: Workspace) -> OwnerReport:
-    owner = OwnerReport("assistant", bot_id, name)
-    folder = source / bot_id
-    config = _read_json(folder / "bot.json", owner.notes)
-    config = config if isinstance(config, dict) else {}
-    model = text_of(config.get("modelId")) or None
-    if config.get("providerId"):
-        text = translate("import_okbot", "its provider {provider} is not carried over (set providers in Settings)")
-        owner.notes.append(text.format(provider=repr(config["providerId"])))
-    agents = _read_text(folder / "AGENTS.md")
-    soul = agents.rstrip() + "\n" if agents and agents.strip() else None
-    extra_soul = _read_text(folder / "SOUL.md")
-    if extra_soul and extra_soul.strip():
-        soul = (soul or "") + "\n## SOUL.md (from OkBot)\n\n" + extra_soul.strip() + "\n"
-    if soul is None:
-        owner.notes.append(translate("import_okbot", "no AGENTS.md: the new assistant has the default SOUL.md"))
+def _owner_folder(root: SourceFolder, owner: OwnerReport) -> SourceFolder | None:
+    """The owner's folder in the source, or None (the owner skipped, with the reason) when it cannot be used."""
     try:
-        role = description.splitlines()[0] if description else ""
-        target = workspace.create_assistant(name, role=role, soul_text=soul, model=model)
-    except OkBotError as exc:
-        owner.status, owner.notes = SKIPPED, [*owner.notes, str(exc)]
+        return root.child(owner.source_id)
+    except Unreadable as exc:
+        owner.status = SKIPPED
+        owner.notes.append(str(exc))
+        return None
+
+
+def _persona(folder: SourceFolder, notes: list[str]) -> str | None:
+    """SOUL.md's text from AGENTS.md and a SOUL.md of the original, None when neither is there (or fits)."""
+    too_big = translate(
+        "import_okbot",
+        "{file} is {size}, over the {limit} a SOUL.md holds (the model reads it on every turn); not imported",
+    )
+    agents = read_text(folder, "AGENTS.md", MAX_SOUL_BYTES, notes, too_big)
+    soul = agents.rstrip() + "\n" if agents and agents.strip() else None
+    extra = read_text(folder, "SOUL.md", MAX_SOUL_BYTES, notes, too_big)
+    if extra and extra.strip():
+        joined = (soul or "") + "\n## SOUL.md (from OkBot)\n\n" + extra.strip() + "\n"
+        if len(joined.encode("utf-8", errors="replace")) <= MAX_SOUL_BYTES:
+            soul = joined
+        else:
+            text = translate(
+                "import_okbot",
+                "{file} and AGENTS.md together are over the {limit} a SOUL.md holds; only AGENTS.md came over",
+            )
+            notes.append(text.format(file=folder.label("SOUL.md"), limit=size_text(MAX_SOUL_BYTES)))
+    return soul
+
+
+def _import_assistant(
+    root: SourceFolder, source: Path, bot_id: str, name: str, description: str, workspace: Workspace
+) -> OwnerReport:
+    owner = OwnerReport("assistant", bot_id, name)
+    folder = _owner_folder(root, owner)
+    if folder is None:
         return owner
-    target = workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id, complete=False))
-    owner.new_id = target.id
-    owner.skills = _import_skills(folder / "skills", target, owner.notes)
-    assert target.memory_dir is not None
-    owner.memories = _import_memories(folder / "memory.md", target.memory_dir, target.id, owner.notes)
-    _import_chat(folder, target, Converter(target.id), owner)
-    _leftover_notes(folder, owner)
-    workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id, complete=True))
+    with folder:
+        config = read_json(folder, "bot.json", MAX_JSON_BYTES, owner.notes)
+        config = config if isinstance(config, dict) else {}
+        model = text_of(config.get("modelId"))[:MAX_NAME_CHARS] or None
+        if config.get("providerId"):
+            text = translate("import_okbot", "its provider {provider} is not carried over (set providers in Settings)")
+            owner.notes.append(text.format(provider=repr(config["providerId"])[:80]))
+        soul = _persona(folder, owner.notes)
+        if soul is None:
+            owner.notes.append(translate("import_okbot", "no AGENTS.md: the new assistant has the default SOUL.md"))
+        try:
+            role = _clean_name(description.splitlines()[0]) if description else ""
+            target = workspace.create_assistant(name, role=role, soul_text=soul, model=model)
+        except OkBotError as exc:
+            owner.status, owner.notes = SKIPPED, [*owner.notes, str(exc)]
+            return owner
+        target = workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id, complete=False))
+        owner.new_id = target.id
+        owner.skills = _import_skills(folder, target, owner.notes)
+        assert target.memory_dir is not None
+        owner.memories = _import_memories(folder, target.memory_dir, target.id, owner.notes)
+        import_chat(folder, target, None, owner)
+        _leftover_notes(folder, owner)
+        workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id, complete=True))
     return owner
 
 
 def _import_squad(
-    source: Path, entry: dict, squad_id: str, name: str, members: dict[str, str], workspace: Workspace
+    root: SourceFolder,
+    source: Path,
+    entry: dict,
+    squad_id: str,
+    name: str,
+    members: dict[str, str],
+    workspace: Workspace,
 ) -> OwnerReport:
     owner = OwnerReport("squad", squad_id, name)
-    pairs: list[tuple[str, str]] = []
-    for m in entry.get("members") if isinstance(entry.get("members"), list) else []:
-        bot = text_of(m.get("botId")) if isinstance(m, dict) else ""
-        if bot in members:
-            pairs.append((members[bot], text_of(m.get("role")) or "member"))
-        else:
-            text = translate("import_okbot", "member {id} was not imported, so it is not in the squad")
-            owner.notes.append(text.format(id=bot or "?"))
-    try:
-        target = workspace.create_squad(name, pairs, description=text_of(entry.get("description")))
-    except OkBotError as exc:
-        owner.status, owner.notes = SKIPPED, [*owner.notes, str(exc)]
+    folder = _owner_folder(root, owner)
+    if folder is None:
         return owner
-    target = workspace.set_meta(target, MARKER_KEY, _marker(source, squad_id, complete=False))
-    owner.new_id = target.id
-    if entry.get("modelId"):
-        text = translate("import_okbot", "its model {model} is not carried over (a squad here uses its captain's)")
-        owner.notes.append(text.format(model=repr(entry["modelId"])))
-    _import_chat(source / squad_id, target, Converter(target.id, members), owner)
-    _leftover_notes(source / squad_id, owner)
-    workspace.set_meta(target, MARKER_KEY, _marker(source, squad_id, complete=True))
+    with folder:
+        pairs: list[tuple[str, str]] = []
+        for m in entry.get("members") if isinstance(entry.get("members"), list) else []:
+            bot = text_of(m.get("botId")) if isinstance(m, dict) else ""
+            if bot in members:
+                pairs.append((members[bot], _clean_name(text_of(m.get("role"))) or "member"))
+            else:
+                text = translate("import_okbot", "member {id} was not imported, so it is not in the squad")
+                owner.notes.append(text.format(id=repr(bot)[:80] if bot else "?"))
+        try:
+            target = workspace.create_squad(name, pairs, description=text_of(entry.get("description")))
+        except OkBotError as exc:
+            owner.status, owner.notes = SKIPPED, [*owner.notes, str(exc)]
+            return owner
+        target = workspace.set_meta(target, MARKER_KEY, _marker(source, squad_id, complete=False))
+        owner.new_id = target.id
+        if entry.get("modelId"):
+            text = translate("import_okbot", "its model {model} is not carried over (a squad here uses its captain's)")
+            owner.notes.append(text.format(model=repr(entry["modelId"])[:80]))
+        import_chat(folder, target, members, owner)
+        _leftover_notes(folder, owner)
+        workspace.set_meta(target, MARKER_KEY, _marker(source, squad_id, complete=True))
     return owner
 
 
-def _leftover_notes(folder: Path, owner: OwnerReport) -> None:
+def _leftover_notes(folder: SourceFolder, owner: OwnerReport) -> None:
     """Name what the owner's folder holds that has no place here."""
-    resources = folder / "resources"
-    if resources.is_dir() and any(p.is_file() for p in resources.rglob("*")):
-        text = translate("import_okbot", "resources/ (generated images and media) was not copied; it stays at {path}")
-        owner.notes.append(text.format(path=resources))
-    if (folder / "schedules.json").is_file():
+    if folder.kind("resources") == "dir":
+        with child(folder, "resources", []) as resources:
+            if resources.names():
+                text = translate(
+                    "import_okbot", "resources/ (generated images and media) was not copied; it stays at {path}"
+                )
+                owner.notes.append(text.format(path=folder.path / "resources"))
+    if folder.kind("schedules.json") == "file":
         owner.notes.append(
             translate(
                 "import_okbot", "schedules.json (timed wakeups) is not imported: OkBot here has no scheduled jobs"
@@ -329,127 +409,87 @@ def _leftover_notes(folder: Path, owner: OwnerReport) -> None:
         )
 
 
-def _import_chat(folder: Path, target: Target, converter: Converter, owner: OwnerReport) -> None:
-    """Convert the chat's records, make every tool call and result a whole pair, then append them."""
-    data = _read_bytes(folder / "session.jsonl")
-    converted: list[tuple[int, str, dict[str, Any] | None]] = []  # (line, original id, item or None)
-    attached = 0
-    lines = data.split(b"\n") if data else []
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        try:
-            rec = parse_record(json.loads(raw.decode("utf-8")))
-        except (UnicodeDecodeError, ValueError):
-            torn = number == len(lines) and not data.endswith(b"\n")
-            reason = translate("import_okbot", "torn last line") if torn else translate("import_okbot", "not JSON")
-            owner.skipped_lines.append({"line": number, "reason": reason})
-            continue
-        if rec is None:
-            owner.skipped_lines.append({"line": number, "reason": translate("import_okbot", "not a session record")})
-            continue
-        meta = rec.get("meta") if isinstance(rec.get("meta"), dict) else {}
-        attachments = meta.get("attachments")
-        attached += len(attachments) if isinstance(attachments, list) else 0
-        item, kind = converter.convert(rec)
-        if item is None:
-            owner.skipped_kinds[kind] = owner.skipped_kinds.get(kind, 0) + 1
-        converted.append((number, rec["id"], item))
-    if attached:
-        text = plural(
-            attached,
-            translate("import_okbot", "{n} attachment: its file was not copied; the path stays in the text"),
-            translate("import_okbot", "{n} attachments: their files were not copied; the paths stay in the text"),
-        )
-        owner.notes.append(text.format(n=attached))
-    new_ids: dict[str, int] = {}  # original record id -> new item id (the last one written at that point)
-    if converted:
-        store = SessionStore(target.session_path)
-        last_new = 0
-        for number, rec_id, item in whole_pairs(converted, owner):
-            if item is not None:
-                try:
-                    last_new = store.append(item)["id"]
-                    owner.items += 1
-                except OkBotError as exc:
-                    owner.skipped_lines.append({"line": number, "reason": str(exc)})
-            if rec_id:
-                new_ids[rec_id] = last_new
-    _import_summary(folder / "session-summary.json", target, new_ids, owner)
-
-
-def _import_summary(path: Path, target: Target, new_ids: dict[str, int], owner: OwnerReport) -> None:
-    raw = _read_json(path, owner.notes)
-    if not isinstance(raw, dict):
-        return
-    text = raw.get("summary") if isinstance(raw.get("summary"), str) else ""
-    if not text.strip():
-        return
-    covered = text_of(raw.get("coveredThroughId"))
-    new_covered = new_ids.get(covered, 0)
-    if covered not in new_ids:
-        owner.summary = translate(
-            "import_okbot", "text kept, coverage not found (the model sees the summary and the whole chat)"
-        )
-    elif new_covered == 0:
-        owner.summary = translate("import_okbot", "text kept, covering nothing imported")
-    else:
-        owner.summary = translate("import_okbot", "imported (covers through item {id})").format(id=new_covered)
-    updated = text_of(raw.get("updatedAt")) or now_iso()
-    summary = SessionSummary(summary=text.strip(), covered_through_id=new_covered, updated_at=updated)
-    try:
-        SummaryStore(target.summary_path).save(summary)
-    except OkBotError as exc:
-        owner.summary = translate("import_okbot", "not imported: {why}").format(why=exc)
-
-
-def _import_skills(skills: Path, target: Target, notes: list[str]) -> int:
+def _import_skills(folder: SourceFolder, target: Target, notes: list[str]) -> int:
     count = 0
-    if not skills.is_dir() or target.skills_dir is None:
+    if target.skills_dir is None:
         return 0
-    for folder in sorted(p for p in skills.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        if not (folder / "SKILL.md").is_file():
-            notes.append(
-                translate("import_okbot", "skill folder {name} has no SKILL.md; not imported").format(name=folder.name)
-            )
-            continue
-        dest = target.skills_dir / folder.name
-        for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
-            if path.stat().st_size > MAX_SKILL_FILE_BYTES:
-                text = translate("import_okbot", "skill {name}: {file} is over 4 MB; not copied")
-                notes.append(text.format(name=folder.name, file=path.name))
+    with child(folder, "skills", notes) as skills:
+        for slug in skills.names():
+            if slug.startswith("."):
                 continue
-            data = _read_bytes(path)
-            if data is None:
-                continue
-            out = dest / path.relative_to(folder)
-            ensure_private_dir(out.parent)
-            atomic_write_bytes(out, data)
-        problem = parse_skill(dest / "SKILL.md").problem
-        if problem:
-            notes.append(translate("import_okbot", "skill {name}: {problem}").format(name=folder.name, problem=problem))
-        count += 1
+            with child(skills, slug, notes) as skill:
+                if not skill.exists:
+                    continue
+                kind = skill.kind("SKILL.md")
+                if kind != "file":
+                    text = translate("import_okbot", "skill folder {name} has no SKILL.md; not imported")
+                    notes.append(str(skill.refusal("SKILL.md", kind)) if kind else text.format(name=slug))
+                    continue
+                dest = target.skills_dir / slug
+                _copy_skill(skill, dest, slug, notes, [MAX_SKILL_FILES], 0)
+                problem = parse_skill(dest / "SKILL.md").problem
+                if problem:
+                    notes.append(
+                        translate("import_okbot", "skill {name}: {problem}").format(name=slug, problem=problem)
+                    )
+                count += 1
     return count
 
 
-def _import_memories(path: Path, directory: Path, scope: str, notes: list[str]) -> int:
-    text = _read_text(path)
-    if text is None:
-        return 0
-    rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
+def _copy_skill(folder: SourceFolder, dest: Path, slug: str, notes: list[str], budget: list[int], depth: int) -> None:
+    """Copy the regular files of a skill folder (links and odd files skipped and named, sizes bounded)."""
+    for name in folder.names():
+        kind = folder.kind(name)
+        if kind == "dir" and depth < MAX_SKILL_DEPTH:
+            with child(folder, name, notes) as sub:
+                _copy_skill(sub, dest / name, slug, notes, budget, depth + 1)
+            continue
+        if kind == "file" and budget[0] <= 0:
+            if budget[0] == 0:  # named once, at the first file left out
+                text = translate("import_okbot", "skill {name}: more than {n} files; {file} and the rest not copied")
+                notes.append(text.format(name=slug, n=MAX_SKILL_FILES, file=folder.label(name)))
+                budget[0] = -1
+            return
+        if kind == "dir":
+            text = translate("import_okbot", "skill {name}: {file} is nested too deeply; not copied")
+            notes.append(text.format(name=slug, file=folder.label(name)))
+            continue
+        data = read_file(folder, name, MAX_SKILL_FILE_BYTES, notes)
+        if data is None:
+            continue
+        budget[0] -= 1
+        ensure_private_dir(dest)
+        atomic_write_bytes(dest / name, data)
+
+
+def _memory_rows(folder: SourceFolder, notes: list[str]) -> list[dict[str, Any]]:
+    """The rows of ``memory.md`` that hold a memory; lines that do not, named in ``notes``."""
+    text = read_text(folder, "memory.md", MAX_JSON_BYTES, notes)
+    rows: list[dict[str, Any]] = []
+    looked_at = 0  # rows, good or bad: a file of bad rows costs no more than one of good ones
+    for number, line in enumerate((text or "").splitlines(), start=1):
         line = line.strip()
         if not line or line.startswith("#") or not line.startswith("{"):
             continue
+        looked_at += 1
+        if looked_at > MAX_MEMORY_ROWS:
+            note = translate("import_okbot", "{file}: only the first {n} memories are imported")
+            notes.append(note.format(file=folder.label("memory.md"), n=MAX_MEMORY_ROWS))
+            break
         try:
-            row = json.loads(line)
-        except ValueError:
-            notes.append(
-                translate("import_okbot", "{name} line {n} is not JSON; skipped").format(name=path.name, n=number)
+            row = jsontext.loads(
+                line, what=translate("import_okbot", "{file} line {n}").format(file=folder.label("memory.md"), n=number)
             )
+        except jsontext.JSONTextError as exc:
+            notes.append(translate("import_okbot", "{why}; skipped").format(why=exc))
             continue
         if isinstance(row, dict) and isinstance(row.get("memory"), str) and row["memory"].strip():
             rows.append(row)
+    return rows
+
+
+def _import_memories(folder: SourceFolder, directory: Path, scope: str, notes: list[str]) -> int:
+    rows = _memory_rows(folder, notes)
     if not rows:
         return 0
     ensure_private_dir(directory)
@@ -475,29 +515,33 @@ def _import_memories(path: Path, directory: Path, scope: str, notes: list[str]) 
 def _without_userinfo(provider: dict) -> str:
     """The provider's base URL without a ``user:password@`` part (a credential is never printed)."""
     url = text_of(provider.get("baseURL"))
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # not a URL at all (an unclosed IPv6 bracket)
+        return "?"
     if "@" in parts.netloc:
         return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
     return url
 
 
-def _settings_notes(source: Path) -> list[str]:
+def _settings_notes(root: SourceFolder) -> list[str]:
     """What the original's settings.json holds that is not applied here (never a key's value)."""
     notes: list[str] = []
-    raw = _read_json(source / "settings.json", notes)
+    raw = read_json(root, "settings.json", MAX_JSON_BYTES, notes)
     if not isinstance(raw, dict):
         return notes
     model = raw.get("model") if isinstance(raw.get("model"), dict) else {}
-    providers = [p for p in model.get("providers") or [] if isinstance(p, dict)]
+    providers = model.get("providers") if isinstance(model.get("providers"), list) else []
+    providers = [p for p in providers if isinstance(p, dict)]
     default = next((p for p in providers if p.get("id") == model.get("defaultProviderId")), None)
     if default is not None:
-        model_id = text_of(model.get("defaultModelId")) or "?"
+        model_id = text_of(model.get("defaultModelId"))[:MAX_NAME_CHARS] or "?"
         text = translate(
             "import_okbot",
             "settings: its default model {model} at {url} is not applied; "
             "set it in Settings → Models or with `okbot provider`",
         )
-        notes.append(text.format(model=model_id, url=_without_userinfo(default)))
+        notes.append(text.format(model=model_id, url=_without_userinfo(default)[:200]))
     if any(text_of(p.get("apiKey")) for p in providers):
         notes.append(translate("import_okbot", "settings: API keys are never imported; enter them again here"))
     for key in ("contextCompression", "tools", "security", "memory", "squad", "mcp", "web", "computers"):

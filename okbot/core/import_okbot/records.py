@@ -3,13 +3,14 @@
 A record is a v2 envelope ``{v: 2, id, createdAt, item, meta?}`` holding an OpenAI Agents SDK item, or a
 legacy ``ChatMessage`` line (see the package docstring for the field names and where they are defined).
 :func:`parse_record` reads either, :class:`Converter` turns one into an item (or says what kind of record
-it leaves out), and :func:`whole_pairs` makes every tool call and result a whole pair before they are written.
+it leaves out), and :func:`whole_pairs` makes every tool call and result a whole pair as they are written.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from okbot.core.import_okbot.report import OwnerReport
@@ -164,19 +165,21 @@ class Converter:
 
 
 def whole_pairs(
-    converted: list[tuple[int, str, dict[str, Any] | None]], owner: OwnerReport
-) -> list[tuple[int, str, dict[str, Any] | None]]:
+    converted: Iterable[tuple[int, str, dict[str, Any] | None]],
+    calls: set[str],
+    answered: set[str],
+    owner: OwnerReport,
+) -> Iterator[tuple[int, str, dict[str, Any] | None]]:
     """Drop results whose call is not there; give a call that never got its result the app's note as a result.
 
-    The app never sends a model a call without its result (nor the reverse); the original could leave one
-    when it closed during a call. The note goes where the runner puts it: after the calls, before what follows.
+    ``calls`` and ``answered`` are the call ids of every converted call and result (a first pass over
+    the chat), so ``converted`` streams through without being held. The app never sends a model a call
+    without its result (nor the reverse); the original could leave one when it closed during a call.
+    The note goes where the runner puts it: after the calls, before what follows.
     """
-    calls = {it["call_id"] for _, _, it in converted if it is not None and it["type"] == "tool_call"}
-    answered = {it["call_id"] for _, _, it in converted if it is not None and it["type"] == "tool_result"}
-    out: list[tuple[int, str, dict[str, Any] | None]] = []
     open_calls: list[dict[str, Any]] = []
 
-    def close_open() -> None:
+    def close_open() -> Iterator[tuple[int, str, dict[str, Any] | None]]:
         for call in open_calls:
             note = f"[app note: {call['name']} has no result in the original OkBot's record]"
             result = new_item(
@@ -189,7 +192,7 @@ def whole_pairs(
                 ok=False,
                 ts=call["ts"],
             )
-            out.append((0, "", result))
+            yield 0, "", result
             text = translate("records", "tool call {id} had no result; the app's note stands in for it")
             owner.notes.append(text.format(id=call["call_id"]))
         open_calls.clear()
@@ -198,12 +201,11 @@ def whole_pairs(
         kind = item["type"] if item is not None else ""
         if kind == "tool_result" and item["call_id"] not in calls:
             owner.skipped_kinds[UNPAIRED_RESULT] = owner.skipped_kinds.get(UNPAIRED_RESULT, 0) + 1
-            out.append((number, rec_id, None))
+            yield number, rec_id, None
             continue
         if item is not None and kind not in ("tool_call", "tool_result"):
-            close_open()
-        out.append((number, rec_id, item))
+            yield from close_open()
+        yield number, rec_id, item
         if kind == "tool_call" and item["call_id"] not in answered:
             open_calls.append(item)
-    close_open()
-    return out
+    yield from close_open()

@@ -7,7 +7,8 @@ from typing import Any
 
 from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
 
-SHOWN_SKIPPED_LINES = 20  # per chat in the text report; the JSON one has them all
+SHOWN_SKIPPED_LINES = 20  # per chat in the text report
+LISTED_SKIPPED_LINES = 1000  # per chat in the JSON report (memory stays bounded whatever the chat holds)
 # an owner's status and summary as the JSON report holds them (English), translated in the text report
 IMPORTED = QT_TRANSLATE_NOOP("report", "imported")
 ALREADY_IMPORTED = QT_TRANSLATE_NOOP("report", "already imported")
@@ -29,8 +30,16 @@ class OwnerReport:
     skills: int = 0
     memories: int = 0
     skipped_lines: list[dict[str, Any]] = field(default_factory=list)  # {"line": n, "reason": text}
+    skipped_unlisted: int = 0  # skipped lines past LISTED_SKIPPED_LINES, counted only
     skipped_kinds: dict[str, int] = field(default_factory=dict)  # item kinds not imported -> count
     notes: list[str] = field(default_factory=list)
+
+    def skip_line(self, number: int, reason: str) -> None:
+        """Record line ``number`` of the chat as skipped (listed up to LISTED_SKIPPED_LINES, then counted)."""
+        if len(self.skipped_lines) < LISTED_SKIPPED_LINES:
+            self.skipped_lines.append({"line": number, "reason": reason})
+        else:
+            self.skipped_unlisted += 1
 
 
 @dataclass
@@ -78,7 +87,7 @@ class ImportReport:
                 lines.append(
                     translate("report", "    skipped line {n}: {reason}").format(n=s["line"], reason=s["reason"])
                 )
-            if len(o.skipped_lines) > SHOWN_SKIPPED_LINES:
+            if len(o.skipped_lines) > SHOWN_SKIPPED_LINES and not o.skipped_unlisted:
                 more = len(o.skipped_lines) - SHOWN_SKIPPED_LINES
                 text = plural(
                     more,
@@ -86,6 +95,14 @@ class ImportReport:
                     translate("report", "    … and {n} more skipped lines (--json lists them all)"),
                 )
                 lines.append(text.format(n=more))
+            elif o.skipped_unlisted:
+                more = len(o.skipped_lines) - SHOWN_SKIPPED_LINES + o.skipped_unlisted
+                text = plural(
+                    more,
+                    translate("report", "    … and {n} more skipped line (--json lists the first {listed})"),
+                    translate("report", "    … and {n} more skipped lines (--json lists the first {listed})"),
+                )
+                lines.append(text.format(n=more, listed=LISTED_SKIPPED_LINES))
             for kind, n in sorted(o.skipped_kinds.items()):
                 text = plural(
                     n,
