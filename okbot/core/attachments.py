@@ -25,6 +25,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import math
+import os
 import re
 import struct
 import threading
@@ -103,27 +104,33 @@ def attach(source: Path, chat_dir: Path) -> dict[str, Any]:
 
 
 def _read(source: Path) -> bytes:
-    try:
-        size = source.stat().st_size
-        if not source.is_file():
+    """The bytes of ``source``, read under the file tools' guard (see :mod:`okbot.core.attach_guard`)."""
+    from okbot.core import attach_guard  # first use only: the guard's imports lead back to this module
+
+    fd, st = attach_guard.open_source(source)
+    with os.fdopen(fd, "rb") as fh:
+        if st.st_size > MAX_FILE_BYTES:
+            raise _too_large(source, st.st_size)
+        try:
+            data = fh.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
             raise OkBotError(
-                translate("attachments", "{path} is not a file").format(path=source),
-                hint=translate("attachments", "attach a file, not a folder"),
-            )
-        if size > MAX_FILE_BYTES:
-            raise OkBotError(
-                translate("attachments", "{name} is {size}; OkBot attaches files of at most {limit}").format(
-                    name=source.name, size=human_size(size), limit=human_size(MAX_FILE_BYTES)
-                ),
-                hint=translate("attachments", "attach a smaller file or the part that matters"),
-            )
-        return source.read_bytes()
-    except FileNotFoundError as exc:
-        raise OkBotError(translate("attachments", "{path} does not exist").format(path=source)) from exc
-    except OSError as exc:
-        raise OkBotError(
-            translate("attachments", "{path} cannot be read: {error}").format(path=source, error=exc.strerror or exc)
-        ) from exc
+                translate("attachments", "{path} cannot be read: {error}").format(
+                    path=source, error=exc.strerror or exc
+                )
+            ) from exc
+    if len(data) > MAX_FILE_BYTES:  # it grew after the fstat
+        raise _too_large(source, len(data))
+    return data
+
+
+def _too_large(source: Path, size: int) -> OkBotError:
+    return OkBotError(
+        translate("attachments", "{name} is {size}; OkBot attaches files of at most {limit}").format(
+            name=source.name, size=human_size(size), limit=human_size(MAX_FILE_BYTES)
+        ),
+        hint=translate("attachments", "attach a smaller file or the part that matters"),
+    )
 
 
 def _store(path: Path, data: bytes) -> None:

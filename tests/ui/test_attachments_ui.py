@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from PySide6.QtCore import QMimeData, Qt, QUrl
@@ -170,3 +171,30 @@ def test_files_waiting_to_be_sent_count_in_the_gauge_before_sending(
     assert f"{added:,} tokens of the files attached" in page.gauge.toolTip()
     page.composer.chips.clear()
     assert page.gauge.reading.tokens == before
+
+
+def test_okbots_key_file_is_refused_when_added_by_drop_paste_or_the_button(
+    qtbot: QtBot, okbot_home: Path, tmp_path: Path
+):
+    okbot_home.mkdir(parents=True, exist_ok=True)
+    keys = okbot_home / "keys.json"
+    keys.write_text('{"version": 1, "keys": {"default": "sk-canary-keyfile-ui"}}', encoding="utf-8")
+    (tmp_path / "shortcut.json").symlink_to(keys)
+    os.link(keys, tmp_path / "hardlink.json")
+    (tmp_path / "notes.md").write_text("fine\n", encoding="utf-8")
+    composer = Composer()
+    qtbot.addWidget(composer)
+    refused: list[str] = []
+    composer.attach_refused.connect(refused.append)
+    dropped = QMimeData()
+    dropped.setUrls([QUrl.fromLocalFile(str(keys)), QUrl.fromLocalFile(str(tmp_path / "notes.md"))])
+    composer.edit.insertFromMimeData(dropped)  # a drop and a paste of files both arrive here
+    composer.pick_files = lambda: [str(tmp_path / "shortcut.json"), str(tmp_path / "hardlink.json")]
+    composer.attach_button.click()
+    assert composer.attachments() == [tmp_path / "notes.md"]  # the good file beside them is kept
+    assert [why.split(":")[0] for why in refused] == [
+        "keys.json is not attached",
+        "shortcut.json is not attached",
+        "hardlink.json is not attached",
+    ]
+    assert "hard link to a file OkBot protects" in refused[2]

@@ -307,3 +307,35 @@ def test_attach_only_with_no_message(okbot_home, server, tmp_path):
     proc = chat(okbot_home, server, "okbot", "--attach", str(code), stdin="")
     assert proc.returncode == 0, proc.stderr
     assert server.chat_requests()[0]["messages"][-1]["content"] == "[attached file: a.py · text · 9 B]\nprint(1)\n"
+
+
+def test_attach_refuses_okbots_key_file_by_any_name_and_sends_the_other_files(okbot_home, server, tmp_path):
+    okbot_home.mkdir(parents=True, exist_ok=True)
+    keys = okbot_home / "keys.json"
+    keys.write_text('{"version": 1, "keys": {"default": "sk-canary-keyfile-77aa"}}', encoding="utf-8")
+    keys.chmod(0o600)
+    (tmp_path / "shortcut.json").symlink_to(keys)
+    os.link(keys, tmp_path / "hardlink.json")
+    notes = tmp_path / "notes.md"
+    notes.write_text("ship on Friday\n", encoding="utf-8")
+    server.enqueue(Reply(text="Friday."))
+    attach = [a for p in (keys, tmp_path / "shortcut.json", notes, tmp_path / "hardlink.json") for a in ("--attach", p)]
+    proc = chat(okbot_home, server, "okbot", "-m", "when?", *map(str, attach))
+    assert proc.returncode == 0, proc.stderr
+    for name in ("keys.json", "shortcut.json", "hardlink.json"):
+        assert f"okbot: {name} is not attached: it is " in proc.stderr
+    (request,) = server.chat_requests()
+    assert "ship on Friday" in json.dumps(request) and "sk-canary-keyfile" not in json.dumps(request)
+    (session,) = okbot_home.rglob("session.jsonl")
+    assert [p.name.split("-", 1)[1] for p in (session.parent / "attachments").iterdir()] == ["notes.md"]
+    for path in okbot_home.rglob("*"):
+        if path.is_file() and path != keys:
+            assert b"sk-canary-keyfile" not in path.read_bytes(), path
+
+
+def test_attach_of_only_the_key_file_sends_nothing(okbot_home, server, tmp_path):
+    okbot_home.mkdir(parents=True, exist_ok=True)
+    (okbot_home / "keys.json").write_text('{"version": 1, "keys": {"default": "sk-canary-keyfile-77aa"}}')
+    proc = chat(okbot_home, server, "okbot", "--attach", str(okbot_home / "keys.json"), stdin="")
+    assert proc.returncode == 1 and "keys.json is not attached" in proc.stderr and "message is empty" in proc.stderr
+    assert server.chat_requests() == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import os
 import struct
 import zlib
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from okbot.config.settings import Settings
-from okbot.core import attachments
+from okbot.core import attach_guard, attachments
 from okbot.core.attachments import TEXT_CAP_CHARS, AttachmentView, image_tokens
 from okbot.core.context import build_context
 from okbot.core.digest import item_digest
@@ -351,3 +352,43 @@ def test_files_too_big_for_the_models_window_are_refused_before_anything_is_writ
         with pytest.raises(OkBotError, match=r"the message with its files is about [\d,]+ tokens and cannot fit"):
             runner.run_turn(target, "read it", attachments=[files / "long.txt"])
         assert records(target) == [] and not (target.dir / "attachments").exists()
+
+
+# ---------------------------------------------------------------------------- OkBot's own files
+KEY_CANARY = "sk-canary-keyfile-5f0c1d"
+
+
+def key_file(okbot_home: Path) -> Path:
+    """OkBot's key file as the key store writes it (the data dir, 0600)."""
+    okbot_home.mkdir(parents=True, exist_ok=True)
+    keys = okbot_home / "keys.json"
+    keys.write_text(f'{{"version": 1, "keys": {{"default": "{KEY_CANARY}"}}}}', encoding="utf-8")
+    keys.chmod(0o600)
+    return keys
+
+
+def test_okbots_key_file_is_never_attached_by_its_path_a_symlink_or_a_hard_link(okbot_home, tmp_path):
+    keys = key_file(okbot_home)
+    (tmp_path / "innocent.json").symlink_to(keys)
+    (tmp_path / "folder").symlink_to(okbot_home)  # a symlinked folder on the way
+    os.link(keys, tmp_path / "notes.json")  # another name, outside every protected folder
+    chat = tmp_path / "chat"
+    for source, why in (
+        (keys, "OkBot's own data"),
+        (tmp_path / "innocent.json", "OkBot's own data"),
+        (tmp_path / "folder" / "keys.json", "OkBot's own data"),
+        (tmp_path / "notes.json", "a hard link to a file OkBot protects"),
+    ):
+        with pytest.raises(attach_guard.Refused) as caught:
+            attachments.attach(source, chat)
+        assert str(caught.value).startswith(f"{source.name} is not attached: ") and why in str(caught.value)
+        assert KEY_CANARY not in str(caught.value)
+    assert not chat.exists()
+    (tmp_path / "fine.md").write_text("fine\n", encoding="utf-8")
+    assert attachments.attach(tmp_path / "fine.md", chat)["name"] == "fine.md"  # the guard refuses only those
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(OkBotError, match="pipe is not a file"):
+        attachments.attach(tmp_path / "pipe", tmp_path / "chat")
