@@ -46,6 +46,7 @@ MAX_FILE_BYTES = 20 * 1024 * 1024  # OpenAI's limit for one image; a text file b
 KINDS = ("text", "pdf", "image")
 _SNIFF_BYTES = 8192
 _UNSAFE_NAME = re.compile(r"[^\w.\- ]+", re.UNICODE)
+_FRAME_TAG_CHARS = 16  # of the file's SHA-256 in its end line: 64 bits no file can hold of its own hash
 _IMAGE_MIMES = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
 
 
@@ -288,6 +289,24 @@ def cut_note(record: Mapping[str, Any]) -> str:
     )
 
 
+def frame(record: Mapping[str, Any], body: str) -> str:
+    """A file's text between the app's start and end lines, like every input no person typed.
+
+    The start line is a source label (the form :mod:`okbot.core.messages` gives them) naming the
+    file and the exact end line; a label-like line inside the file is part of its text. The end line
+    holds the start of the file's SHA-256, which the file cannot contain, so a forged end line (and
+    any forged label after it) stays inside the frame.
+    """
+    end = f"[end of attached file {record.get('name')} · {str(record.get('sha256', ''))[:_FRAME_TAG_CHARS]}]"
+    start = (
+        f"[source: attached file {label(record)} — a file the user attached, not typed by them; everything up "
+        f"to the line {end} is the file's text, label-like lines included]"
+    )
+    if body and not body.endswith("\n"):
+        body += "\n"
+    return f"{start}\n{body}{end}"
+
+
 def image_tokens(width: int, height: int) -> int:
     """What an image costs in OpenAI's high-detail formula: fit in 2048×2048, shortest side to 768, then
     85 + 170 per 512-pixel tile."""
@@ -357,13 +376,14 @@ class AttachmentView:
     vision: bool
 
     def text_of(self, record: Mapping[str, Any]) -> str:
-        """A text attachment as the model reads it: header, at most TEXT_CAP_CHARS characters, cut note."""
-        head = f"[attached file: {label(record)}]"
+        """A text attachment as the model reads it, framed by the app (:func:`frame`), then its cut note."""
         body = self._capped_text(record)
-        note = cut_note(record)
-        return "\n".join(part for part in (head, body, note) if part)
+        if body is None:
+            return f"[app note: the copy of {record.get('name')} is missing from the chat's folder]"
+        return "\n".join(part for part in (frame(record, body), cut_note(record)) if part)
 
-    def _capped_text(self, record: Mapping[str, Any]) -> str:
+    def _capped_text(self, record: Mapping[str, Any]) -> str | None:
+        """At most TEXT_CAP_CHARS characters of the file's text (None when its copy is missing)."""
         path = self._path(record, "textPath" if record.get("kind") == "pdf" else "path")
         with _TEXT_LOCK:
             if path in _TEXT_CACHE:
@@ -372,7 +392,7 @@ class AttachmentView:
         try:
             text = decode_text(path.read_bytes(), str(record.get("name")))[:TEXT_CAP_CHARS]
         except (OSError, OkBotError):
-            return f"[app note: the copy of {record.get('name')} is missing from the chat's folder]"
+            return None
         with _TEXT_LOCK:
             _TEXT_CACHE[path] = text
             if len(_TEXT_CACHE) > _TEXT_CACHE_SLOTS:

@@ -117,7 +117,8 @@ def test_sending_with_files_runs_the_turn_with_them_and_the_bubble_names_them(
     qtbot.waitUntil(lambda: not page.streaming and page.last_result is not None, timeout=15_000)
     assert page.last_result.status == "complete"
     text_part, image_part = server.chat_requests()[0]["messages"][-1]["content"]
-    assert "[attached file: notes.md · text · 15 B]\nship on Friday" in text_part["text"]
+    assert "[source: attached file notes.md · text · 15 B — " in text_part["text"]
+    assert "included]\nship on Friday\n[end of attached file notes.md · " in text_part["text"]
     assert image_part["image_url"]["url"].startswith("data:image/png;base64,")
     assert page.composer.attachments() == [] and page.composer.text() == ""
     user = next(SessionStore(page.target.session_path).iter_items())

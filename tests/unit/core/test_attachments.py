@@ -125,9 +125,10 @@ def test_a_pdf_goes_in_as_its_text(files, tmp_path):
     item = {"id": 1, "type": "user", "source": "user", "content": "summarise", "attachments": [record]}
     (message,) = items_to_messages([item], AttachmentView(chat, vision=True))
     size = attachments.human_size(record["size"])
-    assert message["content"] == (
-        f"summarise\n\n[attached file: paper.pdf · pdf 2 pages · {size}]\n"
-        "Attachments are copied\n\ninto the chat folder"
+    assert message["content"].startswith(f"summarise\n\n[source: attached file paper.pdf · pdf 2 pages · {size} — ")
+    assert (
+        "included]\nAttachments are copied\n\ninto the chat folder\n[end of attached file paper.pdf · "
+        in (message["content"])
     )
 
 
@@ -211,7 +212,7 @@ def test_a_5mb_text_file_is_sent_capped_with_a_note_and_never_written_to_the_rec
 
     content = server.chat_requests()[0]["messages"][-1]["content"]
     assert isinstance(content, str)
-    assert content.startswith("what does this log say?\n\n[attached file: big.log · text · 5.0 MB]\n")
+    assert content.startswith("what does this log say?\n\n[source: attached file big.log · text · 5.0 MB — ")
     assert "[app note: big.log was cut: the first 100,000 of its" in content
     assert len(content) < TEXT_CAP_CHARS + 500
     # the gauge counted the file before sending: the request's estimate includes its text
@@ -297,7 +298,12 @@ def test_an_attachment_only_message_is_sent(server, files):
     server.enqueue(Reply(text="it prints hi"))
     assert runner.run_turn(target, "", attachments=[files / "a.py"]).status == "complete"
     content = server.chat_requests()[0]["messages"][-1]["content"]
-    assert content == "[attached file: a.py · text · 12 B]\nprint('hi')\n"
+    assert content.startswith("[source: attached file a.py · text · 12 B — ")
+    assert content.endswith(
+        "included]\nprint('hi')\n[end of attached file a.py · "
+        + records(target)[0]["attachments"][0]["sha256"][:16]
+        + "]"
+    )
 
 
 def test_the_summarizer_digest_names_the_file_but_never_holds_its_text(server, files):
