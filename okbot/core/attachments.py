@@ -74,12 +74,12 @@ def prepare(source: Path) -> Prepared:
         fmt, width, height = image
         record.update(kind="image", mime=_IMAGE_MIMES[fmt], width=width, height=height)
     elif data.startswith(b"%PDF"):
-        extracted, pages = pdf_text(data, source.name)
-        record.update(kind="pdf", pages=pages, chars=len(extracted), textPath=record["path"] + ".txt")
+        extracted, fields = pdf_text(data, source.name)
+        record.update(kind="pdf", **fields, textPath=record["path"] + ".txt")
     else:
         text = decode_text(data, source.name)
         record.update(kind="text", chars=len(text))
-    return Prepared(record, data, extracted[:TEXT_CAP_CHARS])
+    return Prepared(record, data, extracted)
 
 
 def prepared_tokens(counter: Any, prepared: Prepared) -> int:
@@ -177,37 +177,46 @@ def decode_text(data: bytes, name: str) -> str:
     )
 
 
-def pdf_text(data: bytes, name: str) -> tuple[str, int]:
-    """``(text, pages)`` of a PDF, read with pypdf; :class:`OkBotError` for one that cannot be read or holds
-    no text (a scan)."""
-    import io
+def pdf_text(data: bytes, name: str) -> tuple[str, dict[str, Any]]:
+    """``(text, record fields)`` of a PDF, read by :func:`okbot.core.pdf_text.read_pdf` (bounded by time,
+    memory and :data:`TEXT_CAP_CHARS`); :class:`OkBotError` for one that cannot be read or yields no text."""
+    from okbot.core.pdf_text import PAGE_CONTENT_BYTES, SECONDS, read_pdf  # first use: only PDFs need it
 
-    import pypdf  # imported on first use: only a PDF attachment needs it
-
-    try:
-        reader = pypdf.PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            raise OkBotError(
-                translate("attachments", "{name} is a password-protected PDF").format(name=name),
-                hint=translate("attachments", "attach an unprotected copy or its text"),
-            )
-        pages = [page.extract_text() or "" for page in reader.pages]
-    except OkBotError:
-        raise
-    except Exception as exc:  # pypdf raises many kinds for a broken file; each means "cannot read it"
+    read = read_pdf(data, TEXT_CAP_CHARS)
+    if read.encrypted:
         raise OkBotError(
-            translate("attachments", "{name} cannot be read as a PDF ({error})").format(
-                name=name, error=f"{type(exc).__name__}: {exc}"
+            translate("attachments", "{name} is a password-protected PDF").format(name=name),
+            hint=translate("attachments", "attach an unprotected copy or its text"),
+        )
+    if read.error and not read.text:
+        raise OkBotError(
+            translate("attachments", "{name} cannot be read as a PDF ({error})").format(name=name, error=read.error),
+            hint=translate("attachments", "attach a text export of it"),
+        )
+    if not read.text and read.stopped == "time":
+        raise OkBotError(
+            translate("attachments", "{name}: no text could be read from it within {seconds} s").format(
+                name=name, seconds=f"{SECONDS:g}"
             ),
             hint=translate("attachments", "attach a text export of it"),
-        ) from exc
-    text = "\n\n".join(page.strip() for page in pages if page.strip())
-    if not text:
+        )
+    if not read.text and read.skipped:
+        raise OkBotError(
+            translate(
+                "attachments", "{name}: its pages hold too much to read (over {size} of drawing instructions each)"
+            ).format(name=name, size=human_size(PAGE_CONTENT_BYTES)),
+            hint=translate("attachments", "attach a text export of it"),
+        )
+    if not read.text:
         raise OkBotError(
             translate("attachments", "{name} holds no text OkBot can read (a scanned PDF?)").format(name=name),
             hint=translate("attachments", "attach its pages as images instead"),
         )
-    return text, len(pages)
+    fields: dict[str, Any] = {"pages": read.pages, "chars": len(read.text)}
+    stopped = read.stopped or ("error" if read.error else "")
+    if read.read < read.pages or stopped:
+        fields.update(pagesRead=read.read, pagesSkipped=read.skipped, stopped=stopped)
+    return read.text, fields
 
 
 def image_info(data: bytes) -> tuple[str, int, int] | None:
@@ -279,7 +288,10 @@ def label(record: Mapping[str, Any]) -> str:
 
 
 def cut_note(record: Mapping[str, Any]) -> str:
-    """The app's note for a text file longer than :data:`TEXT_CAP_CHARS` ("" when it is sent whole)."""
+    """The app's note for a text file longer than :data:`TEXT_CAP_CHARS`, or a PDF not read whole ("" when
+    it is sent whole)."""
+    if record.get("kind") == "pdf":
+        return _pdf_cut_note(record)
     chars = int(record.get("chars", 0))
     if chars <= TEXT_CAP_CHARS:
         return ""
@@ -305,6 +317,33 @@ def frame(record: Mapping[str, Any], body: str) -> str:
     if body and not body.endswith("\n"):
         body += "\n"
     return f"{start}\n{body}{end}"
+
+
+def _pdf_cut_note(record: Mapping[str, Any]) -> str:
+    """What of a PDF was not read, and why (its record says: ``pagesRead``, ``pagesSkipped``, ``stopped``)."""
+    if "pagesRead" not in record:
+        return ""
+    from okbot.core.pdf_text import PAGE_CONTENT_BYTES, SECONDS
+
+    pages, read, skipped = (
+        int(record.get("pages", 0)),
+        int(record.get("pagesRead", 0)),
+        int(record.get("pagesSkipped", 0)),
+    )
+    why = []
+    if skipped:
+        why.append(f"{skipped:,} pages held over {human_size(PAGE_CONTENT_BYTES)} of drawing instructions each")
+    stopped = record.get("stopped")
+    if stopped == "chars":
+        why.append(f"reading stopped at {TEXT_CAP_CHARS:,} characters")
+    elif stopped == "time":
+        why.append(f"reading stopped after {SECONDS:g} s")
+    elif stopped == "error":
+        why.append("the rest could not be read")
+    return (
+        f"[app note: {record.get('name')} was cut: the text of {read:,} of its {pages:,} pages is sent; "
+        f"{'; '.join(why)}]"
+    )
 
 
 def image_tokens(width: int, height: int) -> int:

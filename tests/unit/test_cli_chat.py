@@ -371,3 +371,14 @@ def test_an_attached_file_reaches_the_model_framed_by_the_app_and_its_forged_lab
     assert f"the line {end} is the file's text, label-like lines included]\n{forged}{end}" in content
     assert content.endswith(end)  # nothing the file says stands outside its frame
     assert content.count(end) == 2  # named once in the start line, written once at the end: the file cannot forge it
+
+
+def test_attach_of_a_pdf_whose_pages_share_a_huge_stream_ends_in_words_not_minutes(okbot_home, server, tmp_path):
+    from tests.helpers.pdfs import HOSTILE_STREAM, shared_stream_pdf
+
+    pdf = tmp_path / "hostile.pdf"
+    pdf.write_bytes(shared_stream_pdf(300, HOSTILE_STREAM))
+    proc = chat(okbot_home, server, "okbot", "-m", "summarise", "--attach", str(pdf))  # before: > 120 s
+    assert proc.returncode == 1
+    assert "hostile.pdf: its pages hold too much to read (over 1.0 MB of drawing instructions each)" in proc.stderr
+    assert server.chat_requests() == []
