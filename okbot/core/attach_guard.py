@@ -38,7 +38,7 @@ def open_source(source: Path) -> tuple[int, os.stat_result]:
     try:
         real = Path(os.path.realpath(source))
     except (OSError, ValueError, RuntimeError) as exc:
-        raise _unreadable(source, exc) from exc
+        raise unreadable(source, exc) from exc
     why = guard.protected(real)
     if why:
         raise Refused(_refusal(source, _reason_text(why)), hint=_hint())
@@ -55,7 +55,7 @@ def open_source(source: Path) -> tuple[int, os.stat_result]:
     except FileNotFoundError as exc:
         raise OkBotError(translate("attachments", "{path} does not exist").format(path=source)) from exc
     except (OSError, ValueError) as exc:
-        raise _unreadable(source, exc) from exc
+        raise unreadable(source, exc) from exc
     try:
         st = os.fstat(fd)
         _judge(source, st)
@@ -111,6 +111,7 @@ def _reason_text(reason: str) -> str:
     return texts.get(reason, reason)
 
 
-def _unreadable(source: Path, exc: BaseException) -> OkBotError:
+def unreadable(source: Path, exc: BaseException) -> OkBotError:
+    """The error for a file that cannot be read (``exc`` says why)."""
     error = getattr(exc, "strerror", None) or exc
     return OkBotError(translate("attachments", "{path} cannot be read: {error}").format(path=source, error=error))

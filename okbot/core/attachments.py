@@ -115,11 +115,7 @@ def _read(source: Path) -> bytes:
         try:
             data = fh.read(MAX_FILE_BYTES + 1)
         except OSError as exc:
-            raise OkBotError(
-                translate("attachments", "{path} cannot be read: {error}").format(
-                    path=source, error=exc.strerror or exc
-                )
-            ) from exc
+            raise attach_guard.unreadable(source, exc) from exc
     if len(data) > MAX_FILE_BYTES:  # it grew after the fstat
         raise _too_large(source, len(data))
     return data
