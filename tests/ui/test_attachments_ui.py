@@ -199,3 +199,28 @@ def test_okbots_key_file_is_refused_when_added_by_drop_paste_or_the_button(
         "hardlink.json is not attached",
     ]
     assert "hard link to a file OkBot protects" in refused[2]
+
+
+def test_a_hostile_pdf_is_read_off_the_gui_thread_and_refused_in_words(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer, tmp_path: Path
+):
+    from PySide6.QtCore import QTimer
+
+    from tests.helpers.pdfs import HOSTILE_STREAM, shared_stream_pdf
+
+    page = open_page(qtbot, ctx)
+    pdf = tmp_path / "hostile.pdf"
+    pdf.write_bytes(shared_stream_pdf(300, HOSTILE_STREAM))  # its text took pypdf minutes to read
+    page.composer.add_files([pdf])
+    assert chip_texts(page.composer)[0].startswith("hostile.pdf · PDF · ")  # not read when added
+    refused = "its pages hold too much to read"
+    ticks: list[bool] = []  # at each tick of the GUI thread's event loop: was the refusal shown yet
+    timer = QTimer(page)
+    timer.timeout.connect(lambda: ticks.append(refused in page.status_text()))
+    timer.start(10)
+    page.send("summarise")
+    qtbot.waitUntil(lambda: refused in page.status_text(), timeout=30_000)
+    timer.stop()
+    assert False in ticks  # the GUI thread ran its event loop while the PDF was being read
+    assert page.composer.attachments() == [pdf] and server.chat_requests() == []
+    assert list(SessionStore(page.target.session_path).iter_items()) == []
