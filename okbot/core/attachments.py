@@ -6,11 +6,17 @@ atomically) and returns its record: ``name``, ``kind`` (``text`` | ``pdf`` | ``i
 (bytes), ``sha256``, ``path`` (the copy, relative to the chat's folder), and for text and PDFs
 ``chars`` (the whole text's length), for PDFs ``pages`` and ``textPath`` (the text pypdf extracted,
 at most :data:`TEXT_CAP_CHARS` characters, kept beside the copy so a send never parses the PDF
-again), for images ``width``, ``height`` and ``mime``. The user item carries these records
-under ``attachments``; the bytes never enter ``session.jsonl``.
+again; read in a bounded child process, :mod:`okbot.core.pdf_text`, and when not all of it was read,
+``pagesRead``, ``pagesSkipped`` and ``stopped`` say what was not), for images ``width``, ``height``
+and ``mime``. The user item carries these records under ``attachments``; the bytes never enter
+``session.jsonl``.
+
+The file to attach is opened under the file tools' guard (:mod:`okbot.core.attach_guard`): OkBot's
+own data and keys are never attached, by any name.
 
 At send time :class:`AttachmentView` reads the copy back: a text file becomes text after the
-message (a header line, at most :data:`TEXT_CAP_CHARS` characters and a note of what was cut), an
+message (at most :data:`TEXT_CAP_CHARS` characters between an app-written start and end line,
+:func:`frame`, then a note of what was cut), an
 image becomes an ``image_url`` part (a ``data:`` URL) when the model takes images and a line saying
 it was not sent otherwise. Its token count uses OpenAI's tile formula, so the gauge shows an image's
 cost before sending.
@@ -35,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from okbot.core.pdf_text import PAGE_CONTENT_BYTES, SECONDS, read_pdf
 from okbot.i18n import translate
 from okbot.storage import paths
 from okbot.storage.atomic import atomic_write_bytes
@@ -176,8 +183,6 @@ def decode_text(data: bytes, name: str) -> str:
 def pdf_text(data: bytes, name: str) -> tuple[str, dict[str, Any]]:
     """``(text, record fields)`` of a PDF, read by :func:`okbot.core.pdf_text.read_pdf` (bounded by time,
     memory and :data:`TEXT_CAP_CHARS`); :class:`OkBotError` for one that cannot be read or yields no text."""
-    from okbot.core.pdf_text import PAGE_CONTENT_BYTES, SECONDS, read_pdf  # first use: only PDFs need it
-
     read = read_pdf(data, TEXT_CAP_CHARS)
     if read.encrypted:
         raise OkBotError(
@@ -319,8 +324,6 @@ def _pdf_cut_note(record: Mapping[str, Any]) -> str:
     """What of a PDF was not read, and why (its record says: ``pagesRead``, ``pagesSkipped``, ``stopped``)."""
     if "pagesRead" not in record:
         return ""
-    from okbot.core.pdf_text import PAGE_CONTENT_BYTES, SECONDS
-
     pages, read, skipped = (
         int(record.get("pages", 0)),
         int(record.get("pagesRead", 0)),

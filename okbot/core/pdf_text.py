@@ -43,8 +43,13 @@ def read_pdf(data: bytes, max_chars: int, *, seconds: float = SECONDS) -> PdfTex
     context = multiprocessing.get_context("spawn")
     receive, send = context.Pipe(duplex=False)
     child = context.Process(target=_extract, args=(data, max_chars, send), name="okbot-pdf", daemon=True)
-    child.start()
-    send.close()  # the child holds the only writing end: its exit ends the pipe
+    try:
+        child.start()
+    except OSError as exc:  # no process could be started (out of processes or memory)
+        receive.close()
+        return PdfText("", 0, 0, 0, error=f"the PDF reader could not start: {exc.strerror or exc}")
+    finally:
+        send.close()  # the child holds the only writing end: its exit ends the pipe
     pages, texts, skipped, stopped, error, encrypted = 0, [], 0, "", "", False
     deadline = time.monotonic() + seconds
     try:
