@@ -224,3 +224,22 @@ def test_a_hostile_pdf_is_read_off_the_gui_thread_and_refused_in_words(
     assert False in ticks  # the GUI thread ran its event loop while the PDF was being read
     assert page.composer.attachments() == [pdf] and server.chat_requests() == []
     assert list(SessionStore(page.target.session_path).iter_items()) == []
+
+
+def test_a_file_swapped_for_a_link_to_the_key_file_after_it_was_added_is_refused_at_send(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer, okbot_home: Path, tmp_path: Path
+):
+    keys = okbot_home / "keys.json"
+    keys.write_text('{"version": 1, "keys": {"default": "sk-canary-keyfile-swap"}}', encoding="utf-8")
+    page = open_page(qtbot, ctx)
+    notes = tmp_path / "notes.md"
+    notes.write_text("fine\n", encoding="utf-8")
+    page.composer.add_files([notes])
+    assert page.composer.attachments() == [notes]
+    notes.unlink()
+    notes.symlink_to(keys)  # swapped after the check at add time
+    page.send("read it")
+    qtbot.waitUntil(lambda: "notes.md is not attached" in page.status_text(), timeout=30_000)
+    assert "OkBot's own data" in page.status_text()
+    assert server.chat_requests() == [] and list(SessionStore(page.target.session_path).iter_items()) == []
+    assert not list(okbot_home.rglob("attachments"))
