@@ -24,11 +24,21 @@ def test_300_pages_sharing_one_19m_token_stream_are_refused_in_words_not_read_fo
     assert not (tmp_path / "chat").exists()
 
 
-def test_reading_stops_at_the_time_limit_and_keeps_the_pages_read_so_far():
-    # each later page costs pypdf about a second (just under the size cap) and yields no text
+def slow_pdf() -> bytes:
+    """300 pages: the first says a line, each later one costs pypdf over a second (just under the size cap)
+    and yields no text: about six minutes in all."""
     slow = b"BT /F1 12 Tf " + b"() Tj " * (PAGE_CONTENT_BYTES // 6 - 10) + b"ET"
-    data = shared_stream_pdf(300, slow, first=b"BT /F1 12 Tf 10 10 Td (the first page) Tj ET")
-    read = read_pdf(data, attachments.TEXT_CAP_CHARS, seconds=3)
+    return shared_stream_pdf(300, slow, first=b"BT /F1 12 Tf 10 10 Td (the first page) Tj ET")
+
+
+def test_reading_stops_at_the_time_limit():
+    read = read_pdf(slow_pdf(), attachments.TEXT_CAP_CHARS, seconds=3)
+    assert read.stopped == "time" and read.read < 300 and not read.error
+
+
+@pytest.mark.slow
+def test_reading_stopped_by_the_time_limit_keeps_the_pages_read_so_far():
+    read = read_pdf(slow_pdf(), attachments.TEXT_CAP_CHARS, seconds=20)  # the first page: half a second idle
     assert read.stopped == "time" and read.text == "the first page"
     assert 1 <= read.read < 300 and read.pages == 300 and not read.error
 
