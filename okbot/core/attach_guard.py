@@ -94,7 +94,7 @@ def _refusal(source: Path, why: str) -> str:
 
 
 def _hint() -> str:
-    return translate("attachments", "OkBot never sends its own data or keys to a model; the other files still go")
+    return translate("attachments", "OkBot never sends its own data or keys to a model")
 
 
 def _reason_text(reason: str) -> str:
