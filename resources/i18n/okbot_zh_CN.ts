@@ -2945,8 +2945,8 @@ Compression starts at {threshold} tokens.</source>
         <translation>{name} 未被附加：{why}</translation>
     </message>
     <message>
-        <source>OkBot never sends its own data or keys to a model; the other files still go</source>
-        <translation>OkBot 从不把自己的数据或密钥发给模型；其他文件照常发送</translation>
+        <source>OkBot never sends its own data or keys to a model</source>
+        <translation>OkBot 从不把自己的数据或密钥发给模型</translation>
     </message>
     <message>
         <source>it is OkBot&apos;s own data (settings, keys, chats, memories), which never goes to a model</source>
