@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from okbot.config.mcp import TOOL_SEPARATOR
+from okbot.core import attach_guard
 from okbot.core.items import asked_member, is_member_answer, member_of
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.messages import task_text
@@ -292,6 +293,24 @@ def _wrap_up(outcome: dict[str, Any], keeper: MemoryKeeper, output: _ChatOutput,
     return EXIT_INTERRUPTED if result.status == "interrupted" else EXIT_OK
 
 
+def _attachable(paths: Sequence[Path], err: TextIO) -> list[Path]:
+    """``paths`` without the files OkBot never attaches (its own data, its keys), each one said on ``err``.
+
+    Any other problem with a file is the turn's to report: it refuses the message before anything is sent.
+    """
+    kept = []
+    for path in paths:
+        try:
+            attach_guard.check(Path(path))
+        except attach_guard.Refused as exc:
+            print(f"okbot: {exc}", file=err)
+            continue
+        except OkBotError:
+            pass
+        kept.append(Path(path))
+    return kept
+
+
 def run_chat(
     ws: Workspace,
     target: Target,
@@ -318,7 +337,7 @@ def run_chat(
     runner = make_turn_runner(sources, provider, keeper)
     output = _ChatOutput(out, err, as_json=as_json, verbose=verbose, names=_member_names(ws, target))
     cancel = CancelToken()
-    job = _turn_job(runner, target, text, edit_of, regenerate_of, attachments)
+    job = _turn_job(runner, target, text, edit_of, regenerate_of, _attachable(attachments, err))
     try:
         outcome = _run_turn(job, output.callbacks(cancel), cancel)
         return _wrap_up(outcome, keeper, output, err)

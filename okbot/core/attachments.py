@@ -6,11 +6,17 @@ atomically) and returns its record: ``name``, ``kind`` (``text`` | ``pdf`` | ``i
 (bytes), ``sha256``, ``path`` (the copy, relative to the chat's folder), and for text and PDFs
 ``chars`` (the whole text's length), for PDFs ``pages`` and ``textPath`` (the text pypdf extracted,
 at most :data:`TEXT_CAP_CHARS` characters, kept beside the copy so a send never parses the PDF
-again), for images ``width``, ``height`` and ``mime``. The user item carries these records
-under ``attachments``; the bytes never enter ``session.jsonl``.
+again; read in a bounded child process, :mod:`okbot.core.pdf_text`, and when not all of it was read,
+``pagesRead``, ``pagesSkipped`` and ``stopped`` say what was not), for images ``width``, ``height``
+and ``mime``. The user item carries these records under ``attachments``; the bytes never enter
+``session.jsonl``.
+
+The file to attach is opened under the file tools' guard (:mod:`okbot.core.attach_guard`): OkBot's
+own data and keys are never attached, by any name.
 
 At send time :class:`AttachmentView` reads the copy back: a text file becomes text after the
-message (a header line, at most :data:`TEXT_CAP_CHARS` characters and a note of what was cut), an
+message (at most :data:`TEXT_CAP_CHARS` characters between an app-written start and end line,
+:func:`frame`, then a note of what was cut), an
 image becomes an ``image_url`` part (a ``data:`` URL) when the model takes images and a line saying
 it was not sent otherwise. Its token count uses OpenAI's tile formula, so the gauge shows an image's
 cost before sending.
@@ -25,6 +31,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import math
+import os
 import re
 import struct
 import threading
@@ -34,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from okbot.core.pdf_text import PAGE_CONTENT_BYTES, SECONDS, read_pdf
 from okbot.i18n import translate
 from okbot.storage import paths
 from okbot.storage.atomic import atomic_write_bytes
@@ -45,6 +53,7 @@ MAX_FILE_BYTES = 20 * 1024 * 1024  # OpenAI's limit for one image; a text file b
 KINDS = ("text", "pdf", "image")
 _SNIFF_BYTES = 8192
 _UNSAFE_NAME = re.compile(r"[^\w.\- ]+", re.UNICODE)
+_FRAME_TAG_CHARS = 16  # of the file's SHA-256 in its end line: 64 bits no file can hold of its own hash
 _IMAGE_MIMES = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
 
 
@@ -72,12 +81,12 @@ def prepare(source: Path) -> Prepared:
         fmt, width, height = image
         record.update(kind="image", mime=_IMAGE_MIMES[fmt], width=width, height=height)
     elif data.startswith(b"%PDF"):
-        extracted, pages = pdf_text(data, source.name)
-        record.update(kind="pdf", pages=pages, chars=len(extracted), textPath=record["path"] + ".txt")
+        extracted, fields = pdf_text(data, source.name)
+        record.update(kind="pdf", **fields, textPath=record["path"] + ".txt")
     else:
         text = decode_text(data, source.name)
         record.update(kind="text", chars=len(text))
-    return Prepared(record, data, extracted[:TEXT_CAP_CHARS])
+    return Prepared(record, data, extracted)
 
 
 def prepared_tokens(counter: Any, prepared: Prepared) -> int:
@@ -103,27 +112,29 @@ def attach(source: Path, chat_dir: Path) -> dict[str, Any]:
 
 
 def _read(source: Path) -> bytes:
-    try:
-        size = source.stat().st_size
-        if not source.is_file():
-            raise OkBotError(
-                translate("attachments", "{path} is not a file").format(path=source),
-                hint=translate("attachments", "attach a file, not a folder"),
-            )
-        if size > MAX_FILE_BYTES:
-            raise OkBotError(
-                translate("attachments", "{name} is {size}; OkBot attaches files of at most {limit}").format(
-                    name=source.name, size=human_size(size), limit=human_size(MAX_FILE_BYTES)
-                ),
-                hint=translate("attachments", "attach a smaller file or the part that matters"),
-            )
-        return source.read_bytes()
-    except FileNotFoundError as exc:
-        raise OkBotError(translate("attachments", "{path} does not exist").format(path=source)) from exc
-    except OSError as exc:
-        raise OkBotError(
-            translate("attachments", "{path} cannot be read: {error}").format(path=source, error=exc.strerror or exc)
-        ) from exc
+    """The bytes of ``source``, read under the file tools' guard (see :mod:`okbot.core.attach_guard`)."""
+    from okbot.core import attach_guard  # first use only: the guard's imports lead back to this module
+
+    fd, st = attach_guard.open_source(source)
+    with os.fdopen(fd, "rb") as fh:
+        if st.st_size > MAX_FILE_BYTES:
+            raise _too_large(source, st.st_size)
+        try:
+            data = fh.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            raise attach_guard.unreadable(source, exc) from exc
+    if len(data) > MAX_FILE_BYTES:  # it grew after the fstat
+        raise _too_large(source, len(data))
+    return data
+
+
+def _too_large(source: Path, size: int) -> OkBotError:
+    return OkBotError(
+        translate("attachments", "{name} is {size}; OkBot attaches files of at most {limit}").format(
+            name=source.name, size=human_size(size), limit=human_size(MAX_FILE_BYTES)
+        ),
+        hint=translate("attachments", "attach a smaller file or the part that matters"),
+    )
 
 
 def _store(path: Path, data: bytes) -> None:
@@ -169,37 +180,44 @@ def decode_text(data: bytes, name: str) -> str:
     )
 
 
-def pdf_text(data: bytes, name: str) -> tuple[str, int]:
-    """``(text, pages)`` of a PDF, read with pypdf; :class:`OkBotError` for one that cannot be read or holds
-    no text (a scan)."""
-    import io
-
-    import pypdf  # imported on first use: only a PDF attachment needs it
-
-    try:
-        reader = pypdf.PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            raise OkBotError(
-                translate("attachments", "{name} is a password-protected PDF").format(name=name),
-                hint=translate("attachments", "attach an unprotected copy or its text"),
-            )
-        pages = [page.extract_text() or "" for page in reader.pages]
-    except OkBotError:
-        raise
-    except Exception as exc:  # pypdf raises many kinds for a broken file; each means "cannot read it"
+def pdf_text(data: bytes, name: str) -> tuple[str, dict[str, Any]]:
+    """``(text, record fields)`` of a PDF, read by :func:`okbot.core.pdf_text.read_pdf` (bounded by time,
+    memory and :data:`TEXT_CAP_CHARS`); :class:`OkBotError` for one that cannot be read or yields no text."""
+    read = read_pdf(data, TEXT_CAP_CHARS)
+    if read.encrypted:
         raise OkBotError(
-            translate("attachments", "{name} cannot be read as a PDF ({error})").format(
-                name=name, error=f"{type(exc).__name__}: {exc}"
+            translate("attachments", "{name} is a password-protected PDF").format(name=name),
+            hint=translate("attachments", "attach an unprotected copy or its text"),
+        )
+    if read.error and not read.text:
+        raise OkBotError(
+            translate("attachments", "{name} cannot be read as a PDF ({error})").format(name=name, error=read.error),
+            hint=translate("attachments", "attach a text export of it"),
+        )
+    if not read.text and read.stopped == "time":
+        raise OkBotError(
+            translate("attachments", "{name}: no text could be read from it within {seconds} s").format(
+                name=name, seconds=f"{SECONDS:g}"
             ),
             hint=translate("attachments", "attach a text export of it"),
-        ) from exc
-    text = "\n\n".join(page.strip() for page in pages if page.strip())
-    if not text:
+        )
+    if not read.text and read.skipped:
+        raise OkBotError(
+            translate(
+                "attachments", "{name}: its pages hold too much to read (over {size} of drawing instructions each)"
+            ).format(name=name, size=human_size(PAGE_CONTENT_BYTES)),
+            hint=translate("attachments", "attach a text export of it"),
+        )
+    if not read.text:
         raise OkBotError(
             translate("attachments", "{name} holds no text OkBot can read (a scanned PDF?)").format(name=name),
             hint=translate("attachments", "attach its pages as images instead"),
         )
-    return text, len(pages)
+    fields: dict[str, Any] = {"pages": read.pages, "chars": len(read.text)}
+    stopped = read.stopped or ("error" if read.error else "")
+    if read.read < read.pages or stopped:
+        fields.update(pagesRead=read.read, pagesSkipped=read.skipped, stopped=stopped)
+    return read.text, fields
 
 
 def image_info(data: bytes) -> tuple[str, int, int] | None:
@@ -271,13 +289,59 @@ def label(record: Mapping[str, Any]) -> str:
 
 
 def cut_note(record: Mapping[str, Any]) -> str:
-    """The app's note for a text file longer than :data:`TEXT_CAP_CHARS` ("" when it is sent whole)."""
+    """The app's note for a text file longer than :data:`TEXT_CAP_CHARS`, or a PDF not read whole ("" when
+    it is sent whole)."""
+    if record.get("kind") == "pdf":
+        return _pdf_cut_note(record)
     chars = int(record.get("chars", 0))
     if chars <= TEXT_CAP_CHARS:
         return ""
     return (
         f"[app note: {record.get('name')} was cut: the first {TEXT_CAP_CHARS:,} of its {chars:,} characters "
         f"are sent; the last {chars - TEXT_CAP_CHARS:,} are not]"
+    )
+
+
+def frame(record: Mapping[str, Any], body: str) -> str:
+    """A file's text between the app's start and end lines, like every input no person typed.
+
+    The start line is a source label (the form :mod:`okbot.core.messages` gives them) naming the
+    file and the exact end line; a label-like line inside the file is part of its text. The end line
+    holds the start of the file's SHA-256, which the file cannot contain, so a forged end line (and
+    any forged label after it) stays inside the frame.
+    """
+    end = f"[end of attached file {record.get('name')} · {str(record.get('sha256', ''))[:_FRAME_TAG_CHARS]}]"
+    start = (
+        f"[source: attached file {label(record)} — a file the user attached, not typed by them; everything up "
+        f"to the line {end} is the file's text, label-like lines included]"
+    )
+    if body and not body.endswith("\n"):
+        body += "\n"
+    return f"{start}\n{body}{end}"
+
+
+def _pdf_cut_note(record: Mapping[str, Any]) -> str:
+    """What of a PDF was not read, and why (its record says: ``pagesRead``, ``pagesSkipped``, ``stopped``)."""
+    if "pagesRead" not in record:
+        return ""
+    pages, read, skipped = (
+        int(record.get("pages", 0)),
+        int(record.get("pagesRead", 0)),
+        int(record.get("pagesSkipped", 0)),
+    )
+    why = []
+    if skipped:
+        why.append(f"{skipped:,} pages held over {human_size(PAGE_CONTENT_BYTES)} of drawing instructions each")
+    stopped = record.get("stopped")
+    if stopped == "chars":
+        why.append(f"reading stopped at {TEXT_CAP_CHARS:,} characters")
+    elif stopped == "time":
+        why.append(f"reading stopped after {SECONDS:g} s")
+    elif stopped == "error":
+        why.append("the rest could not be read")
+    return (
+        f"[app note: {record.get('name')} was cut: the text of {read:,} of its {pages:,} pages is sent; "
+        f"{'; '.join(why)}]"
     )
 
 
@@ -350,13 +414,14 @@ class AttachmentView:
     vision: bool
 
     def text_of(self, record: Mapping[str, Any]) -> str:
-        """A text attachment as the model reads it: header, at most TEXT_CAP_CHARS characters, cut note."""
-        head = f"[attached file: {label(record)}]"
+        """A text attachment as the model reads it, framed by the app (:func:`frame`), then its cut note."""
         body = self._capped_text(record)
-        note = cut_note(record)
-        return "\n".join(part for part in (head, body, note) if part)
+        if body is None:
+            return f"[app note: the copy of {record.get('name')} is missing from the chat's folder]"
+        return "\n".join(part for part in (frame(record, body), cut_note(record)) if part)
 
-    def _capped_text(self, record: Mapping[str, Any]) -> str:
+    def _capped_text(self, record: Mapping[str, Any]) -> str | None:
+        """At most TEXT_CAP_CHARS characters of the file's text (None when its copy is missing)."""
         path = self._path(record, "textPath" if record.get("kind") == "pdf" else "path")
         with _TEXT_LOCK:
             if path in _TEXT_CACHE:
@@ -365,7 +430,7 @@ class AttachmentView:
         try:
             text = decode_text(path.read_bytes(), str(record.get("name")))[:TEXT_CAP_CHARS]
         except (OSError, OkBotError):
-            return f"[app note: the copy of {record.get('name')} is missing from the chat's folder]"
+            return None
         with _TEXT_LOCK:
             _TEXT_CACHE[path] = text
             if len(_TEXT_CACHE) > _TEXT_CACHE_SLOTS:

@@ -233,10 +233,6 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>≈{n} 个 token</translation>
     </message>
     <message>
-        <source>{name} is not a file</source>
-        <translation>{name} 不是文件</translation>
-    </message>
-    <message>
         <source>{name} is over {size}</source>
         <translation>{name} 超过了 {size}</translation>
     </message>
@@ -2913,6 +2909,14 @@ Compression starts at {threshold} tokens.</source>
 <context>
     <name>attachments</name>
     <message>
+        <source>{path} changed while it was being opened; nothing was attached</source>
+        <translation>{path} 在打开时发生了变化；没有附加任何内容</translation>
+    </message>
+    <message>
+        <source>a folder on its path was replaced by a symlink</source>
+        <translation>其路径上的某个文件夹被替换成了符号链接</translation>
+    </message>
+    <message>
         <source>{path} is not a file</source>
         <translation>{path} 不是文件</translation>
     </message>
@@ -2931,6 +2935,38 @@ Compression starts at {threshold} tokens.</source>
     <message>
         <source>{path} does not exist</source>
         <translation>{path} 不存在</translation>
+    </message>
+    <message>
+        <source>it is a hard link to a file OkBot protects: {detail}</source>
+        <translation>它是 OkBot 保护的文件的硬链接：{detail}</translation>
+    </message>
+    <message>
+        <source>{name} is not attached: {why}</source>
+        <translation>{name} 未被附加：{why}</translation>
+    </message>
+    <message>
+        <source>OkBot never sends its own data or keys to a model</source>
+        <translation>OkBot 从不把自己的数据或密钥发给模型</translation>
+    </message>
+    <message>
+        <source>it is OkBot&apos;s own data (settings, keys, chats, memories), which never goes to a model</source>
+        <translation>它是 OkBot 自己的数据（设置、密钥、对话、记忆），从不发给模型</translation>
+    </message>
+    <message>
+        <source>it is OkBot&apos;s configuration, which never goes to a model</source>
+        <translation>它是 OkBot 的配置，从不发给模型</translation>
+    </message>
+    <message>
+        <source>it is one of OkBot&apos;s tokenizer files</source>
+        <translation>它是 OkBot 的分词器文件之一</translation>
+    </message>
+    <message>
+        <source>it is one of the system keyring&apos;s files, which hold API keys</source>
+        <translation>它是系统密钥环的文件之一，其中存有 API 密钥</translation>
+    </message>
+    <message>
+        <source>it is a process&apos;s environment or memory, which may hold API keys</source>
+        <translation>它是某个进程的环境变量或内存，其中可能存有 API 密钥</translation>
     </message>
     <message>
         <source>{path} cannot be read: {error}</source>
@@ -2963,6 +2999,14 @@ Compression starts at {threshold} tokens.</source>
     <message>
         <source>attach a text export of it</source>
         <translation>请附加它导出的文本</translation>
+    </message>
+    <message>
+        <source>{name}: no text could be read from it within {seconds} s</source>
+        <translation>{name}：在 {seconds} 秒内没能从中读出任何文本</translation>
+    </message>
+    <message>
+        <source>{name}: its pages hold too much to read (over {size} of drawing instructions each)</source>
+        <translation>{name}：其页面内容过多，无法读取（每页的绘制指令都超过 {size}）</translation>
     </message>
     <message>
         <source>{name} holds no text OkBot can read (a scanned PDF?)</source>

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from PySide6.QtCore import QMimeData, Qt, QUrl
@@ -116,7 +117,8 @@ def test_sending_with_files_runs_the_turn_with_them_and_the_bubble_names_them(
     qtbot.waitUntil(lambda: not page.streaming and page.last_result is not None, timeout=15_000)
     assert page.last_result.status == "complete"
     text_part, image_part = server.chat_requests()[0]["messages"][-1]["content"]
-    assert "[attached file: notes.md · text · 15 B]\nship on Friday" in text_part["text"]
+    assert "[source: attached file notes.md · text · 15 B — " in text_part["text"]
+    assert "included]\nship on Friday\n[end of attached file notes.md · " in text_part["text"]
     assert image_part["image_url"]["url"].startswith("data:image/png;base64,")
     assert page.composer.attachments() == [] and page.composer.text() == ""
     user = next(SessionStore(page.target.session_path).iter_items())
@@ -170,3 +172,74 @@ def test_files_waiting_to_be_sent_count_in_the_gauge_before_sending(
     assert f"{added:,} tokens of the files attached" in page.gauge.toolTip()
     page.composer.chips.clear()
     assert page.gauge.reading.tokens == before
+
+
+def test_okbots_key_file_is_refused_when_added_by_drop_paste_or_the_button(
+    qtbot: QtBot, okbot_home: Path, tmp_path: Path
+):
+    okbot_home.mkdir(parents=True, exist_ok=True)
+    keys = okbot_home / "keys.json"
+    keys.write_text('{"version": 1, "keys": {"default": "sk-canary-keyfile-ui"}}', encoding="utf-8")
+    (tmp_path / "shortcut.json").symlink_to(keys)
+    os.link(keys, tmp_path / "hardlink.json")
+    (tmp_path / "notes.md").write_text("fine\n", encoding="utf-8")
+    composer = Composer()
+    qtbot.addWidget(composer)
+    refused: list[str] = []
+    composer.attach_refused.connect(refused.append)
+    dropped = QMimeData()
+    dropped.setUrls([QUrl.fromLocalFile(str(keys)), QUrl.fromLocalFile(str(tmp_path / "notes.md"))])
+    composer.edit.insertFromMimeData(dropped)  # a drop and a paste of files both arrive here
+    composer.pick_files = lambda: [str(tmp_path / "shortcut.json"), str(tmp_path / "hardlink.json")]
+    composer.attach_button.click()
+    assert composer.attachments() == [tmp_path / "notes.md"]  # the good file beside them is kept
+    assert [why.split(":")[0] for why in refused] == [
+        "keys.json is not attached",
+        "shortcut.json is not attached",
+        "hardlink.json is not attached",
+    ]
+    assert "hard link to a file OkBot protects" in refused[2]
+
+
+def test_a_hostile_pdf_is_read_off_the_gui_thread_and_refused_in_words(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer, tmp_path: Path
+):
+    from PySide6.QtCore import QTimer
+
+    from tests.helpers.pdfs import HOSTILE_STREAM, shared_stream_pdf
+
+    page = open_page(qtbot, ctx)
+    pdf = tmp_path / "hostile.pdf"
+    pdf.write_bytes(shared_stream_pdf(300, HOSTILE_STREAM))  # its text took pypdf minutes to read
+    page.composer.add_files([pdf])
+    assert chip_texts(page.composer)[0].startswith("hostile.pdf · PDF · ")  # not read when added
+    refused = "its pages hold too much to read"
+    ticks: list[bool] = []  # at each tick of the GUI thread's event loop: was the refusal shown yet
+    timer = QTimer(page)
+    timer.timeout.connect(lambda: ticks.append(refused in page.status_text()))
+    timer.start(10)
+    page.send("summarise")
+    qtbot.waitUntil(lambda: refused in page.status_text(), timeout=30_000)
+    timer.stop()
+    assert False in ticks  # the GUI thread ran its event loop while the PDF was being read
+    assert page.composer.attachments() == [pdf] and server.chat_requests() == []
+    assert list(SessionStore(page.target.session_path).iter_items()) == []
+
+
+def test_a_file_swapped_for_a_link_to_the_key_file_after_it_was_added_is_refused_at_send(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer, okbot_home: Path, tmp_path: Path
+):
+    keys = okbot_home / "keys.json"
+    keys.write_text('{"version": 1, "keys": {"default": "sk-canary-keyfile-swap"}}', encoding="utf-8")
+    page = open_page(qtbot, ctx)
+    notes = tmp_path / "notes.md"
+    notes.write_text("fine\n", encoding="utf-8")
+    page.composer.add_files([notes])
+    assert page.composer.attachments() == [notes]
+    notes.unlink()
+    notes.symlink_to(keys)  # swapped after the check at add time
+    page.send("read it")
+    qtbot.waitUntil(lambda: "notes.md is not attached" in page.status_text(), timeout=30_000)
+    assert "OkBot's own data" in page.status_text()
+    assert server.chat_requests() == [] and list(SessionStore(page.target.session_path).iter_items()) == []
+    assert not list(okbot_home.rglob("attachments"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import os
 import struct
 import zlib
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from okbot.config.settings import Settings
-from okbot.core import attachments
+from okbot.core import attach_guard, attachments
 from okbot.core.attachments import TEXT_CAP_CHARS, AttachmentView, image_tokens
 from okbot.core.context import build_context
 from okbot.core.digest import item_digest
@@ -124,9 +125,10 @@ def test_a_pdf_goes_in_as_its_text(files, tmp_path):
     item = {"id": 1, "type": "user", "source": "user", "content": "summarise", "attachments": [record]}
     (message,) = items_to_messages([item], AttachmentView(chat, vision=True))
     size = attachments.human_size(record["size"])
-    assert message["content"] == (
-        f"summarise\n\n[attached file: paper.pdf · pdf 2 pages · {size}]\n"
-        "Attachments are copied\n\ninto the chat folder"
+    assert message["content"].startswith(f"summarise\n\n[source: attached file paper.pdf · pdf 2 pages · {size} — ")
+    assert (
+        "included]\nAttachments are copied\n\ninto the chat folder\n[end of attached file paper.pdf · "
+        in (message["content"])
     )
 
 
@@ -210,7 +212,7 @@ def test_a_5mb_text_file_is_sent_capped_with_a_note_and_never_written_to_the_rec
 
     content = server.chat_requests()[0]["messages"][-1]["content"]
     assert isinstance(content, str)
-    assert content.startswith("what does this log say?\n\n[attached file: big.log · text · 5.0 MB]\n")
+    assert content.startswith("what does this log say?\n\n[source: attached file big.log · text · 5.0 MB — ")
     assert "[app note: big.log was cut: the first 100,000 of its" in content
     assert len(content) < TEXT_CAP_CHARS + 500
     # the gauge counted the file before sending: the request's estimate includes its text
@@ -296,7 +298,12 @@ def test_an_attachment_only_message_is_sent(server, files):
     server.enqueue(Reply(text="it prints hi"))
     assert runner.run_turn(target, "", attachments=[files / "a.py"]).status == "complete"
     content = server.chat_requests()[0]["messages"][-1]["content"]
-    assert content == "[attached file: a.py · text · 12 B]\nprint('hi')\n"
+    assert content.startswith("[source: attached file a.py · text · 12 B — ")
+    assert content.endswith(
+        "included]\nprint('hi')\n[end of attached file a.py · "
+        + records(target)[0]["attachments"][0]["sha256"][:16]
+        + "]"
+    )
 
 
 def test_the_summarizer_digest_names_the_file_but_never_holds_its_text(server, files):
@@ -351,3 +358,43 @@ def test_files_too_big_for_the_models_window_are_refused_before_anything_is_writ
         with pytest.raises(OkBotError, match=r"the message with its files is about [\d,]+ tokens and cannot fit"):
             runner.run_turn(target, "read it", attachments=[files / "long.txt"])
         assert records(target) == [] and not (target.dir / "attachments").exists()
+
+
+# ---------------------------------------------------------------------------- OkBot's own files
+KEY_CANARY = "sk-canary-keyfile-5f0c1d"
+
+
+def key_file(okbot_home: Path) -> Path:
+    """OkBot's key file as the key store writes it (the data dir, 0600)."""
+    okbot_home.mkdir(parents=True, exist_ok=True)
+    keys = okbot_home / "keys.json"
+    keys.write_text(f'{{"version": 1, "keys": {{"default": "{KEY_CANARY}"}}}}', encoding="utf-8")
+    keys.chmod(0o600)
+    return keys
+
+
+def test_okbots_key_file_is_never_attached_by_its_path_a_symlink_or_a_hard_link(okbot_home, tmp_path):
+    keys = key_file(okbot_home)
+    (tmp_path / "innocent.json").symlink_to(keys)
+    (tmp_path / "folder").symlink_to(okbot_home)  # a symlinked folder on the way
+    os.link(keys, tmp_path / "notes.json")  # another name, outside every protected folder
+    chat = tmp_path / "chat"
+    for source, why in (
+        (keys, "OkBot's own data"),
+        (tmp_path / "innocent.json", "OkBot's own data"),
+        (tmp_path / "folder" / "keys.json", "OkBot's own data"),
+        (tmp_path / "notes.json", "a hard link to a file OkBot protects"),
+    ):
+        with pytest.raises(attach_guard.Refused) as caught:
+            attachments.attach(source, chat)
+        assert str(caught.value).startswith(f"{source.name} is not attached: ") and why in str(caught.value)
+        assert KEY_CANARY not in str(caught.value)
+    assert not chat.exists()
+    (tmp_path / "fine.md").write_text("fine\n", encoding="utf-8")
+    assert attachments.attach(tmp_path / "fine.md", chat)["name"] == "fine.md"  # the guard refuses only those
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(OkBotError, match="pipe is not a file"):
+        attachments.attach(tmp_path / "pipe", tmp_path / "chat")

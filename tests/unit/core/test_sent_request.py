@@ -222,6 +222,7 @@ def test_okbot_context_shows_the_file_text_a_message_goes_with(env, server, tmp_
     server.enqueue(Reply(text="Mia."))
     assert runner.run_turn(target, "Who?", attachments=[notes]).status == "complete"
     shown = render_markdown(build_context(target, sources=sources))
-    assert "    [attached file: notes.md · text · 12 B]\n    Owner: Mia." in shown
+    assert "    [source: attached file notes.md · text · 12 B — " in shown
+    assert "included]\n    Owner: Mia.\n    [end of attached file notes.md · " in shown
     sent = load_sent(sources, target, user_ids(sources, target)[0])
     assert "    Owner: Mia." in as_sent_markdown(sent, build_context(target, sources=sources), [])
