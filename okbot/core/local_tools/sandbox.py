@@ -1,0 +1,165 @@
+"""Where ``run_shell`` commands run: a Linux namespace in which OkBot's own files are not there.
+
+Approving a command lets it do what the user can; the denylist only catches some destructive
+spellings and cannot be complete. So on Linux, where an unprivileged process may make a user
+namespace, the command runs in a new user + mount + pid namespace (``unshare`` from util-linux):
+
+* every protected folder (:func:`okbot.core.local_tools.guard.protected_roots`: the data dir, the
+  config dir, the tokenizer and keyring files) has an empty read-only tmpfs mounted over it, so the
+  records, settings and keys can be neither read nor removed, whatever the command is spelled like;
+* the assistant's workspace, which may lie inside the data dir, is bound back in and stays writable;
+* the command gets a ``/proc`` of its own pid namespace, so no other process's root, working
+  folder or environment (``/proc/<pid>/root/…``) leads back to the hidden files.
+
+Nothing of this leaves the namespace (its mounts are private) and the namespace ends with the
+command: its first process is the watcher, and when it ends the kernel ends every process in it.
+:func:`detect` tries it once (a real run of the same mounts); where it cannot be made (macOS,
+Windows, a kernel or security policy without unprivileged user namespaces, no ``unshare``) it
+returns None and the command runs as the user, which the tool's note and the approval card say.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+PROBE_TIMEOUT = 30
+SANDBOX_FAILED = "sandbox"  # what the prologue writes on the status pipe when a mount failed
+_MAPPINGS = ("--map-current-user", "--map-root-user")  # the first needs util-linux 2.38
+
+# Runs first in the namespace, as its process 1, before the watcher script that follows it.
+# Arguments: cwd, workspace, the mount steps, "--", then the watcher's own arguments. Its stdout is
+# the command's output pipe and its stderr the status pipe: a failed step says why on the first and
+# SANDBOX_FAILED on the second, and nothing runs. fd 3 holds the workspace from before it was
+# hidden (to bind it back); it is closed before the command starts, since ".." from it would lead
+# to the hidden folder's real content.
+_PROLOGUE = f"""okbot_fail() {{
+  printf 'run_shell: the sandbox could not be set up (%s); nothing was run\\n' "$1"
+  echo {SANDBOX_FAILED} >&2
+  exit 125
+}}
+okbot_cwd=$1 okbot_ws=$2
+shift 2
+mount -t proc proc /proc 2>&1 || okbot_fail "a /proc of its own"
+exec 3<"$okbot_ws" || okbot_fail "open $okbot_ws"
+while [ "$#" -gt 0 ] && [ "$1" != -- ]; do
+  okbot_path=${{1#*:}}
+  case $1 in
+    hide:*) [ ! -d "$okbot_path" ] || mount -t tmpfs -o ro,mode=0755 okbot-hidden "$okbot_path" 2>&1 \\
+      || okbot_fail "hide $okbot_path";;
+    cover:*) mount -t tmpfs -o mode=0755 okbot-hidden "$okbot_path" 2>&1 || okbot_fail "hide $okbot_path";;
+    keep:*) mkdir -p "$okbot_path" && mount --no-canonicalize --bind /proc/self/fd/3 "$okbot_path" 2>&1 \\
+      || okbot_fail "keep $okbot_path";;
+    seal:*) mount -o remount,ro,bind "$okbot_path" 2>&1 || okbot_fail "seal $okbot_path";;
+  esac
+  shift
+done
+shift
+exec 3<&-
+cd -- "$okbot_cwd" 2>&1 || okbot_fail "cd $okbot_cwd"
+unset okbot_cwd okbot_ws okbot_path
+"""
+
+
+def _under(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def mount_steps(hidden: Sequence[Path], workspace: Path) -> list[str]:
+    """The prologue's steps: hide each folder of ``hidden``, keeping ``workspace`` visible and writable.
+
+    The outermost folder holding the workspace is covered, the workspace bound back in and the cover
+    made read-only; every other folder gets a read-only cover (outer ones first; one already hidden
+    is skipped in the namespace, where it is no longer there).
+    """
+    roots = sorted({Path(os.path.realpath(p)) for p in hidden if os.path.isdir(p)}, key=lambda p: len(p.parts))
+    ws = Path(os.path.realpath(workspace))
+    holding = [root for root in roots if _under(ws, root) and root != ws]
+    steps = []
+    if holding:
+        top = holding[0]
+        steps = [f"cover:{top}", f"keep:{ws}", f"seal:{top}"]
+    steps += [f"hide:{root}" for root in roots if root not in holding]
+    return steps
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """A way into the namespace: the ``unshare`` command line that :func:`detect` found working."""
+
+    unshare: tuple[str, ...]
+
+    def command(
+        self, script: str, args: Sequence[str], *, cwd: Path, workspace: Path, hidden: Sequence[Path]
+    ) -> list[str]:
+        """The argv running bash ``script`` (``$0``, then ``args``) in the namespace, in ``cwd``, ``hidden`` hidden."""
+        steps = mount_steps(hidden, workspace)
+        name, *rest = args
+        return [
+            *self.unshare,
+            "--",
+            "bash",
+            "-c",
+            _PROLOGUE + script,
+            name,
+            str(cwd),
+            str(workspace),
+            *steps,
+            "--",
+            *rest,
+        ]
+
+
+_PROBE_SCRIPT = '[ ! -e "$1/secret" ] && [ ! -e "$1/other/secret" ] && : > "$1/workspace/written"'
+
+
+def _works(unshare: tuple[str, ...]) -> bool:
+    """Whether ``unshare`` can run the real mounts: a secret hidden, the workspace inside it kept writable."""
+    with tempfile.TemporaryDirectory(prefix="okbot-sandbox-probe-") as tmp:
+        root = Path(tmp) / "data"
+        (root / "workspace").mkdir(parents=True)
+        (root / "other").mkdir()
+        (root / "secret").write_text("x")
+        (root / "other" / "secret").write_text("x")
+        workspace = root / "workspace"
+        argv = Sandbox(unshare).command(
+            _PROBE_SCRIPT,
+            ["okbot-sandbox-probe", str(root)],
+            cwd=workspace,
+            workspace=workspace,
+            hidden=[root, root / "other"],
+        )
+        try:
+            done = subprocess.run(argv, capture_output=True, timeout=PROBE_TIMEOUT, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError) as exc:
+            log.info("run_shell sandbox: %s cannot run: %s", unshare[0], exc)
+            return False
+        if done.returncode != 0 or not (root / "workspace" / "written").exists():
+            log.info(
+                "run_shell sandbox unavailable (%s): %s", " ".join(unshare[1:]), done.stdout[-300:] + done.stderr[-300:]
+            )
+            return False
+        return True
+
+
+@functools.cache
+def detect() -> Sandbox | None:
+    """The sandbox this system can make, or None (then a command can reach everything the user can)."""
+    unshare = shutil.which("unshare") if sys.platform.startswith("linux") else None
+    if unshare is None or shutil.which("mount") is None:
+        return None
+    for mapping in _MAPPINGS:
+        candidate = (unshare, "--user", mapping, "--mount", "--pid", "--fork", "--kill-child")
+        if _works(candidate):
+            return Sandbox(candidate)
+    return None
