@@ -10,10 +10,19 @@ watcher: SIGTERM, then SIGKILL after a grace period. What could not be ended (an
 or a command that killed the watcher itself, is said in the result rather than claimed stopped.
 Elsewhere (no subreaper) a process that detached is not followed, and the result says so.
 
+What an approved command can reach is decided by where it runs, not by how it is spelled: where
+the system can make one (Linux with unprivileged user namespaces) it runs in the sandbox of
+:mod:`okbot.core.local_tools.sandbox`, in which OkBot's data, config, tokenizer and keyring folders
+are hidden and the workspace stays writable; there the watcher is the namespace's first process,
+which the command cannot kill, and every process left in it ends with it. Elsewhere the command can
+read and change everything the user can, and the tool's note and the approval card
+(:func:`approval_note`) say so plainly.
+
 Before anything runs, the denylist (:mod:`okbot.core.local_tools.denylist`) refuses destructive
 patterns (``rm -rf ~``, ``find / -delete``, ``mkfs``, ``dd`` to a disk, ``curl … | sh``, ``ps e`` …),
 and commands that name a path OkBot never lets a tool touch (its settings, sessions, keys) are
-refused too. This is a guardrail against accidents, not a sandbox: the user approves each command
+refused too. Both are speed bumps against accidents, never a boundary: a list of spellings cannot
+be complete (``perl -e 'rmtree …'`` is not on it). The user approves each command
 (``tools.run_shell.approval`` defaults to ``ask``).
 """
 
@@ -601,8 +610,8 @@ def approval_note(sandboxed: bool) -> str:
     if sandboxed:
         return translate(
             "run_shell",
-            "It runs with OkBot's own data, settings and keys hidden, in a workspace it can change; "
-            "everything else you can read and change, it can too.",
+            "It runs with OkBot's own chats, settings and keys hidden from it; everything else you can "
+            "read and change (your files, the network), it can too.",
         )
     return translate(
         "run_shell",
