@@ -247,7 +247,7 @@ def _report(on_progress: Callable[[str], None], line: str) -> None:
 
 
 def _reported(text: bytes) -> bool:
-    """Whether the status pipe's ``text`` ends with the watcher's whole report: a line of ``$?`` or the sandbox's failure."""
+    """Whether the status pipe's ``text`` ends with a whole report: a line of ``$?`` or of the sandbox's failure."""
     last = text.splitlines()[-1].strip() if text.endswith(b"\n") else b""
     return last.isdigit() or last == SANDBOX_FAILED.encode()
 
