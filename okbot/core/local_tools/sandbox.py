@@ -8,6 +8,9 @@ namespace, the command runs in a new user + mount + pid namespace (``unshare`` f
   config dir, the tokenizer and keyring files) has an empty read-only tmpfs mounted over it, so the
   records, settings and keys can be neither read nor removed, whatever the command is spelled like;
 * the assistant's workspace, which may lie inside the data dir, is bound back in and stays writable;
+* the session D-Bus socket (:func:`session_bus`) is masked with ``/dev/null``: through it the keyring
+  daemon hands out OkBot's key to whoever asks. A bus on an abstract socket (no file) cannot be
+  masked this way; current desktops use a socket file;
 * the command gets a ``/proc`` of its own pid namespace, so no other process's root, working
   folder or environment (``/proc/<pid>/root/…``) leads back to the hidden files.
 
@@ -27,9 +30,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +65,8 @@ while [ "$#" -gt 0 ] && [ "$1" != -- ]; do
     keep:*) mkdir -p "$okbot_path" && mount --no-canonicalize --bind /proc/self/fd/3 "$okbot_path" 2>&1 \\
       || okbot_fail "keep $okbot_path";;
     seal:*) mount -o remount,ro,bind "$okbot_path" 2>&1 || okbot_fail "seal $okbot_path";;
+    mask:*) [ ! -e "$okbot_path" ] || [ -d "$okbot_path" ] || mount --bind /dev/null "$okbot_path" 2>&1 \
+      || okbot_fail "mask $okbot_path";;
   esac
   shift
 done
@@ -75,12 +81,27 @@ def _under(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
-def mount_steps(hidden: Sequence[Path], workspace: Path) -> list[str]:
-    """The prologue's steps: hide each folder of ``hidden``, keeping ``workspace`` visible and writable.
+def session_bus(env: Mapping[str, str]) -> list[Path]:
+    """The socket files of the session D-Bus ``env`` names (its address, and ``$XDG_RUNTIME_DIR/bus``)."""
+    found = []
+    for part in env.get("DBUS_SESSION_BUS_ADDRESS", "").split(";"):
+        transport, _, options = part.partition(":")
+        for option in options.split(",") if transport == "unix" else ():
+            key, _, value = option.partition("=")
+            if key == "path" and value:
+                found.append(Path(unquote(value)))
+    runtime = env.get("XDG_RUNTIME_DIR", "")
+    if runtime:
+        found.append(Path(runtime) / "bus")
+    return found
+
+
+def mount_steps(hidden: Sequence[Path], workspace: Path, masked: Sequence[Path] = ()) -> list[str]:
+    """The prologue's steps: hide each folder of ``hidden`` and each file of ``masked``, keeping ``workspace``.
 
     The outermost folder holding the workspace is covered, the workspace bound back in and the cover
     made read-only; every other folder gets a read-only cover (outer ones first; one already hidden
-    is skipped in the namespace, where it is no longer there).
+    is skipped in the namespace, where it is no longer there); a masked file gets ``/dev/null``.
     """
     roots = sorted({Path(os.path.realpath(p)) for p in hidden if os.path.isdir(p)}, key=lambda p: len(p.parts))
     ws = Path(os.path.realpath(workspace))
@@ -90,7 +111,7 @@ def mount_steps(hidden: Sequence[Path], workspace: Path) -> list[str]:
         top = holding[0]
         steps = [f"cover:{top}", f"keep:{ws}", f"seal:{top}"]
     steps += [f"hide:{root}" for root in roots if root not in holding]
-    return steps
+    return steps + [f"mask:{path}" for path in masked]
 
 
 @dataclass(frozen=True)
@@ -100,10 +121,20 @@ class Sandbox:
     unshare: tuple[str, ...]
 
     def command(
-        self, script: str, args: Sequence[str], *, cwd: Path, workspace: Path, hidden: Sequence[Path]
+        self,
+        script: str,
+        args: Sequence[str],
+        *,
+        cwd: Path,
+        workspace: Path,
+        hidden: Sequence[Path],
+        masked: Sequence[Path] = (),
     ) -> list[str]:
-        """The argv running bash ``script`` (``$0``, then ``args``) in the namespace, in ``cwd``, ``hidden`` hidden."""
-        steps = mount_steps(hidden, workspace)
+        """The argv running bash ``script`` (``$0``, then ``args``) in the namespace, in ``cwd``.
+
+        ``hidden`` folders and ``masked`` files are not there for it; ``workspace`` is, writable.
+        """
+        steps = mount_steps(hidden, workspace, masked)
         name, *rest = args
         return [
             *self.unshare,
@@ -120,12 +151,14 @@ class Sandbox:
         ]
 
 
-_PROBE_SCRIPT = '[ ! -e "$1/secret" ] && [ ! -e "$1/other/secret" ] && : > "$1/workspace/written"'
+_PROBE_SCRIPT = '[ ! -e "$1/secret" ] && [ ! -e "$1/other/secret" ] && [ ! -s "$2" ] && : > "$1/workspace/written"'
 
 
 def _works(unshare: tuple[str, ...]) -> bool:
-    """Whether ``unshare`` can run the real mounts: a secret hidden, the workspace inside it kept writable."""
+    """Whether ``unshare`` can run the real mounts: secrets hidden, a file masked, the workspace kept writable."""
     with tempfile.TemporaryDirectory(prefix="okbot-sandbox-probe-") as tmp:
+        bus = Path(tmp) / "bus"
+        bus.write_text("x")
         root = Path(tmp) / "data"
         (root / "workspace").mkdir(parents=True)
         (root / "other").mkdir()
@@ -134,10 +167,11 @@ def _works(unshare: tuple[str, ...]) -> bool:
         workspace = root / "workspace"
         argv = Sandbox(unshare).command(
             _PROBE_SCRIPT,
-            ["okbot-sandbox-probe", str(root)],
+            ["okbot-sandbox-probe", str(root), str(bus)],
             cwd=workspace,
             workspace=workspace,
             hidden=[root, root / "other"],
+            masked=[bus],
         )
         try:
             done = subprocess.run(argv, capture_output=True, timeout=PROBE_TIMEOUT, stdin=subprocess.DEVNULL)

@@ -51,7 +51,7 @@ from okbot.core.local_tools.processes import (
     end_descendants,
     live_children,
 )
-from okbot.core.local_tools.sandbox import SANDBOX_FAILED, Sandbox, detect
+from okbot.core.local_tools.sandbox import SANDBOX_FAILED, Sandbox, detect, session_bus
 from okbot.core.tools import Tool, ToolContext, ToolOutcome
 from okbot.i18n import translate
 
@@ -487,7 +487,9 @@ def execute(
     else:
         hidden = [root for root, _reason in protected_roots()]
         keep = workspace if workspace is not None else cwd
-        argv = sandbox.command(_WATCHER, [_WATCHER_NAME, command], cwd=cwd, workspace=keep, hidden=hidden)
+        argv = sandbox.command(
+            _WATCHER, [_WATCHER_NAME, command], cwd=cwd, workspace=keep, hidden=hidden, masked=session_bus(env)
+        )
     run = _Run(*_start_watcher(argv, cwd, env), cap, sandboxed=sandbox is not None)
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -684,3 +685,31 @@ def test_the_note_says_plainly_what_a_command_can_reach():
     assert RUN_SHELL.note == shell_note(SANDBOX)
     assert "everything you can" in approval_note(sandboxed=False)
     assert "hidden" in approval_note(sandboxed=True)
+
+
+_CONNECT = "import socket, sys\nc = socket.socket(socket.AF_UNIX)\nc.connect(sys.argv[1])\nprint('connected')\n"
+
+
+@needs_sandbox
+@pytest.mark.parametrize("how", ["address", "runtime dir"])
+def test_the_session_bus_the_keyring_answers_on_is_not_reachable(target, tmp_path, how):
+    """Through the session D-Bus the keyring daemon hands OkBot's key to any caller: it is masked."""
+    runtime_dir = tmp_path / "run"
+    runtime_dir.mkdir()
+    bus_path = runtime_dir / "bus"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(bus_path))
+    server.listen()
+    env = dict(scrubbed_env(), XDG_RUNTIME_DIR=str(runtime_dir))
+    if how == "address":
+        env = dict(scrubbed_env(), DBUS_SESSION_BUS_ADDRESS=f"unix:path={bus_path},guid=0")
+    ws = workspace_dir(target)
+    (ws / "connect.py").write_text(_CONNECT)
+    try:
+        result = execute(
+            f"{sys.executable} connect.py {bus_path}", cwd=ws, timeout=60, env=env, sandbox=SANDBOX, workspace=ws
+        )
+    finally:
+        server.close()
+    assert result.status == "exit", result.output
+    assert "connected" not in result.output and "Connection refused" in result.output
