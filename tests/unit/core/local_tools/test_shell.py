@@ -713,3 +713,14 @@ def test_the_session_bus_the_keyring_answers_on_is_not_reachable(target, tmp_pat
         server.close()
     assert result.status == "exit", result.output
     assert "connected" not in result.output and "Connection refused" in result.output
+
+
+@needs_sandbox
+def test_a_workspace_holding_the_data_dir_keeps_the_data_dir_hidden(secrets):
+    """A custom workspace may hold OkBot's data dir (e.g. the home folder): the data dir stays hidden in it."""
+    data = paths.data_dir()
+    secrets.meta["workspace"] = str(data.parent)
+    out = run(secrets, command=f"cat {data.name[:3]}*/keys.json {data.name[:3]}*/*/*/session.jsonl; echo ok > mine.txt")
+    assert "run_shell refused" not in out.content
+    assert CANARY not in out.content and "No such file" in out.content
+    assert (data.parent / "mine.txt").read_text() == "ok\n"
