@@ -39,10 +39,11 @@ log = logging.getLogger(__name__)
 
 PROBE_TIMEOUT = 30
 SANDBOX_FAILED = "sandbox"  # what the prologue writes on the status pipe when a mount failed
-_MAPPINGS = ("--map-current-user", "--map-root-user")  # the first needs util-linux 2.38
 
 # Runs first in the namespace, as its process 1, before the watcher script that follows it.
-# Arguments: cwd, workspace, the mount steps, "--", then the watcher's own arguments. Its stdout is
+# Arguments: cwd, workspace, the mount steps, "--", then what it execs once they are made: the
+# watcher in a nested user + mount namespace. There the mounts above are locked: the command is
+# root of its namespaces, and without that it could simply unmount them. Its stdout is
 # the command's output pipe and its stderr the status pipe: a failed step says why on the first and
 # SANDBOX_FAILED on the second, and nothing runs. fd 3 holds the workspace from before it was
 # hidden (to bind it back); it is closed before the command starts, since ".." from it would lead
@@ -74,6 +75,9 @@ shift
 exec 3<&-
 cd -- "$okbot_cwd" 2>&1 || okbot_fail "cd $okbot_cwd"
 unset okbot_cwd okbot_ws okbot_path
+shopt -s execfail
+exec "$@"
+okbot_fail "lock its mounts"
 """
 
 
@@ -116,9 +120,15 @@ def mount_steps(hidden: Sequence[Path], workspace: Path, masked: Sequence[Path] 
 
 @dataclass(frozen=True)
 class Sandbox:
-    """A way into the namespace: the ``unshare`` command line that :func:`detect` found working."""
+    """A way into the namespace that :func:`detect` found working: ``unshare``, and the command's user there.
 
-    unshare: tuple[str, ...]
+    The mounts are made as root of the outer user namespace (the only user that may make them);
+    ``mapping`` gives the command back the user's own ids in the nested one (util-linux 2.38's
+    ``--map-user``), or leaves it root there where that option is missing.
+    """
+
+    unshare: str
+    mapping: tuple[str, ...] = ("--map-root-user",)
 
     def command(
         self,
@@ -135,27 +145,19 @@ class Sandbox:
         ``hidden`` folders and ``masked`` files are not there for it; ``workspace`` is, writable.
         """
         steps = mount_steps(hidden, workspace, masked)
-        name, *rest = args
-        return [
-            *self.unshare,
-            "--",
-            "bash",
-            "-c",
-            _PROLOGUE + script,
-            name,
-            str(cwd),
-            str(workspace),
-            *steps,
-            "--",
-            *rest,
-        ]
+        name = args[0]
+        outer = [self.unshare, "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child", "--"]
+        inner = [self.unshare, "--user", *self.mapping, "--mount", "--", "bash", "-c", script, *args]
+        return [*outer, "bash", "-c", _PROLOGUE, name, str(cwd), str(workspace), *steps, "--", *inner]
 
 
-_PROBE_SCRIPT = '[ ! -e "$1/secret" ] && [ ! -e "$1/other/secret" ] && [ ! -s "$2" ] && : > "$1/workspace/written"'
+_PROBE_SCRIPT = """cd / && ! umount -l "$1" 2>/dev/null && ! umount -l "$2" 2>/dev/null
+[ ! -e "$1/secret" ] && [ ! -e "$1/other/secret" ] && [ ! -s "$2" ] && : > "$1/workspace/written"
+"""
 
 
-def _works(unshare: tuple[str, ...]) -> bool:
-    """Whether ``unshare`` can run the real mounts: secrets hidden, a file masked, the workspace kept writable."""
+def _works(sandbox: Sandbox) -> bool:
+    """Whether ``sandbox`` makes the real mounts: secrets hidden, a file masked, workspace writable, all locked."""
     with tempfile.TemporaryDirectory(prefix="okbot-sandbox-probe-") as tmp:
         bus = Path(tmp) / "bus"
         bus.write_text("x")
@@ -165,7 +167,7 @@ def _works(unshare: tuple[str, ...]) -> bool:
         (root / "secret").write_text("x")
         (root / "other" / "secret").write_text("x")
         workspace = root / "workspace"
-        argv = Sandbox(unshare).command(
+        argv = sandbox.command(
             _PROBE_SCRIPT,
             ["okbot-sandbox-probe", str(root), str(bus)],
             cwd=workspace,
@@ -176,11 +178,13 @@ def _works(unshare: tuple[str, ...]) -> bool:
         try:
             done = subprocess.run(argv, capture_output=True, timeout=PROBE_TIMEOUT, stdin=subprocess.DEVNULL)
         except (OSError, subprocess.SubprocessError) as exc:
-            log.info("run_shell sandbox: %s cannot run: %s", unshare[0], exc)
+            log.info("run_shell sandbox: %s cannot run: %s", sandbox.unshare, exc)
             return False
         if done.returncode != 0 or not (root / "workspace" / "written").exists():
             log.info(
-                "run_shell sandbox unavailable (%s): %s", " ".join(unshare[1:]), done.stdout[-300:] + done.stderr[-300:]
+                "run_shell sandbox unavailable (%s): %s",
+                " ".join(sandbox.mapping),
+                done.stdout[-300:] + done.stderr[-300:],
             )
             return False
         return True
@@ -192,8 +196,9 @@ def detect() -> Sandbox | None:
     unshare = shutil.which("unshare") if sys.platform.startswith("linux") else None
     if unshare is None or shutil.which("mount") is None:
         return None
-    for mapping in _MAPPINGS:
-        candidate = (unshare, "--user", mapping, "--mount", "--pid", "--fork", "--kill-child")
+    own_ids = (f"--map-user={os.getuid()}", f"--map-group={os.getgid()}")
+    for mapping in (own_ids, ("--map-root-user",)):
+        candidate = Sandbox(unshare, mapping)
         if _works(candidate):
-            return Sandbox(candidate)
+            return candidate
     return None

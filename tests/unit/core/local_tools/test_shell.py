@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -665,22 +664,22 @@ def test_the_timeout_ends_a_process_detached_in_the_sandbox(target):
     assert running_with(marker) == []
 
 
-def test_a_sandbox_that_cannot_be_set_up_runs_nothing(target):
-    """Without a pid namespace of its own the prologue cannot mount /proc: it says so and nothing runs."""
-    if shutil.which("unshare") is None:
-        pytest.skip("no unshare here")
-    broken = Sandbox(("unshare", "--user", "--map-root-user", "--mount"))
-    out = run(target, sandbox=broken, command="touch ran")
-    assert not out.ok
-    assert out.content.startswith("not run: its sandbox could not be set up")
-    assert "nothing was run" in out.content
-    assert not (workspace_dir(target) / "ran").exists()
+@needs_sandbox
+def test_a_sandbox_that_cannot_be_set_up_runs_nothing(tmp_path):
+    """A step of the sandbox that fails (here: the workspace to keep is not there) says so and runs nothing."""
+    result = execute(
+        "touch ran", cwd=tmp_path, timeout=60, env=scrubbed_env(), sandbox=SANDBOX, workspace=tmp_path / "gone"
+    )
+    assert result.status == "sandbox" and result.exit_code is None
+    assert result.headline().startswith("not run: its sandbox could not be set up")
+    assert "nothing was run" in result.output
+    assert not (tmp_path / "ran").exists()
 
 
 def test_the_note_says_plainly_what_a_command_can_reach():
     assert "everything the user can" in shell_note(None)
-    assert "hidden" in shell_note(Sandbox(("unshare",))) and "everything the user can" not in shell_note(
-        Sandbox(("unshare",))
+    assert "hidden" in shell_note(Sandbox("unshare")) and "everything the user can" not in shell_note(
+        Sandbox("unshare")
     )
     assert RUN_SHELL.note == shell_note(SANDBOX)
     assert "everything you can" in approval_note(sandboxed=False)
@@ -724,3 +723,16 @@ def test_a_workspace_holding_the_data_dir_keeps_the_data_dir_hidden(secrets):
     assert "run_shell refused" not in out.content
     assert CANARY not in out.content and "No such file" in out.content
     assert (data.parent / "mine.txt").read_text() == "ok\n"
+
+
+@needs_sandbox
+@pytest.mark.parametrize("umount", ["umount", "umount -l"])
+def test_a_command_cannot_undo_the_mounts_that_hide_okbot_data(secrets, umount):
+    """In its namespace the command holds CAP_SYS_ADMIN: the hiding mounts must be locked, not just there."""
+    command = (
+        'd=$(dirname "$(dirname "$(dirname "$PWD")")"); cd /; '
+        f'{umount} "$d/assistants/okbot/workspace"; {umount} "$d"; cat "$d/keys.json"; grep -r sk- "$d"'
+    )
+    out = run(secrets, command=command)
+    assert "run_shell refused" not in out.content
+    assert CANARY not in out.content
