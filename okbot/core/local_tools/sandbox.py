@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 PROBE_TIMEOUT = 30
 SANDBOX_FAILED = "sandbox"  # what the prologue writes on the status pipe when a mount failed
 
-# Runs first in the namespace, as its process 1, before the watcher script that follows it.
+# Runs first in the namespace, as its process 1, and then becomes the watcher (exec).
 # Arguments: cwd, workspace, the mount steps, "--", then what it execs once they are made: the
 # watcher in a nested user + mount namespace. There the mounts above are locked: the command is
 # root of its namespaces, and without that it could simply unmount them. Its stdout is
@@ -66,7 +66,7 @@ while [ "$#" -gt 0 ] && [ "$1" != -- ]; do
     keep:*) mkdir -p "$okbot_path" && mount --no-canonicalize --bind /proc/self/fd/3 "$okbot_path" 2>&1 \\
       || okbot_fail "keep $okbot_path";;
     seal:*) mount -o remount,ro,bind "$okbot_path" 2>&1 || okbot_fail "seal $okbot_path";;
-    mask:*) [ ! -e "$okbot_path" ] || [ -d "$okbot_path" ] || mount --bind /dev/null "$okbot_path" 2>&1 \
+    mask:*) [ ! -e "$okbot_path" ] || [ -d "$okbot_path" ] || mount --bind /dev/null "$okbot_path" 2>&1 \\
       || okbot_fail "mask $okbot_path";;
   esac
   shift
