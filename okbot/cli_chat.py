@@ -19,6 +19,7 @@ from typing import Any, TextIO
 from okbot.config.mcp import TOOL_SEPARATOR
 from okbot.core import attach_guard
 from okbot.core.items import asked_member, is_member_answer, member_of
+from okbot.core.local_tools import shell
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.messages import task_text
 from okbot.core.runner import TurnCallbacks, TurnResult, TurnRunner
@@ -78,6 +79,8 @@ def _ask_on_tty(err: TextIO, cancel: CancelToken) -> Any:
             what = translate("cli_chat", "{tool} of the MCP server {server}").format(tool=tool, server=server)
         else:
             what = name
+        if name == shell.NAME:  # what approving hands over
+            print(shell.approval_note(shell.detect() is not None), file=err)
         question = translate("cli_chat", "okbot: allow {what} with {args}? [y/N] ")
         print(question.format(what=what, args=json.dumps(args, ensure_ascii=False)), end="", file=err, flush=True)
         return _read_answer(cancel).strip().lower() in ("y", "yes")

@@ -3,7 +3,9 @@
 It shows the exact arguments (never hidden or shortened: a scrollable monospace block), the reason
 when a call needs approval although its tool is allowed (a path outside the workspace), and offers
 Allow once / Always allow this tool / Deny. A tool of an MCP server is named with its server, and
-"Always allow" for it is that server's choice for that tool (``mcp_always_allowed``). An unanswered
+"Always allow" for it is that server's choice for that tool (``mcp_always_allowed``). A shell command's
+card also says what approving it hands over: on a system where the command runs in OkBot's sandbox,
+everything the user can reach but OkBot's own files; elsewhere everything, OkBot's keys included. An unanswered
 card counts as Deny when its time runs out (``tools.approvalTimeout``). Requests that arrive while
 one is shown (squad members asking at the same time) wait in line and are shown one after another.
 """
@@ -21,6 +23,7 @@ from PySide6.QtGui import QFontDatabase, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout
 
 from okbot.config.mcp import TOOL_SEPARATOR
+from okbot.core.local_tools import shell
 from okbot.i18n import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
@@ -77,7 +80,8 @@ class _Request:
 class ApprovalCard(QFrame):
     """Shows pending requests one at a time; each button answers once and moves on to the next.
 
-    ``find_tool`` tells which requested names are tools of MCP servers (none when not given).
+    ``find_tool`` tells which requested names are tools of MCP servers (none when not given);
+    ``shell_sandboxed`` whether shell commands run in the sandbox (default: whether this system makes one).
     """
 
     answered = Signal(bool)
@@ -85,10 +89,16 @@ class ApprovalCard(QFrame):
     mcp_always_allowed = Signal(str, str)  # server, its own tool name: "Always allow" for an MCP tool
 
     def __init__(
-        self, parent: Any = None, *, timeout_s: int = DEFAULT_TIMEOUT_S, find_tool: FindTool | None = None
+        self,
+        parent: Any = None,
+        *,
+        timeout_s: int = DEFAULT_TIMEOUT_S,
+        find_tool: FindTool | None = None,
+        shell_sandboxed: bool | None = None,
     ) -> None:
         super().__init__(parent)
         self._find_tool = find_tool
+        self._shell_sandboxed = shell_sandboxed
         self.setObjectName("approvalCard")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAutoFillBackground(True)
@@ -104,6 +114,8 @@ class ApprovalCard(QFrame):
         self.title.setFont(font)
         self.label = QLabel(self)
         self.label.setWordWrap(True)
+        self.reach = QLabel(self, objectName="approvalReach")  # what a shell command can reach
+        self.reach.setWordWrap(True)
         self.reason = QLabel(self, objectName="approvalReason")
         self.reason.setWordWrap(True)
         self.reason.setForegroundRole(QPalette.ColorRole.Link)
@@ -133,6 +145,7 @@ class ApprovalCard(QFrame):
         layout.setContentsMargins(12, 8, 12, 8)
         layout.addWidget(self.title)
         layout.addWidget(self.label)
+        layout.addWidget(self.reach)
         layout.addWidget(self.reason)
         layout.addWidget(self.arguments)
         layout.addLayout(buttons)
@@ -173,6 +186,9 @@ class ApprovalCard(QFrame):
         self._current = request = self._queue.popleft()
         reason = request.args.get("reason")
         self.label.setText(describe_call(request.name, request.args, request.mcp_tool))
+        is_shell = request.mcp_tool is None and request.name == shell.NAME
+        self.reach.setText(shell.approval_note(self._sandboxed()) if is_shell else "")
+        self.reach.setVisible(is_shell)
         self.reason.setText(f"⚠ {reason}" if isinstance(reason, str) and reason else "")
         self.reason.setVisible(bool(self.reason.text()))
         # approval for one path outside the workspace is about that call, not about the tool
@@ -189,6 +205,11 @@ class ApprovalCard(QFrame):
         self._timer.start()
         self.show()
         self.allow_button.setFocus()
+
+    def _sandboxed(self) -> bool:
+        if self._shell_sandboxed is None:
+            self._shell_sandboxed = shell.detect() is not None
+        return self._shell_sandboxed
 
     def _update_countdown(self) -> None:
         minutes, seconds = divmod(max(0, self._left), 60)

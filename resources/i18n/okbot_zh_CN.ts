@@ -5648,6 +5648,17 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     </message>
 </context>
 <context>
+    <name>run_shell</name>
+    <message>
+        <source>It runs with OkBot&apos;s own chats, settings and keys hidden from it; everything else you can read and change (your files, the network), it can too.</source>
+        <translation>它运行时看不到 OkBot 自己的对话、设置和密钥；除此之外你能读取和更改的一切（你的文件、网络），它也能。</translation>
+    </message>
+    <message>
+        <source>This system cannot hide anything from it: it can read and change everything you can, OkBot&apos;s chats, settings and keys included. OkBot refuses a few destructive commands, but that is no protection; allow only a command you have read.</source>
+        <translation>这个系统无法对它隐藏任何东西：你能读取和更改的一切它都能，包括 OkBot 的对话、设置和密钥。OkBot 会拒绝少数破坏性命令，但那不是保护；只允许你读过的命令。</translation>
+    </message>
+</context>
+<context>
     <name>runner</name>
     <message>
         <source>{n} tool call of the last turn was not run: OkBot closed while it waited.</source>

@@ -20,3 +20,17 @@ def interruptible() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def running_with(marker: str) -> list[int]:
+    """The live processes whose command line holds ``marker`` (a process in another pid namespace included)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and not gone(int(entry.name)):
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue  # gone meanwhile
+            if marker.encode() in cmdline:
+                found.append(int(entry.name))
+    return found

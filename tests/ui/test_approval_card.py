@@ -59,3 +59,24 @@ def test_arguments_text_keeps_everything_but_the_reason() -> None:
     edit = {"path": "a.txt", "old": "x", "new": "y"}
     assert arguments_text(edit) == '{\n  "path": "a.txt",\n  "old": "x",\n  "new": "y"\n}'
     assert arguments_text({"command": "ls -la", "timeout": 5}) == "ls -la\n# timeout: 5"
+
+
+def test_a_shell_command_card_says_what_it_can_reach_where_there_is_no_sandbox(qtbot: QtBot) -> None:
+    """Issue 13: where the namespace cannot be made, approving means handing over everything."""
+    card = ApprovalCard(shell_sandboxed=False)
+    qtbot.addWidget(card)
+    card.ask("run_shell", {"command": "ls"}, lambda ok: None)
+    assert card.reach.isVisibleTo(card)
+    assert "everything you can" in card.reach.text() and "keys" in card.reach.text()
+    assert "no protection" in card.reach.text()  # the denylist is not sold as one
+    card.cancel()
+
+
+def test_a_shell_command_card_in_the_sandbox_says_what_is_hidden(qtbot: QtBot) -> None:
+    card = ApprovalCard(shell_sandboxed=True)
+    qtbot.addWidget(card)
+    card.ask("run_shell", {"command": "ls"}, lambda ok: None)
+    assert "hidden" in card.reach.text() and "everything you can" not in card.reach.text()
+    card.deny_button.click()
+    card.ask("read_file", {"path": "a.txt"}, lambda ok: None)
+    assert not card.reach.isVisibleTo(card) and card.reach.text() == ""

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from okbot.core.local_tools.shell import approval_note, detect
 from tests.helpers.fake_openai import Reply, tool_call
 from tests.helpers.processes import interruptible
 
@@ -207,6 +208,33 @@ def test_ctrl_c_at_an_approval_prompt_closes_the_call_and_exits_130(okbot_home, 
     (call,) = [it for it in items if it["type"] == "tool_call"]
     (closed,) = [it for it in items if it["type"] == "tool_result"]
     assert closed["call_id"] == call["call_id"] and not closed["ok"]
+
+
+@pytest.mark.slow
+def test_the_shell_approval_prompt_says_what_the_command_can_reach(okbot_home, server):
+    """Issue 13: approving a command must say what it hands over, on the terminal as on the card."""
+    import pty
+
+    server.enqueue(Reply(tool_calls=[tool_call("run_shell", {"command": "echo hi"})]), Reply(text="Not run."))
+    env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_BASE_URL": server.base_url, "OKBOT_API_KEY": "sk-x"}
+    controller, terminal = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "okbot", "chat", "okbot", "-m", "say hi"],
+        stdin=terminal,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    os.close(terminal)
+    try:
+        os.write(controller, b"n\n")  # the answer waits in the terminal until the prompt reads it
+        out, errs = proc.communicate(timeout=60)
+    finally:
+        os.close(controller)
+    assert proc.returncode == 0, errs
+    assert approval_note(detect() is not None) in errs
+    assert errs.index(approval_note(detect() is not None)) < errs.index("okbot: allow run_shell")
 
 
 @pytest.mark.slow

@@ -3,9 +3,11 @@
 A guardrail against accidents, not a sandbox: it reads the command as words (``shlex``) cut into
 statements and pipeline stages twice, once at every separator even inside quotes and once where bash
 would cut it, and judges both readings; it does not expand anything the way bash does. A command
-written to get past it will; the user's approval of each command (``tools.run_shell.approval``) is
-the control, and keeping secrets out of reach (a scrubbed environment, the key out of OkBot's own
-environment) does not rest on it.
+written to get past it will, and no list of spellings can be complete (``perl -e 'rmtree …'``,
+``python -c 'shutil.rmtree(…)'``): it is a speed bump, not a boundary. The boundary is where the
+command runs (:mod:`okbot.core.local_tools.sandbox`: OkBot's own files hidden) and the user's approval
+of each command (``tools.run_shell.approval``); keeping secrets out of reach (the sandbox, a scrubbed
+environment, the key out of OkBot's own environment) does not rest on it.
 
 What it refuses: recursive removal of ``/``, a top-level folder, a home folder or everything here
 (``rm``, ``find … -delete`` / ``-exec rm``); formatting, overwriting or ``dd``-ing a disk; shutting

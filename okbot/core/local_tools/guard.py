@@ -126,14 +126,8 @@ def protected_link(st: os.stat_result) -> str:
     """
     if not stat.S_ISREG(st.st_mode) or st.st_nlink < 2:
         return ""
-    roots: list[tuple[Path, str]] = []
-    try:
-        roots.append((Path(os.path.realpath(paths.data_dir())), DATA_REASON))
-    except OSError:
-        pass
-    roots.extend(_other_roots())
     budget = [LINK_SCAN_LIMIT]
-    for root, reason in roots:
+    for root, reason in protected_roots():
         try:
             found = _find_inode(root, st.st_dev, st.st_ino, budget, skip_workspaces=reason == DATA_REASON)
         except _ScanLimit:
@@ -141,6 +135,19 @@ def protected_link(st: os.stat_result) -> str:
         if found is not None:
             return f"it is another name for {found} ({reason})"
     return ""
+
+
+def protected_roots() -> list[tuple[Path, str]]:
+    """The protected folders (resolved) with their reasons: the data dir first, then config, tokenizer and keyring.
+
+    The data dir's assistants' workspaces are inside it but not protected; :func:`protected` knows that.
+    """
+    roots: list[tuple[Path, str]] = []
+    try:
+        roots.append((Path(os.path.realpath(paths.data_dir())), DATA_REASON))
+    except OSError:
+        pass
+    return roots + _other_roots()
 
 
 def allowed(ctx: ToolContext, tool_name: str, args: dict[str, Any], check: PathCheck) -> str:

@@ -121,6 +121,11 @@ def _live_descendants(root: int) -> list[_Proc]:
     return [proc for proc in found if proc.live]
 
 
+def live_children(pid: int) -> list[int]:
+    """The running (not zombie) children of ``pid``."""
+    return [proc.pid for proc in _proc_table() if proc.ppid == pid and proc.live]
+
+
 def _signal(pid: int, sig: int) -> None:
     try:
         os.kill(pid, sig)

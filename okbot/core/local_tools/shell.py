@@ -10,10 +10,19 @@ watcher: SIGTERM, then SIGKILL after a grace period. What could not be ended (an
 or a command that killed the watcher itself, is said in the result rather than claimed stopped.
 Elsewhere (no subreaper) a process that detached is not followed, and the result says so.
 
+What an approved command can reach is decided by where it runs, not by how it is spelled: where
+the system can make one (Linux with unprivileged user namespaces) it runs in the sandbox of
+:mod:`okbot.core.local_tools.sandbox`, in which OkBot's data, config, tokenizer and keyring folders
+are hidden and the workspace stays writable; there the watcher is the namespace's first process,
+which the command cannot kill, and every process left in it ends with it. Elsewhere the command can
+read and change everything the user can, and the tool's note and the approval card
+(:func:`approval_note`) say so plainly.
+
 Before anything runs, the denylist (:mod:`okbot.core.local_tools.denylist`) refuses destructive
 patterns (``rm -rf ~``, ``find / -delete``, ``mkfs``, ``dd`` to a disk, ``curl … | sh``, ``ps e`` …),
 and commands that name a path OkBot never lets a tool touch (its settings, sessions, keys) are
-refused too. This is a guardrail against accidents, not a sandbox: the user approves each command
+refused too. Both are speed bumps against accidents, never a boundary: a list of spellings cannot
+be complete (``perl -e 'rmtree …'`` is not on it). The user approves each command
 (``tools.run_shell.approval`` defaults to ``ask``).
 """
 
@@ -28,18 +37,27 @@ import selectors
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from okbot.core.local_tools.denylist import denied
-from okbot.core.local_tools.guard import allowed, check_path, workspace_dir
-from okbot.core.local_tools.processes import KILL_GRACE_SECONDS, SUBREAPER, become_subreaper, end_descendants
+from okbot.core.local_tools.guard import allowed, check_path, protected_roots, workspace_dir
+from okbot.core.local_tools.processes import (
+    KILL_GRACE_SECONDS,
+    SUBREAPER,
+    become_subreaper,
+    end_descendants,
+    live_children,
+)
+from okbot.core.local_tools.sandbox import SANDBOX_FAILED, Sandbox, detect, session_bus
 from okbot.core.tools import Tool, ToolContext, ToolOutcome
+from okbot.i18n import translate
 
 log = logging.getLogger(__name__)
 
+DETECT = "detect"  # run_shell's sandbox: the one detect() finds
 NAME = "run_shell"
 DEFAULT_TIMEOUT = 60
 MAX_TIMEOUT = 600
@@ -147,9 +165,10 @@ class _Capture:
 
 @dataclass(frozen=True)
 class ShellResult:
-    """How a command ended: ``status`` is exit | timeout | stopped | signal | lost.
+    """How a command ended: ``status`` is exit | timeout | stopped | signal | lost | sandbox.
 
     ``lost``: the watcher was killed before it could report, so the exit status is unknown.
+    ``sandbox``: the sandbox could not be set up, so the command was not run (the output says why).
     ``leftovers`` counts processes still running when the command ended (all were ended);
     ``escaped`` names those that could not be ended; ``watcher_lost`` says the command killed the
     watcher, so a process it detached may have got away unseen.
@@ -178,6 +197,8 @@ class ShellResult:
             state = f"killed by signal {sig}"
         elif self.status == "lost":
             state = "exit status unknown"
+        elif self.status == "sandbox":
+            state = "not run: its sandbox could not be set up"
         else:
             state = f"exit {self.exit_code}"
         size = f"{self.total_bytes:,} bytes of output"
@@ -225,12 +246,20 @@ def _report(on_progress: Callable[[str], None], line: str) -> None:
         log.exception("run_shell progress callback failed")
 
 
+def _reported(text: bytes) -> bool:
+    """Whether the status pipe's ``text`` ends with a whole report: a line of ``$?`` or of the sandbox's failure."""
+    last = text.splitlines()[-1].strip() if text.endswith(b"\n") else b""
+    return last.isdigit() or last == SANDBOX_FAILED.encode()
+
+
 def _exit_status(text: str) -> tuple[str, int | None]:
     """``(status, exit_code)`` from the ``$?`` the watcher wrote: 128+n is bash's "killed by signal n".
 
     The watcher's stderr may hold bash's own word on the child ("Killed") before it; ``$?`` is last.
     """
     lines = text.split()
+    if lines and lines[-1] == SANDBOX_FAILED:
+        return "sandbox", None
     try:
         code = int(lines[-1])
     except (ValueError, IndexError):
@@ -240,8 +269,8 @@ def _exit_status(text: str) -> tuple[str, int | None]:
     return "exit", code
 
 
-def _start_watcher(command: str, cwd: Path, env: Mapping[str, str]) -> tuple[subprocess.Popen[bytes], int, int]:
-    """Start the watcher running ``command``: ``(proc, release_w, status_r)``.
+def _start_watcher(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> tuple[subprocess.Popen[bytes], int, int]:
+    """Start the watcher (``argv``: bash, or bash in the sandbox): ``(proc, release_w, status_r)``.
 
     The watcher's ends of the release and status pipes are closed here whatever happens; ours are
     closed too when it cannot be started. Raises ``OSError`` when the process cannot be started.
@@ -250,7 +279,7 @@ def _start_watcher(command: str, cwd: Path, env: Mapping[str, str]) -> tuple[sub
     status_r, status_w = os.pipe()
     try:
         proc = subprocess.Popen(
-            ["bash", "-c", _WATCHER, _WATCHER_NAME, command],
+            argv,
             cwd=str(cwd),
             env=dict(env),
             stdin=release_r,
@@ -285,9 +314,12 @@ def _waker(fd: int) -> Callable[[], None]:
 class _Run:
     """One started watcher: its pipes, the output read so far, and how the command ended."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], release_w: int, status_r: int, cap: int) -> None:
+    def __init__(
+        self, proc: subprocess.Popen[bytes], release_w: int, status_r: int, cap: int, *, sandboxed: bool
+    ) -> None:
         self.proc = proc
         self.watcher = proc.pid  # start_new_session: also the id of its process group
+        self.sandboxed = sandboxed  # then proc is unshare, and the watcher its one child
         assert proc.stdout is not None
         self.stdout = proc.stdout
         self.out_fd = proc.stdout.fileno()
@@ -354,7 +386,10 @@ class _Run:
                     sent, last_progress = line, time.monotonic()
 
     def _ready(self, fd: int, selector: selectors.BaseSelector) -> None:
-        """Handle one readable pipe: output is captured; the status pipe's end of file gives the status."""
+        """Handle one readable pipe: output is captured; the status pipe's last line (or its end) gives the status.
+
+        Its end of file cannot be waited for in the sandbox: ``unshare`` holds the pipe open too.
+        """
         if fd == self.out_fd and not self.eof:
             self.eof = self.drain()
             if self.eof:
@@ -362,13 +397,16 @@ class _Run:
         elif fd == self.status_r:
             data = os.read(self.status_r, 64)
             self.status_text += data
-            if not data:  # the watcher wrote the command's $? (or died without a word)
+            if not data or _reported(self.status_text):  # the watcher wrote $? (or died without a word)
                 self.eof = self.eof or self.drain()
                 self.status, self.code = _exit_status(self.status_text.decode("ascii", "replace"))
 
     def end_tree(self, grace: float) -> None:
         """End every process below the watcher; count them as leftovers when the command itself had ended."""
-        ended, self.escaped = end_descendants(self.watcher, grace)
+        root = self.watcher
+        if self.sandboxed:  # below unshare: the watcher, the namespace's first process, is spared
+            root = next(iter(live_children(self.watcher)), root)
+        ended, self.escaped = end_descendants(root, grace)
         self.tree_ended = True
         if self.status in ("exit", "signal"):
             self.leftovers = ended
@@ -433,15 +471,26 @@ def execute(
     on_progress: Callable[[str], None] | None = None,
     cap: int = OUTPUT_CAP_BYTES,
     grace: float = KILL_GRACE_SECONDS,
+    sandbox: Sandbox | None = None,
+    workspace: Path | None = None,
 ) -> ShellResult:
     """Run ``command`` with ``bash -c`` and wait for it, its timeout, or ``cancel`` (a CancelToken).
 
-    Every process the command started is ended before this returns; one that could not be
-    (another user's, or one that slipped away from an ended watcher) is named in the result.
-    ``on_progress`` gets the last output line, at most every ``PROGRESS_INTERVAL`` seconds.
-    Raises ``OSError`` when the process cannot be started.
+    With ``sandbox`` it runs in its namespace, where OkBot's protected folders are hidden but
+    ``workspace`` (default ``cwd``) stays visible and writable. Every process the command started
+    is ended before this returns; one that could not be (another user's, or one that slipped away
+    from an ended watcher) is named in the result. ``on_progress`` gets the last output line, at
+    most every ``PROGRESS_INTERVAL`` seconds. Raises ``OSError`` when the process cannot be started.
     """
-    run = _Run(*_start_watcher(command, cwd, env), cap)
+    if sandbox is None:
+        argv = ["bash", "-c", _WATCHER, _WATCHER_NAME, command]
+    else:
+        hidden = [root for root, _reason in protected_roots()]
+        keep = workspace if workspace is not None else cwd
+        argv = sandbox.command(
+            _WATCHER, [_WATCHER_NAME, command], cwd=cwd, workspace=keep, hidden=hidden, masked=session_bus(env)
+        )
+    run = _Run(*_start_watcher(argv, cwd, env), cap, sandboxed=sandbox is not None)
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     unregister = cancel.on_cancel(_waker(wake_w)) if cancel is not None else (lambda: None)
@@ -491,8 +540,12 @@ def _cwd_arg(args: dict[str, Any], ctx: ToolContext) -> Path:
     return check.path
 
 
-def run_shell(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
-    """Run one command for the model: check the arguments, the denylist and the cwd, then :func:`execute`."""
+def run_shell(args: dict[str, Any], ctx: ToolContext, *, sandbox: Sandbox | None | str = DETECT) -> ToolOutcome:
+    """Run one command for the model: check the arguments, the denylist and the cwd, then :func:`execute`.
+
+    ``sandbox``: where the command runs; :data:`DETECT` (the tool's way) is what :func:`detect`
+    finds, None runs it as the user with nothing hidden.
+    """
     command = args.get("command")
     if not isinstance(command, str) or not command.strip():
         return ToolOutcome("run_shell needs a non-empty 'command' string.", ok=False)
@@ -523,7 +576,16 @@ def run_shell(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         return ToolOutcome("run_shell was not run: the user stopped the turn.", ok=False)
     on_progress = (lambda line: runtime.progress(NAME, ctx.call_id, line)) if runtime is not None else None
     try:
-        result = execute(command, cwd=cwd, timeout=timeout, env=scrubbed_env(), cancel=cancel, on_progress=on_progress)
+        result = execute(
+            command,
+            cwd=cwd,
+            timeout=timeout,
+            env=scrubbed_env(),
+            cancel=cancel,
+            on_progress=on_progress,
+            sandbox=detect() if sandbox == DETECT else sandbox,
+            workspace=workspace_dir(ctx.target),
+        )
     except OSError as exc:
         return ToolOutcome(f"run_shell could not start bash: {exc}.", ok=False)
     lines = [result.headline(), *result.notes()]
@@ -532,10 +594,38 @@ def run_shell(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
     return ToolOutcome("\n".join(lines), ok=ok)
 
 
+def shell_note(sandbox: Sandbox | None) -> str:
+    """The tool's note for the model, saying what a command can reach with (or without) ``sandbox``."""
+    reach = (
+        "OkBot's own data, settings and key files are hidden from it (the workspace stays writable)"
+        if sandbox is not None
+        else "it is not sandboxed here: it can read and change everything the user can"
+    )
+    return (
+        "run a bash command (cwd default: your workspace; timeout default 60 s, max 600); "
+        f"output capped at 30 KB (head and tail), exit code reported; background processes end with it; {reach}"
+    )
+
+
+def approval_note(sandboxed: bool) -> str:
+    """What approving a command means, for the user who is asked (``sandboxed``: :func:`detect` found one)."""
+    if sandboxed:
+        return translate(
+            "run_shell",
+            "It runs with OkBot's own chats, settings and keys hidden from it; everything else you can "
+            "read and change (your files, the network), it can too.",
+        )
+    return translate(
+        "run_shell",
+        "This system cannot hide anything from it: it can read and change everything you can, "
+        "OkBot's chats, settings and keys included. OkBot refuses a few destructive commands, "
+        "but that is no protection; allow only a command you have read.",
+    )
+
+
 RUN_SHELL = Tool(
     name=NAME,
-    note="run a bash command (cwd default: your workspace; timeout default 60 s, max 600); "
-    "output capped at 30 KB (head and tail), exit code reported; background processes end with it",
+    note=shell_note(detect()),
     parameters=PARAMETERS,
     run=run_shell,
     approval_key=f"tools.{NAME}.approval",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -14,22 +15,27 @@ import pytest
 
 from okbot.core.local_tools.guard import workspace_dir
 from okbot.core.local_tools.shell import (
+    DETECT,
     MAX_COMMAND_CHARS,
     OUTPUT_CAP_BYTES,
     PROGRESS_INTERVAL,
     RUN_SHELL,
+    Sandbox,
     ShellResult,
     _Capture,
+    approval_note,
+    detect,
     execute,
     is_secret_name,
     run_shell,
     scrubbed_env,
+    shell_note,
 )
 from okbot.core.tools import ToolContext
 from okbot.core.workspace import Workspace
 from okbot.llm.provider import CancelToken
 from okbot.storage import paths
-from tests.helpers.processes import gone
+from tests.helpers.processes import gone, running_with
 
 
 class Runtime:
@@ -58,8 +64,15 @@ def target():
     return Workspace().ensure_default()
 
 
-def run(target, runtime=None, **args):
-    return run_shell(args, ToolContext(target=target, session=None, runtime=runtime, call_id="call-1"))
+def run(target, runtime=None, sandbox=DETECT, **args):
+    ctx = ToolContext(target=target, session=None, runtime=runtime, call_id="call-1")
+    return run_shell(args, ctx, sandbox=sandbox)
+
+
+# A pid a command writes is its pid in the sandbox's namespace, meaningless outside: tests that
+# follow processes by pid run the command as the user (sandbox=None); the sandbox's own
+# process tests find theirs by a marker in the command line instead.
+UNSANDBOXED = None
 
 
 def read_pid(path: Path) -> int:
@@ -146,7 +159,9 @@ def test_a_group_that_ignores_sigterm_gets_sigkill(tmp_path):
 def test_stop_mid_run_kills_command_and_grandchild(target):
     ws = workspace_dir(target)
     runtime = Runtime(stop_on="ready")
-    out = run(target, runtime, command="sleep 984 & echo $! > gc.pid; echo ready; wait", timeout=600)
+    out = run(
+        target, runtime, sandbox=UNSANDBOXED, command="sleep 984 & echo $! > gc.pid; echo ready; wait", timeout=600
+    )
     assert not out.ok
     assert out.content.startswith("stopped by the user")
     assert "ready" in out.content
@@ -179,7 +194,7 @@ def test_already_stopped_turn_runs_nothing(target):
 
 def test_background_processes_end_with_the_command(target):
     ws = workspace_dir(target)
-    out = run(target, command="sleep 983 & echo $! > gc.pid; echo done", timeout=600)
+    out = run(target, sandbox=UNSANDBOXED, command="sleep 983 & echo $! > gc.pid; echo done", timeout=600)
     assert out.ok and "done" in out.content
     assert "background were stopped" in out.content
     assert gone(read_pid(ws / "gc.pid"))
@@ -205,7 +220,7 @@ DETACHED = "sh -c 'echo $$ > d.pid; exec sleep 300'"
 def test_a_process_that_detaches_still_ends_with_the_command(target, command):
     """setsid, a double fork, nohup: the process leaves the group and the tree, and is ended all the same."""
     ws = workspace_dir(target)
-    out = run(target, command=f"{command}\n{wait_for_pid(ws / 'd.pid')}; echo started", timeout=60)
+    out = run(target, sandbox=UNSANDBOXED, command=f"{command}\n{wait_for_pid(ws / 'd.pid')}; echo started", timeout=60)
     pid = read_pid(ws / "d.pid")
     assert out.ok and "started" in out.content
     assert gone(pid), f"{pid} still runs"
@@ -225,7 +240,9 @@ def test_a_daemon_that_closed_every_descriptor_is_ended(target):
         "time.sleep(300)\n"
     )
     (ws / "daemon.py").write_text(daemon)
-    out = run(target, command=f"{sys.executable} daemon.py; {wait_for_pid(ws / 'd.pid')}", timeout=60)
+    out = run(
+        target, sandbox=UNSANDBOXED, command=f"{sys.executable} daemon.py; {wait_for_pid(ws / 'd.pid')}", timeout=60
+    )
     assert out.ok
     assert gone(read_pid(ws / "d.pid"))
     assert "1 process it left running in the background were stopped" in out.content
@@ -233,7 +250,9 @@ def test_a_daemon_that_closed_every_descriptor_is_ended(target):
 
 def test_a_detached_process_ends_at_the_timeout_too(target):
     ws = workspace_dir(target)
-    out = run(target, command=f"setsid {DETACHED} & {wait_for_pid(ws / 'd.pid')}; sleep 1000", timeout=1)
+    out = run(
+        target, sandbox=UNSANDBOXED, command=f"setsid {DETACHED} & {wait_for_pid(ws / 'd.pid')}; sleep 1000", timeout=1
+    )
     assert out.content.startswith("killed: timeout after 1 s")
     assert gone(read_pid(ws / "d.pid"))
 
@@ -242,7 +261,7 @@ def test_a_detached_process_ends_when_the_user_stops(target):
     ws = workspace_dir(target)
     runtime = Runtime(stop_on="ready")
     command = f"setsid {DETACHED} & {wait_for_pid(ws / 'd.pid')}; echo ready; sleep 1000"
-    out = run(target, runtime, command=command, timeout=600)
+    out = run(target, runtime, sandbox=UNSANDBOXED, command=command, timeout=600)
     assert out.content.startswith("stopped by the user")
     assert gone(read_pid(ws / "d.pid"))
 
@@ -250,7 +269,7 @@ def test_a_detached_process_ends_when_the_user_stops(target):
 def test_killing_the_watcher_is_said_and_nothing_is_claimed(target):
     """A command can kill what follows it; then the result says a detached process may have got away."""
     ws = workspace_dir(target)
-    out = run(target, command=f"setsid {DETACHED} & {wait_for_pid(ws / 'd.pid')}; kill -9 $PPID")
+    out = run(target, sandbox=UNSANDBOXED, command=f"setsid {DETACHED} & {wait_for_pid(ws / 'd.pid')}; kill -9 $PPID")
     pid = read_pid(ws / "d.pid")
     try:
         assert not out.ok
@@ -545,3 +564,175 @@ def test_malformed_arguments_get_a_clear_message(target, args, message):
 def test_null_timeout_means_the_default(target):
     out = run(target, command="echo x", timeout=None)
     assert out.ok
+
+
+# -- the sandbox: what an approved command can reach ---------------------------------------------
+SANDBOX = detect()
+needs_sandbox = pytest.mark.skipif(SANDBOX is None, reason="this system cannot make the user+mount namespace")
+CANARY = "sk-canary-sandbox-4242"
+
+
+@pytest.fixture
+def secrets(target):
+    """A record and a keys file holding the canary, in the test's real (temp) data dir."""
+    target.session_path.write_text(f'{{"role": "user", "content": "{CANARY}"}}\n')
+    (paths.data_dir() / "keys.json").write_text(f'{{"version": 1, "keys": {{"openai": "{CANARY}"}}}}')
+    return target
+
+
+@needs_sandbox
+@pytest.mark.parametrize(
+    "command",
+    [
+        'cat "$(dirname "$PWD")/session.jsonl"',
+        'cd / && cat "$OLDPWD/../session.jsonl"',
+        'cd / && cat "$(dirname "$(dirname "$(dirname "$OLDPWD")")")/keys.json"',
+        'up=$(dirname "$(dirname "$PWD")"); grep -r sk- "$up/.." /proc/*/root"$up"/../keys.json /proc/*/cwd/../*.jsonl',
+        "exec 3<.; cd /; python3 -c 'import os; print(open(\"/proc/self/fd/3/../session.jsonl\").read())'",
+    ],
+)
+def test_an_approved_command_cannot_read_the_record_nor_the_keys(secrets, command):
+    """Issue 13: approved `cat "$(dirname "$PWD")/session.jsonl"` and `cd / && cat …` read the record."""
+    out = run(secrets, command=command)
+    assert "run_shell refused" not in out.content  # it ran: the sandbox, not the guard, kept it out
+    assert CANARY not in out.content
+    assert "No such file" in out.content
+
+
+@needs_sandbox
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 -c 'import os, shutil; shutil.rmtree(os.path.dirname(os.path.dirname(os.path.dirname(os.getcwd()))))'",
+        "perl -MFile::Path=rmtree -MCwd -e '($d = getcwd) =~ s{(/[^/]+){3}$}{}; chdir q(/); rmtree($d)'",
+        'd=$(dirname "$(dirname "$(dirname "$PWD")")"); rm -r -f -- "$d"/*; find "$d" -delete',
+    ],
+)
+def test_removing_okbot_data_by_any_spelling_removes_nothing_of_it(secrets, command):
+    """Issue 13: `perl -e 'rmtree…'` / `python -c 'shutil.rmtree(...)'` of the data dir pass the denylist."""
+    out = run(secrets, command=command)
+    assert "run_shell refused" not in out.content
+    assert CANARY in secrets.session_path.read_text()
+    assert CANARY in (paths.data_dir() / "keys.json").read_text()
+    assert (secrets.dir / "assistant.json").exists()
+
+
+@needs_sandbox
+def test_the_workspace_stays_writable_in_the_sandbox(target):
+    ws = workspace_dir(target)
+    (ws / "in.txt").write_text("from outside\n")
+    out = run(target, command="cat in.txt; mkdir -p sub && echo made > sub/out.txt && pwd")
+    assert out.ok, out.content
+    assert "from outside" in out.content and out.content.rstrip().endswith(os.path.realpath(ws))
+    assert (ws / "sub" / "out.txt").read_text() == "made\n"
+
+
+@needs_sandbox
+def test_a_cwd_outside_the_workspace_is_still_the_cwd(target, tmp_path):
+    out = run(target, Runtime(answer=True), command="pwd; echo x > here.txt", cwd=str(tmp_path))
+    assert out.ok, out.content
+    assert os.path.realpath(tmp_path) in out.content and (tmp_path / "here.txt").exists()
+
+
+@needs_sandbox
+@pytest.mark.parametrize("detach", ["setsid {p} &", "setsid -f {p}", "(nohup setsid {p} > /dev/null 2>&1 &)"])
+def test_a_process_that_detaches_in_the_sandbox_ends_with_the_command(target, detach):
+    marker = f"okbot-test-detached-{os.getpid()}-{len(detach)}"
+    started = f"bash -c 'touch started; exec -a {marker} sleep 300'"
+    out = run(target, command=f"{detach.format(p=started)}\nuntil [ -e started ]; do sleep 0.02; done; echo ok")
+    assert out.ok and "ok" in out.content
+    assert "process it left running in the background were stopped" in out.content
+    assert running_with(marker) == []
+
+
+@needs_sandbox
+def test_in_the_sandbox_the_command_cannot_kill_its_watcher(target):
+    marker = f"okbot-test-watcher-{os.getpid()}"
+    detached = f"setsid bash -c 'touch started; exec -a {marker} sleep 300' &"
+    out = run(target, command=f"{detached} until [ -e started ]; do sleep 0.02; done; kill -9 $PPID; echo alive")
+    assert out.ok and "alive" in out.content
+    assert "may still be running" not in out.content
+    assert running_with(marker) == []
+
+
+@needs_sandbox
+def test_the_timeout_ends_a_process_detached_in_the_sandbox(target):
+    marker = f"okbot-test-timeout-{os.getpid()}"
+    detached = f"setsid bash -c 'touch started; exec -a {marker} sleep 300' &"
+    out = run(target, command=f"{detached} until [ -e started ]; do sleep 0.02; done; sleep 1000", timeout=1)
+    assert out.content.startswith("killed: timeout after 1 s")
+    assert running_with(marker) == []
+
+
+@needs_sandbox
+def test_a_sandbox_that_cannot_be_set_up_runs_nothing(tmp_path):
+    """A step of the sandbox that fails (here: the workspace to keep is not there) says so and runs nothing."""
+    result = execute(
+        "touch ran", cwd=tmp_path, timeout=60, env=scrubbed_env(), sandbox=SANDBOX, workspace=tmp_path / "gone"
+    )
+    assert result.status == "sandbox" and result.exit_code is None
+    assert result.headline().startswith("not run: its sandbox could not be set up")
+    assert "nothing was run" in result.output
+    assert not (tmp_path / "ran").exists()
+
+
+def test_the_note_says_plainly_what_a_command_can_reach():
+    assert "everything the user can" in shell_note(None)
+    assert "hidden" in shell_note(Sandbox("unshare")) and "everything the user can" not in shell_note(
+        Sandbox("unshare")
+    )
+    assert RUN_SHELL.note == shell_note(SANDBOX)
+    assert "everything you can" in approval_note(sandboxed=False)
+    assert "hidden" in approval_note(sandboxed=True)
+
+
+_CONNECT = "import socket, sys\nc = socket.socket(socket.AF_UNIX)\nc.connect(sys.argv[1])\nprint('connected')\n"
+
+
+@needs_sandbox
+@pytest.mark.parametrize("how", ["address", "runtime dir"])
+def test_the_session_bus_the_keyring_answers_on_is_not_reachable(target, tmp_path, how):
+    """Through the session D-Bus the keyring daemon hands OkBot's key to any caller: it is masked."""
+    runtime_dir = tmp_path / "run"
+    runtime_dir.mkdir()
+    bus_path = runtime_dir / "bus"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(bus_path))
+    server.listen()
+    env = dict(scrubbed_env(), XDG_RUNTIME_DIR=str(runtime_dir))
+    if how == "address":
+        env = dict(scrubbed_env(), DBUS_SESSION_BUS_ADDRESS=f"unix:path={bus_path},guid=0")
+    ws = workspace_dir(target)
+    (ws / "connect.py").write_text(_CONNECT)
+    try:
+        result = execute(
+            f"{sys.executable} connect.py {bus_path}", cwd=ws, timeout=60, env=env, sandbox=SANDBOX, workspace=ws
+        )
+    finally:
+        server.close()
+    assert result.status == "exit", result.output
+    assert "connected" not in result.output and "Connection refused" in result.output
+
+
+@needs_sandbox
+def test_a_workspace_holding_the_data_dir_keeps_the_data_dir_hidden(secrets):
+    """A custom workspace may hold OkBot's data dir (e.g. the home folder): the data dir stays hidden in it."""
+    data = paths.data_dir()
+    secrets.meta["workspace"] = str(data.parent)
+    out = run(secrets, command=f"cat {data.name[:3]}*/keys.json {data.name[:3]}*/*/*/session.jsonl; echo ok > mine.txt")
+    assert "run_shell refused" not in out.content
+    assert CANARY not in out.content and "No such file" in out.content
+    assert (data.parent / "mine.txt").read_text() == "ok\n"
+
+
+@needs_sandbox
+@pytest.mark.parametrize("umount", ["umount", "umount -l"])
+def test_a_command_cannot_undo_the_mounts_that_hide_okbot_data(secrets, umount):
+    """In its namespace the command holds CAP_SYS_ADMIN: the hiding mounts must be locked, not just there."""
+    command = (
+        'd=$(dirname "$(dirname "$(dirname "$PWD")")"); cd /; '
+        f'{umount} "$d/assistants/okbot/workspace"; {umount} "$d"; cat "$d/keys.json"; grep -r sk- "$d"'
+    )
+    out = run(secrets, command=command)
+    assert "run_shell refused" not in out.content
+    assert CANARY not in out.content
