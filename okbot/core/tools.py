@@ -51,7 +51,7 @@ class Tool:
     """A callable tool: name, one-line note, JSON schema of its arguments, the function."""
 
     name: str
-    note: str
+    note: str | Callable[[], str]  # a callable when the note depends on the system (read when first offered)
     parameters: dict[str, Any]
     run: Callable[[dict[str, Any], ToolContext], ToolOutcome]
     approval_key: str | None = None  # settings key; None = always allowed
@@ -59,9 +59,13 @@ class Tool:
     approval_of: Callable[[Settings], str] | None = None  # its approval read otherwise (an MCP server's tool)
     description: str = ""  # the spec's description when longer than the one-line note (an MCP tool's own)
 
+    def note_text(self) -> str:
+        """The one-line note for the tool-notes block."""
+        return self.note() if callable(self.note) else self.note
+
     def spec(self) -> dict[str, Any]:
         """The Chat Completions ``tools`` entry."""
-        description = self.description or self.note
+        description = self.description or self.note_text()
         return {
             "type": "function",
             "function": {"name": self.name, "description": description, "parameters": self.parameters},
@@ -101,7 +105,7 @@ class ToolRegistry:
 
     def notes(self, settings: Settings) -> list[tuple[str, str]]:
         """(name, note) pairs for the tool-notes instruction block."""
-        return [(t.name, t.note) for t in self.offered(settings)]
+        return [(t.name, t.note_text()) for t in self.offered(settings)]
 
 
 def parse_arguments(text: str) -> dict[str, Any]:

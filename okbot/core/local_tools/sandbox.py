@@ -37,7 +37,7 @@ from urllib.parse import unquote
 
 log = logging.getLogger(__name__)
 
-PROBE_TIMEOUT = 10  # detect() runs when the tool is defined (at import): never hang there long
+PROBE_TIMEOUT = 10  # detect() runs when the tool is first offered or run: never hang there long
 SANDBOX_FAILED = "sandbox"  # what the prologue writes on the status pipe when a mount failed
 
 # Runs first in the namespace, as its process 1, and then becomes the watcher (exec).

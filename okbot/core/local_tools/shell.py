@@ -625,7 +625,7 @@ def approval_note(sandboxed: bool) -> str:
 
 RUN_SHELL = Tool(
     name=NAME,
-    note=shell_note(detect()),
+    note=lambda: shell_note(detect()),  # detect() runs a trial command: not at import
     parameters=PARAMETERS,
     run=run_shell,
     approval_key=f"tools.{NAME}.approval",

@@ -85,7 +85,7 @@ def test_tool_declaration():
     assert RUN_SHELL.approval_key == "tools.run_shell.approval"
     assert RUN_SHELL.parameters["required"] == ["command"]
     assert RUN_SHELL.run is run_shell
-    assert "\n" not in RUN_SHELL.note
+    assert "\n" not in RUN_SHELL.note_text()
     assert RUN_SHELL.spec()["function"]["name"] == "run_shell"
 
 
@@ -681,7 +681,7 @@ def test_the_note_says_plainly_what_a_command_can_reach():
     assert "hidden" in shell_note(Sandbox("unshare")) and "everything the user can" not in shell_note(
         Sandbox("unshare")
     )
-    assert RUN_SHELL.note == shell_note(SANDBOX)
+    assert RUN_SHELL.note_text() == shell_note(SANDBOX)
     assert "everything you can" in approval_note(sandboxed=False)
     assert "hidden" in approval_note(sandboxed=True)
 
