@@ -307,3 +307,21 @@ def test_attach_only_with_no_message(okbot_home, server, tmp_path):
     proc = chat(okbot_home, server, "okbot", "--attach", str(code), stdin="")
     assert proc.returncode == 0, proc.stderr
     assert server.chat_requests()[0]["messages"][-1]["content"] == "[attached file: a.py · text · 9 B]\nprint(1)\n"
+
+
+def test_a_turn_that_crashes_is_reported_as_a_crash_not_as_stopped():
+    """A bug inside a turn (not an OkBotError) must not read "stopped; the reply so far is kept" (exit 130)."""
+    import io
+
+    from okbot.cli_chat import _run_turn, _wrap_up
+    from okbot.core.runner import TurnCallbacks
+    from okbot.llm.provider import CancelToken
+
+    def turn(_callbacks, _cancel):
+        raise OverflowError("int too big to convert")
+
+    outcome = _run_turn(turn, TurnCallbacks(), CancelToken())
+    err = io.StringIO()
+    with pytest.raises(OverflowError, match="int too big"):
+        _wrap_up(outcome, None, None, err)
+    assert "stopped" not in err.getvalue()
