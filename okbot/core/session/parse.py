@@ -5,10 +5,9 @@ reader's business (:mod:`okbot.core.session.store`). Every reader of the records
 index, and through the store the chat, the export) takes its items from :func:`check_line`, so a value
 the app cannot carry is refused here, once, and the line is set aside like any malformed one:
 
-* an ``id`` above :data:`MAX_ID` (the offset index and the search index hold ids as 64-bit integers, the
-  next id is the last plus one, and JSON readers such as ``jq`` keep integers exact only up to 2**53);
-* any integer outside the signed 64-bit range, any ``NaN`` or infinite number, a ``v`` that is not a
-  positive integer (``true`` is not 1 here);
+* any integer outside the signed 64-bit range the offset index and SQLite hold (so an ``id`` is at most
+  :data:`MAX_ID`; the store refuses to append past it), any ``NaN`` or infinite number, a ``v`` that is not
+  a positive integer (``true`` is not 1 here);
 * a ``ts`` longer than :data:`MAX_TS_CHARS`, or one naming a moment so far from now that converting it
   to local time overflows (a ``ts`` that is not a time at all is shown without one, as before);
 * JSON nested deeper than :data:`okbot.storage.jsontext.MAX_DEPTH` or numbers too long to read.
@@ -26,12 +25,12 @@ from okbot.storage import jsontext
 
 Item = dict[str, Any]
 
-_ID_PREFIX = re.compile(rb'\{"id":(\d{1,18})[,}]')
+_ID_PREFIX = re.compile(rb'\{"id":(\d{1,19})[,}]')
 #: How the reason for an item from a newer OkBot starts; the schema version follows it.
 NEWER = "written by a newer OkBot: item schema v"
-MAX_ID = 2**53 - 1  # the highest item id; the store refuses to append past it
-MAX_TS_CHARS = 64  # an ISO time with every optional part is about 32
 _INT64 = 2**63
+MAX_ID = _INT64 - 1  # the highest item id
+MAX_TS_CHARS = 64  # an ISO time with every optional part is about 32
 # a local time is at most a day from UTC: a moment inside these converts anywhere without overflow
 _EARLIEST = datetime.min.replace(tzinfo=timezone.utc) + timedelta(days=2)
 _LATEST = datetime.max.replace(tzinfo=timezone.utc) - timedelta(days=2)
