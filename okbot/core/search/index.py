@@ -184,7 +184,12 @@ def _retire(conn: sqlite3.Connection, sid: int) -> None:
 
 def branch_ranges(last_id: int, markers: dict[int, int]) -> list[tuple[int, int]]:
     """The current branch of a session as inclusive id ranges, given its last id and ``marker -> parent``
-    (see :func:`okbot.core.session.branches.branch_slices`: one step per marker on the path)."""
+    (see :func:`okbot.core.session.branches.branch_slices`: one step per marker on the path).
+
+    A marker must name an earlier item (:func:`~okbot.core.session.branches.explicit_parent`); a row naming
+    itself, a later item or no id at all (only a forged index holds one) is passed over, so every step goes
+    back and the walk ends."""
+    markers = {m: p for m, p in markers.items() if type(m) is int and type(p) is int and 0 <= p < m}
     ordered = sorted(markers)
     out, pos = [], last_id
     while pos > 0:
