@@ -33,6 +33,7 @@ import functools
 import hashlib
 import heapq
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -42,6 +43,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from okbot.core import items
+from okbot.core.search import indexfile
 from okbot.core.search import text as searchtext
 from okbot.core.session import MAX_LINE_BYTES
 from okbot.core.session.branches import explicit_parent
@@ -50,7 +52,7 @@ from okbot.core.session.parse import check_line
 from okbot.core.workspace import Target, Workspace
 from okbot.i18n import translate
 from okbot.storage import paths
-from okbot.storage.datalock import PRIVATE_FILE_MODE, FileLock
+from okbot.storage.datalock import FileLock
 from okbot.storage.errors import OkBotError
 
 SCHEMA_VERSION = 3
@@ -63,6 +65,7 @@ _EXPAND = 64  # a prefix matching more words than this is left to FTS5's own pre
 _FETCH = 200  # rows asked of FTS5 at a time while skipping dead ones
 
 Progress = Callable[[int, int], None]  # (bytes read, bytes to read)
+log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
 _SCHEMA = """
@@ -211,6 +214,7 @@ class SearchIndex:
         self.path = Path(path) if path is not None else paths.search_index_file()
         self.workspace = workspace if workspace is not None else Workspace()
         self.parsed = 0  # items parsed by catch-ups so far (tests count the work done)
+        self.problems: list[str] = []  # what was found in the index's place and moved aside, as said
         self._write_lock = threading.RLock()
         self._file_lock = FileLock(self.path.with_name(self.path.name + ".lock"))  # writers in other processes
         self._conns_lock = threading.Lock()
@@ -224,10 +228,7 @@ class SearchIndex:
         conn = getattr(self._local, "conn", None)
         if conn is not None and self._local.generation == self._generation:
             return conn
-        paths.ensure_private_dir(self.path.parent)
-        # private like the records it points into (its words are theirs); SQLite gives -wal/-shm the same mode
-        os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, PRIVATE_FILE_MODE))
-        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+        conn = indexfile.connect(self.path, self._notify)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
@@ -238,6 +239,10 @@ class SearchIndex:
             self._conns.append(conn)
         self._local.conn, self._local.generation = conn, self._generation
         return conn
+
+    def _notify(self, text: str) -> None:
+        self.problems.append(text)
+        log.warning("%s", text)
 
     @staticmethod
     def _schema_ok(conn: sqlite3.Connection) -> bool:
