@@ -11,10 +11,14 @@ the app cannot carry is refused here, once, and the line is set aside like any m
 * a ``ts`` longer than :data:`MAX_TS_CHARS`, or one naming a moment so far from now that converting it
   to local time overflows (a ``ts`` that is not a time at all is shown without one, as before);
 * JSON nested deeper than :data:`okbot.storage.jsontext.MAX_DEPTH` or numbers too long to read.
+
+Numbers are judged as they are parsed (``json.loads`` hooks) and the depth only when the line holds more
+brackets than the limit, so a line costs little more than its parse.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from datetime import datetime, timedelta, timezone
@@ -51,15 +55,23 @@ def check_line(line: bytes) -> tuple[Item | None, str]:
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
-        obj = jsontext.loads(text, what="the line")
-    except jsontext.JSONTextError as exc:
-        return None, str(exc)
+        obj = _DECODER.decode(text)
+    except OutOfRange as exc:
+        return None, f"not a session item: it holds {exc}"
+    except json.JSONDecodeError as exc:
+        return None, f"not valid JSON ({exc.msg} at column {exc.colno})"
+    except RecursionError:
+        return None, "not valid JSON (nested too deeply)"
+    except ValueError as exc:  # a number too long to read
+        return None, f"not valid JSON ({exc})"
+    if line.count(b"[") + line.count(b"{") > jsontext.MAX_DEPTH and jsontext.too_deep(obj):
+        return None, f"not valid JSON (nested more than {jsontext.MAX_DEPTH} levels deep)"
     try:
         items.validate_item(obj)
     except items.InvalidItem as exc:
         version = newer(obj) if isinstance(obj, dict) else 0
         return None, f"{NEWER}{version}" if version else f"not a session item: {exc}"
-    why = _out_of_range(obj)
+    why = _invalid_fields(obj)
     if why:
         return None, f"not a session item: item {_short(obj['id'])} {why}"
     match = _ID_PREFIX.match(line)
@@ -68,25 +80,37 @@ def check_line(line: bytes) -> tuple[Item | None, str]:
     return obj, ""
 
 
-def _out_of_range(obj: Item) -> str:
-    """Why a well-formed item holds a value the app cannot carry (see the module docstring), or ``""``."""
-    if obj["id"] > MAX_ID:
-        return f"has an id above {MAX_ID:,}"
+class OutOfRange(ValueError):
+    """A number in the line the app cannot carry (raised while the line is parsed)."""
+
+
+def _int(text: str) -> int:
+    value = int(text)
+    if not -_INT64 <= value < _INT64:
+        raise OutOfRange(f"a number out of the 64-bit range ({_short(value)})")
+    return value
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise OutOfRange(f"a number too large to hold ({_short(text)})")
+    return value
+
+
+def _constant(name: str) -> float:
+    raise OutOfRange(f"{name}, which is not a number JSON allows")
+
+
+_DECODER = json.JSONDecoder(parse_int=_int, parse_float=_float, parse_constant=_constant)
+
+
+def _invalid_fields(obj: Item) -> str:
+    """Why a well-formed item's id, ``v`` or ``ts`` is one the app cannot carry (see the module docstring),
+    or ``""``; every number in it was checked as it was parsed."""
     version = obj.get("v", 1)
     if type(version) is not int or version < 1:
         return f"has an invalid 'v' {_short(version)} (must be a positive integer)"
-    for key, value in obj.items():
-        stack = [value]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, dict):
-                stack.extend(node.values())
-            elif isinstance(node, list):
-                stack.extend(node)
-            elif isinstance(node, int) and not -_INT64 <= node < _INT64:
-                return f"holds a number out of range in {key!r}"
-            elif isinstance(node, float) and not math.isfinite(node):
-                return f"holds a number that is not finite in {key!r}"
     ts = obj.get("ts")
     if isinstance(ts, str) and (len(ts) > MAX_TS_CHARS or not _in_range(ts)):
         return f"has a 'ts' the app cannot show: {_short(ts)}"
