@@ -80,11 +80,19 @@ _SCALAR = st.none() | st.booleans() | st.integers() | st.floats() | _TEXT
 JSON_VALUES = st.recursive(
     _SCALAR, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4), max_leaves=12
 )
-_CLEAN_JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | _TEXT,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
-    max_leaves=6,
-)
+
+
+def _clean_json(integers: st.SearchStrategy[int]) -> st.SearchStrategy[Any]:
+    """JSON values without floats, their integers drawn from ``integers``."""
+    return st.recursive(
+        st.none() | st.booleans() | integers | _TEXT,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+        max_leaves=6,
+    )
+
+
+_CLEAN_JSON = _clean_json(st.integers())
+_ITEM_JSON = _clean_json(st.integers(-(2**63), 2**63 - 1))  # a session item holds 64-bit integers only
 
 
 def _dumps(obj: Any, ascii_only: bool = False) -> bytes:
@@ -158,7 +166,7 @@ def _session_case(draw: st.DrawFn) -> tuple[bytes, dict[int, dict]]:
                 "source": "user",
             }
             item.update({k: draw(s) for k, s in _ITEM_FIELDS[kind].items()})
-            item.update(draw(st.dictionaries(st.sampled_from(["usage", "x", "extra", "π"]), _CLEAN_JSON, max_size=2)))
+            item.update(draw(st.dictionaries(st.sampled_from(["usage", "x", "extra", "π"]), _ITEM_JSON, max_size=2)))
             line = _dumps(item, draw(st.booleans()))
             line = draw(st.sampled_from([b"", b"\xef\xbb\xbf", b"  "])) + line
             good[last] = item
@@ -172,6 +180,7 @@ def _session_case(draw: st.DrawFn) -> tuple[bytes, dict[int, dict]]:
                         "idstr",
                         "idbool",
                         "idfloat",
+                        "idhuge",
                         "noid",
                         "type",
                         "content",
@@ -202,6 +211,7 @@ def _session_case(draw: st.DrawFn) -> tuple[bytes, dict[int, dict]]:
                         "idstr": {"id": str(last + 1)},
                         "idbool": {"id": True},
                         "idfloat": {"id": last + 1.5},
+                        "idhuge": {"id": 10**20},
                         "type": {"type": draw(_TEXT.filter(lambda t: t not in _ITEM_FIELDS))},
                         "content": {"content": draw(JSON_VALUES.filter(lambda v: not isinstance(v, str)))},
                         "author": {"author": 7},

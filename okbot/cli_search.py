@@ -61,6 +61,8 @@ def cmd_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         hits = index.search(args.query, target=target, limit=args.limit)
     finally:
         index.close()
+        for problem in index.problems:
+            print(f"okbot: {problem}", file=err)
     if args.json:
         rows = [
             {

@@ -6,7 +6,9 @@ assistant's name, a squad's Captain and members by name), the summary divider wh
 as the chat's one-line digests (:mod:`okbot.core.chat_text`) with their full text folded, reasoning
 folded, attachments named, notices as quotes. Only the **current branch** is exported: versions of a
 message left behind by an edit or a regeneration are left out (the header says so when there are any),
-and branch markers are not shown.
+and branch markers are not shown. Every text from the chat (what was said, reasoning, names, file names,
+the summary) goes through :mod:`okbot.core.inert`: its Markdown renders, its HTML shows as text,
+so only the app's own folds are markup and none can be closed from inside.
 
 **JSON** (:func:`write_json`) is one object (not JSONL: the summary and the target's file travel with
 the items, and ``json.load`` / ``jq`` read it in one go)::
@@ -34,6 +36,7 @@ from typing import Any, TextIO
 from okbot import __version__
 from okbot.core import chat_text
 from okbot.core.attachments import attachment_line
+from okbot.core.inert import inert, inert_line
 from okbot.core.items import is_delegation, is_member_answer, now_iso, split_app_note
 from okbot.core.roster import SquadRoster
 from okbot.core.session import SessionStore
@@ -70,8 +73,15 @@ def _fence(text: str, lang: str = "") -> str:
 
 
 def _folded(label: str, body: str) -> str:
-    """A ``<details>`` block: ``label`` shown, ``body`` (Markdown) folded."""
+    """A ``<details>`` block: ``label`` shown, ``body`` (Markdown, made inert by the caller) folded."""
     return f"<details><summary>{html.escape(label)}</summary>\n\n{body}\n\n</details>"
+
+
+def _quoted(text: str, mark: str = "") -> str:
+    """``text`` made inert as a quote, ``mark`` before its first line (before it is made inert: a mark put
+    in front of a fence afterwards would undo it)."""
+    lines = inert(f"{mark} {text}" if mark and text else mark or text).split("\n")  # not splitlines(): see inert
+    return "\n".join(f"> {line}" if line else ">" for line in lines)
 
 
 class _Names:
@@ -84,11 +94,13 @@ class _Names:
             self.roster.captain_label = translate("export", "Captain")
 
     def speaker(self, item: dict[str, Any]) -> str:
+        """Who said ``item``, made inert for a heading."""
         if self.roster is None:
-            return self.target.name
-        return self.roster.name(self.roster.speaker(item))
+            return inert_line(self.target.name)
+        return inert_line(self.roster.name(self.roster.speaker(item)))
 
     def asked(self, item: dict[str, Any]) -> str:
+        """The member a delegation asks (the tool's name when it is no member), as text for a fold's label."""
         member = self.roster.member_of_call(str(item.get("name") or "")) if self.roster is not None else ""
         return self.roster.name(member) if self.roster is not None and member else str(item.get("name") or "")
 
@@ -99,27 +111,27 @@ def _item_markdown(item: dict[str, Any], names: _Names) -> str:
     when = _when(item.get("ts"))
     stamp = f" · {when}" if when else ""
     if kind == "user":
-        parts = ["### " + translate("export", "You") + stamp, "", str(item.get("content") or "")]
+        parts = ["### " + translate("export", "You") + stamp, "", inert(str(item.get("content") or ""))]
         files = attachment_line(item)
         if files:
-            parts += ["", f"*{files}*"]
+            parts += ["", f"*{inert_line(files)}*"]
         return "\n".join(parts)
     if kind == "assistant":
         parts = [f"### {names.speaker(item)}{stamp}", ""]
         reasoning = str(item.get("reasoning") or "").strip()
         if reasoning:
-            parts += [_folded(translate("export", "Reasoning"), reasoning), ""]
-        parts.append(str(item.get("content") or ""))
+            parts += [_folded(translate("export", "Reasoning"), inert(reasoning)), ""]
+        parts.append(inert(str(item.get("content") or "")))
         status = chat_text.status_line(item)
         if status:
-            parts += ["", f"> ⚠ {status}"]
+            parts += ["", _quoted(status, "⚠")]
         return "\n".join(parts)
     if is_member_answer(item):
         said, note = split_app_note(str(item.get("content") or ""))
         captain = names.roster.captain_label if names.roster is not None else translate("export", "Captain")
-        parts = [f"### {names.speaker(item)} → {captain}{stamp}", "", said]
+        parts = [f"### {names.speaker(item)} → {inert_line(captain)}{stamp}", "", inert(said)]
         if note:
-            parts += ["", f"> {note}"]
+            parts += ["", _quoted(note)]
         return "\n".join(parts)
     if kind in ("tool_call", "tool_result"):
         if is_delegation(item):
@@ -129,8 +141,7 @@ def _item_markdown(item: dict[str, Any], names: _Names) -> str:
         return _folded(f"⚙ {label}", _fence(chat_text.copy_text(item) if kind == "tool_call" else _tool_text(item)))
     level = item.get("level", "info")
     mark = {"warning": "⚠", "error": "⛔"}.get(str(level), "ℹ")
-    quoted = "\n".join(f"> {line}" if line else ">" for line in str(item.get("content") or "").splitlines())
-    return quoted.replace("> ", f"> {mark} ", 1) if quoted else f"> {mark}"
+    return _quoted(str(item.get("content") or ""), mark)
 
 
 def _tool_text(item: dict[str, Any]) -> str:
@@ -154,13 +165,13 @@ def write_markdown(target: Target, workspace: Workspace, out: TextIO, *, progres
     summary = SummaryStore(target.summary_path).load()
     items, total, has_versions = _branch_items(store)
     names = _Names(target, workspace)
-    out.write(f"# {target.name}\n\n")
+    out.write(f"# {inert_line(target.name)}\n\n")
     first = store.get(store.ids()[0]) if total else None
     last = store.get(store.last_id()) if total else None
     span = f" · {_when(first.get('ts'))} – {_when(last.get('ts'))}" if first and last else ""
     out.write(f"*{_header(target.kind, total, span)}*\n")
     if target.kind == "squad" and names.roster is not None and names.roster.members:
-        members = ", ".join(names.roster.name(m) for m in names.roster.members)
+        members = ", ".join(inert_line(names.roster.name(m)) for m in names.roster.members)
         out.write("\n*" + translate("export", "Members: {names}").format(names=members) + "*\n")
     if has_versions:
         edited = translate("export", "Messages were edited or regenerated: only the versions on screen are exported.")
@@ -205,7 +216,7 @@ def _divider(summary: str, count: int) -> str:
     above = plural(count, translate("export", " ({n} item above)"), translate("export", " ({n} items above)")).format(
         n=f"{count:,}"
     )
-    folded = _folded(translate("export", "Summary"), summary)
+    folded = _folded(translate("export", "Summary"), inert(summary))
     summarized = translate("export", SUMMARIZED)
     return f"\n---\n\n**{summarized}**{above}\n\n{folded}\n\n---\n"
 

@@ -4794,6 +4794,18 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <source>catching up rebuilds it</source>
         <translation>更新索引时会重建它</translation>
     </message>
+    <message>
+        <source>{path} was not a file of the search index; it was moved aside to {aside} and the index is built again from your chats.</source>
+        <translation>{path} 不是搜索索引的文件；已将其移到 {aside}，并根据你的对话重新建立索引。</translation>
+    </message>
+    <message>
+        <source>{path} changed while the search index was being opened</source>
+        <translation>打开搜索索引时 {path} 发生了变化</translation>
+    </message>
+    <message>
+        <source>search again: what is there now is moved aside</source>
+        <translation>请重新搜索：届时那里的内容会被移开</translation>
+    </message>
 </context>
 <context>
     <name>keeper</name>
@@ -6669,6 +6681,14 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <source>{file} holds items from a newer OkBot (item schema v{version}; this build knows v{known}). The chat is shown read-only.</source>
         <extracomment>The longest line read as an item. The largest item OkBot writes is a reply of at most 2,000,000 characters (``openai_backend.MAX_REPLY_CHARS``; a user message holds at most 1,000,000, a tool result far less), at most 12 MB even if every character were a six-byte JSON escape. lines longer than this are set aside unread (a class attribute so tests can use a small one)</extracomment>
         <translation>{file} 包含来自更新版 OkBot 的条目（条目格式 v{version}；此版本只支持到 v{known}）。对话以只读方式显示。</translation>
+    </message>
+    <message>
+        <source>{path} holds item id {last}, the highest there can be, so nothing more can be added.</source>
+        <translation>{path} 中的条目编号已达 {last}，这是可能的最大值，因此无法再添加内容。</translation>
+    </message>
+    <message>
+        <source>export this chat and start a new one</source>
+        <translation>导出此对话并开始一个新对话</translation>
     </message>
     <message>
         <source>{path} was written by a newer OkBot (item schema v{version}; this build knows v{known}), so it is read-only here.</source>

@@ -410,3 +410,21 @@ def test_attach_of_a_pdf_whose_pages_share_a_huge_stream_ends_in_words_not_minut
     assert proc.returncode == 1
     assert "hostile.pdf: its pages hold too much to read (over 1.0 MB of drawing instructions each)" in proc.stderr
     assert server.chat_requests() == []
+
+
+def test_a_turn_that_crashes_is_reported_as_a_crash_not_as_stopped():
+    """A bug inside a turn (not an OkBotError) must not read "stopped; the reply so far is kept" (exit 130)."""
+    import io
+
+    from okbot.cli_chat import _run_turn, _wrap_up
+    from okbot.core.runner import TurnCallbacks
+    from okbot.llm.provider import CancelToken
+
+    def turn(_callbacks, _cancel):
+        raise OverflowError("int too big to convert")
+
+    outcome = _run_turn(turn, TurnCallbacks(), CancelToken())
+    err = io.StringIO()
+    with pytest.raises(OverflowError, match="int too big"):
+        _wrap_up(outcome, None, None, err)
+    assert "stopped" not in err.getvalue()

@@ -6,11 +6,14 @@ import io
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from okbot.__main__ import main
 from okbot.core import export
 from okbot.core.attachments import attach
-from okbot.core.items import delegation_tool_name, member_source, new_item, notice, user_message
+from okbot.core.inert import inert, inert_line
+from okbot.core.items import delegation_tool_name, member_source, new_item, notice, user_message, with_app_note
 from okbot.core.session import SessionStore
 from okbot.core.session.branches import marker
 from okbot.core.summary import SessionSummary, SummaryStore
@@ -177,3 +180,112 @@ def test_markdown_labels_are_in_the_language_at_export_time():
     assert "**较早的消息已压缩为摘要**（上方 4 个条目）" in md and "<details><summary>摘要</summary>" in md
     assert "### 你 ·" in md and "### Rex → 队长" in md and "<details><summary>推理过程</summary>" in md
     assert "Please fix the lexer" in md  # the chat itself is data: never translated
+
+
+# ---------------------------------------------------------------- hostile text (round 3, item 21)
+HOSTILE = {
+    "script": "<script>alert(1)</script>",
+    "img": "<img src=x onerror=alert(1)>",
+    "iframe": '<iframe src="javascript:alert(1)"></iframe>',
+    "details": "</details><b>outside the fold</b>",
+    "comment": "<!-- hidden --> shown",
+    "autolink": "<javascript:alert(1)>",
+    "list fence": "- a\n  ```\n<script>alert(2)</script>\n  ```",
+    "quoted fence": "> ```\n<img src=y onerror=alert(3)>",
+    "indented fence": "1. a\n\n    ```\n<iframe src=z></iframe>",
+    "unclosed fence": "```\n<div>code</div>",
+    "escaped backtick": "\\`<img src=z onerror=alert(4)>`",
+    "CR": "x\r<script>alert(5)</script>",
+    "entity": "&lt;b&gt; as typed",
+}
+SHOWN = {  # what a reader must see of each, as text
+    "list fence": "<script>alert(2)</script>",
+    "quoted fence": "<img src=y onerror=alert(3)>",
+    "indented fence": "<iframe src=z></iframe>",
+    "unclosed fence": "<div>code</div>",
+    "escaped backtick": "<img src=z onerror=alert(4)>",
+    "CR": "<script>alert(5)</script>",
+}
+
+
+def _hostile_squad(text: str) -> object:
+    """A squad whose every kind of text holds ``text``: the user's, a reply, reasoning, a member's answer and
+    the app's note on it, a notice and the summary; the squad and its member are named with it when one line."""
+    ws = Workspace()
+    one_line = "\n" not in text and "\r" not in text
+    rex = ws.create_assistant(f"Rex {text}" if one_line else "Rex")
+    ws.create_assistant("Ann")
+    squad = ws.create_squad(f"Crew {text}" if one_line else "Crew", [(rex.id, "coder"), ("ann", "tester")])
+    store = SessionStore(squad.session_path)
+    store.append(user_message(text))
+    store.append(new_item("assistant", author=squad.id, source="app", content=text, reasoning=text))
+    ask = delegation_tool_name(rex.id)
+    store.append(new_item("tool_call", author=squad.id, source="app", call_id="d1", name=ask, arguments="{}"))
+    answer = with_app_note(text, text)
+    store.append(
+        new_item(
+            "tool_result", author=rex.id, source=member_source(rex.id), call_id="d1", name=ask, content=answer, ok=True
+        )
+    )
+    store.append(notice(text, "warning"))
+    store.append(new_item("assistant", author=squad.id, source="app", content="the end"))
+    SummaryStore(squad.summary_path).save(SessionSummary(summary=text, covered_through_id=1))
+    return squad
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_markdown_shows_html_from_the_chat_as_text_and_keeps_the_apps_folds(qapp, capsys, name):
+    from PySide6.QtGui import QTextDocument
+
+    squad = _hostile_squad(HOSTILE[name])
+    assert main(["export", squad.id]) == 0
+    md, _ = capsys.readouterr()
+    doc = QTextDocument()
+    doc.setMarkdown(md)  # md4c, a CommonMark renderer: live HTML would vanish from the text
+    shown = doc.toPlainText()
+    places = 7  # user, reply, reasoning, member answer, its note, notice, summary
+    assert shown.count(SHOWN.get(name, HOSTILE[name])) >= places, md
+    headings = []
+    block = doc.begin()
+    while block.isValid():
+        if block.blockFormat().headingLevel() == 3:
+            headings.append(block.text())
+        block = block.next()
+    assert len(headings) == 4 and headings[-1].startswith("Captain"), md  # nothing swallowed the items after it
+    assert "the end" in shown
+    assert md.count("<details><summary>") == md.count("\n</details>") == 3  # the summary, reasoning, the task
+
+
+def test_markdown_keeps_code_as_written():
+    ws = Workspace()
+    target = ws.ensure_default()
+    store = SessionStore(target.session_path)
+    code = '```html\n<div class="a">&amp; <b>x</b></div>\n```\nand `<b>inline</b>` & R&D, a < b, &copy;'
+    store.append(new_item("assistant", author=target.id, source="app", content=code))
+    out = io.StringIO()
+    export.write_markdown(target, ws, out)
+    md = out.getvalue()
+    assert '```html\n<div class="a">&amp; <b>x</b></div>\n```\n' in md
+    assert "and `<b>inline</b>` & R&D, a < b, &amp;copy;" in md
+
+
+PIECES = [
+    *("```", "~~~", "````", "  ```", "   ~~~", "- ", "> ", "1. ", "    ", "\t", "`", "``", "\\", "\\`", " ", "a"),
+    *("\n", "\n\n", "\r", "\r\n", "|", "| --- |", "---", "===", "#", "*", "[x]: ", "[a](", ")", "&amp;", "&lt;"),
+    *("<img src=q onerror=1>", "</details>", "<!--", "-->", "<div>", "<https://x.y>"),
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=40).map("".join))
+def test_no_text_renders_live_html_or_breaks_the_apps_fold(qapp, text):
+    """Whatever the text, md4c (a CommonMark renderer) shows no image from it, and the heading after the
+    fold it sits in is still a heading (nothing swallowed the app's markup)."""
+    from PySide6.QtGui import QTextDocument
+
+    md = f"<details><summary>R</summary>\n\n{inert(text)}\n\n</details>\n\n### {inert_line(text)} END\n"
+    doc = QTextDocument()
+    doc.setMarkdown(md)
+    assert "<img" not in doc.toHtml(), md
+    last = doc.lastBlock()
+    assert last.blockFormat().headingLevel() == 3 and last.text().endswith("END"), md

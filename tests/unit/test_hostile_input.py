@@ -7,6 +7,7 @@ problem) and leave the files as they were.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -377,3 +378,92 @@ def test_a_surrogate_read_from_memories_jsonl_does_not_break_the_next_write(tmp_
     except OkBotError:
         pass
     assert [e.id for e in MemoryStore(tmp_path, "global").entries()][0] == "m-1"
+
+
+# ---------------------------------------------------------------- values the app cannot carry (round 3, item 7)
+OUT_OF_RANGE = {
+    "id 10**20": b'{"id":100000000000000000000,"type":"user","content":"forged hello"}',
+    "id 2**63": b'{"id":9223372036854775808,"type":"user","content":"forged hello"}',
+    "negative id": b'{"id":-5,"type":"user","content":"forged hello"}',
+    "bool id": b'{"id":true,"type":"user","content":"forged hello"}',
+    "bool v": b'{"id":2,"v":true,"type":"user","content":"forged hello"}',
+    "huge v": b'{"id":2,"v":100000000000000000000,"type":"user","content":"forged hello"}',
+    "huge usage": b'{"id":2,"type":"assistant","content":"forged hello","usage":{"total_tokens":10000000000000000000}}',
+    "NaN": b'{"id":2,"type":"assistant","content":"forged hello","reasoning":"r","reasoningSeconds":NaN}',
+    "Infinity": b'{"id":2,"type":"assistant","content":"forged hello","reasoning":"r","reasoningSeconds":Infinity}',
+    "1e400": b'{"id":2,"type":"assistant","content":"forged hello","reasoning":"r","reasoningSeconds":1e400}',
+    "5000 digits": b'{"id":2,"type":"user","content":"forged hello","n":' + b"9" * 5000 + b"}",
+    "ts out of range": b'{"id":2,"ts":"0001-01-01T00:00:00+14:00","type":"user","content":"forged hello"}',
+    "ts at the end of time": b'{"id":2,"ts":"9999-12-31T23:59:59-23:59","type":"user","content":"forged hello"}',
+    "huge ts": b'{"id":2,"ts":"2026-01-01T00:00:00' + b"0" * 100_000 + b'Z","type":"user","content":"forged hello"}',
+}
+
+
+def _hostile_session(line: bytes) -> Path:
+    target = Workspace().ensure_default()
+    good = [
+        {"id": 1, "v": 1, "ts": "2026-01-01T10:00:00.000Z", "type": "user", "author": "user", "content": "kept hello"},
+        {"id": 3, "v": 1, "ts": "2026-01-01T10:00:01.000Z", "type": "assistant", "author": "okbot", "content": "hi"},
+    ]
+    target.session_path.write_bytes(
+        json.dumps(good[0]).encode() + b"\n" + line + b"\n" + json.dumps(good[1]).encode() + b"\n"
+    )
+    return target.session_path
+
+
+def _cli(*argv: str) -> tuple[int, str, str]:
+    from okbot.cli import build_parser, run
+
+    out, err = io.StringIO(), io.StringIO()
+    code = run(build_parser().parse_args(list(argv)), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("line", OUT_OF_RANGE.values(), ids=OUT_OF_RANGE.keys())
+def test_a_value_out_of_range_is_quarantined_and_export_and_search_carry_on(line):
+    path = _hostile_session(line)
+    code, md, err = _cli("export", "okbot", "--format", "md")
+    assert (code, err) == (0, ""), err
+    assert "kept hello" in md and "forged hello" not in md
+    code, text, err = _cli("export", "okbot", "--format", "json")
+    assert (code, err) == (0, ""), err
+    exported = json.loads(text)["items"]
+    assert [it["id"] for it in exported][:2] == [1, 3] and "forged hello" not in text
+    code, out, err = _cli("search", "hello")
+    assert code == 0, err
+    assert "kept hello" in out and "forged hello" not in out
+    quarantined = [json.loads(r) for r in path.with_name("session.quarantine.jsonl").read_text().splitlines()]
+    assert len(quarantined) == 1 and quarantined[0]["offset"] == path.read_bytes().index(line[:12])
+    assert path.read_bytes().count(line) == 1  # nothing rewritten
+
+
+def _chat(okbot_home: Path, server, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_BASE_URL": server.base_url}
+    return subprocess.run(
+        [sys.executable, "-m", "okbot", "chat", "okbot", *args], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def test_an_item_id_of_10_to_the_20_leaves_chat_and_regenerate_working(okbot_home, server):
+    path = _hostile_session(OUT_OF_RANGE["id 10**20"])
+    server.enqueue(Reply(text="fresh answer"), Reply(text="another version"))
+    sent = _chat(okbot_home, server, "-m", "next question")
+    assert sent.returncode == 0 and sent.stdout.strip() == "fresh answer", sent.stderr
+    again = _chat(okbot_home, server, "--regenerate")
+    assert again.returncode == 0 and again.stdout.strip() == "another version", again.stderr
+    ids = [it["id"] for it in SessionStore(path).iter_items()]
+    assert ids[:2] == [1, 3] and ids == sorted(ids) and max(ids) < 100
+    assert not list((okbot_home / "logs").glob("crash-*"))
+
+
+def test_the_highest_id_is_kept_and_appending_past_it_is_refused_clearly(tmp_path):
+    from okbot.core.session.parse import MAX_ID
+
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(_item(MAX_ID, "the last one"))
+    store = SessionStore(path)
+    assert [it["id"] for it in store.iter_items()] == [MAX_ID]
+    with pytest.raises(OkBotError) as caught:
+        store.append(user_message("one more"))
+    assert "id" in str(caught.value) and caught.value.hint
+    assert path.read_bytes() == _item(MAX_ID, "the last one")

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
+import resource
 import shutil
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -13,7 +17,7 @@ from okbot.core.search import IndexBusy, SearchIndex
 from okbot.core.search.index import branch_ranges
 from okbot.core.search.text import Term, parse_query, snippet
 from okbot.core.session import SessionStore
-from okbot.core.session.branches import marker
+from okbot.core.session.branches import branch_slices, marker
 from okbot.core.workspace import Workspace
 from okbot.storage import paths
 from okbot.storage.datalock import FileLock
@@ -410,3 +414,81 @@ def test_the_index_files_are_private_like_the_records(tmp_path) -> None:
     made = [p for p in index.path.parent.iterdir() if p.name.startswith("search.sqlite")]
     assert made and {oct(p.stat().st_mode & 0o777) for p in made} == {"0o600"}
     index.close()
+
+
+# ---------------------------------------------------------------- hostile index files (round 3, item 12)
+MEMORY_CAP = 1024 * 1024 * 1024  # a search needs ~100 MB of address space; a runaway loop hits this in seconds
+
+
+def _capped_search(home, *argv: str) -> subprocess.CompletedProcess:
+    """``okbot search ...`` in a child limited to MEMORY_CAP of address space."""
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+    env = {**os.environ, "OKBOT_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "okbot", "search", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        preexec_fn=cap,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize("forged", [(1, 5), (2, 2), (3, 9), (2, "x")], ids=["forward", "itself", "beyond", "text"])
+def test_a_forged_marker_row_cannot_make_search_loop(chats, okbot_home, forged):
+    ws, t, stores = chats
+    stores["ada"].append(user_message("compression again"))
+    index = SearchIndex(workspace=ws)
+    index.catch_up()
+    sid = index._conn().execute("SELECT sid FROM files WHERE target_id='ada'").fetchone()[0]
+    index._conn().execute("INSERT INTO markers VALUES (?,?,?)", (sid, *forged))
+    index.close()
+    proc = _capped_search(okbot_home, "compression", "--json")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert [(h["target"], h["itemId"]) for h in json.loads(proc.stdout)] == [("ada", 3), ("ada", 1)]
+
+
+def test_branch_walks_are_bounded_whatever_the_markers_say():
+    assert branch_ranges(5, {3: 4, 2: 2, 4: 9}) == [(0, 5)]
+    assert branch_slices([1, 2, 3, 4, 5], {3: 4, 4: 4}) == [(0, 5)]
+
+
+def _not_a_file(kind: str, where, outside) -> None:
+    if kind == "dangling symlink":
+        where.symlink_to(outside / "elsewhere.sqlite")
+    elif kind == "symlink to a file":
+        (outside / "elsewhere.sqlite").write_bytes(b"")
+        where.symlink_to(outside / "elsewhere.sqlite")
+    elif kind == "folder":
+        where.mkdir()
+        (where / "keep.txt").write_text("mine")
+    else:
+        os.mkfifo(where)
+
+
+@pytest.mark.parametrize("kind", ["dangling symlink", "symlink to a file", "folder", "fifo"])
+@pytest.mark.parametrize("name", ["search.sqlite", "search.sqlite-wal"])
+def test_what_is_not_a_regular_file_at_the_index_is_moved_aside_and_the_index_rebuilt(
+    chats, okbot_home, tmp_path, kind, name
+):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    where = paths.search_index_file().with_name(name)
+    paths.ensure_private_dir(where.parent)
+    _not_a_file(kind, where, outside)
+    proc = _capped_search(okbot_home, "compression")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Ada" in proc.stdout
+    assert sorted(p.name for p in outside.iterdir()) == (["elsewhere.sqlite"] if kind == "symlink to a file" else [])
+    if kind == "symlink to a file":
+        assert (outside / "elsewhere.sqlite").read_bytes() == b""
+    aside = [p for p in where.parent.iterdir() if p.name.startswith(f"{name}.not-a-file-")]
+    assert len(aside) == 1 and proc.stderr.count(aside[0].name) == 1
+    if kind == "folder":
+        assert (aside[0] / "keep.txt").read_text() == "mine"
+    assert paths.search_index_file().is_file() and not paths.search_index_file().is_symlink()
+    again = _capped_search(okbot_home, "compression")
+    assert again.returncode == 0 and "Ada" in again.stdout and "not-a-file" not in again.stderr

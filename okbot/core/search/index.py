@@ -33,6 +33,7 @@ import functools
 import hashlib
 import heapq
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -42,6 +43,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from okbot.core import items
+from okbot.core.search import indexfile
 from okbot.core.search import text as searchtext
 from okbot.core.session import MAX_LINE_BYTES
 from okbot.core.session.branches import explicit_parent
@@ -50,7 +52,7 @@ from okbot.core.session.parse import check_line
 from okbot.core.workspace import Target, Workspace
 from okbot.i18n import translate
 from okbot.storage import paths
-from okbot.storage.datalock import PRIVATE_FILE_MODE, FileLock
+from okbot.storage.datalock import FileLock
 from okbot.storage.errors import OkBotError
 
 SCHEMA_VERSION = 3
@@ -63,6 +65,7 @@ _EXPAND = 64  # a prefix matching more words than this is left to FTS5's own pre
 _FETCH = 200  # rows asked of FTS5 at a time while skipping dead ones
 
 Progress = Callable[[int, int], None]  # (bytes read, bytes to read)
+log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
 _SCHEMA = """
@@ -184,7 +187,12 @@ def _retire(conn: sqlite3.Connection, sid: int) -> None:
 
 def branch_ranges(last_id: int, markers: dict[int, int]) -> list[tuple[int, int]]:
     """The current branch of a session as inclusive id ranges, given its last id and ``marker -> parent``
-    (see :func:`okbot.core.session.branches.branch_slices`: one step per marker on the path)."""
+    (see :func:`okbot.core.session.branches.branch_slices`: one step per marker on the path).
+
+    A marker must name an earlier item (:func:`~okbot.core.session.branches.explicit_parent`); a row naming
+    itself, a later item or no id at all (only a forged index holds one) is passed over, so every step goes
+    back and the walk ends."""
+    markers = {m: p for m, p in markers.items() if type(m) is int and type(p) is int and 0 <= p < m}
     ordered = sorted(markers)
     out, pos = [], last_id
     while pos > 0:
@@ -206,6 +214,7 @@ class SearchIndex:
         self.path = Path(path) if path is not None else paths.search_index_file()
         self.workspace = workspace if workspace is not None else Workspace()
         self.parsed = 0  # items parsed by catch-ups so far (tests count the work done)
+        self.problems: list[str] = []  # what was found in the index's place and moved aside, as said
         self._write_lock = threading.RLock()
         self._file_lock = FileLock(self.path.with_name(self.path.name + ".lock"))  # writers in other processes
         self._conns_lock = threading.Lock()
@@ -219,10 +228,7 @@ class SearchIndex:
         conn = getattr(self._local, "conn", None)
         if conn is not None and self._local.generation == self._generation:
             return conn
-        paths.ensure_private_dir(self.path.parent)
-        # private like the records it points into (its words are theirs); SQLite gives -wal/-shm the same mode
-        os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, PRIVATE_FILE_MODE))
-        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+        conn = indexfile.connect(self.path, self._notify)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
@@ -233,6 +239,10 @@ class SearchIndex:
             self._conns.append(conn)
         self._local.conn, self._local.generation = conn, self._generation
         return conn
+
+    def _notify(self, text: str) -> None:
+        self.problems.append(text)
+        log.warning("%s", text)
 
     @staticmethod
     def _schema_ok(conn: sqlite3.Connection) -> bool:

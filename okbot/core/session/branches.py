@@ -62,7 +62,8 @@ def marker(kind: str, parent: int, text: str) -> Item:
 
 
 def is_marker(item: Item) -> bool:
-    return item.get("type") == "notice" and item.get(BRANCH) in KINDS and isinstance(item.get(PARENT), int)
+    """Whether ``item`` is a branch marker (its parent an integer: ``true`` is not item 1)."""
+    return item.get("type") == "notice" and item.get(BRANCH) in KINDS and type(item.get(PARENT)) is int
 
 
 def explicit_parent(item: Item) -> int | None:
@@ -94,7 +95,7 @@ def current_branch(run: Sequence[Item], before: int | None = None) -> list[Item]
     parent_of = parents(run, before)
     path: list[Item] = []
     node: int | None = run[-1]["id"] if run else None
-    while node is not None and node in by_id:
+    while node is not None and node in by_id and len(path) < len(run):  # a run out of order cannot cycle it
         path.append(by_id[node])
         node = parent_of[node]
     path.reverse()
@@ -106,8 +107,10 @@ def branch_slices(ids: Sequence[int], named: dict[int, int], lo: int = 0) -> lis
     file), oldest first, from position ``lo`` on; ``named`` maps each branch marker's id to its parent id.
 
     Between two markers the branch is a contiguous run of lines, so the walk costs one step per marker on
-    the path, not one per item. A range starts at its marker (the line whose parent is named)."""
-    marks = sorted(bisect.bisect_left(ids, marker) for marker in named)
+    the path, not one per item. A range starts at its marker (the line whose parent is named). A marker
+    naming itself or a later item is read as an ordinary line (as :func:`explicit_parent` does), so every
+    step goes back and the walk ends."""
+    marks = sorted(bisect.bisect_left(ids, marker) for marker, parent in named.items() if parent < marker)
     slices: list[tuple[int, int]] = []
     pos = len(ids) - 1
     while pos >= lo:
@@ -125,7 +128,9 @@ def branch_slices(ids: Sequence[int], named: dict[int, int], lo: int = 0) -> lis
 def effective_parent(item_id: int, by_id: dict[int, Item], parent_of: dict[int, int | None]) -> int | None:
     """The nearest ancestor of ``item_id`` that is not a notice (or what lies before the run)."""
     node = parent_of.get(item_id)
-    while node is not None and node in by_id and by_id[node].get("type") == "notice":
+    for _ in by_id:  # at most one step per item: parents out of order cannot make it cycle
+        if node is None or node not in by_id or by_id[node].get("type") != "notice":
+            break
         node = parent_of.get(node)
     return node
 

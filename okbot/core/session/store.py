@@ -53,7 +53,7 @@ from typing import Any, BinaryIO, TypeVar
 from okbot.core import items
 from okbot.core.session import branches
 from okbot.core.session.lines import line_start, lines_backward, lines_forward, size_of
-from okbot.core.session.parse import NEWER, Item, check_line, is_blank, newer
+from okbot.core.session.parse import MAX_ID, NEWER, Item, check_line, is_blank, newer
 from okbot.core.session.quarantine import BadLine, Quarantine, kept, over_long
 from okbot.i18n import plural, translate
 from okbot.llm import keys
@@ -403,6 +403,13 @@ class SessionStore:
             if size > 0 and size != seen and not self._ends_with_newline(size):
                 self._repair_torn(size)
             new_id = self._last_id_locked() + 1
+            if new_id > MAX_ID:  # only an outside edit writes such an id: this chat can take no more
+                raise OkBotError(
+                    translate(
+                        "store", "{path} holds item id {last}, the highest there can be, so nothing more can be added."
+                    ).format(path=self.path, last=f"{new_id - 1:,}"),
+                    hint=translate("store", "export this chat and start a new one"),
+                )
             if self._newer_v:
                 raise OkBotError(
                     translate(
