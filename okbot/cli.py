@@ -1,7 +1,8 @@
 """Headless command line over the same core the app uses.
 
 ``okbot`` with no command starts the desktop app; every subcommand here runs without Qt.
-Exit codes: 0 success, 1 a user-facing error (message on stderr), 2 bad usage.
+Exit codes: 0 success, 1 a user-facing error (message on stderr), 2 bad usage, 70 an unexpected failure
+(a bug: a crash report is written), 130 a turn stopped with Ctrl+C.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any, TextIO
 from okbot import __version__, cli_export, cli_import, cli_mcp, cli_provider, cli_search
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage.errors import OkBotError
+
+EXIT_CRASH = 70  # EX_SOFTWARE: distinct from a user-facing error (1) and from Ctrl+C (130)
 
 # argparse's own words (its usage line, section titles, errors), looked up in OkBot's catalogue: argparse
 # asks gettext for them, and OkBot ships no gettext catalogue
@@ -222,6 +225,20 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             "okbot: " + translate("cli", "cannot access {where}: {why}").format(where=where, why=exc.strerror), file=err
         )
         return 1
+    except Exception as exc:  # noqa: BLE001 - a bug: say so, keep the report (Ctrl+C is no Exception)
+        return _crashed(exc, err)
+
+
+def _crashed(exc: Exception, err: TextIO) -> int:
+    from okbot.logs import write_crash_report
+
+    path = write_crash_report(type(exc), exc, exc.__traceback__)
+    if path is None:
+        text = translate("cli", "okbot: OkBot failed unexpectedly ({error}) and could not write a crash report")
+    else:
+        text = translate("cli", "okbot: OkBot failed unexpectedly ({error}); the crash report is {path}")
+    print(text.format(error=type(exc).__name__, path=path), file=err)
+    return EXIT_CRASH
 
 
 def _workspace() -> Any:

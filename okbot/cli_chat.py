@@ -238,8 +238,9 @@ def _run_turn(
 ) -> dict[str, Any]:
     """Run the turn on a worker thread until it ends or Ctrl+C stops it.
 
-    Returns the outcome: ``result`` (a TurnResult) or ``error`` (an OkBotError), or neither when
-    the stopped turn did not wind down within STOP_WAIT_SECONDS.
+    Returns the outcome: ``result`` (a TurnResult) or ``error`` (an OkBotError, or any other exception:
+    a crash, raised again on the main thread where it gets its crash report), or neither when the
+    stopped turn did not wind down within STOP_WAIT_SECONDS.
     """
     outcome: dict[str, Any] = {}
     finished = threading.Event()
@@ -247,7 +248,7 @@ def _run_turn(
     def work() -> None:
         try:
             outcome["result"] = job(callbacks, cancel)
-        except OkBotError as exc:
+        except Exception as exc:  # noqa: BLE001 - handed to the main thread: it must not pass for a Ctrl+C
             outcome["error"] = exc
         finally:
             finished.set()

@@ -307,7 +307,7 @@ class OpenAIProvider:
         May read the system keyring (``provider.keySource`` = ``keyring``): build it off the GUI thread.
         """
         source = "env" if _env_key_set() else settings.get("provider.keySource")
-        key = resolve_api_key(source)
+        key = resolve_api_key(source, strict=True)
         base_url = settings.get("provider.baseUrl")
         options: dict[str, Any] = {}
         for name, setting_key in (("timeout", "provider.timeout"), ("max_retries", "provider.maxRetries")):
