@@ -165,9 +165,10 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
             merged = {**old.context_windows, **windows}
             config = ProviderConfig(name, config.base_url, source, config.key_env, old.models, merged)
     if args.key_stdin:
+        from okbot.llm.keys import MAX_KEY_CHARS
         from okbot.llm.keystore import KeyStore
 
-        key = sys.stdin.readline().strip()
+        key = sys.stdin.readline(MAX_KEY_CHARS + 1).strip()  # one past the bound: save() refuses it, in words
         if not key:
             raise OkBotError(translate("cli_provider", "no key on stdin; nothing was changed"))
         where = KeyStore().save(key, name)

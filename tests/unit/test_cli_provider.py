@@ -117,3 +117,58 @@ def test_models_are_listed_cached_and_chat_reaches_the_assistants_provider(okbot
         assert not default.chat_requests()
         proc = okbot("set-model", "Bob", "work/m3")
         assert "did not list 'm3'" in proc.stderr
+
+
+MEASURED = """
+import resource, subprocess, sys
+proc = subprocess.Popen([sys.executable, "-m", "okbot", *sys.argv[1:]], stdin=sys.stdin, stdout=sys.stderr)
+proc.wait()
+print(proc.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)  # KiB on Linux
+"""
+
+
+def _cap_memory() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (3 * 1024**3, 3 * 1024**3))  # a runaway read stops here
+
+
+def add_with_key_on_stdin(home: Path, name: str, megabytes: int) -> tuple[int, int, str]:
+    """``okbot provider add NAME --key-stdin`` fed ``megabytes`` MiB of key (no newline), streamed;
+    (exit code, the child's peak RSS in KiB, stderr)."""
+    env = {**os.environ, "OKBOT_HOME": str(home), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    argv = ["provider", "add", name, "--base-url", "https://big.example/v1", "--key-stdin"]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", MEASURED, *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        preexec_fn=_cap_memory,
+    )
+    chunk = b"k" * (1024 * 1024)
+    try:
+        proc.stdin.write(b"sk-")
+        for _ in range(megabytes):
+            proc.stdin.write(chunk)
+        proc.stdin.close()
+    except BrokenPipeError:  # it stopped reading: what a bounded reader does
+        pass
+    out, err = proc.stdout.read(), proc.stderr.read()
+    proc.wait(timeout=120)
+    code, peak = out.decode().split()
+    return int(code), int(peak), err.decode()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="peak RSS of a child in KiB")
+def test_100_mb_on_key_stdin_is_refused_without_reading_it_all(okbot_home):
+    code, small_peak, _ = add_with_key_on_stdin(okbot_home, "small", 0)
+    assert code == 0
+    code, peak, err = add_with_key_on_stdin(okbot_home, "huge", 100)
+    assert code == 1
+    assert "The API key for provider huge was not saved" in err and "longer than 8192 characters" in err
+    assert "kkkk" not in err
+    assert peak - small_peak < 32 * 1024, f"peak RSS grew by {(peak - small_peak) // 1024} MiB"
+    assert "huge" not in (okbot_home / "keys.json").read_text(encoding="utf-8")
+    assert [p.name for p in Settings.load().providers()] == ["default", "small"]
