@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from okbot.config.providers import ProviderConfig
 from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
 from tests.helpers.fake_openai import FakeOpenAIServer
@@ -172,3 +173,59 @@ def test_100_mb_on_key_stdin_is_refused_without_reading_it_all(okbot_home):
     assert peak - small_peak < 32 * 1024, f"peak RSS grew by {(peak - small_peak) // 1024} MiB"
     assert "huge" not in (okbot_home / "keys.json").read_text(encoding="utf-8")
     assert [p.name for p in Settings.load().providers()] == ["default", "small"]
+
+
+URL_TOKEN = "tok-9f8e7d6c5b4a3210"
+
+
+@pytest.mark.parametrize(
+    "url", [f"http://{URL_TOKEN}@llm.example.com/v1", f"https://{URL_TOKEN}:x@llm.example.com/v1"], ids=["user", "pair"]
+)
+def test_provider_add_refuses_a_key_in_the_base_url_and_points_to_key_stdin(okbot, okbot_home, url):
+    proc = okbot("provider", "add", "tok", "--base-url", url)
+    assert proc.returncode == 1
+    assert "--key-stdin" in proc.stderr and "https://[redacted]@llm.example.com/v1" in proc.stderr.replace(
+        "http:", "https:"
+    )
+    assert URL_TOKEN not in proc.stdout + proc.stderr
+    assert [p.name for p in Settings.load().providers()] == ["default"]
+    assert not (okbot_home / "settings.json").exists()
+
+
+def test_a_base_url_holding_a_token_is_never_printed(okbot, okbot_home, monkeypatch):
+    settings = Settings.load()  # written before this OkBot refused it (or by hand)
+    settings.add_provider(ProviderConfig("old", f"https://{URL_TOKEN}@old.example/v1"))
+    settings.add_provider(ProviderConfig("pair", f"https://{URL_TOKEN}:x-oauth@pair.example/v1"))
+    text = okbot("provider", "list").stdout
+    assert "old  https://[redacted]@old.example/v1" in text and "pair  https://[redacted]@pair.example/v1" in text
+    rows = json.loads(okbot("provider", "list", "--json").stdout)
+    assert [r["baseUrl"] for r in rows[1:]] == [
+        "https://[redacted]@old.example/v1",
+        "https://[redacted]@pair.example/v1",
+    ]
+    assert URL_TOKEN not in json.dumps(rows)
+    okbot("config", "set", "provider.baseUrl", f"http://{URL_TOKEN}@127.0.0.1:9/v1")
+    proc = okbot("config", "get", "provider.baseUrl")
+    assert proc.stdout.strip() == "http://[redacted]@127.0.0.1:9/v1"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        (f"https://{URL_TOKEN}@host/v1", "https://[redacted]@host/v1"),
+        (f"https://{URL_TOKEN}:x-oauth-basic@host/v1", "https://[redacted]@host/v1"),
+        ("https://user:pass@host:8443/v1", "https://[redacted]@host:8443/v1"),
+        (f"http://{URL_TOKEN}@[::1/v1", "http://[redacted]@[::1/v1"),  # not parseable, still hidden
+    ],
+)
+def test_every_userinfo_is_hidden_wherever_a_url_is_shown(url, shown):
+    from okbot.config.schema import redact_url
+    from okbot.llm.openai_backend import OpenAIProvider
+
+    assert redact_url(url) == shown
+    if "[::1" not in url:  # the provider's own name for its server, used in its log lines
+        provider = OpenAIProvider(url, None)
+        try:
+            assert URL_TOKEN not in repr(provider) and "pass" not in repr(provider)
+        finally:
+            provider.close()
