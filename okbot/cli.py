@@ -45,6 +45,15 @@ ARGPARSE_WORDS = (
 )
 
 
+def write_what_the_terminal_shows() -> None:
+    """Have stdout and stderr replace what their encoding cannot hold (Chinese on an ASCII or Latin-1
+    terminal, ``PYTHONIOENCODING=ascii``) instead of failing the command with UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)  # None without a console; a test's StringIO
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+
+
 def _argparse_gettext(text: str) -> str:
     return translate("argparse", text)
 
