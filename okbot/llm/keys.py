@@ -29,6 +29,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from okbot.i18n import translate
+from okbot.storage.errors import OkBotError
 
 log = logging.getLogger("okbot.llm")
 
@@ -63,6 +64,16 @@ def key_fault(key: str) -> str | None:
     if " " in key:
         return translate("keys", "it holds a space")
     return None
+
+
+def sendable(key: str | None, *, provider: str, where: str) -> str | None:
+    """``key`` (None stays None) when an HTTP header can carry it, else an :class:`OkBotError` naming the
+    provider and ``where`` the key came from, never the key."""
+    fault = None if key is None else key_fault(key)
+    if fault is None:
+        return key
+    text = translate("keys", "The API key for provider {provider} in {where} cannot be sent to a server: {fault}.")
+    raise OkBotError(text.format(provider=provider, where=where, fault=fault))
 
 
 def redact(text: str, *secrets: str | None) -> str:
@@ -208,6 +219,11 @@ def env_key(var: str) -> str | None:
     return value or None
 
 
+def env_source() -> str:
+    """The variable :func:`env_api_key` reads its key from (both names when neither is set)."""
+    return next((var for var in ENV_VARS if env_key(var)), " / ".join(ENV_VARS))
+
+
 def env_api_key() -> str | None:
     """The key from ``OKBOT_API_KEY`` or ``OPENAI_API_KEY`` (first non-empty), else None."""
     for var in ENV_VARS:
@@ -223,8 +239,8 @@ def resolve_api_key(key_source: str, *, strict: bool = False) -> str | None:
     ``keyring`` means "the key OkBot saved": the system keyring, or the 0600 key file where there is
     no keyring (:mod:`okbot.llm.keystore`), then the environment. With ``strict`` (a request is about
     to be sent) a saved key that cannot be used and no key in the environment raise its
-    :class:`~okbot.llm.keystore.KeyStoreError`, which says why, rather than give None. May block on
-    the keyring.
+    :class:`~okbot.llm.keystore.KeyStoreError`, which says why, rather than give None, and a key from
+    the environment no HTTP header can carry raises too (:func:`sendable`). May block on the keyring.
     """
     if key_source == "none":
         return None
@@ -235,6 +251,8 @@ def resolve_api_key(key_source: str, *, strict: bool = False) -> str | None:
     else:
         raise ValueError(f"unknown key source {key_source!r}")
     remember_secret(found)  # from now on it is redacted from logs and crash reports
+    if strict and key_source == "env":
+        sendable(found, provider="default", where=env_source())
     return found
 
 
@@ -245,9 +263,13 @@ def saved_or_env_key(provider: str | None, *, env_var: str = "", strict: bool = 
 
     store = KeyStore()
     saved = store.get(provider or DEFAULT_PROVIDER)
-    found = saved.key if saved else (env_key(env_var) if env_var else env_api_key())
+    if saved:
+        return saved.key
+    found = env_key(env_var) if env_var else env_api_key()
     if found is None and strict and store.problem:
         raise KeyStoreError(store.problem)
+    if strict:  # a saved key is sendable (get() gives no other): this one came from the environment
+        sendable(found, provider=provider or DEFAULT_PROVIDER, where=env_var or env_source())
     return found
 
 

@@ -17,7 +17,16 @@ from typing import Any
 from okbot.config.providers import DEFAULT_PROVIDER, ProviderConfig, resolve_model
 from okbot.config.schema import SettingError
 from okbot.llm.events import Event
-from okbot.llm.keys import env_api_key, env_key, key_needed, remember_secret, resolve_api_key, saved_or_env_key
+from okbot.llm.keys import (
+    env_api_key,
+    env_key,
+    env_source,
+    key_needed,
+    remember_secret,
+    resolve_api_key,
+    saved_or_env_key,
+    sendable,
+)
 from okbot.llm.provider import CancelToken, ChatRequest
 
 Factory = Callable[[Any, ProviderConfig], Any]
@@ -33,6 +42,7 @@ def provider_key(config: ProviderConfig) -> str | None:
         found = saved_or_env_key(config.name, env_var=config.key_env, strict=True)
     else:
         found = env_key(config.key_env) if config.key_env else env_api_key()
+        sendable(found, provider=config.name, where=config.key_env or env_source())
     remember_secret(found)
     return found
 

@@ -106,3 +106,21 @@ def test_an_unexpected_failure_is_a_crash_with_a_report_and_its_own_exit_code(ok
     assert "Traceback" not in proc.stderr
     text = report.read_text(encoding="utf-8")
     assert "RecursionError: maximum recursion depth exceeded" in text and "in crash" in text
+
+
+@pytest.mark.parametrize(
+    "key", ["sk-abcdef\u00e9ghij", "sk-abcdef\r\nghij", "sk-abc\x01ghij"], ids=["latin-1", "crlf", "ctrl"]
+)
+def test_a_key_in_the_environment_no_header_can_carry_is_named_not_sent(okbot_home, server, key, monkeypatch):
+    assert okbot(okbot_home, "config", "set", "provider.baseUrl", server.base_url).returncode == 0
+    proc = okbot(okbot_home, "provider", "add", "work", "--base-url", server.base_url, "--key-env", "WORK_KEY")
+    assert proc.returncode == 0, proc.stderr
+    assert okbot(okbot_home, "new", "assistant", "Bob", "--model", "work/m1").returncode == 0
+    monkeypatch.setenv("OKBOT_API_KEY", key)
+    monkeypatch.setenv("WORK_KEY", key)
+    for target, provider, var in (("OkBot", "default", "OKBOT_API_KEY"), ("Bob", "work", "WORK_KEY")):
+        proc = okbot(okbot_home, "chat", target, "-m", "hello")
+        assert proc.returncode == 1, proc.stderr
+        assert f"The API key for provider {provider} in {var}" in proc.stderr and "cannot be sent" in proc.stderr
+        assert "ghij" not in proc.stderr + proc.stdout
+    assert not server.chat_requests()
