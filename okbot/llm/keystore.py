@@ -1,15 +1,19 @@
 """Saved API keys: the system keyring when it works, else a file in the data dir only the user can read.
 
-Keys are addressed by provider name; today's single provider is :data:`DEFAULT_PROVIDER`.
+Keys are addressed by provider name (:data:`DEFAULT_PROVIDER` for the default one). An API key must be
+able to travel in an HTTP header (:func:`okbot.llm.keys.key_fault`): one that cannot is refused when
+saved and not used when found. Other secrets are kept under a namespaced name (``mcp:<server>``, which no
+provider name can be) and are opaque here.
 
 * **Keyring** (first, whenever ``keyring`` has a real backend): service ``okbot``, user ``api-key``
   for the default provider and ``api-key:<name>`` for another.
 * **Key file** (only when there is no usable keyring, and the UI says so before saving):
   ``keys.json`` in the data dir, ``{"version": 1, "keys": {"<provider>": "<key>"}}``, mode 0600
   from the moment it exists (written through a temp file created with ``O_EXCL`` and mode 0600,
-  then renamed over the old one). It is not encrypted: it is as safe as the user's account. A key
-  file that other users could read is not used (:attr:`KeyStore.problem` says why and how to fix it);
-  saving a key again rewrites it with mode 0600.
+  then renamed over the old one). It is read only when it is a regular file (never through a symlink,
+  never waiting on a FIFO), of at most 1 MiB, two levels deep. It is not encrypted: it is as safe as
+  the user's account. A key file that other users could read is not used (:attr:`KeyStore.problem`
+  says why and how to fix it); saving a key again rewrites it with mode 0600.
 
 Every key read or saved is registered for redaction (:func:`okbot.llm.keys.remember_secret`), so it
 never reaches a log line or a crash report. Every method may block (a keyring unlock prompt, D-Bus):
@@ -97,6 +101,12 @@ def system_keyring() -> Any | None:
     return keyring
 
 
+def _api_key_fault(value: str, name: str) -> str | None:
+    """:func:`~okbot.llm.keys.key_fault` for a provider's API key; None for the other secrets kept here,
+    under a namespaced name (``mcp:<server>``, a JSON object), which no provider name can be."""
+    return None if ":" in name else key_fault(value)
+
+
 class KeyStore:
     """Save and find API keys by provider name: the system keyring first, else the 0600 key file.
 
@@ -142,7 +152,7 @@ class KeyStore:
 
     def _found(self, key: str, provider: str, where: str) -> SavedKey | None:
         remember_secret(key)
-        fault = key_fault(key)
+        fault = _api_key_fault(key, provider)
         if fault is None:
             return SavedKey(key, where)
         text = translate(
@@ -168,7 +178,7 @@ class KeyStore:
             raise KeyStoreError(translate("keystore", "There is no key to save."))
         remember_secret(key)
         module = system_keyring()
-        fault = key_fault(key)
+        fault = _api_key_fault(key, provider)
         if fault is not None:
             text = translate("keystore", "The API key for provider {provider} was not saved in {where}: {fault}.")
             where = self._place(FILE if module is None else KEYRING)

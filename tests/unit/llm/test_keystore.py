@@ -272,3 +272,9 @@ def test_a_key_no_http_header_can_carry_is_refused_by_the_keyring_path_too() -> 
         assert backend.saved == {}
         backend.saved[("okbot", "api-key")] = UNSENDABLE["latin-1"]
         assert store.get() is None and "system keyring" in store.problem and "default" in store.problem
+
+
+def test_other_secrets_under_a_namespaced_name_are_kept_as_they_are() -> None:
+    value = json.dumps({"env": {}, "headers": {"Authorization": "Bearer tok en\u00e9"}})
+    assert KeyStore().save(value, "mcp:gh") == FILE
+    assert KeyStore().get("mcp:gh") == SavedKey(value, FILE)
