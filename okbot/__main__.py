@@ -26,6 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     # first of all: every help text, message and error below is in the user's language
     i18n.set_language(i18n.resolve(language_setting()))
     from okbot import cli
+
+    cli.write_what_the_terminal_shows()  # before anything is printed
     from okbot.config.providers import key_env_names
     from okbot.llm.keys import take_from_environment
     from okbot.logs import setup_logging

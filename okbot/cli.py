@@ -1,7 +1,8 @@
 """Headless command line over the same core the app uses.
 
 ``okbot`` with no command starts the desktop app; every subcommand here runs without Qt.
-Exit codes: 0 success, 1 a user-facing error (message on stderr), 2 bad usage.
+Exit codes: 0 success, 1 a user-facing error (message on stderr), 2 bad usage, 70 an unexpected failure
+(a bug: a crash report is written), 130 a turn stopped with Ctrl+C.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from typing import Any, TextIO
 from okbot import __version__, cli_export, cli_import, cli_mcp, cli_provider, cli_search
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage.errors import OkBotError
+
+EXIT_CRASH = 70  # EX_SOFTWARE: distinct from a user-facing error (1) and from Ctrl+C (130)
 
 # argparse's own words (its usage line, section titles, errors), looked up in OkBot's catalogue: argparse
 # asks gettext for them, and OkBot ships no gettext catalogue
@@ -42,6 +45,15 @@ ARGPARSE_WORDS = (
     QT_TRANSLATE_NOOP("argparse", "invalid choice: %(value)r (choose from %(choices)s)"),
     QT_TRANSLATE_NOOP("argparse", "can't open '%(filename)s': %(error)s"),
 )
+
+
+def write_what_the_terminal_shows() -> None:
+    """Have stdout and stderr replace what their encoding cannot hold (Chinese on an ASCII or Latin-1
+    terminal, ``PYTHONIOENCODING=ascii``) instead of failing the command with UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)  # None without a console; a test's StringIO
+        if reconfigure is not None:
+            reconfigure(errors="replace")
 
 
 def _argparse_gettext(text: str) -> str:
@@ -225,6 +237,20 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             "okbot: " + translate("cli", "cannot access {where}: {why}").format(where=where, why=exc.strerror), file=err
         )
         return 1
+    except Exception as exc:  # noqa: BLE001 - a bug: say so, keep the report (Ctrl+C is no Exception)
+        return _crashed(exc, err)
+
+
+def _crashed(exc: Exception, err: TextIO) -> int:
+    from okbot.logs import write_crash_report
+
+    path = write_crash_report(type(exc), exc, exc.__traceback__)
+    if path is None:
+        text = translate("cli", "okbot: OkBot failed unexpectedly ({error}) and could not write a crash report")
+    else:
+        text = translate("cli", "okbot: OkBot failed unexpectedly ({error}); the crash report is {path}")
+    print(text.format(error=type(exc).__name__, path=path), file=err)
+    return EXIT_CRASH
 
 
 @contextmanager

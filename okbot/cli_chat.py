@@ -242,9 +242,9 @@ def _run_turn(
 ) -> dict[str, Any]:
     """Run the turn on a worker thread until it ends or Ctrl+C stops it.
 
-    Returns the outcome: ``result`` (a TurnResult) or ``error`` (what the turn raised: an OkBotError,
-    or a bug, raised again on the main thread as a crash), or neither when the stopped turn did not wind
-    down within STOP_WAIT_SECONDS.
+    Returns the outcome: ``result`` (a TurnResult) or ``error`` (an OkBotError, or any other exception:
+    a crash, raised again on the main thread where it gets its crash report), or neither when the
+    stopped turn did not wind down within STOP_WAIT_SECONDS.
     """
     outcome: dict[str, Any] = {}
     finished = threading.Event()
@@ -252,7 +252,7 @@ def _run_turn(
     def work() -> None:
         try:
             outcome["result"] = job(callbacks, cancel)
-        except Exception as exc:  # not lost on this thread: _wrap_up raises it again
+        except Exception as exc:  # noqa: BLE001 - handed to the main thread: it must not pass for a Ctrl+C
             outcome["error"] = exc
         finally:
             finished.set()

@@ -15,6 +15,7 @@ from okbot.config.providers import (
     DEFAULT_PROVIDER,
     KEY_SOURCES,
     ProviderConfig,
+    check_base_url,
     check_name,
     parse_windows,
     split_ref,
@@ -155,7 +156,7 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
             translate("cli_provider", "the default provider's windows are set per model"),
             hint="`okbot config set model.contextWindow N`",
         )
-    config = ProviderConfig(name, args.base_url.strip(), source, args.key_env.strip(), context_windows=windows)
+    config = ProviderConfig(name, check_base_url(args.base_url), source, args.key_env.strip(), context_windows=windows)
     if name != DEFAULT_PROVIDER:
         try:
             old = settings.provider(name)
@@ -165,9 +166,10 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
             merged = {**old.context_windows, **windows}
             config = ProviderConfig(name, config.base_url, source, config.key_env, old.models, merged)
     if args.key_stdin:
+        from okbot.llm.keys import MAX_KEY_CHARS
         from okbot.llm.keystore import KeyStore
 
-        key = sys.stdin.readline().strip()
+        key = sys.stdin.readline(MAX_KEY_CHARS + 1).strip()  # one past the bound: save() refuses it, in words
         if not key:
             raise OkBotError(translate("cli_provider", "no key on stdin; nothing was changed"))
         where = KeyStore().save(key, name)

@@ -12,8 +12,11 @@ and translated once, wherever it is shown:
   then ``translate("Context", value)`` where it is shown.
 
 Texts carry named ``{placeholders}`` filled by ``str.format`` after the lookup (never an f-string
-inside the call: the lookup would miss). English is the source language; a missing catalogue or
-message falls back to the English text. Text the model reads (prompts, labels in the context) is
+inside the call: the lookup would miss); argparse fills ``%(name)s`` in its own words and in every help
+text. English is the source language; a missing catalogue or message falls back to the English text,
+and so does a translation whose placeholders are not the English text's (:func:`fits`): every text
+:func:`translate` and :func:`plural` give is formatted the way its English is, so a catalogue with a
+renamed ``{placeholder}`` cannot make a command fail. Text the model reads (prompts, labels in the context) is
 never translated here: the model is asked to answer in the user's language instead.
 """
 
@@ -22,6 +25,8 @@ from __future__ import annotations
 import locale
 import logging
 import os
+import re
+import string
 import struct
 import threading
 from collections.abc import Iterable, Sequence
@@ -46,6 +51,9 @@ _TAG_SOURCE_TEXT, _TAG_CONTEXT, _TAG_COMMENT, _TAG_OBSOLETE2 = 6, 7, 8, 9
 _SIZED_TAGS = frozenset(
     {_TAG_TRANSLATION, _TAG_SOURCE_TEXT16, _TAG_CONTEXT16, _TAG_SOURCE_TEXT, _TAG_CONTEXT, _TAG_COMMENT, _TAG_OBSOLETE2}
 )
+
+# argparse's %-placeholders ("%(prog)s", "%s", "%r", "%%"); a lone "%" ("50%", "%Y") is text to it
+_PERCENT = re.compile(r"%(?:\([^)]*\))?[sdr%]")
 
 _lock = threading.Lock()
 _language = SOURCE_LANGUAGE
@@ -153,6 +161,25 @@ def environment_languages() -> list[str]:
     return [n for n in names if n not in ("C", "POSIX") and not n.startswith("C.")]
 
 
+def placeholders(text: str) -> tuple[frozenset[tuple[str, str, str | None]], tuple[str, ...]] | None:
+    """The ``str.format`` fields of ``text`` (name, format spec, conversion) and its ``%`` specifiers
+    in order; None when ``text`` is no valid ``str.format`` template."""
+    try:
+        fields = frozenset(
+            (name, spec or "", conversion)
+            for _, name, spec, conversion in string.Formatter().parse(text)
+            if name is not None
+        )
+    except ValueError:  # a lone "{" or "}"
+        return None
+    return fields, tuple(_PERCENT.findall(text))
+
+
+def fits(source: str, translation: str) -> bool:
+    """Whether ``translation`` can be formatted wherever ``source`` is: the same placeholders."""
+    return placeholders(translation) == placeholders(source)
+
+
 def read_catalogue(data: bytes) -> dict[tuple[str, str], str]:
     """``(context, source text) → translation`` for every message of a ``.qm`` file.
 
@@ -185,8 +212,10 @@ def _messages(block: bytes) -> Iterable[tuple[tuple[str, str], str]]:
         tag = block[pos]
         pos += 1
         if tag == _TAG_END:
-            if source and translations:
+            if source and translations and fits(source, translations[0]):
                 yield (context, source), translations[0]
+            elif source and translations:
+                log.warning("the translation of %r (%s) does not keep its placeholders; using English", source, context)
             context, source, translations = "", "", []
             continue
         if tag == _TAG_OBSOLETE1:

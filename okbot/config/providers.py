@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from okbot.config.schema import SettingError
+from okbot.config.schema import SettingError, redact_url
 from okbot.i18n import translate
 
 DEFAULT_PROVIDER = "default"  # the same name okbot.llm.keystore files the default key under
@@ -78,6 +78,28 @@ def check_name(name: str) -> str:
             ).format(name=repr(name))
         )
     return name
+
+
+def check_base_url(url: str) -> str:
+    """``url`` stripped if a provider may be added with it, else :class:`SettingError`.
+
+    A user name or password in it is refused: settings.json is no place for a secret (it is not private
+    and it goes into backups), and a token is often given as the user name. The key goes where keys go.
+    """
+    url = url.strip()
+    try:
+        netloc = urlsplit(url).netloc
+    except ValueError:  # not a URL at all: the check of the whole entry says so
+        return url
+    if "@" in netloc:
+        raise SettingError(
+            translate(
+                "providers",
+                "the base URL {url} holds a user name or password; OkBot keeps no secret in settings.json",
+            ).format(url=redact_url(url)),
+            hint=translate("providers", "give the URL without it and the key with --key-stdin (or --key-env VAR)"),
+        )
+    return url
 
 
 def provider_from_json(entry: Any) -> ProviderConfig:

@@ -71,20 +71,21 @@ def _redact_params(text: str) -> str:
 
 
 def redact_url(value: Any) -> Any:
-    """``value`` with a password in its userinfo and credential-like query values redacted.
+    """``value`` with its userinfo and credential-like query values redacted: the one way a URL is shown.
 
-    ``https://user:pw@host/v1?api_key=k`` prints as ``https://user:[redacted]@host/v1?api_key=[redacted]``;
-    a URL with nothing to hide, and anything that is not text, comes back unchanged.
+    ``https://user:pw@host/v1?api_key=k`` prints as ``https://[redacted]@host/v1?api_key=[redacted]``. The
+    user name goes too: a token is often passed as the user name (``https://TOKEN@host``,
+    ``https://TOKEN:x-oauth-basic@host``). A URL with nothing to hide, and anything that is not text,
+    comes back unchanged.
     """
     if not isinstance(value, str):
         return value
     try:
         parts = urlsplit(value)
-    except ValueError:  # not parseable as a URL: still hide whatever sits between "//user:" and "@"
-        return re.sub(r"(//[^/?#@:]*:)[^/?#]*@", rf"\1{REDACTED}@", value)
-    userinfo, at, host = parts.netloc.rpartition("@")
-    user, colon, _ = userinfo.partition(":")
-    netloc = f"{user}:{REDACTED}@{host}" if at and colon else parts.netloc
+    except ValueError:  # not parseable as a URL: still hide whatever sits between "//" and "@"
+        return re.sub(r"//[^/?#@]*@", f"//{REDACTED}@", value)
+    _, at, host = parts.netloc.rpartition("@")
+    netloc = f"{REDACTED}@{host}" if at else parts.netloc
     hidden = parts._replace(netloc=netloc, query=_redact_params(parts.query), fragment=_redact_params(parts.fragment))
     return value if hidden == parts else urlunsplit(hidden)
 

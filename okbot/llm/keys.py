@@ -28,6 +28,9 @@ import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from okbot.i18n import translate
+from okbot.storage.errors import OkBotError
+
 log = logging.getLogger("okbot.llm")
 
 ENV_VARS = ("OKBOT_API_KEY", "OPENAI_API_KEY")
@@ -38,6 +41,39 @@ _CREDENTIAL_PATTERNS = (
     re.compile(r"(?i)(bearer\s+)[^\s\"',;]+"),
     re.compile(r"\bsk-[A-Za-z0-9_\-]{8,}"),
 )
+
+
+# A key travels as "Authorization: Bearer <key>"; servers commonly cap a header line at 8 KiB (nginx).
+MAX_KEY_CHARS = 8192
+
+
+def key_fault(key: str) -> str | None:
+    """Why ``key`` cannot travel in an HTTP header, in words that never quote it; None when it can.
+
+    A key is visible ASCII: a line break would end the header (or add one), a control character or a
+    space breaks it, and the HTTP client refuses anything beyond ASCII.
+    """
+    if len(key) > MAX_KEY_CHARS:
+        return translate("keys", "it is longer than {n} characters").format(n=MAX_KEY_CHARS)
+    if "\r" in key or "\n" in key:
+        return translate("keys", "it holds a line break")
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in key):
+        return translate("keys", "it holds a control character")
+    if not key.isascii():
+        return translate("keys", "it holds a character outside ASCII")
+    if " " in key:
+        return translate("keys", "it holds a space")
+    return None
+
+
+def sendable(key: str | None, *, provider: str, where: str) -> str | None:
+    """``key`` (None stays None) when an HTTP header can carry it, else an :class:`OkBotError` naming the
+    provider and ``where`` the key came from, never the key."""
+    fault = None if key is None else key_fault(key)
+    if fault is None:
+        return key
+    text = translate("keys", "The API key for provider {provider} in {where} cannot be sent to a server: {fault}.")
+    raise OkBotError(text.format(provider=provider, where=where, fault=fault))
 
 
 def redact(text: str, *secrets: str | None) -> str:
@@ -183,6 +219,11 @@ def env_key(var: str) -> str | None:
     return value or None
 
 
+def env_source() -> str:
+    """The variable :func:`env_api_key` reads its key from (both names when neither is set)."""
+    return next((var for var in ENV_VARS if env_key(var)), " / ".join(ENV_VARS))
+
+
 def env_api_key() -> str | None:
     """The key from ``OKBOT_API_KEY`` or ``OPENAI_API_KEY`` (first non-empty), else None."""
     for var in ENV_VARS:
@@ -192,24 +233,43 @@ def env_api_key() -> str | None:
     return None
 
 
-def resolve_api_key(key_source: str) -> str | None:
+def resolve_api_key(key_source: str, *, strict: bool = False) -> str | None:
     """The API key for ``key_source`` (``env``, ``keyring`` or ``none``), or None when there is none.
 
     ``keyring`` means "the key OkBot saved": the system keyring, or the 0600 key file where there is
-    no keyring (:mod:`okbot.llm.keystore`), then the environment. May block on the keyring.
+    no keyring (:mod:`okbot.llm.keystore`), then the environment. With ``strict`` (a request is about
+    to be sent) a saved key that cannot be used and no key in the environment raise its
+    :class:`~okbot.llm.keystore.KeyStoreError`, which says why, rather than give None, and a key from
+    the environment no HTTP header can carry raises too (:func:`sendable`). May block on the keyring.
     """
     if key_source == "none":
         return None
     if key_source == "keyring":
-        from okbot.llm.keystore import KeyStore  # it imports this module
-
-        saved = KeyStore().get()
-        found = saved.key if saved else env_api_key()
+        found = saved_or_env_key(None, strict=strict)
     elif key_source == "env":
         found = env_api_key()
     else:
         raise ValueError(f"unknown key source {key_source!r}")
     remember_secret(found)  # from now on it is redacted from logs and crash reports
+    if strict and key_source == "env":
+        sendable(found, provider="default", where=env_source())
+    return found
+
+
+def saved_or_env_key(provider: str | None, *, env_var: str = "", strict: bool = False) -> str | None:
+    """The key saved for ``provider`` (None: the default one), else the one in ``env_var`` (empty:
+    ``OKBOT_API_KEY`` / ``OPENAI_API_KEY``); ``strict`` as for :func:`resolve_api_key`."""
+    from okbot.llm.keystore import DEFAULT_PROVIDER, KeyStore, KeyStoreError  # it imports this module
+
+    store = KeyStore()
+    saved = store.get(provider or DEFAULT_PROVIDER)
+    if saved:
+        return saved.key
+    found = env_key(env_var) if env_var else env_api_key()
+    if found is None and strict and store.problem:
+        raise KeyStoreError(store.problem)
+    if strict:  # a saved key is sendable (get() gives no other): this one came from the environment
+        sendable(found, provider=provider or DEFAULT_PROVIDER, where=env_var or env_source())
     return found
 
 

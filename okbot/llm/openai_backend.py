@@ -31,11 +31,11 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import openai
 
-from okbot.config.schema import SettingError
+from okbot.config.schema import SettingError, redact_url
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.llm.errors import (
     MalformedReply,
@@ -307,7 +307,7 @@ class OpenAIProvider:
         May read the system keyring (``provider.keySource`` = ``keyring``): build it off the GUI thread.
         """
         source = "env" if _env_key_set() else settings.get("provider.keySource")
-        key = resolve_api_key(source)
+        key = resolve_api_key(source, strict=True)
         base_url = settings.get("provider.baseUrl")
         options: dict[str, Any] = {}
         for name, setting_key in (("timeout", "provider.timeout"), ("max_retries", "provider.maxRetries")):
@@ -764,10 +764,7 @@ class OpenAIProvider:
 
 def _without_credentials(url: str, key: str | None) -> str:
     """``url`` fit for logs: no user:password part, no key."""
-    parts = urlsplit(url)
-    if parts.username or parts.password:
-        parts = parts._replace(netloc=parts.hostname + (f":{parts.port}" if parts.port else ""))
-    return redact(urlunsplit(parts), key)
+    return redact(redact_url(url), key)
 
 
 def _env_key_set() -> bool:

@@ -17,7 +17,16 @@ from typing import Any
 from okbot.config.providers import DEFAULT_PROVIDER, ProviderConfig, resolve_model
 from okbot.config.schema import SettingError
 from okbot.llm.events import Event
-from okbot.llm.keys import env_api_key, env_key, key_needed, remember_secret, resolve_api_key
+from okbot.llm.keys import (
+    env_api_key,
+    env_key,
+    env_source,
+    key_needed,
+    remember_secret,
+    resolve_api_key,
+    saved_or_env_key,
+    sendable,
+)
 from okbot.llm.provider import CancelToken, ChatRequest
 
 Factory = Callable[[Any, ProviderConfig], Any]
@@ -28,15 +37,12 @@ def provider_key(config: ProviderConfig) -> str | None:
     if config.key_source == "none":
         return None
     if config.name == DEFAULT_PROVIDER and not config.key_env:
-        return resolve_api_key(config.key_source)
-    found = None
-    if config.key_source == "keyring":
-        from okbot.llm.keystore import KeyStore
-
-        saved = KeyStore().get(config.name)
-        found = saved.key if saved else None
-    if found is None:
+        return resolve_api_key(config.key_source, strict=True)
+    if config.key_source == "keyring":  # a saved key that cannot be used is an error saying why
+        found = saved_or_env_key(config.name, env_var=config.key_env, strict=True)
+    else:
         found = env_key(config.key_env) if config.key_env else env_api_key()
+        sendable(found, provider=config.name, where=config.key_env or env_source())
     remember_secret(found)
     return found
 

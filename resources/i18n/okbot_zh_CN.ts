@@ -3438,6 +3438,14 @@ settings when set). Run `okbot` with no command to open the desktop app.</source
         <translation>无法访问 {where}：{why}</translation>
     </message>
     <message>
+        <source>okbot: OkBot failed unexpectedly ({error}) and could not write a crash report</source>
+        <translation>okbot: OkBot 意外出错（{error}），且无法写入崩溃报告</translation>
+    </message>
+    <message>
+        <source>okbot: OkBot failed unexpectedly ({error}); the crash report is {path}</source>
+        <translation>okbot: OkBot 意外出错（{error}）；崩溃报告位于 {path}</translation>
+    </message>
+    <message>
         <source>a backup is being restored into {path}</source>
         <translation>正在向 {path} 恢复备份</translation>
     </message>
@@ -4823,6 +4831,33 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     </message>
 </context>
 <context>
+    <name>keys</name>
+    <message>
+        <source>it is longer than {n} characters</source>
+        <translation>它超过了 {n} 个字符</translation>
+    </message>
+    <message>
+        <source>it holds a line break</source>
+        <translation>它含有换行符</translation>
+    </message>
+    <message>
+        <source>it holds a control character</source>
+        <translation>它含有控制字符</translation>
+    </message>
+    <message>
+        <source>it holds a character outside ASCII</source>
+        <translation>它含有 ASCII 以外的字符</translation>
+    </message>
+    <message>
+        <source>it holds a space</source>
+        <translation>它含有空格</translation>
+    </message>
+    <message>
+        <source>The API key for provider {provider} in {where} cannot be sent to a server: {fault}.</source>
+        <translation>{where} 中提供方 {provider} 的 API 密钥无法发送给服务器：{fault}。</translation>
+    </message>
+</context>
+<context>
     <name>keystore</name>
     <message>
         <source>There is no key to save.</source>
@@ -4845,8 +4880,28 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>OkBot 的密钥文件 {path} 已损坏，请重新保存密钥。</translation>
     </message>
     <message>
+        <source>The API key saved for provider {provider} in {where} cannot be used: {fault}. Save it again.</source>
+        <translation>{where} 中为提供方 {provider} 保存的 API 密钥无法使用：{fault}。请重新保存。</translation>
+    </message>
+    <message>
+        <source>the system keyring</source>
+        <translation>系统密钥环</translation>
+    </message>
+    <message>
+        <source>The API key for provider {provider} was not saved in {where}: {fault}.</source>
+        <translation>提供方 {provider} 的 API 密钥未保存到 {where}：{fault}。</translation>
+    </message>
+    <message>
         <source>The key file {path} was written by a newer OkBot; this one leaves it alone.</source>
         <translation>密钥文件 {path} 由更新版本的 OkBot 写入，当前版本不会改动它。</translation>
+    </message>
+    <message>
+        <source>OkBot did not read its key file {path}: it is not a regular file ({kind}).</source>
+        <translation>OkBot 没有读取其密钥文件 {path}：它不是普通文件（{kind}）。</translation>
+    </message>
+    <message>
+        <source>OkBot did not read its key file {path}: it is larger than {size} KiB; save the key again.</source>
+        <translation>OkBot 没有读取其密钥文件 {path}：它大于 {size} KiB，请重新保存密钥。</translation>
     </message>
     <message>
         <source>OkBot could not write its key file {path}: {error}</source>
@@ -5097,6 +5152,14 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>provider name {name} is not allowed; use letters, digits, &apos;-&apos;, &apos;_&apos; or &apos;.&apos; (up to 40), no &apos;/&apos;</source>
         <translation>服务商名称 {name} 不可用；请使用字母、数字、&apos;-&apos;、&apos;_&apos; 或 &apos;.&apos;（最多 40 个），不能含 &apos;/&apos;</translation>
+    </message>
+    <message>
+        <source>the base URL {url} holds a user name or password; OkBot keeps no secret in settings.json</source>
+        <translation>基础 URL {url} 含有用户名或密码；OkBot 不在 settings.json 中保存任何机密</translation>
+    </message>
+    <message>
+        <source>give the URL without it and the key with --key-stdin (or --key-env VAR)</source>
+        <translation>请给出不含它们的 URL，并用 --key-stdin（或 --key-env VAR）提供密钥</translation>
     </message>
     <message>
         <source>a providers entry was {entry}, not an object</source>

@@ -179,7 +179,7 @@ def test_context_never_shows_the_configured_key_an_old_record_holds(okbot_home):
 
 def test_config_get_hides_a_password_in_the_base_url(capsys, monkeypatch):
     monkeypatch.setenv("OKBOT_BASE_URL", "https://bob:hunter2@llm.example.com/v1?api_key=abc123&region=eu")
-    shown = "https://bob:[redacted]@llm.example.com/v1?api_key=[redacted]&region=eu"
+    shown = "https://[redacted]@llm.example.com/v1?api_key=[redacted]&region=eu"
     code, out, _ = run(capsys, "config", "get", "provider.baseUrl")
     assert code == 0 and out.strip() == shown
     code, out, _ = run(capsys, "config", "get")
@@ -188,9 +188,9 @@ def test_config_get_hides_a_password_in_the_base_url(capsys, monkeypatch):
     assert json.loads(out)["provider.baseUrl"] == shown
     monkeypatch.delenv("OKBOT_BASE_URL")
     code, out, err = run(capsys, "config", "set", "provider.baseUrl", "https://u:pw-9@host.example/v1")
-    assert code == 0 and "pw-9" not in out and "u:[redacted]@host.example" in out
+    assert code == 0 and "pw-9" not in out and "//[redacted]@host.example" in out
     code, out, err = run(capsys, "config", "set", "provider.baseUrl", "ftp://u:pw-9@host.example/v1")
-    assert code == 1 and "pw-9" not in err and "u:[redacted]@" in err
+    assert code == 1 and "pw-9" not in err and "//[redacted]@" in err
 
 
 def test_context_as_sent_prints_each_request_of_a_retried_turn(capsys, server):

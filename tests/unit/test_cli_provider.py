@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from okbot.config.providers import ProviderConfig
 from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
 from tests.helpers.fake_openai import FakeOpenAIServer
@@ -117,3 +118,114 @@ def test_models_are_listed_cached_and_chat_reaches_the_assistants_provider(okbot
         assert not default.chat_requests()
         proc = okbot("set-model", "Bob", "work/m3")
         assert "did not list 'm3'" in proc.stderr
+
+
+MEASURED = """
+import resource, subprocess, sys
+proc = subprocess.Popen([sys.executable, "-m", "okbot", *sys.argv[1:]], stdin=sys.stdin, stdout=sys.stderr)
+proc.wait()
+print(proc.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)  # KiB on Linux
+"""
+
+
+def _cap_memory() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (3 * 1024**3, 3 * 1024**3))  # a runaway read stops here
+
+
+def add_with_key_on_stdin(home: Path, name: str, megabytes: int) -> tuple[int, int, str]:
+    """``okbot provider add NAME --key-stdin`` fed ``megabytes`` MiB of key (no newline), streamed;
+    (exit code, the child's peak RSS in KiB, stderr)."""
+    env = {**os.environ, "OKBOT_HOME": str(home), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    argv = ["provider", "add", name, "--base-url", "https://big.example/v1", "--key-stdin"]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", MEASURED, *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        preexec_fn=_cap_memory,
+    )
+    chunk = b"k" * (1024 * 1024)
+    try:
+        proc.stdin.write(b"sk-")
+        for _ in range(megabytes):
+            proc.stdin.write(chunk)
+        proc.stdin.close()
+    except BrokenPipeError:  # it stopped reading: what a bounded reader does
+        pass
+    out, err = proc.stdout.read(), proc.stderr.read()
+    proc.wait(timeout=120)
+    code, peak = out.decode().split()
+    return int(code), int(peak), err.decode()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="peak RSS of a child in KiB")
+def test_100_mb_on_key_stdin_is_refused_without_reading_it_all(okbot_home):
+    code, small_peak, _ = add_with_key_on_stdin(okbot_home, "small", 0)
+    assert code == 0
+    code, peak, err = add_with_key_on_stdin(okbot_home, "huge", 100)
+    assert code == 1
+    assert "The API key for provider huge was not saved" in err and "longer than 8192 characters" in err
+    assert "kkkk" not in err
+    assert peak - small_peak < 32 * 1024, f"peak RSS grew by {(peak - small_peak) // 1024} MiB"
+    assert "huge" not in (okbot_home / "keys.json").read_text(encoding="utf-8")
+    assert [p.name for p in Settings.load().providers()] == ["default", "small"]
+
+
+URL_TOKEN = "tok-9f8e7d6c5b4a3210"
+
+
+@pytest.mark.parametrize(
+    "url", [f"http://{URL_TOKEN}@llm.example.com/v1", f"https://{URL_TOKEN}:x@llm.example.com/v1"], ids=["user", "pair"]
+)
+def test_provider_add_refuses_a_key_in_the_base_url_and_points_to_key_stdin(okbot, okbot_home, url):
+    proc = okbot("provider", "add", "tok", "--base-url", url)
+    assert proc.returncode == 1
+    assert "--key-stdin" in proc.stderr and "https://[redacted]@llm.example.com/v1" in proc.stderr.replace(
+        "http:", "https:"
+    )
+    assert URL_TOKEN not in proc.stdout + proc.stderr
+    assert [p.name for p in Settings.load().providers()] == ["default"]
+    assert not (okbot_home / "settings.json").exists()
+
+
+def test_a_base_url_holding_a_token_is_never_printed(okbot, okbot_home, monkeypatch):
+    settings = Settings.load()  # written before this OkBot refused it (or by hand)
+    settings.add_provider(ProviderConfig("old", f"https://{URL_TOKEN}@old.example/v1"))
+    settings.add_provider(ProviderConfig("pair", f"https://{URL_TOKEN}:x-oauth@pair.example/v1"))
+    text = okbot("provider", "list").stdout
+    assert "old  https://[redacted]@old.example/v1" in text and "pair  https://[redacted]@pair.example/v1" in text
+    rows = json.loads(okbot("provider", "list", "--json").stdout)
+    assert [r["baseUrl"] for r in rows[1:]] == [
+        "https://[redacted]@old.example/v1",
+        "https://[redacted]@pair.example/v1",
+    ]
+    assert URL_TOKEN not in json.dumps(rows)
+    okbot("config", "set", "provider.baseUrl", f"http://{URL_TOKEN}@127.0.0.1:9/v1")
+    proc = okbot("config", "get", "provider.baseUrl")
+    assert proc.stdout.strip() == "http://[redacted]@127.0.0.1:9/v1"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        (f"https://{URL_TOKEN}@host/v1", "https://[redacted]@host/v1"),
+        (f"https://{URL_TOKEN}:x-oauth-basic@host/v1", "https://[redacted]@host/v1"),
+        ("https://user:pass@host:8443/v1", "https://[redacted]@host:8443/v1"),
+        (f"http://{URL_TOKEN}@[::1/v1", "http://[redacted]@[::1/v1"),  # not parseable, still hidden
+    ],
+)
+def test_every_userinfo_is_hidden_wherever_a_url_is_shown(url, shown):
+    from okbot.config.schema import redact_url
+    from okbot.llm.openai_backend import OpenAIProvider
+
+    assert redact_url(url) == shown
+    if "[::1" not in url:  # the provider's own name for its server, used in its log lines
+        provider = OpenAIProvider(url, None)
+        try:
+            assert URL_TOKEN not in repr(provider) and "pass" not in repr(provider)
+        finally:
+            provider.close()

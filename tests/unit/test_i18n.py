@@ -270,3 +270,84 @@ def test_system_means_the_environments_language(monkeypatch, env, expected):
     for var, value in env.items():
         monkeypatch.setenv(var, value)
     assert i18n.resolve("system") == expected
+
+
+# ------------------------------------------------------------------------- a broken catalogue, a narrow terminal
+
+# Translations whose placeholders a translator renamed: one formatted while the parser is built (every
+# command), argparse's error line, and one form of a plural.
+BROKEN = {
+    "原版的数据目录（默认：{path}）": "原版的数据目录（默认：{路径}）",
+    "%(prog)s: 错误：%(message)s": "%(程序)s: 错误：%(message)s",
+}
+PLURAL_ONE, PLURAL_OTHER = "exported {n} item of {name} to {path}", "exported {n} items of {name} to {path}"
+
+WITH_CATALOGUE = """
+import sys
+from pathlib import Path
+from okbot import __main__, i18n
+i18n.catalogue_file = lambda code: Path(sys.argv[1])  # the test's catalogue, not the shipped one
+sys.exit(__main__.main(sys.argv[2:]))
+"""
+
+
+@pytest.fixture(scope="module")
+def broken_qm(tmp_path_factory) -> Path:
+    """A copy of the real catalogue, compiled, with :data:`BROKEN` and the plural's other form renamed."""
+    folder = tmp_path_factory.mktemp("broken-catalogue")
+    text = TS.read_text(encoding="utf-8")
+    for good, bad in BROKEN.items():
+        assert good in text
+        text = text.replace(good, bad)
+    at = text.index(f"<source>{PLURAL_OTHER}</source>")  # that form only (the other may read the same)
+    start = text.index("<translation>", at)
+    end = text.index("</translation>", start)
+    text = text[:start] + text[start:end].replace("{n}", "{数}") + text[end:]
+    ts = folder / "okbot_zh_CN.ts"
+    ts.write_text(text, encoding="utf-8")
+    qm = folder / "okbot_zh_CN.qm"
+    subprocess.run([tool("lrelease"), str(ts), "-qm", str(qm)], check=True, capture_output=True, timeout=120)
+    return qm
+
+
+def okbot_in(qm: Path, *argv: str, encoding: str = "utf-8") -> subprocess.CompletedProcess[bytes]:
+    import os
+
+    env = {**os.environ, "LANGUAGE": "zh_CN", "PYTHONIOENCODING": encoding}
+    return subprocess.run(
+        [sys.executable, "-c", WITH_CATALOGUE, str(qm), *argv], capture_output=True, env=env, timeout=120
+    )
+
+
+def test_a_renamed_placeholder_falls_back_to_english_for_that_message_only(broken_qm):
+    proc = okbot_in(broken_qm, "import-okbot", "--help")
+    assert proc.returncode == 0, proc.stderr.decode()
+    out = proc.stdout.decode()
+    assert "the original's data dir (default: " in out  # that message in English
+    assert "用法" in out  # the rest in Chinese
+    proc = okbot_in(broken_qm, "list", "--no-such-option")
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and "okbot: error: " in err and "--no-such-option" in err, err
+    assert "Traceback" not in err
+
+
+def test_a_renamed_placeholder_in_a_plural_form_falls_back_to_english(broken_qm, monkeypatch):
+    monkeypatch.setattr(i18n, "catalogue_file", lambda code: broken_qm)
+    assert i18n.set_language("zh_CN") == "zh_CN"
+    one, other = i18n.translate("cli_export", PLURAL_ONE), i18n.translate("cli_export", PLURAL_OTHER)
+    assert one != PLURAL_ONE and other == PLURAL_OTHER  # the renamed form is English, the other Chinese
+    for n in (1, 2):
+        text = i18n.plural(n, one, other).format(n=n, name="Bob", path="x.md")
+        assert "Bob" in text and "x.md" in text
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_chinese_on_a_terminal_that_cannot_show_it_is_written_as_it_can(encoding):
+    proc = okbot_in(QM, "--help", encoding=encoding)
+    assert proc.returncode == 0, proc.stderr.decode(encoding)
+    out = proc.stdout.decode(encoding)
+    assert "okbot" in out and "?" in out and "--version" in out
+    proc = okbot_in(QM, "config", "get", "no.such.key", encoding=encoding)
+    err = proc.stderr.decode(encoding)
+    assert proc.returncode == 1 and err.startswith("okbot: ") and "no.such.key" in err, err
+    assert "UnicodeEncodeError" not in err

@@ -718,17 +718,17 @@ def test_reload_in_place_keeps_subscribers_and_reports_changes(tmp_path):
 @pytest.mark.parametrize(
     ("url", "shown"),
     [
-        ("https://user:pass@host/v1", "https://user:[redacted]@host/v1"),
-        ("http://:pw@127.0.0.1:8080/v1", "http://:[redacted]@127.0.0.1:8080/v1"),
+        ("https://user:pass@host/v1", "https://[redacted]@host/v1"),
+        ("http://:pw@127.0.0.1:8080/v1", "http://[redacted]@127.0.0.1:8080/v1"),
         (
             "https://host/v1?api_key=k1&key=k2&token=t&x=1",
             "https://host/v1?api_key=[redacted]&key=[redacted]&token=[redacted]&x=1",
         ),
         ("https://host/v1?access_token=a#sig=s", "https://host/v1?access_token=[redacted]#sig=[redacted]"),
-        ("https://user@host/v1", "https://user@host/v1"),
+        ("https://user@host/v1", "https://[redacted]@host/v1"),  # a token passes as a user name
         ("https://api.openai.com/v1", "https://api.openai.com/v1"),
         ("https://host/v1?", "https://host/v1?"),  # nothing to hide: the text comes back exactly
-        ("http://u:p@[::1/v1", "http://u:[redacted]@[::1/v1"),  # not parseable, still hidden
+        ("http://u:p@[::1/v1", "http://[redacted]@[::1/v1"),  # not parseable, still hidden
     ],
 )
 def test_redact_url_hides_passwords_and_credential_parameters(url: str, shown: str) -> None:
@@ -737,7 +737,7 @@ def test_redact_url_hides_passwords_and_credential_parameters(url: str, shown: s
 
 def test_the_base_url_setting_is_shown_redacted_also_in_refusals(monkeypatch: pytest.MonkeyPatch, path: Path) -> None:
     spec = setting(BASE_URL)
-    assert spec.shown("https://a:b@h/v1") == f"https://a:{REDACTED}@h/v1"
+    assert spec.shown("https://a:b@h/v1") == f"https://{REDACTED}@h/v1"
     assert setting(MODEL).shown("gpt:secret@x") == "gpt:secret@x"  # only settings that declare it
     with pytest.raises(SettingError) as exc:
         spec.validate("ftp://a:hunter2@h/v1")

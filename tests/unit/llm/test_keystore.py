@@ -7,6 +7,7 @@ import logging
 import os
 import stat
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -170,3 +171,110 @@ def test_a_symlinked_key_file_is_not_followed(tmp_path: Path) -> None:
     paths.ensure_private_dir(store.key_file.parent)
     store.key_file.symlink_to(elsewhere)
     assert store.get() is None and "could not read" in store.problem
+
+
+# ---------------------------------------------------------------------- hostile key files and keys
+
+
+def plant_key_file(data: bytes) -> Path:
+    """``data`` as the key file, mode 0600 (as OkBot writes it)."""
+    key_file = KeyStore().key_file
+    paths.ensure_private_dir(key_file.parent)
+    fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.write(fd, data)
+    os.close(fd)
+    return key_file
+
+
+def test_a_key_file_nested_100000_deep_is_damaged_and_replaced_by_the_next_save() -> None:
+    key_file = plant_key_file(b'{"version": 1, "keys": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    store = KeyStore()
+    assert store.get() is None
+    assert "damaged" in store.problem and str(key_file) in store.problem
+    assert store.save("sk-after-deep-0019") == FILE
+    assert store.get() == SavedKey("sk-after-deep-0019", FILE)
+
+
+def test_a_key_file_a_few_levels_too_deep_is_damaged() -> None:
+    plant_key_file(json.dumps({"version": 1, "keys": {"default": "sk-ok-00200", "x": [[[[]]]]}}).encode())
+    store = KeyStore()
+    assert store.get() is None and "damaged" in store.problem
+
+
+def test_a_key_file_larger_than_the_bound_is_refused_unread() -> None:
+    big = json.dumps({"version": 1, "keys": {"default": "sk-" + "a" * (2 * 1024 * 1024)}}).encode()
+    key_file = plant_key_file(big)
+    store = KeyStore()
+    assert store.get() is None
+    assert "larger than 1024 KiB" in store.problem and str(key_file) in store.problem
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
+def test_a_fifo_in_place_of_the_key_file_is_refused_without_waiting_for_a_writer() -> None:
+    key_file = KeyStore().key_file
+    paths.ensure_private_dir(key_file.parent)
+    os.mkfifo(key_file, 0o600)
+    found: dict[str, object] = {}
+    done = threading.Event()
+
+    def look() -> None:
+        store = KeyStore()
+        found["key"], found["problem"] = store.get(), store.problem
+        done.set()
+
+    threading.Thread(target=look, daemon=True).start()
+    # refused at once; the bound only matters when it hangs (then the FIFO is fed to let the thread go)
+    if not done.wait(60):
+        with open(key_file, "wb") as fh:
+            fh.write(b"{}")
+        pytest.fail("reading the key file waited on the FIFO")
+    assert found["key"] is None
+    assert "not a regular file" in str(found["problem"]) and str(key_file) in str(found["problem"])
+    assert stat.S_ISFIFO(os.lstat(key_file).st_mode), "the FIFO is left where it is"
+
+
+UNSENDABLE = {
+    "latin-1": "sk-abcdef\u00e9ghij",
+    "cjk": "sk-abcdef\u4e2dghij",
+    "crlf": "sk-abcdef\r\nX-Injected: 1",
+    "lf": "sk-abcdef\nghijkl",
+    "control": "sk-abcdef\x01ghij",
+    "del": "sk-abcdef\x7fghij",
+    "space": "sk-abcdef ghijkl",
+    "too long": "sk-" + "a" * 9000,
+}
+
+
+@pytest.mark.parametrize("key", list(UNSENDABLE.values()), ids=list(UNSENDABLE))
+def test_a_key_no_http_header_can_carry_is_not_saved_in_the_file(key: str) -> None:
+    with pytest.raises(KeyStoreError) as caught:
+        KeyStore().save(key, "work")
+    assert "work" in caught.value.message and str(KeyStore().key_file) in caught.value.message
+    assert key.strip() not in caught.value.message and "ghij" not in caught.value.message
+    assert not KeyStore().key_file.exists()
+
+
+@pytest.mark.parametrize("key", list(UNSENDABLE.values()), ids=list(UNSENDABLE))
+def test_a_key_no_http_header_can_carry_is_not_used_from_the_file(key: str, caplog: pytest.LogCaptureFixture) -> None:
+    key_file = plant_key_file(json.dumps({"version": 1, "keys": {"work": key}}).encode())
+    caplog.set_level(logging.WARNING, logger="okbot.llm")
+    store = KeyStore()
+    assert store.get("work") is None
+    assert "work" in store.problem and str(key_file) in store.problem and "Save it again" in store.problem
+    assert "ghij" not in store.problem and "ghij" not in caplog.text
+
+
+def test_a_key_no_http_header_can_carry_is_refused_by_the_keyring_path_too() -> None:
+    with system_keyring(MemoryKeyring()) as backend:
+        store = KeyStore()
+        with pytest.raises(KeyStoreError, match="system keyring"):
+            store.save(UNSENDABLE["crlf"])
+        assert backend.saved == {}
+        backend.saved[("okbot", "api-key")] = UNSENDABLE["latin-1"]
+        assert store.get() is None and "system keyring" in store.problem and "default" in store.problem
+
+
+def test_other_secrets_under_a_namespaced_name_are_kept_as_they_are() -> None:
+    value = json.dumps({"env": {}, "headers": {"Authorization": "Bearer tok en\u00e9"}})
+    assert KeyStore().save(value, "mcp:gh") == FILE
+    assert KeyStore().get("mcp:gh") == SavedKey(value, FILE)
