@@ -228,7 +228,7 @@ def test_stop_during_parallel_member_runs_halts_every_member_and_the_captain(env
     assert len(answers) == 2 and all("stopped by the user" in a["content"] for a in answers)
     assert all(a["content"].startswith("working") for a in answers)  # what they said is kept
     assert len(script.sent["captain"]) == 1  # the captain was not asked again
-    server.wait_for_idle(5)
+    server.wait_for_idle()
     assert server.active_streams == 0
 
 
