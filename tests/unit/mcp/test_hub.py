@@ -60,11 +60,12 @@ def test_servers_start_on_use_in_their_own_process_group_and_stop_with_the_hub(s
 
 
 def test_a_server_that_never_starts_is_stopped_after_the_start_up_time_and_reported(settings, hub):
-    settings.set("mcp.startupSeconds", 2)
     settings.add_mcp_server(our_server("never", "--never-start"))
     settings.add_mcp_server(our_server("exits", "--exit-at-start"))
     settings.add_mcp_server(McpServerConfig("missing", command="no-such-mcp-program-x1"))
-    failed = hub.prepare(["never", "exits", "missing"])
+    failed = hub.prepare(["exits", "missing"])  # within the fixture's generous bound: told why, not "too slow"
+    settings.set("mcp.startupSeconds", 2)  # the short bound only where running out of it is the outcome
+    failed.update(hub.prepare(["never"]))
     assert failed["never"] == "MCP server never did not start within 2 s (mcp.startupSeconds)."
     assert "could not start: it exited before answering" in failed["exits"]
     assert "the configuration file is missing" in failed["exits"]  # its own stderr says why
