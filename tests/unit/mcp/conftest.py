@@ -33,7 +33,7 @@ def time_server(name: str = "time") -> McpServerConfig:
 @pytest.fixture
 def settings() -> Settings:
     settings = Settings.load()
-    settings.set("mcp.startupSeconds", 20)
+    settings.set("mcp.startupSeconds", 60)
     return settings
 
 

@@ -22,7 +22,7 @@ from tests.unit.mcp.conftest import our_server, time_server
 @pytest.fixture
 def env(server):
     settings = settings_for(server)
-    settings.set("mcp.startupSeconds", 20)
+    settings.set("mcp.startupSeconds", 60)
     settings.add_mcp_server(our_server())
     settings.add_mcp_server(time_server())
     ws = Workspace()
