@@ -84,7 +84,7 @@ def make_env(server: FakeOpenAIServer, model: str):
     target = ws.ensure_default()
     sources = ContextSources(ws)
     sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_reply_seconds=3)
+    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_reply_seconds=PATIENT_SECONDS)
     return target, sources, TurnRunner(sources, provider)
 
 
