@@ -105,6 +105,7 @@ def test_add_list_and_remove_servers_started_for_real(okbot, okbot_home):
     assert proc.returncode == 1 and "no MCP server called 'test'" in proc.stderr and "time" in proc.stderr
 
 
+@pytest.mark.slow  # seven CLI runs and a 2 s wait: about 7 s
 def test_servers_that_do_not_start_are_listed_as_failed_with_why(okbot):
     # one that exits at start is told in its own words however long a loaded machine takes to start it
     okbot("config", "set", "mcp.startupSeconds", "60")
