@@ -38,6 +38,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from tests.helpers.patience import PATIENT_SECONDS
+
 log = logging.getLogger("okbot.tests.fake_openai")
 
 _ids = itertools.count(1)
@@ -499,13 +501,13 @@ class FakeOpenAIServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def wait_for_requests(self, n: int, timeout: float = 5) -> None:
+    def wait_for_requests(self, n: int, timeout: float = PATIENT_SECONDS) -> None:
         """Block until at least ``n`` requests arrived; ``TimeoutError`` otherwise."""
         with self._lock:
             if not self._lock.wait_for(lambda: len(self._requests) >= n, timeout=timeout):
                 raise TimeoutError(f"expected {n} requests within {timeout}s, got {len(self._requests)}")
 
-    def wait_for_idle(self, timeout: float = 5) -> None:
+    def wait_for_idle(self, timeout: float = PATIENT_SECONDS) -> None:
         """Block until no chat completion response is being written; ``TimeoutError`` otherwise."""
         with self._lock:
             if not self._lock.wait_for(lambda: self._active_streams == 0, timeout=timeout):

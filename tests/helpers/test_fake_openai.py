@@ -25,6 +25,7 @@ import pytest
 
 from tests.helpers.__main__ import load_script, reply_from_dict
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+from tests.helpers.patience import PATIENT_SECONDS
 from tests.helpers.processes import interruptible
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -280,14 +281,14 @@ def test_never_end_stops_when_the_client_closes(
             break
     assert server.active_streams == 1
     response.close()
-    server.wait_for_idle(timeout=5)
+    server.wait_for_idle()
     assert "Traceback" not in capfd.readouterr().err
 
 
 def test_never_end_stops_when_the_server_stops(capfd: pytest.CaptureFixture[str]) -> None:
     srv = FakeOpenAIServer().start()
     srv.enqueue(Reply(never_end=True))
-    with openai.OpenAI(base_url=srv.base_url, api_key="x", max_retries=0, timeout=5) as c:
+    with openai.OpenAI(base_url=srv.base_url, api_key="x", max_retries=0, timeout=PATIENT_SECONDS) as c:
         response = stream(c)
         with pytest.raises(openai.APIConnectionError):  # stop() ends open streams abruptly
             for count, _ in enumerate(response):
@@ -348,7 +349,7 @@ def test_bad_request_bodies_get_400_without_consuming_replies(server: FakeOpenAI
     url = server.base_url + "/chat/completions"
     for data in (b"{not json", b'{"model": "gpt-4o-mini"}', b'{"messages": []}'):
         with pytest.raises(urllib.error.HTTPError) as info:
-            urllib.request.urlopen(urllib.request.Request(url, data=data, method="POST"), timeout=5)
+            urllib.request.urlopen(urllib.request.Request(url, data=data, method="POST"), timeout=PATIENT_SECONDS)
         assert info.value.code == 400
         assert json.loads(info.value.read())["error"]["type"] == "invalid_request_error"
     assert server.requests[0].body == "{not json"
@@ -406,13 +407,13 @@ def test_command_line_serves_a_script(tmp_path: Path) -> None:
     try:
         base_url = proc.stdout.readline().strip()
         assert base_url.startswith("http://127.0.0.1:") and base_url.endswith("/v1")
-        with openai.OpenAI(base_url=base_url, api_key="x", max_retries=0, timeout=5) as c:
+        with openai.OpenAI(base_url=base_url, api_key="x", max_retries=0, timeout=PATIENT_SECONDS) as c:
             assert c.chat.completions.create(model=MODEL, messages=MESSAGES).choices[0].message.content == "scripted"
             call = c.chat.completions.create(model=MODEL, messages=MESSAGES).choices[0].message.tool_calls[0]
             assert (call.function.name, json.loads(call.function.arguments)) == ("f", {"x": 1})
     finally:
         proc.send_signal(subprocess.signal.SIGINT)
-        _, err = proc.communicate(timeout=10)
+        _, err = proc.communicate(timeout=PATIENT_SECONDS)
     assert proc.returncode == 0, err
 
 

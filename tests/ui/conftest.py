@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from okbot import i18n
 from okbot.config.settings import Settings
@@ -14,6 +16,7 @@ from okbot.ui.translation import apply_language
 from tests.helpers.env import settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer
 from tests.helpers.keyrings import no_keyring, system_keyring
+from tests.helpers.patience import PATIENT_MS
 
 # The keys and settings tests run as on a desktop without a keyring (this machine's own is never
 # touched): ``pytestmark = KEYLESS`` in their module.
@@ -27,6 +30,35 @@ def _application(qapp: object) -> Iterator[object]:
     the next one in English, translators removed."""
     yield qapp
     apply_language(i18n.SOURCE_LANGUAGE)  # cheap in English: nothing to read
+
+
+class PatientQtBot(QtBot):
+    """pytest-qt's bot whose waits, when a test names no bound, last :data:`PATIENT_MS` instead of 5 s: a turn,
+    a worker's result or a repaint that a loaded machine delays past 5 s is still the pass it is."""
+
+    def waitUntil(self, callback: Callable[[], bool | None], *, timeout: int = PATIENT_MS) -> None:  # noqa: N802
+        super().waitUntil(callback, timeout=timeout)
+
+    def waitSignal(self, signal: Any, *, timeout: int = PATIENT_MS, **kwargs: Any) -> Any:  # noqa: N802
+        return super().waitSignal(signal, timeout=timeout, **kwargs)
+
+    def waitSignals(self, signals: list[Any], *, timeout: int = PATIENT_MS, **kwargs: Any) -> Any:  # noqa: N802
+        return super().waitSignals(signals, timeout=timeout, **kwargs)
+
+    def waitCallback(self, *, timeout: int = PATIENT_MS, raising: bool | None = None) -> Any:  # noqa: N802
+        return super().waitCallback(timeout=timeout, raising=raising)
+
+    def waitExposed(self, widget: Any, *, timeout: int = PATIENT_MS) -> Any:  # noqa: N802
+        return super().waitExposed(widget, timeout=timeout)
+
+    def waitActive(self, widget: Any, *, timeout: int = PATIENT_MS) -> Any:  # noqa: N802
+        return super().waitActive(widget, timeout=timeout)
+
+
+@pytest.fixture
+def qtbot(qapp: object, request: pytest.FixtureRequest) -> PatientQtBot:
+    """Every UI test's qtbot (pytest-qt's own fixture, made patient)."""
+    return PatientQtBot(request)
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from okbot.ui.chat_page import RECALL_LOOKBACK, STOPPED_TEXT, ChatPage
 from okbot.ui.composer import Composer
 from okbot.ui.token_gauge import GaugeReading, TokenGauge, TokenGaugeFeed, reading_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+from tests.helpers.patience import PATIENT_MS
 
 LONG = "word " * 600
 
@@ -403,7 +404,7 @@ def test_gauge_feed_coalesces_requests(qtbot: QtBot, ctx: AppContext) -> None:
     for _ in range(10):
         feed.refresh(target)
     qtbot.waitUntil(lambda: len(readings) == 1, timeout=10_000)
-    ctx.tasks.wait_for_done(5000)
+    ctx.tasks.wait_for_done(PATIENT_MS)
     qtbot.wait(50)
     assert feed.builds == 2 and len(readings) == 1  # one running, one more for the 9 asks meanwhile
 
@@ -445,7 +446,7 @@ def test_the_automatic_retry_counts_down_in_one_sentence(
     seen: list[str] = []
     type_and_enter(qtbot, page, "hi")
     page.worker.event.connect(lambda _e: at_event.append(page.status_text()))  # right after the page's own slot
-    qtbot.waitUntil(lambda: "retrying in" in page.status_text(), timeout=5_000)
+    qtbot.waitUntil(lambda: "retrying in" in page.status_text())
     while page.streaming:
         text = page.status_text()
         if text and (not seen or seen[-1] != text):

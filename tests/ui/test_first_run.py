@@ -147,7 +147,7 @@ def test_no_local_server_says_so_and_keeps_the_hosted_form(qtbot: QtBot, ctx: Ap
 
 def test_something_that_is_not_an_openai_server_is_not_offered(server: FakeOpenAIServer) -> None:
     not_openai = LocalServerCandidate("llama.cpp", server.base_url.replace("/v1", "/elsewhere"))
-    result = probe_server(not_openai, timeout=2)
+    result = probe_server(not_openai, timeout=30)
     assert not result.found and result.problem == "answered HTTP 404"
 
 

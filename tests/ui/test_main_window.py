@@ -388,7 +388,7 @@ def test_streaming_and_unread_dots_and_esc_stops(
 
     page.composer.set_text("more please")
     qtbot.keyClick(page.composer.edit, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: bool(server.chat_requests()[1:]), timeout=5000)
+    qtbot.waitUntil(lambda: bool(server.chat_requests()[1:]))
     qtbot.keyClick(page.composer.edit, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not page.streaming, timeout=15_000)
     assert page.last_result.status == "interrupted"

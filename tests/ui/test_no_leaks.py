@@ -21,6 +21,7 @@ from okbot.ui.main_window import MainWindow
 from okbot.ui.window_extras import open_context_viewer
 from tests.helpers.fake_memory import is_extraction_request, with_summaries
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+from tests.helpers.patience import PATIENT_MS
 
 CANARY = "sk-canary-leak-0123456789abcdefXYZ"
 
@@ -82,7 +83,7 @@ def test_a_canary_key_is_nowhere_on_disk_and_every_file_is_private(
             assert write_crash_report(type(exc), exc, exc.__traceback__) is not None
         assert any(is_extraction_request(b) for b in server.chat_requests())
         window.close()
-        ctx.tasks.wait_for_done(5000)
+        ctx.tasks.wait_for_done(PATIENT_MS)
 
     home = paths.data_dir()
     files = [p for p in home.rglob("*") if p.is_file()]

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from okbot.storage.datalock import DataDirLock
 from okbot.ui.app import claim_data_dir, serve_second_instances
 from okbot.ui.single_instance import SingleInstance, server_name
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.helpers.patience import PATIENT_SECONDS
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -268,12 +270,13 @@ def test_sigterm_quits_the_real_app_cleanly_and_frees_the_data_dir(okbot_home: P
         stderr=subprocess.PIPE,
         text=True,
     )
+    listening = Path(tempfile.gettempdir()) / server_name(okbot_home)  # after the first paint: in the event loop
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and DataDirLock(okbot_home).holder_pid() != proc.pid:
+        deadline = time.monotonic() + PATIENT_SECONDS
+        while not listening.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, "the app never reached its event loop"
             time.sleep(0.05)
-        assert DataDirLock(okbot_home).holder_pid() == proc.pid, proc.stderr
-        time.sleep(0.5)  # into the event loop
+        assert DataDirLock(okbot_home).holder_pid() == proc.pid
         proc.send_signal(signal.SIGTERM)  # a logout, or `kill`
         out, err = proc.communicate(timeout=30)
     finally:

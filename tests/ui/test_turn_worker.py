@@ -58,7 +58,7 @@ def test_a_turn_streams_deltas_then_finishes(qtbot: QtBot, ctx: AppContext, serv
 def test_a_refused_message_fails_and_writes_nothing(qtbot: QtBot, ctx: AppContext) -> None:
     target = default_target(ctx)
     worker = TurnWorker(ctx.make_runner(), target, "   ", tasks=ctx.tasks)
-    with qtbot.waitSignal(worker.failed, timeout=5000) as blocker:
+    with qtbot.waitSignal(worker.failed) as blocker:
         worker.start()
     assert "empty" in blocker.args[0]
     assert len(ctx.sources.session(target)) == 0
@@ -135,7 +135,7 @@ def test_stop_answers_a_pending_approval_with_no(qtbot: QtBot, ctx: AppContext, 
 
 def test_a_worker_runs_once(qtbot: QtBot, ctx: AppContext) -> None:
     worker = TurnWorker(ctx.make_runner(), default_target(ctx), "  ", tasks=ctx.tasks)
-    with qtbot.waitSignal(worker.failed, timeout=5000):
+    with qtbot.waitSignal(worker.failed):
         worker.start()
     with pytest.raises(RuntimeError):
         worker.start()

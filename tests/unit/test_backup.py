@@ -20,6 +20,7 @@ from okbot.core.workspace import Workspace
 from okbot.storage import paths
 from okbot.storage.datalock import DataDirLock
 from okbot.storage.errors import OkBotError
+from tests.helpers.patience import PATIENT_SECONDS
 
 
 def seeded() -> Path:
@@ -214,12 +215,12 @@ def test_restore_refuses_while_okbot_holds_the_data_dir(tmp_path):
     if pid == 0:  # the child plays the running app
         lock = DataDirLock(home)
         lock.try_acquire()
-        time.sleep(3)
+        time.sleep(600)  # until the test kills it: a loaded machine can take its time
         os._exit(0)
     try:
-        for _ in range(100):
-            if DataDirLock(home).holder_pid() == pid:
-                break
+        deadline = time.monotonic() + PATIENT_SECONDS
+        while DataDirLock(home).holder_pid() != pid:
+            assert time.monotonic() < deadline, "the child never took the lock"
             time.sleep(0.02)
         with pytest.raises(OkBotError, match="is running"):
             backup.restore_backup(dest, home, replace=True)

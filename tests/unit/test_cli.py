@@ -199,13 +199,14 @@ def test_context_as_sent_prints_each_request_of_a_retried_turn(capsys, server):
     from okbot.core.sources import ContextSources
     from tests.helpers.env import provider_for
     from tests.helpers.fake_openai import Reply, tool_call
+    from tests.helpers.patience import PATIENT_SECONDS
 
     settings = Settings.load()
     settings.set("provider.baseUrl", server.base_url)
     settings.set("provider.keySource", "none")
     ws = Workspace()
     target = ws.ensure_default()
-    runner = TurnRunner(ContextSources(ws), provider_for(server, max_reply_seconds=3))
+    runner = TurnRunner(ContextSources(ws), provider_for(server, max_reply_seconds=PATIENT_SECONDS))
     server.enqueue(
         Reply(tool_calls=[tool_call("search_history", {"query": "plan"})]),
         Reply(text="The plan is", chunk_chars=4, cut_after_chunks=1),

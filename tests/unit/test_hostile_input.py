@@ -29,6 +29,7 @@ from okbot.core.workspace import MAX_NAME_CHARS, Workspace
 from okbot.storage.errors import OkBotError
 from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import Reply
+from tests.helpers.patience import PATIENT_SECONDS
 
 REPO = Path(__file__).resolve().parents[2]
 SMALL = 200
@@ -73,7 +74,7 @@ def env(server):
     target = ws.ensure_default()
     sources = ContextSources(ws)
     sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
-    provider = provider_for(server, max_reply_seconds=3)
+    provider = provider_for(server, max_reply_seconds=PATIENT_SECONDS)
     return target, sources, TurnRunner(sources, provider)
 
 

@@ -39,7 +39,7 @@ def ctx() -> Iterator[AppContext]:
 
 
 def settle(qtbot: QtBot, ctx: AppContext) -> None:
-    qtbot.waitUntil(lambda: ctx.tasks.pending == 0, timeout=30_000)
+    qtbot.waitUntil(lambda: ctx.tasks.pending == 0)
 
 
 def open_box(qtbot: QtBot, ctx: AppContext) -> tuple[SettingsDialog, McpBox]:
@@ -200,6 +200,6 @@ def test_a_server_started_elsewhere_shows_up_running_with_its_tools(qtbot: QtBot
     assert box.list.item(0).text() == "test — not started" and box.check_button.text() == "Check"
     turn = threading.Thread(target=lambda: ctx.sources.mcp.prepare(["test"]))  # as a turn starts it
     turn.start()
-    qtbot.waitUntil(lambda: box.list.item(0).text().startswith("test — running — 8 tools"), timeout=30_000)
+    qtbot.waitUntil(lambda: box.list.item(0).text().startswith("test — running — 8 tools"))
     turn.join()
     assert "<b>echo</b>" in box.tools_label.text() and box.check_button.text() == "Restart"

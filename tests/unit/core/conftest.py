@@ -9,6 +9,7 @@ from okbot.core.runner import TurnRunner
 from okbot.core.sources import ContextSources
 from okbot.core.workspace import Workspace
 from okbot.llm.openai_backend import OpenAIProvider
+from tests.helpers.patience import PATIENT_SECONDS
 
 
 @pytest.fixture
@@ -21,5 +22,5 @@ def env(server):
     target = ws.ensure_default()
     sources = ContextSources(ws)
     sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_reply_seconds=3)
+    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_reply_seconds=PATIENT_SECONDS)
     return target, sources, TurnRunner(sources, provider)

@@ -25,6 +25,7 @@ from okbot.core.workspace import Workspace
 from okbot.llm.openai_backend import OpenAIProvider
 from okbot.storage.errors import OkBotError
 from tests.helpers.fake_openai import IMAGES_REFUSED, FakeOpenAIServer, ModelRules, Reply
+from tests.helpers.patience import PATIENT_SECONDS
 
 
 def png_bytes(width: int, height: int) -> bytes:
@@ -84,7 +85,7 @@ def make_env(server: FakeOpenAIServer, model: str):
     target = ws.ensure_default()
     sources = ContextSources(ws)
     sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
-    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_reply_seconds=3)
+    provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, max_reply_seconds=PATIENT_SECONDS)
     return target, sources, TurnRunner(sources, provider)
 
 
@@ -275,7 +276,7 @@ def test_the_fake_server_refuses_image_parts_as_openai_does_for_non_vision_model
             headers={"Content-Type": "application/json"},
         )
         with pytest.raises(urllib.error.HTTPError) as caught:
-            urllib.request.urlopen(request, timeout=5)
+            urllib.request.urlopen(request, timeout=PATIENT_SECONDS)
         assert caught.value.code == 400
         error = json.loads(caught.value.read())["error"]
         assert error["message"] == IMAGES_REFUSED and error["param"] == "messages.[0].content.[1].type"

@@ -18,7 +18,10 @@ from okbot.llm.events import Retrying
 from okbot.llm.openai_backend import OpenAIProvider
 from okbot.llm.provider import CancelToken
 from okbot.storage.errors import OkBotError
+from tests.helpers.env import provider_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+
+GUARD_SECONDS = 3  # the reply duration guard the never-ending replies run into (the env fixture gives 60)
 
 
 def records(target):
@@ -195,6 +198,7 @@ def test_unknown_model_names_the_model(env, server):
 
 def test_reply_that_never_ends_times_out_and_keeps_what_arrived(env, server):
     target, _, runner = env
+    runner.provider = provider_for(server, max_reply_seconds=GUARD_SECONDS)
     server.enqueue(Reply(text="start ", never_end=True))
     result = runner.run_turn(target, "go")
     assert result.status == "error"
@@ -298,6 +302,8 @@ def test_every_fault_leaves_a_valid_record_with_what_the_user_saw(env, server, f
     target, sources, runner = env
     if fault == "slow_first_byte":
         runner.provider = OpenAIProvider(server.base_url, None, sleep=lambda _s: None, timeout=1, max_retries=0)
+    if fault == "never_end":
+        runner.provider = provider_for(server, max_reply_seconds=GUARD_SECONDS)
     server.enqueue(*FAULTS[fault])
     seen = []
     result = runner.run_turn(target, "go", callbacks=TurnCallbacks(on_delta=seen.append))

@@ -40,8 +40,9 @@ def env(server):
     sources = ContextSources(ws)
     sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
     from tests.helpers.env import provider_for
+    from tests.helpers.patience import PATIENT_SECONDS
 
-    provider = provider_for(server, max_reply_seconds=3)
+    provider = provider_for(server, max_reply_seconds=PATIENT_SECONDS)
     return target, sources, TurnRunner(sources, provider), provider
 
 

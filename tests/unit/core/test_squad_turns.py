@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 
 import pytest
 
@@ -23,6 +22,7 @@ from okbot.storage.errors import OkBotError
 from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.fake_squad import SquadScript, ask, speaker
+from tests.helpers.patience import PATIENT_SECONDS
 
 
 @pytest.fixture
@@ -97,16 +97,20 @@ def test_the_captain_delegates_in_parallel_and_integrates_labelled_member_result
 
 def test_members_asked_in_one_round_work_at_the_same_time(env, server, script):
     squad, sources, runner = env
-    script.members = {name: (lambda body: Reply(text="ok", first_byte_delay=0.6)) for name in ("Rex", "Mia", "Ola")}
+    together = threading.Barrier(3, timeout=PATIENT_SECONDS)  # no member answers before all three were asked
+
+    def answer(_body: dict) -> Reply:
+        together.wait()  # one after another, the first would wait here in vain and the barrier break
+        return Reply(text="ok")
+
+    script.members = {name: answer for name in ("Rex", "Mia", "Ola")}
     script.captain += [Reply(tool_calls=[ask("rex", "a"), ask("mia", "b"), ask("ola", "c")]), Reply(text="done")]
-    started = time.monotonic()
-    runner.run_turn(squad, "go")
+    result = runner.run_turn(squad, "go")
+    assert not together.broken and result.reply_text == "done"
     member_times = [
         r.time for r in server.requests if isinstance(r.body, dict) and speaker(r.body) in ("Rex", "Mia", "Ola")
     ]
     assert len(member_times) == 3
-    assert max(member_times) - min(member_times) < 0.5  # all three were asked before the first answered
-    assert time.monotonic() - started < 3 * 0.6 + 1.5  # not one after another (a bound, not a timing claim)
 
 
 def test_direct_address_goes_to_the_member_and_the_captain_stays_out(env, server, script):
@@ -228,7 +232,7 @@ def test_stop_during_parallel_member_runs_halts_every_member_and_the_captain(env
     assert len(answers) == 2 and all("stopped by the user" in a["content"] for a in answers)
     assert all(a["content"].startswith("working") for a in answers)  # what they said is kept
     assert len(script.sent["captain"]) == 1  # the captain was not asked again
-    server.wait_for_idle(5)
+    server.wait_for_idle()
     assert server.active_streams == 0
 
 

@@ -16,9 +16,10 @@ from okbot.core.workspace import Workspace
 from okbot.llm.provider import CancelToken
 from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import Reply, tool_call
+from tests.helpers.patience import PATIENT_SECONDS
 
 
-def make_env(server, tools, clock=None, max_reply_seconds=3):
+def make_env(server, tools, clock=None, max_reply_seconds=PATIENT_SECONDS):
     settings_for(server)
     ws = Workspace()
     target = ws.ensure_default()

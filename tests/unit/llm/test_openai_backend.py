@@ -234,7 +234,7 @@ def test_never_ending_reply_is_stopped_by_the_duration_guard(harness: Harness) -
     assert [e.text for e in events if isinstance(e, TextDelta)] == ["and on"]
     [error] = errors(events)
     assert error.kind == "timeout" and "0.5 seconds" in error.message
-    harness.server.wait_for_idle(timeout=5)  # the server saw the connection go
+    harness.server.wait_for_idle()  # the server saw the connection go
 
 
 # ----------------------------------------------------------------- capability fallbacks
@@ -319,7 +319,7 @@ def test_cancel_mid_stream_from_another_thread(harness: Harness) -> None:
             threading.Timer(0.05, token.cancel).start()
     assert time.monotonic() - started < 2
     assert events[-1] == Done("cancelled") and not errors(events)
-    harness.server.wait_for_idle(timeout=3)  # the server noticed the disconnect
+    harness.server.wait_for_idle()  # the server noticed the disconnect
 
 
 def test_cancel_before_the_first_byte_returns_promptly(harness: Harness) -> None:
@@ -330,7 +330,7 @@ def test_cancel_before_the_first_byte_returns_promptly(harness: Harness) -> None
     events = list(harness.provider().stream(req(), token))
     assert time.monotonic() - began < 2  # before the server's first byte at 2.5 s
     assert events == [Done("cancelled")]
-    harness.server.wait_for_idle(timeout=6)  # once awake, its writes failed: it saw the disconnect
+    harness.server.wait_for_idle()  # once awake, its writes failed: it saw the disconnect
 
 
 def test_cancel_during_a_retry_wait_stops_at_once(harness: Harness) -> None:

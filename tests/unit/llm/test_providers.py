@@ -13,6 +13,7 @@ from okbot.llm.provider import ChatRequest
 from okbot.llm.providers import ProviderPool, list_every_model, provider_key
 from tests.helpers.fake_openai import FakeOpenAIServer
 from tests.helpers.keyrings import MemoryKeyring, no_keyring, system_keyring
+from tests.helpers.patience import PATIENT_SECONDS
 
 
 class Recorder:
@@ -101,7 +102,12 @@ def test_the_picker_lists_every_providers_models_as_references(settings):
         settings.set("provider.keySource", "none")
         settings.add_provider(ProviderConfig("work", work.base_url, "none"))
         settings.add_provider(ProviderConfig("gone", "http://127.0.0.1:9/v1", "none", models=("cached",)))
-        assert list_every_model(settings, timeout=5) == ["a", "b", "work/meta-llama/Llama-3", "gone/cached"]
+        assert list_every_model(settings, timeout=PATIENT_SECONDS) == [
+            "a",
+            "b",
+            "work/meta-llama/Llama-3",
+            "gone/cached",
+        ]
 
 
 def test_threads_asking_at_once_share_one_backend(settings):
@@ -111,7 +117,7 @@ def test_threads_asking_at_once_share_one_backend(settings):
     gate = threading.Barrier(4)
 
     def factory(_settings, config):
-        gate.wait(timeout=5)  # all four build at the same moment
+        gate.wait(timeout=PATIENT_SECONDS)  # all four build at the same moment
         built.append(Recorder(config))
         return built[-1]
 

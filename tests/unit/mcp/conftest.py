@@ -14,23 +14,26 @@ from okbot.config.settings import Settings
 from okbot.mcp.hub import McpHub
 from okbot.mcp.secrets import ServerSecrets
 from okbot.storage import paths
+from tests.helpers.slow_start import server_command
 
 SERVER_SCRIPT = str(Path(__file__).resolve().parents[2] / "helpers" / "mcp_server.py")
 TOKEN = "tok-9f8e7d6c5b4a3210"  # an env value the test server can print: it must never reach the log
 
 
 def our_server(name: str = "test", *flags: str, **fields: object) -> McpServerConfig:
-    return McpServerConfig(name, command=sys.executable, args=(SERVER_SCRIPT, *flags), **fields)  # type: ignore[arg-type]
+    command, *args = server_command(sys.executable, SERVER_SCRIPT, *flags)
+    return McpServerConfig(name, command=command, args=tuple(args), **fields)  # type: ignore[arg-type]
 
 
 def time_server(name: str = "time") -> McpServerConfig:
-    return McpServerConfig(name, command=sys.executable, args=("-m", "mcp_server_time", "--local-timezone", "UTC"))
+    command, *args = server_command(sys.executable, "-m", "mcp_server_time", "--local-timezone", "UTC")
+    return McpServerConfig(name, command=command, args=tuple(args))
 
 
 @pytest.fixture
 def settings() -> Settings:
     settings = Settings.load()
-    settings.set("mcp.startupSeconds", 20)
+    settings.set("mcp.startupSeconds", 60)
     return settings
 
 

@@ -18,6 +18,7 @@ from okbot.llm.provider import CancelToken
 from okbot.logs import setup_logging
 from okbot.mcp.hub import FAILED, RUNNING, McpHub
 from okbot.storage import paths
+from tests.helpers.patience import PATIENT_SECONDS
 from tests.unit.mcp.conftest import SERVER_SCRIPT, TOKEN, our_server, time_server
 
 
@@ -52,7 +53,7 @@ def test_servers_start_on_use_in_their_own_process_group_and_stop_with_the_hub(s
     pid, pgid = (int(part.split("=")[1]) for part in who.split())
     assert pid == pgid != os.getpgid(0)  # its own process group: a signal to ours never reaches it
     hub.close()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + PATIENT_SECONDS
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(pid)
@@ -60,11 +61,12 @@ def test_servers_start_on_use_in_their_own_process_group_and_stop_with_the_hub(s
 
 
 def test_a_server_that_never_starts_is_stopped_after_the_start_up_time_and_reported(settings, hub):
-    settings.set("mcp.startupSeconds", 2)
     settings.add_mcp_server(our_server("never", "--never-start"))
     settings.add_mcp_server(our_server("exits", "--exit-at-start"))
     settings.add_mcp_server(McpServerConfig("missing", command="no-such-mcp-program-x1"))
-    failed = hub.prepare(["never", "exits", "missing"])
+    failed = hub.prepare(["exits", "missing"])  # within the fixture's generous bound: told why, not "too slow"
+    settings.set("mcp.startupSeconds", 2)  # the short bound only where running out of it is the outcome
+    failed.update(hub.prepare(["never"]))
     assert failed["never"] == "MCP server never did not start within 2 s (mcp.startupSeconds)."
     assert "could not start: it exited before answering" in failed["exits"]
     assert "the configuration file is missing" in failed["exits"]  # its own stderr says why
@@ -158,7 +160,7 @@ def test_a_remote_server_over_streamable_http_and_one_that_cannot_be_reached(set
     port = _free_port()
     proc = subprocess.Popen([sys.executable, SERVER_SCRIPT, "--http", str(port)], stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + PATIENT_SECONDS
         while time.monotonic() < deadline:
             with socket.socket() as sock:
                 if sock.connect_ex(("127.0.0.1", port)) == 0:

@@ -16,6 +16,7 @@ from okbot.core.summary import SummaryStore
 from okbot.llm.scripted import ScriptedProvider
 from tests.helpers.fake_openai import Reply
 from tests.helpers.fake_summarizer import faithful, is_summarizer_request
+from tests.helpers.patience import PATIENT_SECONDS
 from tests.helpers.sessions import fill_until, near_the_prepare_mark, over_the_prepare_mark, predicted
 
 WINDOW = 3000  # threshold 1800 (ratio 0.6), prepare mark 1500 (prepareRatio 0.5), fits up to 2250
@@ -54,7 +55,7 @@ def compress_ahead_behind_a_gate(server, compressor, target) -> tuple[Gate, list
     reports: list = []
     background = threading.Thread(target=lambda: reports.append(compressor.compress_ahead(target)))
     background.start()
-    assert gate.asked.wait(10)
+    assert gate.asked.wait(PATIENT_SECONDS)
     return gate, reports, background
 
 
