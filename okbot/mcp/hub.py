@@ -45,13 +45,16 @@ from okbot.config.mcp import TOOL_SEPARATOR, McpServerConfig
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.llm.keys import remember_secret
 from okbot.mcp import schema
+from okbot.mcp.said import clean
 from okbot.mcp.secrets import ServerSecrets
 from okbot.storage.atomic import atomic_write_json
 from okbot.storage.errors import OkBotError
+from okbot.storage.jsontext import loads
 
 log = logging.getLogger("okbot.mcp")
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: each tool kept as offered (its fitted schema and notes), not as the server sent it
+CACHE_DEPTH = 64  # a fitted schema nests far less (schema.MAX_DEPTH)
 CLOSE_SECONDS = 8.0  # the SDK's own shutdown waits at most ~4.5 s per server (they stop together)
 HTTP_ATTEMPTS = 3  # a remote server that cannot be reached is tried this many times, 1 s then 2 s apart
 MAX_TOOL_PAGES = 50
@@ -99,7 +102,6 @@ class McpTool:
     description: str
     parameters: dict[str, Any] = field(compare=False)
     notes: tuple[str, ...] = ()  # what had to change in its schema for providers to take it
-    schema: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the server's own
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,9 @@ def tools_from_listing(server: str, listed: Iterable[dict[str, Any]]) -> list[Mc
         name = entry.get("name")
         if not isinstance(name, str) or not name:
             continue
+        if not name.isprintable():  # it is what a call sends back: never altered, never shown raw
+            log.warning("MCP %s: tool %r left out (its name holds control characters)", server, clean(name))
+            continue
         offered = schema.offered_name(server, name)
         if offered in taken:  # two names that differ only in characters a provider refuses
             log.warning("MCP %s: tool %r left out (its name clashes with another once fitted)", server, name)
@@ -133,8 +138,7 @@ def tools_from_listing(server: str, listed: Iterable[dict[str, Any]]) -> list[Mc
         taken.add(offered)
         parameters, notes = schema.simplify(entry.get("inputSchema"))
         description = entry.get("description") if isinstance(entry.get("description"), str) else ""
-        raw = entry.get("inputSchema") if isinstance(entry.get("inputSchema"), dict) else {}
-        tools.append(McpTool(server, name, offered, description.strip(), parameters, tuple(notes), raw))
+        tools.append(McpTool(server, name, offered, clean(description).strip(), parameters, tuple(notes)))
     return tools
 
 
@@ -439,7 +443,7 @@ class McpHub:
             )
             raise McpUnavailable(conn.failure()) from None
         info = getattr(client, "server_info", None)
-        detail = f"{info.name} {info.version}".strip() if info is not None else ""
+        detail = clean(f"{info.name} {info.version}", one_line=True) if info is not None else ""
         conn.failed_at = 0.0
         self._set(conn, RUNNING, detail)
         log.info("MCP %s: running (%s)", name, detail or conn.config.where())
@@ -597,7 +601,7 @@ class McpHub:
                     f"effect.{conn.last_words()[1]}",
                     False,
                 )
-            return CallResult(f"MCP server {tool.server} refused the {tool.name} call: {exc.message}", False)
+            return CallResult(f"MCP server {tool.server} refused the {tool.name} call: {clean(exc.message)}", False)
         return _result_text(result)
 
     def _exited(self, conn: _Conn, exited: asyncio.Event | None) -> None:
@@ -692,12 +696,10 @@ class McpHub:
         if self._cache_file is None:
             return {}
         try:
-            data = json.loads(self._cache_file.read_text(encoding="utf-8"))
+            data = loads(self._cache_file.read_bytes(), what=str(self._cache_file), max_depth=CACHE_DEPTH)
             servers = data["servers"] if data.get("version") == CACHE_VERSION else {}
             return {
-                name: (entry["where"], tools_from_listing(name, entry["tools"]))
-                for name, entry in servers.items()
-                if isinstance(entry, dict) and isinstance(entry.get("tools"), list)
+                name: (entry["where"], [_kept_tool(name, t) for t in entry["tools"]]) for name, entry in servers.items()
             }
         except FileNotFoundError:
             return {}
@@ -712,7 +714,10 @@ class McpHub:
             servers = {
                 name: {
                     "where": where,
-                    "tools": [{"name": t.name, "description": t.description, "inputSchema": t.schema} for t in tools],
+                    "tools": [
+                        {"name": t.name, "description": t.description, "parameters": t.parameters, "notes": t.notes}
+                        for t in tools
+                    ],
                 }
                 for name, (where, tools) in self._tools.items()
             }
@@ -720,6 +725,18 @@ class McpHub:
             atomic_write_json(self._cache_file, {"version": CACHE_VERSION, "servers": servers})
         except OSError as exc:
             log.warning("MCP tool lists not kept in %s (%s)", self._cache_file, exc)
+
+
+def _kept_tool(server: str, entry: dict[str, Any]) -> McpTool:
+    """A tool as :meth:`McpHub._write_cache` kept it; ``TypeError``/``KeyError`` for an entry it did not write."""
+    name, description, parameters, notes = entry["name"], entry["description"], entry["parameters"], entry["notes"]
+    if not (
+        isinstance(name, str) and name.isprintable() and isinstance(description, str) and isinstance(parameters, dict)
+    ):
+        raise TypeError(f"tool entry {name!r} of {server} is not as written")
+    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+        raise TypeError(f"the notes of tool {name!r} of {server} are not as written")
+    return McpTool(server, name, schema.offered_name(server, name), description, parameters, tuple(notes))
 
 
 class _Cancelled(Exception):
@@ -792,4 +809,4 @@ def _result_text(result: Any) -> CallResult:
     if not parts and structured is not None:
         parts.append(json.dumps(structured, ensure_ascii=False, indent=2))
     ok = not bool(getattr(result, "is_error", False))
-    return CallResult("\n".join(parts) if parts else "(the tool returned nothing)", ok)
+    return CallResult(clean("\n".join(parts)) if parts else "(the tool returned nothing)", ok)
