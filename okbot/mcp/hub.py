@@ -13,7 +13,13 @@ Lifecycle:
 * A server that stops by itself (crashed, or died mid-call) is restarted once, at its next use; if it
   stops again it stays stopped and is reported until the user restarts it (:meth:`restart`).
 * A stdio server's stderr goes to OkBot's log, line by line (the log redacts secrets), and its last
-  lines are quoted when it fails.
+  lines are quoted when it fails; a line is read in bounded pieces and kept to its first
+  ``STDERR_LINE_CHARS`` characters, however long the server makes it.
+* A line on its stdout that is not JSON-RPC is logged once per start (the SDK's traceback for each is
+  not shown); an answer that cannot be read (nested deeper than the SDK parses) fails the request
+  waiting for it at once, with why, instead of leaving it to time out.
+* Everything a server says (its name, tool descriptions, stderr, results) is cleaned of escape sequences
+  and control characters (:mod:`okbot.mcp.said`) where it enters OkBot.
 * :meth:`close` stops every server (stdin closed, then SIGTERM and SIGKILL to its process group: the
   SDK's shutdown) and the loop; OkBot calls it when it quits.
 
@@ -60,6 +66,7 @@ HTTP_ATTEMPTS = 3  # a remote server that cannot be reached is tried this many t
 MAX_TOOL_PAGES = 50
 STDERR_TAIL = 20
 STDERR_LINE_CHARS = 2_000
+STDERR_READ_BYTES = 8_192  # read at most this much of a line at once; the rest of a longer line is skipped
 POLL_SECONDS = 0.1  # how often a waiting worker looks at its cancel token
 RETRY_START_SECONDS = 300.0  # a server that could not start is tried again at a use this much later
 
@@ -162,6 +169,9 @@ class _Conn:
         self.stopping = False  # OkBot is stopping it: its end is no crash
         self.exited: asyncio.Event | None = None  # set when a stdio server's stderr closes (it exited)
         self.failed_at = 0.0  # when it last could not start (monotonic; 0: never)
+        self.waiting: set[asyncio.Future[Any]] = set()  # requests that an unreadable answer fails
+        self.junk = 0  # lines on its stdout that were not JSON-RPC, since it started
+        self.answered = ""  # which program answered its start ("mcp-time 2026.10.19")
 
     def last_words(self) -> Said:
         lines = [line for line in self.stderr if line.strip()]
@@ -195,6 +205,7 @@ class McpHub:
         self._subscribers: list[Callable[[str], None]] = []
         self._closed = False
         self._told: dict[str, str] = {}  # server -> the failure last reported to the user (see news)
+        logging.getLogger("mcp.client.stdio").addFilter(_not_a_parse_error)  # said once per server instead
 
     # ------------------------------------------------------------------ reading (any thread)
     @property
@@ -381,10 +392,34 @@ class McpHub:
         return {n: _describe(r)[0] for n, r in zip(names, results, strict=True) if isinstance(r, BaseException)}
 
     async def _prepare_one(self, name: str) -> None:
+        from mcp.shared.exceptions import MCPError
+
         conn = self._conn(name)
         client = await self._ensure(conn)
-        if conn.stale:
+        if not conn.stale:
+            return
+        try:
             await self._list_tools(conn, client)
+        except (McpUnavailable, MCPError, asyncio.TimeoutError) as exc:
+            if isinstance(exc, asyncio.TimeoutError):
+                why = _say(
+                    QT_TRANSLATE_NOOP("hub", "it did not answer within {seconds} s"),
+                    seconds=f"{self._call_seconds():.0f}",
+                )
+            elif isinstance(exc, MCPError):
+                why = (clean(exc.message, one_line=True),) * 2
+            else:
+                why = (str(exc), exc.english)
+            self._fail(
+                conn,
+                _say(
+                    QT_TRANSLATE_NOOP("hub", "MCP server {name} runs, but its tool list could not be read: {why}."),
+                    name=name,
+                    why=why,
+                ),
+            )
+            log.warning("%s", conn.detail_en)
+            raise McpUnavailable(conn.failure()) from None
 
     async def _ensure(self, conn: _Conn) -> Any:
         """A live client for ``conn``: the running one, else a newly started one (a crashed one once)."""
@@ -408,7 +443,7 @@ class McpHub:
         conn.starting = started
         conn.stop = asyncio.Event()
         conn.exited = asyncio.Event()
-        conn.stale, conn.dead, conn.stopping = True, False, False
+        conn.stale, conn.dead, conn.stopping, conn.junk = True, False, False, 0
         conn.task = asyncio.get_running_loop().create_task(self._keep(conn, started, conn.stop))
         try:
             client = await asyncio.wait_for(asyncio.shield(started), seconds)
@@ -445,6 +480,7 @@ class McpHub:
         info = getattr(client, "server_info", None)
         detail = clean(f"{info.name} {info.version}", one_line=True) if info is not None else ""
         conn.failed_at = 0.0
+        conn.answered = detail
         self._set(conn, RUNNING, detail)
         log.info("MCP %s: running (%s)", name, detail or conn.config.where())
         return client
@@ -489,6 +525,9 @@ class McpHub:
         from mcp_types import Implementation
 
         async def on_message(message: Any) -> None:
+            if isinstance(message, Exception):
+                self._unreadable(conn, message)
+                return
             method = getattr(message, "method", "")
             if method == "notifications/tools/list_changed":
                 conn.stale = True
@@ -546,28 +585,70 @@ class McpHub:
         name, loop, exited = conn.config.name, asyncio.get_running_loop(), conn.exited
 
         def copy() -> None:
-            with open(read_fd, encoding="utf-8", errors="replace") as stream:
-                for line in stream:
-                    line = line.rstrip()[:STDERR_LINE_CHARS]
-                    conn.stderr.append(line)
-                    log.info("MCP %s stderr: %s", name, line)
+            with open(read_fd, "rb") as stream:
+                rest_of_long_line = False
+                while piece := stream.readline(STDERR_READ_BYTES):
+                    if not rest_of_long_line:
+                        line = clean(piece.decode("utf-8", errors="replace"), one_line=True)[:STDERR_LINE_CHARS]
+                        conn.stderr.append(line)
+                        log.info("MCP %s stderr: %s", name, line)
+                    rest_of_long_line = not piece.endswith(b"\n")
             with contextlib.suppress(RuntimeError):  # the loop is closed: OkBot is quitting
                 loop.call_soon_threadsafe(self._exited, conn, exited)
 
         threading.Thread(target=copy, name=f"okbot-mcp-{name}-stderr", daemon=True).start()
         return open(write_fd, "w", encoding="utf-8")
 
+    def _unreadable(self, conn: _Conn, exc: Exception) -> None:
+        """A line of the server's stdout the SDK could not read: a message too deep to parse fails the
+        requests waiting (it was surely one's answer); any other line is logged, the first only."""
+        errors = exc.errors() if callable(getattr(exc, "errors", None)) else []
+        line = errors[0].get("input") if errors and isinstance(errors[0].get("input"), str) else ""
+        if line.lstrip().startswith("{") and "recursion limit" in str(exc):
+            why = _say(QT_TRANSLATE_NOOP("hub", "its answer is nested too deeply to read"))
+            for waiting in [w for w in conn.waiting if not w.done()]:
+                waiting.set_exception(McpUnavailable(why))
+            log.warning("MCP %s: %s", conn.config.name, why[1])
+            return
+        conn.junk += 1
+        if conn.junk == 1:
+            log.warning(
+                "MCP %s: a line on its stdout is not JSON-RPC and was ignored (later ones are not logged): %s",
+                conn.config.name,
+                clean(line[:300], one_line=True) or type(exc).__name__,
+            )
+
+    async def _answer(self, conn: _Conn, request: Any, seconds: float) -> Any:
+        """The answer to ``request`` (a coroutine of the client), within ``seconds``; raises
+        :class:`McpUnavailable` at once when the answer arrives unreadable."""
+        unreadable: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        asking = asyncio.ensure_future(request)
+        conn.waiting.add(unreadable)
+        try:
+            done, _ = await asyncio.wait({asking, unreadable}, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            conn.waiting.discard(unreadable)
+            if not asking.done():
+                asking.cancel()
+        if asking in done:
+            return asking.result()
+        if unreadable in done:
+            raise unreadable.exception()  # type: ignore[misc]
+        raise asyncio.TimeoutError
+
     async def _list_tools(self, conn: _Conn, client: Any) -> None:
         listed: list[dict[str, Any]] = []
         cursor = None
         for _ in range(MAX_TOOL_PAGES):
-            page = await asyncio.wait_for(client.list_tools(cursor=cursor), self._call_seconds())
+            page = await self._answer(conn, client.list_tools(cursor=cursor), self._call_seconds())
             listed += [tool.model_dump(by_alias=True, exclude_none=True) for tool in page.tools]
             cursor = getattr(page, "next_cursor", None)
             if not cursor:
                 break
         tools = tools_from_listing(conn.config.name, listed)
         conn.stale = False
+        if conn.state == FAILED:  # its list could not be read before: it can now
+            self._set(conn, RUNNING, conn.answered)
         with self._lock:
             before = self._tools.get(conn.config.name)
             self._tools[conn.config.name] = (conn.config.where(), tools)
@@ -589,7 +670,11 @@ class McpHub:
         except McpUnavailable as exc:
             return CallResult(exc.english, False)
         try:
-            result = await asyncio.wait_for(client.call_tool(tool.name, arguments), timeout)
+            result = await self._answer(conn, client.call_tool(tool.name, arguments), timeout)
+        except McpUnavailable as exc:
+            return CallResult(
+                f"MCP server {tool.server}'s answer to the {tool.name} call could not be read: {exc.english}", False
+            )
         except asyncio.TimeoutError:
             return CallResult(f"MCP server {tool.server} did not answer {tool.name} within {timeout:.0f} s.", False)
         except MCPError as exc:
@@ -725,6 +810,12 @@ class McpHub:
             atomic_write_json(self._cache_file, {"version": CACHE_VERSION, "servers": servers})
         except OSError as exc:
             log.warning("MCP tool lists not kept in %s (%s)", self._cache_file, exc)
+
+
+def _not_a_parse_error(record: logging.LogRecord) -> bool:
+    """Drops the SDK's record (with its traceback) of each stdout line it could not parse: the hub
+    reports those itself (:meth:`McpHub._unreadable`)."""
+    return record.msg != "Failed to parse JSONRPC message from server"
 
 
 def _kept_tool(server: str, entry: dict[str, Any]) -> McpTool:
