@@ -21,7 +21,8 @@ Lifecycle:
 * Everything a server says (its name, tool descriptions, stderr, results) is cleaned of escape sequences
   and control characters (:mod:`okbot.mcp.said`) where it enters OkBot.
 * :meth:`close` stops every server (stdin closed, then SIGTERM and SIGKILL to its process group: the
-  SDK's shutdown) and the loop; OkBot calls it when it quits.
+  SDK's shutdown) and the loop; OkBot calls it when it quits. On Linux a stdio server runs under
+  :mod:`okbot.mcp.warden`, which also ends what the server detached from its group (``setsid``).
 
 The tool lists are kept in ``mcp-tools.json`` in the data dir, so the tools offered (part of the
 stable prefix of every request) stay the same across restarts and View context can show them
@@ -32,9 +33,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import os
+import shutil
+import sys
 import threading
 import time
 from collections import deque
@@ -50,7 +54,7 @@ from okbot import __version__
 from okbot.config.mcp import TOOL_SEPARATOR, McpServerConfig
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.llm.keys import remember_secret
-from okbot.mcp import schema
+from okbot.mcp import schema, warden
 from okbot.mcp.said import clean
 from okbot.mcp.secrets import ServerSecrets
 from okbot.storage.atomic import atomic_write_json
@@ -544,7 +548,10 @@ class McpHub:
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
         env = {k: v for k, v in secrets.env.items() if k in conn.config.env}
-        params = StdioServerParameters(command=conn.config.command, args=list(conn.config.args), env=env or None)
+        command, args = conn.config.command, list(conn.config.args)
+        if warden.available():  # what the server detaches ends with it
+            command, args = sys.executable, [warden.__file__, _program(command), *args]
+        params = StdioServerParameters(command=command, args=args, env=env or None)
         return stdio_client(params, errlog=errlog)
 
     async def _http_transport(self, conn: _Conn, secrets: ServerSecrets, stack: AsyncExitStack) -> Any:
@@ -810,6 +817,16 @@ class McpHub:
             atomic_write_json(self._cache_file, {"version": CACHE_VERSION, "servers": servers})
         except OSError as exc:
             log.warning("MCP tool lists not kept in %s (%s)", self._cache_file, exc)
+
+
+def _program(command: str) -> str:
+    """``command`` as the path the warden runs; the errors the SDK's own start would raise when there is none."""
+    found = shutil.which(command)
+    if found is not None:
+        return found
+    if os.sep in command and os.path.exists(command):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), command)
+    raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), command)
 
 
 def _not_a_parse_error(record: logging.LogRecord) -> bool:
