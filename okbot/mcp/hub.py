@@ -24,7 +24,8 @@ Lifecycle:
   SDK's shutdown) and the loop; OkBot calls it when it quits. On Linux a stdio server runs under
   :mod:`okbot.mcp.warden`, which also ends what the server detached from its group (``setsid``).
 
-The tool lists are kept in ``mcp-tools.json`` in the data dir, so the tools offered (part of the
+A server offers at most ``MAX_TOOLS_PER_SERVER`` tools (the first it lists; :meth:`McpHub.cut` says
+so). The tool lists are kept in ``mcp-tools.json`` in the data dir, so the tools offered (part of the
 stable prefix of every request) stay the same across restarts and View context can show them
 without starting anything; a list is re-read when a server says its tools changed.
 """
@@ -68,6 +69,7 @@ CACHE_DEPTH = 64  # a fitted schema nests far less (schema.MAX_DEPTH)
 CLOSE_SECONDS = 8.0  # the SDK's own shutdown waits at most ~4.5 s per server (they stop together)
 HTTP_ATTEMPTS = 3  # a remote server that cannot be reached is tried this many times, 1 s then 2 s apart
 MAX_TOOL_PAGES = 50
+MAX_TOOLS_PER_SERVER = 100  # the first ones a server lists; the rest are not offered (and that is said)
 STDERR_TAIL = 20
 STDERR_LINE_CHARS = 2_000
 STDERR_READ_BYTES = 8_192  # read at most this much of a line at once; the rest of a longer line is skipped
@@ -113,6 +115,15 @@ class McpTool:
     description: str
     parameters: dict[str, Any] = field(compare=False)
     notes: tuple[str, ...] = ()  # what had to change in its schema for providers to take it
+
+
+@dataclass(frozen=True)
+class _Listing:
+    """A server's tool list as last read: where it was read from, the tools offered, how many it listed."""
+
+    where: str
+    tools: list[McpTool]
+    listed: int
 
 
 @dataclass(frozen=True)
@@ -205,10 +216,11 @@ class McpHub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._conns: dict[str, _Conn] = {}
-        self._tools: dict[str, tuple[str, list[McpTool]]] = self._read_cache()  # name -> (where, tools)
+        self._tools: dict[str, _Listing] = self._read_cache()
         self._subscribers: list[Callable[[str], None]] = []
         self._closed = False
         self._told: dict[str, str] = {}  # server -> the failure last reported to the user (see news)
+        self._said: set[str] = set()  # what fresh() has let through
         logging.getLogger("mcp.client.stdio").addFilter(_not_a_parse_error)  # said once per server instead
 
     # ------------------------------------------------------------------ reading (any thread)
@@ -227,8 +239,31 @@ class McpHub:
         except OkBotError:
             return []
         with self._lock:
-            where, tools = self._tools.get(name, ("", []))
-        return list(tools) if where == config.where() else []
+            listing = self._tools.get(name)
+        return list(listing.tools) if listing is not None and listing.where == config.where() else []
+
+    def cut(self, name: str) -> Said | None:
+        """Why server ``name`` offers fewer tools than it lists (it lists more than ``MAX_TOOLS_PER_SERVER``)."""
+        with self._lock:
+            listing = self._tools.get(name)
+        if listing is None or listing.listed <= len(listing.tools) or not self.tools_of(name):
+            return None
+        return _say(
+            QT_TRANSLATE_NOOP(
+                "hub",
+                "MCP server {name} lists {count} tools; only its first {kept} are offered (at most {kept} a server).",
+            ),
+            name=name,
+            count=f"{listing.listed:,}",
+            kept=MAX_TOOLS_PER_SERVER,
+        )
+
+    def fresh(self, texts: Iterable[str]) -> list[str]:
+        """Of ``texts`` (what a turn would tell the user about the servers), those not told before in this process."""
+        with self._lock:
+            new = [t for t in dict.fromkeys(texts) if t not in self._said]
+            self._said.update(new)
+        return new
 
     def usable(self, name: str) -> bool:
         """Whether server ``name``'s tools are offered: not when it failed to start or stopped twice (a server
@@ -645,21 +680,27 @@ class McpHub:
 
     async def _list_tools(self, conn: _Conn, client: Any) -> None:
         listed: list[dict[str, Any]] = []
-        cursor = None
+        count, cursor = 0, None
         for _ in range(MAX_TOOL_PAGES):
             page = await self._answer(conn, client.list_tools(cursor=cursor), self._call_seconds())
-            listed += [tool.model_dump(by_alias=True, exclude_none=True) for tool in page.tools]
+            count += len(page.tools)
+            room = MAX_TOOLS_PER_SERVER - len(listed)
+            listed += [tool.model_dump(by_alias=True, exclude_none=True) for tool in page.tools[: max(0, room)]]
             cursor = getattr(page, "next_cursor", None)
-            if not cursor:
+            if not cursor or count > MAX_TOOLS_PER_SERVER:  # pages past the cut are not asked for
                 break
         tools = tools_from_listing(conn.config.name, listed)
+        if count > MAX_TOOLS_PER_SERVER:
+            log.warning(
+                "MCP %s: lists %s tools or more; only its first %s are offered", conn.config.name, count, len(tools)
+            )
         conn.stale = False
         if conn.state == FAILED:  # its list could not be read before: it can now
             self._set(conn, RUNNING, conn.answered)
         with self._lock:
             before = self._tools.get(conn.config.name)
-            self._tools[conn.config.name] = (conn.config.where(), tools)
-            changed = before is None or before[0] != conn.config.where() or before[1] != tools
+            self._tools[conn.config.name] = _Listing(conn.config.where(), tools, count)
+            changed = before != self._tools[conn.config.name]
         if changed:
             self._write_cache()
         for tool in tools:
@@ -784,14 +825,15 @@ class McpHub:
     def _call_seconds(self) -> float:
         return float(self.settings.get("mcp.callSeconds"))
 
-    def _read_cache(self) -> dict[str, tuple[str, list[McpTool]]]:
+    def _read_cache(self) -> dict[str, _Listing]:
         if self._cache_file is None:
             return {}
         try:
             data = loads(self._cache_file.read_bytes(), what=str(self._cache_file), max_depth=CACHE_DEPTH)
             servers = data["servers"] if data.get("version") == CACHE_VERSION else {}
             return {
-                name: (entry["where"], [_kept_tool(name, t) for t in entry["tools"]]) for name, entry in servers.items()
+                name: _Listing(entry["where"], [_kept_tool(name, t) for t in entry["tools"]], int(entry["listed"]))
+                for name, entry in servers.items()
             }
         except FileNotFoundError:
             return {}
@@ -805,13 +847,14 @@ class McpHub:
         with self._lock:
             servers = {
                 name: {
-                    "where": where,
+                    "where": listing.where,
+                    "listed": listing.listed,
                     "tools": [
                         {"name": t.name, "description": t.description, "parameters": t.parameters, "notes": t.notes}
-                        for t in tools
+                        for t in listing.tools
                     ],
                 }
-                for name, (where, tools) in self._tools.items()
+                for name, listing in self._tools.items()
             }
         try:
             atomic_write_json(self._cache_file, {"version": CACHE_VERSION, "servers": servers})

@@ -122,7 +122,10 @@ def _hostile_tools(behaviours: set[str]) -> list[dict[str, object]]:
             {
                 "name": f"tool_{i:04d}",
                 "description": f"Tool number {i}, which does one small thing. " * 4,
-                "inputSchema": {"type": "object", "properties": {"value": {"type": "string"}}},
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {f"field_{j}": {"type": "string", "description": "One field. " * 8} for j in range(12)},
+                },
             }
             for i in range(5000)
         ]

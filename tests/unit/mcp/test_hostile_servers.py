@@ -23,6 +23,7 @@ import pytest
 
 from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
+from okbot.mcp.hub import MAX_TOOLS_PER_SERVER
 from okbot.storage import paths
 from tests.helpers.fake_openai import Reply
 
@@ -180,3 +181,32 @@ def test_a_detached_grandchild_of_a_server_ends_when_the_chat_exits(server, okbo
     if not ended:
         os.kill(pid, 9)
     assert ended, "the setsid grandchild outlived okbot chat"
+
+
+def _events(ran: Ran) -> list[dict]:
+    return [json.loads(line) for line in ran.out.splitlines() if line.startswith("{")]
+
+
+def test_thousands_of_tools_are_cut_per_server_and_to_a_share_of_the_window_saying_which_and_why(
+    server, okbot_home: Path
+) -> None:
+    Workspace().create_assistant("Ann")
+    add_hostile("many", "many", assistant="Ann")
+    ran, [row] = listed()
+    assert row["state"] == "running" and len(row["tools"]) == MAX_TOOLS_PER_SERVER
+    assert "lists 5,001 tools" in row["note"] and f"only its first {MAX_TOOLS_PER_SERVER}" in row["note"]
+    assert "many lists 5,001 tools" in okbot("mcp", "list").out
+    assert ran.peak_mb < 400, ran.peak_mb
+    assert paths.mcp_tools_file().stat().st_size < 1_000_000  # every chat reads it (110 MB before)
+
+    Settings.load().set("model.contextWindow", 16_000)  # a small local model's window
+    server.enqueue(Reply(text="Hello."))
+    ran = okbot("chat", "Ann", "-m", "hi", "--json", env={"OKBOT_BASE_URL": server.base_url})
+    assert ran.code == 0, ran.err
+    notices = [e["item"]["content"] for e in _events(ran) if e.get("item", {}).get("type") == "notice"]
+    assert any("many lists 5,001 tools" in n for n in notices), notices
+    assert any("MCP server many: only" in n and "a quarter of the model's 16,000-token window" in n for n in notices)
+    (request,) = server.chat_requests()
+    offered = [t["function"]["name"] for t in request["tools"] if t["function"]["name"].startswith("many__")]
+    assert 0 < len(offered) < MAX_TOOLS_PER_SERVER
+    assert len(json.dumps(request["tools"])) // 4 < 16_000 // 2
