@@ -187,6 +187,7 @@ def _events(ran: Ran) -> list[dict]:
     return [json.loads(line) for line in ran.out.splitlines() if line.startswith("{")]
 
 
+@pytest.mark.slow
 def test_thousands_of_tools_are_cut_per_server_and_to_a_share_of_the_window_saying_which_and_why(
     server, okbot_home: Path
 ) -> None:
