@@ -124,7 +124,9 @@ def _hostile_tools(behaviours: set[str]) -> list[dict[str, object]]:
                 "description": f"Tool number {i}, which does one small thing. " * 4,
                 "inputSchema": {
                     "type": "object",
-                    "properties": {f"field_{j}": {"type": "string", "description": "One field. " * 8} for j in range(12)},
+                    "properties": {
+                        f"field_{j}": {"type": "string", "description": "One field. " * 8} for j in range(12)
+                    },
                 },
             }
             for i in range(5000)
