@@ -9,25 +9,35 @@ the SDK's SIGTERM, which the warden passes on), the warden ends every process le
 then SIGKILL after :data:`GRACE_SECONDS` — and exits with the server's status. It also ends when OkBot
 dies without stopping it (``PR_SET_PDEATHSIG``).
 
-The warden passes the server its stdin, stdout and stderr and touches none of them itself; it imports
-nothing of OkBot beyond this module, so it starts in a few milliseconds.
+The warden also relays the server's stdout line by line, each line (one JSON-RPC message) at most
+:data:`MAX_MESSAGE_BYTES`: the SDK reads a whole line into memory and parses it at once, so a 110 MB
+tool list took OkBot to a gigabyte. A longer line is skipped, and when it was an answer its request
+gets an error saying why instead. The server's stdin and stderr are its own, untouched; the warden
+imports nothing of OkBot beyond this module, so it starts in a few milliseconds.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
+import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import BinaryIO
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 GRACE_SECONDS = 2.0  # what a leftover process gets to exit on SIGTERM
 POLL_SECONDS = 0.02
+MAX_MESSAGE_BYTES = 32 * 1024 * 1024  # a 10 MB tool result, sent twice (text and structured), still fits
+SKIP_BYTES = 1024 * 1024  # how much of an over-long line is read at once to skip it
+_ID = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
 
 def available() -> bool:
@@ -78,6 +88,33 @@ def end_leftovers() -> None:
         time.sleep(POLL_SECONDS)
 
 
+def _too_long(head: bytes) -> bytes:
+    """What stands in for a line over :data:`MAX_MESSAGE_BYTES` that began with ``head``: an error answer
+    to the request it answered, or nothing (a notification, or no id seen)."""
+    found = _ID.search(head[:4096])
+    if found is None or b'"method"' in head[:4096]:
+        return b""
+    message = f"the server's answer is over {MAX_MESSAGE_BYTES // (1024 * 1024)} MB, more than OkBot reads"
+    error = {"jsonrpc": "2.0", "id": json.loads(found.group(1)), "error": {"code": -32603, "message": message}}
+    return json.dumps(error).encode() + b"\n"
+
+
+def relay(source: BinaryIO, sink: BinaryIO) -> None:
+    """Copy ``source`` to ``sink`` line by line, each line bounded (see :func:`_too_long`)."""
+    with contextlib.suppress(OSError):  # OkBot closed its end: nothing more to pass on
+        while line := source.readline(MAX_MESSAGE_BYTES + 1):
+            if len(line) > MAX_MESSAGE_BYTES:
+                head = line[:4096]
+                while (rest := source.readline(SKIP_BYTES)) and not rest.endswith(b"\n"):
+                    pass
+                line = _too_long(head)
+            sink.write(line)
+            sink.flush()
+    with contextlib.suppress(OSError):
+        while source.read(SKIP_BYTES):  # the server is not left blocked on a full pipe
+            pass
+
+
 def main(argv: list[str]) -> int:
     """Run ``argv`` as the server; return its exit status once it and all it left behind have ended."""
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
@@ -85,7 +122,7 @@ def main(argv: list[str]) -> int:
     if os.getppid() == 1:  # OkBot died before the line above took effect
         return 1
     try:
-        server = subprocess.Popen(argv)
+        server = subprocess.Popen(argv, stdout=subprocess.PIPE)
     except OSError as exc:
         print(f"cannot run {argv[0]}: {exc.strerror}", file=sys.stderr)
         return 127
@@ -98,10 +135,16 @@ def main(argv: list[str]) -> int:
         signal.signal(signum, stop)
     with open(os.devnull, "rb") as nothing:  # the server's stdin reaches EOF when OkBot closes it, not later
         os.dup2(nothing.fileno(), 0)
-    with open(os.devnull, "wb") as nothing:  # and its stdout's EOF tells OkBot it exited
+    assert server.stdout is not None
+    sink = os.fdopen(os.dup(1), "wb")
+    relaying = threading.Thread(target=relay, args=(server.stdout, sink), daemon=True)
+    relaying.start()
+    with open(os.devnull, "wb") as nothing:  # only the relay writes to OkBot: its end tells OkBot the server's
         os.dup2(nothing.fileno(), 1)
     code = server.wait()
-    end_leftovers()
+    end_leftovers()  # a detached process may hold the server's stdout open
+    relaying.join(GRACE_SECONDS)  # EOF once the last holder of the server's stdout has ended
+    sink.close()
     return code if code >= 0 else 128 - code
 
 

@@ -134,6 +134,20 @@ def _hostile_tools(behaviours: set[str]) -> list[dict[str, object]]:
     return tools
 
 
+def _send_huge_list(ident: object) -> None:
+    """A 40 MB tools/list answer on one line (2,500 tools of 16 kB), written piece by piece."""
+    sys.stdout.write(f'{{"jsonrpc": "2.0", "id": {json.dumps(ident)}, "result": {{"tools": [')
+    for i in range(2500):
+        tool = {
+            "name": f"huge_{i:04d}",
+            "description": "Big.",
+            "inputSchema": {"type": "object", "description": "x" * 16_000},
+        }
+        sys.stdout.write(("," if i else "") + json.dumps(tool))
+    sys.stdout.write("]}}\n")
+    sys.stdout.flush()
+
+
 def _escapee(pid_file: str) -> None:
     """A grandchild in a session of its own (a double fork and setsid, as a daemon does), its pid in
     ``pid_file``; returns once the file is written."""
@@ -154,7 +168,8 @@ def _escapee(pid_file: str) -> None:
 
 def hostile(behaviours: set[str]) -> None:
     """A JSON-RPC server on stdin/stdout, written by hand, that does each of ``behaviours``:
-    ``fanout``, ``deep``, ``many`` (5,000 tools), ``escapes`` (in its name, version and a description),
+    ``fanout``, ``deep``, ``many`` (5,000 tools), ``huge`` (a 40 MB tool list), ``escapes`` (in its name,
+    version and a description),
     ``list-error`` (its tool list cannot be read), ``junk`` (lines that are not JSON on stdout),
     ``stderr-line=MB`` (that many megabytes on stderr with no newline), ``escapee=FILE`` (a detached
     grandchild whose pid it writes to FILE). (The SDK passes a server none of OkBot's environment.)"""
@@ -194,6 +209,9 @@ def hostile(behaviours: set[str]) -> None:
             }
         elif method == "tools/list" and "list-error" in behaviours:
             send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32603, "message": "the tool database is locked"}})
+            continue
+        elif method == "tools/list" and "huge" in behaviours:
+            _send_huge_list(ident)
             continue
         elif method == "tools/list":
             result = {"tools": tools}

@@ -211,3 +211,11 @@ def test_thousands_of_tools_are_cut_per_server_and_to_a_share_of_the_window_sayi
     offered = [t["function"]["name"] for t in request["tools"] if t["function"]["name"].startswith("many__")]
     assert 0 < len(offered) < MAX_TOOLS_PER_SERVER
     assert len(json.dumps(request["tools"])) // 4 < 16_000 // 2
+
+
+def test_an_answer_over_the_message_bound_is_refused_before_the_sdk_reads_it() -> None:
+    add_hostile("huge", "huge")  # a 40 MB tool list in one line
+    ran, [row] = listed()
+    assert row["state"] == "failed" and row["tools"] == []
+    assert "its tool list could not be read" in row["detail"] and "over 32 MB" in row["detail"], row["detail"]
+    assert ran.peak_mb < 150, ran.peak_mb  # 274 MB and 15 s before; 110 MB of tools took 1 GB
