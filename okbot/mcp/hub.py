@@ -446,7 +446,7 @@ class McpHub:
                     seconds=f"{self._call_seconds():.0f}",
                 )
             elif isinstance(exc, MCPError):
-                why = (clean(exc.message, one_line=True),) * 2
+                why = _server_error(exc)
             else:
                 why = (str(exc), exc.english)
             self._fail(
@@ -734,7 +734,7 @@ class McpHub:
                     f"effect.{conn.last_words()[1]}",
                     False,
                 )
-            return CallResult(f"MCP server {tool.server} refused the {tool.name} call: {clean(exc.message)}", False)
+            return CallResult(f"MCP server {tool.server} refused the {tool.name} call: {_server_error(exc)[1]}", False)
         return _result_text(result)
 
     def _exited(self, conn: _Conn, exited: asyncio.Event | None) -> None:
@@ -870,6 +870,17 @@ def _program(command: str) -> str:
     if os.sep in command and os.path.exists(command):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), command)
     raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), command)
+
+
+def _server_error(exc: Any) -> Said:
+    """What an error answer says: the server's message, or the warden's for an answer it did not pass on."""
+    data = exc.error.data
+    if isinstance(data, dict) and data.get("okbotWarden") == "tooLong":
+        return _say(
+            QT_TRANSLATE_NOOP("hub", "its answer is over {megabytes} MB, more than OkBot reads"),
+            megabytes=warden.MAX_MESSAGE_BYTES // (1024 * 1024),
+        )
+    return (clean(exc.message, one_line=True),) * 2
 
 
 def _not_a_parse_error(record: logging.LogRecord) -> bool:

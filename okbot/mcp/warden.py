@@ -94,8 +94,9 @@ def _too_long(head: bytes) -> bytes:
     found = _ID.search(head[:4096])
     if found is None or b'"method"' in head[:4096]:
         return b""
-    message = f"the server's answer is over {MAX_MESSAGE_BYTES // (1024 * 1024)} MB, more than OkBot reads"
-    error = {"jsonrpc": "2.0", "id": json.loads(found.group(1)), "error": {"code": -32603, "message": message}}
+    message = f"the answer is over {MAX_MESSAGE_BYTES // (1024 * 1024)} MB, more than OkBot reads"
+    said = {"code": -32603, "message": message, "data": {"okbotWarden": "tooLong"}}  # the hub says it translated
+    error = {"jsonrpc": "2.0", "id": json.loads(found.group(1)), "error": said}
     return json.dumps(error).encode() + b"\n"
 
 
