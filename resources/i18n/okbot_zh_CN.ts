@@ -4481,6 +4481,10 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>MCP 服务器 {name} {how}；下次使用时会重启它。{last_words}</translation>
     </message>
     <message>
+        <source>its answer is over {megabytes} MB, more than OkBot reads</source>
+        <translation>它的回答超过 {megabytes} MB，超出 OkBot 读取的上限</translation>
+    </message>
+    <message>
         <source>it exited before answering</source>
         <translation>它在响应之前就退出了</translation>
     </message>
