@@ -88,27 +88,27 @@ def end_leftovers() -> None:
         time.sleep(POLL_SECONDS)
 
 
-def _too_long(head: bytes) -> bytes:
-    """What stands in for a line over :data:`MAX_MESSAGE_BYTES` that began with ``head``: an error answer
-    to the request it answered, or nothing (a notification, or no id seen)."""
+def _too_long(head: bytes, limit: int) -> bytes:
+    """What stands in for a line over ``limit`` bytes that began with ``head``: an error answer to the
+    request it answered, or nothing (a notification, or no id seen)."""
     found = _ID.search(head[:4096])
     if found is None or b'"method"' in head[:4096]:
         return b""
-    message = f"the answer is over {MAX_MESSAGE_BYTES // (1024 * 1024)} MB, more than OkBot reads"
+    message = f"the answer is over {limit:,} bytes, more than OkBot reads"
     said = {"code": -32603, "message": message, "data": {"okbotWarden": "tooLong"}}  # the hub says it translated
     error = {"jsonrpc": "2.0", "id": json.loads(found.group(1)), "error": said}
     return json.dumps(error).encode() + b"\n"
 
 
-def relay(source: BinaryIO, sink: BinaryIO) -> None:
-    """Copy ``source`` to ``sink`` line by line, each line bounded (see :func:`_too_long`)."""
+def relay(source: BinaryIO, sink: BinaryIO, limit: int = MAX_MESSAGE_BYTES) -> None:
+    """Copy ``source`` to ``sink`` line by line, each line at most ``limit`` bytes (see :func:`_too_long`)."""
     with contextlib.suppress(OSError):  # OkBot closed its end: nothing more to pass on
-        while line := source.readline(MAX_MESSAGE_BYTES + 1):
-            if len(line) > MAX_MESSAGE_BYTES:
+        while line := source.readline(limit + 1):
+            if len(line) > limit:
                 head = line[:4096]
                 while (rest := source.readline(SKIP_BYTES)) and not rest.endswith(b"\n"):
                     pass
-                line = _too_long(head)
+                line = _too_long(head, limit)
             sink.write(line)
             sink.flush()
     with contextlib.suppress(OSError):
