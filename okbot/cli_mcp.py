@@ -12,6 +12,7 @@ kept from the last time instead.
      "url": "", "env": ["TZ"], "headers": [], "approval": "ask", "toolApproval": {"tool": "allow"},
      "assistants": [{"id": "ann", "name": "Ann"}],
      "state": "running" | "failed" | "not started", "detail": "why it failed, or which program answered",
+     "note": "why fewer tools are offered than it lists (or empty)",
      "tools": [{"name": "get_current_time", "offered": "time__get_current_time", "description": "...",
                 "approval": "ask", "notes": ["how its schema was simplified for providers"]}]}
 """
@@ -259,6 +260,7 @@ def _list(settings: Settings, *, as_json: bool, start: bool, out: TextIO) -> int
         states = hub.check() if start and configs else hub.states()
         rows = [
             _row(config, state, hub.tools_of(config.name), [t for t in assistants if config.name in t.mcp_servers])
+            | {"note": (hub.cut(config.name) or ("", ""))[0]}
             for config, state in zip(configs, states, strict=True)
         ]
     finally:
@@ -322,6 +324,8 @@ def _print_row(row: dict[str, Any], out: TextIO) -> None:
     if row["detail"]:
         state = f"{state}: {row['detail']}"
     print(translate("cli_mcp", "  state: {state}").format(state=state), file=out)
+    if row["note"]:
+        print(translate("cli_mcp", "  note: {note}").format(note=row["note"]), file=out)
     for tool in row["tools"]:
         summary = tool["description"].splitlines()[0] if tool["description"] else ""
         print(f"  {tool['offered']}  {summary}".rstrip(), file=out)

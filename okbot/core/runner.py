@@ -530,6 +530,8 @@ class TurnRunner:
                     "warning",
                 )
             )
+        for why in hub.fresh(self.sources.mcp_cuts(target)):
+            append(notice(why, "warning"))
 
     def _calibrate(self, proj: ContextProjection, usage: UsageEvent | None) -> None:
         if usage is None or usage.estimated or not usage.prompt_tokens:

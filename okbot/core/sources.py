@@ -21,7 +21,7 @@ from okbot.config.settings import Settings
 from okbot.core.assent import AsSentStore
 from okbot.core.instructions import RosterEntry
 from okbot.core.local_tools import LOCAL_TOOL_NAMES, LOCAL_TOOLS
-from okbot.core.mcp_tools import mcp_tools
+from okbot.core.mcp_tools import fit_mcp_tools, mcp_tools
 from okbot.core.memory.memories import Memories
 from okbot.core.search_history import SEARCH_HISTORY
 from okbot.core.session import SessionStore
@@ -256,7 +256,11 @@ class ContextSources:
 
     def mcp_tools(self, target: Target) -> list[Tool]:
         """The tools of the MCP servers ``target`` may use (from the last tool lists: nothing starts here)."""
-        return mcp_tools(self.mcp, target)
+        return mcp_tools(self.mcp, target, self.context_window(target))
+
+    def mcp_cuts(self, target: Target) -> list[str]:
+        """Why ``target`` is offered fewer MCP tools than its servers list (none: all of them)."""
+        return fit_mcp_tools(self.mcp, target, self.context_window(target))[1]
 
     def mcp_servers_of(self, target: Target) -> list[str]:
         """The MCP servers a turn of ``target`` may use: an assistant's own, a squad's members' (not the captain)."""

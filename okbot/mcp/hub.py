@@ -13,11 +13,19 @@ Lifecycle:
 * A server that stops by itself (crashed, or died mid-call) is restarted once, at its next use; if it
   stops again it stays stopped and is reported until the user restarts it (:meth:`restart`).
 * A stdio server's stderr goes to OkBot's log, line by line (the log redacts secrets), and its last
-  lines are quoted when it fails.
+  lines are quoted when it fails; a line is read in bounded pieces and kept to its first
+  ``STDERR_LINE_CHARS`` characters, however long the server makes it.
+* A line on its stdout that is not JSON-RPC is logged once per start (the SDK's traceback for each is
+  not shown); an answer that cannot be read (nested deeper than the SDK parses) fails the request
+  waiting for it at once, with why, instead of leaving it to time out.
+* Everything a server says (its name, tool descriptions, stderr, results) is cleaned of escape sequences
+  and control characters (:mod:`okbot.mcp.said`) where it enters OkBot.
 * :meth:`close` stops every server (stdin closed, then SIGTERM and SIGKILL to its process group: the
-  SDK's shutdown) and the loop; OkBot calls it when it quits.
+  SDK's shutdown) and the loop; OkBot calls it when it quits. On Linux a stdio server runs under
+  :mod:`okbot.mcp.warden`, which also ends what the server detached from its group (``setsid``).
 
-The tool lists are kept in ``mcp-tools.json`` in the data dir, so the tools offered (part of the
+A server offers at most ``MAX_TOOLS_PER_SERVER`` tools (the first it lists; :meth:`McpHub.cut` says
+so). The tool lists are kept in ``mcp-tools.json`` in the data dir, so the tools offered (part of the
 stable prefix of every request) stay the same across restarts and View context can show them
 without starting anything; a list is re-read when a server says its tools changed.
 """
@@ -26,9 +34,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import os
+import shutil
+import sys
 import threading
 import time
 from collections import deque
@@ -44,19 +55,24 @@ from okbot import __version__
 from okbot.config.mcp import TOOL_SEPARATOR, McpServerConfig
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.llm.keys import remember_secret
-from okbot.mcp import schema
+from okbot.mcp import schema, warden
+from okbot.mcp.said import clean
 from okbot.mcp.secrets import ServerSecrets
 from okbot.storage.atomic import atomic_write_json
 from okbot.storage.errors import OkBotError
+from okbot.storage.jsontext import loads
 
 log = logging.getLogger("okbot.mcp")
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: each tool kept as offered (its fitted schema and notes), not as the server sent it
+CACHE_DEPTH = 64  # a fitted schema nests far less (schema.MAX_DEPTH)
 CLOSE_SECONDS = 8.0  # the SDK's own shutdown waits at most ~4.5 s per server (they stop together)
 HTTP_ATTEMPTS = 3  # a remote server that cannot be reached is tried this many times, 1 s then 2 s apart
 MAX_TOOL_PAGES = 50
+MAX_TOOLS_PER_SERVER = 100  # the first ones a server lists; the rest are not offered (and that is said)
 STDERR_TAIL = 20
 STDERR_LINE_CHARS = 2_000
+STDERR_READ_BYTES = 8_192  # read at most this much of a line at once; the rest of a longer line is skipped
 POLL_SECONDS = 0.1  # how often a waiting worker looks at its cancel token
 RETRY_START_SECONDS = 300.0  # a server that could not start is tried again at a use this much later
 
@@ -99,7 +115,15 @@ class McpTool:
     description: str
     parameters: dict[str, Any] = field(compare=False)
     notes: tuple[str, ...] = ()  # what had to change in its schema for providers to take it
-    schema: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the server's own
+
+
+@dataclass(frozen=True)
+class _Listing:
+    """A server's tool list as last read: where it was read from, the tools offered, how many it listed."""
+
+    where: str
+    tools: list[McpTool]
+    listed: int
 
 
 @dataclass(frozen=True)
@@ -126,6 +150,9 @@ def tools_from_listing(server: str, listed: Iterable[dict[str, Any]]) -> list[Mc
         name = entry.get("name")
         if not isinstance(name, str) or not name:
             continue
+        if not name.isprintable():  # it is what a call sends back: never altered, never shown raw
+            log.warning("MCP %s: tool %r left out (its name holds control characters)", server, clean(name))
+            continue
         offered = schema.offered_name(server, name)
         if offered in taken:  # two names that differ only in characters a provider refuses
             log.warning("MCP %s: tool %r left out (its name clashes with another once fitted)", server, name)
@@ -133,8 +160,7 @@ def tools_from_listing(server: str, listed: Iterable[dict[str, Any]]) -> list[Mc
         taken.add(offered)
         parameters, notes = schema.simplify(entry.get("inputSchema"))
         description = entry.get("description") if isinstance(entry.get("description"), str) else ""
-        raw = entry.get("inputSchema") if isinstance(entry.get("inputSchema"), dict) else {}
-        tools.append(McpTool(server, name, offered, description.strip(), parameters, tuple(notes), raw))
+        tools.append(McpTool(server, name, offered, clean(description).strip(), parameters, tuple(notes)))
     return tools
 
 
@@ -158,6 +184,9 @@ class _Conn:
         self.stopping = False  # OkBot is stopping it: its end is no crash
         self.exited: asyncio.Event | None = None  # set when a stdio server's stderr closes (it exited)
         self.failed_at = 0.0  # when it last could not start (monotonic; 0: never)
+        self.waiting: set[asyncio.Future[Any]] = set()  # requests that an unreadable answer fails
+        self.junk = 0  # lines on its stdout that were not JSON-RPC, since it started
+        self.answered = ""  # which program answered its start ("mcp-time 2026.10.19")
 
     def last_words(self) -> Said:
         lines = [line for line in self.stderr if line.strip()]
@@ -187,10 +216,12 @@ class McpHub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._conns: dict[str, _Conn] = {}
-        self._tools: dict[str, tuple[str, list[McpTool]]] = self._read_cache()  # name -> (where, tools)
+        self._tools: dict[str, _Listing] = self._read_cache()
         self._subscribers: list[Callable[[str], None]] = []
         self._closed = False
         self._told: dict[str, str] = {}  # server -> the failure last reported to the user (see news)
+        self._said: set[str] = set()  # what fresh() has let through
+        logging.getLogger("mcp.client.stdio").addFilter(_not_a_parse_error)  # said once per server instead
 
     # ------------------------------------------------------------------ reading (any thread)
     @property
@@ -208,8 +239,31 @@ class McpHub:
         except OkBotError:
             return []
         with self._lock:
-            where, tools = self._tools.get(name, ("", []))
-        return list(tools) if where == config.where() else []
+            listing = self._tools.get(name)
+        return list(listing.tools) if listing is not None and listing.where == config.where() else []
+
+    def cut(self, name: str) -> Said | None:
+        """Why server ``name`` offers fewer tools than it lists (it lists more than ``MAX_TOOLS_PER_SERVER``)."""
+        with self._lock:
+            listing = self._tools.get(name)
+        if listing is None or listing.listed <= len(listing.tools) or not self.tools_of(name):
+            return None
+        return _say(
+            QT_TRANSLATE_NOOP(
+                "hub",
+                "MCP server {name} lists {count} tools; only its first {kept} are offered (at most {kept} a server).",
+            ),
+            name=name,
+            count=f"{listing.listed:,}",
+            kept=MAX_TOOLS_PER_SERVER,
+        )
+
+    def fresh(self, texts: Iterable[str]) -> list[str]:
+        """Of ``texts`` (what a turn would tell the user about the servers), those not told before in this process."""
+        with self._lock:
+            new = [t for t in dict.fromkeys(texts) if t not in self._said]
+            self._said.update(new)
+        return new
 
     def usable(self, name: str) -> bool:
         """Whether server ``name``'s tools are offered: not when it failed to start or stopped twice (a server
@@ -377,10 +431,34 @@ class McpHub:
         return {n: _describe(r)[0] for n, r in zip(names, results, strict=True) if isinstance(r, BaseException)}
 
     async def _prepare_one(self, name: str) -> None:
+        from mcp.shared.exceptions import MCPError
+
         conn = self._conn(name)
         client = await self._ensure(conn)
-        if conn.stale:
+        if not conn.stale:
+            return
+        try:
             await self._list_tools(conn, client)
+        except (McpUnavailable, MCPError, asyncio.TimeoutError) as exc:
+            if isinstance(exc, asyncio.TimeoutError):
+                why = _say(
+                    QT_TRANSLATE_NOOP("hub", "it did not answer within {seconds} s"),
+                    seconds=f"{self._call_seconds():.0f}",
+                )
+            elif isinstance(exc, MCPError):
+                why = _server_error(exc)
+            else:
+                why = (str(exc), exc.english)
+            self._fail(
+                conn,
+                _say(
+                    QT_TRANSLATE_NOOP("hub", "MCP server {name} runs, but its tool list could not be read: {why}."),
+                    name=name,
+                    why=why,
+                ),
+            )
+            log.warning("%s", conn.detail_en)
+            raise McpUnavailable(conn.failure()) from None
 
     async def _ensure(self, conn: _Conn) -> Any:
         """A live client for ``conn``: the running one, else a newly started one (a crashed one once)."""
@@ -404,7 +482,7 @@ class McpHub:
         conn.starting = started
         conn.stop = asyncio.Event()
         conn.exited = asyncio.Event()
-        conn.stale, conn.dead, conn.stopping = True, False, False
+        conn.stale, conn.dead, conn.stopping, conn.junk = True, False, False, 0
         conn.task = asyncio.get_running_loop().create_task(self._keep(conn, started, conn.stop))
         try:
             client = await asyncio.wait_for(asyncio.shield(started), seconds)
@@ -439,8 +517,9 @@ class McpHub:
             )
             raise McpUnavailable(conn.failure()) from None
         info = getattr(client, "server_info", None)
-        detail = f"{info.name} {info.version}".strip() if info is not None else ""
+        detail = clean(f"{info.name} {info.version}", one_line=True) if info is not None else ""
         conn.failed_at = 0.0
+        conn.answered = detail
         self._set(conn, RUNNING, detail)
         log.info("MCP %s: running (%s)", name, detail or conn.config.where())
         return client
@@ -485,6 +564,9 @@ class McpHub:
         from mcp_types import Implementation
 
         async def on_message(message: Any) -> None:
+            if isinstance(message, Exception):
+                self._unreadable(conn, message)
+                return
             method = getattr(message, "method", "")
             if method == "notifications/tools/list_changed":
                 conn.stale = True
@@ -501,7 +583,10 @@ class McpHub:
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
         env = {k: v for k, v in secrets.env.items() if k in conn.config.env}
-        params = StdioServerParameters(command=conn.config.command, args=list(conn.config.args), env=env or None)
+        command, args = conn.config.command, list(conn.config.args)
+        if warden.available():  # what the server detaches ends with it
+            command, args = sys.executable, [warden.__file__, _program(command), *args]
+        params = StdioServerParameters(command=command, args=args, env=env or None)
         return stdio_client(params, errlog=errlog)
 
     async def _http_transport(self, conn: _Conn, secrets: ServerSecrets, stack: AsyncExitStack) -> Any:
@@ -542,32 +627,80 @@ class McpHub:
         name, loop, exited = conn.config.name, asyncio.get_running_loop(), conn.exited
 
         def copy() -> None:
-            with open(read_fd, encoding="utf-8", errors="replace") as stream:
-                for line in stream:
-                    line = line.rstrip()[:STDERR_LINE_CHARS]
-                    conn.stderr.append(line)
-                    log.info("MCP %s stderr: %s", name, line)
+            with open(read_fd, "rb") as stream:
+                rest_of_long_line = False
+                while piece := stream.readline(STDERR_READ_BYTES):
+                    if not rest_of_long_line:
+                        line = clean(piece.decode("utf-8", errors="replace"), one_line=True)[:STDERR_LINE_CHARS]
+                        conn.stderr.append(line)
+                        log.info("MCP %s stderr: %s", name, line)
+                    rest_of_long_line = not piece.endswith(b"\n")
             with contextlib.suppress(RuntimeError):  # the loop is closed: OkBot is quitting
                 loop.call_soon_threadsafe(self._exited, conn, exited)
 
         threading.Thread(target=copy, name=f"okbot-mcp-{name}-stderr", daemon=True).start()
         return open(write_fd, "w", encoding="utf-8")
 
+    def _unreadable(self, conn: _Conn, exc: Exception) -> None:
+        """A line of the server's stdout the SDK could not read: a message too deep to parse fails the
+        requests waiting (it was surely one's answer); any other line is logged, the first only."""
+        errors = exc.errors() if callable(getattr(exc, "errors", None)) else []
+        line = errors[0].get("input") if errors and isinstance(errors[0].get("input"), str) else ""
+        if line.lstrip().startswith("{") and "recursion limit" in str(exc):
+            why = _say(QT_TRANSLATE_NOOP("hub", "its answer is nested too deeply to read"))
+            for waiting in [w for w in conn.waiting if not w.done()]:
+                waiting.set_exception(McpUnavailable(why))
+            log.warning("MCP %s: %s", conn.config.name, why[1])
+            return
+        conn.junk += 1
+        if conn.junk == 1:
+            log.warning(
+                "MCP %s: a line on its stdout is not JSON-RPC and was ignored (later ones are not logged): %s",
+                conn.config.name,
+                clean(line[:300], one_line=True) or type(exc).__name__,
+            )
+
+    async def _answer(self, conn: _Conn, request: Any, seconds: float) -> Any:
+        """The answer to ``request`` (a coroutine of the client), within ``seconds``; raises
+        :class:`McpUnavailable` at once when the answer arrives unreadable."""
+        unreadable: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        asking = asyncio.ensure_future(request)
+        conn.waiting.add(unreadable)
+        try:
+            done, _ = await asyncio.wait({asking, unreadable}, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            conn.waiting.discard(unreadable)
+            if not asking.done():
+                asking.cancel()
+        if asking in done:
+            return asking.result()
+        if unreadable in done:
+            raise unreadable.exception()  # type: ignore[misc]
+        raise asyncio.TimeoutError
+
     async def _list_tools(self, conn: _Conn, client: Any) -> None:
         listed: list[dict[str, Any]] = []
-        cursor = None
+        count, cursor = 0, None
         for _ in range(MAX_TOOL_PAGES):
-            page = await asyncio.wait_for(client.list_tools(cursor=cursor), self._call_seconds())
-            listed += [tool.model_dump(by_alias=True, exclude_none=True) for tool in page.tools]
+            page = await self._answer(conn, client.list_tools(cursor=cursor), self._call_seconds())
+            count += len(page.tools)
+            room = MAX_TOOLS_PER_SERVER - len(listed)
+            listed += [tool.model_dump(by_alias=True, exclude_none=True) for tool in page.tools[: max(0, room)]]
             cursor = getattr(page, "next_cursor", None)
-            if not cursor:
+            if not cursor or count > MAX_TOOLS_PER_SERVER:  # pages past the cut are not asked for
                 break
         tools = tools_from_listing(conn.config.name, listed)
+        if count > MAX_TOOLS_PER_SERVER:
+            log.warning(
+                "MCP %s: lists %s tools or more; only its first %s are offered", conn.config.name, count, len(tools)
+            )
         conn.stale = False
+        if conn.state == FAILED:  # its list could not be read before: it can now
+            self._set(conn, RUNNING, conn.answered)
         with self._lock:
             before = self._tools.get(conn.config.name)
-            self._tools[conn.config.name] = (conn.config.where(), tools)
-            changed = before is None or before[0] != conn.config.where() or before[1] != tools
+            self._tools[conn.config.name] = _Listing(conn.config.where(), tools, count)
+            changed = before != self._tools[conn.config.name]
         if changed:
             self._write_cache()
         for tool in tools:
@@ -585,7 +718,11 @@ class McpHub:
         except McpUnavailable as exc:
             return CallResult(exc.english, False)
         try:
-            result = await asyncio.wait_for(client.call_tool(tool.name, arguments), timeout)
+            result = await self._answer(conn, client.call_tool(tool.name, arguments), timeout)
+        except McpUnavailable as exc:
+            return CallResult(
+                f"MCP server {tool.server}'s answer to the {tool.name} call could not be read: {exc.english}", False
+            )
         except asyncio.TimeoutError:
             return CallResult(f"MCP server {tool.server} did not answer {tool.name} within {timeout:.0f} s.", False)
         except MCPError as exc:
@@ -597,7 +734,7 @@ class McpHub:
                     f"effect.{conn.last_words()[1]}",
                     False,
                 )
-            return CallResult(f"MCP server {tool.server} refused the {tool.name} call: {exc.message}", False)
+            return CallResult(f"MCP server {tool.server} refused the {tool.name} call: {_server_error(exc)[1]}", False)
         return _result_text(result)
 
     def _exited(self, conn: _Conn, exited: asyncio.Event | None) -> None:
@@ -688,16 +825,15 @@ class McpHub:
     def _call_seconds(self) -> float:
         return float(self.settings.get("mcp.callSeconds"))
 
-    def _read_cache(self) -> dict[str, tuple[str, list[McpTool]]]:
+    def _read_cache(self) -> dict[str, _Listing]:
         if self._cache_file is None:
             return {}
         try:
-            data = json.loads(self._cache_file.read_text(encoding="utf-8"))
+            data = loads(self._cache_file.read_bytes(), what=str(self._cache_file), max_depth=CACHE_DEPTH)
             servers = data["servers"] if data.get("version") == CACHE_VERSION else {}
             return {
-                name: (entry["where"], tools_from_listing(name, entry["tools"]))
+                name: _Listing(entry["where"], [_kept_tool(name, t) for t in entry["tools"]], int(entry["listed"]))
                 for name, entry in servers.items()
-                if isinstance(entry, dict) and isinstance(entry.get("tools"), list)
             }
         except FileNotFoundError:
             return {}
@@ -711,15 +847,58 @@ class McpHub:
         with self._lock:
             servers = {
                 name: {
-                    "where": where,
-                    "tools": [{"name": t.name, "description": t.description, "inputSchema": t.schema} for t in tools],
+                    "where": listing.where,
+                    "listed": listing.listed,
+                    "tools": [
+                        {"name": t.name, "description": t.description, "parameters": t.parameters, "notes": t.notes}
+                        for t in listing.tools
+                    ],
                 }
-                for name, (where, tools) in self._tools.items()
+                for name, listing in self._tools.items()
             }
         try:
             atomic_write_json(self._cache_file, {"version": CACHE_VERSION, "servers": servers})
         except OSError as exc:
             log.warning("MCP tool lists not kept in %s (%s)", self._cache_file, exc)
+
+
+def _program(command: str) -> str:
+    """``command`` as the path the warden runs; the errors the SDK's own start would raise when there is none."""
+    found = shutil.which(command)
+    if found is not None:
+        return found
+    if os.sep in command and os.path.exists(command):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), command)
+    raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), command)
+
+
+def _server_error(exc: Any) -> Said:
+    """What an error answer says: the server's message, or the warden's for an answer it did not pass on."""
+    data = exc.error.data
+    if isinstance(data, dict) and data.get("okbotWarden") == "tooLong":
+        return _say(
+            QT_TRANSLATE_NOOP("hub", "its answer is over {megabytes} MB, more than OkBot reads"),
+            megabytes=warden.MAX_MESSAGE_BYTES // (1024 * 1024),
+        )
+    return (clean(exc.message, one_line=True),) * 2
+
+
+def _not_a_parse_error(record: logging.LogRecord) -> bool:
+    """Drops the SDK's record (with its traceback) of each stdout line it could not parse: the hub
+    reports those itself (:meth:`McpHub._unreadable`)."""
+    return record.msg != "Failed to parse JSONRPC message from server"
+
+
+def _kept_tool(server: str, entry: dict[str, Any]) -> McpTool:
+    """A tool as :meth:`McpHub._write_cache` kept it; ``TypeError``/``KeyError`` for an entry it did not write."""
+    name, description, parameters, notes = entry["name"], entry["description"], entry["parameters"], entry["notes"]
+    if not (
+        isinstance(name, str) and name.isprintable() and isinstance(description, str) and isinstance(parameters, dict)
+    ):
+        raise TypeError(f"tool entry {name!r} of {server} is not as written")
+    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+        raise TypeError(f"the notes of tool {name!r} of {server} are not as written")
+    return McpTool(server, name, schema.offered_name(server, name), description, parameters, tuple(notes))
 
 
 class _Cancelled(Exception):
@@ -792,4 +971,4 @@ def _result_text(result: Any) -> CallResult:
     if not parts and structured is not None:
         parts.append(json.dumps(structured, ensure_ascii=False, indent=2))
     ok = not bool(getattr(result, "is_error", False))
-    return CallResult("\n".join(parts) if parts else "(the tool returned nothing)", ok)
+    return CallResult(clean("\n".join(parts)) if parts else "(the tool returned nothing)", ok)

@@ -3951,6 +3951,10 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>  状态：{state}</translation>
     </message>
     <message>
+        <source>  note: {note}</source>
+        <translation>  提示：{note}</translation>
+    </message>
+    <message>
         <source>    note: {note}</source>
         <translation>    提示：{note}</translation>
     </message>
@@ -4529,6 +4533,10 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>它最后的输出：“{line}”。</translation>
     </message>
     <message>
+        <source>MCP server {name} lists {count} tools; only its first {kept} are offered (at most {kept} a server).</source>
+        <translation>MCP 服务器 {name} 列出了 {count} 个工具；只提供前 {kept} 个（每个服务器最多 {kept} 个）。</translation>
+    </message>
+    <message>
         <source>the turn was stopped</source>
         <translation>本轮已被停止</translation>
     </message>
@@ -4541,6 +4549,14 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>名为 {name} 的 MCP 服务器已不存在。</translation>
     </message>
     <message>
+        <source>it did not answer within {seconds} s</source>
+        <translation>它未在 {seconds} 秒内回答</translation>
+    </message>
+    <message>
+        <source>MCP server {name} runs, but its tool list could not be read: {why}.</source>
+        <translation>MCP 服务器 {name} 正在运行，但无法读取它的工具列表：{why}。</translation>
+    </message>
+    <message>
         <source>MCP server {name} did not start within {seconds} s (mcp.startupSeconds).</source>
         <translation>MCP 服务器 {name} 未在 {seconds} 秒内启动（mcp.startupSeconds）。</translation>
     </message>
@@ -4551,6 +4567,10 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>could not reach {url} ({error}) after {attempts} attempts</source>
         <translation>尝试 {attempts} 次后仍无法连接 {url}（{error}）</translation>
+    </message>
+    <message>
+        <source>its answer is nested too deeply to read</source>
+        <translation>它的回答嵌套过深，无法读取</translation>
     </message>
     <message>
         <source>stopped during a call</source>
@@ -4567,6 +4587,10 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>MCP server {name} {how}; it is restarted at its next use.{last_words}</source>
         <translation>MCP 服务器 {name} {how}；下次使用时会重启它。{last_words}</translation>
+    </message>
+    <message>
+        <source>its answer is over {megabytes} MB, more than OkBot reads</source>
+        <translation>它的回答超过 {megabytes} MB，超出 OkBot 读取的上限</translation>
     </message>
     <message>
         <source>it exited before answering</source>
@@ -4977,6 +5001,13 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>{spec}: expected NAME=VALUE for a header, e.g. {example}</source>
         <translation>{spec}：请求头应写作 NAME=VALUE，例如 {example}</translation>
+    </message>
+</context>
+<context>
+    <name>mcp_tools</name>
+    <message>
+        <source>MCP server {server}: only {kept} of its {count} tools are offered: all of them would take about {tokens} tokens, over a quarter of the model&apos;s {window}-token window.</source>
+        <translation>MCP 服务器 {server}：它的 {count} 个工具中只提供 {kept} 个：全部提供约需 {tokens} 个 token，超过模型 {window} token 窗口的四分之一。</translation>
     </message>
 </context>
 <context>
@@ -5951,8 +5982,16 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>它的输入 schema 不是对象，模型将得不到 schema</translation>
     </message>
     <message>
+        <source>its input schema is nested more than {depth} levels; the model gets only the description</source>
+        <translation>它的输入 schema 嵌套超过 {depth} 层，模型只会得到描述</translation>
+    </message>
+    <message>
         <source>its input schema is over {chars} characters; the model gets only the description</source>
         <translation>它的输入 schema 超过 {chars} 个字符，模型只会得到描述</translation>
+    </message>
+    <message>
+        <source>its input schema, its references written out, is over {chars} characters; the model gets only the description</source>
+        <translation>它的输入 schema 展开引用后超过 {chars} 个字符，模型只会得到描述</translation>
     </message>
     <message>
         <source>its input schema was not an object at the top; the model gets a bare object</source>

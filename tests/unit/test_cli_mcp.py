@@ -155,6 +155,7 @@ def test_assistants_allowed_and_approvals(okbot, okbot_home):
         "assistants": [{"id": "ann", "name": "Ann"}],
         "state": "not started",
         "detail": "",
+        "note": "",
         "tools": [],
     }
     text = okbot("mcp", "list", "--no-start").stdout
