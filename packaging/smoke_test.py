@@ -9,7 +9,9 @@ give exact counts. Checks, in order:
    network at all (``unshare -n``) when this machine allows it;
 3. ``okbot chat OkBot -m …`` against the local fake OpenAI server (``tests/helpers``): the openai
    SDK, httpx and the turn runner work frozen;
-4. the GUI, offscreen: it starts, its main loop answers the single-instance socket (the start
+4. ``okbot mcp add`` + ``okbot mcp list`` start a stdio MCP server (``tests/helpers/mcp_server.py``,
+   run by this interpreter) under the frozen app's warden and list its tools;
+5. the GUI, offscreen: it starts, its main loop answers the single-instance socket (the start
    time is measured up to that answer), a second ``okbot`` defers to it and exits 0, and SIGTERM
    ends it with no traceback or crash report.
 
@@ -18,6 +20,7 @@ Exit code 0 when every check passes; a line per check and a summary on stdout.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -131,6 +134,23 @@ def check_chat(exe: Path, env: dict[str, str]) -> str:
     return f"reply {result.stdout.strip()[:60]!r} ({seconds:.2f} s)"
 
 
+def check_mcp(exe: Path, env: dict[str, str]) -> str:
+    """A stdio MCP server started by the frozen app (through its warden) runs and lists its tools."""
+    server = REPO / "tests" / "helpers" / "mcp_server.py"
+    added, _ = run_app(exe, ["mcp", "add", "smoke", "--command", sys.executable, "--", str(server)], env)
+    if added.returncode != 0:
+        raise SmokeFailure(f"mcp add: rc={added.returncode}\n{added.stdout[-800:]}\n{added.stderr[-800:]}")
+    listed, seconds = run_app(exe, ["mcp", "list", "--json"], env, timeout=120.0)
+    try:
+        [row] = json.loads(listed.stdout)
+    except ValueError as exc:
+        raise SmokeFailure(f"mcp list: rc={listed.returncode} {exc}\n{listed.stderr[-800:]}") from exc
+    names = [tool["name"] for tool in row.get("tools", [])]
+    if not row.get("state", "").startswith("running") or "echo" not in names:
+        raise SmokeFailure(f"mcp list: {row.get('state')!r}, tools {names}\n{listed.stderr[-800:]}")
+    return f"{row['state']}, {len(names)} tools ({seconds:.2f} s)"
+
+
 def _ask_to_raise(sock_dir: Path) -> bool:
     """Send the single-instance raise request; True once the GUI's event loop acknowledged it."""
     for path in sock_dir.glob("okbot-*"):
@@ -202,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         ("version", lambda env: check_version(exe, env)),
         ("context", lambda env: check_context(exe, env, offline)),
         ("chat", lambda env: check_chat(exe, env)),
+        ("mcp", lambda env: check_mcp(exe, env)),
         ("gui", lambda env: check_gui(exe, env)[0]),
     )
     for name, check in checks:

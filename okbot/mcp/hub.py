@@ -39,7 +39,6 @@ import json
 import logging
 import os
 import shutil
-import sys
 import threading
 import time
 from collections import deque
@@ -585,7 +584,7 @@ class McpHub:
         env = {k: v for k, v in secrets.env.items() if k in conn.config.env}
         command, args = conn.config.command, list(conn.config.args)
         if warden.available():  # what the server detaches ends with it
-            command, args = sys.executable, [warden.__file__, _program(command), *args]
+            command, args = warden.command_line(_program(command), args)
         params = StdioServerParameters(command=command, args=args, env=env or None)
         return stdio_client(params, errlog=errlog)
 

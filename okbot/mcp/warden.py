@@ -37,12 +37,24 @@ GRACE_SECONDS = 2.0  # what a leftover process gets to exit on SIGTERM
 POLL_SECONDS = 0.02
 MAX_MESSAGE_BYTES = 32 * 1024 * 1024  # a 10 MB tool result, sent twice (text and structured), still fits
 SKIP_BYTES = 1024 * 1024  # how much of an over-long line is read at once to skip it
+FROZEN_FLAG = "--okbot-mcp-warden"  # how the packaged app's executable is told to be the warden
 _ID = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
 
 def available() -> bool:
     """Whether this system lets the warden keep what a server detaches (Linux 3.4+, with /proc)."""
     return sys.platform.startswith("linux") and Path("/proc/self/task").is_dir()
+
+
+def command_line(program: str, args: list[str]) -> tuple[str, list[str]]:
+    """The command and arguments that run ``program args`` under the warden.
+
+    From a checkout or a wheel this file runs as a script; the packaged app's executable runs no
+    ``.py`` file, so its launcher starts the warden when it is given :data:`FROZEN_FLAG`.
+    """
+    if getattr(sys, "frozen", False):
+        return sys.executable, [FROZEN_FLAG, program, *args]
+    return sys.executable, [__file__, program, *args]
 
 
 def _prctl(option: int, value: int) -> None:
