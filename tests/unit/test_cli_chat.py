@@ -4,11 +4,13 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from okbot.core.local_tools.shell import approval_note, detect
-from tests.helpers.fake_openai import Reply, tool_call
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
 from tests.helpers.processes import interruptible
 
 
@@ -165,18 +167,13 @@ def test_ctrl_c_keeps_what_arrived_and_exits_130(okbot_home, server):
     assert out.strip() in reply["content"]
 
 
-def test_ctrl_c_at_an_approval_prompt_closes_the_call_and_exits_130(okbot_home, server):
-    """Issue 16, class 3: Ctrl+C while `okbot chat` waited for y/N left the tool call without a result."""
+def _chat_on_a_terminal(
+    okbot_home: Path, server: FakeOpenAIServer, key: str, preexec_fn: Any = None
+) -> tuple[subprocess.Popen[str], int]:
+    """`okbot chat okbot -m "say hi"` on a real terminal (a pty): the process, the pty's controller."""
     import pty
-    import signal
 
-    server.enqueue(Reply(tool_calls=[tool_call("run_shell", {"command": "echo hi"})]), Reply(text="never"))
-    env = {
-        **os.environ,
-        "OKBOT_HOME": str(okbot_home),
-        "OKBOT_BASE_URL": server.base_url,
-        "OKBOT_API_KEY": "sk-canary-cli-0123456789",
-    }
+    env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_BASE_URL": server.base_url, "OKBOT_API_KEY": key}
     controller, terminal = pty.openpty()
     proc = subprocess.Popen(
         [sys.executable, "-m", "okbot", "chat", "okbot", "-m", "say hi"],
@@ -185,9 +182,18 @@ def test_ctrl_c_at_an_approval_prompt_closes_the_call_and_exits_130(okbot_home, 
         stderr=subprocess.PIPE,
         text=True,
         env=env,
-        preexec_fn=interruptible,
+        preexec_fn=preexec_fn,
     )
     os.close(terminal)
+    return proc, controller
+
+
+def test_ctrl_c_at_an_approval_prompt_closes_the_call_and_exits_130(okbot_home, server):
+    """Issue 16, class 3: Ctrl+C while `okbot chat` waited for y/N left the tool call without a result."""
+    import signal
+
+    server.enqueue(Reply(tool_calls=[tool_call("run_shell", {"command": "echo hi"})]), Reply(text="never"))
+    proc, controller = _chat_on_a_terminal(okbot_home, server, "sk-canary-cli-0123456789", interruptible)
     try:
         record = okbot_home / "assistants" / "okbot" / "session.jsonl"
         asked = ""
@@ -211,20 +217,8 @@ def test_ctrl_c_at_an_approval_prompt_closes_the_call_and_exits_130(okbot_home, 
 @pytest.mark.slow
 def test_the_shell_approval_prompt_says_what_the_command_can_reach(okbot_home, server):
     """Issue 13: approving a command must say what it hands over, on the terminal as on the card."""
-    import pty
-
     server.enqueue(Reply(tool_calls=[tool_call("run_shell", {"command": "echo hi"})]), Reply(text="Not run."))
-    env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_BASE_URL": server.base_url, "OKBOT_API_KEY": "sk-x"}
-    controller, terminal = pty.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "okbot", "chat", "okbot", "-m", "say hi"],
-        stdin=terminal,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    os.close(terminal)
+    proc, controller = _chat_on_a_terminal(okbot_home, server, "sk-x")
     try:
         os.write(controller, b"n\n")  # the answer waits in the terminal until the prompt reads it
         out, errs = proc.communicate(timeout=60)
