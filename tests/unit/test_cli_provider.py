@@ -14,6 +14,7 @@ from okbot.config.providers import ProviderConfig
 from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
 from tests.helpers.fake_openai import FakeOpenAIServer
+from tests.helpers.processes import PeakRun
 
 WORK_KEY = "sk-work-0123456789abcdef"
 DEFAULT_KEY = "sk-default-fedcba9876543210"
@@ -120,33 +121,20 @@ def test_models_are_listed_cached_and_chat_reaches_the_assistants_provider(okbot
         assert "did not list 'm3'" in proc.stderr
 
 
-MEASURED = """
-import resource, subprocess, sys
-proc = subprocess.Popen([sys.executable, "-m", "okbot", *sys.argv[1:]], stdin=sys.stdin, stdout=sys.stderr)
-proc.wait()
-print(proc.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)  # KiB on Linux
-"""
-
-
-def _cap_memory() -> None:
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_AS, (3 * 1024**3, 3 * 1024**3))  # a runaway read stops here
-
-
 def add_with_key_on_stdin(home: Path, name: str, megabytes: int) -> tuple[int, int, str]:
     """``okbot provider add NAME --key-stdin`` fed ``megabytes`` MiB of key (no newline), streamed;
     (exit code, the child's peak RSS in KiB, stderr)."""
     env = {**os.environ, "OKBOT_HOME": str(home), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
     argv = ["provider", "add", name, "--base-url", "https://big.example/v1", "--key-stdin"]
-    proc = subprocess.Popen(
-        [sys.executable, "-c", MEASURED, *argv],
+    run = PeakRun(
+        [sys.executable, "-m", "okbot", *argv],
+        memory_cap=3 * 1024**3,  # a runaway read stops here
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
-        preexec_fn=_cap_memory,
     )
+    proc = run.proc
     chunk = b"k" * (1024 * 1024)
     try:
         proc.stdin.write(b"sk-")
@@ -155,10 +143,10 @@ def add_with_key_on_stdin(home: Path, name: str, megabytes: int) -> tuple[int, i
         proc.stdin.close()
     except BrokenPipeError:  # it stopped reading: what a bounded reader does
         pass
-    out, err = proc.stdout.read(), proc.stderr.read()
-    proc.wait(timeout=120)
-    code, peak = out.decode().split()
-    return int(code), int(peak), err.decode()
+    proc.stdout.read()
+    err = proc.stderr.read()
+    code, peak_mb = run.result()
+    return code, int(peak_mb * 1024), err.decode()
 
 
 @pytest.mark.slow

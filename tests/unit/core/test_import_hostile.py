@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from okbot.core.session.store import SessionStore
 from okbot.core.workspace import Workspace
 from okbot.llm.keystore import KEY_FILE_NAME
 from okbot.storage import paths
+from tests.helpers.processes import PeakRun
 from tests.unit.test_import_okbot import ANN, BOB, SQUAD, build_sample
 
 SECRET = "sk-planted-SECRET-7f3a9"
@@ -274,13 +274,12 @@ def test_an_over_long_session_line_is_skipped_and_named(source: Path, monkeypatc
 
 
 CHILD = """
-import resource, sys
+import sys
 from pathlib import Path
 from okbot.core.import_okbot import import_okbot
 from okbot.core.workspace import Workspace
 report = import_okbot(Path(sys.argv[1]), Workspace())
 print(sum(o.items for o in report.owners))
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 
@@ -300,23 +299,20 @@ def _big_session(source: Path, megabytes: int) -> int:
 
 def _peak_rss_mb(source: Path, home: Path) -> tuple[int, float]:
     """Import ``source`` in a child (address space capped at 2 GB); (items imported, its peak RSS in MB)."""
-
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
-
     env = {**os.environ, "OKBOT_HOME": str(home), "LANGUAGE": "en"}
-    proc = subprocess.run(
+    run = PeakRun(
         [sys.executable, "-c", CHILD, str(source)],
+        memory_cap=2 * 1024**3,
         cwd=ROOT,
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=cap,
-        check=False,
     )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    items, rss_kb = proc.stdout.split()
-    return int(items), int(rss_kb) / 1024
+    out, err = run.proc.communicate(timeout=300)
+    code, peak_mb = run.result()
+    assert code == 0, err[-2000:]
+    return int(out), peak_mb
 
 
 @pytest.mark.slow

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import select
 import subprocess
 import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from okbot.core.workspace import Workspace
 from okbot.mcp.hub import MAX_TOOLS_PER_SERVER
 from okbot.storage import paths
 from tests.helpers.fake_openai import Reply
+from tests.helpers.processes import PeakRun
 
 ROOT = Path(__file__).resolve().parents[3]
 MEMORY_CAP = 2 * 1024**3  # address space of the okbot child (and the server it starts): a blow-up fails, never swaps
@@ -36,37 +35,27 @@ class Ran:
     code: int
     out: str
     err: str
-    peak_mb: float  # the largest resident set of the okbot process and what it waited for
+    peak_mb: float  # the largest resident set of the okbot process and what it waited for (PeakRun)
 
 
 def okbot(*argv: str, env: dict[str, str] | None = None) -> Ran:
     """``python -m okbot ARGV`` as a child capped at :data:`MEMORY_CAP`, with its peak resident memory."""
-
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
-
     environ = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
     with (paths.data_dir() / "out.txt").open("w+") as out, (paths.data_dir() / "err.txt").open("w+") as err:
         # cwd: the servers OkBot starts find `-m tests.helpers.mcp_server` there
-        proc = subprocess.Popen(
+        run = PeakRun(
             [sys.executable, "-m", "okbot", *argv],
+            memory_cap=MEMORY_CAP,
             stdout=out,
             stderr=err,
             stdin=subprocess.DEVNULL,
             env={**environ, **(env or {})},
             cwd=ROOT,
-            preexec_fn=cap,
         )
-        watchdog = threading.Timer(120, proc.kill)  # a hang fails the test instead of the run
-        watchdog.start()
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            watchdog.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        code, peak_mb = run.result(timeout=120)  # a hang fails the test instead of the run
         out.seek(0)
         err.seek(0)
-        return Ran(proc.returncode, out.read(), err.read(), usage.ru_maxrss / 1024)
+        return Ran(code, out.read(), err.read(), peak_mb)
 
 
 def add_hostile(name: str, behaviours: str, *, assistant: str | None = None) -> None:
