@@ -470,7 +470,7 @@ def _not_a_file(kind: str, where, outside) -> None:
 
 
 @pytest.mark.parametrize("kind", ["dangling symlink", "symlink to a file", "folder", "fifo"])
-@pytest.mark.parametrize("name", ["search.sqlite", "search.sqlite-wal"])
+@pytest.mark.parametrize("name", ["search.sqlite", "search.sqlite-wal", "search.sqlite.lock"])
 def test_what_is_not_a_regular_file_at_the_index_is_moved_aside_and_the_index_rebuilt(
     chats, okbot_home, tmp_path, kind, name
 ):
@@ -492,3 +492,35 @@ def test_what_is_not_a_regular_file_at_the_index_is_moved_aside_and_the_index_re
     assert paths.search_index_file().is_file() and not paths.search_index_file().is_symlink()
     again = _capped_search(okbot_home, "compression")
     assert again.returncode == 0 and "Ada" in again.stdout and "not-a-file" not in again.stderr
+
+
+@pytest.mark.parametrize("kind", ["symlink to a folder", "dangling symlink", "file"])
+def test_an_index_folder_that_is_not_a_folder_is_moved_aside_and_the_index_rebuilt(chats, okbot_home, tmp_path, kind):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    folder = paths.search_index_file().parent
+    if kind == "file":
+        folder.write_text("mine")
+    else:
+        folder.symlink_to(outside if kind == "symlink to a folder" else outside / "gone")
+    proc = _capped_search(okbot_home, "compression")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Ada" in proc.stdout
+    assert list(outside.iterdir()) == []  # nothing made outside the data dir
+    aside = [p for p in folder.parent.iterdir() if p.name.startswith("index.not-a-file-")]
+    assert len(aside) == 1 and proc.stderr.count(aside[0].name) == 1
+    if kind == "file":
+        assert aside[0].read_text() == "mine"
+    assert folder.is_dir() and not folder.is_symlink() and paths.search_index_file().is_file()
+
+
+@pytest.mark.parametrize("dead", ["x", "", "1e999"])
+def test_a_forged_count_in_the_index_is_a_damaged_index_built_again(chats, okbot_home, dead):
+    ws, t, stores = chats
+    index = SearchIndex(workspace=ws)
+    index.catch_up()
+    index._conn().execute("UPDATE meta SET value=? WHERE key='dead'", (dead,))
+    index.close()
+    proc = _capped_search(okbot_home, "compression")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Ada" in proc.stdout and "Traceback" not in proc.stderr

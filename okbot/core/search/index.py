@@ -205,6 +205,14 @@ def branch_ranges(last_id: int, markers: dict[int, int]) -> list[tuple[int, int]
     return out
 
 
+def _count(value: object) -> int:
+    """A count the index keeps in ``meta``; one that is not a whole number makes the index damaged (built again)."""
+    try:
+        return int(str(value), 10)
+    except ValueError:
+        raise sqlite3.DatabaseError(f"the index's count {value!r} is not a whole number") from None
+
+
 class SearchIndex:
     """The full-text index of every chat under one data dir (``path`` defaults to
     ``paths.search_index_file()``; ``workspace`` to the data dir's). Thread-safe: one writer, many readers."""
@@ -346,6 +354,7 @@ class SearchIndex:
         """Run ``job`` as the one writer (threads and processes); a corrupt index is discarded and the job
         run again on a fresh one."""
         with self._write_lock:
+            indexfile.clear_the_way(self.path, self._notify)  # the lock file too: taking it must follow no link
             if not self._file_lock.acquire(blocking=False):
                 raise IndexBusy(translate("index", "another OkBot is updating the search index"))
             try:
@@ -362,7 +371,7 @@ class SearchIndex:
     def _catch_up(self, progress: Progress | None) -> CatchUp:
         conn = self._writer_conn()
         fresh = conn.execute("SELECT count(*) FROM files").fetchone()[0] == 0
-        dead = int(conn.execute("SELECT value FROM meta WHERE key='dead'").fetchone()[0])
+        dead = _count(conn.execute("SELECT value FROM meta WHERE key='dead'").fetchone()[0])
         total = conn.execute("SELECT max(rowid) FROM docs").fetchone()[0] or 0  # rows are never deleted
         if total and dead * _DEAD_SHARE >= total:
             self._discard_file()
