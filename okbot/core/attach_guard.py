@@ -100,10 +100,8 @@ def _hint() -> str:
 def _reason_text(reason: str) -> str:
     """The guard's reason (written for the model) in the user's words."""
     texts = {
-        guard.DATA_REASON: translate(
-            "attachments", "it is OkBot's own data (settings, keys, chats, memories), which never goes to a model"
-        ),
-        guard.CONFIG_REASON: translate("attachments", "it is OkBot's configuration, which never goes to a model"),
+        guard.DATA_REASON: translate("attachments", "it is OkBot's own data (settings, keys, chats, memories)"),
+        guard.CONFIG_REASON: translate("attachments", "it is OkBot's configuration"),
         guard.TIKTOKEN_REASON: translate("attachments", "it is one of OkBot's tokenizer files"),
         guard.KEYRING_REASON: translate("attachments", "it is one of the system keyring's files, which hold API keys"),
         guard.PROC_REASON: translate("attachments", "it is a process's environment or memory, which may hold API keys"),

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QTimer, Signal
-from PySide6.QtGui import QFontDatabase, QPalette
+from PySide6.QtGui import QFontDatabase, QPalette, QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout
 
 from okbot.config.mcp import TOOL_SEPARATOR
@@ -135,15 +135,18 @@ class ApprovalCard(QFrame):
         self._timer.setInterval(1000)
         self._timer.timeout.connect(self._on_timer_timeout)
 
+        heading = QHBoxLayout()  # the countdown beside the title: the buttons' row keeps its width for them
+        heading.addWidget(self.title)
+        heading.addStretch(1)
+        heading.addWidget(self.countdown)
         buttons = QHBoxLayout()
-        buttons.addWidget(self.countdown)
         buttons.addStretch(1)
         buttons.addWidget(self.deny_button)
         buttons.addWidget(self.always_button)
         buttons.addWidget(self.allow_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 8)
-        layout.addWidget(self.title)
+        layout.addLayout(heading)
         layout.addWidget(self.label)
         layout.addWidget(self.reach)
         layout.addWidget(self.reason)
@@ -204,7 +207,19 @@ class ApprovalCard(QFrame):
         self._update_countdown()
         self._timer.start()
         self.show()
+        self._fit_height()
         self.allow_button.setFocus()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """Never shorter than its wrapped lines need at its width: the chat page's layout gives it its size
+        hint, which wraps them at another width, so at 640 px the lines on what a command can reach were cut."""
+        need = self.layout().totalHeightForWidth(self.width())
+        if need > 0 and need != self.minimumHeight():
+            self.setMinimumHeight(need)
 
     def _sandboxed(self) -> bool:
         if self._shell_sandboxed is None:

@@ -2949,12 +2949,12 @@ Compression starts at {threshold} tokens.</source>
         <translation>OkBot 从不把自己的数据或密钥发给模型</translation>
     </message>
     <message>
-        <source>it is OkBot&apos;s own data (settings, keys, chats, memories), which never goes to a model</source>
-        <translation>它是 OkBot 自己的数据（设置、密钥、对话、记忆），从不发给模型</translation>
+        <source>it is OkBot&apos;s own data (settings, keys, chats, memories)</source>
+        <translation>它是 OkBot 自己的数据（设置、密钥、对话、记忆）</translation>
     </message>
     <message>
-        <source>it is OkBot&apos;s configuration, which never goes to a model</source>
-        <translation>它是 OkBot 的配置，从不发给模型</translation>
+        <source>it is OkBot&apos;s configuration</source>
+        <translation>它是 OkBot 的配置</translation>
     </message>
     <message>
         <source>it is one of OkBot&apos;s tokenizer files</source>

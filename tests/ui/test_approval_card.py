@@ -80,3 +80,23 @@ def test_a_shell_command_card_in_the_sandbox_says_what_is_hidden(qtbot: QtBot) -
     card.deny_button.click()
     card.ask("read_file", {"path": "a.txt"}, lambda ok: None)
     assert not card.reach.isVisibleTo(card) and card.reach.text() == ""
+
+
+def test_in_a_narrow_chat_every_wrapped_line_and_button_of_the_card_shows_whole(qtbot: QtBot) -> None:
+    """At the window's 640 × 460 the card sat under a chat that takes the rest: the lines on what a command can
+    reach were cut, the buttons' words too ("ways allow run_sh")."""
+    from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
+
+    page = QWidget()
+    qtbot.addWidget(page)
+    layout = QVBoxLayout(page)
+    layout.addWidget(QPlainTextEdit(), 1)  # the chat view: all the room there is
+    card = ApprovalCard(page, shell_sandboxed=False)
+    layout.addWidget(card)
+    page.resize(420, 250)  # the chat column of a 640 × 460 window, between its header and its composer
+    page.show()
+    qtbot.waitExposed(page)
+    card.ask("run_shell", {"command": "ls -la ~/projects && git status"}, lambda _ok: None)
+    qtbot.waitUntil(lambda: card.reach.height() >= card.reach.heightForWidth(card.reach.width()))
+    for button in (card.deny_button, card.always_button, card.allow_button):
+        assert button.width() >= button.sizeHint().width(), button.text()
