@@ -80,8 +80,9 @@ def check_name(name: str) -> str:
     return name
 
 
-def check_base_url(url: str) -> str:
-    """``url`` stripped if a provider may be added with it, else :class:`SettingError`.
+def check_base_url(url: str, *, hint: str = "") -> str:
+    """``url`` stripped if a provider may be added with it, else :class:`SettingError` (with ``hint``, or the
+    CLI's: where the key goes instead).
 
     A user name or password in it is refused: settings.json is no place for a secret (it is not private
     and it goes into backups), and a token is often given as the user name. The key goes where keys go.
@@ -97,7 +98,8 @@ def check_base_url(url: str) -> str:
                 "providers",
                 "the base URL {url} holds a user name or password; OkBot keeps no secret in settings.json",
             ).format(url=redact_url(url)),
-            hint=translate("providers", "give the URL without it and the key with --key-stdin (or --key-env VAR)"),
+            hint=hint
+            or translate("providers", "give the URL without it and the key with --key-stdin (or --key-env VAR)"),
         )
     return url
 

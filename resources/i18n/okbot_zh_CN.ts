@@ -2059,6 +2059,10 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>列出模型</translation>
     </message>
     <message>
+        <source>give the URL without it and paste the key in the API key field</source>
+        <translation>请给出不含它们的 URL，并把密钥粘贴到“API 密钥”一栏</translation>
+    </message>
+    <message>
         <source>Saved provider {name}.</source>
         <translation>已保存服务商 {name}。</translation>
     </message>

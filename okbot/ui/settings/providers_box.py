@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.config.providers import DEFAULT_PROVIDER, KEY_SOURCES, ProviderConfig, parse_windows
+from okbot.config.providers import DEFAULT_PROVIDER, KEY_SOURCES, ProviderConfig, check_base_url, parse_windows
 from okbot.config.schema import redact_url, setting
 from okbot.i18n import plural
 from okbot.storage.errors import OkBotError
@@ -150,7 +150,9 @@ class ProvidersBox(QWidget):
         settings = self._settings()
         try:
             old = settings.provider(name) if name in {p.name for p in self.others()} else None
-            url = self.url_edit.text().strip()
+            url = check_base_url(
+                self.url_edit.text(), hint=self.tr("give the URL without it and paste the key in the API key field")
+            )
             same = old is not None and old.base_url == url  # same server: keep what it listed
             windows = parse_windows([w for w in self.windows_edit.text().split(",") if w.strip()])
             settings.add_provider(ProviderConfig(name, url, source, env, old.models if same else (), windows))

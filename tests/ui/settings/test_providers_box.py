@@ -71,6 +71,21 @@ def test_a_bad_url_is_refused_with_a_message(qtbot: QtBot, ctx: AppContext) -> N
     assert [p.name for p in Settings.load().providers()] == ["default"]
 
 
+def test_a_token_in_the_url_is_refused_and_never_saved_or_shown(qtbot: QtBot, ctx: AppContext) -> None:
+    """Issue 31, class 18, in the Settings dialog as in `provider add`: settings.json is no place for a key."""
+    dialog = SettingsDialog(ctx)
+    qtbot.addWidget(dialog)
+    settle(qtbot, ctx)
+    box = dialog.models_page.providers_box
+    box.name_edit.setText("work")
+    box.url_edit.setText(f"https://{KEY}@llm.example/v1")
+    box.add_button.click()
+    assert "holds a user name or password" in box.status.text() and "API key field" in box.status.text()
+    assert KEY not in box.status.text() and "--key-stdin" not in box.status.text()
+    assert [p.name for p in Settings.load().providers()] == ["default"]
+    assert not paths.settings_file().exists() or KEY not in paths.settings_file().read_text()
+
+
 def test_a_providers_context_windows_are_set_here_and_the_chat_follows(qtbot: QtBot, ctx: AppContext) -> None:
     dialog = SettingsDialog(ctx)
     qtbot.addWidget(dialog)
