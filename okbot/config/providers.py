@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from okbot.config.schema import SettingError, redact_url
+from okbot.config.schema import SettingError, holds_userinfo, redact_url
 from okbot.i18n import translate
 
 DEFAULT_PROVIDER = "default"  # the same name okbot.llm.keystore files the default key under
@@ -88,11 +88,7 @@ def check_base_url(url: str, *, hint: str = "") -> str:
     and it goes into backups), and a token is often given as the user name. The key goes where keys go.
     """
     url = url.strip()
-    try:
-        netloc = urlsplit(url).netloc
-    except ValueError:  # not a URL at all: the check of the whole entry says so
-        return url
-    if "@" in netloc:
+    if holds_userinfo(url):
         raise SettingError(
             translate(
                 "providers",

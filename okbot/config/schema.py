@@ -148,7 +148,9 @@ class Setting:
     """One setting: its key, type, default, bounds, and how the Settings dialog shows it.
 
     ``check`` is an extra rule for the value (after the type and bounds pass); it returns a
-    message fragment describing what is wrong, or ``None`` when the value is fine.
+    message fragment describing what is wrong, or ``None`` when the value is fine. ``check_new`` is one
+    more, for a value being set only (:meth:`validate_new`): a value already saved that it refuses still
+    loads, where the default in its place would do harm (another server for the saved key).
     ``per_model`` marks a setting stored per model (under ``modelOverrides``) rather than
     globally. ``redact`` hides what must not be printed of a value (a password in a URL); see
     :meth:`shown`.
@@ -175,6 +177,7 @@ class Setting:
     choice_words: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
     null_words: str = ""
     check: Callable[[Any], str | None] | None = field(default=None, compare=False, repr=False)
+    check_new: Callable[[Any], str | None] | None = field(default=None, compare=False, repr=False)
     redact: Callable[[Any], Any] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -336,10 +339,18 @@ class Setting:
         if self.maximum is not None and value > self.maximum:
             raise self._refuse(original, translate("schema", "too large"))
 
-    def _check_rule(self, value: Any, original: Any) -> None:
-        """Raise :class:`SettingError` (naming ``original``) when the extra ``check`` finds ``value`` wrong."""
-        if self.check is not None:
-            problem = self.check(value)
+    def validate_new(self, value: Any) -> Any:
+        """:meth:`validate`, plus ``check_new``: for a value being set (not one read from settings.json)."""
+        value = self.validate(value)
+        self._check_rule(value, value, self.check_new)
+        return value
+
+    def _check_rule(self, value: Any, original: Any, rule: Callable[[Any], str | None] | None = None) -> None:
+        """Raise :class:`SettingError` (naming ``original``) when ``rule`` (the extra ``check`` when not given)
+        finds ``value`` wrong."""
+        rule = rule or self.check
+        if rule is not None:
+            problem = rule(value)
             if problem:
                 raise SettingError(
                     translate("schema", "{key}: {value} is not allowed; it {problem}").format(
@@ -384,6 +395,23 @@ def _http_url(value: str) -> str | None:
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return translate("schema", "must be an http:// or https:// URL")
+    return None
+
+
+def holds_userinfo(url: str) -> bool:
+    """Whether ``url`` has a user name or password: often a token, and settings.json is no place for one
+    (it is neither private nor left out of backups)."""
+    try:
+        return "@" in urlsplit(url).netloc
+    except ValueError:  # not a URL at all: the other checks say so
+        return False
+
+
+def _no_userinfo(value: str) -> str | None:
+    if holds_userinfo(value):
+        return translate(
+            "schema", "holds a user name or password, and OkBot keeps no secret in settings.json (give the key apart)"
+        )
     return None
 
 
@@ -484,6 +512,7 @@ SETTINGS: tuple[Setting, ...] = (
         label=QT_TRANSLATE_NOOP("settings", "Base URL"),
         section=PROVIDER,
         check=_http_url,
+        check_new=_no_userinfo,
         redact=redact_url,
     ),
     Setting(

@@ -790,7 +790,7 @@ class Settings:
         Raises :class:`SettingError` (and changes nothing) for an unknown key, a refused value,
         or when the file cannot be written.
         """
-        self._change(key, setting(key).validate(value))
+        self._change(key, setting(key).validate_new(value))
 
     def set_text(self, key: str, text: str) -> None:
         """Set ``key`` from command-line text (``okbot config set key text``)."""

@@ -5962,6 +5962,10 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>必须是 http:// 或 https:// URL</translation>
     </message>
     <message>
+        <source>holds a user name or password, and OkBot keeps no secret in settings.json (give the key apart)</source>
+        <translation>含有用户名或密码，而 OkBot 不在 settings.json 中保存任何机密（请单独提供密钥）</translation>
+    </message>
+    <message>
         <source>must not be empty</source>
         <translation>不能为空</translation>
     </message>

@@ -188,7 +188,8 @@ def test_config_get_hides_a_password_in_the_base_url(capsys, monkeypatch):
     assert json.loads(out)["provider.baseUrl"] == shown
     monkeypatch.delenv("OKBOT_BASE_URL")
     code, out, err = run(capsys, "config", "set", "provider.baseUrl", "https://u:pw-9@host.example/v1")
-    assert code == 0 and "pw-9" not in out and "//[redacted]@host.example" in out
+    assert code == 1 and "pw-9" not in err and "//[redacted]@host.example" in err  # refused: no secret in settings
+    assert "user name or password" in err
     code, out, err = run(capsys, "config", "set", "provider.baseUrl", "ftp://u:pw-9@host.example/v1")
     assert code == 1 and "pw-9" not in err and "//[redacted]@" in err
 

@@ -13,6 +13,7 @@ import pytest
 from okbot.config.providers import ProviderConfig
 from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
+from okbot.storage import paths
 from tests.helpers.fake_openai import FakeOpenAIServer
 from tests.helpers.processes import PeakRun
 
@@ -192,7 +193,11 @@ def test_a_base_url_holding_a_token_is_never_printed(okbot, okbot_home, monkeypa
         "https://[redacted]@pair.example/v1",
     ]
     assert URL_TOKEN not in json.dumps(rows)
-    okbot("config", "set", "provider.baseUrl", f"http://{URL_TOKEN}@127.0.0.1:9/v1")
+    refused = okbot("config", "set", "provider.baseUrl", f"http://{URL_TOKEN}@127.0.0.1:9/v1")
+    assert refused.returncode == 1 and URL_TOKEN not in refused.stderr
+    saved = json.loads(paths.settings_file().read_text(encoding="utf-8"))
+    saved["provider.baseUrl"] = f"http://{URL_TOKEN}@127.0.0.1:9/v1"  # by hand, or by an older OkBot
+    paths.settings_file().write_text(json.dumps(saved), encoding="utf-8")
     proc = okbot("config", "get", "provider.baseUrl")
     assert proc.stdout.strip() == "http://[redacted]@127.0.0.1:9/v1"
 

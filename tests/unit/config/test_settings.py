@@ -748,3 +748,21 @@ def test_the_base_url_setting_is_shown_redacted_also_in_refusals(monkeypatch: py
     path.write_text(json.dumps({BASE_URL: "ftp://a:hunter2@h/v1"}), encoding="utf-8")
     loaded = Settings.load(path)
     assert loaded.problems and not any("hunter2" in p for p in loaded.problems)
+
+
+def test_a_base_url_holding_a_user_name_or_password_is_refused_when_set_and_kept_when_saved(path: Path) -> None:
+    """Issue 31, class 18: `okbot config set`, the first-run dialog and the Settings page saved a token given as
+    the URL's user name into settings.json. A value already saved still loads (the default in its place
+    would send the key to another server), shown redacted."""
+    settings = Settings.load(path)
+    for url in ("https://sk-secret-123@llm.example/v1", "http://user:sk-secret-123@127.0.0.1:8080/v1"):
+        with pytest.raises(SettingError) as exc:
+            settings.set(BASE_URL, url)
+        assert "sk-secret-123" not in str(exc.value) and "user name or password" in str(exc.value)
+        with pytest.raises(SettingError):
+            settings.set_text(BASE_URL, url)
+    assert not path.exists() or "sk-secret-123" not in path.read_text(encoding="utf-8")
+    path.write_text(json.dumps({BASE_URL: "https://sk-secret-123@llm.example/v1"}), encoding="utf-8")
+    saved = Settings.load(path)
+    assert saved.get(BASE_URL) == "https://sk-secret-123@llm.example/v1" and not saved.problems
+    assert setting(BASE_URL).shown(saved.get(BASE_URL)) == f"https://{REDACTED}@llm.example/v1"
