@@ -48,6 +48,10 @@
         <translation>已将 {n} 个文件（{size}）备份到 {path}。</translation>
     </message>
     <message>
+        <source>Left out: {what}</source>
+        <translation>未包含：{what}</translation>
+    </message>
+    <message>
         <source>Checking {path}…</source>
         <translation>正在检查 {path}…</translation>
     </message>

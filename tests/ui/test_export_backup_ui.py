@@ -4,6 +4,7 @@ thread and lands on it."""
 from __future__ import annotations
 
 import json
+import os
 import threading
 import zipfile
 from pathlib import Path
@@ -79,6 +80,22 @@ def test_back_up_and_restore_from_settings(qtbot: QtBot, ctx: AppContext, tmp_pa
     assert asked and "moved to" in asked[0]
     assert json.loads((home / "settings.json").read_text("utf-8")) == {"version": 1}
     assert all(t is not threading.main_thread() for t in threads) and len(threads) >= 3
+
+
+def test_a_backup_from_settings_names_what_it_left_out(qtbot: QtBot, ctx: AppContext, tmp_path: Path) -> None:
+    """A workspace file that is another name of the key file stays out of the zip; the box says so, as the CLI does."""
+    home = paths.data_dir()
+    (home / "keys.json").write_text('{"version": 1, "keys": {"default": "sk-secret-ui"}}\n', "utf-8")
+    workspace = home / "assistants" / "okbot" / "workspace"
+    workspace.mkdir(parents=True, exist_ok=True)
+    os.link(home / "keys.json", workspace / "notes.txt")
+    page = AdvancedPage(ctx, confirm=lambda text: True, quit_app=lambda: None)
+    qtbot.addWidget(page)
+    dest = tmp_path / "b.zip"
+    page.back_up_to(dest)
+    qtbot.waitUntil(lambda: not page.busy)
+    assert "Backed up" in page.backup_note.text() and "assistants/okbot/workspace/notes.txt" in page.backup_note.text()
+    assert "data/assistants/okbot/workspace/notes.txt" not in zipfile.ZipFile(dest).namelist()
 
 
 def test_restore_asks_and_a_no_changes_nothing(qtbot: QtBot, ctx: AppContext, tmp_path: Path) -> None:

@@ -108,7 +108,9 @@ class AdvancedPage(SettingsPage):
                 self.tr("Backed up {n} file ({size}) to {path}."),
                 self.tr("Backed up {n} files ({size}) to {path}."),
             )
-            self._set_busy(False, note.format(n=f"{report.files:,}", size=human_size(report.bytes), path=path))
+            lines = [note.format(n=f"{report.files:,}", size=human_size(report.bytes), path=path)]
+            lines += [self.tr("Left out: {what}").format(what=what) for what in report.skipped]  # as the CLI says
+            self._set_busy(False, "\n".join(lines))
 
         self.ctx.tasks.run(work, if_alive(self, done), self._failed)
 
