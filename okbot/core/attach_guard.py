@@ -20,9 +20,6 @@ from okbot.core.local_tools import guard, safe_open
 from okbot.i18n import translate
 from okbot.storage.errors import OkBotError
 
-_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_O_BINARY = getattr(os, "O_BINARY", 0)
-
 
 class Refused(OkBotError):
     """A file OkBot never attaches: its own data, configuration or keys (or another name for one)."""
@@ -44,7 +41,7 @@ def open_source(source: Path) -> tuple[int, os.stat_result]:
         raise Refused(_refusal(source, _reason_text(why)), hint=_hint())
     try:
         with safe_open.open_folder(real.parent) as folder:
-            fd = folder.open(real.name, os.O_RDONLY | _O_NONBLOCK | _O_BINARY)
+            fd, st = folder.open_read(real.name)
     except safe_open.PathChanged as exc:
         raise OkBotError(
             translate("attachments", "{path} changed while it was being opened; nothing was attached").format(
@@ -57,7 +54,6 @@ def open_source(source: Path) -> tuple[int, os.stat_result]:
     except (OSError, ValueError) as exc:
         raise unreadable(source, exc) from exc
     try:
-        st = os.fstat(fd)
         _judge(source, st)
     except BaseException:
         os.close(fd)

@@ -146,11 +146,10 @@ def _open_listed(path: Path, rel: PurePosixPath) -> tuple[BinaryIO, os.stat_resu
     symlink since the walk, and a file the tools can reach must not be another name for a protected file."""
     try:
         with open_folder(path.parent) as folder:
-            fd = folder.open(path.name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+            fd, st = folder.open_read(path.name)
     except PathChanged:
         return translate("backup", "{path} (it became a symlink during the backup)").format(path=rel)
     src = os.fdopen(fd, "rb")
-    st = os.fstat(fd)
     why = ""
     if not stat.S_ISREG(st.st_mode):
         why = translate("backup", "{path} (it is no longer a regular file)")

@@ -26,7 +26,6 @@ from okbot.i18n import translate
 from okbot.storage import jsontext
 from okbot.storage.errors import OkBotError
 
-_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 MAX_NAMES = 100_000  # entries listed in one folder of the source
 _SKIP_CHUNK = 1024 * 1024  # how much of an over-long line is read at a time while passing over it
 
@@ -135,7 +134,7 @@ class SourceFolder:
             raise self.refusal(name, kind)
         assert self.folder is not None  # a name was found in it
         try:
-            fd = self.folder.open(name, os.O_RDONLY | _O_NONBLOCK)
+            fd, st = self.folder.open_read(name)
         except PathChanged:
             raise self.refusal(name, "link") from None
         except FileNotFoundError:
@@ -144,7 +143,6 @@ class SourceFolder:
             raise self._cannot_read(name, exc) from None
         fh = os.fdopen(fd, "rb")
         try:
-            st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):  # swapped after the lstat
                 raise self.refusal(name, "other")
             why = protected_link(st)

@@ -38,7 +38,6 @@ DIFF_CONTEXT = 3
 MAX_MATCH_LINES = 20
 
 NUL = b"\x00"
-_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
 
 
@@ -161,14 +160,13 @@ def _open_regular(folder: Folder, path: Path, shown: str, tool: str) -> tuple[Bi
     if not path.name:  # the root folder
         return f"{shown} is a directory; use list_dir to see what is in it."
     try:
-        fd = folder.open(path.name, os.O_RDONLY | _O_NONBLOCK)
+        fd, st = folder.open_read(path.name)
     except PathChanged as exc:
         return _swapped(tool, shown, exc)
     except FileNotFoundError:
         return _missing(folder, path.name, shown)
     except OSError as exc:
         return f"{tool}: cannot open {shown}: {exc.strerror or exc.__class__.__name__}."
-    st = os.fstat(fd)
     if stat.S_ISREG(st.st_mode):
         link = protected_link(st)
         if not link:

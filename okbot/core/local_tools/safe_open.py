@@ -29,6 +29,8 @@ NEW_FILE_MODE = 0o600
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+# To read: a FIFO or device swapped in must not block the open; Windows must not translate line ends.
+_O_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 # O_PATH (Linux) reaches a folder without needing read permission on it, like a path lookup does.
 _O_SEARCH = getattr(os, "O_PATH", os.O_RDONLY) | _O_DIRECTORY | _O_NOFOLLOW | _O_CLOEXEC
 WALKS = bool(_O_NOFOLLOW and _O_DIRECTORY) and {os.open, os.stat, os.mkdir, os.rename, os.unlink} <= os.supports_dir_fd
@@ -118,6 +120,16 @@ class Folder:
             return os.open(name, flags | _O_NOFOLLOW | _O_CLOEXEC, mode, dir_fd=self.fd)
         except OSError as exc:
             raise _why(exc, self.fd, name, self.path / name) from None
+
+    def open_read(self, name: str) -> tuple[int, os.stat_result]:
+        """``name`` opened for reading (a descriptor the caller closes) and the ``fstat`` of what was opened:
+        the caller judges that, not the name. Never blocks on a FIFO; a symlink raises :class:`PathChanged`."""
+        fd = self.open(name, _O_READ)
+        try:
+            return fd, os.fstat(fd)
+        except BaseException:
+            os.close(fd)
+            raise
 
     def lstat(self, name: str) -> os.stat_result | None:
         """What ``name`` is (a symlink is not followed), or None when there is nothing by that name."""

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from okbot.core import attachments
-from okbot.core.pdf_text import PAGE_CONTENT_BYTES, SECONDS, read_pdf
+from okbot.core.pdf_text import PAGE_CONTENT_BYTES, read_pdf
 from okbot.storage.errors import OkBotError
 from tests.helpers.pdfs import HOSTILE_STREAM, shared_stream_pdf
 
@@ -17,10 +15,9 @@ def test_300_pages_sharing_one_19m_token_stream_are_refused_in_words_not_read_fo
     source = tmp_path / "hostile.pdf"
     source.write_bytes(shared_stream_pdf(300, HOSTILE_STREAM))
     assert source.stat().st_size < 70_000
-    started = time.monotonic()
+    # refused for what the pages hold (skipped unread), not stopped by the time limit after reading them
     with pytest.raises(OkBotError, match="hostile.pdf: its pages hold too much to read"):
         attachments.attach(source, tmp_path / "chat")
-    assert time.monotonic() - started < SECONDS  # idle: about a second (a child process starts and skips them)
     assert not (tmp_path / "chat").exists()
 
 
