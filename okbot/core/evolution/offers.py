@@ -64,10 +64,12 @@ class Offer:
     words: str = ""
     entries: tuple[int, ...] = ()
     at: str = ""
+    card: int = 0  # the id of the card's notice in the session
 
     def to_json(self) -> dict[str, Any]:
         return {
             "of": self.of,
+            "card": self.card,
             "kind": self.kind,
             "state": self.state,
             "words": self.words,
@@ -85,7 +87,8 @@ def offers(sources: Any, target: Target) -> dict[int, Offer]:
             continue
         entries = tuple(i for i in obj.get("entries") or [] if type(i) is int)
         words = obj.get("words") if isinstance(obj.get("words"), str) else ""
-        out[of] = Offer(of, str(obj.get("kind") or ""), state, words, entries, str(obj.get("at") or ""))
+        card = obj.get("card") if type(obj.get("card")) is int else 0
+        out[of] = Offer(of, str(obj.get("kind") or ""), state, words, entries, str(obj.get("at") or ""), card)
     return out
 
 
@@ -169,7 +172,15 @@ def keep(sources: Any, target: Target, of: int) -> list[LogEntry]:
             hint=translate("offers", "try again"),
         )
     evolution.record_teaching(
-        target, {"of": of, "state": KEPT, "kind": teaching.kind, "words": why, "entries": [e.id for e in mine]}
+        target,
+        {
+            "of": of,
+            "state": KEPT,
+            "kind": teaching.kind,
+            "words": why,
+            "entries": [e.id for e in mine],
+            "card": offer.card,
+        },
     )
     return mine
 
@@ -182,8 +193,9 @@ def decline(sources: Any, target: Target, of: int) -> Offer:
             translate("offers", "Message #{id} was kept already.").format(id=of),
             hint=translate("offers", "undo it in Assistant… → Evolution, or with okbot evolve --undo"),
         )
-    record = sources.evolution.record_teaching(target, {"of": of, "state": DECLINED, "kind": offer.kind})
-    return Offer(of, offer.kind, DECLINED, offer.words, (), str(record.get("at") or ""))
+    record = {"of": of, "state": DECLINED, "kind": offer.kind, "words": offer.words, "card": offer.card}
+    written = sources.evolution.record_teaching(target, record)
+    return Offer(of, offer.kind, DECLINED, offer.words, (), str(written.get("at") or ""), offer.card)
 
 
 def _offer_of(sources: Any, target: Target, of: int) -> Offer:

@@ -76,6 +76,7 @@ def test_keep_writes_the_users_words_logged_with_the_message_and_undone_like_any
         "From now on, always answer in British English.",
         (entry.id,),
         offers.offers(sources, target)[1].at,
+        3,  # the card: after the message (#1) and the reply (#2)
     )
     with pytest.raises(OkBotError, match="kept already"):
         offers.keep(sources, target, 1)
