@@ -94,7 +94,7 @@ def _mask(text: str) -> str:
 
 
 # ------------------------------------------------------------------ sentences
-_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]|\n")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]|\n")  # not ";": "Never X; I do it." is one rule
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
 
