@@ -124,7 +124,9 @@ def converse(label: str, provider: Any, model: str, settings_values: dict[str, A
     from okbot.core.workspace import Workspace
 
     settings = Settings.load()
-    for key, value in {"provider.keySource": "none", "provider.model": model, **settings_values}.items():
+    # upkeep alone: the teaching cards (measured by cards()) would take the outright teachings off its hands
+    values = {"provider.keySource": "none", "provider.model": model, "evolution.offerTeachings": False}
+    for key, value in {**values, **settings_values}.items():
         settings.set(key, value)
     ws = Workspace()
     target = ws.create_assistant("Ada", soul_text="# Ada\n\nYou help the user ship releases of the billing service.\n")
@@ -300,7 +302,39 @@ def run() -> str:
             server.set_default(_chatty(reply))
             values = {"provider.baseUrl": server.base_url, "model.contextWindow": FAKE_WINDOW, **values}
             outcomes.append(converse(label, provider_for(server, max_retries=0), "gpt-4o-mini", values))
-    return report(outcomes, f"Persona and skill upkeep, {TURNS} scripted turns (fake server)")
+    return report(outcomes, f"Persona and skill upkeep, {TURNS} scripted turns (fake server)") + cards()
+
+
+def cards(turns: int = TURNS) -> str:
+    """The teaching cards over the same script, no model: which messages get a card, and what Keep writes."""
+    setup_env(Path(tempfile.mkdtemp(prefix="okbot-bench-cards-")))
+    from okbot.core.evolution import offers
+    from okbot.core.items import new_item, user_message
+    from okbot.core.runner import TurnResult
+    from okbot.core.sources import ContextSources
+    from okbot.core.workspace import Workspace
+
+    target = Workspace().create_assistant("Ada", soul_text="# Ada\n\nYou help the user ship releases.\n")
+    sources = ContextSources(Workspace())
+    session = sources.session(target)
+    rows = []
+    for text in script(turns):
+        user = session.append(user_message(text))
+        result = TurnResult(
+            "complete", [session.append(new_item("assistant", author=target.id, source="app", content="ok"))]
+        )
+        result.user_id = user["id"]
+        card = offers.offer_after_turn(sources, target, result)
+        if card is None:
+            continue
+        [entry] = offers.keep(sources, target, user["id"])
+        added = [line[1:].lstrip("-0123456789. ") for line in entry.diff.splitlines() if line.startswith("+")]
+        added = [line for line in added if line and not line.startswith(("++", "#", "name:", "description:"))]
+        as_typed = all(line in text for line in added)
+        rows.append([f"#{user['id']}", card["teaching"]["kind"], text[:60], entry.summary[:40], str(as_typed)])
+    messages = len(script(turns))
+    title = f"Teaching cards over the same {messages} messages (no model): {len(rows)} offered"
+    return table(title, ["message", "kind", "words", "kept as", "every line as typed"], rows)
 
 
 def run_real(base_url: str, model: str, window: int, turns: int) -> str:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from okbot import __version__, cli_export, cli_import, cli_mcp, cli_provider, cli_search
+from okbot import __version__, cli_export, cli_import, cli_mcp, cli_provider, cli_search, cli_teach
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage.errors import OkBotError
 
@@ -167,6 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--log", action="store_true", help=translate("cli", "list the changes upkeep made (and undid)"))
     mode.add_argument("--undo", type=int, metavar="N", help=translate("cli", "undo change N of the log"))
     p.add_argument("--json", action="store_true")
+
+    cli_teach.add_parsers(sub)
 
     p = sub.add_parser("list", help=translate("cli", "assistants and squads (id, name, kind)"))
     p.add_argument("--json", action="store_true")
@@ -555,6 +557,7 @@ _HANDLERS = {
     "context": _cmd_context,
     "compress": _cmd_compress,
     "evolve": _cmd_evolve,
+    "teach": lambda args, out, err: cli_teach.cmd_teach(args, out, err, sources_for=_target_and_sources),
     "list": _cmd_list,
     "config": _cmd_config,
     "new": _cmd_new,

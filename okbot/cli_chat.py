@@ -16,9 +16,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from okbot.cli_teach import note_line
 from okbot.config.mcp import TOOL_SEPARATOR
 from okbot.core import attach_guard
-from okbot.core.items import asked_member, is_member_answer, member_of
+from okbot.core.items import asked_member, is_member_answer, member_of, teaching_of
 from okbot.core.local_tools import shell
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.messages import task_text
@@ -117,8 +118,11 @@ class _ChatOutput:
     ends mid-line, so a note or the end of the turn starts on a line of its own.
     """
 
-    def __init__(self, out: TextIO, err: TextIO, *, as_json: bool, verbose: bool, names: dict[str, str]) -> None:
+    def __init__(
+        self, out: TextIO, err: TextIO, *, as_json: bool, verbose: bool, names: dict[str, str], target_id: str
+    ) -> None:
         self.out, self.err = out, err
+        self.target_id = target_id  # named in the command a teaching card's note line gives
         self.as_json, self.verbose, self.names = as_json, verbose, names
         self.lock = threading.Lock()
         self.mid_line = False  # the reply printed so far does not end with a newline
@@ -198,12 +202,20 @@ class _ChatOutput:
         )
 
     def done(self, result: TurnResult) -> None:
-        """The end of the turn: the ``done`` event in JSON, in plain text the reply's last newline."""
+        """The end of the turn: in plain text the reply's last newline, then the card the turn offered for what the
+        user taught (one note line on stderr); in JSON a ``teaching`` event for it, then ``done``."""
         self._end_thinking()
+        if self.mid_line and not self.as_json:
+            self.out.write("\n")
+            self.mid_line = False
+        for card in filter(None, map(teaching_of, result.items)):
+            if self.as_json:
+                self.emit({"event": "teaching", **card, "keep": f"okbot teach keep {self.target_id} {card['of']}"})
+            else:
+                self.out.flush()
+                print(note_line(card, self.target_id), file=self.err)
         if self.as_json:
             self.emit({"event": "done", "status": result.status, "error": str(result.error) if result.error else None})
-        elif self.mid_line:
-            self.out.write("\n")
 
 
 def _turn_job(
@@ -339,7 +351,9 @@ def run_chat(
     provider = ProviderPool(sources.settings)  # each target's requests go to its own provider
     keeper = MemoryKeeper(sources, provider)
     runner = make_turn_runner(sources, provider, keeper)
-    output = _ChatOutput(out, err, as_json=as_json, verbose=verbose, names=_member_names(ws, target))
+    output = _ChatOutput(
+        out, err, as_json=as_json, verbose=verbose, names=_member_names(ws, target), target_id=target.id
+    )
     cancel = CancelToken()
     job = _turn_job(runner, target, text, edit_of, regenerate_of, _attachable(attachments, err))
     try:

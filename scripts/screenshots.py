@@ -497,6 +497,7 @@ def render_evolution(ctx: object, server: object, target: object, out: Path) -> 
     ctx.settings.set("model.contextWindow", 32_768)  # no compression (a boundary, where upkeep runs too)
     ctx.settings.set("evolution.everyTurns", 2)  # upkeep after every second message
     ctx.settings.set("evolution.waitTurns", 0)  # and its changes land with the next one
+    ctx.settings.set("evolution.offerTeachings", False)  # upkeep's own work here (the cards: screenshots_teaching.py)
     ctx.keeper.upkeep.run(target, boundary=True)  # upkeep read the earlier conversation already, as it would have
     window = MainWindow(ctx)
     window.resize(*WINDOW_SIZE)

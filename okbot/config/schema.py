@@ -679,6 +679,18 @@ SETTINGS: tuple[Setting, ...] = (
         section=EVOLUTION,
     ),
     Setting(
+        "evolution.offerTeachings",
+        bool,
+        True,
+        QT_TRANSLATE_NOOP(
+            "settings",
+            "When your message sets a rule or teaches a procedure in so many words (“from now on …”, “when I say"
+            " X: 1) …”), offer to keep it as you wrote it, on a card under the reply.",
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Offer what you teach to keep"),
+        section=EVOLUTION,
+    ),
+    Setting(
         "evolution.everyTurns",
         int,
         5,

@@ -17,7 +17,9 @@ assistant      ``content`` (str), ``status`` (complete | interrupted | error), `
                model, summarized or mined for memories; usage counts it as completion tokens
 tool_call      ``call_id``, ``name``, ``arguments`` (JSON text as the model produced it)
 tool_result    ``call_id``, ``name``, ``content`` (str), ``ok`` (bool)
-notice         ``content`` (str), ``level`` (info | warning | error) -- shown to the user only
+notice         ``content`` (str), ``level`` (info | warning | error) -- shown to the user only;
+               optionally ``teaching`` (:func:`teaching_notice`): the card offering what the user
+               taught in message ``of`` as written
 =============  ==============================================================================
 
 Lines are written with ``id`` as the first key so the offset index can read ids without a full
@@ -119,6 +121,27 @@ def user_message(text: str, attachments: list[dict[str, Any]] | None = None) -> 
 
 def notice(text: str, level: str = "info") -> dict[str, Any]:
     return new_item("notice", author="app", source="app", content=text, level=level)
+
+
+TEACHING = "teaching"  # the notice field of a card offering a teaching (okbot.core.evolution.offers)
+TEACHING_VERSION = 1  # a newer card is shown as its plain notice text
+
+
+def teaching_notice(text: str, *, of: int, kind: str, words: str) -> dict[str, Any]:
+    """The card offering what the user taught in message ``of`` (``kind``: rule, prohibition, permission or
+    procedure; ``words``: what it quotes, as typed). ``text`` says it in words for what draws no card."""
+    return {**notice(text), TEACHING: {"v": TEACHING_VERSION, "of": of, "kind": kind, "words": words}}
+
+
+def teaching_of(item: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``{"of", "kind", "words"}`` a card notice offers, or None (another item, a malformed or newer card)."""
+    card = item.get(TEACHING) if item.get("type") == "notice" else None
+    if not isinstance(card, dict) or card.get("v") != TEACHING_VERSION:
+        return None
+    of, kind, words = card.get("of"), card.get("kind"), card.get("words")
+    if type(of) is not int or of <= 0 or not isinstance(kind, str) or not isinstance(words, str):
+        return None
+    return {"of": of, "kind": kind, "words": words}
 
 
 def encode_item(item: dict[str, Any]) -> bytes:

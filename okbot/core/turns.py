@@ -1,4 +1,5 @@
-"""How a turn runner is put together: compression before each run, memory wrap-up after it.
+"""How a turn runner is put together: compression before each run; after it, the card for what the user taught
+(:mod:`okbot.core.evolution.offers`) and the memory wrap-up.
 
 One place, so the desktop app, the CLI and the benchmarks run turns the same way.
 """
@@ -8,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from okbot.core.compression import Compressor
+from okbot.core.evolution.offers import offer_after_turn
 from okbot.core.memory.keeper import MemoryKeeper
-from okbot.core.runner import TurnRunner
+from okbot.core.runner import TurnResult, TurnRunner
+from okbot.core.workspace import Target
 
 
 def make_compressor(sources: Any, provider: Any, keeper: MemoryKeeper | None = None) -> Compressor:
@@ -18,8 +21,15 @@ def make_compressor(sources: Any, provider: Any, keeper: MemoryKeeper | None = N
 
 
 def make_turn_runner(sources: Any, provider: Any, keeper: MemoryKeeper | None = None) -> TurnRunner:
-    """read disk (maybe compress; recall) -> chat -> wrap up (``keeper``, in the background)."""
+    """read disk (maybe compress; recall) -> chat -> offer what the user taught -> wrap up (``keeper``, in the
+    background)."""
     compressor = make_compressor(sources, provider, keeper)
-    return TurnRunner(
-        sources, provider, before_run=compressor.before_run, after_run=keeper.after_run if keeper else None
-    )
+
+    def after_run(target: Target, result: TurnResult) -> None:
+        # the card is written first, in the turn's thread: it follows the reply in the record, and the
+        # keeper's upkeep, which runs after, already knows the message is the card's
+        offer_after_turn(sources, target, result)
+        if keeper is not None:
+            keeper.after_run(target, result)
+
+    return TurnRunner(sources, provider, before_run=compressor.before_run, after_run=after_run)

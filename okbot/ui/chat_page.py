@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from okbot.config.schema import SettingError
 from okbot.core import chat_text
+from okbot.core.items import teaching_of
 from okbot.core.roster import SquadRoster
 from okbot.core.squad import members as squad_members
 from okbot.core.squad import mention
@@ -152,6 +153,7 @@ class ChatPage(QWidget):
         self.edit_banner = EditBanner(self)
         self.edit_banner.cancelled.connect(self.cancel_edit)
         self.view.view_context_requested.connect(self._on_view_context_requested)
+        self.view.teaching_requested.connect(self._on_view_teaching_requested)
         find = QShortcut(QKeySequence.StandardKey.Find, self, self.view.open_find)  # Ctrl+F, also from the composer
         find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
@@ -428,6 +430,8 @@ class ChatPage(QWidget):
         if branched:  # the new version's ‹ › appear once its items are on disk
             self.view.chat_model().refresh_branch()
         self._last_result = result
+        for card in (it for it in result.items if teaching_of(it) is not None):
+            self.view.append_item(card)  # written after the reply, by the turn's wrap-up: under the reply
         # a failed or stopped reply is told (with its Retry) by its bubble, the one place for it
         if result.status == "interrupted":
             self._set_status(_text(STOPPED_TEXT))
@@ -533,6 +537,52 @@ class ChatPage(QWidget):
             self._set_status(self.tr("Exporting to {path}…").format(path=chosen[0]))
             self.exporter.start(self.target, chosen[1], chosen[0])
 
+    def _on_view_teaching_requested(self, card_id: int, of: int, answer: str) -> None:
+        """Keep or Not now on a teaching card: written off the GUI thread; the card says "Saving…" meanwhile and
+        then what became of it (or, refused, it offers again and the status line says why)."""
+        model = self.view.chat_model()
+        if model.teaching_state(card_id) == "busy":
+            return
+        before = model.teaching_state(card_id)
+        model.set_teaching_states({card_id: "busy"})
+        sources, target = self.ctx.sources, self.target
+
+        def write() -> str:
+            from okbot.core.evolution import offers  # loaded off the GUI thread
+
+            if answer == "keep":
+                offers.keep(sources, target, of)
+                return offers.KEPT
+            return offers.decline(sources, target, of).state
+
+        def done(state: str) -> None:
+            model.set_teaching_states({card_id: state})
+            if state == "kept":
+                self.refresh_gauge()  # the persona (or the skill catalog) grew
+
+        def failed(exc: BaseException) -> None:
+            model.set_teaching_states({card_id: before})
+            self._set_status(f"⚠ {exc}")
+
+        self.ctx.tasks.run(write, done, failed, owner=self)
+
+    def _load_teachings(self) -> None:
+        """The states of this chat's teaching cards, read off the GUI thread (a card shows Keep / Not now until
+        they arrive)."""
+        if self.target.kind != "assistant":
+            return
+        sources, target = self.ctx.sources, self.target
+
+        def read() -> dict[int, str]:
+            from okbot.core.evolution import offers  # loaded off the GUI thread
+
+            return {o.card: o.state for o in offers.offers(sources, target).values() if o.card}
+
+        def failed(exc: BaseException) -> None:
+            log.warning("could not read the teaching cards of %s: %s", target.name, exc)
+
+        self.ctx.tasks.run(read, self.view.chat_model().set_teaching_states, failed, owner=self)
+
     def _on_view_context_requested(self, item_id: int) -> None:
         self.view_context_requested.emit(self.target, item_id)
 
@@ -549,6 +599,7 @@ class ChatPage(QWidget):
             tasks=self.ctx.tasks,
             show_authors=target.kind == "squad",
         )
+        self._load_teachings()
 
     def _close_dangling_calls(self) -> None:
         """A call left waiting when OkBot closed (an approval card, a running tool) gets its closing note now."""

@@ -321,6 +321,54 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>收起 ▴</translation>
     </message>
     <message>
+        <source>You set a rule</source>
+        <translation>你定了一条规则</translation>
+    </message>
+    <message>
+        <source>You set a prohibition</source>
+        <translation>你定了一条禁令</translation>
+    </message>
+    <message>
+        <source>You gave a permission</source>
+        <translation>你给了一项许可</translation>
+    </message>
+    <message>
+        <source>You taught a procedure</source>
+        <translation>你教了一套步骤</translation>
+    </message>
+    <message>
+        <source>your message #{id}</source>
+        <translation>你的消息 #{id}</translation>
+    </message>
+    <message>
+        <source>Keep as a rule</source>
+        <translation>保留为规则</translation>
+    </message>
+    <message>
+        <source>Keep as a skill</source>
+        <translation>保留为技能</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>暂不</translation>
+    </message>
+    <message>
+        <source>✓ Kept as a rule, in your words. To undo it: Assistant… → Evolution.</source>
+        <translation>✓ 已按你的原话保留为规则。要撤销：助手… → 进化。</translation>
+    </message>
+    <message>
+        <source>✓ Kept as a skill, in your words. To undo it: Assistant… → Evolution.</source>
+        <translation>✓ 已按你的原话保留为技能。要撤销：助手… → 进化。</translation>
+    </message>
+    <message>
+        <source>Not kept. It will not be offered again.</source>
+        <translation>未保留，以后不会再提议。</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>正在保存…</translation>
+    </message>
+    <message>
         <source>Copied ✓</source>
         <translation>已复制 ✓</translation>
     </message>
@@ -4234,6 +4282,85 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     </message>
 </context>
 <context>
+    <name>cli_teach</name>
+    <message>
+        <source>keep a rule or procedure you taught, as you wrote it (the chat&apos;s cards)</source>
+        <translation>按原话保留你教的规则或步骤（即聊天中的卡片）</translation>
+    </message>
+    <message>
+        <source>an assistant id or name</source>
+        <translation>助手的 id 或名称</translation>
+    </message>
+    <message>
+        <source>the messages offered to keep, and what became of them</source>
+        <translation>提议保留的消息及其结果</translation>
+    </message>
+    <message>
+        <source>machine-readable output</source>
+        <translation>机器可读的输出</translation>
+    </message>
+    <message>
+        <source>keep message ID as a rule (a procedure: as a skill), in your words</source>
+        <translation>按原话把消息 ID 保留为规则（步骤则保留为技能）</translation>
+    </message>
+    <message>
+        <source>do not keep message ID; it is not offered again</source>
+        <translation>不保留消息 ID，以后不再提议</translation>
+    </message>
+    <message>
+        <source>the id of your message</source>
+        <translation>你的消息的 id</translation>
+    </message>
+    <message>
+        <source>{name}: nothing offered to keep yet.</source>
+        <translation>{name}：还没有提议保留的内容。</translation>
+    </message>
+    <message>
+        <source>kept #{of} as change #{id} {kind}: {summary} (okbot evolve {target} --undo {id})</source>
+        <translation>已保留 #{of}，即更改 #{id} {kind}：{summary}（okbot evolve {target} --undo {id}）</translation>
+    </message>
+    <message>
+        <source>not kept: #{of}; it will not be offered again</source>
+        <translation>未保留：#{of}，以后不再提议</translation>
+    </message>
+    <message>
+        <source>okbot: note: keep #{of} as a skill? “{words}” — okbot teach keep {target} {of}</source>
+        <translation>okbot：提示：把 #{of} 保留为技能？“{words}” — okbot teach keep {target} {of}</translation>
+    </message>
+    <message>
+        <source>okbot: note: keep #{of} as a rule? “{words}” — okbot teach keep {target} {of}</source>
+        <translation>okbot：提示：把 #{of} 保留为规则？“{words}” — okbot teach keep {target} {of}</translation>
+    </message>
+    <message>
+        <source>offered</source>
+        <translation>已提议</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>已保留</translation>
+    </message>
+    <message>
+        <source>not now</source>
+        <translation>暂不</translation>
+    </message>
+    <message>
+        <source>procedure</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>prohibition</source>
+        <translation>禁令</translation>
+    </message>
+    <message>
+        <source>permission</source>
+        <translation>许可</translation>
+    </message>
+    <message>
+        <source>rule</source>
+        <translation>规则</translation>
+    </message>
+</context>
+<context>
     <name>compressor</name>
     <message>
         <source>The summary was not updated ({failure}); the previous summary and coverage are kept.</source>
@@ -5091,6 +5218,69 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>Could not save {path}: {why}; nothing was changed.</source>
         <translation>无法保存 {path}：{why}；未做任何更改。</translation>
+    </message>
+</context>
+<context>
+    <name>offers</name>
+    <message>
+        <source>Keep this as a skill? “{words}” (your message #{id})</source>
+        <translation>保留为技能？“{words}”（你的消息 #{id}）</translation>
+    </message>
+    <message>
+        <source>Keep this as a rule? “{words}” (your message #{id})</source>
+        <translation>保留为规则？“{words}”（你的消息 #{id}）</translation>
+    </message>
+    <message>
+        <source>Message #{id} was kept already.</source>
+        <translation>消息 #{id} 已经保留过了。</translation>
+    </message>
+    <message>
+        <source>Message #{id} no longer holds what was offered.</source>
+        <translation>消息 #{id} 已不再包含提议的内容。</translation>
+    </message>
+    <message>
+        <source>{name}&apos;s persona already says this.</source>
+        <translation>{name} 的人设里已经有这一条。</translation>
+    </message>
+    <message>
+        <source>Message #{id} was not kept: its file changed meanwhile.</source>
+        <translation>消息 #{id} 未保留：期间文件被修改了。</translation>
+    </message>
+    <message>
+        <source>try again</source>
+        <translation>请再试一次</translation>
+    </message>
+    <message>
+        <source>undo it in Assistant… → Evolution, or with okbot evolve --undo</source>
+        <translation>在 助手… → 进化 中撤销，或用 okbot evolve --undo</translation>
+    </message>
+    <message>
+        <source>{name} is a squad: only assistants keep rules and skills.</source>
+        <translation>{name} 是小队：只有助手才能保留规则和技能。</translation>
+    </message>
+    <message>
+        <source>Message #{id} of {name} was not offered to keep.</source>
+        <translation>{name} 的消息 #{id} 没有被提议保留。</translation>
+    </message>
+    <message>
+        <source>okbot teach list {target} shows what was</source>
+        <translation>okbot teach list {target} 列出提议过的内容</translation>
+    </message>
+    <message>
+        <source>SOUL.md of {name} is missing or not plain text: nothing was written.</source>
+        <translation>{name} 的 SOUL.md 不存在或不是纯文本：什么都没写入。</translation>
+    </message>
+    <message>
+        <source>SOUL.md of {name} would be over {limit} characters.</source>
+        <translation>{name} 的 SOUL.md 会超过 {limit} 个字符。</translation>
+    </message>
+    <message>
+        <source>shorten it in Assistant… → Persona, then keep it again</source>
+        <translation>先在 助手… → 人设 中精简，再保留一次</translation>
+    </message>
+    <message>
+        <source>{name} has no skills folder.</source>
+        <translation>{name} 没有技能文件夹。</translation>
     </message>
 </context>
 <context>
@@ -6395,6 +6585,14 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>从对话中学习</translation>
     </message>
     <message>
+        <source>When your message sets a rule or teaches a procedure in so many words (“from now on …”, “when I say X: 1) …”), offer to keep it as you wrote it, on a card under the reply.</source>
+        <translation>当你的消息明确地定下规则或教了一套步骤（“以后……”、“当我说X时：1）……”），在回复下方用卡片提议按你的原话保留。</translation>
+    </message>
+    <message>
+        <source>Offer what you teach to keep</source>
+        <translation>提议保留你教的内容</translation>
+    </message>
+    <message>
         <source>Look for what you taught after this many of your messages (and always when older messages are summarized).</source>
         <translation>每隔这么多条你的消息，查看一次你教了什么（较早的消息被摘要时也总会查看）。</translation>
     </message>
@@ -7162,6 +7360,10 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>SOUL.md is missing, unreadable or not plain UTF-8 text: upkeep leaves it alone</source>
         <translation>SOUL.md 缺失、无法读取或不是纯 UTF-8 文本：维护不会改动它</translation>
+    </message>
+    <message>
+        <source>{ids} was offered to the user as written, on a card</source>
+        <translation>{ids} 已按原话以卡片形式提议给用户</translation>
     </message>
     <message>
         <source>upkeep request failed: {error}</source>

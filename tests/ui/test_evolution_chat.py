@@ -72,6 +72,7 @@ def test_a_quiet_line_shows_while_upkeep_runs_and_goes_when_it_is_done(
     qtbot: QtBot, ctx: AppContext, target: Target, gates: dict[str, threading.Event]
 ) -> None:
     ctx.settings.set("evolution.everyTurns", 1)  # upkeep after every message
+    ctx.settings.set("evolution.offerTeachings", False)  # upkeep's own path (the card's: test_teaching_card)
     page = open_chat(qtbot, ctx, target)
     send(qtbot, page, LESSONS[0])
     qtbot.waitUntil(lambda: page.status_text() == "Updating Ada's persona…", timeout=WAIT_MS)

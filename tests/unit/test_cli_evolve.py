@@ -90,6 +90,7 @@ def test_okbot_chat_says_when_learnt_changes_land(server, capsys):
     Workspace().create_assistant("Ada", soul_text=SOUL)
     run(capsys, "config", "set", "evolution.everyTurns", "1")
     run(capsys, "config", "set", "evolution.waitTurns", "0")
+    run(capsys, "config", "set", "evolution.offerTeachings", "false")  # upkeep's path, not the card's
     code, _, err = run(capsys, "chat", "Ada", "-m", "From now on, always answer in British English.")
     assert code == 0 and "learnt" not in err  # staged after the reply
     code, _, err = run(capsys, "chat", "Ada", "-m", "hello")

@@ -19,7 +19,9 @@ The checks, each with the name the evolution log and the benchmark count refusal
   user message says exactly that;
 - ``prohibition``: a ``never``/``don't`` line is removed or weakened and no cited user message withdraws it;
 - ``hand-written``: the line was not written by upkeep (the user's own lines are never changed or removed);
-- ``duplicate``, ``undone`` (the user undid this very change), ``size`` (SOUL.md would outgrow its cap).
+- ``duplicate``, ``undone`` (the user undid this very change), ``size`` (SOUL.md would outgrow its cap);
+- ``teaching`` (upkeep, after these checks): it cites only messages offered to the user on a teaching card
+  (:mod:`.offers`), which keeps the user's own words or none.
 """
 
 from __future__ import annotations

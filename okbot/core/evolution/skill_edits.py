@@ -217,7 +217,7 @@ def _check_one(
     undone: set[str],
 ) -> tuple[SkillChange | None, tuple[str, str]]:
     try:
-        name = check_name(_slug(proposal.name))
+        name = check_name(slug(proposal.name))
     except OkBotError as exc:
         return None, ("format", str(exc))
     description, steps = proposal.description, proposal.steps
@@ -265,7 +265,8 @@ def _said_by_user(description: str, steps: Sequence[str], cited: list[dict[str, 
     return None
 
 
-def _slug(name: str) -> str:
+def slug(name: str) -> str:
+    """``name`` as a skill folder name: lower case, runs of anything but letters, digits, "." and "-" as one "-"."""
     return re.sub(r"-{2,}", "-", re.sub(r"[^\w.-]+", "-", name.strip().casefold())).strip("-.")
 
 

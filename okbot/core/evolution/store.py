@@ -2,10 +2,10 @@
 
 Per assistant, beside ``SOUL.md``:
 
-- ``evolution.jsonl`` -- one record per applied change (what, why, cited ids, diff), per undo and per
-  refusal, appended the one durable way (:class:`~okbot.storage.datalock.AppendLog`). It is also how
-  upkeep knows which lines and skills it wrote: everything else was written by hand and is never
-  changed or removed by upkeep.
+- ``evolution.jsonl`` -- one record per applied change (what, why, cited ids, diff), per undo, per
+  refusal and per step of a teaching card (offered, kept, declined: :mod:`.offers`), appended the one
+  durable way (:class:`~okbot.storage.datalock.AppendLog`). It is also how upkeep knows which lines and
+  skills it wrote: everything else was written by hand and is never changed or removed by upkeep.
 - ``evolution-pending.json`` -- checked changes waiting for a segment boundary, with the SHA-256 of
   the SOUL.md they were made against.
 - ``evolution-state.json`` -- how far each kind of upkeep has read the session.
@@ -148,6 +148,18 @@ class Evolution:
             replace(e, undone=undone[e.id]) if e.id in undone else e
             for e in sorted(applied.values(), key=lambda e: e.id)
         ]
+
+    def teaching_records(self, target: Target) -> dict[int, dict[str, Any]]:
+        """The newest ``teaching`` record of each user message offered on a card, by its id (see :mod:`.offers`)."""
+        out: dict[int, dict[str, Any]] = {}
+        for obj in self._records(target):
+            if obj.get("type") == "teaching" and type(obj.get("of")) is int:
+                out[obj["of"]] = obj
+        return out
+
+    def record_teaching(self, target: Target, record: dict[str, Any]) -> dict[str, Any]:
+        """Append one ``teaching`` record (``of``, ``state`` …); it is that message's state from now on."""
+        return self._append(target, {"type": "teaching", "at": now(), **record})
 
     def refusals(self, target: Target, limit: int = 200) -> list[dict[str, Any]]:
         """The newest refusal records (what, check, reason, at), oldest first."""

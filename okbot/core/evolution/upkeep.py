@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from okbot.core.evolution import persona, skill_edits
+from okbot.core.evolution import offers, persona, skill_edits
 from okbot.core.evolution.persona import Refusal
 from okbot.core.evolution.store import KINDS, SCAN_ITEMS, STATE_FILE, LogEntry
 from okbot.core.grounding import typed_by_user
@@ -143,6 +143,7 @@ class Upkeep:
         mine, undone, _skills, _undone_skills = self.evolution.provenance(target)
         mine |= {change.after for change, _why in self.evolution.pending(target).persona}  # staged lines are upkeep's
         changes, refusals = persona.check_edits(edits, soul, items, written_by_upkeep=mine, undone=undone)
+        changes = self._not_on_a_card(target, changes, refusals, lambda c: persona.content(c.after or c.before))
         report.proposed += len(edits)
         report.refused.extend(refusals)
         staged = [(c, _why(c.cited, items)) for c in changes]
@@ -164,10 +165,25 @@ class Upkeep:
         changes, refusals = skill_edits.check_proposals(
             proposals, items, existing, written_by_upkeep=written, undone=sorted(undone)
         )
+        changes = self._not_on_a_card(target, changes, refusals, lambda c: f"skill {c.name}: {c.description}")
         report.proposed += len(proposals)
         report.refused.extend(refusals)
         self.evolution.stage(target, None, [], [(c, _why(c.cited, items)) for c in changes], refusals)
         report.staged.extend(f"skill: {c.op} {c.name}" for c in changes)
+
+    def _not_on_a_card(self, target: Target, changes: list[Any], refusals: list[Refusal], what: Any) -> list[Any]:
+        """``changes`` without those citing only messages offered on a teaching card (kept, declined or waiting):
+        those are the user's to keep as written, never the model's to reword. Each one left out is refused."""
+        carded = offers.taught_ids(self.sources, target)
+        kept = []
+        for change in changes:
+            if change.cited and set(change.cited) <= carded:
+                ids = ", ".join(f"#{i}" for i in change.cited)
+                reason = translate("upkeep", "{ids} was offered to the user as written, on a card").format(ids=ids)
+                refusals.append(Refusal(redact(what(change))[:200], "teaching", reason))
+            else:
+                kept.append(change)
+        return kept
 
     def _proposals(
         self, target: Target, kind: Any, shown: Any, items: list[dict[str, Any]], report: UpkeepReport

@@ -32,6 +32,8 @@ Public API (what the chat page embeds)::
     view.summary_requested()             # the coverage divider was opened (it shows the summary inline)
     view.copied(str)                     # text put on the clipboard (for a status-bar note)
     view.loaded(int)                     # rows ready after set_session (row count)
+    view.teaching_requested(int, int, str)  # a teaching card's Keep / Not now: card id, message id, answer
+    view.chat_model().set_teaching_states({card id: state})  # offered | kept | declined | busy
 
 How it stays smooth with 100k items: :class:`ChatModel` gets the row -> id index from the store
 off the GUI thread and reads only requested rows (a block of 32 at a time, LRU-cached);

@@ -87,6 +87,8 @@ class ChatDelegate(QStyledItemDelegate):
         self.editing_key: Any = None  # the row whose text selector is open (its text is not painted)
         self.editor: SelectableText | None = None
         self.find: tuple[str, int, int] | None = None  # find-in-chat: (needle, current item id, occurrence)
+        self.focus_action: tuple[Any, str] | None = None  # (row key, action): a card's button the keyboard is on
+        self._view_focused = False  # while painting: the view has the keyboard focus (so the focus ring shows)
         self.highlighter = CodeHighlighter(self)
         self._builder: LayoutBuilder | None = None
         self._style_token: tuple[int, str] | None = None
@@ -176,6 +178,7 @@ class ChatDelegate(QStyledItemDelegate):
             versions=index.data(ChatModel.VersionsRole),
             changeable=bool(index.data(ChatModel.ChangeableRole)),
             thought_open=bool(index.data(ChatModel.ThoughtOpenRole)),
+            teaching=index.data(ChatModel.TeachingRole),
         )
 
     # ------------------------------------------------------------------ painting
@@ -188,6 +191,7 @@ class ChatDelegate(QStyledItemDelegate):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.translate(QPointF(option.rect.topLeft()))
         painter.setClipRect(QRectF(0, 0, option.rect.width(), option.rect.height()), Qt.ClipOperation.IntersectClip)
+        self._view_focused = option.widget is not None and option.widget.hasFocus()
         paint = {
             "user": self._paint_message,
             "assistant": self._paint_message,
@@ -196,11 +200,12 @@ class ChatDelegate(QStyledItemDelegate):
             "notice": self._paint_notice,
             "divider": self._paint_divider,
             "delegation": self._paint_delegation,
+            "teaching": self._paint_teaching,
         }.get(layout.style, self._paint_notice)
         paint(painter, layout, colors, key, hovered)
         state = QStyle.StateFlag
         selected = bool(option.state & state.State_Selected) and bool(option.state & state.State_HasFocus)
-        if selected and layout.style in ("user", "assistant", "notice"):
+        if selected and layout.style in ("user", "assistant", "notice", "teaching"):
             pen = QPen(option.palette.color(QPalette.ColorRole.Highlight), 2)
             painter.setPen(pen)
             painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -477,6 +482,49 @@ class ChatDelegate(QStyledItemDelegate):
         painter.drawRoundedRect(layout.bubble, radius, radius)
         if layout.doc is not None and key != self.editing_key:
             self._draw_doc(painter, layout, fg, colors)
+
+    def _paint_teaching(
+        self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any, hovered: bool
+    ) -> None:
+        """A teaching card: quiet (the notice's grey, a thin rule), the words quoted, Keep in the accent."""
+        builder = self._builder
+        assert builder is not None
+        painter.setPen(QPen(colors.rule, 1))
+        painter.setBrush(colors.pill_bg)
+        painter.drawRoundedRect(layout.bubble.adjusted(0.5, 0.5, -0.5, -0.5), 12, 12)
+        rect = QRectF(layout.label_rect)
+        bold = QFontMetricsF(builder.bold_small)
+        title = bold.elidedText(layout.label, Qt.TextElideMode.ElideRight, rect.width())
+        painter.setFont(builder.bold_small)
+        painter.setPen(colors.text)
+        painter.drawText(rect, _LEFT, title)
+        rect.setLeft(rect.left() + bold.horizontalAdvance(title))
+        if rect.width() > 0:
+            painter.setFont(builder.small)
+            painter.setPen(colors.muted)
+            note = builder.sfm.elidedText(f"  ·  {layout.author_note}", Qt.TextElideMode.ElideRight, rect.width())
+            painter.drawText(rect, _LEFT, note)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(colors.accent)
+        painter.drawRoundedRect(layout.status_rect, 1.5, 1.5)
+        if layout.doc is not None and key != self.editing_key:
+            self._draw_doc(painter, layout, colors.text, colors)
+        for action in layout.actions:
+            self._paint_button(painter, action, colors, key, quiet=action.name != "teach_keep")
+            if self._view_focused and self.focus_action == (key, action.name):
+                painter.setPen(QPen(colors.accent, 2))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                ring = action.rect.adjusted(-2, -2, 2, 2)
+                painter.drawRoundedRect(ring, ring.height() / 2, ring.height() / 2)
+        if layout.note_doc is not None:
+            painter.save()
+            painter.translate(layout.note_pos)
+            ctx = QAbstractTextDocumentLayout.PaintContext()
+            palette = QPalette(ctx.palette)
+            palette.setColor(QPalette.ColorRole.Text, colors.accent if layout.level == "kept" else colors.muted)
+            ctx.palette = palette
+            layout.note_doc.documentLayout().draw(painter, ctx)
+            painter.restore()
 
     def _paint_divider(self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any, hovered: bool) -> None:
         builder = self._builder

@@ -17,7 +17,7 @@ from PySide6.QtGui import QFont, QFontMetricsF, QTextCharFormat, QTextDocument, 
 
 from okbot.core import chat_text
 from okbot.core.attachments import attachment_line
-from okbot.core.items import is_delegation, is_member_answer, split_app_note
+from okbot.core.items import is_delegation, is_member_answer, split_app_note, teaching_of
 from okbot.core.messages import task_text
 from okbot.core.roster import SquadInfo
 from okbot.i18n import QT_TRANSLATE_NOOP
@@ -45,6 +45,29 @@ MORE_H = 26  # the "Show more" / "Show less" strip at the bottom of a long messa
 MORE_LABEL, LESS_LABEL = QT_TRANSLATE_NOOP("ChatLayout", "Show more ▾"), QT_TRANSLATE_NOOP("ChatLayout", "Show less ▴")
 THOUGHT_H = 24  # the "Thought for 12 s ▸" line at the top of a reply with reasoning
 THOUGHT_GAP = 6  # between the unfolded reasoning and the answer
+CARD_MAX_W = 600.0  # a teaching card is never wider
+QUOTE_BAR = 12  # the quoted words sit this far right of the card's text edge, a bar in the gap
+# a teaching card's words (translated by _tr where laid out)
+TEACHING_TITLES = {
+    "rule": QT_TRANSLATE_NOOP("ChatLayout", "You set a rule"),
+    "prohibition": QT_TRANSLATE_NOOP("ChatLayout", "You set a prohibition"),
+    "permission": QT_TRANSLATE_NOOP("ChatLayout", "You gave a permission"),
+    "procedure": QT_TRANSLATE_NOOP("ChatLayout", "You taught a procedure"),
+}
+TEACHING_FROM = QT_TRANSLATE_NOOP("ChatLayout", "your message #{id}")
+KEEP_RULE, KEEP_SKILL = (
+    QT_TRANSLATE_NOOP("ChatLayout", "Keep as a rule"),
+    QT_TRANSLATE_NOOP("ChatLayout", "Keep as a skill"),
+)
+NOT_NOW = QT_TRANSLATE_NOOP("ChatLayout", "Not now")
+TEACHING_NOTES = {
+    "kept": QT_TRANSLATE_NOOP("ChatLayout", "✓ Kept as a rule, in your words. To undo it: Assistant… → Evolution."),
+    "kept-skill": QT_TRANSLATE_NOOP(
+        "ChatLayout", "✓ Kept as a skill, in your words. To undo it: Assistant… → Evolution."
+    ),
+    "declined": QT_TRANSLATE_NOOP("ChatLayout", "Not kept. It will not be offered again."),
+    "busy": QT_TRANSLATE_NOOP("ChatLayout", "Saving…"),
+}
 
 
 def _tr(text: str) -> str:
@@ -85,12 +108,15 @@ class RowData:
     versions: tuple[int, int] | None = None  # (index, count) when the message has several versions
     changeable: bool = False  # in the uncompressed tail: Edit (yours) or Regenerate (a reply)
     thought_open: bool = False  # a reply's reasoning is unfolded
+    teaching: str | None = None  # a teaching card's state (offered | kept | declined | busy); None: no card
 
     @property
     def style(self) -> str:
         if self.kind in ("divider", "stream"):
             return self.kind
         item = self.item or {}
+        if self.teaching is not None and teaching_of(item) is not None:
+            return "teaching"  # the card offering what the user taught, with Keep / Not now
         if self.info is not None and is_member_answer(item):
             return "assistant"  # a member's answer to the captain is that member's bubble
         if self.info is not None and is_delegation(item):
@@ -139,6 +165,8 @@ class RowLayout:
     thought_doc: QTextDocument | None = None  # the reasoning, when unfolded
     thought_pos: QPointF = field(default_factory=QPointF)
     thought_box: QRectF = field(default_factory=QRectF)  # where the unfolded reasoning sits
+    note_doc: QTextDocument | None = None  # a teaching card's state line, once kept or declined
+    note_pos: QPointF = field(default_factory=QPointF)
 
     def doc_rect(self) -> QRectF:
         """Where the text document sits (row coordinates)."""
@@ -179,6 +207,8 @@ class LayoutBuilder:
             return self._delegation(data, width)
         if style == "notice":
             return self._notice(data, width)
+        if style == "teaching":
+            return self._teaching(data, width)
         return self._message(data, width)
 
     def footer_actions(self, layout: RowLayout, developer_mode: bool) -> list[Action]:
@@ -510,6 +540,45 @@ class LayoutBuilder:
         out.doc = doc
         out.doc_pos = QPointF(out.bubble.left() + 12, out.bubble.top() + 6)
         out.height = math.ceil(out.bubble.bottom() + GAP + 6)
+        return out
+
+    def _teaching(self, data: RowData, width: int) -> RowLayout:
+        """A teaching card: what kind and from which message (``label``, ``author_note``), the user's words quoted
+        (``doc``; a bar at ``status_rect``), then Keep / Not now, or once decided the line saying what became of it.
+        """
+        item = data.item or {}
+        card = teaching_of(item) or {"of": 0, "kind": "rule", "words": ""}
+        procedure = card["kind"] == "procedure"
+        col_x, col_w = self.column(width)
+        w = min(col_w, CARD_MAX_W)
+        x = col_x + (col_w - w) / 2
+        inner = w - 2 * PAD_X
+        out = RowLayout(style="teaching", width=width, height=0, item=item)
+        out.level = data.teaching or "offered"
+        top = float(GAP + 4)
+        out.label = _tr(TEACHING_TITLES.get(card["kind"], TEACHING_TITLES["rule"]))
+        out.author_note = _tr(TEACHING_FROM).format(id=card["of"])
+        out.label_rect = QRectF(x + PAD_X, top + PAD_Y - 2, inner, math.ceil(self.sfm.height()) + 4)
+        y = out.label_rect.bottom() + 6
+        doc = self.plain_doc(card["words"], self.font, inner - QUOTE_BAR)
+        out.doc = doc
+        out.doc_pos = QPointF(x + PAD_X + QUOTE_BAR, y)
+        out.status_rect = QRectF(x + PAD_X + 1, y + 2, 3, max(4.0, doc.size().height() - 4))  # the quote's bar
+        y += doc.size().height() + 10
+        if out.level == "offered":
+            keep_label = _tr(KEEP_SKILL if procedure else KEEP_RULE)
+            keep = QRectF(x + PAD_X, y, self._button_w(keep_label, bold=True), STATUS_H)
+            later = QRectF(keep.right() + 8, y, self._button_w(_tr(NOT_NOW)), STATUS_H)
+            out.actions.append(Action("teach_keep", keep, keep_label, card["of"]))
+            out.actions.append(Action("teach_not_now", later, _tr(NOT_NOW), card["of"]))
+            y += STATUS_H
+        else:
+            note = "kept-skill" if out.level == "kept" and procedure else out.level
+            out.note_doc = self.plain_doc(_tr(TEACHING_NOTES.get(note, TEACHING_NOTES["busy"])), self.small, inner)
+            out.note_pos = QPointF(x + PAD_X, y)
+            y += out.note_doc.size().height()
+        out.bubble = QRectF(x, top, w, y + PAD_Y - top)
+        out.height = math.ceil(out.bubble.bottom() + GAP + 4)
         return out
 
     def _divider(self, data: RowData, width: int) -> RowLayout:

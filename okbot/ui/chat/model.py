@@ -22,7 +22,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistent
 from shiboken6 import Shiboken
 
 from okbot.core import chat_text
-from okbot.core.items import is_delegation, is_member_answer
+from okbot.core.items import is_delegation, is_member_answer, teaching_of
 from okbot.core.roster import SquadInfo, SquadRoster
 from okbot.core.session import SessionStore
 from okbot.core.session.branches import Versions, is_marker
@@ -78,6 +78,7 @@ class ChatModel(QAbstractListModel):
     VersionsRole = Qt.ItemDataRole.UserRole + 10  # (index, count) of a message with versions, else None
     ChangeableRole = Qt.ItemDataRole.UserRole + 11  # the message can be edited or its reply regenerated
     ThoughtOpenRole = Qt.ItemDataRole.UserRole + 12  # a reply's folded reasoning is unfolded
+    TeachingRole = Qt.ItemDataRole.UserRole + 13  # a teaching card's state: offered | kept | declined | busy
 
     loaded = Signal(int)  # the session's rows are ready (row count)
     load_failed = Signal(str)  # the session could not be read (the message to show)
@@ -105,6 +106,7 @@ class ChatModel(QAbstractListModel):
         self._attempts: dict[int, int] = {}  # a failed reply's attempt number, when earlier ones were folded in
         self._stream: list[str] | None = None
         self._thoughts_open: set[int] = set()  # replies whose reasoning is unfolded
+        self._teachings: dict[int, str] = {}  # a teaching card's id -> its state (none known: offered)
         self._stream_reasoning: list[str] = []
         self._thinking_since: float | None = None  # the streaming reply is thinking (monotonic start)
         self._thought_seconds = 0.0
@@ -356,6 +358,18 @@ class ChatModel(QAbstractListModel):
                 log.warning("could not re-read item %s: %s", item["id"], exc)
         return item
 
+    def set_teaching_states(self, states: dict[int, str]) -> None:
+        """The states of teaching cards, by the card's item id (``offered``, ``kept``, ``declined`` or ``busy``
+        while Keep or Not now is written); the rows whose state changed are drawn again."""
+        changed = {i for i in {*states, *self._teachings} if states.get(i, "") != self._teachings.get(i, "")}
+        self._teachings.update(states)
+        for card_id in changed:
+            self._touch_id(card_id)
+
+    def teaching_state(self, item_id: int) -> str:
+        """The state of teaching card ``item_id`` (``offered`` until told otherwise)."""
+        return self._teachings.get(item_id) or "offered"
+
     def set_expanded(self, row: int, expanded: bool) -> None:
         key = self._expand_key(row)
         if key is None or (key in self._expanded) == expanded:
@@ -412,6 +426,7 @@ class ChatModel(QAbstractListModel):
                 self._version_pair(item),
                 self._changeable(item),
                 item["id"] in self._thoughts_open,
+                self._teachings.get(item["id"], ""),
             )
         return self._item_data(item, role)
 
@@ -427,6 +442,8 @@ class ChatModel(QAbstractListModel):
             return self._author_name(item)
         if role == self.SquadRole:
             return self._squad_info(item)
+        if role == self.TeachingRole:
+            return self.teaching_state(item["id"]) if teaching_of(item) is not None else None
         if role == Qt.ItemDataRole.DisplayRole:
             return chat_text.copy_text(item)
         return None

@@ -80,6 +80,7 @@ class ChatView(QAbstractItemView):
     regenerate_requested = Signal(int)  # a reply's item id: run its turn again as a new version
     version_requested = Signal(int, int)  # the id a version switch shows under, the version index wanted
     view_context_requested = Signal(int)  # the user message's item id
+    teaching_requested = Signal(int, int, str)  # a teaching card's id, the message it offers, "keep" | "not_now"
     summary_requested = Signal()  # the divider was clicked (its summary is shown inline)
     copied = Signal(str)  # text put on the clipboard
     loaded = Signal(int)  # the session's rows are ready
@@ -630,6 +631,9 @@ class ChatView(QAbstractItemView):
             editor.setTextCursor(cursor)
 
     def keyPressEvent(self, event: Any) -> None:  # noqa: N802
+        if self._card_key(event):
+            event.accept()
+            return
         if event.matches(QKeySequence.StandardKey.Find):
             self.open_find()
             event.accept()
@@ -643,6 +647,38 @@ class ChatView(QAbstractItemView):
             event.accept()
             return
         super().keyPressEvent(event)
+
+    def _card_key(self, event: Any) -> bool:
+        """On a teaching card that waits for an answer: Left / Right move between its buttons, Enter or Space
+        presses the one the focus ring is on (Keep, to begin with). True when the key was the card's."""
+        index = self.currentIndex()
+        if not index.isValid() or self._chat.row_kind(index.row()) != ITEM:
+            return False
+        layout = self._layout_of(index.row())
+        if layout.style != "teaching" or not layout.actions:
+            return False
+        names = [a.name for a in layout.actions]
+        key = index.data(ChatModel.KeyRole)
+        on = self._delegate.focus_action
+        focused = on[1] if on is not None and on[0] == key and on[1] in names else names[0]
+        if event.key() in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            step = 1 if event.key() == Qt.Key.Key_Right else -1
+            self._delegate.focus_action = (key, names[(names.index(focused) + step) % len(names)])
+            self.viewport().update()
+            return True
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+            self._trigger(index.row(), layout.actions[names.index(focused)])
+            return True
+        return False
+
+    def currentChanged(self, current: _Index, previous: _Index) -> None:  # noqa: N802 (Qt API)
+        super().currentChanged(current, previous)
+        self._delegate.focus_action = None
+        if current.isValid() and self._chat.row_kind(current.row()) == ITEM:
+            layout = self._layout_of(current.row())
+            if layout.style == "teaching" and layout.actions:  # the keyboard reached a card: its ring is on Keep
+                self._delegate.focus_action = (current.data(ChatModel.KeyRole), layout.actions[0].name)
+        self.viewport().update()
 
     def contextMenuEvent(self, event: Any) -> None:  # noqa: N802
         index = self.indexAt(event.pos())
@@ -662,6 +698,10 @@ class ChatView(QAbstractItemView):
             menu.addAction(label, lambda: self._toggle(row))
             menu.addAction(self.tr("Copy summary"), lambda: self.copy_row(row))
             return menu
+        layout = self._layout_of(row)
+        if layout.style == "teaching":
+            for action in layout.actions:
+                menu.addAction(action.label, lambda a=action: self._trigger(row, a))
         menu.addAction(self.tr("Copy message"), lambda: self.copy_row(row))
         menu.addAction(self.tr("Select text"), lambda: self.select_text(row))
         more = self._layout_of(row).more
@@ -712,6 +752,9 @@ class ChatView(QAbstractItemView):
             self._toggle(row)
         elif name == "thought":
             self._chat.set_thought_open(row, not self._chat.is_thought_open(row))
+        elif name in ("teach_keep", "teach_not_now"):
+            answer = "keep" if name == "teach_keep" else "not_now"
+            self.teaching_requested.emit(self._chat.item_id(row), int(action.payload), answer)
 
     def _version_action(self, row: int, action: Action) -> None:
         item_id = self._chat.item_id(row)

@@ -77,6 +77,7 @@ def test_declaration_is_complete_and_consistent() -> None:
         "memory.maxEntries",
         "memory.maxChars",
         "evolution.enabled",
+        "evolution.offerTeachings",
         "evolution.everyTurns",
         "evolution.everyChars",
         "evolution.waitTurns",

@@ -39,7 +39,8 @@ def server():
 
 
 def make_env(server, values=None):
-    settings_for(server, {"evolution.waitTurns": 3, **(values or {})})
+    # upkeep's own path: the teaching cards (test_offers) would take these outright lessons off its hands
+    settings_for(server, {"evolution.waitTurns": 3, "evolution.offerTeachings": False, **(values or {})})
     ws = Workspace()
     target = ws.create_assistant("Ada", soul_text=SOUL)
     sources = ContextSources(ws)
