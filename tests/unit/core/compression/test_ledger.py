@@ -265,9 +265,10 @@ def test_a_turn_waiting_on_a_tool_call_says_so(env, server):
         session=session,
     )
     sections, _ = structure.parse_sections(summary.summary)
+    last, shell = session.last_id(), 'run_shell(command="make deploy")'
     assert lines(sections["Turn in progress"]) == [
-        f'- turn of request #1 in progress at #{session.last_id()}: 2 tool calls so far, the last run_shell(command="make deploy")',
-        f'- waiting for run_shell(command="make deploy") (#{session.last_id()}): no result yet (an approval or the tool itself)',
+        f"- turn of request #1 in progress at #{last}: 2 tool calls so far, the last {shell}",
+        f"- waiting for {shell} (#{last}): no result yet (an approval or the tool itself)",
     ]
 
 
