@@ -434,7 +434,7 @@ def _list(text: str) -> _Queue | None:
         else:
             runs.append([match])
     run = max(runs, key=len, default=[])
-    labels = list(dict.fromkeys(m.group(0) for m in run))[:QUEUE_MAX]
+    labels = list(dict.fromkeys(m.group(0).rstrip(".,;:") for m in run))[:QUEUE_MAX]  # not the sentence's stop
     if len(labels) < LIST_MIN:
         return None
     shown = ", ".join(labels)

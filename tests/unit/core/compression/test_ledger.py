@@ -414,6 +414,14 @@ def test_the_ledger_reads_only_the_delta_of_a_long_session(tmp_path):
     assert len(summary.summary) < 3000
 
 
+def test_a_queue_of_paths_ends_where_the_sentence_does():
+    request = {"id": 1, "type": "user", "source": "user", "content": "Fix tests/a.py, tests/b.py and tests/c.py."}
+    read = {"id": 2, "type": "tool_call", "call_id": "c", "name": "read_file", "arguments": '{"path": "tests/c.py"}'}
+    summary = ledger.carry(SessionSummary(summary="", covered_through_id=2), [request, read], since=0, session=None)
+    goals = lines(structure.parse_sections(summary.summary)[0]["Goals"])
+    assert goals[1] == "- (from the record) queue in #1: at tests/c.py, 3 of 3 (tests/a.py, tests/b.py, tests/c.py)"
+
+
 @pytest.mark.parametrize("text", ["", "## Goals\n- (none yet)"])
 def test_no_direction_no_pointer(text):
     summary = ledger.carry(
