@@ -19,7 +19,8 @@ revises these from the newly covered items and from what the summary already say
   #101, #102 and #104") -- where the conversation is in it: the last of its items the user or the
   assistant named since.
 
-Each is bounded (:data:`FILES_MAX`, :data:`PITFALLS_MAX`, :data:`SKILLS_MAX`, characters too). The app
+Each is bounded (:data:`FILES_MAX`, :data:`PITFALLS_MAX`, :data:`SKILLS_MAX`, and in characters), and a
+request cuts them further to their share of ``summaryMaxChars`` when the whole summary is over it. The app
 reads its own lines back (one format per language, parsed here only), so a compression reads the newly
 covered items, the first request's message and nothing else of the record. The model never edits them
 (:mod:`okbot.core.compression.edits`).
@@ -43,6 +44,7 @@ FILES_MAX = 12
 FILES_CHARS = 600
 PATH_CHARS = 120
 PITFALLS_MAX = 5
+PITFALLS_CHARS = 700
 ERROR_CHARS = 160
 CALL_CHARS = 60
 SKILLS_MAX = 6
@@ -476,9 +478,10 @@ def _write(
     out["Goals"] = "\n".join(_goal_lines(sections.get("Goals", ""), state, queue, words, note))
     file_lines = [words["file"].format(path=p, op=words["ops"][op], id=i) for p, op, i in state.files]
     out["Files"] = "\n".join(_bounded(file_lines, FILES_MAX, FILES_CHARS))
-    out["Pitfalls"] = "\n".join(
+    pitfall_lines = [
         words["pitfall"].format(what=what or words["reply"], error=error, id=i) for what, error, i in state.pitfalls
-    )
+    ]
+    out["Pitfalls"] = "\n".join(_bounded(pitfall_lines, PITFALLS_MAX, PITFALLS_CHARS))
     skill_lines = [words["skill"].format(name=name, id=i) for name, i in state.skills]
     out["Skills loaded"] = "\n".join(_bounded(skill_lines, SKILLS_MAX, SKILLS_CHARS))
     out[structure.TURN_SECTION] = "\n".join(_turn_lines(state.turn, waiting, covered, words))
