@@ -431,3 +431,35 @@ def test_no_direction_no_pointer(text):
         session=None,
     )
     assert "the user's message" not in summary.summary
+
+
+def test_okbot_compress_then_okbot_context_prints_the_app_sections_in_chinese(env, server, capsys):
+    from okbot.__main__ import main
+
+    target, sources, _, _ = env
+    server.set_default(useless)
+    session = sources.session(target)
+    session.append(user_message("请逐个读取 part0.txt 到 part7.txt，列出每个 FACT- 编号。"))
+    for i in range(8):
+        call(session, "read_file", {"path": f"part{i}.txt"}, f"FACT-{i}00\n" + "填充\n" * 40)
+    assert main(["compress", target.id]) == 0
+    capsys.readouterr()
+    assert main(["context", target.id]) == 0
+    out = capsys.readouterr().out
+    for heading in ("## 目标", "## 进行中的回合", "## 文件"):
+        assert f"    {heading}\n" in out  # a body line of the summary block, indented like every body line
+    assert "（据记录）#1 中的队列：到 part3.txt，第 4 项，共 8 项" in out
+
+
+def test_a_failed_result_shown_as_a_digest_keeps_its_exact_error_from_the_record(tmp_path):
+    from okbot.core.context import hidden_stub
+    from okbot.core.session import SessionStore
+
+    session = SessionStore(tmp_path / "session.jsonl")
+    session.append(user_message("Build it."))
+    call(session, "run_shell", {"command": "make"}, "make: *** No rule to make target 'all'.  Stop.\n…", ok=False)
+    request, shell, failed = list(session.iter_items())
+    shown = [request, shell, hidden_stub(failed)]  # the request showed it as a digest to fit the window
+    summary = ledger.carry(SessionSummary(summary="", covered_through_id=3), shown, since=0, session=session)
+    pitfalls = structure.parse_sections(summary.summary)[0]["Pitfalls"]
+    assert pitfalls == "- run_shell(command=\"make\") → make: *** No rule to make target 'all'.  Stop. (#3)"
