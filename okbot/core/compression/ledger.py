@@ -147,22 +147,23 @@ class _Turn:
 
 @dataclass
 class _Queue:
-    """A queue the user's message names: its items' labels, in order, and how to find them in text."""
+    """A queue the user's message names: its items' labels in order, and the pattern that finds them in text
+    (a range's pattern captures the number, ``first`` being the range's first; a list's matches a label)."""
 
     labels: list[str]
     shown: str
     pattern: re.Pattern[str]
-    numbered: tuple[str, str, int] | None = None  # (prefix, suffix, first) of a range: labels by number
+    first: int | None = None
+    _index: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._index = {label: i for i, label in enumerate(self.labels)}
 
     def index_of(self, match: re.Match[str]) -> int | None:
-        if self.numbered is None:
-            return self._positions.get(match.group(0))
-        number = int(match.group(1)) - self.numbered[2]
+        if self.first is None:
+            return self._index.get(match.group(0))
+        number = int(match.group(1)) - self.first
         return number if 0 <= number < len(self.labels) else None
-
-    @property
-    def _positions(self) -> dict[str, int]:
-        return {label: i for i, label in enumerate(self.labels)}
 
 
 @dataclass
@@ -420,7 +421,7 @@ def _range(m: re.Match[str]) -> _Queue | None:
     width = len(m.group("n1")) if m.group("n1").startswith("0") and len(m.group("n1")) > 1 else 0
     labels = [f"{prefix}{n:0{width}d}{suffix}" for n in range(first, last + 1)]
     pattern = re.compile(rf"(?<![A-Za-z0-9_.]){re.escape(prefix)}(\d+){re.escape(suffix)}{_AFTER}")
-    return _Queue(labels, f"{labels[0]}–{labels[-1]}", pattern, (prefix, suffix, first))
+    return _Queue(labels, f"{labels[0]}–{labels[-1]}", pattern, first)
 
 
 def _list(text: str) -> _Queue | None:

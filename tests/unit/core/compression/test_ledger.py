@@ -463,3 +463,31 @@ def test_a_failed_result_shown_as_a_digest_keeps_its_exact_error_from_the_record
     summary = ledger.carry(SessionSummary(summary="", covered_through_id=3), shown, since=0, session=session)
     pitfalls = structure.parse_sections(summary.summary)[0]["Pitfalls"]
     assert pitfalls == "- run_shell(command=\"make\") → make: *** No rule to make target 'all'.  Stop. (#3)"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "named", "queue"),
+    [
+        ("Triage BUG-101 to BUG-140.", "BUG-107 is a duplicate", "at BUG-107, 7 of 40 (BUG-101–BUG-140)"),
+        ("Review PRs 101 to 105", "PR #103 merged", "at 103, 3 of 5 (101–105)"),
+        ("请处理 #7 至 #9", "#8 已完成", "到 #8，第 2 项，共 3 项（#7–#9）"),
+        (
+            "逐个读取part01.txt到part12.txt",
+            "part03.txt 读完了",
+            "到 part03.txt，第 3 项，共 12 项（part01.txt–part12.txt）",
+        ),
+        ("Fix the bug in lines 10-12 of app.py", "done", None),
+        ("Since 2024-05 the job is slow", "done", None),
+    ],
+)
+def test_queues_are_ranges_or_lists_the_request_names(request_text, named, queue):
+    items = [
+        {"id": 1, "type": "user", "source": "user", "content": request_text},
+        {"id": 2, "type": "assistant", "content": named},
+    ]
+    summary = ledger.carry(SessionSummary(summary="", covered_through_id=2), items, since=0, session=None)
+    goals = structure.parse_sections(summary.summary)[0]["Goals"]
+    if queue is None:
+        assert "queue" not in goals and "队列" not in goals
+    else:
+        assert lines(goals)[1].endswith(queue)
