@@ -409,7 +409,9 @@ class Compressor:
         *,
         partial_failure: str = "",
     ) -> CompressionReport:
-        """Save ``new`` unless the session's summary moved on meanwhile; fill in ``report``."""
+        """Save ``new`` unless the session's summary moved on meanwhile, with the part the app keeps from the
+        record revised (:mod:`~okbot.core.compression.ledger`: files, pitfalls, skills, the turn, the goal
+        pointer); fill in ``report``."""
         store = SummaryStore(target.summary_path)
         if store.load().covered_through_id != proj.covered_through_id:
             report.message = translate(

@@ -3,7 +3,9 @@
 The model never rewrites the summary. It names new lines per section, goal status changes by goal
 number, Progress lines to drop, and the KEEP/RELEASE ticks of the user-message checklist; the app
 applies them, so every line not named stays byte for byte. Each edit is checked on its own: a bad
-one is refused (and named), the others still apply.
+one is refused (and named), the others still apply. No edit reaches what the app keeps from the record
+(its sections, :data:`structure.APP_SECTIONS`, and the marked lines in Goals, which goal numbers skip),
+and a line the model writes never carries the app's mark.
 
 Two ways to answer, parsed whichever arrives:
 
