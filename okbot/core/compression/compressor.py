@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from okbot.core.compression import ahead, moved_out
+from okbot.core.compression import ahead, ledger, moved_out
 from okbot.core.compression.plan import choose_keep, safe_keep
 from okbot.core.compression.summarizer import Summarizer, SummaryRejected
 from okbot.core.compression.topic import is_new_topic
@@ -409,13 +409,16 @@ class Compressor:
         *,
         partial_failure: str = "",
     ) -> CompressionReport:
-        """Save ``new`` unless the session's summary moved on meanwhile; fill in ``report``."""
+        """Save ``new`` unless the session's summary moved on meanwhile, with the part the app keeps from the
+        record revised (:mod:`~okbot.core.compression.ledger`: files, pitfalls, skills, the turn, the goal
+        pointer); fill in ``report``."""
         store = SummaryStore(target.summary_path)
         if store.load().covered_through_id != proj.covered_through_id:
             report.message = translate(
                 "compressor", "the session's summary moved on meanwhile; this result was discarded"
             )
             return report
+        new = ledger.carry(new, proj.items, since=proj.covered_through_id, session=self.sources.session(target))
         after = build_context(target, sources=self.sources, summary=new)  # the request as it will be
         report.ok, report.new_ids, report.covered_items = True, new_ids, len(new_ids)
         report.tokens_after, report.seconds = after.calibrated_tokens, self.clock() - started

@@ -3,7 +3,9 @@
 The model never rewrites the summary. It names new lines per section, goal status changes by goal
 number, Progress lines to drop, and the KEEP/RELEASE ticks of the user-message checklist; the app
 applies them, so every line not named stays byte for byte. Each edit is checked on its own: a bad
-one is refused (and named), the others still apply.
+one is refused (and named), the others still apply. No edit reaches what the app keeps from the record
+(its sections, :data:`structure.APP_SECTIONS`, and the marked lines in Goals, which goal numbers skip),
+and a line the model writes never carries the app's mark.
 
 Two ways to answer, parsed whichever arrives:
 
@@ -146,7 +148,7 @@ class Edits:
 
     def add_line(self, section: str, text: str) -> None:
         """Queue ``text`` as a new line of ``section`` (blank and placeholder lines are ignored)."""
-        text = " ".join(text.split()).strip()
+        text = structure.without_record_notes(text).strip()
         if text and text.lower() not in ("(none)", "(none yet)", "(unchanged)", "none", "n/a"):
             self.lines.setdefault(section, []).append(text)
 
@@ -246,7 +248,7 @@ def _from_json(obj: dict[str, Any]) -> tuple[Edits, list[str]]:
 
 
 def _new_goal(text: str, cited: int | None) -> NewGoal:
-    return NewGoal(" ".join(text.split()).strip(" .;"), cited)
+    return NewGoal(structure.without_record_notes(text).strip(" .;"), cited)
 
 
 def _goal_from_text(text: str) -> NewGoal:
@@ -348,11 +350,24 @@ def _read_bullet(edits: Edits, section: str, line: str) -> bool:
 
 
 def numbered_view(summary: str) -> str:
-    """The summary as the model sees it: goals and progress lines numbered for its edits."""
+    """The summary as the model sees it: its goals and progress lines numbered for its edits.
+
+    The app's own lines in Goals are shown unnumbered (no edit can name them), and the sections the
+    app keeps from the record are left out: the model has no edit for them, and a small model reads less.
+    """
     sections, _ = structure.parse_sections(summary or structure.empty_summary())
-    for name in ("Goals", PROGRESS):
-        lines = _body_lines(sections.get(name, ""))
-        sections[name] = "\n".join(f"{n}. {_BULLET.sub('', ln, count=1)}" for n, ln in enumerate(lines, start=1))
+    for name in structure.APP_SECTIONS:
+        sections.pop(name, None)
+    goals, number = [], 0
+    for line in _body_lines(sections.get("Goals", "")):
+        if structure.is_app_line(line):
+            goals.append(line)
+        else:
+            number += 1
+            goals.append(f"{number}. {_BULLET.sub('', line, count=1)}")
+    sections["Goals"] = "\n".join(goals)
+    lines = _body_lines(sections.get(PROGRESS, ""))
+    sections[PROGRESS] = "\n".join(f"{n}. {_BULLET.sub('', ln, count=1)}" for n, ln in enumerate(lines, start=1))
     return structure.render(sections, structure.heading_language(summary))
 
 
@@ -395,9 +410,12 @@ def apply_edits(
     """
     sections, _ = structure.parse_sections(previous or structure.empty_summary())
     sections.pop(structure.FALLBACK_SECTION, None)
+    kept_by_app = {name: sections[name] for name in structure.APP_SECTIONS if sections.get(name)}
     body = {name: _body_lines(sections.get(name, "")) for name in structure.SECTIONS}
     refused: list[str] = []
-    goal_index = [i for i, ln in enumerate(body["Goals"]) if structure.goal_entries(ln)]
+    goal_index = [
+        i for i, ln in enumerate(body["Goals"]) if structure.goal_entries(ln) and not structure.is_app_line(ln)
+    ]
     for number, status, cited in edits.status:
         if status not in structure.GOAL_STATUSES:
             refused.append(f"GOAL {number}: status must be one of {', '.join(structure.GOAL_STATUSES)}, not {status!r}")
@@ -434,7 +452,8 @@ def apply_edits(
             elif not any(_same(text, ln) for ln in body[section]):
                 body[section].append(f"- {text[:MAX_LINE_CHARS]}")
     language = language or structure.heading_language(previous)
-    return structure.render({name: "\n".join(lines) for name, lines in body.items()}, language), refused
+    revised = {name: "\n".join(lines) for name, lines in body.items()}
+    return structure.render({**revised, **kept_by_app}, language), refused
 
 
 def _closing_problem(
@@ -450,9 +469,8 @@ def _closing_problem(
     return ""
 
 
-RECORD_NOTE = "(from the record)"
-# The same line in a summary written in Chinese (each language's marker is recognised in every summary).
-RECORD_NOTES = {"en": RECORD_NOTE, "zh_CN": "（据记录）"}
+RECORD_NOTES = structure.RECORD_NOTES
+RECORD_NOTE = RECORD_NOTES["en"]
 _RECORD_LINES = {
     "en": ("covers items up to #{last}", "; the user's last request there (#{id}): {text}"),
     "zh_CN": ("已涵盖到 #{last}", "；用户在其中的最后请求（#{id}）：{text}"),

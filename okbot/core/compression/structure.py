@@ -8,11 +8,22 @@ A summary is Markdown with exactly these ``## `` sections, in this order::
     ## Progress and next steps
     ## References                exact paths, ids, numbers, URLs
 
-plus, only when the app had to move items out without the model, a marked
+plus the sections the app keeps from the record (:data:`APP_SECTIONS`, only when they have lines; see
+:mod:`okbot.core.compression.ledger`)::
+
+    ## Turn in progress          after Progress: the turn the summary ends inside, what it waits on
+    ## Files                     files read, written or attached, most recent first
+    ## Skills loaded             skills the conversation loaded, most recent first
+    ## Pitfalls                  failed tool calls with their exact error text, newest first
+
+and, only when the app had to move items out without the model, a marked
 ``## Moved out without summarizing`` section of plain digests (the next summary folds it in).
+The model's edits never touch the app's sections, nor the lines the app writes into the others (they
+carry :data:`RECORD_NOTES`).
 
 The summary is written in the language the user writes in, headings too: a Chinese conversation's
-summary has ``## 目标`` / ``## 约定`` / ``## 决定`` / ``## 进展与下一步`` / ``## 引用`` (:data:`HEADINGS`).
+summary has ``## 目标`` / ``## 约定`` / ``## 决定`` / ``## 进展与下一步`` / ``## 引用`` (:data:`HEADINGS`),
+and ``## 进行中的回合`` / ``## 文件`` / ``## 已加载的技能`` / ``## 失败与报错`` for the app's.
 Whatever the language, the sections are read by their English names here (:func:`canonical_section`,
 which also knows the original OkBot's headings), so every check and edit works on one structure.
 
@@ -26,20 +37,32 @@ import re
 from collections.abc import Iterable
 
 SECTIONS = ("Goals", "Agreements", "Decisions", "Progress and next steps", "References")
+TURN_SECTION = "Turn in progress"
+# The sections the app writes from the record, in their order after References (the turn's comes
+# right after Progress, see ORDER); the model has no edit for them.
+APP_SECTIONS = (TURN_SECTION, "Files", "Skills loaded", "Pitfalls")
 FALLBACK_SECTION = "Moved out without summarizing"
+ORDER = (*SECTIONS[:4], TURN_SECTION, SECTIONS[4], *APP_SECTIONS[1:], FALLBACK_SECTION)
 EMPTY_BODY = "- (none yet)"
 # Each section's heading in each language a summary is written in (okbot.core.language).
 HEADINGS = {
-    "en": {name: name for name in (*SECTIONS, FALLBACK_SECTION)},
+    "en": {name: name for name in ORDER},
     "zh_CN": {
         "Goals": "目标",
         "Agreements": "约定",
         "Decisions": "决定",
         "Progress and next steps": "进展与下一步",
         "References": "引用",
+        TURN_SECTION: "进行中的回合",
+        "Files": "文件",
+        "Skills loaded": "已加载的技能",
+        "Pitfalls": "失败与报错",
         FALLBACK_SECTION: "未经摘要移出的内容",
     },
 }
+# How a line the app wrote into a section the model edits is marked (in each language; each is read in
+# every summary): the model's edits never change such a line, and a line the model writes never has it.
+RECORD_NOTES = {"en": "(from the record)", "zh_CN": "（据记录）"}
 EMPTY_BODIES = {"en": EMPTY_BODY, "zh_CN": "- （暂无）"}
 # Other headings read as a section: shorter forms, and the original OkBot's (目标 / 约定 / 路径命令 / 未完成).
 _ALIASES = {
@@ -70,13 +93,19 @@ _PATH = re.compile(
     r"(?<![\w:/])(?:~|\.{1,2})?/?(?:[\w@.+-]+/)+[\w@.+-]+|\b[\w-]+\.(?:py|js|ts|tsx|jsx|json|md|txt|"
     r"yml|yaml|toml|ini|cfg|sh|rs|go|java|c|h|cpp|hpp|cs|rb|php|html|css|sql|csv|lock|xml)\b"
 )
-# Each section's share of ``summaryMaxChars`` in a request (what a section leaves unused goes to the others).
+PATH_PATTERN = _PATH  # a file path or name as :func:`references` finds it
+# Each section's share of ``summaryMaxChars`` in a request (what a section leaves unused goes to the others:
+# the app's sections are often empty or short, and the model's then have nearly all of it).
 SECTION_SHARES = {
-    "Goals": 0.25,
-    "Agreements": 0.2,
-    "Decisions": 0.15,
-    "Progress and next steps": 0.25,
-    "References": 0.15,
+    "Goals": 0.2,
+    "Agreements": 0.16,
+    "Decisions": 0.12,
+    "Progress and next steps": 0.2,
+    "References": 0.1,
+    TURN_SECTION: 0.05,
+    "Files": 0.08,
+    "Skills loaded": 0.03,
+    "Pitfalls": 0.06,
 }
 # Sections cut from the top in a request (their newest lines matter most); the others keep their head.
 _KEEP_NEWEST = frozenset({"Decisions", "Progress and next steps", "References", FALLBACK_SECTION})
@@ -110,6 +139,18 @@ def heading_language(text: str) -> str:
 def is_empty_body(line: str) -> bool:
     """The placeholder of a section with nothing in it yet (in any language)."""
     return line.strip() in EMPTY_BODIES.values()
+
+
+def is_app_line(line: str) -> bool:
+    """A line the app wrote from the record into a section the model edits (it carries a record note)."""
+    return any(note in line for note in RECORD_NOTES.values())
+
+
+def without_record_notes(text: str) -> str:
+    """``text`` with any record note taken out: what the model writes can never pass for the app's."""
+    for note in RECORD_NOTES.values():
+        text = text.replace(note, " ")
+    return " ".join(text.split())
 
 
 def parse_sections(text: str) -> tuple[dict[str, str], list[str]]:
@@ -149,11 +190,16 @@ def parse_sections(text: str) -> tuple[dict[str, str], list[str]]:
 
 
 def render(sections: dict[str, str], language: str = "en") -> str:
-    """Canonical order, headings in ``language``; empty sections get a placeholder so every heading stays."""
+    """Canonical order, headings in ``language``; the model's sections get a placeholder when empty so every
+    heading stays, the app's and the moved-out one appear only with lines."""
     headings = HEADINGS.get(language, HEADINGS["en"])
     empty = EMPTY_BODIES.get(language, EMPTY_BODY)
-    names = [*SECTIONS, *([FALLBACK_SECTION] if sections.get(FALLBACK_SECTION) else [])]
-    return "\n\n".join(f"## {headings[name]}\n{sections.get(name) or empty}" for name in names)
+    return "\n\n".join(f"## {headings[name]}\n{sections.get(name) or empty}" for name in _present(sections))
+
+
+def _present(sections: dict[str, str]) -> list[str]:
+    """The sections a rendering shows, in :data:`ORDER`: every one of the model's, the others with lines."""
+    return [name for name in ORDER if name in SECTIONS or sections.get(name)]
 
 
 def goal_entries(body: str) -> list[tuple[str, str]]:
@@ -233,7 +279,7 @@ def fit_sections(text: str, max_chars: int) -> str:
     if problems or not sections:
         return text
     budgets = section_budgets(max_chars)
-    names = [*SECTIONS, *([FALLBACK_SECTION] if sections.get(FALLBACK_SECTION) else [])]
+    names = _present(sections)
     sizes = {name: len(sections.get(name) or EMPTY_BODY) for name in names}
     fitting = [n for n in names if n in budgets and sizes[n] <= budgets[n]]
     over = [n for n in names if n not in fitting]

@@ -37,6 +37,8 @@ Rules:
 - Mark a goal finished by number, citing the newly covered item that shows it finished (GOAL 2: done #31);
   only the user withdraws a goal (GOAL 2: withdrawn #<their message>). A queue is done only at its last item.
   Never restate an old goal.
+- Lines marked (from the record) or （据记录） are the app's: no edit changes them. One that points at the
+  user's message as the goal is replaced when you write that goal in words (GOAL: … #<that id>).
 - Copy exact references (numbers, #ids, paths, URLs) character for character; invent none.
 - One short line per edit; the whole answer under {limit} characters.
 - In a squad (a captain and members), say who decided or promised what: the user, the captain or the member by name.
