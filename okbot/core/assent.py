@@ -22,7 +22,9 @@ each line describes itself, so nothing is ever migrated or rewritten: lines with
 the same fields as 1) and a newer OkBot's lines are read for the fields this build knows. Format 2
 added ``ids`` (runs ``[first, last]`` of the item ids sent), ``hidden`` (ids sent as a stub),
 ``round``, ``window``, ``ratio``, ``itemTokens`` and ``overhead``, and a ``title`` (and ``uncut``) per block; an older
-line has only the id range, and its attempts are told apart by how each request ended.
+line has only the id range, and its attempts are told apart by how each request ended. Format 3 added
+``pinned`` (the current request's message(s) sent at the head of the tail, marked) and ``cut`` (``{id: chars}``,
+tool results sent cut to fit the window), so a request of a turn compressed inside itself reads back as sent.
 """
 
 from __future__ import annotations
@@ -70,6 +72,8 @@ class AsSentRequest:
     round_no: int | None = None  # the request's round within its attempt (1: the attempt's first request)
     item_ids: list[int] | None = None  # every item id sent, in order
     hidden_ids: list[int] = field(default_factory=list)  # items sent as a stub (output hidden to fit)
+    pinned_ids: list[int] = field(default_factory=list)  # format 3: the current request, pinned and marked
+    cut_chars: dict[int, int] = field(default_factory=dict)  # format 3: tool results sent cut, id -> chars shown
     window: int | None = None
     ratio: float | None = None
     items_tokens: int | None = None
@@ -183,6 +187,11 @@ class AsSentStore:
             hidden = [item["id"] for item in proj.items if item.get("hidden")]
             if hidden:
                 line["hidden"] = hidden
+            if proj.pinned_ids:
+                line["pinned"] = proj.pinned_ids
+            cut = {str(item["id"]): item["cut"] for item in proj.items if "cut" in item}
+            if cut:
+                line["cut"] = cut
             if round_no is not None:
                 line["round"] = round_no
             log.append(_encode(line))
@@ -219,6 +228,8 @@ class AsSentStore:
                 round_no=_int_or_none(line.get("round")),
                 item_ids=expand_runs(line.get("ids")),
                 hidden_ids=[i for i in line.get("hidden") or [] if _is_id(i)],
+                pinned_ids=[i for i in line.get("pinned") or [] if _is_id(i)],
+                cut_chars=_cut_chars(line.get("cut")),
                 window=_int_or_none(line.get("window")),
                 ratio=line.get("ratio") if isinstance(line.get("ratio"), (int, float)) else None,
                 items_tokens=_int_or_none(line.get("itemTokens")),
@@ -312,6 +323,13 @@ def _parse(line: bytes) -> dict[str, Any] | None:
     if isinstance(obj, dict) and (_is_id(obj.get("id")) or _is_id(obj.get("usageFor"))):
         return obj
     return None
+
+
+def _cut_chars(value: Any) -> dict[int, int]:
+    """A line's ``cut`` read back (a damaged entry is passed over: this record is informational)."""
+    if not isinstance(value, dict):
+        return {}
+    return {int(k): v for k, v in value.items() if isinstance(k, str) and k.isdigit() and _is_id(v) and v > 0}
 
 
 def _is_id(value: Any) -> bool:

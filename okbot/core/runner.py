@@ -1,7 +1,10 @@
 """The turn runner: one user message in, the reply (and any tool rounds) out, all written to disk.
 
 One turn = read disk (through :class:`ContextSources`) -> compression hook -> ``build_context``
--> stream -> tool loop -> wrap-up hook. The user item is appended before the request goes out;
+-> stream -> tool loop -> wrap-up hook. Before each later round's request the in-turn hook
+(``within_turn``: :meth:`okbot.core.compression.Compressor.within_turn`) makes the request fit the
+window; what it moved out is said in the chat, and a request that cannot fit ends the turn with one
+plain message. The user item is appended before the request goes out;
 the assistant item when the reply completes, or -- stopped or broken -- with the partial text and
 status ``interrupted`` / ``error``, so nothing the user saw is lost. The request the provider
 receives is exactly ``build_context(...).to_messages()``.
@@ -24,6 +27,7 @@ from typing import Any
 from okbot.core import attachments as attached_files
 from okbot.core import versions
 from okbot.core.assent import AsSentStore
+from okbot.core.compression.inturn import TurnFit
 from okbot.core.context import ContextProjection, build_context, reply_reserve
 from okbot.core.items import new_item, notice, user_message
 from okbot.core.session import branches
@@ -200,6 +204,7 @@ class TurnRunner:
         provider: Provider,
         *,
         before_run: Callable[..., Any] | None = None,
+        within_turn: Callable[..., TurnFit] | None = None,
         after_run: Callable[[Target, TurnResult], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -207,6 +212,7 @@ class TurnRunner:
         self.provider = provider
         self.clock = clock  # the turn's tool-time budget is measured with it
         self.before_run = before_run or _noop
+        self.within_turn = within_turn  # (target, user ids, on_start=) -> TurnFit, before rounds 2 on
         # a hook that can say when the request starts waiting for the summarizer takes ``on_start``
         self._hook_reports_start = before_run is not None and "on_start" in inspect.signature(before_run).parameters
         self.after_run = after_run or _noop
@@ -416,6 +422,17 @@ class TurnRunner:
             callbacks.on_item(stored)
             return stored
 
+        told: set[str] = set()  # the quiet lines of the in-turn hook, each said once a turn
+
+        def tell(text: str) -> None:
+            if text not in told:
+                told.add(text)
+                append(notice(text, "info"))
+
+        def fail(error: OkBotError) -> None:  # the turn ends before its request: one plain message
+            append(new_item("assistant", author=target.id, source="app", content="", status="error", error=str(error)))
+            result.status, result.error = "error", error
+
         self._prepare_mcp(target, cancel, append)
         if member is not None:  # direct address: the member answers, the captain stays out
             append(runtime.answer_directly(member, result))
@@ -432,21 +449,22 @@ class TurnRunner:
         # rounds 1..max_rounds may use tools; one last round without tools lets the model answer
         for round_no in range(1, max_rounds + 2):
             result.rounds = round_no
-            proj = build_context(target, sources=self.sources)
+            proj = self._fit_round(target, user_id, round_no, callbacks, tell)
+            if isinstance(proj, OkBotError):
+                fail(proj)
+                break
             offer_tools = round_no <= max_rounds and not runtime.spent
             tool_specs = tools.specs(self.sources.settings) if offer_tools else []
             try:
                 names = [s["function"]["name"] for s in tool_specs]
                 request_id = as_sent.record(proj, user_id=user_id, tools=names, round_no=round_no)
             except OkBotError as exc:  # nothing is sent that View context could not show as sent
-                error = OkBotError(
-                    translate("runner", "the as-sent record could not be written: {error}").format(error=exc),
-                    hint=exc.hint,
+                fail(
+                    OkBotError(
+                        translate("runner", "the as-sent record could not be written: {error}").format(error=exc),
+                        hint=exc.hint,
+                    )
                 )
-                append(
-                    new_item("assistant", author=target.id, source="app", content="", status="error", error=str(error))
-                )
-                result.status, result.error = "error", error
                 break
             request = ChatRequest(model=proj.model, messages=proj.to_messages(), tools=tool_specs or None)
             rnd = stream_round(
@@ -512,6 +530,23 @@ class TurnRunner:
                 break
         self.after_run(target, result)
         return result
+
+    def _fit_round(
+        self, target: Target, user_id: int, round_no: int, callbacks: TurnCallbacks, tell: Callable[[str], None]
+    ) -> ContextProjection | OkBotError:
+        """The request of round ``round_no``; from round 2 on made to fit the window by the in-turn hook
+        (the first was seen to before the turn). An OkBotError when it cannot fit."""
+        if round_no == 1 or self.within_turn is None:
+            return build_context(target, sources=self.sources)
+        try:
+            fit = self.within_turn(target, [user_id], on_start=callbacks.on_compressing)
+        except OkBotError as exc:  # the summary could not be saved (a full disk, a newer OkBot's file)
+            return exc
+        for report in fit.reports:
+            callbacks.on_compressed(report)
+        for note in fit.notes:
+            tell(note)
+        return fit.error if fit.projection is None else fit.projection
 
     def _prepare_mcp(self, target: Target, cancel: CancelToken, append: Callable[[dict[str, Any]], Any]) -> None:
         """Start the MCP servers this turn may use (first use), so their tools are offered; a server that

@@ -1,4 +1,4 @@
-"""How a turn runner is put together: compression before each run, memory wrap-up after it.
+"""How a turn runner is put together: compression before each run and inside it, memory wrap-up after it.
 
 One place, so the desktop app, the CLI and the benchmarks run turns the same way.
 """
@@ -18,8 +18,13 @@ def make_compressor(sources: Any, provider: Any, keeper: MemoryKeeper | None = N
 
 
 def make_turn_runner(sources: Any, provider: Any, keeper: MemoryKeeper | None = None) -> TurnRunner:
-    """read disk (maybe compress; recall) -> chat -> wrap up (``keeper``, in the background)."""
+    """read disk (maybe compress; recall) -> chat, each later round made to fit -> wrap up (``keeper``, in
+    the background)."""
     compressor = make_compressor(sources, provider, keeper)
     return TurnRunner(
-        sources, provider, before_run=compressor.before_run, after_run=keeper.after_run if keeper else None
+        sources,
+        provider,
+        before_run=compressor.before_run,
+        within_turn=compressor.within_turn,
+        after_run=keeper.after_run if keeper else None,
     )

@@ -1,0 +1,229 @@
+"""Summary + Buffer inside one long turn (issue 32): the real runner, the real read_file tool over real files,
+the fake server on 127.0.0.1 scripted as a model that reads files one by one.
+
+Requests are measured from what the fake server received, with a documented estimate independent of
+OkBot's own counter: :func:`estimated_tokens` (characters of every message's text, tool-call arguments
+included, divided by :data:`CHARS_PER_TOKEN`). English prose and digits run at about 4 characters per
+token with OpenAI's encodings; 3.5 is the pessimistic side of that, so an estimate under the window
+means the request fits it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from okbot.core.compression.inturn import limit_of
+from okbot.core.context import build_context
+from okbot.core.items import user_message
+from okbot.core.local_tools.guard import workspace_dir
+from okbot.core.messages import PIN_MARK
+from okbot.core.sent_request import load_sent
+from okbot.core.sources import ContextSources
+from okbot.core.summary import SummaryStore
+from okbot.core.turns import make_turn_runner
+from okbot.core.workspace import Workspace
+from tests.helpers.env import provider_for, settings_for
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+from tests.helpers.fake_summarizer import faithful, is_summarizer_request
+
+WINDOW = 8000
+CHARS_PER_TOKEN = 3.5
+FACT = re.compile(r"FACT-\d{4}")
+
+
+def message_text(message: dict[str, Any]) -> str:
+    content = message.get("content") or ""
+    if isinstance(content, list):
+        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    calls = "".join(c["function"]["name"] + c["function"]["arguments"] for c in message.get("tool_calls") or [])
+    return content + calls
+
+
+def estimated_tokens(body: dict[str, Any]) -> int:
+    """The documented estimate of a request's prompt: its messages' text at 3.5 characters a token."""
+    return round(sum(len(message_text(m)) for m in body["messages"]) / CHARS_PER_TOKEN)
+
+
+def part_text(n: int, size: int = 9000) -> str:
+    """A ~9 KB file whose one FACT- number sits in its middle (a digest's first line never shows it)."""
+    lines, i = [], 0
+    while sum(len(line) + 1 for line in lines) < size:
+        i += 1
+        lines.append(f"part {n} line {i:03d}: notes on the survey of the northern shore, nothing to report yet.")
+        if i == 50:
+            lines.append(f"FACT-{4000 + n * 7:04d} is the number recorded in part {n}.")
+    return "\n".join(lines) + "\n"
+
+
+class Reader:
+    """A model told to read part0.txt … part<n-1>.txt one by one: each reply notes the FACT it just read
+    and asks for the next file; after the last it answers with every FACT- number its request holds."""
+
+    def __init__(self, files: int) -> None:
+        self.files = files
+        self.asked = 0
+        self.chat_bodies: list[dict[str, Any]] = []
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        if is_summarizer_request(body):
+            return faithful(body)
+        self.chat_bodies.append(body)
+        last = body["messages"][-1]
+        seen = FACT.findall(last["content"]) if last["role"] == "tool" else []
+        note = f"{seen[0]} noted. " if seen else ""
+        if self.asked < self.files:
+            self.asked += 1
+            return Reply(text=note, tool_calls=[tool_call("read_file", {"path": f"part{self.asked - 1}.txt"})])
+        facts = sorted(set(FACT.findall(json.dumps(body["messages"]))))
+        return Reply(text="FACT numbers: " + ", ".join(facts))
+
+
+@pytest.fixture
+def server():
+    with FakeOpenAIServer() as srv:
+        yield srv
+
+
+@pytest.fixture
+def env(server):
+    settings_for(server, {"model.contextWindow": WINDOW, "tools.maxRounds": 12})
+    ws = Workspace()
+    target = ws.ensure_default()
+    sources = ContextSources(ws)
+    sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
+    runner = make_turn_runner(sources, provider_for(server, max_retries=0))
+    return target, sources, runner
+
+
+def test_reading_ten_files_one_by_one_never_sends_a_request_over_the_window(env, server):
+    """The user's report: ten ~9 KB files, window 8,000, maxRounds 12. Before, requests grew to 160,718
+    characters (~40k tokens) and nothing was said; now every request fits and the turn answers."""
+    target, sources, runner = env
+    folder = workspace_dir(target)
+    for n in range(10):
+        (folder / f"part{n}.txt").write_text(part_text(n), encoding="utf-8")
+    reader = Reader(10)
+    server.set_default(reader)
+    result = runner.run_turn(target, "read part0.txt to part9.txt one by one and list every FACT-number")
+    assert result.status == "complete", result.error
+    answer = [it for it in result.items if it["type"] == "assistant"][-1]["content"]
+    assert answer.startswith("FACT numbers: FACT-")
+    assert "FACT-4063" in answer  # the last file's number, read in the last round
+    sizes = [estimated_tokens(b) for b in server.chat_requests()]
+    assert max(sizes) <= WINDOW, sizes
+    assert len(reader.chat_bodies) == 11  # ten reads and the answer: nothing was refused or repeated
+    results = [it for it in result.items if it["type"] == "tool_result"]
+    assert len(results) == 10 and all(it["ok"] for it in results)
+    # the full results stay in session.jsonl; the requests carried the older ones as digests
+    assert all(len(it["content"]) > 8000 for it in results)
+    sent = sources.as_sent(target).turn(result.user_id)
+    assert [r.round_in_attempt for r in sent] == list(range(1, 12))  # every round recorded, one attempt
+    assert set(sent[-1].hidden_ids) == {it["id"] for it in results[:-1]}
+    last = reader.chat_bodies[-1]["messages"]
+    digests = [m["content"] for m in last if m["role"] == "tool" and "output hidden" in m["content"]]
+    assert len(digests) == 9 and "part0.txt (lines 1–" in digests[0] and "or run the tool again" in digests[0]
+    notes = [it["content"] for it in result.items if it["type"] == "notice"]
+    assert len(notes) == 1 and "one-line digests" in notes[0]  # one quiet line for the whole turn
+
+
+def test_a_longer_turn_compresses_inside_itself_and_keeps_its_request_word_for_word(env, server):
+    """Thirty files: digests alone no longer fit, so the summarizer runs inside the turn; the user's message
+    stays in every request, pinned at the head of the tail with the app's mark, and the turn answers."""
+    target, sources, runner = env
+    sources.settings.set("tools.maxRounds", 40)
+    folder = workspace_dir(target)
+    for n in range(30):
+        (folder / f"part{n}.txt").write_text(part_text(n), encoding="utf-8")
+    reader = Reader(30)
+    server.set_default(reader)
+    request = "read part0.txt to part29.txt one by one and list every FACT-number"
+    result = runner.run_turn(target, request)
+    assert result.status == "complete", result.error
+    assert [it for it in result.items if it["type"] == "assistant"][-1]["content"].startswith("FACT numbers: FACT-")
+    sizes = [estimated_tokens(b) for b in server.chat_requests()]
+    assert max(sizes) <= WINDOW, sizes
+    assert len(reader.chat_bodies) == 31
+    assert any(is_summarizer_request(b) for b in server.chat_requests())
+    summary = SummaryStore(target.summary_path).load()
+    assert summary.trigger == "turn" and summary.covered_through_id > result.user_id
+    assert summary.current_request_ids == [result.user_id] and result.user_id in summary.kept_user_ids
+    for body in reader.chat_bodies:  # the request in every request, once, word for word
+        users = [m["content"] for m in body["messages"] if m["role"] == "user"]
+        assert len(users) == 1 and users[0].endswith(request)
+    pinned = reader.chat_bodies[-1]["messages"][1]
+    assert pinned["content"] == PIN_MARK.format(id=result.user_id) + "\n" + request
+    system = reader.chat_bodies[-1]["messages"][0]["content"]
+    assert f"[#{result.user_id}] {request}" not in system  # pinned in the items, not repeated among the kept words
+    notes = [it["content"] for it in result.items if it["type"] == "notice"]
+    assert any("inside the turn" in n for n in notes)
+
+
+def test_one_result_too_large_for_the_window_is_cut_to_fit_and_says_so(env, server):
+    """A 90 KB file read at once: the request shows its start with a note where it ends; the record holds
+    it whole, and the As-sent record reads the cut request back exactly as the server received it."""
+    target, sources, runner = env
+    (workspace_dir(target) / "big.txt").write_text(part_text(7, size=90_000), encoding="utf-8")
+    server.enqueue(Reply(tool_calls=[tool_call("read_file", {"path": "big.txt"})]), Reply(text="It is long."))
+    result = runner.run_turn(target, "read big.txt")
+    assert result.status == "complete", result.error
+    bodies = server.chat_requests()
+    assert len(bodies) == 2 and max(estimated_tokens(b) for b in bodies) <= WINDOW
+    (item,) = [it for it in result.items if it["type"] == "tool_result"]
+    assert len(item["content"]) > 90_000  # whole in session.jsonl
+    sent_result = bodies[1]["messages"][-1]["content"]
+    note = re.search(
+        r"\[app note: cut to fit the window: showing the first ([\d,]+) of ([\d,]+) chars; "
+        r"search_history reads item #(\d+)\]$",
+        sent_result,
+    )
+    assert note is not None, sent_result[-300:]
+    shown, total, item_id = (int(g.replace(",", "")) for g in note.groups())
+    assert total == len(item["content"]) and item_id == item["id"] and 1000 < shown < total
+    assert item["content"][:shown] in sent_result
+    assert SummaryStore(target.summary_path).load().cut_items == {item["id"]: shown}
+    notes = [it["content"] for it in result.items if it["type"] == "notice"]
+    assert any(f"#{item['id']}" in n and "too large for the context window" in n for n in notes)
+    request = sources.as_sent(target).turn(result.user_id)[1]
+    assert request.cut_chars == {item["id"]: shown}
+    loaded = load_sent(sources, target, result.user_id, request.id)
+    assert loaded is not None and loaded.to_messages() == bodies[1]["messages"]
+
+
+def soul_filling(sources, target, left: int) -> None:
+    """Write a SOUL.md that leaves about ``left`` tokens under the limit once the user's message is in."""
+    assert target.soul_path is not None
+    low, high = 0, 6000
+    while low < high:  # the most words that still leave ``left`` tokens
+        words = (low + high + 1) // 2
+        target.soul_path.write_text("Be thorough. " + "steady " * words, encoding="utf-8")
+        proj = build_context(target, sources=sources)
+        if limit_of(proj) - proj.calibrated_tokens >= left:
+            low = words
+        else:
+            high = words - 1
+    target.soul_path.write_text("Be thorough. " + "steady " * low, encoding="utf-8")
+
+
+def test_when_nothing_more_can_move_out_the_turn_ends_with_one_plain_message(env, server):
+    """SOUL.md fills the window so a tool result leaves no room even cut: no second request goes out,
+    the turn ends with one plain message naming what is too large, and everything so far is kept."""
+    target, sources, runner = env
+    sources.session(target).append(user_message("read part0.txt"))  # the message, measured where it will be
+    soul_filling(sources, target, 60)
+    (workspace_dir(target) / "part0.txt").write_text(part_text(0), encoding="utf-8")
+    server.enqueue(Reply(tool_calls=[tool_call("read_file", {"path": "part0.txt"})]), Reply(text="never sent"))
+    result = runner.retry(target)
+    assert result.status == "error" and result.error is not None
+    assert len(server.chat_requests()) == 1  # no request over the window, and no raw 400 either
+    error = [it for it in result.items if it["type"] == "assistant"][-1]
+    assert error["status"] == "error" and error["content"] == "" and error["error"] == str(result.error)
+    text = str(result.error)
+    assert (
+        "the instructions' SOUL.md block" in text and "window is 8,000" in text and "everything so far is kept" in text
+    )
+    (kept,) = [it for it in sources.session(target).iter_items() if it["type"] == "tool_result"]
+    assert kept["ok"] and "FACT-4000" in kept["content"]  # nothing lost
