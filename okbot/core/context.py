@@ -307,6 +307,8 @@ def _pinned(
     ids = [i for i in summary.current_request_ids if i <= covered]
     if not ids or any(it.get("type") == "user" for it in tail):
         return []
+    if any(it.get("type") == "user" for it in session.iter_items(max(ids) + 1, covered)):
+        return []  # a newer message was covered since (its turn's compression names its own request)
     out = []
     for item_id in sorted(ids):
         item = session.get(item_id)
