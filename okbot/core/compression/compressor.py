@@ -116,10 +116,16 @@ class Compressor:
             lock.release()
 
     def within_turn(
-        self, target: Target, current: Sequence[int], *, on_start: Callable[[], None] | None = None
+        self,
+        target: Target,
+        current: Sequence[int],
+        *,
+        on_start: Callable[[], None] | None = None,
+        window: int | None = None,
     ) -> TurnFit:
         """The runner's hook before a later round's request of the turn answering ``current`` (its user
-        message ids): make the request fit, in the order :mod:`~okbot.core.compression.inturn` decides.
+        message ids), and after a request refused as too long: make the request fit, in the order
+        :mod:`~okbot.core.compression.inturn` decides (``window``: a smaller window to fit than the known one).
 
         Runs on the turn's thread (the summarizer's calls too). ``on_start`` is called before the request
         waits for the summarizer. Never raises for a request that cannot fit: the fit's ``error`` says so.
@@ -133,7 +139,7 @@ class Compressor:
             started()
             lock.acquire()
         try:
-            return inturn.fit_turn(self, target, list(current), started)
+            return inturn.fit_turn(self, target, list(current), started, window)
         finally:
             lock.release()
 
@@ -570,7 +576,7 @@ class Compressor:
             cut_items={i: n for i, n in summary.cut_items.items() if i > to_cover[-1]["id"]},
         )
         report = CompressionReport(
-            ok=False, trigger="ratio", tokens_before=proj.calibrated_tokens, fallback="moved out without the model"
+            ok=False, trigger=new.trigger, tokens_before=proj.calibrated_tokens, fallback="moved out without the model"
         )
         self._apply(target, proj, new, [it["id"] for it in to_cover], self.clock(), report)
 

@@ -65,19 +65,29 @@ class TurnFit:
     error: OkBotError | None = None
 
 
-def fit_turn(compressor: Compressor, target: Target, current: list[int], started: Callable[[], None]) -> TurnFit:
+def fit_turn(
+    compressor: Compressor,
+    target: Target,
+    current: list[int],
+    started: Callable[[], None],
+    window: int | None = None,
+) -> TurnFit:
     """Make the next request of the turn answering ``current`` fit, step by step (see the module's docstring).
 
-    The caller holds the session's compression lock."""
+    ``window``: fit this window when it is smaller than the known one (a server refused a request as too
+    long without saying its window). The caller holds the session's compression lock."""
     fit = TurnFit()
     sources = compressor.sources
-    proj = build_context(target, sources=sources)
+
+    def view() -> ContextProjection:
+        built = build_context(target, sources=sources)
+        return replace(built, window=window) if window is not None and window < built.window else built
+
+    proj = view()
     counter = sources.counter(proj.model)
     after = max(current, default=0)  # this turn's items come after its message
     if over(proj, proj.threshold):  # 1. this turn's older tool output as digests
-        proj = _hide(
-            target, sources, proj, results_to_hide(proj, counter, proj.threshold, after, newest_round=False), fit
-        )
+        proj = _hide(target, view, proj, results_to_hide(proj, counter, proj.threshold, after, newest_round=False), fit)
     if over(proj, proj.threshold) and _may_summarize(compressor, proj):  # 2. the summarizer, request pinned
         started()
         try:
@@ -88,13 +98,13 @@ def fit_turn(compressor: Compressor, target: Target, current: list[int], started
         fit.reports.append(report)  # the chat's "updating the summary" ends with it
         if report.ok or report.error:
             fit.notes.append(summary_note(report))
-        proj = build_context(target, sources=sources)
+        proj = view()
     limit = limit_of(proj)
     if over(proj, limit):  # 3. every result but the newest, then older items plainly
-        proj = _hide(target, sources, proj, results_to_hide(proj, counter, limit, after, newest_round=True), fit)
+        proj = _hide(target, view, proj, results_to_hide(proj, counter, limit, after, newest_round=True), fit)
     if over(proj, limit):
         compressor._move_out_plainly(target, proj, 0, limit, current=current)
-        proj = build_context(target, sources=sources)
+        proj = view()
     if over(proj, limit):  # 4. the newest tool result cut to fit
         newest = sources.session(target).get(proj.items[-1]["id"]) if proj.items else None
         cut = cut_to_fit(proj, counter, limit, newest)
@@ -103,7 +113,7 @@ def fit_turn(compressor: Compressor, target: Target, current: list[int], started
                 replace(proj.summary, cut_items={**proj.summary.cut_items, cut[0]: cut[1]})
             )
             fit.notes.append(cut_note(newest, cut[1]))
-            proj = build_context(target, sources=sources)
+            proj = view()
     if over(proj, limit):  # 5. nothing more can move out
         fit.error = too_large(proj, limit)
         return fit
@@ -111,7 +121,9 @@ def fit_turn(compressor: Compressor, target: Target, current: list[int], started
     return fit
 
 
-def _hide(target: Target, sources: Any, proj: ContextProjection, ids: list[int], fit: TurnFit) -> ContextProjection:
+def _hide(
+    target: Target, view: Callable[[], ContextProjection], proj: ContextProjection, ids: list[int], fit: TurnFit
+) -> ContextProjection:
     """Show the tool results ``ids`` as digests from now on; the request as it then is."""
     if not ids:
         return proj
@@ -119,7 +131,7 @@ def _hide(target: Target, sources: Any, proj: ContextProjection, ids: list[int],
     SummaryStore(target.summary_path).save(replace(summary, hidden_item_ids=sorted({*summary.hidden_item_ids, *ids})))
     fit.notes.append(digests_note())
     log.info("%s: %d tool result(s) of this turn shown as digests to fit the window", target.id, len(ids))
-    return build_context(target, sources=sources)
+    return view()
 
 
 def _may_summarize(compressor: Compressor, proj: ContextProjection) -> bool:
