@@ -22,12 +22,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from okbot.core import attachments as attached_files
 from okbot.core import versions
 from okbot.core.assent import AsSentStore
-from okbot.core.compression.inturn import TurnFit
 from okbot.core.context import ContextProjection, build_context, reply_reserve
 from okbot.core.items import new_item, notice, user_message
 from okbot.core.session import branches
@@ -42,6 +41,9 @@ from okbot.i18n import plural, translate
 from okbot.llm.events import Degraded, ToolCallDone, UsageEvent
 from okbot.llm.provider import CancelToken, ChatRequest, Provider
 from okbot.storage.errors import OkBotError
+
+if TYPE_CHECKING:  # the hook's answer; the compression package is wired in by okbot.core.turns
+    from okbot.core.compression.inturn import TurnFit
 
 log = logging.getLogger("okbot.runner")
 
