@@ -4890,6 +4890,10 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
             <translation>轮次内未能更新摘要（{failure}）；已改为直接移出较早的条目。</translation>
         </message>
         <message>
+            <source>Moved {count} earlier item(s) (#{first}–#{last}) out of the request without a summary to fit the context window; search_history finds them.</source>
+            <translation>为放入上下文窗口，已将此前的 {count} 项（#{first}–#{last}）不经摘要移出请求；search_history 可以找到它们。</translation>
+        </message>
+        <message>
             <source>The output of {tool} (#{id}) is too large for the context window: the model sees its first {chars} of {total} characters, and search_history can read the rest.</source>
             <translation>{tool} 的输出（#{id}）太大，放不进上下文窗口：模型只看到其前 {chars} 个字符（共 {total} 个），search_history 可以读取其余部分。</translation>
         </message>

@@ -315,7 +315,7 @@ class Compressor:
             kept = max(kept, inturn.newest_round_size(items))
         session = self.sources.session(target)
         to_cover = _originals(session, items[: len(items) - kept])
-        if not to_cover:
+        if all(it["id"] in current for it in to_cover):  # nothing, or only the turn's request (pinned anyway)
             return CompressionReport(
                 ok=False,
                 trigger=trigger,
@@ -550,17 +550,18 @@ class Compressor:
 
     def _move_out_plainly(
         self, target: Target, proj: ContextProjection, pending: int, limit: int, *, current: Sequence[int] = ()
-    ) -> None:
+    ) -> CompressionReport | None:
         """Cover the oldest items without the model: a plain, marked digest in the summary (``current``:
-        inside a turn, its message ids, pinned in the request when coverage passes them)."""
+        inside a turn, its message ids, pinned in the request when coverage passes them). The report, or
+        None when nothing could move."""
         items, item_tokens = _movable(proj)
         fixed = self._fixed_tokens(proj, items, item_tokens, pending, current)
         kept = choose_keep(items, item_tokens, fixed_tokens=fixed, threshold=limit, limit=limit, keep_min=0, keep_max=0)
         if current:  # inside a turn the newest round stays: a cut of its result comes next
             kept = max(kept, inturn.newest_round_size(items))
         to_cover = _originals(self.sources.session(target), items[: len(items) - kept])
-        if not to_cover:
-            return
+        if all(it["id"] in current for it in to_cover):  # nothing, or only the turn's request (pinned anyway)
+            return None
         max_chars = self.sources.settings.get("contextCompression.summaryMaxChars")
         summary = proj.summary
         covered = summary.covered_through_id
@@ -578,7 +579,7 @@ class Compressor:
         report = CompressionReport(
             ok=False, trigger=new.trigger, tokens_before=proj.calibrated_tokens, fallback="moved out without the model"
         )
-        self._apply(target, proj, new, [it["id"] for it in to_cover], self.clock(), report)
+        return self._apply(target, proj, new, [it["id"] for it in to_cover], self.clock(), report)
 
     # -- estimates --------------------------------------------------------------------------
     @staticmethod

@@ -17,7 +17,7 @@ moves things out in this order, each step only while the request is still over:
 
 :func:`fit_turn` walks these steps under the session's lock (the compressor holds it), driving the
 compressor's own summarizer path and plain move-out; the rest of this module decides (pure functions
-over a projection). The chat gets a quiet line for steps 1, 2 and 4 (:class:`TurnFit` ``notes``).
+over a projection). The chat gets a quiet line for each step that moved something (:class:`TurnFit` ``notes``).
 """
 
 from __future__ import annotations
@@ -103,7 +103,10 @@ def fit_turn(
     if over(proj, limit):  # 3. every result but the newest, then older items plainly
         proj = _hide(target, view, proj, results_to_hide(proj, counter, limit, after, newest_round=True), fit)
     if over(proj, limit):
-        compressor._move_out_plainly(target, proj, 0, limit, current=current)
+        moved = compressor._move_out_plainly(target, proj, 0, limit, current=current)
+        if moved is not None and moved.ok:
+            fit.reports.append(moved)
+            fit.notes.append(moved_note(moved))
         proj = view()
     if over(proj, limit):  # 4. the newest tool result cut to fit
         newest = sources.session(target).get(proj.items[-1]["id"]) if proj.items else None
@@ -262,6 +265,15 @@ def summary_note(report: Any) -> str:
     return translate(
         "inturn", "The summary could not be updated inside the turn ({failure}); older items moved out plainly instead."
     ).format(failure=report.error or report.message)
+
+
+def moved_note(report: Any) -> str:
+    """The quiet line for step 3's plain digest."""
+    return translate(
+        "inturn",
+        "Moved {count} earlier item(s) (#{first}–#{last}) out of the request without a summary to fit the context "
+        "window; search_history finds them.",
+    ).format(count=report.covered_items, first=report.new_ids[0], last=report.new_ids[-1])
 
 
 def cut_note(item: dict[str, Any], chars: int) -> str:

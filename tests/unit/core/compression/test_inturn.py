@@ -25,6 +25,7 @@ from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
 from tests.helpers.fake_reader import Reader, estimated_tokens, part_text
 from tests.helpers.fake_summarizer import is_summarizer_request
+from tests.helpers.sessions import fill_until
 
 WINDOW = 8000
 
@@ -174,3 +175,27 @@ def test_when_nothing_more_can_move_out_the_turn_ends_with_one_plain_message(env
     )
     (kept,) = [it for it in sources.session(target).iter_items() if it["type"] == "tool_result"]
     assert kept["ok"] and "FACT-4000" in kept["content"]  # nothing lost
+
+
+def test_a_failing_summarizer_inside_the_turn_moves_older_items_out_plainly_and_the_turn_goes_on(env, server):
+    """Earlier turns fill the window short of the threshold; the turn's first file makes its next request
+    too large, the summarizer's answer is unusable: the earlier turns move out as a plain digest (said in
+    the chat), the turn goes on and its request stays word for word."""
+    target, sources, runner = env
+    fill_until(sources, target, lambda p: p.calibrated_tokens >= 3600)
+    (workspace_dir(target) / "part0.txt").write_text(part_text(0), encoding="utf-8")
+    reader = Reader(1)
+    server.set_default(
+        lambda body: Reply(text="I cannot summarize that.") if is_summarizer_request(body) else reader(body)
+    )
+    result = runner.run_turn(target, "read part0.txt and list its FACT-number")
+    assert result.status == "complete", result.error
+    assert max(estimated_tokens(b) for b in server.chat_requests()) <= WINDOW
+    notes = [it["content"] for it in result.items if it["type"] == "notice"]
+    assert any("could not be updated inside the turn" in n for n in notes)
+    assert any(n.startswith("Moved ") and "without a summary" in n for n in notes)
+    summary = SummaryStore(target.summary_path).load()
+    assert summary.covered_through_id >= result.user_id - 1 and summary.health["lastFallback"]
+    last = reader.chat_bodies[-1]["messages"]
+    assert any(m["role"] == "user" and m["content"].endswith("read part0.txt and list its FACT-number") for m in last)
+    assert "FACT-4000" in last[-1]["content"]  # the newest result whole
