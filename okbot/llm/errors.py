@@ -10,6 +10,7 @@ from __future__ import annotations
 import email.utils
 import json
 import math
+import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -34,6 +35,8 @@ class ProviderError(OkBotError):
     (redacted), used to recognise capability problems such as an unsupported parameter.
     ``message`` is in the user's language; ``english`` is the same text in English, for any place
     that writes the failure where the model reads it (a squad member's failure note to its captain).
+    A ``context_length`` refusal carries the server's ``window`` and the ``prompt_tokens`` it counted, when
+    its words say them.
     """
 
     def __init__(
@@ -47,6 +50,8 @@ class ProviderError(OkBotError):
         detail: str = "",
         hint: str = "",
         english: str = "",
+        window: int | None = None,
+        prompt_tokens: int | None = None,
     ) -> None:
         super().__init__(message, hint=hint)
         self.english = english or message
@@ -55,6 +60,8 @@ class ProviderError(OkBotError):
         self.status = status
         self.retry_after = retry_after
         self.detail = detail
+        self.window = window
+        self.prompt_tokens = prompt_tokens
 
     def __repr__(self) -> str:
         return f"ProviderError(kind={self.kind!r}, status={self.status!r}, message={self.message!r})"
@@ -148,7 +155,7 @@ STATUS_RULES: dict[int, _Rule] = {
     408: _Rule("timeout", True, QT_TRANSLATE_NOOP("errors", "The server timed out waiting for the request (408).")),
     409: _Rule("conflict", True, QT_TRANSLATE_NOOP("errors", "The server reported a conflict (409).")),
     413: _Rule(
-        "too_large",
+        "context_length",
         False,
         QT_TRANSLATE_NOOP(
             "errors",
@@ -170,6 +177,36 @@ QUOTA_RULE = _Rule(
     False,
     QT_TRANSLATE_NOOP("errors", "The account has no quota left (429). Check the plan or billing of this API key."),
 )
+CONTEXT_LENGTH_RULES: dict[tuple[bool, bool], _Rule] = {  # (window known, prompt known) -> rule
+    (True, True): _Rule(
+        "context_length",
+        False,
+        QT_TRANSLATE_NOOP(
+            "errors",
+            "The request is too long for this model: the server counted {prompt} tokens against its context "
+            "window of {window}. Compress the conversation or choose a model with a larger window.",
+        ),
+    ),
+    (True, False): _Rule(
+        "context_length",
+        False,
+        QT_TRANSLATE_NOOP(
+            "errors",
+            "The request is too long for this model's context window of {window} tokens. Compress the "
+            "conversation or choose a model with a larger window.",
+        ),
+    ),
+    (False, False): _Rule(
+        "context_length",
+        False,
+        QT_TRANSLATE_NOOP(
+            "errors",
+            "The request is too long for this model's context window. Compress the conversation or choose a "
+            "model with a larger window.",
+        ),
+    ),
+}
+CONTEXT_LENGTH_RULES[(False, True)] = CONTEXT_LENGTH_RULES[(False, False)]
 NOT_FOUND_NO_MODEL_RULE = _Rule(
     "not_found",
     False,
@@ -240,8 +277,8 @@ EXCEPTION_RULES: dict[str, _Rule] = {
 }
 
 
-def _server_detail(body: Any, fallback: str) -> str:
-    """The server's own message from an error body (``{"error": {"message": ...}}`` and variants)."""
+def _server_message(body: Any) -> str:
+    """The server's whole message from an error body (``{"error": {"message": ...}}`` and variants), or ""."""
     message: Any = None
     if isinstance(body, dict):
         error = body.get("error", body)
@@ -253,9 +290,12 @@ def _server_detail(body: Any, fallback: str) -> str:
             message = body.get("message") or body.get("detail")
     elif isinstance(body, str) and body.strip():
         message = body
-    if not isinstance(message, str) or not message.strip():
-        message = fallback
-    text = " ".join(message.split())
+    return " ".join(message.split()) if isinstance(message, str) else ""
+
+
+def _server_detail(body: Any, fallback: str) -> str:
+    """The server's own message, shortened for a message the user reads."""
+    text = _server_message(body) or " ".join(fallback.split())
     if len(text) > _DETAIL_CHARS:
         text = text[: _DETAIL_CHARS - 1] + "…"
     return text
@@ -270,6 +310,64 @@ def _error_code(body: Any) -> str:
                 if isinstance(value, str):
                     return value
     return ""
+
+
+# What servers call a request over the context window (codes and types as they send them, lower case) and
+# the words they say it in; the window and the prompt are read from the same words when they state them.
+_CONTEXT_CODES = frozenset({"context_length_exceeded", "exceed_context_size_error"})
+_CONTEXT_WORDS = re.compile(
+    r"maximum context length|exceeds? the available context size|larger than the max context size"
+    r"|context length is only|exceed context window|context window exceeds|context_length_exceeded",
+    re.IGNORECASE,
+)
+_WINDOW_WORDS = (
+    re.compile(r"maximum context length is (\d[\d,]*) tokens", re.IGNORECASE),  # OpenAI, vLLM, llama-cpp-python
+    re.compile(r"available context size \((\d+) tokens\)", re.IGNORECASE),  # llama.cpp
+    re.compile(r"max context size \((\d+) tokens\)", re.IGNORECASE),  # llama.cpp, unsplittable input
+    re.compile(r"context length is only (\d+) tokens", re.IGNORECASE),  # vLLM 0.18+
+    re.compile(r"exceed context window of (\d+)", re.IGNORECASE),  # llama-cpp-python's own ValueError
+)
+_PROMPT_WORDS = (
+    re.compile(r"\((\d+) in the messages", re.IGNORECASE),
+    re.compile(r"your messages resulted in (\d+) tokens", re.IGNORECASE),
+    re.compile(r"your request has (\d+) input tokens", re.IGNORECASE),
+    re.compile(r"you requested (\d+) tokens in the messages", re.IGNORECASE),
+    re.compile(r"prompt contains (?:at least )?(\d+) input tokens", re.IGNORECASE),
+    re.compile(r"you passed (\d+) input tokens", re.IGNORECASE),
+    re.compile(r"(?:request|input) \((\d+) tokens\)", re.IGNORECASE),
+    re.compile(r"requested tokens \((\d+)\)", re.IGNORECASE),
+)
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def _first_number(patterns: tuple[re.Pattern[str], ...], text: str) -> int | None:
+    for pattern in patterns:
+        found = pattern.search(text)
+        if found:
+            return _count(int(found.group(1).replace(",", "")))
+    return None
+
+
+def context_length_of(status: int, body: Any) -> tuple[int | None, int | None] | None:
+    """``(window, prompt tokens)`` when an error answer refuses a request over the context window (either may
+    be None: not stated), else None. Every 413 counts: a server or proxy refusing a body for its size."""
+    if status == 413:
+        window = prompt = None
+    elif status in (400, 422):
+        error = body.get("error", body) if isinstance(body, dict) else None
+        fields = error if isinstance(error, dict) else {}
+        codes = {str(fields.get(name) or "").lower() for name in ("code", "type")}
+        text = _server_message(body)
+        if not (codes & _CONTEXT_CODES or _CONTEXT_WORDS.search(text)):
+            return None
+        window = _count(fields.get("n_ctx")) or _first_number(_WINDOW_WORDS, text)
+        prompt = _count(fields.get("n_prompt_tokens")) or _first_number(_PROMPT_WORDS, text)
+    else:
+        return None
+    return window, prompt
 
 
 def parse_retry_after(headers: Any) -> float | None:
@@ -355,9 +453,22 @@ def classify(
     if isinstance(exc, openai.APIStatusError):
         status = exc.status_code
         detail = _server_detail(exc.body, exc.message)
-        rule = _status_rule(status, exc.body, detail, model)
+        over = context_length_of(status, exc.body)
+        window, prompt = over or (None, None)
+        if over is not None and status != 413:  # 413 keeps its own words (the status is all it says)
+            rule = CONTEXT_LENGTH_RULES[(window is not None, prompt is not None)]
+        else:
+            rule = _status_rule(status, exc.body, detail, model)
         shown_model = json.dumps(model, ensure_ascii=False) if model else ""
-        message, english, safe_detail = _build(rule, secrets, status=status, detail=detail, model=shown_model)
+        message, english, safe_detail = _build(
+            rule,
+            secrets,
+            status=status,
+            detail=detail,
+            model=shown_model,
+            window=f"{window:,}" if window else "",
+            prompt=f"{prompt:,}" if prompt else "",
+        )
         retry_after = parse_retry_after(getattr(exc.response, "headers", None))
         return ProviderError(
             message,
@@ -367,6 +478,8 @@ def classify(
             retry_after=retry_after,
             detail=safe_detail,
             english=english,
+            window=window,
+            prompt_tokens=prompt,
         )
     if isinstance(exc, ReplyTooLong):
         key = "too_long"

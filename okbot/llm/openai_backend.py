@@ -430,6 +430,8 @@ class OpenAIProvider:
 
         None: nothing to drop, the error stands; otherwise the Degraded events to report (maybe none).
         """
+        if error.kind == "context_length":  # it names max_tokens or functions, but nothing was refused by name
+            return None
         detail = error.detail.lower()
         # llama-cpp-python's server answers a response_format it cannot validate with a 500
         if error.status == 500 and "response_format" in detail and self._learn_parameter(detail, request, caps):

@@ -4357,6 +4357,18 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
             <translation>账户额度已用完（429）。请检查此 API 密钥的套餐或账单。</translation>
         </message>
         <message>
+            <source>The request is too long for this model: the server counted {prompt} tokens against its context window of {window}. Compress the conversation or choose a model with a larger window.</source>
+            <translation>请求超出了此模型的上下文窗口：服务器计得 {prompt} 个 token，而其上下文窗口为 {window}。请压缩对话，或选择窗口更大的模型。</translation>
+        </message>
+        <message>
+            <source>The request is too long for this model's context window of {window} tokens. Compress the conversation or choose a model with a larger window.</source>
+            <translation>请求超出了此模型 {window} 个 token 的上下文窗口。请压缩对话，或选择窗口更大的模型。</translation>
+        </message>
+        <message>
+            <source>The request is too long for this model's context window. Compress the conversation or choose a model with a larger window.</source>
+            <translation>请求超出了此模型的上下文窗口。请压缩对话，或选择窗口更大的模型。</translation>
+        </message>
+        <message>
             <source>The server has no such endpoint (404). Check the model name and the base URL in Settings → Models.</source>
             <translation>服务器没有这个端点（404）。请在“设置 → 模型”中检查模型名称和 Base URL。</translation>
         </message>

@@ -15,7 +15,10 @@ every other outcome (including the ``reject_*`` faults) consumes one reply.
 Per-model rules (:class:`ModelRules`, passed as ``rules={model: ...}``) make a model answer as OpenAI's
 reasoning models do (``max_tokens`` and any temperature but 1 refused word for word, hidden reasoning
 spent out of ``max_completion_tokens``) or as a server without structured output (a 400 naming
-``response_format``). Refusals come before a reply is taken from the queue, as the model checks do.
+``response_format``), or enforce a context window (``ModelRules(context_window=, window_style=)``: a request
+that does not fit is refused in the words of OpenAI, llama.cpp, llama-cpp-python or vLLM; see
+``tests/helpers/fake_windows.py`` for how the fake counts, and :attr:`RecordedRequest.prompt_tokens`).
+Refusals come before a reply is taken from the queue, as the model checks do.
 
 Command line (see ``tests/helpers/__main__.py``): ``python -m tests.helpers.fake_openai --port 8765 [--script f.json]``.
 """
@@ -38,6 +41,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from tests.helpers.fake_windows import fake_prompt_tokens, window_refusal
 from tests.helpers.patience import PATIENT_SECONDS
 
 log = logging.getLogger("okbot.tests.fake_openai")
@@ -114,6 +118,7 @@ class RecordedRequest:
     headers: dict[str, str]
     body: Any  # parsed JSON, the raw text when it is not JSON, None when there is no body
     time: float
+    prompt_tokens: int | None = None  # a chat request's prompt as the fake counts it (see fake_windows)
 
 
 # hidden reasoning tokens a reasoning model spends per ``reasoning_effort`` (roughly OpenAI's proportions)
@@ -135,6 +140,10 @@ class ModelRules:
     parameter itself is refused, as o1-mini and non-reasoning models do); ``default_effort`` applies
     when none is sent. ``json_schema=False`` refuses ``response_format`` of type ``json_schema`` as
     llama.cpp and older servers do; accepted, the scripted reply is returned as given.
+
+    ``context_window``: requests whose prompt (counted by :func:`fake_windows.fake_prompt_tokens`), with the
+    completion cap where that server counts it, do not fit are refused before a reply is taken, in the words
+    of ``window_style``: ``"openai"``, ``"llama.cpp"``, ``"llama-cpp-python"`` or ``"vllm"``.
     """
 
     reasoning: bool = False
@@ -144,6 +153,8 @@ class ModelRules:
     json_schema: bool = True
     llama_cpp: bool = False  # refuses json_schema as llama-cpp-python 0.3's server does (see LLAMA_CPP_SCHEMA_ERROR)
     vision: bool = True  # False: image_url content parts refused with OpenAI's 400 (see IMAGES_REFUSED)
+    context_window: int | None = None
+    window_style: str = "openai"
 
 
 def gpt5_rules() -> ModelRules:
@@ -161,10 +172,15 @@ def o1_mini_rules() -> ModelRules:
     return ModelRules(reasoning=True)
 
 
-def llama_cpp_rules() -> ModelRules:
+def llama_cpp_rules(window: int | None = None) -> ModelRules:
     """llama-cpp-python 0.3's server: ``json_schema`` refused with a 500 (its request validation error),
-    a schema accepted as ``{"type": "json_object", "schema": ...}``."""
-    return ModelRules(json_schema=False, llama_cpp=True)
+    a schema accepted as ``{"type": "json_object", "schema": ...}``; ``window``: its ``n_ctx``."""
+    return ModelRules(json_schema=False, llama_cpp=True, context_window=window, window_style="llama-cpp-python")
+
+
+def llama_server_rules(window: int) -> ModelRules:
+    """llama.cpp's own server (``llama-server``) started with ``--ctx-size window``."""
+    return ModelRules(context_window=window, window_style="llama.cpp")
 
 
 # Word for word what llama-cpp-python 0.3.36's server answers (HTTP 500) to response_format json_schema.
@@ -451,6 +467,19 @@ class FakeOpenAIServer:
             if r.path.split("?")[0].rstrip("/") == "/v1/chat/completions" and isinstance(r.body, dict)
         ]
 
+    def over_window(self) -> list[RecordedRequest]:
+        """The chat requests whose counted prompt did not fit their model's ``context_window`` (all refused)."""
+        return [r for r in self.requests if self._window_refusal(self._rules_of(r.body), r) is not None]
+
+    def _rules_of(self, body: Any) -> ModelRules | None:
+        model = body.get("model") if isinstance(body, dict) else None
+        return self.rules.get(model) if isinstance(model, str) else None
+
+    def _window_refusal(self, rules: ModelRules | None, request: RecordedRequest) -> tuple[int, dict] | None:
+        if rules is None or not rules.context_window or request.prompt_tokens is None:
+            return None
+        return window_refusal(rules.window_style, rules.context_window, request.body, request.prompt_tokens)
+
     def enqueue(self, *replies: Reply) -> None:
         """Queue replies; each chat completion request consumes the oldest one."""
         with self._lock:
@@ -532,8 +561,10 @@ class FakeOpenAIServer:
             except ValueError:
                 body = raw.decode("utf-8", errors="replace")
         headers = {key.lower(): value for key, value in h.headers.items()}
+        counted = fake_prompt_tokens(body) if h.command == "POST" and path == "/v1/chat/completions" else None
+        recorded = RecordedRequest(h.command, h.path, headers, body, time.monotonic(), prompt_tokens=counted)
         with self._lock:
-            self._requests.append(RecordedRequest(h.command, h.path, headers, body, time.monotonic()))
+            self._requests.append(recorded)
             self._lock.notify_all()
 
         if self.require_key is not None and headers.get("authorization") != f"Bearer {self.require_key}":
@@ -553,7 +584,7 @@ class FakeOpenAIServer:
             with self._lock:
                 self._active_streams += 1
             try:
-                self._chat(h, body)
+                self._chat(h, body, recorded)
             finally:
                 with self._lock:
                     self._active_streams -= 1
@@ -567,7 +598,7 @@ class FakeOpenAIServer:
                 return self._queue.popleft()
         return self._default(body)
 
-    def _chat(self, h: _Handler, body: Any) -> None:
+    def _chat(self, h: _Handler, body: Any, recorded: RecordedRequest) -> None:
         if not isinstance(body, dict):
             return h.send_error_json(400, "We could not parse the JSON body of your request.")
         model = body.get("model")
@@ -585,6 +616,9 @@ class FakeOpenAIServer:
         if refused is not None:
             message, param, code = refused
             return h.send_error_json(400, message, code=code, param=param)
+        over = self._window_refusal(rules, recorded)
+        if over is not None:
+            return h.send_json(*over)
         try:
             reply = self._next_reply(body)
         except Exception as exc:  # a broken test factory: say so over HTTP and in the log

@@ -53,7 +53,7 @@ def error_body(message: str, code: str | None = None) -> dict:
         (404, "not_found", False),
         (408, "timeout", True),
         (409, "conflict", True),
-        (413, "too_large", False),
+        (413, "context_length", False),
         (422, "bad_request", False),
         (429, "rate_limit", True),
         (500, "server", True),
