@@ -1,13 +1,16 @@
 """The turn runner: one user message in, the reply (and any tool rounds) out, all written to disk.
 
 One turn = read disk (through :class:`ContextSources`) -> compression hook -> ``build_context``
--> stream -> tool loop -> wrap-up hook. Before each later round's request the in-turn hook
-(``within_turn``: :meth:`okbot.core.compression.Compressor.within_turn`) makes the request fit the
-window; what it moved out is said in the chat, and a request that cannot fit ends the turn with one
-plain message. The user item is appended before the request goes out;
-the assistant item when the reply completes, or -- stopped or broken -- with the partial text and
-status ``interrupted`` / ``error``, so nothing the user saw is lost. The request the provider
-receives is exactly ``build_context(...).to_messages()``.
+-> stream -> tool loop -> wrap-up hook. Each round's request goes out through
+:mod:`okbot.core.turn_round`: from round 2 on the in-turn hook (``within_turn``:
+:meth:`okbot.core.compression.Compressor.within_turn`) makes it fit the window, and a server's refusal
+as too long is answered once (the window learnt, the request fitted and sent again); what moved out is
+said in the chat, and a request that cannot fit ends the turn with one plain message.
+
+The user item is appended before the request goes out; the assistant item when the reply completes,
+or -- stopped or broken -- with the partial text and status ``interrupted`` / ``error``, so nothing the
+user saw is lost. The request the provider receives is exactly ``build_context(...).to_messages()``
+(made to fit, see above).
 
 The runner is synchronous and Qt-free; the UI runs it on a worker thread and turns the callbacks
 into signals. ``cancel`` (a :class:`CancelToken`) may be set from any thread.
@@ -27,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from okbot.core import attachments as attached_files
 from okbot.core import versions
 from okbot.core.assent import AsSentStore
-from okbot.core.context import ContextProjection, build_context, reply_reserve
+from okbot.core.context import ContextProjection, reply_reserve
 from okbot.core.items import new_item, notice, user_message
 from okbot.core.session import branches
 from okbot.core.session.branches import Versions
@@ -35,11 +38,12 @@ from okbot.core.sources import ContextSources
 from okbot.core.squad import Member, TurnBudget, captain_settings, direct_address
 from okbot.core.tokens import model_facts
 from okbot.core.tools import ToolRegistry
-from okbot.core.turn_runtime import TurnRuntime, stream_round
+from okbot.core.turn_round import fit_round, record_usage, send_round
+from okbot.core.turn_runtime import TurnRuntime
 from okbot.core.workspace import Target
 from okbot.i18n import plural, translate
 from okbot.llm.events import Degraded, ToolCallDone, UsageEvent
-from okbot.llm.provider import CancelToken, ChatRequest, Provider
+from okbot.llm.provider import CancelToken, Provider
 from okbot.storage.errors import OkBotError
 
 if TYPE_CHECKING:  # the hook's answer; the compression package is wired in by okbot.core.turns
@@ -133,14 +137,6 @@ def _close_dangling(session: Any, target: Target, lookback: int) -> list[dict[st
             )
         )
     return added
-
-
-def _record_usage(as_sent: AsSentStore, request_id: int, usage: dict[str, Any] | None, status: str) -> None:
-    """Usage is informational: a disk that refuses it must not cost the reply that follows."""
-    try:
-        as_sent.record_usage(request_id, usage, status)
-    except OkBotError as exc:
-        log.warning("usage of request %s not recorded: %s", request_id, exc)
 
 
 def _tool_round(
@@ -451,34 +447,19 @@ class TurnRunner:
         # rounds 1..max_rounds may use tools; one last round without tools lets the model answer
         for round_no in range(1, max_rounds + 2):
             result.rounds = round_no
-            proj = self._fit_round(target, user_id, round_no, callbacks, tell)
+            proj = fit_round(self, target, user_id, round_no, callbacks, tell)
             if isinstance(proj, OkBotError):
                 fail(proj)
                 break
             offer_tools = round_no <= max_rounds and not runtime.spent
             tool_specs = tools.specs(self.sources.settings) if offer_tools else []
-            try:
-                names = [s["function"]["name"] for s in tool_specs]
-                request_id = as_sent.record(proj, user_id=user_id, tools=names, round_no=round_no)
-            except OkBotError as exc:  # nothing is sent that View context could not show as sent
-                fail(
-                    OkBotError(
-                        translate("runner", "the as-sent record could not be written: {error}").format(error=exc),
-                        hint=exc.hint,
-                    )
-                )
-                break
-            request = ChatRequest(model=proj.model, messages=proj.to_messages(), tools=tool_specs or None)
-            rnd = stream_round(
-                self.provider,
-                request,
-                cancel,
-                callbacks.on_delta,
-                callbacks.on_event,
-                result.degraded,
-                on_reasoning=callbacks.on_event,
-                clock=self.clock,
+            sent = send_round(
+                self, target, user_id, round_no, proj, tool_specs, callbacks, cancel, tell, result.degraded
             )
+            if isinstance(sent, OkBotError):
+                fail(sent)
+                break
+            proj, request_id, rnd = sent.projection, sent.request_id, sent.round
             usage = self._usage_dict(rnd.usage)
             result.usage = usage or result.usage
             text = "".join(rnd.text)
@@ -498,10 +479,10 @@ class TurnRunner:
                         **extra,
                     )
                 )
-                _record_usage(as_sent, request_id, usage, status)
+                record_usage(as_sent, request_id, usage, status)
                 result.status, result.error = status, rnd.error
                 break
-            _record_usage(as_sent, request_id, usage, "complete")
+            record_usage(as_sent, request_id, usage, "complete")
             self._calibrate(proj, rnd.usage)
             thought = rnd.reasoning_fields()
             if text or thought or not rnd.calls:
@@ -532,23 +513,6 @@ class TurnRunner:
                 break
         self.after_run(target, result)
         return result
-
-    def _fit_round(
-        self, target: Target, user_id: int, round_no: int, callbacks: TurnCallbacks, tell: Callable[[str], None]
-    ) -> ContextProjection | OkBotError:
-        """The request of round ``round_no``; from round 2 on made to fit the window by the in-turn hook
-        (the first was seen to before the turn). An OkBotError when it cannot fit."""
-        if round_no == 1 or self.within_turn is None:
-            return build_context(target, sources=self.sources)
-        try:
-            fit = self.within_turn(target, [user_id], on_start=callbacks.on_compressing)
-        except OkBotError as exc:  # the summary could not be saved (a full disk, a newer OkBot's file)
-            return exc
-        for report in fit.reports:
-            callbacks.on_compressed(report)
-        for note in fit.notes:
-            tell(note)
-        return fit.error if fit.projection is None else fit.projection
 
     def _prepare_mcp(self, target: Target, cancel: CancelToken, append: Callable[[dict[str, Any]], Any]) -> None:
         """Start the MCP servers this turn may use (first use), so their tools are offered; a server that
