@@ -1,4 +1,5 @@
-"""``okbot provider add|list|rm|models`` and ``okbot set-model``: the providers a user has, and who uses which.
+"""``okbot provider add|list|rm|models|windows|forget-window`` and ``okbot set-model``: the providers a user has,
+who uses which, and the context windows their servers taught OkBot.
 
 Keys are never printed: a provider's line says where its key is read from, not what it is. A key given
 to ``provider add --key-stdin`` goes to the keyring (or the 0600 key file) under the provider's name.
@@ -18,6 +19,7 @@ from okbot.config.providers import (
     check_base_url,
     check_name,
     parse_windows,
+    resolve_model,
     split_ref,
 )
 from okbot.config.schema import SettingError, redact_url
@@ -29,7 +31,8 @@ from okbot.storage.errors import OkBotError
 def add_parsers(sub: Any) -> None:
     """Declare ``provider …`` and ``set-model`` on the main parser's subcommands."""
     p = sub.add_parser(
-        "provider", help=translate("cli_provider", "the OpenAI-compatible servers you use: add, list, rm, models")
+        "provider",
+        help=translate("cli_provider", "the OpenAI-compatible servers you use: add, list, rm, models, windows"),
     )
     psub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     a = psub.add_parser("add", help=translate("cli_provider", "add a provider (or change one of that name)"))
@@ -71,6 +74,15 @@ def add_parsers(sub: Any) -> None:
         "models", help=translate("cli_provider", "ask a provider's server for its models and remember them")
     )
     m.add_argument("name", metavar="NAME", nargs="?", default=DEFAULT_PROVIDER)
+    w = psub.add_parser(
+        "windows", help=translate("cli_provider", "the context windows servers stated when they refused a request")
+    )
+    w.add_argument("--json", action="store_true")
+    f = psub.add_parser(
+        "forget-window",
+        help=translate("cli_provider", "forget the context window a server taught for a model: [PROVIDER/]MODEL"),
+    )
+    f.add_argument("model", metavar="[PROVIDER/]MODEL")
     s = sub.add_parser(
         "set-model",
         help=translate("cli_provider", "the model an assistant talks to: [PROVIDER/]MODEL, or '' for the default"),
@@ -138,7 +150,56 @@ def cmd_provider(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _add(settings, args, out)
     if args.action == "rm":
         return _remove(settings, args.name, out)
+    if args.action == "windows":
+        return _learnt_windows(settings, args.json, out)
+    if args.action == "forget-window":
+        return _forget_window(settings, args.model, out)
     return _models(settings, args.name, out)
+
+
+def _learnt_windows(settings: Settings, as_json: bool, out: TextIO) -> int:
+    from okbot.core.learnt_windows import LearntWindows, provider_key
+    from okbot.storage import paths
+
+    names = {provider_key(config.base_url): config.name for config in settings.providers()}
+    rows = [
+        {
+            "provider": names.get(entry.base_url, ""),
+            "baseUrl": redact_url(entry.base_url),
+            "model": entry.model,
+            "window": entry.window,
+            "learntAt": entry.learnt_at,
+            "promptTokens": entry.prompt_tokens,
+        }
+        for entry in LearntWindows(paths.learnt_windows_file()).entries()
+    ]
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2), file=out)
+        return 0
+    text = translate("cli_provider", "{provider}  {model}  {window} tokens  (learnt {when}, {url})")
+    for row in rows:
+        provider = row["provider"] or translate("cli_provider", "(no provider)")
+        shown = text.format(
+            provider=provider, model=row["model"], window=f"{row['window']:,}", when=row["learntAt"], url=row["baseUrl"]
+        )
+        print(shown, file=out)
+    return 0
+
+
+def _forget_window(settings: Settings, ref: str, out: TextIO) -> int:
+    from okbot.core.learnt_windows import LearntWindows
+    from okbot.storage import paths
+
+    config, model = resolve_model(settings, ref.strip())
+    if not LearntWindows(paths.learnt_windows_file()).forget(config.base_url, model):
+        raise OkBotError(
+            translate("cli_provider", "no window was learnt for {model} on provider {name}").format(
+                model=model, name=config.name
+            )
+        )
+    text = translate("cli_provider", "forgot the window learnt for {model} on provider {name}")
+    print(text.format(model=model, name=config.name), file=out)
+    return 0
 
 
 def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:

@@ -20,6 +20,7 @@ from okbot.config.providers import resolve_model
 from okbot.config.settings import Settings
 from okbot.core.assent import AsSentStore
 from okbot.core.instructions import RosterEntry
+from okbot.core.learnt_windows import LearntWindow, LearntWindows
 from okbot.core.local_tools import LOCAL_TOOL_NAMES, LOCAL_TOOLS
 from okbot.core.mcp_tools import fit_mcp_tools, mcp_tools
 from okbot.core.memory.memories import Memories
@@ -82,6 +83,7 @@ class ContextSources:
         settings: Settings | None = None,
         *,
         calibration: Calibration | None = None,
+        windows: LearntWindows | None = None,
         memories: MemoryProvider | None = None,
         skills: SkillProvider | None = None,
         tools: ToolRegistry | None = None,
@@ -90,6 +92,7 @@ class ContextSources:
         self._settings = settings or Settings.load()
         self._settings_stamp = _stamp(self._settings.path)
         self.calibration = calibration or Calibration(paths.calibration_file())
+        self.windows = windows or LearntWindows(paths.learnt_windows_file())
         self.memory = Memories(self)
         self._evolution: Evolution | None = None
         self.memories = memories or self.memory.recalled
@@ -162,12 +165,33 @@ class ContextSources:
 
     def context_window(self, target: Target | None = None) -> int:
         """The context window of ``target``'s model (default: the settings' model): the window its provider
-        lists for it, else the per-model setting or the model facts."""
+        lists for it, else the per-model setting or the model facts; lowered to the window its server stated
+        when it refused a longer request (:meth:`learn_window`)."""
         if target is None:
-            return effective_context_window(self.settings)
+            configured = effective_context_window(self.settings)
+            config, model = resolve_model(self.settings, None)
+        else:
+            config, model = resolve_model(self.settings, self.model_for(target))
+            listed = config.context_windows.get(model)
+            configured = int(listed) if listed else effective_context_window(self.settings, model)
+        learnt = self.windows.get(config.base_url, model)
+        return min(configured, learnt.window) if learnt is not None else configured
+
+    def learn_window(self, target: Target, window: int, *, prompt_tokens: int | None = None) -> bool:
+        """Remember ``window`` (what the server of ``target``'s model stated when it refused a request) for that
+        provider and model; False when nothing changed (not a real window, or not below what was learnt)."""
         config, model = resolve_model(self.settings, self.model_for(target))
-        listed = config.context_windows.get(model)
-        return int(listed) if listed else effective_context_window(self.settings, model)
+        return self.windows.learn(config.base_url, model, window, prompt_tokens=prompt_tokens)
+
+    def learnt_window(self, target: Target) -> LearntWindow | None:
+        """What the server of ``target``'s model taught about its window, or None."""
+        config, model = resolve_model(self.settings, self.model_for(target))
+        return self.windows.get(config.base_url, model)
+
+    def forget_window(self, target: Target) -> bool:
+        """Forget the window learnt for ``target``'s provider and model; whether there was one."""
+        config, model = resolve_model(self.settings, self.model_for(target))
+        return self.windows.forget(config.base_url, model)
 
     def counter(self, model: str) -> TokenCounter:
         return counter_for_model(model)

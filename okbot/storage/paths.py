@@ -55,6 +55,11 @@ def calibration_file() -> Path:
     return data_dir() / "calibration.json"
 
 
+def learnt_windows_file() -> Path:
+    """The context windows servers stated when they refused a request (see ``okbot.core.learnt_windows``)."""
+    return data_dir() / "windows.json"
+
+
 def mcp_tools_file() -> Path:
     """The tool lists MCP servers last offered (so the tools offered stay the same across restarts)."""
     return data_dir() / "mcp-tools.json"
