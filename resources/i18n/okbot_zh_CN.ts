@@ -4002,8 +4002,8 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <context>
         <name>cli_provider</name>
         <message>
-            <source>the OpenAI-compatible servers you use: add, list, rm, models</source>
-            <translation>你使用的 OpenAI 兼容服务器：add、list、rm、models</translation>
+            <source>the OpenAI-compatible servers you use: add, list, rm, models, windows</source>
+            <translation type="unfinished" />
         </message>
         <message>
             <source>add a provider (or change one of that name)</source>
@@ -4042,6 +4042,14 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
             <translation>向服务商的服务器查询其模型并记下</translation>
         </message>
         <message>
+            <source>the context windows servers stated when they refused a request</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>forget the context window a server taught for a model: [PROVIDER/]MODEL</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
             <source>the model an assistant talks to: [PROVIDER/]MODEL, or '' for the default</source>
             <translation>助手对话所用的模型：[PROVIDER/]MODEL，或用 '' 表示默认模型</translation>
         </message>
@@ -4076,6 +4084,22 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <message>
             <source>{name}{default}  {url}  key: {key}{models}</source>
             <translation>{name}{default}  {url}  密钥：{key}{models}</translation>
+        </message>
+        <message>
+            <source>{provider}  {model}  {window} tokens  (learnt {when}, {url})</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>(no provider)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>no window was learnt for {model} on provider {name}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>forgot the window learnt for {model} on provider {name}</source>
+            <translation type="unfinished" />
         </message>
         <message>
             <source>--key-stdin keeps the key in the keyring: use it with --key-source keyring</source>
@@ -7174,6 +7198,17 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <message>
             <source>Squad '{id}' no longer exists; {assistant} was not re-added to it.</source>
             <translation>小队“{id}”已不存在；{assistant} 未被重新加入。</translation>
+        </message>
+    </context>
+    <context>
+        <name>turn_round</name>
+        <message>
+            <source>The server refused the request as too long for its context window of {window} tokens; OkBot uses that window from now on and sends the request again, made to fit.</source>
+            <translation>服务器以请求超出其 {window} 个 token 的上下文窗口为由拒绝了它；OkBot 今后使用这个窗口，并把请求调整到放得下后再发送一次。</translation>
+        </message>
+        <message>
+            <source>The server refused the request as too long for its context window; OkBot sends it again, made smaller.</source>
+            <translation>服务器以请求超出其上下文窗口为由拒绝了它；OkBot 把请求缩小后再发送一次。</translation>
         </message>
     </context>
     <context>

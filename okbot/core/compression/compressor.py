@@ -25,12 +25,12 @@ from typing import Any
 
 from okbot.core.compression import ahead, inturn, moved_out
 from okbot.core.compression.inturn import TurnFit
-from okbot.core.compression.plan import choose_keep, safe_keep
+from okbot.core.compression.plan import choose_keep, max_batch_tokens, next_batch, safe_keep
 from okbot.core.compression.report import CompressionReport
 from okbot.core.compression.summarizer import Summarizer, SummaryRejected
 from okbot.core.compression.topic import is_new_topic
 from okbot.core.context import ContextProjection, build_context, reply_reserve
-from okbot.core.digest import item_digest, user_checklist
+from okbot.core.digest import checklist_entry, item_digest, user_checklist
 from okbot.core.items import item_text, now_iso
 from okbot.core.messages import PIN_KEY
 from okbot.core.summary import SessionSummary, SummaryStore
@@ -49,11 +49,6 @@ MIN_TOPIC_ITEMS = 4
 # turn, and a compression running ahead in the background must be seen by the next turn's.
 _SESSION_LOCKS: dict[Path, threading.Lock] = {}
 _SESSION_LOCKS_GUARD = threading.Lock()
-
-
-def max_batch_tokens(window: int) -> int:
-    """Bound on one summarizer call's input: a larger delta is fed in several calls."""
-    return max(1500, min(8000, window // 4))
 
 
 class Compressor:
@@ -324,7 +319,6 @@ class Compressor:
                 message=translate("compressor", "nothing can be covered"),
             )
         summary = proj.summary
-        previous_kept = [it for it in (session.get(i) for i in summary.kept_user_ids) if it is not None]
         summarizer_model = self.sources.summarizer_model(target)  # a cheaper one when settings name one
         summarizer = Summarizer(
             lambda messages: self._complete(summarizer_model, messages),
@@ -336,8 +330,12 @@ class Compressor:
             ok=False, trigger=trigger, tokens_before=proj.calibrated_tokens, tokens_after=proj.calibrated_tokens
         )
         failure = ""
-        for batch in self._batches(summarizer, text, to_cover, previous_kept, proj.window):
-            checklist = _unique([*(session.get(i) for i in kept_ids), *user_checklist(batch)])
+        remaining = list(to_cover)
+        while remaining:  # each call's input measured as it will be: the summary and kept words grow
+            kept_now = _unique([session.get(i) for i in kept_ids])
+            batch = remaining[: self._next_batch(summarizer, text, remaining, kept_now, proj.window)]
+            remaining = remaining[len(batch) :]
+            checklist = _unique([*kept_now, *user_checklist(batch)])
             try:
                 outcome = summarizer.summarize(
                     text,
@@ -381,46 +379,37 @@ class Compressor:
         )
         return self._apply(target, proj, new, new_ids, started, report, partial_failure=failure)
 
-    def _batches(
+    def _next_batch(
         self,
         summarizer: Summarizer,
         previous: str,
         items: Sequence[dict[str, Any]],
-        previous_kept: Sequence[dict[str, Any]],
+        kept: Sequence[dict[str, Any]],
         window: int,
-    ) -> list[list[dict[str, Any]]]:
-        """Split the newly covered items so each summarizer call's input stays bounded.
-
-        A batch never ends between a tool call and its result, so coverage can stop after any batch.
-        """
-        budget = max_batch_tokens(window)
-        base = summarizer.input_cost(previous, [], previous_kept)
+    ) -> int:
+        """How many of ``items`` the next summarizer call takes: its whole input (instructions, the summary so
+        far, the kept words, the items' digests and checklist lines) within the batch budget and the window
+        less the room for its answer (with a margin: the server counts with its own tokenizer)."""
         count = summarizer.count_tokens
-        batches: list[list[dict[str, Any]]] = []
-        current: list[dict[str, Any]] = []
-        used = base
-        for index, item in enumerate(items):
-            cost = count(item_digest(item)) + 2
-            nxt = items[index + 1] if index + 1 < len(items) else None
-            current.append(item)
-            used += cost
-            closes_pair = nxt is None or (nxt.get("type") != "tool_result" and item.get("type") != "tool_call")
-            if used >= budget and closes_pair:
-                batches.append(current)
-                current, used = [], base
-        if current:
-            batches.append(current)
-        return batches
+        budget = min(max_batch_tokens(window), int((window - self._answer_tokens()) * 0.85))
+
+        def cost(item: dict[str, Any]) -> int:
+            listed = count(checklist_entry(item)) + 2 if item.get("type") == "user" else 0
+            return count(item_digest(item)) + 2 + listed
+
+        return next_batch(items, cost, summarizer.input_cost(previous, [], kept), budget)
+
+    def _answer_tokens(self) -> int:
+        """The room asked for a summarizer's answer: edits are short, and one over twice the limit is refused."""
+        return self.sources.settings.get("contextCompression.summaryMaxChars") // 2 + 64
 
     def _complete(self, model: str, messages: list[dict[str, str]]) -> str:
-        # edits are short; an answer over twice the summary limit is refused anyway: do not pay for rambling
-        max_chars = self.sources.settings.get("contextCompression.summaryMaxChars")
         return self.provider.complete(
             ChatRequest(
                 model=model,
                 messages=messages,
                 temperature=0,
-                max_tokens=max_chars // 2 + 64,
+                max_tokens=self._answer_tokens(),
                 response_format=Summarizer.RESPONSE_FORMAT,
                 background=True,
             )
