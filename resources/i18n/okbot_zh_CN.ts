@@ -1928,6 +1928,14 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
             <translation>API 密钥：</translation>
         </message>
         <message>
+            <source>Forget</source>
+            <translation>忘记</translation>
+        </message>
+        <message>
+            <source>Forget the window the server stated; the context window above applies again</source>
+            <translation>忘记服务器声明的窗口；重新使用上面的上下文窗口</translation>
+        </message>
+        <message>
             <source>Other providers</source>
             <translation>其他服务商</translation>
         </message>
@@ -1990,6 +1998,14 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <message>
             <source>The test failed: {error}</source>
             <translation>测试失败：{error}</translation>
+        </message>
+        <message>
+            <source>Learnt from the server: {tokens} tokens (it refused a request of {prompt} tokens on {date}). OkBot uses the smaller of this and the window above.</source>
+            <translation>从服务器得知：{tokens} 个 token（它在 {date} 拒绝了一个 {prompt} 个 token 的请求）。OkBot 使用此值与上面窗口中较小的一个。</translation>
+        </message>
+        <message>
+            <source>Learnt from the server: {tokens} tokens (it refused a longer request on {date}). OkBot uses the smaller of this and the window above.</source>
+            <translation>从服务器得知：{tokens} 个 token（它在 {date} 拒绝了一个更长的请求）。OkBot 使用此值与上面窗口中较小的一个。</translation>
         </message>
         <message>
             <source>“{model}” is known to take {tokens} tokens; “{default}” uses that.</source>
@@ -4003,7 +4019,7 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <name>cli_provider</name>
         <message>
             <source>the OpenAI-compatible servers you use: add, list, rm, models, windows</source>
-            <translation type="unfinished" />
+            <translation>你使用的 OpenAI 兼容服务器：add、list、rm、models、windows</translation>
         </message>
         <message>
             <source>add a provider (or change one of that name)</source>
@@ -4043,11 +4059,11 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         </message>
         <message>
             <source>the context windows servers stated when they refused a request</source>
-            <translation type="unfinished" />
+            <translation>服务器拒绝请求时声明的上下文窗口</translation>
         </message>
         <message>
             <source>forget the context window a server taught for a model: [PROVIDER/]MODEL</source>
-            <translation type="unfinished" />
+            <translation>忘记服务器为某模型告知的上下文窗口：[PROVIDER/]MODEL</translation>
         </message>
         <message>
             <source>the model an assistant talks to: [PROVIDER/]MODEL, or '' for the default</source>
@@ -4087,19 +4103,19 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         </message>
         <message>
             <source>{provider}  {model}  {window} tokens  (learnt {when}, {url})</source>
-            <translation type="unfinished" />
+            <translation>{provider}  {model}  {window} 个 token  （得知于 {when}，{url}）</translation>
         </message>
         <message>
             <source>(no provider)</source>
-            <translation type="unfinished" />
+            <translation>（无服务商）</translation>
         </message>
         <message>
             <source>no window was learnt for {model} on provider {name}</source>
-            <translation type="unfinished" />
+            <translation>服务商 {name} 上的 {model} 没有得知过窗口</translation>
         </message>
         <message>
             <source>forgot the window learnt for {model} on provider {name}</source>
-            <translation type="unfinished" />
+            <translation>已忘记服务商 {name} 上 {model} 的已知窗口</translation>
         </message>
         <message>
             <source>--key-stdin keeps the key in the keyring: use it with --key-source keyring</source>

@@ -1,5 +1,6 @@
-"""Settings → Models: provider base URL, API key, key source, model picker, context window, the other
-providers (:mod:`okbot.ui.settings.providers_box`), Test connection.
+"""Settings → Models: provider base URL, API key, key source, model picker, context window (and the window
+the server taught by refusing a longer request, with Forget), the other providers
+(:mod:`okbot.ui.settings.providers_box`), Test connection.
 
 Everything that can wait on the network or the keyring (listing models, testing the connection,
 finding or saving the key) runs through ``ctx.tasks``; results for an older base URL are dropped.
@@ -7,11 +8,14 @@ finding or saving the key) runs through ``ctx.tasks``; results for an older base
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
+from okbot.config.providers import resolve_model
 from okbot.config.schema import MODEL, MODELS_PAGE, PROVIDER, Setting, setting
 from okbot.core.tokens import model_facts
 from okbot.i18n import plural
@@ -31,6 +35,7 @@ from okbot.ui.settings.provider_setup import (
 from okbot.ui.settings.providers_box import ProvidersBox
 
 _PROVIDER_KEYS = ("provider.baseUrl", "provider.keySource")
+_WINDOW_KEYS = ("provider.baseUrl", "provider.model", "model.contextWindow")
 
 
 class ModelPickerField(SettingField):
@@ -139,6 +144,18 @@ class ModelsPage(SettingsPage):
         window = self.add_setting(model, "model.contextWindow")
         self.window_note = help_label("")
         window.column.addWidget(self.window_note)
+        self.learnt_window_note = help_label("")
+        self.forget_window_button = QPushButton(self.tr("Forget"))
+        self.forget_window_button.setToolTip(
+            self.tr("Forget the window the server stated; the context window above applies again")
+        )
+        self.forget_window_button.clicked.connect(self._on_forget_window_clicked)
+        self.learnt_window_row = QWidget()
+        learnt = QHBoxLayout(self.learnt_window_row)
+        learnt.setContentsMargins(0, 0, 0, 0)
+        learnt.addWidget(self.learnt_window_note, 1)
+        learnt.addWidget(self.forget_window_button, 0, Qt.AlignmentFlag.AlignTop)
+        window.column.addWidget(self.learnt_window_row)
 
         others = self.add_section(
             self.tr("Other providers"),
@@ -207,6 +224,18 @@ class ModelsPage(SettingsPage):
             self.fetch_models(auto=True)
         if key in ("provider.model", "model.contextWindow"):
             self._show_window_note()
+        if key in _WINDOW_KEYS:
+            self._show_learnt_window()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt API)
+        """A window a turn learnt while Settings were closed shows when they open again."""
+        super().showEvent(event)
+        self._show_learnt_window()
+
+    def _on_forget_window_clicked(self) -> None:
+        config, model = resolve_model(self.binder.settings(), None)
+        self.ctx.sources.windows.forget(config.base_url, model)
+        self._show_learnt_window()
 
     def _on_save_key_clicked(self) -> None:
         key = self.key_edit.text().strip()
@@ -295,6 +324,27 @@ class ModelsPage(SettingsPage):
             if_alive(self, self._on_keys_check_failed),
         )
 
+    def _show_learnt_window(self) -> None:
+        config, model = resolve_model(self.binder.settings(), None)
+        learnt = self.ctx.sources.windows.get(config.base_url, model)
+        self.learnt_window_row.setVisible(learnt is not None)
+        if learnt is None:
+            self.learnt_window_note.setText("")
+            return
+        if learnt.prompt_tokens:
+            text = self.tr(
+                "Learnt from the server: {tokens} tokens (it refused a request of {prompt} tokens on {date}). "
+                "OkBot uses the smaller of this and the window above."
+            )
+        else:
+            text = self.tr(
+                "Learnt from the server: {tokens} tokens (it refused a longer request on {date}). "
+                "OkBot uses the smaller of this and the window above."
+            )
+        prompt = f"{learnt.prompt_tokens:,}" if learnt.prompt_tokens else ""
+        date = _learnt_date(learnt.learnt_at)
+        self.learnt_window_note.setText(text.format(tokens=f"{learnt.window:,}", prompt=prompt, date=date))
+
     def _show_window_note(self) -> None:
         model = self.binder.settings().get("provider.model")
         known = model_facts(model).context_window
@@ -304,6 +354,14 @@ class ModelsPage(SettingsPage):
                 model=model, tokens=f"{known:,}", default=default
             )
         )
+
+
+def _learnt_date(learnt_at: str) -> str:
+    """The local date of an ISO time (the time itself when it does not read as one)."""
+    try:
+        return datetime.fromisoformat(learnt_at.replace("Z", "+00:00")).astimezone().date().isoformat()
+    except ValueError:
+        return learnt_at
 
 
 def _row(*widgets: QWidget) -> QWidget:
