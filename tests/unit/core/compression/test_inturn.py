@@ -22,7 +22,7 @@ from okbot.core.summary import SummaryStore
 from okbot.core.turns import make_turn_runner
 from okbot.core.workspace import Workspace
 from tests.helpers.env import provider_for, settings_for
-from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply, llama_server_rules, tool_call
 from tests.helpers.fake_reader import Reader, estimated_tokens, part_text
 from tests.helpers.fake_summarizer import is_summarizer_request
 from tests.helpers.sessions import fill_until
@@ -32,7 +32,9 @@ WINDOW = 8000
 
 @pytest.fixture
 def server():
-    with FakeOpenAIServer() as srv:
+    """A server that holds the window too, as llama.cpp started with ``--ctx-size 8000`` does: it refuses
+    any request its own count puts over the window (``tests/helpers/fake_windows.py``)."""
+    with FakeOpenAIServer(rules={"gpt-4o-mini": llama_server_rules(WINDOW)}) as srv:
         yield srv
 
 
@@ -62,7 +64,7 @@ def test_reading_ten_files_one_by_one_never_sends_a_request_over_the_window(env,
     assert answer.startswith("FACT numbers: FACT-")
     assert "FACT-4063" in answer  # the last file's number, read in the last round
     sizes = [estimated_tokens(b) for b in server.chat_requests()]
-    assert max(sizes) <= WINDOW, sizes
+    assert max(sizes) <= WINDOW and server.over_window() == [], sizes
     assert len(reader.chat_bodies) == 11  # ten reads and the answer: nothing was refused or repeated
     results = [it for it in result.items if it["type"] == "tool_result"]
     assert len(results) == 10 and all(it["ok"] for it in results)
@@ -93,7 +95,7 @@ def test_a_longer_turn_compresses_inside_itself_and_keeps_its_request_word_for_w
     assert result.status == "complete", result.error
     assert [it for it in result.items if it["type"] == "assistant"][-1]["content"].startswith("FACT numbers: FACT-")
     sizes = [estimated_tokens(b) for b in server.chat_requests()]
-    assert max(sizes) <= WINDOW, sizes
+    assert max(sizes) <= WINDOW and server.over_window() == [], sizes
     assert len(reader.chat_bodies) == 31
     assert any(is_summarizer_request(b) for b in server.chat_requests())
     summary = SummaryStore(target.summary_path).load()
@@ -120,6 +122,7 @@ def test_one_result_too_large_for_the_window_is_cut_to_fit_and_says_so(env, serv
     assert result.status == "complete", result.error
     bodies = server.chat_requests()
     assert len(bodies) == 2 and max(estimated_tokens(b) for b in bodies) <= WINDOW
+    assert server.over_window() == []
     (item,) = [it for it in result.items if it["type"] == "tool_result"]
     assert len(item["content"]) > 90_000  # whole in session.jsonl
     sent_result = bodies[1]["messages"][-1]["content"]
@@ -160,6 +163,7 @@ def test_when_nothing_more_can_move_out_the_turn_ends_with_one_plain_message(env
     """SOUL.md fills the window so a tool result leaves no room even cut: no second request goes out,
     the turn ends with one plain message naming what is too large, and everything so far is kept."""
     target, sources, runner = env
+    server.rules.clear()  # OkBot's own limit is the point here ("steady " counts double by the fake's rule)
     sources.session(target).append(user_message("read part0.txt"))  # the message, measured where it will be
     soul_filling(sources, target, 60)
     (workspace_dir(target) / "part0.txt").write_text(part_text(0), encoding="utf-8")
@@ -190,7 +194,7 @@ def test_a_failing_summarizer_inside_the_turn_moves_older_items_out_plainly_and_
     )
     result = runner.run_turn(target, "read part0.txt and list its FACT-number")
     assert result.status == "complete", result.error
-    assert max(estimated_tokens(b) for b in server.chat_requests()) <= WINDOW
+    assert max(estimated_tokens(b) for b in server.chat_requests()) <= WINDOW and server.over_window() == []
     notes = [it["content"] for it in result.items if it["type"] == "notice"]
     assert any("could not be updated inside the turn" in n for n in notes)
     assert any(n.startswith("Moved ") and "without a summary" in n for n in notes)
