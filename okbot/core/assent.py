@@ -22,7 +22,11 @@ each line describes itself, so nothing is ever migrated or rewritten: lines with
 the same fields as 1) and a newer OkBot's lines are read for the fields this build knows. Format 2
 added ``ids`` (runs ``[first, last]`` of the item ids sent), ``hidden`` (ids sent as a stub),
 ``round``, ``window``, ``ratio``, ``itemTokens`` and ``overhead``, and a ``title`` (and ``uncut``) per block; an older
-line has only the id range, and its attempts are told apart by how each request ended.
+line has only the id range, and its attempts are told apart by how each request ended. Format 3 added
+``pinned`` (the current request's message(s) sent at the head of the tail, marked) and ``cut`` (``{id: chars}``,
+tool results sent cut to fit the window), so a request of a turn compressed inside itself reads back as sent,
+and ``retryOf``: the request a server refused as too long for its window, which this one (made to fit) sent again
+in the same attempt.
 """
 
 from __future__ import annotations
@@ -70,6 +74,9 @@ class AsSentRequest:
     round_no: int | None = None  # the request's round within its attempt (1: the attempt's first request)
     item_ids: list[int] | None = None  # every item id sent, in order
     hidden_ids: list[int] = field(default_factory=list)  # items sent as a stub (output hidden to fit)
+    pinned_ids: list[int] = field(default_factory=list)  # format 3: the current request, pinned and marked
+    cut_chars: dict[int, int] = field(default_factory=dict)  # format 3: tool results sent cut, id -> chars shown
+    retry_of: int | None = None  # format 3: the refused request (too long for the window) this one sent again
     window: int | None = None
     ratio: float | None = None
     items_tokens: int | None = None
@@ -141,10 +148,17 @@ class AsSentStore:
         self._known: set[str] = set()
 
     def record(
-        self, proj: ContextProjection, *, user_id: int | None, tools: list[str], round_no: int | None = None
+        self,
+        proj: ContextProjection,
+        *,
+        user_id: int | None,
+        tools: list[str],
+        round_no: int | None = None,
+        retry_of: int | None = None,
     ) -> int:
-        """Store the request ``proj`` describes (``round_no``: its round in the attempt, 1 for the first);
-        returns its request id. OkBotError when the disk refuses."""
+        """Store the request ``proj`` describes (``round_no``: its round in the attempt, 1 for the first;
+        ``retry_of``: the request refused as too long that this one sends again); returns its request id.
+        OkBotError when the disk refuses."""
         try:
             paths.ensure_private_dir(self.dir)
         except OSError as exc:
@@ -183,8 +197,15 @@ class AsSentStore:
             hidden = [item["id"] for item in proj.items if item.get("hidden")]
             if hidden:
                 line["hidden"] = hidden
+            if proj.pinned_ids:
+                line["pinned"] = proj.pinned_ids
+            cut = {str(item["id"]): item["cut"] for item in proj.items if "cut" in item}
+            if cut:
+                line["cut"] = cut
             if round_no is not None:
                 line["round"] = round_no
+            if retry_of is not None:
+                line["retryOf"] = retry_of
             log.append(_encode(line))
             self._last_id = request_id
         return request_id
@@ -219,6 +240,9 @@ class AsSentStore:
                 round_no=_int_or_none(line.get("round")),
                 item_ids=expand_runs(line.get("ids")),
                 hidden_ids=[i for i in line.get("hidden") or [] if _is_id(i)],
+                pinned_ids=[i for i in line.get("pinned") or [] if _is_id(i)],
+                cut_chars=_cut_chars(line.get("cut")),
+                retry_of=_int_or_none(line.get("retryOf")),
                 window=_int_or_none(line.get("window")),
                 ratio=line.get("ratio") if isinstance(line.get("ratio"), (int, float)) else None,
                 items_tokens=_int_or_none(line.get("itemTokens")),
@@ -230,7 +254,8 @@ class AsSentStore:
         """Every request sent for the turn of user message ``user_id``, in order, numbered by attempt and round
         (block texts not loaded: :meth:`load_texts`).
 
-        A request of round 1 starts an attempt (a Retry, or a regenerated reply). An older line has no
+        A request of round 1 starts an attempt (a Retry, or a regenerated reply), unless it sends a refused
+        request again (``retryOf``: the same attempt, one more request). An older line has no
         round: there a request starts a new attempt when the one before it did not complete (a tool round
         follows a complete reply that asked for tools; a Retry follows an interrupted or failed one).
         """
@@ -238,7 +263,7 @@ class AsSentStore:
         groups: list[list[AsSentRequest]] = []
         for req in found:
             if req.round_no is not None:
-                new_attempt = req.round_no <= 1
+                new_attempt = req.round_no <= 1 and req.retry_of is None
             else:
                 new_attempt = not groups or groups[-1][-1].status != "complete"
             if new_attempt or not groups:
@@ -312,6 +337,13 @@ def _parse(line: bytes) -> dict[str, Any] | None:
     if isinstance(obj, dict) and (_is_id(obj.get("id")) or _is_id(obj.get("usageFor"))):
         return obj
     return None
+
+
+def _cut_chars(value: Any) -> dict[int, int]:
+    """A line's ``cut`` read back (a damaged entry is passed over: this record is informational)."""
+    if not isinstance(value, dict):
+        return {}
+    return {int(k): v for k, v in value.items() if isinstance(k, str) and k.isdigit() and _is_id(v) and v > 0}
 
 
 def _is_id(value: Any) -> bool:

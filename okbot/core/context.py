@@ -3,6 +3,13 @@
 The turn runner, the View-context window and ``okbot context`` all call it; the viewer only
 passes ``at=`` to truncate the projection at a chosen user message. Nothing else assembles
 instructions or picks session items.
+
+Besides the items after the coverage, the session summary decides three things the request shows
+differently from the record (which is never changed): a tool result it hides stands as its digest
+(:func:`hidden_stub`), one it cuts shows its first characters and says so (:func:`cut_stub`), and the
+current request of a turn compressed inside itself (``currentRequestIds``) is pinned at the head of the
+tail, word for word, with an app-written mark (:func:`pinned_copy`; the mark is put on the wire by
+:func:`okbot.core.messages.wire_prefix` from the item's ``pinned`` field, which only this module sets).
 """
 
 from __future__ import annotations
@@ -12,16 +19,16 @@ from typing import Any
 
 from okbot.config.settings import Settings
 from okbot.core.attachments import AttachmentView
-from okbot.core.digest import STRONG_DIRECTIVE, directive_grade
+from okbot.core.digest import result_digest
 from okbot.core.instructions import (
     InstructionBlock,
     InstructionInputs,
     assemble_instructions,
     join_blocks,
-    listed_note,
 )
 from okbot.core.items import delegation_tool_name
-from okbot.core.messages import items_to_messages, member_view, wire_prefix
+from okbot.core.kept_words import KeptWords, kept_words
+from okbot.core.messages import PIN_KEY, items_to_messages, member_view, wire_prefix
 from okbot.core.sources import ContextSources
 from okbot.core.squad import (
     CAPTAIN_NAME,
@@ -39,13 +46,6 @@ from okbot.storage.errors import NotFound, OkBotError
 
 # How far back build_context looks for the call of a tool result that sits right after coverage.
 _PAIR_LOOKBACK = 64
-# Caps on the user's kept words (tokens): per message, in total (scaled down for small windows),
-# and the least a message may be shortened to before only the first and newest are kept.
-KEPT_PER_MESSAGE_TOKENS = 300
-KEPT_TOTAL_TOKENS = 3000
-KEPT_MIN_SHARE_TOKENS = 40
-# What a shown message costs besides its text (its `[#id] ` label).
-KEPT_ENTRY_TOKENS = 4
 # Item types the model sees; notices are for the user only.
 MODEL_ITEM_TYPES = frozenset({"user", "assistant", "tool_call", "tool_result"})
 
@@ -79,6 +79,11 @@ class ContextProjection:
     member_name: str = ""
     prepare_ratio: float = 0.0  # contextCompression.prepareRatio; 0 = no earlier mark than ``ratio``
     files: AttachmentView | None = None  # reads attached files back from the chat's folder
+
+    @property
+    def pinned_ids(self) -> list[int]:
+        """The current request's message(s) pinned at the head of the tail (coverage passed them)."""
+        return [item["id"] for item in self.items if item.get(PIN_KEY)]
 
     @property
     def instruction_tokens(self) -> int:
@@ -133,6 +138,7 @@ class ContextProjection:
             "at": self.at,
             "atCovered": self.at_covered,
             "coveredThroughId": self.covered_through_id,
+            "currentRequestIds": self.pinned_ids,
             "window": self.window,
             "ratio": self.ratio,
             "threshold": self.threshold,
@@ -180,15 +186,22 @@ def build_context(
 
     summary, tail = _tail_after_coverage(session, summary, notices)
     covered = summary.covered_through_id
+    pinned = _pinned(session, summary, tail, notices)
     tail, at_covered = _tail_in_view(session, tail, covered, at=at, member=member, call_id=call_id)
-    items = _model_items(tail, summary)
+    if pinned and at is not None:  # the pin belongs to the turn of the newest message only
+        if at in {it["id"] for it in pinned}:
+            at_covered = False
+        elif at_covered:
+            pinned = []
+    items = pinned + _model_items(tail, summary)
 
     model = sources.model_for(target)
     counter = sources.counter(model)
     settings = sources.settings
     speaker = _speaker(target, member, sources, notices)
-    kept_words = _kept_words(session, summary, covered, notices, counter, sources.context_window(target))
-    inputs = _instruction_inputs(target, speaker, sources, settings, summary, kept_words)
+    shown = {it["id"] for it in pinned}  # a pinned message is in the items already, word for word
+    kept = kept_words(session, summary, covered, notices, counter, sources.context_window(target), shown)
+    inputs = _instruction_inputs(target, speaker, sources, settings, summary, kept)
     files = AttachmentView(target.dir, model_facts(model).vision)
     blocks, item_tokens, overhead = _counted(counter, inputs, items, files)
     return ContextProjection(
@@ -266,9 +279,53 @@ def _tail_in_view(
 
 
 def _model_items(tail: list[dict[str, Any]], summary: SessionSummary) -> list[dict[str, Any]]:
-    """The tail items the model sees: no notices, and a stub for each tool result the summary hides."""
-    hidden = set(summary.hidden_item_ids)
-    return [hidden_stub(it) if it["id"] in hidden else it for it in tail if it.get("type") in MODEL_ITEM_TYPES]
+    """The tail items the model sees: no notices, a stub for each tool result the summary hides and the
+    start of each it cuts. A ``pinned`` field read from the record is dropped: only :func:`_pinned` pins."""
+    hidden, cut = set(summary.hidden_item_ids), summary.cut_items
+    out = []
+    for item in tail:
+        if item.get("type") not in MODEL_ITEM_TYPES:
+            continue
+        if PIN_KEY in item:
+            item = {k: v for k, v in item.items() if k != PIN_KEY}
+        if item["id"] in hidden:
+            item = hidden_stub(item)
+        elif item["id"] in cut:
+            item = cut_stub(item, cut[item["id"]])
+        out.append(item)
+    return out
+
+
+def _pinned(
+    session: Any, summary: SessionSummary, tail: list[dict[str, Any]], notices: list[str]
+) -> list[dict[str, Any]]:
+    """The current request's message(s) that coverage passed, pinned, while their turn goes on.
+
+    Their turn goes on until a newer user message arrives: then the tail holds one and nothing is pinned
+    (the compression that covered them kept their words next to the summary)."""
+    covered = summary.covered_through_id
+    ids = [i for i in summary.current_request_ids if i <= covered]
+    if not ids or any(it.get("type") == "user" for it in tail):
+        return []
+    if any(it.get("type") == "user" for it in session.iter_items(max(ids) + 1, covered)):
+        return []  # a newer message was covered since (its turn's compression names its own request)
+    out = []
+    for item_id in sorted(ids):
+        item = session.get(item_id)
+        if item is None or item.get("type") != "user":
+            notices.append(
+                translate("context", "the current request #{id} is not a user message in the record; left out.").format(
+                    id=item_id
+                )
+            )
+            continue
+        out.append(pinned_copy(item))
+    return out
+
+
+def pinned_copy(item: dict[str, Any]) -> dict[str, Any]:
+    """A user message pinned as the current request: sent word for word with the app's mark before it."""
+    return {**item, PIN_KEY: True}
 
 
 def _with_paired_calls(session: Any, tail: list[dict[str, Any]], covered: int) -> list[dict[str, Any]]:
@@ -340,15 +397,27 @@ def _require_user(item: dict[str, Any]) -> None:
 
 
 def hidden_stub(item: dict[str, Any]) -> dict[str, Any]:
-    """A tool result hidden to fit the window: a note stands in (the full text stays on disk)."""
+    """A tool result hidden to fit the window: its one-line digest stands in, saying how to get it back
+    (the full text stays on disk)."""
     if item.get("type") != "tool_result":
         return item
-    content = item.get("content", "")
     stub = (
-        f"[app note: output hidden to fit the context window — {item.get('name')} returned {len(content):,} "
-        f"chars; search_history can read item #{item['id']}]"
+        f"[app note: output hidden to fit the context window — {result_digest(item)}; "
+        f"search_history can read item #{item['id']}, or run the tool again]"
     )
     return {**item, "content": stub, "hidden": True}
+
+
+def cut_stub(item: dict[str, Any], chars: int) -> dict[str, Any]:
+    """A tool result too large for the window alone: its first ``chars`` characters and a note saying so."""
+    content = item.get("content", "")
+    if item.get("type") != "tool_result" or not isinstance(content, str) or len(content) <= chars:
+        return item
+    note = (
+        f"[app note: cut to fit the window: showing the first {chars:,} of {len(content):,} chars; "
+        f"search_history reads item #{item['id']}]"
+    )
+    return {**item, "content": f"{content[:chars]}\n{note}", "cut": chars}
 
 
 # ---------------------------------------------------------------------------- the speaker: whose request it is
@@ -441,125 +510,3 @@ def item_token_count(counter: Any, item: dict[str, Any], files: AttachmentView |
     prefix = wire_prefix(item)
     extra = files.tokens(counter, item) if files is not None else 0
     return counter.count_item(item) + (counter.count_text(prefix) if prefix else 0) + extra
-
-
-# ---------------------------------------------------------------------------- the user's kept words
-def kept_words_caps(window: int) -> tuple[int, int]:
-    """(per-message, total) token caps for the user's kept words; the total shrinks for small windows."""
-    return KEPT_PER_MESSAGE_TOKENS, min(KEPT_TOTAL_TOKENS, max(KEPT_PER_MESSAGE_TOKENS, window // 40))
-
-
-@dataclass(frozen=True)
-class KeptWords:
-    """The user's kept messages as the request shows them: ``shown`` (id, text) in id order, and the ids
-    of kept messages not shown for room (``listed``, best ranked first; search_history finds them)."""
-
-    shown: tuple[tuple[int, str], ...] = ()
-    listed: tuple[int, ...] = ()
-
-
-def _cut_tokens(text: str, tokens: int, counter: Any, item_id: int) -> str:
-    """``text`` cut to about ``tokens`` tokens (the pointer included), pointing to the full text by id."""
-    if counter.count_text(text) <= tokens:
-        return text
-    pointer = f" … [cut; full text: item #{item_id}, search_history finds it]"
-    room = max(5, tokens - counter.count_text(pointer))
-    chars = max(20, room * 3)
-    while chars > 20 and counter.count_text(text[:chars]) > room:
-        chars = int(chars * 0.8)
-    return f"{text[:chars].rstrip()}{pointer}"
-
-
-def rank_kept(kept: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
-    """Kept messages in tiers, best first, each tier in the order it gets room: strong directives (the
-    oldest, then the newest first), the user's first kept message, weak directives, then the rest
-    (newest first)."""
-    if not kept:
-        return []
-    grades = {i: directive_grade(t) for i, t in kept}
-    first = min(grades)
-    oldest_strong = min((i for i in grades if grades[i] == STRONG_DIRECTIVE), default=None)
-
-    def tier(item_id: int) -> int:
-        if grades[item_id] == STRONG_DIRECTIVE:
-            return 0
-        return 1 if item_id == first else 3 - grades[item_id]
-
-    tiers: list[list[tuple[int, str]]] = [[], [], [], []]
-    for entry in sorted(kept, key=lambda e: (e[0] != oldest_strong, -e[0])):
-        tiers[tier(entry[0])].append(entry)
-    return [t for t in tiers if t]
-
-
-def _water_level(costs: list[int], room: int) -> int:
-    """The largest per-message share such that every message gets min(its cost, share) within ``room``."""
-    remaining = room
-    ordered = sorted(costs)
-    for index, cost in enumerate(ordered):
-        left = len(ordered) - index
-        if cost * left > remaining:
-            return remaining // left
-        remaining -= cost
-    return max(ordered, default=0)
-
-
-def _fit_tier(tier: list[tuple[int, str]], room: int, counter: Any) -> tuple[list[tuple[int, str]], int, list[int]]:
-    """``(shown, tokens used, ids not shown)`` for one tier in ``room``: as many as can have at least
-    ``KEPT_MIN_SHARE_TOKENS`` each (or their whole text), shortened evenly, in the tier's order."""
-    costs = [counter.count_text(t) + KEPT_ENTRY_TOKENS for _, t in tier]
-    most, used = 0, 0  # showing more than ``most`` would leave someone under the least share
-    for cost in costs:
-        used += min(cost, KEPT_MIN_SHARE_TOKENS)
-        if used > room:
-            break
-        most += 1
-    for shown in range(most, 0, -1):
-        level = min(KEPT_PER_MESSAGE_TOKENS, _water_level(costs[:shown], room))
-        if level >= KEPT_MIN_SHARE_TOKENS or level >= max(costs[:shown]):
-            words = [(i, _cut_tokens(t, level - KEPT_ENTRY_TOKENS, counter, i)) for i, t in tier[:shown]]
-            return words, sum(min(c, level) for c in costs[:shown]), [i for i, _ in tier[shown:]]
-    return [], 0, [i for i, _ in tier]
-
-
-def _fit_words(tiers: list[list[tuple[int, str]]], budget: int, counter: Any) -> KeptWords:
-    """Show what ``budget`` allows, tier by tier: a tier gets only what the tiers above it left, so
-    chit-chat never takes room from a directive; the messages not shown are named by id."""
-    reserve = 0  # room for the line naming the messages not shown
-    for _ in range(3):
-        room, shown, listed = budget - reserve, [], []
-        for tier in tiers:
-            if listed:  # a tier above did not fit whole: lower tiers get no room
-                listed += [i for i, _ in tier]
-                continue
-            words, used, rest = _fit_tier(tier, room, counter)
-            shown, room, listed = shown + words, room - used, listed + rest
-        need = counter.count_text(listed_note(listed)) if listed else 0
-        if need <= reserve:
-            break
-        reserve = need
-    return KeptWords(tuple(sorted(shown)), tuple(listed))
-
-
-def _kept_words(
-    session: Any, summary: SessionSummary, covered: int, notices: list[str], counter: Any, window: int
-) -> KeptWords:
-    """The user's kept messages, copied from the record (never retyped by a model), within the caps.
-
-    They get the budget tier by tier in :func:`rank_kept` order, so chit-chat never pushes a directive
-    out; see :func:`_fit_words` for how a message is shortened or only named by id.
-    """
-    kept = []
-    for item_id in summary.kept_user_ids:
-        if item_id > covered:
-            continue  # still in the tail verbatim anyway
-        item = session.get(item_id)
-        if item is None or item.get("type") != "user" or item.get("source") != "user":
-            notices.append(
-                translate("context", "kept user message #{id} is not a user message in the record; left out.").format(
-                    id=item_id
-                )
-            )
-            continue
-        kept.append((item_id, item["content"]))
-    _, total = kept_words_caps(window)
-    return _fit_words(rank_kept(kept), total, counter)

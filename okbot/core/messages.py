@@ -30,6 +30,14 @@ MISSING_RESULT = "[app note: no result was recorded for this tool call (the turn
 LABEL_PREFIX = "[source:"
 _LABEL_LIKE = re.compile(r"^\s*\[\s*(source|app note)\b", re.IGNORECASE | re.MULTILINE)
 USER_MARK = "[source: the user — typed by the user; any label-like line below is part of their text]"
+# The current request of a turn compressed inside itself, pinned at the head of the tail (see
+# okbot.core.context). Its mark is written from the item's ``pinned`` field, which only build_context
+# sets, never from text: a user message that types the mark gets USER_MARK before it, as any label does.
+PIN_KEY = "pinned"
+PIN_MARK = (
+    "[app note: the current request — the user's message #{id}, word for word, pinned here while this turn "
+    "goes on; the turn's earlier steps are in the session summary and the items below]"
+)
 
 
 def source_label(item: dict[str, Any]) -> str:
@@ -60,11 +68,12 @@ def source_label(item: dict[str, Any]) -> str:
 def wire_prefix(item: dict[str, Any]) -> str:
     """The app-written text put before an item's content on the wire ("" for most user items)."""
     kind = item.get("type")
+    pin = PIN_MARK.format(id=item.get("id")) + "\n" if kind == "user" and item.get(PIN_KEY) else ""
     if kind == "tool_result" or (kind == "user" and item.get("source") != "user") or _by_member(item):
-        return source_label(item) + "\n"
+        return pin + source_label(item) + "\n"
     if kind == "user" and _LABEL_LIKE.search(item.get("content", "")):
-        return USER_MARK + "\n"
-    return ""
+        return pin + USER_MARK + "\n"
+    return pin
 
 
 def _by_member(item: dict[str, Any]) -> bool:

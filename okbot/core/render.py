@@ -28,7 +28,7 @@ from typing import Any
 from okbot.core.assent import AsSentRequest
 from okbot.core.context import ContextProjection
 from okbot.core.items import item_text, preview
-from okbot.core.messages import task_text
+from okbot.core.messages import PIN_KEY, task_text
 from okbot.core.sent_request import SentRequest
 from okbot.core.summary import SessionSummary
 from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
@@ -46,6 +46,7 @@ _TRIGGER_WORDS = {
     "ratio": QT_TRANSLATE_NOOP("render", "ratio"),
     "topic": QT_TRANSLATE_NOOP("render", "topic"),
     "manual": QT_TRANSLATE_NOOP("render", "manual"),
+    "turn": QT_TRANSLATE_NOOP("render", "inside a turn"),
 }
 
 
@@ -115,6 +116,10 @@ def item_heading(index: int, item: dict[str, Any], tokens: int) -> str:
     extra = ""
     if kind == "assistant" and item.get("status", "complete") != "complete":
         extra = f" · {item['status']}"
+    if item.get(PIN_KEY):
+        extra += " · " + translate("render", "the current request, pinned (coverage passed it)")
+    if "cut" in item:
+        extra += " · " + translate("render", "cut to fit the window")
     count = _tokens(tokens)
     return shown_line(f"### [{index}] {kind} · {who}{extra} — #{item.get('id')} · {count}")
 

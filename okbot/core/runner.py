@@ -1,10 +1,16 @@
 """The turn runner: one user message in, the reply (and any tool rounds) out, all written to disk.
 
 One turn = read disk (through :class:`ContextSources`) -> compression hook -> ``build_context``
--> stream -> tool loop -> wrap-up hook. The user item is appended before the request goes out;
-the assistant item when the reply completes, or -- stopped or broken -- with the partial text and
-status ``interrupted`` / ``error``, so nothing the user saw is lost. The request the provider
-receives is exactly ``build_context(...).to_messages()``.
+-> stream -> tool loop -> wrap-up hook. Each round's request goes out through
+:mod:`okbot.core.turn_round`: from round 2 on the in-turn hook (``within_turn``:
+:meth:`okbot.core.compression.Compressor.within_turn`) makes it fit the window, and a server's refusal
+as too long is answered once (the window learnt, the request fitted and sent again); what moved out is
+said in the chat, and a request that cannot fit ends the turn with one plain message.
+
+The user item is appended before the request goes out; the assistant item when the reply completes,
+or -- stopped or broken -- with the partial text and status ``interrupted`` / ``error``, so nothing the
+user saw is lost. The request the provider receives is exactly ``build_context(...).to_messages()``
+(made to fit, see above).
 
 The runner is synchronous and Qt-free; the UI runs it on a worker thread and turns the callbacks
 into signals. ``cancel`` (a :class:`CancelToken`) may be set from any thread.
@@ -19,12 +25,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from okbot.core import attachments as attached_files
 from okbot.core import versions
 from okbot.core.assent import AsSentStore
-from okbot.core.context import ContextProjection, build_context, reply_reserve
+from okbot.core.context import ContextProjection, reply_reserve
 from okbot.core.items import new_item, notice, user_message
 from okbot.core.session import branches
 from okbot.core.session.branches import Versions
@@ -32,12 +38,16 @@ from okbot.core.sources import ContextSources
 from okbot.core.squad import Member, TurnBudget, captain_settings, direct_address
 from okbot.core.tokens import model_facts
 from okbot.core.tools import ToolRegistry
-from okbot.core.turn_runtime import TurnRuntime, stream_round
+from okbot.core.turn_round import fit_round, record_usage, send_round
+from okbot.core.turn_runtime import TurnRuntime
 from okbot.core.workspace import Target
 from okbot.i18n import plural, translate
 from okbot.llm.events import Degraded, ToolCallDone, UsageEvent
-from okbot.llm.provider import CancelToken, ChatRequest, Provider
+from okbot.llm.provider import CancelToken, Provider
 from okbot.storage.errors import OkBotError
+
+if TYPE_CHECKING:  # the hook's answer; the compression package is wired in by okbot.core.turns
+    from okbot.core.compression.inturn import TurnFit
 
 log = logging.getLogger("okbot.runner")
 
@@ -129,14 +139,6 @@ def _close_dangling(session: Any, target: Target, lookback: int) -> list[dict[st
     return added
 
 
-def _record_usage(as_sent: AsSentStore, request_id: int, usage: dict[str, Any] | None, status: str) -> None:
-    """Usage is informational: a disk that refuses it must not cost the reply that follows."""
-    try:
-        as_sent.record_usage(request_id, usage, status)
-    except OkBotError as exc:
-        log.warning("usage of request %s not recorded: %s", request_id, exc)
-
-
 def _tool_round(
     runtime: TurnRuntime,
     tools: ToolRegistry,
@@ -200,6 +202,7 @@ class TurnRunner:
         provider: Provider,
         *,
         before_run: Callable[..., Any] | None = None,
+        within_turn: Callable[..., TurnFit] | None = None,
         after_run: Callable[[Target, TurnResult], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -207,6 +210,7 @@ class TurnRunner:
         self.provider = provider
         self.clock = clock  # the turn's tool-time budget is measured with it
         self.before_run = before_run or _noop
+        self.within_turn = within_turn  # (target, user ids, on_start=) -> TurnFit, before rounds 2 on
         # a hook that can say when the request starts waiting for the summarizer takes ``on_start``
         self._hook_reports_start = before_run is not None and "on_start" in inspect.signature(before_run).parameters
         self.after_run = after_run or _noop
@@ -416,6 +420,17 @@ class TurnRunner:
             callbacks.on_item(stored)
             return stored
 
+        told: set[str] = set()  # the quiet lines of the in-turn hook, each said once a turn
+
+        def tell(text: str) -> None:
+            if text not in told:
+                told.add(text)
+                append(notice(text, "info"))
+
+        def fail(error: OkBotError) -> None:  # the turn ends before its request: one plain message
+            append(new_item("assistant", author=target.id, source="app", content="", status="error", error=str(error)))
+            result.status, result.error = "error", error
+
         self._prepare_mcp(target, cancel, append)
         if member is not None:  # direct address: the member answers, the captain stays out
             append(runtime.answer_directly(member, result))
@@ -432,33 +447,19 @@ class TurnRunner:
         # rounds 1..max_rounds may use tools; one last round without tools lets the model answer
         for round_no in range(1, max_rounds + 2):
             result.rounds = round_no
-            proj = build_context(target, sources=self.sources)
+            proj = fit_round(self, target, user_id, round_no, callbacks, tell)
+            if isinstance(proj, OkBotError):
+                fail(proj)
+                break
             offer_tools = round_no <= max_rounds and not runtime.spent
             tool_specs = tools.specs(self.sources.settings) if offer_tools else []
-            try:
-                names = [s["function"]["name"] for s in tool_specs]
-                request_id = as_sent.record(proj, user_id=user_id, tools=names, round_no=round_no)
-            except OkBotError as exc:  # nothing is sent that View context could not show as sent
-                error = OkBotError(
-                    translate("runner", "the as-sent record could not be written: {error}").format(error=exc),
-                    hint=exc.hint,
-                )
-                append(
-                    new_item("assistant", author=target.id, source="app", content="", status="error", error=str(error))
-                )
-                result.status, result.error = "error", error
-                break
-            request = ChatRequest(model=proj.model, messages=proj.to_messages(), tools=tool_specs or None)
-            rnd = stream_round(
-                self.provider,
-                request,
-                cancel,
-                callbacks.on_delta,
-                callbacks.on_event,
-                result.degraded,
-                on_reasoning=callbacks.on_event,
-                clock=self.clock,
+            sent = send_round(
+                self, target, user_id, round_no, proj, tool_specs, callbacks, cancel, tell, result.degraded
             )
+            if isinstance(sent, OkBotError):
+                fail(sent)
+                break
+            proj, request_id, rnd = sent.projection, sent.request_id, sent.round
             usage = self._usage_dict(rnd.usage)
             result.usage = usage or result.usage
             text = "".join(rnd.text)
@@ -478,10 +479,10 @@ class TurnRunner:
                         **extra,
                     )
                 )
-                _record_usage(as_sent, request_id, usage, status)
+                record_usage(as_sent, request_id, usage, status)
                 result.status, result.error = status, rnd.error
                 break
-            _record_usage(as_sent, request_id, usage, "complete")
+            record_usage(as_sent, request_id, usage, "complete")
             self._calibrate(proj, rnd.usage)
             thought = rnd.reasoning_fields()
             if text or thought or not rnd.calls:

@@ -18,7 +18,7 @@ from typing import Any
 
 from okbot.core.assent import AsSentRequest, default_choice, id_runs
 from okbot.core.attachments import AttachmentView
-from okbot.core.context import MODEL_ITEM_TYPES, hidden_stub, item_token_count
+from okbot.core.context import MODEL_ITEM_TYPES, cut_stub, hidden_stub, item_token_count, pinned_copy
 from okbot.core.messages import items_to_messages
 from okbot.core.sources import COUNTER_WAIT_S, ContextSources
 from okbot.core.tokens import model_facts
@@ -116,11 +116,15 @@ def load_sent(
     counter.ensure_loaded(timeout=COUNTER_WAIT_S)
     files = AttachmentView(target.dir, model_facts(model).vision)  # attached files count as they were sent
     items, exact = _read_items(sources.session(target), chosen)
-    hidden = set(chosen.hidden_ids)
+    hidden, pinned, cut = set(chosen.hidden_ids), set(chosen.pinned_ids), chosen.cut_chars
     loaded = []
     for item_id, item in items:
         if item is not None and item_id in hidden:
             item = hidden_stub(item)
+        elif item is not None and item_id in cut:
+            item = cut_stub(item, cut[item_id])
+        elif item is not None and item_id in pinned:
+            item = pinned_copy(item)
         loaded.append(SentItem(item_id, item, item_token_count(counter, item, files) if item is not None else 0))
     return SentRequest(
         request=chosen,

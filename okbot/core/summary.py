@@ -4,12 +4,18 @@
 the summary plus the items after it. ``keptUserIds`` are the user's own messages that the
 app quotes verbatim next to the summary. ``hiddenItemIds`` are tool calls/results after the
 coverage that were hidden from the model to make a request fit (they stay on disk and
-searchable); ``health`` records how compaction has gone for this session. The file is replaced
+searchable); ``cutItems`` maps a tool result after the coverage to how many of its characters a
+request shows (one too large for the window alone, cut there with a note, whole on disk);
+``currentRequestIds`` are the user's message(s) of the turn a compression *inside* that turn ran in:
+while the turn goes on (no newer user message) the request shows them at the head of the tail, word
+for word and marked as the current request, even after coverage passed them. ``health`` records how
+compaction has gone for this session. The file is replaced
 atomically with the previous version kept as ``session-summary.json.bak``; a damaged file falls
 back to that backup, then to an empty summary, always with a notice and never an exception.
 
 Versions (see :mod:`okbot.storage.migrations`): a summary without ``version`` (format 0) is read through
-the named migrations; the next save keeps the old file as ``session-summary.json.v0.bak`` first. A
+the named migrations; the next save keeps the old file as ``session-summary.json.v0.bak`` first. Format 2
+added ``currentRequestIds``, ``cutItems`` and the trigger ``turn`` (a compression inside a turn). A
 summary from a newer OkBot is read for the fields this one knows and is read-only:
 :meth:`SummaryStore.save` raises :class:`~okbot.storage.migrations.NewerVersion` (an OkBotError) and
 leaves the file alone. Any other failed save raises OkBotError too, naming the file.
@@ -28,8 +34,8 @@ from okbot.i18n import translate
 from okbot.storage import atomic, migrations
 from okbot.storage.errors import OkBotError
 
-SUMMARY_VERSION = 1
-TRIGGERS = ("", "ratio", "topic", "manual")
+SUMMARY_VERSION = migrations.CURRENT["summary"]
+TRIGGERS = ("", "ratio", "topic", "manual", "turn")
 
 
 def _is_int(value: Any) -> bool:
@@ -44,10 +50,12 @@ class SessionSummary:
     covered_through_id: int = 0
     kept_user_ids: list[int] = field(default_factory=list)
     updated_at: str = ""
-    trigger: str = ""  # "" | "ratio" | "topic" | "manual"
+    trigger: str = ""  # "" | "ratio" | "topic" | "manual" | "turn"
     version: int = SUMMARY_VERSION
     hidden_item_ids: list[int] = field(default_factory=list)  # tail tool items hidden from the model to fit
     health: dict[str, Any] = field(default_factory=dict)  # compaction health (count, last trigger, ...)
+    current_request_ids: list[int] = field(default_factory=list)  # the turn's own message(s), pinned while it runs
+    cut_items: dict[int, int] = field(default_factory=dict)  # tool result id -> characters a request shows
 
     def to_json(self) -> dict:
         """The on-disk form (camelCase keys, shared with the Electron original)."""
@@ -60,6 +68,8 @@ class SessionSummary:
             "trigger": self.trigger,
             "hiddenItemIds": list(self.hidden_item_ids),
             "health": dict(self.health),
+            "currentRequestIds": list(self.current_request_ids),
+            "cutItems": {str(k): v for k, v in sorted(self.cut_items.items())},
         }
 
     @classmethod
@@ -95,6 +105,10 @@ class SessionSummary:
         health = obj.get("health", {})
         if not isinstance(health, dict):
             raise ValueError(f"'health' must be an object, got {type(health).__name__}")
+        current = obj.get("currentRequestIds", [])
+        if not isinstance(current, list) or not all(_is_int(k) and k > 0 for k in current):
+            raise ValueError(f"'currentRequestIds' must be a list of positive integer ids, got {current!r}")
+        cut = _cut_items(obj.get("cutItems", {}))
         return cls(
             summary=summary,
             covered_through_id=covered,
@@ -104,7 +118,21 @@ class SessionSummary:
             version=version,
             hidden_item_ids=list(hidden),
             health=dict(health),
+            current_request_ids=list(current),
+            cut_items=cut,
         )
+
+
+def _cut_items(obj: Any) -> dict[int, int]:
+    """``cutItems`` read: item ids (as JSON object keys) to a positive number of characters."""
+    if not isinstance(obj, dict):
+        raise ValueError(f"'cutItems' must be an object, got {type(obj).__name__}")
+    out = {}
+    for key, chars in obj.items():
+        if not (isinstance(key, str) and key.isdigit() and int(key) > 0 and _is_int(chars) and chars > 0):
+            raise ValueError(f"'cutItems' must map item ids to a positive number of characters, got {key!r}: {chars!r}")
+        out[int(key)] = chars
+    return out
 
 
 class SummaryStore:

@@ -1,5 +1,5 @@
-"""How a turn runner is put together: compression before each run; after it, the card for what the user taught
-(:mod:`okbot.core.evolution.offers`) and the memory wrap-up.
+"""How a turn runner is put together: compression before each run and inside it; after it, the card for what
+the user taught (:mod:`okbot.core.evolution.offers`) and the memory wrap-up.
 
 One place, so the desktop app, the CLI and the benchmarks run turns the same way.
 """
@@ -21,8 +21,8 @@ def make_compressor(sources: Any, provider: Any, keeper: MemoryKeeper | None = N
 
 
 def make_turn_runner(sources: Any, provider: Any, keeper: MemoryKeeper | None = None) -> TurnRunner:
-    """read disk (maybe compress; recall) -> chat -> offer what the user taught -> wrap up (``keeper``, in the
-    background)."""
+    """read disk (maybe compress; recall) -> chat, each later round made to fit -> offer what the user taught ->
+    wrap up (``keeper``, in the background)."""
     compressor = make_compressor(sources, provider, keeper)
 
     def after_run(target: Target, result: TurnResult) -> None:
@@ -32,4 +32,10 @@ def make_turn_runner(sources: Any, provider: Any, keeper: MemoryKeeper | None = 
         if keeper is not None:
             keeper.after_run(target, result)
 
-    return TurnRunner(sources, provider, before_run=compressor.before_run, after_run=after_run)
+    return TurnRunner(
+        sources,
+        provider,
+        before_run=compressor.before_run,
+        within_turn=compressor.within_turn,
+        after_run=after_run,
+    )

@@ -5,14 +5,15 @@ file                     where the version is                current  migrations
 =======================  ==================================  =======  ===============================================
 settings.json            ``"version"``                       2        0: ``settings-v0-add-version``,
                                                                      1: ``settings-v1-providers``
-session-summary.json     ``"version"``                       1        0: ``summary-v0-defaults``
+session-summary.json     ``"version"``                       2        0: ``summary-v0-defaults``,
+                                                                     1: ``summary-v1-turn-fields``
 assistant.json           ``"version"``                       1        0: ``assistant-v0-defaults``
 squad.json               ``"version"``                       1        0: ``squad-v0-defaults``
 memories.jsonl           header line ``{"okbot": "memories",  1        0: ``memories-v0-add-header``
                          "version": N}``
 memory-recall.json       ``"version"`` (a cache)             1        0: ``memory-recall-v0-discard`` (recomputed)
 extraction.json          ``"version"``                       1        0: ``extraction-v0-add-version``
-as-sent/requests.jsonl   ``"v"`` on every line               2        none: append-only, v0/v1 lines are read as is
+as-sent/requests.jsonl   ``"v"`` on every line               3        none: append-only, older lines are read as is
 evolution.jsonl          ``"v"`` on every line               1        none: append-only; newer lines are skipped
 evolution-pending.json   ``"version"``                       1        none
 evolution-state.json     ``"version"``                       1        none
@@ -145,6 +146,15 @@ def _summary_v0(obj: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _summary_v1(obj: dict[str, Any]) -> dict[str, Any]:
+    # Format 2 pins the current request of a turn compressed inside itself and cuts a tool result too
+    # large for the window in the request; a format-1 summary has neither.
+    out = _with_version(obj, 2)
+    out.setdefault("currentRequestIds", [])
+    out.setdefault("cutItems", {})
+    return out
+
+
 def _assistant_v0(obj: dict[str, Any]) -> dict[str, Any]:
     out = _with_version(obj)
     out.setdefault("role", "")
@@ -167,13 +177,13 @@ def _memories_header_v0(_header: dict[str, Any]) -> dict[str, Any]:
 
 CURRENT: dict[str, int] = {
     "settings": 2,
-    "summary": 1,
+    "summary": 2,  # 2: currentRequestIds, cutItems, the trigger "turn"
     "assistant": 1,
     "squad": 1,
     "memories": 1,
     "memory-recall": 1,
     "extraction": 1,
-    "as-sent": 2,  # 2: the ids of the items sent, the round, the window and token parts
+    "as-sent": 3,  # 2: the ids of the items sent, the round, the window and token parts; 3: pinned, cut
     "evolution-log": 1,
     "evolution-pending": 1,
     "evolution-state": 1,
@@ -184,7 +194,10 @@ MIGRATIONS: dict[str, list[Migration]] = {
         Migration(0, "settings-v0-add-version", _with_version),
         Migration(1, "settings-v1-providers", _settings_v1),
     ],
-    "summary": [Migration(0, "summary-v0-defaults", _summary_v0)],
+    "summary": [
+        Migration(0, "summary-v0-defaults", _summary_v0),
+        Migration(1, "summary-v1-turn-fields", _summary_v1),
+    ],
     "assistant": [Migration(0, "assistant-v0-defaults", _assistant_v0)],
     "squad": [Migration(0, "squad-v0-defaults", _squad_v0)],
     "memories": [Migration(0, "memories-v0-add-header", _memories_header_v0)],

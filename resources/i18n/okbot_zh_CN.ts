@@ -4398,6 +4398,10 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>session-summary.json 表示 #{id} 及之前的条目已摘要，但记录中没有条目 #{id}；按没有任何条目被摘要处理。</translation>
     </message>
     <message>
+        <source>the current request #{id} is not a user message in the record; left out.</source>
+        <translation>当前请求 #{id} 在记录中不是用户消息；已略去。</translation>
+    </message>
+    <message>
         <source>no item #{id} in this session</source>
         <translation>此会话中没有条目 #{id}</translation>
     </message>
@@ -5027,6 +5031,53 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     </message>
 </context>
 <context>
+    <name>inturn</name>
+    <message>
+        <source>the instructions&apos; {name} block</source>
+        <translation>指令中的 {name} 部分</translation>
+    </message>
+    <message>
+        <source>your message #{id}</source>
+        <translation>你的消息 #{id}</translation>
+    </message>
+    <message>
+        <source>the output of {tool} (#{id})</source>
+        <translation>{tool} 的输出（#{id}）</translation>
+    </message>
+    <message>
+        <source>the instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>The next request of this turn needs about {tokens} tokens and the model&apos;s window is {window} (at most {limit} with room for the reply), even with the turn&apos;s earlier steps summarized and its tool output shown as digests; the largest part is {part} ({part_tokens} tokens). The turn stopped here; everything so far is kept.</source>
+        <translation>本轮的下一个请求约需 {tokens} 个 token，而模型的窗口为 {window}（留出回复空间后最多 {limit}），即使已把本轮较早的步骤并入摘要、把工具输出换成摘要行也放不下；占用最多的是{part}（{part_tokens} 个 token）。本轮已在此停止；此前的一切都已保留。</translation>
+    </message>
+    <message>
+        <source>pick a model with a larger context window, or ask for less at a time</source>
+        <translation>换一个上下文窗口更大的模型，或每次少要一些</translation>
+    </message>
+    <message>
+        <source>To fit the context window, this turn&apos;s older tool output goes to the model as one-line digests; the full output stays in the chat, and search_history can read it.</source>
+        <translation>为放入上下文窗口，本轮较早的工具输出以单行摘要发给模型；完整输出仍保留在聊天中，search_history 可以读取。</translation>
+    </message>
+    <message>
+        <source>Summarized {count} earlier item(s) of this conversation (#{first}–#{last}) inside the turn to fit the context window; your request stays word for word.</source>
+        <translation>为放入上下文窗口，已在轮次内将此前的 {count} 项对话（#{first}–#{last}）并入摘要；你的请求逐字保留。</translation>
+    </message>
+    <message>
+        <source>The summary could not be updated inside the turn ({failure}); older items moved out plainly instead.</source>
+        <translation>轮次内未能更新摘要（{failure}）；已改为直接移出较早的条目。</translation>
+    </message>
+    <message>
+        <source>Moved {count} earlier item(s) (#{first}–#{last}) out of the request without a summary to fit the context window; search_history finds them.</source>
+        <translation>为放入上下文窗口，已将此前的 {count} 项（#{first}–#{last}）不经摘要移出请求；search_history 可以找到它们。</translation>
+    </message>
+    <message>
+        <source>The output of {tool} (#{id}) is too large for the context window: the model sees its first {chars} of {total} characters, and search_history can read the rest.</source>
+        <translation>{tool} 的输出（#{id}）太大，放不进上下文窗口：模型只看到其前 {chars} 个字符（共 {total} 个），search_history 可以读取其余部分。</translation>
+    </message>
+</context>
+<context>
     <name>keeper</name>
     <message>
         <source>memory extraction failed: {error}</source>
@@ -5564,8 +5615,20 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>手动</translation>
     </message>
     <message>
+        <source>inside a turn</source>
+        <translation>轮次内</translation>
+    </message>
+    <message>
         <source>… (cut here; full length {n} chars)</source>
         <translation>…（在此截断；全长 {n} 个字符）</translation>
+    </message>
+    <message>
+        <source>the current request, pinned (coverage passed it)</source>
+        <translation>当前请求，已固定（摘要已覆盖到它之后）</translation>
+    </message>
+    <message>
+        <source>cut to fit the window</source>
+        <translation>已截断以放入窗口</translation>
     </message>
     <message>
         <source>{n} tokens</source>
@@ -7349,6 +7412,17 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>Squad &apos;{id}&apos; no longer exists; {assistant} was not re-added to it.</source>
         <translation>小队“{id}”已不存在；{assistant} 未被重新加入。</translation>
+    </message>
+</context>
+<context>
+    <name>turn_round</name>
+    <message>
+        <source>The server refused the request as too long for its context window of {window} tokens; OkBot uses that window from now on and sends the request again, made to fit.</source>
+        <translation>服务器以请求超出其 {window} 个 token 的上下文窗口为由拒绝了它；OkBot 今后使用这个窗口，并把请求调整到放得下后再发送一次。</translation>
+    </message>
+    <message>
+        <source>The server refused the request as too long for its context window; OkBot sends it again, made smaller.</source>
+        <translation>服务器以请求超出其上下文窗口为由拒绝了它；OkBot 把请求缩小后再发送一次。</translation>
     </message>
 </context>
 <context>

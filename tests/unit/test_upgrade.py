@@ -133,8 +133,24 @@ def test_summary_v0_in_the_original_form_is_migrated_after_a_backup(tmp_path: Pa
     with caplog.at_level(logging.INFO, logger="okbot.migrations"):
         store.save(loaded)
     assert v0_bak(path).read_bytes() == raw and "summary-v0-defaults" in caplog.text
-    assert json.loads(path.read_text("utf-8"))["version"] == 1
+    assert "summary-v1-turn-fields" in caplog.text
+    assert json.loads(path.read_text("utf-8"))["version"] == 2
     assert SummaryStore(path).load().covered_through_id == 12
+
+
+def test_summary_v1_gains_the_turn_fields_after_a_backup(tmp_path: Path, caplog) -> None:
+    path = tmp_path / "a" / "session-summary.json"
+    raw = write_json(path, {"version": 1, "summary": "s", "coveredThroughId": 4, "hiddenItemIds": [6]})
+    store = SummaryStore(path)
+    loaded = store.load()
+    assert (loaded.current_request_ids, loaded.cut_items, loaded.hidden_item_ids) == ([], {}, [6])
+    assert path.read_bytes() == raw  # reading never writes
+    with caplog.at_level(logging.INFO, logger="okbot.migrations"):
+        store.save(loaded)
+    assert path.with_name(path.name + ".v1.bak").read_bytes() == raw
+    assert "summary-v1-turn-fields" in caplog.text and "summary-v0-defaults" not in caplog.text
+    data = json.loads(path.read_text("utf-8"))
+    assert (data["version"], data["currentRequestIds"], data["cutItems"]) == (2, [], {})
 
 
 def test_summary_from_a_newer_okbot_is_read_but_never_rewritten(tmp_path: Path) -> None:
@@ -308,7 +324,7 @@ def test_as_sent_lines_carry_a_version_and_old_lines_still_read(tmp_path: Path) 
     store.record_usage(1, {"b": 2}, "complete")
     (req,) = store.requests()
     assert req.id == 1 and req.usage == {"b": 2}
-    assert json.loads(store.log_path.read_text("utf-8").splitlines()[-1])["v"] == AS_SENT_VERSION == 2
+    assert json.loads(store.log_path.read_text("utf-8").splitlines()[-1])["v"] == AS_SENT_VERSION == 3
 
 
 # --- end to end: the compressor, memory recall and extraction with a newer OkBot's files ------------------------

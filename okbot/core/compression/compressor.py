@@ -4,7 +4,11 @@
 against ``window x ratio`` (and, with ``autoTopicCompress``, whether the new message starts a new
 topic), folds the oldest items into the summary, and makes sure the request fits the window --
 hiding the oldest tool output, then moving the oldest part out as a plain marked digest, and only
-then refusing the turn. ``compress_now`` serves the Compress-now button and ``okbot compress``.
+then refusing the turn. ``within_turn`` is the runner's hook before each later round of a turn: the
+same checks inside the turn, in the order :mod:`okbot.core.compression.inturn` decides (digests of
+the turn's older tool output, the summarizer with the turn's request pinned, a plain digest, a cut of
+the newest result, and only then one plain message). ``compress_now`` serves the Compress-now button
+and ``okbot compress``.
 ``compress_ahead`` runs after a reply, in the background, when the next request is predicted to
 cross the prepare mark (see :mod:`okbot.core.compression.ahead`).
 """
@@ -15,17 +19,20 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from okbot.core.compression import ahead, ledger, moved_out
-from okbot.core.compression.plan import choose_keep, safe_keep
+from okbot.core.compression import ahead, inturn, ledger, moved_out
+from okbot.core.compression.inturn import TurnFit
+from okbot.core.compression.plan import choose_keep, max_batch_tokens, next_batch, safe_keep
+from okbot.core.compression.report import CompressionReport
 from okbot.core.compression.summarizer import Summarizer, SummaryRejected
 from okbot.core.compression.topic import is_new_topic
 from okbot.core.context import ContextProjection, build_context, reply_reserve
-from okbot.core.digest import item_digest, user_checklist
+from okbot.core.digest import checklist_entry, item_digest, user_checklist
 from okbot.core.items import item_text, now_iso
+from okbot.core.messages import PIN_KEY
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import Target
 from okbot.i18n import translate
@@ -42,31 +49,6 @@ MIN_TOPIC_ITEMS = 4
 # turn, and a compression running ahead in the background must be seen by the next turn's.
 _SESSION_LOCKS: dict[Path, threading.Lock] = {}
 _SESSION_LOCKS_GUARD = threading.Lock()
-
-
-def max_batch_tokens(window: int) -> int:
-    """Bound on one summarizer call's input: a larger delta is fed in several calls."""
-    return max(1500, min(8000, window // 4))
-
-
-@dataclass
-class CompressionReport:
-    """What a compression did (``ok=False``: nothing changed, ``message`` says why; ``error`` is set
-    when that was a failure -- the summarizer's answer was rejected -- rather than nothing to do)."""
-
-    ok: bool
-    trigger: str = ""
-    covered_items: int = 0
-    tokens_before: int = 0
-    tokens_after: int = 0
-    message: str = ""
-    new_ids: list[int] = field(default_factory=list)
-    seconds: float = 0.0
-    fallback: str = ""
-    summarizer_input_tokens: int = 0  # all summarizer calls, repairs included
-    summarizer_prompt_tokens: int = 0  # first call per batch: what the newly covered items cost
-    summarizer_calls: int = 0
-    error: str = ""
 
 
 class Compressor:
@@ -125,6 +107,34 @@ class Compressor:
                 report = self._compress(target, proj, keep=None, trigger="ratio", pending=pending)
             self._ensure_fits(target, pending)
             return report
+        finally:
+            lock.release()
+
+    def within_turn(
+        self,
+        target: Target,
+        current: Sequence[int],
+        *,
+        on_start: Callable[[], None] | None = None,
+        window: int | None = None,
+    ) -> TurnFit:
+        """The runner's hook before a later round's request of the turn answering ``current`` (its user
+        message ids), and after a request refused as too long: make the request fit, in the order
+        :mod:`~okbot.core.compression.inturn` decides (``window``: a smaller window to fit than the known one).
+
+        Runs on the turn's thread (the summarizer's calls too). ``on_start`` is called before the request
+        waits for the summarizer. Never raises for a request that cannot fit: the fit's ``error`` says so.
+        """
+        started = on_start or (lambda: None)
+        lock = self._lock(target)
+        if not lock.acquire(blocking=False):  # a compression ahead still running from before the turn
+            proj = build_context(target, sources=self.sources)
+            if not inturn.over(proj, proj.threshold):
+                return TurnFit(projection=proj)
+            started()
+            lock.acquire()
+        try:
+            return inturn.fit_turn(self, target, list(current), started, window)
         finally:
             lock.release()
 
@@ -268,18 +278,26 @@ class Compressor:
 
     # -- compression ------------------------------------------------------------------------
     def _compress(
-        self, target: Target, proj: ContextProjection, *, keep: int | None, trigger: str, pending: int
+        self,
+        target: Target,
+        proj: ContextProjection,
+        *,
+        keep: int | None,
+        trigger: str,
+        pending: int,
+        current: Sequence[int] = (),
     ) -> CompressionReport:
+        """Fold the oldest items into the summary. ``current``: inside a turn, its message ids, which stay
+        in the request word for word (pinned) when coverage passes them."""
         started = self.clock()
         settings = self.sources.settings
-        items = proj.items
-        summary_budget = self._summary_budget_tokens(proj)
-        fixed = proj.total_tokens - proj.items_tokens - self._block_tokens(proj, "summary") + summary_budget + pending
+        items, item_tokens = _movable(proj)
+        fixed = self._fixed_tokens(proj, items, item_tokens, pending, current)
         factor = proj.calibration_factor or 1.0
         if keep is None:
             kept = choose_keep(
                 items,
-                proj.item_tokens,
+                item_tokens,
                 fixed_tokens=fixed,
                 threshold=int(proj.threshold / factor),
                 limit=int(self._limit(proj) / factor),
@@ -288,8 +306,11 @@ class Compressor:
             )
         else:
             kept = safe_keep(items, keep)
-        to_cover = list(items[: len(items) - kept])
-        if not to_cover:
+        if current:  # inside a turn the newest round stays: the model has not seen its results yet
+            kept = max(kept, inturn.newest_round_size(items))
+        session = self.sources.session(target)
+        to_cover = _originals(session, items[: len(items) - kept])
+        if all(it["id"] in current for it in to_cover):  # nothing, or only the turn's request (pinned anyway)
             return CompressionReport(
                 ok=False,
                 trigger=trigger,
@@ -298,8 +319,6 @@ class Compressor:
                 message=translate("compressor", "nothing can be covered"),
             )
         summary = proj.summary
-        session = self.sources.session(target)
-        previous_kept = [it for it in (session.get(i) for i in summary.kept_user_ids) if it is not None]
         summarizer_model = self.sources.summarizer_model(target)  # a cheaper one when settings name one
         summarizer = Summarizer(
             lambda messages: self._complete(summarizer_model, messages),
@@ -311,8 +330,12 @@ class Compressor:
             ok=False, trigger=trigger, tokens_before=proj.calibrated_tokens, tokens_after=proj.calibrated_tokens
         )
         failure = ""
-        for batch in self._batches(summarizer, text, to_cover, previous_kept, proj.window):
-            checklist = _unique([*(session.get(i) for i in kept_ids), *user_checklist(batch)])
+        remaining = list(to_cover)
+        while remaining:  # each call's input measured as it will be: the summary and kept words grow
+            kept_now = _unique([session.get(i) for i in kept_ids])
+            batch = remaining[: self._next_batch(summarizer, text, remaining, kept_now, proj.window)]
+            remaining = remaining[len(batch) :]
+            checklist = _unique([*kept_now, *user_checklist(batch)])
             try:
                 outcome = summarizer.summarize(
                     text,
@@ -346,53 +369,47 @@ class Compressor:
         new = SessionSummary(
             summary=text,
             covered_through_id=covered_id,
-            kept_user_ids=sorted(kept_ids),
+            # the turn's own request is kept too: pinned while the turn goes on, beside the summary after it
+            kept_user_ids=sorted({*kept_ids, *(i for i in current if i <= covered_id)}),
             trigger=trigger,
             hidden_item_ids=[i for i in summary.hidden_item_ids if i > covered_id],
             health=dict(summary.health),
+            current_request_ids=list(current),
+            cut_items={i: n for i, n in summary.cut_items.items() if i > covered_id},
         )
         return self._apply(target, proj, new, new_ids, started, report, partial_failure=failure)
 
-    def _batches(
+    def _next_batch(
         self,
         summarizer: Summarizer,
         previous: str,
         items: Sequence[dict[str, Any]],
-        previous_kept: Sequence[dict[str, Any]],
+        kept: Sequence[dict[str, Any]],
         window: int,
-    ) -> list[list[dict[str, Any]]]:
-        """Split the newly covered items so each summarizer call's input stays bounded.
-
-        A batch never ends between a tool call and its result, so coverage can stop after any batch.
-        """
-        budget = max_batch_tokens(window)
-        base = summarizer.input_cost(previous, [], previous_kept)
+    ) -> int:
+        """How many of ``items`` the next summarizer call takes: its whole input (instructions, the summary so
+        far, the kept words, the items' digests and checklist lines) within the batch budget and the window
+        less the room for its answer (with a margin: the server counts with its own tokenizer)."""
         count = summarizer.count_tokens
-        batches: list[list[dict[str, Any]]] = []
-        current: list[dict[str, Any]] = []
-        used = base
-        for index, item in enumerate(items):
-            cost = count(item_digest(item)) + 2
-            nxt = items[index + 1] if index + 1 < len(items) else None
-            current.append(item)
-            used += cost
-            closes_pair = nxt is None or (nxt.get("type") != "tool_result" and item.get("type") != "tool_call")
-            if used >= budget and closes_pair:
-                batches.append(current)
-                current, used = [], base
-        if current:
-            batches.append(current)
-        return batches
+        budget = min(max_batch_tokens(window), int((window - self._answer_tokens()) * 0.85))
+
+        def cost(item: dict[str, Any]) -> int:
+            listed = count(checklist_entry(item)) + 2 if item.get("type") == "user" else 0
+            return count(item_digest(item)) + 2 + listed
+
+        return next_batch(items, cost, summarizer.input_cost(previous, [], kept), budget)
+
+    def _answer_tokens(self) -> int:
+        """The room asked for a summarizer's answer: edits are short, and one over twice the limit is refused."""
+        return self.sources.settings.get("contextCompression.summaryMaxChars") // 2 + 64
 
     def _complete(self, model: str, messages: list[dict[str, str]]) -> str:
-        # edits are short; an answer over twice the summary limit is refused anyway: do not pay for rambling
-        max_chars = self.sources.settings.get("contextCompression.summaryMaxChars")
         return self.provider.complete(
             ChatRequest(
                 model=model,
                 messages=messages,
                 temperature=0,
-                max_tokens=max_chars // 2 + 64,
+                max_tokens=self._answer_tokens(),
                 response_format=Summarizer.RESPONSE_FORMAT,
                 background=True,
             )
@@ -523,16 +540,20 @@ class Compressor:
         SummaryStore(target.summary_path).save(replace(proj.summary, hidden_item_ids=sorted(hidden), health=health))
         log.warning("hid %d tool item(s) from the model for %s to fit the window", len(hidden), target.id)
 
-    def _move_out_plainly(self, target: Target, proj: ContextProjection, pending: int, limit: int) -> None:
-        """Cover the oldest items without the model: a plain, marked digest in the summary."""
-        summary_tokens = self._block_tokens(proj, "summary")
-        fixed = proj.total_tokens - proj.items_tokens - summary_tokens + self._summary_budget_tokens(proj) + pending
-        kept = choose_keep(
-            proj.items, proj.item_tokens, fixed_tokens=fixed, threshold=limit, limit=limit, keep_min=0, keep_max=0
-        )
-        to_cover = proj.items[: len(proj.items) - kept]
-        if not to_cover:
-            return
+    def _move_out_plainly(
+        self, target: Target, proj: ContextProjection, pending: int, limit: int, *, current: Sequence[int] = ()
+    ) -> CompressionReport | None:
+        """Cover the oldest items without the model: a plain, marked digest in the summary (``current``:
+        inside a turn, its message ids, pinned in the request when coverage passes them). The report, or
+        None when nothing could move."""
+        items, item_tokens = _movable(proj)
+        fixed = self._fixed_tokens(proj, items, item_tokens, pending, current)
+        kept = choose_keep(items, item_tokens, fixed_tokens=fixed, threshold=limit, limit=limit, keep_min=0, keep_max=0)
+        if current:  # inside a turn the newest round stays: a cut of its result comes next
+            kept = max(kept, inturn.newest_round_size(items))
+        to_cover = _originals(self.sources.session(target), items[: len(items) - kept])
+        if all(it["id"] in current for it in to_cover):  # nothing, or only the turn's request (pinned anyway)
+            return None
         max_chars = self.sources.settings.get("contextCompression.summaryMaxChars")
         summary = proj.summary
         covered = summary.covered_through_id
@@ -541,24 +562,51 @@ class Compressor:
             covered_through_id=to_cover[-1]["id"],
             # no model ticked anything: the user's directives (and first message) stay verbatim
             kept_user_ids=moved_out.kept_ids(summary.kept_user_ids, to_cover, covered),
-            trigger="ratio",
+            trigger="turn" if current else "ratio",
             hidden_item_ids=[i for i in summary.hidden_item_ids if i > to_cover[-1]["id"]],
             health=summary.health,
+            current_request_ids=list(current),
+            cut_items={i: n for i, n in summary.cut_items.items() if i > to_cover[-1]["id"]},
         )
         report = CompressionReport(
-            ok=False, trigger="ratio", tokens_before=proj.calibrated_tokens, fallback="moved out without the model"
+            ok=False, trigger=new.trigger, tokens_before=proj.calibrated_tokens, fallback="moved out without the model"
         )
-        self._apply(target, proj, new, [it["id"] for it in to_cover], self.clock(), report)
+        return self._apply(target, proj, new, [it["id"] for it in to_cover], self.clock(), report)
 
     # -- estimates --------------------------------------------------------------------------
     @staticmethod
     def _block_tokens(proj: ContextProjection, name: str) -> int:
         return sum(b.tokens for b in proj.blocks if b.name == name)
 
+    def _fixed_tokens(
+        self,
+        proj: ContextProjection,
+        items: list[dict[str, Any]],
+        tokens: list[int],
+        pending: int,
+        current: Sequence[int],
+    ) -> int:
+        """What the request costs besides the movable ``items`` after a compression: the summary at its
+        budget, ``pending`` and the turn's own message(s) among them (``current``: pinned when covered)."""
+        pinned_anyway = sum(t for it, t in zip(items, tokens, strict=True) if it["id"] in current)
+        rest = proj.total_tokens - sum(tokens) - self._block_tokens(proj, "summary")
+        return rest + self._summary_budget_tokens(proj) + pending + pinned_anyway
+
     def _summary_budget_tokens(self, proj: ContextProjection) -> int:
         """What the summary block may cost after compressing: the summary at its limit plus the kept words."""
         max_chars = self.sources.settings.get("contextCompression.summaryMaxChars")
         return max(self._block_tokens(proj, "summary"), max_chars // 3 + 40)
+
+
+def _movable(proj: ContextProjection) -> tuple[list[dict[str, Any]], list[int]]:
+    """The items a compression may cover, with their tokens: all but the pinned current request."""
+    pairs = [(it, t) for it, t in zip(proj.items, proj.item_tokens, strict=True) if not it.get(PIN_KEY)]
+    return [it for it, _ in pairs], [t for _, t in pairs]
+
+
+def _originals(session: Any, items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``items`` as recorded: a result the request shows as a digest or cut is summarized from its whole text."""
+    return [(session.get(it["id"]) or it) if it.get("hidden") or "cut" in it else it for it in items]
 
 
 def _unique(items: Sequence[dict[str, Any] | None]) -> list[dict[str, Any]]:

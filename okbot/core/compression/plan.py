@@ -1,4 +1,4 @@
-"""Where to cut: how many of the newest originals to keep, token-based.
+"""Where to cut: how many of the newest originals to keep, and how many items each summarizer call takes.
 
 Keep between ``keep_min`` and ``keep_max`` of the newest items -- fewer than ``keep_max`` only
 when needed to get under the threshold; fewer than ``keep_min`` only when even that would not fit
@@ -8,7 +8,7 @@ be covered: the cut moves to keep the call (keep more, never less).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -63,3 +63,27 @@ def choose_keep(
         if cost(kept) <= limit:
             return kept
     return safe_keep(items, 0)
+
+
+def max_batch_tokens(window: int) -> int:
+    """Bound on one summarizer call's input: a larger delta is fed in several calls."""
+    return max(1500, min(8000, window // 4))
+
+
+def _splits_pair(items: Sequence[dict[str, Any]], end: int) -> bool:
+    """Whether a batch ending before ``items[end]`` would part a tool call from its result."""
+    return 0 < end < len(items) and (
+        items[end].get("type") == "tool_result" or items[end - 1].get("type") == "tool_call"
+    )
+
+
+def next_batch(items: Sequence[dict[str, Any]], cost: Callable[[dict[str, Any]], int], base: int, budget: int) -> int:
+    """How many of ``items`` the next summarizer call takes: as many as fit ``budget`` beside ``base`` (what the
+    call costs without them), at least one, and never ending between a tool call and its result."""
+    used = base
+    for end, item in enumerate(items):
+        tokens = cost(item)
+        if end and used + tokens > budget and not _splits_pair(items, end):
+            return end
+        used += tokens
+    return len(items)

@@ -46,9 +46,14 @@ def test_to_json_keys_and_round_trip() -> None:
         "trigger",
         "hiddenItemIds",
         "health",
+        "currentRequestIds",
+        "cutItems",
     ]
     assert data["coveredThroughId"] == 12 and data["keptUserIds"] == [3, 7]
     assert SessionSummary.from_json(data) == s
+    pinned = _sample(current_request_ids=[9], cut_items={11: 4000})
+    assert pinned.to_json()["cutItems"] == {"11": 4000}  # a JSON object's keys are text
+    assert SessionSummary.from_json(json.loads(json.dumps(pinned.to_json()))) == pinned
     assert SessionSummary.from_json(json.loads(json.dumps(data))) == s
 
 
@@ -72,6 +77,11 @@ def test_from_json_fills_missing_keys_with_defaults() -> None:
         ({"summary": None}, "summary"),
         ({"updatedAt": 17}, "updatedAt"),
         ({"trigger": "sometimes"}, "trigger"),
+        ({"currentRequestIds": [0]}, "currentRequestIds"),
+        ({"currentRequestIds": 4}, "currentRequestIds"),
+        ({"cutItems": [[4, 100]]}, "cutItems"),
+        ({"cutItems": {"x": 100}}, "cutItems"),
+        ({"cutItems": {"4": 0}}, "cutItems"),
         ({"version": "1"}, "version"),
         ({"version": 0}, "version"),
         ({"version": 99}, "version"),
@@ -105,7 +115,7 @@ def test_save_then_load_round_trip(spath: Path) -> None:
     loaded = SummaryStore(spath).load()
     assert loaded == s
     on_disk = json.loads(spath.read_text("utf-8"))
-    assert on_disk["coveredThroughId"] == 12 and on_disk["version"] == 1
+    assert on_disk["coveredThroughId"] == 12 and on_disk["version"] == 2
     assert oct(spath.stat().st_mode & 0o777) == oct(0o600)
 
 

@@ -1,7 +1,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okbot.core.compression.plan import choose_keep, safe_keep
+from okbot.core.compression.plan import choose_keep, next_batch, safe_keep
 
 
 def items_of(kinds):
@@ -56,3 +56,19 @@ def test_property_keep_bounds_and_pairs(kinds, limit, keep_min, extra):
     if 0 < keep < len(items):
         assert items[len(items) - keep]["type"] != "tool_result"
         assert items[len(items) - keep - 1]["type"] != "tool_call"
+
+
+def test_next_batch_fits_the_budget_beside_the_base_and_never_parts_a_call_from_its_result():
+    items = [
+        {"type": "user"},
+        {"type": "assistant"},
+        {"type": "tool_call"},
+        {"type": "tool_result"},
+        {"type": "assistant"},
+    ]
+    cost = {"user": 10, "assistant": 10, "tool_call": 10, "tool_result": 50}
+    assert next_batch(items, lambda it: cost[it["type"]], base=100, budget=125) == 2  # 100 + 10 + 10 ≤ 125
+    assert next_batch(items, lambda it: cost[it["type"]], base=100, budget=130) == 4  # the call takes its result
+    assert next_batch(items, lambda it: cost[it["type"]], base=500, budget=100) == 1  # at least one item
+    assert next_batch(items[2:], lambda it: cost[it["type"]], base=500, budget=100) == 2  # … and its result
+    assert next_batch(items, lambda it: cost[it["type"]], base=0, budget=10_000) == 5
