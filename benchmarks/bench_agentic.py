@@ -22,9 +22,10 @@ size by a documented estimate, and the server's own ``prompt_tokens`` where it r
 - rounds completed and how the turn ended; requests over the window (goal 0) and those the server refused
   as too long; the largest request against the window, and all chat tokens sent against a keep-everything
   baseline of the same run (each round resending every earlier result in full);
-- the user's goal answerable at the end: the task message word for word in the last request, and how it
-  is marked (the user's own message, pinned as the current request, or among the summary's kept words);
-- every FACT number answerable at the end: in the final answer or in the last request;
+- the user's goal answerable at the end: the task message word for word in the last request the model read
+  (a request the server refused was not read), and how it is marked (the user's own message, pinned as the
+  current request, or among the summary's kept words);
+- every FACT number answerable at the end: in the final answer or in that last request read;
 - compactions inside the turn (rounds whose earlier messages were rewritten: results replaced by digests
   or a new summary), summarizer calls inside the turn and their tokens (estimate, input + output), and the
   compressions the runner reported;
@@ -210,7 +211,8 @@ def run_one(base_url: str, model: str, files: int, window: int, *, real: bool, b
     run.reply = result.reply_text
     run.sent = list(recorder.sent)
     chats = [s for s in run.sent if s.kind == "chat"]
-    run.final_request = chats[-1] if chats else None
+    read = [s for s in chats if not s.error]  # a refused request was never read by the model
+    run.final_request = read[-1] if read else None
     results = [it for it in result.items if it.get("type") == "tool_result"]
     run.parts_read = len({PART.search(str(it.get("content") or "")).group(1) for it in results if _names_part(it)})
     run.baseline_tokens = _keep_everything(chats, results)
@@ -286,8 +288,8 @@ def report(run: Run) -> str:
         ],
         ["user's goal answerable at the end", f"{'yes' if where not in ('missing', 'no request') else 'no'} ({where})"],
         [
-            "FACT numbers answerable at the end (answer or last request)",
-            f"{len(answered | visible)}/{len(run.facts)} (in the answer {len(answered)}, in the last request "
+            "FACT numbers answerable at the end (answer or last request read)",
+            f"{len(answered | visible)}/{len(run.facts)} (in the answer {len(answered)}, in the last request read "
             f"{len(visible)})",
         ],
         ["compactions inside the turn (rounds that rewrote earlier messages)", str(rewrites(chats))],
@@ -295,8 +297,8 @@ def report(run: Run) -> str:
             "summarizer calls (inside the turn) / tokens spent (estimate, in + out)",
             f"{len(summaries)} ({len(inside)}) / {summary_tokens:,}",
         ],
-        ["compressions the runner reported", str(len(run.reports))],
-        ["notices in the chat", str(len(run.notices)) + "".join(f"\n    - {n[:160]}" for n in run.notices)],
+        ["compressions the runner reported (their summarizer calls)", _reported(run.reports)],
+        ["notices in the chat", str(len(run.notices))],
         ["wall time", f"{run.seconds:.1f} s"],
     ]
     title = (
@@ -324,9 +326,16 @@ def report(run: Run) -> str:
                 ["#", "kind", "at s", "tokens (est.)", "server's count", "over", "error"],
                 per_request,
             ),
+            *(f"  notice: {n.strip()[:200]}" for n in run.notices),
             "  final answer: " + (run.reply.strip().replace("\n", " ")[:400] or "(none)"),
         ]
     )
+
+
+def _reported(reports: list[Any]) -> str:
+    calls = sum(int(getattr(r, "summarizer_calls", 0) or 0) for r in reports)
+    triggers = sorted({str(getattr(r, "trigger", "") or "?") for r in reports})
+    return f"{len(reports)} ({calls})" + (f", triggers: {', '.join(triggers)}" if reports else "")
 
 
 def _kinds(sent: list[Sent]) -> str:

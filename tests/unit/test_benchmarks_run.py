@@ -46,7 +46,7 @@ def test_the_agentic_run_reads_every_part_and_scores_what_the_last_request_shows
     assert re.search(r"tool rounds completed / parts read\s*\|\s*5 / 4 of 4", text), text
     assert re.search(r"requests over the window \(goal 0\)\s*\|\s*\d+ of [1-9]\d*", text), text
     assert re.search(r"user's goal answerable at the end\s*\|\s*yes \(", text), text
-    assert re.search(r"FACT numbers answerable at the end \(answer or last request\)\s*\|\s*12/12", text), text
+    assert re.search(r"FACT numbers answerable at the end \(answer or last request read\)\s*\|\s*12/12", text), text
 
 
 def test_the_chinese_real_model_run_works_against_the_fake_server(server: FakeOpenAIServer) -> None:
