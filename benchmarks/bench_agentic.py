@@ -9,10 +9,11 @@ Two agents:
 
 - **the fake server** (default): its reply factory acts as the agent from the request it got alone: it calls
   ``read_file`` on the first part no earlier round of that request shows read (a path seen in a tool call,
-  a result, a digest or the summary), and once every part shows read (or no tools are offered) answers with
-  every FACT number *visible in that request*. So the score is what context management let through. Where
-  the fake server can enforce a window (``ModelRules(context_window=…)``), it does, in llama.cpp's words;
-  its summaries are the careful scripted ones (``tests/helpers/fake_summarizer.faithful``).
+  a result, a digest or the summary; not the user's message, which names the first), and once every part
+  shows read (or no tools are offered) answers with every FACT number *visible in that request*. So the
+  score is what context management let through. Where the fake server can enforce a window
+  (``ModelRules(context_window=…)``), it does, in llama.cpp's words; its summaries are the careful
+  scripted ones (``tests/helpers/fake_summarizer.faithful``).
 - **a real model** (``--base-url``/``--model``, e.g. Qwen2.5-Coder-1.5B on llama.cpp, whose ``n_ctx``
   enforces the window): the model's own tool calls (a small model writes them as text; OkBot reads them).
 
@@ -65,11 +66,12 @@ _WORDS = (
 
 
 def task_text(files: int) -> str:
-    """The user's one message: the goal, the queue and the answer wanted (names no single part)."""
+    """The user's one message: the goal, the queue, the answer wanted and the first step (a small model
+    answers a task it is only told about in prose; told the first call, it makes it)."""
     return (
         f"In the workspace there are {files} text files named partN.txt, for N = 0 to {files - 1}. "
         "Read them one by one with read_file, in order, one file per tool call, and when you have read "
-        "them all, list every FACT- number they contain."
+        "them all, list every FACT- number they contain. Begin now: call read_file on part0.txt."
     )
 
 
@@ -100,10 +102,13 @@ def agent_reply(files: int) -> Any:
     from tests.helpers.fake_openai import Reply, tool_call
     from tests.helpers.fake_summarizer import TOPIC_QUESTION, faithful, is_summarizer_request
 
+    task = task_text(files)
+
     def reply(body: dict[str, Any]) -> Reply:
         if is_summarizer_request(body):
             return faithful(body)
-        seen = "\n".join(message_text(m) for m in body.get("messages") or [])
+        # what the request shows was done: the user's own words (naming the first part) are no evidence
+        seen = "\n".join(message_text(m) for m in body.get("messages") or []).replace(task, "")
         if TOPIC_QUESTION in seen:
             return Reply(text="no")
         if body.get("max_tokens") == 1 or body.get("max_completion_tokens") == 1:
@@ -211,7 +216,7 @@ def run_one(base_url: str, model: str, files: int, window: int, *, real: bool, b
     run.reply = result.reply_text
     run.sent = list(recorder.sent)
     chats = [s for s in run.sent if s.kind == "chat"]
-    read = [s for s in chats if not s.error]  # a refused request was never read by the model
+    read = [s for s in chats if not s.refused_as_too_long]  # a refused request was never read by the model
     run.final_request = read[-1] if read else None
     results = [it for it in result.items if it.get("type") == "tool_result"]
     run.parts_read = len({PART.search(str(it.get("content") or "")).group(1) for it in results if _names_part(it)})
