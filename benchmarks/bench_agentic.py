@@ -153,6 +153,7 @@ class Run:
     reports: list[Any] = field(default_factory=list)  # compressions the runner reported
     notices: list[str] = field(default_factory=list)
     enforced: bool = False
+    reply_cap: int | None = None
     baseline_tokens: int = 0  # chat tokens a keep-everything run sends (estimate)
     final_request: Sent | None = None
 
@@ -170,7 +171,16 @@ def _settings(settings: Any, base_url: str, model: str, window: int, files: int,
         settings.set("tools.turnSeconds", 3600)
 
 
-def run_one(base_url: str, model: str, files: int, window: int, *, real: bool, budget: float | None = None) -> Run:
+def run_one(
+    base_url: str,
+    model: str,
+    files: int,
+    window: int,
+    *,
+    real: bool,
+    budget: float | None = None,
+    reply_cap: int | None = None,
+) -> Run:
     """One turn of ``files`` reads in a ``window``-token window against the server at ``base_url``."""
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-bench-agentic-")))
     from okbot.config.settings import Settings
@@ -186,12 +196,12 @@ def run_one(base_url: str, model: str, files: int, window: int, *, real: bool, b
     _settings(settings, base_url, model, window, files, real)
     ws = Workspace()
     target = ws.ensure_default()
-    run = Run(agent=model if real else "fake", files=files, window=window, facts=[])
+    run = Run(agent=model if real else "fake", files=files, window=window, facts=[], reply_cap=reply_cap)
     run.facts = write_parts(workspace_dir(target), files)
     sources = ContextSources(ws)
     sources.loaded_counter(target)
     pool = ProviderPool(settings)
-    recorder = Recorder(pool)
+    recorder = Recorder(pool, chat_max_tokens=reply_cap)
     runner = make_turn_runner(sources, recorder)
     cancel = CancelToken()
     timer = threading.Timer(budget, cancel.cancel) if budget else None
@@ -308,6 +318,7 @@ def report(run: Run) -> str:
     ]
     title = (
         f"Agentic turn: {run.agent}, {run.files} files, window {run.window:,}"
+        + (f", chat replies capped at {run.reply_cap} tokens" if run.reply_cap else "")
         + (" (enforced by the fake, llama.cpp's words)" if run.enforced else "")
         + ("" if run.agent != "fake" or run.enforced else " (not enforced: this fake server cannot)")
     )
@@ -364,11 +375,13 @@ def run_fake(files: list[int], windows: list[int]) -> str:
     return "\n".join(out)
 
 
-def run_real(base_url: str, model: str, files: list[int], windows: list[int], budget: float | None) -> str:
+def run_real(
+    base_url: str, model: str, files: list[int], windows: list[int], budget: float | None, reply_cap: int | None
+) -> str:
     out = []
     for n in files:
         for window in windows:
-            run = run_one(base_url, model, n, window, real=True, budget=budget)
+            run = run_one(base_url, model, n, window, real=True, budget=budget, reply_cap=reply_cap)
             out.append(report(run))
             print(out[-1], flush=True)
     return "\n".join(out)
@@ -385,6 +398,9 @@ def main() -> None:
     parser.add_argument("--files", default=None, help="comma-separated file counts (fake: 10,30; real: 10)")
     parser.add_argument("--windows", default="8192,16384", help="comma-separated windows in tokens")
     parser.add_argument("--budget-minutes", type=float, default=None, help="real runs: stop a turn after this")
+    parser.add_argument(
+        "--reply-cap", type=int, default=300, help="real runs: cap each chat reply at this many tokens (0: none)"
+    )
     args = parser.parse_args()
     logging.basicConfig(format="  %(name)s: %(message)s")
     logging.getLogger("okbot.compression").setLevel(logging.INFO)
@@ -393,7 +409,7 @@ def main() -> None:
         if not args.model:
             parser.error("--model is needed with --base-url")
         budget = args.budget_minutes * 60 if args.budget_minutes else None
-        run_real(args.base_url, args.model, _ints(args.files or "10"), windows, budget)
+        run_real(args.base_url, args.model, _ints(args.files or "10"), windows, budget, args.reply_cap or None)
     else:
         run_fake(_ints(args.files or "10,30"), windows)
 

@@ -180,7 +180,14 @@ def _turn_list(turns: list[int]) -> str:
 
 
 def run_mode(  # noqa: C901 - one scripted conversation, measured as it goes
-    base_url: str, model: str, turns: int = 30, window: int = 4000, *, background: bool = False, typing: float = 2.0
+    base_url: str,
+    model: str,
+    turns: int = 30,
+    window: int = 4000,
+    *,
+    background: bool = False,
+    typing: float = 2.0,
+    reply_cap: int | None = None,
 ) -> tuple[str, ModeFigures]:
     """The conversation against ``base_url``.
 
@@ -189,7 +196,8 @@ def run_mode(  # noqa: C901 - one scripted conversation, measured as it goes
     desktop app runs: the memory keeper (wrap-up and persona and skill upkeep) after each turn on its
     thread, compress-ahead on another thread after each reply, and the next message sent ``typing``
     seconds after the reply whatever is still running. Every provider is a :class:`ProviderPool` over the
-    settings, one per job as the app builds them, each recorded on its way out.
+    settings, one per job as the app builds them, each recorded on its way out. ``reply_cap``: chat replies
+    capped at that many tokens (a slow machine; OkBot's own calls are not capped).
     """
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-bench-real-")))
     from okbot.config.settings import Settings
@@ -222,7 +230,7 @@ def run_mode(  # noqa: C901 - one scripted conversation, measured as it goes
     def make_provider() -> Recorder:
         pool = ProviderPool(settings)
         pools.append(pool)
-        return Recorder(pool, log)
+        return Recorder(pool, log, chat_max_tokens=reply_cap)
 
     keeper = MemoryKeeper(sources, make_provider) if background else None
     compressions: list[Compression] = []
@@ -332,6 +340,7 @@ def run_mode(  # noqa: C901 - one scripted conversation, measured as it goes
     mode = "on (as the desktop app)" if background else "off (nothing of OkBot's own beside a chat)"
     summary_rows = [
         ["background calls", mode],
+        ["chat reply cap", f"{reply_cap} tokens" if reply_cap else "none"],
         [
             "turns / compressions (ahead, before a request)",
             f"{len(plan)} / {len(compressions)} ({sum(c.where == 'ahead' for c in compressions)}, "
@@ -434,18 +443,25 @@ def main() -> None:
         help="OkBot's own calls beside the chat: off (none), on (as the desktop app), both (off, then on, compared)",
     )
     parser.add_argument("--typing", type=float, default=2.0, help="seconds between a reply and the next message (on)")
+    parser.add_argument("--reply-cap", type=int, default=None, help="cap chat replies at this many tokens")
     args = parser.parse_args()
     logging.basicConfig(format="  %(name)s: %(message)s")  # what the summarizer refused and why, as it happens
     logging.getLogger("okbot.compression").setLevel(logging.INFO)
     modes = MODES[args.background]
     if len(modes) == 1:
         text, figures = run_mode(
-            args.base_url, args.model, args.turns, args.window, background=modes[0], typing=args.typing
+            args.base_url,
+            args.model,
+            args.turns,
+            args.window,
+            background=modes[0],
+            typing=args.typing,
+            reply_cap=args.reply_cap,
         )
         print(text)
         print(compare([figures]))
     else:
-        print(run_modes(args.base_url, args.model, args.turns, args.window, modes, typing=args.typing))
+        print(run_modes(args.base_url, args.model, args.turns, args.window, modes, args.typing, args.reply_cap))
 
 
 if __name__ == "__main__":

@@ -14,11 +14,13 @@ out here so the figures mean the same before and after that lands. Where the ser
 
 :class:`Recorder` wraps any provider (a :class:`~okbot.llm.providers.ProviderPool`, an
 ``OpenAIProvider``): ``stream`` and ``complete`` are recorded and passed on; every other attribute is the
-wrapped provider's, so schedulers, capability memories and the like work through it unchanged.
+wrapped provider's, so schedulers, capability memories and the like work through it unchanged. For real
+models on a slow machine it can cap chat replies (``chat_max_tokens``); OkBot's own calls are never touched.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -125,9 +127,14 @@ class Recorder:
     """A provider that records every request it passes on into ``sent`` (thread-safe: background calls record
     too; pass one ``log`` to several recorders, as the app builds a provider per job)."""
 
-    def __init__(self, inner: Any, log: list[Sent] | None = None, clock: Any = time.monotonic) -> None:
+    def __init__(
+        self, inner: Any, log: list[Sent] | None = None, clock: Any = time.monotonic, chat_max_tokens: int | None = None
+    ) -> None:
         self.inner = inner
         self.clock = clock
+        # a cap on chat replies, for real models on a slow machine: a 1.5B model asked to "triage a queue of
+        # 40 bugs" writes for ten minutes at two tokens a second; context management is what is measured
+        self.chat_max_tokens = chat_max_tokens
         self.sent: list[Sent] = log if log is not None else []  # several recorders may share one log
         self._lock = _LOG_LOCK
 
@@ -149,6 +156,8 @@ class Recorder:
     def stream(self, request: Any, cancel: Any = None) -> Iterator[Any]:
         from okbot.llm.events import ErrorEvent, Retrying, TextDelta, ToolCallDelta, UsageEvent
 
+        if self.chat_max_tokens and not request.background and request.max_tokens is None:
+            request = dataclasses.replace(request, max_tokens=self.chat_max_tokens)
         sent = self._note(request)
         try:
             for event in self.inner.stream(request, cancel):
