@@ -3,6 +3,7 @@
 #   make run     install (if needed) and launch the GUI
 #   make test    install the test extra (if needed) and run the whole suite offscreen, slow tests last
 #   make bench   install (if needed) and run the benchmarks
+#   make bench-agentic  one long turn of tool rounds over files, 8k and 16k windows (BASE_URL/MODEL: a real model)
 #   make stress  the hardening harnesses: crash kills, fuzzing, provider faults (figures)
 #   make lint    ruff: the code is laid out by ruff format, and passes ruff check (incl. complexity)
 #   make translations  compile resources/i18n/*.ts into the .qm catalogues (every target that runs OkBot does it)
@@ -26,10 +27,10 @@ INSTALL_STAMP = $(VENV)/.okbot-install.stamp
 TEST_STAMP = $(VENV)/.okbot-install-test.stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help run test bench stress bench-real lint screenshots clean distclean venv install install-test package translations i18n-update
+.PHONY: help run test bench stress bench-real bench-agentic lint screenshots clean distclean venv install install-test package translations i18n-update
 
 help:
-	@sed -n '3,11p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
+	@sed -n '3,12p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
 
 venv: $(VENV_STAMP)
 install: $(INSTALL_STAMP)
@@ -88,7 +89,9 @@ stress: $(INSTALL_STAMP)
 	$(PY) -m benchmarks.bench_huge_line
 
 # Summary + Buffer against a real model (BASE_URL/MODEL): first real chat turns with real summaries and
-# compress-ahead (benchmarks/bench_real.py), then the long scripted fidelity run with real summaries, then
+# compress-ahead (benchmarks/bench_real.py; BACKGROUND=both runs it with OkBot's own calls off, then on as
+# the desktop app runs them, and compares replies cut and send -> first token; off or on runs one; REPLY_CAP
+# caps chat replies at that many tokens on a slow machine), then the long scripted fidelity run with real summaries, then
 # 40 scripted turns with persona and skill upkeep (benchmarks/bench_evolution.py), then MCP tools in real
 # turns (benchmarks/bench_real_mcp.py: does the model call them with arguments the servers take), then a
 # Chinese chat (benchmarks/bench_real_zh.py: are its summaries and memories Chinese, in our structure).
@@ -97,13 +100,24 @@ TURNS ?= 30
 WINDOW ?= 4000
 FIDELITY_TURNS ?= 80
 FIDELITY_WINDOW ?= 5000
+BACKGROUND ?= both
 bench-real: $(INSTALL_STAMP) translations
-	@test -n "$(BASE_URL)" -a -n "$(MODEL)" || { echo "usage: make bench-real BASE_URL=URL MODEL=NAME [TURNS=$(TURNS) WINDOW=$(WINDOW) FIDELITY_TURNS=$(FIDELITY_TURNS)]"; exit 2; }
-	$(PY) -m benchmarks.bench_real --base-url "$(BASE_URL)" --model "$(MODEL)" --turns $(TURNS) --window $(WINDOW)
+	@test -n "$(BASE_URL)" -a -n "$(MODEL)" || { echo "usage: make bench-real BASE_URL=URL MODEL=NAME [TURNS=$(TURNS) WINDOW=$(WINDOW) BACKGROUND=$(BACKGROUND) FIDELITY_TURNS=$(FIDELITY_TURNS)]"; exit 2; }
+	$(PY) -m benchmarks.bench_real --base-url "$(BASE_URL)" --model "$(MODEL)" --turns $(TURNS) --window $(WINDOW) --background $(BACKGROUND) $(if $(REPLY_CAP),--reply-cap $(REPLY_CAP))
 	$(PY) -m benchmarks.bench_fidelity --base-url "$(BASE_URL)" --model "$(MODEL)" --turns $(FIDELITY_TURNS) --window $(FIDELITY_WINDOW)
 	$(PY) -m benchmarks.bench_evolution --base-url "$(BASE_URL)" --model "$(MODEL)" --window $(WINDOW)
 	$(PY) -m benchmarks.bench_real_mcp --base-url "$(BASE_URL)" --model "$(MODEL)"
 	$(PY) -m benchmarks.bench_real_zh --base-url "$(BASE_URL)" --model "$(MODEL)"
+
+# One long turn of tool rounds (benchmarks/bench_agentic.py): the assistant reads part0.txt … one by one and
+# lists every FACT number, in windows of AGENTIC_WINDOWS tokens. Without BASE_URL the fake server acts as
+# the agent (10 and 30 files, seconds each); with BASE_URL/MODEL a real model makes its own tool calls
+# (AGENTIC_FILES, default 10; BUDGET_MINUTES stops a turn that runs longer; REPLY_CAP, default 300 tokens).
+AGENTIC_WINDOWS ?= 8192,16384
+AGENTIC_FILES ?=
+BUDGET_MINUTES ?=
+bench-agentic: $(INSTALL_STAMP) translations
+	$(PY) -m benchmarks.bench_agentic --windows $(AGENTIC_WINDOWS) $(if $(AGENTIC_FILES),--files $(AGENTIC_FILES)) $(if $(BASE_URL),--base-url "$(BASE_URL)" --model "$(MODEL)") $(if $(BUDGET_MINUTES),--budget-minutes $(BUDGET_MINUTES)) $(if $(REPLY_CAP),--reply-cap $(REPLY_CAP))
 
 lint: $(TEST_STAMP)
 	$(PY) -m ruff format --check okbot tests benchmarks scripts packaging

@@ -28,12 +28,14 @@ import argparse
 import logging
 import statistics
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from benchmarks.common import setup_env, table
+from benchmarks.sent import Recorder, Sent
 
 GOAL = "Goal: triage the bug queue Q-7, BUG-101 to BUG-140, oldest first, one bug per message. Report each in one line."
 CONSTRAINTS = [
@@ -84,6 +86,24 @@ class Compression:
     where: str  # "ahead" (after the reply) or "before" (the turn waited)
     report: Any
     checks: dict[str, bool] = field(default_factory=dict)
+    done_at: float = 0.0  # time.monotonic() when it finished
+
+
+@dataclass
+class ModeFigures:
+    """What one mode of the run measured, for the comparison of background calls on and off."""
+
+    background: bool
+    turns: int = 0
+    ttft: list[float] = field(default_factory=list)  # send -> first token, every turn that streamed one
+    cut: list[int] = field(default_factory=list)  # turns whose reply was cut (a retry or an error mid-reply)
+    cut_by_own: list[int] = field(default_factory=list)  # ... while one of OkBot's own calls was in flight
+    own_calls: int = 0
+    own_beside_chat: int = 0  # own calls in flight while a chat request was
+    goals_after: list[bool] = field(default_factory=list)  # Goals non-empty after each model compression
+
+
+MODES = {"off": (False,), "on": (True,), "both": (False, True)}
 
 
 def _reference_check(summary: str, record_text: str) -> list[str]:
@@ -93,82 +113,205 @@ def _reference_check(summary: str, record_text: str) -> list[str]:
     return structure.ungrounded(summary, [record_text])
 
 
-def run(base_url: str, model: str, turns: int = 30, window: int = 4000) -> str:
+def run(
+    base_url: str, model: str, turns: int = 30, window: int = 4000, *, background: bool = False, typing: float = 2.0
+) -> str:
+    """One mode of the run (see the module docstring); returns its tables."""
+    return run_mode(base_url, model, turns, window, background=background, typing=typing)[0]
+
+
+def run_modes(base_url: str, model: str, turns: int, window: int, modes: tuple[bool, ...], typing: float = 2.0) -> str:
+    """The run once per mode (background calls off, then on), each in a fresh data dir, and the comparison."""
+    texts, figures = [], []
+    for background in modes:
+        text, fig = run_mode(base_url, model, turns, window, background=background, typing=typing)
+        print(text, flush=True)
+        texts.append(text)
+        figures.append(fig)
+    return "\n".join([*texts, compare(figures)])
+
+
+def compare(figures: list[ModeFigures]) -> str:
+    """Replies cut by OkBot's own calls, and send -> first token with background calls on against off."""
+    rows = []
+    for fig in figures:
+        rows.append(
+            [
+                "on" if fig.background else "off",
+                f"{len(fig.cut_by_own)} of {fig.turns}"
+                + (f" (turns {_turn_list(fig.cut_by_own)})" if fig.cut_by_own else ""),
+                f"{len(fig.cut)} of {fig.turns}",
+                f"{fig.own_beside_chat} of {fig.own_calls}",
+                f"{statistics.median(fig.ttft):.1f} s" if fig.ttft else "n/a",
+                f"{statistics.mean(fig.ttft):.1f} s" if fig.ttft else "n/a",
+                f"{sum(fig.goals_after)}/{len(fig.goals_after)}" if fig.goals_after else "n/a",
+            ]
+        )
+    off = next((f for f in figures if not f.background and f.ttft), None)
+    on = next((f for f in figures if f.background and f.ttft), None)
+    ratio = ""
+    if off and on:
+        median_ratio = statistics.median(on.ttft) / statistics.median(off.ttft)
+        mean_ratio = statistics.mean(on.ttft) / statistics.mean(off.ttft)
+        ratio = (
+            "\nsend -> first token, background calls on / off (goal <= 1.2x): "
+            f"median {median_ratio:.2f}x, mean {mean_ratio:.2f}x"
+        )
+    return (
+        table(
+            "Background calls on against off (replies cut by OkBot's own calls: goal 0)",
+            [
+                "background calls",
+                "replies cut by OkBot's own calls",
+                "replies cut (any cause)",
+                "own calls beside a chat request",
+                "send -> first token (median)",
+                "(mean)",
+                "Goals non-empty after a model compression",
+            ],
+            rows,
+        )
+        + ratio
+    )
+
+
+def _turn_list(turns: list[int]) -> str:
+    return ", ".join(str(t + 1) for t in turns)
+
+
+def run_mode(  # noqa: C901 - one scripted conversation, measured as it goes
+    base_url: str,
+    model: str,
+    turns: int = 30,
+    window: int = 4000,
+    *,
+    background: bool = False,
+    typing: float = 2.0,
+    reply_cap: int | None = None,
+) -> tuple[str, ModeFigures]:
+    """The conversation against ``base_url``.
+
+    ``background=False``: none of OkBot's own calls overlaps a chat request (compress-ahead runs after the
+    reply and the next message waits for it; no memory wrap-up or upkeep). ``background=True``: as the
+    desktop app runs: the memory keeper (wrap-up and persona and skill upkeep) after each turn on its
+    thread, compress-ahead on another thread after each reply, and the next message sent ``typing``
+    seconds after the reply whatever is still running. Every provider is a :class:`ProviderPool` over the
+    settings, one per job as the app builds them, each recorded on its way out. ``reply_cap``: chat replies
+    capped at that many tokens (a slow machine; OkBot's own calls are not capped).
+    """
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-bench-real-")))
     from okbot.config.settings import Settings
-    from okbot.core.compression import Compressor
+    from okbot.core.compression import structure
     from okbot.core.context import build_context
     from okbot.core.items import item_text
-    from okbot.core.runner import TurnCallbacks, TurnRunner
+    from okbot.core.memory.keeper import MemoryKeeper
+    from okbot.core.runner import TurnCallbacks
     from okbot.core.search_history import SEARCH_HISTORY
     from okbot.core.sources import ContextSources
     from okbot.core.tools import ToolRegistry
+    from okbot.core.turns import make_compressor, make_turn_runner
     from okbot.core.workspace import Workspace
-    from okbot.llm.openai_backend import OpenAIProvider
+    from okbot.llm.providers import ProviderPool
 
     settings = Settings.load()
     settings.set("provider.baseUrl", base_url)
     settings.set("provider.keySource", "none")
     settings.set("provider.model", model)
+    settings.set("provider.timeout", 600.0)  # a 1.5B model on two cores reads a long prompt slowly
     settings.set("model.contextWindow", window)  # after the model: the override is per model
     settings.set("contextCompression.autoTopicCompress", False)  # one topic: every compression is by size
     ws = Workspace()
     target = ws.ensure_default()
     sources = ContextSources(ws, tools=ToolRegistry([SEARCH_HISTORY]))
     sources.loaded_counter(target)
-    provider = OpenAIProvider(base_url, None, timeout=900, max_retries=1)
-    compressor = Compressor(sources, provider)
+    log: list[Sent] = []
+    pools: list[Any] = []
+
+    def make_provider() -> Recorder:
+        pool = ProviderPool(settings)
+        pools.append(pool)
+        return Recorder(pool, log, chat_max_tokens=reply_cap)
+
+    keeper = MemoryKeeper(sources, make_provider) if background else None
     compressions: list[Compression] = []
     ttft: list[tuple[int, float, bool]] = []  # (turn, seconds, right after a compression)
     ahead_seconds: list[float] = []
-    replies: list[str] = []
     user_ids: list[int] = []  # the session id of each turn's user message
+    figures = ModeFigures(background=background)
+    runner = make_turn_runner(sources, make_provider(), keeper)
+    ahead: list[threading.Thread] = []
 
-    def before_run(tgt: Any, text: str | None) -> Any:
-        report = compressor.before_run(tgt, text)
+    def compress_ahead(turn: int) -> None:
+        began = time.monotonic()
+        report = make_compressor(sources, make_provider(), keeper).compress_ahead(target)
         if report is not None:
-            compressions.append(Compression(current, "before", report))
-        return report
+            ahead_seconds.append(time.monotonic() - began)
+            compressions.append(Compression(turn, "ahead", report, done_at=time.monotonic()))
+            print(
+                f"  compressed ahead in {ahead_seconds[-1]:.1f} s (after turn {turn + 1}): {report.message}", flush=True
+            )
 
-    runner = TurnRunner(sources, provider, before_run=before_run)
     plan = script(turns)
     started = time.monotonic()
     for current, turn in enumerate(plan):
-        fresh = [c for c in compressions if c.turn == current - 1 and c.where == "ahead"]
         sent = time.monotonic()
+        fresh = [c for c in compressions if not c.checks and c.done_at <= sent]
         first: list[float] = []
+        reports: list[Any] = []
 
         def on_delta(_text: str, first: list[float] = first) -> None:
             if not first:
                 first.append(time.monotonic())
 
-        count_before = len(compressions)
-        result = runner.run_turn(target, turn.text, callbacks=TurnCallbacks(on_delta=on_delta))
-        replies.append(result.reply_text)
+        log_at = len(log)
+        callbacks = TurnCallbacks(on_delta=on_delta, on_compressed=reports.append)
+        result = runner.run_turn(target, turn.text, callbacks=callbacks)
+        ended = time.monotonic()
         user_ids.append(result.user_id)
-        after_compression = bool(fresh) or len(compressions) > count_before
+        compressions.extend(Compression(current, "before", r, done_at=ended) for r in reports)
+        after_compression = bool(fresh) or bool(reports)
         if first:
             ttft.append((current, first[0] - sent, after_compression))
-        for comp in [*fresh, *compressions[count_before:]]:
+        for comp in [*fresh, *compressions[len(compressions) - len(reports) :]]:
             comp.checks = _checks(build_context(target, result.user_id, sources=sources), plan, current, user_ids)
+        chats = [s for s in log[log_at:] if s.kind == "chat"]
+        if result.status != "complete" or any(s.retries or s.error for s in chats):
+            figures.cut.append(current)
+            if any(_beside(own, chat) for chat in chats for own in log if own.kind != "chat"):
+                figures.cut_by_own.append(current)
         print(
             f"turn {current + 1}/{len(plan)}: {result.status}, {len(result.reply_text)} chars, "
-            f"first token {first[0] - sent if first else float('nan'):.1f} s",
+            f"first token {first[0] - sent if first else float('nan'):.1f} s"
+            + "".join(f"\n  cut: {r}" for s in chats for r in s.retries)
+            + (f"\n  error: {result.error}" if result.error else ""),
             flush=True,
         )
-        # after the reply: compress ahead of the next request, as the chat page does on a pool thread;
-        # the user's next message is typed meanwhile and sent once this is done
-        began = time.monotonic()
-        report = compressor.compress_ahead(target)
-        if report is not None:
-            ahead_seconds.append(time.monotonic() - began)
-            compressions.append(Compression(current, "ahead", report))
-            print(f"  compressed ahead in {ahead_seconds[-1]:.1f} s: {report.message}", flush=True)
+        # after the reply: compress ahead of the next request, as the chat page does on a pool thread
+        if not background:
+            compress_ahead(current)  # the user's next message waits for it: nothing overlaps the chat
+        else:
+            if not any(t.is_alive() for t in ahead):  # one compress-ahead per chat at a time, as the app runs it
+                thread = threading.Thread(target=compress_ahead, args=(current,), daemon=True)
+                ahead.append(thread)
+                thread.start()
+            time.sleep(typing)  # the user types the next message; whatever still runs, runs beside it
     elapsed = time.monotonic() - started
+    for thread in ahead:
+        thread.join()
+    if keeper is not None and not keeper.drain(timeout=900):
+        print("  the memory keeper was still busy 15 min after the last turn", flush=True)
+    for pool in pools:
+        pool.close()
 
+    figures.turns = len(plan)
+    figures.ttft = [s for _, s, _after in ttft]
+    own = [s for s in log if s.kind != "chat"]
+    figures.own_calls = len(own)
+    figures.own_beside_chat = sum(any(_beside(o, c) for c in log if c.kind == "chat") for o in own)
     session = sources.session(target)
     record_text = "\n".join(f"#{it['id']} {item_text(it)}" for it in session.iter_items())
     model_runs = [c for c in compressions if c.report.summarizer_calls]
+    figures.goals_after = [c.checks.get("goals non-empty", False) for c in model_runs if c.checks]
     accepted = [c for c in model_runs if c.report.ok and not c.report.fallback]
     summary, _ = sources.summary(target)
     invented = _reference_check(summary.summary, record_text)
@@ -183,7 +326,7 @@ def run(base_url: str, model: str, turns: int = 30, window: int = 4000) -> str:
             str(c.report.covered_items),
             str(c.report.summarizer_calls),
             f"{c.report.seconds:.0f} s",
-            " ".join(k for k, ok in c.checks.items() if not ok) or "all present",
+            " ".join(k for k, ok in c.checks.items() if not ok) or ("all present" if c.checks else "not checked"),
         ]
         for n, c in enumerate(compressions, start=1)
     ]
@@ -194,7 +337,10 @@ def run(base_url: str, model: str, turns: int = 30, window: int = 4000) -> str:
 
     with_comp = [s for _, s, after in ttft if after]
     without = [s for _, s, after in ttft if not after]
+    mode = "on (as the desktop app)" if background else "off (nothing of OkBot's own beside a chat)"
     summary_rows = [
+        ["background calls", mode],
+        ["chat reply cap", f"{reply_cap} tokens" if reply_cap else "none"],
         [
             "turns / compressions (ahead, before a request)",
             f"{len(plan)} / {len(compressions)} ({sum(c.where == 'ahead' for c in compressions)}, "
@@ -208,11 +354,16 @@ def run(base_url: str, model: str, turns: int = 30, window: int = 4000) -> str:
         ["summarizer calls in all (repairs included)", str(sum(c.report.summarizer_calls for c in compressions))],
         ["invented references in the final summary (independent check)", str(len(invented))],
         ["user constraint messages byte for byte after each compression", share("constraints")],
-        ["goal present after each compression", share("goal")],
+        ["Goals section non-empty after each compression", share("goals non-empty")],
         [
-            "probe: latest request / queue position / next step",
-            f"{share('latest request')} / {share('queue position')} / {share('next step')}",
+            "probe, from the projection alone: goal / latest request / queue position / next step",
+            f"{share('goal')} / {share('latest request')} / {share('queue position')} / {share('next step')}",
         ],
+        [
+            "replies cut (a retry or an error mid-reply) / by OkBot's own calls",
+            f"{len(figures.cut)} / {len(figures.cut_by_own)} of {len(plan)}",
+        ],
+        ["OkBot's own calls / in flight beside a chat request", f"{figures.own_calls} / {figures.own_beside_chat}"],
         [
             "send → first token, turns right after a compression (median)",
             f"{statistics.median(with_comp):.1f} s over {len(with_comp)}" if with_comp else "n/a",
@@ -226,18 +377,29 @@ def run(base_url: str, model: str, turns: int = 30, window: int = 4000) -> str:
             f"{statistics.median(ahead_seconds):.0f} s over {len(ahead_seconds)}" if ahead_seconds else "n/a",
         ],
     ]
-    return "\n".join(
+    goals = structure.parse_sections(summary.summary)[0].get("Goals", "") if summary.summary else ""
+    text = "\n".join(
         [
             table(
-                f"Compressions (real model {model} at {base_url}, window {window:,})",
+                f"Compressions (real model {model} at {base_url}, window {window:,}, background calls "
+                f"{'on' if background else 'off'})",
                 ["#", "turn", "where", "trigger", "applied", "fallback", "covered", "calls", "took", "missing after"],
                 rows,
             ),
             table("Real-model Summary + Buffer", ["measure", "value"], summary_rows),
             "Final summary:\n" + summary.summary,
+            "Final Goals section: " + (goals.replace("\n", " / ") or "(no summary)"),
             "Invented references: " + (", ".join(invented) or "none"),
         ]
     )
+    return text, figures
+
+
+def _beside(own: Sent, chat: Sent) -> bool:
+    """Whether ``own`` was in flight while ``chat`` was."""
+    own_end = own.ended if own.ended is not None else float("inf")
+    chat_end = chat.ended if chat.ended is not None else float("inf")
+    return own.started < chat_end and own_end > chat.started
 
 
 def _checks(proj: Any, plan: list[Turn], current: int, user_ids: list[int]) -> dict[str, bool]:
@@ -251,12 +413,21 @@ def _checks(proj: Any, plan: list[Turn], current: int, user_ids: list[int]) -> d
     covered_bugs = [t.bug for t, uid in zip(plan, user_ids, strict=False) if t.bug and uid <= proj.covered_through_id]
     summary = next((b.text for b in proj.blocks if b.name == "summary"), "")
     return {
+        "goals non-empty": _goals_filled(summary),
         "constraints": all(c in text for c in CONSTRAINTS),
-        "goal": GOAL in text or "Q-7" in text,
+        "goal": GOAL in text,
         "latest request": plan[current].text in text,
         "queue position": last_bug is None or last_bug in text,
         "next step": not covered_bugs or covered_bugs[-1] in summary,
     }
+
+
+def _goals_filled(summary: str) -> bool:
+    """Whether the summary's Goals section holds a line other than "(none yet)"."""
+    from okbot.core.compression.structure import EMPTY_BODY, parse_sections
+
+    goals = parse_sections(summary)[0].get("Goals", "") if summary else ""
+    return any(line.strip() and line.strip() != EMPTY_BODY for line in goals.splitlines())
 
 
 def main() -> None:
@@ -265,10 +436,32 @@ def main() -> None:
     parser.add_argument("--model", required=True)
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--window", type=int, default=4000)
+    parser.add_argument(
+        "--background",
+        choices=sorted(MODES),
+        default="off",
+        help="OkBot's own calls beside the chat: off (none), on (as the desktop app), both (off, then on, compared)",
+    )
+    parser.add_argument("--typing", type=float, default=2.0, help="seconds between a reply and the next message (on)")
+    parser.add_argument("--reply-cap", type=int, default=None, help="cap chat replies at this many tokens")
     args = parser.parse_args()
     logging.basicConfig(format="  %(name)s: %(message)s")  # what the summarizer refused and why, as it happens
     logging.getLogger("okbot.compression").setLevel(logging.INFO)
-    print(run(args.base_url, args.model, args.turns, args.window))
+    modes = MODES[args.background]
+    if len(modes) == 1:
+        text, figures = run_mode(
+            args.base_url,
+            args.model,
+            args.turns,
+            args.window,
+            background=modes[0],
+            typing=args.typing,
+            reply_cap=args.reply_cap,
+        )
+        print(text)
+        print(compare([figures]))
+    else:
+        print(run_modes(args.base_url, args.model, args.turns, args.window, modes, args.typing, args.reply_cap))
 
 
 if __name__ == "__main__":

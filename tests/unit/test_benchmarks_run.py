@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from benchmarks import bench_fidelity, bench_real, bench_real_zh
+from benchmarks import bench_agentic, bench_fidelity, bench_real, bench_real_zh
 from tests.helpers.fake_openai import FakeOpenAIServer
 from tests.helpers.fake_summarizer import faithful
 
@@ -26,6 +26,27 @@ def test_the_real_model_run_works_against_the_fake_server(server: FakeOpenAIServ
     assert "### Real-model Summary + Buffer" in text
     assert re.search(r"summaries accepted / model compressions attempted\s*\|\s*([1-9]\d*)/\1 \(100%\)", text)
     assert re.search(r"user constraint messages byte for byte after each compression\s*\|\s*([1-9]\d*)/\1 ", text)
+
+
+def test_the_real_model_run_compares_background_calls_on_and_off(server: FakeOpenAIServer) -> None:
+    """``make bench-real`` runs the chat with OkBot's own calls off, then on as the desktop app runs them."""
+    server.set_default(faithful)
+    text = bench_real.run_modes(server.base_url, "fake-small", 24, 2500, (False, True), typing=0.05)
+    assert "### Background calls on against off" in text
+    assert re.search(r"\| off\s*\| 0 of 24\s*\| 0 of 24\s*\| 0 of [1-9]\d*\s*\|", text), text
+    assert re.search(r"\| on\s*\| \d+ of 24", text), text
+    assert re.search(r"background calls on / off \(goal <= 1\.2x\): median [\d.]+x", text), text
+    assert re.search(r"Goals section non-empty after each compression\s*\|\s*([1-9]\d*)/\1\s", text), text
+
+
+def test_the_agentic_run_reads_every_part_and_scores_what_the_last_request_shows() -> None:
+    """``make bench-agentic``: one turn of tool rounds over part files, the fake server acting as the agent."""
+    text = bench_agentic.run_fake([4], [8192])
+    assert "### Agentic turn: fake, 4 files, window 8,192" in text
+    assert re.search(r"tool rounds completed / parts read\s*\|\s*5 / 4 of 4", text), text
+    assert re.search(r"requests over the window \(goal 0\)\s*\|\s*\d+ of [1-9]\d*", text), text
+    assert re.search(r"user's goal answerable at the end\s*\|\s*yes \(", text), text
+    assert re.search(r"FACT numbers answerable at the end \(answer or last request read\)\s*\|\s*12/12", text), text
 
 
 def test_the_chinese_real_model_run_works_against_the_fake_server(server: FakeOpenAIServer) -> None:
