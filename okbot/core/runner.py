@@ -12,6 +12,7 @@ into signals. ``cancel`` (a :class:`CancelToken`) may be set from any thread.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import threading
@@ -35,6 +36,7 @@ from okbot.core.tools import ToolRegistry
 from okbot.core.turn_runtime import TurnRuntime, stream_round
 from okbot.core.workspace import Target
 from okbot.i18n import plural, translate
+from okbot.llm import slots
 from okbot.llm.events import Degraded, ToolCallDone, UsageEvent
 from okbot.llm.provider import CancelToken, ChatRequest, Provider
 from okbot.storage.errors import OkBotError
@@ -48,6 +50,20 @@ _DANGLING_LOCK = threading.Lock()
 
 def _noop(*_args: Any) -> None:
     return None
+
+
+def _holds_its_server(method: Callable[..., TurnResult]) -> Callable[..., TurnResult]:
+    """Run a turn entry point as the user's chat (:func:`okbot.llm.slots.foreground`): every call it makes on
+    this thread, the compression before the request included, goes first, and each server it reaches stays
+    its own until the turn ends; a wait for another chat is told through ``callbacks.on_event``."""
+
+    @functools.wraps(method)
+    def run(self: TurnRunner, *args: Any, callbacks: TurnCallbacks | None = None, **kwargs: Any) -> TurnResult:
+        callbacks = callbacks or TurnCallbacks()
+        with slots.foreground(on_wait=callbacks.on_event):
+            return method(self, *args, callbacks=callbacks, **kwargs)
+
+    return run
 
 
 @dataclass
@@ -215,6 +231,7 @@ class TurnRunner:
         return self.sources.as_sent(target)
 
     # -- entry points -----------------------------------------------------------------------
+    @_holds_its_server
     def run_turn(
         self,
         target: Target,
@@ -242,6 +259,7 @@ class TurnRunner:
         callbacks.on_item(user)
         return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
 
+    @_holds_its_server
     def retry(
         self, target: Target, *, callbacks: TurnCallbacks | None = None, cancel: CancelToken | None = None
     ) -> TurnResult:
@@ -256,6 +274,7 @@ class TurnRunner:
         self._before_run(target, None, callbacks)
         return self._run(target, last_user["id"], callbacks, cancel or CancelToken(), member)
 
+    @_holds_its_server
     def edit(
         self,
         target: Target,
@@ -293,6 +312,7 @@ class TurnRunner:
         self._before_run(target, None, callbacks)
         return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
 
+    @_holds_its_server
     def regenerate(
         self,
         target: Target,
