@@ -109,6 +109,15 @@ class Retrying:
 
 
 @dataclass(frozen=True)
+class Waiting:
+    """A chat request waits for the model: another chat (or a scheduled job) holds every slot of its server.
+
+    Not part of a stream: the slots scheduler tells the waiting turn through its ``on_wait``."""
+
+    message: str
+
+
+@dataclass(frozen=True)
 class Done:
     """The reply ended; ``finish_reason`` is the server's (``"cancelled"`` when the user stopped it)."""
 

@@ -42,7 +42,7 @@ from typing import Any, TypeVar
 
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.llm.errors import ProviderError
-from okbot.llm.events import Degraded, Done, ErrorEvent, Event, Retrying
+from okbot.llm.events import Degraded, Done, ErrorEvent, Event, Retrying, Waiting
 from okbot.llm.provider import CancelToken, ChatRequest
 
 log = logging.getLogger("okbot.llm.slots")
@@ -69,13 +69,6 @@ class Priority(enum.IntEnum):
     CHAT = 0  # the user's turn: its requests and every call made on its path
     JOB = 1  # a scheduled turn (no user waiting at the screen)
     BACKGROUND = 2  # OkBot's own calls: summaries ahead, topic check, memory, upkeep, cache warm-up
-
-
-@dataclass(frozen=True)
-class Waiting:
-    """A chat request waits for the model: another chat (or a scheduled job) holds every slot."""
-
-    message: str
 
 
 def default_slots(local: bool) -> int:
