@@ -238,10 +238,11 @@ def _remove(settings: Settings, name: str, out: TextIO) -> int:
 
 def _models(settings: Settings, name: str, out: TextIO) -> int:
     from okbot.llm.providers import build_backend
+    from okbot.llm.slots import listed_models
 
     backend = build_backend(settings, settings.provider(name), max_retries=0)
     try:
-        models = backend.list_models()
+        models = listed_models(backend)
     finally:
         backend.close()
     settings.set_provider_models(name, models)

@@ -82,7 +82,7 @@ def list_every_model(settings: Any, timeout: float = 10.0, factory: Factory | No
         try:
             backend = build(settings, config)
             try:
-                models = backend.list_models()
+                models = slots.listed_models(backend)
             finally:
                 _close(backend)
         except ProviderError as exc:
@@ -152,7 +152,7 @@ class ProviderPool:
         """The default provider's models (list another's with ``route("NAME/x")[0].list_models()``); a
         one-slot server is asked between requests, as its model list waits for the model too."""
         backend, _model, scheduler = self._scheduled(None)
-        return scheduler.call(lambda _token: backend.list_models(), slots.Priority.CHAT)
+        return scheduler.call(lambda _token: backend.list_models(), slots.Priority.CHAT)  # (its configured slots)
 
     @property
     def local(self) -> bool:

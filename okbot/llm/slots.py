@@ -223,7 +223,7 @@ class LendingLock:
 # ---------------------------------------------------------------- the scheduler of one server
 
 
-@dataclass
+@dataclass(eq=False)
 class _Ticket:
     """One request, waiting or running."""
 
@@ -340,13 +340,11 @@ class Scheduler:
         """``fn(token)`` in a slot. A background call cancelled to free its slot for a chat (``token`` set,
         ``ProviderError`` raised) runs again when the server is free."""
         while True:
-            ticket = self._enter(priority, cancel)
+            token = CancelToken()
+            ticket = self._enter(priority, cancel, preempt=token.cancel)
             if ticket is None:
                 raise ProviderError(translate("slots", "The request was cancelled."), kind="cancelled")
-            token = CancelToken()
             unlink = cancel.on_cancel(token.cancel) if cancel is not None else (lambda: None)
-            with self._cond:
-                ticket.preempt = token.cancel
             try:
                 return fn(token)
             except ProviderError:
@@ -358,9 +356,11 @@ class Scheduler:
                 self._leave(ticket)
 
     # -- admission ----------------------------------------------------------------------
-    def _enter(self, priority: Priority, cancel: CancelToken | None) -> _Ticket | None:
+    def _enter(
+        self, priority: Priority, cancel: CancelToken | None, preempt: Callable[[], None] | None = None
+    ) -> _Ticket | None:
         own = getattr(_local, "scope", None)
-        ticket = _Ticket(next(self._seq), priority, threading.get_ident(), own, cancel)
+        ticket = _Ticket(next(self._seq), priority, threading.get_ident(), own, cancel, preempt)
         unlink = cancel.on_cancel(self._wake) if cancel is not None else (lambda: None)
         with self._cond:
             self._waiting.append(ticket)
@@ -559,6 +559,12 @@ def scheduler_for(backend: Any, slots: int | None = None) -> Scheduler:
     if slots is not None:
         found.configure(slots)
     return found
+
+
+def listed_models(backend: Any) -> list[str]:
+    """``backend.list_models()`` in a slot of its server: a one-slot server's model list waits for the model
+    too (llama-cpp-python's does), so asking beside a streaming reply would cut it."""
+    return scheduler_for(backend).call(lambda _token: backend.list_models(), Priority.CHAT)
 
 
 def state_of(base_url: str) -> SlotState | None:

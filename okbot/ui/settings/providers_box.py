@@ -252,9 +252,11 @@ class ProvidersBox(QWidget):
         settings = self._settings()
 
         def job() -> list[str]:
+            from okbot.llm.slots import listed_models
+
             backend = build_backend(settings, config, timeout=10.0, max_retries=0)
             try:
-                return backend.list_models()
+                return listed_models(backend)
             finally:
                 backend.close()
 
