@@ -29,7 +29,7 @@ from okbot.core.squad import members
 from okbot.core.turns import make_turn_runner
 from okbot.core.workspace import Target, Workspace
 from okbot.i18n import translate
-from okbot.llm.events import Degraded, ReasoningDelta, Retrying, UsageEvent
+from okbot.llm.events import Degraded, ReasoningDelta, Retrying, UsageEvent, Waiting
 from okbot.llm.provider import CancelToken
 from okbot.llm.providers import ProviderPool
 from okbot.storage.errors import OkBotError
@@ -47,6 +47,8 @@ def _event_json(event: Any) -> dict[str, Any]:
         return {"event": "retrying", "attempt": event.attempt, "delay": event.delay, "message": event.message}
     if isinstance(event, Degraded):
         return {"event": "degraded", "feature": event.feature, "message": event.message}
+    if isinstance(event, Waiting):
+        return {"event": "waiting", "message": event.message}
     if isinstance(event, UsageEvent):
         return {
             "event": "usage",
@@ -149,7 +151,7 @@ class _ChatOutput:
             self.emit(_event_json(event))
         elif isinstance(event, ReasoningDelta):
             self._think(event.text)
-        elif isinstance(event, Retrying | Degraded):
+        elif isinstance(event, Retrying | Degraded | Waiting):
             if self.mid_line:  # a note at the end of a reply goes on its own line, not glued to the reply's last
                 self.out.write("\n")
                 self.out.flush()
@@ -285,7 +287,10 @@ def _run_turn(
 
 
 def _wrap_up(outcome: dict[str, Any], keeper: MemoryKeeper, output: _ChatOutput, err: TextIO) -> int:
-    """Finish after the turn: wait for memory extraction, report the end, return the exit code.
+    """Finish after the turn: report the end, wait for memory extraction, return the exit code.
+
+    The wrap-up (this turn's, and what a wrap-up left running last time catches up) never runs beside the
+    reply: its calls wait for the turn (:mod:`okbot.llm.slots`), so it starts once the reply is in.
 
     An error the turn raised is raised again here.
     """
@@ -295,6 +300,7 @@ def _wrap_up(outcome: dict[str, Any], keeper: MemoryKeeper, output: _ChatOutput,
         print("\n" + translate("cli_chat", "okbot: stopped; the reply so far is kept"), file=err)
         return EXIT_INTERRUPTED
     result: TurnResult = outcome["result"]
+    output.done(result)  # the reply is over: said before the wrap-up, which waited for it (one slot)
     try:  # memory extraction finishes before the process ends (it affects later turns only)
         if not keeper.drain(WRAP_UP_WAIT_SECONDS):
             print(
@@ -302,7 +308,6 @@ def _wrap_up(outcome: dict[str, Any], keeper: MemoryKeeper, output: _ChatOutput,
             )
     except KeyboardInterrupt:
         pass
-    output.done(result)
     if result.status == "error":
         print(f"okbot: {result.error}", file=err)
         return EXIT_ERROR

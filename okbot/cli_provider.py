@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from okbot.config.providers import (
     DEFAULT_PROVIDER,
     KEY_SOURCES,
+    MAX_SLOTS,
     ProviderConfig,
     check_base_url,
     check_name,
@@ -63,6 +64,15 @@ def add_parsers(sub: Any) -> None:
         default=[],
         metavar="MODEL=TOKENS",
         help=translate("cli_provider", "a model's context window on this provider (repeat for more)"),
+    )
+    a.add_argument(
+        "--slots",
+        type=int,
+        default=None,
+        metavar="N",
+        help=translate(
+            "cli_provider", "how many requests its server answers at once (default: 1 on this computer, 4 hosted)"
+        ),
     )
     ls = psub.add_parser(
         "list", help=translate("cli_provider", "the providers, where their keys are, their models if listed")
@@ -124,6 +134,7 @@ def _row(config: ProviderConfig) -> dict[str, Any]:
         "keyEnv": config.key_env,
         "key": config.key_where(),
         "models": list(config.models),
+        "slots": config.slots,  # None: automatic (1 on this computer, 4 hosted)
         "default": config.name == DEFAULT_PROVIDER,
     }
 
@@ -217,7 +228,11 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
             translate("cli_provider", "the default provider's windows are set per model"),
             hint="`okbot config set model.contextWindow N`",
         )
-    config = ProviderConfig(name, check_base_url(args.base_url), source, args.key_env.strip(), context_windows=windows)
+    if args.slots is not None and not 1 <= args.slots <= MAX_SLOTS:
+        raise OkBotError(translate("cli_provider", "--slots is a whole number from 1 to {most}").format(most=MAX_SLOTS))
+    config = ProviderConfig(
+        name, check_base_url(args.base_url), source, args.key_env.strip(), context_windows=windows, slots=args.slots
+    )
     if name != DEFAULT_PROVIDER:
         try:
             old = settings.provider(name)
@@ -225,7 +240,8 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
             old = None
         if old is not None and old.base_url == config.base_url:  # same server: keep what it listed
             merged = {**old.context_windows, **windows}
-            config = ProviderConfig(name, config.base_url, source, config.key_env, old.models, merged)
+            slots = args.slots if args.slots is not None else old.slots
+            config = ProviderConfig(name, config.base_url, source, config.key_env, old.models, merged, slots)
     if args.key_stdin:
         from okbot.llm.keys import MAX_KEY_CHARS
         from okbot.llm.keystore import KeyStore
@@ -238,6 +254,8 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
     if name == DEFAULT_PROVIDER:
         settings.set("provider.baseUrl", config.base_url)
         settings.set("provider.keySource", source)
+        if args.slots is not None:
+            settings.set("provider.slots", args.slots)
     else:
         settings.add_provider(config)
     text = translate("cli_provider", "provider {name}: {url}, key: {key}")
@@ -281,10 +299,11 @@ def _remove(settings: Settings, name: str, out: TextIO) -> int:
 
 def _models(settings: Settings, name: str, out: TextIO) -> int:
     from okbot.llm.providers import build_backend
+    from okbot.llm.slots import listed_models
 
     backend = build_backend(settings, settings.provider(name), max_retries=0)
     try:
-        models = backend.list_models()
+        models = listed_models(backend)
     finally:
         backend.close()
     settings.set_provider_models(name, models)

@@ -7,7 +7,8 @@ describe (``OKBOT_BASE_URL`` still overrides its URL without saving); any others
     "providers": [
       {"name": "default", "baseUrl": "https://api.openai.com/v1", "keySource": "env"},
       {"name": "router", "baseUrl": "https://openrouter.ai/api/v1", "keySource": "env",
-       "keyEnv": "OPENROUTER_API_KEY", "models": ["meta-llama/Llama-3"], "contextWindows": {"meta-llama/Llama-3": 8192}}
+       "keyEnv": "OPENROUTER_API_KEY", "models": ["meta-llama/Llama-3"], "contextWindows": {"meta-llama/Llama-3": 8192},
+       "slots": 4}
     ]
 
 A model reference names a model, optionally after a provider: ``router/meta-llama/Llama-3``. A model
@@ -29,6 +30,7 @@ DEFAULT_PROVIDER = "default"  # the same name okbot.llm.keystore files the defau
 KEY_SOURCES = ("env", "keyring", "none")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 _ENV_VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+MAX_SLOTS = 64  # requests a provider's server may be sent at once
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,8 @@ class ProviderConfig:
 
     ``key_env`` names the variable holding the key when ``key_source`` is ``env`` (empty: ``OKBOT_API_KEY``
     then ``OPENAI_API_KEY``). ``models`` is the server's model list as last fetched; ``context_windows``
-    the user's window per model of this provider.
+    the user's window per model of this provider; ``slots`` how many requests its server answers at once
+    (None: :func:`okbot.llm.slots.default_slots`, 1 for a server on this machine).
     """
 
     name: str
@@ -46,6 +49,7 @@ class ProviderConfig:
     key_env: str = ""
     models: tuple[str, ...] = ()
     context_windows: dict[str, int] = field(default_factory=dict, compare=False)
+    slots: int | None = field(default=None, compare=False)  # requests at once; None: 1 on this machine, else 4
 
     def to_json(self) -> dict[str, Any]:
         """The entry written under ``providers`` (empty fields left out)."""
@@ -56,6 +60,8 @@ class ProviderConfig:
             out["models"] = list(self.models)
         if self.context_windows:
             out["contextWindows"] = dict(self.context_windows)
+        if self.slots is not None:
+            out["slots"] = self.slots
         return out
 
     def key_where(self) -> str:
@@ -139,7 +145,14 @@ def provider_from_json(entry: Any) -> ProviderConfig:
                 "providers", "provider {name}: contextWindows must map model names to whole numbers of tokens"
             ).format(name=name)
         )
-    return ProviderConfig(name, base_url.strip(), source, key_env, tuple(models), dict(windows))
+    slots = entry.get("slots")
+    if slots is not None and (not isinstance(slots, int) or isinstance(slots, bool) or not 1 <= slots <= MAX_SLOTS):
+        raise SettingError(
+            translate("providers", "provider {name}: slots must be a whole number from 1 to {most}").format(
+                name=name, most=MAX_SLOTS
+            )
+        )
+    return ProviderConfig(name, base_url.strip(), source, key_env, tuple(models), dict(windows), slots)
 
 
 def parse_windows(specs: list[str]) -> dict[str, int]:

@@ -543,6 +543,23 @@ SETTINGS: tuple[Setting, ...] = (
         },
     ),
     Setting(
+        "provider.slots",
+        int,
+        None,
+        QT_TRANSLATE_NOOP(
+            "settings",
+            "How many requests the server answers at once. A server on this computer (llama.cpp, Ollama, "
+            "LM Studio) usually answers one and cuts a reply when another request arrives, so OkBot sends "
+            "its own work only while no chat is running. Automatic: 1 on this computer, 4 for a hosted API.",
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Parallel requests"),
+        section=PROVIDER,
+        minimum=1,
+        maximum=64,
+        nullable=True,
+        null_words=QT_TRANSLATE_NOOP("settings", "Automatic"),
+    ),
+    Setting(
         "model.contextWindow",
         int,
         None,

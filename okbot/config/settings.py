@@ -50,7 +50,7 @@ VERSION_KEY = "version"
 OVERRIDES_KEY = "modelOverrides"
 PROVIDERS_KEY = "providers"
 # The default provider's fields that are settings of their own (stored in its ``providers`` entry).
-_DEFAULT_PROVIDER_FIELDS = {"provider.baseUrl": "baseUrl", "provider.keySource": "keySource"}
+_DEFAULT_PROVIDER_FIELDS = {"provider.baseUrl": "baseUrl", "provider.keySource": "keySource", "provider.slots": "slots"}
 CONTEXT_WINDOW_KEY = "model.contextWindow"
 _OVERRIDE_FIELD = {CONTEXT_WINDOW_KEY: "contextWindow"}
 
@@ -483,7 +483,7 @@ class Settings:
                 continue
             if normal != spec.default:
                 self._values[key] = normal
-        fields = {**entry, "baseUrl": "http://x", "keySource": "none"}
+        fields = {**entry, "baseUrl": "http://x", "keySource": "none", "slots": None}
         try:
             extra = provider_from_json(fields)
         except SettingError:
@@ -585,6 +585,7 @@ class Settings:
                 "name": DEFAULT_PROVIDER,
                 "baseUrl": self.get("provider.baseUrl"),
                 "keySource": self.get("provider.keySource"),
+                "slots": self.get("provider.slots"),
                 **self._default_extra,
             }
         )
@@ -626,9 +627,7 @@ class Settings:
             self._change_providers(lambda: self._default_extra.__setitem__("models", listed))
         else:
             old = self.provider(name)
-            fresh = ProviderConfig(
-                old.name, old.base_url, old.key_source, old.key_env, tuple(listed), dict(old.context_windows)
-            )
+            fresh = replace(old, models=tuple(listed), context_windows=dict(old.context_windows))
             self._change_providers(lambda: self._providers.__setitem__(name, fresh))
 
     def _change_providers(self, mutate: Callable[[], Any]) -> None:

@@ -18,6 +18,7 @@ into signals. ``cancel`` (a :class:`CancelToken`) may be set from any thread.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import threading
@@ -42,6 +43,7 @@ from okbot.core.turn_round import fit_round, record_usage, send_round
 from okbot.core.turn_runtime import TurnRuntime
 from okbot.core.workspace import Target
 from okbot.i18n import plural, translate
+from okbot.llm import slots
 from okbot.llm.events import Degraded, ToolCallDone, UsageEvent
 from okbot.llm.provider import CancelToken, Provider
 from okbot.storage.errors import OkBotError
@@ -58,6 +60,20 @@ _DANGLING_LOCK = threading.Lock()
 
 def _noop(*_args: Any) -> None:
     return None
+
+
+def _holds_its_server(method: Callable[..., TurnResult]) -> Callable[..., TurnResult]:
+    """Run a turn entry point as the user's chat (:func:`okbot.llm.slots.foreground`): every call it makes on
+    this thread, the compression before the request included, goes first, and each server it reaches stays
+    its own until the turn ends; a wait for another chat is told through ``callbacks.on_event``."""
+
+    @functools.wraps(method)
+    def run(self: TurnRunner, *args: Any, callbacks: TurnCallbacks | None = None, **kwargs: Any) -> TurnResult:
+        callbacks = callbacks or TurnCallbacks()
+        with slots.foreground(on_wait=callbacks.on_event):
+            return method(self, *args, callbacks=callbacks, **kwargs)
+
+    return run
 
 
 @dataclass
@@ -219,6 +235,7 @@ class TurnRunner:
         return self.sources.as_sent(target)
 
     # -- entry points -----------------------------------------------------------------------
+    @_holds_its_server
     def run_turn(
         self,
         target: Target,
@@ -246,6 +263,7 @@ class TurnRunner:
         callbacks.on_item(user)
         return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
 
+    @_holds_its_server
     def retry(
         self, target: Target, *, callbacks: TurnCallbacks | None = None, cancel: CancelToken | None = None
     ) -> TurnResult:
@@ -260,6 +278,7 @@ class TurnRunner:
         self._before_run(target, None, callbacks)
         return self._run(target, last_user["id"], callbacks, cancel or CancelToken(), member)
 
+    @_holds_its_server
     def edit(
         self,
         target: Target,
@@ -297,6 +316,7 @@ class TurnRunner:
         self._before_run(target, None, callbacks)
         return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
 
+    @_holds_its_server
     def regenerate(
         self,
         target: Target,

@@ -22,7 +22,7 @@ from okbot.core.messages import source_label
 from okbot.core.squad import Member, TurnBudget, captain_settings
 from okbot.core.tools import ToolContext, ToolOutcome, ToolRegistry, parse_arguments
 from okbot.core.workspace import Target
-from okbot.llm import keys
+from okbot.llm import keys, slots
 from okbot.llm.events import (
     Degraded,
     Done,
@@ -201,7 +201,7 @@ class TurnRuntime:
         if len(calls) > 1 and all((t := tools.get(c.name)) is not None and t.parallel for c in calls):
             workers = min(MAX_PARALLEL, len(calls))
             with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="okbot-member") as pool:
-                return list(pool.map(lambda c: self.run_tool(tools, c), calls))
+                return list(pool.map(slots.carry(lambda c: self.run_tool(tools, c)), calls))  # the turn's slots
         return [self.run_tool(tools, call) for call in calls]
 
     def run_tool(self, tools: ToolRegistry, call: ToolCallDone, target: Target | None = None) -> ToolOutcome:

@@ -78,12 +78,14 @@ class Retrying:
     ``attempt`` is the attempt that failed (counting from 1), ``reason`` what went wrong in the
     user's words (without the wait), ``attempts`` how many attempts there are at most (0: unknown).
     :meth:`text` says it all in one sentence for a given time left, so a countdown stays coherent.
+    ``kind`` says what failed, for code (the slots scheduler learns from a cut stream).
     """
 
     attempt: int
     delay: float
     reason: str
     attempts: int = 0
+    kind: str = ""  # the failed attempt's ProviderError kind (``cut``: the stream ended before the reply)
 
     @property
     def message(self) -> str:
@@ -104,6 +106,15 @@ class Retrying:
         else:
             template = translate("events", "{reason} — {when} (attempt {attempt}).")
         return template.format(reason=reason, when=when, attempt=self.attempt + 1, attempts=self.attempts)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A chat request waits for the model: another chat (or a scheduled job) holds every slot of its server.
+
+    Not part of a stream: the slots scheduler tells the waiting turn through its ``on_wait``."""
+
+    message: str
 
 
 @dataclass(frozen=True)

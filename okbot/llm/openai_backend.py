@@ -73,6 +73,7 @@ from okbot.llm.provider import (
     trailing_tool_text,
     whole_characters,
 )
+from okbot.llm.slots import key_identity
 from okbot.llm.think import ThinkSplitter, split_think
 
 try:  # openai >= 3 ships httpx2; older releases use httpx
@@ -344,6 +345,16 @@ class OpenAIProvider:
         return self._capabilities.get(self.base_url, model)
 
     @property
+    def server_identity(self) -> tuple[str, str]:
+        """``(base URL, key identity)``: which server's slots this backend's requests take (never the key)."""
+        return (self.base_url, key_identity(self._key))
+
+    @property
+    def shown_url(self) -> str:
+        """The base URL fit for logs (no user:password part, no key)."""
+        return self._shown_url
+
+    @property
     def local(self) -> bool:
         """Whether the base URL names this machine (a llama.cpp, Ollama or LM Studio server here)."""
         host = (urlsplit(self.base_url).hostname or "").lower()
@@ -541,7 +552,7 @@ class OpenAIProvider:
                     self._max_retries,
                     delay,
                 )
-                yield Retrying(failures, delay, error.message, self._max_retries + 1)
+                yield Retrying(failures, delay, error.message, self._max_retries + 1, error.kind)
                 self._wait(delay, cancel)
                 continue
             finally:

@@ -4,7 +4,8 @@ reference points.
 A request's ``model`` is a reference ``[PROVIDER/]MODEL`` (:mod:`okbot.config.providers`): the pool sends
 it, with the bare model name, to that provider's server, using that provider's key. One backend per
 provider is built on first use and kept, so the whole turn (a squad's members included) and its
-compression run over the same pool, each assistant against its own server.
+compression run over the same pool, each assistant against its own server. Every request waits for a
+slot of its server (:mod:`okbot.llm.slots`): the user's chat first, OkBot's own calls when no chat runs.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from okbot.config.providers import DEFAULT_PROVIDER, ProviderConfig, resolve_model
 from okbot.config.schema import SettingError
+from okbot.llm import slots
 from okbot.llm.events import Event
 from okbot.llm.keys import (
     env_api_key,
@@ -80,7 +82,7 @@ def list_every_model(settings: Any, timeout: float = 10.0, factory: Factory | No
         try:
             backend = build(settings, config)
             try:
-                models = backend.list_models()
+                models = slots.listed_models(backend)
             finally:
                 _close(backend)
         except ProviderError as exc:
@@ -129,17 +131,28 @@ class ProviderPool:
             _close(spare)  # an unused twin
         return backend, model
 
+    def scheduler(self, ref: str | None) -> slots.Scheduler:
+        """The scheduler of the server the model reference ``ref`` goes to (its slots, what it learnt)."""
+        return self._scheduled(ref)[2]
+
+    def _scheduled(self, ref: str | None) -> tuple[Any, str, slots.Scheduler]:
+        config, _model = resolve_model(self.settings, ref)
+        backend, model = self.route(ref)
+        return backend, model, slots.scheduler_for(backend, config.slots)
+
     def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
-        backend, model = self.route(request.model)
-        yield from backend.stream(replace(request, model=model), cancel)
+        backend, model, scheduler = self._scheduled(request.model)
+        yield from scheduler.stream(backend, replace(request, model=model), cancel)
 
     def complete(self, request: ChatRequest, cancel: CancelToken | None = None) -> str:
-        backend, model = self.route(request.model)
-        return backend.complete(replace(request, model=model), cancel)
+        backend, model, scheduler = self._scheduled(request.model)
+        return scheduler.complete(backend, replace(request, model=model), cancel)
 
     def list_models(self) -> list[str]:
-        """The default provider's models (list another's with ``route("NAME/x")[0].list_models()``)."""
-        return self.route(None)[0].list_models()
+        """The default provider's models (list another's with ``route("NAME/x")[0].list_models()``); a
+        one-slot server is asked between requests, as its model list waits for the model too."""
+        backend, _model, scheduler = self._scheduled(None)
+        return scheduler.call(lambda _token: backend.list_models(), slots.Priority.CHAT)  # (its configured slots)
 
     @property
     def local(self) -> bool:

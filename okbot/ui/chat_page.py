@@ -36,7 +36,7 @@ from okbot.core.squad import mention
 from okbot.core.tokens import model_facts
 from okbot.core.workspace import Target
 from okbot.i18n import QT_TRANSLATE_NOOP
-from okbot.llm.events import Degraded, ReasoningDelta, Retrying
+from okbot.llm.events import Degraded, ReasoningDelta, Retrying, Waiting
 from okbot.llm.providers import list_every_model
 from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
@@ -71,7 +71,7 @@ SQUAD_MODEL_TEXT = QT_TRANSLATE_NOOP(
 RETRY_TICK_MS = 200  # the automatic retry's countdown is redrawn this often
 RECALL_LOOKBACK = 400  # Up in the composer goes back through the user's messages among this many last items
 # What the status line shows (so code asks this, never compares the shown words)
-QUIET, NOTE, TOOL, RETRY, UPDATING = "quiet", "note", "tool", "retry", "updating"
+QUIET, NOTE, TOOL, RETRY, UPDATING, WAITING = "quiet", "note", "tool", "retry", "updating", "waiting"
 
 
 def _text(source: str) -> str:
@@ -374,6 +374,8 @@ class ChatPage(QWidget):
             self.edit_banner.end()
         if item.get("type") == "assistant":
             self.view.end_stream()
+        if item.get("type") in ("assistant", "tool_call") and self._status_kind == WAITING:
+            self._set_status("")  # the model answered
         if item.get("type") == "tool_result" and self._status_kind == TOOL:
             self._set_status("")  # that tool is done
         self.view.append_item(item)
@@ -382,6 +384,8 @@ class ChatPage(QWidget):
 
     def _on_worker_delta(self, text: str) -> None:
         self._end_retry_countdown()
+        if self._status_kind == WAITING:  # the other chat is done: this one has the model
+            self._set_status("")
         self.view.stream_delta(text)
 
     def _on_worker_event(self, event: object) -> None:
@@ -391,6 +395,8 @@ class ChatPage(QWidget):
             self._retrying, self._retry_at = event, time.monotonic() + event.delay
             self._set_status(event.text(event.delay), RETRY)
             self._retry_tick.start()
+        elif isinstance(event, Waiting):  # one slot, and another chat has it: say why nothing comes yet
+            self._set_status(event.message, WAITING)
         elif isinstance(event, Degraded):
             self._end_retry_countdown()  # the retried request answered: its countdown must not tick over the note
             self._set_status(self.tr("Note: {message}").format(message=event.message))

@@ -2075,6 +2075,10 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>{name} — {url} — 密钥：{key}{models}</translation>
     </message>
     <message>
+        <source>Sending {n} at a time: {why}</source>
+        <translation>每次发送 {n} 个：{why}</translation>
+    </message>
+    <message>
         <source>e.g. openrouter</source>
         <translation>例如 openrouter</translation>
     </message>
@@ -2111,8 +2115,16 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>API 密钥：</translation>
     </message>
     <message>
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
         <source>Context windows:</source>
         <translation>上下文窗口：</translation>
+    </message>
+    <message>
+        <source>Parallel requests:</source>
+        <translation>并行请求：</translation>
     </message>
     <message>
         <source>Add or update</source>
@@ -4094,6 +4106,10 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>某模型在此服务商上的上下文窗口（可重复）</translation>
     </message>
     <message>
+        <source>how many requests its server answers at once (default: 1 on this computer, 4 hosted)</source>
+        <translation>其服务器一次能应答多少个请求（默认：本机为 1，托管服务为 4）</translation>
+    </message>
+    <message>
         <source>the providers, where their keys are, their models if listed</source>
         <translation>服务商、其密钥所在位置，以及已列出的模型</translation>
     </message>
@@ -4176,6 +4192,10 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>the default provider&apos;s windows are set per model</source>
         <translation>默认服务商的上下文窗口按模型设置</translation>
+    </message>
+    <message>
+        <source>--slots is a whole number from 1 to {most}</source>
+        <translation>--slots 须为 1 到 {most} 之间的整数</translation>
     </message>
     <message>
         <source>no key on stdin; nothing was changed</source>
@@ -5518,6 +5538,10 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>服务商 {name}：contextWindows 必须把模型名称映射到 token 数（整数）</translation>
     </message>
     <message>
+        <source>provider {name}: slots must be a whole number from 1 to {most}</source>
+        <translation>提供方 {name}：slots 须为 1 到 {most} 之间的整数</translation>
+    </message>
+    <message>
         <source>{spec}: expected MODEL=TOKENS with at least 512 tokens, e.g. gpt-4o=128000</source>
         <translation>{spec}：应写作 MODEL=TOKENS，且至少 512 个 token，例如 gpt-4o=128000</translation>
     </message>
@@ -6544,6 +6568,18 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>不需要密钥</translation>
     </message>
     <message>
+        <source>How many requests the server answers at once. A server on this computer (llama.cpp, Ollama, LM Studio) usually answers one and cuts a reply when another request arrives, so OkBot sends its own work only while no chat is running. Automatic: 1 on this computer, 4 for a hosted API.</source>
+        <translation>服务器一次能应答多少个请求。本机上的服务器（llama.cpp、Ollama、LM Studio）通常一次只应答一个，另一个请求到来时会中断正在生成的回复，所以 OkBot 只在没有对话进行时才发送它自己的工作。自动：本机为 1，托管 API 为 4。</translation>
+    </message>
+    <message>
+        <source>Parallel requests</source>
+        <translation>并行请求</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
         <source>Context window in tokens for the current model; Model default uses the model&apos;s known window. Stored per model, so switching models does not carry it over.</source>
         <translation>当前模型的上下文窗口（以 token 计）；“模型默认值”使用该模型的已知窗口。按模型分别保存，切换模型时不会沿用。</translation>
     </message>
@@ -7073,6 +7109,25 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>&apos;{name}&apos; is not a valid skill name.</source>
         <translation>“{name}”不是有效的技能名称。</translation>
+    </message>
+</context>
+<context>
+    <name>slots</name>
+    <message>
+        <source>Waiting for the model: another chat is using it</source>
+        <translation>正在等待模型：另一个对话正在使用它</translation>
+    </message>
+    <message>
+        <source>this server answers one request at a time (it cut a reply while another ran beside it); OkBot now sends it one at a time</source>
+        <translation>此服务器一次只应答一个请求（另一个请求同时进行时，它中断了一条回复）；OkBot 现在每次只向它发送一个</translation>
+    </message>
+    <message>
+        <source>learnt: the server cut a reply while another request ran beside it</source>
+        <translation>已得知：另一个请求同时进行时，服务器中断了一条回复</translation>
+    </message>
+    <message>
+        <source>The request was cancelled.</source>
+        <translation>请求已取消。</translation>
     </message>
 </context>
 <context>

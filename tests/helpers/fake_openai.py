@@ -20,11 +20,17 @@ that does not fit is refused in the words of OpenAI, llama.cpp, llama-cpp-python
 ``tests/helpers/fake_windows.py`` for how the fake counts, and :attr:`RecordedRequest.prompt_tokens`).
 Refusals come before a reply is taken from the queue, as the model checks do.
 
+``slots=1`` serves one request at a time as llama-cpp-python's server does with ``interrupt_requests`` (its
+default; see :class:`SingleSlot`): a request that arrives while another is answered waits, and a stream
+being answered is cut the moment one waits (a bare ``data: [DONE]``, no finish reason); ``interruptions``
+records each cut. ``slots=None`` (the default) answers every request at once.
+
 Command line (see ``tests/helpers/__main__.py``): ``python -m tests.helpers.fake_openai --port 8765 [--script f.json]``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import logging
@@ -308,6 +314,89 @@ def _filler(n: int) -> str:
     return (_FILLER * (n // len(_FILLER) + 1))[:n]
 
 
+@dataclass
+class Interruption:
+    """A stream :class:`SingleSlot` cut because another request arrived (``time``: ``time.monotonic()``)."""
+
+    body: dict
+    content_chunks: int  # content chunks the interrupted stream had sent before its bare [DONE]
+    time: float
+
+
+class SingleSlot:
+    """llama-cpp-python's one model behind two locks (``llama_cpp/server/app.py``, ``get_llama_proxy`` and
+    ``get_event_publisher``), with ``interrupt_requests`` on, as its server starts by default.
+
+    Every chat completion and model list takes the *outer* lock, then the *inner* one, and lets the outer
+    go once it holds the inner: so a request that waits for the model holds the outer lock. A stream
+    checks after each chunk it sent whether the outer lock is taken; if so it sends ``data: [DONE]`` (no
+    finish reason, no usage) and ends its body cleanly. A non-streaming request is never cut: the one
+    waiting waits until it is answered. Both locks are FIFO here (asyncio's are) so tests are repeatable.
+    """
+
+    def __init__(self, stopping: threading.Event) -> None:
+        self._cond = threading.Condition()
+        self._stopping = stopping
+        self._outer: deque[object] = deque()  # tickets; the head holds the outer lock once ``_outer_held``
+        self._outer_held = False
+        self._inner: object | None = None
+        self.waiting = 0  # requests waiting for the model (outer lock held or queued for)
+        self.interruptions: list[Interruption] = []
+
+    def wake(self) -> None:
+        """The server stops: waiting requests give up."""
+        with self._cond:
+            self._cond.notify_all()
+
+    def acquire(self) -> object | None:
+        """Wait for the model (outer, then inner); None when the server stopped meanwhile."""
+        ticket = object()
+        with self._cond:
+            self._outer.append(ticket)
+            self.waiting += 1
+            self._cond.notify_all()  # wait_for_waiters
+            try:
+                if not self._wait(lambda: not self._outer_held and self._outer[0] is ticket):
+                    self._outer.remove(ticket)
+                    return None
+                self._outer.popleft()
+                self._outer_held = True
+                got = self._wait(lambda: self._inner is None)
+                self._outer_held = False  # the outer lock goes once the inner is held (or on giving up)
+                self._cond.notify_all()
+                if not got:
+                    return None
+                self._inner = ticket
+                return ticket
+            finally:
+                self.waiting -= 1
+
+    def release(self, ticket: object | None) -> None:
+        with self._cond:
+            if ticket is not None and self._inner is ticket:
+                self._inner = None
+                self._cond.notify_all()
+
+    def wanted(self) -> bool:
+        """``llama_outer_lock.locked()``: another request waits for the model."""
+        with self._cond:
+            return self._outer_held or bool(self._outer)
+
+    def record(self, body: dict, content_chunks: int) -> None:
+        with self._cond:
+            self.interruptions.append(Interruption(body, content_chunks, time.monotonic()))
+            self._cond.notify_all()
+
+    def wait_for_waiters(self, n: int, timeout: float) -> None:
+        with self._cond:
+            if not self._cond.wait_for(lambda: self.waiting >= n, timeout=timeout):
+                raise TimeoutError(f"expected {n} requests waiting for the slot within {timeout}s, got {self.waiting}")
+
+    def _wait(self, ready: Callable[[], bool]) -> bool:
+        self._cond.wait_for(lambda: ready() or self._stopping.is_set())
+        return not self._stopping.is_set()
+
+
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
@@ -428,7 +517,10 @@ class FakeOpenAIServer:
         models: Sequence[str] = ("gpt-4o-mini", "fake-small"),
         require_key: str | None = None,
         rules: dict[str, ModelRules] | None = None,
+        slots: int | None = None,
     ) -> None:
+        if slots not in (None, 1):
+            raise ValueError("slots is 1 (one request at a time, as llama-cpp-python serves) or None (no limit)")
         self.host = host
         self.rules = dict(rules or {})
         self.port = port
@@ -445,6 +537,7 @@ class FakeOpenAIServer:
         self._stopping = threading.Event()
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._slot = SingleSlot(self._stopping) if slots == 1 else None
 
     # --- public API --------------------------------------------------------------------------
     @property
@@ -458,6 +551,17 @@ class FakeOpenAIServer:
         """How many chat completion responses are being written right now."""
         with self._lock:
             return self._active_streams
+
+    @property
+    def interruptions(self) -> list[Interruption]:
+        """Streams cut because another request arrived (``slots=1``), in order; empty otherwise."""
+        return list(self._slot.interruptions) if self._slot is not None else []
+
+    def wait_for_slot_waiters(self, n: int, timeout: float = PATIENT_SECONDS) -> None:
+        """Block until ``n`` requests wait for the one slot (``slots=1``); ``TimeoutError`` otherwise."""
+        if self._slot is None:
+            raise RuntimeError("this server has no slot limit (slots=None)")
+        self._slot.wait_for_waiters(n, timeout)
 
     def chat_requests(self) -> list[dict]:
         """JSON bodies of the ``POST /v1/chat/completions`` requests, in order."""
@@ -509,6 +613,8 @@ class FakeOpenAIServer:
         if httpd is None:
             return
         self._stopping.set()
+        if self._slot is not None:
+            self._slot.wake()
         httpd.shutdown()
         with self._lock:
             conns = dict(self._conns)
@@ -572,6 +678,9 @@ class FakeOpenAIServer:
         elif h.command == "GET" and path == "/v1/models" and self.models_fault is not None:
             h.send_error_json(self.models_fault, "The server is overloaded. Please try again later.")
         elif h.command == "GET" and path == "/v1/models":
+            with self._model_slot() as held:  # llama-cpp-python's model list waits for the model too
+                if not held:
+                    return h.cut()
             data = [{"id": m, "object": "model", "created": MODEL_CREATED, "owned_by": "system"} for m in self.models]
             h.send_json(200, {"object": "list", "data": data})
         elif h.command == "GET" and path.startswith("/v1/models/"):
@@ -584,13 +693,39 @@ class FakeOpenAIServer:
             with self._lock:
                 self._active_streams += 1
             try:
-                self._chat(h, body, recorded)
+                with self._model_slot() as held:  # slots=1: one request at a time, the waiting one cuts a stream
+                    if held:
+                        self._chat(h, body, recorded)
+                    else:
+                        h.cut()
             finally:
                 with self._lock:
                     self._active_streams -= 1
                     self._lock.notify_all()
         else:
             h.send_error_json(404, f"Unknown request URL: {h.command} {h.path}", code="unknown_url")
+
+    @contextlib.contextmanager
+    def _model_slot(self) -> Iterator[bool]:
+        """Hold the one slot (``slots=1``) for a request; yields False when the server stopped while it waited."""
+        if self._slot is None:
+            yield True
+            return
+        ticket = self._slot.acquire()
+        try:
+            yield ticket is not None
+        finally:
+            self._slot.release(ticket)
+
+    def _interrupted(self, h: _Handler, body: dict, sent: int) -> bool:
+        """After a chunk: when another request waits for the slot, end the stream as llama-cpp-python does."""
+        if self._slot is None or not self._slot.wanted():
+            return False
+        h.write_chunk(b"data: [DONE]\n\n")
+        h.end_chunked()
+        self._slot.record(body, sent)
+        log.debug("fake OpenAI server: stream interrupted after %d content chunks", sent)
+        return True
 
     def _next_reply(self, body: dict) -> Reply:
         with self._lock:
@@ -756,6 +891,8 @@ class FakeOpenAIServer:
         h.begin_chunked(content_type)
         h.write_chunk(chunk({"role": "assistant", "content": "", "refusal": None}))
         sent = 0
+        if self._interrupted(h, body, sent):
+            return None
         for event in content_events():
             if reply.cut_after_chunks is not None and sent >= reply.cut_after_chunks:
                 return h.cut()
@@ -763,6 +900,8 @@ class FakeOpenAIServer:
                 return h.cut()
             h.write_chunk((malformed if reply.malformed_chunk_at == sent else b"") + event)
             sent += 1
+            if self._interrupted(h, body, sent):
+                return None
         if reply.cut_after_chunks is not None:
             return h.cut()
         if reply.malformed_chunk_at is not None and reply.malformed_chunk_at >= sent:
@@ -771,6 +910,8 @@ class FakeOpenAIServer:
             keepalive = chunk({"content": ""})
             while not self._stopping.wait(KEEPALIVE_INTERVAL):
                 h.write_chunk(keepalive)
+                if self._interrupted(h, body, sent):
+                    return None
             return h.cut()
         if reply.end_without_finish:  # a clean end of the body where the finish chunk and [DONE] belong
             return h.end_chunked()

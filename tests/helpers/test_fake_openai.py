@@ -14,9 +14,11 @@ SDK behaviours recorded here (openai 3.57 on httpx2) so providers can map them:
 
 from __future__ import annotations
 
+import http.client
 import json
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -429,3 +431,82 @@ def test_command_line_refuses_a_bad_script(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "unknown reply field(s): colour" in result.stderr
+
+
+# --- one slot, as llama-cpp-python's server serves (interrupt_requests, its default) ---------------
+def _raw_stream(server: FakeOpenAIServer) -> http.client.HTTPResponse:
+    """A streamed completion read as bytes, to see exactly what the server sends."""
+    host, port = server.base_url.split("//")[1].split("/")[0].split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=PATIENT_SECONDS)
+    body = json.dumps({"model": MODEL, "messages": MESSAGES, "stream": True})
+    conn.request("POST", "/v1/chat/completions", body, {"Content-Type": "application/json"})
+    return conn.getresponse()
+
+
+def _events(data: bytes) -> list[str]:
+    return [line.removeprefix("data: ") for line in data.decode().split("\n\n") if line.startswith("data: ")]
+
+
+def test_one_slot_cuts_the_running_stream_with_a_bare_done_when_another_request_arrives() -> None:
+    with FakeOpenAIServer(slots=1) as server:
+        server.enqueue(Reply(text="first words", chunk_chars=5, never_end=True), Reply(text="second"))
+        first = _raw_stream(server)
+        head = first.read1(4096)  # the role chunk at least: the first stream is being answered
+        assert b'"role": "assistant"' in head
+        answers: list[str] = []
+        other = threading.Thread(
+            target=lambda: answers.append(
+                openai.OpenAI(base_url=server.base_url, api_key="x", max_retries=0, timeout=PATIENT_SECONDS)
+                .chat.completions.create(model=MODEL, messages=MESSAGES)
+                .choices[0]
+                .message.content
+            )
+        )
+        other.start()
+        events = _events(head + first.read())  # the whole body: it ends cleanly (no IncompleteRead)
+        other.join(PATIENT_SECONDS)
+    assert events[-1] == "[DONE]"
+    chunks = [json.loads(e) for e in events[:-1]]
+    assert all(c["choices"][0]["finish_reason"] is None for c in chunks)  # no finish reason, no usage
+    assert "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks) == "first words"
+    assert answers == ["second"]  # the request that waited is answered in full
+    assert len(server.interruptions) == 1 and server.interruptions[0].body["stream"] is True
+
+
+def test_one_slot_never_cuts_a_non_streaming_reply_the_next_request_waits_for_it() -> None:
+    with FakeOpenAIServer(slots=1) as server:
+        server.enqueue(Reply(text="never comes", never_end=True), Reply(text="after it"))
+        host, port = server.base_url.split("//")[1].split("/")[0].split(":")
+        first = http.client.HTTPConnection(host, int(port), timeout=PATIENT_SECONDS)
+        first.request("POST", "/v1/chat/completions", json.dumps({"model": MODEL, "messages": MESSAGES}))
+        under_way = first.getresponse()
+        assert under_way.status == 200  # the non-streaming reply is under way (whitespace trickles)
+        got: list[str] = []
+        client = openai.OpenAI(base_url=server.base_url, api_key="x", max_retries=0, timeout=PATIENT_SECONDS)
+        second = threading.Thread(target=lambda: got.append("".join(stream_text(client)[0])))
+        second.start()
+        server.wait_for_slot_waiters(1)  # the stream waits: a reply being computed is never cut
+        assert got == [] and server.interruptions == []
+        under_way.close()  # its client gives up: the slot is free
+        first.close()
+        second.join(PATIENT_SECONDS)
+    assert got == ["after it"] and server.interruptions == []
+
+
+def test_one_slot_a_model_list_waits_for_the_model_too() -> None:
+    with FakeOpenAIServer(slots=1) as server:
+        server.enqueue(Reply(text="cut short", never_end=True))
+        first = _raw_stream(server)
+        first.read1(4096)
+        listed = openai.OpenAI(base_url=server.base_url, api_key="x", max_retries=0).models.list()
+        assert _events(first.read())[-1] == "[DONE]"
+    assert [m.id for m in listed.data] == server.models and len(server.interruptions) == 1
+
+
+def test_without_a_slot_limit_streams_run_side_by_side(server: FakeOpenAIServer, client: openai.OpenAI) -> None:
+    server.enqueue(Reply(text="runs on", never_end=True), Reply(text="beside it"))
+    first = _raw_stream(server)
+    first.read1(4096)
+    assert "".join(stream_text(client)[0]) == "beside it"
+    server.stop()  # ends the never-ending one
+    assert server.interruptions == []

@@ -222,3 +222,16 @@ def test_every_userinfo_is_hidden_wherever_a_url_is_shown(url, shown):
             assert URL_TOKEN not in repr(provider) and "pass" not in repr(provider)
         finally:
             provider.close()
+
+
+def test_a_providers_parallel_requests_are_set_kept_and_listed(okbot, okbot_home):
+    assert okbot("provider", "add", "lab", "--base-url", "http://127.0.0.1:8080/v1", "--slots", "2").returncode == 0
+    assert Settings.load().provider("lab").slots == 2
+    again = okbot("provider", "add", "lab", "--base-url", "http://127.0.0.1:8080/v1", "--window", "m=8192")
+    assert again.returncode == 0 and Settings.load().provider("lab").slots == 2  # kept when not named
+    assert okbot("provider", "add", "default", "--base-url", "http://127.0.0.1:9/v1", "--slots", "1").returncode == 0
+    assert Settings.load().get("provider.slots") == 1
+    listed = {row["name"]: row["slots"] for row in json.loads(okbot("provider", "list", "--json").stdout)}
+    assert listed == {"default": 1, "lab": 2}
+    refused = okbot("provider", "add", "lab", "--base-url", "http://127.0.0.1:8080/v1", "--slots", "0")
+    assert refused.returncode != 0 and "--slots" in refused.stderr

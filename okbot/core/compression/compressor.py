@@ -38,6 +38,7 @@ from okbot.core.workspace import Target
 from okbot.i18n import translate
 from okbot.llm.errors import ProviderError
 from okbot.llm.provider import CancelToken, ChatRequest, Provider
+from okbot.llm.slots import LendingLock
 from okbot.storage.errors import OkBotError
 
 log = logging.getLogger("okbot.compression")
@@ -47,7 +48,8 @@ MIN_TOPIC_ITEMS = 4
 
 # One lock per session summary, shared by every Compressor of the process: the app builds one per
 # turn, and a compression running ahead in the background must be seen by the next turn's.
-_SESSION_LOCKS: dict[Path, threading.Lock] = {}
+# A turn that waits for one lends its place at the server to the holder (the one-slot scheduler).
+_SESSION_LOCKS: dict[Path, LendingLock] = {}
 _SESSION_LOCKS_GUARD = threading.Lock()
 
 
@@ -229,10 +231,10 @@ class Compressor:
 
     # -- decisions --------------------------------------------------------------------------
     @staticmethod
-    def _lock(target: Target) -> threading.Lock:
+    def _lock(target: Target) -> LendingLock:
         """The process-wide lock of ``target``'s summary: one compression per session at a time."""
         with _SESSION_LOCKS_GUARD:
-            return _SESSION_LOCKS.setdefault(target.summary_path, threading.Lock())
+            return _SESSION_LOCKS.setdefault(target.summary_path, LendingLock())
 
     def _fits_as_is(self, target: Target, pending_text: str | None) -> bool:
         """Whether the request fits the window (less the reply reserve) with the summary as it is."""

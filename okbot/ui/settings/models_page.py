@@ -32,7 +32,7 @@ from okbot.ui.settings.provider_setup import (
     saved_text,
     where_text,
 )
-from okbot.ui.settings.providers_box import ProvidersBox
+from okbot.ui.settings.providers_box import ProvidersBox, slots_note
 
 _PROVIDER_KEYS = ("provider.baseUrl", "provider.keySource")
 _WINDOW_KEYS = ("provider.baseUrl", "provider.model", "model.contextWindow")
@@ -134,6 +134,9 @@ class ModelsPage(SettingsPage):
         )
         source = self.add_setting(provider, "provider.keySource")
         source.column.addWidget(self.key_status)
+        parallel = self.add_setting(provider, "provider.slots")
+        self.slots_note = help_label("")  # what this run learnt about the server's slots
+        parallel.column.addWidget(self.slots_note)
 
         model = self.add_section(MODEL.shown_heading(), MODEL.shown_description())
         self.model_field = ModelPickerField(setting("provider.model"), self)
@@ -175,6 +178,7 @@ class ModelsPage(SettingsPage):
 
         self.binder.changed.connect(self._on_binder_changed_models)
         self._show_window_note()
+        self._show_slots_note()
         self._check_keys()
         self.fetch_models(auto=True)
 
@@ -224,6 +228,8 @@ class ModelsPage(SettingsPage):
             self.fetch_models(auto=True)
         if key in ("provider.model", "model.contextWindow"):
             self._show_window_note()
+        if key in ("provider.baseUrl", "provider.slots"):
+            self._show_slots_note()
         if key in _WINDOW_KEYS:
             self._show_learnt_window()
 
@@ -354,6 +360,10 @@ class ModelsPage(SettingsPage):
                 model=model, tokens=f"{known:,}", default=default
             )
         )
+
+    def _show_slots_note(self) -> None:
+        self.slots_note.setText(slots_note(self.binder.settings().get("provider.baseUrl")))
+        self.slots_note.setVisible(bool(self.slots_note.text()))
 
 
 def _learnt_date(learnt_at: str) -> str:

@@ -177,10 +177,11 @@ def list_models(settings: Any, timeout: float = LIST_TIMEOUT) -> list[str]:
     """
     with IMPORT_LOCK:
         from okbot.llm.openai_backend import OpenAIProvider  # the SDK loads here, off the GUI thread
+        from okbot.llm.slots import listed_models
 
     provider = OpenAIProvider.from_settings(settings, timeout=timeout, max_retries=0)
     try:
-        return provider.list_models()
+        return listed_models(provider)
     finally:
         provider.close()
 
@@ -189,10 +190,11 @@ def list_models_at(base_url: str, api_key: str | None, timeout: float = LIST_TIM
     """The model ids a server lists, for a base URL and key not saved yet; raises ProviderError."""
     with IMPORT_LOCK:
         from okbot.llm.openai_backend import OpenAIProvider
+        from okbot.llm.slots import listed_models
 
     provider = OpenAIProvider(base_url, api_key, timeout=timeout, max_retries=0)
     try:
-        return provider.list_models()
+        return listed_models(provider)
     finally:
         provider.close()
 

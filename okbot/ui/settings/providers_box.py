@@ -17,13 +17,21 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPushButton,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from okbot.config.providers import DEFAULT_PROVIDER, KEY_SOURCES, ProviderConfig, check_base_url, parse_windows
+from okbot.config.providers import (
+    DEFAULT_PROVIDER,
+    KEY_SOURCES,
+    MAX_SLOTS,
+    ProviderConfig,
+    check_base_url,
+    parse_windows,
+)
 from okbot.config.schema import redact_url, setting
-from okbot.i18n import plural
+from okbot.i18n import plural, translate
 from okbot.storage.errors import OkBotError
 from okbot.ui.settings.page import help_label, if_alive
 
@@ -40,6 +48,18 @@ def provider_line(config: ProviderConfig) -> str:
         ).format(n=n)
     return QCoreApplication.translate("ProvidersBox", "{name} — {url} — key: {key}{models}").format(
         name=config.name, url=redact_url(config.base_url), key=config.key_where(), models=models
+    )
+
+
+def slots_note(base_url: str) -> str:
+    """What this run of OkBot learnt about the slots of the server at ``base_url`` ("" when nothing)."""
+    from okbot.llm.slots import LEARNT_WHY, state_of
+
+    state = state_of(base_url)
+    if state is None or state.learnt is None:
+        return ""
+    return QCoreApplication.translate("ProvidersBox", "Sending {n} at a time: {why}").format(
+        n=state.slots, why=translate("slots", LEARNT_WHY)
     )
 
 
@@ -86,7 +106,17 @@ class ProvidersBox(QWidget):
         form.addRow(self.tr("Key from:"), self.source_combo)
         form.addRow(self.tr("Variable:"), self.env_edit)
         form.addRow(self.tr("API key:"), self.key_edit)
+        self.slots_spin = QSpinBox()
+        self.slots_spin.setObjectName("providerSlots")
+        self.slots_spin.setRange(0, MAX_SLOTS)
+        self.slots_spin.setSpecialValueText(self.tr("Automatic"))  # 0: 1 on this computer, 4 hosted
+        self.slots_spin.setToolTip(setting("provider.slots").shown_description())
+        self.slots_note = help_label("")
+        self.slots_note.setObjectName("providerSlotsNote")
+        self.slots_note.hide()  # until this run learnt something about the server
         form.addRow(self.tr("Context windows:"), self.windows_edit)
+        form.addRow(self.tr("Parallel requests:"), self.slots_spin)
+        form.addRow("", self.slots_note)
         layout.addLayout(form)
         buttons = QHBoxLayout()
         self.add_button = QPushButton(self.tr("Add or update"))
@@ -137,6 +167,9 @@ class ProvidersBox(QWidget):
         self.source_combo.setCurrentIndex(KEY_SOURCES.index(config.key_source))
         self.env_edit.setText(config.key_env)
         self.windows_edit.setText(", ".join(f"{model}={tokens}" for model, tokens in config.context_windows.items()))
+        self.slots_spin.setValue(config.slots or 0)
+        self.slots_note.setText(slots_note(config.base_url))
+        self.slots_note.setVisible(bool(self.slots_note.text()))
         self.key_edit.clear()
         self.status.setText("")
 
@@ -155,7 +188,8 @@ class ProvidersBox(QWidget):
             )
             same = old is not None and old.base_url == url  # same server: keep what it listed
             windows = parse_windows([w for w in self.windows_edit.text().split(",") if w.strip()])
-            settings.add_provider(ProviderConfig(name, url, source, env, old.models if same else (), windows))
+            slots = self.slots_spin.value() or None
+            settings.add_provider(ProviderConfig(name, url, source, env, old.models if same else (), windows, slots))
         except OkBotError as exc:
             self.status.setText(f"⚠ {exc}")
             return
@@ -218,9 +252,11 @@ class ProvidersBox(QWidget):
         settings = self._settings()
 
         def job() -> list[str]:
+            from okbot.llm.slots import listed_models
+
             backend = build_backend(settings, config, timeout=10.0, max_retries=0)
             try:
-                return backend.list_models()
+                return listed_models(backend)
             finally:
                 backend.close()
 

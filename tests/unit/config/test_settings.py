@@ -66,6 +66,7 @@ def test_declaration_is_complete_and_consistent() -> None:
         "provider.baseUrl",
         "provider.model",
         "provider.keySource",
+        "provider.slots",
         "model.contextWindow",
         RATIO,
         "contextCompression.prepareRatio",
