@@ -19,7 +19,7 @@ from typing import Any
 
 from okbot.config.settings import Settings
 from okbot.core.attachments import AttachmentView
-from okbot.core.digest import result_digest
+from okbot.core.digest import named_ids, result_digest
 from okbot.core.instructions import (
     InstructionBlock,
     InstructionInputs,
@@ -401,8 +401,11 @@ def hidden_stub(item: dict[str, Any]) -> dict[str, Any]:
     (the full text stays on disk)."""
     if item.get("type") != "tool_result":
         return item
+    content = item.get("content", "")
+    ids = named_ids(content) if isinstance(content, str) else ""
+    named = f"; ids and links in it: {ids}" if ids else ""
     stub = (
-        f"[app note: output hidden to fit the context window — {result_digest(item)}; "
+        f"[app note: output hidden to fit the context window — {result_digest(item)}{named}; "
         f"search_history can read item #{item['id']}, or run the tool again]"
     )
     return {**item, "content": stub, "hidden": True}

@@ -128,6 +128,30 @@ def call_digest(item: dict[str, Any], limit: int = 80) -> str:
     return f"{item.get('name') or 'tool'}({argument_gist(item.get('arguments', ''), limit)})"
 
 
+# Exact references a digest keeps: ticket-style ids (BUG-101, FACT-4007, Q-7: their digits alone say little)
+# and URLs. The summary's reference checks use the same patterns (okbot.core.compression.structure).
+TICKET_ID = re.compile(r"\b[A-Z][A-Z0-9]{0,9}-\d+\b")
+URL = re.compile(r"https?://[^\s)\]>\"']+")
+
+
+def named_ids(text: str, limit: int = 240) -> str:
+    """The ticket-style ids and URLs in ``text``, in order of first appearance, each once, joined with
+    commas within ``limit`` characters ("" when there are none): what a hidden tool result's digest keeps,
+    so an exact reference read earlier in a long turn still reaches the model."""
+    found: dict[str, None] = {}
+    for match in re.finditer(f"{URL.pattern}|{TICKET_ID.pattern}", text):
+        found.setdefault(match.group(0).rstrip(".,;:"), None)
+    kept: list[str] = []
+    used = 0
+    for ref in found:
+        if used + len(ref) + 2 > limit:
+            kept.append("…")
+            break
+        kept.append(ref)
+        used += len(ref) + 2
+    return ", ".join(kept)
+
+
 def result_digest(
     item: dict[str, Any], limit: int = 80, *, full_chars: int | None = None, full_lines: int | None = None
 ) -> str:

@@ -36,6 +36,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from okbot.core.digest import TICKET_ID, URL
+
 SECTIONS = ("Goals", "Agreements", "Decisions", "Progress and next steps", "References")
 TURN_SECTION = "Turn in progress"
 # The sections the app writes from the record, in their order after References (the turn's comes
@@ -87,8 +89,8 @@ _GOAL = re.compile(r"^\s*[-*]\s*\[(\w+)\]\s*(.+)$")
 # exact references (ids, PRs, ports, versions, sizes) have more digits.
 _NUMBER = re.compile(r"(?<![\d.,_:/-])\d[\d,._:/-]*\d(?!\d)")
 _ITEM_REF = re.compile(r"#\d+")
-_TICKET = re.compile(r"\b[A-Z][A-Z0-9]{0,9}-\d+\b")  # BUG-101, T-103, Q-7: ids whose digits alone say little
-_URL = re.compile(r"https?://[^\s)\]>\"']+")
+_TICKET = TICKET_ID
+_URL = URL
 _PATH = re.compile(
     r"(?<![\w:/])(?:~|\.{1,2})?/?(?:[\w@.+-]+/)+[\w@.+-]+|\b[\w-]+\.(?:py|js|ts|tsx|jsx|json|md|txt|"
     r"yml|yaml|toml|ini|cfg|sh|rs|go|java|c|h|cpp|hpp|cs|rb|php|html|css|sql|csv|lock|xml)\b"

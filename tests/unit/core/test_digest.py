@@ -40,3 +40,17 @@ def test_topical_words_alone_are_weak(text):
 def test_plain_chat_is_no_directive():
     assert directive_grade("How was your weekend?") == NOT_DIRECTIVE
     assert not is_directive("How was your weekend?")
+
+
+def test_a_hidden_tool_result_keeps_its_ids_and_links_so_a_fact_read_early_in_a_long_turn_still_reaches_the_model():
+    from okbot.core.context import hidden_stub
+    from okbot.core.digest import named_ids
+
+    text = "line 1 filler\n" * 200 + "FACT-4007 is recorded; see https://example.org/a.\nFACT-4007 again, BUG-12.\n"
+    stub = hidden_stub({"id": 9, "type": "tool_result", "name": "read_file", "content": text, "ok": True})
+    assert "ids and links in it: FACT-4007, https://example.org/a, BUG-12;" in stub["content"]
+    assert "search_history can read item #9" in stub["content"] and stub["hidden"] is True
+    assert named_ids("nothing to name here, 2024-10-01 and #12") == ""
+    many = " ".join(f"ID-{n}" for n in range(200))
+    kept = named_ids(many, limit=60)
+    assert kept.endswith("…") and len(kept) <= 64 and kept.startswith("ID-0, ID-1")
