@@ -120,11 +120,19 @@ def run(
     return run_mode(base_url, model, turns, window, background=background, typing=typing)[0]
 
 
-def run_modes(base_url: str, model: str, turns: int, window: int, modes: tuple[bool, ...], typing: float = 2.0) -> str:
+def run_modes(
+    base_url: str,
+    model: str,
+    turns: int,
+    window: int,
+    modes: tuple[bool, ...],
+    typing: float = 2.0,
+    reply_cap: int | None = None,
+) -> str:
     """The run once per mode (background calls off, then on), each in a fresh data dir, and the comparison."""
     texts, figures = [], []
     for background in modes:
-        text, fig = run_mode(base_url, model, turns, window, background=background, typing=typing)
+        text, fig = run_mode(base_url, model, turns, window, background=background, typing=typing, reply_cap=reply_cap)
         print(text, flush=True)
         texts.append(text)
         figures.append(fig)
