@@ -8,8 +8,8 @@ tokens of chat template, plus its text at one token per 3.5 ASCII characters (a 
 tiktoken's ~4 for English, closer to what a local model's tokenizer spends) and one token per other
 character; an assistant message's tool calls by the characters of their names and arguments; the tools
 offered by the characters of their JSON; 3 tokens to open the reply. It is the rule the fake server's
-window enforcement counts with (``tests/helpers/fake_windows.py`` on the branches that have it), written
-out here so the figures mean the same before and after that lands. Where the server reports
+window enforcement counts with, and is computed by it (:func:`tests.helpers.fake_windows.fake_prompt_tokens`),
+so a request the fake refuses is one this estimate puts over the window. Where the server reports
 ``usage.prompt_tokens`` (its own tokenizer), that exact count is kept beside the estimate.
 
 :class:`Recorder` wraps any provider (a :class:`~okbot.llm.providers.ProviderPool`, an
@@ -21,8 +21,6 @@ models on a slow machine it can cap chat replies (``chat_max_tokens``); OkBot's 
 from __future__ import annotations
 
 import dataclasses
-import json
-import math
 import re
 import threading
 import time
@@ -30,9 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-MESSAGE_OVERHEAD = 4
-REPLY_PRIMING = 3
-ASCII_CHARS_PER_TOKEN = 3.5
+from tests.helpers.fake_windows import fake_prompt_tokens
 
 # The servers' words when a request is over their window (OpenAI, llama.cpp, llama-cpp-python, vLLM), and
 # OkBot's own plain message for such a refusal once it knows the kind.
@@ -40,11 +36,6 @@ TOO_LONG = re.compile(
     r"context[_ ]length|context size|context window|maximum context|exceeds? the available|too (long|large)",
     re.IGNORECASE,
 )
-
-
-def _text_tokens(text: str) -> int:
-    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
-    return math.ceil(ascii_chars / ASCII_CHARS_PER_TOKEN) + (len(text) - ascii_chars)
 
 
 def _content_text(content: Any) -> str:
@@ -67,10 +58,7 @@ def message_text(message: dict[str, Any]) -> str:
 
 def estimate_tokens(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> int:
     """The documented estimate of a request's prompt tokens (see the module docstring)."""
-    total = REPLY_PRIMING + sum(MESSAGE_OVERHEAD + _text_tokens(message_text(m)) for m in messages)
-    if tools:
-        total += _text_tokens(json.dumps(tools, ensure_ascii=False))
-    return total
+    return fake_prompt_tokens({"messages": messages, "tools": tools}) or 0
 
 
 @dataclass
