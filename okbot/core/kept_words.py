@@ -8,11 +8,11 @@ directive out, and a message with no room is named by id (search_history finds i
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from okbot.core.digest import STRONG_DIRECTIVE, directive_grade
+from okbot.core.digest import STRONG_DIRECTIVE, checklist_entry, directive_grade
 from okbot.core.instructions import listed_note
 from okbot.core.summary import SessionSummary
 from okbot.i18n import translate
@@ -50,6 +50,30 @@ def _cut_tokens(text: str, tokens: int, counter: Any, item_id: int) -> str:
     while chars > 20 and counter.count_text(text[:chars]) > room:
         chars = int(chars * 0.8)
     return f"{text[:chars].rstrip()}{pointer}"
+
+
+def checklist_share(
+    kept: Sequence[dict[str, Any]], count: Callable[[str], int], window: int
+) -> tuple[list[dict[str, Any]], list[int]]:
+    """The kept messages a summarizer call lists, and the ids of those it does not.
+
+    The checklist shows, best ranked first (:func:`rank_kept`), as many kept messages as the request's kept
+    words can show (:func:`kept_words_caps`), so a call's cost does not grow with every message a careful
+    model keeps. The others stay kept: a kept message goes only when released, and the model can release
+    only what it sees."""
+    _, budget = kept_words_caps(window)
+    by_id = {it["id"]: it for it in kept}
+    shown: list[dict[str, Any]] = []
+    used = 0
+    for tier in rank_kept([(i, str(it.get("content") or "")) for i, it in by_id.items()]):
+        for item_id, _text in tier:
+            cost = count(checklist_entry(by_id[item_id])) + 2
+            if shown and used + cost > budget:
+                continue
+            shown.append(by_id[item_id])
+            used += cost
+    shown_ids = {it["id"] for it in shown}
+    return sorted(shown, key=lambda it: it["id"]), sorted(i for i in by_id if i not in shown_ids)
 
 
 def rank_kept(kept: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:

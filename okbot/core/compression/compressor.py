@@ -32,6 +32,7 @@ from okbot.core.compression.topic import is_new_topic
 from okbot.core.context import ContextProjection, build_context, reply_reserve
 from okbot.core.digest import checklist_entry, item_digest, user_checklist
 from okbot.core.items import item_text, now_iso
+from okbot.core.kept_words import checklist_share
 from okbot.core.messages import PIN_KEY
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import Target
@@ -334,7 +335,9 @@ class Compressor:
         failure = ""
         remaining = list(to_cover)
         while remaining:  # each call's input measured as it will be: the summary and kept words grow
-            kept_now = _unique([session.get(i) for i in kept_ids])
+            kept_now, unlisted = checklist_share(
+                _unique([session.get(i) for i in kept_ids]), summarizer.count_tokens, proj.window
+            )
             batch = remaining[: self._next_batch(summarizer, text, remaining, kept_now, proj.window)]
             remaining = remaining[len(batch) :]
             checklist = _unique([*kept_now, *user_checklist(batch)])
@@ -358,7 +361,8 @@ class Compressor:
             report.summarizer_calls += outcome.calls
             for note in outcome.notes:
                 log.info("summarizer for %s: %s", target.id, note)
-            text, kept_ids, covered_id = outcome.summary, outcome.keep_ids, batch[-1]["id"]
+            text, covered_id = outcome.summary, batch[-1]["id"]
+            kept_ids = sorted({*outcome.keep_ids, *unlisted})  # not shown is not released
         new_ids = [it["id"] for it in to_cover if it["id"] <= covered_id]
         if not new_ids:
             self._record_failure(target, trigger, failure)
@@ -393,13 +397,15 @@ class Compressor:
         far, the kept words, the items' digests and checklist lines) within the batch budget and the window
         less the room for its answer (with a margin: the server counts with its own tokenizer)."""
         count = summarizer.count_tokens
-        budget = min(max_batch_tokens(window), int((window - self._answer_tokens()) * 0.85))
+        base = summarizer.input_cost(previous, [], kept)
+        # the bound is on what the call adds: the instructions, summary and kept words are paid once per call
+        budget = min(base + max_batch_tokens(window), int((window - self._answer_tokens()) * 0.85))
 
         def cost(item: dict[str, Any]) -> int:
             listed = count(checklist_entry(item)) + 2 if item.get("type") == "user" else 0
             return count(item_digest(item)) + 2 + listed
 
-        return next_batch(items, cost, summarizer.input_cost(previous, [], kept), budget)
+        return next_batch(items, cost, base, budget)
 
     def _answer_tokens(self) -> int:
         """The room asked for a summarizer's answer: edits are short, and one over twice the limit is refused."""

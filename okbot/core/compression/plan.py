@@ -66,7 +66,8 @@ def choose_keep(
 
 
 def max_batch_tokens(window: int) -> int:
-    """Bound on one summarizer call's input: a larger delta is fed in several calls."""
+    """Bound on the items one summarizer call adds (beside its instructions, summary and kept words): a larger
+    delta is fed in several calls."""
     return max(1500, min(8000, window // 4))
 
 

@@ -17,6 +17,13 @@ from okbot.core.digest import NOT_DIRECTIVE, STRONG_DIRECTIVE, WEAK_DIRECTIVE, d
         "Only use the staging database.",
         "Rule: tests before merging.",
         "不要删除这个文件",
+        # a standing rule for later, and a reference the user asks to keep (bench_strategies lost both)
+        "If I write PAUSE, finish the pull request you are on and then wait for me.",
+        "If I say stop, stop at once.",
+        "PR-401's CI fails with this exact error: E4127. Keep it, we will need it later.",
+        "Keep this in mind: the staging host is db-7.",
+        "如果我写 PAUSE，就做完手上的拉取请求，然后等我。",
+        "记下这个报错，后面要用。",
     ],
 )
 def test_constraints_permissions_and_preferences_are_strong(text):

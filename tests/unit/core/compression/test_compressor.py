@@ -245,3 +245,26 @@ def test_an_over_long_summary_is_cut_in_the_request_and_kept_whole_on_disk(env):
     assert "session-summary.json" in block and "search_history" in block
     assert len(structure.fit_sections(text, max_chars)) <= max_chars < len(text)
     assert SummaryStore(target.summary_path).load().summary == text
+
+
+def test_kept_words_do_not_shrink_each_summarizer_call_to_one_item(env, server):
+    """A careful model keeps every message the user typed; in a 4k window each compression then lists more kept
+    messages in the summarizer's checklist. The checklist shows only what the kept words can show (directives
+    first; the rest stay kept, named by id), and a call's bound is on the items it adds, so later compressions
+    still cover several items per call (they took one item per call: 14 calls of ~1.8k tokens each)."""
+    target, sources, compressor, events = env
+    sources.settings.set("model.contextWindow", 4096)
+    for _ in range(3):
+        fill(sources, target, 8, words=60)
+        report = compressor.compress_now(target)
+        assert report.ok
+    calls = summarizer_calls(server)
+    last = calls[-report.summarizer_calls :]
+    assert len(report.new_ids) >= 8 and len(last) <= len(report.new_ids) / 3, (len(report.new_ids), len(last))
+    checklist = last[0]["messages"][1]["content"].split("CHECKLIST (messages the user typed):\n")[1]
+    assert CONSTRAINT[:60] in checklist  # the directive is shown, so the model can still release it
+    assert len(checklist) < 3000
+    stored = SummaryStore(target.summary_path).load()
+    session = sources.session(target)
+    first_round = [it["id"] for it in session.iter_items(end_id=40) if it.get("type") == "user"]
+    assert set(first_round) <= set(stored.kept_user_ids)  # not shown is not released: keep more, never less
