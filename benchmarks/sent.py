@@ -71,6 +71,7 @@ class Sent:
     tokens: int  # the documented estimate
     started: float
     reported: int | None = None  # usage.prompt_tokens the server reported
+    cached: int | None = None  # of those, the prompt tokens the server reported as cached (None: not reported)
     reply: str = ""
     error: str = ""
     error_kind: str = ""  # ProviderError.kind, e.g. "context_length" where OkBot knows that kind
@@ -154,7 +155,7 @@ class Recorder:
                 if isinstance(event, TextDelta):
                     sent.reply += event.text
                 elif isinstance(event, UsageEvent) and not event.estimated:
-                    sent.reported = event.prompt_tokens
+                    sent.reported, sent.cached = event.prompt_tokens, event.cached_tokens
                 elif isinstance(event, Retrying):
                     sent.retries.append(event.message)
                 elif isinstance(event, ErrorEvent):

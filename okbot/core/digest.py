@@ -74,7 +74,7 @@ _STRONG_DIRECTIVE = re.compile(
     r"after every|constraint|rule|require[sd]?|going forward|henceforth|whenever|when i say|without asking|"
     r"by default|if i (say|write|type|send)|keep (it|this|that)|(we|you)('ll| will) need (it|this|that))\b"
     r"|不要|别|必须|总是|永远|只|请用|可以|记住|记下|以后|今后|从现在|每次|每当|一律|始终|务必|不用问|当我说|我说|如果我(写|输入|发)"
-    r"|后面要用|留着",
+    r"|后面要用|留着|绝不|决不|绝对不|切勿|千万|不准|不许|禁止|改为",
     re.IGNORECASE,
 )
 # Weak markers: topical words that often come with direction but as often with chit-chat ("the deadline").

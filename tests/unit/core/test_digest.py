@@ -24,6 +24,8 @@ from okbot.core.digest import NOT_DIRECTIVE, STRONG_DIRECTIVE, WEAK_DIRECTIVE, d
         "Keep this in mind: the staging host is db-7.",
         "如果我写 PAUSE，就做完手上的拉取请求，然后等我。",
         "记下这个报错，后面要用。",
+        "CI 为红色的拉取请求绝不合并，改为加上 needs-fix 标签。",  # a prohibition with 绝不 (was not a directive)
+        "禁止直接推送到 main 分支。",
     ],
 )
 def test_constraints_permissions_and_preferences_are_strong(text):
