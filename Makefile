@@ -4,6 +4,7 @@
 #   make test    install the test extra (if needed) and run the whole suite offscreen, slow tests last
 #   make bench   install (if needed) and run the benchmarks
 #   make bench-agentic  one long turn of tool rounds over files, 8k and 16k windows (BASE_URL/MODEL: a real model)
+#   make bench-strategies  OkBot beside the peers' context strategies, probes scored (BASE_URL/MODEL: a real model)
 #   make stress  the hardening harnesses: crash kills, fuzzing, provider faults (figures)
 #   make lint    ruff: the code is laid out by ruff format, and passes ruff check (incl. complexity)
 #   make translations  compile resources/i18n/*.ts into the .qm catalogues (every target that runs OkBot does it)
@@ -27,10 +28,10 @@ INSTALL_STAMP = $(VENV)/.okbot-install.stamp
 TEST_STAMP = $(VENV)/.okbot-install-test.stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help run test bench stress bench-real bench-agentic lint screenshots clean distclean venv install install-test package translations i18n-update
+.PHONY: help run test bench stress bench-real bench-agentic bench-strategies lint screenshots clean distclean venv install install-test package translations i18n-update
 
 help:
-	@sed -n '3,12p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
+	@sed -n '3,13p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
 
 venv: $(VENV_STAMP)
 install: $(INSTALL_STAMP)
@@ -118,6 +119,14 @@ AGENTIC_FILES ?=
 BUDGET_MINUTES ?=
 bench-agentic: $(INSTALL_STAMP) translations
 	$(PY) -m benchmarks.bench_agentic --windows $(AGENTIC_WINDOWS) $(if $(AGENTIC_FILES),--files $(AGENTIC_FILES)) $(if $(BASE_URL),--base-url "$(BASE_URL)" --model "$(MODEL)") $(if $(BUDGET_MINUTES),--budget-minutes $(BUDGET_MINUTES)) $(if $(REPLY_CAP),--reply-cap $(REPLY_CAP))
+
+# Summary + Buffer beside the peers' strategies (benchmarks/bench_strategies.py): the same conversations through
+# truncation, rewrite summary, Codex-style, structured rewrite and OkBot, scored by probes, 3 seeds. Without
+# BASE_URL the fake model plays every scenario (about 1.5 minutes); with BASE_URL/MODEL the real model does.
+# STRATEGY_ARGS passes the rest (--window, --scenarios, --turns, --seeds, --json, --plot PATH ...).
+STRATEGY_ARGS ?=
+bench-strategies: $(INSTALL_STAMP) translations
+	$(PY) -m benchmarks.bench_strategies $(if $(BASE_URL),--base-url "$(BASE_URL)" --model "$(MODEL)",--fake) $(STRATEGY_ARGS)
 
 lint: $(TEST_STAMP)
 	$(PY) -m ruff format --check okbot tests benchmarks scripts packaging

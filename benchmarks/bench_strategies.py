@@ -81,6 +81,9 @@ class Config:
     model: str = FAKE_MODEL
     temperature: float = 0.7
     turns: dict[str, int] = field(default_factory=dict)  # scenario -> its size (default: the scenario's own)
+    # chat replies written by the fake model even with a real one (its summaries and answers stay real): a
+    # small machine's real run then pays only for what the strategies differ in
+    scripted_replies: bool = False
 
 
 # -- the front server ----------------------------------------------------------------------------------------------
@@ -160,7 +163,7 @@ class Front:
     def model(self, body: dict[str, Any], probe: Probe | None = None) -> str:
         started = time.monotonic()
         try:
-            if self.cfg.base_url:
+            if self.cfg.base_url and not (self.cfg.scripted_replies and probe is None and _is_reply(body)):
                 return self._real(body)
             return fake_model(body, probe)
         finally:
@@ -201,6 +204,15 @@ def _is_chat(body: dict[str, Any]) -> bool:
 
     last = message_text((body.get("messages") or [{}])[-1])
     return not is_summarizer_request(body) and not any(a in last for a in (REWRITE_ASK, CODEX_ASK, STRUCTURED_ASK))
+
+
+def _is_reply(body: dict[str, Any]) -> bool:
+    """A chat reply to the user (not a summary, a topic check or a memory extraction)."""
+    from tests.helpers.fake_memory import is_extraction_request
+    from tests.helpers.fake_summarizer import TOPIC_QUESTION
+
+    last = message_text((body.get("messages") or [{}])[-1])
+    return _is_chat(body) and TOPIC_QUESTION not in last and not is_extraction_request(body)
 
 
 def plain_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -576,6 +588,8 @@ def report(runs: list[Run], cfg: Config, strategies: list[str], scenarios: list[
     scores = probe_scores(runs)
     out = []
     mode = f"real model {cfg.model} at {cfg.base_url}" if cfg.base_url else "fake model"
+    if cfg.base_url and cfg.scripted_replies:
+        mode += ", chat replies scripted"
     for sc_name in scenarios:
         probes = sorted({p for (_s, sc, p) in scores if sc == sc_name}, key=_probe_order)
         rows = []
@@ -751,6 +765,11 @@ def main() -> None:
     parser.add_argument("--turns", default="", help="scenario=N,… (queue turns, tool files …)")
     parser.add_argument("--reply-cap", type=int, default=64)
     parser.add_argument("--summary-cap", type=int, default=512)
+    parser.add_argument(
+        "--scripted-replies",
+        action="store_true",
+        help="with --base-url: chat replies scripted, summaries and answers from the real model",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--plot", type=Path, default=None, help="write the bar chart here (PNG)")
     args = parser.parse_args()
@@ -764,6 +783,7 @@ def main() -> None:
         base_url=None if args.fake else args.base_url,
         model=(args.model if args.base_url and not args.fake else FAKE_MODEL),
         turns={k: int(v) for k, v in (kv.split("=") for kv in args.turns.split(",") if kv)},
+        scripted_replies=args.scripted_replies,
     )
     strategies = [s for s in args.strategies.split(",") if s]
     scenarios = [s for s in args.scenarios.split(",") if s]

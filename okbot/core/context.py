@@ -201,7 +201,7 @@ def build_context(
     speaker = _speaker(target, member, sources, notices)
     shown = {it["id"] for it in pinned}  # a pinned message is in the items already, word for word
     kept = kept_words(session, summary, covered, notices, counter, sources.context_window(target), shown)
-    inputs = _instruction_inputs(target, speaker, sources, settings, summary, kept)
+    inputs = _instruction_inputs(target, speaker, sources, settings, summary, kept, sources.context_window(target))
     files = AttachmentView(target.dir, model_facts(model).vision)
     blocks, item_tokens, overhead = _counted(counter, inputs, items, files)
     return ContextProjection(
@@ -470,6 +470,7 @@ def _instruction_inputs(
     settings: Settings,
     summary: SessionSummary,
     kept_words: KeptWords,
+    window: int,
 ) -> InstructionInputs:
     """What the instructions are assembled from: the speaker's persona, tools, skills and memories, the
     squad's roster, and the summary (cut to its section budgets) with the user's kept words."""
@@ -484,7 +485,9 @@ def _instruction_inputs(
         soul=speaker.soul,
         tool_notes=tuple(sources.tools_for(speaker.target).notes(settings)),
         skills=tuple(sources.skills(speaker.target)),
-        summary=structure.fit_sections(summary.summary, settings.get("contextCompression.summaryMaxChars")),
+        summary=structure.fit_sections(
+            summary.summary, structure.summary_chars(settings.get("contextCompression.summaryMaxChars"), window)
+        ),
         covered_through_id=summary.covered_through_id,
         kept_user_words=kept_words.shown,
         kept_user_listed=kept_words.listed,

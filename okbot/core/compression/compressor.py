@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from okbot.core.compression import ahead, inturn, ledger, moved_out
+from okbot.core.compression import ahead, inturn, ledger, moved_out, structure
 from okbot.core.compression.inturn import TurnFit
 from okbot.core.compression.plan import choose_keep, max_batch_tokens, next_batch, safe_keep
 from okbot.core.compression.report import CompressionReport
@@ -324,9 +324,9 @@ class Compressor:
         summary = proj.summary
         summarizer_model = self.sources.summarizer_model(target)  # a cheaper one when settings name one
         summarizer = Summarizer(
-            lambda messages: self._complete(summarizer_model, messages),
+            lambda messages: self._complete(summarizer_model, messages, proj.window),
             self.sources.counter(summarizer_model).count_text,
-            max_chars=settings.get("contextCompression.summaryMaxChars"),
+            max_chars=self._summary_chars(proj.window),
         )
         text, kept_ids, covered_id = summary.summary, list(summary.kept_user_ids), summary.covered_through_id
         report = CompressionReport(
@@ -399,7 +399,7 @@ class Compressor:
         count = summarizer.count_tokens
         base = summarizer.input_cost(previous, [], kept)
         # the bound is on what the call adds: the instructions, summary and kept words are paid once per call
-        budget = min(base + max_batch_tokens(window), int((window - self._answer_tokens()) * 0.85))
+        budget = min(base + max_batch_tokens(window), int((window - self._answer_tokens(window)) * 0.85))
 
         def cost(item: dict[str, Any]) -> int:
             listed = count(checklist_entry(item)) + 2 if item.get("type") == "user" else 0
@@ -407,17 +407,20 @@ class Compressor:
 
         return next_batch(items, cost, base, budget)
 
-    def _answer_tokens(self) -> int:
-        """The room asked for a summarizer's answer: edits are short, and one over twice the limit is refused."""
-        return self.sources.settings.get("contextCompression.summaryMaxChars") // 2 + 64
+    def _summary_chars(self, window: int) -> int:
+        return structure.summary_chars(self.sources.settings.get("contextCompression.summaryMaxChars"), window)
 
-    def _complete(self, model: str, messages: list[dict[str, str]]) -> str:
+    def _answer_tokens(self, window: int) -> int:
+        """The room asked for a summarizer's answer: edits are short, and one over twice the limit is refused."""
+        return self._summary_chars(window) // 2 + 64
+
+    def _complete(self, model: str, messages: list[dict[str, str]], window: int) -> str:
         return self.provider.complete(
             ChatRequest(
                 model=model,
                 messages=messages,
                 temperature=0,
-                max_tokens=self._answer_tokens(),
+                max_tokens=self._answer_tokens(window),
                 response_format=Summarizer.RESPONSE_FORMAT,
                 background=True,
             )
@@ -562,7 +565,7 @@ class Compressor:
         to_cover = _originals(self.sources.session(target), items[: len(items) - kept])
         if all(it["id"] in current for it in to_cover):  # nothing, or only the turn's request (pinned anyway)
             return None
-        max_chars = self.sources.settings.get("contextCompression.summaryMaxChars")
+        max_chars = self._summary_chars(proj.window)
         summary = proj.summary
         covered = summary.covered_through_id
         new = SessionSummary(
@@ -602,7 +605,7 @@ class Compressor:
 
     def _summary_budget_tokens(self, proj: ContextProjection) -> int:
         """What the summary block may cost after compressing: the summary at its limit plus the kept words."""
-        max_chars = self.sources.settings.get("contextCompression.summaryMaxChars")
+        max_chars = self._summary_chars(proj.window)
         return max(self._block_tokens(proj, "summary"), max_chars // 3 + 40)
 
 

@@ -96,6 +96,17 @@ _PATH = re.compile(
     r"yml|yaml|toml|ini|cfg|sh|rs|go|java|c|h|cpp|hpp|cs|rb|php|html|css|sql|csv|lock|xml)\b"
 )
 PATH_PATTERN = _PATH  # a file path or name as :func:`references` finds it
+SUMMARY_FLOOR_CHARS = 600  # the least a small window's summary limit comes down to
+
+
+def summary_chars(setting: int, window: int) -> int:
+    """The summary's limit in characters in a ``window``: the ``summaryMaxChars`` setting, less in a small
+    window, so the summarizer's answer room (half the limit in tokens, plus 64) stays within about a quarter
+    of the window and each call keeps room for the items it covers (in 2,048 tokens a 2,000-character limit
+    left room for one item per call: 39 summarizer calls in a 14-turn conversation)."""
+    return max(SUMMARY_FLOOR_CHARS, min(setting, window // 2 - 128))
+
+
 # Each section's share of ``summaryMaxChars`` in a request (what a section leaves unused goes to the others:
 # the app's sections are often empty or short, and the model's then have nearly all of it).
 SECTION_SHARES = {

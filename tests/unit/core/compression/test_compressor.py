@@ -268,3 +268,19 @@ def test_kept_words_do_not_shrink_each_summarizer_call_to_one_item(env, server):
     session = sources.session(target)
     first_round = [it["id"] for it in session.iter_items(end_id=40) if it.get("type") == "user"]
     assert set(first_round) <= set(stored.kept_user_ids)  # not shown is not released: keep more, never less
+
+
+def test_a_small_window_still_covers_several_items_per_summarizer_call(env, server):
+    """In 2,048 tokens the summarizer's instructions, the summary and the answer room for a 2,000-character
+    summary left room for one item per call (39 calls in a 14-turn chat); the limit follows the window."""
+    target, sources, compressor, events = env
+    sources.settings.set("model.contextWindow", 2048)
+    fill(sources, target, 6, words=25)
+    report = compressor.compress_now(target)
+    assert report.ok
+    assert len(report.new_ids) >= 6 and report.summarizer_calls <= len(report.new_ids) / 2, (
+        len(report.new_ids),
+        report.summarizer_calls,
+    )
+    asked = summarizer_calls(server)[-1]["max_tokens"]
+    assert asked <= 2048 // 4  # the answer room is a quarter of the window at most

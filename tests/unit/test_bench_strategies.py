@@ -1,0 +1,77 @@
+"""``make bench-strategies`` stays runnable and scores what it claims: a small run of every strategy and scenario
+against the fake server (the figures come from the real model; this is the harness)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+
+from benchmarks import bench_strategies as bench
+from benchmarks.strategy_scenarios import CONSTRAINT, SCENARIOS
+
+pytestmark = pytest.mark.slow  # whole conversations through five strategies
+
+SMALL = {"queue": 22, "detour": 22, "chinese": 22, "tool": 6, "squad": 20}
+
+
+@pytest.fixture(scope="module")
+def runs() -> list[bench.Run]:
+    cfg = bench.Config(window=3072, seeds=1, turns=SMALL)
+    return bench.play(cfg, bench.STRATEGIES, list(SCENARIOS))
+
+
+def test_every_strategy_plays_every_scenario_without_a_refused_request(runs: list[bench.Run]) -> None:
+    assert sorted((r.strategy, r.scenario) for r in runs) == sorted(
+        (s, sc) for s in bench.STRATEGIES for sc in SCENARIOS
+    )
+    for run in runs:
+        assert not run.error, (run.strategy, run.scenario, run.error)
+        assert run.refused == 0, (run.strategy, run.scenario)  # every strategy fits the window it was given
+        assert run.compressions >= 1, (run.strategy, run.scenario)  # the small sizes still overflow 3k
+
+
+def test_the_json_has_one_object_per_strategy_scenario_and_probe(runs: list[bench.Run]) -> None:
+    objects = bench.as_json(runs)
+    probes = [o for o in objects if "probe" in o]
+    for o in probes:
+        assert set(o) >= {"strategy", "scenario", "probe", "score", "runs"}
+        assert 0.0 <= o["score"] <= 1.0 and len(o["runs"]) == 1
+    for scenario in SCENARIOS:
+        names = {o["probe"] for o in probes if o["scenario"] == scenario and o["strategy"] == "okbot"}
+        assert names and all(
+            names == {o["probe"] for o in probes if o["scenario"] == scenario and o["strategy"] == s}
+            for s in bench.STRATEGIES
+        )
+    costs = {(o["strategy"], o["scenario"]): o["cost"][0] for o in objects if "cost" in o}
+    assert costs["truncation", "queue"]["summarizer_tokens"] == 0  # truncation never asks for a summary
+    assert costs["okbot", "queue"]["summarizer_tokens"] > 0 and costs["rewrite", "queue"]["summarizer_tokens"] > 0
+    for cost in costs.values():
+        assert 0.0 < cost["prefix_share"] <= 1.0
+        assert cost["cached_tokens"] is not None and cost["cached_tokens"] <= cost["chat_prompt_tokens"]
+
+
+def test_the_probes_tell_a_kept_rule_from_a_lost_one(runs: list[bench.Run]) -> None:
+    """Truncation drops the goal and the constraint once the window is full; OkBot keeps the user's rule byte for
+    byte in every request after a compression, in English and in Chinese."""
+    scores = bench.probe_scores(runs)
+    assert scores["truncation", "queue", "goal"]["present"]["max"] < 0.5
+    assert scores["truncation", "queue", "goal"]["answered"]["max"] == 0.0
+    for scenario in ("queue", "chinese"):
+        assert scores["okbot", scenario, "constraint"]["present"]["min"] == 1.0, scenario
+        assert scores["okbot", scenario, "constraint"]["answered"]["min"] == 1.0, scenario
+    okbot_queue = next(r for r in runs if (r.strategy, r.scenario) == ("okbot", "queue"))
+    last = okbot_queue.read()[-1][1]
+    assert CONSTRAINT in last.text
+
+
+def test_the_report_prints_each_table_and_the_plot_is_an_image(runs: list[bench.Run], tmp_path: Path, qapp) -> None:
+    cfg = bench.Config(window=3072, seeds=1, turns=SMALL)
+    text = bench.report(runs, cfg, bench.STRATEGIES, list(SCENARIOS))
+    for scenario in SCENARIOS:
+        assert f"### {scenario}: present in the request / answered" in text
+    assert "### OkBot against each strategy" in text
+    path = bench.plot(runs, bench.STRATEGIES, tmp_path / "plot.png", "test")
+    image = QImage(str(path))
+    assert not image.isNull() and image.width() > 500
