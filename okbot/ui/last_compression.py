@@ -32,7 +32,7 @@ TRIGGERS = {
     "manual": QT_TRANSLATE_NOOP("LastCompression", "Compress now"),
     "turn": QT_TRANSLATE_NOOP("LastCompression", "inside a long turn"),
 }
-MAX_KEPT_SHOWN = 8
+MAX_KEPT_SHOWN = 5
 
 
 def _tr(text: str) -> str:

@@ -255,6 +255,13 @@ def _problems_hint(history: History) -> str:
     return translate("undo", "{n} damaged line(s) of the history were skipped").format(n=len(history.problems))
 
 
+def _when(at: str) -> str:
+    """``2026-12-02 19:08 UTC`` for an ISO time of the history (as written when it is not one)."""
+    if len(at) >= 16 and at[10] == "T" and at.endswith("Z"):
+        return at[:10] + " " + at[11:16] + " UTC"
+    return at
+
+
 def _restored_message(kind: str, step: Step, before: SessionSummary, after: SessionSummary) -> str:
     text = (
         translate(
@@ -267,7 +274,7 @@ def _restored_message(kind: str, step: Step, before: SessionSummary, after: Sess
     )
     return text.format(
         seq=step.seq,
-        when=step.at,
+        when=_when(step.at),
         before=before.covered_through_id,
         after=after.covered_through_id,
         chars=f"{len(after.summary):,}",
@@ -328,7 +335,7 @@ def describe_text(last: LastCompression | None) -> str:
         return translate("undo", "No compression is recorded for this chat.")
     lines = [
         translate("undo", "Compression #{seq} · {when} · trigger: {trigger}").format(
-            seq=last.seq, when=last.at, trigger=last.trigger or "—"
+            seq=last.seq, when=_when(last.at), trigger=last.trigger or "—"
         ),
         translate("undo", "Coverage #{before} → #{after}: newly covered {ranges} ({n} item(s)).").format(
             before=last.covered_before,
