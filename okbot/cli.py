@@ -157,8 +157,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--round", type=int, metavar="R", help=translate("cli", "with --as-sent: tool round R of that attempt")
     )
 
-    p = sub.add_parser("compress", help=translate("cli", "fold older items into the summary now"))
+    p = sub.add_parser("compress", help=translate("cli", "fold older items into the summary now; undo, redo"))
     p.add_argument("target", metavar="TARGET", help=target_help)
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--undo",
+        action="store_true",
+        help=translate("cli", "bring back the summary and coverage from before the last compression"),
+    )
+    mode.add_argument("--redo", action="store_true", help=translate("cli", "bring back the compression undone last"))
+    mode.add_argument(
+        "--last",
+        action="store_true",
+        help=translate("cli", "what the last compression changed: the summary's diff and the items it covered"),
+    )
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("evolve", help=translate("cli", "keep an assistant's persona and skills up now; its log; undo"))
@@ -409,6 +421,8 @@ def _cmd_compress(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from okbot.core.compression import Compressor
     from okbot.llm.providers import ProviderPool
 
+    if args.undo or args.redo or args.last:
+        return _compress_history(args, out, err)
     sources, target = _target_and_sources(args.target, err)
     report = Compressor(sources, ProviderPool(sources.settings)).compress_now(target)
     if args.json:
@@ -416,6 +430,35 @@ def _cmd_compress(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         print(report.message, file=out)
     return 1 if report.error else 0
+
+
+def _compress_history(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``okbot compress --undo | --redo | --last``: no provider is needed, nothing is sent."""
+    from okbot.core.compression import undo
+
+    ws = _workspace()
+    target = ws.resolve(args.target)
+    if args.last:
+        session = _session_of(target)
+        last = undo.describe_last(target, item_text=lambda i: (session.get(i) or {}).get("content"))
+        _report(last.problems if last else [], err)
+        if args.json:
+            print(json.dumps(last.to_json() if last else None, ensure_ascii=False, indent=2), file=out)
+        else:
+            out.write(undo.describe_text(last))
+        return 0
+    restored = undo.undo_last(target) if args.undo else undo.redo_last(target)
+    if args.json:
+        print(json.dumps(restored.to_json(), ensure_ascii=False, indent=2), file=out)
+    else:
+        print(restored.message, file=out)
+    return 0
+
+
+def _session_of(target: Any) -> Any:
+    from okbot.core.session import SessionStore
+
+    return SessionStore(target.session_path)
 
 
 def _cmd_evolve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

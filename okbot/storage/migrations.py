@@ -18,6 +18,8 @@ evolution.jsonl          ``"v"`` on every line               1        none: appe
 evolution-pending.json   ``"version"``                       1        none
 evolution-state.json     ``"version"``                       1        none
 session.jsonl            ``"v"`` on every item (items.py)    1        owned by the session store
+session-summary.         ``"v"`` on every line               1        none: append-only; newer lines are skipped
+history.jsonl
 =======================  ==================================  =======  ===============================================
 
 A missing version means 0 (written before versions existed). The rules:
@@ -187,6 +189,7 @@ CURRENT: dict[str, int] = {
     "evolution-log": 1,
     "evolution-pending": 1,
     "evolution-state": 1,
+    "summary-history": 1,  # session-summary.history.jsonl: each compression, undo and redo
 }
 
 MIGRATIONS: dict[str, list[Migration]] = {
@@ -207,6 +210,7 @@ MIGRATIONS: dict[str, list[Migration]] = {
     "evolution-log": [],
     "evolution-pending": [],
     "evolution-state": [],
+    "summary-history": [],
 }
 
 

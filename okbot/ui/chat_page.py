@@ -86,6 +86,7 @@ class ChatPage(QWidget):
     view_context_requested = Signal(object, int)  # Target, user item id
     settings_requested = Signal(object)  # Target: the assistant's (or squad's) own settings
     target_changed = Signal(object)  # Target: this page wrote its file (the model picked in the header)
+    compression_undone = Signal(object)  # Restored: the divider's Undo last compression went through
 
     def __init__(self, ctx: AppContext, target: Target, parent: Any = None) -> None:
         super().__init__(parent)
@@ -154,6 +155,7 @@ class ChatPage(QWidget):
         self.edit_banner.cancelled.connect(self.cancel_edit)
         self.view.view_context_requested.connect(self._on_view_context_requested)
         self.view.teaching_requested.connect(self._on_view_teaching_requested)
+        self.view.undo_compression_requested.connect(self.undo_compression)
         find = QShortcut(QKeySequence.StandardKey.Find, self, self.view.open_find)  # Ctrl+F, also from the composer
         find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
@@ -307,6 +309,26 @@ class ChatPage(QWidget):
         """Coverage may have moved (Compress now): show the divider where it is now."""
         summary, _problems = self.ctx.sources.summary(self.target)
         self.view.set_summary(summary)
+
+    def undo_compression(self) -> None:
+        """Undo this chat's last compression off the GUI thread (refused while a reply is being written); the
+        divider and the gauge follow, and the status line says what was restored or why nothing was."""
+        from okbot.core.compression.undo import undo_last
+
+        target, busy = self.target, self.streaming
+
+        def done(restored: Any) -> None:
+            self.reload_summary()
+            self.refresh_gauge()
+            self._set_status(restored.message)
+            self.compression_undone.emit(restored)
+
+        def failed(exc: BaseException) -> None:
+            if not isinstance(exc, OkBotError):
+                log.error("undoing the compression failed", exc_info=exc)
+            self._set_status(str(exc) or type(exc).__name__)
+
+        self.ctx.tasks.run(lambda: undo_last(target, turn_running=busy), done, failed, owner=self)
 
     def reveal(self, item_id: int, needle: str) -> None:
         """Show item ``item_id`` with ``needle`` highlighted in it (a hit of the search across chats)."""

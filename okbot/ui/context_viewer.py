@@ -62,11 +62,12 @@ from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
 from okbot.ui.context_snapshot import TurnMember, ViewerSnapshot, load_snapshot
 from okbot.ui.file_watch import FileWatcher
+from okbot.ui.last_compression import LastCompressionView
 from okbot.ui.token_bar import BarSegment, TokenBar, is_dark
 
 log = logging.getLogger("okbot.ui.context_viewer")
 
-CONTEXT_TAB, AS_SENT_TAB = 0, 1
+CONTEXT_TAB, AS_SENT_TAB, LAST_COMPRESSION_TAB = 0, 1, 2
 # The instruction blocks' titles (okbot.core.instructions.BLOCK_ORDER) as the bar's tooltips name them;
 # the model reads the blocks themselves, never these words.
 _BLOCK_TITLES = (
@@ -304,8 +305,9 @@ class ContextViewer(QWidget):
     attempt, each tool round), defaulting to the one the reply came from. The header and the token bar
     show the numbers of the tab on show: today's projection, or that request's. For a squad, a
     "Request of" switch lists the captain and every member who worked in that turn; choosing a member
-    rebuilds with ``build_context(..., member=)`` (As sent is the captain's). Emits ``refreshed`` after
-    new content is shown and ``failed`` (with the message) when a build fails;
+    rebuilds with ``build_context(..., member=)`` (As sent is the captain's). A third tab, **Last compression**
+    (:class:`~okbot.ui.last_compression.LastCompressionView`), shows what the newest compression changed.
+    Emits ``refreshed`` after new content is shown and ``failed`` (with the message) when a build fails;
     the last good content stays on screen. Closing the window stops its file watcher.
     """
 
@@ -393,6 +395,8 @@ class ContextViewer(QWidget):
         self.tabs.addTab(self.context_view, self.tr("Context"))
         self.tabs.addTab(as_sent_page, self.tr("As sent"))
         self.tabs.setTabEnabled(AS_SENT_TAB, False)
+        self.last_compression = LastCompressionView(self.ctx, self.target)
+        self.tabs.addTab(self.last_compression, self.tr("Last compression"))
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
 
         self.status = _secondary(QLabel(objectName="viewerStatus"))
@@ -537,6 +541,7 @@ class ContextViewer(QWidget):
         sources, target, item_id, member = self.ctx.sources, self.target, self.item_id, self._member
         request_id = self._request_id
         self.status.setText(self.tr("Building the context…"))
+        self.last_compression.refresh()
         self.ctx.tasks.run(
             lambda: load_snapshot(sources, target, item_id, member, request_id),
             lambda snap: self._on_tasks_done(generation, reason, snap),

@@ -316,6 +316,8 @@ class MainWindow(QMainWindow):
                 return None
             self.settings_dialog.setting_changed.connect(self._on_settings_setting_changed)
             self.settings_dialog.compress_finished.connect(self._on_settings_compress_finished)
+            self.settings_dialog.undo_finished.connect(self._on_settings_compress_finished)
+            self.settings_dialog.compression_page.turn_running = self._turn_running
         if page is not None:
             self.settings_dialog.open_page(page)
         self.settings_dialog.show()
@@ -332,6 +334,10 @@ class MainWindow(QMainWindow):
             page.set_developer_mode(developer)
             page.refresh_model()  # the default model may have changed
             page.refresh_gauge()  # model, window and ratio all change the gauge
+
+    def _turn_running(self, target: Target) -> bool:
+        page = self._pages.get(target.dir)
+        return page is not None and page.streaming
 
     def _on_settings_compress_finished(self, _report: Any) -> None:
         page = self.current_page()

@@ -502,6 +502,10 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>复制摘要</translation>
     </message>
     <message>
+        <source>Undo last compression</source>
+        <translation>撤销上次压缩</translation>
+    </message>
+    <message>
         <source>Copy message</source>
         <translation>复制消息</translation>
     </message>
@@ -624,6 +628,10 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>立即压缩</translation>
     </message>
     <message>
+        <source>Undo last compression</source>
+        <translation>撤销上次压缩</translation>
+    </message>
+    <message>
         <source>Compressing “{name}”…</source>
         <translation>正在压缩“{name}”…</translation>
     </message>
@@ -638,6 +646,10 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
     <message>
         <source>Fold the older part of this chat into its summary now</source>
         <translation>现在把此对话较早的部分并入摘要</translation>
+    </message>
+    <message>
+        <source>Bring back the summary and coverage from before this chat&apos;s last compression</source>
+        <translation>恢复此对话上次压缩之前的摘要和覆盖范围</translation>
     </message>
     <message>
         <source>Current chat: {name}</source>
@@ -737,6 +749,10 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
     <message>
         <source>As sent</source>
         <translation>发送时</translation>
+    </message>
+    <message>
+        <source>Last compression</source>
+        <translation>上次压缩</translation>
     </message>
     <message>
         <source>Full bodies</source>
@@ -1302,6 +1318,88 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
     <message>
         <source>Scroll to the newest message</source>
         <translation>滚动到最新的消息</translation>
+    </message>
+</context>
+<context>
+    <name>LastCompression</name>
+    <message>
+        <source>the request reached the compression threshold</source>
+        <translation>请求达到了压缩阈值</translation>
+    </message>
+    <message>
+        <source>a new topic began</source>
+        <translation>开始了新话题</translation>
+    </message>
+    <message>
+        <source>Compress now</source>
+        <translation>立即压缩</translation>
+    </message>
+    <message>
+        <source>inside a long turn</source>
+        <translation>在一轮较长的对话中</translation>
+    </message>
+</context>
+<context>
+    <name>LastCompressionView</name>
+    <message>
+        <source>Reading the compression history…</source>
+        <translation>正在读取压缩历史…</translation>
+    </message>
+    <message>
+        <source>No compression of this chat is recorded yet.</source>
+        <translation>此对话尚无压缩记录。</translation>
+    </message>
+    <message>
+        <source>Compressions are recorded from this version of OkBot on; an undone one is not shown here (okbot compress --redo brings it back).</source>
+        <translation>从此版本的 OkBot 起会记录每次压缩；已撤销的压缩不在此显示（okbot compress --redo 可将其恢复）。</translation>
+    </message>
+    <message>
+        <source>⚠ The compression history could not be read: {why}</source>
+        <translation>⚠ 无法读取压缩历史：{why}</translation>
+    </message>
+    <message>
+        <source>Compression #{seq} · {when} · {why}</source>
+        <translation>压缩 #{seq} · {when} · {why}</translation>
+    </message>
+    <message>
+        <source>Coverage #{before} → #{after}: newly covered {ranges} ({n} item).</source>
+        <translation>覆盖范围 #{before} → #{after}：新覆盖 {ranges}（{n} 条）。</translation>
+    </message>
+    <message>
+        <source>Coverage #{before} → #{after}: newly covered {ranges} ({n} items).</source>
+        <translation>覆盖范围 #{before} → #{after}：新覆盖 {ranges}（{n} 条）。</translation>
+    </message>
+    <message>
+        <source>Kept verbatim (your own words):</source>
+        <translation>原文保留（你自己的话）：</translation>
+    </message>
+    <message>
+        <source>  … and {n} more</source>
+        <translation>  … 还有 {n} 条</translation>
+    </message>
+    <message>
+        <source>No longer kept verbatim: {ids}</source>
+        <translation>不再原文保留：{ids}</translation>
+    </message>
+    <message>
+        <source>Pinned while its turn runs: {ids}</source>
+        <translation>该轮进行期间固定：{ids}</translation>
+    </message>
+    <message>
+        <source>Without the model: {what}</source>
+        <translation>未使用模型：{what}</translation>
+    </message>
+    <message>
+        <source>It can be undone from the chat&apos;s summary divider or Settings → Context compression.</source>
+        <translation>可在对话的摘要分隔线菜单或“设置 → 上下文压缩”中撤销。</translation>
+    </message>
+    <message>
+        <source>It cannot be undone: {why}.</source>
+        <translation>无法撤销：{why}。</translation>
+    </message>
+    <message>
+        <source>The summary&apos;s text did not change (only its coverage moved).</source>
+        <translation>摘要文本没有变化（只移动了覆盖范围）。</translation>
     </message>
 </context>
 <context>
@@ -3430,8 +3528,20 @@ settings when set). Run `okbot` with no command to open the desktop app.</source
         <translation>与 --as-sent 一起使用：该次尝试的第 R 轮工具调用</translation>
     </message>
     <message>
-        <source>fold older items into the summary now</source>
-        <translation>立即把较早的条目压缩进摘要</translation>
+        <source>fold older items into the summary now; undo, redo</source>
+        <translation>立即将较早的条目并入摘要；撤销、重做</translation>
+    </message>
+    <message>
+        <source>bring back the summary and coverage from before the last compression</source>
+        <translation>恢复上次压缩之前的摘要和覆盖范围</translation>
+    </message>
+    <message>
+        <source>bring back the compression undone last</source>
+        <translation>恢复最近撤销的那次压缩</translation>
+    </message>
+    <message>
+        <source>what the last compression changed: the summary&apos;s diff and the items it covered</source>
+        <translation>上次压缩改变了什么：摘要的差异以及它覆盖的条目</translation>
     </message>
     <message>
         <source>keep an assistant&apos;s persona and skills up now; its log; undo</source>
@@ -4715,6 +4825,21 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>outside the workspace: {path}</source>
         <translation>在工作区之外：{path}</translation>
+    </message>
+</context>
+<context>
+    <name>history</name>
+    <message>
+        <source>line {n}</source>
+        <translation>第 {n} 行</translation>
+    </message>
+    <message>
+        <source>a line</source>
+        <translation>一行</translation>
+    </message>
+    <message>
+        <source>{where} of {path} was skipped ({why}); the file is left as it is.</source>
+        <translation>{path} 的{where}已跳过（{why}）；文件保持原样。</translation>
     </message>
 </context>
 <context>
@@ -7478,6 +7603,89 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>The server refused the request as too long for its context window; OkBot sends it again, made smaller.</source>
         <translation>服务器以请求超出其上下文窗口为由拒绝了它；OkBot 把请求缩小后再发送一次。</translation>
+    </message>
+</context>
+<context>
+    <name>undo</name>
+    <message>
+        <source>the session summary was changed after compression #{seq} (by hand, or restored from a backup); undoing it would throw that change away</source>
+        <translation>会话摘要在压缩 #{seq} 之后被改动过（手动修改，或从备份恢复）；撤销会丢弃这一改动</translation>
+    </message>
+    <message>
+        <source>A compression of “{name}” is running; nothing was undone.</source>
+        <translation>“{name}”正在进行压缩；未撤销任何内容。</translation>
+    </message>
+    <message>
+        <source>try again when it is done</source>
+        <translation>请在完成后重试</translation>
+    </message>
+    <message>
+        <source>A reply is being written in “{name}”; nothing was undone.</source>
+        <translation>“{name}”正在生成回复；未撤销任何内容。</translation>
+    </message>
+    <message>
+        <source>undo after it ends, or stop it first</source>
+        <translation>请在回复结束后撤销，或先停止它</translation>
+    </message>
+    <message>
+        <source>Nothing to undo: no compression of “{name}” is recorded.</source>
+        <translation>没有可撤销的内容：“{name}”没有压缩记录。</translation>
+    </message>
+    <message>
+        <source>Nothing to undo: every recorded compression of “{name}” was undone.</source>
+        <translation>没有可撤销的内容：“{name}”记录的每次压缩都已撤销。</translation>
+    </message>
+    <message>
+        <source>Compression #{seq} cannot be undone: {why}.</source>
+        <translation>压缩 #{seq} 无法撤销：{why}。</translation>
+    </message>
+    <message>
+        <source>Nothing to redo: no undone compression of “{name}” can come back.</source>
+        <translation>没有可重做的内容：“{name}”没有可恢复的已撤销压缩。</translation>
+    </message>
+    <message>
+        <source>Compression #{seq} cannot be redone: the session summary was changed since.</source>
+        <translation>压缩 #{seq} 无法重做：会话摘要此后已被改动。</translation>
+    </message>
+    <message>
+        <source>{n} damaged line(s) of the history were skipped</source>
+        <translation>已跳过历史中 {n} 行损坏的记录</translation>
+    </message>
+    <message>
+        <source>Undid compression #{seq} ({when}): coverage #{before} → #{after}; summary {chars} characters.</source>
+        <translation>已撤销压缩 #{seq}（{when}）：覆盖范围 #{before} → #{after}；摘要 {chars} 个字符。</translation>
+    </message>
+    <message>
+        <source>Redid compression #{seq} ({when}): coverage #{before} → #{after}; summary {chars} characters.</source>
+        <translation>已重做压缩 #{seq}（{when}）：覆盖范围 #{before} → #{after}；摘要 {chars} 个字符。</translation>
+    </message>
+    <message>
+        <source>No compression is recorded for this chat.</source>
+        <translation>此对话没有压缩记录。</translation>
+    </message>
+    <message>
+        <source>Compression #{seq} · {when} · trigger: {trigger}</source>
+        <translation>压缩 #{seq} · {when} · 触发：{trigger}</translation>
+    </message>
+    <message>
+        <source>Coverage #{before} → #{after}: newly covered {ranges} ({n} item(s)).</source>
+        <translation>覆盖范围 #{before} → #{after}：新覆盖 {ranges}（{n} 条）。</translation>
+    </message>
+    <message>
+        <source>Kept verbatim: {ids}.</source>
+        <translation>原文保留：{ids}。</translation>
+    </message>
+    <message>
+        <source>No longer kept verbatim: {ids}.</source>
+        <translation>不再原文保留：{ids}。</translation>
+    </message>
+    <message>
+        <source>Fallback: {what}.</source>
+        <translation>回退：{what}。</translation>
+    </message>
+    <message>
+        <source>Cannot be undone: {why}.</source>
+        <translation>无法撤销：{why}。</translation>
     </message>
 </context>
 <context>

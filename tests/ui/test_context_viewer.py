@@ -601,7 +601,7 @@ def test_in_chinese_the_window_is_translated_and_the_request_is_not(
     viewer = make_viewer(qtbot, ctx, target, ids[1])
     assert viewer.windowTitle() == f"查看上下文 — {target.name} · 消息 #{ids[1]}"
     assert viewer.title.text() == f"消息 #{ids[1]} 的上下文 · {target.name}"
-    assert [viewer.tabs.tabText(i) for i in range(viewer.tabs.count())] == ["上下文", "发送时"]
+    assert [viewer.tabs.tabText(i) for i in range(viewer.tabs.count())] == ["上下文", "发送时", "上次压缩"]
     assert (viewer.refresh_button.text(), viewer.full_bodies.text()) == ("刷新", "完整正文")
     assert [s.name for s in viewer.bar.segments][-2:] == ["会话条目", "开销"]
     text = viewer.text()

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from okbot.core.compression import ahead, inturn, ledger, moved_out, structure
+from okbot.core.compression.history import HistoryWriter, SummaryHistory
 from okbot.core.compression.inturn import TurnFit
 from okbot.core.compression.plan import choose_keep, max_batch_tokens, next_batch, safe_keep
 from okbot.core.compression.report import CompressionReport
@@ -52,6 +53,12 @@ MIN_TOPIC_ITEMS = 4
 # A turn that waits for one lends its place at the server to the holder (the one-slot scheduler).
 _SESSION_LOCKS: dict[Path, LendingLock] = {}
 _SESSION_LOCKS_GUARD = threading.Lock()
+
+
+def session_lock(target: Target) -> LendingLock:
+    """The process-wide lock of ``target``'s summary: one compression (or undo) per session at a time."""
+    with _SESSION_LOCKS_GUARD:
+        return _SESSION_LOCKS.setdefault(target.summary_path, LendingLock())
 
 
 class Compressor:
@@ -233,9 +240,7 @@ class Compressor:
     # -- decisions --------------------------------------------------------------------------
     @staticmethod
     def _lock(target: Target) -> LendingLock:
-        """The process-wide lock of ``target``'s summary: one compression per session at a time."""
-        with _SESSION_LOCKS_GUARD:
-            return _SESSION_LOCKS.setdefault(target.summary_path, LendingLock())
+        return session_lock(target)
 
     def _fits_as_is(self, target: Target, pending_text: str | None) -> bool:
         """Whether the request fits the window (less the reply reserve) with the summary as it is."""
@@ -440,8 +445,25 @@ class Compressor:
         """Save ``new`` unless the session's summary moved on meanwhile, with the part the app keeps from the
         record revised (:mod:`~okbot.core.compression.ledger`: files, pitfalls, skills, the turn, the goal
         pointer); fill in ``report``."""
+        with SummaryHistory(target.summary_path).writing() as history:
+            return self._apply_locked(target, proj, new, new_ids, started, report, history, partial_failure)
+
+    def _apply_locked(
+        self,
+        target: Target,
+        proj: ContextProjection,
+        new: SessionSummary,
+        new_ids: list[int],
+        started: float,
+        report: CompressionReport,
+        history: HistoryWriter,
+        partial_failure: str,
+    ) -> CompressionReport:
+        """:meth:`_apply` while the summary's history is locked: the check, the save and the history's new
+        step happen together, so an undo (from this process or another) never comes in between."""
         store = SummaryStore(target.summary_path)
-        if store.load().covered_through_id != proj.covered_through_id:
+        previous = store.load()
+        if previous.covered_through_id != proj.covered_through_id:
             report.message = translate(
                 "compressor", "the session's summary moved on meanwhile; this result was discarded"
             )
@@ -472,6 +494,12 @@ class Compressor:
             "lastFailure": partial_failure or new.health.get("lastFailure"),
         }
         store.save(new)
+        try:
+            history.append(
+                "compression", previous, new, trigger=report.trigger, fallback=report.fallback, new_ids=new_ids
+            )
+        except OkBotError as exc:  # the compression stands; only its undo is lost
+            log.warning("compression of %s not recorded in its history (it cannot be undone): %s", target.id, exc)
         if self.on_coverage_advanced is not None:
             self.on_coverage_advanced(target, new_ids)
         return report

@@ -82,6 +82,7 @@ class ChatView(QAbstractItemView):
     view_context_requested = Signal(int)  # the user message's item id
     teaching_requested = Signal(int, int, str)  # a teaching card's id, the message it offers, "keep" | "not_now"
     summary_requested = Signal()  # the divider was clicked (its summary is shown inline)
+    undo_compression_requested = Signal()  # the divider's menu: undo the last compression
     copied = Signal(str)  # text put on the clipboard
     loaded = Signal(int)  # the session's rows are ready
 
@@ -697,6 +698,8 @@ class ChatView(QAbstractItemView):
             label = self.tr("Hide summary") if self._chat.is_expanded(row) else self.tr("Show summary")
             menu.addAction(label, lambda: self._toggle(row))
             menu.addAction(self.tr("Copy summary"), lambda: self.copy_row(row))
+            menu.addSeparator()
+            menu.addAction(self.tr("Undo last compression"), self.undo_compression_requested.emit)
             return menu
         layout = self._layout_of(row)
         if layout.style == "teaching":

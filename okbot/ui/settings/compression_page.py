@@ -1,7 +1,9 @@
-"""Settings → Context compression: when to compress, what to keep, and Compress now for the current chat."""
+"""Settings → Context compression: when to compress, what to keep, and Compress now (and Undo last compression)
+for the current chat."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -60,17 +62,22 @@ class CompressionPage(SettingsPage):
     """
 
     compress_finished = Signal(object)
+    undo_finished = Signal(object)
 
     def __init__(self, ctx: Any, parent: QWidget | None = None, *, current_target: Target | None = None) -> None:
         super().__init__(ctx, COMPRESSION_PAGE, parent)
         self._target = current_target
         self._available = compression_available()
         self._running = False
+        # whether a reply is being written in a chat (the main window knows): an undo waits for it to end
+        self.turn_running: Callable[[Target], bool] = lambda _target: False
 
         self.add_declared_sections()
         now = self.add_section(self.tr("Compress now"))
         self.compress_button = QPushButton(self.tr("Compress now"))
         self.compress_button.clicked.connect(self._on_compress_button_clicked)
+        self.undo_button = QPushButton(self.tr("Undo last compression"))
+        self.undo_button.clicked.connect(self._on_undo_button_clicked)
         self.target_label = help_label("")
         self.result_label = NoteLabel()
         self.result_label.setWordWrap(True)
@@ -79,6 +86,7 @@ class CompressionPage(SettingsPage):
         row_layout = QHBoxLayout(row)
         row_layout.setContentsMargins(0, 0, 0, 0)
         row_layout.addWidget(self.compress_button)
+        row_layout.addWidget(self.undo_button)
         row_layout.addWidget(self.target_label, 1)
         self.add_row(now, "", row, self.result_label)
         self.finish()
@@ -113,9 +121,45 @@ class CompressionPage(SettingsPage):
         self.result_label.setText(self.tr("Compressing “{name}”…").format(name=target.name))
         self.ctx.tasks.run(job, if_alive(self, self._on_compress_done), if_alive(self, self._on_compress_failed))
 
+    def undo_last(self) -> None:
+        """Undo the current chat's last compression in the background; what was restored shows under the button.
+
+        ``undo_finished(restored)`` fires when it is done (not when it was refused: the reason shows instead).
+        """
+        target = self._target
+        if target is None or not self._available or self._running:
+            return
+        from okbot.core.compression.undo import undo_last
+
+        busy = self.turn_running(target)
+        self._running = True
+        self._update_button()
+        self.ctx.tasks.run(
+            lambda: undo_last(target, turn_running=busy),
+            if_alive(self, self._on_undo_done),
+            if_alive(self, self._on_undo_failed),
+        )
+
     # ------------------------------------------------------------------ slots
     def _on_compress_button_clicked(self) -> None:
         self.compress_now()
+
+    def _on_undo_button_clicked(self) -> None:
+        self.undo_last()
+
+    def _on_undo_done(self, restored: Any) -> None:
+        self._running = False
+        self._update_button()
+        self.result_label.setText("✓ " + restored.message)
+        self.undo_finished.emit(restored)
+
+    def _on_undo_failed(self, exc: BaseException) -> None:
+        self._running = False
+        self._update_button()
+        if isinstance(exc, OkBotError):
+            self.result_label.setText(str(exc))
+        else:
+            self.result_label.setText(self.tr("Something went wrong in OkBot: {error}").format(error=exc))
 
     def _on_compress_done(self, report: Any) -> None:
         self._running = False
@@ -143,6 +187,10 @@ class CompressionPage(SettingsPage):
             reason = ""
         self.compress_button.setEnabled(not reason and not self._running)
         self.compress_button.setToolTip(reason or self.tr("Fold the older part of this chat into its summary now"))
+        self.undo_button.setEnabled(not reason and not self._running)
+        self.undo_button.setToolTip(
+            reason or self.tr("Bring back the summary and coverage from before this chat's last compression")
+        )
         if self._target is not None:
             self.target_label.setText(self.tr("Current chat: {name}").format(name=self._target.name))
         else:

@@ -43,13 +43,15 @@ PAGE_KEYS = ("models", "compression", "tools", "mcp", "appearance", "advanced")
 class SettingsDialog(QDialog):
     """OkBot's settings, built from the schema. Non-modal: open it with ``show()``.
 
-    Signals: ``compress_finished(report)`` after Compress now (a ``CompressionReport``);
+    Signals: ``compress_finished(report)`` after Compress now (a ``CompressionReport``); ``undo_finished(restored)``
+    after Undo last compression (a :class:`~okbot.core.compression.undo.Restored`);
     ``setting_changed(key)`` after any setting was saved from this dialog.
     ``keys`` is where API keys (and MCP servers' env and header values) are stored (the system keyring unless
     another is given).
     """
 
     compress_finished = Signal(object)
+    undo_finished = Signal(object)
     setting_changed = Signal(str)
 
     def __init__(
@@ -85,6 +87,7 @@ class SettingsDialog(QDialog):
             "advanced": self.advanced_page,
         }
         self.compression_page.compress_finished.connect(self.compress_finished)
+        self.compression_page.undo_finished.connect(self.undo_finished)
         for page in self._pages.values():
             page.binder.changed.connect(self._on_page_setting_changed)
 
