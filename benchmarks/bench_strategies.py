@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import dataclasses
 import hashlib
 import json
 import logging
@@ -550,6 +551,27 @@ def play(cfg: Config, strategies: list[str], scenarios: list[str], progress: Any
     return runs
 
 
+def save_run(run: Run, path: Path) -> None:
+    """Append ``run`` to ``path`` as one JSON line (a long real run keeps what it finished)."""
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(dataclasses.asdict(run), ensure_ascii=False) + "\n")
+
+
+def load_runs(paths: list[Path]) -> list[Run]:
+    """The runs :func:`save_run` wrote; a line that is not one is an error naming the file and line."""
+    names = {f.name for f in dataclasses.fields(Run)}
+    runs = []
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            try:
+                data = json.loads(line)
+                sent = [Sent(**s) for s in data.pop("sent")]
+                runs.append(Run(**{k: v for k, v in data.items() if k in names}, sent=sent))
+            except (ValueError, TypeError, KeyError, AttributeError) as exc:
+                raise SystemExit(f"{path}:{number}: not a saved run ({exc})") from None
+    return runs
+
+
 def cell(values: list[float]) -> dict[str, Any]:
     return {"median": statistics.median(values), "min": min(values), "max": max(values)} if values else {}
 
@@ -772,6 +794,10 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--plot", type=Path, default=None, help="write the bar chart here (PNG)")
+    parser.add_argument("--save", type=Path, default=None, help="append each finished run here (JSON lines)")
+    parser.add_argument(
+        "--load", type=Path, nargs="+", default=None, help="report the runs saved in these files (nothing is played)"
+    )
     args = parser.parse_args()
     if args.base_url and not args.model:
         parser.error("--model is needed with --base-url")
@@ -793,6 +819,8 @@ def main() -> None:
     logging.basicConfig(format="  %(name)s: %(message)s", level=logging.WARNING)
 
     def progress(run: Run, front: Front) -> None:
+        if args.save:
+            save_run(run, args.save)
         print(
             f"  {run.strategy:<10} {run.scenario:<8} seed {run.seed}: {run.seconds:6.1f} s, "
             f"{len(run.chats())} chat requests, {run.compressions} compressions"
@@ -801,7 +829,12 @@ def main() -> None:
             flush=True,
         )
 
-    runs = play(cfg, strategies, scenarios, progress)
+    if args.load:
+        runs = [r for r in load_runs(args.load) if r.strategy in strategies and r.scenario in scenarios]
+        scenarios = [s for s in scenarios if any(r.scenario == s for r in runs)]
+        cfg.seeds = max((r.seed for r in runs), default=0)
+    else:
+        runs = play(cfg, strategies, scenarios, progress)
     if args.json:
         for obj in as_json(runs):
             print(json.dumps(obj, ensure_ascii=False))
