@@ -842,7 +842,8 @@ def main() -> None:
         print(report(runs, cfg, strategies, scenarios))
     if args.plot:
         mode = cfg.model if cfg.base_url else "fake model"
-        plot(runs, strategies, args.plot, f"Context strategies, {mode}, window {cfg.window:,}, {cfg.seeds} seeds")
+        seeds = f"{cfg.seeds} seed" + ("s" if cfg.seeds != 1 else "")
+        plot(runs, strategies, args.plot, f"Context strategies, {mode}, window {cfg.window:,}, {seeds}")
         print(f"plot: {args.plot}", file=sys.stderr)
 
 
