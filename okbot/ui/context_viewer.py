@@ -695,6 +695,9 @@ class ContextViewer(QWidget):
         self.copy_button.setEnabled(True)
         self._fill_attempts(snap.sent)
         if snap.sent is None:
+            if self.tabs.currentIndex() == AS_SENT_TAB:
+                # Before disabling it: Qt would move to the next enabled tab (Last compression)
+                self.tabs.setCurrentIndex(CONTEXT_TAB)  # shows today's numbers
             self.tabs.setTabEnabled(AS_SENT_TAB, False)
             self.tabs.setTabText(AS_SENT_TAB, self.tr("As sent"))
             self.tabs.setTabToolTip(
@@ -706,8 +709,6 @@ class ContextViewer(QWidget):
                 ),
             )
             self._set_text(self.as_sent_view, "")
-            if self.tabs.currentIndex() == AS_SENT_TAB:
-                self.tabs.setCurrentIndex(CONTEXT_TAB)  # shows today's numbers
         else:
             changed = len(snap.changed_blocks)
             self.tabs.setTabEnabled(AS_SENT_TAB, True)
