@@ -369,10 +369,24 @@ def _cmd_context(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.as_sent:
         return _print_as_sent(args, sources, target, proj, out)
     if args.json:
-        print(render_json(proj), file=out)
+        print(render_json(proj, _prompt_cache(sources, target, proj)), file=out)
     else:
         out.write(render_markdown(proj, body_limit=None if args.full else 2000, approx_note=APPROX_NOTE))
     return 0
+
+
+def _prompt_cache(sources: Any, target: Any, proj: Any) -> dict[str, Any] | None:
+    """``okbot context --json``'s ``promptCache``: that of the request the message's turn answered with."""
+    from okbot.core.prompt_cache import attach_prompt_cache
+    from okbot.core.sent_request import load_sent
+
+    at = (
+        proj.at
+        if proj.at is not None
+        else next((it["id"] for it in reversed(proj.items) if it.get("type") == "user"), None)
+    )
+    sent = load_sent(sources, target, at) if at is not None else None
+    return attach_prompt_cache(sources, target, sent).to_json() if sent is not None else None
 
 
 def _check_as_sent_args(args: argparse.Namespace) -> None:
@@ -396,6 +410,7 @@ def _check_as_sent_args(args: argparse.Namespace) -> None:
 def _print_as_sent(args: argparse.Namespace, sources: Any, target: Any, proj: Any, out: TextIO) -> int:
     """``okbot context --at N --as-sent``: the recorded request, as the viewer's As-sent tab shows it."""
     from okbot.core.assent import compare_blocks
+    from okbot.core.prompt_cache import attach_prompt_cache
     from okbot.core.render import as_sent_json, as_sent_markdown
     from okbot.core.sent_request import choose, load_sent
 
@@ -407,6 +422,7 @@ def _print_as_sent(args: argparse.Namespace, sources: Any, target: Any, proj: An
         )
     sent = load_sent(sources, target, args.at, choose(turn, args.attempt, args.round).id)
     assert sent is not None  # the turn has it
+    attach_prompt_cache(sources, target, sent)
     states = compare_blocks(sent.request, proj)
     if args.json:
         print(as_sent_json(sent, states), file=out)

@@ -29,6 +29,7 @@ from okbot.core.assent import AsSentRequest
 from okbot.core.context import ContextProjection
 from okbot.core.items import item_text, preview
 from okbot.core.messages import PIN_KEY, task_text
+from okbot.core.prompt_cache import prompt_cache_text
 from okbot.core.sent_request import SentRequest
 from okbot.core.summary import SessionSummary
 from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
@@ -299,9 +300,10 @@ MISSING_ITEM = QT_TRANSLATE_NOOP(
 )
 
 
-def render_json(proj: ContextProjection) -> str:
-    """The projection as JSON (``okbot context --json``), with secrets redacted from every string."""
-    return json.dumps(redacted(proj.to_json()), ensure_ascii=False, indent=2)
+def render_json(proj: ContextProjection, prompt_cache: dict[str, Any] | None = None) -> str:
+    """The projection as JSON (``okbot context --json``), with secrets redacted from every string;
+    ``prompt_cache``: that of the request the message's turn sent (:mod:`okbot.core.prompt_cache`)."""
+    return json.dumps(redacted({**proj.to_json(), "promptCache": prompt_cache}), ensure_ascii=False, indent=2)
 
 
 def _item_range(first: int | None, last: int | None, count: int) -> str:
@@ -368,6 +370,7 @@ def as_sent_header_lines(sent: SentRequest, live: ContextProjection) -> list[str
         )
     head.append(_line(translate("render", "Tokens"), as_sent_tokens_text(sent, live)))
     head.append(_line(translate("render", "Provider reported"), usage_text(req)))
+    head.append(_line(translate("render", "Prompt cache"), prompt_cache_text(sent.cache)))
     head.append(_line(translate("render", "Tools offered"), ", ".join(req.tools) or translate("render", "none")))
     for note in as_sent_notices(sent):
         head.append(_line(translate("render", "Notice"), note))
@@ -522,6 +525,7 @@ def as_sent_json(sent: SentRequest, states: list[tuple[str, str]]) -> str:
         "ratio": req.ratio,
         "coveredThroughId": req.covered_through_id,
         "exact": sent.exact,
+        "promptCache": sent.cache.to_json() if sent.cache is not None else None,
         "tokens": {
             "reported": req.prompt_tokens,
             "estimate": req.estimate,

@@ -14,7 +14,7 @@ request by attempt and round, as ``--attempt`` / ``--round`` ask.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from okbot.core.assent import AsSentRequest, default_choice, id_runs
 from okbot.core.attachments import AttachmentView
@@ -25,6 +25,9 @@ from okbot.core.tokens import model_facts
 from okbot.core.workspace import Target
 from okbot.i18n import translate
 from okbot.storage.errors import NotFound, OkBotError
+
+if TYPE_CHECKING:
+    from okbot.core.prompt_cache import PromptCache
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class SentRequest:
     encoding: str = ""
     approximate: bool = False  # the items were counted with the documented estimate (no encoding offline)
     files: AttachmentView | None = None  # attached files, read back from the chat's folder as they were sent
+    cache: PromptCache | None = None  # its start shared with the request before it (attach_prompt_cache)
 
     @property
     def missing_ids(self) -> list[int]:

@@ -16,6 +16,7 @@ from typing import Any
 from okbot.core.assent import AsSentRequest, compare_blocks
 from okbot.core.context import ContextProjection, build_context
 from okbot.core.items import member_of
+from okbot.core.prompt_cache import attach_prompt_cache
 from okbot.core.render import as_sent_markdown, remember_api_keys, render_markdown
 from okbot.core.roster import SquadRoster
 from okbot.core.sent_request import SentRequest, load_sent
@@ -96,6 +97,7 @@ def load_snapshot(
     except NotFound:  # a request this turn does not have: the one the reply came from
         sent = load_sent(sources, target, item_id)
     if sent is not None:
+        attach_prompt_cache(sources, target, sent)
         snap.sent = sent
         snap.block_states = compare_blocks(sent.request, proj)
         snap.as_sent_markdown = as_sent_markdown(sent, proj, snap.block_states)

@@ -154,6 +154,7 @@ _HEADER_KEYS = (
     "Sent",
     "Now",
     "Provider reported",
+    "Prompt cache",
     "Tools offered",
     "Instructions since sent",
 )

@@ -5503,6 +5503,61 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     </message>
 </context>
 <context>
+    <name>prompt_cache</name>
+    <message>
+        <source>not measured</source>
+        <translation>未测量</translation>
+    </message>
+    <message>
+        <source>the chat&apos;s first recorded request: no earlier request to repeat</source>
+        <translation>本聊天记录的第一个请求：没有更早的请求可重复</translation>
+    </message>
+    <message>
+        <source>request #{id} can no longer be read back whole, so it is not compared</source>
+        <translation>请求 #{id} 已无法完整读回，因此不作比较</translation>
+    </message>
+    <message>
+        <source>{share} of this request ({shared} of {tokens} tokens) repeats request #{id} exactly</source>
+        <translation>本请求的 {share}（{tokens} 个 token 中的 {shared} 个）与请求 #{id} 完全相同</translation>
+    </message>
+    <message>
+        <source>{n} cached, as the provider reported</source>
+        <translation>服务商报告 {n} 个已缓存</translation>
+    </message>
+    <message>
+        <source>the provider reported no cached tokens</source>
+        <translation>服务商未报告缓存的 token</translation>
+    </message>
+    <message>
+        <source>other tools offered, so nothing of its start is shared</source>
+        <translation>提供的工具不同，因此开头没有共享部分</translation>
+    </message>
+    <message>
+        <source>then adds what is new</source>
+        <translation>之后追加新内容</translation>
+    </message>
+    <message>
+        <source>block {ref}</source>
+        <translation>区块 {ref}</translation>
+    </message>
+    <message>
+        <source>item #{ref}</source>
+        <translation>条目 #{ref}</translation>
+    </message>
+    <message>
+        <source>item #{ref}, sent before and not now</source>
+        <translation>条目 #{ref}（之前发送过，这次没有）</translation>
+    </message>
+    <message>
+        <source>message {ref}</source>
+        <translation>消息 {ref}</translation>
+    </message>
+    <message>
+        <source>parts at {where}</source>
+        <translation>从{where}处开始不同</translation>
+    </message>
+</context>
+<context>
     <name>provider_setup</name>
     <message>
         <source>not an http:// URL</source>
@@ -5959,6 +6014,10 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>Provider reported</source>
         <translation>服务商报告</translation>
+    </message>
+    <message>
+        <source>Prompt cache</source>
+        <translation>提示缓存</translation>
     </message>
     <message>
         <source>Tools offered</source>

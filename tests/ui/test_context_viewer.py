@@ -529,6 +529,9 @@ def test_each_attempt_of_a_retried_turn_can_be_chosen(
     assert viewer.attempt.currentIndex() == 1 and viewer.tabs.currentIndex() == AS_SENT_TAB
     assert "Attempt 1 of 2 — failed · round 2 of 2" in viewer.cutoff.text()
     assert "· error — #" not in viewer.as_sent_text()  # sent before the cut reply existed
+    # the prompt cache: round 2 repeats round 1 whole, then adds the tool call and its result
+    cache_line = next(x for x in viewer.as_sent_text().splitlines() if x.startswith("Prompt cache: "))
+    assert f"repeats request #{sent.choices[0].id} exactly · then adds what is new" in cache_line
     assert [kind for _, kind in item_headings(viewer.as_sent_text())][-2:] == ["tool_call", "tool_result"]
     assert viewer.bar.shown_total == sent.total_tokens
     with qtbot.waitSignal(viewer.refreshed, timeout=WAIT_MS):
