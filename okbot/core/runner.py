@@ -65,13 +65,17 @@ def _noop(*_args: Any) -> None:
 def _holds_its_server(method: Callable[..., TurnResult]) -> Callable[..., TurnResult]:
     """Run a turn entry point as the user's chat (:func:`okbot.llm.slots.foreground`): every call it makes on
     this thread, the compression before the request included, goes first, and each server it reaches stays
-    its own until the turn ends; a wait for another chat is told through ``callbacks.on_event``."""
+    its own until the turn ends; a wait for another chat is told through ``callbacks.on_event``. The target
+    is read afresh first: the MCP servers, model and persona settings the turn uses are those on disk now."""
 
     @functools.wraps(method)
-    def run(self: TurnRunner, *args: Any, callbacks: TurnCallbacks | None = None, **kwargs: Any) -> TurnResult:
+    def run(
+        self: TurnRunner, target: Target, *args: Any, callbacks: TurnCallbacks | None = None, **kwargs: Any
+    ) -> TurnResult:
         callbacks = callbacks or TurnCallbacks()
+        target = self.sources.workspace.current(target)
         with slots.foreground(on_wait=callbacks.on_event):
-            return method(self, *args, callbacks=callbacks, **kwargs)
+            return method(self, target, *args, callbacks=callbacks, **kwargs)
 
     return run
 

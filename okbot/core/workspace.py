@@ -201,6 +201,15 @@ class Workspace:
         name = name if isinstance(name, str) and name.strip() else "OkBot"
         return self.create_assistant(name, role=role if isinstance(role, str) else "")
 
+    def current(self, target: Target) -> Target:
+        """``target`` as its file says now (a front-end may hold one read before an edit elsewhere: Settings,
+        the CLI, another window); ``target`` itself when the file cannot be read as a whole now."""
+        try:
+            fresh, problem = self.load(target.kind, target.dir)
+        except OSError:
+            return target
+        return fresh if problem is None and fresh.meta else target
+
     def resolve(self, ref: str) -> Target:
         """Find by exact id first, then by name (case-insensitive).
 

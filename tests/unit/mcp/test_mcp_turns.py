@@ -106,6 +106,27 @@ def test_the_tools_offered_stay_the_same_from_turn_to_turn_and_only_allowed_assi
     assert sources.mcp_servers_of(squad) == ["time", "test"]  # its members do
 
 
+def test_a_server_allowed_while_the_chat_is_open_is_offered_on_its_next_turn(server):
+    """Issue 34: the open chat holds the assistant as read when it opened; a server added in Settings with
+    the assistant ticked was offered only after switching chats. Each turn reads the assistant afresh."""
+    settings_for(server).set("mcp.startupSeconds", 60)
+    ws = Workspace()
+    open_chat = ws.ensure_default()  # the page's copy, from before the change
+    sources = ContextSources(ws)
+    runner = TurnRunner(sources, provider_for(server, max_retries=0))
+    try:
+        server.enqueue(Reply(text="No tools of a server yet."), Reply(text="Now there are."))
+        runner.run_turn(open_chat, "hello")
+        sources.settings.add_mcp_server(time_server())  # what Settings → MCP servers writes, the assistant ticked
+        ws.set_meta(open_chat, "mcpServers", ["time"])
+        assert runner.run_turn(open_chat, "what time is it?").status == "complete"
+        before, after = ([t["function"]["name"] for t in r["tools"]] for r in server.chat_requests())
+        assert not [n for n in before if "__" in n]
+        assert "time__get_current_time" in after and "time__convert_time" in after
+    finally:
+        sources.close()
+
+
 def test_a_server_that_cannot_start_is_said_once_and_the_turn_goes_on(env, server):
     target, sources, runner = env
     assert sources.mcp.prepare(["time"]) == {}  # started within the fixture's generous bound, however loaded
