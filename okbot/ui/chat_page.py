@@ -343,6 +343,7 @@ class ChatPage(QWidget):
         self.summary_updates.target = target
         self.title.setText(target.name)
         self.subtitle.setText(self._subtitle_text())
+        self.view.set_placeholder(_text(EMPTY_CHAT).format(name=target.name))  # an empty chat greets the new name
         self._set_up_squad()
         self.refresh_model()
 
@@ -623,7 +624,7 @@ class ChatPage(QWidget):
         self.view.set_session(
             store,
             summary=summary,
-            target_name_by_id=lambda author: target.name if author == target.id else author,
+            target_name_by_id=lambda author: self.target.name if author == self.target.id else author,
             tasks=self.ctx.tasks,
             show_authors=target.kind == "squad",
         )

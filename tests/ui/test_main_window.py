@@ -281,6 +281,7 @@ def test_new_assistant_is_created_and_renamed_in_place(qtbot: QtBot, workspace: 
     qtbot.waitUntil(lambda: sidebar_names(window) == ["OkBot", "Travel planner"])  # Qt commits on the next turn
     assert window.selected_target().name == "Travel planner"
     assert window.current_page().title.text() == "Travel planner"
+    assert window.current_page().view.placeholder().startswith("Say hello to Travel planner.")  # not the old name
     assert [t.name for t in Workspace().list()] == ["OkBot", "Travel planner"]
 
     window.create_assistant()  # a second one gets a number

@@ -214,6 +214,9 @@ class ChatView(QAbstractItemView):
         self._placeholder = text
         self.viewport().update()
 
+    def placeholder(self) -> str:
+        return self._placeholder
+
     def scroll_to_bottom(self) -> None:
         self._stick_bottom = True
         self._relayout()
