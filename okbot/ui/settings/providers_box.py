@@ -221,7 +221,7 @@ class ProvidersBox(QWidget):
             self.status.setText(self.tr("Pick a provider in the list first."))
             return
         settings = self._settings()
-        users = provider_users(settings, self.ctx.workspace, config.name)
+        users = provider_users(settings, self.ctx.workspace, config.name, ids=False)
         if users:
             self.status.setText(
                 self.tr("⚠ {name} is in use by {users}; give them another model first.").format(
