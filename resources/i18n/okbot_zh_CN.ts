@@ -4497,8 +4497,12 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>摘要未更新（{failure}）；保留之前的摘要和覆盖范围。</translation>
     </message>
     <message>
-        <source>Nothing to compress: {count} item(s) after the summary, and the newest {keep} are always kept.</source>
-        <translation>没有可压缩的内容：摘要之后有 {count} 个条目，而最新的 {keep} 个总会保留。</translation>
+        <source>Nothing to compress: {count} item after the summary, and the newest {keep} are always kept.</source>
+        <translation>无可压缩：摘要之后只有 {count} 项，而最新的 {keep} 项总会保留。</translation>
+    </message>
+    <message>
+        <source>Nothing to compress: {count} items after the summary, and the newest {keep} are always kept.</source>
+        <translation>无可压缩：摘要之后只有 {count} 项，而最新的 {keep} 项总会保留。</translation>
     </message>
     <message>
         <source>nothing can be covered</source>
@@ -4509,8 +4513,12 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>会话的摘要在此期间已更新；此结果已丢弃</translation>
     </message>
     <message>
-        <source>Summarized {count} item(s) (#{first}–#{last}); tokens {before} → {after}.</source>
-        <translation>已摘要 {count} 个条目（#{first}–#{last}）；token {before} → {after}。</translation>
+        <source>Summarized {count} item (#{first}–#{last}); tokens {before} → {after}.</source>
+        <translation>已摘要 {count} 项（#{first}–#{last}）；token {before} → {after}。</translation>
+    </message>
+    <message>
+        <source>Summarized {count} items (#{first}–#{last}); tokens {before} → {after}.</source>
+        <translation>已摘要 {count} 项（#{first}–#{last}）；token {before} → {after}。</translation>
     </message>
     <message>
         <source>this request needs about {tokens} tokens and the model&apos;s window is {window}, even with older items moved out</source>

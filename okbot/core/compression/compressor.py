@@ -37,7 +37,7 @@ from okbot.core.kept_words import checklist_share
 from okbot.core.messages import PIN_KEY
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import Target
-from okbot.i18n import translate
+from okbot.i18n import plural, translate
 from okbot.llm.errors import ProviderError
 from okbot.llm.provider import CancelToken, ChatRequest, Provider
 from okbot.llm.slots import LendingLock
@@ -229,10 +229,18 @@ class Compressor:
                     trigger="manual",
                     tokens_before=proj.calibrated_tokens,
                     tokens_after=proj.calibrated_tokens,
-                    message=translate(
-                        "compressor",
-                        "Nothing to compress: {count} item(s) after the summary, "
-                        "and the newest {keep} are always kept.",
+                    message=plural(
+                        len(proj.items),
+                        translate(
+                            "compressor",
+                            "Nothing to compress: {count} item after the summary, "
+                            "and the newest {keep} are always kept.",
+                        ),
+                        translate(
+                            "compressor",
+                            "Nothing to compress: {count} items after the summary, "
+                            "and the newest {keep} are always kept.",
+                        ),
                     ).format(count=len(proj.items), keep=keep_min),
                 )
             return self._compress(target, proj, keep=keep_min, trigger="manual", pending=0)
@@ -472,8 +480,10 @@ class Compressor:
         after = build_context(target, sources=self.sources, summary=new)  # the request as it will be
         report.ok, report.new_ids, report.covered_items = True, new_ids, len(new_ids)
         report.tokens_after, report.seconds = after.calibrated_tokens, self.clock() - started
-        report.message = translate(
-            "compressor", "Summarized {count} item(s) (#{first}–#{last}); tokens {before} → {after}."
+        report.message = plural(
+            len(new_ids),
+            translate("compressor", "Summarized {count} item (#{first}–#{last}); tokens {before} → {after}."),
+            translate("compressor", "Summarized {count} items (#{first}–#{last}); tokens {before} → {after}."),
         ).format(
             count=len(new_ids),
             first=new_ids[0],

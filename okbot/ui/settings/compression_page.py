@@ -43,15 +43,16 @@ def describe_report(report: Any) -> str:
         return str(
             getattr(report, "message", "") or QCoreApplication.translate("CompressionPage", "Nothing was compressed.")
         )
+    said = str(getattr(report, "message", "") or "")
+    if said:  # the compressor's own sentence: what it covered, by id, and the tokens before and after
+        return said
     covered = int(getattr(report, "covered_items", 0))
     before, after = int(getattr(report, "tokens_before", 0)), int(getattr(report, "tokens_after", 0))
-    text = plural(
+    return plural(
         covered,
         QCoreApplication.translate("CompressionPage", "Summarized {n} item: about {before} → {after} tokens."),
         QCoreApplication.translate("CompressionPage", "Summarized {n} items: about {before} → {after} tokens."),
     ).format(n=covered, before=f"{before:,}", after=f"{after:,}")
-    extra = str(getattr(report, "message", "") or "")
-    return f"{text} {extra}" if extra else text
 
 
 class CompressionPage(SettingsPage):

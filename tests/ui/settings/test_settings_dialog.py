@@ -359,7 +359,9 @@ def test_compress_now_summarizes_the_current_chat(qtbot: QtBot, ctx: AppContext,
     report = done.args[0]
     assert report.ok, report.message
     assert report.covered_items == 24 - 8
-    assert page.result_label.text().startswith("✓ Summarized 16 items")
+    shown = page.result_label.text()
+    assert shown.startswith("✓ Summarized 16 items (#1–#16); tokens ")  # once, with the ids, in plural form
+    assert shown.count("Summarized") == 1 and "item(s)" not in shown
     assert page.compress_button.isEnabled()
     summary, _problems = ctx.sources.summary(target(ctx))
     assert summary.covered_through_id == 16
@@ -373,4 +375,5 @@ def test_compress_now_with_too_little_history_says_so(qtbot: QtBot, ctx: AppCont
     with qtbot.waitSignal(dialog.compress_finished, timeout=15_000) as done:
         page.compress_now()
     assert not done.args[0].ok
-    assert page.result_label.text().startswith("Nothing to compress")
+    assert page.result_label.text().startswith("Nothing to compress: 4 items after the summary")
+    assert "item(s)" not in page.result_label.text()
