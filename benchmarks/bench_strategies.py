@@ -427,7 +427,7 @@ def run_okbot(front: Front, sc: Scenario, seed: int, home: Path) -> Run:
     if sc.files:
         settings.set("tools.maxRounds", len(sc.files) + 2)
     if front.cfg.base_url:
-        settings.set("provider.timeout", 1800.0)
+        settings.set("provider.timeout", 600.0)  # the most the setting takes; a 3k prompt reads in ~3 minutes
         settings.set("tools.turnSeconds", 7200)
     ws = Workspace()
     target = ws.create_assistant("OkBot bench", soul_text=PERSONA)
@@ -524,8 +524,12 @@ def costs(run: Run) -> dict[str, Any]:
 
 
 # -- the whole bench --------------------------------------------------------------------------------------------------
-def play(cfg: Config, strategies: list[str], scenarios: list[str], progress: Any = None) -> list[Run]:
+def play(
+    cfg: Config, strategies: list[str], scenarios: list[str], progress: Any = None, done: list[Run] = ()
+) -> list[Run]:
+    """Every strategy × scenario × seed, except those ``done`` holds (finished without an error): kept as they are."""
     runs: list[Run] = []
+    finished = {(r.strategy, r.scenario, r.seed): r for r in done if not r.error}
     base = Path(tempfile.mkdtemp(prefix="okbot-bench-strategies-"))
     setup_env(base / "peers")
     with Front(cfg) as front:
@@ -533,6 +537,9 @@ def play(cfg: Config, strategies: list[str], scenarios: list[str], progress: Any
             for seed in range(1, cfg.seeds + 1):
                 sc = SCENARIOS[name](seed, **({"turns": cfg.turns[name]} if name in cfg.turns else {}))
                 for strategy in strategies:
+                    if (strategy, name, seed) in finished:
+                        runs.append(finished[(strategy, name, seed)])
+                        continue
                     front.scenario, front.seed = sc, seed
                     started = time.monotonic()
                     try:
@@ -794,7 +801,12 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--plot", type=Path, default=None, help="write the bar chart here (PNG)")
-    parser.add_argument("--save", type=Path, default=None, help="append each finished run here (JSON lines)")
+    parser.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        help="append each finished run here (JSON lines); runs it already holds are not played again (resume)",
+    )
     parser.add_argument(
         "--load", type=Path, nargs="+", default=None, help="report the runs saved in these files (nothing is played)"
     )
@@ -834,7 +846,8 @@ def main() -> None:
         scenarios = [s for s in scenarios if any(r.scenario == s for r in runs)]
         cfg.seeds = max((r.seed for r in runs), default=0)
     else:
-        runs = play(cfg, strategies, scenarios, progress)
+        saved = load_runs([args.save]) if args.save and args.save.exists() else []
+        runs = play(cfg, strategies, scenarios, progress, done=saved)
     if args.json:
         for obj in as_json(runs):
             print(json.dumps(obj, ensure_ascii=False))

@@ -75,3 +75,26 @@ def test_the_report_prints_each_table_and_the_plot_is_an_image(runs: list[bench.
     path = bench.plot(runs, bench.STRATEGIES, tmp_path / "plot.png", "test")
     image = QImage(str(path))
     assert not image.isNull() and image.width() > 500
+
+
+def test_saved_runs_read_back_and_a_resumed_run_plays_only_what_is_missing(
+    runs: list[bench.Run], tmp_path: Path
+) -> None:
+    path = tmp_path / "runs.jsonl"
+    kept = [r for r in runs if r.scenario == "tool"]
+    for run in kept:
+        bench.save_run(run, path)
+    back = bench.load_runs([path])
+    assert [(r.strategy, r.seed, r.present, r.answered) for r in back] == [
+        (r.strategy, r.seed, r.present, r.answered) for r in kept
+    ]
+    broken = bench.Run("okbot", "tool", 1, error="SettingError: a run that broke")  # played again
+    played: list[bench.Run] = []
+    cfg = bench.Config(window=3072, seeds=1, turns=SMALL)
+    done = [r for r in back if r.strategy != "okbot"] + [broken]
+    again = bench.play(cfg, bench.STRATEGIES, ["tool"], lambda run, _front: played.append(run), done=done)
+    assert [r.strategy for r in played] == ["okbot"] and not played[0].error
+    assert [r.strategy for r in again] == list(bench.STRATEGIES)
+    path.write_text(path.read_text() + "{not json\n")
+    with pytest.raises(SystemExit, match=r"runs.jsonl:6: not a saved run"):
+        bench.load_runs([path])
