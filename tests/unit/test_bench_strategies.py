@@ -85,8 +85,8 @@ def test_saved_runs_read_back_and_a_resumed_run_plays_only_what_is_missing(
     for run in kept:
         bench.save_run(run, path)
     back = bench.load_runs([path])
-    assert [(r.strategy, r.seed, r.present, r.answered) for r in back] == [
-        (r.strategy, r.seed, r.present, r.answered) for r in kept
+    assert [(r.strategy, r.seed, r.checkpoints, r.answered, len(r.sent)) for r in back] == [
+        (r.strategy, r.seed, r.checkpoints, r.answered, len(r.sent)) for r in kept
     ]
     broken = bench.Run("okbot", "tool", 1, error="SettingError: a run that broke")  # played again
     played: list[bench.Run] = []
