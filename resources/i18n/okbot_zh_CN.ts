@@ -405,6 +405,14 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>摘要为空。</translation>
     </message>
     <message>
+        <source>Your words, kept as you wrote them</source>
+        <translation>你的原话，按你写的保留</translation>
+    </message>
+    <message>
+        <source>the model reads these messages word for word</source>
+        <translation>模型逐字读到这些消息</translation>
+    </message>
+    <message>
         <source>Thinking… {n} s</source>
         <translation>思考中… {n} 秒</translation>
     </message>

@@ -9,6 +9,7 @@ row's height (the footer space is always reserved), so they need no re-layout.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -582,7 +583,7 @@ class LayoutBuilder:
         return out
 
     def _divider(self, data: RowData, width: int) -> RowLayout:
-        count, summary = data.divider or (0, "")
+        count, summary, kept = data.divider or (0, "", ())
         col_x, col_w = self.column(width)
         out = RowLayout(style="divider", width=width, height=0)
         out.label = f"{chat_text.divider_label(count)}  ·  {chat_text.divider_action(data.expanded)}"
@@ -592,16 +593,55 @@ class LayoutBuilder:
         y = float(DIVIDER_H)
         if data.expanded:
             text = summary.strip() or "_{}_".format(QCoreApplication.translate("ChatLayout", "The summary is empty."))
+            text += kept_words_markdown(kept)
             doc = self.markdown_doc(text, col_w - 2 * PAD_X)
             out.doc = doc
             out.codes = code_blocks(doc, text)
             box = QRectF(col_x, y, col_w, doc.size().height() + 2 * PAD_Y)
             out.doc_pos = QPointF(col_x + PAD_X, y + PAD_Y)
             out.status_rect = box  # the summary box
+            out.actions.extend(_kept_actions(doc, out.doc_pos))
             y = box.bottom() + 8
         out.actions.append(Action("toggle", QRectF(out.label_rect)))
         out.height = math.ceil(y)
         return out
+
+
+_KEPT_ANCHOR = "okbot-message:"
+
+
+def kept_words_markdown(kept: tuple[tuple[int, str], ...]) -> str:
+    """The divider's list of the user's messages the model reads word for word (after the summary), each a
+    link that opens its message; "" when the summary keeps none."""
+    if not kept:
+        return ""
+    head = QCoreApplication.translate("ChatLayout", "Your words, kept as you wrote them")
+    note = QCoreApplication.translate("ChatLayout", "the model reads these messages word for word")
+    rows = [f"- [#{item_id}]({_KEPT_ANCHOR}{item_id}) {_inline(line)}" for item_id, line in kept]
+    return f"\n\n---\n\n**{head}** ({note})\n\n" + "\n".join(rows)
+
+
+def _inline(line: str) -> str:
+    """``line`` as literal Markdown text (no emphasis, links or code spans of its own)."""
+    return re.sub(r"([\\`*_\[\]<>#|~!])", r"\\\1", line) or "…"
+
+
+def _kept_actions(doc: QTextDocument, origin: QPointF) -> list[Action]:
+    """One ``open_message`` action (payload: the message id) over each kept message's line of ``doc``."""
+    actions = []
+    block = doc.begin()
+    layout = doc.documentLayout()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            href = it.fragment().charFormat().anchorHref()
+            if href.startswith(_KEPT_ANCHOR) and href[len(_KEPT_ANCHOR) :].isdigit():
+                rect = layout.blockBoundingRect(block).translated(origin)
+                actions.append(Action("open_message", rect, payload=int(href[len(_KEPT_ANCHOR) :])))
+                break
+            it += 1
+        block = block.next()
+    return actions
 
 
 def thought_label(item: dict[str, Any], shown: bool = False) -> str:

@@ -42,21 +42,39 @@ RETRY_LOOKBACK = 64  # how far back from the end the retryable reply is looked f
 ITEM, DIVIDER, STREAM = "item", "divider", "stream"
 
 
+KEPT_LINE_CHARS = 120  # of each kept message's first line, in the divider
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """The rows of a session: the ids on its current branch (markers left out) and the version switches."""
 
     ids: array
     versions: dict[int, Versions]
+    kept: tuple[tuple[int, str], ...] = ()  # the summary's kept words: (message id, its first line)
 
 
 def snapshot_ids(store: SessionStore, summary: SessionSummary | None = None) -> Snapshot:
-    """The ids of ``store``'s current branch in order and where versions show (builds the store's offset
-    index and reads the uncompressed tail; blocking: call off the GUI thread)."""
+    """The ids of ``store``'s current branch in order, where versions show, and the first line of each
+    message the summary keeps word for word (builds the store's offset index and reads the uncompressed
+    tail; blocking: call off the GUI thread)."""
+    summary = summary or SessionSummary()
     ids = store.branch_ids(markers=False)
-    if not store.marker_ids():
-        return Snapshot(ids, {})
-    return Snapshot(ids, Tail(store, summary or SessionSummary()).shown_versions())
+    versions = Tail(store, summary).shown_versions() if store.marker_ids() else {}
+    return Snapshot(ids, versions, kept_lines(store, summary))
+
+
+def kept_lines(store: SessionStore, summary: SessionSummary) -> tuple[tuple[int, str], ...]:
+    """``(id, first line)`` of each user message ``summary`` keeps as the user wrote it (blocking)."""
+    out = []
+    for item_id in sorted(summary.kept_user_ids):
+        item = store.get(item_id)
+        if item is None or item.get("type") != "user":
+            continue  # set aside since, or not a message: nothing to open
+        text = str(item.get("content") or "").strip()
+        line = text.splitlines()[0] if text else ""
+        out.append((item_id, line if len(line) <= KEPT_LINE_CHARS else line[: KEPT_LINE_CHARS - 1] + "…"))
+    return tuple(out)
 
 
 class ChatModel(QAbstractListModel):
@@ -99,6 +117,7 @@ class ChatModel(QAbstractListModel):
         self._loading = False
         self._error = ""
         self._summary = SessionSummary()
+        self._kept: tuple[tuple[int, str], ...] = ()  # Snapshot.kept, for the divider
         self._divider: int | None = None  # row of the divider, if any
         self._expanded: set[Any] = set()
         self._retry_id = 0
@@ -141,6 +160,7 @@ class ChatModel(QAbstractListModel):
         self._cache.clear()
         self._pending = []
         self._summary = summary or SessionSummary()
+        self._kept = ()
         self._divider = None
         self._expanded.clear()
         self._thoughts_open.clear()
@@ -227,9 +247,32 @@ class ChatModel(QAbstractListModel):
         return array("q", self._ids)
 
     def set_summary(self, summary: SessionSummary) -> None:
-        """Move the coverage divider to ``summary.covered_through_id`` (e.g. after Compress now)."""
+        """Move the coverage divider to ``summary.covered_through_id`` (e.g. after Compress now); the kept
+        words it lists are read again off the GUI thread."""
         self._summary = summary
         self._place_divider()
+        store, generation = self._store, self._generation
+        if store is None or not summary.kept_user_ids:
+            self._set_kept(())
+            return
+        (self._tasks or default_task_runner()).run(
+            lambda: kept_lines(store, summary),
+            lambda kept: self._set_kept(kept) if self._current(generation) and summary is self._summary else None,
+            lambda exc: log.warning("reading the kept messages failed: %s", exc),
+            owner=self,
+        )
+
+    def kept_words(self) -> tuple[tuple[int, str], ...]:
+        """The messages the summary keeps word for word, as the divider lists them: (id, first line)."""
+        return self._kept
+
+    def _set_kept(self, kept: tuple[tuple[int, str], ...]) -> None:
+        if kept == self._kept:
+            return
+        self._kept = kept
+        if self._divider is not None:
+            index = self.index(self._divider, 0)
+            self.dataChanged.emit(index, index)
 
     def set_retry_enabled(self, enabled: bool) -> None:
         """Hide the Retry affordance while a turn runs (the shell calls this)."""
@@ -520,6 +563,7 @@ class ChatModel(QAbstractListModel):
         self.beginResetModel()
         self._ids = snap.ids
         self._versions = snap.versions
+        self._kept = snap.kept
         self._loading = False
         for item in self._pending:
             if not self._ids or item["id"] > self._ids[-1]:
@@ -565,9 +609,9 @@ class ChatModel(QAbstractListModel):
     def _divider_data(self, role: int) -> Any:
         count = self._divider or 0
         if role == self.DividerRole:
-            return (count, self._summary.summary)
+            return (count, self._summary.summary, self._kept)
         if role == self.KeyRole:
-            return (DIVIDER, count, DIVIDER in self._expanded, hash(self._summary.summary))
+            return (DIVIDER, count, DIVIDER in self._expanded, hash((self._summary.summary, self._kept)))
         if role == Qt.ItemDataRole.DisplayRole:
             return chat_text.divider_label(count)
         return None

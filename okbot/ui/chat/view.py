@@ -249,6 +249,18 @@ class ChatView(QAbstractItemView):
         self._reveal_id = item_id
         self._finder.search(needle, from_id=item_id)
 
+    def show_message(self, item_id: int) -> bool:
+        """Scroll message ``item_id`` into view and make it current (a kept message of the divider's list);
+        False when this chat does not show it (another version of the chat, or set aside)."""
+        row = self._chat.row_of_id(item_id)
+        if row < 0:
+            return False
+        index = self._chat.index(row, 0)
+        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
+        self.setCurrentIndex(index)
+        self.viewport().update()
+        return True
+
     def close_find(self) -> None:
         """Hide the find bar and its highlights; focus goes back where it was."""
         if not self._find_bar.isHidden():
@@ -758,6 +770,8 @@ class ChatView(QAbstractItemView):
             self._toggle(row)
         elif name == "thought":
             self._chat.set_thought_open(row, not self._chat.is_thought_open(row))
+        elif name == "open_message":
+            self.show_message(int(action.payload))
         elif name in ("teach_keep", "teach_not_now"):
             answer = "keep" if name == "teach_keep" else "not_now"
             self.teaching_requested.emit(self._chat.item_id(row), int(action.payload), answer)

@@ -441,6 +441,36 @@ def test_divider_marks_coverage_and_opens_the_summary(qtbot: QtBot, tmp_path: Pa
     assert model.rowCount() == 13 and all(model.row_kind(r) == ITEM for r in range(13))
 
 
+def test_the_open_divider_lists_the_users_kept_words_and_each_opens_its_message(qtbot: QtBot, tmp_path: Path) -> None:
+    """Issue 34, 12b: the summary's sections often say "(none yet)" while the model reads the user's own
+    messages word for word; the divider shows which, and a click on one brings that message into view."""
+    store = conversation(tmp_path / "session.jsonl")  # users: #1, #3, #5, #7
+    store.append(items.user_message("Never push to *main* directly [ever]\nsecond line stays out"))  # 14
+    store.append(assistant("Understood."))
+    summary = SessionSummary(summary="## Goals\n(none yet)", covered_through_id=15, kept_user_ids=[1, 14, 2, 99])
+    view = open_view(qtbot, store, summary=summary, size=(820, 420))
+    model = view.chat_model()
+    divider = model.row_of_id(15) + 1
+    assert model.row_kind(divider) == DIVIDER
+    assert model.kept_words() == (  # #2 is the model's reply and #99 is gone: neither is listed
+        (1, "Earlier question 0"),
+        (14, "Never push to *main* directly [ever]"),
+    )
+    click(qtbot, view, view.action_rect(divider, "toggle").center())
+    text = layout_of(view, divider).doc.toPlainText()
+    assert "Your words, kept as you wrote them" in text and "(none yet)" in text
+    assert "#1 Earlier question 0" in text
+    assert "#14 Never push to *main* directly [ever]" in text  # as written, not read as Markdown
+    assert "second line" not in text
+    assert view.action_rect(divider, "open_message", 14) is not None
+    click(qtbot, view, view.action_rect(divider, "open_message", 1).center())
+    first = model.row_of_id(1)
+    assert view.currentIndex().row() == first
+    assert view.visualRect(model.index(first, 0)).top() == 0  # at the top of the view
+    view.set_summary(SessionSummary(summary="later", covered_through_id=15, kept_user_ids=[3]))
+    qtbot.waitUntil(lambda: model.kept_words() == ((3, "Earlier question 1"),))  # read off the GUI thread
+
+
 def test_squads_show_author_names(qtbot: QtBot, tmp_path: Path) -> None:
     store = SessionStore(tmp_path / "session.jsonl")
     store.append(items.user_message("Team, plan the release"))
