@@ -533,7 +533,7 @@ class ChatView(QAbstractItemView):
                 break
         maximum = max(0, heights.total - view_h) if n else 0
         value = min(value, maximum)
-        if not self._stick_bottom and n and value >= maximum and maximum > 0:
+        if not self._stick_bottom and n and value >= maximum:  # at the bottom, or the whole chat in view
             self._stick_bottom = True
         self._v = value
         if n and not self._stick_bottom:

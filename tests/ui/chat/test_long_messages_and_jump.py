@@ -135,3 +135,19 @@ def test_sending_a_message_while_scrolled_up_goes_to_the_bottom(qtbot: QtBot, tm
     QApplication.processEvents()
     assert view.is_at_bottom() and view.jump_button().isHidden()
     assert view.indexAt(QPoint(10, view.viewport().height() - 30)).row() >= view.chat_model().rowCount() - 2
+
+
+def test_a_chat_that_fits_never_offers_to_jump_to_the_latest(qtbot: QtBot, tmp_path: Path) -> None:
+    """Issue 34, item 7: after a find, a search hit or a version switch put a row at the top, the button
+    showed although the whole chat was in view, covering message text at 640×420."""
+    store = chat(tmp_path / "session.jsonl", count=2)
+    view = open_view(qtbot, store, size=(640, 420))
+    assert view.verticalScrollBar().maximum() == 0  # the whole chat is in view
+    model = view.chat_model()
+    view.scrollTo(model.index(0, 0), view.ScrollHint.PositionAtTop)  # what a find or a search hit does
+    QApplication.processEvents()
+    assert view.jump_button().isHidden()
+    view.find_in_item("Question 0", model.item_id(0))
+    qtbot.waitUntil(lambda: view.find_bar().isVisible())
+    QApplication.processEvents()
+    assert view.jump_button().isHidden()
