@@ -239,6 +239,7 @@ class ChatView(QAbstractItemView):
                 self._on_find_bar_query_changed(self._find_bar.text())
         self._place_overlays()
         self._find_bar.open_bar()
+        self._fit_find_room()
 
     def find_in_item(self, needle: str, item_id: int) -> None:
         """Open the find bar on ``needle`` with its match in item ``item_id`` current, highlighted and in view
@@ -835,6 +836,14 @@ class ChatView(QAbstractItemView):
         width = min(FIND_BAR_W, max(200, self.width() - 2 * OVERLAY_MARGIN))
         self._find_bar.resize(width, self._find_bar.sizeHint().height())
         self._find_bar.move(self.width() - width - OVERLAY_MARGIN - 6, 8)
+        self._fit_find_room()
+
+    def _fit_find_room(self) -> None:
+        """While the find bar shows, the rows start below it: a match in the first message (which the view
+        cannot scroll above) would otherwise sit under the bar."""
+        top = self._find_bar.geometry().bottom() + 5 if self._find_bar.isVisible() else 0
+        if self.viewportMargins().top() != top:
+            self.setViewportMargins(0, top, 0, 0)
 
     def _sync_jump(self) -> None:
         """The jump button shows while the user is scrolled up; back at the bottom it hides and forgets "new"."""
@@ -870,6 +879,7 @@ class ChatView(QAbstractItemView):
 
     def _on_find_bar_closed(self) -> None:
         self._finder.stop()
+        self._fit_find_room()
         target = self._focus_before_find
         self._focus_before_find = None
         if target is not None and Shiboken.isValid(target) and target.isVisible():

@@ -287,3 +287,22 @@ def test_a_hit_of_the_search_across_chats_opens_at_its_own_item_even_before_the_
     view.find_bar().search_now()
     qtbot.waitUntil(lambda: view.finder().done, timeout=20_000)
     assert view.finder().current_match()[0] <= 1201 + 40
+
+
+@pytest.mark.parametrize("size", [(640, 420), (1000, 700)])
+def test_the_current_match_is_never_under_the_find_bar(qtbot: QtBot, tmp_path: Path, size) -> None:
+    """Issue 34, item 3: "6 of 6" in the first message showed no orange highlight — the view cannot scroll
+    above its first row, and the bar sat on the user's bubble (top right). Rows now start below the bar."""
+    store = SessionStore(tmp_path / "session.jsonl")
+    store.append(items.user_message("needle at the very top of the chat"))
+    store.append(assistant("An answer without it."))
+    view = open_view(qtbot, store, size=size)
+    search(qtbot, view, "needle")
+    assert view.finder().total == 1 and view.finder().current_match() == (1, 0)
+    bar = view.find_bar().geometry().translated(-view.viewport().pos())  # in viewport coordinates
+    match = view.match_rect(1, 0)
+    assert match is not None and view.viewport().rect().contains(match)
+    assert not match.intersects(bar)
+    view.close_find()
+    QApplication.processEvents()
+    assert view.viewport().pos().y() == 0  # closed, the rows take the whole height again
