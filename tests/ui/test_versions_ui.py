@@ -111,3 +111,35 @@ def test_covered_messages_offer_no_edit_and_the_divider_explains(
     assert len(reason) == 1 and not reason[0].isEnabled() and "summarized" in reason[0].text()
     fresh = page.view.context_menu(row_of(page, "new question"))
     assert any(a.text() == "Edit and resend" and a.isEnabled() for a in fresh.actions())
+
+
+def _switch_rects(layout) -> list:
+    return [a.rect for a in layout.actions if a.name == "version"] + [r for r, _ in layout.version_ends]
+
+
+def test_the_version_switch_never_overlaps_the_hover_actions_or_the_time(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer
+):
+    """Issue 34, item 2: "↻ Regenerate‹ 2/2 ›" collided on a reply, "‹ 2/2" was drawn over a user message's time."""
+    page = open_page(qtbot, ctx)
+    chat(qtbot, page, server, "hi", "ok")  # short bubbles: the footer reaches past them
+    click_action(qtbot, page, row_of(page, "hi"), "edit")
+    server.enqueue(Reply(text="yes"))
+    type_and_enter(qtbot, page, "yo")
+    wait_idle(qtbot, page)
+    server.enqueue(Reply(text="sure"))
+    click_action(qtbot, page, row_of(page, "yes"), "regenerate")
+    wait_idle(qtbot, page)
+    model, view = page.view.chat_model(), page.view
+    for text in ("yo", "sure"):
+        row = row_of(page, text)
+        qtbot.waitUntil(lambda r=row: model.index(r, 0).data(ChatModel.VersionsRole) is not None)
+        index = model.index(row, 0)
+        layout = view._delegate.layout(view._option(index), index)
+        switch = [*_switch_rects(layout), layout.version_rect]
+        taken = [a.rect for a in layout.footer] + ([layout.footer_time_rect] if layout.footer_time else [])
+        assert len(switch) == 3 and taken
+        for a in switch:
+            assert 0 <= a.left() and a.right() <= layout.width, (text, a)
+            for b in taken:
+                assert not a.intersects(b), (text, a, b)

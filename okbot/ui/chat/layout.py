@@ -33,6 +33,7 @@ PAD_X, PAD_Y = 14, 10
 RADIUS = 12
 AVATAR = 28
 FOOTER = 22  # below user/assistant bubbles: time and hover actions
+SWITCH_GAP = 8  # between the version switch and the hover actions
 USER_MAX_FRACTION = 0.78
 STATUS_H = 26
 BUTTON_PAD = 8
@@ -436,14 +437,22 @@ class LayoutBuilder:
                 cursor += w + 2
 
     def _version_switch(self, out: RowLayout, versions: tuple[int, int], user: bool, y: float) -> None:
-        """‹ 2/3 › under the bubble, on the side the hover actions leave free; always shown."""
+        """‹ 2/3 › under the bubble, on the side the hover actions leave free and clear of them and the time
+        (a short bubble's footer reaches past it); always shown. Call after :meth:`_footer`."""
         index, count = versions
         h = self.sfm.height() + 6
         top = y + (FOOTER - h) / 2 + 1
         label = f"{index + 1}/{count}"
         arrow_w = self._button_w("‹")
         label_w = self.sfm.horizontalAdvance(label) + 8
-        left = out.bubble.left() if user else out.bubble.right() - 2 * arrow_w - label_w
+        switch_w = 2 * arrow_w + label_w
+        taken = [a.rect for a in out.footer] + ([out.footer_time_rect] if out.footer_time else [])
+        if user:  # left of the bubble's footer: [‹ 2/3 ›] [time] [Copy] [Edit] [View context]
+            edge = min((r.left() for r in taken), default=out.bubble.left())
+            left = max(0.0, min(out.bubble.left(), edge - SWITCH_GAP - switch_w))
+        else:  # right of it: [time] [Copy] [↻ Regenerate] [‹ 2/3 ›]
+            edge = max((r.right() for r in taken), default=out.bubble.right())
+            left = min(out.width - switch_w, max(out.bubble.right() - switch_w, edge + SWITCH_GAP))
         out.version_label = label
         out.version_rect = QRectF(left + arrow_w, top, label_w, h)
         for rect, arrow, wanted in (
