@@ -11,6 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QCoreApplication,
+    QEvent,
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
@@ -200,7 +201,7 @@ class Sidebar(QWidget):
 
         self.find_button = QToolButton(self)
         self.find_button.setObjectName("findButton")
-        self.find_button.setIcon(magnifier_icon(self.palette().color(QPalette.ColorRole.ButtonText)))
+        self._draw_find_icon()
         self.find_button.setToolTip(self.tr("Search the messages of every chat (Ctrl+Shift+F)"))
         self.find_button.setAutoRaise(True)
         self.find_button.clicked.connect(self.search_requested)
@@ -267,6 +268,14 @@ class Sidebar(QWidget):
             act.triggered.connect(lambda _checked=False, t=tab: self._on_assistant_action_triggered(t))
             self.assistant_actions.append(act)
         self._on_model_reset()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # a live theme change: the icon is drawn, not themed
+            self._draw_find_icon()
+
+    def _draw_find_icon(self) -> None:
+        self.find_button.setIcon(magnifier_icon(self.palette().color(QPalette.ColorRole.ButtonText)))
 
     # ------------------------------------------------------------------ public
     def current_target(self) -> Target | None:

@@ -182,3 +182,21 @@ def test_the_appearance_page_changes_the_look_at_once(qtbot: QtBot, app: QApplic
     assert QApplication.font("ChatView").pointSize() == system_font_size() + 1
     assert app.font().pointSize() == system_font_size(), "the rest of the UI keeps the system's size"
     ctx.tasks.wait_for_done(5000)
+
+
+def test_the_sidebars_magnifier_follows_a_live_theme_change(qtbot: QtBot, app: QApplication) -> None:
+    """Issue 34, item 15: drawn once in the light palette's colour, it stayed black on the dark sidebar."""
+    from okbot.ui.sidebar import Sidebar, TargetListModel
+
+    settings = Settings.load()
+    sidebar = Sidebar(TargetListModel())
+    _window = in_window(qtbot, sidebar)
+    appearance = Appearance(app, settings)
+    settings.set("ui.theme", "dark")
+    QApplication.processEvents()
+    image = sidebar.find_button.icon().pixmap(16, 16).toImage()
+    drawn = [image.pixelColor(x, y) for x in range(16) for y in range(16) if image.pixelColor(x, y).alpha() > 200]
+    assert drawn, "the icon draws something"
+    background = sidebar.palette().color(QPalette.ColorRole.Window)
+    assert max(contrast(c, background) for c in drawn) >= 4.5
+    appearance.stop()
