@@ -95,6 +95,7 @@ def bar_segments(proj: ContextProjection) -> list[BarSegment]:
                 if b.stable
                 else QCoreApplication.translate("ContextViewer", "{title} · volatile instruction block")
             ).format(title=_tr(b.title)),
+            label=_tr(b.title),
         )
         for b in proj.blocks
     ]
@@ -116,6 +117,7 @@ def sent_bar_segments(sent: SentRequest) -> list[BarSegment]:
             QCoreApplication.translate("ContextViewer", "{title} · as sent").format(
                 title=_tr(str(b.get("title") or b.get("name")))
             ),
+            label=_tr(str(b.get("title") or b.get("name"))),
         )
         for b in sent.request.blocks
     ]

@@ -27,10 +27,15 @@ MIN_SEGMENT_PX = 3.0  # a small block stays visible as a sliver even against a h
 class BarSegment:
     """One stacked part of the bar: a legend name, its tokens and an optional tooltip line."""
 
-    name: str
+    name: str  # the part's key (a block's name); the legend shows ``label`` when set
     tokens: int
     detail: str = ""
     muted: bool = False  # drawn in a neutral colour (e.g. chat-format overhead)
+    label: str = ""  # what the legend says, in the user's language (a block's title)
+
+    @property
+    def shown_name(self) -> str:
+        return self.label or self.name
 
 
 def is_dark(palette: QPalette) -> bool:
@@ -146,7 +151,7 @@ class TokenBar(QWidget):
 
     # -- geometry ----------------------------------------------------------------------------
     def _legend_entries(self) -> list[tuple[BarSegment, str]]:
-        return [(s, f"{s.name} {_fmt(s.tokens)}") for s in self._segments]
+        return [(s, f"{s.shown_name} {_fmt(s.tokens)}") for s in self._segments]
 
     def _legend_rows(self, width: int) -> list[list[tuple[int, BarSegment, str]]]:
         """Legend entries flowed into rows that fit ``width``: (x, segment, text)."""
@@ -271,7 +276,7 @@ class TokenBar(QWidget):
                 share = 100.0 * seg.tokens / self._window if self._window else 0.0
                 lines = [
                     self.tr("{name}: {tokens} tokens ({share}% of the window)").format(
-                        name=seg.name, tokens=_fmt(seg.tokens), share=f"{share:.1f}"
+                        name=seg.shown_name, tokens=_fmt(seg.tokens), share=f"{share:.1f}"
                     )
                 ]
                 if seg.detail:

@@ -607,6 +607,10 @@ def test_in_chinese_the_window_is_translated_and_the_request_is_not(
     assert [viewer.tabs.tabText(i) for i in range(viewer.tabs.count())] == ["上下文", "发送时", "上次压缩"]
     assert (viewer.refresh_button.text(), viewer.full_bodies.text()) == ("刷新", "完整正文")
     assert [s.name for s in viewer.bar.segments][-2:] == ["会话条目", "开销"]
+    # the legend names every part in Chinese: the blocks by their translated titles, not "role", "tool_notes"
+    legend = [s.shown_name for s in viewer.bar.segments]
+    assert legend[:2] == ["角色", "成员名单"] and "工具说明" in legend, legend
+    assert not {"role", "roster", "soul", "tool_notes"} & set(legend)
     text = viewer.text()
     assert text == expected(ctx, target, ids[1])  # the layout as render.py writes it in this language
     for sent in ("You are Captain Cobalt, terse and exact.", "question 1: how does step 1 work?", "answer 0: step 0"):
