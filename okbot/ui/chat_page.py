@@ -63,6 +63,9 @@ TOOL_PROGRESS_MARK = "⚙ "
 # Shown through _text (translated where shown).
 STOPPED_TEXT = QT_TRANSLATE_NOOP("ChatPage", "You stopped the reply; what arrived is kept.")
 EMPTY_CHAT = QT_TRANSLATE_NOOP("ChatPage", "Say hello to {name}. Your conversation is saved as you go.")
+# The built-in assistant's role line as resources/templates/assistant.json writes it: shown in the user's
+# language (the file keeps it as written; the model reads it as written)
+BUILT_IN_ROLE = QT_TRANSLATE_NOOP("ChatPage", "A thoughtful general-purpose assistant.")
 SQUAD_MODEL_TEXT = QT_TRANSLATE_NOOP(
     "ChatPage",
     "The squad's captain answers with the default model (Settings → Models). Each member answers with its "
@@ -685,7 +688,8 @@ class ChatPage(QWidget):
         if self.target.kind == "squad":
             desc = self.target.meta.get("description")
             return desc if isinstance(desc, str) and desc else kind_label("squad")
-        return self.target.role_line or kind_label("assistant")
+        role = self.target.role_line
+        return _text(role) if role == BUILT_IN_ROLE else role or kind_label("assistant")
 
     def _build_layout(self) -> None:
         # two rows, so a narrow window (640 px) elides the names instead of squeezing the controls:

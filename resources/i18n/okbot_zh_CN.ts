@@ -447,6 +447,10 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>和 {name} 打个招呼吧。对话会随时自动保存。</translation>
     </message>
     <message>
+        <source>A thoughtful general-purpose assistant.</source>
+        <translation>一位深思熟虑的通用助手。</translation>
+    </message>
+    <message>
         <source>The squad&apos;s captain answers with the default model (Settings → Models). Each member answers with its own model: pick it in that assistant&apos;s chat.</source>
         <translation>小队的队长使用默认模型回复（设置 → 模型）。每位成员使用自己的模型回复：请在该助手的对话中选择。</translation>
     </message>

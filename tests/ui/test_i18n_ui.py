@@ -184,6 +184,16 @@ def test_the_main_window_after_a_turn_is_chinese(chinese, qtbot: QtBot, ctx: App
     assert english_left(window, data=data_of(ctx, page.target)) == []
 
 
+def test_the_built_in_assistants_role_line_is_shown_in_chinese(chinese, qtbot: QtBot, ctx: AppContext):
+    """Issue 34, item 14: the template writes the role in English; the header showed it so in a Chinese UI.
+    The file keeps it as written (the model reads it), the window shows it translated."""
+    window = open_window(qtbot, ctx)
+    page = window.current_page()
+    assert page.target.role_line == "A thoughtful general-purpose assistant."
+    assert page.subtitle.text() == "一位深思熟虑的通用助手。"
+    assert english_left(window, data=data_of(ctx, page.target)) == []
+
+
 def test_every_settings_page_is_chinese(chinese, qtbot: QtBot, ctx: AppContext):
     window = open_window(qtbot, ctx)
     dialog = window.open_settings()
