@@ -239,7 +239,7 @@ class ChatPage(QWidget):
             return
         if not self.edit_banner.editing:
             self._draft = self.composer.text()  # given back on Cancel
-        self.edit_banner.begin(item_id)
+        self.edit_banner.begin(item_id, text)
         self.composer.set_text(text)
         self.composer.focus_input()
 

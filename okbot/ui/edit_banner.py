@@ -8,6 +8,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+QUOTE_CHARS = 40  # of the edited message, in the banner
+
 
 class EditBanner(QWidget):
     """Shown while ``item_id`` is being edited; ``cancelled`` when the user gives up (Cancel or Esc)."""
@@ -35,13 +37,16 @@ class EditBanner(QWidget):
     def editing(self) -> bool:
         return self.item_id > 0
 
-    def begin(self, item_id: int) -> None:
+    def begin(self, item_id: int, text: str = "") -> None:
+        """Show the banner for message ``item_id``, named by the start of its ``text`` (ids are OkBot's own)."""
         self.item_id = item_id
+        line = " ".join(text.split())
+        quoted = line if len(line) <= QUOTE_CHARS else line[: QUOTE_CHARS - 1].rstrip() + "…"
         self.label.setText(
             self.tr(
-                "✎ Editing your message #{id}. Sending makes it a new version: the reply and what followed are "
-                "kept as the earlier version (‹ › switches back)."
-            ).format(id=item_id)
+                "✎ Editing your message “{start}”. Sending makes it a new version: the reply and what followed "
+                "are kept as the earlier version (‹ › switches back)."
+            ).format(start=quoted)
         )
         self.show()
 

@@ -961,8 +961,8 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>取消</translation>
     </message>
     <message>
-        <source>✎ Editing your message #{id}. Sending makes it a new version: the reply and what followed are kept as the earlier version (‹ › switches back).</source>
-        <translation>✎ 正在编辑你的消息 #{id}。发送后它会成为一个新版本：原来的回复及其后的内容作为较早的版本保留（用 ‹ › 切换回去）。</translation>
+        <source>✎ Editing your message “{start}”. Sending makes it a new version: the reply and what followed are kept as the earlier version (‹ › switches back).</source>
+        <translation>✎ 正在编辑你的消息“{start}”。发送后它会成为新版本：原来的回复及之后的内容保留为较早的版本（用 ‹ › 切换回去）。</translation>
     </message>
 </context>
 <context>

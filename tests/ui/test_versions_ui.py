@@ -78,6 +78,7 @@ def test_edit_puts_the_message_in_the_composer_and_sends_a_new_version(
     page.composer.set_text("a draft I was writing")
     click_action(qtbot, page, row_of(page, "q2 with a typo"), "edit")
     assert page.composer.text() == "q2 with a typo" and page.edit_banner.isVisible()
+    assert page.edit_banner.label.text().startswith("✎ Editing your message “q2 with a typo”.")  # not "#3"
     page.cancel_edit()  # Cancel gives the draft back
     assert page.composer.text() == "a draft I was writing" and not page.edit_banner.isVisible()
 
