@@ -4639,7 +4639,7 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     </message>
     <message>
         <source>The model {model} was not found on this server (404). Check the model name and the base URL in Settings → Models.</source>
-        <translation>在此服务器上找不到模型 {model}（404）。请在“设置 → 模型”中检查模型名称和 Base URL。</translation>
+        <translation>在此服务器上找不到模型 {model}（404）。请在“设置 → 模型”中检查模型名称和 基础 URL。</translation>
     </message>
     <message>
         <source>The server timed out waiting for the request (408).</source>
@@ -4687,7 +4687,7 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     </message>
     <message>
         <source>The server has no such endpoint (404). Check the model name and the base URL in Settings → Models.</source>
-        <translation>服务器没有这个端点（404）。请在“设置 → 模型”中检查模型名称和 Base URL。</translation>
+        <translation>服务器没有这个端点（404）。请在“设置 → 模型”中检查模型名称和 基础 URL。</translation>
     </message>
     <message>
         <source>The server did not answer in time.</source>
@@ -4695,11 +4695,11 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     </message>
     <message>
         <source>Could not reach the server. Check the base URL and the network connection.</source>
-        <translation>无法连接到服务器。请检查 Base URL 和网络连接。</translation>
+        <translation>无法连接到服务器。请检查 基础 URL 和网络连接。</translation>
     </message>
     <message>
         <source>Could not reach the server at {host}. Check the base URL and the network connection.</source>
-        <translation>无法连接到位于 {host} 的服务器。请检查 Base URL 和网络连接。</translation>
+        <translation>无法连接到位于 {host} 的服务器。请检查 基础 URL 和网络连接。</translation>
     </message>
     <message>
         <source>The connection dropped mid-reply.</source>

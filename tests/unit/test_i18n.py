@@ -120,6 +120,21 @@ def messages() -> list[tuple[str, str, str, ET.Element]]:
 # ------------------------------------------------------------------------------------- the catalogue
 
 
+# A label the windows show, and how every message that names it must say it (issue 34: an error said
+# "Base URL" where the field is labelled 基础 URL).
+GLOSSARY = {"Base URL": "基础 URL", "View context": "查看上下文"}
+
+
+def test_a_message_names_a_label_as_the_label_reads(messages):
+    wrong = []
+    for context, source, _comment, message in messages:
+        translation = message.findtext("translation") or ""
+        for english, chinese in GLOSSARY.items():
+            if english.lower() in source.lower() and chinese not in translation:
+                wrong.append(f"[{context}] {source!r} -> {translation!r}")
+    assert wrong == []
+
+
 def test_every_message_is_translated(messages):
     assert len(messages) > 500  # the whole app, not a sample
     unfinished = [
