@@ -53,8 +53,8 @@ $(TEST_STAMP): pyproject.toml $(VENV_STAMP)
 	$(PIP) install -e ".[test]"
 	@touch $@
 
-# The translation catalogues: resources/i18n/okbot_<lang>.ts is the source (committed), the .qm is
-# compiled here with PySide6's pyside6-lrelease; the UI loads it with QTranslator and the core reads it
+# The translation catalogues: resources/i18n/okbot_<lang>.ts is the source, the .qm (committed too, so a wheel
+# built from a clone has it) is compiled here with PySide6's pyside6-lrelease; the UI loads it with QTranslator and the core reads it
 # without Qt (okbot/i18n.py). `make i18n-update` re-reads every marked string from okbot/ into the .ts.
 QM_FILES = $(patsubst %.ts,%.qm,$(wildcard resources/i18n/okbot_*.ts))
 translations: $(QM_FILES)

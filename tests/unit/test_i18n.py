@@ -192,6 +192,22 @@ def test_the_catalogue_holds_every_marked_string_in_the_source(tmp_path):
     assert sorted(committed - extracted) == [], "entries no source marks any more: run `make i18n-update`"
 
 
+def test_the_committed_catalogue_is_the_compiled_ts(tmp_path):
+    """Issue 34, item 24: a wheel built from a fresh clone (`pip install .`, no `make`) had no Chinese, as the
+    .qm was only built by make. It is committed now; what git holds (the index: staged or committed) must be
+    what lrelease makes of the .ts."""
+    qm = TS.with_suffix(".qm")
+    fresh = tmp_path / "fresh.qm"
+    subprocess.run([tool("lrelease"), "-silent", str(TS), "-qm", str(fresh)], check=True, timeout=120)
+    shown = subprocess.run(
+        ["git", "show", f":{qm.relative_to(REPO).as_posix()}"], cwd=REPO, capture_output=True, timeout=60
+    )
+    if shown.returncode != 0 and not (REPO / ".git").exists():
+        pytest.skip("not a git checkout: the packaged catalogue is checked by the wheel test")
+    assert shown.returncode == 0, f"{qm.name} is not committed: {shown.stderr.decode(errors='replace')}"
+    assert shown.stdout == fresh.read_bytes(), "the .qm in git is stale: run `make translations` and commit it"
+
+
 # ------------------------------------------------------------------------------ reading it without Qt
 
 
