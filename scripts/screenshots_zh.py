@@ -81,8 +81,12 @@ def render_all(out: Path) -> list[Path]:
     app.setStyle("Fusion")
     from PySide6.QtGui import QFontDatabase
 
-    if not QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese):
-        raise SystemExit("no Chinese font: install one first (Debian/Ubuntu: apt install fonts-noto-cjk)")
+    if not QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese):  # the English shots stand
+        print(
+            "skipped the Chinese screenshots: no Chinese font (Debian/Ubuntu: apt install fonts-noto-cjk)",
+            file=sys.stderr,
+        )
+        return []
     import keyring
 
     from tests.helpers.keyrings import MemoryKeyring
