@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -183,6 +184,7 @@ class FirstRunPanel(QWidget):
         self.model_combo.setEditable(True)
         self.model_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.model_combo.setEditText(self.ctx.settings.get("provider.model"))
+        self.url_edit.textEdited.connect(self._on_url_edit_text_edited)
         self.connect_button = QPushButton(self.tr("Connect"))
         self.connect_button.setDefault(True)
         self.connect_button.clicked.connect(self._on_connect_button_clicked)
@@ -223,6 +225,7 @@ class FirstRunPanel(QWidget):
         connect_row = QHBoxLayout()
         connect_row.addWidget(self.connect_button)
         connect_row.addWidget(self.connect_status, 1)
+        connect_row.addStretch()  # holds the room while the status line is hidden: the button keeps its size
         hosted_form.addRow("", connect_row)
 
         card = QWidget()
@@ -247,14 +250,24 @@ class FirstRunPanel(QWidget):
         column.addSpacing(12)
         column.addWidget(self.skip_button, 0, Qt.AlignmentFlag.AlignLeft)
 
-        outer = QHBoxLayout(self)
-        outer.setContentsMargins(32, 32, 32, 32)
-        outer.addStretch(1)
+        page = QWidget()
+        centred = QHBoxLayout(page)
+        centred.setContentsMargins(32, 32, 32, 32)
+        centred.addStretch(1)
         wrapper = QVBoxLayout()
         wrapper.addWidget(card)
         wrapper.addStretch(1)
-        outer.addLayout(wrapper, 6)
-        outer.addStretch(1)
+        centred.addLayout(wrapper, 6)
+        centred.addStretch(1)
+        scroll = QScrollArea(self)  # a small window scrolls the panel instead of squeezing its fields
+        scroll.setObjectName("firstRunScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(page)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
 
     # ------------------------------------------------------------------ public
     def scan(self) -> None:
@@ -370,6 +383,10 @@ class FirstRunPanel(QWidget):
 
     def _on_connect_button_clicked(self) -> None:
         self.connect_hosted()
+
+    def _on_url_edit_text_edited(self, _text: str) -> None:
+        if self.banner.is_error:  # it was about the URL being replaced
+            self.banner.clear()
 
     def _on_skip_button_clicked(self) -> None:
         self.skipped.emit()

@@ -212,6 +212,37 @@ def test_hosted_api_with_a_key_is_checked_then_saved_in_the_keyring(qtbot: QtBot
     assert "sk-right" not in paths.settings_file().read_text(encoding="utf-8")
 
 
+def test_a_failed_connect_keeps_the_button_its_size_and_a_new_url_clears_the_old_error(
+    qtbot: QtBot, ctx: AppContext
+) -> None:
+    """Issue 34, item 9: after a failed connect the button stretched from 80 to 505 px, and the old error
+    stayed while a new URL was typed."""
+    panel = make_panel(qtbot, ctx, [])
+    panel.resize(900, 700)
+    qtbot.waitUntil(lambda: ctx.tasks.pending == 0)  # the keyring check
+    before = panel.connect_button.width()
+    panel.url_edit.setText(closed_port_url())
+    panel.connect_hosted()
+    qtbot.waitUntil(lambda: panel.connect_button.isEnabled(), timeout=10_000)
+    assert "Could not connect" in panel.banner.label.text() and panel.banner.is_error
+    qtbot.wait(10)  # the layout after the status line hid
+    assert panel.connect_button.width() <= max(before, panel.connect_button.sizeHint().width()) + 4
+    qtbot.keyClicks(panel.url_edit, "x")  # the user edits the URL: the error was about the old one
+    assert not panel.banner.is_error and not panel.banner.label.text()
+
+
+def test_a_small_window_scrolls_the_panel_instead_of_squeezing_its_fields(qtbot: QtBot, ctx: AppContext) -> None:
+    panel = make_panel(qtbot, ctx, [])
+    panel.resize(400, 420)  # the chat area of a 640×460 window
+    qtbot.waitUntil(lambda: ctx.tasks.pending == 0)
+    panel.url_edit.setText(closed_port_url())
+    panel.connect_hosted()
+    qtbot.waitUntil(lambda: panel.connect_button.isEnabled(), timeout=10_000)  # the error banner takes room too
+    qtbot.wait(10)
+    for field in (panel.url_edit, panel.key_edit, panel.model_combo, panel.connect_button):
+        assert field.height() >= field.sizeHint().height(), field
+
+
 def test_hosted_form_refuses_a_bad_url_and_a_missing_key(qtbot: QtBot, ctx: AppContext) -> None:
     panel = make_panel(qtbot, ctx, [])
     qtbot.waitUntil(lambda: ctx.tasks.pending == 0)  # the keyring check
