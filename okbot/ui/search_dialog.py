@@ -13,7 +13,7 @@ import html
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -108,6 +108,9 @@ class SearchDialog(QDialog):
         self.list.setObjectName("searchHits")
         self.list.setWordWrap(True)
         self.list.setAlternatingRowColors(True)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # rows wrap to the width
+        self.list.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)  # so the width never moves
+        self.list.viewport().installEventFilter(self)  # a resize re-fits the rows
         self.list.itemActivated.connect(self._on_list_item_activated)
         self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._debounce.timeout.connect(self.search_now)
@@ -199,12 +202,15 @@ class SearchDialog(QDialog):
             return
         self.names = names
         self._show_hits(hits)
-        more = "" if self._caught_up or not self._catching_up else self.tr(" (still indexing)")
-        if not hits:
-            self._show_status(self.tr("No messages found{more}.").format(more=more))
+        indexing = self._catching_up and not self._caught_up
+        more = self.tr(" (still indexing)") if indexing else ""
+        if not hits and indexing:  # not an answer yet: the search runs again once the index is built
+            self._show_status(self.tr("Nothing found yet: the search index is still being built from your chats…"))
+        elif not hits:
+            self._show_status(self.tr("No messages found."))
         elif len(hits) >= LIMIT:
             self._show_status(
-                self.tr("the newest {n} found{more} — Enter opens the chat there").format(n=LIMIT, more=more)
+                self.tr("The newest {n} found{more} — Enter opens the chat there").format(n=LIMIT, more=more)
             )
         else:
             self._show_status(
@@ -220,7 +226,6 @@ class SearchDialog(QDialog):
     def _show_hits(self, hits: list[Any]) -> None:
         self.hits = list(hits)
         self.list.clear()
-        width = max(200, self.list.viewport().width() - 2)
         for hit in self.hits:
             item = QListWidgetItem(self.list)
             label = QLabel(hit_html(hit, self.names))
@@ -228,17 +233,29 @@ class SearchDialog(QDialog):
             label.setWordWrap(True)
             label.setContentsMargins(6, 4, 6, 4)
             label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-            item.setSizeHint(QSize(width, label.heightForWidth(width)))
             item.setToolTip(hit.snippet)
             self.list.setItemWidget(item, label)
+        self._fit_rows()
         if self.hits:
             self.list.setCurrentRow(0)
+
+    def _fit_rows(self) -> None:
+        """Each row as wide as the list shows and as tall as its wrapped text."""
+        width = max(100, self.list.viewport().width())
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            label = self.list.itemWidget(item)
+            if label is not None and item.sizeHint().width() != width:
+                item.setSizeHint(QSize(width, label.heightForWidth(width)))
 
     def _show_status(self, text: str) -> None:
         self.status.setText(text)
         self.status.setVisible(bool(text))
 
     def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 (Qt API)
+        if watched is self.list.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_rows()
+            return False
         if watched is self.edit and isinstance(event, QKeyEvent) and event.type() == QKeyEvent.Type.KeyPress:
             key = event.key()
             if key in (Qt.Key.Key_Down, Qt.Key.Key_Up) and self.hits:

@@ -2355,12 +2355,16 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>（仍在建立索引）</translation>
     </message>
     <message>
-        <source>No messages found{more}.</source>
-        <translation>没有找到消息{more}。</translation>
+        <source>Nothing found yet: the search index is still being built from your chats…</source>
+        <translation>暂未找到：正在根据你的对话建立搜索索引……</translation>
     </message>
     <message>
-        <source>the newest {n} found{more} — Enter opens the chat there</source>
-        <translation>找到的最新 {n} 条{more}——按 Enter 打开对话并定位到该处</translation>
+        <source>No messages found.</source>
+        <translation>没有找到消息。</translation>
+    </message>
+    <message>
+        <source>The newest {n} found{more} — Enter opens the chat there</source>
+        <translation>找到的最新 {n} 条{more} — 按 Enter 在该处打开对话</translation>
     </message>
     <message>
         <source>{n} found{more} — Enter opens the chat there</source>

@@ -80,3 +80,29 @@ def test_a_turn_s_new_messages_become_searchable_without_a_rebuild(qtbot: QtBot)
     window.ctx.tasks.wait_for_done(20_000)
     assert [h.item_id for h in window.ctx.search_index.search("pecans")] == [2]
     assert window.ctx.search_index.parsed == 2  # the second item only was read after the first build
+
+
+def test_many_hits_say_so_in_a_sentence_and_rows_fit_the_list_without_a_sideways_scroll(qtbot: QtBot) -> None:
+    """Issue 34, item 12: a lower-case "the newest 50 found…", and rows wider than the list (a horizontal
+    scroll bar) once the vertical one appeared."""
+    from okbot.ui.search_dialog import LIMIT
+
+    ws = Workspace()
+    long = "the ferry timetable " + "with a long explanation of every crossing and its fare " * 6
+    _chat(ws, "Planner", [("user", f"{long} {n}") for n in range(LIMIT + 20)])
+    window = open_window(qtbot, ws)
+    dialog = window.open_search()
+    dialog.resize(640, 420)
+    qtbot.keyClicks(dialog.edit, "ferry")
+    qtbot.waitUntil(lambda: len(dialog.hits) == LIMIT, timeout=20_000)
+    QApplication.processEvents()
+    assert dialog.status.text().startswith(f"The newest {LIMIT} found")
+    bar = dialog.list.horizontalScrollBar()
+    assert not bar.isVisible() or bar.maximum() == 0
+    viewport = dialog.list.viewport().width()
+    for row in range(dialog.list.count()):
+        assert dialog.list.item(row).sizeHint().width() <= viewport
+    dialog.resize(900, 500)  # wider: the rows follow
+    QApplication.processEvents()
+    assert dialog.list.item(0).sizeHint().width() > viewport
+    assert dialog.list.item(0).sizeHint().width() <= dialog.list.viewport().width()
