@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,6 +49,7 @@ log = logging.getLogger("okbot.ui.evolution_panel")
 WHEN, KIND, CHANGE, SOURCE, ACTION = range(5)
 MAX_ROWS = 300  # newest applied changes listed (each row has its own button)
 STAGED_LINE_CHARS = 110
+REFUSED_SHOWN = 5  # newest refused proposals listed (the log keeps every one)
 _ADDED = QColor(22, 163, 74)  # green; mixed with the palette's text so it reads on any base
 
 
@@ -60,6 +61,7 @@ class Snapshot:
     entries: list[LogEntry]
     pending: Pending
     globally_on: bool
+    refused: list[dict[str, Any]] = field(default_factory=list)  # the log's refusal records, oldest first
 
 
 class DiffHighlighter(QSyntaxHighlighter):
@@ -136,6 +138,7 @@ class EvolutionPanel(QWidget):
         self.staged_bar = MessageBar("info", object_name="evolutionStaged")
         self.apply_button = self.staged_bar.add_button(self.tr("Apply now"), self._on_apply_clicked, name="apply")
         self.apply_button.setToolTip(self.tr("Write the waiting changes now instead of at the next summary update"))
+        self.refused_bar = MessageBar("warning", object_name="evolutionRefused")
 
         self.tree = QTreeWidget(objectName="evolutionList")
         self.tree.setColumnCount(5)
@@ -164,13 +167,6 @@ class EvolutionPanel(QWidget):
         self.empty_label.setWordWrap(True)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.empty_label.setText(
-            self.tr(
-                "Nothing learnt yet. When you set a lasting rule (“from now on, …”) or teach a procedure "
-                "(“when I say ship it: 1) …”), {name} updates its persona or skills and the change "
-                "is listed here."
-            ).format(name=name)
-        )
         self.empty_label.hide()
         self.count_label = QLabel(objectName="evolutionCount")
         self.count_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
@@ -216,6 +212,7 @@ class EvolutionPanel(QWidget):
         layout.addWidget(self.global_bar)
         layout.addWidget(self.message_bar)
         layout.addWidget(self.staged_bar)
+        layout.addWidget(self.refused_bar)
         layout.addSpacing(4)
         layout.addLayout(heading)
         layout.addWidget(self.splitter, 1)
@@ -253,6 +250,7 @@ class EvolutionPanel(QWidget):
                 evolution.entries(target),
                 evolution.pending(target),
                 bool(ctx.settings.get("evolution.enabled")),
+                evolution.refusals(target),
             )
 
         ctx.tasks.run(read, self._on_read_done, self._on_read_failed, owner=self)
@@ -298,7 +296,37 @@ class EvolutionPanel(QWidget):
                 )
             )
         self._show_staged(snapshot.pending)
+        self._show_refused(snapshot.refused)
         self._show_entries(list(reversed(snapshot.entries)))
+        self.empty_label.setText(
+            self.tr("Nothing has changed yet: the waiting changes above are written at the next summary update.")
+            if not snapshot.pending.empty
+            else self.tr(
+                "Nothing learnt yet. When you set a lasting rule (“from now on, …”) or teach a procedure "
+                "(“when I say ship it: 1) …”), {name} updates its persona or skills and the change "
+                "is listed here."
+            ).format(name=target.name)
+        )
+
+    def _show_refused(self, refused: list[dict[str, Any]]) -> None:
+        """What OkBot's checks refused of what the model proposed, and why (newest first)."""
+        if not refused:
+            self.refused_bar.hide()
+            return
+        n = len(refused)
+        head = plural(
+            n,
+            self.tr("OkBot's checks refused {n} proposed change (newest first):"),
+            self.tr("OkBot's checks refused {n} proposed changes (newest first):"),
+        ).format(n=n)
+        lines = [head]
+        for record in reversed(refused[-REFUSED_SHOWN:]):
+            what, why = str(record.get("what") or "?"), str(record.get("reason") or record.get("check") or "")
+            lines.append(f"• {_elided(what, STAGED_LINE_CHARS // 2)} — {_elided(why, STAGED_LINE_CHARS)}")
+        self.refused_bar.show_message("\n".join(lines))
+        self.refused_bar.label.setToolTip(
+            "\n".join(f"{r.get('what')}\n    {r.get('check')}: {r.get('reason')}" for r in reversed(refused))
+        )
 
     def _show_staged(self, pending: Pending) -> None:
         staged = [(summary_of(change), why) for change, why in [*pending.persona, *pending.skills]]

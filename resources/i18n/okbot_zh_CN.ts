@@ -1095,6 +1095,18 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>所有助手的学习功能均已关闭（设置 → 高级 → 进化）：不会再学到新东西。下面的更改仍可撤销。</translation>
     </message>
     <message>
+        <source>Nothing has changed yet: the waiting changes above are written at the next summary update.</source>
+        <translation>尚未有任何改动：上方等待中的改动会在下次摘要更新时写入。</translation>
+    </message>
+    <message>
+        <source>OkBot&apos;s checks refused {n} proposed change (newest first):</source>
+        <translation>OkBot 的检查拒绝了 {n} 项提议的改动（最新的在前）：</translation>
+    </message>
+    <message>
+        <source>OkBot&apos;s checks refused {n} proposed changes (newest first):</source>
+        <translation>OkBot 的检查拒绝了 {n} 项提议的改动（最新的在前）：</translation>
+    </message>
+    <message>
         <source>{n} change waiting for the next summary update:</source>
         <translation>{n} 处更改等待下次更新摘要时写入：</translation>
     </message>

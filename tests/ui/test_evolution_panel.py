@@ -210,3 +210,26 @@ def test_the_tab_follows_changes_made_elsewhere(
     qtbot.waitUntil(lambda: len(rows(panel)) == 2 and panel.staged_bar.isHidden(), timeout=WAIT_MS)
     ctx.workspace.set_meta(target, "evolution", False)  # e.g. edited by hand
     qtbot.waitUntil(lambda: not panel.switch.isChecked(), timeout=WAIT_MS)
+
+
+def test_waiting_changes_are_not_called_nothing_learnt_and_refused_proposals_say_why(
+    open_dialog: Callable[[], AssistantDialog], ctx: AppContext, server: FakeOpenAIServer, target: Target
+) -> None:
+    """Issue 34, item 13: right after a "from now on…" rule the tab said "Nothing learnt yet", and the
+    proposals OkBot's checks refused (the log keeps them, with the reason) were never shown."""
+    from tests.helpers.fake_evolution import reckless
+
+    server.set_default(reckless)
+    teach(ctx.sources, provider_for(server), target, land=False)  # staged, some refused
+    refused = ctx.sources.evolution.refusals(target)
+    assert refused, "the reckless model proposed what the checks refuse"
+    dialog = open_dialog()
+    panel = dialog.evolution
+    assert panel.staged_bar.isVisible()
+    assert "Nothing learnt yet" not in panel.empty_label.text()
+    assert panel.empty_label.text().startswith("Nothing has changed yet")
+    assert panel.refused_bar.isVisible()
+    text = panel.refused_bar.label.text()
+    assert text.startswith(f"OkBot's checks refused {len(refused)} proposed change")
+    newest = refused[-1]
+    assert newest["reason"][:40] in text
