@@ -4526,11 +4526,11 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     </message>
     <message>
         <source>Nothing to compress: {count} item after the summary, and the newest {keep} are always kept.</source>
-        <translation>无可压缩：摘要之后只有 {count} 项，而最新的 {keep} 项总会保留。</translation>
+        <translation>没有可压缩的内容：摘要之后只有 {count} 项，而最新的 {keep} 项总会保留。</translation>
     </message>
     <message>
         <source>Nothing to compress: {count} items after the summary, and the newest {keep} are always kept.</source>
-        <translation>无可压缩：摘要之后只有 {count} 项，而最新的 {keep} 项总会保留。</translation>
+        <translation>没有可压缩的内容：摘要之后只有 {count} 项，而最新的 {keep} 项总会保留。</translation>
     </message>
     <message>
         <source>nothing can be covered</source>

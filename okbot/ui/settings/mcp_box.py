@@ -370,7 +370,9 @@ def _text_label(name: str) -> QLabel:
     """A wrapping, selectable label that never widens the page (a long URL without spaces is cut, not the page)."""
     label = QLabel(objectName=name)
     label.setWordWrap(True)
-    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    policy.setHeightForWidth(True)  # a new policy drops the one word wrap set: the wrapped lines were cut
+    label.setSizePolicy(policy)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
 

@@ -203,3 +203,32 @@ def test_a_server_started_elsewhere_shows_up_running_with_its_tools(qtbot: QtBot
     qtbot.waitUntil(lambda: box.list.item(0).text().startswith("test — running — 8 tools"))
     turn.join()
     assert "<b>echo</b>" in box.tools_label.text() and box.check_button.text() == "Restart"
+
+
+def _cut_short(label) -> bool:
+    """A wrapping label given less height than its text needs at its width."""
+    return label.isVisible() and label.height() < label.heightForWidth(label.width())
+
+
+@pytest.mark.parametrize("size", [(1000, 720), (640, 460)])
+def test_the_details_show_every_tool_line_and_the_whole_failure(qtbot: QtBot, ctx: AppContext, size) -> None:
+    """Issue 34, item 10: the second tool line was cut at 1000×720, the failure text at 640×460."""
+    from okbot.config.mcp import McpServerConfig
+
+    dialog, box = open_box(qtbot, ctx)
+    dialog.resize(*size)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    box.add_button.click()
+    fill_local(box.form, "test")
+    box.form.save_button.click()
+    settle(qtbot, ctx)
+    qtbot.waitUntil(lambda: "echo" in box.tools_label.text(), timeout=20_000)
+    assert box.tools_label.text().count("<br") >= 1  # more than one tool line
+    qtbot.waitUntil(lambda: not _cut_short(box.tools_label), timeout=10_000)  # the layout passes after a new text
+    ctx.settings.add_mcp_server(McpServerConfig("broken", "/nonexistent/okbot-mcp-server-" + "long-name-" * 8))
+    box.select("broken")
+    box.check_button.click()
+    settle(qtbot, ctx)
+    qtbot.waitUntil(lambda: box.state_label.text().startswith("failed: "), timeout=20_000)
+    qtbot.waitUntil(lambda: not _cut_short(box.state_label), timeout=10_000)

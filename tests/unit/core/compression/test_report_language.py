@@ -31,7 +31,7 @@ def test_a_compression_report_reads_in_chinese(env, chinese):
     sources.session(target).append(user_message("hello"))
     report = compressor.compress_now(target)
     assert not report.ok
-    assert report.message.startswith("没有可压缩的内容：摘要之后有 1 个条目")
+    assert report.message == "没有可压缩的内容：摘要之后只有 1 项，而最新的 8 项总会保留。"
 
 
 def test_a_notice_reads_in_chinese_and_the_model_keeps_its_english_note(env, chinese):
