@@ -98,7 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("chat", help=translate("cli", "send a message (or stdin) and stream the reply"))
     p.add_argument("target", metavar="TARGET", help=target_help)
     p.add_argument("-m", "--message", help=translate("cli", "the message (default: read stdin)"))
-    p.add_argument("--retry", action="store_true", help=translate("cli", "run the last message's turn again"))
+    p.add_argument(
+        "--retry",
+        action="store_true",
+        help=translate("cli", "run the last message's turn again after a failed or stopped reply"),
+    )
     p.add_argument(
         "--edit", type=int, metavar="ID", help=translate("cli", "send the message as a new version of your message ID")
     )

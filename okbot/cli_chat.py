@@ -23,7 +23,7 @@ from okbot.core.items import asked_member, is_member_answer, member_of, teaching
 from okbot.core.local_tools import shell
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.messages import task_text
-from okbot.core.runner import TurnCallbacks, TurnResult, TurnRunner
+from okbot.core.runner import FinishedTurn, TurnCallbacks, TurnResult, TurnRunner
 from okbot.core.sources import ContextSources
 from okbot.core.squad import members
 from okbot.core.turns import make_turn_runner
@@ -294,6 +294,11 @@ def _wrap_up(outcome: dict[str, Any], keeper: MemoryKeeper, output: _ChatOutput,
 
     An error the turn raised is raised again here.
     """
+    if isinstance(outcome.get("error"), FinishedTurn):  # the command line's way to a new version of it
+        raise OkBotError(
+            outcome["error"].message,
+            hint=translate("cli_chat", "use --regenerate for a new version of a finished reply"),
+        )
     if "error" in outcome:
         raise outcome["error"]
     if "result" not in outcome:  # the turn did not wind down in time: what it wrote so far stays on disk

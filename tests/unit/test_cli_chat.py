@@ -244,6 +244,18 @@ def test_edit_and_regenerate_from_the_command_line(okbot_home, server):
     assert len(server.chat_requests()) == 3  # a refusal sends nothing
 
 
+def test_retry_after_a_finished_reply_is_refused_and_points_to_regenerate(okbot_home, server):
+    """Issue 34, 16: --retry after a complete reply stored a second reply after it."""
+    server.enqueue(Reply(text="a1"))
+    assert chat(okbot_home, server, "okbot", "-m", "q1").returncode == 0
+    session = next(okbot_home.rglob("session.jsonl"))
+    before = session.read_bytes()
+    refused = chat(okbot_home, server, "okbot", "--retry")
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert refused.stderr.startswith("okbot: ") and "--regenerate" in refused.stderr
+    assert session.read_bytes() == before and len(server.chat_requests()) == 1
+
+
 def test_without_a_key_chat_says_no_key_before_trying_the_network(okbot_home):
     env = {k: v for k, v in os.environ.items() if k not in ("OKBOT_API_KEY", "OPENAI_API_KEY", "OKBOT_BASE_URL")}
     env.update(OKBOT_HOME=str(okbot_home), PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
