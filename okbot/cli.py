@@ -2,13 +2,15 @@
 
 ``okbot`` with no command starts the desktop app; every subcommand here runs without Qt.
 Exit codes: 0 success, 1 a user-facing error (message on stderr), 2 bad usage, 70 an unexpected failure
-(a bug: a crash report is written), 130 a turn stopped with Ctrl+C.
+(a bug: a crash report is written), 130 a turn stopped with Ctrl+C, 141 the reader of stdout closed it (as
+``okbot export … | head -1`` does; nothing is said).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +22,9 @@ from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage.errors import OkBotError
 
 EXIT_CRASH = 70  # EX_SOFTWARE: distinct from a user-facing error (1) and from Ctrl+C (130)
+# 128 + SIGPIPE: what the shell reports for `seq 1000000 | head -1`, so a pipeline (and `set -o pipefail`)
+# sees the output was cut short, and 1 keeps meaning an error said on stderr
+EXIT_BROKEN_PIPE = 141
 
 # argparse's own words (its usage line, section titles, errors), looked up in OkBot's catalogue: argparse
 # asks gettext for them, and OkBot ships no gettext catalogue
@@ -245,7 +250,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     handler = _HANDLERS[args.command]
     try:
         with _using_data_dir(args):
-            return handler(args, out, err)
+            code = handler(args, out, err)
+        out.flush()  # what is still buffered meets a closed pipe here, not at exit
+        return code
+    except BrokenPipeError:  # the reader has what it wanted (`| head -1`): end quietly, as coreutils do
+        _silence(out)
+        return EXIT_BROKEN_PIPE
     except OkBotError as exc:
         print(f"okbot: {exc}", file=err)
         return 1
@@ -257,6 +267,20 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         return 1
     except Exception as exc:  # noqa: BLE001 - a bug: say so, keep the report (Ctrl+C is no Exception)
         return _crashed(exc, err)
+
+
+def _silence(out: TextIO) -> None:
+    """Point ``out``'s descriptor at the null device, so the flush at exit does not meet the closed pipe again
+    (the recipe of the Python docs' note on SIGPIPE)."""
+    try:
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):  # a test's StringIO: nothing flushes it at exit
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
 
 
 def _crashed(exc: Exception, err: TextIO) -> int:

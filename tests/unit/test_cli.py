@@ -297,3 +297,26 @@ def test_the_system_language_when_the_settings_say_so_or_cannot_be_read(capsys, 
     assert "显示此帮助信息并退出" in help_text(capsys)
     monkeypatch.setenv("LANGUAGE", "en_GB")
     assert "show this help message and exit" in help_text(capsys)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["export", "OkBot"], ["search", "ACK"], ["mcp", "list", "--no-start"]],
+    ids=["export", "search", "mcp-list"],
+)
+def test_a_reader_that_closes_early_ends_the_command_quietly(okbot_home, argv):
+    """Issue 34, 17: `okbot export OkBot | head -1` said "cannot access the data dir: Broken pipe" and exited 1.
+    The reader here has closed before the command writes anything: every write meets a closed pipe."""
+    target, _ = seed_session()
+    SessionStore(target.session_path).append(user_message("ACK " * 20))
+    assert main(["mcp", "add", "time", "--command", "mcp-server-time"]) == 0
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    env = {**os.environ, "OKBOT_HOME": str(okbot_home)}
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "okbot", *argv], stdout=write_end, stderr=subprocess.PIPE, env=env, timeout=60
+        )
+    finally:
+        os.close(write_end)
+    assert proc.stderr == b"" and proc.returncode == 141  # 128 + SIGPIPE, as the shell reports `yes | head -1`
