@@ -1,14 +1,17 @@
 """Headless command line over the same core the app uses.
 
 ``okbot`` with no command starts the desktop app; every subcommand here runs without Qt.
-Exit codes: 0 success, 1 a user-facing error (message on stderr), 2 bad usage, 70 an unexpected failure
-(a bug: a crash report is written), 130 a turn stopped with Ctrl+C.
+Exit codes: 0 success, 1 a user-facing error (message on stderr: one ``okbot: …`` line, a JSON object under
+``--json``; also a search with no match and a compression that changed nothing), 2 bad usage, 70 an unexpected failure
+(a bug: a crash report is written), 130 a turn stopped with Ctrl+C, 141 the reader of stdout closed it (as
+``okbot export … | head -1`` does; nothing is said).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,10 +19,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from okbot import __version__, cli_export, cli_import, cli_mcp, cli_provider, cli_search, cli_teach
+from okbot.cli_output import error_text, print_error
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage.errors import OkBotError
 
 EXIT_CRASH = 70  # EX_SOFTWARE: distinct from a user-facing error (1) and from Ctrl+C (130)
+# 128 + SIGPIPE: what the shell reports for `seq 1000000 | head -1`, so a pipeline (and `set -o pipefail`)
+# sees the output was cut short, and 1 keeps meaning an error said on stderr
+EXIT_BROKEN_PIPE = 141
 
 # argparse's own words (its usage line, section titles, errors), looked up in OkBot's catalogue: argparse
 # asks gettext for them, and OkBot ships no gettext catalogue
@@ -88,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
+        "-V",
         "--version",
         action="version",
         version=f"okbot {__version__}",
@@ -98,7 +106,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("chat", help=translate("cli", "send a message (or stdin) and stream the reply"))
     p.add_argument("target", metavar="TARGET", help=target_help)
     p.add_argument("-m", "--message", help=translate("cli", "the message (default: read stdin)"))
-    p.add_argument("--retry", action="store_true", help=translate("cli", "run the last message's turn again"))
+    p.add_argument(
+        "--retry",
+        action="store_true",
+        help=translate("cli", "run the last message's turn again after a failed or stopped reply"),
+    )
     p.add_argument(
         "--edit", type=int, metavar="ID", help=translate("cli", "send the message as a new version of your message ID")
     )
@@ -238,24 +250,43 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     """Run a parsed subcommand; user-facing errors become a message and exit code 1."""
     out = out or sys.stdout
     err = err or sys.stderr
+    as_json = getattr(args, "json", False)  # the commands that take --json say their errors in JSON
     handler = _HANDLERS[args.command]
     try:
         with _using_data_dir(args):
-            return handler(args, out, err)
+            code = handler(args, out, err)
+        out.flush()  # what is still buffered meets a closed pipe here, not at exit
+        return code
+    except BrokenPipeError:  # the reader has what it wanted (`| head -1`): end quietly, as coreutils do
+        _silence(out)
+        return EXIT_BROKEN_PIPE
     except OkBotError as exc:
-        print(f"okbot: {exc}", file=err)
+        print_error(exc, err, as_json=as_json)
         return 1
     except OSError as exc:
         where = exc.filename or translate("cli", "the data dir")
-        print(
-            "okbot: " + translate("cli", "cannot access {where}: {why}").format(where=where, why=exc.strerror), file=err
-        )
+        text = translate("cli", "cannot access {where}: {why}").format(where=where, why=exc.strerror)
+        print(error_text(text, as_json=as_json), file=err)
         return 1
     except Exception as exc:  # noqa: BLE001 - a bug: say so, keep the report (Ctrl+C is no Exception)
-        return _crashed(exc, err)
+        return _crashed(exc, err, as_json=as_json)
 
 
-def _crashed(exc: Exception, err: TextIO) -> int:
+def _silence(out: TextIO) -> None:
+    """Point ``out``'s descriptor at the null device, so the flush at exit does not meet the closed pipe again
+    (the recipe of the Python docs' note on SIGPIPE)."""
+    try:
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):  # a test's StringIO: nothing flushes it at exit
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
+def _crashed(exc: Exception, err: TextIO, *, as_json: bool) -> int:
     from okbot.logs import write_crash_report
 
     path = write_crash_report(type(exc), exc, exc.__traceback__)
@@ -263,7 +294,8 @@ def _crashed(exc: Exception, err: TextIO) -> int:
         text = translate("cli", "okbot: OkBot failed unexpectedly ({error}) and could not write a crash report")
     else:
         text = translate("cli", "okbot: OkBot failed unexpectedly ({error}); the crash report is {path}")
-    print(text.format(error=type(exc).__name__, path=path), file=err)
+    text = text.format(error=type(exc).__name__, path=path)
+    print(error_text(text.removeprefix("okbot: "), as_json=True) if as_json else text, file=err)
     return EXIT_CRASH
 
 
@@ -443,9 +475,11 @@ def _cmd_compress(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     report = Compressor(sources, ProviderPool(sources.settings)).compress_now(target)
     if args.json:
         print(json.dumps(asdict(report), ensure_ascii=False, indent=2), file=out)
-    else:
+    elif report.ok:
         print(report.message, file=out)
-    return 1 if report.error else 0
+    else:  # nothing changed: said as an error, and the exit status is the same with or without --json
+        print(error_text(report.message, as_json=False), file=err)
+    return 0 if report.ok else 1
 
 
 def _compress_history(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from okbot.cli_output import print_error, styled
 from okbot.cli_teach import note_line
 from okbot.config.mcp import TOOL_SEPARATOR
 from okbot.core import attach_guard
@@ -23,7 +24,7 @@ from okbot.core.items import asked_member, is_member_answer, member_of, teaching
 from okbot.core.local_tools import shell
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.messages import task_text
-from okbot.core.runner import TurnCallbacks, TurnResult, TurnRunner
+from okbot.core.runner import FinishedTurn, TurnCallbacks, TurnResult, TurnRunner
 from okbot.core.sources import ContextSources
 from okbot.core.squad import members
 from okbot.core.turns import make_turn_runner
@@ -164,14 +165,14 @@ class _ChatOutput:
             return
         if not self.thinking:
             self.thinking = True
-            self.err.write((DIM if self.err.isatty() else "") + translate("cli_chat", "thinking: "))
+            self.err.write((DIM if styled(self.err) else "") + translate("cli_chat", "thinking: "))
         self.err.write(text)
         self.err.flush()
 
     def _end_thinking(self) -> None:
         if self.thinking:
             self.thinking = False
-            self.err.write((RESET if self.err.isatty() else "") + "\n")
+            self.err.write((RESET if styled(self.err) else "") + "\n")
             self.err.flush()
 
     def on_evolved(self, entries: list[Any]) -> None:
@@ -294,6 +295,11 @@ def _wrap_up(outcome: dict[str, Any], keeper: MemoryKeeper, output: _ChatOutput,
 
     An error the turn raised is raised again here.
     """
+    if isinstance(outcome.get("error"), FinishedTurn):  # the command line's way to a new version of it
+        raise OkBotError(
+            outcome["error"].message,
+            hint=translate("cli_chat", "use --regenerate for a new version of a finished reply"),
+        )
     if "error" in outcome:
         raise outcome["error"]
     if "result" not in outcome:  # the turn did not wind down in time: what it wrote so far stays on disk
@@ -309,12 +315,12 @@ def _wrap_up(outcome: dict[str, Any], keeper: MemoryKeeper, output: _ChatOutput,
     except KeyboardInterrupt:
         pass
     if result.status == "error":
-        print(f"okbot: {result.error}", file=err)
+        print_error(result.error or OkBotError(""), err, as_json=output.as_json)
         return EXIT_ERROR
     return EXIT_INTERRUPTED if result.status == "interrupted" else EXIT_OK
 
 
-def _attachable(paths: Sequence[Path], err: TextIO) -> list[Path]:
+def _attachable(paths: Sequence[Path], err: TextIO, *, as_json: bool) -> list[Path]:
     """``paths`` without the files OkBot never attaches (its own data, its keys), each one said on ``err``.
 
     Any other problem with a file is the turn's to report: it refuses the message before anything is sent.
@@ -324,7 +330,7 @@ def _attachable(paths: Sequence[Path], err: TextIO) -> list[Path]:
         try:
             attach_guard.check(Path(path))
         except attach_guard.Refused as exc:
-            print(f"okbot: {exc}", file=err)
+            print_error(exc, err, as_json=as_json)
             continue
         except OkBotError:
             pass
@@ -360,7 +366,7 @@ def run_chat(
         out, err, as_json=as_json, verbose=verbose, names=_member_names(ws, target), target_id=target.id
     )
     cancel = CancelToken()
-    job = _turn_job(runner, target, text, edit_of, regenerate_of, _attachable(attachments, err))
+    job = _turn_job(runner, target, text, edit_of, regenerate_of, _attachable(attachments, err, as_json=as_json))
     try:
         outcome = _run_turn(job, output.callbacks(cancel), cancel)
         return _wrap_up(outcome, keeper, output, err)

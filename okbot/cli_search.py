@@ -4,7 +4,8 @@ The index is caught up first (built from the records when missing, with a progre
 that is a long read). Each hit is one line, ``name · date · #id · snippet``, the matched words in bold on a
 terminal; ``--json`` prints a list of objects with the keys ``kind``, ``target``, ``targetName``,
 ``itemId``, ``ts``, ``type``, ``author``, ``snippet``, ``spans`` (``[start, end]`` of each match in the
-snippet) and ``replaced`` (an earlier version of a message, edited or regenerated away).
+snippet) and ``replaced`` (an earlier version of a message, edited or regenerated away). No match exits 1,
+as grep and rg do.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 from datetime import datetime
 from typing import Any, TextIO
 
+from okbot.cli_output import styled
 from okbot.i18n import translate
 from okbot.storage.errors import OkBotError
 
@@ -80,14 +82,15 @@ def cmd_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             for h in hits
         ]
         print(json.dumps(rows, ensure_ascii=False, indent=2), file=out)
-        return 0
-    bold = out.isatty()
+        return 0 if hits else 1
+    bold = styled(out)
     for h in hits:
         earlier = translate("cli_search", " (earlier version)") if h.replaced else ""
         text = _marked(h.snippet, h.spans) if bold else h.snippet
         print(f"{h.target_name} · {_date(h.ts)} · #{h.item_id}{earlier} · {text}", file=out)
-    if not hits:
+    if not hits:  # as grep and rg: no match exits 1
         print(translate("cli_search", "no matches"), file=err)
+        return 1
     return 0
 
 

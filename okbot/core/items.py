@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
@@ -177,6 +177,16 @@ def member_of(item: Mapping[str, Any]) -> str:
 def is_member_answer(item: Mapping[str, Any]) -> bool:
     """A member's answer to the captain's task: a ``tool_result`` spoken by that member."""
     return item.get("type") == "tool_result" and bool(member_of(item))
+
+
+def reply_finished(after_user: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the items that follow a user message end its turn with a whole reply: the last reply, tool
+    call or tool result among them is a complete assistant reply. A failed or stopped reply, a tool round
+    cut short and no reply yet are not finished (a retry runs those again)."""
+    last = next(
+        (it for it in reversed(after_user) if it.get("type") in ("assistant", "tool_call", "tool_result")), None
+    )
+    return last is not None and last.get("type") == "assistant" and last.get("status", "complete") == "complete"
 
 
 def delegation_tool_name(assistant_id: str) -> str:

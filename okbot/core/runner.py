@@ -32,7 +32,7 @@ from okbot.core import attachments as attached_files
 from okbot.core import versions
 from okbot.core.assent import AsSentStore
 from okbot.core.context import ContextProjection, reply_reserve
-from okbot.core.items import new_item, notice, user_message
+from okbot.core.items import new_item, notice, reply_finished, user_message
 from okbot.core.session import branches
 from okbot.core.session.branches import Versions
 from okbot.core.sources import ContextSources
@@ -213,6 +213,10 @@ def _limit_reached(runtime: TurnRuntime, max_rounds: int) -> str:
     return translate("runner", "{n} tool rounds (the round limit)").format(n=max_rounds)
 
 
+class FinishedTurn(OkBotError):
+    """A retry asked of a turn that already ended with a whole reply (a new version of it is a regeneration)."""
+
+
 class TurnRunner:
     """Runs turns for any assistant or squad target against one provider."""
 
@@ -271,11 +275,21 @@ class TurnRunner:
     def retry(
         self, target: Target, *, callbacks: TurnCallbacks | None = None, cancel: CancelToken | None = None
     ) -> TurnResult:
-        """Run the turn of the last user message again (after an interrupted or failed reply)."""
+        """Run the turn of the last user message again (after an interrupted or failed reply, or none yet).
+
+        Refused with :class:`FinishedTurn` when that turn ended with a whole reply: nothing is written."""
         tail = self.sources.session(target).tail(200)
         last_user = next((it for it in reversed(tail) if it.get("type") == "user"), None)
         if last_user is None:
             raise OkBotError(translate("runner", "there is no message to retry"))
+        if reply_finished(tail[tail.index(last_user) + 1 :]):  # run again, it would answer its own reply
+            raise FinishedTurn(
+                translate(
+                    "runner",
+                    "the reply to message #{id} is already finished; retry runs a failed or stopped reply again",
+                ).format(id=last_user["id"]),
+                hint=translate("runner", "regenerate it for a new version of the reply"),
+            )
         member = self._addressed(target, last_user)
         callbacks = callbacks or TurnCallbacks()
         self._close_dangling_calls(target, callbacks)

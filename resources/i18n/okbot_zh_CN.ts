@@ -3500,8 +3500,8 @@ settings when set). Run `okbot` with no command to open the desktop app.</source
         <translation>消息内容（默认：读取标准输入）</translation>
     </message>
     <message>
-        <source>run the last message&apos;s turn again</source>
-        <translation>重新运行最后一条消息的这一轮</translation>
+        <source>run the last message&apos;s turn again after a failed or stopped reply</source>
+        <translation>在回复失败或被停止后，重新运行最后一条消息的回合</translation>
     </message>
     <message>
         <source>send the message as a new version of your message ID</source>
@@ -3801,6 +3801,10 @@ settings when set). Run `okbot` with no command to open the desktop app.</source
     <message>
         <source>there is no reply to regenerate</source>
         <translation>没有可重新生成的回复</translation>
+    </message>
+    <message>
+        <source>use --regenerate for a new version of a finished reply</source>
+        <translation>要为已完成的回复生成新版本，请用 --regenerate</translation>
     </message>
     <message>
         <source>okbot: stopped; the reply so far is kept</source>
@@ -6350,6 +6354,14 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>there is no message to retry</source>
         <translation>没有可重试的消息</translation>
+    </message>
+    <message>
+        <source>the reply to message #{id} is already finished; retry runs a failed or stopped reply again</source>
+        <translation>消息 #{id} 的回复已经完成；重试只用于重新运行失败或被停止的回复</translation>
+    </message>
+    <message>
+        <source>regenerate it for a new version of the reply</source>
+        <translation>要得到新版本的回复，请重新生成</translation>
     </message>
     <message>
         <source>Message #{id} edited and sent again.</source>

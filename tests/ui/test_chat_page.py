@@ -166,6 +166,7 @@ def test_a_new_message_after_a_failure_keeps_that_failure_on_show(
 
 
 def test_retry_requested_by_the_chat_view_runs_a_retry(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
+    server.enqueue(Reply(status=500), Reply(status=500))  # Retry is offered on a failed reply
     page = open_page(qtbot, ctx)
     type_and_enter(qtbot, page, "first")
     wait_idle(qtbot, page)

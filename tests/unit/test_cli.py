@@ -297,3 +297,58 @@ def test_the_system_language_when_the_settings_say_so_or_cannot_be_read(capsys, 
     assert "显示此帮助信息并退出" in help_text(capsys)
     monkeypatch.setenv("LANGUAGE", "en_GB")
     assert "show this help message and exit" in help_text(capsys)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["export", "OkBot"], ["search", "ACK"], ["mcp", "list", "--no-start"]],
+    ids=["export", "search", "mcp-list"],
+)
+def test_a_reader_that_closes_early_ends_the_command_quietly(okbot_home, argv):
+    """Issue 34, 17: `okbot export OkBot | head -1` said "cannot access the data dir: Broken pipe" and exited 1.
+    The reader here has closed before the command writes anything: every write meets a closed pipe."""
+    target, _ = seed_session()
+    SessionStore(target.session_path).append(user_message("ACK " * 20))
+    assert main(["mcp", "add", "time", "--command", "mcp-server-time"]) == 0
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    env = {**os.environ, "OKBOT_HOME": str(okbot_home)}
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "okbot", *argv], stdout=write_end, stderr=subprocess.PIPE, env=env, timeout=60
+        )
+    finally:
+        os.close(write_end)
+    assert proc.stderr == b"" and proc.returncode == 141  # 128 + SIGPIPE, as the shell reports `yes | head -1`
+
+
+@pytest.mark.parametrize("flag", ["-V", "--version"])
+def test_dash_capital_v_prints_the_version(capsys, flag):
+    from okbot import __version__
+
+    with pytest.raises(SystemExit) as exc:
+        main([flag])
+    assert exc.value.code == 0 and capsys.readouterr().out == f"okbot {__version__}\n"
+
+
+def test_a_compression_that_changes_nothing_exits_1_with_or_without_json(capsys):
+    """Issue 34, 18: `okbot compress --json` reported "ok": false and exited 0."""
+    seed_session()  # six items: fewer than the newest kept (contextCompression.keepRecentMin)
+    code, out, _ = run(capsys, "compress", "okbot", "--json")
+    assert code == 1 and json.loads(out)["ok"] is False
+    code, out, err = run(capsys, "compress", "okbot")
+    assert code == 1 and out == "" and err.startswith("okbot: Nothing to compress")
+
+
+def test_under_json_an_error_is_a_json_object_on_stderr(capsys):
+    seed_session()
+    code, out, err = run(capsys, "context", "nobody", "--json")
+    assert code == 1 and out == ""
+    error = json.loads(err)
+    assert set(error) == {"error", "hint"} and "nobody" in error["error"]
+    code, _, err = run(capsys, "search", "(*)", "--json")
+    assert code == 1 and json.loads(err) == {"error": "nothing to search for", "hint": "give one or more words"}
+    code, _, err = run(capsys, "context", "okbot", "--at", "999", "--json")
+    assert code == 1 and json.loads(err)["error"].startswith("no item #999")
+    code, _, err = run(capsys, "context", "nobody")  # without --json: the plain line
+    assert code == 1 and err.startswith("okbot: ") and "nobody" in err

@@ -60,6 +60,16 @@ def test_provider_error_exits_non_zero_with_a_clear_message(okbot_home, server):
     assert "sk-canary-cli" not in proc.stderr + proc.stdout
 
 
+def test_with_json_a_failed_turn_says_its_error_as_a_json_object_on_stderr(okbot_home, server):
+    server.enqueue(Reply(status=500), Reply(status=500), Reply(status=500), Reply(status=500))
+    proc = chat(okbot_home, server, "okbot", "-m", "hi", "--json")
+    assert proc.returncode == 1
+    done = json.loads(proc.stdout.splitlines()[-1])
+    error = json.loads(proc.stderr)
+    assert done["event"] == "done" and done["status"] == "error" and error["error"] == done["error"]
+    assert "hint" in error
+
+
 def test_no_message_is_a_usage_error(okbot_home, server):
     proc = chat(okbot_home, server, "okbot", "-m", "   ")
     assert proc.returncode == 1 and "empty" in proc.stderr
@@ -91,7 +101,7 @@ def test_compress_reports_what_it_did(okbot_home, server):
     context = okbot("context", "okbot").stdout
     assert "Coverage: items up to #16 are summarized" in context and "Compaction: 1 run · last manual" in context
     again = okbot("compress", "okbot")
-    assert again.returncode == 0 and "Nothing to compress" in again.stdout
+    assert again.returncode == 1 and "Nothing to compress" in again.stderr  # nothing changed
 
 
 @pytest.mark.slow
@@ -242,6 +252,18 @@ def test_edit_and_regenerate_from_the_command_line(okbot_home, server):
     refused = chat(okbot_home, server, "okbot", "--edit", "1", "-m", "no")  # #1 was replaced by the edit
     assert refused.returncode != 0 and "earlier version the chat no longer follows" in refused.stderr
     assert len(server.chat_requests()) == 3  # a refusal sends nothing
+
+
+def test_retry_after_a_finished_reply_is_refused_and_points_to_regenerate(okbot_home, server):
+    """Issue 34, 16: --retry after a complete reply stored a second reply after it."""
+    server.enqueue(Reply(text="a1"))
+    assert chat(okbot_home, server, "okbot", "-m", "q1").returncode == 0
+    session = next(okbot_home.rglob("session.jsonl"))
+    before = session.read_bytes()
+    refused = chat(okbot_home, server, "okbot", "--retry")
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert refused.stderr.startswith("okbot: ") and "--regenerate" in refused.stderr
+    assert session.read_bytes() == before and len(server.chat_requests()) == 1
 
 
 def test_without_a_key_chat_says_no_key_before_trying_the_network(okbot_home):

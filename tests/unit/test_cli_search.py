@@ -43,14 +43,31 @@ def test_lines_name_date_id_snippet(chats, capsys):
     assert "\x1b[" not in out  # not a terminal: plain
 
 
-def test_matches_bold_on_a_terminal(chats):
-    class Tty(io.StringIO):
-        def isatty(self) -> bool:
-            return True
+class Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
 
+
+def search_on_a_terminal(query: str) -> str:
     out, err = Tty(), io.StringIO()
-    assert run(build_parser().parse_args(["search", "目标"]), out, err) == 0
-    assert "\x1b[1m目标\x1b[0m" in out.getvalue()
+    assert run(build_parser().parse_args(["search", query]), out, err) == 0
+    return out.getvalue()
+
+
+def test_matches_bold_on_a_terminal(chats, monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert "\x1b[1m目标\x1b[0m" in search_on_a_terminal("目标")
+
+
+@pytest.mark.parametrize(("name", "value"), [("NO_COLOR", "1"), ("NO_COLOR", "0"), ("TERM", "dumb")])
+def test_no_color_and_a_dumb_terminal_get_no_bold(chats, monkeypatch, name, value):
+    """Issue 34, 18: NO_COLOR (https://no-color.org, whatever its value) and TERM=dumb turn the escapes off."""
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.setenv(name, value)
+    text = search_on_a_terminal("目标")
+    assert "目标" in text and "\x1b[" not in text
 
 
 def test_json_and_target(chats, capsys):
@@ -90,8 +107,10 @@ def test_clear_errors(chats, capsys):
     assert code == 1 and "nothing to search for" in err
     code, _, err = cli(capsys, "search", "summary", "--target", "nobody")
     assert code == 1 and "nobody" in err
-    code, out, err = cli(capsys, "search", "absent")
-    assert code == 0 and out == "" and "no matches" in err
+    code, out, err = cli(capsys, "search", "absent")  # as grep and rg: no match exits 1
+    assert code == 1 and out == "" and "no matches" in err
+    code, out, err = cli(capsys, "search", "absent", "--json")
+    assert code == 1 and json.loads(out) == []
 
 
 def test_big_catch_up_shows_progress(chats, capsys):

@@ -70,7 +70,7 @@ def test_not_now_and_the_json_event(okbot_home, server, ada):
     declined = okbot(okbot_home, server, "teach", "not-now", "Ada", "1")
     assert declined.stdout == "not kept: #1; it will not be offered again\n"
     assert "not now" in okbot(okbot_home, server, "teach", "list", "Ada").stdout
-    retry = okbot(okbot_home, server, "chat", "Ada", "--retry")
-    assert retry.returncode == 0 and "teach" not in retry.stderr
+    again = okbot(okbot_home, server, "chat", "Ada", "--regenerate")  # the same message answered again
+    assert again.returncode == 0 and "teach" not in again.stderr
     missing = okbot(okbot_home, server, "teach", "keep", "Ada", "7")
     assert missing.returncode == 1 and "okbot teach list ada" in missing.stderr

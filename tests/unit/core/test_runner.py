@@ -9,6 +9,7 @@ import pytest
 
 from okbot.config.settings import Settings
 from okbot.core.context import build_context
+from okbot.core.items import new_item, user_message
 from okbot.core.messages import USER_MARK
 from okbot.core.runner import MAX_USER_CHARS, TurnCallbacks, TurnRunner
 from okbot.core.session import SessionStore
@@ -282,6 +283,45 @@ def test_retry_after_an_interrupted_reply_adds_no_user_item(env, server):
     assert result.status == "complete"
     kinds = [(it["type"], it.get("status")) for it in records(target)]
     assert kinds == [("user", None), ("assistant", "error"), ("assistant", "complete")]
+
+
+def test_retry_after_a_finished_reply_is_refused_and_writes_nothing(env, server):
+    """Issue 34, 16: a retry after a complete reply sent the model its own answer as the last message and
+    stored a second reply after it. Retry is for a failed or stopped reply; a new version is --regenerate."""
+    target, _, runner = env
+    server.enqueue(Reply(text="a whole reply"))
+    assert runner.run_turn(target, "go").status == "complete"
+    before = target.session_path.read_bytes()
+    with pytest.raises(OkBotError, match="already finished") as exc:
+        runner.retry(target)
+    assert "regenerate" in exc.value.hint
+    assert target.session_path.read_bytes() == before and len(server.chat_requests()) == 1
+
+
+def test_retry_after_a_turn_stopped_in_its_tool_round_runs_it_again(env, server):
+    """The turn's last reply is complete but its tool round was stopped: the turn is not finished."""
+    target, sources, runner = env
+    session = sources.session(target)
+    session.append(user_message("look it up"))
+    session.append(new_item("assistant", author=target.id, source="app", content="Let me look.", status="complete"))
+    session.append(
+        new_item(
+            "tool_call", author=target.id, source="app", call_id="c1", name="search_history", arguments='{"query": "x"}'
+        )
+    )
+    session.append(
+        new_item(
+            "tool_result",
+            author=target.id,
+            source="tool",
+            call_id="c1",
+            name="search_history",
+            content="stopped",
+            ok=False,
+        )
+    )
+    server.enqueue(Reply(text="Found it."))
+    assert runner.retry(target).reply_text == "Found it."
 
 
 FAULTS = {

@@ -107,7 +107,7 @@ def test_not_now_is_remembered_the_message_is_never_offered_again_and_can_still_
     target, sources, runner = env
     runner.run_turn(target, RULE)
     assert offers.decline(sources, target, 1).state == offers.DECLINED
-    again = runner.retry(target)  # the same message answered again: no second card
+    again = runner.regenerate(target, 1)  # the same message answered again: no second card
     assert [it["type"] for it in again.items] == ["assistant"]
     assert offers.offers(sources, target)[1].state == offers.DECLINED
     assert sources.evolution.pending(target).empty  # upkeep does not sneak it in either
