@@ -613,6 +613,21 @@ def _fmt(c: dict[str, Any] | None) -> str:
     return f"{c['median']:.2f} [{c['min']:.2f}–{c['max']:.2f}]"
 
 
+def _seeds(n: int) -> str:
+    return f"{n} seed" + ("s" if n != 1 else "")
+
+
+def seeds_played(runs: list[Run]) -> str:
+    """How many seeds each scenario was played with ("3 seeds", or "queue 3 seeds, chinese 1 seed" when a
+    loaded set is uneven: a real run stopped early)."""
+    counts = {}
+    for run in runs:
+        counts.setdefault(run.scenario, set()).add(run.seed)
+    if len({len(seeds) for seeds in counts.values()}) <= 1:
+        return _seeds(len(next(iter(counts.values()), ())))
+    return ", ".join(f"{scenario} {_seeds(len(seeds))}" for scenario, seeds in counts.items())
+
+
 def report(runs: list[Run], cfg: Config, strategies: list[str], scenarios: list[str]) -> str:
     scores = probe_scores(runs)
     out = []
@@ -621,6 +636,7 @@ def report(runs: list[Run], cfg: Config, strategies: list[str], scenarios: list[
         mode += ", chat replies scripted"
     for sc_name in scenarios:
         probes = sorted({p for (_s, sc, p) in scores if sc == sc_name}, key=_probe_order)
+        seeds = seeds_played([r for r in runs if r.scenario == sc_name])
         rows = []
         for probe in probes:
             row = [probe]
@@ -630,7 +646,7 @@ def report(runs: list[Run], cfg: Config, strategies: list[str], scenarios: list[
             rows.append(row)
         out.append(
             table(
-                f"{sc_name}: present in the request / answered ({mode}, window {cfg.window:,}, {cfg.seeds} seeds)",
+                f"{sc_name}: present in the request / answered ({mode}, window {cfg.window:,}, {seeds})",
                 ["probe", *strategies],
                 rows,
             )
@@ -844,7 +860,6 @@ def main() -> None:
     if args.load:
         runs = [r for r in load_runs(args.load) if r.strategy in strategies and r.scenario in scenarios]
         scenarios = [s for s in scenarios if any(r.scenario == s for r in runs)]
-        cfg.seeds = max((r.seed for r in runs), default=0)
     else:
         saved = load_runs([args.save]) if args.save and args.save.exists() else []
         runs = play(cfg, strategies, scenarios, progress, done=saved)
@@ -855,8 +870,7 @@ def main() -> None:
         print(report(runs, cfg, strategies, scenarios))
     if args.plot:
         mode = cfg.model if cfg.base_url else "fake model"
-        seeds = f"{cfg.seeds} seed" + ("s" if cfg.seeds != 1 else "")
-        plot(runs, strategies, args.plot, f"Context strategies, {mode}, window {cfg.window:,}, {seeds}")
+        plot(runs, strategies, args.plot, f"Context strategies, {mode}, window {cfg.window:,}, {seeds_played(runs)}")
         print(f"plot: {args.plot}", file=sys.stderr)
 
 

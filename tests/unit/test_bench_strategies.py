@@ -3,6 +3,7 @@ against the fake server (the figures come from the real model; this is the harne
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,11 @@ def test_the_report_prints_each_table_and_the_plot_is_an_image(runs: list[bench.
     for scenario in SCENARIOS:
         assert f"### {scenario}: present in the request / answered" in text
     assert "### OkBot against each strategy" in text
+    assert "### queue: present in the request / answered (fake model, window 3,072, 1 seed)" in text
+    # A loaded set where one scenario was played with more seeds (a real run stopped early) says so per table.
+    uneven = runs + [replace(r, seed=2) for r in runs if r.scenario == "queue"]
+    assert bench.seeds_played(uneven).startswith("queue 2 seeds, ") and "chinese 1 seed" in bench.seeds_played(uneven)
+    assert "window 3,072, 2 seeds)" in bench.report(uneven, cfg, bench.STRATEGIES, ["queue"])
     path = bench.plot(runs, bench.STRATEGIES, tmp_path / "plot.png", "test")
     image = QImage(str(path))
     assert not image.isNull() and image.width() > 500
