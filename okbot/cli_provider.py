@@ -126,13 +126,20 @@ def check_model_ref(settings: Settings, ref: str, err: TextIO) -> str:
     return ref
 
 
-def _row(config: ProviderConfig) -> dict[str, Any]:
+def _saved_in() -> str:
+    """Where a saved key is kept on this machine: ``keyring``, or ``file`` without a system keyring."""
+    from okbot.llm.keystore import KeyStore
+
+    return KeyStore().where()
+
+
+def _row(config: ProviderConfig, saved_in: str) -> dict[str, Any]:
     return {
         "name": config.name,
         "baseUrl": redact_url(config.base_url),
         "keySource": config.key_source,
         "keyEnv": config.key_env,
-        "key": config.key_where(),
+        "key": config.key_where(saved_in),
         "models": list(config.models),
         "slots": config.slots,  # None: automatic (1 on this computer, 4 hosted)
         "default": config.name == DEFAULT_PROVIDER,
@@ -145,7 +152,8 @@ def cmd_provider(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for problem in settings.problems:
         print(translate("cli_provider", "okbot: note: {text}").format(text=problem), file=err)
     if args.action == "list":
-        rows = [_row(config) for config in settings.providers()]
+        saved_in = _saved_in()
+        rows = [_row(config, saved_in) for config in settings.providers()]
         if args.json:
             print(json.dumps(rows, ensure_ascii=False, indent=2), file=out)
         for row in [] if args.json else rows:
@@ -244,13 +252,17 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
             config = ProviderConfig(name, config.base_url, source, config.key_env, old.models, merged, slots)
     if args.key_stdin:
         from okbot.llm.keys import MAX_KEY_CHARS
-        from okbot.llm.keystore import KeyStore
+        from okbot.llm.keystore import FILE, KeyStore
 
         key = sys.stdin.readline(MAX_KEY_CHARS + 1).strip()  # one past the bound: save() refuses it, in words
         if not key:
             raise OkBotError(translate("cli_provider", "no key on stdin; nothing was changed"))
-        where = KeyStore().save(key, name)
-        print(translate("cli_provider", "key for {name} saved in {where}").format(name=name, where=where), file=out)
+        store = KeyStore()
+        where = store.save(key, name)
+        text = translate("cli_provider", "key for {name} saved in {where}").format(name=name, where=store.place(where))
+        if where == FILE:
+            text += translate("cli_provider", " (no system keyring here; only you can read that file)")
+        print(text, file=out)
     if name == DEFAULT_PROVIDER:
         settings.set("provider.baseUrl", config.base_url)
         settings.set("provider.keySource", source)
@@ -259,7 +271,7 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
     else:
         settings.add_provider(config)
     text = translate("cli_provider", "provider {name}: {url}, key: {key}")
-    print(text.format(name=name, url=redact_url(config.base_url), key=config.key_where()), file=out)
+    print(text.format(name=name, url=redact_url(config.base_url), key=config.key_where(_saved_in())), file=out)
     return 0
 
 

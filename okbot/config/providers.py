@@ -64,10 +64,13 @@ class ProviderConfig:
             out["slots"] = self.slots
         return out
 
-    def key_where(self) -> str:
-        """Where the key is read from, in words (never the key)."""
+    def key_where(self, saved_in: str = "keyring") -> str:
+        """Where the key is read from, in words (never the key). ``saved_in`` is where a saved key is kept
+        on this machine: ``keyring``, or ``file`` when there is no system keyring (``KeyStore.where()``)."""
         if self.key_source == "none":
             return translate("providers", "no key")
+        if self.key_source == "keyring" and saved_in == "file":
+            return translate("providers", "key file ({name})").format(name=self.name)
         if self.key_source == "keyring":
             return translate("providers", "keyring ({name})").format(name=self.name)
         var = self.key_env or "OKBOT_API_KEY / OPENAI_API_KEY"

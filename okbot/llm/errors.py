@@ -113,8 +113,9 @@ class NoAnswer(Exception):
 class NoKey(Exception):
     """The server needs an API key and none is set (classified as ``no_key``, before any request)."""
 
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, var: str = "") -> None:
         super().__init__(base_url)
+        self.var = var  # the variable the provider reads its key from ("": OKBOT_API_KEY, the default)
         parts = urlsplit(base_url)
         try:
             port = parts.port
@@ -272,6 +273,11 @@ EXCEPTION_RULES: dict[str, _Rule] = {
         "no_key",
         False,
         QT_TRANSLATE_NOOP("errors", "No API key for {key_host}. Add one in Settings → Models, or set OKBOT_API_KEY."),
+    ),
+    "no_key_var": _Rule(
+        "no_key",
+        False,
+        QT_TRANSLATE_NOOP("errors", "No API key for {key_host}: set {key_var}, where this provider reads its key."),
     ),
     "unknown": _Rule("unknown", False, QT_TRANSLATE_NOOP("errors", "The request failed: {detail}")),
 }
@@ -488,7 +494,7 @@ def classify(
     elif isinstance(exc, NoAnswer):
         key = "no_answer" if exc.tokens is None else ("no_answer_reasoning" if exc.reasoning else "no_answer_spent")
     elif isinstance(exc, NoKey):
-        key = "no_key"
+        key = "no_key_var" if exc.var else "no_key"
     elif isinstance(exc, openai.APITimeoutError):
         key = "timeout"
     elif isinstance(exc, StreamCut):
@@ -511,6 +517,7 @@ def classify(
         "tokens": f"{exc.tokens:,}" if isinstance(exc, NoAnswer) and exc.tokens is not None else "",
         "reasoning": f"{exc.reasoning:,}" if isinstance(exc, NoAnswer) and exc.reasoning else "",
         "key_host": exc.host if isinstance(exc, NoKey) else "",
+        "key_var": exc.var if isinstance(exc, NoKey) else "",
     }
     message, english, detail = _build(rule, secrets, **fields)
     return ProviderError(message, kind=rule.kind, retryable=rule.retryable, detail=detail, english=english)

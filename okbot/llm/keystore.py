@@ -158,13 +158,14 @@ class KeyStore:
         text = translate(
             "keystore", "The API key saved for provider {provider} in {where} cannot be used: {fault}. Save it again."
         )
-        return self._unusable(KeyStoreError(text.format(provider=provider, where=self._place(where), fault=fault)))
+        return self._unusable(KeyStoreError(text.format(provider=provider, where=self.place(where), fault=fault)))
 
     def _unusable(self, exc: KeyStoreError) -> None:
         self.problem = exc.message
         log.warning("%s", exc.message)
 
-    def _place(self, where: str) -> str:
+    def place(self, where: str) -> str:
+        """:data:`KEYRING` or :data:`FILE` in words: "the system keyring", or the key file's path."""
         return translate("keystore", "the system keyring") if where == KEYRING else str(self.key_file)
 
     def save(self, key: str, provider: str = DEFAULT_PROVIDER) -> str:
@@ -181,7 +182,7 @@ class KeyStore:
         fault = _api_key_fault(key, provider)
         if fault is not None:
             text = translate("keystore", "The API key for provider {provider} was not saved in {where}: {fault}.")
-            where = self._place(FILE if module is None else KEYRING)
+            where = self.place(FILE if module is None else KEYRING)
             raise KeyStoreError(text.format(provider=provider, where=where, fault=fault))
         if module is None:
             self._write_entry(provider, key)

@@ -273,12 +273,14 @@ class OpenAIProvider:
         default_model: str | None = None,
         capabilities: CapabilityMemory | None = None,
         key_required: bool = False,
+        key_var: str = "",
     ) -> None:
         self.base_url = base_url
         self._shown_url = _without_credentials(base_url, api_key)
         self.default_model = default_model
         self._key = api_key or None
         self._no_key = key_required and self._key is None
+        self._key_var = key_var
         self._max_retries = max(0, int(max_retries))
         self._sleep = sleep
         self._estimate = estimate_tokens or rough_token_estimate
@@ -389,7 +391,7 @@ class OpenAIProvider:
         """The "No API key" error when this server needs a key and none is set, else None."""
         if not self._no_key:
             return None
-        error = classify(NoKey(self._shown_url))
+        error = classify(NoKey(self._shown_url, self._key_var))
         log.warning("model request not sent: %s", error.message)
         return error
 

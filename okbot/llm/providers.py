@@ -65,6 +65,7 @@ def build_backend(settings: Any, config: ProviderConfig, **kwargs: Any) -> Any:
         except SettingError:
             continue
     options["key_required"] = key_needed(config.base_url, config.key_source)
+    options["key_var"] = config.key_env if config.key_source == "env" else ""
     options.update(kwargs)
     return OpenAIProvider(config.base_url, provider_key(config), **options)
 

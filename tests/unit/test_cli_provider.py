@@ -45,6 +45,17 @@ def okbot(okbot_home: Path):
         assert WORK_KEY not in text and DEFAULT_KEY not in text and STDIN_KEY not in text
 
 
+def test_a_provider_whose_key_variable_is_unset_names_that_variable(okbot):
+    """Issue 34, item 19: it said "…or set OKBOT_API_KEY", which this provider never reads."""
+    proc = okbot("provider", "add", "openrouter", "--base-url", "https://openrouter.example/v1", "--key-env", "OR_KEY")
+    assert proc.returncode == 0, proc.stderr
+    proc = okbot("provider", "models", "openrouter")
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == (
+        "okbot: No API key for openrouter.example: set OR_KEY, where this provider reads its key."
+    ), proc.stderr
+
+
 def test_add_list_and_remove_a_provider(okbot, okbot_home):
     proc = okbot(
         "provider",
@@ -64,11 +75,16 @@ def test_add_list_and_remove_a_provider(okbot, okbot_home):
     assert proc.returncode == 1 and "at least 512 tokens" in proc.stderr
     proc = okbot("provider", "add", "vault", "--base-url", "https://vault.example/v1", "--key-stdin", stdin=STDIN_KEY)
     assert proc.returncode == 0, proc.stderr
+    # Issue 34, item 19: no keyring here, so the key is in the key file, and every line says so (not "keyring").
+    assert proc.stdout.splitlines() == [
+        f"key for vault saved in {okbot_home / 'keys.json'} (no system keyring here; only you can read that file)",
+        "provider vault: https://vault.example/v1, key: key file (vault)",
+    ]
     rows = json.loads(okbot("provider", "list", "--json").stdout)
     assert [(r["name"], r["baseUrl"], r["key"]) for r in rows] == [
         ("default", "https://api.openai.com/v1", "env OKBOT_API_KEY / OPENAI_API_KEY"),
         ("work", "https://work.example/v1", "env WORK_KEY"),
-        ("vault", "https://vault.example/v1", "keyring (vault)"),
+        ("vault", "https://vault.example/v1", "key file (vault)"),
     ]
     assert STDIN_KEY in (okbot_home / "keys.json").read_text()  # no keyring here: the 0600 file keeps it
     text = okbot("provider", "list").stdout
