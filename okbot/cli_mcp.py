@@ -171,7 +171,7 @@ def cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for problem in settings.problems:
         print(translate("cli_mcp", "okbot: note: {text}").format(text=problem), file=err)
     if args.action == "add":
-        return _add(settings, args, out)
+        return _add(settings, args, out, err)
     if args.action == "list":
         return _list(settings, as_json=args.json, start=not args.no_start, out=out)
     if args.action == "rm":
@@ -182,7 +182,7 @@ def cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 # ---------------------------------------------------------------------------------- add
-def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
+def _add(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from okbot.core.workspace import Workspace
     from okbot.llm.keystore import KeyStore
     from okbot.mcp import secrets
@@ -191,6 +191,7 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
     env, headers = parse_pairs(args.env, "env"), parse_pairs(args.header, "header")
     config = server_from_json(_config(name, args, env, headers).to_json())  # every refusal before any change
     ws = Workspace()
+    ws.ensure_default()  # as every command that names an assistant: on a fresh data dir, the default one
     targets = [_assistant(ws, ref, name) for ref in args.assistant]
     replaced = any(c.name == name for c in settings.mcp_servers())
     store = KeyStore()
@@ -209,6 +210,11 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
         _set_servers(ws, target, [*target.mcp_servers, name])
         text = translate("cli_mcp", "{name} ({id}) may use {server}")
         print(text.format(name=target.name, id=target.id, server=name), file=out)
+    if not replaced and not targets:  # its tools reach no chat until an assistant may use them: say how
+        text = translate(
+            "cli_mcp", "okbot: note: no assistant may use {server} yet: okbot mcp allow {server} ASSISTANT"
+        )
+        print(text.format(server=name), file=err)
     return 0
 
 
@@ -356,6 +362,7 @@ def _allow(settings: Settings, server: str, refs: list[str], *, allow: bool, out
 
     settings.mcp_server(server)  # an unknown name: an error naming the declared ones
     ws = Workspace()
+    ws.ensure_default()
     targets = [_assistant(ws, ref, server) for ref in refs]
     for target in targets:
         servers = [s for s in target.mcp_servers if s != server] + ([server] if allow else [])

@@ -52,6 +52,20 @@ def _servers_of(ref: str) -> list[str]:
     return Workspace().resolve(ref).meta.get("mcpServers", [])
 
 
+def test_on_a_fresh_data_dir_a_server_goes_to_the_default_assistant_or_says_how(okbot):
+    """Issue 34, item 21: `--assistant okbot` said "there are no assistants or squads yet", and a server added
+    without --assistant reached no chat, silently."""
+    proc = okbot("mcp", "add", "first", "--assistant", "okbot", "--command", "echo")
+    assert proc.returncode == 0, proc.stderr
+    assert "OkBot (okbot) may use first" in proc.stdout and proc.stderr == ""
+    assert _servers_of("okbot") == ["first"]
+    proc = okbot("mcp", "add", "second", "--command", "echo")
+    assert proc.returncode == 0
+    assert proc.stderr == "okbot: note: no assistant may use second yet: okbot mcp allow second ASSISTANT\n"
+    assert okbot("mcp", "allow", "second", "okbot").returncode == 0
+    assert _servers_of("okbot") == ["first", "second"]
+
+
 def test_add_list_and_remove_servers_started_for_real(okbot, okbot_home):
     assert okbot("new", "assistant", "Ann").returncode == 0
     # the command line after '--', options before it (an argument of the command starts with '-')
