@@ -491,7 +491,10 @@ def _extract(zf: zipfile.ZipFile, files: list[dict[str, Any]], staging: Path, on
     for entry in files:
         rel = _safe_rel(entry["path"])
         out = staging.joinpath(*rel.parts)
-        out.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        folder = staging
+        for part in rel.parts[:-1]:  # each level 0700: mkdir(parents=True) makes the parents by the umask (0755)
+            folder = folder / part
+            folder.mkdir(exist_ok=True, mode=0o700)
         sha = hashlib.sha256()
         fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), PRIVATE_FILE_MODE)
         with zf.open(DATA_PREFIX + str(rel)) as src, os.fdopen(fd, "wb") as dst:

@@ -200,9 +200,16 @@ def test_restore_into_a_dir_with_data_needs_replace_and_keeps_the_old_data_aside
     assert json.loads((home / "settings.json").read_text("utf-8")) == {"version": 1, "developerMode": True}
     assert (home / "keys.json").exists()  # the keys stay: a backup never has them
     assert not (home / "index").exists()  # the old index went aside with the old records
+    restored = set()
     with zipfile.ZipFile(dest) as zf:
         for entry in json.loads(zf.read(backup.MANIFEST_NAME))["files"]:
             assert (home / entry["path"]).read_bytes() == zf.read("data/" + entry["path"])
+            restored.update(p for p in (home / entry["path"]).parents if p != home and home in p.parents)
+    # Issue 34, item 22: assistants/ and squads/ came back 0755 (mkdir -p makes the parents by umask).
+    assert (home / "assistants") in restored
+    assert {str(p.relative_to(home)): stat.S_IMODE(p.stat().st_mode) for p in restored} == {
+        str(p.relative_to(home)): 0o700 for p in restored
+    }
 
 
 def test_restore_refuses_while_okbot_holds_the_data_dir(tmp_path):
