@@ -5,7 +5,8 @@ the server detaches (a double fork and ``setsid()``, as a daemon does) leaves th
 parent gone, is re-parented to init: it kept running after OkBot quit. On Linux the hub starts the
 server under this warden instead: a *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``), so such a
 process is re-parented to the warden and stays findable. When the server exits (its stdin closed, or
-the SDK's SIGTERM, which the warden passes on), the warden ends every process left below it — SIGTERM,
+the SDK's SIGTERM, which the warden passes on, and SIGKILL after :data:`GRACE_SECONDS` when the server
+is still busy), the warden ends every process left below it — SIGTERM,
 then SIGKILL after :data:`GRACE_SECONDS` — and exits with the server's status. It also ends when OkBot
 dies without stopping it (``PR_SET_PDEATHSIG``).
 
@@ -140,9 +141,19 @@ def main(argv: list[str]) -> int:
         print(f"cannot run {argv[0]}: {exc.strerror}", file=sys.stderr)
         return 127
 
+    def kill() -> None:
+        if server.returncode is None:  # not reaped yet, so the pid is still the server's
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(server.pid, signal.SIGKILL)
+
     def stop(signum: int, _frame: object) -> None:
         with contextlib.suppress(ProcessLookupError):
             server.send_signal(signal.SIGTERM)
+        # A server that finishes its operation first (or ignores SIGTERM) would outlive OkBot by as long as
+        # that takes: it gets the grace period, as every leftover does, then SIGKILL.
+        timer = threading.Timer(GRACE_SECONDS, kill)
+        timer.daemon = True
+        timer.start()
 
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, stop)

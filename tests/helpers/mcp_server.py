@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -57,8 +58,10 @@ def build() -> object:
         os._exit(3)
 
     @app.tool()
-    def slow(seconds: float) -> str:
-        """Wait this many seconds, then answer."""
+    def slow(seconds: float, mark: str = "") -> str:
+        """Wait this many seconds, then answer (first creating the file ``mark``, when given: the call began)."""
+        if mark:
+            Path(mark).write_text(str(os.getpid()))
         time.sleep(seconds)
         return f"waited {seconds} s"
 
@@ -231,6 +234,8 @@ def main(argv: list[str]) -> None:
         sys.exit(2)
     if "--never-start" in argv:
         time.sleep(3600)
+    if "--finish-before-exit" in argv:  # as a server that ends its operation on SIGTERM before it exits
+        signal.signal(signal.SIGTERM, lambda *_: None)
     app = build()
     if "--http" in argv:
         app.run("streamable-http", port=int(argv[argv.index("--http") + 1]))  # type: ignore[attr-defined]
