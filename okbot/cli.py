@@ -212,7 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
     nsub = p.add_subparsers(dest="kind", metavar="KIND", required=True)
     a = nsub.add_parser("assistant", help=translate("cli", "a new assistant"))
     a.add_argument("name", metavar="NAME")
-    a.add_argument("--soul", type=Path, metavar="FILE", help=translate("cli", "SOUL.md to start from"))
+    a.add_argument("--soul", type=Path, metavar="FILE", help=translate("cli", "SOUL.md to start from (- reads stdin)"))
     a.add_argument("--role", default="", help=translate("cli", "one-line role"))
     a.add_argument(
         "--model",
@@ -360,8 +360,8 @@ def _cmd_chat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 translate("cli", "no message given"), hint=translate("cli", "use -m TEXT or pipe the message on stdin")
             )
         text = ""  # the attached files are the message
-    else:
-        text = sys.stdin.read()
+    else:  # a pipe ends its text with a newline (`echo … |`, a file): that is not part of the message
+        text = sys.stdin.read().rstrip("\r\n")
     return run_chat(
         ws,
         target,
@@ -571,7 +571,7 @@ def _cmd_new(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         soul = None
         if args.soul is not None:
             try:
-                soul = args.soul.read_text(encoding="utf-8")
+                soul = sys.stdin.read() if str(args.soul) == "-" else args.soul.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
                 raise OkBotError(
                     translate("cli", "cannot read SOUL file {path}: {why}").format(path=args.soul, why=exc)

@@ -103,6 +103,15 @@ def test_new_assistant_with_soul_file(capsys, tmp_path):
     assert code == 1 and "missing.md" in err
 
 
+def test_new_assistant_reads_its_soul_from_stdin_with_a_dash(capsys, monkeypatch):
+    """Issue 34, item 18: `--soul -` looked for a file called '-'."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("Answer in haiku.\n"))
+    assert run(capsys, "new", "assistant", "Poet", "--soul", "-")[0] == 0
+    assert "Answer in haiku." in (Workspace().resolve("Poet").dir / "SOUL.md").read_text("utf-8")
+
+
 def test_config_get_set_validates(capsys):
     assert run(capsys, "config", "get", "contextCompression.ratio")[1].strip() == "0.6"
     code, out, _ = run(capsys, "config", "set", "contextCompression.ratio", "0.7")

@@ -32,9 +32,10 @@ def test_multi_turn_chat_with_a_tool_call(okbot_home, server):
     first = chat(okbot_home, server, "okbot", "-m", "remember code 77")
     assert first.returncode == 0 and first.stdout.strip() == "Noted: the code is 77."
     server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "code"})]), Reply(text="It was 77."))
-    second = chat(okbot_home, server, "OkBot", stdin="what was the code?")
+    second = chat(okbot_home, server, "OkBot", stdin="what was the code?\n")  # as `echo … |` pipes it
     assert second.returncode == 0 and second.stdout.strip() == "It was 77."
     last = server.chat_requests()[-1]["messages"]
+    assert last[3] == {"role": "user", "content": "what was the code?"}  # the pipe's newline is not the message's
     assert [m["role"] for m in last[1:]] == ["user", "assistant", "user", "assistant", "tool"]
     assert "77" in last[-1]["content"]
     assert server.requests[-1].headers["authorization"] == "Bearer sk-canary-cli-0123456789"
