@@ -32,6 +32,7 @@ from okbot.config.providers import (
 )
 from okbot.config.schema import redact_url, setting
 from okbot.i18n import plural, translate
+from okbot.llm.keys import is_local_url
 from okbot.storage.errors import OkBotError
 from okbot.ui.settings.page import help_label, if_alive
 
@@ -82,12 +83,24 @@ class ProvidersBox(QWidget):
         self.list.setMaximumHeight(110)
         self.list.currentRowChanged.connect(self._on_list_current_row_changed)
         layout.addWidget(self.list)
+        self.empty_label = help_label(
+            self.tr(
+                "No other providers yet. Fill in a name and a base URL below and press Add or update; "
+                "an assistant then picks its models as provider/model."
+            )
+        )
+        self.empty_label.setObjectName("providerListEmpty")
+        layout.addWidget(self.empty_label)
         form = QFormLayout()
         self.name_edit = QLineEdit()
         self.name_edit.setPlaceholderText(self.tr("e.g. openrouter"))
+        self.name_edit.textEdited.connect(self._on_name_edit_text_edited)
         self.url_edit = QLineEdit()
         self.url_edit.setPlaceholderText("https://openrouter.ai/api/v1")
+        self.url_edit.textEdited.connect(self._on_url_edit_text_edited)
         self.source_combo = QComboBox()
+        self.source_combo.activated.connect(self._on_source_combo_activated)
+        self._source_chosen = False  # the user picked a key source: a typed URL no longer changes it
         key_source = setting("provider.keySource")
         for source in KEY_SOURCES:
             self.source_combo.addItem(key_source.shown_choice(source), source)
@@ -141,16 +154,19 @@ class ProvidersBox(QWidget):
     def refresh(self) -> None:
         """Show the providers as settings have them now, keeping the selection by name."""
         keep = self.name_edit.text().strip()
-        self.list.blockSignals(True)
+        others = self.others()
+        names = [p.name for p in others]
+        self.list.blockSignals(True)  # the form already shows the kept one; re-selecting it must not clear the status
         try:
             self.list.clear()
-            for config in self.others():
+            for config in others:
                 self.list.addItem(provider_line(config))
+            if keep in names:
+                self.list.setCurrentRow(names.index(keep))
         finally:
             self.list.blockSignals(False)
-        names = [p.name for p in self.others()]
-        if keep in names:
-            self.list.setCurrentRow(names.index(keep))
+        self.list.setHidden(not others)
+        self.empty_label.setHidden(bool(others))
 
     def selected(self) -> ProviderConfig | None:
         row = self.list.currentRow()
@@ -172,6 +188,22 @@ class ProvidersBox(QWidget):
         self.slots_note.setVisible(bool(self.slots_note.text()))
         self.key_edit.clear()
         self.status.setText("")
+        self._source_chosen = True  # a saved provider's key source is a choice already made
+
+    def _on_name_edit_text_edited(self, text: str) -> None:
+        if text.strip() not in {p.name for p in self.others()}:  # a new provider: its key source not chosen yet
+            self._source_chosen = False
+
+    def _on_source_combo_activated(self, _index: int) -> None:
+        self._source_chosen = True
+
+    def _on_url_edit_text_edited(self, text: str) -> None:
+        """Until the user picks a key source, it follows the URL: a server on this computer or the local
+        network needs no key, a hosted one reads it from the environment."""
+        if self._source_chosen or self.key_edit.text().strip():
+            return
+        local = is_local_url(text.strip())
+        self.source_combo.setCurrentIndex(KEY_SOURCES.index("none" if local else "env"))
 
     def _on_add_button_clicked(self) -> None:
         name, key = self.name_edit.text().strip(), self.key_edit.text().strip()

@@ -106,3 +106,50 @@ def test_a_providers_context_windows_are_set_here_and_the_chat_follows(qtbot: Qt
     assert ctx.sources.context_window(bob) == 32768  # the gauge and the threshold follow it
     box.list.setCurrentRow(0)
     assert box.windows_edit.text() == "llama3.1:8b=32768, qwen=8192"
+
+
+def test_what_a_save_or_a_listing_says_stays_and_an_empty_list_says_what_to_do(qtbot: QtBot, ctx: AppContext) -> None:
+    """Issue 34, item 8: "Saved provider second." and the model count vanished at once (the list's refresh
+    re-selected the row, which cleared the status); an empty list was a blank box."""
+    with FakeOpenAIServer(models=("m1", "m2")) as srv:
+        dialog = SettingsDialog(ctx)
+        qtbot.addWidget(dialog)
+        settle(qtbot, ctx)
+        box = dialog.models_page.providers_box
+        assert box.list.isHidden() and not box.empty_label.isHidden()
+        assert "No other providers yet" in box.empty_label.text()
+        for name in ("first", "second"):
+            box.name_edit.setText(name)
+            box.url_edit.setText(srv.base_url)
+            box.add_button.click()
+            settle(qtbot, ctx)
+            assert box.status.text() == f"Saved provider {name}."
+        assert not box.list.isHidden() and box.empty_label.isHidden()
+        assert box.selected().name == "second"
+        box.models_button.click()
+        settle(qtbot, ctx)
+        assert box.status.text() == "second: 2 models on this server."
+        box.list.setCurrentRow(0)  # the user picks another one: what was said of the other goes
+        assert box.status.text() == "" and box.name_edit.text() == "first"
+
+
+def test_a_typed_local_url_needs_no_key_unless_the_user_chose_a_key_source(qtbot: QtBot, ctx: AppContext) -> None:
+    """Issue 34, item 8: a local URL typed in saved key source "Environment variable"."""
+    dialog = SettingsDialog(ctx)
+    qtbot.addWidget(dialog)
+    settle(qtbot, ctx)
+    box = dialog.models_page.providers_box
+    box.name_edit.setText("lab")
+    qtbot.keyClicks(box.url_edit, "http://127.0.0.1:8080/v1")
+    assert box.source_combo.currentData() == "none"
+    box.add_button.click()
+    assert Settings.load().provider("lab").key_source == "none"
+    box.name_edit.setText("hosted")
+    box.url_edit.clear()
+    qtbot.keyClicks(box.url_edit, "https://api.example.com/v1")
+    assert box.source_combo.currentData() == "env"  # a hosted server: its key from the environment again
+    box.source_combo.setCurrentIndex(box.source_combo.findData("keyring"))
+    box.source_combo.activated.emit(box.source_combo.currentIndex())  # as a user's pick says it
+    box.url_edit.clear()
+    qtbot.keyClicks(box.url_edit, "http://localhost:11434/v1")
+    assert box.source_combo.currentData() == "keyring"  # chosen by the user: kept
