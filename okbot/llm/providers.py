@@ -71,13 +71,21 @@ def build_backend(settings: Any, config: ProviderConfig, **kwargs: Any) -> Any:
 
 
 def list_every_model(settings: Any, timeout: float = 10.0, factory: Factory | None = None) -> list[str]:
-    """What the model picker offers: the default provider's models by name, then every other provider's as
-    ``NAME/MODEL`` (listed by its server now, else as last listed). Blocking (network): run it off the GUI
-    thread. Raises the default provider's ProviderError when nothing at all could be listed."""
+    """Every model reference :func:`models_by_provider` lists, in its order."""
+    return [ref for _name, refs in models_by_provider(settings, timeout, factory) for ref in refs]
+
+
+def models_by_provider(
+    settings: Any, timeout: float = 10.0, factory: Factory | None = None
+) -> list[tuple[str, list[str]]]:
+    """What the model picker offers, per provider (``(name, references)``, providers with no model left out):
+    the default provider's models by name, then every other provider's as ``NAME/MODEL`` (listed by its
+    server now, else as last listed). Blocking (network): run it off the GUI thread. Raises the first
+    ProviderError when nothing at all could be listed."""
     from okbot.llm.errors import ProviderError
 
     build = factory or (lambda s, config: build_backend(s, config, timeout=timeout, max_retries=0))
-    found: list[str] = []
+    found: list[tuple[str, list[str]]] = []
     failure: ProviderError | None = None
     for config in settings.providers():
         try:
@@ -90,7 +98,8 @@ def list_every_model(settings: Any, timeout: float = 10.0, factory: Factory | No
             failure = failure or exc
             models = list(config.models)
         prefix = "" if config.name == DEFAULT_PROVIDER else f"{config.name}/"
-        found.extend(prefix + model for model in models)
+        if models:
+            found.append((config.name, [prefix + model for model in models]))
     if not found and failure is not None:
         raise failure
     return found

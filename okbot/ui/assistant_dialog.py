@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from okbot.config.mcp import MCP_KEY
 from okbot.core.workspace import Target
 from okbot.i18n import QT_TRANSLATE_NOOP
-from okbot.llm.providers import list_every_model
+from okbot.llm.providers import models_by_provider
 from okbot.storage.errors import OkBotError
 from okbot.ui.evolution_panel import EvolutionPanel
 from okbot.ui.file_watch import FileWatcher
@@ -91,7 +91,7 @@ class AssistantDialog(QDialog):
         self.evolution.switched.connect(self._on_evolution_switched)
 
         # the model this assistant talks to: the same picker as the chat header, written to assistant.json
-        self.model_picker = ModelPicker(ctx.tasks, lambda: list_every_model(ctx.settings), self)
+        self.model_picker = ModelPicker(ctx.tasks, lambda: models_by_provider(ctx.settings), self)
         self.model_picker.chosen.connect(self._on_model_picker_chosen)
         self._show_model()
         model_row = QHBoxLayout()

@@ -37,7 +37,7 @@ from okbot.core.tokens import model_facts
 from okbot.core.workspace import Target
 from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.llm.events import Degraded, ReasoningDelta, Retrying, Waiting
-from okbot.llm.providers import list_every_model
+from okbot.llm.providers import models_by_provider
 from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
 from okbot.ui.approval_card import ApprovalCard
@@ -141,7 +141,7 @@ class ChatPage(QWidget):
         self.subtitle = ElidedLabel(self._subtitle_text(), self)
         self.subtitle.setObjectName("chatSubtitle")
         self.subtitle.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.model_picker = ModelPicker(ctx.tasks, lambda: list_every_model(ctx.settings), self)
+        self.model_picker = ModelPicker(ctx.tasks, lambda: models_by_provider(ctx.settings), self)
         self.model_picker.chosen.connect(self._on_model_picker_chosen)
         self.gauge = TokenGauge(self)
         self.feed = TokenGaugeFeed(ctx.sources, ctx.tasks, self)

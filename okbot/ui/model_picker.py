@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from okbot.config.providers import DEFAULT_PROVIDER
 from okbot.i18n import QT_TRANSLATE_NOOP, plural
 from okbot.ui.tasks import TaskRunner
 
@@ -44,10 +45,21 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("ModelPicker", text)
 
 
-def listed_text(count: int) -> str:
-    """``2 models on this server.``"""
+Groups = list[tuple[str, list[str]]]  # (provider name, its model references), as models_by_provider gives them
+
+
+def listed_text(groups: Groups) -> str:
+    """``2 models on this server.``, or with more than one provider ``6 models from 2 providers.``"""
+    count = sum(len(models) for _name, models in groups)
     if not count:
         return QCoreApplication.translate("ModelPicker", "The server lists no models.")
+    if len(groups) > 1:
+        text = plural(
+            count,
+            QCoreApplication.translate("ModelPicker", "{n} model from {providers} providers."),
+            QCoreApplication.translate("ModelPicker", "{n} models from {providers} providers."),
+        )
+        return text.format(n=count, providers=len(groups))
     one, other = (
         QCoreApplication.translate("ModelPicker", "{n} model on this server."),
         QCoreApplication.translate("ModelPicker", "{n} models on this server."),
@@ -127,12 +139,20 @@ class ModelPopup(QFrame):
         self.default_button.setEnabled(own)
         self._mark_current()
 
-    def show_models(self, models: list[str]) -> None:
-        """List ``models`` (the server's), keeping the filter typed so far."""
+    def show_models(self, groups: Groups) -> None:
+        """List each provider's models, under its name when there is more than one provider, keeping the
+        filter typed so far. A heading is not a model: it cannot be picked (its UserRole is None)."""
         self.list.clear()
-        for name in models:
-            item = QListWidgetItem(name, self.list)
-            item.setData(Qt.ItemDataRole.UserRole, name)
+        for provider, models in groups:
+            if len(groups) > 1:
+                heading = QListWidgetItem(self._heading(provider), self.list)
+                heading.setFlags(Qt.ItemFlag.NoItemFlags)
+                font = heading.font()
+                font.setBold(True)
+                heading.setFont(font)
+            for name in models:
+                item = QListWidgetItem(name, self.list)
+                item.setData(Qt.ItemDataRole.UserRole, name)
         self._mark_current()
         self._on_name_edit_text_changed(self.name_edit.text())
         self._fit_list()
@@ -140,6 +160,13 @@ class ModelPopup(QFrame):
     def show_status(self, text: str) -> None:
         self.status.setText(text)
         self.adjustSize()
+
+    def _heading(self, provider: str) -> str:
+        return self.tr("Default provider") if provider == DEFAULT_PROVIDER else provider
+
+    def _models(self) -> list[QListWidgetItem]:
+        items = (self.list.item(row) for row in range(self.list.count()))
+        return [item for item in items if item.data(Qt.ItemDataRole.UserRole) is not None]
 
     def _fit_list(self) -> None:
         """As tall as the models listed (within LIST_ROWS), so a short list leaves no empty box."""
@@ -166,9 +193,19 @@ class ModelPopup(QFrame):
     # ------------------------------------------------------------------- slots
     def _on_name_edit_text_changed(self, text: str) -> None:
         wanted = text.strip().casefold()
+        heading, shown = None, False  # a heading shows while one of its models does
         for row in range(self.list.count()):
             item = self.list.item(row)
-            item.setHidden(bool(wanted) and wanted not in str(item.data(Qt.ItemDataRole.UserRole)).casefold())
+            name = item.data(Qt.ItemDataRole.UserRole)
+            if name is None:
+                if heading is not None:
+                    heading.setHidden(not shown)
+                heading, shown = item, False
+                continue
+            item.setHidden(bool(wanted) and wanted not in str(name).casefold())
+            shown = shown or not item.isHidden()
+        if heading is not None:
+            heading.setHidden(not shown)
 
     def _on_name_edit_return_pressed(self) -> None:
         typed = self.name_edit.text().strip()
@@ -178,17 +215,18 @@ class ModelPopup(QFrame):
             self._on_list_item_chosen(self.list.currentItem())
 
     def _on_name_edit_down(self) -> None:
-        shown = [self.list.item(r) for r in range(self.list.count()) if not self.list.item(r).isHidden()]
+        shown = [item for item in self._models() if not item.isHidden()]
         if shown:
             self.list.setCurrentItem(shown[0])
             self.list.setFocus(Qt.FocusReason.TabFocusReason)
 
     def _on_list_item_chosen(self, item: QListWidgetItem) -> None:
-        self.chosen.emit(str(item.data(Qt.ItemDataRole.UserRole)))
+        name = item.data(Qt.ItemDataRole.UserRole)
+        if name is not None:  # a provider's heading is no model
+            self.chosen.emit(str(name))
 
     def _mark_current(self) -> None:
-        for row in range(self.list.count()):
-            item = self.list.item(row)
+        for item in self._models():
             name = str(item.data(Qt.ItemDataRole.UserRole))
             item.setText(MARK + name if name == self._current else name)
 
@@ -196,12 +234,13 @@ class ModelPopup(QFrame):
 class ModelPicker(QToolButton):
     """The header button: the chat's model; a click opens :class:`ModelPopup` and asks the server for its list.
 
-    ``list_models`` is blocking (network) and runs through ``tasks``; it raises with a message for the user.
+    ``list_models`` is blocking (network) and runs through ``tasks``; it gives the models per provider
+    (:func:`okbot.llm.providers.models_by_provider`) and raises with a message for the user.
     """
 
     chosen = Signal(str)  # a model name; "" = back to the default
 
-    def __init__(self, tasks: TaskRunner, list_models: Callable[[], list[str]], parent: QWidget | None = None) -> None:
+    def __init__(self, tasks: TaskRunner, list_models: Callable[[], Groups], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("modelPicker")
         self.setAutoRaise(True)
@@ -209,7 +248,7 @@ class ModelPicker(QToolButton):
         self._tasks, self._list_models = tasks, list_models
         self._model = ""
         self._fetching = False
-        self._listed: list[str] | None = None
+        self._listed: Groups | None = None
         self.popup = ModelPopup(self)
         self.popup.chosen.connect(self._on_popup_chosen)
         self.clicked.connect(self.open_popup)
@@ -260,7 +299,7 @@ class ModelPicker(QToolButton):
         self._fetching = False
         self._listed = list(models)
         self.popup.show_models(self._listed)
-        self.popup.show_status(listed_text(len(self._listed)))
+        self.popup.show_status(listed_text(self._listed))
 
     def _on_models_failed(self, exc: BaseException) -> None:
         self._fetching = False

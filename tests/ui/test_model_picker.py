@@ -160,3 +160,34 @@ def test_the_assistant_dialog_picks_the_model_too_and_the_chat_follows(
     server.enqueue(Reply(text="small"))
     send_and_wait(qtbot, page, "hi")
     assert server.chat_requests()[-1]["model"] == "fake-small"
+
+
+def test_with_two_providers_the_list_is_grouped_under_their_names(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer
+) -> None:
+    """Issue 34, item 8: the picker said "6 models on this server." for two servers, in one flat list."""
+    from okbot.config.providers import ProviderConfig
+
+    with FakeOpenAIServer(models=("m1", "m2")) as second:
+        ctx.settings.add_provider(ProviderConfig("lab", second.base_url, "none"))
+        page = open_page(qtbot, ctx)
+        open_popup(qtbot, page)
+        popup = page.model_picker.popup
+        qtbot.waitUntil(lambda: "lab/m2" in listed(page), timeout=WAIT_MS)
+        rows = [(popup.list.item(i).text(), listed(page)[i]) for i in range(popup.list.count())]
+        assert rows == [
+            ("Default provider", None),
+            ("fake-small", "fake-small"),
+            ("✓ gpt-4o-mini", "gpt-4o-mini"),
+            ("lab", None),
+            ("lab/m1", "lab/m1"),
+            ("lab/m2", "lab/m2"),
+        ]
+        assert popup.status.text() == "4 models from 2 providers."
+        assert not popup.list.item(0).flags() & Qt.ItemFlag.ItemIsSelectable  # a heading cannot be picked
+        qtbot.keyClicks(popup.name_edit, "m1")  # the filter hides a heading with none of its models shown
+        shown = [popup.list.item(i).text() for i in range(popup.list.count()) if not popup.list.item(i).isHidden()]
+        assert shown == ["lab", "lab/m1"]
+        qtbot.keyClick(popup.name_edit, Qt.Key.Key_Down)
+        qtbot.keyClick(popup.list, Qt.Key.Key_Return)
+        assert stored_model(page.target) == "lab/m1"
