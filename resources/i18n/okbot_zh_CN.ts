@@ -2033,6 +2033,14 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>服务器没有列出任何模型。</translation>
     </message>
     <message>
+        <source>{n} model from {providers} providers.</source>
+        <translation>{n} 个模型，来自 {providers} 个提供方。</translation>
+    </message>
+    <message>
+        <source>{n} models from {providers} providers.</source>
+        <translation>{n} 个模型，来自 {providers} 个提供方。</translation>
+    </message>
+    <message>
         <source>{n} model on this server.</source>
         <translation>此服务器上有 {n} 个模型。</translation>
     </message>
@@ -2077,6 +2085,10 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
     <message>
         <source>Use the default ({model})</source>
         <translation>使用默认模型（{model}）</translation>
+    </message>
+    <message>
+        <source>Default provider</source>
+        <translation>默认提供方</translation>
     </message>
 </context>
 <context>
@@ -2199,6 +2211,10 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
     <message>
         <source>Sending {n} at a time: {why}</source>
         <translation>每次发送 {n} 个：{why}</translation>
+    </message>
+    <message>
+        <source>No other providers yet. Fill in a name and a base URL below and press Add or update; an assistant then picks its models as provider/model.</source>
+        <translation>还没有其他提供方。请在下方填写名称和基础 URL，然后点击“添加或更新”；之后助手可以用“提供方/模型”选择它的模型。</translation>
     </message>
     <message>
         <source>e.g. openrouter</source>
@@ -3616,8 +3632,8 @@ settings when set). Run `okbot` with no command to open the desktop app.</source
         <translation>新建助手</translation>
     </message>
     <message>
-        <source>SOUL.md to start from</source>
-        <translation>作为起点的 SOUL.md</translation>
+        <source>SOUL.md to start from (- reads stdin)</source>
+        <translation>起始的 SOUL.md（- 表示从标准输入读取）</translation>
     </message>
     <message>
         <source>one-line role</source>
@@ -4121,6 +4137,10 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>{name}（{id}）可以使用 {server}</translation>
     </message>
     <message>
+        <source>okbot: note: no assistant may use {server} yet: okbot mcp allow {server} ASSISTANT</source>
+        <translation>okbot：注意：还没有助手可以使用 {server}：请运行 okbot mcp allow {server} 助手</translation>
+    </message>
+    <message>
         <source>give either --command (a local server) or --url (a remote one), not both</source>
         <translation>请给出 --command（本地服务器）或 --url（远程服务器）之一，不能同时给出</translation>
     </message>
@@ -4346,6 +4366,10 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>key for {name} saved in {where}</source>
         <translation>{name} 的密钥已保存在 {where}</translation>
+    </message>
+    <message>
+        <source> (no system keyring here; only you can read that file)</source>
+        <translation>（此处没有系统密钥环；只有你能读取该文件）</translation>
     </message>
     <message>
         <source>provider {name}: {url}, key: {key}</source>
@@ -4752,6 +4776,10 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>No API key for {key_host}. Add one in Settings → Models, or set OKBOT_API_KEY.</source>
         <translation>没有 {key_host} 的 API 密钥。请在“设置 → 模型”中添加，或设置 OKBOT_API_KEY。</translation>
+    </message>
+    <message>
+        <source>No API key for {key_host}: set {key_var}, where this provider reads its key.</source>
+        <translation>{key_host} 没有 API 密钥：请设置 {key_var}，此提供方从这个变量读取密钥。</translation>
     </message>
     <message>
         <source>The request failed: {detail}</source>
@@ -5712,6 +5740,10 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>no key</source>
         <translation>无密钥</translation>
+    </message>
+    <message>
+        <source>key file ({name})</source>
+        <translation>密钥文件（{name}）</translation>
     </message>
     <message>
         <source>keyring ({name})</source>
