@@ -28,12 +28,17 @@ def settle(qtbot: QtBot, ctx: AppContext) -> None:
     qtbot.waitUntil(lambda: ctx.tasks.pending == 0, timeout=10_000)
 
 
+def open_box(qtbot: QtBot, ctx: AppContext):
+    """A real Settings dialog (hold it: the box goes with it) and its Models → Other providers box."""
+    dialog = SettingsDialog(ctx)
+    qtbot.addWidget(dialog)
+    settle(qtbot, ctx)
+    return dialog, dialog.models_page.providers_box
+
+
 def test_add_list_models_refuse_in_use_and_remove(qtbot: QtBot, ctx: AppContext) -> None:
     with FakeOpenAIServer(models=("m1", "m2"), require_key=KEY) as srv:
-        dialog = SettingsDialog(ctx)
-        qtbot.addWidget(dialog)
-        settle(qtbot, ctx)
-        box = dialog.models_page.providers_box
+        _dialog, box = open_box(qtbot, ctx)
         box.name_edit.setText("work")
         box.url_edit.setText(srv.base_url)
         box.key_edit.setText(KEY)
@@ -61,10 +66,7 @@ def test_add_list_models_refuse_in_use_and_remove(qtbot: QtBot, ctx: AppContext)
 
 
 def test_a_bad_url_is_refused_with_a_message(qtbot: QtBot, ctx: AppContext) -> None:
-    dialog = SettingsDialog(ctx)
-    qtbot.addWidget(dialog)
-    settle(qtbot, ctx)
-    box = dialog.models_page.providers_box
+    _dialog, box = open_box(qtbot, ctx)
     box.name_edit.setText("x")
     box.url_edit.setText("not a url")
     box.add_button.click()
@@ -74,10 +76,7 @@ def test_a_bad_url_is_refused_with_a_message(qtbot: QtBot, ctx: AppContext) -> N
 
 def test_a_token_in_the_url_is_refused_and_never_saved_or_shown(qtbot: QtBot, ctx: AppContext) -> None:
     """Issue 31, class 18, in the Settings dialog as in `provider add`: settings.json is no place for a key."""
-    dialog = SettingsDialog(ctx)
-    qtbot.addWidget(dialog)
-    settle(qtbot, ctx)
-    box = dialog.models_page.providers_box
+    _dialog, box = open_box(qtbot, ctx)
     box.name_edit.setText("work")
     box.url_edit.setText(f"https://{KEY}@llm.example/v1")
     box.add_button.click()
@@ -88,10 +87,7 @@ def test_a_token_in_the_url_is_refused_and_never_saved_or_shown(qtbot: QtBot, ct
 
 
 def test_a_providers_context_windows_are_set_here_and_the_chat_follows(qtbot: QtBot, ctx: AppContext) -> None:
-    dialog = SettingsDialog(ctx)
-    qtbot.addWidget(dialog)
-    settle(qtbot, ctx)
-    box = dialog.models_page.providers_box
+    _dialog, box = open_box(qtbot, ctx)
     box.name_edit.setText("local")
     box.url_edit.setText("http://127.0.0.1:9/v1")
     box.source_combo.setCurrentIndex(box.source_combo.findData("none"))
@@ -112,10 +108,7 @@ def test_what_a_save_or_a_listing_says_stays_and_an_empty_list_says_what_to_do(q
     """Issue 34, item 8: "Saved provider second." and the model count vanished at once (the list's refresh
     re-selected the row, which cleared the status); an empty list was a blank box."""
     with FakeOpenAIServer(models=("m1", "m2")) as srv:
-        dialog = SettingsDialog(ctx)
-        qtbot.addWidget(dialog)
-        settle(qtbot, ctx)
-        box = dialog.models_page.providers_box
+        _dialog, box = open_box(qtbot, ctx)
         assert box.list.isHidden() and not box.empty_label.isHidden()
         assert "No other providers yet" in box.empty_label.text()
         for name in ("first", "second"):
@@ -135,10 +128,7 @@ def test_what_a_save_or_a_listing_says_stays_and_an_empty_list_says_what_to_do(q
 
 def test_a_typed_local_url_needs_no_key_unless_the_user_chose_a_key_source(qtbot: QtBot, ctx: AppContext) -> None:
     """Issue 34, item 8: a local URL typed in saved key source "Environment variable"."""
-    dialog = SettingsDialog(ctx)
-    qtbot.addWidget(dialog)
-    settle(qtbot, ctx)
-    box = dialog.models_page.providers_box
+    _dialog, box = open_box(qtbot, ctx)
     box.name_edit.setText("lab")
     qtbot.keyClicks(box.url_edit, "http://127.0.0.1:8080/v1")
     assert box.source_combo.currentData() == "none"
