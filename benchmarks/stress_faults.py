@@ -31,8 +31,10 @@ class Outcome:
 
     @property
     def survived(self) -> bool:
-        """Clear message (or read anyway), nothing lost, the record clean, and Retry completed."""
-        return self.retry_status == "complete" and self.lost == 0 and self.problems == 0
+        """Clear message (or read anyway), nothing lost, the record clean, and Retry completed (or, after a
+        reply read whole despite the fault, refused: there is nothing to run again)."""
+        retried = self.retry_status == "complete" or (self.status == "complete" and self.retry_status == "refused")
+        return retried and self.lost == 0 and self.problems == 0
 
 
 def _faults() -> dict[str, tuple[list, dict]]:
@@ -64,7 +66,7 @@ def _closed_port_url() -> str:
 
 def _one(fault: str, replies: list, options: dict) -> Outcome:
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-stress-faults-")))
-    from okbot.core.runner import TurnCallbacks, TurnRunner
+    from okbot.core.runner import FinishedTurn, TurnCallbacks, TurnRunner
     from okbot.core.session import SessionStore
     from okbot.core.sources import ContextSources
     from okbot.core.workspace import Workspace
@@ -86,20 +88,24 @@ def _one(fault: str, replies: list, options: dict) -> Outcome:
         faulty.close()
         healthy = provider_for(server)
         server.enqueue(Reply(text="Recovered."))
-        retried = TurnRunner(sources, healthy).retry(target)
+        try:
+            retry_status = TurnRunner(sources, healthy).retry(target).status
+        except FinishedTurn:  # the reply was read whole: Retry refuses, writing nothing (Regenerate is for that)
+            retry_status = "refused"
         healthy.close()
         reopened = SessionStore(target.session_path)
         items = list(reopened.iter_items())
         kept = next((it for it in items if it["type"] == "assistant"), None)  # what the faulty turn left
         lost = 0 if kept is not None and kept["content"] == "".join(seen) else 1
-        lost += 0 if [it["type"] for it in items] == ["user", "assistant", "assistant"] else 1
+        replies = 1 if retry_status == "refused" else 2
+        lost += 0 if [it["type"] for it in items] == ["user", *["assistant"] * replies] else 1
         message = str(result.error) if result.error else "(read despite the fault)"
         return Outcome(
             fault,
             result.status,
             message,
             len(kept["content"]) if kept else 0,
-            retried.status,
+            retry_status,
             lost,
             len(reopened.problems),
         )
