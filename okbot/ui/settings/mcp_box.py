@@ -13,6 +13,7 @@ import html
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -366,9 +367,30 @@ def _merged(result: McpFormResult, saved: ServerSecrets) -> ServerSecrets:
     return ServerSecrets(env, headers)
 
 
+class _WrappedLabel(QLabel):
+    """A word-wrapped label that asks for the height its text needs at the width it was given.
+
+    A layout works out a wrapping label's height for the width it planned; inside a scroll area the width it
+    gets can differ (a scroll bar came or went), and the last lines were cut. Its minimum height follows the
+    width it has."""
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt API)
+        super().setText(text)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        needed = self.heightForWidth(self.width()) if self.width() > 0 else -1
+        if needed > 0 and needed != self.minimumHeight():
+            self.setMinimumHeight(needed)
+
+
 def _text_label(name: str) -> QLabel:
     """A wrapping, selectable label that never widens the page (a long URL without spaces is cut, not the page)."""
-    label = QLabel(objectName=name)
+    label = _WrappedLabel(objectName=name)
     label.setWordWrap(True)
     policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
     policy.setHeightForWidth(True)  # a new policy drops the one word wrap set: the wrapped lines were cut
