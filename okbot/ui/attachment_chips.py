@@ -2,8 +2,9 @@
 
 A chip reads ``name · size · ≈tokens`` (an image's cost by OpenAI's tile formula, a text file's by
 its size, four bytes a token). Files are only looked at here (their size, an image's header, and
-the file tools' guard: OkBot's own data and keys are refused when added): the turn reads and checks
-them off the GUI thread, and refuses what cannot be sent before anything is written. An image
+the file tools' guard, and its first and last bytes: OkBot's own data and keys, a binary file and a
+damaged image are refused when added): the turn reads and checks them whole off the GUI thread, and
+refuses what cannot be sent before anything is written. An image
 larger than the models take (2048 pixels on its longest side) is scaled down with QImage into a
 temporary copy first, so the chat keeps and sends the smaller file; a pasted image is saved the
 same way.
@@ -20,8 +21,8 @@ from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal
 from PySide6.QtGui import QImage, QImageReader
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
-from okbot.core import attach_guard
-from okbot.core.attachments import MAX_FILE_BYTES, human_size, image_tokens, safe_name
+from okbot.core import attachments
+from okbot.core.attachments import human_size, image_tokens, safe_name
 from okbot.storage.errors import OkBotError
 
 MAX_IMAGE_SIDE = 2048  # OpenAI fits images in 2048×2048 before counting tiles; a larger one is wasted bytes
@@ -133,16 +134,16 @@ class AttachmentChips(QWidget):
     def add(self, path: Path) -> str:
         """Add ``path`` (an image larger than the models take is scaled down first); "" or why it was not added.
 
-        A file OkBot never attaches (its own data, its keys, by any name) is refused here, when it is added.
+        Refused here, when it is added, with the good files kept: a file OkBot never attaches (its own data,
+        its keys, by any name), one too large, a binary file and a damaged image
+        (:func:`okbot.core.attachments.check_head`, which reads only the file's first and last bytes).
         """
         path = Path(path)
         try:
-            attach_guard.check(path)
+            attachments.check_head(path)  # its first and last bytes: a binary file or a damaged image is refused now
         except OkBotError as exc:
             return str(exc)
         try:
-            if path.stat().st_size > MAX_FILE_BYTES:
-                return self.tr("{name} is over {size}").format(name=path.name, size=human_size(MAX_FILE_BYTES))
             path = downscaled(path)
             text = chip_text(path)
         except OSError as exc:

@@ -243,3 +243,31 @@ def test_a_file_swapped_for_a_link_to_the_key_file_after_it_was_added_is_refused
     assert "OkBot's own data" in page.status_text()
     assert server.chat_requests() == [] and list(SessionStore(page.target.session_path).iter_items()) == []
     assert not list(okbot_home.rglob("attachments"))
+
+
+def test_a_binary_file_is_refused_when_added_and_the_good_files_stay_and_count(
+    qtbot: QtBot, ctx: AppContext, tmp_path: Path
+) -> None:
+    from okbot.core.attachments import image_tokens
+
+    page = open_page(qtbot, ctx)
+    qtbot.waitUntil(lambda: page.gauge.reading is not None, timeout=10_000)
+    before = page.gauge.reading.tokens
+    (tmp_path / "notes.md").write_text("x" * 4000)
+    (tmp_path / "tool.bin").write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 64)
+    picture = image_file(tmp_path / "pic.png", 64, 48)
+    page.composer.add_files([tmp_path / "notes.md", tmp_path / "tool.bin", picture])
+    assert page.composer.attachments() == [tmp_path / "notes.md", picture]  # refused when added, not at Send
+    assert "tool.bin is a binary file" in page.status_text()
+    assert not [t for t in chip_texts(page.composer) if "tool.bin" in t]
+    assert page.gauge.reading.tokens == before + 1000 + image_tokens(64, 48)  # the refused file never counts
+
+
+def test_a_damaged_image_is_refused_when_added_as_a_damaged_image(qtbot: QtBot, ctx: AppContext, tmp_path: Path):
+    page = open_page(qtbot, ctx)
+    whole = image_file(tmp_path / "whole.png", 64, 48).read_bytes()
+    (tmp_path / "cut.png").write_bytes(whole[:40])  # the PNG's header survived, its image data did not
+    page.composer.add_files([tmp_path / "cut.png"])
+    assert page.composer.attachments() == []
+    assert "cut.png is a damaged image" in page.status_text()
+    assert "binary" not in page.status_text()
