@@ -271,3 +271,66 @@ def test_a_damaged_image_is_refused_when_added_as_a_damaged_image(qtbot: QtBot, 
     assert page.composer.attachments() == []
     assert "cut.png is a damaged image" in page.status_text()
     assert "binary" not in page.status_text()
+
+
+LONG_NAMES = (
+    "quarterly-sensor-readings-for-the-north-building-march.csv",
+    "nightly_import_job_with_the_new_chunked_reader.py",
+    "meeting-notes-about-the-parquet-migration-plan.md",
+    "another-very-long-file-name-for-the-release-checklist.txt",
+)
+
+
+def long_named_files(folder: Path) -> list[Path]:
+    for name in LONG_NAMES:
+        (folder / name).write_text("ts,sensor,reading\n" * 40)
+    return [folder / n for n in LONG_NAMES] + [image_file(folder / "whiteboard-photo-from-the-review.png", 300, 180)]
+
+
+def test_a_long_chip_is_elided_with_an_ellipsis_and_its_tooltip_has_the_name_and_size(qtbot: QtBot, tmp_path: Path):
+    from PySide6.QtWidgets import QLabel
+
+    from okbot.core.attachments import human_size
+
+    composer = Composer()
+    qtbot.addWidget(composer)
+    composer.resize(420, 120)
+    composer.show()
+    qtbot.waitExposed(composer)
+    files = long_named_files(tmp_path)
+    composer.add_files(files)
+    labels = [w for w in composer.chips.findChildren(QLabel) if w.objectName() == "attachmentChipText"]
+    assert len(labels) == len(files)
+    qtbot.waitUntil(lambda: all(label.width() > 0 for label in labels))
+    for label, path in zip(labels, files, strict=True):
+        shown = QLabel.text(label)  # what is painted (an ElidedLabel's text() is the whole text)
+        assert shown.endswith("…") and shown[:-1] and path.name.startswith(shown[:-1]), shown
+        assert label.fontMetrics().horizontalAdvance(shown) <= label.contentsRect().width()  # never cut mid-glyph
+        assert path.name in label.toolTip() and human_size(path.stat().st_size) in label.toolTip()
+
+
+def test_the_chip_row_never_takes_width_from_the_sidebar(qtbot: QtBot, ctx: AppContext, tmp_path: Path):
+    from PySide6.QtWidgets import QApplication
+
+    from okbot.ui.main_window import MainWindow
+
+    files = long_named_files(tmp_path)
+    for size in ((640, 460), (1280, 800)):
+        window = MainWindow(ctx)
+        qtbot.addWidget(window)
+        window.resize(*size)
+        window.show()
+        qtbot.waitExposed(window)
+        window.select_target("assistant", ctx.workspace.list()[0].id)
+        page = window.current_page()
+        qtbot.waitUntil(lambda page=page: page.isVisible())
+        QApplication.processEvents()
+        given = window.sidebar.width()
+        page.composer.add_files(files)
+        assert len(page.composer.attachments()) == len(files)
+        QApplication.processEvents()  # the layout requests the chips posted
+        QApplication.processEvents()
+        assert window.sidebar.width() == given, size
+        assert window.width() == size[0]
+        assert page.composer.geometry().right() <= page.width()
+        window.close()
