@@ -37,7 +37,7 @@ import re
 import struct
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -452,9 +452,12 @@ def digest(item: Mapping[str, Any]) -> str:
     return f"[attached: {'; '.join(label(r) for r in records)}]" if records else ""
 
 
-def attachment_line(item: Mapping[str, Any]) -> str:
-    """What a chat bubble shows under the message: ``Attached: notes.md (4.2 KB), cat.png (120.3 KB)`` ("" for none)."""
-    records = records_of(item)
+def attachment_line(item: Mapping[str, Any], shown: Collection[str] = ()) -> str:
+    """What a chat bubble shows under the message: ``Attached: notes.md (4.2 KB), cat.png (120.3 KB)`` ("" for none).
+
+    ``shown``: the copies (record paths) the bubble shows as themselves (an image's thumbnail), left out here.
+    """
+    records = [r for r in records_of(item) if r.get("path") not in shown]
     if not records:
         return ""
     return "Attached: " + ", ".join(f"{r.get('name')} ({human_size(int(r.get('size', 0)))})" for r in records)

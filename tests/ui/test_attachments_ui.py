@@ -334,3 +334,43 @@ def test_the_chip_row_never_takes_width_from_the_sidebar(qtbot: QtBot, ctx: AppC
         assert window.width() == size[0]
         assert page.composer.geometry().right() <= page.width()
         window.close()
+
+
+def test_a_sent_image_shows_as_a_bounded_thumbnail_and_a_moved_copy_keeps_the_text_line(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer, tmp_path: Path
+):
+    from okbot.ui.chat.layout import THUMB_MAX
+
+    page = open_page(qtbot, ctx)
+    (tmp_path / "notes.md").write_text("ship on Friday\n")
+    picture = image_file(tmp_path / "wide-chart.png", 800, 300)
+    page.composer.add_files([tmp_path / "notes.md", picture])
+    server.enqueue(Reply(text="A chart."))
+    page.send("what is it?")
+    qtbot.waitUntil(lambda: not page.streaming and page.last_result is not None, timeout=15_000)
+    model = page.view.chat_model()
+    row = next(r for r in range(model.rowCount()) if (model.item(r) or {}).get("type") == "user")
+
+    def layout():
+        index = model.index(row, 0)
+        return page.view.chat_delegate().layout(page.view._option(index), index)  # noqa: SLF001
+
+    qtbot.waitUntil(lambda: bool(layout().thumbs), timeout=10_000)  # decoded on a pool thread
+    ((rect, image, name),) = layout().thumbs
+    assert name == "wide-chart.png"
+    assert rect.width() <= THUMB_MAX[0] and rect.height() <= THUMB_MAX[1]
+    assert abs(rect.width() / rect.height() - 800 / 300) < 0.05  # the aspect is kept
+    assert layout().bubble.contains(rect)
+    text = layout().doc.toPlainText()
+    assert "Attached: notes.md (15 B)" in text and "wide-chart.png" not in text  # the image shows as itself
+
+    user = model.item(row)
+    (stored,) = [a for a in user["attachments"] if a["kind"] == "image"]
+    (page.target.dir / stored["path"]).unlink()  # the chat's copy is gone
+    page.view.set_session(
+        SessionStore(page.target.session_path), tasks=ctx.tasks
+    )  # shown again: the image cannot be read now
+    qtbot.waitUntil(lambda: model.rowCount() > row and model.item(row) is not None, timeout=10_000)
+    ctx.tasks.wait_for_done(5000)
+    qtbot.waitUntil(lambda: "wide-chart.png" in layout().doc.toPlainText(), timeout=10_000)
+    assert layout().thumbs == []
