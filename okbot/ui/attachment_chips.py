@@ -224,7 +224,13 @@ class AttachmentChips(QWidget):
         return self.sizeHint()
 
     def _show(self, path: Path, label: ElidedLabel, text: str) -> None:
+        """An image chip's text: warned (its middle elided, so the warning stays in view) when the model cannot
+        read images."""
+        metrics = label.fontMetrics()
+        # the warning is longer than a chip: it may take more of the row
+        label.setMaximumWidth(metrics.averageCharWidth() * (CHIP_MAX_CHARS * 2 if self._no_images else CHIP_MAX_CHARS))
         if self._no_images:
+            label.set_elide_mode(Qt.TextElideMode.ElideMiddle)
             label.setText(self.tr("⚠ {chip} · {model} cannot read images").format(chip=text, model=self._no_images))
             label.set_tip(
                 self._tips.get(path, "")
@@ -232,6 +238,7 @@ class AttachmentChips(QWidget):
                 + self.tr("Remove the image or pick a vision model; sending with it is refused")
             )
         else:
+            label.set_elide_mode(Qt.TextElideMode.ElideRight)
             label.setText(text)
             label.set_tip(self._tips.get(path, ""))
 
@@ -247,9 +254,10 @@ class AttachmentChips(QWidget):
         metrics = label.fontMetrics()
         label.setMinimumWidth(min(label.sizeHint().width(), metrics.averageCharWidth() * CHIP_MIN_CHARS))
         label.setMaximumWidth(metrics.averageCharWidth() * CHIP_MAX_CHARS)
+        label.set_tip(self._tips.get(path, ""))
         if image:
             self._labels[path] = (label, text)
-        self._show(path, label, text)
+            self._show(path, label, text)
         remove = QToolButton(chip)
         remove.setObjectName("removeAttachment")
         remove.setText("✕")

@@ -20,6 +20,7 @@ class ElidedLabel(QLabel):
         super().__init__(parent)
         self._full = ""
         self._tip = ""
+        self._mode = Qt.TextElideMode.ElideRight
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.setText(text)
 
@@ -30,6 +31,11 @@ class ElidedLabel(QLabel):
         self._full = text
         self._elide()
         self.updateGeometry()
+
+    def set_elide_mode(self, mode: Qt.TextElideMode) -> None:
+        """Where the text gives way: its end (the default), or its middle to keep how it ends in view."""
+        self._mode = mode
+        self._elide()
 
     def set_tip(self, tip: str) -> None:
         """Show ``tip`` as the tooltip, elided or not ("": the whole text, while it is elided)."""
@@ -54,6 +60,6 @@ class ElidedLabel(QLabel):
             self._elide()
 
     def _elide(self) -> None:
-        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, self.contentsRect().width())
+        shown = self.fontMetrics().elidedText(self._full, self._mode, self.contentsRect().width())
         super().setText(shown)
         self.setToolTip(self._tip or (self._full if shown != self._full else ""))

@@ -374,3 +374,21 @@ def test_a_sent_image_shows_as_a_bounded_thumbnail_and_a_moved_copy_keeps_the_te
     ctx.tasks.wait_for_done(5000)
     qtbot.waitUntil(lambda: "wide-chart.png" in layout().doc.toPlainText(), timeout=10_000)
     assert layout().thumbs == []
+
+
+def test_only_image_chips_warn_of_a_model_without_vision_and_the_warning_stays_in_view(qtbot: QtBot, tmp_path: Path):
+    from PySide6.QtWidgets import QLabel
+
+    composer = Composer()
+    qtbot.addWidget(composer)
+    composer.resize(700, 120)
+    composer.show()
+    qtbot.waitExposed(composer)
+    files = long_named_files(tmp_path)
+    composer.set_model("qwen2.5:7b", False)
+    composer.add_files([files[-1], files[0]])  # the image, then a CSV
+    image_label, text_label = [w for w in composer.chips.findChildren(QLabel) if w.objectName() == "attachmentChipText"]
+    qtbot.waitUntil(lambda: image_label.width() > 0 and text_label.width() > 0)
+    assert QLabel.text(image_label).endswith("qwen2.5:7b cannot read images")  # elided in its middle
+    assert "…" in QLabel.text(image_label)
+    assert not text_label.text().startswith("⚠") and "cannot read images" not in text_label.text()
