@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal
-from PySide6.QtGui import QImage, QImageReader
+from PySide6.QtGui import QImage, QImageReader, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from okbot.core import attachments
@@ -246,6 +246,8 @@ class AttachmentChips(QWidget):
         chip = QFrame(self._row)
         chip.setObjectName("attachmentChip")
         chip.setFrameShape(QFrame.Shape.StyledPanel)
+        chip.setAutoFillBackground(True)  # a chip stands out of the composer's box in dark themes too
+        chip.setBackgroundRole(QPalette.ColorRole.AlternateBase)
         row = QHBoxLayout(chip)
         row.setContentsMargins(8, 2, 2, 2)
         row.setSpacing(2)
