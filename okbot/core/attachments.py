@@ -29,6 +29,7 @@ sent; providers scale images down to their own limit, and the token cost is comp
 from __future__ import annotations
 
 import base64
+import codecs
 import hashlib
 import math
 import os
@@ -36,7 +37,7 @@ import re
 import struct
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,12 @@ _SNIFF_BYTES = 8192
 _UNSAFE_NAME = re.compile(r"[^\w.\- ]+", re.UNICODE)
 _FRAME_TAG_CHARS = 16  # of the file's SHA-256 in its end line: 64 bits no file can hold of its own hash
 _IMAGE_MIMES = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
+_IMAGE_SIGNATURES = {"png": b"\x89PNG\r\n\x1a\n", "jpeg": b"\xff\xd8\xff", "gif": b"GIF8", "webp": b"RIFF"}
+_IMAGE_SUFFIXES = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".gif": "gif", ".webp": "webp"}
+_FORMAT_NAMES = {"png": "PNG", "jpeg": "JPEG", "gif": "GIF", "webp": "WebP"}
+_PNG_END = b"\x00\x00\x00\x00IEND\xaeB`\x82"  # the IEND chunk every whole PNG ends with
+HEAD_BYTES = 64 * 1024  # what is read of a file when it is added (a JPEG's size may follow 60 KB of metadata)
+_TAIL_BYTES = 1024
 
 
 # ---------------------------------------------------------------------------- reading a file
@@ -75,18 +82,91 @@ def prepare(source: Path) -> Prepared:
     sha = hashlib.sha256(data).hexdigest()
     record: dict[str, Any] = {"name": name, "kind": "", "size": len(data), "sha256": sha}
     record["path"] = f"{ATTACHMENTS_DIR}/{sha[:12]}-{name}"
-    image = image_info(data)
+    kind = sniff(data, data[-_TAIL_BYTES:], len(data), source.name)
     extracted = ""
-    if image is not None:
-        fmt, width, height = image
+    if kind == "image":
+        fmt, width, height = image_info(data) or ("", 0, 0)  # sniff read this header
         record.update(kind="image", mime=_IMAGE_MIMES[fmt], width=width, height=height)
-    elif data.startswith(b"%PDF"):
+    elif kind == "pdf":
         extracted, fields = pdf_text(data, source.name)
         record.update(kind="pdf", **fields, textPath=record["path"] + ".txt")
     else:
         text = decode_text(data, source.name)
         record.update(kind="text", chars=len(text))
     return Prepared(record, data, extracted)
+
+
+def check_head(source: Path) -> str:
+    """What attaching ``source`` would make of it (``text``, ``pdf`` or ``image``), judged when it is added.
+
+    Only the file's first :data:`HEAD_BYTES` and last bytes are read (under the guard, like :func:`prepare`),
+    so a large file costs no more than a small one: it raises what :func:`prepare` would for a protected,
+    missing, too large or binary file and for a damaged image. A PDF's text and a text file's whole
+    encoding are judged only when it is sent.
+    """
+    source = Path(source)
+    from okbot.core import attach_guard  # first use only: the guard's imports lead back to this module
+
+    fd, st = attach_guard.open_source(source)
+    with os.fdopen(fd, "rb") as fh:
+        if st.st_size > MAX_FILE_BYTES:
+            raise _too_large(source, st.st_size)
+        try:
+            head = fh.read(HEAD_BYTES)
+            fh.seek(max(0, st.st_size - _TAIL_BYTES))
+            tail = fh.read(_TAIL_BYTES)
+        except OSError as exc:
+            raise attach_guard.unreadable(source, exc) from exc
+    kind = sniff(head, tail, st.st_size, source.name)
+    if kind == "text":
+        decode_text(head, source.name, whole=len(head) >= st.st_size)
+    return kind
+
+
+def sniff(head: bytes, tail: bytes, size: int, name: str) -> str:
+    """``image``, ``pdf`` or ``text`` for a file of ``size`` bytes that starts with ``head`` and ends with ``tail``.
+
+    A file that starts like a PNG, JPEG, GIF or WebP image, or is named like one, must be a whole image
+    (its header read, its end where the format puts it), or it is refused as a damaged image: it would
+    be neither text nor anything a model could see. Whether other files are text is for :func:`decode_text`.
+    """
+    fmt = _image_format(head) or _IMAGE_SUFFIXES.get(Path(name).suffix.lower(), "")
+    if not fmt:
+        return "pdf" if head.startswith(b"%PDF") else "text"
+    found = image_info(head)
+    # a JPEG's size may come after more metadata than the head holds: then only its end is judged here
+    unread = found is None and fmt == "jpeg" and len(head) < size and head.startswith(_IMAGE_SIGNATURES["jpeg"])
+    if (
+        (found is None and not unread)
+        or (found is not None and found[0] != fmt)
+        or not _ends_whole(fmt, head, tail, size)
+    ):
+        raise OkBotError(
+            translate("attachments", "{name} is a damaged image: it cannot be read as {format}").format(
+                name=name, format=_FORMAT_NAMES[fmt]
+            ),
+            hint=translate("attachments", "open it in an image viewer and save it again, or attach another copy"),
+        )
+    return "image"
+
+
+def _image_format(head: bytes) -> str:
+    """The image format ``head`` starts like ("" for none), before its header is checked."""
+    for fmt, signature in _IMAGE_SIGNATURES.items():
+        if head.startswith(signature) and (fmt != "webp" or head[8:12] == b"WEBP"):
+            return fmt
+    return ""
+
+
+def _ends_whole(fmt: str, head: bytes, tail: bytes, size: int) -> bool:
+    """Whether an image of ``fmt`` ends where its format says (not cut short after its header)."""
+    if fmt == "png":
+        return tail.endswith(_PNG_END)
+    if fmt == "jpeg":
+        return b"\xff\xd9" in tail  # the end-of-image marker (some cameras pad after it)
+    if fmt == "gif":
+        return tail.rstrip(b"\x00").endswith(b";")  # the trailer
+    return int.from_bytes(head[4:8], "little") + 8 <= size  # WebP: the RIFF size the file declares
 
 
 def prepared_tokens(counter: Any, prepared: Prepared) -> int:
@@ -158,16 +238,19 @@ def safe_name(name: str) -> str:
     return cleaned[:120] or "file"
 
 
-def decode_text(data: bytes, name: str) -> str:
-    """The text of a file, or :class:`OkBotError` when it is not text (a NUL byte, not UTF-8 / UTF-16)."""
+def decode_text(data: bytes, name: str, *, whole: bool = True) -> str:
+    """The text of a file, or :class:`OkBotError` when it is not text (a NUL byte, not UTF-8 / UTF-16).
+
+    ``whole=False``: ``data`` is only the file's start, which may end inside a character.
+    """
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-16")
+            return codecs.getincrementaldecoder("utf-16")().decode(data, final=whole)
         except UnicodeDecodeError:
             pass
     elif b"\x00" not in data[:_SNIFF_BYTES]:
         try:
-            return data.decode("utf-8-sig")
+            return codecs.getincrementaldecoder("utf-8-sig")().decode(data, final=whole)
         except UnicodeDecodeError:
             pass
     raise OkBotError(
@@ -369,9 +452,12 @@ def digest(item: Mapping[str, Any]) -> str:
     return f"[attached: {'; '.join(label(r) for r in records)}]" if records else ""
 
 
-def attachment_line(item: Mapping[str, Any]) -> str:
-    """What a chat bubble shows under the message: ``Attached: notes.md (4.2 KB), cat.png (120.3 KB)`` ("" for none)."""
-    records = records_of(item)
+def attachment_line(item: Mapping[str, Any], shown: Collection[str] = ()) -> str:
+    """What a chat bubble shows under the message: ``Attached: notes.md (4.2 KB), cat.png (120.3 KB)`` ("" for none).
+
+    ``shown``: the copies (record paths) the bubble shows as themselves (an image's thumbnail), left out here.
+    """
+    records = [r for r in records_of(item) if r.get("path") not in shown]
     if not records:
         return ""
     return "Attached: " + ", ".join(f"{r.get('name')} ({human_size(int(r.get('size', 0)))})" for r in records)

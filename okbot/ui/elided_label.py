@@ -12,12 +12,15 @@ from PySide6.QtWidgets import QLabel, QSizePolicy
 class ElidedLabel(QLabel):
     """A QLabel for one line of plain text that may shrink below its text: the end is elided, never clipped.
 
-    :meth:`text` is the whole text; the tooltip shows it whole while it is elided.
+    :meth:`text` is the whole text; the tooltip shows it whole while it is elided (or always shows the
+    text given to :meth:`set_tip`).
     """
 
     def __init__(self, text: str = "", parent: Any = None) -> None:
         super().__init__(parent)
         self._full = ""
+        self._tip = ""
+        self._mode = Qt.TextElideMode.ElideRight
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.setText(text)
 
@@ -28,6 +31,16 @@ class ElidedLabel(QLabel):
         self._full = text
         self._elide()
         self.updateGeometry()
+
+    def set_elide_mode(self, mode: Qt.TextElideMode) -> None:
+        """Where the text gives way: its end (the default), or its middle to keep how it ends in view."""
+        self._mode = mode
+        self._elide()
+
+    def set_tip(self, tip: str) -> None:
+        """Show ``tip`` as the tooltip, elided or not ("": the whole text, while it is elided)."""
+        self._tip = tip
+        self._elide()
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
         margins = self.contentsMargins()
@@ -47,6 +60,6 @@ class ElidedLabel(QLabel):
             self._elide()
 
     def _elide(self) -> None:
-        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, self.contentsRect().width())
+        shown = self.fontMetrics().elidedText(self._full, self._mode, self.contentsRect().width())
         super().setText(shown)
-        self.setToolTip(self._full if shown != self._full else "")
+        self.setToolTip(self._tip or (self._full if shown != self._full else ""))

@@ -243,3 +243,152 @@ def test_a_file_swapped_for_a_link_to_the_key_file_after_it_was_added_is_refused
     assert "OkBot's own data" in page.status_text()
     assert server.chat_requests() == [] and list(SessionStore(page.target.session_path).iter_items()) == []
     assert not list(okbot_home.rglob("attachments"))
+
+
+def test_a_binary_file_is_refused_when_added_and_the_good_files_stay_and_count(
+    qtbot: QtBot, ctx: AppContext, tmp_path: Path
+) -> None:
+    from okbot.core.attachments import image_tokens
+
+    page = open_page(qtbot, ctx)
+    qtbot.waitUntil(lambda: page.gauge.reading is not None, timeout=10_000)
+    before = page.gauge.reading.tokens
+    (tmp_path / "notes.md").write_text("x" * 4000)
+    (tmp_path / "tool.bin").write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 64)
+    picture = image_file(tmp_path / "pic.png", 64, 48)
+    page.composer.add_files([tmp_path / "notes.md", tmp_path / "tool.bin", picture])
+    assert page.composer.attachments() == [tmp_path / "notes.md", picture]  # refused when added, not at Send
+    assert "tool.bin is a binary file" in page.status_text()
+    assert not [t for t in chip_texts(page.composer) if "tool.bin" in t]
+    assert page.gauge.reading.tokens == before + 1000 + image_tokens(64, 48)  # the refused file never counts
+
+
+def test_a_damaged_image_is_refused_when_added_as_a_damaged_image(qtbot: QtBot, ctx: AppContext, tmp_path: Path):
+    page = open_page(qtbot, ctx)
+    whole = image_file(tmp_path / "whole.png", 64, 48).read_bytes()
+    (tmp_path / "cut.png").write_bytes(whole[:40])  # the PNG's header survived, its image data did not
+    page.composer.add_files([tmp_path / "cut.png"])
+    assert page.composer.attachments() == []
+    assert "cut.png is a damaged image" in page.status_text()
+    assert "binary" not in page.status_text()
+
+
+LONG_NAMES = (
+    "quarterly-sensor-readings-for-the-north-building-march.csv",
+    "nightly_import_job_with_the_new_chunked_reader.py",
+    "meeting-notes-about-the-parquet-migration-plan.md",
+    "another-very-long-file-name-for-the-release-checklist.txt",
+)
+
+
+def long_named_files(folder: Path) -> list[Path]:
+    for name in LONG_NAMES:
+        (folder / name).write_text("ts,sensor,reading\n" * 40)
+    return [folder / n for n in LONG_NAMES] + [image_file(folder / "whiteboard-photo-from-the-review.png", 300, 180)]
+
+
+def test_a_long_chip_is_elided_with_an_ellipsis_and_its_tooltip_has_the_name_and_size(qtbot: QtBot, tmp_path: Path):
+    from PySide6.QtWidgets import QLabel
+
+    from okbot.core.attachments import human_size
+
+    composer = Composer()
+    qtbot.addWidget(composer)
+    composer.resize(420, 120)
+    composer.show()
+    qtbot.waitExposed(composer)
+    files = long_named_files(tmp_path)
+    composer.add_files(files)
+    labels = [w for w in composer.chips.findChildren(QLabel) if w.objectName() == "attachmentChipText"]
+    assert len(labels) == len(files)
+    qtbot.waitUntil(lambda: all(label.width() > 0 for label in labels))
+    for label, path in zip(labels, files, strict=True):
+        shown = QLabel.text(label)  # what is painted (an ElidedLabel's text() is the whole text)
+        assert shown.endswith("…") and shown[:-1] and path.name.startswith(shown[:-1]), shown
+        assert label.fontMetrics().horizontalAdvance(shown) <= label.contentsRect().width()  # never cut mid-glyph
+        assert path.name in label.toolTip() and human_size(path.stat().st_size) in label.toolTip()
+
+
+def test_the_chip_row_never_takes_width_from_the_sidebar(qtbot: QtBot, ctx: AppContext, tmp_path: Path):
+    from PySide6.QtWidgets import QApplication
+
+    from okbot.ui.main_window import MainWindow
+
+    files = long_named_files(tmp_path)
+    for size in ((640, 460), (1280, 800)):
+        window = MainWindow(ctx)
+        qtbot.addWidget(window)
+        window.resize(*size)
+        window.show()
+        qtbot.waitExposed(window)
+        window.select_target("assistant", ctx.workspace.list()[0].id)
+        page = window.current_page()
+        qtbot.waitUntil(lambda page=page: page.isVisible())
+        QApplication.processEvents()
+        given = window.sidebar.width()
+        page.composer.add_files(files)
+        assert len(page.composer.attachments()) == len(files)
+        QApplication.processEvents()  # the layout requests the chips posted
+        QApplication.processEvents()
+        assert window.sidebar.width() == given, size
+        assert window.width() == size[0]
+        assert page.composer.geometry().right() <= page.width()
+        window.close()
+
+
+def test_a_sent_image_shows_as_a_bounded_thumbnail_and_a_moved_copy_keeps_the_text_line(
+    qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer, tmp_path: Path
+):
+    from okbot.ui.chat.layout import THUMB_MAX
+
+    page = open_page(qtbot, ctx)
+    (tmp_path / "notes.md").write_text("ship on Friday\n")
+    picture = image_file(tmp_path / "wide-chart.png", 800, 300)
+    page.composer.add_files([tmp_path / "notes.md", picture])
+    server.enqueue(Reply(text="A chart."))
+    page.send("what is it?")
+    qtbot.waitUntil(lambda: not page.streaming and page.last_result is not None, timeout=15_000)
+    model = page.view.chat_model()
+    row = next(r for r in range(model.rowCount()) if (model.item(r) or {}).get("type") == "user")
+
+    def layout():
+        index = model.index(row, 0)
+        return page.view.chat_delegate().layout(page.view._option(index), index)  # noqa: SLF001
+
+    qtbot.waitUntil(lambda: bool(layout().thumbs), timeout=10_000)  # decoded on a pool thread
+    ((rect, image, name),) = layout().thumbs
+    assert name == "wide-chart.png"
+    assert rect.width() <= THUMB_MAX[0] and rect.height() <= THUMB_MAX[1]
+    assert abs(rect.width() / rect.height() - 800 / 300) < 0.05  # the aspect is kept
+    assert layout().bubble.contains(rect)
+    text = layout().doc.toPlainText()
+    assert "Attached: notes.md (15 B)" in text and "wide-chart.png" not in text  # the image shows as itself
+
+    user = model.item(row)
+    (stored,) = [a for a in user["attachments"] if a["kind"] == "image"]
+    (page.target.dir / stored["path"]).unlink()  # the chat's copy is gone
+    page.view.set_session(
+        SessionStore(page.target.session_path), tasks=ctx.tasks
+    )  # shown again: the image cannot be read now
+    qtbot.waitUntil(lambda: model.rowCount() > row and model.item(row) is not None, timeout=10_000)
+    ctx.tasks.wait_for_done(5000)
+    qtbot.waitUntil(lambda: "wide-chart.png" in layout().doc.toPlainText(), timeout=10_000)
+    assert layout().thumbs == []
+
+
+def test_only_image_chips_warn_of_a_model_without_vision_and_the_warning_stays_in_view(qtbot: QtBot, tmp_path: Path):
+    from PySide6.QtWidgets import QLabel
+
+    composer = Composer()
+    qtbot.addWidget(composer)
+    composer.resize(700, 120)
+    composer.show()
+    qtbot.waitExposed(composer)
+    files = long_named_files(tmp_path)
+    composer.set_model("qwen2.5:7b", False)
+    composer.add_files([files[-1], files[0]])  # the image, then a CSV
+    image_label, text_label = [w for w in composer.chips.findChildren(QLabel) if w.objectName() == "attachmentChipText"]
+    qtbot.waitUntil(lambda: image_label.width() > 0 and text_label.width() > 0)
+    assert QLabel.text(image_label).endswith("qwen2.5:7b cannot read images")  # elided in its middle
+    assert "…" in QLabel.text(image_label)
+    assert not text_label.text().startswith("⚠") and "cannot read images" not in text_label.text()

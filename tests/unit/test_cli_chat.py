@@ -2,8 +2,10 @@
 
 import json
 import os
+import struct
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,19 @@ import pytest
 from okbot.core.local_tools.shell import approval_note, detect
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
 from tests.helpers.processes import interruptible
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+# a whole 2×3 grey PNG (a header alone is a damaged image)
+PNG_2X3 = (
+    b"\x89PNG\r\n\x1a\n"
+    + _png_chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 3, 8, 0, 0, 0, 0))
+    + _png_chunk(b"IDAT", zlib.compress(b"\x00\x80\x80" * 3))
+    + _png_chunk(b"IEND", b"")
+)
 
 
 def chat(okbot_home, server, *args, stdin=None):
@@ -301,7 +316,7 @@ def test_attach_sends_a_text_file_and_an_image_and_keeps_their_copies(okbot_home
     notes = tmp_path / "notes.md"
     notes.write_text("# Plan\nship on Friday\n", encoding="utf-8")
     image = tmp_path / "dot.png"
-    image.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x02\x00\x00\x00\x03\x08\x00\x00\x00\x00")
+    image.write_bytes(PNG_2X3)
     server.enqueue(Reply(text="Friday, and a tiny image."))
     proc = chat(okbot_home, server, "okbot", "-m", "summarise", "--attach", str(notes), "--attach", str(image))
     assert proc.returncode == 0, proc.stderr
@@ -320,7 +335,7 @@ def test_attach_sends_a_text_file_and_an_image_and_keeps_their_copies(okbot_home
 
 def test_attach_an_image_to_a_model_without_vision_is_refused_before_anything_is_written(okbot_home, server, tmp_path):
     image = tmp_path / "dot.png"
-    image.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x02\x00\x00\x00\x03\x08\x00\x00\x00\x00")
+    image.write_bytes(PNG_2X3)
     env = {**os.environ, "OKBOT_HOME": str(okbot_home), "OKBOT_BASE_URL": server.base_url, "OKBOT_MODEL": "qwen2.5:7b"}
     proc = subprocess.run(
         [sys.executable, "-m", "okbot", "chat", "okbot", "-m", "look", "--attach", str(image)],
@@ -341,6 +356,15 @@ def test_attach_a_binary_file_is_refused_in_words(okbot_home, server, tmp_path):
     blob.write_bytes(bytes(range(256)))
     proc = chat(okbot_home, server, "okbot", "-m", "what is it", "--attach", str(blob))
     assert proc.returncode == 1 and "blob.bin is a binary file" in proc.stderr
+    assert server.chat_requests() == []
+
+
+def test_attach_a_truncated_png_is_refused_as_a_damaged_image(okbot_home, server, tmp_path):
+    image = tmp_path / "shot.png"
+    image.write_bytes(PNG_2X3[:33])  # the signature and its header; the image data was cut off
+    proc = chat(okbot_home, server, "okbot", "-m", "what is it", "--attach", str(image))
+    assert proc.returncode == 1 and "shot.png is a damaged image" in proc.stderr
+    assert "binary" not in proc.stderr
     assert server.chat_requests() == []
 
 

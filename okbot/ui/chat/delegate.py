@@ -29,7 +29,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTextBrowser, QWidget
 
 from okbot.ui.chat.colors import ChatColors, avatar_colors, speaker_border, speaker_color
-from okbot.ui.chat.layout import BUTTON_PAD, Action, LayoutBuilder, RowData, RowLayout, copied_label
+from okbot.ui.chat.layout import BUTTON_PAD, CAPTION_MIN_W, Action, LayoutBuilder, RowData, RowLayout, copied_label
 from okbot.ui.chat.markdown import CODE_HEADER
 from okbot.ui.chat.model import ChatModel
 from okbot.ui.chat.syntax import CodeHighlighter
@@ -179,6 +179,7 @@ class ChatDelegate(QStyledItemDelegate):
             changeable=bool(index.data(ChatModel.ChangeableRole)),
             thought_open=bool(index.data(ChatModel.ThoughtOpenRole)),
             teaching=index.data(ChatModel.TeachingRole),
+            thumbs=index.data(ChatModel.ThumbsRole) or {},
         )
 
     # ------------------------------------------------------------------ painting
@@ -236,6 +237,8 @@ class ChatDelegate(QStyledItemDelegate):
         painter.restore()
         if layout.collapsed:
             self._paint_fade(painter, layout, colors.user_bg if user else colors.assistant_bg)
+        if layout.thumbs:
+            self._paint_thumbs(painter, layout, colors)
         if layout.more is not None:
             self._paint_link(painter, layout.more, colors, key)
         if layout.status:
@@ -244,6 +247,23 @@ class ChatDelegate(QStyledItemDelegate):
             self._paint_footer(painter, layout, colors, key)
         if layout.version_label:
             self._paint_versions(painter, layout, colors, key)
+
+    def _paint_thumbs(self, painter: QPainter, layout: RowLayout, colors: ChatColors) -> None:
+        """A sent message's images, each with a thin border and its file name under it."""
+        builder = self._builder
+        assert builder is not None
+        painter.save()
+        painter.setFont(builder.small)
+        for rect, image, name in layout.thumbs:
+            painter.drawImage(rect, image)
+            painter.setPen(QPen(colors.user_border, 1))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5))
+            caption = QRectF(rect.left(), rect.bottom() + 2, max(rect.width(), CAPTION_MIN_W), layout.caption_h)
+            painter.setPen(colors.muted)
+            shown = builder.sfm.elidedText(name, Qt.TextElideMode.ElideMiddle, caption.width())
+            painter.drawText(caption, _LEFT, shown)
+        painter.restore()
 
     def _paint_versions(self, painter: QPainter, layout: RowLayout, colors: ChatColors, key: Any) -> None:
         builder = self._builder

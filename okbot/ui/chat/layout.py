@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QPointF, QRectF
-from PySide6.QtGui import QFont, QFontMetricsF, QTextCharFormat, QTextDocument, QTextTable
+from PySide6.QtGui import QFont, QFontMetricsF, QImage, QTextCharFormat, QTextDocument, QTextTable
 
 from okbot.core import chat_text
-from okbot.core.attachments import attachment_line
+from okbot.core.attachments import attachment_line, records_of
 from okbot.core.items import is_delegation, is_member_answer, split_app_note, teaching_of
 from okbot.core.messages import task_text
 from okbot.core.roster import SquadInfo
@@ -25,6 +25,7 @@ from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.ui.chat.colors import ChatColors, syntax_colors
 from okbot.ui.chat.markdown import CODE_HEADER, CodeBlock, code_blocks, make_document, style_document
 from okbot.ui.chat.syntax import CodeHighlighter, char_formats
+from okbot.ui.chat.thumbnails import THUMB_MAX
 
 MARGIN_X = 20  # space between the view's edges and the conversation column
 COLUMN_MAX = 860  # the conversation column never gets wider (long lines are hard to read)
@@ -48,6 +49,8 @@ MORE_LABEL, LESS_LABEL = QT_TRANSLATE_NOOP("ChatLayout", "Show more ▾"), QT_TR
 THOUGHT_H = 24  # the "Thought for 12 s ▸" line at the top of a reply with reasoning
 THOUGHT_GAP = 6  # between the unfolded reasoning and the answer
 CARD_MAX_W = 600.0  # a teaching card is never wider
+THUMB_GAP = 8  # between a message's image thumbnails, and between them and its text
+CAPTION_MIN_W = 64.0  # a narrow image's caption (its file name) still gets this much room
 QUOTE_BAR = 12  # the quoted words sit this far right of the card's text edge, a bar in the gap
 # a teaching card's words (translated by _tr where laid out)
 TEACHING_TITLES = {
@@ -111,6 +114,7 @@ class RowData:
     changeable: bool = False  # in the uncompressed tail: Edit (yours) or Regenerate (a reply)
     thought_open: bool = False  # a reply's reasoning is unfolded
     teaching: str | None = None  # a teaching card's state (offered | kept | declined | busy); None: no card
+    thumbs: dict[str, QImage] = field(default_factory=dict)  # a user message's image thumbnails, by copy path
 
     @property
     def style(self) -> str:
@@ -169,6 +173,8 @@ class RowLayout:
     thought_box: QRectF = field(default_factory=QRectF)  # where the unfolded reasoning sits
     note_doc: QTextDocument | None = None  # a teaching card's state line, once kept or declined
     note_pos: QPointF = field(default_factory=QPointF)
+    thumbs: list[tuple[QRectF, QImage, str]] = field(default_factory=list)  # sent images: where, what, file name
+    caption_h: float = 0.0  # the height of the file name under each thumbnail
 
     def doc_rect(self) -> QRectF:
         """Where the text document sits (row coordinates)."""
@@ -247,9 +253,11 @@ class LayoutBuilder:
         out = RowLayout(style=style, width=width, height=0, item=item)
         x, col_w, y = self._author(data, out, col_x, col_w, float(GAP))
         max_w = float(math.floor(min(col_w * USER_MAX_FRACTION, 640.0) if user else col_w))
-        text, status = self._text_and_status(out, item, style)
+        thumbs, thumbs_w, thumbs_h = self._thumb_cells(item, data.thumbs if user else {}, max_w - 2 * PAD_X)
+        text, status = self._text_and_status(out, item, style, {path for path, _ in thumbs})
         doc = self.markdown_doc(text, max_w - 2 * PAD_X) if text.strip() else None
         codes, content_w = self._fit_doc(doc, text)
+        content_w = max(content_w, thumbs_w)
         thought_line, thought_doc = self._thought(item, style, data.thought_open, max_w)
         thought_h = 0.0
         if thought_line:
@@ -275,6 +283,10 @@ class LayoutBuilder:
         if doc is None and not status:
             bubble_h = PAD_Y * 2 + (0.0 if thought_line else self.fm.height())
         bubble_h += thought_h
+        if thumbs:
+            bubble_h += thumbs_h + (THUMB_GAP if doc is not None else 0.0)
+            if doc is None and not status:
+                bubble_h -= self.fm.height()  # the line an empty bubble keeps is not needed under pictures
         bx = col_x + col_w - bubble_w if user else x
         out.bubble = QRectF(bx, y, bubble_w, bubble_h)
         if thought_line:
@@ -289,6 +301,10 @@ class LayoutBuilder:
             rect = QRectF(bx + PAD_X - BUTTON_PAD, y + PAD_Y + doc_h + 2, self._button_w(label), MORE_H - 4)
             out.more = Action("toggle", rect, label)
             out.actions.append(out.more)
+        if thumbs:
+            top = y + PAD_Y + (doc_h + more_h + THUMB_GAP if doc is not None else 0.0)
+            out.caption_h = self.sfm.height()
+            out.thumbs = [(rect.translated(bx + PAD_X, top), image, name) for _, (rect, image, name) in thumbs]
         if status:
             self._status_line(out, status, data.retryable, retry_w)
         y = out.bubble.bottom()
@@ -350,11 +366,37 @@ class LayoutBuilder:
                 )
         return x, col_w, y
 
-    def _text_and_status(self, out: RowLayout, item: dict[str, Any], style: str) -> tuple[str, str]:
+    def _thumb_cells(
+        self, item: dict[str, Any], images: dict[str, QImage], room: float
+    ) -> tuple[list[tuple[str, tuple[QRectF, QImage, str]]], float, float]:
+        """The thumbnails of a message's sent images, laid out in rows within ``room`` from (0, 0), each with
+        its file name under it; and the width and height they take. An image without one is not here."""
+        cells: list[tuple[str, tuple[QRectF, QImage, str]]] = []
+        x = y = line_h = width = 0.0
+        caption_h = self.sfm.height() + 2
+        for record in records_of(item):
+            path = str(record.get("path"))
+            image = images.get(path) if record.get("kind") == "image" else None
+            if image is None:
+                continue
+            w, h = float(min(image.width(), THUMB_MAX[0])), float(min(image.height(), THUMB_MAX[1]))
+            cell_w = max(w, CAPTION_MIN_W)
+            if x > 0 and x + cell_w > room:
+                x, y, line_h = 0.0, y + line_h + THUMB_GAP, 0.0
+            cells.append((path, (QRectF(x, y, w, h), image, str(record.get("name") or ""))))
+            width = max(width, x + cell_w)
+            x += cell_w + THUMB_GAP
+            line_h = max(line_h, h + caption_h)
+        return cells, width, (y + line_h if cells else 0.0)
+
+    def _text_and_status(
+        self, out: RowLayout, item: dict[str, Any], style: str, shown: set[str] | None = None
+    ) -> tuple[str, str]:
         """The bubble's text and its status line ("" for none), marking ``out.status_error``.
 
         A member's answer has the app's note split off its text (the note is the status when the
-        answer failed); a streaming row ends with a cursor.
+        answer failed); a streaming row ends with a cursor. ``shown``: the copies drawn as thumbnails,
+        left out of the line naming the files sent.
         """
         text = str(item.get("content") or "")
         status = chat_text.status_line(item) if style == "assistant" else ""
@@ -364,7 +406,7 @@ class LayoutBuilder:
             if not item.get("ok", True):
                 status = note or QCoreApplication.translate("ChatLayout", "The member's answer failed")
                 out.status_error = "stopped by the user" not in status
-        if style == "user" and (files := attachment_line(item)):  # the files sent with it: name · size
+        if style == "user" and (files := attachment_line(item, shown or ())):  # the files sent with it: name · size
             text = f"{text}\n\n{files}" if text else files
         if style == "stream":
             text += " ▍"

@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QImage
 from shiboken6 import Shiboken
 
 from okbot.core import chat_text
+from okbot.core.attachments import records_of
 from okbot.core.items import is_delegation, is_member_answer, teaching_of
 from okbot.core.roster import SquadInfo, SquadRoster
 from okbot.core.session import SessionStore
@@ -29,6 +31,7 @@ from okbot.core.session.branches import Versions, is_marker
 from okbot.core.summary import SessionSummary
 from okbot.core.versions import Tail
 from okbot.storage.errors import OkBotError
+from okbot.ui.chat.thumbnails import image_records, read_thumbnails
 from okbot.ui.tasks import TaskRunner, default_task_runner
 
 log = logging.getLogger("okbot.ui.chat")
@@ -36,6 +39,7 @@ log = logging.getLogger("okbot.ui.chat")
 _Index = QModelIndex | QPersistentModelIndex
 BLOCK = 32  # rows read from disk together (one open, sequential reads)
 CACHE_ITEMS = 512  # items kept in memory
+THUMB_ITEMS = 64  # messages whose image thumbnails are kept in memory (at most 160×120 each)
 STREAM_FLUSH_MS = 40  # a streaming row is re-laid out at most this often
 RETRY_LOOKBACK = 64  # how far back from the end the retryable reply is looked for
 
@@ -97,6 +101,7 @@ class ChatModel(QAbstractListModel):
     ChangeableRole = Qt.ItemDataRole.UserRole + 11  # the message can be edited or its reply regenerated
     ThoughtOpenRole = Qt.ItemDataRole.UserRole + 12  # a reply's folded reasoning is unfolded
     TeachingRole = Qt.ItemDataRole.UserRole + 13  # a teaching card's state: offered | kept | declined | busy
+    ThumbsRole = Qt.ItemDataRole.UserRole + 14  # a user message's image thumbnails read so far: {copy path: QImage}
 
     loaded = Signal(int)  # the session's rows are ready (row count)
     load_failed = Signal(str)  # the session could not be read (the message to show)
@@ -126,6 +131,8 @@ class ChatModel(QAbstractListModel):
         self._stream: list[str] | None = None
         self._thoughts_open: set[int] = set()  # replies whose reasoning is unfolded
         self._teachings: dict[int, str] = {}  # a teaching card's id -> its state (none known: offered)
+        # a user message's id -> its images' thumbnails (None: being read), the newest THUMB_ITEMS kept
+        self._thumbs: OrderedDict[int, dict[str, QImage] | None] = OrderedDict()
         self._stream_reasoning: list[str] = []
         self._thinking_since: float | None = None  # the streaming reply is thinking (monotonic start)
         self._thought_seconds = 0.0
@@ -164,6 +171,7 @@ class ChatModel(QAbstractListModel):
         self._divider = None
         self._expanded.clear()
         self._thoughts_open.clear()
+        self._thumbs.clear()
         self._retry_id = 0
         self._attempts = {}
         self._stream = None
@@ -470,6 +478,7 @@ class ChatModel(QAbstractListModel):
                 self._changeable(item),
                 item["id"] in self._thoughts_open,
                 self._teachings.get(item["id"], ""),
+                len(self._thumbs.get(item["id"]) or ()),
             )
         return self._item_data(item, role)
 
@@ -487,6 +496,8 @@ class ChatModel(QAbstractListModel):
             return self._squad_info(item)
         if role == self.TeachingRole:
             return self.teaching_state(item["id"]) if teaching_of(item) is not None else None
+        if role == self.ThumbsRole:
+            return self._thumbnails(item)
         if role == Qt.ItemDataRole.DisplayRole:
             return chat_text.copy_text(item)
         return None
@@ -783,6 +794,35 @@ class ChatModel(QAbstractListModel):
             self._cache[newest] = {**self._cache[newest], "attempt": len(failed)}
         for pos in failed[1:]:  # newest first, so the positions still to delete stay valid
             del self._ids[pos]
+
+    def _thumbnails(self, item: dict[str, Any]) -> dict[str, QImage]:
+        """The thumbnails of the images sent with ``item`` read so far; the first ask reads them on a pool thread
+        (the row is drawn again when they arrive)."""
+        item_id = item["id"]
+        if item_id in self._thumbs:
+            self._thumbs.move_to_end(item_id)
+            return self._thumbs[item_id] or {}
+        paths = image_records(records_of(item))
+        if not paths or self._store is None:
+            return {}
+        self._thumbs[item_id] = None
+        while len(self._thumbs) > THUMB_ITEMS:
+            self._thumbs.popitem(last=False)
+        chat_dir, generation = self._store.path.parent, self._generation
+        (self._tasks or default_task_runner()).run(
+            lambda: read_thumbnails(chat_dir, paths),
+            lambda found: self._on_thumbnails_read(generation, item_id, found),
+            lambda exc: log.warning("thumbnails of item %s not read: %s", item_id, exc),
+            owner=self,
+        )
+        return {}
+
+    def _on_thumbnails_read(self, generation: int, item_id: int, found: dict[str, QImage]) -> None:
+        if not self._current(generation) or item_id not in self._thumbs:
+            return
+        self._thumbs[item_id] = found
+        if found:
+            self._touch_id(item_id)
 
     def _touch_id(self, item_id: int) -> None:
         row = self.row_of_id(item_id) if item_id else -1

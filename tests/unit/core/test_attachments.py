@@ -116,6 +116,42 @@ def test_a_binary_file_is_refused_in_words_and_nothing_is_copied(files, tmp_path
     assert not (tmp_path / "chat").exists()
 
 
+def test_a_damaged_image_is_refused_as_one_not_as_a_binary_file(files, tmp_path):
+    """A PNG cut after its header or inside its data, a JPEG without its end, a .png that holds no image."""
+    whole = png_bytes(64, 48)
+    cases = {
+        "header-only.png": whole[:33],  # the signature and IHDR, nothing after
+        "cut.png": whole[:-20],  # cut inside the image data: no IEND
+        "cut.jpg": jpeg_header(640, 480)[:-2],  # no end-of-image marker
+        "renamed.png": b"\x00\x01\x02 not an image at all" * 40,
+        "cut.gif": b"GIF89a\x10\x00\x10\x00\x80\x00\x00" + b"\x01" * 30,  # no trailer
+    }
+    for name, data in cases.items():
+        (files / name).write_bytes(data)
+        for check in (lambda p: attachments.attach(p, tmp_path / "chat"), attachments.check_head):
+            with pytest.raises(OkBotError) as caught:
+                check(files / name)
+            assert f"{name} is a damaged image" in str(caught.value), name
+            assert "binary" not in str(caught.value)
+    assert not (tmp_path / "chat").exists()
+
+
+def test_a_file_is_judged_when_added_from_its_first_and_last_bytes(files):
+    """What attaching would refuse for its kind is known at add time, from a small head and tail of the file."""
+    (files / "notes.md").write_text("# Plan\n" + "é" * 40_000, encoding="utf-8")  # a head cut inside a character
+    (files / "a.png").write_bytes(png_bytes(40, 30))
+    (files / "b.jpg").write_bytes(jpeg_header(1024, 768))
+    (files / "paper.pdf").write_bytes(pdf_bytes(["text"]))
+    (files / "tool.bin").write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 10)
+    (files / "big.log").write_bytes(b"x" * (attachments.MAX_FILE_BYTES + 1))
+    kinds = [attachments.check_head(files / n) for n in ("notes.md", "a.png", "b.jpg", "paper.pdf")]
+    assert kinds == ["text", "image", "image", "pdf"]
+    with pytest.raises(OkBotError, match="tool.bin is a binary file; OkBot attaches text files"):
+        attachments.check_head(files / "tool.bin")
+    with pytest.raises(OkBotError, match="big.log is 20.0 MB; OkBot attaches files of at most 20.0 MB"):
+        attachments.check_head(files / "big.log")
+
+
 def test_a_pdf_goes_in_as_its_text(files, tmp_path):
     source = files / "paper.pdf"
     source.write_bytes(pdf_bytes(["Attachments are copied", "into the chat folder"]))
