@@ -12,6 +12,7 @@ import pytest
 from okbot import cli
 from okbot.core.context import build_context
 from okbot.core.import_okbot import import_okbot
+from okbot.core.items import delegation_tool_name
 from okbot.core.memory.store import MemoryStore
 from okbot.core.session.store import SessionStore
 from okbot.core.sources import ContextSources
@@ -281,3 +282,55 @@ def test_an_import_cut_short_is_named_on_the_next_run(source: Path) -> None:
     again = {o.source_id: o for o in import_okbot(source, ws).owners}
     assert again[ANN].status.startswith("imported before, but that import was cut short")
     assert again[BOB].status == "already imported"
+
+
+# ------------------------------------------------------------------ a data dir of Chinese names (issue 34, item 23)
+XM, XH, CREW = "bot_20250301_001", "bot_20250301_002", "squad_20250301_001"
+
+
+def build_chinese_sample(root: Path) -> Path:
+    """A ~/.okbot whose assistants and squad have Chinese names, as most of the original's users name them."""
+    _write(
+        root / "bots.json",
+        json.dumps(
+            [
+                {"id": XM, "name": "小明", "description": "写代码"},
+                {"id": XH, "name": "小红", "description": "审代码"},
+            ],
+            ensure_ascii=False,
+        ),
+    )
+    for bot in (XM, XH):
+        _write(root / bot / "bot.json", json.dumps({"id": bot}))
+        _write(root / bot / "AGENTS.md", "# 角色与目标\n\n你是助手。\n")
+    _write(
+        root / "squads.json",
+        json.dumps(
+            [
+                {
+                    "id": CREW,
+                    "name": "开发小队",
+                    "members": [{"botId": XM, "role": "开发"}, {"botId": XH, "role": "评审"}],
+                }
+            ],
+            ensure_ascii=False,
+        ),
+    )
+    return root
+
+
+@pytest.fixture
+def chinese(tmp_path: Path) -> Path:
+    return build_chinese_sample(tmp_path / "dot-okbot")
+
+
+def test_chinese_names_get_distinct_ids_not_the_fallbacks(chinese: Path) -> None:
+    ws = Workspace()
+    report = import_okbot(chinese, ws)
+    ids = {o.source_id: o.new_id for o in report.owners}
+    assert ids[XM] and ids[XH] and ids[CREW]
+    assert len(set(ids.values())) == 3
+    assert not {ids[XM], ids[XH]} & {"assistant", "assistant-2"} and ids[CREW] != "squad"
+    tools = {delegation_tool_name(m["assistant"]) for m in ws.resolve(ids[CREW]).members}
+    assert len(tools) == 2 and "ask_assistant" not in tools
+    assert ws.resolve(ids[XM]).name == "小明"  # the name itself stays as it was
