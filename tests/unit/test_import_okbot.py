@@ -303,6 +303,21 @@ def build_chinese_sample(root: Path) -> Path:
     for bot in (XM, XH):
         _write(root / bot / "bot.json", json.dumps({"id": bot}))
         _write(root / bot / "AGENTS.md", "# 角色与目标\n\n你是助手。\n")
+    xm_lines = [
+        _env("x1", {"type": "message", "role": "user", "content": "你好"}, {"uiRole": "user"}),
+        _env(  # a failed turn, as registerChat.ts writes it: the bubble's text is 错误：<why>
+            "x2",
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "错误：401 无效的 API Key"}],
+            },
+            {"uiRole": "assistant"},
+        ),
+        json.dumps({"id": "x3", "role": "assistant", "content": "错误：网络超时", "createdAt": "2025-03-01T10:00:00Z"}),
+        _env("x4", {"type": "message", "role": "assistant", "content": "你好！"}, {"uiRole": "assistant"}),
+    ]
+    _write(root / XM / "session.jsonl", "\n".join(xm_lines) + "\n")
     _write(
         root / "squads.json",
         json.dumps(
@@ -334,3 +349,17 @@ def test_chinese_names_get_distinct_ids_not_the_fallbacks(chinese: Path) -> None
     tools = {delegation_tool_name(m["assistant"]) for m in ws.resolve(ids[CREW]).members}
     assert len(tools) == 2 and "ask_assistant" not in tools
     assert ws.resolve(ids[XM]).name == "小明"  # the name itself stays as it was
+
+
+def test_an_error_row_comes_over_as_a_failed_reply(chinese: Path) -> None:
+    ws = Workspace()
+    owner = next(o for o in import_okbot(chinese, ws).owners if o.source_id == XM)
+    items = list(SessionStore(ws.resolve(owner.new_id).session_path).iter_items())
+    assert [(i["type"], i.get("status")) for i in items] == [
+        ("user", None),
+        ("assistant", "error"),
+        ("assistant", "error"),
+        ("assistant", "complete"),
+    ]
+    assert (items[1]["content"], items[1]["error"]) == ("", "401 无效的 API Key")
+    assert items[2]["error"] == "网络超时" and items[3]["content"] == "你好！"

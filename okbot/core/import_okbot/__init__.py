@@ -64,7 +64,9 @@ How it maps here:
 - Items: user and assistant messages become ``user`` / ``assistant`` items (text parts joined, ``ts`` =
   ``createdAt``, ``usage`` as ``prompt_tokens`` / ``completion_tokens`` / ``cached_tokens``); function calls
   and results become ``tool_call`` / ``tool_result`` with their ``call_id`` and name; a leading
-  ``<think>…</think>`` span of a reply becomes its ``reasoning``. A squad brings the transcript the
+  ``<think>…</think>`` span of a reply becomes its ``reasoning``; a reply the original wrote for a failed turn
+  (its whole text ``错误：<why>``, ``registerChat.ts``) becomes a failed reply as the runner here writes one
+  (``status`` error, empty ``content``, the reason as ``error``). A squad brings the transcript the
   original showed (``FileStorage.toSquadUiMessages``): user rows, captain bubbles (``speakerBotId`` =
   ``__captain__``, the squad's own items, its "呼叫「…」" task bubbles included) and member bubbles
   (``author`` = the member's new id, ``source = member:<id>``); the runner's rows there (captain messages
