@@ -15,6 +15,7 @@ from okbot.core.import_okbot import import_okbot
 from okbot.core.items import delegation_tool_name
 from okbot.core.memory.store import MemoryStore
 from okbot.core.session.store import SessionStore
+from okbot.core.skills import SkillCatalog
 from okbot.core.sources import ContextSources
 from okbot.core.summary import SummaryStore
 from okbot.core.workspace import Workspace
@@ -317,6 +318,8 @@ def build_chinese_sample(root: Path) -> Path:
         json.dumps({"id": "x3", "role": "assistant", "content": "错误：网络超时", "createdAt": "2025-03-01T10:00:00Z"}),
         _env("x4", {"type": "message", "role": "assistant", "content": "你好！"}, {"uiRole": "assistant"}),
     ]
+    # the original loads a SKILL.md without front matter (parse.ts: its # title is the name)
+    _write(root / XH / "skills" / "okbot-review" / "SKILL.md", "# 代码评审清单\n\n先看测试。\n")
     _write(root / XM / "session.jsonl", "\n".join(xm_lines) + "\n")
     _write(
         root / "squads.json",
@@ -363,3 +366,13 @@ def test_an_error_row_comes_over_as_a_failed_reply(chinese: Path) -> None:
     ]
     assert (items[1]["content"], items[1]["error"]) == ("", "401 无效的 API Key")
     assert items[2]["error"] == "网络超时" and items[3]["content"] == "你好！"
+
+
+def test_a_skill_without_front_matter_is_made_loadable(chinese: Path) -> None:
+    ws = Workspace()
+    owner = next(o for o in import_okbot(chinese, ws).owners if o.source_id == XH)
+    catalog = SkillCatalog(ws.resolve(owner.new_id).skills_dir)
+    assert catalog.problems() == [] and owner.skills == 1
+    assert catalog.catalog() == [("okbot-review", "代码评审清单")]
+    assert catalog.load("okbot-review").rstrip().endswith("# 代码评审清单\n\n先看测试。")
+    assert any("front matter" in n and "okbot-review" in n for n in owner.notes)  # and the report says so

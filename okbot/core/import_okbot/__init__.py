@@ -21,7 +21,9 @@ in that repository, so a reader can check them):
   rows are skipped there, and here.
 - **Skills**: ``skills/<slug>/SKILL.md`` with YAML front matter ``name`` / ``description`` then a body
   (``packages/agent/src/skills/parse.ts`` ``formatSkillMarkdown``; slugs start ``okbot-``). The same
-  Agent Skills format as this app, so the folder is copied as it is.
+  Agent Skills format as this app, so the folder is copied as it is; but the original also loads a
+  SKILL.md without front matter (``parseSkillMarkdown``: the folder names it, its ``# title`` describes it),
+  which this app's loader refuses, so such a file gets those two lines in front.
 - **Squads**: ``squads.json``, a list of ``{id, name, description, members: [{botId, role}],
   providerId?, modelId?, createdAt, updatedAt}`` (``Squad`` / ``normalizeSquad`` in shared); ids
   ``squad_yyyyMMdd_NNN``; a squad's dir ``~/.okbot/<squadId>/`` holds its own session.jsonl and
@@ -92,6 +94,7 @@ How it maps here:
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -114,7 +117,7 @@ from okbot.core.items import now_iso
 from okbot.core.local_tools.guard import protected
 from okbot.core.memory.memories import GLOBAL_SCOPE
 from okbot.core.memory.store import MemoryStore, normalise
-from okbot.core.skills import parse_skill
+from okbot.core.skills import parse_skill, quote
 from okbot.core.workspace import MAX_NAME_CHARS, Target, Workspace
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage import jsontext
@@ -429,6 +432,7 @@ def _import_skills(folder: SourceFolder, target: Target, notes: list[str]) -> in
                     continue
                 dest = target.skills_dir / slug
                 _copy_skill(skill, dest, slug, notes, [MAX_SKILL_FILES], 0)
+                _add_front_matter(dest / "SKILL.md", slug, notes)
                 problem = parse_skill(dest / "SKILL.md").problem
                 if problem:
                     notes.append(
@@ -436,6 +440,30 @@ def _import_skills(folder: SourceFolder, target: Target, notes: list[str]) -> in
                     )
                 count += 1
     return count
+
+
+_TITLE = re.compile(r"^#[ \t]+(.+)$", re.MULTILINE)
+
+
+def _add_front_matter(path: Path, slug: str, notes: list[str]) -> None:
+    """Give a copied SKILL.md without front matter the one this app's loader needs.
+
+    The original loads such a file (``parse.ts`` ``parseSkillMarkdown``): its name is the folder's,
+    its description the first ``# title`` (or the name). The same two lines go in front here; the
+    text stays as it was below them.
+    """
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return  # not copied, or not text: the loader's own problem names it
+    if text.split("\n", 1)[0].rstrip() == "---":
+        return
+    title = _TITLE.search(text)
+    description = " ".join(title.group(1).split()) if title else slug
+    head = f"---\nname: {quote(slug)}\ndescription: {quote(description)}\n---\n\n"
+    atomic_write_bytes(path, (head + text).encode("utf-8"))
+    note = translate("import_okbot", "skill {name} had no front matter; name and description were added from its title")
+    notes.append(note.format(name=slug))
 
 
 def _copy_skill(folder: SourceFolder, dest: Path, slug: str, notes: list[str], budget: list[int], depth: int) -> None:
