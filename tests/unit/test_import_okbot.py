@@ -301,8 +301,12 @@ def build_chinese_sample(root: Path) -> Path:
             ensure_ascii=False,
         ),
     )
+    # bot.json names the global skills (~/.agents/skills/<slug>) it uses: FileStorage.resolveEnabledSkill
+    _write(
+        root / XM / "bot.json", json.dumps({"id": XM, "useGlobalSkills": True, "enabledGlobalSkills": ["pdf", "gone"]})
+    )
+    _write(root / XH / "bot.json", json.dumps({"id": XH, "useGlobalSkills": False, "enabledGlobalSkills": ["pdf"]}))
     for bot in (XM, XH):
-        _write(root / bot / "bot.json", json.dumps({"id": bot}))
         _write(root / bot / "AGENTS.md", "# 角色与目标\n\n你是助手。\n")
     xm_lines = [
         _env("x1", {"type": "message", "role": "user", "content": "你好"}, {"uiRole": "user"}),
@@ -337,9 +341,23 @@ def build_chinese_sample(root: Path) -> Path:
     return root
 
 
+def build_global_skills(skills: Path) -> Path:
+    """``~/.agents/skills`` at ``skills``: one skill a bot enables (with a script and a link), one no bot does."""
+    _write(skills / "pdf" / "SKILL.md", "---\nname: pdf\ndescription: Read PDF files\n---\n\nRun scripts/pdf.py.\n")
+    _write(skills / "pdf" / "scripts" / "pdf.py", "print('pdf')\n")
+    (skills / "pdf" / "secret").symlink_to(skills.parent / "elsewhere")
+    _write(skills / "unused" / "SKILL.md", "---\nname: unused\ndescription: Nobody enables it\n---\n")
+    return skills
+
+
 @pytest.fixture
 def chinese(tmp_path: Path) -> Path:
     return build_chinese_sample(tmp_path / "dot-okbot")
+
+
+@pytest.fixture
+def global_skills(tmp_path: Path) -> Path:
+    return build_global_skills(tmp_path / "home" / ".agents" / "skills")
 
 
 def test_chinese_names_get_distinct_ids_not_the_fallbacks(chinese: Path) -> None:
@@ -376,3 +394,18 @@ def test_a_skill_without_front_matter_is_made_loadable(chinese: Path) -> None:
     assert catalog.catalog() == [("okbot-review", "代码评审清单")]
     assert catalog.load("okbot-review").rstrip().endswith("# 代码评审清单\n\n先看测试。")
     assert any("front matter" in n and "okbot-review" in n for n in owner.notes)  # and the report says so
+
+
+def test_global_skills_a_bot_enables_come_over_or_are_named(chinese: Path, global_skills: Path) -> None:
+    ws = Workspace()
+    owners = {o.source_id: o for o in import_okbot(chinese, ws, global_skills=global_skills).owners}
+    xm, xh = ws.resolve(owners[XM].new_id), ws.resolve(owners[XH].new_id)
+    assert sorted(p.name for p in xm.skills_dir.iterdir()) == ["pdf"]  # enabled, and there
+    assert (xm.skills_dir / "pdf" / "scripts" / "pdf.py").read_text() == "print('pdf')\n"
+    assert not (xm.skills_dir / "pdf" / "secret").exists()  # a link is not followed
+    assert SkillCatalog(xm.skills_dir).catalog() == [("pdf", "Read PDF files")]
+    assert owners[XM].skills == 1
+    notes = "\n".join(owners[XM].notes)
+    assert "global skill pdf" in notes and "gone" in notes and "not found" in notes
+    assert "secret is a symlink" in notes
+    assert sorted(p.name for p in xh.skills_dir.iterdir()) == ["okbot-review"]  # useGlobalSkills is off

@@ -23,7 +23,10 @@ in that repository, so a reader can check them):
   (``packages/agent/src/skills/parse.ts`` ``formatSkillMarkdown``; slugs start ``okbot-``). The same
   Agent Skills format as this app, so the folder is copied as it is; but the original also loads a
   SKILL.md without front matter (``parseSkillMarkdown``: the folder names it, its ``# title`` describes it),
-  which this app's loader refuses, so such a file gets those two lines in front.
+  which this app's loader refuses, so such a file gets those two lines in front. **Global skills** in
+  ``~/.agents/skills/<slug>/`` that ``bot.json`` enables (``useGlobalSkills`` on, the slug in
+  ``enabledGlobalSkills``) are copied into that assistant's ``skills/`` the same way; one not found there is
+  named (:mod:`.skills`).
 - **Squads**: ``squads.json``, a list of ``{id, name, description, members: [{botId, role}],
   providerId?, modelId?, createdAt, updatedAt}`` (``Squad`` / ``normalizeSquad`` in shared); ids
   ``squad_yyyyMMdd_NNN``; a squad's dir ``~/.okbot/<squadId>/`` holds its own session.jsonl and
@@ -94,7 +97,6 @@ How it maps here:
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -103,12 +105,17 @@ from urllib.parse import urlsplit, urlunsplit
 from okbot.core.import_okbot.chat import MAX_JSON_BYTES, MAX_PROMPT_BYTES, import_chat
 from okbot.core.import_okbot.records import text_of
 from okbot.core.import_okbot.report import ALREADY_IMPORTED, SKIPPED, ImportReport, OwnerReport
+from okbot.core.import_okbot.skills import (
+    default_global_skills_dir,
+    import_global_skills,
+    import_skills,
+    open_global_skills,
+)
 from okbot.core.import_okbot.source import (
     SourceFolder,
     Unreadable,
     child,
     open_source,
-    read_file,
     read_json,
     read_text,
     size_text,
@@ -117,11 +124,9 @@ from okbot.core.items import now_iso
 from okbot.core.local_tools.guard import protected
 from okbot.core.memory.memories import GLOBAL_SCOPE
 from okbot.core.memory.store import MemoryStore, normalise
-from okbot.core.skills import parse_skill, quote
 from okbot.core.workspace import MAX_NAME_CHARS, Target, Workspace
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage import jsontext
-from okbot.storage.atomic import atomic_write_bytes
 from okbot.storage.errors import OkBotError
 from okbot.storage.paths import ensure_private_dir
 
@@ -129,9 +134,6 @@ SOURCE_APP = "okbot-electron"
 MARKER_KEY = "importedFrom"
 MAX_SOURCE_ID_CHARS = 60  # the original's ids are ``bot_yyyyMMdd_NNN``; this keeps a folder name under 255 bytes
 MAX_SOUL_BYTES = MAX_PROMPT_BYTES
-MAX_SKILL_FILE_BYTES = 4 * 1024 * 1024
-MAX_SKILL_FILES = 200  # per skill folder
-MAX_SKILL_DEPTH = 8  # folders inside a skill folder
 MAX_MEMORY_ROWS = 1000  # per memory.md: each one is a rewrite of the memory file
 
 __all__ = [
@@ -242,8 +244,11 @@ def _check_source(source: Path) -> None:
         )
 
 
-def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
+def import_okbot(source_dir: Path, workspace: Workspace, *, global_skills: Path | None = None) -> ImportReport:
     """Read the original's data dir ``source_dir`` (never writing it) into ``workspace``; return the report.
+
+    ``global_skills`` is where the original keeps the global skills a bot may enable (default
+    :func:`default_global_skills_dir`, ``~/.agents/skills``); it is only read, as the source is.
 
     Raises OkBotError when ``source_dir`` is not an original OkBot data dir. Assistants and squads an
     earlier run imported from the same dir are reported as ``already imported`` and left alone; an
@@ -256,7 +261,7 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
     notes: list[str] = []
     members: dict[str, str] = {k: t.id for k, t in done.items() if t.kind == "assistant"}
     seen: set[str] = set()
-    with open_source(source) as root:
+    with open_source(source) as root, open_global_skills(global_skills or default_global_skills_dir()) as shared:
         for entry in _entries(root, "bots.json", notes):
             bot_id = _usable_id(entry)
             if not bot_id or bot_id in seen:
@@ -267,7 +272,8 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
             if bot_id in done:
                 report.owners.append(_earlier("assistant", bot_id, name, done[bot_id]))
                 continue
-            owner = _import_assistant(root, source, bot_id, name, text_of(entry.get("description")), workspace)
+            description = text_of(entry.get("description"))
+            owner = _import_assistant(root, shared, source, bot_id, name, description, workspace)
             report.owners.append(owner)
             if owner.new_id:
                 members[bot_id] = owner.new_id
@@ -326,7 +332,13 @@ def _persona(folder: SourceFolder, notes: list[str]) -> str | None:
 
 
 def _import_assistant(
-    root: SourceFolder, source: Path, bot_id: str, name: str, description: str, workspace: Workspace
+    root: SourceFolder,
+    global_skills: SourceFolder,
+    source: Path,
+    bot_id: str,
+    name: str,
+    description: str,
+    workspace: Workspace,
 ) -> OwnerReport:
     owner = OwnerReport("assistant", bot_id, name)
     folder = _owner_folder(root, owner)
@@ -350,7 +362,8 @@ def _import_assistant(
             return owner
         target = workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id, complete=False))
         owner.new_id = target.id
-        owner.skills = _import_skills(folder, target, owner.notes)
+        owner.skills = import_skills(folder, target, owner.notes)
+        owner.skills += import_global_skills(global_skills, config, target, owner.notes)
         assert target.memory_dir is not None
         owner.memories = _import_memories(folder, target.memory_dir, target.id, owner.notes)
         import_chat(folder, target, None, owner)
@@ -412,84 +425,6 @@ def _leftover_notes(folder: SourceFolder, owner: OwnerReport) -> None:
                 "import_okbot", "schedules.json (timed wakeups) is not imported: OkBot here has no scheduled jobs"
             )
         )
-
-
-def _import_skills(folder: SourceFolder, target: Target, notes: list[str]) -> int:
-    count = 0
-    if target.skills_dir is None:
-        return 0
-    with child(folder, "skills", notes) as skills:
-        for slug in skills.names():
-            if slug.startswith("."):
-                continue
-            with child(skills, slug, notes) as skill:
-                if not skill.exists:
-                    continue
-                kind = skill.kind("SKILL.md")
-                if kind != "file":
-                    text = translate("import_okbot", "skill folder {name} has no SKILL.md; not imported")
-                    notes.append(str(skill.refusal("SKILL.md", kind)) if kind else text.format(name=slug))
-                    continue
-                dest = target.skills_dir / slug
-                _copy_skill(skill, dest, slug, notes, [MAX_SKILL_FILES], 0)
-                _add_front_matter(dest / "SKILL.md", slug, notes)
-                problem = parse_skill(dest / "SKILL.md").problem
-                if problem:
-                    notes.append(
-                        translate("import_okbot", "skill {name}: {problem}").format(name=slug, problem=problem)
-                    )
-                count += 1
-    return count
-
-
-_TITLE = re.compile(r"^#[ \t]+(.+)$", re.MULTILINE)
-
-
-def _add_front_matter(path: Path, slug: str, notes: list[str]) -> None:
-    """Give a copied SKILL.md without front matter the one this app's loader needs.
-
-    The original loads such a file (``parse.ts`` ``parseSkillMarkdown``): its name is the folder's,
-    its description the first ``# title`` (or the name). The same two lines go in front here; the
-    text stays as it was below them.
-    """
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError):
-        return  # not copied, or not text: the loader's own problem names it
-    if text.split("\n", 1)[0].rstrip() == "---":
-        return
-    title = _TITLE.search(text)
-    description = " ".join(title.group(1).split()) if title else slug
-    head = f"---\nname: {quote(slug)}\ndescription: {quote(description)}\n---\n\n"
-    atomic_write_bytes(path, (head + text).encode("utf-8"))
-    note = translate("import_okbot", "skill {name} had no front matter; name and description were added from its title")
-    notes.append(note.format(name=slug))
-
-
-def _copy_skill(folder: SourceFolder, dest: Path, slug: str, notes: list[str], budget: list[int], depth: int) -> None:
-    """Copy the regular files of a skill folder (links and odd files skipped and named, sizes bounded)."""
-    for name in folder.names():
-        kind = folder.kind(name)
-        if kind == "dir" and depth < MAX_SKILL_DEPTH:
-            with child(folder, name, notes) as sub:
-                _copy_skill(sub, dest / name, slug, notes, budget, depth + 1)
-            continue
-        if kind == "file" and budget[0] <= 0:
-            if budget[0] == 0:  # named once, at the first file left out
-                text = translate("import_okbot", "skill {name}: more than {n} files; {file} and the rest not copied")
-                notes.append(text.format(name=slug, n=MAX_SKILL_FILES, file=folder.label(name)))
-                budget[0] = -1
-            return
-        if kind == "dir":
-            text = translate("import_okbot", "skill {name}: {file} is nested too deeply; not copied")
-            notes.append(text.format(name=slug, file=folder.label(name)))
-            continue
-        data = read_file(folder, name, MAX_SKILL_FILE_BYTES, notes)
-        if data is None:
-            continue
-        budget[0] -= 1
-        ensure_private_dir(dest)
-        atomic_write_bytes(dest / name, data)
 
 
 def _memory_rows(folder: SourceFolder, notes: list[str]) -> list[dict[str, Any]]:
