@@ -289,6 +289,56 @@ def test_an_import_cut_short_is_named_on_the_next_run(source: Path) -> None:
 XM, XH, CREW = "bot_20250301_001", "bot_20250301_002", "squad_20250301_001"
 
 
+CHINESE_SETTINGS = {  # AppSettings in packages/shared/src/index.ts, mcp.ts
+    "language": "zh",
+    "theme": "dark",
+    "model": {
+        "providers": [
+            {
+                "id": "prov_1",
+                "name": "深度求索",
+                "baseURL": "https://api.deepseek.com/v1",
+                "apiKey": "sk-first-secret",
+                "models": [{"id": "deepseek-chat", "contextWindow": 64000}],
+            },
+            {
+                "id": "prov_2",
+                "name": "本地",
+                "baseURL": "http://localhost:11434/v1",
+                "apiKey": "sk-second-secret",
+                "models": [{"id": "qwen2.5", "contextWindow": 32768}],
+            },
+        ],
+        "defaultProviderId": "prov_1",
+        "defaultModelId": "deepseek-chat",
+    },
+    "mcp": {
+        "enabled": True,
+        "servers": [
+            {
+                "id": "mcp_1",
+                "name": "Time Server",
+                "enabled": True,
+                "transport": "stdio",
+                "command": "uvx",
+                "args": ["mcp-server-time"],
+                "env": {"TZ": "Asia/Shanghai", "API_TOKEN": "tok-never-copied"},
+            },
+            {
+                "id": "mcp_2",
+                "name": "任务",
+                "enabled": True,
+                "transport": "http",
+                "url": "https://mcp.example.com/mcp",
+                "headers": {"Authorization": "Bearer hdr-never-copied"},
+            },
+            {"id": "mcp_3", "name": "off", "enabled": False, "transport": "stdio", "command": "off-server"},
+            {"id": "mcp_4", "name": "broken", "transport": "stdio"},
+        ],
+    },
+}
+
+
 def build_chinese_sample(root: Path) -> Path:
     """A ~/.okbot whose assistants and squad have Chinese names, as most of the original's users name them."""
     _write(
@@ -325,6 +375,7 @@ def build_chinese_sample(root: Path) -> Path:
     # the original loads a SKILL.md without front matter (parse.ts: its # title is the name)
     _write(root / XH / "skills" / "okbot-review" / "SKILL.md", "# 代码评审清单\n\n先看测试。\n")
     _write(root / XM / "session.jsonl", "\n".join(xm_lines) + "\n")
+    _write(root / "settings.json", json.dumps(CHINESE_SETTINGS, ensure_ascii=False))
     _write(
         root / "squads.json",
         json.dumps(
@@ -409,3 +460,12 @@ def test_global_skills_a_bot_enables_come_over_or_are_named(chinese: Path, globa
     assert "global skill pdf" in notes and "gone" in notes and "not found" in notes
     assert "secret is a symlink" in notes
     assert sorted(p.name for p in xh.skills_dir.iterdir()) == ["okbot-review"]  # useGlobalSkills is off
+
+
+def test_every_provider_is_named_without_its_key(chinese: Path) -> None:
+    report = import_okbot(chinese, Workspace())
+    said = "\n".join(report.not_imported)
+    assert "深度求索 at https://api.deepseek.com/v1" in said and "本地 at http://localhost:11434/v1" in said
+    assert "qwen2.5" in said  # what it serves, so the user can add it here
+    printed = json.dumps(report.to_json(), ensure_ascii=False) + report.text()
+    assert "secret" not in printed and "never-copied" not in printed

@@ -100,11 +100,11 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from okbot.core.import_okbot.chat import MAX_JSON_BYTES, MAX_PROMPT_BYTES, import_chat
 from okbot.core.import_okbot.records import text_of
 from okbot.core.import_okbot.report import ALREADY_IMPORTED, SKIPPED, ImportReport, OwnerReport
+from okbot.core.import_okbot.settings_map import settings_notes
 from okbot.core.import_okbot.skills import (
     default_global_skills_dir,
     import_global_skills,
@@ -295,7 +295,7 @@ def import_okbot(source_dir: Path, workspace: Workspace, *, global_skills: Path 
             report.owners.append(_import_squad(root, source, entry, squad_id, name, members, workspace))
         report.global_memories = _import_memories(root, workspace.root / "memory", GLOBAL_SCOPE, notes)
         report.not_imported.extend(notes)
-        report.not_imported.extend(_settings_notes(root))
+        report.not_imported.extend(settings_notes(root))
     return report
 
 
@@ -475,41 +475,3 @@ def _import_memories(folder: SourceFolder, directory: Path, scope: str, notes: l
         known.add(normalise(memory))
         count += 1
     return count
-
-
-def _without_userinfo(provider: dict) -> str:
-    """The provider's base URL without a ``user:password@`` part (a credential is never printed)."""
-    url = text_of(provider.get("baseURL"))
-    try:
-        parts = urlsplit(url)
-    except ValueError:  # not a URL at all (an unclosed IPv6 bracket)
-        return "?"
-    if "@" in parts.netloc:
-        return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
-    return url
-
-
-def _settings_notes(root: SourceFolder) -> list[str]:
-    """What the original's settings.json holds that is not applied here (never a key's value)."""
-    notes: list[str] = []
-    raw = read_json(root, "settings.json", MAX_JSON_BYTES, notes)
-    if not isinstance(raw, dict):
-        return notes
-    model = raw.get("model") if isinstance(raw.get("model"), dict) else {}
-    providers = model.get("providers") if isinstance(model.get("providers"), list) else []
-    providers = [p for p in providers if isinstance(p, dict)]
-    default = next((p for p in providers if p.get("id") == model.get("defaultProviderId")), None)
-    if default is not None:
-        model_id = text_of(model.get("defaultModelId"))[:MAX_NAME_CHARS] or "?"
-        text = translate(
-            "import_okbot",
-            "settings: its default model {model} at {url} is not applied; "
-            "set it in Settings → Models or with `okbot provider`",
-        )
-        notes.append(text.format(model=model_id, url=_without_userinfo(default)[:200]))
-    if any(text_of(p.get("apiKey")) for p in providers):
-        notes.append(translate("import_okbot", "settings: API keys are never imported; enter them again here"))
-    for key in ("contextCompression", "tools", "security", "memory", "squad", "mcp", "web", "computers"):
-        if key in raw:
-            notes.append(translate("import_okbot", "settings: {key} is not mapped").format(key=key))
-    return notes

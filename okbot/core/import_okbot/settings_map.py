@@ -1,0 +1,81 @@
+"""The original's ``settings.json``: what of it maps to this app's settings, and what is only named.
+
+Its shape (``AppSettings`` in ``packages/shared/src/index.ts``): ``model.providers[] {id, name, baseURL,
+apiKey, apiFormat, models[{id, contextWindow, …}]}``, ``defaultProviderId``, ``defaultModelId``, ``language``
+(``system`` | ``zh`` | ``en``), ``theme`` (``system`` | ``light`` | ``dark``), ``mcp {enabled, servers[]}``
+(``mcp.ts``), ``contextCompression``, tools, … API keys live there in plain text; none is ever imported,
+nor printed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from okbot.core.import_okbot.chat import MAX_JSON_BYTES
+from okbot.core.import_okbot.records import text_of
+from okbot.core.import_okbot.source import SourceFolder, read_json
+from okbot.core.workspace import MAX_NAME_CHARS
+from okbot.i18n import translate
+
+MAX_LISTED_MODELS = 10  # per provider in its note
+
+
+def _providers(raw: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """``settings.json``'s ``model`` object and its providers (the entries that are objects)."""
+    model = raw.get("model") if isinstance(raw.get("model"), dict) else {}
+    providers = model.get("providers") if isinstance(model.get("providers"), list) else []
+    return model, [p for p in providers if isinstance(p, dict)]
+
+
+def _model_ids(provider: dict[str, Any]) -> list[str]:
+    models = provider.get("models") if isinstance(provider.get("models"), list) else []
+    return [text_of(m.get("id")) for m in models if isinstance(m, dict) and text_of(m.get("id"))]
+
+
+def _without_userinfo(provider: dict) -> str:
+    """The provider's base URL without a ``user:password@`` part (a credential is never printed)."""
+    url = text_of(provider.get("baseURL"))
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # not a URL at all (an unclosed IPv6 bracket)
+        return "?"
+    if "@" in parts.netloc:
+        return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+    return url
+
+
+def settings_notes(root: SourceFolder) -> list[str]:
+    """What the original's settings.json holds that is not applied here (never a key's value)."""
+    notes: list[str] = []
+    raw = read_json(root, "settings.json", MAX_JSON_BYTES, notes)
+    if not isinstance(raw, dict):
+        return notes
+    model, providers = _providers(raw)
+    default = next((p for p in providers if p.get("id") == model.get("defaultProviderId")), None)
+    if default is not None:
+        model_id = text_of(model.get("defaultModelId"))[:MAX_NAME_CHARS] or "?"
+        text = translate(
+            "import_okbot",
+            "settings: its default model {model} at {url} is not applied; "
+            "set it in Settings → Models or with `okbot provider`",
+        )
+        notes.append(text.format(model=model_id, url=_without_userinfo(default)[:200]))
+    for provider in providers:
+        models = _model_ids(provider)
+        listed = ", ".join(m[:MAX_NAME_CHARS] for m in models[:MAX_LISTED_MODELS])
+        if len(models) > MAX_LISTED_MODELS:
+            listed += ", …"
+        text = translate(
+            "import_okbot",
+            "settings: provider {name} at {url} (models: {models}) is not carried over; "
+            "add it with `okbot provider add` or in Settings → Models",
+        )
+        name = text_of(provider.get("name"))[:MAX_NAME_CHARS] or text_of(provider.get("id"))[:MAX_NAME_CHARS] or "?"
+        notes.append(text.format(name=name, url=_without_userinfo(provider)[:200] or "?", models=listed or "-"))
+    if any(text_of(p.get("apiKey")) for p in providers):
+        notes.append(translate("import_okbot", "settings: API keys are never imported; enter them again here"))
+    for key in ("contextCompression", "tools", "security", "memory", "squad", "mcp", "web", "computers"):
+        if key in raw:
+            notes.append(translate("import_okbot", "settings: {key} is not mapped").format(key=key))
+    return notes
