@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from okbot import cli
+from okbot.config.settings import Settings
 from okbot.core.context import build_context
-from okbot.core.import_okbot import import_okbot
+from okbot.core.import_okbot import apply_settings, import_okbot
 from okbot.core.items import delegation_tool_name
 from okbot.core.memory.store import MemoryStore
 from okbot.core.session.store import SessionStore
@@ -469,3 +470,16 @@ def test_every_provider_is_named_without_its_key(chinese: Path) -> None:
     assert "qwen2.5" in said  # what it serves, so the user can add it here
     printed = json.dumps(report.to_json(), ensure_ascii=False) + report.text()
     assert "secret" not in printed and "never-copied" not in printed
+
+
+def test_language_and_theme_are_mapped_unless_chosen_here(chinese: Path) -> None:
+    ws = Workspace()
+    settings = Settings.load()
+    settings.set("ui.theme", "light")  # the user chose one here already: it stays
+    report = import_okbot(chinese, ws)
+    apply_settings(report, settings, ws)
+    assert settings.get("ui.language") == "zh_CN" and Settings.load().get("ui.language") == "zh_CN"
+    assert settings.get("ui.theme") == "light"
+    said = report.text()
+    assert "ui.language set to zh_CN (the original's language: zh)" in said
+    assert "ui.theme stays light (chosen here); the original's theme: dark" in said

@@ -53,8 +53,8 @@ in that repository, so a reader can check them):
   ``pending-hitl*`` (approvals waiting when it closed), ``last-run-trace`` files, ``usage.json``,
   ``window.json``; the report names the first two when an owner has them.
 - **settings.json**: ``model.providers[] {id, name, baseURL, apiKey, apiFormat, models[{id,
-  contextWindow, …}]}``, ``defaultProviderId``, ``defaultModelId``, ``contextCompression``, tools, …
-  (``AppSettings`` in shared). API keys live there in plain text.
+  contextWindow, …}]}``, ``defaultProviderId``, ``defaultModelId``, ``language``, ``theme``, ``mcp``,
+  ``contextCompression``, tools, … (``AppSettings`` in shared). API keys live there in plain text.
 
 How it maps here:
 
@@ -83,8 +83,12 @@ How it maps here:
 - Summary: ``coveredThroughId`` is mapped to the id of the converted item (or the last converted item
   before it when that record was skipped); the text is kept as the summary. The original's summary has no
   kept user ids, so none are set.
-- Settings are not changed: the report names the original's default model and base URL so the user can
-  set them up, and says that API keys are never imported.
+- Settings (:mod:`.settings_map`): what maps is kept in the report as ``settings_plan`` and applied by
+  :func:`apply_settings` on the thread that owns the settings (the CLI right after the import, the app on
+  its GUI thread): ``language`` → ``ui.language`` (``zh`` → ``zh_CN``), ``theme`` → ``ui.theme``; a setting
+  the user already chose here is kept, and the report says which. Providers are not carried (keys live
+  there): the report names each one (name, base URL, models) and the default model, and says that API
+  keys are never imported.
 - Nothing in the source is written: every file is opened for reading only. Each imported assistant and
   squad carries ``importedFrom`` (source dir and original id) in its JSON; a second run skips those.
 - Only regular files inside the source are read (:mod:`.source`: no symlink followed, no pipe or device
@@ -104,7 +108,7 @@ from typing import Any
 from okbot.core.import_okbot.chat import MAX_JSON_BYTES, MAX_PROMPT_BYTES, import_chat
 from okbot.core.import_okbot.records import text_of
 from okbot.core.import_okbot.report import ALREADY_IMPORTED, SKIPPED, ImportReport, OwnerReport
-from okbot.core.import_okbot.settings_map import settings_notes
+from okbot.core.import_okbot.settings_map import apply_settings, read_settings
 from okbot.core.import_okbot.skills import (
     default_global_skills_dir,
     import_global_skills,
@@ -141,6 +145,7 @@ __all__ = [
     "MAX_SOUL_BYTES",
     "ImportReport",
     "OwnerReport",
+    "apply_settings",
     "default_source_dir",
     "import_okbot",
     "looks_like_source",
@@ -295,7 +300,8 @@ def import_okbot(source_dir: Path, workspace: Workspace, *, global_skills: Path 
             report.owners.append(_import_squad(root, source, entry, squad_id, name, members, workspace))
         report.global_memories = _import_memories(root, workspace.root / "memory", GLOBAL_SCOPE, notes)
         report.not_imported.extend(notes)
-        report.not_imported.extend(settings_notes(root))
+        report.settings_plan, settings_left = read_settings(root)
+        report.not_imported.extend(settings_left)
     return report
 
 

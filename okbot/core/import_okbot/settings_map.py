@@ -12,13 +12,18 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from okbot.config.schema import SettingError
+from okbot.config.settings import Settings
 from okbot.core.import_okbot.chat import MAX_JSON_BYTES
 from okbot.core.import_okbot.records import text_of
+from okbot.core.import_okbot.report import ImportReport
 from okbot.core.import_okbot.source import SourceFolder, read_json
-from okbot.core.workspace import MAX_NAME_CHARS
+from okbot.core.workspace import MAX_NAME_CHARS, Workspace
 from okbot.i18n import translate
 
 MAX_LISTED_MODELS = 10  # per provider in its note
+LANGUAGES = {"system": "system", "zh": "zh_CN", "en": "en"}  # its LanguageCode -> ui.language
+THEMES = {"system": "system", "light": "light", "dark": "dark"}  # its ThemeMode -> ui.theme
 
 
 def _providers(raw: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -45,12 +50,23 @@ def _without_userinfo(provider: dict) -> str:
     return url
 
 
-def settings_notes(root: SourceFolder) -> list[str]:
-    """What the original's settings.json holds that is not applied here (never a key's value)."""
+def read_settings(root: SourceFolder) -> tuple[dict[str, Any], list[str]]:
+    """What of the original's settings.json maps here (the plan :func:`apply_settings` applies), and
+    notes on what does not (never a key's value)."""
     notes: list[str] = []
+    plan: dict[str, Any] = {"values": {}}
     raw = read_json(root, "settings.json", MAX_JSON_BYTES, notes)
     if not isinstance(raw, dict):
-        return notes
+        return plan, notes
+    for source_key, key, choices in (("language", "ui.language", LANGUAGES), ("theme", "ui.theme", THEMES)):
+        if source_key not in raw:
+            continue
+        value = raw[source_key]
+        if isinstance(value, str) and value in choices:
+            plan["values"][key] = {"value": choices[value], "from": f"{source_key}: {value}"}
+        else:
+            text = translate("import_okbot", "settings: {key} {value} has no match here; not mapped")
+            notes.append(text.format(key=source_key, value=repr(value)[:40]))
     model, providers = _providers(raw)
     default = next((p for p in providers if p.get("id") == model.get("defaultProviderId")), None)
     if default is not None:
@@ -78,4 +94,29 @@ def settings_notes(root: SourceFolder) -> list[str]:
     for key in ("contextCompression", "tools", "security", "memory", "squad", "mcp", "web", "computers"):
         if key in raw:
             notes.append(translate("import_okbot", "settings: {key} is not mapped").format(key=key))
-    return notes
+    return plan, notes
+
+
+def apply_settings(report: ImportReport, settings: Settings, workspace: Workspace) -> None:
+    """Apply ``report.settings_plan`` to ``settings``, saying in ``report.settings`` what became of each.
+
+    A setting the user already chose here (not at its default) is kept. Never raises for a refused
+    change: it is said instead. Notifies ``settings``' subscribers, so call it on the thread that owns
+    them (the GUI thread in the app).
+    """
+    for key, change in report.settings_plan.get("values", {}).items():
+        value, origin = change["value"], change["from"]
+        if settings.get_stored(key) == value:
+            continue
+        if not settings.is_default(key):
+            text = translate("import_okbot", "{key} stays {value} (chosen here); the original's {origin}")
+            report.settings.append(text.format(key=key, value=settings.get_stored(key), origin=origin))
+            continue
+        try:
+            settings.set(key, value)
+        except SettingError as exc:
+            text = translate("import_okbot", "{key} not set to {value}: {why}")
+            report.settings.append(text.format(key=key, value=value, why=exc.message))
+            continue
+        text = translate("import_okbot", "{key} set to {value} (the original's {origin})")
+        report.settings.append(text.format(key=key, value=value, origin=origin))
