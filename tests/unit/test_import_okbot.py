@@ -19,6 +19,7 @@ from okbot.core.session.store import SessionStore
 from okbot.core.skills import SkillCatalog
 from okbot.core.sources import ContextSources
 from okbot.core.summary import SummaryStore
+from okbot.core.tokens import effective_context_window
 from okbot.core.workspace import Workspace
 from okbot.storage import paths
 from okbot.storage.errors import OkBotError
@@ -354,9 +355,29 @@ def build_chinese_sample(root: Path) -> Path:
     )
     # bot.json names the global skills (~/.agents/skills/<slug>) it uses: FileStorage.resolveEnabledSkill
     _write(
-        root / XM / "bot.json", json.dumps({"id": XM, "useGlobalSkills": True, "enabledGlobalSkills": ["pdf", "gone"]})
+        root / XM / "bot.json",
+        json.dumps(
+            {
+                "id": XM,
+                "providerId": "prov_1",
+                "modelId": "deepseek-chat",
+                "useGlobalSkills": True,
+                "enabledGlobalSkills": ["pdf", "gone"],
+            }
+        ),
     )
-    _write(root / XH / "bot.json", json.dumps({"id": XH, "useGlobalSkills": False, "enabledGlobalSkills": ["pdf"]}))
+    _write(
+        root / XH / "bot.json",
+        json.dumps(
+            {
+                "id": XH,
+                "providerId": "prov_2",
+                "modelId": "qwen2.5",
+                "useGlobalSkills": False,
+                "enabledGlobalSkills": ["pdf"],
+            }
+        ),
+    )
     for bot in (XM, XH):
         _write(root / bot / "AGENTS.md", "# 角色与目标\n\n你是助手。\n")
     xm_lines = [
@@ -483,3 +504,19 @@ def test_language_and_theme_are_mapped_unless_chosen_here(chinese: Path) -> None
     said = report.text()
     assert "ui.language set to zh_CN (the original's language: zh)" in said
     assert "ui.theme stays light (chosen here); the original's theme: dark" in said
+
+
+def test_the_original_per_model_context_window_comes_over(chinese: Path) -> None:
+    ws = Workspace()
+    settings = Settings.load()
+    settings.set_for_model("model.contextWindow", "qwen2.5", 16000)  # set here already: it stays
+    report = import_okbot(chinese, ws)
+    apply_settings(report, settings, ws)
+    xm = ws.resolve(next(o.new_id for o in report.owners if o.source_id == XM))
+    assert xm.meta["model"] == "deepseek-chat"
+    assert effective_context_window(settings, "deepseek-chat") == 64000
+    assert effective_context_window(Settings.load(), "deepseek-chat") == 64000  # saved
+    assert effective_context_window(settings, "qwen2.5") == 16000
+    said = report.text()
+    assert "context window of deepseek-chat set to 64,000 tokens (the original's, provider 深度求索)" in said
+    assert "context window of qwen2.5 stays 16,000 tokens (chosen here); the original's: 32,768" in said

@@ -86,7 +86,9 @@ How it maps here:
 - Settings (:mod:`.settings_map`): what maps is kept in the report as ``settings_plan`` and applied by
   :func:`apply_settings` on the thread that owns the settings (the CLI right after the import, the app on
   its GUI thread): ``language`` → ``ui.language`` (``zh`` → ``zh_CN``), ``theme`` → ``ui.theme``; a setting
-  the user already chose here is kept, and the report says which. Providers are not carried (keys live
+  the user already chose here is kept, and the report says which. The context window the original gave a
+  model (its catalog's ``contextWindow``), for each model an imported assistant uses and the default one,
+  becomes that model's ``model.contextWindow`` here. Providers are not carried (keys live
   there): the report names each one (name, base URL, models) and the default model, and says that API
   keys are never imported.
 - Nothing in the source is written: every file is opened for reading only. Each imported assistant and
@@ -266,6 +268,7 @@ def import_okbot(source_dir: Path, workspace: Workspace, *, global_skills: Path 
     notes: list[str] = []
     members: dict[str, str] = {k: t.id for k, t in done.items() if t.kind == "assistant"}
     seen: set[str] = set()
+    uses: dict[str, str] = {}  # model id -> provider id, of the assistants imported
     with open_source(source) as root, open_global_skills(global_skills or default_global_skills_dir()) as shared:
         for entry in _entries(root, "bots.json", notes):
             bot_id = _usable_id(entry)
@@ -278,7 +281,7 @@ def import_okbot(source_dir: Path, workspace: Workspace, *, global_skills: Path 
                 report.owners.append(_earlier("assistant", bot_id, name, done[bot_id]))
                 continue
             description = text_of(entry.get("description"))
-            owner = _import_assistant(root, shared, source, bot_id, name, description, workspace)
+            owner = _import_assistant(root, shared, source, bot_id, name, description, workspace, uses)
             report.owners.append(owner)
             if owner.new_id:
                 members[bot_id] = owner.new_id
@@ -300,7 +303,7 @@ def import_okbot(source_dir: Path, workspace: Workspace, *, global_skills: Path 
             report.owners.append(_import_squad(root, source, entry, squad_id, name, members, workspace))
         report.global_memories = _import_memories(root, workspace.root / "memory", GLOBAL_SCOPE, notes)
         report.not_imported.extend(notes)
-        report.settings_plan, settings_left = read_settings(root)
+        report.settings_plan, settings_left = read_settings(root, uses)
         report.not_imported.extend(settings_left)
     return report
 
@@ -345,6 +348,7 @@ def _import_assistant(
     name: str,
     description: str,
     workspace: Workspace,
+    uses: dict[str, str],
 ) -> OwnerReport:
     owner = OwnerReport("assistant", bot_id, name)
     folder = _owner_folder(root, owner)
@@ -368,6 +372,8 @@ def _import_assistant(
             return owner
         target = workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id, complete=False))
         owner.new_id = target.id
+        if model:
+            uses.setdefault(model, text_of(config.get("providerId")))
         owner.skills = import_skills(folder, target, owner.notes)
         owner.skills += import_global_skills(global_skills, config, target, owner.notes)
         assert target.memory_dir is not None

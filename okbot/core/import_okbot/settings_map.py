@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from okbot.config.schema import SettingError
-from okbot.config.settings import Settings
+from okbot.config.settings import CONTEXT_WINDOW_KEY, Settings
 from okbot.core.import_okbot.chat import MAX_JSON_BYTES
 from okbot.core.import_okbot.records import text_of
 from okbot.core.import_okbot.report import ImportReport
@@ -50,14 +50,40 @@ def _without_userinfo(provider: dict) -> str:
     return url
 
 
-def read_settings(root: SourceFolder) -> tuple[dict[str, Any], list[str]]:
+def _windows(raw: dict[str, Any], uses: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """Model id -> ``{"value": tokens, "provider": name}``: the window the original's catalog gives each model
+    in ``uses`` (model id -> provider id) and its default model, as ``resolveModelConfig`` picks the entry."""
+    model, providers = _providers(raw)
+    wanted = dict(uses)
+    if text_of(model.get("defaultModelId")):
+        wanted.setdefault(text_of(model["defaultModelId"]), text_of(model.get("defaultProviderId")))
+    out: dict[str, dict[str, Any]] = {}
+    for model_id, provider_id in wanted.items():
+        owners = [p for p in providers if text_of(p.get("id")) == provider_id] or providers
+        for provider in owners:
+            entries = provider.get("models") if isinstance(provider.get("models"), list) else []
+            entry = next((m for m in entries if isinstance(m, dict) and text_of(m.get("id")) == model_id), None)
+            if entry is None:
+                continue
+            window = entry.get("contextWindow")
+            # normalizeContextWindow: a number of at least 1000 tokens (anything else read as its default)
+            if isinstance(window, (int, float)) and not isinstance(window, bool) and 1000 <= window < 1e12:
+                name = text_of(provider.get("name"))[:MAX_NAME_CHARS] or text_of(provider.get("id"))[:MAX_NAME_CHARS]
+                out[model_id] = {"value": int(window), "provider": name}
+            break
+    return out
+
+
+def read_settings(root: SourceFolder, uses: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
     """What of the original's settings.json maps here (the plan :func:`apply_settings` applies), and
-    notes on what does not (never a key's value)."""
+    notes on what does not (never a key's value). ``uses`` maps the model ids the imported assistants
+    use to their provider ids."""
     notes: list[str] = []
-    plan: dict[str, Any] = {"values": {}}
+    plan: dict[str, Any] = {"values": {}, "windows": {}}
     raw = read_json(root, "settings.json", MAX_JSON_BYTES, notes)
     if not isinstance(raw, dict):
         return plan, notes
+    plan["windows"] = _windows(raw, uses)
     for source_key, key, choices in (("language", "ui.language", LANGUAGES), ("theme", "ui.theme", THEMES)):
         if source_key not in raw:
             continue
@@ -120,3 +146,28 @@ def apply_settings(report: ImportReport, settings: Settings, workspace: Workspac
             continue
         text = translate("import_okbot", "{key} set to {value} (the original's {origin})")
         report.settings.append(text.format(key=key, value=value, origin=origin))
+    for model, change in report.settings_plan.get("windows", {}).items():
+        _apply_window(report, settings, model, change["value"], change["provider"])
+
+
+def _apply_window(report: ImportReport, settings: Settings, model: str, value: int, provider: str) -> None:
+    """Set ``model``'s context window to the original's ``value``, unless one was set here."""
+    current = settings.get_for_model(CONTEXT_WINDOW_KEY, model)
+    if current == value:
+        return
+    if current is not None:
+        text = translate(
+            "import_okbot", "context window of {model} stays {value} tokens (chosen here); the original's: {theirs}"
+        )
+        report.settings.append(text.format(model=model, value=f"{current:,}", theirs=f"{value:,}"))
+        return
+    try:
+        settings.set_for_model(CONTEXT_WINDOW_KEY, model, value)
+    except SettingError as exc:
+        text = translate("import_okbot", "context window of {model} not set to {value} tokens: {why}")
+        report.settings.append(text.format(model=model, value=f"{value:,}", why=exc.message))
+        return
+    text = translate(
+        "import_okbot", "context window of {model} set to {value} tokens (the original's, provider {provider})"
+    )
+    report.settings.append(text.format(model=model, value=f"{value:,}", provider=provider))
