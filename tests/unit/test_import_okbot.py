@@ -520,3 +520,31 @@ def test_the_original_per_model_context_window_comes_over(chinese: Path) -> None
     said = report.text()
     assert "context window of deepseek-chat set to 64,000 tokens (the original's, provider 深度求索)" in said
     assert "context window of qwen2.5 stays 16,000 tokens (chosen here); the original's: 32,768" in said
+
+
+def test_mcp_servers_are_declared_without_their_secrets_and_named(chinese: Path) -> None:
+    ws = Workspace()
+    settings = Settings.load()
+    report = import_okbot(chinese, ws)
+    apply_settings(report, settings, ws)
+    servers = {c.name: c for c in settings.mcp_servers()}
+    names = sorted(servers)
+    assert "time-server" in names and "off" in names and len(names) == 3 and "broken" not in names
+    task = next(n for n in names if n.startswith("mcp-"))  # 任务 has no ASCII: a digest names it
+    time_server = servers["time-server"]
+    assert (time_server.command, time_server.args) == ("uvx", ("mcp-server-time",))
+    assert time_server.env == ("TZ", "API_TOKEN") and time_server.approval == "ask"
+    assert servers[task].url == "https://mcp.example.com/mcp" and servers[task].headers == ("Authorization",)
+    stored = paths.settings_file().read_text(encoding="utf-8")
+    said = report.text()
+    for value in ("Asia/Shanghai", "tok-never-copied", "hdr-never-copied"):
+        assert value not in stored and value not in said
+    # the original gave every bot its enabled servers: the imported assistants may use them
+    for owner in report.owners:
+        if owner.kind == "assistant":
+            assert ws.resolve(owner.new_id).mcp_servers == ("time-server", task)
+    assert "MCP server time-server (the original's Time Server) added" in said
+    assert "values of TZ, API_TOKEN were not imported" in said
+    assert "MCP server off (the original's off) added; it was off there" in said
+    assert any("MCP server broken" in n for n in report.not_imported)
+    assert not any("mcp is not mapped" in n for n in report.not_imported)

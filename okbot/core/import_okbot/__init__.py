@@ -88,7 +88,11 @@ How it maps here:
   its GUI thread): ``language`` → ``ui.language`` (``zh`` → ``zh_CN``), ``theme`` → ``ui.theme``; a setting
   the user already chose here is kept, and the report says which. The context window the original gave a
   model (its catalog's ``contextWindow``), for each model an imported assistant uses and the default one,
-  becomes that model's ``model.contextWindow`` here. Providers are not carried (keys live
+  becomes that model's ``model.contextWindow`` here. Each MCP server (``mcp.servers``) is declared under
+  ``mcpServers`` (a stdio command line or a URL; its display name made a name this app takes), with the
+  *names* of its env variables or headers but never their values, which the report names; those the
+  original ran (its ``mcp.enabled`` and the server's own on) may be used by the imported assistants, as
+  every bot there used them. A server that cannot be declared (no command, a URL with a password) is named. Providers are not carried (keys live
   there): the report names each one (name, base URL, models) and the default model, and says that API
   keys are never imported.
 - Nothing in the source is written: every file is opened for reading only. Each imported assistant and

@@ -9,19 +9,24 @@ nor printed.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from okbot.config.mcp import MCP_KEY, server_from_json
 from okbot.config.schema import SettingError
 from okbot.config.settings import CONTEXT_WINDOW_KEY, Settings
 from okbot.core.import_okbot.chat import MAX_JSON_BYTES
 from okbot.core.import_okbot.records import text_of
-from okbot.core.import_okbot.report import ImportReport
+from okbot.core.import_okbot.report import IMPORTED, ImportReport
 from okbot.core.import_okbot.source import SourceFolder, read_json
 from okbot.core.workspace import MAX_NAME_CHARS, Workspace
 from okbot.i18n import translate
 
 MAX_LISTED_MODELS = 10  # per provider in its note
+MAX_SERVERS = 20  # MCP servers the original keeps at most (mcp.ts MAX_MCP_SERVERS)
+MAX_SERVER_NAME = 24  # the longest MCP server name here (okbot.config.mcp)
 LANGUAGES = {"system": "system", "zh": "zh_CN", "en": "en"}  # its LanguageCode -> ui.language
 THEMES = {"system": "system", "light": "light", "dark": "dark"}  # its ThemeMode -> ui.theme
 
@@ -74,16 +79,69 @@ def _windows(raw: dict[str, Any], uses: dict[str, str]) -> dict[str, dict[str, A
     return out
 
 
+def _server_name(name: str, taken: set[str]) -> str:
+    """A name this app takes for an MCP server (:func:`check_server_name`) from the original's display name."""
+    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:MAX_SERVER_NAME].rstrip("-")
+    if not base:  # 任务: nothing ASCII in it
+        base = "mcp-" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:6]
+    candidate, n = base, 2
+    while candidate in taken:
+        suffix = f"-{n}"
+        candidate, n = base[: MAX_SERVER_NAME - len(suffix)].rstrip("-") + suffix, n + 1
+    return candidate
+
+
+def _servers(raw: Any, notes: list[str]) -> list[dict[str, Any]]:
+    """The original's MCP servers (``mcp.ts`` ``McpServerEntry``) as ``mcpServers`` entries of this app.
+
+    Only the names of their ``env`` and ``headers`` are kept, never a value (the original treats them as
+    secrets): each entry says which values were left behind. ``use`` is whether the original ran it
+    (its master switch and the server's own on), so the imported assistants may use it here too.
+    """
+    if not isinstance(raw, dict) or not isinstance(raw.get("servers"), list):
+        return []
+    out: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    for server in raw["servers"][:MAX_SERVERS]:
+        if not isinstance(server, dict):
+            continue
+        label = (text_of(server.get("name")) or text_of(server.get("id")))[:MAX_NAME_CHARS] or "?"
+        name = _server_name(label, taken)
+        remote = server.get("transport") == "http"
+        valued = server.get("headers" if remote else "env")
+        value_names = (
+            [k.strip() for k in valued if isinstance(k, str) and k.strip()] if isinstance(valued, dict) else []
+        )
+        entry: dict[str, Any] = {"name": name}
+        if remote:
+            entry.update(url=text_of(server.get("url")), headers=value_names)
+        else:
+            args = server.get("args") if isinstance(server.get("args"), list) else []
+            entry.update(command=text_of(server.get("command")), args=[a for a in args if isinstance(a, str)])
+            entry["env"] = value_names
+        try:
+            config = server_from_json(entry)
+        except SettingError as exc:
+            text = translate("import_okbot", "settings: MCP server {name} is not mapped: {why}")
+            notes.append(text.format(name=label, why=exc.message))
+            continue
+        taken.add(name)
+        use = raw.get("enabled") is True and server.get("enabled") is not False
+        out.append({"entry": config.to_json(), "from": label, "use": use, "left_behind": value_names})
+    return out
+
+
 def read_settings(root: SourceFolder, uses: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
     """What of the original's settings.json maps here (the plan :func:`apply_settings` applies), and
     notes on what does not (never a key's value). ``uses`` maps the model ids the imported assistants
     use to their provider ids."""
     notes: list[str] = []
-    plan: dict[str, Any] = {"values": {}, "windows": {}}
+    plan: dict[str, Any] = {"values": {}, "windows": {}, "servers": []}
     raw = read_json(root, "settings.json", MAX_JSON_BYTES, notes)
     if not isinstance(raw, dict):
         return plan, notes
     plan["windows"] = _windows(raw, uses)
+    plan["servers"] = _servers(raw.get("mcp"), notes)
     for source_key, key, choices in (("language", "ui.language", LANGUAGES), ("theme", "ui.theme", THEMES)):
         if source_key not in raw:
             continue
@@ -117,7 +175,7 @@ def read_settings(root: SourceFolder, uses: dict[str, str]) -> tuple[dict[str, A
         notes.append(text.format(name=name, url=_without_userinfo(provider)[:200] or "?", models=listed or "-"))
     if any(text_of(p.get("apiKey")) for p in providers):
         notes.append(translate("import_okbot", "settings: API keys are never imported; enter them again here"))
-    for key in ("contextCompression", "tools", "security", "memory", "squad", "mcp", "web", "computers"):
+    for key in ("contextCompression", "tools", "security", "memory", "squad", "web", "computers"):
         if key in raw:
             notes.append(translate("import_okbot", "settings: {key} is not mapped").format(key=key))
     return plan, notes
@@ -148,6 +206,7 @@ def apply_settings(report: ImportReport, settings: Settings, workspace: Workspac
         report.settings.append(text.format(key=key, value=value, origin=origin))
     for model, change in report.settings_plan.get("windows", {}).items():
         _apply_window(report, settings, model, change["value"], change["provider"])
+    _apply_servers(report, settings, workspace)
 
 
 def _apply_window(report: ImportReport, settings: Settings, model: str, value: int, provider: str) -> None:
@@ -171,3 +230,46 @@ def _apply_window(report: ImportReport, settings: Settings, model: str, value: i
         "import_okbot", "context window of {model} set to {value} tokens (the original's, provider {provider})"
     )
     report.settings.append(text.format(model=model, value=f"{value:,}", provider=provider))
+
+
+def _apply_servers(report: ImportReport, settings: Settings, workspace: Workspace) -> None:
+    """Declare the original's MCP servers (a name taken here is left as it is) and let the imported
+    assistants use those the original ran."""
+    users = [o.new_id for o in report.owners if o.kind == "assistant" and o.status == IMPORTED and o.new_id]
+    declared = {c.name for c in settings.mcp_servers()}
+    for plan in report.settings_plan.get("servers", []):
+        config = server_from_json(plan["entry"])
+        if config.name in declared:
+            text = translate(
+                "import_okbot", "MCP server {name} is declared here already; the original's {origin} was not added"
+            )
+            report.settings.append(text.format(name=config.name, origin=plan["from"]))
+            continue
+        try:
+            settings.add_mcp_server(config)
+        except SettingError as exc:
+            text = translate("import_okbot", "MCP server {name} not added: {why}")
+            report.settings.append(text.format(name=config.name, why=exc.message))
+            continue
+        if plan["use"]:
+            for new_id in users:
+                target = workspace.resolve(new_id)
+                workspace.set_meta(target, MCP_KEY, list(dict.fromkeys([*target.mcp_servers, config.name])))
+            text = translate(
+                "import_okbot",
+                "MCP server {name} (the original's {origin}) added: {where}; the imported assistants may use it",
+            )
+        else:
+            text = translate(
+                "import_okbot",
+                "MCP server {name} (the original's {origin}) added; it was off there, so no assistant uses it yet",
+            )
+        report.settings.append(text.format(name=config.name, origin=plan["from"], where=config.where()))
+        if plan["left_behind"]:
+            flag = "--header" if config.remote else "--env"
+            text = translate(
+                "import_okbot",
+                "MCP server {name}: the values of {names} were not imported (they may be credentials); "
+                "give them with `okbot mcp add {name} {flag} NAME=VALUE …`",
+            )
+            report.settings.append(text.format(name=config.name, names=", ".join(plan["left_behind"]), flag=flag))
