@@ -396,6 +396,11 @@ def build_chinese_sample(root: Path) -> Path:
     ]
     # the original loads a SKILL.md without front matter (parse.ts: its # title is the name)
     _write(root / XH / "skills" / "okbot-review" / "SKILL.md", "# 代码评审清单\n\n先看测试。\n")
+    # formatSkillMarkdown writes the display name, okbot- prefixed, which need not be the folder's slug
+    _write(
+        root / XH / "skills" / "okbot-release-notes" / "SKILL.md",
+        '---\nname: "okbot-Release Notes"\ndescription: "写发布说明"\n---\n\nSteps.\n',
+    )
     _write(root / XM / "session.jsonl", "\n".join(xm_lines) + "\n")
     _write(root / "settings.json", json.dumps(CHINESE_SETTINGS, ensure_ascii=False))
     _write(
@@ -463,8 +468,8 @@ def test_a_skill_without_front_matter_is_made_loadable(chinese: Path) -> None:
     ws = Workspace()
     owner = next(o for o in import_okbot(chinese, ws).owners if o.source_id == XH)
     catalog = SkillCatalog(ws.resolve(owner.new_id).skills_dir)
-    assert catalog.problems() == [] and owner.skills == 1
-    assert catalog.catalog() == [("okbot-review", "代码评审清单")]
+    assert catalog.problems() == [] and owner.skills == 2
+    assert ("okbot-review", "代码评审清单") in catalog.catalog()
     assert catalog.load("okbot-review").rstrip().endswith("# 代码评审清单\n\n先看测试。")
     assert any("front matter" in n and "okbot-review" in n for n in owner.notes)  # and the report says so
 
@@ -481,7 +486,7 @@ def test_global_skills_a_bot_enables_come_over_or_are_named(chinese: Path, globa
     notes = "\n".join(owners[XM].notes)
     assert "global skill pdf" in notes and "gone" in notes and "not found" in notes
     assert "secret is a symlink" in notes
-    assert sorted(p.name for p in xh.skills_dir.iterdir()) == ["okbot-review"]  # useGlobalSkills is off
+    assert sorted(p.name for p in xh.skills_dir.iterdir()) == ["okbot-release-notes", "okbot-review"]  # no pdf
 
 
 def test_every_provider_is_named_without_its_key(chinese: Path) -> None:
@@ -548,3 +553,12 @@ def test_mcp_servers_are_declared_without_their_secrets_and_named(chinese: Path)
     assert "MCP server off (the original's off) added; it was off there" in said
     assert any("MCP server broken" in n for n in report.not_imported)
     assert not any("mcp is not mapped" in n for n in report.not_imported)
+
+
+def test_a_skill_named_unlike_its_folder_is_made_loadable(chinese: Path) -> None:
+    ws = Workspace()
+    owner = next(o for o in import_okbot(chinese, ws).owners if o.source_id == XH)
+    catalog = SkillCatalog(ws.resolve(owner.new_id).skills_dir)
+    assert ("okbot-release-notes", "写发布说明") in catalog.catalog() and catalog.problems() == []
+    assert catalog.load("okbot-release-notes").rstrip().endswith("Steps.")
+    assert any("okbot-Release Notes" in n and "okbot-release-notes" in n for n in owner.notes)

@@ -23,7 +23,9 @@ in that repository, so a reader can check them):
   (``packages/agent/src/skills/parse.ts`` ``formatSkillMarkdown``; slugs start ``okbot-``). The same
   Agent Skills format as this app, so the folder is copied as it is; but the original also loads a
   SKILL.md without front matter (``parseSkillMarkdown``: the folder names it, its ``# title`` describes it),
-  which this app's loader refuses, so such a file gets those two lines in front. **Global skills** in
+  which this app's loader refuses, so such a file gets those two lines in front; so does one whose ``name``
+  is not its folder's (the original's own ``formatSkillMarkdown`` writes ``okbot-Release Notes`` into
+  ``okbot-release-notes/``), which this app's loader refuses as well. **Global skills** in
   ``~/.agents/skills/<slug>/`` that ``bot.json`` enables (``useGlobalSkills`` on, the slug in
   ``enabledGlobalSkills``) are copied into that assistant's ``skills/`` the same way; one not found there is
   named (:mod:`.skills`).
@@ -92,9 +94,9 @@ How it maps here:
   ``mcpServers`` (a stdio command line or a URL; its display name made a name this app takes), with the
   *names* of its env variables or headers but never their values, which the report names; those the
   original ran (its ``mcp.enabled`` and the server's own on) may be used by the imported assistants, as
-  every bot there used them. A server that cannot be declared (no command, a URL with a password) is named. Providers are not carried (keys live
-  there): the report names each one (name, base URL, models) and the default model, and says that API
-  keys are never imported.
+  every bot there used them. A server that cannot be declared (no command, a URL with a password) is
+  named. Providers are not carried (keys live there): the report names each one (name, base URL, models)
+  and the default model, and says that API keys are never imported.
 - Nothing in the source is written: every file is opened for reading only. Each imported assistant and
   squad carries ``importedFrom`` (source dir and original id) in its JSON; a second run skips those.
 - Only regular files inside the source are read (:mod:`.source`: no symlink followed, no pipe or device

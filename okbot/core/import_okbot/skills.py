@@ -99,7 +99,7 @@ def _import_one(skill: SourceFolder, slug: str, skills_dir: Path, notes: list[st
         return False
     dest = skills_dir / slug
     _copy_skill(skill, dest, slug, notes, [MAX_SKILL_FILES], 0)
-    _add_front_matter(dest / SKILL_FILE, slug, notes)
+    _make_loadable(dest / SKILL_FILE, slug, notes)
     problem = parse_skill(dest / SKILL_FILE).problem
     if problem:
         notes.append(translate("import_okbot", "skill {name}: {problem}").format(name=slug, problem=problem))
@@ -107,27 +107,58 @@ def _import_one(skill: SourceFolder, slug: str, skills_dir: Path, notes: list[st
 
 
 _TITLE = re.compile(r"^#[ \t]+(.+)$", re.MULTILINE)
+# parse.ts parseSkillMarkdown: the front matter block, then a name: and a description: line anywhere in it
+_FRONT = re.compile(r"\A---\r?\n(.*?)\r?\n---\r?\n(.*)\Z", re.DOTALL)
+_FIELD = re.compile(r"^(name|description)[ \t]*:[ \t]*(.*)$", re.MULTILINE)
 
 
-def _add_front_matter(path: Path, slug: str, notes: list[str]) -> None:
-    """Give a copied SKILL.md without front matter the one this app's loader needs.
+def _unquote(value: str) -> str:
+    """parse.ts ``unquoteYamlScalar``: one pair of surrounding quotes off."""
+    value = value.strip()
+    return value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
 
-    The original loads such a file (``parse.ts`` ``parseSkillMarkdown``): its name is the folder's,
-    its description the first ``# title`` (or the name). The same two lines go in front here; the
-    text stays as it was below them.
+
+def _make_loadable(path: Path, slug: str, notes: list[str]) -> None:
+    """Give a copied SKILL.md that the original loads but this app's loader refuses the front matter it needs.
+
+    The original reads any SKILL.md (``parse.ts`` ``parseSkillMarkdown``): without front matter the folder
+    is its name and the first ``# title`` its description; with one, a missing name is the folder's, a
+    missing description the name, and a name unlike the folder is shown as it is (its own writer,
+    ``formatSkillMarkdown``, writes ``okbot-Release Notes`` into ``okbot-release-notes/``). Here the name
+    must be the folder's and a description is needed, so those two lines are written so; the rest of the
+    front matter and the text below it stay as they were.
     """
+    if parse_skill(path).problem is None:
+        return
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except (OSError, UnicodeDecodeError):
         return  # not copied, or not text: the loader's own problem names it
-    if text.split("\n", 1)[0].rstrip() == "---":
-        return
-    title = _TITLE.search(text)
-    description = " ".join(title.group(1).split()) if title else slug
-    head = f"---\nname: {quote(slug)}\ndescription: {quote(description)}\n---\n\n"
-    atomic_write_bytes(path, (head + text).encode("utf-8"))
-    note = translate("import_okbot", "skill {name} had no front matter; name and description were added from its title")
-    notes.append(note.format(name=slug))
+    match = _FRONT.match(text)
+    if match is None:
+        if text.split("\n", 1)[0].rstrip() == "---":
+            return  # a block the original does not read either (no closing line): left for the loader to name
+        title = _TITLE.search(text)
+        name, description = slug, title.group(1) if title else slug
+        rest, body = [], text
+        note = translate(
+            "import_okbot", "skill {name} had no front matter; name and description were added from its title"
+        )
+    else:
+        fields: dict[str, str] = {}
+        for key, value in _FIELD.findall(match.group(1)):
+            fields.setdefault(key, _unquote(value))
+        name = fields.get("name") or slug
+        description = fields.get("description") or name
+        rest = [line for line in match.group(1).splitlines() if not _FIELD.match(line)]
+        body = match.group(2)
+        note = translate(
+            "import_okbot",
+            "skill {name}: its front matter was completed (name {original}, which must be the folder's here)",
+        )
+    head = ["---", f"name: {quote(slug)}", f"description: {quote(' '.join(description.split()))}", *rest, "---"]
+    atomic_write_bytes(path, ("\n".join(head) + "\n" + ("\n" if match is None else "") + body).encode("utf-8"))
+    notes.append(note.format(name=slug, original=repr(name)))
 
 
 def _copy_skill(folder: SourceFolder, dest: Path, slug: str, notes: list[str], budget: list[int], depth: int) -> None:
