@@ -336,6 +336,13 @@ CHINESE_SETTINGS = {  # AppSettings in packages/shared/src/index.ts, mcp.ts
             },
             {"id": "mcp_3", "name": "off", "enabled": False, "transport": "stdio", "command": "off-server"},
             {"id": "mcp_4", "name": "broken", "transport": "stdio"},
+            {
+                "id": "mcp_5",
+                "name": "gh",
+                "transport": "stdio",
+                "command": "gh-mcp",
+                "args": ["--token", "ghp-argv-kept-out"],
+            },
         ],
     },
 }
@@ -562,3 +569,14 @@ def test_a_skill_named_unlike_its_folder_is_made_loadable(chinese: Path) -> None
     assert ("okbot-release-notes", "写发布说明") in catalog.catalog() and catalog.problems() == []
     assert catalog.load("okbot-release-notes").rstrip().endswith("Steps.")
     assert any("okbot-Release Notes" in n and "okbot-release-notes" in n for n in owner.notes)
+
+
+def test_an_mcp_server_with_a_credential_on_its_command_line_is_named_not_declared(chinese: Path) -> None:
+    ws = Workspace()
+    settings = Settings.load()
+    report = import_okbot(chinese, ws)
+    apply_settings(report, settings, ws)
+    assert "gh" not in {c.name for c in settings.mcp_servers()}
+    assert any("MCP server gh is not mapped" in n and "credential" in n for n in report.not_imported)
+    printed = json.dumps(report.to_json(), ensure_ascii=False) + report.text() + paths.settings_file().read_text()
+    assert "argv-kept-out" not in printed

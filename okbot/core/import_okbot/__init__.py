@@ -94,7 +94,8 @@ How it maps here:
   ``mcpServers`` (a stdio command line or a URL; its display name made a name this app takes), with the
   *names* of its env variables or headers but never their values, which the report names; those the
   original ran (its ``mcp.enabled`` and the server's own on) may be used by the imported assistants, as
-  every bot there used them. A server that cannot be declared (no command, a URL with a password) is
+  every bot there used them. A server that cannot be declared (no command, a URL with a password, a
+  command line or URL that seems to carry a credential, which would be stored and printed) is
   named. Providers are not carried (keys live there): the report names each one (name, base URL, models)
   and the default model, and says that API keys are never imported.
 - Nothing in the source is written: every file is opened for reading only. Each imported assistant and

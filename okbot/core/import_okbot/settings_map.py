@@ -27,6 +27,12 @@ from okbot.i18n import translate
 MAX_LISTED_MODELS = 10  # per provider in its note
 MAX_SERVERS = 20  # MCP servers the original keeps at most (mcp.ts MAX_MCP_SERVERS)
 MAX_SERVER_NAME = 24  # the longest MCP server name here (okbot.config.mcp)
+# words of a flag or query key that name a credential, and values that look like one (after mcp.ts)
+_SECRET_WORDS = {"token", "secret", "password", "passwd", "pwd", "apikey", "key", "bearer", "auth", "authorization"}
+_SECRET_WORDS |= {"credential", "credentials", "cookie", "sig", "signature"}
+_PLACE_WORDS = {"file", "path", "dir", "directory", "env", "mode", "type", "url", "uri", "endpoint", "name"}
+_PLACE_WORDS |= {"header", "headers", "through", "sort", "provider", "method", "flow", "scheme"}
+_TOKEN_LIKE = re.compile(r"^(sk-|sk_|rk_|pk_live_|ghp_|gho_|ghs_|github_pat_|xox[abposr]-|glpat-|AKIA|eyJ)")
 LANGUAGES = {"system": "system", "zh": "zh_CN", "en": "en"}  # its LanguageCode -> ui.language
 THEMES = {"system": "system", "light": "light", "dark": "dark"}  # its ThemeMode -> ui.theme
 
@@ -91,6 +97,32 @@ def _server_name(name: str, taken: set[str]) -> str:
     return candidate
 
 
+def _secret_name(name: str) -> bool:
+    """Whether a flag, variable or query key (``--api-key``, ``API_TOKEN``) names a credential, not a place."""
+    words = set(re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", name).lower()))
+    return bool(words & _SECRET_WORDS) and not words & _PLACE_WORDS
+
+
+def _looks_secret(args: list[str], url: str) -> bool:
+    """Whether a command line or URL seems to carry a credential (``--api-key=…``, ``--token x``, ``sk-…``,
+    ``?token=…``): the original blanks those in its backups (``mcp.ts`` ``redactSecretArgs``), and here the
+    command line is stored in settings.json and printed."""
+    expect_value = False
+    for arg in args:
+        name, eq, value = arg.partition("=")
+        if expect_value and not arg.startswith("-"):
+            return True
+        expect_value = False
+        if _TOKEN_LIKE.match(value if eq else arg):
+            return True
+        if eq and value and _secret_name(name):  # --api-key=…, API_KEY=…
+            return True
+        if not eq and arg.startswith("-") and _secret_name(arg):  # --token …
+            expect_value = True
+    query = urlsplit(url).query if url else ""
+    return any(value and _secret_name(key) for key, _, value in (pair.partition("=") for pair in query.split("&")))
+
+
 def _servers(raw: Any, notes: list[str]) -> list[dict[str, Any]]:
     """The original's MCP servers (``mcp.ts`` ``McpServerEntry``) as ``mcpServers`` entries of this app.
 
@@ -119,6 +151,14 @@ def _servers(raw: Any, notes: list[str]) -> list[dict[str, Any]]:
             args = server.get("args") if isinstance(server.get("args"), list) else []
             entry.update(command=text_of(server.get("command")), args=[a for a in args if isinstance(a, str)])
             entry["env"] = value_names
+        if _looks_secret(entry.get("args", []), entry.get("url", "")):
+            text = translate(
+                "import_okbot",
+                "settings: MCP server {name} is not mapped: its command line or URL seems to hold a credential, "
+                "which would be stored and shown in plain text; add it with `okbot mcp add`, giving that with --env",
+            )
+            notes.append(text.format(name=label))
+            continue
         try:
             config = server_from_json(entry)
         except SettingError as exc:
