@@ -580,3 +580,15 @@ def test_an_mcp_server_with_a_credential_on_its_command_line_is_named_not_declar
     assert any("MCP server gh is not mapped" in n and "credential" in n for n in report.not_imported)
     printed = json.dumps(report.to_json(), ensure_ascii=False) + report.text() + paths.settings_file().read_text()
     assert "argv-kept-out" not in printed
+
+
+def test_a_second_run_does_not_apply_the_settings_again(chinese: Path) -> None:
+    ws = Workspace()
+    settings = Settings.load()
+    apply_settings(import_okbot(chinese, ws), settings, ws)
+    settings.remove_mcp_server("off")  # the user did not want these after all
+    settings.reset("ui.language")
+    again = import_okbot(chinese, ws)
+    apply_settings(again, settings, ws)
+    assert "off" not in {c.name for c in settings.mcp_servers()} and settings.get("ui.language") == "system"
+    assert any("not applied again" in line for line in again.settings)

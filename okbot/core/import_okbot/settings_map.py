@@ -226,8 +226,14 @@ def apply_settings(report: ImportReport, settings: Settings, workspace: Workspac
 
     A setting the user already chose here (not at its default) is kept. Never raises for a refused
     change: it is said instead. Notifies ``settings``' subscribers, so call it on the thread that owns
-    them (the GUI thread in the app).
+    them (the GUI thread in the app). When every assistant and squad came over in an earlier run, the
+    settings did too, and are not applied again (the user may have undone some since).
     """
+    if report.owners and not report.imported():
+        report.settings.append(
+            translate("import_okbot", "not applied again: they came over with the assistants, in an earlier run")
+        )
+        return
     for key, change in report.settings_plan.get("values", {}).items():
         value, origin = change["value"], change["from"]
         if settings.get_stored(key) == value:
