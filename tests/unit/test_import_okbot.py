@@ -369,7 +369,7 @@ def build_chinese_sample(root: Path) -> Path:
                 "providerId": "prov_1",
                 "modelId": "deepseek-chat",
                 "useGlobalSkills": True,
-                "enabledGlobalSkills": ["pdf", "gone"],
+                "enabledGlobalSkills": ["pdf", "gone", "linked", "../dot-okbot"],
             }
         ),
     )
@@ -432,6 +432,7 @@ def build_global_skills(skills: Path) -> Path:
     _write(skills / "pdf" / "scripts" / "pdf.py", "print('pdf')\n")
     (skills / "pdf" / "secret").symlink_to(skills.parent / "elsewhere")
     _write(skills / "unused" / "SKILL.md", "---\nname: unused\ndescription: Nobody enables it\n---\n")
+    (skills / "linked").symlink_to(skills / "unused", target_is_directory=True)  # not followed either
     return skills
 
 
@@ -492,7 +493,8 @@ def test_global_skills_a_bot_enables_come_over_or_are_named(chinese: Path, globa
     assert owners[XM].skills == 1
     notes = "\n".join(owners[XM].notes)
     assert "global skill pdf" in notes and "gone" in notes and "not found" in notes
-    assert "secret is a symlink" in notes
+    assert "secret is a symlink" in notes and "linked is a symlink" in notes
+    assert "'../dot-okbot' is enabled but not found" in notes  # a slug is one folder, never a path
     assert sorted(p.name for p in xh.skills_dir.iterdir()) == ["okbot-release-notes", "okbot-review"]  # no pdf
 
 
