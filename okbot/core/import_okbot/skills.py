@@ -142,7 +142,8 @@ def _make_loadable(path: Path, slug: str, notes: list[str]) -> None:
         name, description = slug, title.group(1) if title else slug
         rest, body = [], text
         note = translate(
-            "import_okbot", "skill {name} had no front matter; name and description were added from its title"
+            "import_okbot",
+            "skill {name} had no front matter; its name (the folder) and description (its title) were added",
         )
     else:
         fields: dict[str, str] = {}
