@@ -721,10 +721,10 @@ class Settings:
     def _snapshot(self) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         return dict(self._values), {m: dict(e) for m, e in self._overrides.items()}
 
-    def _store(self, key: str, value: Any) -> None:
+    def _store(self, key: str, value: Any, model: str | None = None) -> None:
         spec = setting(key)
         if spec.per_model:
-            model = self._current_model()
+            model = model or self._current_model()
             entry = dict(self._overrides.get(model, {}))
             field = _OVERRIDE_FIELD[key]
             if value is None:
@@ -764,12 +764,13 @@ class Settings:
                     ),
                 )
 
-    def _change(self, key: str, value: Any) -> None:
-        """Store an already validated value, save, and notify; on a failed save nothing changes."""
+    def _change(self, key: str, value: Any, model: str | None = None) -> None:
+        """Store an already validated value (a per-model one for ``model``, default the current one), save,
+        and notify; on a failed save nothing changes."""
         self._check_pairs(key, value)
         before = self.as_dict()
         snapshot = self._snapshot()
-        self._store(key, value)
+        self._store(key, value, model)
         try:
             self.save()
         except BaseException:  # whatever failed, memory must keep saying what the file says
@@ -790,6 +791,14 @@ class Settings:
         or when the file cannot be written.
         """
         self._change(key, setting(key).validate_new(value))
+
+    def set_for_model(self, key: str, model: str, value: Any) -> None:
+        """:meth:`set` for a per-model ``key`` (``model.contextWindow``) of ``model``, current or not."""
+        if not setting(key).per_model:
+            raise ValueError(f"{key!r} is not set per model")
+        if not isinstance(model, str) or not model.strip():
+            raise SettingError(translate("settings", "A model name is needed."))
+        self._change(key, setting(key).validate_new(value), model.strip())
 
     def set_text(self, key: str, text: str) -> None:
         """Set ``key`` from command-line text (``okbot config set key text``)."""

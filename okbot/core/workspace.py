@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import hashlib
 import json
 import os
 import re
@@ -467,11 +468,21 @@ class Workspace:
 
 # -------------------------------------------------------------------- helpers
 def slugify(name: str, *, fallback: str = "assistant") -> str:
-    """A lowercase ASCII id from ``name`` ([a-z0-9-], at most 40 chars); ``fallback`` when empty."""
+    """A lowercase ASCII id from ``name`` ([a-z0-9-], at most 40 chars); ``fallback`` when empty.
+
+    A name whose letters are none of them ASCII (``小明``) gets ``fallback`` and a short digest of the name
+    (``assistant-3f9a1c``): the same name always gives the same id, and two names two ids, so the squad
+    tools that carry an id (``ask_<id>``) tell the members apart.
+    """
     ascii_text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
     slug = slug[:MAX_ID_CHARS].rstrip("-")
-    return slug or fallback
+    if slug:
+        return slug
+    text = " ".join(unicodedata.normalize("NFC", name).casefold().split())
+    if not any(ch.isalnum() for ch in text):  # dots, dashes, emoji: nothing that names anyone
+        return fallback
+    return f"{fallback}-{hashlib.sha256(text.encode('utf-8')).hexdigest()[:6]}"
 
 
 def unique_id(base: str, taken: Iterable[str]) -> str:

@@ -43,7 +43,13 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.config.schema import SettingError, setting
-from okbot.core.import_okbot import ImportReport, default_source_dir, import_okbot, pending_import
+from okbot.core.import_okbot import (
+    ImportReport,
+    apply_settings,
+    default_source_dir,
+    import_okbot,
+    pending_import,
+)
 from okbot.i18n import QT_TRANSLATE_NOOP, plural
 from okbot.llm.keys import env_api_key, is_local_url, resolve_api_key
 from okbot.llm.keystore import FILE, KeyStore, KeyStoreError
@@ -368,6 +374,7 @@ class FirstRunPanel(QWidget):
             self.import_row.show()
 
     def _on_import_done(self, report: ImportReport) -> None:
+        apply_settings(report, self.ctx.settings, self.ctx.workspace)  # here: settings notify the widgets
         self.import_row.hide()
         self.import_report.setText(report.text())
         self.import_report.show()

@@ -10,12 +10,16 @@ from pathlib import Path
 import pytest
 
 from okbot import cli
+from okbot.config.settings import Settings
 from okbot.core.context import build_context
-from okbot.core.import_okbot import import_okbot
+from okbot.core.import_okbot import apply_settings, import_okbot
+from okbot.core.items import delegation_tool_name
 from okbot.core.memory.store import MemoryStore
 from okbot.core.session.store import SessionStore
+from okbot.core.skills import SkillCatalog
 from okbot.core.sources import ContextSources
 from okbot.core.summary import SummaryStore
+from okbot.core.tokens import effective_context_window
 from okbot.core.workspace import Workspace
 from okbot.storage import paths
 from okbot.storage.errors import OkBotError
@@ -281,3 +285,312 @@ def test_an_import_cut_short_is_named_on_the_next_run(source: Path) -> None:
     again = {o.source_id: o for o in import_okbot(source, ws).owners}
     assert again[ANN].status.startswith("imported before, but that import was cut short")
     assert again[BOB].status == "already imported"
+
+
+# ------------------------------------------------------------------ a data dir of Chinese names (issue 34, item 23)
+XM, XH, CREW = "bot_20250301_001", "bot_20250301_002", "squad_20250301_001"
+
+
+CHINESE_SETTINGS = {  # AppSettings in packages/shared/src/index.ts, mcp.ts
+    "language": "zh",
+    "theme": "dark",
+    "model": {
+        "providers": [
+            {
+                "id": "prov_1",
+                "name": "深度求索",
+                "baseURL": "https://api.deepseek.com/v1",
+                "apiKey": "sk-first-secret",
+                "models": [{"id": "deepseek-chat", "contextWindow": 64000}],
+            },
+            {
+                "id": "prov_2",
+                "name": "本地",
+                "baseURL": "http://localhost:11434/v1",
+                "apiKey": "sk-second-secret",
+                "models": [{"id": "qwen2.5", "contextWindow": 32768}],
+            },
+        ],
+        "defaultProviderId": "prov_1",
+        "defaultModelId": "deepseek-chat",
+    },
+    "mcp": {
+        "enabled": True,
+        "servers": [
+            {
+                "id": "mcp_1",
+                "name": "Time Server",
+                "enabled": True,
+                "transport": "stdio",
+                "command": "uvx",
+                "args": ["mcp-server-time"],
+                "env": {"TZ": "Asia/Shanghai", "API_TOKEN": "tok-never-copied"},
+            },
+            {
+                "id": "mcp_2",
+                "name": "任务",
+                "enabled": True,
+                "transport": "http",
+                "url": "https://mcp.example.com/mcp",
+                "headers": {"Authorization": "Bearer hdr-never-copied"},
+            },
+            {"id": "mcp_3", "name": "off", "enabled": False, "transport": "stdio", "command": "off-server"},
+            {"id": "mcp_4", "name": "broken", "transport": "stdio"},
+            {
+                "id": "mcp_5",
+                "name": "gh",
+                "transport": "stdio",
+                "command": "gh-mcp",
+                "args": ["--token", "ghp-argv-kept-out"],
+            },
+        ],
+    },
+}
+
+
+def build_chinese_sample(root: Path) -> Path:
+    """A ~/.okbot whose assistants and squad have Chinese names, as most of the original's users name them."""
+    _write(
+        root / "bots.json",
+        json.dumps(
+            [
+                {"id": XM, "name": "小明", "description": "写代码"},
+                {"id": XH, "name": "小红", "description": "审代码"},
+            ],
+            ensure_ascii=False,
+        ),
+    )
+    # bot.json names the global skills (~/.agents/skills/<slug>) it uses: FileStorage.resolveEnabledSkill
+    _write(
+        root / XM / "bot.json",
+        json.dumps(
+            {
+                "id": XM,
+                "providerId": "prov_1",
+                "modelId": "deepseek-chat",
+                "useGlobalSkills": True,
+                "enabledGlobalSkills": ["pdf", "gone", "linked", "../dot-okbot"],
+            }
+        ),
+    )
+    _write(
+        root / XH / "bot.json",
+        json.dumps(
+            {
+                "id": XH,
+                "providerId": "prov_2",
+                "modelId": "qwen2.5",
+                "useGlobalSkills": False,
+                "enabledGlobalSkills": ["pdf"],
+            }
+        ),
+    )
+    for bot in (XM, XH):
+        _write(root / bot / "AGENTS.md", "# 角色与目标\n\n你是助手。\n")
+    xm_lines = [
+        _env("x1", {"type": "message", "role": "user", "content": "你好"}, {"uiRole": "user"}),
+        _env(  # a failed turn, as registerChat.ts writes it: the bubble's text is 错误：<why>
+            "x2",
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "错误：401 无效的 API Key"}],
+            },
+            {"uiRole": "assistant"},
+        ),
+        json.dumps({"id": "x3", "role": "assistant", "content": "错误：网络超时", "createdAt": "2025-03-01T10:00:00Z"}),
+        _env("x4", {"type": "message", "role": "assistant", "content": "你好！"}, {"uiRole": "assistant"}),
+    ]
+    # the original loads a SKILL.md without front matter (parse.ts: its # title is the name)
+    _write(root / XH / "skills" / "okbot-review" / "SKILL.md", "# 代码评审清单\n\n先看测试。\n")
+    # formatSkillMarkdown writes the display name, okbot- prefixed, which need not be the folder's slug
+    _write(
+        root / XH / "skills" / "okbot-release-notes" / "SKILL.md",
+        '---\nname: "okbot-Release Notes"\ndescription: "写发布说明"\n---\n\nSteps.\n',
+    )
+    _write(root / XM / "session.jsonl", "\n".join(xm_lines) + "\n")
+    _write(root / "settings.json", json.dumps(CHINESE_SETTINGS, ensure_ascii=False))
+    _write(
+        root / "squads.json",
+        json.dumps(
+            [
+                {
+                    "id": CREW,
+                    "name": "开发小队",
+                    "members": [{"botId": XM, "role": "开发"}, {"botId": XH, "role": "评审"}],
+                }
+            ],
+            ensure_ascii=False,
+        ),
+    )
+    return root
+
+
+def build_global_skills(skills: Path) -> Path:
+    """``~/.agents/skills`` at ``skills``: one skill a bot enables (with a script and a link), one no bot does."""
+    _write(skills / "pdf" / "SKILL.md", "---\nname: pdf\ndescription: Read PDF files\n---\n\nRun scripts/pdf.py.\n")
+    _write(skills / "pdf" / "scripts" / "pdf.py", "print('pdf')\n")
+    (skills / "pdf" / "secret").symlink_to(skills.parent / "elsewhere")
+    _write(skills / "unused" / "SKILL.md", "---\nname: unused\ndescription: Nobody enables it\n---\n")
+    (skills / "linked").symlink_to(skills / "unused", target_is_directory=True)  # not followed either
+    return skills
+
+
+@pytest.fixture
+def chinese(tmp_path: Path) -> Path:
+    return build_chinese_sample(tmp_path / "dot-okbot")
+
+
+@pytest.fixture
+def global_skills(tmp_path: Path) -> Path:
+    return build_global_skills(tmp_path / "home" / ".agents" / "skills")
+
+
+def test_chinese_names_get_distinct_ids_not_the_fallbacks(chinese: Path) -> None:
+    ws = Workspace()
+    report = import_okbot(chinese, ws)
+    ids = {o.source_id: o.new_id for o in report.owners}
+    assert ids[XM] and ids[XH] and ids[CREW]
+    assert len(set(ids.values())) == 3
+    assert not {ids[XM], ids[XH]} & {"assistant", "assistant-2"} and ids[CREW] != "squad"
+    tools = {delegation_tool_name(m["assistant"]) for m in ws.resolve(ids[CREW]).members}
+    assert len(tools) == 2 and "ask_assistant" not in tools
+    assert ws.resolve(ids[XM]).name == "小明"  # the name itself stays as it was
+
+
+def test_an_error_row_comes_over_as_a_failed_reply(chinese: Path) -> None:
+    ws = Workspace()
+    owner = next(o for o in import_okbot(chinese, ws).owners if o.source_id == XM)
+    items = list(SessionStore(ws.resolve(owner.new_id).session_path).iter_items())
+    assert [(i["type"], i.get("status")) for i in items] == [
+        ("user", None),
+        ("assistant", "error"),
+        ("assistant", "error"),
+        ("assistant", "complete"),
+    ]
+    assert (items[1]["content"], items[1]["error"]) == ("", "401 无效的 API Key")
+    assert items[2]["error"] == "网络超时" and items[3]["content"] == "你好！"
+
+
+def test_a_skill_without_front_matter_is_made_loadable(chinese: Path) -> None:
+    ws = Workspace()
+    owner = next(o for o in import_okbot(chinese, ws).owners if o.source_id == XH)
+    catalog = SkillCatalog(ws.resolve(owner.new_id).skills_dir)
+    assert catalog.problems() == [] and owner.skills == 2
+    assert ("okbot-review", "代码评审清单") in catalog.catalog()
+    assert catalog.load("okbot-review").rstrip().endswith("# 代码评审清单\n\n先看测试。")
+    assert any("front matter" in n and "okbot-review" in n for n in owner.notes)  # and the report says so
+
+
+def test_global_skills_a_bot_enables_come_over_or_are_named(chinese: Path, global_skills: Path) -> None:
+    ws = Workspace()
+    owners = {o.source_id: o for o in import_okbot(chinese, ws, global_skills=global_skills).owners}
+    xm, xh = ws.resolve(owners[XM].new_id), ws.resolve(owners[XH].new_id)
+    assert sorted(p.name for p in xm.skills_dir.iterdir()) == ["pdf"]  # enabled, and there
+    assert (xm.skills_dir / "pdf" / "scripts" / "pdf.py").read_text() == "print('pdf')\n"
+    assert not (xm.skills_dir / "pdf" / "secret").exists()  # a link is not followed
+    assert SkillCatalog(xm.skills_dir).catalog() == [("pdf", "Read PDF files")]
+    assert owners[XM].skills == 1
+    notes = "\n".join(owners[XM].notes)
+    assert "global skill pdf" in notes and "gone" in notes and "not found" in notes
+    assert "secret is a symlink" in notes and "linked is a symlink" in notes
+    assert "'../dot-okbot' is enabled but not found" in notes  # a slug is one folder, never a path
+    assert sorted(p.name for p in xh.skills_dir.iterdir()) == ["okbot-release-notes", "okbot-review"]  # no pdf
+
+
+def test_every_provider_is_named_without_its_key(chinese: Path) -> None:
+    report = import_okbot(chinese, Workspace())
+    said = "\n".join(report.not_imported)
+    assert "深度求索 at https://api.deepseek.com/v1" in said and "本地 at http://localhost:11434/v1" in said
+    assert "qwen2.5" in said  # what it serves, so the user can add it here
+    printed = json.dumps(report.to_json(), ensure_ascii=False) + report.text()
+    assert "secret" not in printed and "never-copied" not in printed
+
+
+def test_language_and_theme_are_mapped_unless_chosen_here(chinese: Path) -> None:
+    ws = Workspace()
+    settings = Settings.load()
+    settings.set("ui.theme", "light")  # the user chose one here already: it stays
+    report = import_okbot(chinese, ws)
+    apply_settings(report, settings, ws)
+    assert settings.get("ui.language") == "zh_CN" and Settings.load().get("ui.language") == "zh_CN"
+    assert settings.get("ui.theme") == "light"
+    said = report.text()
+    assert "ui.language set to zh_CN (the original's language: zh)" in said
+    assert "ui.theme stays light (chosen here); the original's theme: dark" in said
+
+
+def test_the_original_per_model_context_window_comes_over(chinese: Path) -> None:
+    ws = Workspace()
+    settings = Settings.load()
+    settings.set_for_model("model.contextWindow", "qwen2.5", 16000)  # set here already: it stays
+    report = import_okbot(chinese, ws)
+    apply_settings(report, settings, ws)
+    xm = ws.resolve(next(o.new_id for o in report.owners if o.source_id == XM))
+    assert xm.meta["model"] == "deepseek-chat"
+    assert effective_context_window(settings, "deepseek-chat") == 64000
+    assert effective_context_window(Settings.load(), "deepseek-chat") == 64000  # saved
+    assert effective_context_window(settings, "qwen2.5") == 16000
+    said = report.text()
+    assert "context window of deepseek-chat set to 64,000 tokens (the original's, provider 深度求索)" in said
+    assert "context window of qwen2.5 stays 16,000 tokens (chosen here); the original's: 32,768" in said
+
+
+def test_mcp_servers_are_declared_without_their_secrets_and_named(chinese: Path) -> None:
+    ws = Workspace()
+    settings = Settings.load()
+    report = import_okbot(chinese, ws)
+    apply_settings(report, settings, ws)
+    servers = {c.name: c for c in settings.mcp_servers()}
+    names = sorted(servers)
+    assert "time-server" in names and "off" in names and len(names) == 3 and "broken" not in names
+    task = next(n for n in names if n.startswith("mcp-"))  # 任务 has no ASCII: a digest names it
+    time_server = servers["time-server"]
+    assert (time_server.command, time_server.args) == ("uvx", ("mcp-server-time",))
+    assert time_server.env == ("TZ", "API_TOKEN") and time_server.approval == "ask"
+    assert servers[task].url == "https://mcp.example.com/mcp" and servers[task].headers == ("Authorization",)
+    stored = paths.settings_file().read_text(encoding="utf-8")
+    said = report.text()
+    for value in ("Asia/Shanghai", "tok-never-copied", "hdr-never-copied"):
+        assert value not in stored and value not in said
+    # the original gave every bot its enabled servers: the imported assistants may use them
+    for owner in report.owners:
+        if owner.kind == "assistant":
+            assert ws.resolve(owner.new_id).mcp_servers == ("time-server", task)
+    assert "MCP server time-server (the original's Time Server) added" in said
+    assert "values of TZ, API_TOKEN were not imported" in said
+    assert "MCP server off (the original's off) added; it was off there" in said
+    assert any("MCP server broken" in n for n in report.not_imported)
+    assert not any("mcp is not mapped" in n for n in report.not_imported)
+
+
+def test_a_skill_named_unlike_its_folder_is_made_loadable(chinese: Path) -> None:
+    ws = Workspace()
+    owner = next(o for o in import_okbot(chinese, ws).owners if o.source_id == XH)
+    catalog = SkillCatalog(ws.resolve(owner.new_id).skills_dir)
+    assert ("okbot-release-notes", "写发布说明") in catalog.catalog() and catalog.problems() == []
+    assert catalog.load("okbot-release-notes").rstrip().endswith("Steps.")
+    assert any("okbot-Release Notes" in n and "okbot-release-notes" in n for n in owner.notes)
+
+
+def test_an_mcp_server_with_a_credential_on_its_command_line_is_named_not_declared(chinese: Path) -> None:
+    ws = Workspace()
+    settings = Settings.load()
+    report = import_okbot(chinese, ws)
+    apply_settings(report, settings, ws)
+    assert "gh" not in {c.name for c in settings.mcp_servers()}
+    assert any("MCP server gh is not mapped" in n and "credential" in n for n in report.not_imported)
+    printed = json.dumps(report.to_json(), ensure_ascii=False) + report.text() + paths.settings_file().read_text()
+    assert "argv-kept-out" not in printed
+
+
+def test_a_second_run_does_not_apply_the_settings_again(chinese: Path) -> None:
+    ws = Workspace()
+    settings = Settings.load()
+    apply_settings(import_okbot(chinese, ws), settings, ws)
+    settings.remove_mcp_server("off")  # the user did not want these after all
+    settings.reset("ui.language")
+    again = import_okbot(chinese, ws)
+    apply_settings(again, settings, ws)
+    assert "off" not in {c.name for c in settings.mcp_servers()} and settings.get("ui.language") == "system"
+    assert any("not applied again" in line for line in again.settings)

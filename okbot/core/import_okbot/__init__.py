@@ -21,7 +21,14 @@ in that repository, so a reader can check them):
   rows are skipped there, and here.
 - **Skills**: ``skills/<slug>/SKILL.md`` with YAML front matter ``name`` / ``description`` then a body
   (``packages/agent/src/skills/parse.ts`` ``formatSkillMarkdown``; slugs start ``okbot-``). The same
-  Agent Skills format as this app, so the folder is copied as it is.
+  Agent Skills format as this app, so the folder is copied as it is; but the original also loads a
+  SKILL.md without front matter (``parseSkillMarkdown``: the folder names it, its ``# title`` describes it),
+  which this app's loader refuses, so such a file gets those two lines in front; so does one whose ``name``
+  is not its folder's (the original's own ``formatSkillMarkdown`` writes ``okbot-Release Notes`` into
+  ``okbot-release-notes/``), which this app's loader refuses as well. **Global skills** in
+  ``~/.agents/skills/<slug>/`` that ``bot.json`` enables (``useGlobalSkills`` on, the slug in
+  ``enabledGlobalSkills``) are copied into that assistant's ``skills/`` the same way; one not found there is
+  named (:mod:`.skills`).
 - **Squads**: ``squads.json``, a list of ``{id, name, description, members: [{botId, role}],
   providerId?, modelId?, createdAt, updatedAt}`` (``Squad`` / ``normalizeSquad`` in shared); ids
   ``squad_yyyyMMdd_NNN``; a squad's dir ``~/.okbot/<squadId>/`` holds its own session.jsonl and
@@ -48,8 +55,8 @@ in that repository, so a reader can check them):
   ``pending-hitl*`` (approvals waiting when it closed), ``last-run-trace`` files, ``usage.json``,
   ``window.json``; the report names the first two when an owner has them.
 - **settings.json**: ``model.providers[] {id, name, baseURL, apiKey, apiFormat, models[{id,
-  contextWindow, …}]}``, ``defaultProviderId``, ``defaultModelId``, ``contextCompression``, tools, …
-  (``AppSettings`` in shared). API keys live there in plain text.
+  contextWindow, …}]}``, ``defaultProviderId``, ``defaultModelId``, ``language``, ``theme``, ``mcp``,
+  ``contextCompression``, tools, … (``AppSettings`` in shared). API keys live there in plain text.
 
 How it maps here:
 
@@ -64,7 +71,9 @@ How it maps here:
 - Items: user and assistant messages become ``user`` / ``assistant`` items (text parts joined, ``ts`` =
   ``createdAt``, ``usage`` as ``prompt_tokens`` / ``completion_tokens`` / ``cached_tokens``); function calls
   and results become ``tool_call`` / ``tool_result`` with their ``call_id`` and name; a leading
-  ``<think>…</think>`` span of a reply becomes its ``reasoning``. A squad brings the transcript the
+  ``<think>…</think>`` span of a reply becomes its ``reasoning``; a reply the original wrote for a failed turn
+  (its whole text ``错误：<why>``, ``registerChat.ts``) becomes a failed reply as the runner here writes one
+  (``status`` error, empty ``content``, the reason as ``error``). A squad brings the transcript the
   original showed (``FileStorage.toSquadUiMessages``): user rows, captain bubbles (``speakerBotId`` =
   ``__captain__``, the squad's own items, its "呼叫「…」" task bubbles included) and member bubbles
   (``author`` = the member's new id, ``source = member:<id>``); the runner's rows there (captain messages
@@ -76,8 +85,19 @@ How it maps here:
 - Summary: ``coveredThroughId`` is mapped to the id of the converted item (or the last converted item
   before it when that record was skipped); the text is kept as the summary. The original's summary has no
   kept user ids, so none are set.
-- Settings are not changed: the report names the original's default model and base URL so the user can
-  set them up, and says that API keys are never imported.
+- Settings (:mod:`.settings_map`): what maps is kept in the report as ``settings_plan`` and applied by
+  :func:`apply_settings` on the thread that owns the settings (the CLI right after the import, the app on
+  its GUI thread): ``language`` → ``ui.language`` (``zh`` → ``zh_CN``), ``theme`` → ``ui.theme``; a setting
+  the user already chose here is kept, and the report says which. The context window the original gave a
+  model (its catalog's ``contextWindow``), for each model an imported assistant uses and the default one,
+  becomes that model's ``model.contextWindow`` here. Each MCP server (``mcp.servers``) is declared under
+  ``mcpServers`` (a stdio command line or a URL; its display name made a name this app takes), with the
+  *names* of its env variables or headers but never their values, which the report names; those the
+  original ran (its ``mcp.enabled`` and the server's own on) may be used by the imported assistants, as
+  every bot there used them. A server that cannot be declared (no command, a URL with a password, a
+  command line or URL that seems to carry a credential, which would be stored and printed) is
+  named. Providers are not carried (keys live there): the report names each one (name, base URL, models)
+  and the default model, and says that API keys are never imported.
 - Nothing in the source is written: every file is opened for reading only. Each imported assistant and
   squad carries ``importedFrom`` (source dir and original id) in its JSON; a second run skips those.
 - Only regular files inside the source are read (:mod:`.source`: no symlink followed, no pipe or device
@@ -93,17 +113,22 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from okbot.core.import_okbot.chat import MAX_JSON_BYTES, MAX_PROMPT_BYTES, import_chat
 from okbot.core.import_okbot.records import text_of
 from okbot.core.import_okbot.report import ALREADY_IMPORTED, SKIPPED, ImportReport, OwnerReport
+from okbot.core.import_okbot.settings_map import apply_settings, read_settings
+from okbot.core.import_okbot.skills import (
+    default_global_skills_dir,
+    import_global_skills,
+    import_skills,
+    open_global_skills,
+)
 from okbot.core.import_okbot.source import (
     SourceFolder,
     Unreadable,
     child,
     open_source,
-    read_file,
     read_json,
     read_text,
     size_text,
@@ -112,11 +137,9 @@ from okbot.core.items import now_iso
 from okbot.core.local_tools.guard import protected
 from okbot.core.memory.memories import GLOBAL_SCOPE
 from okbot.core.memory.store import MemoryStore, normalise
-from okbot.core.skills import parse_skill
 from okbot.core.workspace import MAX_NAME_CHARS, Target, Workspace
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage import jsontext
-from okbot.storage.atomic import atomic_write_bytes
 from okbot.storage.errors import OkBotError
 from okbot.storage.paths import ensure_private_dir
 
@@ -124,9 +147,6 @@ SOURCE_APP = "okbot-electron"
 MARKER_KEY = "importedFrom"
 MAX_SOURCE_ID_CHARS = 60  # the original's ids are ``bot_yyyyMMdd_NNN``; this keeps a folder name under 255 bytes
 MAX_SOUL_BYTES = MAX_PROMPT_BYTES
-MAX_SKILL_FILE_BYTES = 4 * 1024 * 1024
-MAX_SKILL_FILES = 200  # per skill folder
-MAX_SKILL_DEPTH = 8  # folders inside a skill folder
 MAX_MEMORY_ROWS = 1000  # per memory.md: each one is a rewrite of the memory file
 
 __all__ = [
@@ -134,6 +154,7 @@ __all__ = [
     "MAX_SOUL_BYTES",
     "ImportReport",
     "OwnerReport",
+    "apply_settings",
     "default_source_dir",
     "import_okbot",
     "looks_like_source",
@@ -237,8 +258,11 @@ def _check_source(source: Path) -> None:
         )
 
 
-def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
+def import_okbot(source_dir: Path, workspace: Workspace, *, global_skills: Path | None = None) -> ImportReport:
     """Read the original's data dir ``source_dir`` (never writing it) into ``workspace``; return the report.
+
+    ``global_skills`` is where the original keeps the global skills a bot may enable (default
+    :func:`default_global_skills_dir`, ``~/.agents/skills``); it is only read, as the source is.
 
     Raises OkBotError when ``source_dir`` is not an original OkBot data dir. Assistants and squads an
     earlier run imported from the same dir are reported as ``already imported`` and left alone; an
@@ -251,7 +275,8 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
     notes: list[str] = []
     members: dict[str, str] = {k: t.id for k, t in done.items() if t.kind == "assistant"}
     seen: set[str] = set()
-    with open_source(source) as root:
+    uses: dict[str, str] = {}  # model id -> provider id, of the assistants imported
+    with open_source(source) as root, open_global_skills(global_skills or default_global_skills_dir()) as shared:
         for entry in _entries(root, "bots.json", notes):
             bot_id = _usable_id(entry)
             if not bot_id or bot_id in seen:
@@ -262,7 +287,8 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
             if bot_id in done:
                 report.owners.append(_earlier("assistant", bot_id, name, done[bot_id]))
                 continue
-            owner = _import_assistant(root, source, bot_id, name, text_of(entry.get("description")), workspace)
+            description = text_of(entry.get("description"))
+            owner = _import_assistant(root, shared, source, bot_id, name, description, workspace, uses)
             report.owners.append(owner)
             if owner.new_id:
                 members[bot_id] = owner.new_id
@@ -284,7 +310,8 @@ def import_okbot(source_dir: Path, workspace: Workspace) -> ImportReport:
             report.owners.append(_import_squad(root, source, entry, squad_id, name, members, workspace))
         report.global_memories = _import_memories(root, workspace.root / "memory", GLOBAL_SCOPE, notes)
         report.not_imported.extend(notes)
-        report.not_imported.extend(_settings_notes(root))
+        report.settings_plan, settings_left = read_settings(root, uses)
+        report.not_imported.extend(settings_left)
     return report
 
 
@@ -321,7 +348,14 @@ def _persona(folder: SourceFolder, notes: list[str]) -> str | None:
 
 
 def _import_assistant(
-    root: SourceFolder, source: Path, bot_id: str, name: str, description: str, workspace: Workspace
+    root: SourceFolder,
+    global_skills: SourceFolder,
+    source: Path,
+    bot_id: str,
+    name: str,
+    description: str,
+    workspace: Workspace,
+    uses: dict[str, str],
 ) -> OwnerReport:
     owner = OwnerReport("assistant", bot_id, name)
     folder = _owner_folder(root, owner)
@@ -345,7 +379,10 @@ def _import_assistant(
             return owner
         target = workspace.set_meta(target, MARKER_KEY, _marker(source, bot_id, complete=False))
         owner.new_id = target.id
-        owner.skills = _import_skills(folder, target, owner.notes)
+        if model:
+            uses.setdefault(model, text_of(config.get("providerId")))
+        owner.skills = import_skills(folder, target, owner.notes)
+        owner.skills += import_global_skills(global_skills, config, target, owner.notes)
         assert target.memory_dir is not None
         owner.memories = _import_memories(folder, target.memory_dir, target.id, owner.notes)
         import_chat(folder, target, None, owner)
@@ -409,59 +446,6 @@ def _leftover_notes(folder: SourceFolder, owner: OwnerReport) -> None:
         )
 
 
-def _import_skills(folder: SourceFolder, target: Target, notes: list[str]) -> int:
-    count = 0
-    if target.skills_dir is None:
-        return 0
-    with child(folder, "skills", notes) as skills:
-        for slug in skills.names():
-            if slug.startswith("."):
-                continue
-            with child(skills, slug, notes) as skill:
-                if not skill.exists:
-                    continue
-                kind = skill.kind("SKILL.md")
-                if kind != "file":
-                    text = translate("import_okbot", "skill folder {name} has no SKILL.md; not imported")
-                    notes.append(str(skill.refusal("SKILL.md", kind)) if kind else text.format(name=slug))
-                    continue
-                dest = target.skills_dir / slug
-                _copy_skill(skill, dest, slug, notes, [MAX_SKILL_FILES], 0)
-                problem = parse_skill(dest / "SKILL.md").problem
-                if problem:
-                    notes.append(
-                        translate("import_okbot", "skill {name}: {problem}").format(name=slug, problem=problem)
-                    )
-                count += 1
-    return count
-
-
-def _copy_skill(folder: SourceFolder, dest: Path, slug: str, notes: list[str], budget: list[int], depth: int) -> None:
-    """Copy the regular files of a skill folder (links and odd files skipped and named, sizes bounded)."""
-    for name in folder.names():
-        kind = folder.kind(name)
-        if kind == "dir" and depth < MAX_SKILL_DEPTH:
-            with child(folder, name, notes) as sub:
-                _copy_skill(sub, dest / name, slug, notes, budget, depth + 1)
-            continue
-        if kind == "file" and budget[0] <= 0:
-            if budget[0] == 0:  # named once, at the first file left out
-                text = translate("import_okbot", "skill {name}: more than {n} files; {file} and the rest not copied")
-                notes.append(text.format(name=slug, n=MAX_SKILL_FILES, file=folder.label(name)))
-                budget[0] = -1
-            return
-        if kind == "dir":
-            text = translate("import_okbot", "skill {name}: {file} is nested too deeply; not copied")
-            notes.append(text.format(name=slug, file=folder.label(name)))
-            continue
-        data = read_file(folder, name, MAX_SKILL_FILE_BYTES, notes)
-        if data is None:
-            continue
-        budget[0] -= 1
-        ensure_private_dir(dest)
-        atomic_write_bytes(dest / name, data)
-
-
 def _memory_rows(folder: SourceFolder, notes: list[str]) -> list[dict[str, Any]]:
     """The rows of ``memory.md`` that hold a memory; lines that do not, named in ``notes``."""
     text = read_text(folder, "memory.md", MAX_JSON_BYTES, notes)
@@ -510,41 +494,3 @@ def _import_memories(folder: SourceFolder, directory: Path, scope: str, notes: l
         known.add(normalise(memory))
         count += 1
     return count
-
-
-def _without_userinfo(provider: dict) -> str:
-    """The provider's base URL without a ``user:password@`` part (a credential is never printed)."""
-    url = text_of(provider.get("baseURL"))
-    try:
-        parts = urlsplit(url)
-    except ValueError:  # not a URL at all (an unclosed IPv6 bracket)
-        return "?"
-    if "@" in parts.netloc:
-        return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
-    return url
-
-
-def _settings_notes(root: SourceFolder) -> list[str]:
-    """What the original's settings.json holds that is not applied here (never a key's value)."""
-    notes: list[str] = []
-    raw = read_json(root, "settings.json", MAX_JSON_BYTES, notes)
-    if not isinstance(raw, dict):
-        return notes
-    model = raw.get("model") if isinstance(raw.get("model"), dict) else {}
-    providers = model.get("providers") if isinstance(model.get("providers"), list) else []
-    providers = [p for p in providers if isinstance(p, dict)]
-    default = next((p for p in providers if p.get("id") == model.get("defaultProviderId")), None)
-    if default is not None:
-        model_id = text_of(model.get("defaultModelId"))[:MAX_NAME_CHARS] or "?"
-        text = translate(
-            "import_okbot",
-            "settings: its default model {model} at {url} is not applied; "
-            "set it in Settings → Models or with `okbot provider`",
-        )
-        notes.append(text.format(model=model_id, url=_without_userinfo(default)[:200]))
-    if any(text_of(p.get("apiKey")) for p in providers):
-        notes.append(translate("import_okbot", "settings: API keys are never imported; enter them again here"))
-    for key in ("contextCompression", "tools", "security", "memory", "squad", "mcp", "web", "computers"):
-        if key in raw:
-            notes.append(translate("import_okbot", "settings: {key} is not mapped").format(key=key))
-    return notes

@@ -18,6 +18,9 @@ from okbot.core.items import member_source, new_item, now_iso
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 
 CAPTAIN_SPEAKER = "__captain__"  # speakerBotId of the original's built-in squad captain
+# How the original writes a turn that failed (``registerChat.ts``: ``assistantMsg.content = `错误：${message}```):
+# the reply's text is this prefix and the reason, with nothing of an answer.
+ERROR_PREFIX = "错误："
 TOOL_CALL_TYPES = ("function_call",)
 TOOL_RESULT_TYPES = ("function_call_result", "function_call_output")
 # an item kind the import leaves out (a key of the report, translated in its text)
@@ -125,6 +128,8 @@ class Converter:
             return None, f"{role or 'unknown'}-role message"
         answer, thought = _split_think(text)
         fields: dict[str, Any] = {"content": answer, "ts": ts, "status": "complete"}
+        if answer.startswith(ERROR_PREFIX):  # a failed turn: what the runner here writes for one
+            fields.update(content="", status="error", error=answer[len(ERROR_PREFIX) :].strip())
         if thought:
             fields["reasoning"] = thought
         usage = _usage(meta.get("usage"))

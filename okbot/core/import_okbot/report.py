@@ -50,6 +50,9 @@ class ImportReport:
     owners: list[OwnerReport] = field(default_factory=list)
     global_memories: int = 0
     not_imported: list[str] = field(default_factory=list)
+    # what of the original's settings.json maps here (settings_map.read_settings), until it is applied
+    settings_plan: dict[str, Any] = field(default_factory=dict)
+    settings: list[str] = field(default_factory=list)  # what applying it set, kept or could not set
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -114,5 +117,6 @@ class ImportReport:
         if not self.owners:
             lines.append(translate("report", "- no assistants or squads found"))
         lines.append(translate("report", "Global memories: {n}").format(n=self.global_memories))
+        lines.extend(translate("report", "Settings: {what}").format(what=n) for n in self.settings)
         lines.extend(translate("report", "Not imported: {what}").format(what=n) for n in self.not_imported)
         return "\n".join(lines)

@@ -768,3 +768,16 @@ def test_a_base_url_holding_a_user_name_or_password_is_refused_when_set_and_kept
     saved = Settings.load(path)
     assert saved.get(BASE_URL) == "https://sk-secret-123@llm.example/v1" and not saved.problems
     assert setting(BASE_URL).shown(saved.get(BASE_URL)) == f"https://{REDACTED}@llm.example/v1"
+
+
+def test_set_for_model_sets_another_model_window_only(path: Path) -> None:
+    s = Settings.load(path)
+    s.set("provider.model", "gpt-4o")
+    s.set_for_model("model.contextWindow", "deepseek-chat", 64000)
+    assert s.get_for_model("model.contextWindow", "deepseek-chat") == 64000
+    assert s.get("model.contextWindow") is None  # the current model's own stays unset
+    assert Settings.load(path).get_for_model("model.contextWindow", "deepseek-chat") == 64000
+    with pytest.raises(SettingError):
+        s.set_for_model("model.contextWindow", "deepseek-chat", 5)
+    with pytest.raises(ValueError):
+        s.set_for_model("ui.theme", "deepseek-chat", "dark")

@@ -348,7 +348,7 @@ def test_skipped_lines_are_listed_up_to_a_bound(source: Path) -> None:
 
 
 def test_skill_files_are_bounded(source: Path) -> None:
-    from okbot.core.import_okbot import MAX_SKILL_FILES
+    from okbot.core.import_okbot.skills import MAX_SKILL_FILES
 
     skill = source / ANN / "skills" / "okbot-notes"
     for n in range(MAX_SKILL_FILES + 5):

@@ -143,10 +143,10 @@ def test_ambiguous_name_lists_ids(ws: Workspace) -> None:
         ("..", "assistant"),
         ("../../etc/passwd", "etc-passwd"),
         ("🤖🤖", "assistant"),
-        ("助手", "assistant"),
+        ("助手", "assistant-e5ce5f"),  # a digest of the name: two such names, two ids
         ("Café Über", "cafe-uber"),
         ('He said "hi"', "he-said-hi"),
-        ("مساعد", "assistant"),
+        ("مساعد", "assistant-2c3461"),
         ("CON", "con-2"),
     ],
 )
@@ -478,3 +478,10 @@ def test_several_workspaces_are_independent(tmp_path: Path) -> None:
     assert two.list() == []
     assert two.ensure_default().id == "okbot"
     assert [t.id for t in one.list()] == ["solo"]
+
+
+def test_slugify_gives_a_name_without_ascii_its_own_stable_id() -> None:
+    first, second = slugify("小明"), slugify("小红")
+    assert first.startswith("assistant-") and second.startswith("assistant-") and first != second
+    assert slugify("小明") == first and slugify("开发小队", fallback="squad").startswith("squad-")
+    assert slugify("   ", fallback="squad") == "squad"
