@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from okbot import __version__, cli_export, cli_import, cli_mcp, cli_provider, cli_search, cli_teach
-from okbot.cli_output import error_text, print_error
+from okbot.cli_output import add_json_flag, error_text, print_error, print_json
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage.errors import OkBotError
 
@@ -205,8 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = csub.add_parser("set", help=translate("cli", "change a setting (validated)"))
     s.add_argument("key", metavar="KEY")
     s.add_argument("value", metavar="VALUE")
+    add_json_flag(s)
     r = csub.add_parser("reset", help=translate("cli", "back to the default"))
     r.add_argument("key", metavar="KEY")
+    add_json_flag(r)
 
     p = sub.add_parser("new", help=translate("cli", "create an assistant or a squad"))
     nsub = p.add_subparsers(dest="kind", metavar="KIND", required=True)
@@ -220,6 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="[PROVIDER/]MODEL",
         help=translate("cli", "its own model (default: provider.model)"),
     )
+    add_json_flag(a)
     q = nsub.add_parser("squad", help=translate("cli", "a new squad of two or more assistants"))
     q.add_argument("name", metavar="NAME")
     q.add_argument(
@@ -231,11 +234,14 @@ def build_parser() -> argparse.ArgumentParser:
         help=translate("cli", "a member; give two or more"),
     )
     q.add_argument("--description", default="", help=translate("cli", "what the squad is for"))
+    add_json_flag(q)
 
     p = sub.add_parser("rm", help=translate("cli", "move an assistant or squad to the trash"))
     p.add_argument("target", metavar="TARGET", help=target_help)
+    add_json_flag(p)
     p = sub.add_parser("restore", help=translate("cli", "undo rm (TRASH_ID), or restore a backup (FILE.zip)"))
     cli_export.add_restore_arguments(p)
+    add_json_flag(p)
     p = sub.add_parser("trash", help=translate("cli", "what is in the trash"))
     p.add_argument("--json", action="store_true")
     cli_provider.add_parsers(sub)
@@ -557,11 +563,17 @@ def _cmd_config(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
     elif args.action == "set":
         settings.set_text(args.key, args.value)
-        print(f"{args.key} = {json.dumps(shown(args.key), ensure_ascii=False)}", file=out)
+        if args.json:
+            print_json({"key": args.key, "value": shown(args.key)}, out)
+        else:
+            print(f"{args.key} = {json.dumps(shown(args.key), ensure_ascii=False)}", file=out)
     else:
         settings.reset(args.key)
-        value = json.dumps(shown(args.key), ensure_ascii=False)
-        print(translate("cli", "{key} = {value} (default)").format(key=args.key, value=value), file=out)
+        if args.json:
+            print_json({"key": args.key, "value": shown(args.key), "default": True}, out)
+        else:
+            value = json.dumps(shown(args.key), ensure_ascii=False)
+            print(translate("cli", "{key} = {value} (default)").format(key=args.key, value=value), file=out)
     return 0
 
 
@@ -588,8 +600,16 @@ def _cmd_new(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             ref, _, role = spec.partition(":")
             members.append((ref.strip(), role.strip()))
         target = ws.create_squad(args.name, members, description=args.description)
-    print(_created(target), file=out)
+    if args.json:
+        print_json(_described(target), out)
+    else:
+        print(_created(target), file=out)
     return 0
+
+
+def _described(target: Any) -> dict[str, str]:
+    """An assistant or squad in the JSON of the commands that make, trash or restore one."""
+    return {"kind": target.kind, "id": target.id, "name": target.name}
 
 
 def _created(target: Any) -> str:
@@ -606,11 +626,14 @@ def _cmd_rm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ws = _workspace()
     target = ws.resolve(args.target)
     trash_id = trash.delete(ws, target.id)
-    if target.kind == "squad":
-        text = translate("cli", "moved squad {id} ({name}) to the trash; undo with: okbot restore {trash_id}")
+    if args.json:
+        print_json(_described(target) | {"trashId": trash_id}, out)
     else:
-        text = translate("cli", "moved assistant {id} ({name}) to the trash; undo with: okbot restore {trash_id}")
-    print(text.format(id=target.id, name=target.name, trash_id=trash_id), file=out)
+        if target.kind == "squad":
+            text = translate("cli", "moved squad {id} ({name}) to the trash; undo with: okbot restore {trash_id}")
+        else:
+            text = translate("cli", "moved assistant {id} ({name}) to the trash; undo with: okbot restore {trash_id}")
+        print(text.format(id=target.id, name=target.name, trash_id=trash_id), file=out)
     for squad in ws.squads_below_minimum():
         print(note(translate("cli", "squad {name} now has fewer than two members").format(name=squad.name)), file=err)
     return 0
@@ -620,6 +643,9 @@ def _cmd_restore(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from okbot.core import trash
 
     target = trash.restore(_workspace(), args.what)
+    if args.json:
+        print_json(_described(target) | {"trashId": args.what}, out)
+        return 0
     if target.kind == "squad":
         text = translate("cli", "restored squad {id} ({name})")
     else:

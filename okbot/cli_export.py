@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from okbot.cli_output import add_json_flag, print_json
 from okbot.i18n import plural, translate
 from okbot.storage.errors import OkBotError
 
@@ -49,6 +50,7 @@ def add_parsers(sub: Any) -> None:
     )
     p.add_argument("file", type=Path, metavar="FILE.zip")
     p.add_argument("--force", action="store_true", help=translate("cli_export", "replace FILE.zip when it exists"))
+    add_json_flag(p)
 
 
 def add_restore_arguments(p: argparse.ArgumentParser) -> None:
@@ -93,12 +95,15 @@ def cmd_backup(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from okbot.storage import paths
 
     report = create_backup(paths.data_dir(), args.file, force=args.force)
-    text = plural(
-        report.files,
-        translate("cli_export", "backed up {n} file ({size} bytes) to {path}"),
-        translate("cli_export", "backed up {n} files ({size} bytes) to {path}"),
-    )
-    print(text.format(n=f"{report.files:,}", size=f"{report.bytes:,}", path=report.path), file=out)
+    if args.json:
+        print_json({"path": str(report.path), "files": report.files, "bytes": report.bytes}, out)
+    else:
+        text = plural(
+            report.files,
+            translate("cli_export", "backed up {n} file ({size} bytes) to {path}"),
+            translate("cli_export", "backed up {n} files ({size} bytes) to {path}"),
+        )
+        print(text.format(n=f"{report.files:,}", size=f"{report.bytes:,}", path=report.path), file=out)
     left_out = ", ".join(translate("backup", what) for what in report.left_out)  # the manifest's words, translated
     print(translate("cli_export", "left out: {what}").format(what=left_out), file=err)
     for what in report.skipped:
@@ -125,6 +130,28 @@ def cmd_restore(args: argparse.Namespace, out: TextIO, err: TextIO, *, restore_t
         raise OkBotError(translate("cli_export", "no file {path}").format(path=path))
     data_dir = paths.data_dir()
     report = restore_backup(path, data_dir, replace=args.replace)
+    if args.json:
+        moved_aside = str(report.moved_aside) if report.moved_aside is not None else None
+        print_json(
+            {
+                "backup": str(path),
+                "dataDir": str(data_dir),
+                "files": report.files,
+                "bytes": report.bytes,
+                "movedAside": moved_aside,
+            },
+            out,
+        )
+    else:
+        _say_restored(report, data_dir, out)
+    print(
+        translate("cli_export", "API keys are never in a backup: set them again if this computer has none."),
+        file=err or sys.stderr,
+    )
+    return 0
+
+
+def _say_restored(report: Any, data_dir: Path, out: TextIO) -> None:
     text = plural(
         report.files,
         translate("cli_export", "restored {n} file ({size} bytes) into {path}"),
@@ -136,8 +163,3 @@ def cmd_restore(args: argparse.Namespace, out: TextIO, err: TextIO, *, restore_t
             translate("cli_export", "the data that was there is kept in {path}").format(path=report.moved_aside),
             file=out,
         )
-    print(
-        translate("cli_export", "API keys are never in a backup: set them again if this computer has none."),
-        file=err or sys.stderr,
-    )
-    return 0

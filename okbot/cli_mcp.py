@@ -15,6 +15,10 @@ kept from the last time instead.
      "note": "why fewer tools are offered than it lists (or empty)",
      "tools": [{"name": "get_current_time", "offered": "time__get_current_time", "description": "...",
                 "approval": "ask", "notes": ["how its schema was simplified for providers"]}]}
+
+``okbot mcp add --json`` prints that row (nothing is started: its state is "not started") with ``replaced``,
+``secretsKeptIn`` ("keyring", "file" or null) and ``keyFile``; rm, allow, disallow and approval print what
+they changed.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import argparse
 import json
 from typing import Any, TextIO
 
+from okbot.cli_output import add_json_flag, print_json
 from okbot.config.mcp import (
     APPROVALS,
     MCP_KEY,
@@ -134,6 +139,7 @@ def add_parsers(sub: Any) -> None:
         metavar="TARGET",
         help=translate("cli_mcp", "an assistant that may use it; repeatable"),
     )
+    add_json_flag(a)
     ls = msub.add_parser(
         "list", help=translate("cli_mcp", "the servers, their state (each is started, then stopped) and tools")
     )
@@ -147,6 +153,7 @@ def add_parsers(sub: Any) -> None:
         "rm", help=translate("cli_mcp", "remove a server, its kept values, and every assistant's use of it")
     )
     rm.add_argument("name", metavar="NAME")
+    add_json_flag(rm)
     allow_help = {
         "allow": translate("cli_mcp", "assistants that may use a server's tools"),
         "disallow": translate("cli_mcp", "assistants that may no longer use a server's tools"),
@@ -155,6 +162,7 @@ def add_parsers(sub: Any) -> None:
         p = msub.add_parser(action, help=text)
         p.add_argument("server", metavar="SERVER")
         p.add_argument("targets", nargs="+", metavar="TARGET", help=translate("cli_mcp", "an assistant id or name"))
+        add_json_flag(p)
     ap = msub.add_parser(
         "approval", help=translate("cli_mcp", "what a call of a server's tools (or of one tool) needs")
     )
@@ -163,6 +171,7 @@ def add_parsers(sub: Any) -> None:
     ap.add_argument(
         "--tool", default=None, metavar="TOOL", help=translate("cli_mcp", "that tool only (its name on the server)")
     )
+    add_json_flag(ap)
 
 
 def cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -175,16 +184,16 @@ def cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.action == "list":
         return _list(settings, as_json=args.json, start=not args.no_start, out=out)
     if args.action == "rm":
-        return _remove(settings, args.name, out)
+        return _remove(settings, args.name, args.json, out)
     if args.action in ("allow", "disallow"):
-        return _allow(settings, args.server, args.targets, allow=args.action == "allow", out=out)
-    return _approval(settings, args.server, args.approval, args.tool, out, err)
+        return _allow(settings, args.server, args.targets, allow=args.action == "allow", as_json=args.json, out=out)
+    return _approval(settings, args.server, args.approval, args.tool, args.json, out, err)
 
 
 # ---------------------------------------------------------------------------------- add
 def _add(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from okbot.core.workspace import Workspace
-    from okbot.llm.keystore import KeyStore
+    from okbot.llm.keystore import FILE, KeyStore
     from okbot.mcp import secrets
 
     name = check_server_name(args.name)
@@ -197,19 +206,28 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO)
     store = KeyStore()
     where = secrets.save(store, name, secrets.ServerSecrets(env=env, headers=headers))
     settings.add_mcp_server(config)
-    if replaced:
-        text = translate("cli_mcp", "replaced MCP server {name}: {where}  approval: {approval}")
-    else:
-        text = translate("cli_mcp", "added MCP server {name}: {where}  approval: {approval}")
-    print(text.format(name=name, where=config.where(), approval=config.approval), file=out)
-    if where:
-        kept = translate("cli_mcp", "the system keyring") if where == "keyring" else str(store.key_file)
-        text = translate("cli_mcp", "values of {names} kept in {where} (not in settings.json)")
-        print(text.format(names=", ".join([*env, *headers]), where=kept), file=out)
     for target in targets:
         _set_servers(ws, target, [*target.mcp_servers, name])
-        text = translate("cli_mcp", "{name} ({id}) may use {server}")
-        print(text.format(name=target.name, id=target.id, server=name), file=out)
+    if args.json:
+        key_file = str(store.key_file) if where == FILE else None
+        print_json(
+            _unstarted_row(settings, name)
+            | {"replaced": replaced, "secretsKeptIn": where or None, "keyFile": key_file},
+            out,
+        )
+    else:
+        if replaced:
+            text = translate("cli_mcp", "replaced MCP server {name}: {where}  approval: {approval}")
+        else:
+            text = translate("cli_mcp", "added MCP server {name}: {where}  approval: {approval}")
+        print(text.format(name=name, where=config.where(), approval=config.approval), file=out)
+        if where:
+            kept = translate("cli_mcp", "the system keyring") if where == "keyring" else str(store.key_file)
+            text = translate("cli_mcp", "values of {names} kept in {where} (not in settings.json)")
+            print(text.format(names=", ".join([*env, *headers]), where=kept), file=out)
+        for target in targets:
+            text = translate("cli_mcp", "{name} ({id}) may use {server}")
+            print(text.format(name=target.name, id=target.id, server=name), file=out)
     if not replaced and not targets:  # its tools reach no chat until an assistant may use them: say how
         text = translate(
             "cli_mcp", "okbot: note: no assistant may use {server} yet: okbot mcp allow {server} ASSISTANT"
@@ -252,27 +270,19 @@ def _config(name: str, args: argparse.Namespace, env: dict[str, str], headers: d
 # ---------------------------------------------------------------------------------- list
 def _list(settings: Settings, *, as_json: bool, start: bool, out: TextIO) -> int:
     from okbot.core.workspace import Workspace
-    from okbot.llm.keys import redact_remembered
     from okbot.llm.keystore import KeyStore
     from okbot.mcp import secrets
     from okbot.mcp.hub import McpHub
     from okbot.storage import paths
 
     configs = settings.mcp_servers()
-    assistants = [t for t in Workspace().list() if t.kind == "assistant"]
     store = KeyStore()
     hub = McpHub(lambda: settings, secrets=lambda n: secrets.load(store, n), cache_file=paths.mcp_tools_file())
     try:
         states = hub.check() if start and configs else hub.states()
-        rows = [
-            _row(config, state, hub.tools_of(config.name), [t for t in assistants if config.name in t.mcp_servers])
-            | {"note": (hub.cut(config.name) or ("", ""))[0]}
-            for config, state in zip(configs, states, strict=True)
-        ]
+        rows = _rows(hub, configs, states, Workspace().list())
     finally:
         hub.close()
-    for row in rows:  # a failing server may have printed one of its values to its stderr
-        row["detail"] = redact_remembered(row["detail"])
     if as_json:
         print(json.dumps(rows, ensure_ascii=False, indent=2), file=out)
         return 0
@@ -281,6 +291,36 @@ def _list(settings: Settings, *, as_json: bool, start: bool, out: TextIO) -> int
     for row in rows:
         _print_row(row, out)
     return 0
+
+
+def _unstarted_row(settings: Settings, name: str) -> dict[str, Any]:
+    """Server ``name``'s row as ``mcp list --no-start --json`` gives it: nothing is started."""
+    from okbot.core.workspace import Workspace
+    from okbot.mcp.hub import McpHub
+    from okbot.storage import paths
+
+    config = settings.mcp_server(name)
+    hub = McpHub(lambda: settings, cache_file=paths.mcp_tools_file())
+    try:
+        [row] = _rows(hub, [config], [hub.state(name)], Workspace().list())
+    finally:
+        hub.close()
+    return row
+
+
+def _rows(hub: Any, configs: list[McpServerConfig], states: list[Any], targets: list[Any]) -> list[dict[str, Any]]:
+    """The rows of ``mcp list --json`` for ``configs`` in ``states``; ``targets``: every assistant and squad."""
+    from okbot.llm.keys import redact_remembered
+
+    assistants = [t for t in targets if t.kind == "assistant"]
+    rows = [
+        _row(config, state, hub.tools_of(config.name), [t for t in assistants if config.name in t.mcp_servers])
+        | {"note": (hub.cut(config.name) or ("", ""))[0]}
+        for config, state in zip(configs, states, strict=True)
+    ]
+    for row in rows:  # a failing server may have printed one of its values to its stderr
+        row["detail"] = redact_remembered(row["detail"])
+    return rows
 
 
 def _row(config: McpServerConfig, state: Any, tools: list[Any], users: list[Any]) -> dict[str, Any]:
@@ -294,7 +334,7 @@ def _row(config: McpServerConfig, state: Any, tools: list[Any], users: list[Any]
         "headers": list(config.headers),
         "approval": config.approval,
         "toolApproval": dict(sorted(config.tool_approval.items())),
-        "assistants": [{"id": t.id, "name": t.name} for t in users],
+        "assistants": [_user(t) for t in users],
         "state": state.state,
         "detail": state.detail,
         "tools": [
@@ -308,6 +348,11 @@ def _row(config: McpServerConfig, state: Any, tools: list[Any], users: list[Any]
             for tool in tools
         ],
     }
+
+
+def _user(target: Any) -> dict[str, str]:
+    """An assistant as the JSON of ``mcp …`` names it."""
+    return {"id": target.id, "name": target.name}
 
 
 def _print_row(row: dict[str, Any], out: TextIO) -> None:
@@ -340,7 +385,7 @@ def _print_row(row: dict[str, Any], out: TextIO) -> None:
 
 
 # ---------------------------------------------------------------------------------- rm, allow, approval
-def _remove(settings: Settings, name: str, out: TextIO) -> int:
+def _remove(settings: Settings, name: str, as_json: bool, out: TextIO) -> int:
     from okbot.core.workspace import Workspace
     from okbot.llm.keystore import KeyStore
     from okbot.mcp import secrets
@@ -348,16 +393,20 @@ def _remove(settings: Settings, name: str, out: TextIO) -> int:
     settings.remove_mcp_server(name)  # an unknown name: an error naming the declared ones
     secrets.delete(KeyStore(), name)
     ws = Workspace()
+    users = [t for t in ws.list() if t.kind == "assistant" and name in t.mcp_servers]
+    for target in users:
+        _set_servers(ws, target, [s for s in target.mcp_servers if s != name])
+    if as_json:
+        print_json({"server": name, "assistants": [_user(t) for t in users]}, out)
+        return 0
     print(translate("cli_mcp", "removed MCP server {name}").format(name=name), file=out)
-    for target in ws.list():
-        if target.kind == "assistant" and name in target.mcp_servers:
-            _set_servers(ws, target, [s for s in target.mcp_servers if s != name])
-            text = translate("cli_mcp", "{name} ({id}) no longer uses {server}")
-            print(text.format(name=target.name, id=target.id, server=name), file=out)
+    for target in users:
+        text = translate("cli_mcp", "{name} ({id}) no longer uses {server}")
+        print(text.format(name=target.name, id=target.id, server=name), file=out)
     return 0
 
 
-def _allow(settings: Settings, server: str, refs: list[str], *, allow: bool, out: TextIO) -> int:
+def _allow(settings: Settings, server: str, refs: list[str], *, allow: bool, as_json: bool, out: TextIO) -> int:
     from okbot.core.workspace import Workspace
 
     settings.mcp_server(server)  # an unknown name: an error naming the declared ones
@@ -367,6 +416,10 @@ def _allow(settings: Settings, server: str, refs: list[str], *, allow: bool, out
     for target in targets:
         servers = [s for s in target.mcp_servers if s != server] + ([server] if allow else [])
         _set_servers(ws, target, servers)
+    if as_json:
+        print_json({"server": server, "allowed": allow, "assistants": [_user(t) for t in targets]}, out)
+        return 0
+    for target in targets:
         if allow:
             text = translate("cli_mcp", "{name} ({id}) may use {server}")
         else:
@@ -375,7 +428,9 @@ def _allow(settings: Settings, server: str, refs: list[str], *, allow: bool, out
     return 0
 
 
-def _approval(settings: Settings, server: str, approval: str, tool: str | None, out: TextIO, err: TextIO) -> int:
+def _approval(
+    settings: Settings, server: str, approval: str, tool: str | None, as_json: bool, out: TextIO, err: TextIO
+) -> int:
     from okbot.mcp.hub import McpHub
     from okbot.storage import paths
 
@@ -386,6 +441,9 @@ def _approval(settings: Settings, server: str, approval: str, tool: str | None, 
         if known and tool not in known:
             text = translate("cli_mcp", "okbot: note: {server} did not list a tool {tool} (its tools: {tools})")
             print(text.format(server=server, tool=repr(tool), tools=", ".join(known)), file=err)
+    if as_json:
+        print_json({"server": server, "tool": tool, "approval": approval}, out)
+        return 0
     if tool:
         text = translate("cli_mcp", "calls of {server}'s tool {tool}: {approval}")
     else:

@@ -1,7 +1,8 @@
 """How the command line says an error, and whether it may style its output.
 
 An error is one ``okbot: …`` line on stderr; under ``--json`` it is one JSON object instead,
-``{"error": message, "hint": hint or null}``, so a program reading the output never has to parse words.
+``{"error": message, "hint": hint or null}``, so a program reading the output never has to parse words; what a
+command did is one JSON object on stdout (:func:`print_json`).
 Bold and dim escapes go only to a terminal, and not when ``NO_COLOR`` is set (https://no-color.org) or
 ``TERM`` is ``dumb``.
 """
@@ -10,9 +11,20 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TextIO
+from typing import Any, TextIO
 
+from okbot.i18n import translate
 from okbot.storage.errors import OkBotError
+
+
+def add_json_flag(parser: Any) -> None:
+    """``--json`` on a command that changes something: it prints what it did as one JSON object."""
+    parser.add_argument("--json", action="store_true", help=translate("cli", "print what was done as one JSON object"))
+
+
+def print_json(value: Any, out: TextIO) -> None:
+    """``value`` as the indented JSON every ``--json`` prints on stdout."""
+    print(json.dumps(value, ensure_ascii=False, indent=2), file=out)
 
 
 def error_text(message: str, hint: str = "", *, as_json: bool) -> str:

@@ -3,6 +3,7 @@ who uses which, and the context windows their servers taught OkBot.
 
 Keys are never printed: a provider's line says where its key is read from, not what it is. A key given
 to ``provider add --key-stdin`` goes to the keyring (or the 0600 key file) under the provider's name.
+Under ``--json``, ``provider add`` and ``rm`` print the provider's row as ``provider list --json`` does.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from okbot.cli_output import add_json_flag, print_json
 from okbot.config.providers import (
     DEFAULT_PROVIDER,
     KEY_SOURCES,
@@ -74,16 +76,19 @@ def add_parsers(sub: Any) -> None:
             "cli_provider", "how many requests its server answers at once (default: 1 on this computer, 4 hosted)"
         ),
     )
+    add_json_flag(a)
     ls = psub.add_parser(
         "list", help=translate("cli_provider", "the providers, where their keys are, their models if listed")
     )
     ls.add_argument("--json", action="store_true")
     rm = psub.add_parser("rm", help=translate("cli_provider", "remove a provider no assistant uses"))
     rm.add_argument("name", metavar="NAME")
+    add_json_flag(rm)
     m = psub.add_parser(
         "models", help=translate("cli_provider", "ask a provider's server for its models and remember them")
     )
     m.add_argument("name", metavar="NAME", nargs="?", default=DEFAULT_PROVIDER)
+    add_json_flag(m)
     w = psub.add_parser(
         "windows", help=translate("cli_provider", "the context windows servers stated when they refused a request")
     )
@@ -99,6 +104,7 @@ def add_parsers(sub: Any) -> None:
     )
     s.add_argument("target", metavar="TARGET", help=translate("cli_provider", "an assistant id or name"))
     s.add_argument("model", metavar="[PROVIDER/]MODEL")
+    add_json_flag(s)
 
 
 def check_model_ref(settings: Settings, ref: str, err: TextIO) -> str:
@@ -168,12 +174,12 @@ def cmd_provider(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.action == "add":
         return _add(settings, args, out)
     if args.action == "rm":
-        return _remove(settings, args.name, out)
+        return _remove(settings, args.name, args.json, out)
     if args.action == "windows":
         return _learnt_windows(settings, args.json, out)
     if args.action == "forget-window":
         return _forget_window(settings, args.model, out)
-    return _models(settings, args.name, out)
+    return _models(settings, args.name, args.json, out)
 
 
 def _learnt_windows(settings: Settings, as_json: bool, out: TextIO) -> int:
@@ -250,19 +256,23 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
             merged = {**old.context_windows, **windows}
             slots = args.slots if args.slots is not None else old.slots
             config = ProviderConfig(name, config.base_url, source, config.key_env, old.models, merged, slots)
+    from okbot.llm.keystore import FILE, KeyStore
+
+    store = KeyStore()
+    where = ""  # where the key given on stdin went
     if args.key_stdin:
         from okbot.llm.keys import MAX_KEY_CHARS
-        from okbot.llm.keystore import FILE, KeyStore
 
         key = sys.stdin.readline(MAX_KEY_CHARS + 1).strip()  # one past the bound: save() refuses it, in words
         if not key:
             raise OkBotError(translate("cli_provider", "no key on stdin; nothing was changed"))
-        store = KeyStore()
         where = store.save(key, name)
-        text = translate("cli_provider", "key for {name} saved in {where}").format(name=name, where=store.place(where))
-        if where == FILE:
-            text += translate("cli_provider", " (no system keyring here; only you can read that file)")
-        print(text, file=out)
+        if not args.json:
+            text = translate("cli_provider", "key for {name} saved in {where}")
+            text = text.format(name=name, where=store.place(where))
+            if where == FILE:
+                text += translate("cli_provider", " (no system keyring here; only you can read that file)")
+            print(text, file=out)
     if name == DEFAULT_PROVIDER:
         settings.set("provider.baseUrl", config.base_url)
         settings.set("provider.keySource", source)
@@ -270,6 +280,10 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
             settings.set("provider.slots", args.slots)
     else:
         settings.add_provider(config)
+    if args.json:
+        key_file = str(store.key_file) if where == FILE else None
+        print_json(_row(settings.provider(name), _saved_in()) | {"keySavedIn": where or None, "keyFile": key_file}, out)
+        return 0
     text = translate("cli_provider", "provider {name}: {url}, key: {key}")
     print(text.format(name=name, url=redact_url(config.base_url), key=config.key_where(_saved_in())), file=out)
     return 0
@@ -282,7 +296,7 @@ def _windows(specs: list[str]) -> dict[str, int]:
         raise OkBotError(translate("cli_provider", "--window {why}").format(why=exc)) from None
 
 
-def _remove(settings: Settings, name: str, out: TextIO) -> int:
+def _remove(settings: Settings, name: str, as_json: bool, out: TextIO) -> int:
     from okbot.core.provider_use import provider_users
     from okbot.core.workspace import Workspace
 
@@ -300,16 +314,20 @@ def _remove(settings: Settings, name: str, out: TextIO) -> int:
             ),
             hint=translate("cli_provider", "give them another model first (`okbot set-model TARGET MODEL`)"),
         )
+    row = _row(config, _saved_in())
     settings.remove_provider(name)
     if config.key_source == "keyring":
         from okbot.llm.keystore import KeyStore
 
         KeyStore().delete(name)
-    print(translate("cli_provider", "removed provider {name}").format(name=name), file=out)
+    if as_json:
+        print_json(row | {"keyDeleted": config.key_source == "keyring"}, out)
+    else:
+        print(translate("cli_provider", "removed provider {name}").format(name=name), file=out)
     return 0
 
 
-def _models(settings: Settings, name: str, out: TextIO) -> int:
+def _models(settings: Settings, name: str, as_json: bool, out: TextIO) -> int:
     from okbot.llm.providers import build_backend
     from okbot.llm.slots import listed_models
 
@@ -319,6 +337,9 @@ def _models(settings: Settings, name: str, out: TextIO) -> int:
     finally:
         backend.close()
     settings.set_provider_models(name, models)
+    if as_json:
+        print_json({"provider": name, "models": list(models)}, out)
+        return 0
     for model in models:
         print(model, file=out)
     return 0
@@ -340,6 +361,9 @@ def cmd_set_model(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     settings = Settings.load()
     ref = check_model_ref(settings, args.model, err) if args.model.strip() else None
     ws.set_meta(target, "model", ref)
+    if args.json:
+        print_json({"id": target.id, "name": target.name, "model": ref}, out)
+        return 0
     if ref:
         text = translate("cli_provider", "{name} ({id}) uses {model}")
     else:

@@ -255,3 +255,28 @@ def test_cli_backup_and_restore(capsys, tmp_path, monkeypatch):
     assert (tmp_path / "elsewhere" / "assistants" / "okbot" / "session.jsonl").read_bytes() == (
         home / "assistants" / "okbot" / "session.jsonl"
     ).read_bytes()
+
+
+def test_cli_backup_and_restore_under_json_say_the_path_files_and_bytes(capsys, tmp_path, monkeypatch):
+    """Issue 34, item 18: backup and restore took no --json."""
+    home = seeded()
+    dest = tmp_path / "b.zip"
+    assert main(["backup", str(dest), "--json"]) == 0
+    out, err = capsys.readouterr()
+    made = json.loads(out)
+    with zipfile.ZipFile(dest) as zf:
+        manifest = json.loads(zf.read(backup.MANIFEST_NAME))
+    assert set(made) == {"path", "files", "bytes"} and made["path"] == str(dest)
+    assert made["files"] == len(manifest["files"]) and made["bytes"] == sum(f["size"] for f in manifest["files"])
+    assert "left out" in err  # the notes stay lines on stderr
+    assert main(["restore", str(dest), "--replace", "--json"]) == 0
+    restored = json.loads(capsys.readouterr().out)
+    aside = restored.pop("movedAside")
+    assert restored == {"backup": str(dest), "dataDir": str(home), "files": made["files"], "bytes": made["bytes"]}
+    assert aside and Path(aside).is_dir()
+    monkeypatch.setenv("OKBOT_HOME", str(tmp_path / "elsewhere"))
+    assert main(["restore", str(dest), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["movedAside"] is None
+    assert main(["backup", str(dest), "--json"]) == 1
+    _, err = capsys.readouterr()
+    assert "error" in json.loads(err)

@@ -361,3 +361,38 @@ def test_under_json_an_error_is_a_json_object_on_stderr(capsys):
     assert code == 1 and json.loads(err)["error"].startswith("no item #999")
     code, _, err = run(capsys, "context", "nobody")  # without --json: the plain line
     assert code == 1 and err.startswith("okbot: ") and "nobody" in err
+
+
+def test_new_rm_restore_and_config_set_under_json_print_one_object_of_what_was_done(capsys):
+    """Issue 34, item 18: these commands took no --json, so a script had to parse their sentences."""
+    code, out, _ = run(capsys, "new", "assistant", "Bob", "--json")
+    assert code == 0 and json.loads(out) == {"kind": "assistant", "id": "bob", "name": "Bob"}
+    code, out, _ = run(capsys, "new", "squad", "Crew", "--member", "okbot", "--member", "bob", "--json")
+    assert code == 0 and json.loads(out) == {"kind": "squad", "id": "crew", "name": "Crew"}
+    code, out, err = run(capsys, "rm", "Bob", "--json")
+    removed = json.loads(out)
+    [entry] = Workspace().trash_root.iterdir()
+    assert code == 0 and removed == {"kind": "assistant", "id": "bob", "name": "Bob", "trashId": entry.name}
+    assert "fewer than two members" in err  # the note stays a line on stderr
+    code, out, _ = run(capsys, "restore", removed["trashId"], "--json")
+    assert code == 0 and json.loads(out) == {"kind": "assistant", "id": "bob", "name": "Bob", "trashId": entry.name}
+    code, out, _ = run(capsys, "config", "set", "contextCompression.ratio", "0.7", "--json")
+    assert code == 0 and json.loads(out) == {"key": "contextCompression.ratio", "value": 0.7}
+    code, out, _ = run(capsys, "config", "reset", "contextCompression.ratio", "--json")
+    assert code == 0 and json.loads(out) == {"key": "contextCompression.ratio", "value": 0.6, "default": True}
+    code, out, err = run(capsys, "rm", "Nobody", "--json")
+    assert code == 1 and out == "" and "Nobody" in json.loads(err)["error"]
+    code, out, _ = run(capsys, "config", "set", "contextCompression.ratio", "0.7")  # the text stays as it was
+    assert out == "contextCompression.ratio = 0.7\n"
+
+
+def test_config_set_json_never_shows_a_key_in_the_base_url(capsys):
+    url = "https://llm.example/v1?api_key=abc123-secret&region=eu"
+    code, out, _ = run(capsys, "config", "set", "provider.baseUrl", url, "--json")
+    assert code == 0 and "abc123-secret" not in out
+    assert json.loads(out) == {
+        "key": "provider.baseUrl",
+        "value": "https://llm.example/v1?api_key=[redacted]&region=eu",
+    }
+    code, out, err = run(capsys, "config", "set", "provider.baseUrl", "https://me:hunter2@llm.example/v1", "--json")
+    assert code == 1 and out == "" and "hunter2" not in err and "user name or password" in json.loads(err)["error"]

@@ -236,3 +236,32 @@ def test_values_go_to_the_system_keyring_when_there_is_one(okbot_home, capsys):
     assert any(TOKEN in value for value in backend.saved.values())
     assert not (okbot_home / "keys.json").exists()
     assert TOKEN not in (okbot_home / "settings.json").read_text()
+
+
+def test_add_rm_allow_and_approval_under_json_say_what_changed_and_never_a_value(okbot, okbot_home):
+    """Issue 34, item 18: mcp add/rm/allow/disallow/approval took no --json."""
+    okbot("new", "assistant", "Ann")
+    okbot("new", "assistant", "Bob")
+    argv = ("mcp", "add", "gh", "--env", f"GITHUB_TOKEN={TOKEN}", "--assistant", "Ann", "--json")
+    proc = okbot(*argv, "--", "github-mcp", "stdio")
+    assert proc.returncode == 0, proc.stderr
+    added = json.loads(proc.stdout)
+    [listed] = json.loads(okbot("mcp", "list", "--no-start", "--json").stdout)
+    assert added == {**listed, "replaced": False, "secretsKeptIn": "file", "keyFile": str(okbot_home / "keys.json")}
+    assert added["assistants"] == [{"id": "ann", "name": "Ann"}] and added["env"] == ["GITHUB_TOKEN"]
+    assert added["state"] == "not started"  # add starts nothing
+    proc = okbot("mcp", "add", "gh", "--json", "--", "github-mcp")
+    replaced = json.loads(proc.stdout)
+    assert replaced["replaced"] is True and replaced["secretsKeptIn"] is None and replaced["keyFile"] is None
+    proc = okbot("mcp", "allow", "gh", "Bob", "--json")
+    assert json.loads(proc.stdout) == {"server": "gh", "allowed": True, "assistants": [{"id": "bob", "name": "Bob"}]}
+    proc = okbot("mcp", "disallow", "gh", "ann", "--json")
+    assert json.loads(proc.stdout) == {"server": "gh", "allowed": False, "assistants": [{"id": "ann", "name": "Ann"}]}
+    proc = okbot("mcp", "approval", "gh", "deny", "--tool", "delete_repo", "--json")
+    assert json.loads(proc.stdout) == {"server": "gh", "tool": "delete_repo", "approval": "deny"}
+    proc = okbot("mcp", "approval", "gh", "allow", "--json")
+    assert json.loads(proc.stdout) == {"server": "gh", "tool": None, "approval": "allow"}
+    proc = okbot("mcp", "rm", "gh", "--json")
+    assert json.loads(proc.stdout) == {"server": "gh", "assistants": [{"id": "bob", "name": "Bob"}]}
+    proc = okbot("mcp", "rm", "gh", "--json")
+    assert proc.returncode == 1 and "no MCP server called 'gh'" in json.loads(proc.stderr)["error"]

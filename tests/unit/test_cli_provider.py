@@ -251,3 +251,34 @@ def test_a_providers_parallel_requests_are_set_kept_and_listed(okbot, okbot_home
     assert listed == {"default": 1, "lab": 2}
     refused = okbot("provider", "add", "lab", "--base-url", "http://127.0.0.1:8080/v1", "--slots", "0")
     assert refused.returncode != 0 and "--slots" in refused.stderr
+
+
+def test_provider_add_models_rm_and_set_model_under_json(okbot, okbot_home):
+    """Issue 34, item 18: provider add/rm/models and set-model took no --json."""
+    with FakeOpenAIServer(models=("m1", "m2"), require_key=STDIN_KEY) as vault:
+        proc = okbot("provider", "add", "vault", "--base-url", vault.base_url, "--key-stdin", "--json", stdin=STDIN_KEY)
+        assert proc.returncode == 0, proc.stderr
+        added = json.loads(proc.stdout)
+        [listed] = [r for r in json.loads(okbot("provider", "list", "--json").stdout) if r["name"] == "vault"]
+        assert added == {**listed, "keySavedIn": "file", "keyFile": str(okbot_home / "keys.json")}
+        assert STDIN_KEY not in proc.stdout + proc.stderr
+        proc = okbot("provider", "models", "vault", "--json")
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout) == {"provider": "vault", "models": ["m1", "m2"]}
+    proc = okbot("provider", "add", "work", "--base-url", "https://work.example/v1", "--key-env", "WORK_KEY", "--json")
+    added = json.loads(proc.stdout)
+    assert added["keyEnv"] == "WORK_KEY" and added["keySavedIn"] is None and added["keyFile"] is None
+    assert okbot("new", "assistant", "Bob").returncode == 0
+    proc = okbot("set-model", "Bob", "vault/m2", "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout) == {"id": "bob", "name": "Bob", "model": "vault/m2"}
+    proc = okbot("provider", "rm", "vault", "--json")  # in use: the error is a JSON object
+    assert proc.returncode == 1 and proc.stdout == "" and "in use by" in json.loads(proc.stderr)["error"]
+    proc = okbot("set-model", "Bob", "", "--json")
+    assert json.loads(proc.stdout) == {"id": "bob", "name": "Bob", "model": None}
+    proc = okbot("provider", "rm", "vault", "--json")
+    assert proc.returncode == 0, proc.stderr
+    removed = json.loads(proc.stdout)
+    assert removed == {**listed, "models": ["m1", "m2"], "keyDeleted": True}
+    assert STDIN_KEY not in (okbot_home / "keys.json").read_text()
+    proc = okbot("provider", "rm", "work", "--json")
+    assert json.loads(proc.stdout)["keyDeleted"] is False
