@@ -237,10 +237,6 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>≈{n} 个 token</translation>
     </message>
     <message>
-        <source>{name} is over {size}</source>
-        <translation>{name} 超过了 {size}</translation>
-    </message>
-    <message>
         <source>{name} cannot be read: {error}</source>
         <translation>无法读取 {name}：{error}</translation>
     </message>
@@ -3199,6 +3195,14 @@ Compression starts at {threshold} tokens.</source>
         <translation>无法读取 {path}：{error}</translation>
     </message>
     <message>
+        <source>{name} is a damaged image: it cannot be read as {format}</source>
+        <translation>{name} 是损坏的图片：无法作为 {format} 读取</translation>
+    </message>
+    <message>
+        <source>open it in an image viewer and save it again, or attach another copy</source>
+        <translation>请用看图软件打开并重新保存，或附加另一份副本</translation>
+    </message>
+    <message>
         <source>the attachment could not be copied to {path}: {error}</source>
         <translation>无法将附件复制到 {path}：{error}</translation>
     </message>
@@ -3778,6 +3782,10 @@ settings when set). Run `okbot` with no command to open the desktop app.</source
     <message>
         <source>restored assistant {id} ({name})</source>
         <translation>已恢复助手 {id}（{name}）</translation>
+    </message>
+    <message>
+        <source>print what was done as one JSON object</source>
+        <translation>把所做的事打印为一个 JSON 对象</translation>
     </message>
 </context>
 <context>
@@ -5084,6 +5092,22 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>schedules.json（定时唤醒）未导入：这里的 OkBot 没有定时任务</translation>
     </message>
     <message>
+        <source>global skill {name} is enabled but not found in {path}; not imported</source>
+        <translation>全局技能 {name} 已启用，但在 {path} 中找不到；未导入</translation>
+    </message>
+    <message>
+        <source>global skill {name} (from {path}) came over into its skills</source>
+        <translation>全局技能 {name}（来自 {path}）已导入到它的技能中</translation>
+    </message>
+    <message>
+        <source>skill {name} had no front matter; its name (the folder) and description (its title) were added</source>
+        <translation>技能 {name} 没有前置信息（front matter）；已补上名称（文件夹名）和描述（其标题）</translation>
+    </message>
+    <message>
+        <source>skill {name}: its front matter was completed (name {original}, which must be the folder&apos;s here)</source>
+        <translation>技能 {name}：已补全其前置信息（名称原为 {original}，这里必须与文件夹名相同）</translation>
+    </message>
+    <message>
         <source>skill {name}: more than {n} files; {file} and the rest not copied</source>
         <translation>技能 {name}：文件多于 {n} 个；{file} 及其余文件未复制</translation>
     </message>
@@ -5156,8 +5180,24 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>记忆 {id} 未导入：{why}</translation>
     </message>
     <message>
+        <source>settings: MCP server {name} is not mapped: its command line or URL seems to hold a credential, which would be stored and shown in plain text; add it with `okbot mcp add`, giving that with --env</source>
+        <translation>设置：MCP 服务器 {name} 未映射：它的命令行或 URL 似乎含有凭据，导入后会以明文保存并显示；请用 `okbot mcp add` 添加，并用 --env 提供该凭据</translation>
+    </message>
+    <message>
+        <source>settings: MCP server {name} is not mapped: {why}</source>
+        <translation>设置：MCP 服务器 {name} 未映射：{why}</translation>
+    </message>
+    <message>
+        <source>settings: {key} {value} has no match here; not mapped</source>
+        <translation>设置：{key} {value} 在这里没有对应项；未映射</translation>
+    </message>
+    <message>
         <source>settings: its default model {model} at {url} is not applied; set it in Settings → Models or with `okbot provider`</source>
         <translation>设置：其默认模型 {model}（位于 {url}）未应用；请在“设置 → 模型”中或用 `okbot provider` 设置</translation>
+    </message>
+    <message>
+        <source>settings: provider {name} at {url} (models: {models}) is not carried over; add it with `okbot provider add` or in Settings → Models</source>
+        <translation>设置：位于 {url} 的供应商 {name}（模型：{models}）未迁移；请用 `okbot provider add` 或在“设置 → 模型”中添加</translation>
     </message>
     <message>
         <source>settings: API keys are never imported; enter them again here</source>
@@ -5166,6 +5206,54 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>settings: {key} is not mapped</source>
         <translation>设置：{key} 没有对应项</translation>
+    </message>
+    <message>
+        <source>not applied again: they came over with the assistants, in an earlier run</source>
+        <translation>不再重复应用：它们已在之前的一次导入中随助手一起迁移</translation>
+    </message>
+    <message>
+        <source>{key} stays {value} (chosen here); the original&apos;s {origin}</source>
+        <translation>{key} 保持 {value}（你在这里选的）；原版的 {origin}</translation>
+    </message>
+    <message>
+        <source>{key} not set to {value}: {why}</source>
+        <translation>{key} 未设为 {value}：{why}</translation>
+    </message>
+    <message>
+        <source>{key} set to {value} (the original&apos;s {origin})</source>
+        <translation>{key} 已设为 {value}（原版的 {origin}）</translation>
+    </message>
+    <message>
+        <source>context window of {model} stays {value} tokens (chosen here); the original&apos;s: {theirs}</source>
+        <translation>{model} 的上下文窗口保持 {value} 个 token（你在这里设的）；原版的：{theirs}</translation>
+    </message>
+    <message>
+        <source>context window of {model} not set to {value} tokens: {why}</source>
+        <translation>{model} 的上下文窗口未设为 {value} 个 token：{why}</translation>
+    </message>
+    <message>
+        <source>context window of {model} set to {value} tokens (the original&apos;s, provider {provider})</source>
+        <translation>{model} 的上下文窗口已设为 {value} 个 token（原版的设置，供应商 {provider}）</translation>
+    </message>
+    <message>
+        <source>MCP server {name} is declared here already; the original&apos;s {origin} was not added</source>
+        <translation>这里已声明了 MCP 服务器 {name}；原版的 {origin} 没有添加</translation>
+    </message>
+    <message>
+        <source>MCP server {name} not added: {why}</source>
+        <translation>MCP 服务器 {name} 未添加：{why}</translation>
+    </message>
+    <message>
+        <source>MCP server {name} (the original&apos;s {origin}) added: {where}; the imported assistants may use it</source>
+        <translation>已添加 MCP 服务器 {name}（原版的 {origin}）：{where}；导入的助手可以使用它</translation>
+    </message>
+    <message>
+        <source>MCP server {name} (the original&apos;s {origin}) added; it was off there, so no assistant uses it yet</source>
+        <translation>已添加 MCP 服务器 {name}（原版的 {origin}）；它在原版中是关闭的，所以暂时没有助手使用它</translation>
+    </message>
+    <message>
+        <source>MCP server {name}: the values of {names} were not imported (they may be credentials); give them with `okbot mcp add {name} {flag} NAME=VALUE …`</source>
+        <translation>MCP 服务器 {name}：{names} 的值没有导入（它们可能是凭据）；请用 `okbot mcp add {name} {flag} NAME=VALUE …` 提供</translation>
     </message>
     <message>
         <source>{file} is {size}, over the {limit} the import reads; not imported</source>
@@ -6323,6 +6411,10 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>全局记忆：{n}</translation>
     </message>
     <message>
+        <source>Settings: {what}</source>
+        <translation>设置：{what}</translation>
+    </message>
+    <message>
         <source>Not imported: {what}</source>
         <translation>未导入：{what}</translation>
     </message>
@@ -7334,6 +7426,10 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>“{higher}” must not be less than “{lower}” ({other}).</source>
         <translation>“{higher}”不能少于“{lower}”（{other}）。</translation>
+    </message>
+    <message>
+        <source>A model name is needed.</source>
+        <translation>需要一个模型名称。</translation>
     </message>
     <message>
         <source>settings not saved: {why}</source>
