@@ -281,6 +281,15 @@ LONG_NAMES = (
 )
 
 
+def shown_composer(qtbot: QtBot, width: int) -> Composer:
+    composer = Composer()
+    qtbot.addWidget(composer)
+    composer.resize(width, 120)
+    composer.show()
+    qtbot.waitExposed(composer)
+    return composer
+
+
 def long_named_files(folder: Path) -> list[Path]:
     for name in LONG_NAMES:
         (folder / name).write_text("ts,sensor,reading\n" * 40)
@@ -292,11 +301,7 @@ def test_a_long_chip_is_elided_with_an_ellipsis_and_its_tooltip_has_the_name_and
 
     from okbot.core.attachments import human_size
 
-    composer = Composer()
-    qtbot.addWidget(composer)
-    composer.resize(420, 120)
-    composer.show()
-    qtbot.waitExposed(composer)
+    composer = shown_composer(qtbot, 420)
     files = long_named_files(tmp_path)
     composer.add_files(files)
     labels = [w for w in composer.chips.findChildren(QLabel) if w.objectName() == "attachmentChipText"]
@@ -379,11 +384,7 @@ def test_a_sent_image_shows_as_a_bounded_thumbnail_and_a_moved_copy_keeps_the_te
 def test_only_image_chips_warn_of_a_model_without_vision_and_the_warning_stays_in_view(qtbot: QtBot, tmp_path: Path):
     from PySide6.QtWidgets import QLabel
 
-    composer = Composer()
-    qtbot.addWidget(composer)
-    composer.resize(700, 120)
-    composer.show()
-    qtbot.waitExposed(composer)
+    composer = shown_composer(qtbot, 700)
     files = long_named_files(tmp_path)
     composer.set_model("qwen2.5:7b", False)
     composer.add_files([files[-1], files[0]])  # the image, then a CSV
