@@ -280,6 +280,7 @@ class ModelsPage(SettingsPage):
         self.save_key_button.setEnabled(True)
         self.key_help.setText(where_text(where, self._keys.key_file))
         self.key_status.setText(status)
+        self.providers_box.set_saved_in(where)
 
     def _on_keys_check_failed(self, exc: BaseException) -> None:
         self.key_status.setText(self.tr("Could not check for a key: {error}").format(error=type(exc).__name__))

@@ -37,7 +37,7 @@ from okbot.storage.errors import OkBotError
 from okbot.ui.settings.page import help_label, if_alive
 
 
-def provider_line(config: ProviderConfig) -> str:
+def provider_line(config: ProviderConfig, saved_in: str = "keyring") -> str:
     """One provider as the list shows it."""
     models = ""
     if config.models:
@@ -48,7 +48,7 @@ def provider_line(config: ProviderConfig) -> str:
             QCoreApplication.translate("ProvidersBox", " — {n} models"),
         ).format(n=n)
     return QCoreApplication.translate("ProvidersBox", "{name} — {url} — key: {key}{models}").format(
-        name=config.name, url=redact_url(config.base_url), key=config.key_where(), models=models
+        name=config.name, url=redact_url(config.base_url), key=config.key_where(saved_in), models=models
     )
 
 
@@ -76,6 +76,7 @@ class ProvidersBox(QWidget):
     def __init__(self, ctx: Any, settings: Any, keys: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx, self._settings, self._keys = ctx, settings, keys
+        self._saved_in = "keyring"  # where a saved key is kept here, once the page has asked (off the GUI thread)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.list = QListWidget()
@@ -151,6 +152,12 @@ class ProvidersBox(QWidget):
         """The providers listed here (all but the default)."""
         return [p for p in self._settings().providers() if p.name != DEFAULT_PROVIDER]
 
+    def set_saved_in(self, where: str) -> None:
+        """Where saved keys are kept on this machine (``keyring``, or ``file`` without a system keyring)."""
+        if where != self._saved_in:
+            self._saved_in = where
+            self.refresh()
+
     def refresh(self) -> None:
         """Show the providers as settings have them now, keeping the selection by name."""
         keep = self.name_edit.text().strip()
@@ -160,7 +167,7 @@ class ProvidersBox(QWidget):
         try:
             self.list.clear()
             for config in others:
-                self.list.addItem(provider_line(config))
+                self.list.addItem(provider_line(config, self._saved_in))
             if keep in names:
                 self.list.setCurrentRow(names.index(keep))
         finally:

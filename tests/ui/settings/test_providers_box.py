@@ -48,6 +48,7 @@ def test_add_list_models_refuse_in_use_and_remove(qtbot: QtBot, ctx: AppContext)
         assert Settings.load().provider("work").key_source == "keyring"
         assert KeyStore().get("work").key == KEY
         assert KEY not in paths.settings_file().read_text() and KEY not in box.list.item(0).text()
+        assert "key: key file (work)" in box.list.item(0).text()  # no keyring here (issue 34, item 19)
         box.list.setCurrentRow(0)
         box.models_button.click()
         settle(qtbot, ctx)
