@@ -2030,11 +2030,11 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
     </message>
     <message>
         <source>{n} model from {providers} providers.</source>
-        <translation>{n} 个模型，来自 {providers} 个提供方。</translation>
+        <translation>{n} 个模型，来自 {providers} 个服务商。</translation>
     </message>
     <message>
         <source>{n} models from {providers} providers.</source>
-        <translation>{n} 个模型，来自 {providers} 个提供方。</translation>
+        <translation>{n} 个模型，来自 {providers} 个服务商。</translation>
     </message>
     <message>
         <source>{n} model on this server.</source>
@@ -2084,7 +2084,7 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
     </message>
     <message>
         <source>Default provider</source>
-        <translation>默认提供方</translation>
+        <translation>默认服务商</translation>
     </message>
 </context>
 <context>
@@ -2210,7 +2210,7 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
     </message>
     <message>
         <source>No other providers yet. Fill in a name and a base URL below and press Add or update; an assistant then picks its models as provider/model.</source>
-        <translation>还没有其他提供方。请在下方填写名称和基础 URL，然后点击“添加或更新”；之后助手可以用“提供方/模型”选择它的模型。</translation>
+        <translation>还没有其他服务商。请在下方填写名称和基础 URL，然后点击“添加或更新”；之后助手可以用“服务商/模型”选择它的模型。</translation>
     </message>
     <message>
         <source>e.g. openrouter</source>
@@ -4787,7 +4787,7 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     </message>
     <message>
         <source>No API key for {key_host}: set {key_var}, where this provider reads its key.</source>
-        <translation>{key_host} 没有 API 密钥：请设置 {key_var}，此提供方从这个变量读取密钥。</translation>
+        <translation>{key_host} 没有 API 密钥：请设置 {key_var}，此服务商从这个变量读取密钥。</translation>
     </message>
     <message>
         <source>The request failed: {detail}</source>
