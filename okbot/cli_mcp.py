@@ -222,9 +222,8 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO)
             text = translate("cli_mcp", "added MCP server {name}: {where}  approval: {approval}")
         print(text.format(name=name, where=config.where(), approval=config.approval), file=out)
         if where:
-            kept = translate("cli_mcp", "the system keyring") if where == "keyring" else str(store.key_file)
             text = translate("cli_mcp", "values of {names} kept in {where} (not in settings.json)")
-            print(text.format(names=", ".join([*env, *headers]), where=kept), file=out)
+            print(text.format(names=", ".join([*env, *headers]), where=store.place(where)), file=out)
         for target in targets:
             text = translate("cli_mcp", "{name} ({id}) may use {server}")
             print(text.format(name=target.name, id=target.id, server=name), file=out)

@@ -161,7 +161,7 @@ def cmd_provider(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         saved_in = _saved_in()
         rows = [_row(config, saved_in) for config in settings.providers()]
         if args.json:
-            print(json.dumps(rows, ensure_ascii=False, indent=2), file=out)
+            print_json(rows, out)
         for row in [] if args.json else rows:
             mark = translate("cli_provider", " (default)") if row["default"] else ""
             models = ", ".join(row["models"])
@@ -282,10 +282,12 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
         settings.add_provider(config)
     if args.json:
         key_file = str(store.key_file) if where == FILE else None
-        print_json(_row(settings.provider(name), _saved_in()) | {"keySavedIn": where or None, "keyFile": key_file}, out)
+        print_json(
+            _row(settings.provider(name), store.where()) | {"keySavedIn": where or None, "keyFile": key_file}, out
+        )
         return 0
     text = translate("cli_provider", "provider {name}: {url}, key: {key}")
-    print(text.format(name=name, url=redact_url(config.base_url), key=config.key_where(_saved_in())), file=out)
+    print(text.format(name=name, url=redact_url(config.base_url), key=config.key_where(store.where())), file=out)
     return 0
 
 
