@@ -4133,10 +4133,6 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>已添加 MCP 服务器 {name}：{where}  批准：{approval}</translation>
     </message>
     <message>
-        <source>the system keyring</source>
-        <translation>系统密钥环</translation>
-    </message>
-    <message>
         <source>values of {names} kept in {where} (not in settings.json)</source>
         <translation>{names} 的值保存在 {where}（不在 settings.json 中）</translation>
     </message>
