@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from okbot.core.items import now_iso
+from okbot.core.wire_names import NO_NAMES, WireNames
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage import migrations, paths
 from okbot.storage.atomic import atomic_write_bytes, to_utf8
@@ -77,6 +78,7 @@ class AsSentRequest:
     pinned_ids: list[int] = field(default_factory=list)  # format 3: the current request, pinned and marked
     cut_chars: dict[int, int] = field(default_factory=dict)  # format 3: tool results sent cut, id -> chars shown
     retry_of: int | None = None  # format 3: the refused request (too long for the window) this one sent again
+    names: WireNames = NO_NAMES  # a squad's members as the model knew them when it was sent
     window: int | None = None
     ratio: float | None = None
     items_tokens: int | None = None
@@ -206,6 +208,8 @@ class AsSentStore:
                 line["round"] = round_no
             if retry_of is not None:
                 line["retryOf"] = retry_of
+            if proj.names:
+                line["names"] = proj.names.to_json()
             log.append(_encode(line))
             self._last_id = request_id
         return request_id
@@ -243,6 +247,7 @@ class AsSentStore:
                 pinned_ids=[i for i in line.get("pinned") or [] if _is_id(i)],
                 cut_chars=_cut_chars(line.get("cut")),
                 retry_of=_int_or_none(line.get("retryOf")),
+                names=WireNames.from_json(line.get("names")),
                 window=_int_or_none(line.get("window")),
                 ratio=line.get("ratio") if isinstance(line.get("ratio"), (int, float)) else None,
                 items_tokens=_int_or_none(line.get("itemTokens")),

@@ -40,6 +40,7 @@ from okbot.core.squad import (
 )
 from okbot.core.summary import SessionSummary
 from okbot.core.tokens import model_facts
+from okbot.core.wire_names import NO_NAMES, WireNames
 from okbot.core.workspace import Target
 from okbot.i18n import translate
 from okbot.storage.errors import NotFound, OkBotError
@@ -76,9 +77,9 @@ class ContextProjection:
     at_covered: bool = False
     notices: list[str] = field(default_factory=list)
     member: str | None = None  # a squad member's request (their view of the squad), not the captain's
-    member_name: str = ""
     prepare_ratio: float = 0.0  # contextCompression.prepareRatio; 0 = no earlier mark than ``ratio``
     files: AttachmentView | None = None  # reads attached files back from the chat's folder
+    names: WireNames = NO_NAMES  # a squad's members as the model knows them (okbot.core.wire_names)
 
     @property
     def pinned_ids(self) -> list[int]:
@@ -125,9 +126,10 @@ class ContextProjection:
         if self.blocks:
             messages.append({"role": "system", "content": self.system_text()})
         if self.member is not None:
-            messages.extend(member_view(self.items, self.member, delegation_tool_name(self.member), self.files))
+            own_call = delegation_tool_name(self.member)
+            messages.extend(member_view(self.items, self.member, own_call, self.files, self.names))
         else:
-            messages.extend(items_to_messages(self.items, self.files))
+            messages.extend(items_to_messages(self.items, self.files, self.names))
         return messages
 
     def to_json(self) -> dict[str, Any]:
@@ -223,8 +225,8 @@ def build_context(
         at_covered=at_covered,
         notices=notices,
         member=member,
-        member_name=speaker.target.name if member is not None else "",
         files=files,
+        names=sources.wire_names(target),
     )
 
 

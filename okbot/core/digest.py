@@ -14,6 +14,7 @@ from typing import Any
 
 from okbot.core.attachments import digest as attachments_digest
 from okbot.core.items import is_member_answer, item_text, preview
+from okbot.core.wire_names import NO_NAMES, WireNames
 from okbot.storage import jsontext
 
 # Messages that only move the work along; never offered for verbatim keeping.
@@ -170,19 +171,21 @@ def result_digest(
     return f"{item.get('name') or 'tool'} {state} · {shape} · {preview(first, limit)}"
 
 
-def item_digest(item: dict[str, Any], *, text_limit: int = 400) -> str:
-    """One line (or a short paragraph for prose) standing for ``item`` in summarizer input."""
+def item_digest(item: dict[str, Any], *, text_limit: int = 400, names: WireNames = NO_NAMES) -> str:
+    """One line (or a short paragraph for prose) standing for ``item`` in summarizer input (``names``: a
+    squad's members by the names the model knows them)."""
     kind = item.get("type")
     ref = f"#{item.get('id')}"
+    author = names.label(str(item.get("author", "?")))
     if kind == "tool_call":
-        return f"{ref} {item.get('author')} called {call_digest(item)}"
+        return f"{ref} {author} called {call_digest({**item, 'name': names.tool(str(item.get('name')))})}"
     if is_member_answer(item):
         failed = "" if item.get("ok", True) else " [failed]"
         text = preview(item_text(item), text_limit)
-        return f"{ref} member {item.get('author')}{failed} answered the captain: {text}"
+        return f"{ref} member {author}{failed} answered the captain: {text}"
     if kind == "tool_result":
         return f"{ref} result: {result_digest(item)}"
-    who = "user" if kind == "user" and item.get("source") == "user" else item.get("author", "?")
+    who = "user" if kind == "user" and item.get("source") == "user" else author
     status = item.get("status", "complete")
     mark = f" [{status}]" if kind == "assistant" and status != "complete" else ""
     files = attachments_digest(item)  # name, kind and size of attached files; never their text or bytes

@@ -19,6 +19,7 @@ from typing import Any
 
 from okbot.core.attachments import AttachmentView, digest
 from okbot.core.items import MCP_PREFIX, is_member_answer, member_of
+from okbot.core.wire_names import NO_NAMES, WireNames
 from okbot.storage import jsontext
 
 INTERRUPTED_MARK = "[app note: this reply was interrupted before it finished]"
@@ -40,10 +41,12 @@ PIN_MARK = (
 )
 
 
-def source_label(item: dict[str, Any]) -> str:
-    """The app-written label line for an input no person typed."""
+def source_label(item: dict[str, Any], names: WireNames = NO_NAMES) -> str:
+    """The app-written label line for an input no person typed (``names``: a squad's members by name)."""
     source = item.get("source", "app")
     member = member_of(item)
+    member = names.label(member) if member else ""
+    tool = names.tool(str(item.get("name")))
     kind = item.get("type")
     status = "" if item.get("ok", True) else ", reported an error"
     if kind == "tool_result" and member:
@@ -51,9 +54,9 @@ def source_label(item: dict[str, Any]) -> str:
     if kind == "tool_result" and str(source).startswith(MCP_PREFIX):
         server = str(source)[len(MCP_PREFIX) :]
         call = f"(call {item.get('call_id')}){status}"
-        return f"{LABEL_PREFIX} tool {item.get('name')} of MCP server {server}, outside OkBot {call} — not the user]"
+        return f"{LABEL_PREFIX} tool {tool} of MCP server {server}, outside OkBot {call} — not the user]"
     if kind == "tool_result":
-        return f"{LABEL_PREFIX} tool {item.get('name')} (call {item.get('call_id')}){status} — not the user]"
+        return f"{LABEL_PREFIX} tool {tool} (call {item.get('call_id')}){status} — not the user]"
     if kind == "assistant" and member:
         return f"{LABEL_PREFIX} squad member {member}, answering the user directly — not the user]"
     if kind == "assistant":
@@ -65,12 +68,12 @@ def source_label(item: dict[str, Any]) -> str:
     return f"{LABEL_PREFIX} {source} — not the user]"
 
 
-def wire_prefix(item: dict[str, Any]) -> str:
+def wire_prefix(item: dict[str, Any], names: WireNames = NO_NAMES) -> str:
     """The app-written text put before an item's content on the wire ("" for most user items)."""
     kind = item.get("type")
     pin = PIN_MARK.format(id=item.get("id")) + "\n" if kind == "user" and item.get(PIN_KEY) else ""
     if kind == "tool_result" or (kind == "user" and item.get("source") != "user") or _by_member(item):
-        return pin + source_label(item) + "\n"
+        return pin + source_label(item, names) + "\n"
     if kind == "user" and _LABEL_LIKE.search(item.get("content", "")):
         return pin + USER_MARK + "\n"
     return pin
@@ -93,9 +96,14 @@ def user_content(item: dict[str, Any], files: AttachmentView | None) -> str | li
 
 
 def member_view(
-    items: Iterable[dict[str, Any]], member: str, own_call: str, files: AttachmentView | None = None
+    items: Iterable[dict[str, Any]],
+    member: str,
+    own_call: str,
+    files: AttachmentView | None = None,
+    names: WireNames = NO_NAMES,
 ) -> list[dict[str, Any]]:
-    """The squad's items as squad member ``member`` sees them, as messages (``own_call``: its ask tool).
+    """The squad's items as squad member ``member`` sees them, as messages (``own_call``: its recorded ask
+    tool; ``names``: how the others are named).
 
     What the user typed stays theirs; what ``member`` said (its direct answers, its replies to the
     captain) is its own assistant turn; everything the captain or other members said arrives
@@ -111,13 +119,13 @@ def member_view(
         elif kind == "assistant" and own:
             messages.append({"role": "assistant", "content": _assistant_text(item)})
         elif kind == "assistant":
-            messages.append({"role": "user", "content": source_label(item) + "\n" + _assistant_text(item)})
+            messages.append({"role": "user", "content": source_label(item, names) + "\n" + _assistant_text(item)})
         elif kind == "tool_call" and item.get("name") == own_call:
-            messages.append({"role": "user", "content": source_label(item) + "\n" + task_text(item)})
+            messages.append({"role": "user", "content": source_label(item, names) + "\n" + task_text(item)})
         elif is_member_answer(item) and own:
             messages.append({"role": "assistant", "content": item["content"]})
         elif is_member_answer(item):
-            messages.append({"role": "user", "content": source_label(item) + "\n" + item["content"]})
+            messages.append({"role": "user", "content": source_label(item, names) + "\n" + item["content"]})
     return messages
 
 
@@ -130,8 +138,11 @@ def task_text(item: dict[str, Any]) -> str:
     return task if isinstance(task, str) and task.strip() else str(item.get("arguments", ""))
 
 
-def items_to_messages(items: Iterable[dict[str, Any]], files: AttachmentView | None = None) -> list[dict[str, Any]]:
-    """The items as Chat Completions messages; ``files`` reads attached files back from the chat's folder."""
+def items_to_messages(
+    items: Iterable[dict[str, Any]], files: AttachmentView | None = None, names: WireNames = NO_NAMES
+) -> list[dict[str, Any]]:
+    """The items as Chat Completions messages; ``files`` reads attached files back from the chat's folder,
+    ``names`` names a squad's members (and their ``ask_`` tools) as the model knows them."""
     messages: list[dict[str, Any]] = []
     pending: dict[str, dict[str, Any]] = {}  # call_id -> the assistant message that made the call
 
@@ -154,7 +165,7 @@ def items_to_messages(items: Iterable[dict[str, Any]], files: AttachmentView | N
                 {
                     "id": item["call_id"],
                     "type": "function",
-                    "function": {"name": item["name"], "arguments": item["arguments"]},
+                    "function": {"name": names.tool(item["name"]), "arguments": item["arguments"]},
                 }
             )
             pending[item["call_id"]] = last
@@ -162,14 +173,14 @@ def items_to_messages(items: Iterable[dict[str, Any]], files: AttachmentView | N
         if kind == "tool_result":
             if item["call_id"] in pending:
                 pending.pop(item["call_id"])
-                content = wire_prefix(item) + item["content"]
+                content = wire_prefix(item, names) + item["content"]
                 messages.append({"role": "tool", "tool_call_id": item["call_id"], "content": content})
             continue
         close_pending()
         if kind == "user":
             messages.append({"role": "user", "content": user_content(item, files)})
         elif _by_member(item):
-            messages.append({"role": "user", "content": wire_prefix(item) + _assistant_text(item)})
+            messages.append({"role": "user", "content": wire_prefix(item, names) + _assistant_text(item)})
         elif kind == "assistant":
             messages.append({"role": "assistant", "content": _assistant_text(item)})
     close_pending()

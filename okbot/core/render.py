@@ -32,6 +32,7 @@ from okbot.core.messages import PIN_KEY, task_text
 from okbot.core.prompt_cache import prompt_cache_text
 from okbot.core.sent_request import SentRequest
 from okbot.core.summary import SessionSummary
+from okbot.core.wire_names import NO_NAMES, WireNames
 from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
 from okbot.llm.keys import resolve_api_key, scrub
 
@@ -110,10 +111,14 @@ def remember_api_keys(settings: Any) -> None:
         resolve_api_key(source)
 
 
-def item_heading(index: int, item: dict[str, Any], tokens: int) -> str:
-    """``### [i] <type> · <role or tool>`` plus the item id and its token count, on one line."""
+def item_heading(index: int, item: dict[str, Any], tokens: int, names: WireNames = NO_NAMES) -> str:
+    """``### [i] <type> · <speaker or tool>`` plus the item id and its token count, on one line; ``names``
+    names speakers and tools as the model knew them (:func:`speakers`)."""
     kind = item.get("type", "?")
-    who = item.get("name") if kind in ("tool_call", "tool_result") else item.get("author", "?")
+    if kind in ("tool_call", "tool_result"):
+        who = names.tool(str(item.get("name")))
+    else:
+        who = names.label(str(item.get("author", "?")))
     extra = ""
     if kind == "assistant" and item.get("status", "complete") != "complete":
         extra = f" · {item['status']}"
@@ -138,15 +143,11 @@ def _line(key: str, text: str) -> str:
 def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
     """The lines naming target, cut-off, coverage and token use."""
     t = proj.target
-    title = translate("render", "{name} ({kind} {id}) · model {model}").format(
-        name=t.name, kind=t.kind, id=t.id, model=proj.model
-    )
+    title = translate("render", "{name} ({kind}) · model {model}").format(name=t.name, kind=t.kind, model=proj.model)
     lines = ["# " + translate("render", "Context") + " · " + title]
     if t.kind == "squad":
         if proj.member:
-            seat = translate("render", "member {name} ({id}), from their seat").format(
-                name=proj.member_name, id=proj.member
-            )
+            seat = translate("render", "member {name}, from their seat").format(name=proj.names.label(proj.member))
         else:
             seat = translate("render", "the captain")
         lines.append(_line(translate("render", "Request of"), seat))
@@ -242,7 +243,10 @@ def render_markdown(
     for block in proj.blocks:
         out += _block_lines(f"{block.name} · {block.title}", block.tokens, block.text, body_limit, block.uncut)
     out += _items_section(
-        [(item, tokens) for item, tokens in zip(proj.items, proj.item_tokens, strict=True)], body_limit, proj.files
+        [(item, tokens) for item, tokens in zip(proj.items, proj.item_tokens, strict=True)],
+        body_limit,
+        proj.files,
+        speakers(proj.target, proj.names),
     )
     return "\n".join(out).rstrip() + "\n"
 
@@ -273,7 +277,16 @@ def _shown_text(item: dict[str, Any], files: Any) -> str:
     return "\n".join(parts)
 
 
-def _items_section(rows: list[tuple[dict[str, Any] | int, int]], limit: int | None, files: Any = None) -> list[str]:
+def speakers(target: Any, names: WireNames) -> WireNames:
+    """``names`` with the target itself named too: an assistant by its name, a squad's own items as the
+    captain's (the record holds ids; the view shows what the model knew them as)."""
+    own = target.name if target.kind == "assistant" else translate("render", "the captain")
+    return WireNames(labels={**names.labels, target.id: own}, tools=names.tools)
+
+
+def _items_section(
+    rows: list[tuple[dict[str, Any] | int, int]], limit: int | None, files: Any = None, names: WireNames = NO_NAMES
+) -> list[str]:
     """``## session items``: each item's heading and body (``files``: attached files read back, so a message
     shows the file text it was sent with); an ``int`` in place of an item is an id the record names that
     the session no longer holds, said where it was."""
@@ -285,7 +298,7 @@ def _items_section(rows: list[tuple[dict[str, Any] | int, int]], limit: int | No
             out.append(f"### [{index}] " + translate("render", "missing item") + f" — #{item}")
             out.append(translate("render", MISSING_ITEM).format(id=item))
         else:
-            out.append(item_heading(index, item, tokens))
+            out.append(item_heading(index, item, tokens, names))
             out.append(body_text(_shown_text(item, files), limit))
         out.append("")
     return out
@@ -484,7 +497,7 @@ def as_sent_markdown(
         uncut = block.get("uncut") if isinstance(block.get("uncut"), int) else 0
         out += _block_lines(heading, int(block.get("tokens") or 0), block.get("text"), body_limit, uncut)
     rows = [(s.item if s.item is not None else s.id, s.tokens) for s in sent.items]
-    out += _items_section(rows, body_limit, sent.files)
+    out += _items_section(rows, body_limit, sent.files, speakers(live.target, req.names))
     if changed:
         out.append("## " + translate("render", "changed since sent"))
         live_blocks = {b.name: b for b in live.blocks}

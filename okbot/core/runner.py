@@ -168,7 +168,7 @@ def _tool_round(
 ) -> None:
     """Record a reply's calls (no more than the whole turn's budget: one notice says how many were
     dropped), run them, and record each result, so every recorded call gets one."""
-    calls = asked[: runtime.budget.limit]
+    calls = [tools.recorded(call) for call in asked[: runtime.budget.limit]]  # ask_<id>, not the name it saw
     for call in calls:
         append(
             new_item(

@@ -87,7 +87,8 @@ class SentRequest:
         texts = [b.get("text") or "" for b in self.request.blocks]
         if texts:
             messages.append({"role": "system", "content": "\n\n".join(texts)})
-        messages.extend(items_to_messages((s.item for s in self.items if s.item is not None), self.files))
+        sent = (s.item for s in self.items if s.item is not None)
+        messages.extend(items_to_messages(sent, self.files, self.request.names))
         return messages
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from okbot.core.items import delegation_tool_name
 from okbot.core.record_fields import DEFAULT_CAPTAIN
 from okbot.core.tools import Tool, ToolContext, ToolOutcome
+from okbot.core.wire_names import WireNames
 from okbot.core.workspace import Target, Workspace
 from okbot.i18n import translate
 from okbot.storage.errors import OkBotError
@@ -46,6 +47,11 @@ class Member:
     @property
     def tool_name(self) -> str:
         return delegation_tool_name(self.target.id)
+
+
+def wire_names(found: list[Member]) -> WireNames:
+    """How the model knows these members: by their current names (okbot.core.wire_names)."""
+    return WireNames.of((m.target.id, m.target.name) for m in found)
 
 
 def captain_settings(squad: Target) -> dict[str, Any]:
@@ -197,9 +203,9 @@ def delegation_tool(member: Member) -> Tool:
 def _ask(member: Member, args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
     task = args.get("task")
     if not isinstance(task, str) or not task.strip():
-        return ToolOutcome(f"{member.tool_name}: the task is empty; say what {member.target.name} should do.", ok=False)
+        return ToolOutcome(f"the task is empty; say what {member.target.name} should do.", ok=False)
     if len(task) > MAX_TASK_CHARS:
-        return ToolOutcome(f"{member.tool_name}: the task is over {MAX_TASK_CHARS:,} characters; shorten it.", ok=False)
+        return ToolOutcome(f"the task is over {MAX_TASK_CHARS:,} characters; shorten it.", ok=False)
     if ctx.runtime is None:
-        return ToolOutcome(f"{member.tool_name}: members can only be asked during a squad turn.", ok=False)
+        return ToolOutcome("members can only be asked during a squad turn.", ok=False)
     return ctx.runtime.run_member(member, ctx.call_id)

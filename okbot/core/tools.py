@@ -9,11 +9,13 @@ memory, local tools) register here the same way.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from okbot.config.settings import Settings
+from okbot.core.wire_names import NO_NAMES, WireNames
 from okbot.core.workspace import Target
+from okbot.llm.events import ToolCallDone
 from okbot.storage import jsontext
 
 
@@ -73,9 +75,13 @@ class Tool:
 
 
 class ToolRegistry:
-    """The tools a turn can offer, filtered by their approval settings."""
+    """The tools a turn can offer, filtered by their approval settings.
 
-    def __init__(self, tools: Sequence[Tool] = ()) -> None:
+    Tools are kept and called by their recorded names; ``names`` gives the ones the model sees instead
+    (a squad's ``ask_<member>`` tools follow the members' current names: okbot.core.wire_names)."""
+
+    def __init__(self, tools: Sequence[Tool] = (), names: WireNames = NO_NAMES) -> None:
+        self.names = names
         self._tools: dict[str, Tool] = {}
         for tool in tools:
             self.register(tool)
@@ -101,11 +107,20 @@ class ToolRegistry:
         return [t for t in self._tools.values() if self.approval(t, settings) != "deny"]
 
     def specs(self, settings: Settings) -> list[dict[str, Any]]:
-        return [t.spec() for t in self.offered(settings)]
+        """The Chat Completions ``tools`` entries, by the names the model sees."""
+        specs = [t.spec() for t in self.offered(settings)]
+        for spec in specs:
+            spec["function"]["name"] = self.names.tool(spec["function"]["name"])
+        return specs
 
     def notes(self, settings: Settings) -> list[tuple[str, str]]:
-        """(name, note) pairs for the tool-notes instruction block."""
-        return [(t.name, t.note_text()) for t in self.offered(settings)]
+        """(name the model sees, note) pairs for the tool-notes instruction block."""
+        return [(self.names.tool(t.name), t.note_text()) for t in self.offered(settings)]
+
+    def recorded(self, call: ToolCallDone) -> ToolCallDone:
+        """``call`` as it is recorded and run: by the tool's recorded name, whatever name the model used."""
+        name = self.names.recorded(call.name)
+        return call if name == call.name else replace(call, name=name)
 
 
 def parse_arguments(text: str) -> dict[str, Any]:

@@ -5995,16 +5995,16 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>{n} 个 token</translation>
     </message>
     <message>
-        <source>{name} ({kind} {id}) · model {model}</source>
-        <translation>{name}（{kind} {id}）· 模型 {model}</translation>
-    </message>
-    <message>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <source>member {name} ({id}), from their seat</source>
-        <translation>成员 {name}（{id}），从其视角</translation>
+        <source>{name} ({kind}) · model {model}</source>
+        <translation>{name}（{kind}）· 模型 {model}</translation>
+    </message>
+    <message>
+        <source>member {name}, from their seat</source>
+        <translation>成员 {name}，从其视角</translation>
     </message>
     <message>
         <source>the captain</source>

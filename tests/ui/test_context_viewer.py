@@ -328,7 +328,7 @@ def test_forged_headings_and_an_echoed_key_stay_inside_their_bodies(
     levels = [level for level, _ in markdown_headings(text)]
     assert levels == [1, 2] + [3] * len(proj.blocks) + [2] + [3] * len(proj.items)
     items = [title for _, title in markdown_headings(text)][-3:]
-    assert [title.split(" — ")[0] for title in items] == ["[1] user · user", "[2] assistant · okbot", "[3] user · user"]
+    assert [title.split(" — ")[0] for title in items] == ["[1] user · user", "[2] assistant · OkBot", "[3] user · user"]
     doc = viewer.context_view.document()
     forged = doc.findBlockByNumber(text.splitlines().index("    ### [3] user · user — #3 · 5 tokens"))
     real = doc.findBlockByNumber(text.splitlines().index(next(x for x in text.splitlines() if x.startswith("### [1]"))))
@@ -499,7 +499,7 @@ def test_as_sent_for_a_covered_message_lists_every_item_that_went_out_with_its_o
         assert message.splitlines()[-1] in text
     cut = session.get(sent.items[-1].id)
     assert cut["status"] == "error" and cut["content"] and f"    {cut['content']}" in text  # went out with the Retry
-    assert f"assistant · okbot · error — #{cut['id']}" in text
+    assert f"assistant · OkBot · error — #{cut['id']}" in text
     assert all("### " + b["name"] in text for b in sent.request.blocks)
     # its own numbers: header and bar, not today's
     assert viewer.title.text().startswith(f"As sent for message #{turn2}")

@@ -195,7 +195,7 @@ def test_a_failed_ask_shows_as_a_failed_delegation_row(
     shown = rows(view_of(page))
     failed = [layout for item, layout in shown if item["type"] == "tool_result"]
     assert len(failed) == 1 and failed[0].style == "delegation" and failed[0].level == "failed"
-    assert failed[0].label.startswith("could not ask Mia: ask_mia: the task is empty")
+    assert failed[0].label.startswith("could not ask Mia: the task is empty")
 
 
 def test_direct_address_streams_and_shows_the_members_name(
@@ -300,7 +300,7 @@ def test_the_viewer_switches_between_the_captain_and_each_member_asked_in_the_tu
     assert viewer.member == "rex" and viewer.snapshot.member == "rex"
     assert viewer.text() == expected(ctx, squad, first, "rex")
     assert viewer.snapshot.projection.to_messages() == script.sent["Rex"][0]["messages"]  # what Rex was sent
-    assert "Request of: member Rex (rex)" in viewer.text()
+    assert "Request of: member Rex, from their seat" in viewer.text()
     assert viewer.windowTitle().endswith("Rex's request")
     assert not viewer.tabs.isTabEnabled(AS_SENT_TAB) and viewer.tabs.currentIndex() == 0
 

@@ -54,7 +54,7 @@ def test_context_markdown_layout_and_cut_bodies(capsys):
     assert "Coverage: none" in out
     assert "## instructions" in out and "## session items" in out
     assert out.index("## instructions") < out.index("## session items")
-    assert "### [1] user · user" in out and "### [2] assistant · okbot" in out
+    assert "### [1] user · user" in out and "### [2] assistant · OkBot" in out
     assert "### [4]" not in out  # cut at the second question
     assert "full length 3,011 chars" in out
 

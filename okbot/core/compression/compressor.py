@@ -340,6 +340,7 @@ class Compressor:
             lambda messages: self._complete(summarizer_model, messages, proj.window),
             self.sources.counter(summarizer_model).count_text,
             max_chars=self._summary_chars(proj.window),
+            names=proj.names,
         )
         text, kept_ids, covered_id = summary.summary, list(summary.kept_user_ids), summary.covered_through_id
         report = CompressionReport(
@@ -416,7 +417,7 @@ class Compressor:
 
         def cost(item: dict[str, Any]) -> int:
             listed = count(checklist_entry(item)) + 2 if item.get("type") == "user" else 0
-            return count(item_digest(item)) + 2 + listed
+            return count(item_digest(item, names=summarizer.names)) + 2 + listed
 
         return next_batch(items, cost, base, budget)
 

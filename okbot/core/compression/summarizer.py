@@ -20,6 +20,7 @@ from okbot.core.compression import edits, structure
 from okbot.core.digest import checklist_entry, is_directive, item_digest
 from okbot.core.items import item_text
 from okbot.core.language import LANGUAGE_WORDS, users_language
+from okbot.core.wire_names import NO_NAMES, WireNames
 
 Complete = Callable[[list[dict[str, str]]], str]
 
@@ -102,10 +103,18 @@ class Summarizer:
     # what the app asks of a server that takes a JSON schema (the text format is the fallback)
     RESPONSE_FORMAT = edits.RESPONSE_FORMAT
 
-    def __init__(self, complete: Complete, count_tokens: Callable[[str], int], *, max_chars: int) -> None:
+    def __init__(
+        self,
+        complete: Complete,
+        count_tokens: Callable[[str], int],
+        *,
+        max_chars: int,
+        names: WireNames = NO_NAMES,  # a squad's members, by the names the model knows them
+    ) -> None:
         self.complete = complete
         self.count_tokens = count_tokens
         self.max_chars = max_chars
+        self.names = names
 
     def build_messages(
         self,
@@ -117,7 +126,7 @@ class Summarizer:
         """The request: the previous summary numbered and cut to its budgets, digests, the checklist.
 
         It asks for ``language`` (default: the language the user writes in, :func:`summary_language`)."""
-        digests = "\n".join(item_digest(it) for it in covered) or "(none)"
+        digests = "\n".join(item_digest(it, names=self.names) for it in covered) or "(none)"
         boxes = "\n".join(checklist_entry(it) for it in checklist) or "(none)"
         view = structure.fit_sections(edits.numbered_view(previous), self.max_chars)
         user = (

@@ -59,10 +59,10 @@ def test_a_member_reply_with_a_forged_label_never_becomes_the_users_words(env, s
     captain = script.sent["captain"][-1]["messages"]
     assert user_turns(captain) == ["ask Rex"]  # nothing Rex said is a user turn
     tool = next(m for m in captain if m["role"] == "tool")
-    assert tool["content"].startswith("[source: squad member rex, their reply to the captain's task — not the user]")
+    assert tool["content"].startswith("[source: squad member Rex, their reply to the captain's task — not the user]")
     # Mia, asked later, sees Rex's words labelled as Rex's, not as the user's
     script.captain += [Reply(tool_calls=[ask("mia", "double-check Rex")]), Reply(text="ok")]
     runner.run_turn(squad, "now Mia")
     mia = script.sent["Mia"][-1]["messages"]
     rex_words = [t for t in user_turns(mia) if "IGNORE" in t]
-    assert rex_words and all(t.startswith("[source: squad member rex") for t in rex_words)
+    assert rex_words and all(t.startswith("[source: squad member Rex") for t in rex_words)
