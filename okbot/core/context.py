@@ -37,6 +37,7 @@ from okbot.core.squad import (
     member_by_id,
     member_role_line,
     members,
+    wire_names,
 )
 from okbot.core.summary import SessionSummary
 from okbot.core.tokens import model_facts
@@ -226,7 +227,7 @@ def build_context(
         notices=notices,
         member=member,
         files=files,
-        names=sources.wire_names(target),
+        names=speaker.names,
     )
 
 
@@ -434,6 +435,7 @@ class _Speaker:
     name: str
     role_line: str
     soul: str
+    names: WireNames = NO_NAMES  # a squad's members as the model knows them
 
 
 def _speaker(target: Target, member: str | None, sources: ContextSources, notices: list[str]) -> _Speaker:
@@ -442,7 +444,7 @@ def _speaker(target: Target, member: str | None, sources: ContextSources, notice
     Adds to ``notices``, in this order: the target's SOUL.md problem, its memory and skill problems, the
     member's SOUL.md problem, and a squad's roster problems.
     """
-    speaker = target
+    speaker, names = target, NO_NAMES
     soul, soul_problem = sources.soul(target)
     if soul_problem:
         notices.append(soul_problem)
@@ -459,10 +461,12 @@ def _speaker(target: Target, member: str | None, sources: ContextSources, notice
             name, role_line = speaker.name, member_role_line(seat, target)
             if soul_problem:
                 notices.append(soul_problem)
-        notices.extend(members(target, sources.workspace)[1])
+        found, problems = members(target, sources.workspace)
+        notices.extend(problems)
+        names = wire_names(found)
     elif member is not None:
         raise OkBotError(translate("context", "only a squad has members"), hint=translate("context", "drop --member"))
-    return _Speaker(speaker, name, role_line, soul)
+    return _Speaker(speaker, name, role_line, soul, names)
 
 
 def _instruction_inputs(

@@ -30,7 +30,6 @@ from okbot.core.skills import LOAD_SKILL, SkillCatalog
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.tokens import Calibration, TokenCounter, counter_for_model, effective_context_window
 from okbot.core.tools import Tool, ToolRegistry
-from okbot.core.wire_names import NO_NAMES, WireNames
 from okbot.core.workspace import Target, Workspace, read_soul
 from okbot.llm.keystore import KeyStore
 from okbot.mcp import secrets as mcp_secrets
@@ -279,14 +278,6 @@ class ContextSources:
         own = [tool for tool in self.tools if tool.name not in CAPTAIN_LACKS]
         found = members(target, self.workspace)[0]
         return ToolRegistry([*own, *(delegation_tool(m) for m in found)], names=wire_names(found))
-
-    def wire_names(self, target: Target) -> WireNames:
-        """How a squad's members are named to the model: their current names (nothing outside squads)."""
-        if target.kind != "squad":
-            return NO_NAMES
-        from okbot.core.squad import members, wire_names  # squads only
-
-        return wire_names(members(target, self.workspace)[0])
 
     def mcp_tools(self, target: Target) -> list[Tool]:
         """The tools of the MCP servers ``target`` may use (from the last tool lists: nothing starts here)."""

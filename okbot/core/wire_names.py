@@ -15,22 +15,20 @@ name are labelled with their ids as well.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from okbot.core.items import ASK_PREFIX, delegation_tool_name
+from okbot.core.workspace import ascii_slug
 
-_NOT_TOOL_CHARS = re.compile(r"[^a-z0-9]+")
 _NOT_LABEL_CHARS = re.compile(r"[\[\]\x00-\x1f\x7f]+")  # a name cannot close or break the app's label line
 
 
 def _name_tool(name: str) -> str:
     """``ask_<name>`` in the characters tool names hold (``""`` when the name has none of them)."""
-    ascii_text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    slug = _NOT_TOOL_CHARS.sub("_", ascii_text.lower()).strip("_")
+    slug = ascii_slug(name, "_")
     return (ASK_PREFIX + slug)[:64].rstrip("_") if slug else ""
 
 

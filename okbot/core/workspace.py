@@ -467,6 +467,13 @@ class Workspace:
 
 
 # -------------------------------------------------------------------- helpers
+def ascii_slug(name: str, sep: str = "-") -> str:
+    """``name`` in lowercase ASCII letters and digits (accents dropped), any run of other characters one
+    ``sep``; ``""`` when nothing is left (``小明``)."""
+    ascii_text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", sep, ascii_text.lower()).strip(sep)
+
+
 def slugify(name: str, *, fallback: str = "assistant") -> str:
     """A lowercase ASCII id from ``name`` ([a-z0-9-], at most 40 chars); ``fallback`` when empty.
 
@@ -474,9 +481,7 @@ def slugify(name: str, *, fallback: str = "assistant") -> str:
     (``assistant-3f9a1c``): the same name always gives the same id, and two names two ids, so the squad
     tools that carry an id (``ask_<id>``) tell the members apart.
     """
-    ascii_text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
-    slug = slug[:MAX_ID_CHARS].rstrip("-")
+    slug = ascii_slug(name)[:MAX_ID_CHARS].rstrip("-")
     if slug:
         return slug
     text = " ".join(unicodedata.normalize("NFC", name).casefold().split())
