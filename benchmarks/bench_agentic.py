@@ -52,6 +52,7 @@ from typing import Any
 
 from benchmarks.common import setup_env, table
 from benchmarks.sent import Recorder, Sent, estimate_tokens, message_text
+from okbot.core.turn.request import Send
 
 FACT = re.compile(r"\bFACT-\d{4}\b")
 PART = re.compile(r"\bpart(\d+)\.txt\b")
@@ -183,11 +184,11 @@ def run_one(
 ) -> Run:
     """One turn of ``files`` reads in a ``window``-token window against the server at ``base_url``."""
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-bench-agentic-")))
+    from okbot.app.wiring import make_turn_runner
     from okbot.config.settings import Settings
     from okbot.core.local_tools.guard import workspace_dir
-    from okbot.core.runner import TurnCallbacks
     from okbot.core.sources import ContextSources
-    from okbot.core.turns import make_turn_runner
+    from okbot.core.turn.outcome import TurnCallbacks
     from okbot.core.workspace import Workspace
     from okbot.llm.provider import CancelToken
     from okbot.llm.providers import ProviderPool
@@ -214,7 +215,7 @@ def run_one(
     if timer is not None:
         timer.start()
     try:
-        result = runner.run_turn(target, task_text(files), callbacks=callbacks, cancel=cancel)
+        result = runner.run(target, Send(task_text(files)), callbacks=callbacks, cancel=cancel)
     finally:
         if timer is not None:
             timer.cancel()

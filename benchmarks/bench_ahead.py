@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import setup_env, table
+from okbot.core.turn.request import Send
 
 TURNS = 24
 WINDOW = 8000  # threshold 4800 (ratio 0.6), prepare mark 4000 (prepareRatio 0.5)
@@ -50,8 +51,9 @@ def _conversation(server: Any, *, ahead: bool) -> list[tuple[bool, float]]:
     """``(needed a compression, seconds from send to first token)`` per turn."""
     from okbot.config.settings import Settings
     from okbot.core.compression import Compressor
-    from okbot.core.runner import TurnCallbacks, TurnRunner
     from okbot.core.sources import ContextSources
+    from okbot.core.turn.outcome import TurnCallbacks
+    from okbot.core.turn.runner import TurnRunner
     from okbot.core.workspace import Workspace
     from okbot.llm.openai_backend import OpenAIProvider
 
@@ -69,7 +71,7 @@ def _conversation(server: Any, *, ahead: bool) -> list[tuple[bool, float]]:
     sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
     provider = OpenAIProvider(server.base_url, None)
     compressor = Compressor(sources, provider)
-    runner = TurnRunner(sources, provider, before_run=compressor.before_run)
+    runner = TurnRunner(sources, provider, compression=compressor)
     turns: list[tuple[bool, float]] = []
     started = threading.Event()  # a compression ahead began since the last message
     background: threading.Thread | None = None
@@ -83,7 +85,7 @@ def _conversation(server: Any, *, ahead: bool) -> list[tuple[bool, float]]:
         needed_ahead = started.is_set()
         started.clear()
         sent = time.perf_counter()
-        runner.run_turn(target, f"Question {i}: " + "context " * QUESTION_WORDS, callbacks=callbacks)
+        runner.run(target, Send(f"Question {i}: " + "context " * QUESTION_WORDS), callbacks=callbacks)
         turns.append((needed_ahead or any(r.ok for r in compressed), first[0] - sent))
         if ahead:
             if background is not None:

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import setup_env, table
+from okbot.core.turn.request import Send
 
 STYLE = "From now on, always answer in British English."
 PROCEDURE = "When I say ship it: 1) run make test, 2) tag the release, 3) push the tag."
@@ -116,11 +117,11 @@ class Outcome:
 def converse(label: str, provider: Any, model: str, settings_values: dict[str, Any], turns: int = TURNS) -> Outcome:
     """One scripted conversation with upkeep on, through the real runner and memory keeper."""
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-bench-evolution-")))
+    from okbot.app.wiring import make_compressor, make_turn_runner
     from okbot.config.settings import Settings
     from okbot.core.memory.keeper import MemoryKeeper
-    from okbot.core.runner import TurnCallbacks
     from okbot.core.sources import ContextSources
-    from okbot.core.turns import make_compressor, make_turn_runner
+    from okbot.core.turn.outcome import TurnCallbacks
     from okbot.core.workspace import Workspace
 
     settings = Settings.load()
@@ -146,7 +147,7 @@ def converse(label: str, provider: Any, model: str, settings_values: dict[str, A
             landed.extend(entries)
             recording.landings += 1
 
-        runner.run_turn(target, text, callbacks=TurnCallbacks(on_evolved=on_evolved))
+        runner.run(target, Send(text), callbacks=TurnCallbacks(on_evolved=on_evolved))
         outcome.landings += bool(landed)
         covered.append(sources.summary(target)[0].covered_through_id)
         compressor.compress_ahead(target)  # after the reply, as the chat page does (its upkeep runs inline here)
@@ -310,8 +311,8 @@ def cards(turns: int = TURNS) -> str:
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-bench-cards-")))
     from okbot.core.evolution import offers
     from okbot.core.items import new_item, user_message
-    from okbot.core.runner import TurnResult
     from okbot.core.sources import ContextSources
+    from okbot.core.turn.outcome import TurnResult
     from okbot.core.workspace import Workspace
 
     target = Workspace().create_assistant("Ada", soul_text="# Ada\n\nYou help the user ship releases.\n")

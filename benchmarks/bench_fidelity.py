@@ -26,6 +26,7 @@ from typing import Any
 
 from benchmarks.common import setup_env, table
 from benchmarks.fidelity_scenario import CONSTRAINTS, GOAL, TOPIC, Turn, build
+from okbot.core.turn.request import Send
 
 
 class LossySummarizer:
@@ -115,10 +116,10 @@ def run(  # noqa: C901
     from okbot.core.compression import Compressor
     from okbot.core.compression.summarizer import Summarizer
     from okbot.core.digest import user_checklist
-    from okbot.core.runner import TurnRunner
     from okbot.core.search_history import SEARCH_HISTORY
     from okbot.core.sources import ContextSources
     from okbot.core.tools import Tool, ToolOutcome, ToolRegistry
+    from okbot.core.turn.runner import TurnRunner
     from okbot.core.workspace import Workspace
     from okbot.llm.openai_backend import OpenAIProvider
     from tests.helpers.fake_openai import FakeOpenAIServer, gpt5_rules
@@ -176,17 +177,22 @@ def run(  # noqa: C901
         compressor = Compressor(sources, summary_provider)
         compressions: list[dict[str, Any]] = []
 
-        def before_run(tgt: Any, text: str | None) -> Any:
-            report = compressor.before_run(tgt, text)
-            if report is not None:
-                compressions.append({"turn": harness.turn, "report": report, "requests_before": len(harness.requests)})
-            return report
+        class Recorded:  # the compressor, each compression before a turn noted with where it happened
+            within_turn = compressor.within_turn
 
-        runner = TurnRunner(sources, chat_provider, before_run=before_run)
+            def before_run(self, tgt: Any, text: str | None, on_start: Any = None) -> Any:
+                report = compressor.before_run(tgt, text, on_start)
+                if report is not None:
+                    compressions.append(
+                        {"turn": harness.turn, "report": report, "requests_before": len(harness.requests)}
+                    )
+                return report
+
+        runner = TurnRunner(sources, chat_provider, compression=Recorded())
         started = time.monotonic()
         for index, turn in enumerate(script):
             harness.turn = index
-            runner.run_turn(target, turn.user)
+            runner.run(target, Send(turn.user))
         elapsed = time.monotonic() - started
 
         session = sources.session(target)

@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.common import bench_dir, median_ms, setup_env, table
+from okbot.core.turn.request import Send
 
 SIZES = (100, 1_000, 10_000)
 QUERY = "which editor and test runner does the user prefer for the okbot project?"
@@ -109,9 +110,9 @@ def _prefix_share_table() -> str:
 def _converse(rule: str) -> tuple[list[float], int, int]:
     """One conversation over topics that change every few turns; returns (shares, compressions, refreshes)."""
     setup_env(Path(tempfile.mkdtemp(prefix=f"okbot-bench-prefix-{rule}-")))
+    from okbot.app.wiring import make_turn_runner
     from okbot.core.memory.memories import Memories
     from okbot.core.sources import ContextSources
-    from okbot.core.turns import make_turn_runner
     from okbot.core.workspace import Workspace
     from tests.helpers.env import provider_for, settings_for
     from tests.helpers.fake_memory import is_extraction_request, with_summaries
@@ -142,7 +143,7 @@ def _converse(rule: str) -> tuple[list[float], int, int]:
         for turn in range(PREFIX_TURNS):
             topic = TOPICS[(turn // 4) % len(TOPICS)]
             marks.append(len(server.chat_requests()))
-            runner.run_turn(target, f"Turn {turn}: more about my {topic}, please. " + "context " * 30)
+            runner.run(target, Send(f"Turn {turn}: more about my {topic}, please. " + "context " * 30))
             covered.append(sources.summary(target)[0].covered_through_id)
         chat = [
             b

@@ -36,6 +36,7 @@ from typing import Any
 
 from benchmarks.common import setup_env, table
 from benchmarks.sent import Recorder, Sent
+from okbot.core.turn.request import Send
 
 GOAL = "Goal: triage the bug queue Q-7, BUG-101 to BUG-140, oldest first, one bug per message. Report each in one line."
 CONSTRAINTS = [
@@ -208,16 +209,16 @@ def run_mode(  # noqa: C901 - one scripted conversation, measured as it goes
     capped at that many tokens (a slow machine; OkBot's own calls are not capped).
     """
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-bench-real-")))
+    from okbot.app.wiring import make_compressor, make_turn_runner
     from okbot.config.settings import Settings
     from okbot.core.compression import structure
     from okbot.core.context import build_context
     from okbot.core.items import item_text
     from okbot.core.memory.keeper import MemoryKeeper
-    from okbot.core.runner import TurnCallbacks
     from okbot.core.search_history import SEARCH_HISTORY
     from okbot.core.sources import ContextSources
     from okbot.core.tools import ToolRegistry
-    from okbot.core.turns import make_compressor, make_turn_runner
+    from okbot.core.turn.outcome import TurnCallbacks
     from okbot.core.workspace import Workspace
     from okbot.llm.providers import ProviderPool
 
@@ -273,7 +274,7 @@ def run_mode(  # noqa: C901 - one scripted conversation, measured as it goes
 
         log_at = len(log)
         callbacks = TurnCallbacks(on_delta=on_delta, on_compressed=reports.append)
-        result = runner.run_turn(target, turn.text, callbacks=callbacks)
+        result = runner.run(target, Send(turn.text), callbacks=callbacks)
         ended = time.monotonic()
         user_ids.append(result.user_id)
         compressions.extend(Compression(current, "before", r, done_at=ended) for r in reports)

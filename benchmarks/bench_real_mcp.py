@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from benchmarks.common import setup_env, table
+from okbot.core.turn.request import Send
 
 SERVER_SCRIPT = str(Path(__file__).resolve().parents[1] / "tests" / "helpers" / "mcp_server.py")
 
@@ -57,9 +58,10 @@ def run(base_url: str, model: str) -> str:
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-bench-real-mcp-")))
     from okbot.config.mcp import McpServerConfig
     from okbot.config.settings import Settings
-    from okbot.core.runner import TurnCallbacks, TurnRunner
     from okbot.core.sources import ContextSources
     from okbot.core.tools import ToolRegistry
+    from okbot.core.turn.outcome import TurnCallbacks
+    from okbot.core.turn.runner import TurnRunner
     from okbot.core.workspace import Workspace
     from okbot.llm.openai_backend import OpenAIProvider
 
@@ -83,8 +85,8 @@ def run(base_url: str, model: str) -> str:
             target = ws.set_meta(ws.create_assistant(f"Asker {n}"), "mcpServers", ["time", "test"])
             sources.loaded_counter(target)
             started = time.monotonic()
-            result = runner.run_turn(
-                target, question, callbacks=TurnCallbacks(ask_approval=lambda n, a: asked.append(n) or True)
+            result = runner.run(
+                target, Send(question), callbacks=TurnCallbacks(ask_approval=lambda n, a: asked.append(n) or True)
             )
             seconds = time.monotonic() - started
             calls = [it for it in result.items if it["type"] == "tool_call"]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import setup_env, table
+from okbot.core.turn.request import Send
 
 TURNS = 40
 AS_SENT_TURNS = 500
@@ -43,8 +44,8 @@ class TimedProvider:
 
 def _runner(home: Path, server: Any, session_dir: Path | None) -> tuple[Any, Any, TimedProvider]:
     from okbot.config.settings import Settings
-    from okbot.core.runner import TurnRunner
     from okbot.core.sources import ContextSources
+    from okbot.core.turn.runner import TurnRunner
     from okbot.core.workspace import Workspace
     from okbot.llm.openai_backend import OpenAIProvider
 
@@ -66,12 +67,12 @@ def _overhead_ms(server: Any, count: int) -> tuple[float, float]:
 
     home = Path(tempfile.mkdtemp(prefix="okbot-bench-run-"))
     target, runner, provider = _runner(home, server, _session_dir(count))
-    runner.run_turn(target, "warm up")
+    runner.run(target, Send("warm up"))
     overheads, totals = [], []
     for i in range(TURNS):
         provider.seconds = 0.0
         start = time.perf_counter()
-        runner.run_turn(target, f"question {i} about the plan")
+        runner.run(target, Send(f"question {i} about the plan"))
         total = time.perf_counter() - start
         totals.append(total * 1000)
         overheads.append((total - provider.seconds) * 1000)
@@ -84,7 +85,7 @@ def _as_sent_growth(server: Any) -> tuple[float, float, int]:
     target, runner, _ = _runner(home, server, None)
     naive = 0
     for i in range(AS_SENT_TURNS):
-        runner.run_turn(target, f"turn {i}")
+        runner.run(target, Send(f"turn {i}"))
         naive += len(server.chat_requests()[-1]["messages"][0]["content"].encode("utf-8"))
     stored = runner.as_sent(target).disk_bytes()
     shutil.rmtree(home, ignore_errors=True)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from benchmarks.common import bench_dir, setup_env, table, timed
 from benchmarks.synth import write_session
+from okbot.core.turn.request import Send
 
 CHATS = 20
 ITEMS = 1_000_000
@@ -82,13 +83,13 @@ def _turn_overhead() -> list[list[str]]:
         target, runner, provider = _runner(home, server, _session_dir(100_000))
         index = SearchIndex(home / "index" / "search.sqlite", workspace=Workspace(home))
         index.catch_up()
-        runner.run_turn(target, "warm up")
+        runner.run(target, Send("warm up"))
         index.catch_up_session(target.session_path)
         for i in range(TURNS * len(modes)):
             mode = modes[i % len(modes)]
             provider.seconds = 0.0
             start = time.perf_counter()
-            runner.run_turn(target, f"question {i} about the plan")
+            runner.run(target, Send(f"question {i} about the plan"))
             if mode == modes[1]:
                 began = time.perf_counter()
                 index.catch_up_session(target.session_path)

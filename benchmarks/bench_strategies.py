@@ -56,6 +56,7 @@ from benchmarks.common import setup_env, table
 from benchmarks.sent import Recorder, Sent, estimate_tokens, message_text
 from benchmarks.strategy_peers import CODEX_ASK, PEERS, REWRITE_ASK, STRUCTURED_ASK, Peer, PeerContext
 from benchmarks.strategy_scenarios import SCENARIOS, Probe, Scenario, Step
+from okbot.core.turn.request import Send
 
 STRATEGIES = ["truncation", "rewrite", "codex", "structured", "okbot"]
 FAKE_MODEL = "qwen"
@@ -398,12 +399,12 @@ def run_peer(front: Front, name: str, sc: Scenario, seed: int) -> Run:
 
 def run_okbot(front: Front, sc: Scenario, seed: int, home: Path) -> Run:
     setup_env(home)
+    from okbot.app.wiring import make_turn_runner
     from okbot.config.settings import Settings
     from okbot.core.local_tools.guard import workspace_dir
-    from okbot.core.runner import TurnCallbacks
     from okbot.core.sources import ContextSources
     from okbot.core.squad import members
-    from okbot.core.turns import make_turn_runner
+    from okbot.core.turn.outcome import TurnCallbacks
     from okbot.core.workspace import Workspace
     from okbot.llm.providers import ProviderPool
     from tests.helpers.fake_squad import speaker
@@ -448,7 +449,7 @@ def run_okbot(front: Front, sc: Scenario, seed: int, home: Path) -> Run:
         for step in sc.steps:
             front.step = step
             run.step_starts.append(len(recorder.sent))
-            result = runner.run_turn(target, step.user, callbacks=TurnCallbacks(on_compressed=reports.append))
+            result = runner.run(target, Send(step.user), callbacks=TurnCallbacks(on_compressed=reports.append))
             if result.status == "error" and not run.error:
                 run.error = str(result.error or "")[:200]
     finally:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.common import setup_env, table
+from okbot.core.turn.request import Retry, Send
 
 NEVER_END_SECONDS = 2.0  # the reply-duration guard used for the never-ending stream
 TIMEOUT_SECONDS = 1.0
@@ -66,9 +67,10 @@ def _closed_port_url() -> str:
 
 def _one(fault: str, replies: list, options: dict) -> Outcome:
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-stress-faults-")))
-    from okbot.core.runner import FinishedTurn, TurnCallbacks, TurnRunner
     from okbot.core.session import SessionStore
     from okbot.core.sources import ContextSources
+    from okbot.core.turn.outcome import FinishedTurn, TurnCallbacks
+    from okbot.core.turn.runner import TurnRunner
     from okbot.core.workspace import Workspace
     from okbot.llm.openai_backend import OpenAIProvider
     from tests.helpers.env import provider_for, settings_for
@@ -84,12 +86,12 @@ def _one(fault: str, replies: list, options: dict) -> Outcome:
         faulty = OpenAIProvider(base_url, None, sleep=lambda _s: None, **options)
         server.enqueue(*replies)
         seen: list[str] = []
-        result = TurnRunner(sources, faulty).run_turn(target, "go", callbacks=TurnCallbacks(on_delta=seen.append))
+        result = TurnRunner(sources, faulty).run(target, Send("go"), callbacks=TurnCallbacks(on_delta=seen.append))
         faulty.close()
         healthy = provider_for(server)
         server.enqueue(Reply(text="Recovered."))
         try:
-            retry_status = TurnRunner(sources, healthy).retry(target).status
+            retry_status = TurnRunner(sources, healthy).run(target, Retry()).status
         except FinishedTurn:  # the reply was read whole: Retry refuses, writing nothing (Regenerate is for that)
             retry_status = "refused"
         healthy.close()

@@ -11,15 +11,16 @@ import time
 from pathlib import Path
 
 from benchmarks.common import setup_env, table
+from okbot.core.turn.request import Send
 
 CALLS = 10_000
 
 
 def run(calls: int = CALLS) -> str:
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-stress-runaway-")))
-    from okbot.core.runner import TurnRunner
     from okbot.core.session import SessionStore
     from okbot.core.sources import ContextSources
+    from okbot.core.turn.runner import TurnRunner
     from okbot.core.workspace import Workspace
     from tests.helpers.env import provider_for, settings_for
     from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
@@ -35,7 +36,7 @@ def run(calls: int = CALLS) -> str:
             Reply(text="Done."),
         )
         started = time.perf_counter()
-        result = TurnRunner(sources, provider).run_turn(target, "search everything")
+        result = TurnRunner(sources, provider).run(target, Send("search everything"))
         seconds = time.perf_counter() - started
         provider.close()
         written = list(SessionStore(target.session_path).iter_items())

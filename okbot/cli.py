@@ -472,13 +472,22 @@ def _print_as_sent(args: argparse.Namespace, sources: Any, target: Any, proj: An
 def _cmd_compress(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from dataclasses import asdict
 
-    from okbot.core.compression import Compressor
-    from okbot.llm.providers import ProviderPool
+    from okbot.app import OkBotApp
+    from okbot.cli_chat import wait_for_wrap_up
 
     if args.undo or args.redo or args.last:
         return _compress_history(args, out, err)
-    sources, target = _target_and_sources(args.target, err)
-    report = Compressor(sources, ProviderPool(sources.settings)).compress_now(target)
+    ws = _workspace()
+    app = OkBotApp(ws)
+    try:
+        _report(app.settings.problems, err)
+        target = ws.resolve(args.target)
+        app.sources.loaded_counter(target)
+        report = app.compress_now(target)
+        if report.ok:  # memory extraction follows, as after any compression
+            wait_for_wrap_up(app, err)
+    finally:
+        app.close()
     if args.json:
         print(json.dumps(asdict(report), ensure_ascii=False, indent=2), file=out)
     elif report.ok:

@@ -16,23 +16,21 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from okbot.app import OkBotApp
 from okbot.cli_output import print_error, styled
 from okbot.cli_teach import note_line
 from okbot.config.mcp import TOOL_SEPARATOR
 from okbot.core import attach_guard
 from okbot.core.items import asked_member, is_member_answer, member_of, teaching_of
 from okbot.core.local_tools import shell
-from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.messages import task_text
-from okbot.core.runner import FinishedTurn, TurnCallbacks, TurnResult, TurnRunner
-from okbot.core.sources import ContextSources
 from okbot.core.squad import members
-from okbot.core.turns import make_turn_runner
+from okbot.core.turn.outcome import FinishedTurn, TurnCallbacks, TurnResult
+from okbot.core.turn.request import Edit, Regenerate, Retry, Send, TurnRequest
 from okbot.core.workspace import Target, Workspace
 from okbot.i18n import translate
 from okbot.llm.events import Degraded, ReasoningDelta, Retrying, UsageEvent, Waiting
 from okbot.llm.provider import CancelToken
-from okbot.llm.providers import ProviderPool
 from okbot.storage.errors import OkBotError
 
 EXIT_OK, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 130
@@ -221,35 +219,18 @@ class _ChatOutput:
             self.emit({"event": "done", "status": result.status, "error": str(result.error) if result.error else None})
 
 
-def _turn_job(
-    runner: TurnRunner,
-    target: Target,
-    text: str | None,
-    edit_of: int | None,
-    regenerate_of: int | None,
-    attachments: Sequence[Path] = (),
-) -> Callable[[TurnCallbacks, CancelToken], TurnResult]:
-    """The runner call for a message (with its ``attachments``), a retry (``text`` None), an edit or a
+def _request(
+    text: str | None, edit_of: int | None, regenerate_of: int | None, attachments: Sequence[Path]
+) -> TurnRequest:
+    """The turn the flags ask for: a message (with its ``attachments``), a retry (``text`` None), an edit or a
     regeneration (0: the last reply)."""
     if regenerate_of is not None:
-        if regenerate_of == 0:
-            last_user = next(
-                (it for it in reversed(runner.sources.session(target).tail(200)) if it["type"] == "user"), None
-            )
-            if last_user is None:
-                raise OkBotError(translate("cli_chat", "there is no reply to regenerate"))
-            regenerate_of = last_user["id"]
-        item_id = regenerate_of
-        return lambda callbacks, cancel: runner.regenerate(target, item_id, callbacks=callbacks, cancel=cancel)
-    if edit_of is not None and text is not None:
-        message = text
-        return lambda callbacks, cancel: runner.edit(target, edit_of, message, callbacks=callbacks, cancel=cancel)
+        return Regenerate(regenerate_of or None)
     if text is None:
-        return lambda callbacks, cancel: runner.retry(target, callbacks=callbacks, cancel=cancel)
-    message, files = text, list(attachments)
-    return lambda callbacks, cancel: runner.run_turn(
-        target, message, callbacks=callbacks, cancel=cancel, attachments=files
-    )
+        return Retry()
+    if edit_of is not None:
+        return Edit(edit_of, text)
+    return Send(text, tuple(attachments))
 
 
 def _run_turn(
@@ -287,7 +268,7 @@ def _run_turn(
     return outcome
 
 
-def _wrap_up(outcome: dict[str, Any], keeper: MemoryKeeper, output: _ChatOutput, err: TextIO) -> int:
+def _wrap_up(outcome: dict[str, Any], app: OkBotApp, output: _ChatOutput, err: TextIO) -> int:
     """Finish after the turn: report the end, wait for memory extraction, return the exit code.
 
     The wrap-up (this turn's, and what a wrap-up left running last time catches up) never runs beside the
@@ -307,17 +288,23 @@ def _wrap_up(outcome: dict[str, Any], keeper: MemoryKeeper, output: _ChatOutput,
         return EXIT_INTERRUPTED
     result: TurnResult = outcome["result"]
     output.done(result)  # the reply is over: said before the wrap-up, which waited for it (one slot)
-    try:  # memory extraction finishes before the process ends (it affects later turns only)
-        if not keeper.drain(WRAP_UP_WAIT_SECONDS):
+    wait_for_wrap_up(app, err)
+    if result.status == "error":
+        print_error(result.error or OkBotError(""), err, as_json=output.as_json)
+        return EXIT_ERROR
+    return EXIT_INTERRUPTED if result.status == "interrupted" else EXIT_OK
+
+
+def wait_for_wrap_up(app: OkBotApp, err: TextIO) -> None:
+    """Let memory extraction finish before the process ends (it affects later turns only); a Ctrl+C, or
+    WRAP_UP_WAIT_SECONDS passing, leaves it to catch up next time, said on ``err``."""
+    try:
+        if not app.drain(WRAP_UP_WAIT_SECONDS):
             print(
                 translate("cli_chat", "okbot: note: memory wrap-up still running; it will catch up next time"), file=err
             )
     except KeyboardInterrupt:
         pass
-    if result.status == "error":
-        print_error(result.error or OkBotError(""), err, as_json=output.as_json)
-        return EXIT_ERROR
-    return EXIT_INTERRUPTED if result.status == "interrupted" else EXIT_OK
 
 
 def _attachable(paths: Sequence[Path], err: TextIO, *, as_json: bool) -> list[Path]:
@@ -356,19 +343,20 @@ def run_chat(
     ``text=None`` retries the last turn; ``edit_of`` sends ``text`` as a new version of that message;
     ``regenerate_of`` runs that reply again as a new version (0: the last reply); ``attachments`` are
     files sent with a new message."""
-    sources = ContextSources(ws)
-    for problem in sources.settings.problems:
+    app = OkBotApp(ws)
+    for problem in app.settings.problems:
         print(translate("cli_chat", "okbot: note: {text}").format(text=problem), file=err)
-    provider = ProviderPool(sources.settings)  # each target's requests go to its own provider
-    keeper = MemoryKeeper(sources, provider)
-    runner = make_turn_runner(sources, provider, keeper)
     output = _ChatOutput(
         out, err, as_json=as_json, verbose=verbose, names=_member_names(ws, target), target_id=target.id
     )
     cancel = CancelToken()
-    job = _turn_job(runner, target, text, edit_of, regenerate_of, _attachable(attachments, err, as_json=as_json))
+    request = _request(text, edit_of, regenerate_of, _attachable(attachments, err, as_json=as_json))
     try:
-        outcome = _run_turn(job, output.callbacks(cancel), cancel)
-        return _wrap_up(outcome, keeper, output, err)
+        outcome = _run_turn(
+            lambda callbacks, cancel: app.run_turn(target, request, callbacks=callbacks, cancel=cancel),
+            output.callbacks(cancel),
+            cancel,
+        )
+        return _wrap_up(outcome, app, output, err)
     finally:
-        sources.close()  # the MCP servers the turn started
+        app.close()  # the MCP servers the turn started

@@ -19,6 +19,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from okbot.core.turn.request import Retry, Send
+
 REPO = Path(__file__).resolve().parents[1]
 WINDOW_SIZE = (1100, 720)
 SETTINGS_SIZE = (880, 700)
@@ -498,7 +500,7 @@ def render_evolution(ctx: object, server: object, target: object, out: Path) -> 
     ctx.settings.set("evolution.everyTurns", 2)  # upkeep after every second message
     ctx.settings.set("evolution.waitTurns", 0)  # and its changes land with the next one
     ctx.settings.set("evolution.offerTeachings", False)  # upkeep's own work here (the cards: screenshots_teaching.py)
-    ctx.keeper.upkeep.run(target, boundary=True)  # upkeep read the earlier conversation already, as it would have
+    ctx.app.keeper.upkeep.run(target, boundary=True)  # upkeep read the earlier conversation already, as it would have
     window = MainWindow(ctx)
     window.resize(*WINDOW_SIZE)
     window.show()
@@ -508,7 +510,7 @@ def render_evolution(ctx: object, server: object, target: object, out: Path) -> 
     def say(text: str) -> None:
         page.send(text)
         settle(ctx, until=lambda: not page.streaming)
-        if not ctx.keeper.drain(30):
+        if not ctx.app.keeper.drain(30):
             raise SystemExit("persona and skill upkeep did not finish")
         settle(ctx)
 
@@ -694,8 +696,8 @@ RETRIED = [  # the Researcher's chat: the second turn asks for a tool, its reply
 def render_as_sent(ctx: object, server: object, out: Path) -> list[Path]:
     """View context on the As-sent tab for a message of a retried turn that a later summary now covers: the
     whole request the reply came from, its own numbers, and the choice of each attempt and tool round."""
-    from okbot.core.runner import TurnRunner
-    from okbot.core.turns import make_compressor
+    from okbot.app.wiring import make_compressor
+    from okbot.core.turn.runner import TurnRunner
     from okbot.ui.context_viewer import AS_SENT_TAB
     from okbot.ui.window_extras import open_context_viewer
     from tests.helpers.fake_openai import Reply, tool_call
@@ -703,7 +705,7 @@ def render_as_sent(ctx: object, server: object, out: Path) -> list[Path]:
 
     target = ctx.workspace.resolve("Researcher")
     ctx.settings.set("model.contextWindow", CONTEXT_WINDOW)  # the bar then shows the request's parts
-    runner = TurnRunner(ctx.sources, ctx.make_provider())
+    runner = TurnRunner(ctx.sources, ctx.app.provider)
     for question, answer in RETRIED:
         if answer is None:
             server.enqueue(
@@ -711,15 +713,15 @@ def render_as_sent(ctx: object, server: object, out: Path) -> list[Path]:
                 Reply(text="We agreed to switch the nightly", chunk_chars=6, cut_after_chunks=3),
                 Reply(text="We agreed to switch the nightly export to Parquet in 2.0, keeping CSV one release."),
             )
-            runner.run_turn(target, question)
-            runner.retry(target)
+            runner.run(target, Send(question))
+            runner.run(target, Retry())
         else:
             server.enqueue(Reply(text=answer))
-            runner.run_turn(target, question)
+            runner.run(target, Send(question))
     server.set_default(faithful)
     ctx.settings.set("contextCompression.keepRecentMin", 2)
     ctx.settings.set("contextCompression.keepRecentMax", 4)
-    if not make_compressor(ctx.sources, ctx.make_provider()).compress_now(target).ok:
+    if not make_compressor(ctx.sources, ctx.app.provider).compress_now(target).ok:
         raise SystemExit("the Researcher's chat was not compressed")
     asked = [i["id"] for i in ctx.sources.session(target).iter_items() if i["type"] == "user"][1]
     viewer = open_context_viewer(ctx, target, asked, None)
@@ -852,7 +854,7 @@ def build_data(server: object) -> tuple[object, object, object]:
     as-sent record are what the app itself writes (View context shows that turn).
     """
     from okbot.core import items
-    from okbot.core.runner import TurnRunner
+    from okbot.core.turn.runner import TurnRunner
     from okbot.core.workspace import Workspace
     from okbot.ui.app_context import AppContext
     from tests.helpers.fake_openai import Reply
@@ -907,7 +909,7 @@ def build_data(server: object) -> tuple[object, object, object]:
     )
     store.append(reply(ANSWER))
     server.enqueue(Reply(text=LAST))
-    TurnRunner(ctx.sources, ctx.make_provider()).run_turn(data, FOLLOW_UP)  # as-sent record for View context
+    TurnRunner(ctx.sources, ctx.app.provider).run(data, Send(FOLLOW_UP))  # as-sent record for View context
 
     squad_store = ctx.sources.session(squad)
     for kind, author, text in SQUAD_TALK:

@@ -113,7 +113,7 @@ def _teach(ctx: object, target: object, lang: str) -> None:
     rect = page.view.action_rect(first, "teach_keep")
     QTest.mouseClick(page.view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.center()))
     shots.settle(ctx, until=lambda: page.view.chat_model().teaching_state(card_id) == "kept")
-    if not ctx.keeper.drain(30):
+    if not ctx.app.keeper.drain(30):
         raise SystemExit("the memory wrap-up did not finish")
     window.close()
     window.deleteLater()

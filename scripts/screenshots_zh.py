@@ -12,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from okbot.core.turn.request import Send
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import screenshots as shots  # noqa: E402 - the helpers of the English run
 
@@ -151,7 +153,7 @@ def show_summary_block(viewer: object) -> None:
 
 def build_data(server: object) -> tuple[object, object]:
     """A Chinese chat with a Chinese summary; its last turn runs for real against ``server``."""
-    from okbot.core.runner import TurnRunner
+    from okbot.core.turn.runner import TurnRunner
     from okbot.core.workspace import Workspace
     from okbot.ui.app_context import AppContext
     from tests.helpers.fake_openai import Reply
@@ -172,7 +174,7 @@ def build_data(server: object) -> tuple[object, object]:
         ctx.sources.session(data), data, EARLIER, SUMMARY, kept_user_ids=[7], tokens=(6120, 1710, 980)
     )
     server.enqueue(Reply(text=LAST))
-    TurnRunner(ctx.sources, ctx.make_provider()).run_turn(data, FOLLOW_UP)
+    TurnRunner(ctx.sources, ctx.app.provider).run(data, Send(FOLLOW_UP))
     return ctx, data
 
 

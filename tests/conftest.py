@@ -14,7 +14,6 @@ import pytest
 
 from okbot import i18n
 from okbot.llm import slots
-from okbot.llm.openai_backend import SHARED_CAPABILITIES
 from tests.helpers.fake_openai import FakeOpenAIServer
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -29,7 +28,6 @@ def okbot_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("OKBOT_HOME", str(home))
     for var in ("OKBOT_BASE_URL", "OKBOT_MODEL", "OKBOT_API_KEY", "OPENAI_API_KEY"):
         monkeypatch.delenv(var, raising=False)
-    SHARED_CAPABILITIES.clear()  # fake servers reuse ports: what one refused must not leak into the next
     slots.forget_all()  # nor what one taught about its slots
     # English unless a test asks otherwise, whatever the developer's locale ("system" follows LANGUAGE/LANG)
     monkeypatch.setenv("LANGUAGE", "en")

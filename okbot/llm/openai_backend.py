@@ -37,6 +37,7 @@ import openai
 
 from okbot.config.schema import SettingError, redact_url
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
+from okbot.llm.capabilities import Capabilities, CapabilityMemory
 from okbot.llm.errors import (
     MalformedReply,
     NoAnswer,
@@ -58,7 +59,7 @@ from okbot.llm.events import (
     ToolCallDelta,
     UsageEvent,
 )
-from okbot.llm.families import RequestFamily, learnt_headroom, request_family
+from okbot.llm.families import learnt_headroom
 from okbot.llm.keys import env_key, key_needed, redact, resolve_api_key
 from okbot.llm.provider import (
     TOOL_TEXT_HEAD,
@@ -113,65 +114,12 @@ _REFUSED = (
 )
 
 
-def _response_format(wanted: dict[str, Any], caps: _Capabilities) -> dict[str, Any]:
+def _response_format(wanted: dict[str, Any], caps: Capabilities) -> dict[str, Any]:
     """``wanted`` as this server takes it (a json_schema as llama-cpp-python's schema-bearing json_object)."""
     if caps.schema_as_json_object and wanted.get("type") == "json_schema":
         schema = (wanted.get("json_schema") or {}).get("schema")
         return {"type": "json_object", **({"schema": schema} if schema else {})}
     return wanted
-
-
-@dataclass
-class _Capabilities:
-    """What a (base_url, model) pair wants and turned out to support (starting from its family)."""
-
-    stream_options: bool = True
-    tools: bool = True
-    token_limit: str = "max_tokens"
-    reasoning_headroom: int = 0
-    temperature: bool = True
-    reasoning_effort: str | None = None  # sent with background requests
-    response_format: bool = True
-    # llama-cpp-python's server takes no "json_schema" type but constrains output to a schema given as
-    # {"type": "json_object", "schema": ...}: learnt from its refusal, which names json_object
-    schema_as_json_object: bool = False
-
-    @classmethod
-    def of(cls, family: RequestFamily) -> _Capabilities:
-        return cls(
-            token_limit=family.token_limit,
-            reasoning_headroom=family.reasoning_headroom,
-            temperature=family.temperature,
-            reasoning_effort=family.background_effort,
-        )
-
-
-class CapabilityMemory:
-    """What each (base_url, model) turned out to support, shared by the providers given it.
-
-    The app's providers (:meth:`OpenAIProvider.from_settings`) share :data:`SHARED_CAPABILITIES`: it
-    builds one per turn, and a parameter a server refused once is not sent to it again.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._known: dict[tuple[str, str], _Capabilities] = {}
-
-    def get(self, base_url: str, model: str) -> _Capabilities:
-        """The capabilities of ``model`` at ``base_url`` (its family's, until a server says otherwise)."""
-        with self._lock:
-            caps = self._known.get((base_url, model))
-            if caps is None:
-                caps = self._known[(base_url, model)] = _Capabilities.of(request_family(model))
-            return caps
-
-    def clear(self) -> None:
-        """Forget everything learnt (a fresh start, e.g. between tests)."""
-        with self._lock:
-            self._known.clear()
-
-
-SHARED_CAPABILITIES = CapabilityMemory()
 
 
 class _Wire:
@@ -318,7 +266,6 @@ class OpenAIProvider:
                 options[name] = settings.get(setting_key)
             except SettingError:  # a schema without the key: keep the default
                 continue
-        options["capabilities"] = SHARED_CAPABILITIES  # the app builds a provider per turn: learn once
         options["key_required"] = key_needed(base_url, source)
         options.update(kwargs)
         return cls(base_url, key, default_model=settings.get("provider.model"), **options)
@@ -343,7 +290,7 @@ class OpenAIProvider:
         if wire is not None:
             request.extensions = {**request.extensions, "trace": wire.trace}
 
-    def _caps(self, model: str) -> _Capabilities:
+    def _caps(self, model: str) -> Capabilities:
         return self._capabilities.get(self.base_url, model)
 
     @property
@@ -407,7 +354,7 @@ class OpenAIProvider:
         else:
             self._sleep(seconds)
 
-    def _params(self, request: ChatRequest, caps: _Capabilities, *, stream: bool) -> dict[str, Any]:
+    def _params(self, request: ChatRequest, caps: Capabilities, *, stream: bool) -> dict[str, Any]:
         params: dict[str, Any] = {"model": request.model, "messages": request.messages}
         if stream:
             params["stream"] = True
@@ -437,7 +384,7 @@ class OpenAIProvider:
             self._local.wire = None
 
     def _fallback(
-        self, error: ProviderError, request: ChatRequest, caps: _Capabilities, *, stream: bool
+        self, error: ProviderError, request: ChatRequest, caps: Capabilities, *, stream: bool
     ) -> list[Degraded] | None:
         """Drop what the server refused (remembered) so the request can be sent again at once.
 
@@ -471,7 +418,7 @@ class OpenAIProvider:
             return [Degraded("tools", translate("openai_backend", DEGRADED_TOOLS))]
         return None
 
-    def _learn_parameter(self, detail: str, request: ChatRequest, caps: _Capabilities) -> bool:
+    def _learn_parameter(self, detail: str, request: ChatRequest, caps: Capabilities) -> bool:
         """Learn from a 400 that refuses a parameter this request sent, by name; whether to send it again."""
         sent = self._params(request, caps, stream=False)
         refused = any(word in detail for word in _REFUSED)
@@ -565,7 +512,7 @@ class OpenAIProvider:
             yield from self._finish(request, reply)
             return
 
-    def _attempt(self, request: ChatRequest, caps: _Capabilities, wire: _Wire, reply: _Reply) -> Iterator[Event]:
+    def _attempt(self, request: ChatRequest, caps: Capabilities, wire: _Wire, reply: _Reply) -> Iterator[Event]:
         """One request: yields content events; raises ProviderError on failure (cancel included)."""
         deadline = time.monotonic() + self._max_reply_seconds
         params = self._params(request, caps, stream=True)

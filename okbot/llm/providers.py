@@ -10,6 +10,7 @@ slot of its server (:mod:`okbot.llm.slots`): the user's chat first, OkBot's own 
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -18,7 +19,9 @@ from typing import Any
 from okbot.config.providers import DEFAULT_PROVIDER, ProviderConfig, resolve_model
 from okbot.config.schema import SettingError
 from okbot.llm import slots
-from okbot.llm.events import Event
+from okbot.llm.capabilities import CapabilityMemory
+from okbot.llm.errors import ProviderError
+from okbot.llm.events import ErrorEvent, Event
 from okbot.llm.keys import (
     env_api_key,
     env_key,
@@ -54,11 +57,11 @@ def build_backend(settings: Any, config: ProviderConfig, **kwargs: Any) -> Any:
     from okbot.llm.keystore import IMPORT_LOCK
 
     with IMPORT_LOCK:  # the SDK loads on first use, maybe in a worker thread
-        from okbot.llm.openai_backend import SHARED_CAPABILITIES, OpenAIProvider
+        from okbot.llm.openai_backend import OpenAIProvider
 
     if config.name == DEFAULT_PROVIDER:
         return OpenAIProvider.from_settings(settings, **kwargs)  # OKBOT_API_KEY and the old rules, as before
-    options: dict[str, Any] = {"capabilities": SHARED_CAPABILITIES}
+    options: dict[str, Any] = {}
     for name, key in (("timeout", "provider.timeout"), ("max_retries", "provider.maxRetries")):
         try:
             options[name] = settings.get(key)
@@ -109,37 +112,68 @@ class ProviderPool:
     """A provider that routes each request by its model reference to that provider's backend.
 
     ``factory(settings, config)`` builds a backend (default :func:`build_backend`; tests inject a recorder).
-    Backends are kept per provider name and rebuilt when that provider's settings change (the old one is
-    closed with the pool, as a reply may still be streaming from it).
+    Backends are kept per provider name, so one pool serves the application for as long as it runs: a
+    backend is rebuilt when what it was built from changes (the provider's entry, the request timeout and
+    retries, the default model and key source), when :meth:`forget` is told its key changed, and after the
+    server refused its key (the next request reads the key afresh). A replaced backend is closed with the
+    pool, as a reply may still be streaming from it.
     """
 
     def __init__(self, settings: Any, factory: Factory | None = None) -> None:
         self.settings = settings
-        self._factory = factory or build_backend
+        self.capabilities = CapabilityMemory()  # what its servers refused, kept across rebuilt backends
+        self._factory = factory or functools.partial(build_backend, capabilities=self.capabilities)
         self._lock = threading.Lock()
-        self._backends: dict[str, tuple[ProviderConfig, Any]] = {}
+        self._backends: dict[str, tuple[tuple[Any, ...], Any]] = {}
         self._superseded: list[Any] = []  # backends of changed providers, closed with the pool
 
     def route(self, ref: str | None) -> tuple[Any, str]:
         """``(backend, model name)`` for the model reference ``ref``."""
         config, model = resolve_model(self.settings, ref)
+        built_from = self._built_from(config)
         with self._lock:
             held = self._backends.get(config.name)
-            if held is not None and held[0] == config:
+            if held is not None and held[0] == built_from:
                 return held[1], model
         backend = self._factory(self.settings, config)  # may read the keyring: outside the lock
         with self._lock:
             old = self._backends.get(config.name)
-            if old is not None and old[0] == config:  # another thread built it meanwhile: use that one
+            if old is not None and old[0] == built_from:  # another thread built it meanwhile: use that one
                 spare, backend = backend, old[1]
             else:
-                self._backends[config.name] = (config, backend)
+                self._backends[config.name] = (built_from, backend)
                 spare = None
                 if old is not None:  # the provider's settings changed: a reply may still stream from it
                     self._superseded.append(old[1])
         if spare is not None:
             _close(spare)  # an unused twin
         return backend, model
+
+    def _built_from(self, config: ProviderConfig) -> tuple[Any, ...]:
+        """What a backend for ``config`` is built from, besides its key (a change means a new backend)."""
+        values = []
+        for key in ("provider.timeout", "provider.maxRetries", "provider.keySource", "provider.model"):
+            try:
+                values.append(self.settings.get(key))
+            except SettingError:
+                values.append(None)
+        return (config, *values)
+
+    def forget(self, name: str | None = None) -> None:
+        """Build provider ``name``'s backend (every one's, when None) afresh on its next request: its key
+        changed. The old one is closed with the pool."""
+        with self._lock:
+            for held in [n for n in self._backends if name is None or n == name]:
+                self._superseded.append(self._backends.pop(held)[1])
+
+    def _refused_key(self, ref: str | None, backend: Any, error: Any) -> None:
+        """A server that refused the key: the next request builds the backend again, reading the key afresh."""
+        if getattr(error, "kind", "") == "auth":
+            config, _model = resolve_model(self.settings, ref)
+            with self._lock:
+                held = self._backends.get(config.name)
+                if held is not None and held[1] is backend:
+                    self._superseded.append(self._backends.pop(config.name)[1])
 
     def scheduler(self, ref: str | None) -> slots.Scheduler:
         """The scheduler of the server the model reference ``ref`` goes to (its slots, what it learnt)."""
@@ -152,11 +186,18 @@ class ProviderPool:
 
     def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
         backend, model, scheduler = self._scheduled(request.model)
-        yield from scheduler.stream(backend, replace(request, model=model), cancel)
+        for event in scheduler.stream(backend, replace(request, model=model), cancel):
+            if isinstance(event, ErrorEvent):
+                self._refused_key(request.model, backend, event.error)
+            yield event
 
     def complete(self, request: ChatRequest, cancel: CancelToken | None = None) -> str:
         backend, model, scheduler = self._scheduled(request.model)
-        return scheduler.complete(backend, replace(request, model=model), cancel)
+        try:
+            return scheduler.complete(backend, replace(request, model=model), cancel)
+        except ProviderError as exc:
+            self._refused_key(request.model, backend, exc)
+            raise
 
     def list_models(self) -> list[str]:
         """The default provider's models (list another's with ``route("NAME/x")[0].list_models()``); a

@@ -34,6 +34,7 @@ from okbot.core.roster import SquadRoster
 from okbot.core.squad import members as squad_members
 from okbot.core.squad import mention
 from okbot.core.tokens import model_facts
+from okbot.core.turn.request import Edit, Regenerate, Retry, Send, TurnRequest
 from okbot.core.workspace import Target
 from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.llm.events import Degraded, ReasoningDelta, Retrying, Waiting
@@ -55,7 +56,7 @@ from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed
 from okbot.ui.turn_worker import TurnWorker
 
 if TYPE_CHECKING:
-    from okbot.core.runner import TurnResult
+    from okbot.core.turn.outcome import TurnResult
 
 log = logging.getLogger("okbot.ui.chat")
 TOOL_PROGRESS_MARK = "⚙ "
@@ -221,7 +222,7 @@ class ChatPage(QWidget):
             return
         self._sent_text = text
         editing = self.edit_banner.item_id or None
-        self._start(text, edit_of=editing, attachments=[] if editing else files)
+        self._start(Edit(editing, text) if editing else Send(text, tuple(files)))
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt API)
         if event.mimeData().hasUrls() and any(url.isLocalFile() for url in event.mimeData().urls()):
@@ -254,19 +255,16 @@ class ChatPage(QWidget):
         if self.streaming:
             return
         self._sent_text = None
-        self._start(None, regenerate_of=item_id)
+        self._start(Regenerate(item_id))
 
     def switch_version(self, item_id: int, index: int) -> None:
         """Follow version ``index`` of the message (or reply) shown at ``item_id``: one line is written,
         off the GUI thread."""
         if self.streaming:
             return
-        from okbot.core import versions
-
-        session = self.ctx.sources.session(self.target)
-        summary, _ = self.ctx.sources.summary(self.target)
+        app, target = self.ctx.app, self.target
         self.ctx.tasks.run(
-            lambda: versions.switch(session, summary, item_id, index),
+            lambda: app.switch_version(target, item_id, index),
             self._on_version_switched,
             lambda exc: self._set_status(f"⚠ {exc}"),
             owner=self,
@@ -282,7 +280,7 @@ class ChatPage(QWidget):
         if self.streaming:
             return
         self._sent_text = None
-        self._start(None)
+        self._start(Retry())
 
     def stop(self) -> None:
         """Stop the reply that is streaming; what arrived is kept."""
@@ -351,14 +349,7 @@ class ChatPage(QWidget):
         self.refresh_model()
 
     # ------------------------------------------------------------- turn slots
-    def _start(
-        self,
-        text: str | None,
-        *,
-        edit_of: int | None = None,
-        regenerate_of: int | None = None,
-        attachments: list[Path] | None = None,
-    ) -> None:
+    def _start(self, request: TurnRequest) -> None:
         self._set_status("")
         self._compression_failed = False
         self._evolved_note = ""
@@ -367,16 +358,7 @@ class ChatPage(QWidget):
         if self._finished_worker is not None:
             self._finished_worker.deleteLater()
             self._finished_worker = None
-        worker = TurnWorker(
-            self.ctx.make_runner,
-            self.target,
-            text,
-            self,
-            tasks=self.ctx.tasks,
-            edit_of=edit_of,
-            regenerate_of=regenerate_of,
-            attachments=attachments or [],
-        )
+        worker = TurnWorker(self.ctx.app, self.target, request, self, tasks=self.ctx.tasks)
         worker.item.connect(self._on_worker_item)
         worker.delta.connect(self._on_worker_delta)
         worker.event.connect(self._on_worker_event)
@@ -427,7 +409,7 @@ class ChatPage(QWidget):
             self._end_retry_countdown()  # the retried request answered: its countdown must not tick over the note
             self._set_status(self.tr("Note: {message}").format(message=event.message))
         else:
-            from okbot.core.turn_runtime import MemberActivity, ToolProgress  # loaded with the runner already
+            from okbot.core.turn.runtime import MemberActivity, ToolProgress  # loaded with the runner already
 
             if isinstance(event, MemberActivity):
                 self._on_member_activity(event)
@@ -457,7 +439,7 @@ class ChatPage(QWidget):
             log.warning("cannot always allow %s of MCP server %s: %s", tool, server, exc)
 
     def _on_worker_finished(self, result: TurnResult) -> None:
-        branched = self.worker is not None and (self.worker.edit_of or self.worker.regenerate_of) is not None
+        branched = self.worker is not None and self.worker.branches
         self._turn_over()
         if branched:  # the new version's ‹ › appear once its items are on disk
             self.view.chat_model().refresh_branch()
@@ -635,13 +617,10 @@ class ChatPage(QWidget):
 
     def _close_dangling_calls(self) -> None:
         """A call left waiting when OkBot closed (an approval card, a running tool) gets its closing note now."""
-        session, target = self.ctx.sources.session(self.target), self.target
-        budget = self.ctx.settings.get("tools.maxCallsPerTurn")
+        app, target = self.ctx.app, self.target
 
         def close() -> list[dict[str, Any]]:
-            from okbot.core.runner import close_dangling_calls  # loaded off the GUI thread
-
-            return close_dangling_calls(session, target, budget)
+            return app.close_dangling_calls(target)
 
         def show(items: list[dict[str, Any]]) -> None:
             for item in items:

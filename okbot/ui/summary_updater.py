@@ -65,16 +65,8 @@ class SummaryUpdater(QObject):
             except RuntimeError:  # the page (and this object) is gone
                 log.debug("compress-ahead start dropped: its updater was deleted")
 
-        def job() -> Any:
-            compressor = ctx.compressor()  # builds a provider: the keyring and the SDK stay off the GUI thread
-            if compressor is None:
-                return None
-            try:
-                return compressor.compress_ahead(target, on_start=on_start)
-            finally:
-                close = getattr(compressor.provider, "close", None)
-                if callable(close):
-                    close()
+        def job() -> Any:  # the app is built here the first time: the keyring and the SDK stay off the GUI thread
+            return ctx.app.compressor.compress_ahead(target, on_start=on_start)
 
         ctx.tasks.run(job, self._on_job_done, self._on_job_failed, owner=self)
 

@@ -1,7 +1,7 @@
 """The worker that runs one chat turn off the GUI thread and reports it through Qt signals.
 
-:class:`TurnWorker` runs one :class:`~okbot.core.runner.TurnRunner` turn through a
-:class:`~okbot.ui.tasks.TaskRunner` and turns the runner's plain callbacks into Qt signals,
+:class:`TurnWorker` runs one turn of the application (:meth:`okbot.app.OkBotApp.run_turn`) through a
+:class:`~okbot.ui.tasks.TaskRunner` and turns the turn's plain callbacks into Qt signals,
 delivered on the GUI thread: the worker thread only emits signals of this object (which lives on
 the GUI thread), connected with ``Qt.QueuedConnection``, so every slot runs on the GUI thread.
 """
@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
+from okbot.core.turn.outcome import TurnCallbacks, TurnResult
+from okbot.core.turn.request import Edit, Regenerate, TurnRequest
 from okbot.core.workspace import Target
 from okbot.llm.provider import CancelToken
 from okbot.storage.errors import OkBotError
 from okbot.ui.tasks import TaskRunner, default_task_runner
-
-if TYPE_CHECKING:  # the runner (and what it imports) loads with the first turn, not at start-up
-    from okbot.core.runner import TurnResult, TurnRunner
 
 log = logging.getLogger("okbot.ui.tasks")  # the background-work area, shared with the TaskRunner
 
@@ -42,14 +40,12 @@ def _safe(emit: Callable[..., None]) -> Callable[..., None]:
 
 
 class TurnWorker(QObject):
-    """Runs one TurnRunner turn (or a retry) on a worker thread; Qt signals on the GUI thread.
+    """Runs one turn (a :class:`~okbot.core.turn.request.TurnRequest`) on a worker thread; Qt signals on the GUI
+    thread.
 
-    ``runner`` may be a TurnRunner or a factory for one (called on the worker thread).
-
-    ``text`` ``None`` means retry the last user message; with ``edit_of`` it is sent as a new version of
-    that message, and ``regenerate_of`` runs the reply holding that item again as a new version.
-    ``failed`` carries the text of an :class:`OkBotError` raised before anything streamed (the message
-    was refused and nothing was written) or of an unexpected error; ``finished`` carries the
+    ``app`` is the application (:class:`okbot.app.OkBotApp`): its runner, built on first use, is built on the
+    worker thread. ``failed`` carries the text of an :class:`OkBotError` raised before anything streamed (the
+    message was refused and nothing was written) or of an unexpected error; ``finished`` carries the
     :class:`TurnResult` — also for a stopped or broken reply, whose ``status`` says so.
     """
 
@@ -74,20 +70,15 @@ class TurnWorker(QObject):
 
     def __init__(
         self,
-        runner: TurnRunner | Callable[[], TurnRunner],
+        app: Any,
         target: Target,
-        text: str | None,
+        request: TurnRequest,
         parent: QObject | None = None,
         *,
         tasks: TaskRunner | None = None,
-        edit_of: int | None = None,
-        regenerate_of: int | None = None,
-        attachments: Sequence[Path] = (),
     ) -> None:
         super().__init__(parent)
-        self.runner, self.target, self.text = runner, target, text
-        self.edit_of, self.regenerate_of = edit_of, regenerate_of
-        self.attachments = list(attachments)  # files sent with a new message
+        self.app, self.target, self.request = app, target, request
         self._tasks = tasks or default_task_runner()
         self._cancel = CancelToken()
         self._settings: Any = None  # the running turn's settings (for the approval wait bound)
@@ -108,16 +99,15 @@ class TurnWorker(QObject):
         return self._running
 
     @property
-    def is_retry(self) -> bool:
-        return self.text is None and self.regenerate_of is None
+    def branches(self) -> bool:
+        """Whether the turn makes a new version (an edit or a regeneration)."""
+        return isinstance(self.request, (Edit, Regenerate))
 
     def start(self) -> None:
         """Start the turn (once)."""
         if self._started:
             raise RuntimeError("a TurnWorker runs one turn; make a new one")
         self._started = self._running = True
-        from okbot.core.runner import TurnCallbacks, TurnRunner
-
         callbacks = TurnCallbacks(
             on_item=_safe(self._worker_item.emit),
             on_delta=_safe(self._worker_delta.emit),
@@ -127,27 +117,13 @@ class TurnWorker(QObject):
             on_compressed=_safe(self._worker_compressed.emit),
             on_evolved=_safe(self._worker_evolved.emit),
         )
-        make, target, text, cancel = self.runner, self.target, self.text, self._cancel
-        edit_of, regenerate_of, files = self.edit_of, self.regenerate_of, self.attachments
+        app, target, request, cancel = self.app, self.target, self.request, self._cancel
 
         def turn() -> TurnResult:
-            # a factory is called here, on the worker thread: building a provider imports the openai
-            # SDK and may read the OS keyring, neither of which may stall the GUI
-            runner = make if isinstance(make, TurnRunner) else make()
-            self._settings = runner.sources.settings
-            try:
-                if regenerate_of is not None:
-                    return runner.regenerate(target, regenerate_of, callbacks=callbacks, cancel=cancel)
-                if edit_of is not None and text is not None:
-                    return runner.edit(target, edit_of, text, callbacks=callbacks, cancel=cancel)
-                if text is None:
-                    return runner.retry(target, callbacks=callbacks, cancel=cancel)
-                return runner.run_turn(target, text, callbacks=callbacks, cancel=cancel, attachments=files)
-            finally:
-                if runner is not make:  # we built it: release its HTTP client
-                    close = getattr(runner.provider, "close", None)
-                    if callable(close):
-                        close()
+            # on the worker thread: the first turn builds the runner and its provider, which imports the
+            # openai SDK and may read the OS keyring, neither of which may stall the GUI
+            self._settings = app.settings
+            return app.run_turn(target, request, callbacks=callbacks, cancel=cancel)
 
         self._tasks.run(turn, self._on_turn_done, self._on_turn_error, owner=self)
 

@@ -8,6 +8,7 @@ from typing import Any
 from okbot.core.compression.ahead import next_turn_allowance, predicted_tokens
 from okbot.core.context import ContextProjection, build_context
 from okbot.core.items import new_item, user_message
+from okbot.core.turn.request import Retry, Send
 from okbot.core.workspace import Target
 
 
@@ -49,10 +50,10 @@ def run_retried_turns(runner: Any, target: Any, server: Any) -> list[dict]:
         Reply(text="The search shows that step", chunk_chars=4, cut_after_chunks=2),
         Reply(text="Found it: step one is the parser."),
     )
-    assert runner.run_turn(target, "How does step one work?").status == "complete"
-    assert runner.run_turn(target, "Look up what we said about step one.").status == "error"
-    assert runner.retry(target).status == "complete"
+    assert runner.run(target, Send("How does step one work?")).status == "complete"
+    assert runner.run(target, Send("Look up what we said about step one.")).status == "error"
+    assert runner.run(target, Retry()).status == "complete"
     for i in range(3):
         server.enqueue(Reply(text=f"Answer {i}."))
-        assert runner.run_turn(target, f"Follow-up question {i}?").status == "complete"
+        assert runner.run(target, Send(f"Follow-up question {i}?")).status == "complete"
     return list(server.chat_requests())

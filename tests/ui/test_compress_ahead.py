@@ -74,7 +74,7 @@ def test_the_divider_appears_in_the_open_chat_after_a_background_compression(
     send(qtbot, page, "What is the plan?")
     qtbot.waitUntil(lambda: divider_row(page) is not None, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: not page.summary_updates.running, timeout=WAIT_MS)
-    assert ctx.keeper.drain(20)  # a compression is a boundary: persona and skill upkeep runs (its own quiet line)
+    assert ctx.app.keeper.drain(20)  # a compression is a boundary: persona and skill upkeep runs (its own quiet line)
     qtbot.waitUntil(lambda: page.status_text() == "", timeout=WAIT_MS)
     assert statuses == [UPDATING_TEXT]
     covered = SummaryStore(target.summary_path).load().covered_through_id
@@ -118,7 +118,7 @@ def test_the_divider_appears_after_a_compression_before_the_request(
     page.worker.compressed.connect(reports.append)
     qtbot.waitUntil(lambda: not page.streaming, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: divider_row(page) is not None, timeout=WAIT_MS)
-    assert ctx.keeper.drain(20)  # a compression is a boundary: persona and skill upkeep runs (its own quiet line)
+    assert ctx.app.keeper.drain(20)  # a compression is a boundary: persona and skill upkeep runs (its own quiet line)
     qtbot.waitUntil(lambda: page.status_text() == "", timeout=WAIT_MS)
     assert len(reports) == 1 and reports[0].ok
     assert statuses == [UPDATING_TEXT]  # said why the reply waited, then cleared

@@ -18,9 +18,10 @@ from okbot.core.assent import AsSentStore
 from okbot.core.context import build_context
 from okbot.core.items import new_item, user_message
 from okbot.core.render import health_lines, render_markdown
-from okbot.core.runner import TurnCallbacks
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.tokens import APPROX_NOTE
+from okbot.core.turn.outcome import TurnCallbacks
+from okbot.core.turn.request import Retry, Send
 from okbot.core.workspace import Target, Workspace
 from okbot.llm import keys
 from okbot.storage import paths
@@ -349,7 +350,7 @@ def send(ctx: AppContext, target: Target, text: str) -> int:
     """Run one real turn against the fake server; returns the id of the user message."""
     user_ids: list[int] = []
     callbacks = TurnCallbacks(on_item=lambda it: user_ids.append(it["id"]) if it["type"] == "user" else None)
-    assert ctx.make_runner().run_turn(target, text, callbacks=callbacks).status == "complete"
+    assert ctx.app.run_turn(target, Send(text), callbacks=callbacks).status == "complete"
     return user_ids[0]
 
 
@@ -455,9 +456,9 @@ def retried_then_covered(ctx: AppContext, target: Target, server: FakeOpenAIServ
     turns; then a real compression covers turn 2. Returns turn 2's user id and the chat requests the server saw."""
     ctx.settings.set("contextCompression.keepRecentMin", 2)
     ctx.settings.set("contextCompression.keepRecentMax", 4)
-    chats = run_retried_turns(ctx.make_runner(), target, server)
+    chats = run_retried_turns(ctx.app.runner, target, server)
     server.set_default(faithful)
-    compressor = ctx.compressor()
+    compressor = ctx.app.compressor
     assert compressor is not None and compressor.compress_now(target).ok
     users = [it["id"] for it in ctx.sources.session(target).iter_items() if it["type"] == "user"]
     assert ctx.sources.summary(target)[0].covered_through_id > users[1]
@@ -544,13 +545,13 @@ def test_a_retry_sent_while_the_viewer_is_open_is_offered(
     qtbot: QtBot, ctx: AppContext, target: Target, server: FakeOpenAIServer
 ) -> None:
     server.enqueue(Reply(text="Half an ans", chunk_chars=4, cut_after_chunks=1), Reply(text="A whole answer."))
-    runner = ctx.make_runner()
-    assert runner.run_turn(target, "question").status == "error"
+    runner = ctx.app.runner
+    assert runner.run(target, Send("question")).status == "error"
     viewer = make_viewer(qtbot, ctx, target, 1)
     assert viewer.attempts() == ["Attempt 1 of 1 — failed · round 1 of 1"] and not viewer.attempt.isEnabled()
     viewer.tabs.setCurrentIndex(AS_SENT_TAB)
     with qtbot.waitSignal(viewer.refreshed, timeout=WAIT_MS):
-        assert runner.retry(target).status == "complete"
+        assert runner.run(target, Retry()).status == "complete"
     qtbot.waitUntil(lambda: len(viewer.attempts()) == 2, timeout=WAIT_MS)
     assert viewer.attempts()[1] == "Attempt 2 of 2 — produced the reply · round 1 of 1"
     assert (

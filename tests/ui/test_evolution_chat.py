@@ -79,7 +79,7 @@ def test_a_quiet_line_shows_while_upkeep_runs_and_goes_when_it_is_done(
     gates["persona"].set()
     qtbot.waitUntil(lambda: page.status_text() == "Updating Ada's skills…", timeout=WAIT_MS)
     gates["skills"].set()
-    assert ctx.keeper.drain(20)
+    assert ctx.app.keeper.drain(20)
     qtbot.waitUntil(lambda: page.status_text() == "", timeout=WAIT_MS)
     assert ctx.upkeep_phases.phase(target) == ""
     staged = ctx.sources.evolution.pending(target)
@@ -98,7 +98,7 @@ def test_another_chats_upkeep_says_nothing_here(
     assert page.status_text() == "" and busy.status_text() == "Updating Ada's persona…"
     gates["persona"].set()
     gates["skills"].set()
-    assert ctx.keeper.drain(20)
+    assert ctx.app.keeper.drain(20)
 
 
 def test_changes_that_land_before_a_request_get_one_quiet_line(
@@ -116,7 +116,7 @@ def test_changes_that_land_before_a_request_get_one_quiet_line(
     )
     assert page.status_text() == expected
     assert [e.kind for e in ctx.sources.evolution.entries(target)] == ["persona", "skill"]
-    assert ctx.keeper.drain(20)
+    assert ctx.app.keeper.drain(20)
     qtbot.wait(50)
     assert page.status_text() == expected  # stays until the next message
     send(qtbot, page, "and now?")

@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from okbot.core.local_tools.guard import workspace_dir
 from okbot.core.summary import SummaryStore
+from okbot.core.turn.request import Send
 from okbot.ui.app_context import AppContext
 from okbot.ui.chat.model import DIVIDER
 from okbot.ui.chat_page import ChatPage
@@ -97,7 +98,7 @@ def test_view_context_offers_every_round_of_the_turn_as_it_went_out(
         (workspace_dir(target) / f"part{n}.txt").write_text(part_text(n), encoding="utf-8")
     reader = Reader(20)
     server.set_default(reader)
-    result = ctx.make_runner().run_turn(target, "read part0.txt to part19.txt one by one")
+    result = ctx.app.run_turn(target, Send("read part0.txt to part19.txt one by one"))
     assert result.status == "complete", result.error
     viewer = ContextViewer(ctx, target, result.user_id)
     qtbot.addWidget(viewer)

@@ -248,7 +248,7 @@ _STARTUP_IMPORTS = """
 import sys
 import okbot.ui.app
 heavy = ["openai", "tiktoken", "okbot.core.sources", "okbot.ui.chat_page", "okbot.ui.chat", "okbot.ui.settings",
-         "okbot.core.compression", "okbot.core.runner"]
+         "okbot.core.compression", "okbot.core.turn.runner", "okbot.app"]
 print([name for name in heavy if name in sys.modules])
 """
 

@@ -55,13 +55,13 @@ def test_a_canary_key_is_nowhere_on_disk_and_every_file_is_private(
 
         server.set_default(with_summaries)
         turn("Please remember that I deploy to port 8443.")
-        assert ctx.keeper.drain(20)  # the memory wrap-up asks the server too: let it finish first
+        assert ctx.app.keeper.drain(20)  # the memory wrap-up asks the server too: let it finish first
         server.enqueue(Reply(tool_calls=[tool_call("run_shell", {"command": "env; echo done"})]), Reply(text="ok"))
         turn("show me your environment")
         for i in range(14):
             turn(f"step {i}: " + "details of the plan " * 20)
         assert ctx.sources.summary(target)[0].covered_through_id > 0  # compressed along the way
-        assert ctx.keeper.drain(20)
+        assert ctx.app.keeper.drain(20)
         shell = next(
             it
             for it in ctx.sources.session(target).iter_items()

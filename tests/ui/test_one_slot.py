@@ -61,7 +61,7 @@ def test_sending_while_one_of_okbots_own_calls_runs_cuts_nothing(qtbot: QtBot, c
     )
     own: dict[str, str] = {}
     request = ChatRequest(model="gpt-4o-mini", messages=[{"role": "user", "content": "upkeep"}], background=True)
-    worker = threading.Thread(target=lambda: own.update(answer=ctx.make_provider().complete(request)), daemon=True)
+    worker = threading.Thread(target=lambda: own.update(answer=ctx.app.provider.complete(request)), daemon=True)
     worker.start()
     server.wait_for_requests(1)
     with qtbot.waitSignal(page.streaming_changed, check_params_cb=lambda on: not on, timeout=PATIENT_MS):

@@ -18,7 +18,7 @@ from okbot.core.items import new_item, user_message
 from okbot.core.render import render_markdown
 from okbot.core.roster import CAPTAIN_SLOT, SLOTS, SquadRoster, spread_slots, working_text
 from okbot.core.tokens import APPROX_NOTE
-from okbot.core.turn_runtime import MemberActivity
+from okbot.core.turn.runtime import MemberActivity
 from okbot.core.workspace import Target, Workspace
 from okbot.ui.app_context import AppContext
 from okbot.ui.chat import ChatView

@@ -76,7 +76,7 @@ def test_keep_as_a_rule_under_the_reply_writes_the_words_and_survives_reopening(
     assert target.soul_path.read_text(encoding="utf-8").endswith(f"- {WORDS}\n")
     [entry] = ctx.sources.evolution.entries(target)
     assert (entry.cited, entry.why) == ((1,), WORDS)  # the Evolution tab lists it, citing the message
-    assert ctx.keeper.drain(30)
+    assert ctx.app.keeper.drain(30)
     assert ctx.sources.evolution.pending(target).empty  # upkeep did not propose it again in its words
     window.close()
     _again, reopened = open_window(qtbot, ctx)

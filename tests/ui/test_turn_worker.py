@@ -9,7 +9,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from okbot.config.settings import Settings
-from okbot.core.runner import TurnResult
+from okbot.core.turn.outcome import TurnResult
+from okbot.core.turn.request import Retry, Send
 from okbot.core.workspace import Target, Workspace
 from okbot.llm.events import Retrying
 from okbot.ui.app_context import AppContext
@@ -41,7 +42,7 @@ def default_target(ctx: AppContext) -> Target:
 
 def test_a_turn_streams_deltas_then_finishes(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
     server.enqueue(Reply(text="Hello there, friend.", chunk_chars=4))
-    worker = TurnWorker(ctx.make_runner(), default_target(ctx), "hi", tasks=ctx.tasks)
+    worker = TurnWorker(ctx.app, default_target(ctx), Send("hi"), tasks=ctx.tasks)
     deltas: list[str] = []
     items: list[dict] = []
     worker.delta.connect(deltas.append)
@@ -57,7 +58,7 @@ def test_a_turn_streams_deltas_then_finishes(qtbot: QtBot, ctx: AppContext, serv
 
 def test_a_refused_message_fails_and_writes_nothing(qtbot: QtBot, ctx: AppContext) -> None:
     target = default_target(ctx)
-    worker = TurnWorker(ctx.make_runner(), target, "   ", tasks=ctx.tasks)
+    worker = TurnWorker(ctx.app, target, Send("   "), tasks=ctx.tasks)
     with qtbot.waitSignal(worker.failed) as blocker:
         worker.start()
     assert "empty" in blocker.args[0]
@@ -66,7 +67,7 @@ def test_a_refused_message_fails_and_writes_nothing(qtbot: QtBot, ctx: AppContex
 
 def test_stop_keeps_the_partial_reply(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
     server.enqueue(Reply(text="partial words " * 400, chunk_chars=5, chunk_delay=0.01))
-    worker = TurnWorker(ctx.make_runner(), default_target(ctx), "long please", tasks=ctx.tasks)
+    worker = TurnWorker(ctx.app, default_target(ctx), Send("long please"), tasks=ctx.tasks)
     deltas: list[str] = []
     worker.delta.connect(deltas.append)
     worker.start()
@@ -82,7 +83,7 @@ def test_stop_keeps_the_partial_reply(qtbot: QtBot, ctx: AppContext, server: Fak
 def test_retry_runs_the_last_user_message_again(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
     target = default_target(ctx)
     server.enqueue(Reply(status=500), Reply(status=500), Reply(status=500))
-    worker = TurnWorker(ctx.make_runner(), target, "question", tasks=ctx.tasks)
+    worker = TurnWorker(ctx.app, target, Send("question"), tasks=ctx.tasks)
     events: list[object] = []
     worker.event.connect(events.append)
     with qtbot.waitSignal(worker.finished, timeout=15_000) as blocker:
@@ -91,8 +92,8 @@ def test_retry_runs_the_last_user_message_again(qtbot: QtBot, ctx: AppContext, s
     assert any(isinstance(e, Retrying) for e in events)
 
     server.enqueue(Reply(text="second time lucky"))
-    retry = TurnWorker(ctx.make_runner(), target, None, tasks=ctx.tasks)
-    assert retry.is_retry
+    retry = TurnWorker(ctx.app, target, Retry(), tasks=ctx.tasks)
+    assert isinstance(retry.request, Retry) and not retry.branches
     with qtbot.waitSignal(retry.finished, timeout=10_000) as blocker:
         retry.start()
     assert blocker.args[0].status == "complete"
@@ -107,7 +108,7 @@ def test_approval_is_asked_on_the_gui_thread(
 ) -> None:
     ctx.settings.set("tools.search_history.approval", "ask")
     server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "hello"})]), Reply(text="done"))
-    worker = TurnWorker(ctx.make_runner(), default_target(ctx), "find hello", tasks=ctx.tasks)
+    worker = TurnWorker(ctx.app, default_target(ctx), Send("find hello"), tasks=ctx.tasks)
     gui = threading.get_ident()
     asked: list[tuple[str, dict, int]] = []
 
@@ -126,7 +127,7 @@ def test_approval_is_asked_on_the_gui_thread(
 def test_stop_answers_a_pending_approval_with_no(qtbot: QtBot, ctx: AppContext, server: FakeOpenAIServer) -> None:
     ctx.settings.set("tools.search_history.approval", "ask")
     server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "x"})]), Reply(text="after"))
-    worker = TurnWorker(ctx.make_runner(), default_target(ctx), "find x", tasks=ctx.tasks)
+    worker = TurnWorker(ctx.app, default_target(ctx), Send("find x"), tasks=ctx.tasks)
     worker.approval_needed.connect(lambda *_a: worker.stop())
     with qtbot.waitSignal(worker.finished, timeout=10_000) as blocker:
         worker.start()
@@ -134,7 +135,7 @@ def test_stop_answers_a_pending_approval_with_no(qtbot: QtBot, ctx: AppContext, 
 
 
 def test_a_worker_runs_once(qtbot: QtBot, ctx: AppContext) -> None:
-    worker = TurnWorker(ctx.make_runner(), default_target(ctx), "  ", tasks=ctx.tasks)
+    worker = TurnWorker(ctx.app, default_target(ctx), Send("  "), tasks=ctx.tasks)
     with qtbot.waitSignal(worker.failed):
         worker.start()
     with pytest.raises(RuntimeError):

@@ -40,7 +40,7 @@ def fill(ctx: AppContext, turns: int, first: str = "") -> None:
 def compressed_twice(ctx: AppContext, server: FakeOpenAIServer) -> tuple[int, int]:
     """Two compressions of the default chat; the coverage after each."""
     server.set_default(faithful)
-    compressor = ctx.compressor()
+    compressor = ctx.app.compressor
     assert compressor is not None
     fill(ctx, 10)
     assert compressor.compress_now(target_of(ctx)).ok

@@ -10,6 +10,7 @@ import pytest
 from okbot.__main__ import main
 from okbot.core.items import new_item, user_message
 from okbot.core.session import SessionStore
+from okbot.core.turn.request import Retry, Send
 from okbot.core.workspace import Workspace
 
 
@@ -205,8 +206,8 @@ def test_config_get_hides_a_password_in_the_base_url(capsys, monkeypatch):
 
 def test_context_as_sent_prints_each_request_of_a_retried_turn(capsys, server):
     from okbot.config.settings import Settings
-    from okbot.core.runner import TurnRunner
     from okbot.core.sources import ContextSources
+    from okbot.core.turn.runner import TurnRunner
     from tests.helpers.env import provider_for
     from tests.helpers.fake_openai import Reply, tool_call
     from tests.helpers.patience import PATIENT_SECONDS
@@ -222,8 +223,8 @@ def test_context_as_sent_prints_each_request_of_a_retried_turn(capsys, server):
         Reply(text="The plan is", chunk_chars=4, cut_after_chunks=1),
         Reply(text="The plan is to ship on Friday."),
     )
-    assert runner.run_turn(target, "What was the plan?").status == "error"
-    assert runner.retry(target).status == "complete"
+    assert runner.run(target, Send("What was the plan?")).status == "error"
+    assert runner.run(target, Retry()).status == "complete"
     chats = server.chat_requests()
     at = "1"
     code, out, _ = run(capsys, "context", target.id, "--at", at, "--as-sent", "--json")

@@ -456,7 +456,7 @@ def test_a_turn_that_crashes_is_reported_as_a_crash_not_as_stopped():
     import io
 
     from okbot.cli_chat import _run_turn, _wrap_up
-    from okbot.core.runner import TurnCallbacks
+    from okbot.core.turn.outcome import TurnCallbacks
     from okbot.llm.provider import CancelToken
 
     def turn(_callbacks, _cancel):

@@ -20,11 +20,12 @@ from benchmarks import stress_fuzz
 from okbot.config.settings import Settings
 from okbot.core.items import user_message
 from okbot.core.memory.store import MemoryStore
-from okbot.core.runner import TurnRunner
 from okbot.core.session import SessionStore
 from okbot.core.skills import parse_skill
 from okbot.core.sources import ContextSources
 from okbot.core.summary import SessionSummary, SummaryStore
+from okbot.core.turn.request import Send
+from okbot.core.turn.runner import TurnRunner
 from okbot.core.workspace import MAX_NAME_CHARS, Workspace
 from okbot.storage.errors import OkBotError
 from tests.helpers.env import provider_for, settings_for
@@ -85,15 +86,15 @@ def _records(target) -> list[dict]:
 def test_a_10_mb_paste_is_refused_clearly_and_nothing_is_lost(env, server):
     target, _, runner = env
     server.enqueue(Reply(text="first answer"))
-    runner.run_turn(target, "keep this")
+    runner.run(target, Send("keep this"))
     before = target.session_path.read_bytes()
     with pytest.raises(OkBotError) as caught:
-        runner.run_turn(target, "x" * (10 * 1024 * 1024))
+        runner.run(target, Send("x" * (10 * 1024 * 1024)))
     assert "characters" in str(caught.value) and caught.value.hint
     assert target.session_path.read_bytes() == before
     assert len(server.chat_requests()) == 1
     server.enqueue(Reply(text="still fine"))
-    assert runner.run_turn(target, "next").status == "complete"
+    assert runner.run(target, Send("next")).status == "complete"
     assert [it["content"] for it in _records(target)] == ["keep this", "first answer", "next", "still fine"]
 
 
@@ -101,7 +102,7 @@ def test_nul_bytes_in_a_message_are_stored_and_sent_unchanged(env, server):
     target, _, runner = env
     text = "before\x00after \x00\x00 end"
     server.enqueue(Reply(text="got \x00 it"))
-    result = runner.run_turn(target, text)
+    result = runner.run(target, Send(text))
     assert result.status == "complete"
     saved = _records(target)
     assert saved[0]["content"] == text and saved[1]["content"] == "got \x00 it"
@@ -113,7 +114,7 @@ def test_invalid_utf8_in_soul_md_is_reported_the_turn_runs_and_the_file_is_kept(
     raw = b"# Soul\nYou are \xff\xfe careful \xc3( and kind.\x00\n"
     target.soul_path.write_bytes(raw)
     server.enqueue(Reply(text="hello"))
-    assert runner.run_turn(target, "hi").status == "complete"
+    assert runner.run(target, Send("hi")).status == "complete"
     system = server.chat_requests()[0]["messages"][0]["content"]
     assert "careful" in system and "kind." in system and "\x00" not in system
     _, problem = sources.soul(target)

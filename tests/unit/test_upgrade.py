@@ -17,6 +17,7 @@ from okbot.config.settings import Settings
 from okbot.core import trash
 from okbot.core.memory.store import MemoryStore
 from okbot.core.summary import SessionSummary, SummaryStore
+from okbot.core.turn.request import Send
 from okbot.core.workspace import Workspace
 from okbot.storage import migrations
 from okbot.storage.errors import OkBotError
@@ -330,9 +331,9 @@ def test_as_sent_lines_carry_a_version_and_old_lines_still_read(tmp_path: Path) 
 # --- end to end: the compressor, memory recall and extraction with a newer OkBot's files ------------------------
 @pytest.fixture
 def chat(tmp_path: Path):
+    from okbot.app.wiring import make_turn_runner
     from okbot.core.memory.keeper import MemoryKeeper
     from okbot.core.sources import ContextSources
-    from okbot.core.turns import make_turn_runner
     from tests.helpers.env import provider_for, settings_for
     from tests.helpers.fake_memory import with_summaries
     from tests.helpers.fake_openai import FakeOpenAIServer
@@ -360,7 +361,7 @@ def test_compression_against_a_newer_summary_reports_a_clear_error_and_changes_n
     write_json(target.summary_path, {"version": 9, "summary": "", "coveredThroughId": 0})
     before = {p: p.read_bytes() for p in (target.summary_path, target.session_path)}
     with pytest.raises(OkBotError, match="newer version of OkBot") as err:
-        runner.run_turn(target, "What is next?")  # over the threshold: the compressor must save a summary
+        runner.run(target, Send("What is next?"))  # over the threshold: the compressor must save a summary
     assert "session-summary.json" in str(err.value)
     assert {p: p.read_bytes() for p in before} == before  # refused turn: nothing appended, nothing rewritten
 
@@ -371,7 +372,7 @@ def test_newer_recall_cache_and_extraction_progress_are_never_rewritten(chat) ->
     progress = target.memory_dir / "extraction.json"
     raw_recall = write_json(recall, {"version": 2, "key": {"x": 1}, "lines": ["- future"]})
     raw_progress = write_json(progress, {"version": 2, "extractedThroughId": 0, "more": True})
-    runner.run_turn(target, "Please remember that I deploy with Ansible to port 8443.")
+    runner.run(target, Send("Please remember that I deploy with Ansible to port 8443."))
     assert recall.read_bytes() == raw_recall and progress.read_bytes() == raw_progress
     assert not list(target.dir.rglob("*.v*.bak"))
 
@@ -383,7 +384,7 @@ def test_older_recall_cache_and_extraction_progress_are_replaced_after_a_backup(
     raw_recall = write_json(recall, {"key": {}, "lines": ["- stale"]})
     raw_progress = write_json(progress, {"extractedThroughId": 0})
     sources.memory.global_store().add("The user prefers metric units.", status="durable")
-    runner.run_turn(target, "How far is it?")
+    runner.run(target, Send("How far is it?"))
     assert v0_bak(recall).read_bytes() == raw_recall
     assert json.loads(recall.read_text("utf-8"))["version"] == 1
     keeper._save_state(target, 4)  # what a wrap-up does once coverage advanced

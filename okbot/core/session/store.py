@@ -41,6 +41,7 @@ and nothing is rewritten, repaired or quarantined.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import copy
 import functools
 import json
@@ -172,6 +173,13 @@ class SessionStore:
         self._newer_v = max(self._newer_v, version)
 
     # ------------------------------------------------------------------ public API
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold the store's thread lock across several reads and appends (a look at the tail and what is
+        appended because of it), so another thread's appends wait; re-entrant, as every method takes it."""
+        with self._lock:
+            yield
+
     @_public
     def append(self, item: dict) -> dict:
         """Store ``item`` under the next id (any ``id`` given is ignored), durably; return it."""

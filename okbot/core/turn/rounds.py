@@ -1,7 +1,7 @@
 """One round of a turn on its way out: the request made to fit, recorded as sent, streamed, and, when the
 server refuses it as too long for its context window, fitted to that window and sent once more.
 
-:func:`fit_round` builds the round's request: from round 2 on through the runner's in-turn hook
+:func:`fit_round` builds the round's request: from round 2 on through the in-turn hook of the turn's compression
 (:meth:`okbot.core.compression.Compressor.within_turn`), which moves this turn's older tool output, earlier
 items and, last, part of the newest result out until it fits; the first round was seen to before the turn.
 
@@ -18,19 +18,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from okbot.core.assent import AsSentStore
 from okbot.core.context import ContextProjection, build_context
-from okbot.core.turn_runtime import Round, stream_round
+from okbot.core.turn.env import TurnEnv
+from okbot.core.turn.outcome import TurnCallbacks
+from okbot.core.turn.stream import Round, stream_round
 from okbot.core.workspace import Target
 from okbot.i18n import translate
 from okbot.llm.errors import ProviderError
 from okbot.llm.provider import CancelToken, ChatRequest
 from okbot.storage.errors import OkBotError
-
-if TYPE_CHECKING:  # the runner imports this module
-    from okbot.core.runner import TurnCallbacks, TurnRunner
 
 log = logging.getLogger("okbot.runner")
 
@@ -48,7 +47,7 @@ class SentRound:
 
 
 def fit_round(
-    runner: TurnRunner,
+    env: TurnEnv,
     target: Target,
     user_id: int,
     round_no: int,
@@ -60,10 +59,10 @@ def fit_round(
     """The request of round ``round_no`` of the turn answering ``user_id``; from round 2 on (or after a refusal:
     ``window``) made to fit by the in-turn hook, its quiet lines told with ``tell``. An OkBotError when it
     cannot fit."""
-    if (round_no == 1 and window is None) or runner.within_turn is None:
-        return build_context(target, sources=runner.sources)
+    if (round_no == 1 and window is None) or env.compression is None:
+        return build_context(target, sources=env.sources)
     try:
-        fit = runner.within_turn(target, [user_id], on_start=callbacks.on_compressing, window=window)
+        fit = env.compression.within_turn(target, [user_id], on_start=callbacks.on_compressing, window=window)
     except OkBotError as exc:  # the summary could not be saved (a full disk, a newer OkBot's file)
         return exc
     for report in fit.reports:
@@ -74,7 +73,7 @@ def fit_round(
 
 
 def send_round(
-    runner: TurnRunner,
+    env: TurnEnv,
     target: Target,
     user_id: int,
     round_no: int,
@@ -88,7 +87,7 @@ def send_round(
     """Record and stream round ``round_no``'s request ``proj`` (sent once more after a refusal as too long:
     see the module's docstring). An OkBotError, before anything streamed, when the as-sent record cannot be
     written or the refused request cannot be made to fit."""
-    as_sent = runner.as_sent(target)
+    as_sent = env.sources.as_sent(target)
     names = [s["function"]["name"] for s in tool_specs]
     retry_of: int | None = None
     while True:
@@ -101,23 +100,23 @@ def send_round(
             )
         request = ChatRequest(model=proj.model, messages=proj.to_messages(), tools=tool_specs or None)
         rnd = stream_round(
-            runner.provider,
+            env.provider,
             request,
             cancel,
             callbacks.on_delta,
             callbacks.on_event,
             degraded,
             on_reasoning=callbacks.on_event,
-            clock=runner.clock,
+            clock=env.clock,
         )
         refusal = rnd.error
         if retry_of is not None or cancel.cancelled or not _too_long(refusal) or rnd.text or rnd.calls:
             return SentRound(proj, request_id, rnd)
         assert isinstance(refusal, ProviderError)  # _too_long said so
         record_usage(as_sent, request_id, None, "error")
-        window = _learn(runner, target, proj, refusal)
+        window = _learn(env, target, proj, refusal)
         tell(_refused_note(refusal, window))
-        fitted = fit_round(runner, target, user_id, round_no, callbacks, tell, window=window)
+        fitted = fit_round(env, target, user_id, round_no, callbacks, tell, window=window)
         if isinstance(fitted, OkBotError):
             return fitted
         proj, retry_of = fitted, request_id
@@ -135,10 +134,10 @@ def _too_long(error: OkBotError | None) -> bool:
     return isinstance(error, ProviderError) and error.kind == "context_length"
 
 
-def _learn(runner: TurnRunner, target: Target, proj: ContextProjection, refusal: ProviderError) -> int:
+def _learn(env: TurnEnv, target: Target, proj: ContextProjection, refusal: ProviderError) -> int:
     """What a refusal teaches: the server's window (remembered) and its count of the prompt (calibrates the
     estimate). Returns the window to fit the request to now."""
-    sources = runner.sources
+    sources = env.sources
     if refusal.prompt_tokens:
         sources.calibration.record(proj.model, proj.total_tokens, refusal.prompt_tokens)
     if refusal.window:

@@ -1,9 +1,10 @@
-"""The turn runner: one user message in, the reply (and any tool rounds) out, all written to disk.
+"""The turn runner: one request in (a message, a retry, an edit, a regeneration), the reply and any tool rounds
+out, all written to disk.
 
-One turn = read disk (through :class:`ContextSources`) -> compression hook -> ``build_context``
+One turn = read disk (through :class:`ContextSources`) -> compression before the run -> ``build_context``
 -> stream -> tool loop -> wrap-up hook. Each round's request goes out through
-:mod:`okbot.core.turn_round`: from round 2 on the in-turn hook (``within_turn``:
-:meth:`okbot.core.compression.Compressor.within_turn`) makes it fit the window, and a server's refusal
+:mod:`okbot.core.turn.rounds`: from round 2 on the compression's in-turn hook
+(:meth:`okbot.core.compression.Compressor.within_turn`) makes it fit the window, and a server's refusal
 as too long is answered once (the window learnt, the request fitted and sent again); what moved out is
 said in the chat, and a request that cannot fit ends the turn with one plain message.
 
@@ -12,21 +13,18 @@ or -- stopped or broken -- with the partial text and status ``interrupted`` / ``
 user saw is lost. The request the provider receives is exactly ``build_context(...).to_messages()``
 (made to fit, see above).
 
-The runner is synchronous and Qt-free; the UI runs it on a worker thread and turns the callbacks
-into signals. ``cancel`` (a :class:`CancelToken`) may be set from any thread.
+The runner is synchronous and Qt-free, and outlives its turns (the application holds one); the UI runs it
+on a worker thread and turns the callbacks into signals. ``cancel`` (a :class:`CancelToken`) may be set
+from any thread.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
 import logging
-import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from okbot.core import attachments as attached_files
 from okbot.core import versions
@@ -39,124 +37,23 @@ from okbot.core.sources import ContextSources
 from okbot.core.squad import Member, TurnBudget, captain_settings, direct_address
 from okbot.core.tokens import model_facts
 from okbot.core.tools import ToolRegistry
-from okbot.core.turn_round import fit_round, record_usage, send_round
-from okbot.core.turn_runtime import TurnRuntime
+from okbot.core.turn.dangling import close_dangling_calls
+from okbot.core.turn.env import Compression, TurnEnv
+from okbot.core.turn.outcome import FinishedTurn, TurnCallbacks, TurnResult, noop
+from okbot.core.turn.request import Edit, Regenerate, Retry, Send, TurnRequest
+from okbot.core.turn.rounds import fit_round, record_usage, send_round
+from okbot.core.turn.runtime import TurnRuntime
 from okbot.core.workspace import Target
-from okbot.i18n import plural, translate
+from okbot.i18n import translate
 from okbot.llm import slots
-from okbot.llm.events import Degraded, ToolCallDone, UsageEvent
+from okbot.llm.events import ToolCallDone, UsageEvent
 from okbot.llm.provider import CancelToken, Provider
 from okbot.storage.errors import OkBotError
-
-if TYPE_CHECKING:  # the hook's answer; the compression package is wired in by okbot.core.turns
-    from okbot.core.compression.inturn import TurnFit
 
 log = logging.getLogger("okbot.runner")
 
 # Beyond this a pasted message is refused before anything is counted or written (≈ 250k tokens).
 MAX_USER_CHARS = 1_000_000
-_DANGLING_LOCK = threading.Lock()
-
-
-def _noop(*_args: Any) -> None:
-    return None
-
-
-def _holds_its_server(method: Callable[..., TurnResult]) -> Callable[..., TurnResult]:
-    """Run a turn entry point as the user's chat (:func:`okbot.llm.slots.foreground`): every call it makes on
-    this thread, the compression before the request included, goes first, and each server it reaches stays
-    its own until the turn ends; a wait for another chat is told through ``callbacks.on_event``. The target
-    is read afresh first: the MCP servers, model and persona settings the turn uses are those on disk now."""
-
-    @functools.wraps(method)
-    def run(
-        self: TurnRunner, target: Target, *args: Any, callbacks: TurnCallbacks | None = None, **kwargs: Any
-    ) -> TurnResult:
-        callbacks = callbacks or TurnCallbacks()
-        target = self.sources.workspace.current(target)
-        with slots.foreground(on_wait=callbacks.on_event):
-            return method(self, target, *args, callbacks=callbacks, **kwargs)
-
-    return run
-
-
-@dataclass
-class TurnCallbacks:
-    """How a turn reports progress. The UI adapts these into Qt signals; the CLI prints."""
-
-    on_item: Callable[[dict[str, Any]], None] = _noop  # every item appended, in order
-    on_delta: Callable[[str], None] = _noop  # streamed reply text
-    on_event: Callable[[Any], None] = _noop  # provider events: Retrying, Degraded, UsageEvent, ReasoningDelta
-    ask_approval: Callable[[str, dict[str, Any]], bool] | None = None  # for tools set to "ask"
-    on_compressing: Callable[[], None] = _noop  # the request waits for the summarizer (a compression)
-    on_compressed: Callable[[Any], None] = _noop  # what the compression before the request did (its report)
-    on_evolved: Callable[[list[Any]], None] = _noop  # persona and skill changes that landed before the request
-
-
-@dataclass
-class TurnResult:
-    """What a turn did."""
-
-    status: str  # complete | interrupted | error
-    items: list[dict[str, Any]] = field(default_factory=list)  # appended by the turn (after the user message)
-    user_id: int = 0  # the user message this turn answered
-    error: OkBotError | None = None
-    degraded: list[Degraded] = field(default_factory=list)
-    usage: dict[str, Any] | None = None
-    rounds: int = 0
-
-    @property
-    def reply_text(self) -> str:
-        return "".join(it["content"] for it in self.items if it.get("type") == "assistant")
-
-
-def close_dangling_calls(session: Any, target: Target, calls_per_turn: int) -> list[dict[str, Any]]:
-    """Tool calls of an earlier turn that never got a result (OkBot closed while one waited for
-    approval or ran) get one now, saying so, so the record and the user both see how it ended.
-    ``calls_per_turn`` (``tools.maxCallsPerTurn``) sizes the look back: a whole round's calls and
-    results and the turn's other items. Returns the items appended (none when nothing dangles)."""
-    with _DANGLING_LOCK:  # the chat page (on open) and a turn (on start) may both look at once
-        return _close_dangling(session, target, 2 * calls_per_turn + 64)
-
-
-def _close_dangling(session: Any, target: Target, lookback: int) -> list[dict[str, Any]]:
-    tail = session.tail(lookback)
-    answered = {it.get("call_id") for it in tail if it.get("type") == "tool_result"}
-    dangling = [it for it in tail if it.get("type") == "tool_call" and it.get("call_id") not in answered]
-    added = []
-    for call in dangling:
-        note = f"[app note: {call.get('name')} was not run — OkBot closed before this call was approved or finished]"
-        added.append(
-            session.append(
-                new_item(
-                    "tool_result",
-                    author=call.get("author", target.id),
-                    source="app",
-                    call_id=call["call_id"],
-                    name=call.get("name", ""),
-                    content=note,
-                    ok=False,
-                )
-            )
-        )
-    if dangling:
-        added.append(
-            session.append(
-                notice(
-                    plural(
-                        len(dangling),
-                        translate(
-                            "runner", "{n} tool call of the last turn was not run: OkBot closed while it waited."
-                        ),
-                        translate(
-                            "runner", "{n} tool calls of the last turn were not run: OkBot closed while they waited."
-                        ),
-                    ).format(n=len(dangling)),
-                    "warning",
-                )
-            )
-        )
-    return added
 
 
 def _tool_round(
@@ -213,68 +110,86 @@ def _limit_reached(runtime: TurnRuntime, max_rounds: int) -> str:
     return translate("runner", "{n} tool rounds (the round limit)").format(n=max_rounds)
 
 
-class FinishedTurn(OkBotError):
-    """A retry asked of a turn that already ended with a whole reply (a new version of it is a regeneration)."""
-
-
 class TurnRunner:
-    """Runs turns for any assistant or squad target against one provider."""
+    """Runs turns for any assistant or squad target against one provider; one runner serves every turn.
+
+    ``compression`` folds older turns before a run and makes later rounds fit; ``after_run`` is told each
+    turn's result (the application's wrap-up: the teaching card, memory extraction).
+    """
 
     def __init__(
         self,
         sources: ContextSources,
         provider: Provider,
         *,
-        before_run: Callable[..., Any] | None = None,
-        within_turn: Callable[..., TurnFit] | None = None,
+        compression: Compression | None = None,
         after_run: Callable[[Target, TurnResult], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.sources = sources
-        self.provider = provider
-        self.clock = clock  # the turn's tool-time budget is measured with it
-        self.before_run = before_run or _noop
-        self.within_turn = within_turn  # (target, user ids, on_start=) -> TurnFit, before rounds 2 on
-        # a hook that can say when the request starts waiting for the summarizer takes ``on_start``
-        self._hook_reports_start = before_run is not None and "on_start" in inspect.signature(before_run).parameters
-        self.after_run = after_run or _noop
+        self.env = TurnEnv(sources, provider, compression, clock)
+        self.after_run = after_run or noop
+
+    @property
+    def sources(self) -> ContextSources:
+        return self.env.sources
+
+    @property
+    def provider(self) -> Provider:
+        return self.env.provider
 
     def as_sent(self, target: Target) -> AsSentStore:
         return self.sources.as_sent(target)
 
-    # -- entry points -----------------------------------------------------------------------
-    @_holds_its_server
-    def run_turn(
+    # -- the entry point --------------------------------------------------------------------
+    def run(
         self,
         target: Target,
-        text: str,
+        request: TurnRequest,
         *,
         callbacks: TurnCallbacks | None = None,
         cancel: CancelToken | None = None,
-        attachments: Sequence[Path] = (),
     ) -> TurnResult:
-        """Append the user's message (with ``attachments``: files copied into the chat's folder) and run
-        the turn. Refused messages write nothing."""
+        """Run the turn ``request`` asks for, as the user's chat (:func:`okbot.llm.slots.foreground`): every call
+        it makes on this thread, the compression before the request included, goes first, and each server it
+        reaches stays its own until the turn ends; a wait for another chat is told through ``callbacks.on_event``.
+
+        The target is read afresh first: the MCP servers, model and persona settings the turn uses are those on
+        disk now. A request that is refused (an empty or oversized message, an unknown version) raises
+        :class:`OkBotError` with nothing written."""
         callbacks = callbacks or TurnCallbacks()
+        cancel = cancel or CancelToken()
+        target = self.sources.workspace.current(target)
+        with slots.foreground(on_wait=callbacks.on_event):
+            if isinstance(request, Send):
+                return self._send(target, request, callbacks, cancel)
+            if isinstance(request, Retry):
+                return self._retry(target, callbacks, cancel)
+            if isinstance(request, Edit):
+                return self._edit(target, request, callbacks, cancel)
+            if isinstance(request, Regenerate):
+                return self._regenerate(target, request, callbacks, cancel)
+        raise TypeError(f"not a turn request: {request!r}")
+
+    def _send(self, target: Target, request: Send, callbacks: TurnCallbacks, cancel: CancelToken) -> TurnResult:
+        """Append the user's message (with its attachments: files copied into the chat's folder) and run the
+        turn. Refused messages write nothing."""
+        text = request.text
         # exact counts for the decisions below (bounded; the runner is never on the GUI thread)
         self.sources.loaded_counter(target)
-        files = self._check_files(target, attachments)
+        files = self._check_files(target, request.attachments)
         counter = self.sources.counter(self.sources.model_for(target))
         self._check_message(target, text, bool(files), sum(attached_files.prepared_tokens(counter, f) for f in files))
         # "@member …" in a squad: an unknown name is refused here, before anything is written or sent
         member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
-        self._close_dangling_calls(target, callbacks)
+        self.close_dangling_calls(target, callbacks.on_item)
         self.sources.memory.prepare(target, text)  # a recall refresh due now ranks by this message too
         self._before_run(target, text, callbacks)  # raises OkBotError when the request cannot fit at all
         records = [attached_files.save(f, target.dir) for f in files]
         user = self.sources.session(target).append(user_message(text, records))
         callbacks.on_item(user)
-        return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
+        return self._run(target, user["id"], callbacks, cancel, member)
 
-    @_holds_its_server
-    def retry(
-        self, target: Target, *, callbacks: TurnCallbacks | None = None, cancel: CancelToken | None = None
-    ) -> TurnResult:
+    def _retry(self, target: Target, callbacks: TurnCallbacks, cancel: CancelToken) -> TurnResult:
         """Run the turn of the last user message again (after an interrupted or failed reply, or none yet).
 
         Refused with :class:`FinishedTurn` when that turn ended with a whole reply: nothing is written."""
@@ -291,33 +206,23 @@ class TurnRunner:
                 hint=translate("runner", "regenerate it for a new version of the reply"),
             )
         member = self._addressed(target, last_user)
-        callbacks = callbacks or TurnCallbacks()
-        self._close_dangling_calls(target, callbacks)
+        self.close_dangling_calls(target, callbacks.on_item)
         self._before_run(target, None, callbacks)
-        return self._run(target, last_user["id"], callbacks, cancel or CancelToken(), member)
+        return self._run(target, last_user["id"], callbacks, cancel, member)
 
-    @_holds_its_server
-    def edit(
-        self,
-        target: Target,
-        item_id: int,
-        text: str,
-        *,
-        callbacks: TurnCallbacks | None = None,
-        cancel: CancelToken | None = None,
-    ) -> TurnResult:
-        """Send ``text`` as a new version of user message ``item_id`` and run its turn.
+    def _edit(self, target: Target, request: Edit, callbacks: TurnCallbacks, cancel: CancelToken) -> TurnResult:
+        """Send the edit's text as a new version of its user message and run its turn.
 
         The old message and everything after it stay on disk but leave the branch the chat follows
         (:mod:`okbot.core.session.branches`). Only messages in the uncompressed tail can be edited."""
-        callbacks = callbacks or TurnCallbacks()
+        item_id, text = request.item_id, request.text
         self.sources.loaded_counter(target)
         tail = self._tail(target)  # read once: the refusals below, the files and where the version branches off
         parent = versions.edit_parent(tail, item_id)
         files = attached_files.records_of(tail.by_id[item_id])  # the new version keeps the message's files
         self._check_message(target, text, bool(files))
         member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
-        self._close_dangling_calls(target, callbacks)
+        self.close_dangling_calls(target, callbacks.on_item)
         session = self.sources.session(target)
         callbacks.on_item(
             session.append(
@@ -332,28 +237,30 @@ class TurnRunner:
         user = session.append(user_message(text, files))
         callbacks.on_item(user)
         self._before_run(target, None, callbacks)
-        return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
+        return self._run(target, user["id"], callbacks, cancel, member)
 
-    @_holds_its_server
-    def regenerate(
-        self,
-        target: Target,
-        item_id: int,
-        *,
-        callbacks: TurnCallbacks | None = None,
-        cancel: CancelToken | None = None,
+    def _regenerate(
+        self, target: Target, request: Regenerate, callbacks: TurnCallbacks, cancel: CancelToken
     ) -> TurnResult:
-        """Run the turn of the reply holding ``item_id`` (or of user message ``item_id``) again, as a new version."""
-        callbacks = callbacks or TurnCallbacks()
+        """Run the turn of the reply holding the request's item (or of that user message; the last reply when it
+        names none) again, as a new version."""
         self.sources.loaded_counter(target)
-        self._close_dangling_calls(target, callbacks)
+        item_id = request.item_id if request.item_id is not None else self._last_user_id(target)
+        self.close_dangling_calls(target, callbacks.on_item)
         user = versions.regenerate_point(self._tail(target), item_id)
         member = self._addressed(target, user)
         text = translate("runner", "The reply to message #{id} regenerated.").format(id=user["id"])
         callbacks.on_item(self.sources.session(target).append(branches.marker("regenerate", user["id"], text)))
         self._before_run(target, None, callbacks)
-        return self._run(target, user["id"], callbacks, cancel or CancelToken(), member)
+        return self._run(target, user["id"], callbacks, cancel, member)
 
+    def _last_user_id(self, target: Target) -> int:
+        last_user = next((it for it in reversed(self.sources.session(target).tail(200)) if it["type"] == "user"), None)
+        if last_user is None:
+            raise OkBotError(translate("runner", "there is no reply to regenerate"))
+        return int(last_user["id"])
+
+    # -- versions and leftovers -------------------------------------------------------------
     def switch_version(self, target: Target, item_id: int, index: int) -> dict[str, Any] | None:
         """Make version ``index`` (0-based) of the message or reply at ``item_id`` the one the chat follows.
 
@@ -364,6 +271,17 @@ class TurnRunner:
     def chat_versions(self, target: Target) -> dict[int, Versions]:
         """The items of the uncompressed tail that have more than one version."""
         return self._tail(target).versions()
+
+    def close_dangling_calls(
+        self, target: Target, on_item: Callable[[dict[str, Any]], None] = noop
+    ) -> list[dict[str, Any]]:
+        """Give each tool call an earlier turn left without a result one now, saying so (each item told to
+        ``on_item``); the chat page does it on open, every turn before it starts."""
+        budget = self.sources.settings.get("tools.maxCallsPerTurn")
+        added = close_dangling_calls(self.sources.session(target), target, budget)
+        for item in added:
+            on_item(item)
+        return added
 
     def _addressed(self, target: Target, user: dict[str, Any]) -> Member | None:
         """The squad member the user's message ``user`` addresses directly ("@Ada …"), if any."""
@@ -376,11 +294,9 @@ class TurnRunner:
         return versions.Tail(self.sources.session(target), summary)
 
     def _before_run(self, target: Target, text: str | None, callbacks: TurnCallbacks) -> None:
-        """The compression hook: ``on_compressing`` when it makes the request wait, then its report."""
-        if self._hook_reports_start:
-            report = self.before_run(target, text, on_start=callbacks.on_compressing)
-        else:
-            report = self.before_run(target, text)
+        """The compression before the run: ``on_compressing`` when it makes the request wait, then its report."""
+        compression = self.env.compression
+        report = compression.before_run(target, text, on_start=callbacks.on_compressing) if compression else None
         if report is not None:
             callbacks.on_compressed(report)
         # staged persona and skill changes land at a boundary (or after waiting their turns), never one by one
@@ -391,11 +307,6 @@ class TurnRunner:
             landed = []
         if landed:
             callbacks.on_evolved(landed)
-
-    def _close_dangling_calls(self, target: Target, callbacks: TurnCallbacks) -> None:
-        budget = self.sources.settings.get("tools.maxCallsPerTurn")
-        for item in close_dangling_calls(self.sources.session(target), target, budget):
-            callbacks.on_item(item)
 
     # -- the loop ---------------------------------------------------------------------------
     def _check_files(self, target: Target, sources: Sequence[Path]) -> list[attached_files.Prepared]:
@@ -448,9 +359,7 @@ class TurnRunner:
         result = TurnResult(status="complete", user_id=user_id)
         settings = self.sources.settings
         budget = TurnBudget(settings.get("tools.maxCallsPerTurn"))
-        runtime = TurnRuntime(
-            self, target, callbacks, cancel, budget, seconds=settings.get("tools.turnSeconds"), clock=self.clock
-        )
+        runtime = TurnRuntime(self.env, target, callbacks, cancel, budget, seconds=settings.get("tools.turnSeconds"))
 
         def append(item: dict[str, Any]) -> dict[str, Any]:
             stored = session.append(item)
@@ -485,14 +394,14 @@ class TurnRunner:
         # rounds 1..max_rounds may use tools; one last round without tools lets the model answer
         for round_no in range(1, max_rounds + 2):
             result.rounds = round_no
-            proj = fit_round(self, target, user_id, round_no, callbacks, tell)
+            proj = fit_round(self.env, target, user_id, round_no, callbacks, tell)
             if isinstance(proj, OkBotError):
                 fail(proj)
                 break
             offer_tools = round_no <= max_rounds and not runtime.spent
             tool_specs = tools.specs(self.sources.settings) if offer_tools else []
             sent = send_round(
-                self, target, user_id, round_no, proj, tool_specs, callbacks, cancel, tell, result.degraded
+                self.env, target, user_id, round_no, proj, tool_specs, callbacks, cancel, tell, result.degraded
             )
             if isinstance(sent, OkBotError):
                 fail(sent)

@@ -19,9 +19,6 @@ NOT_AVAILABLE = QT_TRANSLATE_NOOP("CompressionPage", "Compression is not part of
 NO_CHAT = QT_TRANSLATE_NOOP(
     "CompressionPage", "Select an assistant or squad first; Compress now works on the chat that is open."
 )
-NO_PROVIDER = QT_TRANSLATE_NOOP(
-    "CompressionPage", "Compress now needs a working provider: set one up on the Models page."
-)
 
 
 def _tr(text: str) -> str:
@@ -111,11 +108,8 @@ class CompressionPage(SettingsPage):
         if target is None or not self._available or self._running:
             return
 
-        def job() -> Any:
-            compressor = ctx.compressor()
-            if compressor is None:
-                raise OkBotError(_tr(NO_PROVIDER))
-            return compressor.compress_now(target)
+        def job() -> Any:  # a provider that cannot be used fails here, saying why
+            return ctx.app.compress_now(target)
 
         self._running = True
         self._update_button()

@@ -16,6 +16,7 @@ from okbot.config.schema import SECTIONS, SETTINGS, setting
 from okbot.config.settings import Settings
 from okbot.core.compression import structure
 from okbot.core.items import new_item, user_message
+from okbot.core.turn.request import Send
 from okbot.core.workspace import Target
 from okbot.llm.keystore import KeyStore
 from okbot.storage import paths
@@ -247,7 +248,7 @@ def test_settings_edits_change_the_next_request(qtbot: QtBot, ctx: AppContext, s
     picker.setCurrentIndex(picker.findText("llama3"))
     picker.activated.emit(picker.currentIndex())
     assert ctx.settings.get("provider.model") == "llama3"
-    ctx.make_runner().run_turn(target(ctx), "hello")
+    ctx.app.run_turn(target(ctx), Send("hello"))
     assert server.chat_requests()[-1]["model"] == "llama3"
 
 

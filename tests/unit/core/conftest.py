@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from okbot.config.settings import Settings
-from okbot.core.runner import TurnRunner
 from okbot.core.sources import ContextSources
+from okbot.core.turn.runner import TurnRunner
 from okbot.core.workspace import Workspace
 from okbot.llm.openai_backend import OpenAIProvider
 from tests.helpers.patience import PATIENT_SECONDS

@@ -17,10 +17,11 @@ from okbot.core.context import build_context
 from okbot.core.digest import item_digest
 from okbot.core.items import InvalidItem, validate_item
 from okbot.core.messages import items_to_messages
-from okbot.core.runner import TurnRunner
 from okbot.core.session import SessionStore
 from okbot.core.sources import ContextSources
 from okbot.core.tokens import model_facts
+from okbot.core.turn.request import Edit, Send
+from okbot.core.turn.runner import TurnRunner
 from okbot.core.workspace import Workspace
 from okbot.llm.openai_backend import OpenAIProvider
 from okbot.storage.errors import OkBotError
@@ -237,7 +238,7 @@ def test_a_5mb_text_file_is_sent_capped_with_a_note_and_never_written_to_the_rec
     source = files / "big.log"
     source.write_text(line * (5 * 1024 * 1024 // len(line)), encoding="utf-8")
     server.enqueue(Reply(text="read it"))
-    result = runner.run_turn(target, "what does this log say?", attachments=[source])
+    result = runner.run(target, Send("what does this log say?", attachments=[source]))
     assert result.status == "complete"
 
     user = records(target)[0]
@@ -263,7 +264,7 @@ def test_an_image_goes_to_a_vision_model_as_an_image_part(server, files):
     (files / "chart.png").write_bytes(data)
     before = build_context(target, sources=sources).total_tokens
     server.enqueue(Reply(text="a grey chart"))
-    assert runner.run_turn(target, "what is this?", attachments=[files / "chart.png"]).status == "complete"
+    assert runner.run(target, Send("what is this?", attachments=[files / "chart.png"])).status == "complete"
 
     text_part, image_part = server.chat_requests()[0]["messages"][-1]["content"]
     assert text_part == {"type": "text", "text": "what is this?"}
@@ -282,7 +283,7 @@ def test_an_image_for_a_model_that_cannot_read_images_is_refused_before_anything
         target, sources, runner = make_env(server, "qwen2.5:7b")
         (files / "cat.png").write_bytes(png_bytes(8, 8))
         with pytest.raises(OkBotError, match=r"qwen2.5:7b cannot read images; remove the image or pick a vision model"):
-            runner.run_turn(target, "look", attachments=[files / "cat.png"])
+            runner.run(target, Send("look", attachments=[files / "cat.png"]))
         assert records(target) == []
         assert not (target.dir / "attachments").exists()
         assert server.chat_requests() == []
@@ -333,7 +334,7 @@ def test_an_attachment_only_message_is_sent(server, files):
     target, sources, runner = make_env(server, "gpt-4o-mini")
     (files / "a.py").write_text("print('hi')\n")
     server.enqueue(Reply(text="it prints hi"))
-    assert runner.run_turn(target, "", attachments=[files / "a.py"]).status == "complete"
+    assert runner.run(target, Send("", attachments=[files / "a.py"])).status == "complete"
     content = server.chat_requests()[0]["messages"][-1]["content"]
     assert content.startswith("[source: attached file a.py · text · 12 B — ")
     assert content.endswith(
@@ -347,7 +348,7 @@ def test_the_summarizer_digest_names_the_file_but_never_holds_its_text(server, f
     target, sources, runner = make_env(server, "gpt-4o-mini")
     (files / "secret.txt").write_text("the launch code is 7788\n")
     server.enqueue(Reply(text="ok"))
-    runner.run_turn(target, "keep this safe", attachments=[files / "secret.txt"])
+    runner.run(target, Send("keep this safe", attachments=[files / "secret.txt"]))
     user = records(target)[0]
     line = item_digest(user)
     assert line == f"#{user['id']} user: keep this safe [attached: secret.txt · text · 24 B]"
@@ -371,7 +372,7 @@ def test_the_as_sent_view_counts_the_attached_files_as_the_request_did(server, f
     (files / "notes.md").write_text("ship on Friday\n" * 200)
     (files / "chart.png").write_bytes(png_bytes(640, 480))
     server.enqueue(Reply(text="ok"))
-    result = runner.run_turn(target, "read these", attachments=[files / "notes.md", files / "chart.png"])
+    result = runner.run(target, Send("read these", attachments=[files / "notes.md", files / "chart.png"]))
     sent = load_sent(sources, target, result.user_id)
     assert sum(s.tokens for s in sent.items) == sent.request.items_tokens
 
@@ -380,8 +381,8 @@ def test_an_edited_message_keeps_its_files(server, files):
     target, sources, runner = make_env(server, "gpt-4o-mini")
     (files / "notes.md").write_text("ship on Friday\n")
     server.enqueue(Reply(text="Friday"), Reply(text="Still Friday"))
-    first = runner.run_turn(target, "when?", attachments=[files / "notes.md"])
-    runner.edit(target, first.user_id, "when exactly?")
+    first = runner.run(target, Send("when?", attachments=[files / "notes.md"]))
+    runner.run(target, Edit(first.user_id, "when exactly?"))
     edited = [it for it in records(target) if it["type"] == "user"][-1]
     assert edited["content"] == "when exactly?"
     assert edited["attachments"] == records(target)[0]["attachments"]
@@ -393,7 +394,7 @@ def test_files_too_big_for_the_models_window_are_refused_before_anything_is_writ
         target, sources, runner = make_env(server, "llava")  # a 4,096-token window
         (files / "long.txt").write_text("many words here " * 5000)
         with pytest.raises(OkBotError, match=r"the message with its files is about [\d,]+ tokens and cannot fit"):
-            runner.run_turn(target, "read it", attachments=[files / "long.txt"])
+            runner.run(target, Send("read it", attachments=[files / "long.txt"]))
         assert records(target) == [] and not (target.dir / "attachments").exists()
 
 

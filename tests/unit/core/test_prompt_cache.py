@@ -16,9 +16,10 @@ from okbot.config.settings import Settings
 from okbot.core.context import build_context
 from okbot.core.prompt_cache import attach_prompt_cache
 from okbot.core.render import as_sent_header_lines, as_sent_json
-from okbot.core.runner import TurnRunner
 from okbot.core.sent_request import load_sent
 from okbot.core.sources import ContextSources
+from okbot.core.turn.request import Send
+from okbot.core.turn.runner import TurnRunner
 from okbot.core.workspace import Workspace
 from tests.helpers.fake_openai import Reply, tool_call
 
@@ -64,7 +65,7 @@ def header(sent, sources, target):
 def test_the_chats_first_request_has_nothing_to_repeat(env, server):
     target, sources, runner = env
     server.enqueue(Reply(text="Hello.", cached_tokens=0))
-    runner.run_turn(target, LONG)
+    runner.run(target, Send(LONG))
     (first,) = requests(sources, target)
     sent = loaded(sources, target, first)
     assert sent.cache.previous_id is None and sent.cache.share is None
@@ -78,12 +79,12 @@ def test_the_chats_first_request_has_nothing_to_repeat(env, server):
 def test_a_tool_round_repeats_the_request_before_it_whole(env, server):
     target, sources, runner = env
     server.enqueue(Reply(text="Noted.", cached_tokens=0))
-    runner.run_turn(target, LONG)
+    runner.run(target, Send(LONG))
     server.enqueue(
         Reply(tool_calls=[tool_call("search_history", {"query": "parser"})], cached_tokens=0),
         Reply(text="It reads one line at a time.", cached_tokens=512),
     )
-    runner.run_turn(target, "What did I say about the parser?")
+    runner.run(target, Send("What did I say about the parser?"))
     _, round1, round2 = requests(sources, target)
     sent = loaded(sources, target, round2)
     cache = sent.cache
@@ -104,9 +105,9 @@ def test_a_tool_round_repeats_the_request_before_it_whole(env, server):
 def test_an_edited_persona_parts_the_request_at_its_block(env, server):
     target, sources, runner = env
     server.enqueue(Reply(text="Noted."), Reply(text="Still noted."))
-    runner.run_turn(target, LONG)
+    runner.run(target, Send(LONG))
     target.soul_path.write_text("You are Ada. You answer in one sentence.\n", encoding="utf-8")
-    runner.run_turn(target, "And now?")
+    runner.run(target, Send("And now?"))
     first, second = requests(sources, target)
     cache = loaded(sources, target, second).cache
     assert cache.previous_id == first.id
@@ -119,8 +120,8 @@ def test_an_edited_persona_parts_the_request_at_its_block(env, server):
 def test_other_tools_offered_part_the_request_before_its_first_message(env, server):
     target, sources, runner = env
     server.enqueue(Reply(text="Noted."), Reply(text="Still noted."))
-    runner.run_turn(target, LONG)
-    runner.run_turn(target, "And now?")
+    runner.run(target, Send(LONG))
+    runner.run(target, Send("And now?"))
     first, second = requests(sources, target)
     # the record names the tools offered; a request that offered others cannot share its start
     log = target.dir / "as-sent" / "requests.jsonl"
@@ -137,8 +138,8 @@ def test_other_tools_offered_part_the_request_before_its_first_message(env, serv
 def test_a_previous_request_that_cannot_be_read_back_is_not_compared(env, server):
     target, sources, runner = env
     server.enqueue(Reply(text="Noted."), Reply(text="Still noted.", cached_tokens=900))
-    runner.run_turn(target, LONG)
-    runner.run_turn(target, "And now?")
+    runner.run(target, Send(LONG))
+    runner.run(target, Send("And now?"))
     first, second = requests(sources, target)
     for block in sources.as_sent(target).load_texts(first).blocks:  # a block file of request 1 lost
         (target.dir / "as-sent" / "blocks" / f"{block['sha']}.txt").unlink(missing_ok=True)
@@ -154,8 +155,8 @@ def test_a_previous_request_that_cannot_be_read_back_is_not_compared(env, server
 def test_okbot_context_json_shows_the_prompt_cache_of_the_messages_request(env, server, capsys):
     target, sources, runner = env
     server.enqueue(Reply(text="Noted.", cached_tokens=0), Reply(text="Still noted.", cached_tokens=640))
-    runner.run_turn(target, LONG)
-    runner.run_turn(target, "And now?")
+    runner.run(target, Send(LONG))
+    runner.run(target, Send("And now?"))
     first, second = requests(sources, target)
     code, out, err = run_cli(capsys, "context", "okbot", "--json")
     assert code == 0, err

@@ -8,8 +8,9 @@ import json
 from okbot.core.digest import item_digest
 from okbot.core.memory.extract import build_messages
 from okbot.core.messages import items_to_messages
-from okbot.core.runner import TurnCallbacks
 from okbot.core.session import SessionStore
+from okbot.core.turn.outcome import TurnCallbacks
+from okbot.core.turn.request import Send
 from okbot.llm import keys
 from okbot.llm.events import ReasoningDelta
 from tests.helpers.fake_openai import Reply, tool_call
@@ -29,13 +30,13 @@ def test_reasoning_content_is_stored_apart_and_never_sent_again(env, server):
     target, _, runner = env
     server.enqueue(Reply(text="Hello!", reasoning=THOUGHT, chunk_chars=5), Reply(text="Fine."))
     events, deltas = [], []
-    result = runner.run_turn(target, "hi", callbacks=TurnCallbacks(on_delta=deltas.append, on_event=events.append))
+    result = runner.run(target, Send("hi"), callbacks=TurnCallbacks(on_delta=deltas.append, on_event=events.append))
     assert result.status == "complete" and result.reply_text == "Hello!"
     assert "".join(deltas) == "Hello!" and thoughts(events) == THOUGHT
     reply = records(target)[-1]
     assert reply["content"] == "Hello!" and reply["reasoning"] == THOUGHT
     assert isinstance(reply["reasoningSeconds"], float) and reply["reasoningSeconds"] >= 0
-    runner.run_turn(target, "how are you?")
+    runner.run(target, Send("how are you?"))
     later = server.chat_requests()[-1]["messages"]
     assert "Hello!" in json.dumps(later) and "PRIVATE-THOUGHT" not in json.dumps(later)
 
@@ -43,10 +44,10 @@ def test_reasoning_content_is_stored_apart_and_never_sent_again(env, server):
 def test_inline_think_is_stored_apart_and_never_sent_again(env, server):
     target, _, runner = env
     server.enqueue(Reply(text=f"<think>{THOUGHT}</think>\n\nHi there.", chunk_chars=3), Reply(text="ok"))
-    runner.run_turn(target, "hi")
+    runner.run(target, Send("hi"))
     reply = records(target)[-1]
     assert (reply["content"], reply["reasoning"]) == ("Hi there.", THOUGHT)
-    runner.run_turn(target, "again")
+    runner.run(target, Send("again"))
     assert "PRIVATE-THOUGHT" not in json.dumps(server.chat_requests()[-1]["messages"])
     assert "think>" not in json.dumps(server.chat_requests()[-1]["messages"])
 
@@ -54,7 +55,7 @@ def test_inline_think_is_stored_apart_and_never_sent_again(env, server):
 def test_a_stream_cut_mid_thought_is_an_error_that_keeps_the_reasoning(env, server):
     target, _, runner = env
     server.enqueue(Reply(text=f"<think>{THOUGHT} and more", chunk_chars=4, cut_after_chunks=6))
-    result = runner.run_turn(target, "hi")
+    result = runner.run(target, Send("hi"))
     assert result.status == "error"
     reply = records(target)[-1]
     assert reply["status"] == "error" and reply["content"] == ""
@@ -64,7 +65,7 @@ def test_a_stream_cut_mid_thought_is_an_error_that_keeps_the_reasoning(env, serv
 def test_reasoning_is_not_in_digests_or_memory_input(env, server):
     target, _, runner = env
     server.enqueue(Reply(text="The answer.", reasoning=THOUGHT))
-    runner.run_turn(target, "hi")
+    runner.run(target, Send("hi"))
     reply = records(target)[-1]
     assert "PRIVATE-THOUGHT" not in item_digest(reply)
     extraction = json.dumps(build_messages(records(target), [], ""))
@@ -78,7 +79,7 @@ def test_a_key_echoed_in_reasoning_is_redacted_shown_and_stored(env, server):
     try:
         server.enqueue(Reply(text="done", reasoning=f"The key is {secret}, careful.", chunk_chars=3))
         events = []
-        runner.run_turn(target, "hi", callbacks=TurnCallbacks(on_event=events.append))
+        runner.run(target, Send("hi"), callbacks=TurnCallbacks(on_event=events.append))
     finally:
         with keys._remembered_lock:  # the registry is process-wide: leave it as it was
             keys._remembered.discard(secret)
@@ -93,7 +94,7 @@ def test_reasoning_before_tool_calls_is_kept(env, server):
         Reply(reasoning="I should look it up.", tool_calls=[tool_call("search_history", {"query": "x"})]),
         Reply(text="Nothing found."),
     )
-    runner.run_turn(target, "find x")
+    runner.run(target, Send("find x"))
     kinds = [(it["type"], it.get("reasoning")) for it in records(target)]
     assert ("assistant", "I should look it up.") in kinds
     assert kinds[-1] == ("assistant", None)

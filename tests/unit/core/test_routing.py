@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from okbot.app.wiring import make_turn_runner
 from okbot.config.providers import ProviderConfig
 from okbot.core.sources import ContextSources
-from okbot.core.turns import make_turn_runner
+from okbot.core.turn.request import Send
 from okbot.core.workspace import Workspace
 from okbot.llm.providers import ProviderPool
 from tests.helpers.env import settings_for
@@ -51,8 +52,8 @@ def env(server, work, monkeypatch):
 
 def test_each_assistant_reaches_its_own_provider_with_its_own_key(env, server, work):
     ws, sources, runner = env
-    assert runner.run_turn(ws.resolve("Ada"), "hello one").status == "complete"
-    assert runner.run_turn(ws.resolve("Bob"), "hello two").status == "complete"
+    assert runner.run(ws.resolve("Ada"), Send("hello one")).status == "complete"
+    assert runner.run(ws.resolve("Bob"), Send("hello two")).status == "complete"
     [one] = server.chat_requests()
     [two] = work.chat_requests()
     assert one["model"] == "gpt-4o-mini" and one["messages"][-1]["content"] == "hello one"
@@ -66,7 +67,7 @@ def test_a_squad_member_with_its_own_provider(env, server, work, script):
     ws, sources, runner = env
     squad = ws.create_squad("Team", [("Ada", "writer"), ("Bob", "reviewer")])
     script.captain += [Reply(tool_calls=[ask("bob", "Review it")]), Reply(text="All reviewed.")]
-    result = runner.run_turn(squad, "Please review")
+    result = runner.run(squad, Send("Please review"))
     assert result.status == "complete" and result.reply_text == "All reviewed."
     assert len(script.sent["captain"]) == 2  # the captain stays on the default provider
     [member] = work.chat_requests()

@@ -9,15 +9,16 @@ import json
 
 import pytest
 
+from okbot.app.wiring import make_compressor
 from okbot.config.settings import Settings
 from okbot.core.assent import AsSentStore, compare_blocks
 from okbot.core.context import build_context
 from okbot.core.items import user_message
 from okbot.core.render import as_sent_json, as_sent_markdown, render_markdown
-from okbot.core.runner import TurnRunner
 from okbot.core.sent_request import load_sent
 from okbot.core.sources import ContextSources
-from okbot.core.turns import make_compressor
+from okbot.core.turn.request import Edit, Regenerate, Send
+from okbot.core.turn.runner import TurnRunner
 from okbot.core.workspace import Workspace
 from okbot.storage.errors import NotFound
 from tests.helpers.fake_openai import Reply, tool_call
@@ -107,8 +108,8 @@ def test_an_unknown_request_of_the_turn_is_refused(env, server):
 def test_an_item_set_aside_since_is_said_where_it_was(env, server):
     target, sources, runner, _ = env
     server.enqueue(Reply(text="First answer."), Reply(text="Second answer."))
-    runner.run_turn(target, "first")
-    runner.run_turn(target, "second")
+    runner.run(target, Send("first"))
+    runner.run(target, Send("second"))
     second = user_ids(sources, target)[1]
     # damage the first reply's line in place (same length), as a bad disk sector would
     path = target.session_path
@@ -158,11 +159,11 @@ def test_a_tool_output_hidden_to_fit_reads_back_as_the_stub_that_was_sent(env, s
 
     target, sources, runner, _ = env
     server.enqueue(Reply(tool_calls=[tool_call("search_history", {"query": "x"})]), Reply(text="Done."))
-    runner.run_turn(target, "search for x")
+    runner.run(target, Send("search for x"))
     result = next(it for it in sources.session(target).iter_items() if it["type"] == "tool_result")
     SummaryStore(target.summary_path).save(SessionSummary(hidden_item_ids=[result["id"]]))
     server.enqueue(Reply(text="Again."))
-    runner.run_turn(target, "and again")
+    runner.run(target, Send("and again"))
     again = user_ids(sources, target)[-1]
     sent = load_sent(sources, target, again)
     assert sent.request.hidden_ids == [result["id"]]
@@ -174,11 +175,11 @@ def test_a_tool_output_hidden_to_fit_reads_back_as_the_stub_that_was_sent(env, s
 def test_a_regenerated_reply_is_a_second_attempt_that_never_held_the_first_reply(env, server):
     target, sources, runner, _ = env
     server.enqueue(Reply(text="First."), Reply(text="Second reply."))
-    runner.run_turn(target, "one")
-    runner.run_turn(target, "two")
+    runner.run(target, Send("one"))
+    runner.run(target, Send("two"))
     two = user_ids(sources, target)[-1]
     server.enqueue(Reply(text="Second version."))
-    assert runner.regenerate(target, two).status == "complete"
+    assert runner.run(target, Regenerate(two)).status == "complete"
     sent = load_sent(sources, target, two)
     assert [r.label() for r in sent.choices] == [
         "Attempt 1 of 2 — produced the reply · round 1 of 1",
@@ -192,9 +193,9 @@ def test_a_regenerated_reply_is_a_second_attempt_that_never_held_the_first_reply
 def test_an_edited_message_reads_back_the_branch_it_was_sent_on(env, server):
     target, sources, runner, _ = env
     server.enqueue(Reply(text="First."), Reply(text="Old answer."), Reply(text="New answer."))
-    runner.run_turn(target, "one")
-    runner.run_turn(target, "two")
-    runner.edit(target, user_ids(sources, target)[-1], "two, edited")
+    runner.run(target, Send("one"))
+    runner.run(target, Send("two"))
+    runner.run(target, Edit(user_ids(sources, target)[-1], "two, edited"))
     edited = max(user_ids(sources, target))
     sent = load_sent(sources, target, edited)
     ids = [s.id for s in sent.items]
@@ -208,7 +209,7 @@ def test_a_message_with_a_file_reads_back_the_file_text_it_sent(env, server, tmp
     notes = tmp_path / "notes.md"
     notes.write_text("Deadline: Friday 14:00.\nOwner: Mia.\n", encoding="utf-8")
     server.enqueue(Reply(text="Mia, Friday."))
-    assert runner.run_turn(target, "Who and when?", attachments=[notes]).status == "complete"
+    assert runner.run(target, Send("Who and when?", attachments=[notes])).status == "complete"
     sent = load_sent(sources, target, user_ids(sources, target)[0])
     assert sent is not None
     assert sent.to_messages() == server.chat_requests()[-1]["messages"]
@@ -221,7 +222,7 @@ def test_okbot_context_shows_the_file_text_a_message_goes_with(env, server, tmp_
     notes = tmp_path / "notes.md"
     notes.write_text("Owner: Mia.\n", encoding="utf-8")
     server.enqueue(Reply(text="Mia."))
-    assert runner.run_turn(target, "Who?", attachments=[notes]).status == "complete"
+    assert runner.run(target, Send("Who?", attachments=[notes])).status == "complete"
     shown = render_markdown(build_context(target, sources=sources))
     assert "    [source: attached file notes.md · text · 12 B — " in shown
     assert "included]\n    Owner: Mia.\n    [end of attached file notes.md · " in shown

@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 
 from okbot.core.context import build_context
-from okbot.core.runner import TurnRunner
 from okbot.core.skills import create_skill
 from okbot.core.sources import ContextSources
+from okbot.core.turn.request import Send
+from okbot.core.turn.runner import TurnRunner
 from okbot.core.workspace import Target, Workspace
 from okbot.llm.openai_backend import CapabilityMemory
 from tests.helpers.env import provider_for, settings_for
@@ -42,7 +43,7 @@ def test_no_load_skill_while_the_assistant_has_no_skill(env, server: FakeOpenAIS
     target, sources, runner = env
     assert not sources.skill_catalog(target)
     server.enqueue(Reply(text="hello"))
-    runner.run_turn(target, "hi")
+    runner.run(target, Send("hi"))
     tools = offered(server.chat_requests()[-1])
     assert tools and "load_skill" not in tools and "search_history" in tools
     notes = tool_notes(target, sources)
@@ -53,7 +54,7 @@ def test_load_skill_is_offered_once_a_skill_exists(env, server: FakeOpenAIServer
     target, sources, runner = env
     create_skill(target.skills_dir, "greet", "Greet people.")
     server.enqueue(Reply(text="hello"))
-    runner.run_turn(target, "hi")
+    runner.run(target, Send("hi"))
     assert "load_skill" in offered(server.chat_requests()[-1])
     assert "- load_skill:" in tool_notes(target, sources)
     names = [tool.name for tool in sources.tools_for(target)]
@@ -70,7 +71,7 @@ def test_the_assistants_own_model_is_sent_and_its_window_counts(env, server: Fak
     assert sources.context_window(target) == 9_000
     assert build_context(target, sources=sources).window == 9_000  # the gauge and the threshold follow it
     server.enqueue(Reply(text="hi"))
-    runner.run_turn(target, "hello")
+    runner.run(target, Send("hello"))
     assert server.chat_requests()[-1]["model"] == "small-model"
     target = sources.workspace.set_meta(target, "model", None)  # back to the default
     assert sources.model_for(target) == "gpt-4o-mini"

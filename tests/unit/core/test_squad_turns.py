@@ -8,16 +8,17 @@ import threading
 
 import pytest
 
+from okbot.app.wiring import make_turn_runner
 from okbot.core import trash
 from okbot.core.compression.summarizer import Summarizer
 from okbot.core.context import build_context
 from okbot.core.render import as_sent_markdown
-from okbot.core.runner import TurnCallbacks
 from okbot.core.sent_request import load_sent
 from okbot.core.sources import ContextSources
 from okbot.core.squad import direct_address, members, mention
-from okbot.core.turn_runtime import MemberActivity
-from okbot.core.turns import make_turn_runner
+from okbot.core.turn.outcome import TurnCallbacks
+from okbot.core.turn.request import Send
+from okbot.core.turn.runtime import MemberActivity
 from okbot.core.wire_names import WireNames
 from okbot.core.workspace import Workspace
 from okbot.llm.events import ReasoningDelta
@@ -70,7 +71,7 @@ def test_the_captain_delegates_in_parallel_and_integrates_labelled_member_result
         Reply(text="Rex approved #41; Mia's checklist is ready."),
     ]
     events = []
-    result = runner.run_turn(squad, "Get version 2 ready", callbacks=TurnCallbacks(on_event=events.append))
+    result = runner.run(squad, Send("Get version 2 ready"), callbacks=TurnCallbacks(on_event=events.append))
     assert result.status == "complete" and result.reply_text == "Rex approved #41; Mia's checklist is ready."
     record = items(sources, squad)
     calls = [it for it in record if it["type"] == "tool_call"]
@@ -109,7 +110,7 @@ def test_members_asked_in_one_round_work_at_the_same_time(env, server, script):
 
     script.members = {name: answer for name in ("Rex", "Mia", "Ola")}
     script.captain += [Reply(tool_calls=[ask("rex", "a"), ask("mia", "b"), ask("ola", "c")]), Reply(text="done")]
-    result = runner.run_turn(squad, "go")
+    result = runner.run(squad, Send("go"))
     assert not together.broken and result.reply_text == "done"
     member_times = [
         r.time for r in server.requests if isinstance(r.body, dict) and speaker(r.body) in ("Rex", "Mia", "Ola")
@@ -119,13 +120,13 @@ def test_members_asked_in_one_round_work_at_the_same_time(env, server, script):
 
 def test_direct_address_goes_to_the_member_and_the_captain_stays_out(env, server, script):
     squad, sources, runner = env
-    result = runner.run_turn(squad, "@rex is line 12 safe?")
+    result = runner.run(squad, Send("@rex is line 12 safe?"))
     assert "captain" not in script.sent and result.reply_text == "Rex reporting: done."
     reply = items(sources, squad)[-1]
     assert (reply["type"], reply["author"], reply["source"]) == ("assistant", "rex", "member:rex")
     assert script.sent["Rex"][0]["messages"][-1] == {"role": "user", "content": "@rex is line 12 safe?"}
     # the captain sees that answer later, labelled as the member's words (not its own, not the user's)
-    runner.run_turn(squad, "thanks, wrap up")
+    runner.run(squad, Send("thanks, wrap up"))
     seen = script.sent["captain"][0]["messages"]
     assert {
         "role": "user",
@@ -136,7 +137,7 @@ def test_direct_address_goes_to_the_member_and_the_captain_stays_out(env, server
 def test_mentioning_a_non_member_is_refused_before_anything_is_written_or_sent(env, server):
     squad, sources, runner = env
     with pytest.raises(OkBotError) as info:
-        runner.run_turn(squad, "@zed please help")
+        runner.run(squad, Send("@zed please help"))
     assert "not a member" in str(info.value) and info.value.hint == "members: @Rex, @Mia, @Ola"
     assert items(sources, squad) == [] and server.chat_requests() == []
 
@@ -159,7 +160,7 @@ def test_a_member_failing_mid_reply_gives_the_captain_a_clear_failure_and_keeps_
     squad, sources, runner = env
     script.members["Rex"] = lambda body: Reply(text="Looked at #41: the loop in", chunk_chars=4, cut_after_chunks=3)
     script.captain += [Reply(tool_calls=[ask("rex", "Review PR #41")]), Reply(text="Rex broke off; I will retry.")]
-    result = runner.run_turn(squad, "review it")
+    result = runner.run(squad, Send("review it"))
     assert result.status == "complete" and result.reply_text == "Rex broke off; I will retry."
     answer = next(it for it in items(sources, squad) if it["type"] == "tool_result")
     assert not answer["ok"] and answer["content"].startswith("Looked at #4\n")  # the three chunks it sent
@@ -170,7 +171,7 @@ def test_a_member_that_returns_nothing_and_an_empty_task_are_reported(env, serve
     squad, sources, runner = env
     script.members["Rex"] = lambda body: Reply(text="")
     script.captain += [Reply(tool_calls=[ask("rex", "Review"), ask("mia", "   ")]), Reply(text="ok")]
-    runner.run_turn(squad, "go")
+    runner.run(squad, Send("go"))
     rex, mia = [it for it in items(sources, squad) if it["type"] == "tool_result"]
     assert not rex["ok"] and rex["content"] == "[app note: Rex returned no answer]"
     assert not mia["ok"] and "the task is empty" in mia["content"] and "Mia" not in script.sent
@@ -187,7 +188,7 @@ def test_a_deleted_member_leaves_the_squad_working_with_a_notice(env, server, sc
     squad = sources.workspace.resolve(squad.id)
     proj = build_context(squad, sources=sources)
     assert any("1 member(s) left" in n for n in proj.notices)
-    assert runner.run_turn(squad, "still there?").status == "complete"
+    assert runner.run(squad, Send("still there?")).status == "complete"
 
 
 def test_asking_the_same_member_again_and_again_is_stopped_by_the_limits(env, server, script):
@@ -201,14 +202,14 @@ def test_asking_the_same_member_again_and_again_is_stopped_by_the_limits(env, se
             else script(body)
         )
     )
-    result = runner.run_turn(squad, "loop forever")
+    result = runner.run(squad, Send("loop forever"))
     asked = [it for it in items(sources, squad) if it["type"] == "tool_call"]
     assert len(asked) == 3 and len(script.sent["Rex"]) == 3
     assert any(it["type"] == "notice" and "3 tool rounds" in it["content"] for it in items(sources, squad))
     assert result.status == "complete"
     # the shared budget stops it too, across captain and members
     sources.settings.set("tools.maxCallsPerTurn", 2)
-    runner.run_turn(squad, "loop again")
+    runner.run(squad, Send("loop again"))
     results = [it for it in items(sources, squad) if it["type"] == "tool_result"][3:]
     assert [r["ok"] for r in results] == [True, True]  # two calls, then no more tools were offered
     last = items(sources, squad)[-1]
@@ -230,7 +231,7 @@ def test_stop_during_parallel_member_runs_halts_every_member_and_the_captain(env
             if len(working) == 2:
                 threading.Timer(0.3, cancel.cancel).start()
 
-    result = runner.run_turn(squad, "go", callbacks=TurnCallbacks(on_event=on_event), cancel=cancel)
+    result = runner.run(squad, Send("go"), callbacks=TurnCallbacks(on_event=on_event), cancel=cancel)
     assert result.status == "interrupted"
     answers = [it for it in items(sources, squad) if it["type"] == "tool_result"]
     assert len(answers) == 2 and all("stopped by the user" in a["content"] for a in answers)
@@ -243,7 +244,7 @@ def test_stop_during_parallel_member_runs_halts_every_member_and_the_captain(env
 def test_view_context_of_a_member_equals_what_that_member_was_sent(env, server, script):
     squad, sources, runner = env
     script.captain += [Reply(tool_calls=[ask("mia", "Draft the checklist")]), Reply(text="ok")]
-    runner.run_turn(squad, "prepare the release")
+    runner.run(squad, Send("prepare the release"))
     user_id = items(sources, squad)[0]["id"]
     mia = build_context(squad, user_id, sources=sources, member="mia")
     assert mia.to_messages() == script.sent["Mia"][0]["messages"]
@@ -262,11 +263,11 @@ def test_a_long_squad_conversation_compresses_and_keeps_every_label_right(env, s
     filler = " ".join(["detail"] * 40)
     for turn in range(30):
         if turn % 3 == 2:
-            runner.run_turn(squad, f"@ola turn {turn}: write a failing test for table {turn}. {filler}")
+            runner.run(squad, Send(f"@ola turn {turn}: write a failing test for table {turn}. {filler}"))
             continue
         who = ("rex", "mia")[turn % 2]
         script.captain += [Reply(tool_calls=[ask(who, f"table {turn}: {filler}")]), Reply(text=f"Turn {turn} done.")]
-        runner.run_turn(squad, f"Turn {turn}: handle table {turn}. {filler}")
+        runner.run(squad, Send(f"Turn {turn}: handle table {turn}. {filler}"))
     summary = sources.summary(squad)[0]
     assert summary.health.get("count", 0) >= 2
     digests = "\n".join(m["content"] for b in server.chat_requests() if is_summarizer_request(b) for m in b["messages"])
@@ -296,7 +297,7 @@ def test_what_a_squad_conversation_teaches_about_the_user_goes_to_the_shared_mem
     runner.after_run = keeper.after_run
     script.fallback = lambda body: careful(body) if is_extraction_request(body) else Reply(text="ok")
     script.captain += [Reply(text="Noted for the whole team.")]
-    runner.run_turn(squad, "Please remember that I release on Thursdays.")
+    runner.run(squad, Send("Please remember that I release on Thursdays."))
     (entry,) = sources.memory.global_store().entries()
     assert "release on Thursdays" in entry.text and entry.status == "durable"
     rex = sources.workspace.resolve("rex")
@@ -307,12 +308,12 @@ def test_a_member_answering_directly_keeps_its_reasoning_apart_and_a_task_answer
     squad, sources, runner = env
     script.members["Rex"] = lambda _body: Reply(text="Line 12 is safe.", reasoning="PRIVATE-THOUGHT on line 12")
     events = []
-    runner.run_turn(squad, "@rex is line 12 safe?", callbacks=TurnCallbacks(on_event=events.append))
+    runner.run(squad, Send("@rex is line 12 safe?"), callbacks=TurnCallbacks(on_event=events.append))
     reply = items(sources, squad)[-1]
     assert (reply["content"], reply["reasoning"]) == ("Line 12 is safe.", "PRIVATE-THOUGHT on line 12")
     assert "".join(e.text for e in events if isinstance(e, ReasoningDelta)) == "PRIVATE-THOUGHT on line 12"
     script.captain = [Reply(tool_calls=[ask("rex", "check line 13")]), Reply(text="All good.")]
-    runner.run_turn(squad, "and line 13?")
+    runner.run(squad, Send("and line 13?"))
     answer = [it for it in items(sources, squad) if it["type"] == "tool_result"][-1]
     assert answer["content"] == "Line 12 is safe." and "reasoning" not in answer
     assert "PRIVATE-THOUGHT" not in json.dumps(server.chat_requests()[-1]["messages"])
@@ -331,7 +332,7 @@ def test_a_renamed_member_is_asked_and_labelled_by_its_new_name_while_the_record
         Reply(text="Ada reviewed #41."),
         Reply(text="Noted."),
     ]
-    assert runner.run_turn(squad, "Review #41", callbacks=TurnCallbacks()).status == "complete"
+    assert runner.run(squad, Send("Review #41"), callbacks=TurnCallbacks()).status == "complete"
     first = script.sent["captain"][0]
     offered = [t["function"]["name"] for t in first["tools"]]
     assert "ask_ada_lovelace" in offered and "ask_mia" in offered and "ask_rex" not in offered
@@ -341,7 +342,7 @@ def test_a_renamed_member_is_asked_and_labelled_by_its_new_name_while_the_record
     call = next(it for it in items(sources, squad) if it["type"] == "tool_call")
     answer = next(it for it in items(sources, squad) if it["type"] == "tool_result")
     assert (call["name"], answer["author"], answer["content"]) == ("ask_rex", "rex", "Ada: reviewed.")
-    assert runner.run_turn(squad, "thanks", callbacks=TurnCallbacks()).status == "complete"
+    assert runner.run(squad, Send("thanks"), callbacks=TurnCallbacks()).status == "complete"
     sent = script.sent["captain"][-1]["messages"]
     asked = [c["function"]["name"] for m in sent for c in m.get("tool_calls") or []]
     labels = [m["content"].split("\n", 1)[0] for m in sent if m["role"] == "tool"]

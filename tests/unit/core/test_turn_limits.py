@@ -8,10 +8,12 @@ import threading
 import pytest
 
 from okbot.core.items import new_item, user_message
-from okbot.core.runner import TurnCallbacks, TurnRunner
 from okbot.core.session import SessionStore
 from okbot.core.sources import ContextSources
 from okbot.core.tools import Tool, ToolOutcome, ToolRegistry
+from okbot.core.turn.outcome import TurnCallbacks
+from okbot.core.turn.request import Send
+from okbot.core.turn.runner import TurnRunner
 from okbot.core.workspace import Workspace
 from okbot.llm.provider import CancelToken
 from tests.helpers.env import provider_for, settings_for
@@ -45,7 +47,7 @@ def test_the_tool_time_budget_stops_tools_and_says_so(server):
     target, sources, runner = make_env(server, [tool], clock=lambda: clock[0])  # time moves only in the tool
     sources.settings.set("tools.turnSeconds", 60)
     server.enqueue(*[Reply(tool_calls=[tool_call("slow", {})]) for _ in range(3)], Reply(text="ok"))
-    runner.run_turn(target, "work")
+    runner.run(target, Send("work"))
     results = [it for it in records(target) if it["type"] == "tool_result"]
     assert [r["ok"] for r in results] == [True, True]  # 0 s and 40 s in; then 80 s > 60 s: no more tools
     assert ran[0] == pytest.approx(60, abs=1) and ran[1] == pytest.approx(20, abs=1)
@@ -70,7 +72,7 @@ def test_an_approval_that_arrives_after_stop_changes_nothing(server):
         return True  # … and the card's Allow arrived afterwards
 
     server.enqueue(Reply(tool_calls=[tool_call("act", {})]), Reply(text="never"))
-    result = runner.run_turn(target, "do it", callbacks=TurnCallbacks(ask_approval=late_yes), cancel=cancel)
+    result = runner.run(target, Send("do it"), callbacks=TurnCallbacks(ask_approval=late_yes), cancel=cancel)
     assert ran == [] and result.status == "interrupted"
     (denied,) = [it for it in records(target) if it["type"] == "tool_result"]
     assert not denied["ok"] and "did not approve" in denied["content"]
@@ -92,7 +94,7 @@ def test_a_call_left_waiting_when_okbot_closed_is_closed_with_a_note_at_the_next
     )  # the app was closed while the card waited
     server.enqueue(Reply(text="Sorry, that did not run. Shall I try again?"))
     seen = []
-    runner.run_turn(target, "hello?", callbacks=TurnCallbacks(on_item=seen.append))
+    runner.run(target, Send("hello?"), callbacks=TurnCallbacks(on_item=seen.append))
     kinds = [(it["type"], it.get("call_id")) for it in records(target)]
     assert kinds[:5] == [
         ("user", None),
@@ -129,7 +131,7 @@ def test_parallel_approvals_each_get_an_answer(server):
     target, sources, runner = make_env(server, [tool])
     sources.settings.set("tools.run_shell.approval", "ask")
     server.enqueue(Reply(tool_calls=[tool_call("act", {"n": 1}), tool_call("act", {"n": 2})]), Reply(text="ok"))
-    runner.run_turn(target, "both", callbacks=TurnCallbacks(ask_approval=ask))
+    runner.run(target, Send("both"), callbacks=TurnCallbacks(ask_approval=ask))
     results = [it for it in records(target) if it["type"] == "tool_result"]
     assert sorted(calls) == [1, 2]
     assert [(r["ok"], r["content"][:5]) for r in results] == [(True, "ran 1"), (False, "The u")]
@@ -148,7 +150,7 @@ def test_a_reply_with_thousands_of_tool_calls_runs_at_most_the_turn_budget_and_r
     target, sources, runner = make_env(server, [tool], max_reply_seconds=120)  # a loaded machine streams slowly
     sources.settings.set("tools.maxCallsPerTurn", 5)
     server.enqueue(Reply(tool_calls=[tool_call("echo", {"n": n}) for n in range(500)]), Reply(text="done"))
-    result = runner.run_turn(target, "go wild")
+    result = runner.run(target, Send("go wild"))
     items = records(target)
     assert ran == [0, 1, 2, 3, 4]
     assert [it["type"] for it in items].count("tool_call") == 5
@@ -170,7 +172,7 @@ def test_a_tool_that_crashes_gets_a_failed_result_and_every_call_of_the_round_is
     ]
     target, sources, runner = make_env(server, tools)
     server.enqueue(Reply(tool_calls=[tool_call("broken", {}), tool_call("fine", {})]), Reply(text="sorry"))
-    result = runner.run_turn(target, "try both")
+    result = runner.run(target, Send("try both"))
     items = records(target)
     calls = {it["call_id"] for it in items if it["type"] == "tool_call"}
     results = {it["call_id"]: it for it in items if it["type"] == "tool_result"}
@@ -193,7 +195,7 @@ def test_stop_during_a_long_round_closes_every_call_it_recorded(server):
     tool = Tool("step", "a step", {"type": "object", "properties": {"n": {"type": "integer"}}}, slow_then_stop)
     target, sources, runner = make_env(server, [tool])
     server.enqueue(Reply(tool_calls=[tool_call("step", {"n": n}) for n in range(30)]), Reply(text="never"))
-    result = runner.run_turn(target, "many steps", cancel=cancel)
+    result = runner.run(target, Send("many steps"), cancel=cancel)
     items = records(target)
     calls = [it["call_id"] for it in items if it["type"] == "tool_call"]
     results = [it for it in items if it["type"] == "tool_result"]

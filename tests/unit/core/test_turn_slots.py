@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
+from okbot.app.wiring import make_turn_runner
 from okbot.core.compression import Compressor
 from okbot.core.memory.keeper import MemoryKeeper
-from okbot.core.runner import TurnCallbacks
 from okbot.core.sources import ContextSources
-from okbot.core.turns import make_turn_runner
+from okbot.core.turn.outcome import TurnCallbacks
+from okbot.core.turn.request import Send
 from okbot.core.workspace import Workspace
 from okbot.llm.providers import ProviderPool
 from tests.helpers.env import settings_for
@@ -64,10 +65,10 @@ def test_a_turn_sent_while_the_last_wrap_up_runs_loses_nothing_and_the_wrap_up_f
         Reply(text=REPLY, chunk_chars=3),  # round 3: the answer
         Reply(text=MEMORY),  # the wrap-up, sent again after turn 2
     )
-    assert runner.run_turn(target, "Please remember that my locker code is 4417.").status == "complete"
+    assert runner.run(target, Send("Please remember that my locker code is 4417.")).status == "complete"
     one_slot.wait_for_requests(2)  # the wrap-up's extraction is being answered
     ended: list[int] = []
-    result = runner.run_turn(target, "What is my locker code? Look it up first.")
+    result = runner.run(target, Send("What is my locker code? Look it up first."))
     ended.append(len(one_slot.requests))
     assert result.status == "complete" and result.reply_text == REPLY and result.rounds == 3
     assert keeper.drain(PATIENT_SECONDS)
@@ -93,7 +94,7 @@ def test_compression_ahead_queued_during_a_turn_waits_for_the_turn(app, one_slot
         if not ahead.is_alive() and ahead.ident is None:  # the reply streams: compression ahead is asked for
             ahead.start()
 
-    result = runner.run_turn(target, "One more step, please.", callbacks=TurnCallbacks(on_delta=on_delta))
+    result = runner.run(target, Send("One more step, please."), callbacks=TurnCallbacks(on_delta=on_delta))
     at_end = len(one_slot.requests)
     assert result.status == "complete" and result.reply_text == REPLY * 4 and one_slot.interruptions == []
     assert kinds(one_slot)[:at_end] == ["chat"]

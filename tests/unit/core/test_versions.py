@@ -12,6 +12,7 @@ from okbot.core.session import SessionStore
 from okbot.core.session.branches import BRANCH_VERSION, is_marker
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.tools import ToolContext
+from okbot.core.turn.request import Edit, Regenerate, Send
 from okbot.storage.errors import OkBotError
 from tests.helpers.fake_openai import Reply
 
@@ -19,7 +20,7 @@ from tests.helpers.fake_openai import Reply
 def chat(runner, target, server, *pairs):
     for question, answer in pairs:
         server.enqueue(Reply(text=answer))
-        assert runner.run_turn(target, question).status == "complete"
+        assert runner.run(target, Send(question)).status == "complete"
 
 
 def sent_texts(server) -> list[str]:
@@ -35,7 +36,7 @@ def test_edit_and_resend_sends_only_the_new_branch_and_keeps_the_old_on_disk(env
     chat(runner, target, server, ("q1", "a1"), ("q2 with a typo", "a2"), ("q3", "a3"))
     q2 = next(it for it in SessionStore(target.session_path).iter_items() if it.get("content") == "q2 with a typo")
     server.enqueue(Reply(text="a2 again"))
-    result = runner.edit(target, q2["id"], "q2 fixed")
+    result = runner.run(target, Edit(q2["id"], "q2 fixed"))
     assert result.status == "complete" and result.reply_text == "a2 again"
     assert sent_texts(server) == ["q1", "a1", "q2 fixed"]
     assert model_texts(target, sources) == ["q1", "a1", "q2 fixed", "a2 again"]
@@ -51,7 +52,7 @@ def test_regenerate_keeps_both_replies_as_versions_and_switching_changes_what_is
     chat(runner, target, server, ("q1", "first answer"))
     first = SessionStore(target.session_path).tail(1)[0]
     server.enqueue(Reply(text="second answer"))
-    assert runner.regenerate(target, first["id"]).reply_text == "second answer"
+    assert runner.run(target, Regenerate(first["id"])).reply_text == "second answer"
     assert sent_texts(server) == ["q1"]  # the old reply is not in the request
     second = SessionStore(target.session_path).tail(1)[0]
     assert runner.chat_versions(target)[second["id"]].label() == "2/2"
@@ -71,7 +72,7 @@ def test_switching_back_to_an_edited_message_brings_its_whole_later_conversation
     chat(runner, target, server, ("q1", "a1"), ("q2", "a2"), ("q3", "a3"))
     q2 = [it for it in SessionStore(target.session_path).iter_items() if it.get("content") == "q2"][0]
     server.enqueue(Reply(text="b2"))
-    runner.edit(target, q2["id"], "other q2")
+    runner.run(target, Edit(q2["id"], "other q2"))
     assert model_texts(target, sources) == ["q1", "a1", "other q2", "b2"]
     new_q2 = [it for it in SessionStore(target.session_path).iter_items() if it.get("content") == "other q2"][0]
     runner.switch_version(target, new_q2["id"], 0)
@@ -85,7 +86,10 @@ def test_covered_messages_cannot_get_a_new_version_and_the_refusal_says_why(env,
     a1 = SessionStore(target.session_path).tail(4)[1]
     SummaryStore(target.summary_path).save(SessionSummary(summary="## Goal\n- chat", covered_through_id=a1["id"]))
     before = SessionStore(target.session_path).last_id()
-    for action in (lambda: runner.edit(target, q1["id"], "changed"), lambda: runner.regenerate(target, a1["id"])):
+    for action in (
+        lambda: runner.run(target, Edit(q1["id"], "changed")),
+        lambda: runner.run(target, Regenerate(a1["id"])),
+    ):
         with pytest.raises(OkBotError, match="folded into the summary"):
             action()
     assert SessionStore(target.session_path).last_id() == before  # a refusal writes nothing
@@ -96,7 +100,7 @@ def test_only_the_users_own_messages_can_be_edited(env, server):
     chat(runner, target, server, ("q1", "a1"))
     reply = SessionStore(target.session_path).tail(1)[0]
     with pytest.raises(OkBotError, match="Only your own messages"):
-        runner.edit(target, reply["id"], "rewrite the reply")
+        runner.run(target, Edit(reply["id"], "rewrite the reply"))
 
 
 def test_an_old_version_is_not_followed_and_cannot_be_edited_until_switched_to(env, server):
@@ -104,9 +108,9 @@ def test_an_old_version_is_not_followed_and_cannot_be_edited_until_switched_to(e
     chat(runner, target, server, ("q1", "a1"))
     q1 = SessionStore(target.session_path).tail(2)[0]
     server.enqueue(Reply(text="a1b"))
-    runner.edit(target, q1["id"], "q1b")
+    runner.run(target, Edit(q1["id"], "q1b"))
     with pytest.raises(OkBotError, match="earlier version"):
-        runner.edit(target, q1["id"], "again")
+        runner.run(target, Edit(q1["id"], "again"))
 
 
 def test_an_older_okbot_opens_a_chat_with_versions_read_only(env, server, tmp_path):
@@ -114,7 +118,7 @@ def test_an_older_okbot_opens_a_chat_with_versions_read_only(env, server, tmp_pa
     target, _, runner = env
     chat(runner, target, server, ("q1", "a1"))
     server.enqueue(Reply(text="a1b"))
-    runner.regenerate(target, SessionStore(target.session_path).tail(1)[0]["id"])
+    runner.run(target, Regenerate(SessionStore(target.session_path).tail(1)[0]["id"]))
     lines = [json.loads(line) for line in target.session_path.read_text(encoding="utf-8").splitlines()]
     assert [it["v"] for it in lines if is_marker(it)] == [BRANCH_VERSION]
     assert all(it["v"] == 1 for it in lines if not is_marker(it))  # ordinary items stay readable by v1
@@ -125,7 +129,7 @@ def test_memory_and_the_summary_never_see_a_replaced_version(env, server):
     chat(runner, target, server, ("my password hint is blue", "noted"), ("q2", "a2"))
     first = SessionStore(target.session_path).tail(4)[0]
     server.enqueue(Reply(text="ok"))
-    runner.edit(target, first["id"], "call me Sam")
+    runner.run(target, Edit(first["id"], "call me Sam"))
     store = SessionStore(target.session_path)
     on_branch = set(store.branch_ids())
     dead = {it["id"] for it in store.iter_items() if it.get("content") in ("my password hint is blue", "noted", "q2")}
@@ -138,7 +142,7 @@ def test_search_history_still_finds_an_earlier_version_and_says_it_was_replaced(
     chat(runner, target, server, ("the server is stg-4", "ok"))
     first = SessionStore(target.session_path).tail(2)[0]
     server.enqueue(Reply(text="ok again"))
-    runner.edit(target, first["id"], "the server is stg-5")
+    runner.run(target, Edit(first["id"], "the server is stg-5"))
     outcome = search({"query": "server"}, ToolContext(target=target, session=SessionStore(target.session_path)))
     lines = outcome.content.splitlines()
     assert any("stg-4" in line and "earlier version" in line for line in lines)

@@ -10,8 +10,10 @@ import pytest
 
 from okbot.core.digest import item_digest
 from okbot.core.mcp_tools import RESULT_CAP_CHARS
-from okbot.core.runner import TurnCallbacks, TurnRunner
 from okbot.core.sources import ContextSources
+from okbot.core.turn.outcome import TurnCallbacks
+from okbot.core.turn.request import Send
+from okbot.core.turn.runner import TurnRunner
 from okbot.core.workspace import Workspace
 from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
@@ -43,9 +45,9 @@ def test_an_mcp_tool_is_offered_approved_called_and_its_result_labelled_with_its
         Reply(text="It is morning in Tokyo."),
     )
     asked = []
-    result = runner.run_turn(
+    result = runner.run(
         target,
-        "what time is it in Tokyo?",
+        Send("what time is it in Tokyo?"),
         callbacks=TurnCallbacks(ask_approval=lambda n, a: asked.append((n, a)) or 1),
     )
     assert result.status == "complete" and result.reply_text == "It is morning in Tokyo."
@@ -83,7 +85,7 @@ def test_wrong_arguments_come_back_as_the_servers_error_and_the_model_can_try_ag
         Reply(tool_calls=[tool_call("time__get_current_time", {"timezone": "Europe/Paris"})]),
         Reply(text="Done."),
     )
-    result = runner.run_turn(target, "time in Paris?")
+    result = runner.run(target, Send("time in Paris?"))
     wrong, torn, right = [it for it in result.items if it["type"] == "tool_result"]
     assert not wrong["ok"] and "timezone" in wrong["content"] and "Field required" in wrong["content"]
     assert not torn["ok"] and "valid JSON" in torn["content"]
@@ -95,7 +97,7 @@ def test_the_tools_offered_stay_the_same_from_turn_to_turn_and_only_allowed_assi
     target, sources, runner = env
     for n in range(2):
         server.enqueue(Reply(text=f"Answer {n}."))
-        runner.run_turn(target, f"question {n}")
+        runner.run(target, Send(f"question {n}"))
     one, two = server.chat_requests()
     assert one["tools"] == two["tools"]
     assert one["messages"][0] == two["messages"][0]  # the instructions, tool notes included: a warm cache
@@ -116,10 +118,10 @@ def test_a_server_allowed_while_the_chat_is_open_is_offered_on_its_next_turn(ser
     runner = TurnRunner(sources, provider_for(server, max_retries=0))
     try:
         server.enqueue(Reply(text="No tools of a server yet."), Reply(text="Now there are."))
-        runner.run_turn(open_chat, "hello")
+        runner.run(open_chat, Send("hello"))
         sources.settings.add_mcp_server(time_server())  # what Settings → MCP servers writes, the assistant ticked
         ws.set_meta(open_chat, "mcpServers", ["time"])
-        assert runner.run_turn(open_chat, "what time is it?").status == "complete"
+        assert runner.run(open_chat, Send("what time is it?")).status == "complete"
         before, after = ([t["function"]["name"] for t in r["tools"]] for r in server.chat_requests())
         assert not [n for n in before if "__" in n]
         assert "time__get_current_time" in after and "time__convert_time" in after
@@ -134,8 +136,8 @@ def test_a_server_that_cannot_start_is_said_once_and_the_turn_goes_on(env, serve
     sources.settings.add_mcp_server(our_server("never", "--never-start"))
     target = sources.workspace.set_meta(target, "mcpServers", ["never", "time"])
     server.enqueue(Reply(text="Fine."), Reply(text="Still fine."))
-    first = runner.run_turn(target, "hello")
-    second = runner.run_turn(target, "again")
+    first = runner.run(target, Send("hello"))
+    second = runner.run(target, Send("again"))
     notices = [it["content"] for it in first.items + second.items if it["type"] == "notice"]
     assert notices == [
         "MCP server never did not start within 2 s (mcp.startupSeconds). Its tools are not offered until it works "
@@ -161,7 +163,7 @@ def test_a_server_dying_mid_call_a_huge_result_and_the_call_budget(env, server):
         ),
         Reply(text="Summary of what happened."),
     )
-    result = runner.run_turn(target, "try the tools")
+    result = runner.run(target, Send("try the tools"))
     crash, big, label, over = [it for it in result.items if it["type"] == "tool_result"]
     assert not crash["ok"] and "stopped during the crash call" in crash["content"]
     assert big["ok"] and len(big["content"]) < RESULT_CAP_CHARS + 200  # restarted once, answered, capped
@@ -189,7 +191,9 @@ def test_a_squad_member_uses_its_mcp_tools_while_the_captain_has_none():
             script.captain += [Reply(tool_calls=[ask("tia", "Tokyo time?")]), Reply(text="Tia says it is morning.")]
             calls = iter([Reply(tool_calls=[tool_call("time__get_current_time", {"timezone": "Asia/Tokyo"})])])
             script.members["Tia"] = lambda body: next(calls, Reply(text="Morning in Tokyo."))
-            result = TurnRunner(sources, provider_for(fake, max_retries=0)).run_turn(squad, "What time is it in Tokyo?")
+            result = TurnRunner(sources, provider_for(fake, max_retries=0)).run(
+                squad, Send("What time is it in Tokyo?")
+            )
             assert result.reply_text == "Tia says it is morning."
             captain_tools = [t["function"]["name"] for t in script.sent["captain"][0]["tools"]]
             assert "time__get_current_time" not in captain_tools and "ask_tia" in captain_tools

@@ -11,8 +11,10 @@ from okbot.config.settings import Settings
 from okbot.core.compression import Compressor
 from okbot.core.context import build_context
 from okbot.core.render import header_lines
-from okbot.core.runner import TurnCallbacks, TurnRunner
 from okbot.core.summary import SummaryStore
+from okbot.core.turn.outcome import TurnCallbacks
+from okbot.core.turn.request import Send
+from okbot.core.turn.runner import TurnRunner
 from okbot.llm.scripted import ScriptedProvider
 from tests.helpers.fake_openai import Reply
 from tests.helpers.fake_summarizer import faithful, is_summarizer_request
@@ -27,7 +29,7 @@ GATE_SECONDS = 20  # a gated summarizer answers by itself after this (only when 
 def ahead_env(env):
     """``(target, sources, compressor, runner)``: the shared set-up plus a turn runner that compresses first."""
     target, sources, compressor, _events = env
-    return target, sources, compressor, TurnRunner(sources, compressor.provider, before_run=compressor.before_run)
+    return target, sources, compressor, TurnRunner(sources, compressor.provider, compression=compressor)
 
 
 class Gate:
@@ -72,13 +74,13 @@ def test_a_reply_that_brings_the_next_request_over_the_prepare_mark_compresses_b
 ):
     target, sources, compressor, runner = ahead_env
     sources.settings.set("model.contextWindow", 2 * WINDOW)  # room to aim below the mark with 8 originals kept
-    assert runner.run_turn(target, "Hello").status == "complete"  # calibrates the estimate
+    assert runner.run(target, Send("Hello")).status == "complete"  # calibrates the estimate
     # a reply short of the prepare mark: nothing to prepare
     fill_until(sources, target, near_the_prepare_mark)
     assert compressor.compress_ahead(target) is None and summarizer_calls(server) == []
     # the reply that brings the next request over the prepare mark (still under the threshold)
     server.enqueue(Reply(text="Here is the plan. " + "step " * 300))
-    assert runner.run_turn(target, "What next?").status == "complete"
+    assert runner.run(target, Send("What next?")).status == "complete"
     proj = build_context(target, sources=sources)
     assert predicted(proj) >= proj.prepare_threshold and proj.calibrated_tokens < proj.threshold
     started = []
@@ -91,7 +93,7 @@ def test_a_reply_that_brings_the_next_request_over_the_prepare_mark_compresses_b
     # the next message starts at once: no compression in its turn
     asked = len(summarizer_calls(server))
     reports = []
-    assert runner.run_turn(target, "and then?", callbacks=TurnCallbacks(on_compressed=reports.append)).status == (
+    assert runner.run(target, Send("and then?"), callbacks=TurnCallbacks(on_compressed=reports.append)).status == (
         "complete"
     )
     assert reports == [] and len(summarizer_calls(server)) == asked
@@ -108,7 +110,7 @@ def test_a_local_server_reads_the_new_prompt_right_after_a_compression_ahead(ahe
     warm = [b for b in server.chat_requests() if not is_summarizer_request(b)][-1]
     assert warm["max_tokens"] == 1 and not warm.get("stream")
     assert warm["messages"] == build_context(target, sources=sources).to_messages()
-    assert runner.run_turn(target, "and then?").status == "complete"
+    assert runner.run(target, Send("and then?")).status == "complete"
     sent = chat_calls(server)[-1]
     assert sent["messages"][: len(warm["messages"])] == warm["messages"]  # the whole warmed prompt is its prefix
     assert sent.get("tools") == warm.get("tools")
@@ -127,8 +129,8 @@ def test_the_next_turn_does_not_wait_for_a_slow_summarizer_when_its_request_fits
     before = build_context(target, sources=sources)
     gate, reports, background = compress_ahead_behind_a_gate(server, compressor, target)
     waited = []
-    result = runner.run_turn(
-        target, "A short question?", callbacks=TurnCallbacks(on_compressing=lambda: waited.append(1))
+    result = runner.run(
+        target, Send("A short question?"), callbacks=TurnCallbacks(on_compressing=lambda: waited.append(1))
     )
     gate.order.append("turn done")
     gate.open.set()
@@ -151,7 +153,7 @@ def test_a_request_that_cannot_fit_waits_for_the_running_compression(ahead_env, 
     big = "Please read all of this: " + "context " * 900  # fits the window alone, not with the session
     waited = []
     callbacks = TurnCallbacks(on_compressing=lambda: waited.append(1))
-    turn = threading.Thread(target=lambda: results.append(runner.run_turn(target, big, callbacks=callbacks)))
+    turn = threading.Thread(target=lambda: results.append(runner.run(target, Send(big), callbacks=callbacks)))
     turn.start()
     turn.join(1.0)
     assert turn.is_alive() and chat_calls(server) == []  # waiting for the compression, nothing sent

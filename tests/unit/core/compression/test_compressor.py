@@ -10,8 +10,9 @@ import pytest
 from okbot.core.compression import structure
 from okbot.core.context import build_context
 from okbot.core.items import new_item, user_message
-from okbot.core.runner import TurnRunner
 from okbot.core.summary import SessionSummary, SummaryStore
+from okbot.core.turn.request import Send
+from okbot.core.turn.runner import TurnRunner
 from okbot.llm.openai_backend import OpenAIProvider
 from okbot.storage.errors import OkBotError
 from tests.helpers.fake_openai import Reply
@@ -173,9 +174,9 @@ def test_an_explicit_new_topic_covers_everything_before_the_new_message(env, ser
 
 def test_the_runner_compresses_before_it_sends(env, server):
     target, sources, compressor, _ = env
-    runner = TurnRunner(sources, compressor.provider, before_run=compressor.before_run)
+    runner = TurnRunner(sources, compressor.provider, compression=compressor)
     for i in range(30):
-        result = runner.run_turn(target, f"Step {i}: process table {i}. " + "context " * 40)
+        result = runner.run(target, Send(f"Step {i}: process table {i}. " + "context " * 40))
         assert result.status == "complete"
     sent = [b for b in server.chat_requests() if not is_summarizer_request(b) and b.get("stream")]
     assert len(sent) == 30

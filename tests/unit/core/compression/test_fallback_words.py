@@ -14,8 +14,9 @@ import pytest
 from okbot.core.context import MODEL_ITEM_TYPES, build_context
 from okbot.core.items import new_item, user_message
 from okbot.core.render import render_markdown
-from okbot.core.runner import TurnRunner
 from okbot.core.summary import SessionSummary, SummaryStore
+from okbot.core.turn.request import Send
+from okbot.core.turn.runner import TurnRunner
 from tests.helpers.fake_openai import Reply
 from tests.helpers.fake_summarizer import faithful, is_summarizer_request
 
@@ -82,11 +83,11 @@ def test_run_one_a_constraint_among_deadline_chit_chat_survives_three_fallbacks(
 
 def test_run_two_the_first_message_constraint_is_in_the_request_and_in_okbot_context(env, server):
     target, sources, compressor, events = env
-    runner = TurnRunner(sources, compressor.provider, before_run=compressor.before_run)
-    result = runner.run_turn(target, CONSTRAINT)
+    runner = TurnRunner(sources, compressor.provider, compression=compressor)
+    result = runner.run(target, Send(CONSTRAINT))
     assert result.status == "complete"
     for n in range(1, 30):
-        result = runner.run_turn(target, chit_chat(n))
+        result = runner.run(target, Send(chit_chat(n)))
         assert result.status == "complete"
     assert events  # moved out without the model (the summarizer never passes)
     sent = [b for b in server.chat_requests() if not is_summarizer_request(b) and b.get("stream")]

@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from okbot.app.wiring import make_turn_runner
 from okbot.core.compression.inturn import limit_of
 from okbot.core.context import build_context
 from okbot.core.items import user_message
@@ -19,7 +20,7 @@ from okbot.core.messages import PIN_MARK
 from okbot.core.sent_request import load_sent
 from okbot.core.sources import ContextSources
 from okbot.core.summary import SummaryStore
-from okbot.core.turns import make_turn_runner
+from okbot.core.turn.request import Retry, Send
 from okbot.core.workspace import Workspace
 from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, llama_server_rules, tool_call
@@ -58,7 +59,7 @@ def test_reading_ten_files_one_by_one_never_sends_a_request_over_the_window(env,
         (folder / f"part{n}.txt").write_text(part_text(n), encoding="utf-8")
     reader = Reader(10)
     server.set_default(reader)
-    result = runner.run_turn(target, "read part0.txt to part9.txt one by one and list every FACT-number")
+    result = runner.run(target, Send("read part0.txt to part9.txt one by one and list every FACT-number"))
     assert result.status == "complete", result.error
     answer = [it for it in result.items if it["type"] == "assistant"][-1]["content"]
     assert answer.startswith("FACT numbers: FACT-")
@@ -91,7 +92,7 @@ def test_a_longer_turn_compresses_inside_itself_and_keeps_its_request_word_for_w
     reader = Reader(30)
     server.set_default(reader)
     request = "read part0.txt to part29.txt one by one and list every FACT-number"
-    result = runner.run_turn(target, request)
+    result = runner.run(target, Send(request))
     assert result.status == "complete", result.error
     assert [it for it in result.items if it["type"] == "assistant"][-1]["content"].startswith("FACT numbers: FACT-")
     sizes = [estimated_tokens(b) for b in server.chat_requests()]
@@ -118,7 +119,7 @@ def test_one_result_too_large_for_the_window_is_cut_to_fit_and_says_so(env, serv
     target, sources, runner = env
     (workspace_dir(target) / "big.txt").write_text(part_text(7, size=90_000), encoding="utf-8")
     server.enqueue(Reply(tool_calls=[tool_call("read_file", {"path": "big.txt"})]), Reply(text="It is long."))
-    result = runner.run_turn(target, "read big.txt")
+    result = runner.run(target, Send("read big.txt"))
     assert result.status == "complete", result.error
     bodies = server.chat_requests()
     assert len(bodies) == 2 and max(estimated_tokens(b) for b in bodies) <= WINDOW
@@ -168,7 +169,7 @@ def test_when_nothing_more_can_move_out_the_turn_ends_with_one_plain_message(env
     soul_filling(sources, target, 60)
     (workspace_dir(target) / "part0.txt").write_text(part_text(0), encoding="utf-8")
     server.enqueue(Reply(tool_calls=[tool_call("read_file", {"path": "part0.txt"})]), Reply(text="never sent"))
-    result = runner.retry(target)
+    result = runner.run(target, Retry())
     assert result.status == "error" and result.error is not None
     assert len(server.chat_requests()) == 1  # no request over the window, and no raw 400 either
     error = [it for it in result.items if it["type"] == "assistant"][-1]
@@ -192,7 +193,7 @@ def test_a_failing_summarizer_inside_the_turn_moves_older_items_out_plainly_and_
     server.set_default(
         lambda body: Reply(text="I cannot summarize that.") if is_summarizer_request(body) else reader(body)
     )
-    result = runner.run_turn(target, "read part0.txt and list its FACT-number")
+    result = runner.run(target, Send("read part0.txt and list its FACT-number"))
     assert result.status == "complete", result.error
     assert max(estimated_tokens(b) for b in server.chat_requests()) <= WINDOW and server.over_window() == []
     notes = [it["content"] for it in result.items if it["type"] == "notice"]

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from okbot.app.wiring import make_turn_runner
 from okbot.core.local_tools.guard import workspace_dir
 from okbot.core.sources import ContextSources
-from okbot.core.turns import make_turn_runner
+from okbot.core.turn.request import Send
 from okbot.core.workspace import Workspace
 from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import FakeOpenAIServer, ModelRules, Reply
@@ -49,7 +50,7 @@ def test_a_round_refused_mid_turn_teaches_the_window_and_is_sent_once_more(serve
         (workspace_dir(target) / f"part{n}.txt").write_text(part_text(n), encoding="utf-8")
     reader = Reader(10)
     server.set_default(reader)
-    result = runner.run_turn(target, "read part0.txt to part9.txt one by one and list every FACT-number")
+    result = runner.run(target, Send("read part0.txt to part9.txt one by one and list every FACT-number"))
     assert result.status == "complete", result.error
     assert len(refused(server)) == 1  # the first refusal taught the window: nothing after it went over
     assert sources.context_window(target) == 8192
@@ -69,7 +70,7 @@ def test_the_first_request_refused_is_fitted_and_sent_once_more(server):
     target, sources, runner = make_env(server, 4096, "llama.cpp", 128_000)
     fill_until(sources, target, lambda p: p.calibrated_tokens >= 6000)
     server.set_default(Reader(0))
-    result = runner.run_turn(target, "what did we settle on?")
+    result = runner.run(target, Send("what did we settle on?"))
     assert result.status == "complete", result.error
     assert len(refused(server)) == 1 and sources.context_window(target) == 4096
     chats = [r for r in server.requests if r.prompt_tokens is not None and (r.body.get("tools"))]
@@ -87,7 +88,7 @@ def test_a_second_refusal_ends_the_turn_with_one_plain_message(server):
     server.set_default(refuse_the_chat)
     fill_until(sources, target, lambda p: p.calibrated_tokens >= 10_000)
     before = len(list(sources.session(target).iter_items()))
-    result = runner.run_turn(target, "and now?")
+    result = runner.run(target, Send("and now?"))
     assert result.status == "error" and result.error is not None
     assert len([b for b in server.chat_requests() if b.get("tools")]) == 2  # the request and its one retry
     reply = [it for it in result.items if it["type"] == "assistant"][-1]

@@ -8,7 +8,7 @@ import pytest
 
 from okbot import i18n
 from okbot.core.items import new_item, user_message
-from okbot.core.runner import close_dangling_calls
+from okbot.core.turn.dangling import close_dangling_calls
 
 # The catalogue `make` compiles in this checkout (paths.resource may point at another one).
 CATALOGUE = Path(__file__).resolve().parents[4] / "resources" / "i18n" / "okbot_zh_CN.qm"

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from okbot.app.wiring import make_turn_runner
 from okbot.core.evolution import offers
 from okbot.core.evolution.persona import DEFAULT_SECTION
 from okbot.core.items import teaching_of
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.sources import ContextSources
-from okbot.core.turns import make_turn_runner
+from okbot.core.turn.request import Regenerate, Send
 from okbot.core.workspace import Workspace
 from okbot.storage.errors import OkBotError
 from tests.helpers.env import provider_for, settings_for
@@ -47,7 +48,7 @@ def soul_of(target) -> str:
 
 def test_a_rule_gets_a_card_after_the_reply_and_upkeep_leaves_it_to_the_card(env, server):
     target, sources, runner = env
-    result = runner.run_turn(target, RULE)
+    result = runner.run(target, Send(RULE))
     card = result.items[-1]
     assert [it["type"] for it in result.items] == ["assistant", "notice"]
     assert teaching_of(card) == {"of": 1, "kind": "rule", "words": "From now on, always answer in British English."}
@@ -64,7 +65,7 @@ def test_a_rule_gets_a_card_after_the_reply_and_upkeep_leaves_it_to_the_card(env
 
 def test_keep_writes_the_users_words_logged_with_the_message_and_undone_like_any_change(env):
     target, sources, runner = env
-    runner.run_turn(target, RULE)
+    runner.run(target, Send(RULE))
     [entry] = offers.keep(sources, target, 1)
     assert soul_of(target) == SOUL + f"\n## {DEFAULT_SECTION}\n- From now on, always answer in British English.\n"
     assert (entry.kind, entry.cited, entry.why) == ("persona", (1,), "From now on, always answer in British English.")
@@ -80,7 +81,7 @@ def test_keep_writes_the_users_words_logged_with_the_message_and_undone_like_any
     )
     with pytest.raises(OkBotError, match="kept already"):
         offers.keep(sources, target, 1)
-    runner.run_turn(target, "thanks")  # upkeep reads on: nothing of #1 comes back in its words
+    runner.run(target, Send("thanks"))  # upkeep reads on: nothing of #1 comes back in its words
     assert sources.evolution.pending(target).empty
     sources.evolution.undo(target, entry.id)
     assert soul_of(target) == SOUL
@@ -88,7 +89,7 @@ def test_keep_writes_the_users_words_logged_with_the_message_and_undone_like_any
 
 def test_a_procedure_becomes_a_skill_of_its_steps_as_typed(env):
     target, sources, runner = env
-    result = runner.run_turn(target, PROCEDURE)
+    result = runner.run(target, Send(PROCEDURE))
     assert teaching_of(result.items[-1])["kind"] == "procedure"
     assert result.items[-1]["content"].startswith("Keep this as a skill?")
     [entry] = offers.keep(sources, target, 1)
@@ -105,9 +106,9 @@ def test_a_procedure_becomes_a_skill_of_its_steps_as_typed(env):
 
 def test_not_now_is_remembered_the_message_is_never_offered_again_and_can_still_be_kept(env, server):
     target, sources, runner = env
-    runner.run_turn(target, RULE)
+    runner.run(target, Send(RULE))
     assert offers.decline(sources, target, 1).state == offers.DECLINED
-    again = runner.regenerate(target, 1)  # the same message answered again: no second card
+    again = runner.run(target, Regenerate(1))  # the same message answered again: no second card
     assert [it["type"] for it in again.items] == ["assistant"]
     assert offers.offers(sources, target)[1].state == offers.DECLINED
     assert sources.evolution.pending(target).empty  # upkeep does not sneak it in either
@@ -118,23 +119,23 @@ def test_not_now_is_remembered_the_message_is_never_offered_again_and_can_still_
 
 def test_no_card_for_chit_chat_when_learning_is_off_or_for_a_squad(env, server):
     target, sources, runner = env
-    assert [it["type"] for it in runner.run_turn(target, "I always forget the release steps.").items] == ["assistant"]
+    assert [it["type"] for it in runner.run(target, Send("I always forget the release steps.")).items] == ["assistant"]
     sources.settings.set("evolution.offerTeachings", False)
-    assert [it["type"] for it in runner.run_turn(target, "Never use emoji.").items] == ["assistant"]
+    assert [it["type"] for it in runner.run(target, Send("Never use emoji.")).items] == ["assistant"]
     sources.settings.set("evolution.offerTeachings", True)
     sources.settings.set("evolution.enabled", False)
-    assert [it["type"] for it in runner.run_turn(target, "Never use tables.").items] == ["assistant"]
+    assert [it["type"] for it in runner.run(target, Send("Never use tables.")).items] == ["assistant"]
     assert offers.offers(sources, target) == {}
     rex = sources.workspace.create_assistant("Rex")
     squad = sources.workspace.create_squad("Crew", [(target.id, "writer"), (rex.id, "reviewer")])
     sources.settings.set("evolution.enabled", True)
-    assert all(it["type"] != "notice" for it in runner.run_turn(squad, "Never use emoji.").items)
+    assert all(it["type"] != "notice" for it in runner.run(squad, Send("Never use emoji.")).items)
 
 
 def test_keep_refuses_what_the_persona_already_says_and_what_was_not_offered(env):
     target, sources, runner = env
     target.soul_path.write_text(SOUL + "- Never use emoji.\n", encoding="utf-8")
-    runner.run_turn(target, "Never use emoji.")
+    runner.run(target, Send("Never use emoji."))
     with pytest.raises(OkBotError, match="already says this"):
         offers.keep(sources, target, 1)
     with pytest.raises(OkBotError, match="was not offered"):

@@ -9,6 +9,7 @@ from okbot.core.evolution.store import LOG_FILE, PENDING_FILE
 from okbot.core.evolution.upkeep import Upkeep
 from okbot.core.items import new_item, user_message
 from okbot.core.sources import ContextSources
+from okbot.core.turn.request import Send
 from okbot.core.workspace import Workspace
 from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_evolution import is_persona_request, is_skill_request, teacher
@@ -118,7 +119,7 @@ def test_an_outside_edit_during_upkeep_wins(env, server):
 
 
 def test_a_skill_that_cannot_be_written_stays_staged_and_the_turn_goes_on(env, server):
-    from okbot.core.turns import make_turn_runner
+    from okbot.app.wiring import make_turn_runner
 
     target, sources, upkeep = env
     target.skills_dir.rmdir()
@@ -128,7 +129,7 @@ def test_a_skill_that_cannot_be_written_stays_staged_and_the_turn_goes_on(env, s
     staged = sources.evolution.pending(target)
     assert len(staged.persona) == 1 and len(staged.skills) == 1
     sources.settings.set("evolution.waitTurns", 0)
-    result = make_turn_runner(sources, provider_for(server, max_retries=0)).run_turn(target, "hello")
+    result = make_turn_runner(sources, provider_for(server, max_retries=0)).run(target, Send("hello"))
     assert result.status == "complete"
     assert "British English" in target.soul_path.read_text(encoding="utf-8")  # the persona landed
     left = sources.evolution.pending(target)

@@ -10,11 +10,12 @@ import json
 
 import pytest
 
+from okbot.app.wiring import make_turn_runner
 from okbot.core.context import build_context
 from okbot.core.evolution.store import LOG_FILE, PENDING_FILE
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.sources import ContextSources
-from okbot.core.turns import make_turn_runner
+from okbot.core.turn.request import Send
 from okbot.core.workspace import Workspace
 from okbot.storage.errors import OkBotError
 from tests.helpers.env import provider_for, settings_for
@@ -66,9 +67,9 @@ def chat_requests(server):
 def test_upkeep_waits_for_its_turn_count_then_stages_what_the_user_taught(env, server):
     target, sources, runner = env
     for text in TEACHING[:4]:
-        runner.run_turn(target, text)
+        runner.run(target, Send(text))
     assert not any(is_upkeep_request(b) for b in server.chat_requests())  # 4 messages: not due yet
-    runner.run_turn(target, TEACHING[4])
+    runner.run(target, Send(TEACHING[4]))
     assert sum(map(is_persona_request, server.chat_requests())) == 1
     assert sum(map(is_skill_request, server.chat_requests())) == 1
     assert soul_of(target) == SOUL  # staged, not written: the prompt stays the same until a boundary
@@ -80,10 +81,10 @@ def test_upkeep_waits_for_its_turn_count_then_stages_what_the_user_taught(env, s
 def test_staged_changes_land_together_after_waiting_and_the_prefix_changes_once(env, server):
     target, sources, runner = env
     for text in TEACHING:
-        runner.run_turn(target, text)
+        runner.run(target, Send(text))
     systems = []
     for text in ("a", "b", "c", "d"):
-        runner.run_turn(target, text)
+        runner.run(target, Send(text))
         systems.append(chat_requests(server)[-1]["messages"][0]["content"])
     assert systems[0] == systems[1] == systems[2]  # waiting: byte-identical instructions
     assert systems[3] != systems[2]  # the third turn after staging: both changes landed at once
@@ -102,21 +103,21 @@ def test_staged_changes_land_together_after_waiting_and_the_prefix_changes_once(
 def test_a_compression_is_a_boundary_changes_land_with_it(server):
     target, sources, runner = make_env(server, {"evolution.waitTurns": 50, "model.contextWindow": 3000})
     for text in TEACHING:
-        runner.run_turn(target, text)
+        runner.run(target, Send(text))
     assert soul_of(target) == SOUL
     for n in range(12):  # long messages push the session over the threshold: compression, then landing
-        runner.run_turn(target, f"step {n}: " + "detail " * 120)
+        runner.run(target, Send(f"step {n}: " + "detail " * 120))
         if sources.summary(target)[0].covered_through_id:
             break
     assert sources.summary(target)[0].covered_through_id > 0
-    runner.run_turn(target, "and now?")
+    runner.run(target, Send("and now?"))
     assert "British English" in soul_of(target)
 
 
 def test_undo_restores_the_file_byte_for_byte_and_the_change_is_not_proposed_again(env, server):
     target, sources, runner = env
     for text in [*TEACHING, "a", "b", "c", "d"]:
-        runner.run_turn(target, text)
+        runner.run(target, Send(text))
     persona_entry, skill_entry = sources.evolution.entries(target)
     sources.evolution.undo(target, persona_entry.id)
     sources.evolution.undo(target, skill_entry.id)
@@ -125,9 +126,9 @@ def test_undo_restores_the_file_byte_for_byte_and_the_change_is_not_proposed_aga
     assert all(e.undone for e in sources.evolution.entries(target))
     with pytest.raises(OkBotError, match="already undone"):
         sources.evolution.undo(target, persona_entry.id)
-    runner.run_turn(target, "From now on, always answer in British English.")  # said again: refused as undone
+    runner.run(target, Send("From now on, always answer in British English."))  # said again: refused as undone
     for text in ("x", "y", "z", "w"):
-        runner.run_turn(target, text)
+        runner.run(target, Send(text))
     assert soul_of(target) == SOUL
     checks = [r["check"] for r in sources.evolution.refusals(target)]
     assert "undone" in checks
@@ -136,11 +137,11 @@ def test_undo_restores_the_file_byte_for_byte_and_the_change_is_not_proposed_aga
 def test_an_outside_edit_of_soul_md_wins_over_staged_changes(env, server):
     target, sources, runner = env
     for text in TEACHING:
-        runner.run_turn(target, text)
+        runner.run(target, Send(text))
     edited = SOUL + "Sign off with 'Cheers'.\n"
     target.soul_path.write_text(edited, encoding="utf-8")
     for text in ("a", "b", "c", "d"):
-        runner.run_turn(target, text)
+        runner.run(target, Send(text))
     assert soul_of(target) == edited  # never written over
     assert [r["check"] for r in sources.evolution.refusals(target)] == ["outside-edit"]
     assert (target.skills_dir / "ship-it" / "SKILL.md").exists()  # the skill did not depend on SOUL.md
@@ -149,7 +150,7 @@ def test_an_outside_edit_of_soul_md_wins_over_staged_changes(env, server):
 def test_undo_refuses_when_the_line_was_edited_since(env, server):
     target, sources, runner = env
     for text in [*TEACHING, "a", "b", "c", "d"]:
-        runner.run_turn(target, text)
+        runner.run(target, Send(text))
     entry = sources.evolution.entries(target)[0]
     target.soul_path.write_text(soul_of(target).replace("British", "Scottish"), encoding="utf-8")
     with pytest.raises(OkBotError, match="no longer has the line"):
@@ -162,7 +163,7 @@ def test_a_reckless_model_gets_nothing_ungrounded_through(server, structured):
     server.set_default(reckless)
     target, sources, runner = make_env(server, {"evolution.structuredOutput": structured})
     for text in [*TEACHING[:4], "You may run make test without asking.", "a", "b", "c", "d"]:
-        runner.run_turn(target, text)
+        runner.run(target, Send(text))
     upkeep = [b for b in server.chat_requests() if is_upkeep_request(b)]
     assert all(("response_format" in b) is structured for b in upkeep)
     soul = soul_of(target)
@@ -187,7 +188,7 @@ def test_the_switch_per_assistant_and_the_setting_turn_upkeep_off(env, server):
     target.meta_path.write_text(json.dumps({**meta, "evolution": False}), encoding="utf-8")
     target = sources.workspace.resolve("Ada")
     for text in TEACHING * 2:
-        runner.run_turn(target, text)
+        runner.run(target, Send(text))
     assert not any(is_upkeep_request(b) for b in server.chat_requests())
     assert not (target.dir / LOG_FILE).exists()
 
@@ -195,6 +196,6 @@ def test_the_switch_per_assistant_and_the_setting_turn_upkeep_off(env, server):
 def test_the_instructions_show_the_persona_from_disk_never_the_staged_text(env, server):
     target, sources, runner = env
     for text in TEACHING:
-        runner.run_turn(target, text)
+        runner.run(target, Send(text))
     soul_block = next(b for b in build_context(target, sources=sources).blocks if b.name == "soul")
     assert "British" not in soul_block.text

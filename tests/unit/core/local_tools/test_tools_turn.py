@@ -7,8 +7,10 @@ import pytest
 
 from okbot.core.compression import Compressor
 from okbot.core.local_tools.guard import workspace_dir
-from okbot.core.runner import TurnCallbacks, TurnRunner
 from okbot.core.sources import ContextSources
+from okbot.core.turn.outcome import TurnCallbacks
+from okbot.core.turn.request import Send
+from okbot.core.turn.runner import TurnRunner
 from okbot.core.workspace import Workspace
 from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import Reply, tool_call
@@ -43,7 +45,7 @@ def test_inspect_edit_and_run_in_the_workspace_with_approval(env, server):
         return True
 
     runner = TurnRunner(sources, provider)
-    result = runner.run_turn(target, "move the ship date to Monday", callbacks=TurnCallbacks(ask_approval=approve))
+    result = runner.run(target, Send("move the ship date to Monday"), callbacks=TurnCallbacks(ask_approval=approve))
     assert result.status == "complete" and result.reply_text == "Moved the ship date to Monday."
     assert asked == ["edit_file", "run_shell"]  # read-only tools are allowed; writing and running ask
     outputs = {it["name"]: it for it in result.items if it["type"] == "tool_result"}
@@ -61,8 +63,8 @@ def test_denied_edits_change_nothing_and_the_model_hears_why(env, server):
         Reply(tool_calls=[tool_call("write_file", {"path": "a.txt", "content": "gone"})]),
         Reply(text="I did not change it."),
     )
-    result = TurnRunner(sources, provider).run_turn(
-        target, "overwrite a.txt", callbacks=TurnCallbacks(ask_approval=lambda n, a: False)
+    result = TurnRunner(sources, provider).run(
+        target, Send("overwrite a.txt"), callbacks=TurnCallbacks(ask_approval=lambda n, a: False)
     )
     (denied,) = [it for it in result.items if it["type"] == "tool_result"]
     assert not denied["ok"] and "did not approve" in denied["content"]
@@ -75,11 +77,11 @@ def test_long_tool_output_reaches_the_summarizer_as_a_digest_and_stays_searchabl
     sources.settings.set("tools.run_shell.approval", "allow")
     server.set_default(faithful)
     server.enqueue(Reply(tool_calls=[tool_call("run_shell", {"command": "seq 1 3000"})]), Reply(text="Counted."))
-    runner = TurnRunner(sources, provider, before_run=Compressor(sources, provider).before_run)
-    runner.run_turn(target, "count to 3000")
+    runner = TurnRunner(sources, provider, compression=Compressor(sources, provider))
+    runner.run(target, Send("count to 3000"))
     for i in range(20):
         server.enqueue(Reply(text=f"Answer {i}. " + "words " * 60))
-        runner.run_turn(target, f"question {i}: " + "more context " * 40)
+        runner.run(target, Send(f"question {i}: " + "more context " * 40))
     summaries = [b for b in server.chat_requests() if is_summarizer_request(b)]
     assert summaries, "the session should have compressed"
     sent = "\n".join(m["content"] for b in summaries for m in b["messages"])

@@ -1,0 +1,42 @@
+"""What a front-end asks of a turn: a value, so the desktop, the CLI and a web front-end say it the same way.
+
+- :class:`Send` a new message (with files);
+- :class:`Retry` the last message's turn (after a stopped or failed reply, or none yet);
+- :class:`Edit` a message: its text sent as a new version, the old one kept on disk;
+- :class:`Regenerate` a reply as a new version (``item_id`` ``None``: the last reply).
+
+:meth:`okbot.core.turn.runner.TurnRunner.run` takes any of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Send:
+    text: str
+    attachments: tuple[Path, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "attachments", tuple(Path(p) for p in self.attachments))
+
+
+@dataclass(frozen=True)
+class Retry:
+    pass
+
+
+@dataclass(frozen=True)
+class Edit:
+    item_id: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Regenerate:
+    item_id: int | None = None  # the reply holding this item (or answering this user message); None: the last
+
+
+TurnRequest = Send | Retry | Edit | Regenerate

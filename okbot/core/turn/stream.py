@@ -1,0 +1,125 @@
+"""One streamed request: its text, reasoning, tool calls and usage collected as they arrive.
+
+:func:`stream_round` redacts what it shows (a key the model echoes is never shown, and is stored redacted
+too) and times the model's reasoning apart from its answer.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from okbot.llm import keys
+from okbot.llm.events import (
+    Degraded,
+    Done,
+    ErrorEvent,
+    ReasoningDelta,
+    Retrying,
+    TextDelta,
+    ToolCallDelta,
+    ToolCallDone,
+    UsageEvent,
+)
+from okbot.llm.provider import CancelToken, ChatRequest, Provider
+from okbot.storage.errors import OkBotError
+
+
+@dataclass
+class Round:
+    """What one streamed request produced."""
+
+    text: list[str] = field(default_factory=list)
+    reasoning: list[str] = field(default_factory=list)
+    reasoning_seconds: float = 0.0  # from the first piece of reasoning to the first of the answer
+    calls: list[ToolCallDone] = field(default_factory=list)
+    usage: UsageEvent | None = None
+    error: OkBotError | None = None
+
+    def reasoning_fields(self) -> dict[str, Any]:
+        """The assistant item's ``reasoning`` and ``reasoningSeconds`` (none when the model showed none).
+
+        Stored apart from ``content``: it is never sent back, summarized or mined for memories."""
+        text = "".join(self.reasoning)
+        if not text.strip():
+            return {}
+        return {"reasoning": text, "reasoningSeconds": round(self.reasoning_seconds, 1)}
+
+
+class _Thoughts:
+    """The reasoning of one round as it streams: kept, timed, and shown redacted when someone listens."""
+
+    def __init__(
+        self, rnd: Round, on_reasoning: Callable[[ReasoningDelta], None] | None, clock: Callable[[], float]
+    ) -> None:
+        self._rnd = rnd
+        self._report = on_reasoning
+        self._clock = clock
+        self._shown = keys.StreamRedactor()
+        self._since: float | None = None
+
+    def feed(self, piece: str) -> None:
+        if self._since is None:
+            self._since = self._clock()
+        self._rnd.reasoning.append(piece)
+        if self._report is not None and (text := self._shown.feed(piece)):
+            self._report(ReasoningDelta(text))
+
+    def stop(self) -> None:
+        """The answer (or a tool call) began, or the stream ended: thinking time stops counting."""
+        if self._since is not None:
+            self._rnd.reasoning_seconds += self._clock() - self._since
+            self._since = None
+
+    def flush(self) -> None:
+        self.stop()
+        if self._report is not None and (rest := self._shown.flush()):
+            self._report(ReasoningDelta(rest))
+
+
+def stream_round(
+    provider: Provider,
+    request: ChatRequest,
+    cancel: CancelToken,
+    on_delta: Callable[[str], None],
+    on_event: Callable[[Any], None],
+    degraded: list[Degraded],
+    on_reasoning: Callable[[ReasoningDelta], None] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Round:
+    """Stream one request, collecting text, reasoning, tool calls, usage and the error if it broke.
+
+    Reasoning is reported to ``on_reasoning`` (redacted like the text) when given, else only kept."""
+    rnd = Round()
+    shown = keys.StreamRedactor()  # a key the model echoes is never shown (it is stored redacted too)
+    thoughts = _Thoughts(rnd, on_reasoning, clock)
+    for event in provider.stream(request, cancel):
+        if isinstance(event, ReasoningDelta):
+            thoughts.feed(event.text)
+            continue
+        if isinstance(event, (TextDelta, ToolCallDelta, ToolCallDone)):
+            thoughts.stop()
+        if isinstance(event, TextDelta):
+            rnd.text.append(event.text)
+            if text := shown.feed(event.text):
+                on_delta(text)
+        elif isinstance(event, ToolCallDone):
+            rnd.calls.append(event)
+        elif isinstance(event, UsageEvent):
+            rnd.usage = event
+            on_event(event)
+        elif isinstance(event, ErrorEvent):
+            rnd.error = event.error
+        elif isinstance(event, Degraded):
+            degraded.append(event)
+            on_event(event)
+        elif isinstance(event, Retrying):
+            on_event(event)
+        elif isinstance(event, Done):
+            pass
+    thoughts.flush()
+    if rest := shown.flush():
+        on_delta(rest)
+    return rnd
