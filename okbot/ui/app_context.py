@@ -71,6 +71,11 @@ class AppContext:
         """The live settings (reloaded by ``sources`` when another process changed the file)."""
         return self.sources.settings
 
+    def key_changed(self, provider: str | None = None) -> None:
+        """A key was saved or removed: the next request to ``provider`` (every one, when None) reads it afresh."""
+        if self._app is not None:
+            self._app.key_changed(provider)
+
     def close(self) -> None:
         """Stop what the app started beside its windows (MCP servers, the index's connections); OkBot quits."""
         if self._app is not None:

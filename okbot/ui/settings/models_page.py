@@ -255,6 +255,7 @@ class ModelsPage(SettingsPage):
         )
 
     def _on_key_stored(self, where: str) -> None:
+        self.ctx.key_changed()  # the next request reads the new key
         self.save_key_button.setEnabled(True)
         self.key_problem.show_problem("")
         self.key_edit.clear()

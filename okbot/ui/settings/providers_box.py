@@ -237,9 +237,15 @@ class ProvidersBox(QWidget):
         self.changed.emit(name)
         if key:
             self.key_edit.clear()
-            keys = self._keys
+            keys, ctx = self._keys, self.ctx
+
+            def save() -> str:
+                where = keys.save(key, name)
+                ctx.key_changed(name)  # the next request to it reads the new key
+                return where
+
             self.ctx.tasks.run(
-                lambda: keys.save(key, name),
+                save,
                 if_alive(
                     self,
                     lambda where: self.status.setText(
@@ -278,8 +284,13 @@ class ProvidersBox(QWidget):
         self.refresh()
         self.changed.emit(config.name)
         if config.key_source == "keyring":
-            keys = self._keys
-            self.ctx.tasks.run(lambda: keys.delete(config.name), lambda _none: None, lambda _exc: None)
+            keys, ctx, name = self._keys, self.ctx, config.name
+
+            def delete() -> None:
+                keys.delete(name)
+                ctx.key_changed(name)
+
+            self.ctx.tasks.run(delete, lambda _none: None, lambda _exc: None)
 
     def _on_models_button_clicked(self) -> None:
         from okbot.llm.providers import build_backend

@@ -130,3 +130,40 @@ def test_threads_asking_at_once_share_one_backend(settings):
         thread.join()
     assert len({id(b) for b in got}) == 1 and not got[0].closed
     assert sum(b.closed for b in built) == 3
+
+
+def test_one_pool_serves_a_whole_run_and_rebuilds_only_what_changed(settings):
+    built: list[Recorder] = []
+
+    def factory(_settings, config):
+        built.append(Recorder(config))
+        return built[-1]
+
+    pool = ProviderPool(settings, factory)
+    ask = lambda: pool.complete(ChatRequest(model="m", messages=[]))  # noqa: E731
+    ask(), ask()
+    assert len(built) == 1  # kept across requests (and so across turns)
+    settings.set("provider.timeout", 33)  # what the backend was built from changed
+    ask()
+    assert len(built) == 2 and not built[0].closed  # a reply may still stream from the old one
+    pool.forget("default")  # its key was saved anew
+    ask()
+    assert len(built) == 3
+    pool.close()
+    assert all(b.closed for b in built)
+
+
+def test_a_refused_key_is_read_afresh_on_the_next_request(settings, monkeypatch):
+    with FakeOpenAIServer(require_key="sk-right-1234567890") as srv:
+        settings.set("provider.baseUrl", srv.base_url)
+        settings.set("provider.maxRetries", 0)
+        monkeypatch.setenv("OKBOT_API_KEY", "sk-wrong-1234567890")
+        pool = ProviderPool(settings)
+        request = ChatRequest(model="fake-small", messages=[{"role": "user", "content": "hi"}])
+        with pytest.raises(Exception, match="401"):
+            pool.complete(request)
+        monkeypatch.setenv("OKBOT_API_KEY", "sk-right-1234567890")  # the user fixed the key
+        assert pool.complete(request)  # without restarting anything
+        events = list(pool.stream(request))
+        assert not [e for e in events if type(e).__name__ == "ErrorEvent"]
+        pool.close()
