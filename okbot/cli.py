@@ -415,16 +415,15 @@ def _cmd_context(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _prompt_cache(sources: Any, target: Any, proj: Any) -> dict[str, Any] | None:
     """``okbot context --json``'s ``promptCache``: that of the request the message's turn answered with."""
-    from okbot.core.prompt_cache import attach_prompt_cache
-    from okbot.core.sent_request import load_sent
+    from okbot.app.context_view import sent_request
 
     at = (
         proj.at
         if proj.at is not None
         else next((it["id"] for it in reversed(proj.items) if it.get("type") == "user"), None)
     )
-    sent = load_sent(sources, target, at) if at is not None else None
-    return attach_prompt_cache(sources, target, sent).to_json() if sent is not None else None
+    sent = sent_request(sources, target, at) if at is not None else None
+    return sent.cache.to_json() if sent is not None and sent.cache is not None else None
 
 
 def _check_as_sent_args(args: argparse.Namespace) -> None:
@@ -447,10 +446,10 @@ def _check_as_sent_args(args: argparse.Namespace) -> None:
 
 def _print_as_sent(args: argparse.Namespace, sources: Any, target: Any, proj: Any, out: TextIO) -> int:
     """``okbot context --at N --as-sent``: the recorded request, as the viewer's As-sent tab shows it."""
+    from okbot.app.context_view import sent_request
     from okbot.core.assent import compare_blocks
-    from okbot.core.prompt_cache import attach_prompt_cache
     from okbot.core.render import as_sent_json, as_sent_markdown
-    from okbot.core.sent_request import choose, load_sent
+    from okbot.core.sent_request import choose
 
     turn = sources.as_sent(target).turn(args.at)
     if not turn:
@@ -458,9 +457,8 @@ def _print_as_sent(args: argparse.Namespace, sources: Any, target: Any, proj: An
             translate("cli", "no as-sent record for message #{id}").format(id=args.at),
             hint=translate("cli", "it was sent before OkBot kept one, or never sent"),
         )
-    sent = load_sent(sources, target, args.at, choose(turn, args.attempt, args.round).id)
+    sent = sent_request(sources, target, args.at, choose(turn, args.attempt, args.round).id)
     assert sent is not None  # the turn has it
-    attach_prompt_cache(sources, target, sent)
     states = compare_blocks(sent.request, proj)
     if args.json:
         print(as_sent_json(sent, states), file=out)

@@ -452,7 +452,7 @@ def render_first_run(ctx: object, server: object, out: Path) -> list[Path]:
 
     from okbot.llm.keystore import KeyStore
     from okbot.ui.first_run import FirstRunPanel
-    from okbot.ui.settings.provider_setup import LocalServerCandidate
+    from okbot.app.provider_setup import LocalServerCandidate
     from tests.helpers.keyrings import MemoryKeyring
 
     candidates = [LocalServerCandidate("Ollama", server.base_url), LocalServerCandidate("LM Studio", _closed_port())]

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from okbot.app.context_view import ViewerSnapshot, load_snapshot
 from okbot.app.wiring import make_compressor, make_turn_runner
 from okbot.config.settings import Settings
 from okbot.core.compression import CompressionReport, Compressor
@@ -146,6 +147,13 @@ class OkBotApp:
     def close_dangling_calls(self, target: Target) -> list[dict[str, Any]]:
         """Close the tool calls an earlier run left open (the chat does it when it opens)."""
         return self.runner.close_dangling_calls(target)
+
+    def view_context(
+        self, target: Target, item_id: int, *, member: str | None = None, request_id: int | None = None
+    ) -> ViewerSnapshot:
+        """What the model saw for user message ``item_id``: the context rebuilt at it and the request its turn
+        sent (``request_id``: another attempt or round of it; ``member``: what that squad member saw)."""
+        return load_snapshot(self.sources, target, item_id, member, request_id)
 
     def compress_now(self, target: Target) -> CompressionReport:
         """Fold the chat's older turns into its summary now; memory extraction follows, as after any

@@ -55,7 +55,7 @@ _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO in the key file's place mus
 
 # Heavy third-party imports (keyring here, the openai SDK in the Settings helpers) happen on pool
 # threads; two threads importing them at once has been seen to fail with ImportError, so they are
-# taken one at a time under this lock (okbot.ui.settings.provider_setup uses it too).
+# taken one at a time under this lock (okbot.app.provider_setup uses it too).
 IMPORT_LOCK = threading.RLock()
 
 

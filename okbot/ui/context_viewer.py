@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from okbot.app.context_view import TurnMember, ViewerSnapshot
 from okbot.core.context import ContextProjection
 from okbot.core.render import (
     BODY_INDENT,
@@ -60,7 +61,6 @@ from okbot.core.workspace import Target
 from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
 from okbot.storage.errors import OkBotError
 from okbot.ui.app_context import AppContext
-from okbot.ui.context_snapshot import TurnMember, ViewerSnapshot, load_snapshot
 from okbot.ui.file_watch import FileWatcher
 from okbot.ui.last_compression import LastCompressionView
 from okbot.ui.token_bar import BarSegment, TokenBar, is_dark
@@ -541,12 +541,12 @@ class ContextViewer(QWidget):
         self._loading = True
         self._generation += 1
         generation = self._generation
-        sources, target, item_id, member = self.ctx.sources, self.target, self.item_id, self._member
+        ctx, target, item_id, member = self.ctx, self.target, self.item_id, self._member
         request_id = self._request_id
         self.status.setText(self.tr("Building the context…"))
         self.last_compression.refresh()
         self.ctx.tasks.run(
-            lambda: load_snapshot(sources, target, item_id, member, request_id),
+            lambda: ctx.app.view_context(target, item_id, member=member, request_id=request_id),
             lambda snap: self._on_tasks_done(generation, reason, snap),
             lambda exc: self._on_tasks_error(generation, exc),
         )

@@ -12,7 +12,7 @@ assistants over; the import runs as a background job, its report is shown in the
 ``imported(report)`` is emitted so the window can list the new assistants.
 
 :meth:`FirstRunPanel.needs_first_run` decides when to show it: see
-:func:`okbot.ui.settings.provider_setup.provider_configured` — the panel is needed only when the
+:func:`okbot.app.provider_setup.provider_configured` — the panel is needed only when the
 base URL is a hosted one (not this computer or the local network), the key source is not
 ``none``, and no key is found in the environment or among the keys OkBot saved.
 
@@ -42,6 +42,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from okbot.app.provider_setup import (
+    DEFAULT_CANDIDATES,
+    PROBE_TIMEOUT,
+    LocalServerCandidate,
+    ProbeResult,
+    list_models_at,
+    probe_server,
+    provider_configured,
+    saved_text,
+    where_text,
+)
 from okbot.config.schema import SettingError, setting
 from okbot.core.import_okbot import (
     ImportReport,
@@ -55,17 +66,6 @@ from okbot.llm.keys import env_api_key, is_local_url, resolve_api_key
 from okbot.llm.keystore import FILE, KeyStore, KeyStoreError
 from okbot.storage.errors import OkBotError
 from okbot.ui.settings.page import MessageBanner, NoteLabel, help_label, humanize, if_alive
-from okbot.ui.settings.provider_setup import (
-    DEFAULT_CANDIDATES,
-    PROBE_TIMEOUT,
-    LocalServerCandidate,
-    ProbeResult,
-    list_models_at,
-    probe_server,
-    provider_configured,
-    saved_text,
-    where_text,
-)
 
 TITLE = QT_TRANSLATE_NOOP("FirstRunPanel", "Set up a model")
 INTRO = QT_TRANSLATE_NOOP(

@@ -28,7 +28,7 @@ from okbot.ui.app import open_main_window
 from okbot.ui.app_context import AppContext
 from okbot.ui.first_run import FirstRunPanel
 from okbot.ui.main_window import MainWindow
-from okbot.ui.settings.provider_setup import LocalServerCandidate, probe_server
+from okbot.app.provider_setup import LocalServerCandidate, probe_server
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.keyrings import MemoryKeyring, system_keyring
 from tests.ui.conftest import KEYLESS

@@ -265,7 +265,7 @@ def test_qt_free_claims_are_read_from_docstrings(docstring: str, claims: bool) -
 
 def test_the_claimants_include_the_ones_that_live_under_ui() -> None:
     claimants = qt_free_claimants()
-    assert {"okbot.ui.context_snapshot", "okbot.ui.chat.heights", "okbot.core.roster"} <= set(claimants)
+    assert {"okbot.app.context_view", "okbot.ui.chat.heights", "okbot.core.roster"} <= set(claimants)
 
 
 @pytest.mark.parametrize("module", sorted({*qt_free_claimants(), *MOVED_FROM_UI}))

@@ -3,8 +3,7 @@
 Public API: :class:`SettingsDialog` (``open_page(name)``, ``set_current_target(target)``,
 signals ``compress_finished(object)`` and ``setting_changed(str)``).
 
-The dialog loads on first use (:func:`__getattr__`), so importing the plain-Python
-``provider_setup`` does not load Qt through this package.
+The dialog loads on first use (:func:`__getattr__`): importing this package loads no page.
 """
 
 from __future__ import annotations
@@ -14,14 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from okbot.ui.settings.dialog import PAGE_KEYS, SettingsDialog
-    from okbot.ui.settings.provider_setup import KeyStore
 
 _HOMES = {
     "PAGE_KEYS": "okbot.ui.settings.dialog",
     "SettingsDialog": "okbot.ui.settings.dialog",
-    "KeyStore": "okbot.ui.settings.provider_setup",
 }
-__all__ = ["PAGE_KEYS", "KeyStore", "SettingsDialog"]
+__all__ = ["PAGE_KEYS", "SettingsDialog"]
 
 
 def __getattr__(name: str) -> Any:

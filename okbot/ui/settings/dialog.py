@@ -23,13 +23,13 @@ from PySide6.QtWidgets import (
 from okbot.config.schema import APPEARANCE_PAGE, TOOLS_PAGE
 from okbot.core.workspace import Target
 from okbot.i18n import QT_TRANSLATE_NOOP
+from okbot.llm.keystore import KeyStore
 from okbot.ui.settings.backup_box import AdvancedPage
 from okbot.ui.settings.compression_page import CompressionPage
 from okbot.ui.settings.fields import IntField
 from okbot.ui.settings.mcp_page import McpPage
 from okbot.ui.settings.models_page import ModelsPage
 from okbot.ui.settings.page import SettingsPage, declared_page
-from okbot.ui.settings.provider_setup import KeyStore
 from okbot.ui.theme import system_font_size
 
 DIALOG_TITLE = QT_TRANSLATE_NOOP("SettingsDialog", "Settings")

@@ -15,15 +15,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
-from okbot.config.providers import resolve_model
-from okbot.config.schema import MODEL, MODELS_PAGE, PROVIDER, Setting, setting
-from okbot.core.tokens import model_facts
-from okbot.i18n import plural
-from okbot.llm.keystore import KeyStore
-from okbot.storage.errors import OkBotError
-from okbot.ui.settings.fields import ProblemLabel, SettingField
-from okbot.ui.settings.page import NoteLabel, SettingsPage, help_label, if_alive
-from okbot.ui.settings.provider_setup import (
+from okbot.app.provider_setup import (
     ConnectionCheck,
     check_connection,
     key_status,
@@ -32,6 +24,14 @@ from okbot.ui.settings.provider_setup import (
     saved_text,
     where_text,
 )
+from okbot.config.providers import resolve_model
+from okbot.config.schema import MODEL, MODELS_PAGE, PROVIDER, Setting, setting
+from okbot.core.tokens import model_facts
+from okbot.i18n import plural
+from okbot.llm.keystore import KeyStore
+from okbot.storage.errors import OkBotError
+from okbot.ui.settings.fields import ProblemLabel, SettingField
+from okbot.ui.settings.page import NoteLabel, SettingsPage, help_label, if_alive
 from okbot.ui.settings.providers_box import ProvidersBox, slots_note
 
 _PROVIDER_KEYS = ("provider.baseUrl", "provider.keySource")

@@ -93,16 +93,27 @@ def load_snapshot(
     if member is not None:
         return snap
     try:
-        sent = load_sent(sources, target, item_id, request_id)
+        sent = sent_request(sources, target, item_id, request_id)
     except NotFound:  # a request this turn does not have: the one the reply came from
-        sent = load_sent(sources, target, item_id)
+        sent = sent_request(sources, target, item_id)
     if sent is not None:
-        attach_prompt_cache(sources, target, sent)
         snap.sent = sent
         snap.block_states = compare_blocks(sent.request, proj)
         snap.as_sent_markdown = as_sent_markdown(sent, proj, snap.block_states)
         snap.as_sent_full_markdown = as_sent_markdown(sent, proj, snap.block_states, body_limit=None)
     return snap
+
+
+def sent_request(
+    sources: ContextSources, target: Target, item_id: int, request_id: int | None = None
+) -> SentRequest | None:
+    """The request ``request_id`` of user message ``item_id``'s turn (default: the one its reply came from),
+    loaded whole with what the server's prompt cache reported; None when none was recorded. NotFound when
+    ``request_id`` is not one of the turn's. The viewer's As-sent tab and ``okbot context --as-sent`` show it."""
+    sent = load_sent(sources, target, item_id, request_id)
+    if sent is not None:
+        attach_prompt_cache(sources, target, sent)
+    return sent
 
 
 def turn_members(sources: ContextSources, target: Target, item_id: int) -> list[TurnMember]:
