@@ -437,11 +437,6 @@ def _check_as_sent_args(args: argparse.Namespace) -> None:
             translate("cli", "--as-sent needs --at"),
             hint=translate("cli", "give the id of the message you typed (--at ID)"),
         )
-    if args.member is not None:
-        raise OkBotError(
-            translate("cli", "OkBot keeps the as-sent record of the captain's requests only"),
-            hint=translate("cli", "drop --member"),
-        )
 
 
 def _print_as_sent(args: argparse.Namespace, sources: Any, target: Any, proj: Any, out: TextIO) -> int:
@@ -451,13 +446,13 @@ def _print_as_sent(args: argparse.Namespace, sources: Any, target: Any, proj: An
     from okbot.core.render import as_sent_json, as_sent_markdown
     from okbot.core.sent_request import choose
 
-    turn = sources.as_sent(target).turn(args.at)
+    turn = sources.as_sent(target).turn(args.at, args.member)
     if not turn:
         raise OkBotError(
             translate("cli", "no as-sent record for message #{id}").format(id=args.at),
             hint=translate("cli", "it was sent before OkBot kept one, or never sent"),
         )
-    sent = sent_request(sources, target, args.at, choose(turn, args.attempt, args.round).id)
+    sent = sent_request(sources, target, args.at, choose(turn, args.attempt, args.round).id, args.member)
     assert sent is not None  # the turn has it
     states = compare_blocks(sent.request, proj)
     if args.json:

@@ -450,9 +450,9 @@ def render_first_run(ctx: object, server: object, out: Path) -> list[Path]:
     import keyring
     from keyring.backends import fail
 
+    from okbot.app.provider_setup import LocalServerCandidate
     from okbot.llm.keystore import KeyStore
     from okbot.ui.first_run import FirstRunPanel
-    from okbot.app.provider_setup import LocalServerCandidate
     from tests.helpers.keyrings import MemoryKeyring
 
     candidates = [LocalServerCandidate("Ollama", server.base_url), LocalServerCandidate("LM Studio", _closed_port())]

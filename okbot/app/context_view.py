@@ -76,7 +76,7 @@ def load_snapshot(
     """Build everything the viewer shows for ``item_id`` (blocking: run it through the TaskRunner).
 
     For a squad, ``member`` builds that member's request for the turn instead of the captain's
-    (``build_context(..., member=)``); the as-sent record is the captain's, so it is read only then.
+    (``build_context(..., member=)``) and reads that member's requests from the as-sent record.
     ``request_id`` picks one request of the turn (an earlier attempt, another tool round); ``None``, or
     one the turn does not have, shows the request the reply came from.
     """
@@ -90,12 +90,10 @@ def load_snapshot(
         member=member,
         turn_members=turn_members(sources, target, item_id) if target.kind == "squad" else [],
     )
-    if member is not None:
-        return snap
     try:
-        sent = sent_request(sources, target, item_id, request_id)
+        sent = sent_request(sources, target, item_id, request_id, member)
     except NotFound:  # a request this turn does not have: the one the reply came from
-        sent = sent_request(sources, target, item_id)
+        sent = sent_request(sources, target, item_id, member=member)
     if sent is not None:
         snap.sent = sent
         snap.block_states = compare_blocks(sent.request, proj)
@@ -105,12 +103,17 @@ def load_snapshot(
 
 
 def sent_request(
-    sources: ContextSources, target: Target, item_id: int, request_id: int | None = None
+    sources: ContextSources,
+    target: Target,
+    item_id: int,
+    request_id: int | None = None,
+    member: str | None = None,
 ) -> SentRequest | None:
-    """The request ``request_id`` of user message ``item_id``'s turn (default: the one its reply came from),
-    loaded whole with what the server's prompt cache reported; None when none was recorded. NotFound when
-    ``request_id`` is not one of the turn's. The viewer's As-sent tab and ``okbot context --as-sent`` show it."""
-    sent = load_sent(sources, target, item_id, request_id)
+    """The request ``request_id`` of user message ``item_id``'s turn (default: the one its reply came from; with
+    ``member``, that squad member's), loaded whole with what the server's prompt cache reported; None when none
+    was recorded. NotFound when ``request_id`` is not one of the turn's. The viewer's As-sent tab and
+    ``okbot context --as-sent`` show it."""
+    sent = load_sent(sources, target, item_id, request_id, member)
     if sent is not None:
         attach_prompt_cache(sources, target, sent)
     return sent

@@ -79,6 +79,8 @@ class AsSentRequest:
     cut_chars: dict[int, int] = field(default_factory=dict)  # format 3: tool results sent cut, id -> chars shown
     retry_of: int | None = None  # format 3: the refused request (too long for the window) this one sent again
     names: WireNames = NO_NAMES  # a squad's members as the model knew them when it was sent
+    member: str | None = None  # a squad member's request (None: the captain's, or an assistant's)
+    own_sha: str | None = None  # a member's own tool rounds sent after the items (content address)
     window: int | None = None
     ratio: float | None = None
     items_tokens: int | None = None
@@ -157,9 +159,12 @@ class AsSentStore:
         tools: list[str],
         round_no: int | None = None,
         retry_of: int | None = None,
+        own: list[dict[str, Any]] | None = None,
     ) -> int:
         """Store the request ``proj`` describes (``round_no``: its round in the attempt, 1 for the first;
         ``retry_of``: the request refused as too long that this one sends again); returns its request id.
+        A squad member's request (``proj.member``) is recorded under the member, with ``own``: the messages
+        of its own earlier tool rounds that followed the chat's items (they are not in the chat's record).
         OkBotError when the disk refuses."""
         try:
             paths.ensure_private_dir(self.dir)
@@ -210,6 +215,12 @@ class AsSentStore:
                 line["retryOf"] = retry_of
             if proj.names:
                 line["names"] = proj.names.to_json()
+            if proj.member is not None:
+                line["member"] = proj.member
+            if own:
+                text = json.dumps(own, ensure_ascii=False, separators=(",", ":"))
+                line["own"] = _digest(text)
+                self._store(line["own"], ".json", text)
             log.append(_encode(line))
             self._last_id = request_id
         return request_id
@@ -248,6 +259,8 @@ class AsSentStore:
                 cut_chars=_cut_chars(line.get("cut")),
                 retry_of=_int_or_none(line.get("retryOf")),
                 names=WireNames.from_json(line.get("names")),
+                member=line.get("member") if isinstance(line.get("member"), str) else None,
+                own_sha=line.get("own") if isinstance(line.get("own"), str) else None,
                 window=_int_or_none(line.get("window")),
                 ratio=line.get("ratio") if isinstance(line.get("ratio"), (int, float)) else None,
                 items_tokens=_int_or_none(line.get("itemTokens")),
@@ -255,16 +268,17 @@ class AsSentStore:
             )
         return list(out.values())
 
-    def turn(self, user_id: int) -> list[AsSentRequest]:
+    def turn(self, user_id: int, member: str | None = None) -> list[AsSentRequest]:
         """Every request sent for the turn of user message ``user_id``, in order, numbered by attempt and round
-        (block texts not loaded: :meth:`load_texts`).
+        (block texts not loaded: :meth:`load_texts`): the captain's (or the assistant's), or with ``member``
+        that squad member's, each time it was asked an attempt of its own.
 
         A request of round 1 starts an attempt (a Retry, or a regenerated reply), unless it sends a refused
         request again (``retryOf``: the same attempt, one more request). An older line has no
         round: there a request starts a new attempt when the one before it did not complete (a tool round
         follows a complete reply that asked for tools; a Retry follows an interrupted or failed one).
         """
-        found = [req for req in self.requests() if req.user_id == user_id]
+        found = [req for req in self.requests() if req.user_id == user_id and req.member == member]
         groups: list[list[AsSentRequest]] = []
         for req in found:
             if req.round_no is not None:
@@ -300,6 +314,18 @@ class AsSentStore:
             return (self.blocks_dir / f"{sha}.txt").read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
+
+    def own_messages(self, req: AsSentRequest) -> list[dict[str, Any]] | None:
+        """A member request's own tool-round messages ([] when it had none); None when the file is lost."""
+        if req.own_sha is None:
+            return []
+        if not _ADDRESS.fullmatch(req.own_sha):
+            return None
+        try:
+            data = json.loads((self.blocks_dir / f"{req.own_sha}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return [m for m in data if isinstance(m, dict)] if isinstance(data, list) else None
 
     def disk_bytes(self) -> int:
         total = 0

@@ -76,13 +76,14 @@ def attach_prompt_cache(sources: Any, target: Target, sent: SentRequest) -> Prom
     usage = req.usage if isinstance(req.usage, dict) else {}
     cached = usage.get("cached_tokens")
     cached = cached if isinstance(cached, int) and not isinstance(cached, bool) else None
-    earlier = [r for r in sources.as_sent(target).requests() if r.id < req.id]
+    # the request before it from the same seat: a member's requests share their start with each other
+    earlier = [r for r in sources.as_sent(target).requests() if r.id < req.id and r.member == req.member]
     base = {"request_id": req.id, "tokens": sent.total_tokens, "cached_tokens": cached}
     if not earlier:
         sent.cache = PromptCache(previous_id=None, share=None, shared_tokens=0, **base)
         return sent.cache
     before = earlier[-1]
-    previous = load_sent(sources, target, before.user_id, before.id)
+    previous = load_sent(sources, target, before.user_id, before.id, before.member)
     damaged = next((r.request.id for r in (previous, sent) if r is not None and not _whole(r)), None)
     if previous is None or damaged is not None:
         sent.cache = PromptCache(

@@ -498,6 +498,7 @@ def as_sent_markdown(
         out += _block_lines(heading, int(block.get("tokens") or 0), block.get("text"), body_limit, uncut)
     rows = [(s.item if s.item is not None else s.id, s.tokens) for s in sent.items]
     out += _items_section(rows, body_limit, sent.files, speakers(live.target, req.names))
+    out += _own_rounds_section(sent, body_limit)
     if changed:
         out.append("## " + translate("render", "changed since sent"))
         live_blocks = {b.name: b for b in live.blocks}
@@ -519,6 +520,28 @@ def as_sent_markdown(
     return "\n".join(out).rstrip() + "\n"
 
 
+def _own_rounds_section(sent: SentRequest, body_limit: int | None) -> list[str]:
+    """A squad member's request: the messages of its own earlier tool rounds, sent after the chat's items
+    (they live only in the as-sent record)."""
+    if sent.request.member is None or sent.own == []:
+        return []
+    out = ["## " + translate("render", "the member's own tool rounds"), ""]
+    if sent.own is None:
+        return [*out, translate("render", "(the sent messages are missing from as-sent/blocks)"), ""]
+    for message in sent.own:
+        calls = [c.get("function", {}) for c in message.get("tool_calls") or [] if isinstance(c, dict)]
+        heading = str(message.get("role", "?"))
+        if calls:
+            heading += " · " + ", ".join(str(c.get("name", "?")) for c in calls)
+        out.append(shown_line(f"### {heading}"))
+        text = str(message.get("content") or "")
+        if calls:
+            text = "\n".join([text, *(f"{c.get('name', '?')}({c.get('arguments', '')})" for c in calls)]).strip()
+        out.append(body_text(text, body_limit))
+        out.append("")
+    return out
+
+
 def as_sent_json(sent: SentRequest, states: list[tuple[str, str]]) -> str:
     """The recorded request as JSON (``okbot context --as-sent --json``): its place in the turn, numbers,
     blocks, items (a lost one as ``{"id", "missing": true}``) and the ``messages`` it sent; secrets redacted."""
@@ -527,6 +550,7 @@ def as_sent_json(sent: SentRequest, states: list[tuple[str, str]]) -> str:
     data = {
         "request": req.id,
         "userId": req.user_id,
+        "member": req.member,
         "attempt": req.attempt,
         "attempts": req.attempts,
         "round": req.round_in_attempt,

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from okbot.core.assent import AsSentRequest, default_choice, id_runs
 from okbot.core.attachments import AttachmentView
 from okbot.core.context import MODEL_ITEM_TYPES, cut_stub, hidden_stub, item_token_count, pinned_copy
-from okbot.core.messages import items_to_messages
+from okbot.core.items import delegation_tool_name
+from okbot.core.messages import items_to_messages, member_view
 from okbot.core.sources import COUNTER_WAIT_S, ContextSources
 from okbot.core.tokens import model_facts
 from okbot.core.workspace import Target
@@ -51,6 +52,7 @@ class SentRequest:
     approximate: bool = False  # the items were counted with the documented estimate (no encoding offline)
     files: AttachmentView | None = None  # attached files, read back from the chat's folder as they were sent
     cache: PromptCache | None = None  # its start shared with the request before it (attach_prompt_cache)
+    own: list[dict[str, Any]] | None = field(default_factory=list)  # a member's own tool rounds; None: lost
 
     @property
     def missing_ids(self) -> list[int]:
@@ -87,19 +89,29 @@ class SentRequest:
         texts = [b.get("text") or "" for b in self.request.blocks]
         if texts:
             messages.append({"role": "system", "content": "\n\n".join(texts)})
-        sent = (s.item for s in self.items if s.item is not None)
-        messages.extend(items_to_messages(sent, self.files, self.request.names))
+        sent = [s.item for s in self.items if s.item is not None]
+        member, names = self.request.member, self.request.names
+        if member is not None:  # the squad as that member saw it, then its own tool rounds
+            messages.extend(member_view(sent, member, delegation_tool_name(member), self.files, names))
+            messages.extend(self.own or [])
+        else:
+            messages.extend(items_to_messages(sent, self.files, names))
         return messages
 
 
 def load_sent(
-    sources: ContextSources, target: Target, user_id: int, request_id: int | None = None
+    sources: ContextSources,
+    target: Target,
+    user_id: int,
+    request_id: int | None = None,
+    member: str | None = None,
 ) -> SentRequest | None:
     """The request ``request_id`` of the turn of user message ``user_id`` (default: the one that produced
-    the reply), loaded whole; None when nothing was recorded for that message. Blocking: run it off the
-    GUI thread. NotFound when ``request_id`` is not a request of that turn."""
+    the reply), loaded whole; with ``member``, that squad member's requests of the turn. None when nothing
+    was recorded for that message. Blocking: run it off the GUI thread. NotFound when ``request_id`` is not a
+    request of that turn."""
     store = sources.as_sent(target)
-    turn = store.turn(user_id)
+    turn = store.turn(user_id, member)
     if not turn:
         return None
     if request_id is None:
@@ -139,6 +151,7 @@ def load_sent(
         encoding=counter.encoding_name,
         approximate=counter.approximate,
         files=files,
+        own=store.own_messages(chosen),
     )
 
 

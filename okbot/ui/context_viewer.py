@@ -308,8 +308,9 @@ class ContextViewer(QWidget):
     attempt, each tool round), defaulting to the one the reply came from. The header and the token bar
     show the numbers of the tab on show: today's projection, or that request's. For a squad, a
     "Request of" switch lists the captain and every member who worked in that turn; choosing a member
-    rebuilds with ``build_context(..., member=)`` (As sent is the captain's). A third tab, **Last compression**
-    (:class:`~okbot.ui.last_compression.LastCompressionView`), shows what the newest compression changed.
+    rebuilds with ``build_context(..., member=)`` and As sent shows that member's requests. A third tab,
+    **Last compression** (:class:`~okbot.ui.last_compression.LastCompressionView`), shows what the newest
+    compression changed.
     Emits ``refreshed`` after new content is shown and ``failed`` (with the message) when a build fails;
     the last good content stays on screen. Closing the window stops its file watcher.
     """
@@ -705,9 +706,7 @@ class ContextViewer(QWidget):
             self.tabs.setTabText(AS_SENT_TAB, self.tr("As sent"))
             self.tabs.setTabToolTip(
                 AS_SENT_TAB,
-                self.tr("OkBot keeps the as-sent record of the captain's requests only.")
-                if snap.member is not None
-                else self.tr("No as-sent record for message #{id} (sent before OkBot kept one, or never sent).").format(
+                self.tr("No as-sent record for message #{id} (sent before OkBot kept one, or never sent).").format(
                     id=self.item_id
                 ),
             )

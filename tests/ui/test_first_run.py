@@ -17,6 +17,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from okbot.app.provider_setup import LocalServerCandidate, probe_server
 from okbot.config.settings import Settings
 from okbot.core import chat_text
 from okbot.core.workspace import Workspace
@@ -28,7 +29,6 @@ from okbot.ui.app import open_main_window
 from okbot.ui.app_context import AppContext
 from okbot.ui.first_run import FirstRunPanel
 from okbot.ui.main_window import MainWindow
-from okbot.app.provider_setup import LocalServerCandidate, probe_server
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.helpers.keyrings import MemoryKeyring, system_keyring
 from tests.ui.conftest import KEYLESS

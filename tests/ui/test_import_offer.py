@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from okbot.app.provider_setup import LocalServerCandidate
 from okbot.core.import_okbot import import_okbot
 from okbot.ui.app_context import AppContext
 from okbot.ui.first_run import FirstRunPanel
-from okbot.app.provider_setup import LocalServerCandidate
 from tests.ui.conftest import KEYLESS
 from tests.ui.settings_doubles import closed_port_url
 from tests.unit.test_import_okbot import build_sample, snapshot

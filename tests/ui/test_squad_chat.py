@@ -298,11 +298,15 @@ def test_the_viewer_switches_between_the_captain_and_each_member_asked_in_the_tu
     with qtbot.waitSignal(viewer.refreshed, timeout=WAIT_MS):
         viewer.seat.setCurrentIndex(1)  # the user picks Rex
     assert viewer.member == "rex" and viewer.snapshot.member == "rex"
+    # As sent now shows Rex's own request, read back from the record, exactly as he was sent it
+    assert viewer.tabs.isTabEnabled(AS_SENT_TAB) and viewer.tabs.currentIndex() == AS_SENT_TAB
+    assert viewer.snapshot.sent.request.member == "rex"
+    assert viewer.snapshot.sent.to_messages() == script.sent["Rex"][0]["messages"]
+    viewer.tabs.setCurrentIndex(0)
     assert viewer.text() == expected(ctx, squad, first, "rex")
     assert viewer.snapshot.projection.to_messages() == script.sent["Rex"][0]["messages"]  # what Rex was sent
     assert "Request of: member Rex, from their seat" in viewer.text()
     assert viewer.windowTitle().endswith("Rex's request")
-    assert not viewer.tabs.isTabEnabled(AS_SENT_TAB) and viewer.tabs.currentIndex() == 0
 
     with qtbot.waitSignal(viewer.refreshed, timeout=WAIT_MS):
         viewer.seat.setCurrentIndex(2)

@@ -43,6 +43,7 @@ from okbot.core.turn.outcome import FinishedTurn, TurnCallbacks, TurnResult, noo
 from okbot.core.turn.request import Edit, Regenerate, Retry, Send, TurnRequest
 from okbot.core.turn.rounds import fit_round, record_usage, send_round
 from okbot.core.turn.runtime import TurnRuntime
+from okbot.core.turn.stream import usage_fields
 from okbot.core.workspace import Target
 from okbot.i18n import translate
 from okbot.llm import slots
@@ -359,7 +360,9 @@ class TurnRunner:
         result = TurnResult(status="complete", user_id=user_id)
         settings = self.sources.settings
         budget = TurnBudget(settings.get("tools.maxCallsPerTurn"))
-        runtime = TurnRuntime(self.env, target, callbacks, cancel, budget, seconds=settings.get("tools.turnSeconds"))
+        runtime = TurnRuntime(
+            self.env, target, callbacks, cancel, budget, user_id=user_id, seconds=settings.get("tools.turnSeconds")
+        )
 
         def append(item: dict[str, Any]) -> dict[str, Any]:
             stored = session.append(item)
@@ -407,7 +410,7 @@ class TurnRunner:
                 fail(sent)
                 break
             proj, request_id, rnd = sent.projection, sent.request_id, sent.round
-            usage = self._usage_dict(rnd.usage)
+            usage = usage_fields(rnd.usage)
             result.usage = usage or result.usage
             text = "".join(rnd.text)
             author = target.id
@@ -485,14 +488,3 @@ class TurnRunner:
         if usage is None or usage.estimated or not usage.prompt_tokens:
             return
         self.sources.calibration.record(proj.model, proj.total_tokens, usage.prompt_tokens)
-
-    @staticmethod
-    def _usage_dict(usage: UsageEvent | None) -> dict[str, Any] | None:
-        if usage is None:
-            return None
-        return {
-            "prompt_tokens": usage.prompt_tokens,
-            "completion_tokens": usage.completion_tokens,
-            "cached_tokens": usage.cached_tokens,
-            "estimated": usage.estimated,
-        }

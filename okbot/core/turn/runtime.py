@@ -22,7 +22,8 @@ from okbot.core.squad import Member, TurnBudget, captain_settings
 from okbot.core.tools import ToolContext, ToolOutcome, ToolRegistry, parse_arguments
 from okbot.core.turn.env import TurnEnv
 from okbot.core.turn.outcome import TurnCallbacks, TurnResult
-from okbot.core.turn.stream import Round, stream_round
+from okbot.core.turn.rounds import record_usage
+from okbot.core.turn.stream import Round, stream_round, usage_fields
 from okbot.core.workspace import Target
 from okbot.llm import slots
 from okbot.llm.events import ToolCallDone
@@ -64,9 +65,11 @@ class TurnRuntime:
         cancel: CancelToken,
         budget: TurnBudget,
         *,
+        user_id: int | None = None,
         seconds: float = float("inf"),
     ) -> None:
         self.env = env
+        self.user_id = user_id  # the message the turn answers: a member's requests are recorded under it
         self.sources = env.sources
         self.target = target
         self.callbacks = callbacks
@@ -186,6 +189,8 @@ class TurnRuntime:
             self.callbacks.on_event(MemberActivity(who.id, who.name, "failed", task))
             return "", False, f"{who.name} could not start: {exc}", {}
         messages = proj.to_messages()
+        chat_part = len(messages)  # what follows is the member's own tool rounds (not in the chat's record)
+        as_sent = self.sources.as_sent(squad)
         tools = self.sources.tools_for(who)
         max_rounds = captain_settings(squad)["maxMemberRounds"]
         said: list[str] = []
@@ -196,6 +201,17 @@ class TurnRuntime:
             offer = round_no <= max_rounds and not self.spent
             specs = tools.specs(self.sources.settings) if offer else []
             request = ChatRequest(model=self.sources.model_for(who), messages=messages, tools=specs or None)
+            try:  # recorded as sent, as the captain's requests are (View context → As sent, the member's seat)
+                request_id = as_sent.record(
+                    proj,
+                    user_id=self.user_id,
+                    tools=[spec["function"]["name"] for spec in specs],
+                    round_no=round_no,
+                    own=messages[chat_part:],
+                )
+            except OkBotError as exc:  # nothing is sent that View context could not show as sent
+                note, ok = f"{who.name} was not asked: the as-sent record could not be written ({exc})", False
+                break
             rnd = stream_round(
                 self.env.provider,
                 request,
@@ -206,6 +222,8 @@ class TurnRuntime:
                 on_reasoning=on_reasoning,
                 clock=self._clock,
             )
+            status = "interrupted" if self.cancel.cancelled else ("error" if rnd.error is not None else "complete")
+            record_usage(as_sent, request_id, usage_fields(rnd.usage), status)
             text = "".join(rnd.text)
             said.append(text)
             thought.reasoning += rnd.reasoning

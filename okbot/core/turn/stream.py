@@ -48,6 +48,18 @@ class Round:
         return {"reasoning": text, "reasoningSeconds": round(self.reasoning_seconds, 1)}
 
 
+def usage_fields(usage: UsageEvent | None) -> dict[str, Any] | None:
+    """What the provider reported of a request's token use, as items and the as-sent record keep it."""
+    if usage is None:
+        return None
+    return {
+        "prompt_tokens": usage.prompt_tokens,
+        "completion_tokens": usage.completion_tokens,
+        "cached_tokens": usage.cached_tokens,
+        "estimated": usage.estimated,
+    }
+
+
 class _Thoughts:
     """The reasoning of one round as it streams: kept, timed, and shown redacted when someone listens."""
 

@@ -25,7 +25,7 @@ from okbot.llm.events import ReasoningDelta
 from okbot.llm.provider import CancelToken
 from okbot.storage.errors import OkBotError
 from tests.helpers.env import provider_for, settings_for
-from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
 from tests.helpers.fake_squad import SquadScript, ask, speaker
 from tests.helpers.patience import PATIENT_SECONDS
 
@@ -252,6 +252,29 @@ def test_view_context_of_a_member_equals_what_that_member_was_sent(env, server, 
     assert captain.to_messages() == script.sent["captain"][0]["messages"]
     with pytest.raises(OkBotError):
         build_context(squad, user_id, sources=sources, member="zed")
+
+
+def test_a_members_requests_are_recorded_as_sent_and_read_back_as_that_member_was_sent(env, server, script):
+    squad, sources, runner = env
+    script.captain += [Reply(tool_calls=[ask("mia", "Draft the checklist")]), Reply(text="ok")]
+    mia_rounds = iter([Reply(tool_calls=[tool_call("search_history", {"query": "release"})]), Reply(text="Done.")])
+    script.members["Mia"] = lambda _body: next(mia_rounds)
+    runner.run(squad, Send("prepare the release"))
+    user_id = items(sources, squad)[0]["id"]
+    sent_to_mia = [body["messages"] for body in script.sent["Mia"]]
+    assert len(sent_to_mia) == 2  # her tool round, then her answer
+    turn = sources.as_sent(squad).turn(user_id, "mia")
+    assert [(r.round_in_attempt, r.member, r.status) for r in turn] == [(1, "mia", "complete"), (2, "mia", "complete")]
+    for request, messages in zip(turn, sent_to_mia, strict=True):
+        assert load_sent(sources, squad, user_id, request.id, "mia").to_messages() == messages
+    answered = load_sent(sources, squad, user_id, member="mia")  # default: the request her answer came from
+    assert answered.request.id == turn[-1].id and answered.own and answered.own[0]["tool_calls"]
+    view = as_sent_markdown(answered, build_context(squad, user_id, sources=sources, member="mia"), [])
+    assert "the member's own tool rounds" in view and "search_history" in view
+    # the captain's requests are the captain's alone, as before
+    captain = sources.as_sent(squad).turn(user_id)
+    assert {r.member for r in captain} == {None} and len(captain) == len(script.sent["captain"])
+    assert load_sent(sources, squad, user_id).to_messages() == script.sent["captain"][-1]["messages"]
 
 
 def test_a_long_squad_conversation_compresses_and_keeps_every_label_right(env, server, script):
