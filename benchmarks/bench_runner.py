@@ -80,6 +80,52 @@ def _overhead_ms(server: Any, count: int) -> tuple[float, float]:
     return statistics.median(overheads), statistics.median(totals)
 
 
+def _front_end_turns_ms(server: Any, count: int) -> tuple[float, float]:
+    """Whole-turn medians the way a front-end runs turns: ``(through the app's one runner, pool, compressor and
+    keeper; with a runner, pool and compressor built for each turn, as the desktop did before okbot/app)``. Both
+    share the sources and the memory keeper, so what differs is only what is rebuilt per turn."""
+    from benchmarks.bench_core import _session_dir
+    from okbot.app import OkBotApp
+    from okbot.app.wiring import make_turn_runner
+    from okbot.config.settings import Settings
+    from okbot.core.workspace import Workspace
+    from okbot.llm.providers import ProviderPool
+
+    home = Path(tempfile.mkdtemp(prefix="okbot-bench-app-"))
+    settings = Settings.load(home / "settings.json")
+    settings.set("provider.baseUrl", server.base_url)
+    app = OkBotApp(Workspace(home), settings)
+    target = app.workspace.ensure_default()
+    for name in ("session.jsonl", "session-summary.json"):
+        shutil.copyfile(_session_dir(count) / name, target.dir / name)
+    app.sources.loaded_counter(target)
+
+    def per_turn_wiring(text: str) -> None:
+        pool = ProviderPool(app.settings)
+        try:
+            make_turn_runner(app.sources, pool, app.keeper).run(target, Send(text))
+        finally:
+            pool.close()
+
+    def through_the_app(text: str) -> None:
+        app.run_turn(target, Send(text))
+
+    medians = []
+    for run in (through_the_app, per_turn_wiring):
+        run("warm up")
+        app.drain(60)
+        times = []
+        for i in range(TURNS):
+            start = time.perf_counter()
+            run(f"question {i} about the plan")
+            times.append((time.perf_counter() - start) * 1000)
+            app.drain(60)  # the memory wrap-up of the turn, outside the measure
+        medians.append(statistics.median(times))
+    app.close()
+    shutil.rmtree(home, ignore_errors=True)
+    return medians[0], medians[1]
+
+
 def _as_sent_growth(server: Any) -> tuple[float, float, int]:
     home = Path(tempfile.mkdtemp(prefix="okbot-bench-assent-"))
     target, runner, _ = _runner(home, server, None)
@@ -104,12 +150,21 @@ def run() -> str:
             base = base or overhead
             rows.append([f"{count:,}", f"{overhead:.2f}", f"{total:.2f}", f"{overhead / base:.2f}x"])
         per_turn, naive, stored = _as_sent_growth(server)
+        shared, rebuilt = _front_end_turns_ms(server, 1_000)
     return "\n".join(
         [
             table(
                 f"Runner overhead per turn, model time excluded (median of {TURNS} turns)",
                 ["items", "overhead ms", "whole turn ms", "vs 1k"],
                 rows,
+            ),
+            table(
+                f"A turn as a front-end runs it, 1,000 items (median of {TURNS} turns, model time included)",
+                ["wiring", "whole turn ms", "vs rebuilt per turn"],
+                [
+                    ["the app's one runner, provider pool and compressor", f"{shared:.2f}", f"{shared / rebuilt:.2f}x"],
+                    ["baseline: a runner, pool and compressor built per turn", f"{rebuilt:.2f}", "1.00x"],
+                ],
             ),
             table(
                 f"As-sent record over {AS_SENT_TURNS} turns",
