@@ -436,7 +436,7 @@ class MainWindow(QMainWindow):
         if target is not None and target == self.selected_target() and self.first_run_panel is None:
             self._show_target(target)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.centralWidget() and event.type() == QEvent.Type.Paint and not self._first_frame_done:
             watched.removeEventFilter(self)
             QTimer.singleShot(0, self._build_deferred_page)
@@ -497,7 +497,7 @@ class MainWindow(QMainWindow):
             self.problems_label.setText(f"⚠ {first}")
         self.problems_label.setToolTip("\n".join(self._problems))
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
+    def closeEvent(self, event: QCloseEvent) -> None:
         for page in self._pages.values():
             page.stop()
         if self._context_watcher is not None:
