@@ -304,16 +304,12 @@ class MainWindow(QMainWindow):
             self.open_assistant_dialog(target)
 
     def _on_page_view_context_requested(self, target: Target, item_id: int) -> None:
-        window = open_context_viewer(self.ctx, target, item_id, self)
-        if window is not None:
-            self._keep(window)
+        self._keep(open_context_viewer(self.ctx, target, item_id, self))
 
     def open_settings(self, page: str | None = None) -> Any:
-        """Show the Settings dialog (one per window, non-modal); returns it (``None`` if unavailable)."""
+        """Show the Settings dialog (one per window, non-modal); returns it."""
         if self.settings_dialog is None:
             self.settings_dialog = make_settings_dialog(self.ctx, self, self.selected_target())
-            if self.settings_dialog is None:
-                return None
             self.settings_dialog.setting_changed.connect(self._on_settings_setting_changed)
             self.settings_dialog.compress_finished.connect(self._on_settings_compress_finished)
             self.settings_dialog.undo_finished.connect(self._on_settings_compress_finished)
@@ -349,8 +345,6 @@ class MainWindow(QMainWindow):
         if not needed or self.first_run_panel is not None:
             return
         panel = make_first_run_panel(self.ctx)
-        if panel is None:
-            return
         self.first_run_panel = panel
         panel.configured.connect(self._on_first_run_done)
         panel.skipped.connect(self._on_first_run_done)
