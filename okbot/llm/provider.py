@@ -117,7 +117,7 @@ def _run_callback(callback: Callable[[], None]) -> None:
 
 @runtime_checkable
 class Provider(Protocol):
-    """A source of model replies (the openai-SDK backend, or the scripted fake in tests)."""
+    """A source of model replies (the openai-SDK backend)."""
 
     def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
         """Yield the reply's events; always ends with ``Done`` or ``ErrorEvent``."""
