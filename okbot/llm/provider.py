@@ -159,7 +159,7 @@ def _content_chars(message: Any) -> int:
 def whole_characters(text: str) -> str:
     """``text`` with every lone UTF-16 surrogate (``"\\ud83d"`` from a server's JSON escape) replaced by
     U+FFFD and every escaped surrogate pair joined into its character: a lone one cannot be printed,
-    written to a file or sent on, and once crashed the CLI and lost the reply."""
+    written to a file or sent on, so left in it would crash the CLI and lose the reply."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

@@ -303,7 +303,7 @@ class Sidebar(QWidget):
         """Offer "New assistant" / "New squad…" in a small menu under the + button.
 
         A squad needs two assistants: with fewer there is nothing to choose, so a new assistant
-        is created straight away (as before squads could be made here).
+        is created straight away, without the menu.
         """
         if not self._squad_possible():
             self.create_requested.emit()
