@@ -60,7 +60,7 @@ _language = SOURCE_LANGUAGE
 _catalogue: dict[tuple[str, str], str] = {}
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name pyside6-lupdate looks for
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
     """Mark ``text`` for translation in ``context`` without translating it now (it is data shown later)."""
     return text
 

@@ -3,6 +3,6 @@
 ``events`` (what a stream yields), ``errors`` (one table from failures to user messages),
 ``keys`` (where the API key comes from; redaction), ``keystore`` (saved keys: the system
 keyring, else a 0600 file), ``provider`` (ChatRequest, CancelToken,
-the Provider protocol), ``openai_backend`` (the real backend), ``scripted`` (the test fake).
+the Provider protocol), ``openai_backend`` (the real backend).
 Import from the submodules; this package stays import-light (no SDK at import time).
 """

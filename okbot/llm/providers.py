@@ -60,7 +60,7 @@ def build_backend(settings: Any, config: ProviderConfig, **kwargs: Any) -> Any:
         from okbot.llm.openai_backend import OpenAIProvider
 
     if config.name == DEFAULT_PROVIDER:
-        return OpenAIProvider.from_settings(settings, **kwargs)  # OKBOT_API_KEY and the old rules, as before
+        return OpenAIProvider.from_settings(settings, **kwargs)  # key from OKBOT_API_KEY, else provider.keySource
     options: dict[str, Any] = {}
     for name, key in (("timeout", "provider.timeout"), ("max_retries", "provider.maxRetries")):
         try:

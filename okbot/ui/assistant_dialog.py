@@ -252,7 +252,7 @@ class AssistantDialog(QDialog):
         if self._may_close():
             super().reject()
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt API)
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if event.spontaneous():
             return  # un-minimized: the watcher kept running
@@ -261,7 +261,7 @@ class AssistantDialog(QDialog):
             self._stale = False
             self.refresh()
 
-    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt API)
+    def hideEvent(self, event: QHideEvent) -> None:
         if not event.spontaneous():  # really hidden or closed, not minimized
             self._stop_watching()
             self._stale = True

@@ -224,11 +224,11 @@ class ChatPage(QWidget):
         editing = self.edit_banner.item_id or None
         self._start(Edit(editing, text) if editing else Send(text, tuple(files)))
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt API)
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls() and any(url.isLocalFile() for url in event.mimeData().urls()):
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt API)
+    def dropEvent(self, event: QDropEvent) -> None:
         files = [Path(url.toLocalFile()) for url in event.mimeData().urls() if url.isLocalFile()]
         if files and self.composer.isEnabled():
             self.composer.add_files(files)

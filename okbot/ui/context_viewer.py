@@ -244,7 +244,7 @@ class _MarkdownHighlighter(QSyntaxHighlighter):
         }
         self.rehighlight()
 
-    def highlightBlock(self, line: str) -> None:  # noqa: N802 (Qt API)
+    def highlightBlock(self, line: str) -> None:
         f, n = self._formats, len(line)
         state = max(self.previousBlockState(), 0)
         if line.startswith("### "):  # one block or item of the layout (bodies are indented)
@@ -827,7 +827,7 @@ class ContextViewer(QWidget):
         view.setPlainText(text)
         bar.setValue(min(position, bar.maximum()))
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "_highlighters"):
             for highlighter in self._highlighters:
                 highlighter.set_palette(self.palette())
@@ -836,7 +836,7 @@ class ContextViewer(QWidget):
                 self._show(self._snapshot)
         super().changeEvent(event)
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
+    def closeEvent(self, event: QCloseEvent) -> None:
         self._closed = True
         self.watcher.stop()
         super().closeEvent(event)

@@ -80,7 +80,7 @@ class DiffHighlighter(QSyntaxHighlighter):
             self.formats[mark] = fmt
         self.rehighlight()
 
-    def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt API)
+    def highlightBlock(self, text: str) -> None:
         if text.startswith(("+++", "---")):
             self.setFormat(0, len(text), self.formats["@"])
         elif text[:1] in self.formats:
@@ -503,7 +503,7 @@ class EvolutionPanel(QWidget):
     def _on_tree_selection_changed(self) -> None:
         self._show_details()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "highlighter"):
             self.highlighter.set_palette(self.diff.palette())
             if self.snapshot is not None:

@@ -68,7 +68,7 @@ SQUAD_TAG = QT_TRANSLATE_NOOP("Sidebar", "squad")  # the quiet tag on a squad's 
 class _RowDelegate(QStyledItemDelegate):
     """The style's own item painting with air around each row, and a dot for unread / streaming."""
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         size = super().sizeHint(option, index)
         return QSize(size.width(), size.height() + 2 * ROW_PADDING)
 
@@ -136,7 +136,7 @@ class SidebarList(QListView):
         self.setItemDelegate(_RowDelegate(self))
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.matches(QKeySequence.StandardKey.Delete) or event.key() == Qt.Key.Key_Delete:
             if self.state() != QAbstractItemView.State.EditingState:
                 self.delete_pressed.emit()
@@ -269,7 +269,7 @@ class Sidebar(QWidget):
             self.assistant_actions.append(act)
         self._on_model_reset()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:  # a live theme change: the icon is drawn, not themed
             self._draw_find_icon()
@@ -303,7 +303,7 @@ class Sidebar(QWidget):
         """Offer "New assistant" / "New squad…" in a small menu under the + button.
 
         A squad needs two assistants: with fewer there is nothing to choose, so a new assistant
-        is created straight away (as before squads could be made here).
+        is created straight away, without the menu.
         """
         if not self._squad_possible():
             self.create_requested.emit()

@@ -76,7 +76,7 @@ class TargetListModel(QAbstractListModel):
     def status(self, kind: str, target_id: str) -> str:
         return self._status.get((kind, target_id), "")
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._targets)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -106,7 +106,7 @@ class TargetListModel(QAbstractListModel):
             flags |= Qt.ItemFlag.ItemIsEditable
         return flags
 
-    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
+    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         target = self.target(index.row()) if index.isValid() else None
         if target is None or role != Qt.ItemDataRole.EditRole or not isinstance(value, str):
             return False

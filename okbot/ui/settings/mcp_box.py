@@ -374,11 +374,11 @@ class _WrappedLabel(QLabel):
     gets can differ (a scroll bar came or went), and the last lines were cut. Its minimum height follows the
     width it has."""
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_height()
 
-    def setText(self, text: str) -> None:  # noqa: N802 (Qt API)
+    def setText(self, text: str) -> None:
         super().setText(text)
         self._fit_height()
 
