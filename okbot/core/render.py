@@ -34,7 +34,8 @@ from okbot.core.sent_request import SentRequest
 from okbot.core.summary import SessionSummary
 from okbot.core.wire_names import NO_NAMES, WireNames
 from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
-from okbot.llm.keys import resolve_api_key, scrub
+from okbot.llm.key_source import resolve_api_key
+from okbot.llm.keys import scrub
 
 DEFAULT_BODY_LIMIT = 2000
 BODY_INDENT = "    "
