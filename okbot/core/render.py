@@ -26,9 +26,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from okbot.core.assent import AsSentRequest
-from okbot.core.context import ContextProjection
 from okbot.core.items import item_text, preview
 from okbot.core.messages import PIN_KEY, task_text
+from okbot.core.projection import ContextProjection
 from okbot.core.prompt_cache import prompt_cache_text
 from okbot.core.sent_request import SentRequest
 from okbot.core.summary import SessionSummary

@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.core.context import ContextProjection
+from okbot.core.projection import ContextProjection
 from okbot.core.render import (
     BODY_INDENT,
     DIFF_MARK,

@@ -30,11 +30,12 @@ from okbot.core.compression.plan import choose_keep, max_batch_tokens, next_batc
 from okbot.core.compression.report import CompressionReport
 from okbot.core.compression.summarizer import Summarizer, SummaryRejected
 from okbot.core.compression.topic import is_new_topic
-from okbot.core.context import ContextProjection, build_context, reply_reserve
+from okbot.core.context import build_context, reply_reserve
 from okbot.core.digest import checklist_entry, item_digest, user_checklist
 from okbot.core.items import item_text, now_iso
 from okbot.core.kept_words import checklist_share
 from okbot.core.messages import PIN_KEY
+from okbot.core.projection import ContextProjection
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import Target
 from okbot.i18n import plural, translate

@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from okbot.core.context import (
-    ContextProjection,
     cut_stub,
     hidden_stub,
     item_token_count,
     reply_reserve,
 )
+from okbot.core.projection import ContextProjection
 from okbot.i18n import translate
 from okbot.storage.errors import OkBotError
 
