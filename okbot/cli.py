@@ -472,7 +472,7 @@ def _print_as_sent(args: argparse.Namespace, sources: Any, target: Any, proj: An
 def _cmd_compress(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from dataclasses import asdict
 
-    from okbot.core.compression import Compressor
+    from okbot.core.compression.compressor import Compressor
     from okbot.llm.providers import ProviderPool
 
     if args.undo or args.redo or args.last:

@@ -19,6 +19,7 @@ from typing import Any
 
 from okbot.config.settings import Settings
 from okbot.core.attachments import AttachmentView
+from okbot.core.compression import structure
 from okbot.core.digest import named_ids, result_digest
 from okbot.core.instructions import (
     InstructionBlock,
@@ -372,8 +373,6 @@ def _instruction_inputs(
 ) -> InstructionInputs:
     """What the instructions are assembled from: the speaker's persona, tools, skills and memories, the
     squad's roster, and the summary (cut to its section budgets) with the user's kept words."""
-    from okbot.core.compression import structure  # here: the compression package imports this module
-
     return InstructionInputs(
         name=speaker.name,
         role_line=speaker.role_line,

@@ -14,7 +14,7 @@ from okbot.ui.evolution_lines import UpkeepPhases, upkeep_phases
 from okbot.ui.tasks import TaskRunner
 
 if TYPE_CHECKING:
-    from okbot.core.compression import Compressor
+    from okbot.core.compression.compressor import Compressor
     from okbot.core.memory.keeper import MemoryKeeper
     from okbot.core.runner import TurnRunner
     from okbot.core.sources import ContextSources

@@ -29,9 +29,9 @@ def _tr(text: str) -> str:
 
 
 def compression_available() -> bool:
-    """Whether this build has the compressor (``okbot.core.compression.Compressor``)."""
+    """Whether this build has the compressor (``okbot.core.compression.compressor.Compressor``)."""
     try:
-        from okbot.core.compression import Compressor  # type: ignore[attr-defined]  # noqa: F401
+        from okbot.core.compression.compressor import Compressor  # type: ignore[attr-defined]  # noqa: F401
     except ImportError:
         return False
     return True

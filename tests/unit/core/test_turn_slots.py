@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from okbot.core.compression import Compressor
+from okbot.core.compression.compressor import Compressor
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.runner import TurnCallbacks
 from okbot.core.sources import ContextSources
