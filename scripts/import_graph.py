@@ -161,6 +161,23 @@ def graph(root: Path) -> dict[str, dict[str, list[int]]]:
     return edges
 
 
+def with_packages(edges: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:
+    """``edges`` plus the packages each import runs first: ``a.b.c`` runs ``a/b/__init__.py`` too.
+
+    A package's ``__init__`` that imports its own modules can close a loop no single import shows;
+    a module's own packages are left out (they are already running when it is imported).
+    """
+    found = {name: set(targets) for name, targets in edges.items()}
+    for name, targets in edges.items():
+        for target in targets:
+            parts = target.split(".")
+            for depth in range(1, len(parts)):
+                package = ".".join(parts[:depth])
+                if package in found and package != name and not name.startswith(package + "."):
+                    found[name].add(package)
+    return found
+
+
 def cycles(edges: Mapping[str, Iterable[str]]) -> list[list[str]]:
     """The strongly connected components with more than one module, each sorted, smallest name first."""
     index: dict[str, int] = {}
