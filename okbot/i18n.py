@@ -32,6 +32,8 @@ import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from okbot.storage import paths
+
 log = logging.getLogger("okbot.i18n")
 
 SOURCE_LANGUAGE = "en"
@@ -91,8 +93,6 @@ def language() -> str:
 
 
 def catalogue_file(code: str) -> Path:
-    from okbot.storage import paths
-
     return paths.resource("i18n", f"{CATALOGUE_PREFIX}{code}.qm")
 
 

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from okbot.core.assent import AsSentRequest, compare_blocks
-from okbot.core.context import ContextProjection, build_context
+from okbot.core.context import build_context
 from okbot.core.items import member_of
+from okbot.core.projection import ContextProjection
 from okbot.core.prompt_cache import attach_prompt_cache
 from okbot.core.render import as_sent_markdown, remember_api_keys, render_markdown
 from okbot.core.roster import SquadRoster

@@ -26,15 +26,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from okbot.core.assent import AsSentRequest
-from okbot.core.context import ContextProjection
 from okbot.core.items import item_text, preview
 from okbot.core.messages import PIN_KEY, task_text
+from okbot.core.projection import ContextProjection
 from okbot.core.prompt_cache import prompt_cache_text
 from okbot.core.sent_request import SentRequest
 from okbot.core.summary import SessionSummary
 from okbot.core.wire_names import NO_NAMES, WireNames
 from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
-from okbot.llm.keys import resolve_api_key, scrub
+from okbot.llm.key_source import resolve_api_key
+from okbot.llm.keys import scrub
 
 DEFAULT_BODY_LIMIT = 2000
 BODY_INDENT = "    "

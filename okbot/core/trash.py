@@ -7,7 +7,8 @@ Layout (under the workspace's ``trash_root``)::
 Nothing here deletes user data: :func:`delete` moves the whole directory into the trash and
 records in the manifest where it came from (and, for an assistant, which squads it was in);
 :func:`restore` moves it back and puts those memberships back. Entry names keep the target's id,
-so the workspace never hands out an id the trash still holds (:func:`held_ids`).
+so the workspace never hands out an id the trash still holds
+(:func:`okbot.core.workspace.ids_in_trash`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from okbot.core.items import now_iso
-from okbot.core.workspace import KINDS, SCHEMA_VERSION, Target, Workspace, read_json_object, subdirs
+from okbot.core.workspace import (
+    KINDS,
+    SCHEMA_VERSION,
+    Target,
+    Workspace,
+    read_json_object,
+    subdirs,
+    trash_entry_name,
+)
 from okbot.i18n import translate
 from okbot.storage import migrations, paths
 from okbot.storage.atomic import atomic_write_json
@@ -138,23 +147,12 @@ def entries(workspace: Workspace) -> list[dict]:
     return found
 
 
-def held_ids(trash_root: Path) -> set[str]:
-    """The ids of the assistants and squads in the trash, read from the entry names."""
-    held = set()
-    for entry in subdirs(trash_root):  # named "<stamp>-<kind>-<id>"; the stamp has no "-"
-        parts = entry.name.split("-", 2)
-        if len(parts) == 3 and parts[1] in KINDS:
-            held.add(parts[2])
-    return held
-
-
 # -------------------------------------------------------------------- helpers
 def _new_trash_id(trash_root: Path, target: Target) -> str:
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    base = f"{stamp}-{target.kind}-{target.id}"
-    candidate, n = base, 2
+    candidate, n = trash_entry_name(stamp, target.kind, target.id), 2
     while (trash_root / candidate).exists():
-        candidate, n = f"{stamp}.{n}-{target.kind}-{target.id}", n + 1
+        candidate, n = trash_entry_name(f"{stamp}.{n}", target.kind, target.id), n + 1
     return candidate
 
 

@@ -432,10 +432,8 @@ class Workspace:
         return targets, problems
 
     def _taken_ids(self) -> set[str]:
-        from okbot.core import trash  # here: the trash module imports this one
-
         taken = {d.name for root in (self.assistants_root, self.squads_root) for d in subdirs(root)}
-        return taken | trash.held_ids(self.trash_root) | _WINDOWS_RESERVED
+        return taken | ids_in_trash(self.trash_root) | _WINDOWS_RESERVED
 
     def _new_id(self, name: str, kind: str) -> str:
         return unique_id(slugify(name, fallback=kind), self._taken_ids())
@@ -513,6 +511,25 @@ def _close_matches_hint(ref: str, targets: list[Target]) -> str:
     if targets:
         return translate("workspace", "known: {names}").format(names=", ".join(t.name for t in targets[:10]))
     return translate("workspace", "there are no assistants or squads yet")
+
+
+def trash_entry_name(stamp: str, kind: str, target_id: str) -> str:
+    """The name of the trash entry holding ``target_id``: ``<stamp>-<kind>-<id>`` (the stamp has no "-").
+
+    The trash (:mod:`okbot.core.trash`) names its entries so; the workspace reads the ids back
+    (:func:`ids_in_trash`) so it never hands out an id the trash still holds.
+    """
+    return f"{stamp}-{kind}-{target_id}"
+
+
+def ids_in_trash(trash_root: Path) -> set[str]:
+    """The ids of the assistants and squads in the trash, read from the entry names."""
+    held = set()
+    for entry in subdirs(trash_root):
+        parts = entry.name.split("-", 2)
+        if len(parts) == 3 and parts[1] in KINDS:
+            held.add(parts[2])
+    return held
 
 
 def subdirs(root: Path) -> list[Path]:

@@ -60,7 +60,8 @@ from okbot.llm.events import (
     UsageEvent,
 )
 from okbot.llm.families import learnt_headroom
-from okbot.llm.keys import env_key, key_needed, redact, resolve_api_key
+from okbot.llm.key_source import resolve_api_key
+from okbot.llm.keys import env_key, key_needed, redact
 from okbot.llm.provider import (
     TOOL_TEXT_HEAD,
     CancelToken,

@@ -22,16 +22,8 @@ from okbot.llm import slots
 from okbot.llm.capabilities import CapabilityMemory
 from okbot.llm.errors import ProviderError
 from okbot.llm.events import ErrorEvent, Event
-from okbot.llm.keys import (
-    env_api_key,
-    env_key,
-    env_source,
-    key_needed,
-    remember_secret,
-    resolve_api_key,
-    saved_or_env_key,
-    sendable,
-)
+from okbot.llm.key_source import resolve_api_key, saved_or_env_key
+from okbot.llm.keys import env_api_key, env_key, env_source, key_needed, remember_secret, sendable
 from okbot.llm.provider import CancelToken, ChatRequest
 
 Factory = Callable[[Any, ProviderConfig], Any]

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.app.context_view import TurnMember, ViewerSnapshot
-from okbot.core.context import ContextProjection
+from okbot.core.projection import ContextProjection
 from okbot.core.render import (
     BODY_INDENT,
     DIFF_MARK,

@@ -29,8 +29,9 @@ from typing import Any
 from okbot.core import attachments as attached_files
 from okbot.core import versions
 from okbot.core.assent import AsSentStore
-from okbot.core.context import ContextProjection, reply_reserve
+from okbot.core.context import reply_reserve
 from okbot.core.items import new_item, notice, reply_finished, user_message
+from okbot.core.projection import ContextProjection
 from okbot.core.session import branches
 from okbot.core.session.branches import Versions
 from okbot.core.sources import ContextSources

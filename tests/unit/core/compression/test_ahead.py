@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from okbot.config.settings import Settings
-from okbot.core.compression import Compressor
+from okbot.core.compression.compressor import Compressor
 from okbot.core.context import build_context
 from okbot.core.render import header_lines
 from okbot.core.summary import SummaryStore
