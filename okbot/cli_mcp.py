@@ -311,7 +311,7 @@ def _rows(hub: Any, configs: list[McpServerConfig], states: list[Any], targets: 
     """The rows of ``mcp list --json`` for ``configs`` in ``states``; ``targets``: every assistant and squad."""
     from okbot.llm.keys import redact_remembered
 
-    assistants = [t for t in targets if t.kind == "assistant"]
+    assistants = [t for t in targets if t.is_assistant]
     rows = [
         _row(config, state, hub.tools_of(config.name), [t for t in assistants if config.name in t.mcp_servers])
         | {"note": (hub.cut(config.name) or ("", ""))[0]}
@@ -392,7 +392,7 @@ def _remove(settings: Settings, name: str, as_json: bool, out: TextIO) -> int:
     settings.remove_mcp_server(name)  # an unknown name: an error naming the declared ones
     secrets.delete(KeyStore(), name)
     ws = Workspace()
-    users = [t for t in ws.list() if t.kind == "assistant" and name in t.mcp_servers]
+    users = [t for t in ws.list() if t.is_assistant and name in t.mcp_servers]
     for target in users:
         _set_servers(ws, target, [s for s in target.mcp_servers if s != name])
     if as_json:
@@ -454,7 +454,7 @@ def _approval(
 def _assistant(ws: Any, ref: str, server: str) -> Any:
     """The assistant ``ref`` names; :class:`OkBotError` for a squad (its captain uses no MCP server)."""
     target = ws.resolve(ref)
-    if target.kind != "assistant":
+    if not target.is_assistant:
         raise OkBotError(
             translate("cli_mcp", "{name} is a squad: its captain uses no MCP server; nothing was changed").format(
                 name=target.name

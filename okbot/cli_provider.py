@@ -353,7 +353,7 @@ def cmd_set_model(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     ws = Workspace()
     target = ws.resolve(args.target)
-    if target.kind != "assistant":
+    if not target.is_assistant:
         raise OkBotError(
             translate("cli_provider", "{name} is a squad: its captain uses the default model (provider.model)").format(
                 name=target.name

@@ -89,7 +89,7 @@ def load_snapshot(
         markdown=render_markdown(proj, approx_note=APPROX_NOTE),
         full_markdown=render_markdown(proj, body_limit=None, approx_note=APPROX_NOTE),
         member=member,
-        turn_members=turn_members(sources, target, item_id) if target.kind == "squad" else [],
+        turn_members=turn_members(sources, target, item_id) if target.is_squad else [],
     )
     try:
         sent = sent_request(sources, target, item_id, request_id, member)

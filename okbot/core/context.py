@@ -343,8 +343,8 @@ def _speaker(target: Target, member: str | None, sources: ContextSources, notice
         notices.append(soul_problem)
     notices.extend(sources.memory_and_skill_problems(target))
 
-    name, role_line = target.name, target.role_line if target.kind == "assistant" else ""
-    if target.kind == "squad":
+    name, role_line = target.name, target.role_line if target.is_assistant else ""
+    if target.is_squad:
         if member is None:
             name, role_line, soul = CAPTAIN_NAME.format(name=target.name), CAPTAIN_ROLE, captain_soul(target)
         else:
@@ -376,8 +376,8 @@ def _instruction_inputs(
     return InstructionInputs(
         name=speaker.name,
         role_line=speaker.role_line,
-        squad_name=target.name if target.kind == "squad" else "",
-        squad_description=target.meta.get("description", "") if target.kind == "squad" else "",
+        squad_name=target.name if target.is_squad else "",
+        squad_description=target.meta.get("description", "") if target.is_squad else "",
         roster=sources.roster(target),
         soul=speaker.soul,
         tool_notes=tuple(sources.tools_for(speaker.target).notes(settings)),

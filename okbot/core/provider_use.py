@@ -21,7 +21,7 @@ def provider_users(settings: Any, workspace: Any, name: str, *, ids: bool = True
     names = [t.name.casefold() for t in targets]
     users = []
     for target in targets:
-        model = target.meta.get("model") if target.kind == "assistant" else None
+        model = target.meta.get("model") if target.is_assistant else None
         if isinstance(model, str) and model.strip() and split_ref(model, known)[0] == name:
             shared = names.count(target.name.casefold()) > 1
             users.append(f"{target.name} ({target.id})" if ids or shared else target.name)

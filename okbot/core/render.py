@@ -146,7 +146,7 @@ def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
     t = proj.target
     title = translate("render", "{name} ({kind}) · model {model}").format(name=t.name, kind=t.kind, model=proj.model)
     lines = ["# " + translate("render", "Context") + " · " + title]
-    if t.kind == "squad":
+    if t.is_squad:
         if proj.member:
             seat = translate("render", "member {name}, from their seat").format(name=proj.names.label(proj.member))
         else:
@@ -281,7 +281,7 @@ def _shown_text(item: dict[str, Any], files: Any) -> str:
 def speakers(target: Any, names: WireNames) -> WireNames:
     """``names`` with the target itself named too: an assistant by its name, a squad's own items as the
     captain's (the record holds ids; the view shows what the model knew them as)."""
-    own = target.name if target.kind == "assistant" else translate("render", "the captain")
+    own = target.name if target.is_assistant else translate("render", "the captain")
     return WireNames(labels={**names.labels, target.id: own}, tools=names.tools)
 
 

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.core.evolution.store import LOG_FILE, PENDING_FILE, LogEntry, Pending, summary_of
+from okbot.core.kind import Kind
 from okbot.core.workspace import Target
 from okbot.i18n import plural
 from okbot.storage.errors import OkBotError
@@ -243,7 +244,7 @@ class EvolutionPanel(QWidget):
         ctx, directory = self.ctx, self.target.dir
 
         def read() -> Snapshot:
-            target, _problem = ctx.workspace.load("assistant", directory)
+            target, _problem = ctx.workspace.load(Kind.ASSISTANT, directory)
             evolution = ctx.sources.evolution
             return Snapshot(
                 target,

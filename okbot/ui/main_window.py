@@ -298,7 +298,7 @@ class MainWindow(QMainWindow):
             self.model.set_status(page.target.kind, page.target.id, UNREAD)
 
     def _on_page_settings_requested(self, target: Target) -> None:
-        if target.kind == "squad":
+        if target.is_squad:
             self.open_squad_dialog(target)
         else:
             self.open_assistant_dialog(target)

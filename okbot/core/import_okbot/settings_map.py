@@ -21,6 +21,7 @@ from okbot.core.import_okbot.chat import MAX_JSON_BYTES
 from okbot.core.import_okbot.records import text_of
 from okbot.core.import_okbot.report import IMPORTED, ImportReport
 from okbot.core.import_okbot.source import SourceFolder, read_json
+from okbot.core.kind import Kind
 from okbot.core.workspace import MAX_NAME_CHARS, Workspace
 from okbot.i18n import translate
 
@@ -281,7 +282,7 @@ def _apply_window(report: ImportReport, settings: Settings, model: str, value: i
 def _apply_servers(report: ImportReport, settings: Settings, workspace: Workspace) -> None:
     """Declare the original's MCP servers (a name taken here is left as it is) and let the imported
     assistants use those the original ran."""
-    users = [o.new_id for o in report.owners if o.kind == "assistant" and o.status == IMPORTED and o.new_id]
+    users = [o.new_id for o in report.owners if o.kind is Kind.ASSISTANT and o.status == IMPORTED and o.new_id]
     declared = {c.name for c in settings.mcp_servers()}
     for plan in report.settings_plan.get("servers", []):
         config = server_from_json(plan["entry"])
