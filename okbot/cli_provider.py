@@ -25,10 +25,11 @@ from okbot.config.providers import (
     resolve_model,
     split_ref,
 )
-from okbot.config.schema import SettingError, redact_url
+from okbot.config.schema import SettingError
 from okbot.config.settings import Settings
 from okbot.i18n import translate
 from okbot.storage.errors import OkBotError
+from okbot.storage.redaction import redact_url
 
 
 def add_parsers(sub: Any) -> None:

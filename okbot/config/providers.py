@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from okbot.config.schema import SettingError, holds_userinfo, redact_url
+from okbot.config.schema import SettingError
 from okbot.i18n import translate
+from okbot.storage.redaction import holds_userinfo, redact_url
 
 DEFAULT_PROVIDER = "default"  # the same name okbot.llm.keystore files the default key under
 KEY_SOURCES = ("env", "keyring", "none")

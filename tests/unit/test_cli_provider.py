@@ -228,8 +228,8 @@ def test_a_base_url_holding_a_token_is_never_printed(okbot, okbot_home, monkeypa
     ],
 )
 def test_every_userinfo_is_hidden_wherever_a_url_is_shown(url, shown):
-    from okbot.config.schema import redact_url
     from okbot.llm.openai_backend import OpenAIProvider
+    from okbot.storage.redaction import redact_url
 
     assert redact_url(url) == shown
     if "[::1" not in url:  # the provider's own name for its server, used in its log lines

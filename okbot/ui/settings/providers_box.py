@@ -30,10 +30,11 @@ from okbot.config.providers import (
     check_base_url,
     parse_windows,
 )
-from okbot.config.schema import redact_url, setting
+from okbot.config.schema import setting
 from okbot.i18n import plural, translate
 from okbot.llm.keys import is_local_url
 from okbot.storage.errors import OkBotError
+from okbot.storage.redaction import redact_url
 from okbot.ui.settings.page import help_label, if_alive
 
 

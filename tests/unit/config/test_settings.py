@@ -15,18 +15,17 @@ from hypothesis import strategies as st
 
 from okbot.config.schema import (
     ADVANCED_PAGE,
-    REDACTED,
     SECTIONS,
     SETTINGS,
     Section,
     Setting,
     SettingError,
-    redact_url,
     setting,
 )
 from okbot.config.settings import Settings
 from okbot.storage import paths
 from okbot.storage.errors import OkBotError
+from okbot.storage.redaction import REDACTED, redact_url
 
 SOMEWHERE = Section(ADVANCED_PAGE, "Tests")
 RATIO = "contextCompression.ratio"

@@ -13,11 +13,11 @@ import threading
 import time
 
 from okbot.config.mcp import McpServerConfig
-from okbot.llm.keys import REDACTED
 from okbot.llm.provider import CancelToken
 from okbot.logs import setup_logging
 from okbot.mcp.hub import FAILED, RUNNING, McpHub
 from okbot.storage import paths
+from okbot.storage.redaction import REDACTED
 from tests.helpers.patience import PATIENT_SECONDS
 from tests.unit.mcp.conftest import SERVER_SCRIPT, TOKEN, our_server, time_server
 
