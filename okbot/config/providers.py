@@ -194,7 +194,7 @@ def resolve_model(settings: Any, ref: str | None) -> tuple[ProviderConfig, str]:
     ``None`` or ``""`` is the default provider's model (``provider.model``). A reference naming an unknown
     provider cannot happen (an unknown prefix is part of the model's name).
     """
-    configs = {p.name: p for p in settings.providers()}
+    configs = {p.name: p for p in settings.providers.all()}
     name, model = split_ref(ref or "", frozenset(configs))
     return configs[name], model or settings.get("provider.model")
 

@@ -29,7 +29,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from okbot.config.settings import CONTEXT_WINDOW_KEY, Settings
+from okbot.config.settings import Settings
+from okbot.config.values import CONTEXT_WINDOW_KEY
 from okbot.core.items import item_text, now_iso
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.llm.families import parse_request_parameters

@@ -32,7 +32,7 @@ def test_a_version_1_file_becomes_the_default_provider_and_its_old_keys_still_re
     settings = Settings.load(path)
     assert settings.get("provider.baseUrl") == "http://127.0.0.1:9/v1"
     assert settings.get("provider.keySource") == "none"
-    [default] = settings.providers()
+    [default] = settings.providers.all()
     assert (default.name, default.base_url, default.key_source) == (DEFAULT_PROVIDER, "http://127.0.0.1:9/v1", "none")
     assert path.read_bytes() == raw  # reading never writes
     settings.set("developerMode", True)
@@ -49,7 +49,7 @@ def test_a_newer_file_is_left_alone(tmp_path: Path) -> None:
     raw = write(path, {"version": 3, "providers": [{"name": "x", "baseUrl": "http://a/v1", "future": 1}]})
     settings = Settings.load(path)
     with pytest.raises(SettingError):
-        settings.add_provider(ProviderConfig("y", "http://b/v1"))
+        settings.providers.add(ProviderConfig("y", "http://b/v1"))
     assert path.read_bytes() == raw
 
 
@@ -58,19 +58,19 @@ def test_add_and_remove_providers_round_trip(tmp_path: Path) -> None:
     settings = Settings.load(path)
     seen: list[str] = []
     settings.subscribe(seen.append)
-    settings.add_provider(ProviderConfig("router", "https://openrouter.ai/api/v1", "env", "ROUTER_KEY"))
+    settings.providers.add(ProviderConfig("router", "https://openrouter.ai/api/v1", "env", "ROUTER_KEY"))
     assert seen == ["providers"]
     loaded = Settings.load(path)
-    assert [p.name for p in loaded.providers()] == ["default", "router"]
-    assert loaded.provider("router").key_env == "ROUTER_KEY"
-    loaded.set_provider_models("router", ["b", "a"])
-    assert Settings.load(path).provider("router").models == ("a", "b")
+    assert [p.name for p in loaded.providers.all()] == ["default", "router"]
+    assert loaded.providers.get("router").key_env == "ROUTER_KEY"
+    loaded.providers.set_models("router", ["b", "a"])
+    assert Settings.load(path).providers.get("router").models == ("a", "b")
     with pytest.raises(SettingError):
-        loaded.remove_provider("default")
+        loaded.providers.remove("default")
     with pytest.raises(SettingError, match="no provider called"):
-        loaded.remove_provider("nope")
-    loaded.remove_provider("router")
-    assert [p.name for p in Settings.load(path).providers()] == ["default"]
+        loaded.providers.remove("nope")
+    loaded.providers.remove("router")
+    assert [p.name for p in Settings.load(path).providers.all()] == ["default"]
 
 
 def test_bad_entries_are_refused_or_dropped_with_a_message(tmp_path: Path) -> None:
@@ -82,10 +82,10 @@ def test_bad_entries_are_refused_or_dropped_with_a_message(tmp_path: Path) -> No
         ProviderConfig("k", "http://x", "x"),
     ):
         with pytest.raises(SettingError):
-            settings.add_provider(bad)
+            settings.providers.add(bad)
     write(path, {"version": 2, "providers": [{"name": "w", "baseUrl": "nope"}, {"name": "v", "baseUrl": "http://v/1"}]})
     loaded = Settings.load(path)
-    assert [p.name for p in loaded.providers()] == ["default", "v"]
+    assert [p.name for p in loaded.providers.all()] == ["default", "v"]
     assert any("baseUrl must be" in m for m in loaded.problems)
 
 
@@ -96,7 +96,7 @@ def test_model_references(tmp_path: Path) -> None:
     assert split_ref("router/meta-llama/Llama-3", known) == ("router", "meta-llama/Llama-3")
     assert split_ref("gpt-4o", known) == ("default", "gpt-4o")
     settings = Settings.load(tmp_path / "settings.json")
-    settings.add_provider(ProviderConfig("work", "http://w/v1"))
+    settings.providers.add(ProviderConfig("work", "http://w/v1"))
     config, model = resolve_model(settings, "work/m1")
     assert (config.name, config.base_url, model) == ("work", "http://w/v1", "m1")
     config, model = resolve_model(settings, None)

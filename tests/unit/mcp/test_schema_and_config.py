@@ -16,9 +16,9 @@ from okbot.storage import paths
 
 def test_servers_round_trip_and_a_bad_entry_is_removed_with_a_message_the_rest_kept() -> None:
     settings = Settings.load()
-    settings.add_mcp_server(McpServerConfig("time", command="mcp-server-time", args=("--local-timezone", "UTC")))
-    settings.add_mcp_server(McpServerConfig("tracker", url="https://mcp.example.com/mcp", headers=("Authorization",)))
-    settings.set_mcp_approval("time", "allow", tool="get_current_time")
+    settings.mcp_servers.add(McpServerConfig("time", command="mcp-server-time", args=("--local-timezone", "UTC")))
+    settings.mcp_servers.add(McpServerConfig("tracker", url="https://mcp.example.com/mcp", headers=("Authorization",)))
+    settings.mcp_servers.set_approval("time", "allow", tool="get_current_time")
     data = json.loads(paths.settings_file().read_text(encoding="utf-8"))
     assert data["mcpServers"][0] == {
         "name": "time",
@@ -31,13 +31,13 @@ def test_servers_round_trip_and_a_bad_entry_is_removed_with_a_message_the_rest_k
     data["mcpServers"].append({"name": "both", "command": "x", "url": "https://a.example/mcp"})
     paths.settings_file().write_text(json.dumps(data), encoding="utf-8")
     again = Settings.load()
-    assert [c.name for c in again.mcp_servers()] == ["time", "tracker"]
+    assert [c.name for c in again.mcp_servers.all()] == ["time", "tracker"]
     assert any("'Bad Name' is not allowed" in p for p in again.problems)
     assert any("either a command" in p for p in again.problems)
-    assert again.mcp_server("time").approval_of("get_current_time") == "allow"
-    assert again.mcp_server("time").approval_of("convert_time") == "ask"
+    assert again.mcp_servers.get("time").approval_of("get_current_time") == "allow"
+    assert again.mcp_servers.get("time").approval_of("convert_time") == "ask"
     with pytest.raises(SettingError, match="no MCP server called 'nope'"):
-        again.mcp_server("nope")
+        again.mcp_servers.get("nope")
 
 
 @pytest.mark.parametrize("name", ["a__b", "UPPER", "-dash", "", "x" * 25, "with space", "a/b"])
@@ -49,7 +49,7 @@ def test_server_names_that_would_break_tool_names_are_refused(name) -> None:
 def test_credentials_in_urls_and_malformed_pairs_are_refused() -> None:
     settings = Settings.load()
     with pytest.raises(SettingError, match="not in the URL"):
-        settings.add_mcp_server(McpServerConfig("x", url="https://user:pw@example.com/mcp"))
+        settings.mcp_servers.add(McpServerConfig("x", url="https://user:pw@example.com/mcp"))
     assert parse_pairs(["Authorization=Bearer a=b"], "header") == {"Authorization": "Bearer a=b"}
     with pytest.raises(SettingError, match="expected NAME=VALUE"):
         parse_pairs(["NOEQUALS"], "env")
