@@ -16,7 +16,7 @@ def provider_users(settings: Any, workspace: Any, name: str, *, ids: bool = True
     """Every assistant whose model reference goes to provider ``name`` — ``"Name (id)"``, or with
     ``ids=False`` (a window, where people know assistants by name) the name alone unless two share it —
     and the summarizer setting when it names that provider."""
-    known = frozenset(p.name for p in settings.providers())
+    known = frozenset(p.name for p in settings.providers.all())
     targets = workspace.list()
     names = [t.name.casefold() for t in targets]
     users = []

@@ -90,7 +90,6 @@ class ContextSources:
     ) -> None:
         self.workspace = workspace or Workspace()
         self._settings = settings or Settings.load()
-        self._settings_stamp = _stamp(self._settings.path)
         self.calibration = calibration or Calibration(paths.calibration_file())
         self.windows = windows or LearntWindows(paths.learnt_windows_file())
         self.memory = Memories(self)
@@ -140,11 +139,9 @@ class ContextSources:
     @property
     def settings(self) -> Settings:
         """The settings, reloaded in place when another process (the CLI, an editor) changed the file."""
-        stamp = _stamp(self._settings.path)
-        if stamp != self._settings_stamp:
+        if self._settings.file.changed_on_disk():
             with self._lock:
-                if stamp != self._settings_stamp:
-                    self._settings_stamp = stamp
+                if self._settings.file.changed_on_disk():
                     self._settings.reload()  # in place: subscribers stay subscribed
         return self._settings
 

@@ -27,11 +27,11 @@ from urllib.parse import urlsplit
 
 from okbot.i18n import translate
 from okbot.storage.errors import OkBotError
+from okbot.storage.redaction import REDACTED
 
 log = logging.getLogger("okbot.llm")
 
 ENV_VARS = ("OKBOT_API_KEY", "OPENAI_API_KEY")
-REDACTED = "[redacted]"
 
 # Things that look like credentials even when we were not told the exact secret.
 _CREDENTIAL_PATTERNS = (

@@ -82,7 +82,7 @@ def models_by_provider(
     build = factory or (lambda s, config: build_backend(s, config, timeout=timeout, max_retries=0))
     found: list[tuple[str, list[str]]] = []
     failure: ProviderError | None = None
-    for config in settings.providers():
+    for config in settings.providers.all():
         try:
             backend = build(settings, config)
             try:

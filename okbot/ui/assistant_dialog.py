@@ -199,7 +199,7 @@ class AssistantDialog(QDialog):
         self.target_changed.emit(target)
 
     def _show_mcp_servers(self) -> None:
-        declared = [config.name for config in self.ctx.settings.mcp_servers()]
+        declared = [config.name for config in self.ctx.settings.mcp_servers.all()]
         self.mcp_choice.set_servers(declared, self.target.mcp_servers)
 
     def _on_mcp_choice_chosen(self, names: list[str]) -> None:

@@ -434,7 +434,7 @@ class ChatPage(QWidget):
 
     def _on_approval_mcp_always_allowed(self, server: str, tool: str) -> None:
         try:
-            self.ctx.settings.set_mcp_approval(server, "allow", tool=tool)
+            self.ctx.settings.mcp_servers.set_approval(server, "allow", tool=tool)
         except OkBotError as exc:  # the server was removed meanwhile: this once only
             log.warning("cannot always allow %s of MCP server %s: %s", tool, server, exc)
 

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from okbot.config.settings import CONTEXT_WINDOW_KEY, Settings
+from okbot.config.settings import Settings
+from okbot.config.values import CONTEXT_WINDOW_KEY
 from okbot.core.tokens.encodings import encoding_table, read_resource_json
 from okbot.llm.families import parse_request_parameters
 
