@@ -50,7 +50,7 @@ def _server_reply(body: dict) -> Any:
 def _conversation(server: Any, *, ahead: bool) -> list[tuple[bool, float]]:
     """``(needed a compression, seconds from send to first token)`` per turn."""
     from okbot.config.settings import Settings
-    from okbot.core.compression import Compressor
+    from okbot.core.compression.compressor import Compressor
     from okbot.core.sources import ContextSources
     from okbot.core.turn.outcome import TurnCallbacks
     from okbot.core.turn.runner import TurnRunner

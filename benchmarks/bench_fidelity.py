@@ -113,7 +113,7 @@ def run(  # noqa: C901
     (``max_tokens`` and temperature 0 refused word for word, hidden reasoning spent from the cap)."""
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-bench-fidelity-")))
     from okbot.config.settings import Settings
-    from okbot.core.compression import Compressor
+    from okbot.core.compression.compressor import Compressor
     from okbot.core.compression.summarizer import Summarizer
     from okbot.core.digest import user_checklist
     from okbot.core.search_history import SEARCH_HISTORY

@@ -31,8 +31,8 @@ def run() -> str:
     target = ws.ensure_default()
     sources = ContextSources(ws)
     settings = sources.settings
-    settings.add_mcp_server(McpServerConfig("test", command=sys.executable, args=(SERVER_SCRIPT,)))
-    settings.add_mcp_server(McpServerConfig("time", command=sys.executable, args=("-m", "mcp_server_time")))
+    settings.mcp_servers.add(McpServerConfig("test", command=sys.executable, args=(SERVER_SCRIPT,)))
+    settings.mcp_servers.add(McpServerConfig("time", command=sys.executable, args=("-m", "mcp_server_time")))
     sources.counter(sources.model_for(target)).ensure_loaded(timeout=30)
     rows = []
     try:

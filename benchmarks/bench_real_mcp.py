@@ -72,8 +72,8 @@ def run(base_url: str, model: str) -> str:
     settings.set("model.contextWindow", 8000)
     settings.set("contextCompression.autoTopicCompress", False)
     time_args = ("-m", "mcp_server_time", "--local-timezone", "UTC")
-    settings.add_mcp_server(McpServerConfig("time", command=sys.executable, args=time_args, approval="allow"))
-    settings.add_mcp_server(McpServerConfig("test", command=sys.executable, args=(SERVER_SCRIPT,)))  # asks
+    settings.mcp_servers.add(McpServerConfig("time", command=sys.executable, args=time_args, approval="allow"))
+    settings.mcp_servers.add(McpServerConfig("test", command=sys.executable, args=(SERVER_SCRIPT,)))  # asks
     ws = Workspace()
     sources = ContextSources(ws, tools=ToolRegistry([]))  # the MCP tools alone
     runner = TurnRunner(sources, OpenAIProvider(base_url, None, timeout=900, max_retries=1))

@@ -60,7 +60,8 @@ def han_share(text: str) -> float:
 def run(base_url: str, model: str, turns: int, window: int) -> str:
     setup_env(Path(tempfile.mkdtemp(prefix="okbot-bench-real-zh-")))
     from okbot.config.settings import Settings
-    from okbot.core.compression import Compressor, structure
+    from okbot.core.compression import structure
+    from okbot.core.compression.compressor import Compressor
     from okbot.core.compression.edits import RECORD_NOTES
     from okbot.core.context import build_context
     from okbot.core.items import item_text, new_item, user_message

@@ -27,7 +27,7 @@ def main() -> None:
     class FirstPaint(QObject):
         """Exits the process once the window's first frame is painted (before anything that follows it)."""
 
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Paint:
                 QTimer.singleShot(0, lambda: os._exit(0))  # skip Qt teardown: what is measured ends here
             return False

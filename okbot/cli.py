@@ -615,7 +615,7 @@ def _described(target: Any) -> dict[str, str]:
 
 
 def _created(target: Any) -> str:
-    if target.kind == "squad":
+    if target.is_squad:
         text = translate("cli", "created squad {id} ({name})")
     else:
         text = translate("cli", "created assistant {id} ({name})")
@@ -631,7 +631,7 @@ def _cmd_rm(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.json:
         print_json(_described(target) | {"trashId": trash_id}, out)
     else:
-        if target.kind == "squad":
+        if target.is_squad:
             text = translate("cli", "moved squad {id} ({name}) to the trash; undo with: okbot restore {trash_id}")
         else:
             text = translate("cli", "moved assistant {id} ({name}) to the trash; undo with: okbot restore {trash_id}")
@@ -648,7 +648,7 @@ def _cmd_restore(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.json:
         print_json(_described(target) | {"trashId": args.what}, out)
         return 0
-    if target.kind == "squad":
+    if target.is_squad:
         text = translate("cli", "restored squad {id} ({name})")
     else:
         text = translate("cli", "restored assistant {id} ({name})")

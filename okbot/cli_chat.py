@@ -109,7 +109,7 @@ def _squad_line(item: dict[str, Any], names: dict[str, str]) -> str | None:
 
 def _member_names(ws: Workspace, target: Target) -> dict[str, str]:
     """A squad's member ids to their names, for the ``--verbose`` lines (empty for a single bot)."""
-    return {m.target.id: m.target.name for m in members(target, ws)[0]} if target.kind == "squad" else {}
+    return {m.target.id: m.target.name for m in members(target, ws)[0]} if target.is_squad else {}
 
 
 class _ChatOutput:

@@ -23,7 +23,7 @@ WHY_SHOWN = 80
 def evolve(
     sources: Any, target: Target, *, log: bool, undo: int | None, as_json: bool, out: TextIO, err: TextIO
 ) -> int:
-    if target.kind != "assistant":
+    if not target.is_assistant:
         raise OkBotError(
             translate("cli_evolve", "{name} is a squad: only assistants have a persona and skills to keep up.").format(
                 name=target.name

@@ -202,10 +202,10 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO, err: TextIO)
     ws = Workspace()
     ws.ensure_default()  # as every command that names an assistant: on a fresh data dir, the default one
     targets = [_assistant(ws, ref, name) for ref in args.assistant]
-    replaced = any(c.name == name for c in settings.mcp_servers())
+    replaced = any(c.name == name for c in settings.mcp_servers.all())
     store = KeyStore()
     where = secrets.save(store, name, secrets.ServerSecrets(env=env, headers=headers))
-    settings.add_mcp_server(config)
+    settings.mcp_servers.add(config)
     for target in targets:
         _set_servers(ws, target, [*target.mcp_servers, name])
     if args.json:
@@ -274,7 +274,7 @@ def _list(settings: Settings, *, as_json: bool, start: bool, out: TextIO) -> int
     from okbot.mcp.hub import McpHub
     from okbot.storage import paths
 
-    configs = settings.mcp_servers()
+    configs = settings.mcp_servers.all()
     store = KeyStore()
     hub = McpHub(lambda: settings, secrets=lambda n: secrets.load(store, n), cache_file=paths.mcp_tools_file())
     try:
@@ -298,7 +298,7 @@ def _unstarted_row(settings: Settings, name: str) -> dict[str, Any]:
     from okbot.mcp.hub import McpHub
     from okbot.storage import paths
 
-    config = settings.mcp_server(name)
+    config = settings.mcp_servers.get(name)
     hub = McpHub(lambda: settings, cache_file=paths.mcp_tools_file())
     try:
         [row] = _rows(hub, [config], [hub.state(name)], Workspace().list())
@@ -311,7 +311,7 @@ def _rows(hub: Any, configs: list[McpServerConfig], states: list[Any], targets: 
     """The rows of ``mcp list --json`` for ``configs`` in ``states``; ``targets``: every assistant and squad."""
     from okbot.llm.keys import redact_remembered
 
-    assistants = [t for t in targets if t.kind == "assistant"]
+    assistants = [t for t in targets if t.is_assistant]
     rows = [
         _row(config, state, hub.tools_of(config.name), [t for t in assistants if config.name in t.mcp_servers])
         | {"note": (hub.cut(config.name) or ("", ""))[0]}
@@ -389,10 +389,10 @@ def _remove(settings: Settings, name: str, as_json: bool, out: TextIO) -> int:
     from okbot.llm.keystore import KeyStore
     from okbot.mcp import secrets
 
-    settings.remove_mcp_server(name)  # an unknown name: an error naming the declared ones
+    settings.mcp_servers.remove(name)  # an unknown name: an error naming the declared ones
     secrets.delete(KeyStore(), name)
     ws = Workspace()
-    users = [t for t in ws.list() if t.kind == "assistant" and name in t.mcp_servers]
+    users = [t for t in ws.list() if t.is_assistant and name in t.mcp_servers]
     for target in users:
         _set_servers(ws, target, [s for s in target.mcp_servers if s != name])
     if as_json:
@@ -408,7 +408,7 @@ def _remove(settings: Settings, name: str, as_json: bool, out: TextIO) -> int:
 def _allow(settings: Settings, server: str, refs: list[str], *, allow: bool, as_json: bool, out: TextIO) -> int:
     from okbot.core.workspace import Workspace
 
-    settings.mcp_server(server)  # an unknown name: an error naming the declared ones
+    settings.mcp_servers.get(server)  # an unknown name: an error naming the declared ones
     ws = Workspace()
     ws.ensure_default()
     targets = [_assistant(ws, ref, server) for ref in refs]
@@ -433,7 +433,7 @@ def _approval(
     from okbot.mcp.hub import McpHub
     from okbot.storage import paths
 
-    settings.set_mcp_approval(server, approval, tool)
+    settings.mcp_servers.set_approval(server, approval, tool)
     if tool:  # the tool lists kept from the last start (nothing is started here)
         hub = McpHub(lambda: settings, cache_file=paths.mcp_tools_file())
         known = [t.name for t in hub.tools_of(server)]
@@ -454,7 +454,7 @@ def _approval(
 def _assistant(ws: Any, ref: str, server: str) -> Any:
     """The assistant ``ref`` names; :class:`OkBotError` for a squad (its captain uses no MCP server)."""
     target = ws.resolve(ref)
-    if target.kind != "assistant":
+    if not target.is_assistant:
         raise OkBotError(
             translate("cli_mcp", "{name} is a squad: its captain uses no MCP server; nothing was changed").format(
                 name=target.name

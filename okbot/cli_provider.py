@@ -25,10 +25,11 @@ from okbot.config.providers import (
     resolve_model,
     split_ref,
 )
-from okbot.config.schema import SettingError, redact_url
+from okbot.config.schema import SettingError
 from okbot.config.settings import Settings
 from okbot.i18n import translate
 from okbot.storage.errors import OkBotError
+from okbot.storage.redaction import redact_url
 
 
 def add_parsers(sub: Any) -> None:
@@ -112,7 +113,7 @@ def check_model_ref(settings: Settings, ref: str, err: TextIO) -> str:
     ref = ref.strip()
     if not ref:
         raise OkBotError(translate("cli_provider", "the model must not be empty"))
-    configs = {p.name: p for p in settings.providers()}
+    configs = {p.name: p for p in settings.providers.all()}
     name, model = split_ref(ref, frozenset(configs))
     head, sep, _ = ref.partition("/")
     if sep and name == DEFAULT_PROVIDER and head != DEFAULT_PROVIDER:
@@ -159,7 +160,7 @@ def cmd_provider(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(translate("cli_provider", "okbot: note: {text}").format(text=problem), file=err)
     if args.action == "list":
         saved_in = _saved_in()
-        rows = [_row(config, saved_in) for config in settings.providers()]
+        rows = [_row(config, saved_in) for config in settings.providers.all()]
         if args.json:
             print_json(rows, out)
         for row in [] if args.json else rows:
@@ -186,7 +187,7 @@ def _learnt_windows(settings: Settings, as_json: bool, out: TextIO) -> int:
     from okbot.core.learnt_windows import LearntWindows, provider_key
     from okbot.storage import paths
 
-    names = {provider_key(config.base_url): config.name for config in settings.providers()}
+    names = {provider_key(config.base_url): config.name for config in settings.providers.all()}
     rows = [
         {
             "provider": names.get(entry.base_url, ""),
@@ -249,7 +250,7 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
     )
     if name != DEFAULT_PROVIDER:
         try:
-            old = settings.provider(name)
+            old = settings.providers.get(name)
         except OkBotError:
             old = None
         if old is not None and old.base_url == config.base_url:  # same server: keep what it listed
@@ -279,11 +280,11 @@ def _add(settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
         if args.slots is not None:
             settings.set("provider.slots", args.slots)
     else:
-        settings.add_provider(config)
+        settings.providers.add(config)
     if args.json:
         key_file = str(store.key_file) if where == FILE else None
         print_json(
-            _row(settings.provider(name), store.where()) | {"keySavedIn": where or None, "keyFile": key_file}, out
+            _row(settings.providers.get(name), store.where()) | {"keySavedIn": where or None, "keyFile": key_file}, out
         )
         return 0
     text = translate("cli_provider", "provider {name}: {url}, key: {key}")
@@ -302,7 +303,7 @@ def _remove(settings: Settings, name: str, as_json: bool, out: TextIO) -> int:
     from okbot.core.provider_use import provider_users
     from okbot.core.workspace import Workspace
 
-    config = settings.provider(name)  # an unknown name: an error naming the known ones
+    config = settings.providers.get(name)  # an unknown name: an error naming the known ones
     if name == DEFAULT_PROVIDER:
         raise OkBotError(
             translate("cli_provider", "the default provider cannot be removed"),
@@ -317,7 +318,7 @@ def _remove(settings: Settings, name: str, as_json: bool, out: TextIO) -> int:
             hint=translate("cli_provider", "give them another model first (`okbot set-model TARGET MODEL`)"),
         )
     row = _row(config, _saved_in())
-    settings.remove_provider(name)
+    settings.providers.remove(name)
     if config.key_source == "keyring":
         from okbot.llm.keystore import KeyStore
 
@@ -333,12 +334,12 @@ def _models(settings: Settings, name: str, as_json: bool, out: TextIO) -> int:
     from okbot.llm.providers import build_backend
     from okbot.llm.slots import listed_models
 
-    backend = build_backend(settings, settings.provider(name), max_retries=0)
+    backend = build_backend(settings, settings.providers.get(name), max_retries=0)
     try:
         models = listed_models(backend)
     finally:
         backend.close()
-    settings.set_provider_models(name, models)
+    settings.providers.set_models(name, models)
     if as_json:
         print_json({"provider": name, "models": list(models)}, out)
         return 0
@@ -353,7 +354,7 @@ def cmd_set_model(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     ws = Workspace()
     target = ws.resolve(args.target)
-    if target.kind != "assistant":
+    if not target.is_assistant:
         raise OkBotError(
             translate("cli_provider", "{name} is a squad: its captain uses the default model (provider.model)").format(
                 name=target.name

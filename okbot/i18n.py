@@ -32,6 +32,8 @@ import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from okbot.storage import paths
+
 log = logging.getLogger("okbot.i18n")
 
 SOURCE_LANGUAGE = "en"
@@ -60,7 +62,7 @@ _language = SOURCE_LANGUAGE
 _catalogue: dict[tuple[str, str], str] = {}
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name pyside6-lupdate looks for
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
     """Mark ``text`` for translation in ``context`` without translating it now (it is data shown later)."""
     return text
 
@@ -91,8 +93,6 @@ def language() -> str:
 
 
 def catalogue_file(code: str) -> Path:
-    from okbot.storage import paths
-
     return paths.resource("i18n", f"{CATALOGUE_PREFIX}{code}.qm")
 
 

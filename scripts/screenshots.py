@@ -228,17 +228,17 @@ def render_mcp(ctx: object, target: object, out: Path) -> list[Path]:
     # the servers are found on PATH as a user's would be (this Python's scripts folder holds mcp-server-time)
     os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     settings = ctx.settings
-    settings.add_mcp_server(McpServerConfig("time", "mcp-server-time", ("--local-timezone", "Europe/Paris")))
-    settings.add_mcp_server(
+    settings.mcp_servers.add(McpServerConfig("time", "mcp-server-time", ("--local-timezone", "Europe/Paris")))
+    settings.mcp_servers.add(
         McpServerConfig("test-tools", "python", ("-m", "tests.helpers.mcp_server"), env=("PYTHONPATH",))
     )
     secrets.save(KeyStore(), "test-tools", secrets.ServerSecrets(env={"PYTHONPATH": str(REPO)}))
-    settings.add_mcp_server(
+    settings.mcp_servers.add(
         McpServerConfig(
             "github", "github-mcp-server", ("stdio",), env=("GITHUB_PERSONAL_ACCESS_TOKEN",), approval="deny"
         )
     )
-    settings.set_mcp_approval("time", "allow", tool="convert_time")
+    settings.mcp_servers.set_approval("time", "allow", tool="convert_time")
     ctx.workspace.set_meta(target, "mcpServers", ["time", "test-tools"])
     ctx.sources.mcp.check()  # as Check in Settings does (this script may block: it is no GUI)
     written = []

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from okbot.app.context_view import ViewerSnapshot, load_snapshot
 from okbot.app.wiring import make_compressor, make_turn_runner
 from okbot.config.settings import Settings
-from okbot.core.compression import CompressionReport, Compressor
+from okbot.core.compression.compressor import CompressionReport, Compressor
 from okbot.core.evolution.upkeep import Upkeep
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.search import SearchIndex

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from okbot.core.assent import AsSentRequest, compare_blocks
-from okbot.core.context import ContextProjection, build_context
+from okbot.core.context import build_context
 from okbot.core.items import member_of
+from okbot.core.projection import ContextProjection
 from okbot.core.prompt_cache import attach_prompt_cache
 from okbot.core.render import as_sent_markdown, remember_api_keys, render_markdown
 from okbot.core.roster import SquadRoster
@@ -88,7 +89,7 @@ def load_snapshot(
         markdown=render_markdown(proj, approx_note=APPROX_NOTE),
         full_markdown=render_markdown(proj, body_limit=None, approx_note=APPROX_NOTE),
         member=member,
-        turn_members=turn_members(sources, target, item_id) if target.kind == "squad" else [],
+        turn_members=turn_members(sources, target, item_id) if target.is_squad else [],
     )
     try:
         sent = sent_request(sources, target, item_id, request_id, member)

@@ -26,7 +26,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
-from okbot.llm.keys import env_api_key, env_key, key_needed, resolve_api_key
+from okbot.llm.key_source import resolve_api_key
+from okbot.llm.keys import env_api_key, env_key, key_needed
 from okbot.llm.keystore import IMPORT_LOCK, KEYRING, KeyStore
 
 PROBE_TIMEOUT = 0.8  # seconds per local server: connect + answer (a refused port fails at once)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from okbot.core.compression import Compressor
+from okbot.core.compression.compressor import Compressor
 from okbot.core.evolution.offers import offer_after_turn
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.turn.outcome import TurnResult

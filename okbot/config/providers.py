@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from okbot.config.schema import SettingError, holds_userinfo, redact_url
+from okbot.config.schema import SettingError
 from okbot.i18n import translate
+from okbot.storage.redaction import holds_userinfo, redact_url
 
 DEFAULT_PROVIDER = "default"  # the same name okbot.llm.keystore files the default key under
 KEY_SOURCES = ("env", "keyring", "none")
@@ -193,7 +194,7 @@ def resolve_model(settings: Any, ref: str | None) -> tuple[ProviderConfig, str]:
     ``None`` or ``""`` is the default provider's model (``provider.model``). A reference naming an unknown
     provider cannot happen (an unknown prefix is part of the model's name).
     """
-    configs = {p.name: p for p in settings.providers()}
+    configs = {p.name: p for p in settings.providers.all()}
     name, model = split_ref(ref or "", frozenset(configs))
     return configs[name], model or settings.get("provider.model")
 

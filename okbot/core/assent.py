@@ -38,9 +38,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from okbot.core.items import now_iso
+from okbot.core.projection import ContextProjection
 from okbot.core.wire_names import NO_NAMES, WireNames
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage import migrations, paths
@@ -49,9 +50,6 @@ from okbot.storage.datalock import AppendLog, storage_error
 
 AS_SENT_VERSION = migrations.CURRENT["as-sent"]
 _ADDRESS = re.compile(r"[0-9a-f]{32}")
-
-if TYPE_CHECKING:  # type only: ContextSources holds the stores, context imports sources
-    from okbot.core.context import ContextProjection
 
 
 @dataclass

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from okbot.core import attach_guard
 from okbot.core.pdf_text import PAGE_CONTENT_BYTES, SECONDS, read_pdf
 from okbot.i18n import translate
 from okbot.storage import paths
@@ -51,7 +52,6 @@ from okbot.storage.errors import OkBotError
 ATTACHMENTS_DIR = "attachments"
 TEXT_CAP_CHARS = 100_000  # characters of a text file the model receives; the rest is cut, with a note
 MAX_FILE_BYTES = 20 * 1024 * 1024  # OpenAI's limit for one image; a text file beyond it is not a message
-KINDS = ("text", "pdf", "image")
 _SNIFF_BYTES = 8192
 _UNSAFE_NAME = re.compile(r"[^\w.\- ]+", re.UNICODE)
 _FRAME_TAG_CHARS = 16  # of the file's SHA-256 in its end line: 64 bits no file can hold of its own hash
@@ -105,8 +105,6 @@ def check_head(source: Path) -> str:
     encoding are judged only when it is sent.
     """
     source = Path(source)
-    from okbot.core import attach_guard  # first use only: the guard's imports lead back to this module
-
     fd, st = attach_guard.open_source(source)
     with os.fdopen(fd, "rb") as fh:
         if st.st_size > MAX_FILE_BYTES:
@@ -193,8 +191,6 @@ def attach(source: Path, chat_dir: Path) -> dict[str, Any]:
 
 def _read(source: Path) -> bytes:
     """The bytes of ``source``, read under the file tools' guard (see :mod:`okbot.core.attach_guard`)."""
-    from okbot.core import attach_guard  # first use only: the guard's imports lead back to this module
-
     fd, st = attach_guard.open_source(source)
     with os.fdopen(fd, "rb") as fh:
         if st.st_size > MAX_FILE_BYTES:
@@ -461,21 +457,6 @@ def attachment_line(item: Mapping[str, Any], shown: Collection[str] = ()) -> str
     if not records:
         return ""
     return "Attached: " + ", ".join(f"{r.get('name')} ({human_size(int(r.get('size', 0)))})" for r in records)
-
-
-def validate_records(value: Any) -> str:
-    """Why ``value`` is not a list of attachment records ("" when it is one)."""
-    if not isinstance(value, list):
-        return "'attachments' is not a list"
-    for record in value:
-        if not isinstance(record, dict):
-            return "an attachment is not an object"
-        if record.get("kind") not in KINDS:
-            return f"an attachment has an unknown kind {record.get('kind')!r}"
-        for key in ("name", "path", "sha256"):
-            if not isinstance(record.get(key), str):
-                return f"an attachment lacks a valid {key!r}"
-    return ""
 
 
 def needs_vision(records: Iterable[Mapping[str, Any]]) -> list[str]:

@@ -14,21 +14,22 @@ tail, word for word, with an app-written mark (:func:`pinned_copy`; the mark is 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from okbot.config.settings import Settings
 from okbot.core.attachments import AttachmentView
+from okbot.core.compression import structure
 from okbot.core.digest import named_ids, result_digest
 from okbot.core.instructions import (
     InstructionBlock,
     InstructionInputs,
     assemble_instructions,
-    join_blocks,
 )
 from okbot.core.items import delegation_tool_name
 from okbot.core.kept_words import KeptWords, kept_words
-from okbot.core.messages import PIN_KEY, items_to_messages, member_view, wire_prefix
+from okbot.core.messages import PIN_KEY, wire_prefix
+from okbot.core.projection import ContextProjection
 from okbot.core.sources import ContextSources
 from okbot.core.squad import (
     CAPTAIN_NAME,
@@ -55,114 +56,6 @@ MODEL_ITEM_TYPES = frozenset({"user", "assistant", "tool_call", "tool_result"})
 def reply_reserve(window: int) -> int:
     """Tokens kept free for the model's reply when deciding whether a request fits the window."""
     return min(4096, window // 4)
-
-
-@dataclass
-class ContextProjection:
-    """Everything the model sees for one request, with token counts and the window it must fit."""
-
-    target: Target
-    model: str
-    blocks: list[InstructionBlock]
-    items: list[dict[str, Any]]
-    item_tokens: list[int]
-    overhead_tokens: int
-    window: int
-    ratio: float
-    covered_through_id: int
-    summary: SessionSummary
-    encoding: str
-    approximate: bool
-    calibration_factor: float = 1.0
-    at: int | None = None
-    at_covered: bool = False
-    notices: list[str] = field(default_factory=list)
-    member: str | None = None  # a squad member's request (their view of the squad), not the captain's
-    prepare_ratio: float = 0.0  # contextCompression.prepareRatio; 0 = no earlier mark than ``ratio``
-    files: AttachmentView | None = None  # reads attached files back from the chat's folder
-    names: WireNames = NO_NAMES  # a squad's members as the model knows them (okbot.core.wire_names)
-
-    @property
-    def pinned_ids(self) -> list[int]:
-        """The current request's message(s) pinned at the head of the tail (coverage passed them)."""
-        return [item["id"] for item in self.items if item.get(PIN_KEY)]
-
-    @property
-    def instruction_tokens(self) -> int:
-        return sum(b.tokens for b in self.blocks)
-
-    @property
-    def items_tokens(self) -> int:
-        return sum(self.item_tokens)
-
-    @property
-    def total_tokens(self) -> int:
-        """The raw estimate: instructions + items + chat-format overhead."""
-        return self.instruction_tokens + self.items_tokens + self.overhead_tokens
-
-    @property
-    def calibrated_tokens(self) -> int:
-        """The estimate corrected by what the provider reported for this model before."""
-        return round(self.total_tokens * self.calibration_factor)
-
-    @property
-    def threshold(self) -> int:
-        """Compression triggers at or above this many (calibrated) tokens."""
-        return int(self.window * self.ratio)
-
-    @property
-    def prepare_threshold(self) -> int:
-        """Compression runs ahead, after a reply, when the next request is predicted to reach this mark.
-
-        Never above :attr:`threshold` (a prepare ratio above the ratio counts as the ratio).
-        """
-        return int(self.window * min(self.prepare_ratio or self.ratio, self.ratio))
-
-    def system_text(self) -> str:
-        return join_blocks(self.blocks)
-
-    def to_messages(self) -> list[dict[str, Any]]:
-        """The Chat Completions ``messages`` for this projection (system + items)."""
-        messages: list[dict[str, Any]] = []
-        if self.blocks:
-            messages.append({"role": "system", "content": self.system_text()})
-        if self.member is not None:
-            own_call = delegation_tool_name(self.member)
-            messages.extend(member_view(self.items, self.member, own_call, self.files, self.names))
-        else:
-            messages.extend(items_to_messages(self.items, self.files, self.names))
-        return messages
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "target": {"kind": self.target.kind, "id": self.target.id, "name": self.target.name},
-            "member": self.member,
-            "model": self.model,
-            "at": self.at,
-            "atCovered": self.at_covered,
-            "coveredThroughId": self.covered_through_id,
-            "currentRequestIds": self.pinned_ids,
-            "window": self.window,
-            "ratio": self.ratio,
-            "threshold": self.threshold,
-            "prepareThreshold": self.prepare_threshold,
-            "encoding": self.encoding,
-            "approximate": self.approximate,
-            "tokens": {
-                "instructions": self.instruction_tokens,
-                "items": self.items_tokens,
-                "overhead": self.overhead_tokens,
-                "total": self.total_tokens,
-                "calibrated": self.calibrated_tokens,
-                "calibrationFactor": self.calibration_factor,
-            },
-            "blocks": [
-                {"name": b.name, "title": b.title, "stable": b.stable, "tokens": b.tokens, "text": b.text}
-                for b in self.blocks
-            ],
-            "items": [{**item, "tokens": n} for item, n in zip(self.items, self.item_tokens, strict=True)],
-            "notices": list(self.notices),
-        }
 
 
 def build_context(
@@ -450,8 +343,8 @@ def _speaker(target: Target, member: str | None, sources: ContextSources, notice
         notices.append(soul_problem)
     notices.extend(sources.memory_and_skill_problems(target))
 
-    name, role_line = target.name, target.role_line if target.kind == "assistant" else ""
-    if target.kind == "squad":
+    name, role_line = target.name, target.role_line if target.is_assistant else ""
+    if target.is_squad:
         if member is None:
             name, role_line, soul = CAPTAIN_NAME.format(name=target.name), CAPTAIN_ROLE, captain_soul(target)
         else:
@@ -480,13 +373,11 @@ def _instruction_inputs(
 ) -> InstructionInputs:
     """What the instructions are assembled from: the speaker's persona, tools, skills and memories, the
     squad's roster, and the summary (cut to its section budgets) with the user's kept words."""
-    from okbot.core.compression import structure  # here: the compression package imports this module
-
     return InstructionInputs(
         name=speaker.name,
         role_line=speaker.role_line,
-        squad_name=target.name if target.kind == "squad" else "",
-        squad_description=target.meta.get("description", "") if target.kind == "squad" else "",
+        squad_name=target.name if target.is_squad else "",
+        squad_description=target.meta.get("description", "") if target.is_squad else "",
         roster=sources.roster(target),
         soul=speaker.soul,
         tool_notes=tuple(sources.tools_for(speaker.target).notes(settings)),

@@ -38,6 +38,7 @@ from okbot.core import chat_text
 from okbot.core.attachments import attachment_line
 from okbot.core.inert import inert, inert_line
 from okbot.core.items import is_delegation, is_member_answer, now_iso, split_app_note
+from okbot.core.kind import Kind
 from okbot.core.roster import SquadRoster
 from okbot.core.session import SessionStore
 from okbot.core.workspace import Target, Workspace, read_json_object
@@ -89,7 +90,7 @@ class _Names:
 
     def __init__(self, target: Target, workspace: Workspace) -> None:
         self.target = target
-        self.roster = SquadRoster.build(target, workspace.assistants()) if target.kind == "squad" else None
+        self.roster = SquadRoster.build(target, workspace.assistants()) if target.is_squad else None
         if self.roster is not None:
             self.roster.captain_label = translate("export", "Captain")
 
@@ -170,7 +171,7 @@ def write_markdown(target: Target, workspace: Workspace, out: TextIO, *, progres
     last = store.get(store.last_id()) if total else None
     span = f" · {_when(first.get('ts'))} – {_when(last.get('ts'))}" if first and last else ""
     out.write(f"*{_header(target.kind, total, span)}*\n")
-    if target.kind == "squad" and names.roster is not None and names.roster.members:
+    if target.is_squad and names.roster is not None and names.roster.members:
         members = ", ".join(inert_line(names.roster.name(m)) for m in names.roster.members)
         out.write("\n*" + translate("export", "Members: {names}").format(names=members) + "*\n")
     if has_versions:
@@ -195,9 +196,9 @@ def write_markdown(target: Target, workspace: Workspace, out: TextIO, *, progres
     return written
 
 
-def _header(kind: str, total: int, span: str) -> str:
+def _header(kind: Kind, total: int, span: str) -> str:
     """The line under the title: what chat, how many items, from when to when, when exported."""
-    if kind == "squad":
+    if kind is Kind.SQUAD:
         text = plural(
             total,
             translate("export", "Squad chat · {n} item{span} · exported {when}"),

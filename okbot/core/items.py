@@ -39,7 +39,6 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from okbot.core.attachments import validate_records
 from okbot.storage.atomic import to_utf8
 
 SCHEMA_VERSION = 1  # written on ordinary items
@@ -48,6 +47,7 @@ NEWEST_VERSION = 2  # the newest item schema this build reads (2: branch markers
 ITEM_TYPES = ("user", "assistant", "tool_call", "tool_result", "notice")
 ASSISTANT_STATUSES = ("complete", "interrupted", "error")
 NOTICE_LEVELS = ("info", "warning", "error")
+ATTACHMENT_KINDS = ("text", "pdf", "image")  # a user item's attached files (okbot.core.attachments)
 
 MEMBER_PREFIX = "member:"  # source of what a squad member said: member:<assistant id>
 MCP_PREFIX = "mcp:"  # source of what an MCP server's tool returned: mcp:<server name>
@@ -89,10 +89,25 @@ def validate_item(obj: Any) -> dict[str, Any]:
         if key in obj and not isinstance(obj[key], str):
             raise InvalidItem(f"item {item_id} has a non-text {key!r}")
     if kind == "user" and "attachments" in obj:
-        problem = validate_records(obj["attachments"])
+        problem = attachments_problem(obj["attachments"])
         if problem:
             raise InvalidItem(f"user item {item_id}: {problem}")
     return obj
+
+
+def attachments_problem(value: Any) -> str:
+    """Why ``value`` is not a list of attachment records ("" when it is one)."""
+    if not isinstance(value, list):
+        return "'attachments' is not a list"
+    for record in value:
+        if not isinstance(record, dict):
+            return "an attachment is not an object"
+        if record.get("kind") not in ATTACHMENT_KINDS:
+            return f"an attachment has an unknown kind {record.get('kind')!r}"
+        for key in ("name", "path", "sha256"):
+            if not isinstance(record.get(key), str):
+                return f"an attachment lacks a valid {key!r}"
+    return ""
 
 
 def new_item(kind: str, *, author: str, source: str, **fields: Any) -> dict[str, Any]:

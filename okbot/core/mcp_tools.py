@@ -86,7 +86,7 @@ def _tool(hub: McpHub, tool: McpTool) -> Tool:
 
     def approval(settings: Any) -> str:
         try:
-            return settings.mcp_server(tool.server).approval_of(tool.name)
+            return settings.mcp_servers.get(tool.server).approval_of(tool.name)
         except OkBotError:  # removed meanwhile: nothing of it runs
             return "deny"
 

@@ -12,6 +12,7 @@ minimum length, and forgets after minutes, so its own figure can be lower.
 
 The comparison runs over the request as it went out: the tools offered first (providers put them before
 the messages), then each message, whole. Blocking: it reads the earlier request's items from the session.
+The figures are a :class:`~okbot.core.sent_request.PromptCache`, kept on the loaded request they measure.
 """
 
 from __future__ import annotations
@@ -19,55 +20,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass
 from typing import Any
 
-from okbot.core.sent_request import SentRequest, load_sent
+from okbot.core.sent_request import PromptCache, SentRequest, load_sent
 from okbot.core.workspace import Target
 from okbot.i18n import translate
-
-
-@dataclass(frozen=True)
-class PromptCache:
-    """A request's shared start with the chat's request before it, and what the provider reported."""
-
-    request_id: int
-    previous_id: int | None  # None: the chat's first recorded request
-    share: float | None  # of this request's tokens; None when there is nothing to compare with
-    shared_tokens: int  # tokens of the shared start, on the scale of the request's own total
-    tokens: int  # the request's total (reported prompt tokens, else OkBot's estimate when sent)
-    cached_tokens: int | None  # what the provider reported as served from its cache; None: not reported
-    # where the two part: "" (the earlier request repeated whole, then more), "tools" (other tools offered),
-    # "block" (an instruction block, ``ref`` its title), "item" (``ref`` its id), "dropped" (an item sent
-    # before and not now), "message" (``ref`` its position and role)
-    parts: str = ""
-    ref: str = ""
-    unreadable: int | None = None  # the request that can no longer be read back whole (nothing compared)
-
-    @property
-    def parts_at(self) -> str:
-        """Where the two part, in English (the JSON's ``partsAt``)."""
-        return {
-            "": "",
-            "tools": "tools offered",
-            "block": f"block {self.ref}",
-            "item": f"item #{self.ref}",
-            "dropped": f"item #{self.ref}, sent before and not now",
-            "message": f"message {self.ref}",
-        }[self.parts]
-
-    def to_json(self) -> dict[str, Any]:
-        compared = self.share is not None
-        return {
-            "request": self.request_id,
-            "previousRequest": self.previous_id,
-            "share": round(self.share, 4) if compared else None,
-            "sharedTokens": self.shared_tokens if compared else None,
-            "tokens": self.tokens,
-            "partsAt": self.parts_at if compared else None,
-            "cachedTokens": self.cached_tokens,
-            "unreadableRequest": self.unreadable,
-        }
 
 
 def attach_prompt_cache(sources: Any, target: Target, sent: SentRequest) -> PromptCache:

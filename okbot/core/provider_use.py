@@ -16,12 +16,12 @@ def provider_users(settings: Any, workspace: Any, name: str, *, ids: bool = True
     """Every assistant whose model reference goes to provider ``name`` — ``"Name (id)"``, or with
     ``ids=False`` (a window, where people know assistants by name) the name alone unless two share it —
     and the summarizer setting when it names that provider."""
-    known = frozenset(p.name for p in settings.providers())
+    known = frozenset(p.name for p in settings.providers.all())
     targets = workspace.list()
     names = [t.name.casefold() for t in targets]
     users = []
     for target in targets:
-        model = target.meta.get("model") if target.kind == "assistant" else None
+        model = target.meta.get("model") if target.is_assistant else None
         if isinstance(model, str) and model.strip() and split_ref(model, known)[0] == name:
             shared = names.count(target.name.casefold()) > 1
             users.append(f"{target.name} ({target.id})" if ids or shared else target.name)

@@ -80,7 +80,7 @@ def check_members(members: Any, resolve: Callable[[str], Any]) -> list[dict]:
         ref, member_role = entry
         member_role = check_text(member_role, QT_TRANSLATE_NOOP("record_fields", "member role"))
         target = resolve(ref)
-        if target.kind != "assistant":
+        if not target.is_assistant:
             raise OkBotError(
                 translate("record_fields", "'{ref}' is a squad; only assistants can be squad members.").format(ref=ref)
             )

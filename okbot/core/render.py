@@ -26,15 +26,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from okbot.core.assent import AsSentRequest
-from okbot.core.context import ContextProjection
 from okbot.core.items import item_text, preview
 from okbot.core.messages import PIN_KEY, task_text
+from okbot.core.projection import ContextProjection
 from okbot.core.prompt_cache import prompt_cache_text
 from okbot.core.sent_request import SentRequest
 from okbot.core.summary import SessionSummary
 from okbot.core.wire_names import NO_NAMES, WireNames
 from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
-from okbot.llm.keys import resolve_api_key, scrub
+from okbot.llm.key_source import resolve_api_key
+from okbot.llm.keys import scrub
 
 DEFAULT_BODY_LIMIT = 2000
 BODY_INDENT = "    "
@@ -145,7 +146,7 @@ def header_lines(proj: ContextProjection, approx_note: str = "") -> list[str]:
     t = proj.target
     title = translate("render", "{name} ({kind}) · model {model}").format(name=t.name, kind=t.kind, model=proj.model)
     lines = ["# " + translate("render", "Context") + " · " + title]
-    if t.kind == "squad":
+    if t.is_squad:
         if proj.member:
             seat = translate("render", "member {name}, from their seat").format(name=proj.names.label(proj.member))
         else:
@@ -280,7 +281,7 @@ def _shown_text(item: dict[str, Any], files: Any) -> str:
 def speakers(target: Any, names: WireNames) -> WireNames:
     """``names`` with the target itself named too: an assistant by its name, a squad's own items as the
     captain's (the record holds ids; the view shows what the model knew them as)."""
-    own = target.name if target.kind == "assistant" else translate("render", "the captain")
+    own = target.name if target.is_assistant else translate("render", "the captain")
     return WireNames(labels={**names.labels, target.id: own}, tools=names.tools)
 
 

@@ -9,12 +9,13 @@ without an item, so the view says so where it was.
 
 :func:`load_sent` serves the View-context window and ``okbot context --as-sent`` alike; :func:`choose` picks a
 request by attempt and round, as ``--attempt`` / ``--round`` ask.
+A loaded request carries its :class:`PromptCache` once :mod:`okbot.core.prompt_cache` has measured it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from okbot.core.assent import AsSentRequest, default_choice, id_runs
 from okbot.core.attachments import AttachmentView
@@ -27,8 +28,48 @@ from okbot.core.workspace import Target
 from okbot.i18n import translate
 from okbot.storage.errors import NotFound, OkBotError
 
-if TYPE_CHECKING:
-    from okbot.core.prompt_cache import PromptCache
+
+@dataclass(frozen=True)
+class PromptCache:
+    """A request's shared start with the chat's request before it, and what the provider reported."""
+
+    request_id: int
+    previous_id: int | None  # None: the chat's first recorded request
+    share: float | None  # of this request's tokens; None when there is nothing to compare with
+    shared_tokens: int  # tokens of the shared start, on the scale of the request's own total
+    tokens: int  # the request's total (reported prompt tokens, else OkBot's estimate when sent)
+    cached_tokens: int | None  # what the provider reported as served from its cache; None: not reported
+    # where the two part: "" (the earlier request repeated whole, then more), "tools" (other tools offered),
+    # "block" (an instruction block, ``ref`` its title), "item" (``ref`` its id), "dropped" (an item sent
+    # before and not now), "message" (``ref`` its position and role)
+    parts: str = ""
+    ref: str = ""
+    unreadable: int | None = None  # the request that can no longer be read back whole (nothing compared)
+
+    @property
+    def parts_at(self) -> str:
+        """Where the two part, in English (the JSON's ``partsAt``)."""
+        return {
+            "": "",
+            "tools": "tools offered",
+            "block": f"block {self.ref}",
+            "item": f"item #{self.ref}",
+            "dropped": f"item #{self.ref}, sent before and not now",
+            "message": f"message {self.ref}",
+        }[self.parts]
+
+    def to_json(self) -> dict[str, Any]:
+        compared = self.share is not None
+        return {
+            "request": self.request_id,
+            "previousRequest": self.previous_id,
+            "share": round(self.share, 4) if compared else None,
+            "sharedTokens": self.shared_tokens if compared else None,
+            "tokens": self.tokens,
+            "partsAt": self.parts_at if compared else None,
+            "cachedTokens": self.cached_tokens,
+            "unreadableRequest": self.unreadable,
+        }
 
 
 @dataclass(frozen=True)

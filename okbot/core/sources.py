@@ -90,7 +90,6 @@ class ContextSources:
     ) -> None:
         self.workspace = workspace or Workspace()
         self._settings = settings or Settings.load()
-        self._settings_stamp = _stamp(self._settings.path)
         self.calibration = calibration or Calibration(paths.calibration_file())
         self.windows = windows or LearntWindows(paths.learnt_windows_file())
         self.memory = Memories(self)
@@ -140,17 +139,15 @@ class ContextSources:
     @property
     def settings(self) -> Settings:
         """The settings, reloaded in place when another process (the CLI, an editor) changed the file."""
-        stamp = _stamp(self._settings.path)
-        if stamp != self._settings_stamp:
+        if self._settings.file.changed_on_disk():
             with self._lock:
-                if stamp != self._settings_stamp:
-                    self._settings_stamp = stamp
+                if self._settings.file.changed_on_disk():
                     self._settings.reload()  # in place: subscribers stay subscribed
         return self._settings
 
     def own_model(self, target: Target) -> str | None:
         """The model an assistant was given itself (``model`` in assistant.json), or None (a squad: always None)."""
-        model = target.meta.get("model") if target.kind == "assistant" else None
+        model = target.meta.get("model") if target.is_assistant else None
         return model.strip() if isinstance(model, str) and model.strip() else None
 
     def model_for(self, target: Target) -> str:
@@ -270,7 +267,7 @@ class ContextSources:
         """The tools ``target`` may call, only those that can do something: ``load_skill`` only while the
         target has a skill. A squad's captain searches the squad's history and asks its members (one
         ``ask_<member>`` each). The tool notes and the tools offered both come from here."""
-        if target.kind != "squad":
+        if not target.is_squad:
             own = [tool for tool in self.tools if tool.name != LOAD_SKILL.name or self.skills(target)]
             return ToolRegistry([*own, *self.mcp_tools(target)]) if target.mcp_servers else ToolRegistry(own)
         from okbot.core.squad import delegation_tool, members, wire_names  # squads only
@@ -289,7 +286,7 @@ class ContextSources:
 
     def mcp_servers_of(self, target: Target) -> list[str]:
         """The MCP servers a turn of ``target`` may use: an assistant's own, a squad's members' (not the captain)."""
-        if target.kind != "squad":
+        if not target.is_squad:
             return list(target.mcp_servers)
         names: list[str] = []
         for member in target.members:
@@ -301,7 +298,7 @@ class ContextSources:
 
     def roster(self, target: Target) -> list[RosterEntry]:
         """The assistant alone, or the squad's members with their role in the squad."""
-        if target.kind != "squad":
+        if not target.is_squad:
             return [RosterEntry(name=target.name, role=target.role_line)]
         entries = []
         for member in target.members:

@@ -79,7 +79,7 @@ def members(squad: Target, workspace: Workspace) -> tuple[list[Member], list[str
                 )
             )
             continue
-        if who.kind == "assistant":
+        if who.is_assistant:
             found.append(Member(who, str(entry.get("role") or "")))
     if len(found) < 2:
         problems.append(

@@ -7,7 +7,8 @@ Layout (under the workspace's ``trash_root``)::
 Nothing here deletes user data: :func:`delete` moves the whole directory into the trash and
 records in the manifest where it came from (and, for an assistant, which squads it was in);
 :func:`restore` moves it back and puts those memberships back. Entry names keep the target's id,
-so the workspace never hands out an id the trash still holds (:func:`held_ids`).
+so the workspace never hands out an id the trash still holds
+(:func:`okbot.core.workspace.ids_in_trash`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from okbot.core.items import now_iso
-from okbot.core.workspace import KINDS, SCHEMA_VERSION, Target, Workspace, read_json_object, subdirs
+from okbot.core.kind import Kind
+from okbot.core.workspace import SCHEMA_VERSION, Target, Workspace, read_json_object, subdirs, trash_entry_name
 from okbot.i18n import translate
 from okbot.storage import migrations, paths
 from okbot.storage.atomic import atomic_write_json
@@ -39,7 +41,7 @@ def delete(workspace: Workspace, ref: str) -> str:
     """
     target = workspace.resolve(ref)
     memberships: list[dict] = []
-    if target.kind == "assistant":
+    if target.is_assistant:
         for squad in workspace.squads():
             for index, member in enumerate(squad.members):
                 if member["assistant"] == target.id:
@@ -84,13 +86,14 @@ def restore(workspace: Workspace, trash_id: str) -> Target:
     """
     entry = _trash_entry(workspace.trash_root, trash_id)
     manifest = read_json_object(entry / MANIFEST)
-    if manifest is None or manifest.get("kind") not in KINDS or not _plain_name(manifest.get("id")):
+    kind = Kind.parse(manifest.get("kind")) if manifest is not None else None
+    if kind is None or not _plain_name(manifest.get("id")):
         raise OkBotError(
             translate("trash", "Trash entry '{id}' has no readable manifest; its files are in {path}.").format(
                 id=trash_id, path=entry
             )
         )
-    kind, target_id = manifest["kind"], manifest["id"]
+    target_id = manifest["id"]
     content = entry / target_id
     if not content.is_dir():
         raise OkBotError(
@@ -138,23 +141,12 @@ def entries(workspace: Workspace) -> list[dict]:
     return found
 
 
-def held_ids(trash_root: Path) -> set[str]:
-    """The ids of the assistants and squads in the trash, read from the entry names."""
-    held = set()
-    for entry in subdirs(trash_root):  # named "<stamp>-<kind>-<id>"; the stamp has no "-"
-        parts = entry.name.split("-", 2)
-        if len(parts) == 3 and parts[1] in KINDS:
-            held.add(parts[2])
-    return held
-
-
 # -------------------------------------------------------------------- helpers
 def _new_trash_id(trash_root: Path, target: Target) -> str:
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    base = f"{stamp}-{target.kind}-{target.id}"
-    candidate, n = base, 2
+    candidate, n = trash_entry_name(stamp, target.kind, target.id), 2
     while (trash_root / candidate).exists():
-        candidate, n = f"{stamp}.{n}-{target.kind}-{target.id}", n + 1
+        candidate, n = trash_entry_name(f"{stamp}.{n}", target.kind, target.id), n + 1
     return candidate
 
 
@@ -165,18 +157,18 @@ def _trash_entry(trash_root: Path, trash_id: str) -> Path:
 
 
 def _edit_squad_members(workspace: Workspace, squad_id: str, edit: Callable[[list], list]) -> None:
-    path = workspace.squads_root / squad_id / "squad.json"
+    path = workspace.squads_root / squad_id / Kind.SQUAD.meta_file
     meta = read_json_object(path)
     if meta is None:
         workspace.problems.append(
             translate("trash", "Squad '{id}' could not be updated: squad.json is unreadable.").format(id=squad_id)
         )
         return
-    meta, _ = migrations.current_form("squad", meta, path)
+    meta, _ = migrations.current_form(Kind.SQUAD, meta, path)
     members = meta.get("members") if isinstance(meta.get("members"), list) else []
     meta["members"] = edit(list(members))
     try:
-        migrations.write_json(path, "squad", meta, action="update its members")
+        migrations.write_json(path, Kind.SQUAD, meta, action="update its members")
     except OkBotError as exc:
         workspace.problems.append(
             translate("trash", "Squad '{id}' could not be updated: {error}.").format(id=squad_id, error=exc)

@@ -29,6 +29,7 @@ from typing import Any
 
 from okbot.config.mcp import assistant_servers
 from okbot.core.items import now_iso
+from okbot.core.kind import Kind
 from okbot.core.record_fields import (  # noqa: F401 - MAX_NAME_CHARS is part of this module's API
     DEFAULT_CAPTAIN,
     MAX_NAME_CHARS,
@@ -46,8 +47,6 @@ from okbot.storage.errors import NotFound, OkBotError
 
 SCHEMA_VERSION = 1
 MAX_ID_CHARS = 40
-KINDS = ("assistant", "squad")
-META_FILE = {"assistant": "assistant.json", "squad": "squad.json"}
 _WINDOWS_RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{n}" for p in ("com", "lpt") for n in range(1, 10)}
 
 
@@ -59,7 +58,7 @@ class Target:
     ``read_only`` says why it must not be edited (its file comes from a newer OkBot), else ``""``.
     """
 
-    kind: str
+    kind: Kind
     id: str
     name: str
     dir: Path
@@ -67,10 +66,21 @@ class Target:
     problem: str | None = None
     read_only: str = ""
 
+    def __post_init__(self) -> None:
+        self.kind = Kind(self.kind)  # "squad" and Kind.SQUAD alike; anything else is a bug: ValueError
+
+    @property
+    def is_assistant(self) -> bool:
+        return self.kind is Kind.ASSISTANT
+
+    @property
+    def is_squad(self) -> bool:
+        return self.kind is Kind.SQUAD
+
     @property
     def meta_path(self) -> Path:
         """``assistant.json`` or ``squad.json``."""
-        return self.dir / META_FILE[self.kind]
+        return self.dir / self.kind.meta_file
 
     @property
     def session_path(self) -> Path:
@@ -83,15 +93,15 @@ class Target:
     @property
     def soul_path(self) -> Path | None:
         """``SOUL.md`` for assistants; ``None`` for squads (a squad has no persona file)."""
-        return self.dir / "SOUL.md" if self.kind == "assistant" else None
+        return self.dir / "SOUL.md" if self.is_assistant else None
 
     @property
     def memory_dir(self) -> Path | None:
-        return self.dir / "memory" if self.kind == "assistant" else None
+        return self.dir / "memory" if self.is_assistant else None
 
     @property
     def skills_dir(self) -> Path | None:
-        return self.dir / "skills" if self.kind == "assistant" else None
+        return self.dir / "skills" if self.is_assistant else None
 
     @property
     def role_line(self) -> str:
@@ -102,12 +112,12 @@ class Target:
     @property
     def mcp_servers(self) -> tuple[str, ...]:
         """The MCP servers this assistant may use (``mcpServers`` in assistant.json); a squad's captain none."""
-        return assistant_servers(self.meta) if self.kind == "assistant" else ()
+        return assistant_servers(self.meta) if self.is_assistant else ()
 
     @property
     def members(self) -> list[dict]:
         """Squad members as ``[{"assistant": id, "role": str}]``; ``[]`` for assistants."""
-        if self.kind != "squad":
+        if not self.is_squad:
             return []
         return clean_members(self.meta.get("members"))
 
@@ -177,18 +187,18 @@ class Workspace:
     # ----------------------------------------------------------------- listing
     def assistants(self) -> list[Target]:
         """All assistants, sorted by name (case-insensitive)."""
-        targets, self.problems = self._scan("assistant")
+        targets, self.problems = self._scan(Kind.ASSISTANT)
         return targets
 
     def squads(self) -> list[Target]:
         """All squads, sorted by name (case-insensitive)."""
-        targets, self.problems = self._scan("squad")
+        targets, self.problems = self._scan(Kind.SQUAD)
         return targets
 
     def list(self) -> list[Target]:
         """Assistants then squads, each sorted by name (case-insensitive)."""
-        assistants, problems_a = self._scan("assistant")
-        squads, problems_s = self._scan("squad")
+        assistants, problems_a = self._scan(Kind.ASSISTANT)
+        squads, problems_s = self._scan(Kind.SQUAD)
         self.problems = problems_a + problems_s
         return assistants + squads
 
@@ -241,25 +251,26 @@ class Workspace:
 
     def squads_below_minimum(self) -> list[Target]:
         """Readable squads with fewer than two existing member assistants."""
-        live = {t.id for t in self._scan("assistant")[0]}
+        live = {t.id for t in self._scan(Kind.ASSISTANT)[0]}
         return [
             squad
-            for squad in self._scan("squad")[0]
+            for squad in self._scan(Kind.SQUAD)[0]
             if squad.meta and sum(m["assistant"] in live for m in squad.members) < MIN_SQUAD_MEMBERS
         ]
 
-    def kind_root(self, kind: str) -> Path:
+    def kind_root(self, kind: Kind) -> Path:
         """Where targets of ``kind`` live: ``assistants/`` or ``squads/``."""
-        return self.assistants_root if kind == "assistant" else self.squads_root
+        return self.assistants_root if kind is Kind.ASSISTANT else self.squads_root
 
-    def load(self, kind: str, directory: Path) -> tuple[Target, str | None]:
+    def load(self, kind: Kind, directory: Path) -> tuple[Target, str | None]:
         """Read one target directory: its Target and the problem to report (``None`` when it is fine)."""
-        meta_path = directory / META_FILE[kind]
-        if kind == "assistant":
+        kind = Kind(kind)
+        file = kind.meta_file
+        meta_path = directory / file
+        if kind is Kind.ASSISTANT:
             label = translate("workspace", "assistant '{id}'").format(id=directory.name)
         else:
             label = translate("workspace", "squad '{id}'").format(id=directory.name)
-        file = META_FILE[kind]
         problem, meta = None, {}
         try:
             parsed = json.loads(meta_path.read_bytes().decode("utf-8"))
@@ -303,7 +314,7 @@ class Workspace:
             raise OkBotError(translate("workspace", "The SOUL.md text must be text."))
         template = _load_assistant_template()
         soul_bytes = _template_soul_bytes() if soul_text is None else to_utf8(soul_text)
-        new_id = self._new_id(name, "assistant")
+        new_id = self._new_id(name, Kind.ASSISTANT)
         meta = {
             "version": SCHEMA_VERSION,
             "id": new_id,
@@ -321,7 +332,7 @@ class Workspace:
             os.mkdir(staging / "skills", 0o700)
 
         final = self._publish(self.assistants_root, new_id, fill)
-        return Target("assistant", new_id, name, final, meta)
+        return Target(Kind.ASSISTANT, new_id, name, final, meta)
 
     def create_squad(
         self, name: str, members: list[tuple[str, str]], *, description: str = "", captain: dict | None = None
@@ -335,7 +346,7 @@ class Workspace:
         description = check_text(description, QT_TRANSLATE_NOOP("record_fields", "description"))
         resolved = check_members(members, self.resolve)
         captain_meta = check_captain(captain or {})
-        new_id = self._new_id(name, "squad")
+        new_id = self._new_id(name, Kind.SQUAD)
         meta = {
             "version": SCHEMA_VERSION,
             "id": new_id,
@@ -346,7 +357,7 @@ class Workspace:
             "createdAt": now_iso(),
         }
         final = self._publish(self.squads_root, new_id, lambda d: atomic_write_json(d / "squad.json", meta))
-        return Target("squad", new_id, name, final, meta)
+        return Target(Kind.SQUAD, new_id, name, final, meta)
 
     def update_squad(
         self,
@@ -364,7 +375,7 @@ class Workspace:
         into the stored captain settings.
         """
         target = self.resolve(ref)
-        if target.kind != "squad":
+        if not target.is_squad:
             raise OkBotError(
                 translate("workspace", "'{name}' is an assistant, not a squad; nothing was changed.").format(
                     name=target.name
@@ -384,8 +395,8 @@ class Workspace:
             meta["members"] = check_members(members, self.resolve)
         if captain is not None:
             meta["captain"] = check_captain(captain, meta.get("captain"))
-        migrations.write_json(target.meta_path, "squad", meta, action="edit this squad")
-        return Target("squad", target.id, meta["name"] if name is not None else target.name, target.dir, meta)
+        migrations.write_json(target.meta_path, Kind.SQUAD, meta, action="edit this squad")
+        return Target(Kind.SQUAD, target.id, meta["name"] if name is not None else target.name, target.dir, meta)
 
     def rename(self, ref: str, new_name: str) -> Target:
         """Change the display name; the id (and directory) stay the same."""
@@ -421,7 +432,7 @@ class Workspace:
         return self.load(fresh.kind, fresh.dir)[0]
 
     # ---------------------------------------------------------------- internals
-    def _scan(self, kind: str) -> tuple[list[Target], list[str]]:
+    def _scan(self, kind: Kind) -> tuple[list[Target], list[str]]:
         targets, problems = [], []
         for directory in subdirs(self.kind_root(kind)):
             target, problem = self.load(kind, directory)
@@ -432,13 +443,11 @@ class Workspace:
         return targets, problems
 
     def _taken_ids(self) -> set[str]:
-        from okbot.core import trash  # here: the trash module imports this one
-
         taken = {d.name for root in (self.assistants_root, self.squads_root) for d in subdirs(root)}
-        return taken | trash.held_ids(self.trash_root) | _WINDOWS_RESERVED
+        return taken | ids_in_trash(self.trash_root) | _WINDOWS_RESERVED
 
-    def _new_id(self, name: str, kind: str) -> str:
-        return unique_id(slugify(name, fallback=kind), self._taken_ids())
+    def _new_id(self, name: str, kind: Kind) -> str:
+        return unique_id(slugify(name, fallback=kind.value), self._taken_ids())
 
     def _publish(self, kind_root: Path, new_id: str, fill: Any) -> Path:
         """Build the directory under a hidden staging name, then rename it into place (a failed write: OkBotError)."""
@@ -513,6 +522,25 @@ def _close_matches_hint(ref: str, targets: list[Target]) -> str:
     if targets:
         return translate("workspace", "known: {names}").format(names=", ".join(t.name for t in targets[:10]))
     return translate("workspace", "there are no assistants or squads yet")
+
+
+def trash_entry_name(stamp: str, kind: str, target_id: str) -> str:
+    """The name of the trash entry holding ``target_id``: ``<stamp>-<kind>-<id>`` (the stamp has no "-").
+
+    The trash (:mod:`okbot.core.trash`) names its entries so; the workspace reads the ids back
+    (:func:`ids_in_trash`) so it never hands out an id the trash still holds.
+    """
+    return f"{stamp}-{kind}-{target_id}"
+
+
+def ids_in_trash(trash_root: Path) -> set[str]:
+    """The ids of the assistants and squads in the trash, read from the entry names."""
+    held = set()
+    for entry in subdirs(trash_root):
+        parts = entry.name.split("-", 2)
+        if len(parts) == 3 and Kind.parse(parts[1]) is not None:
+            held.add(parts[2])
+    return held
 
 
 def subdirs(root: Path) -> list[Path]:

@@ -1,12 +1,9 @@
-"""Where the API key comes from, and how it is kept out of every message and log line.
+"""The API key in the environment, whether a request needs one, and how it is kept out of every message
+and log line.
 
-The key is never a setting and never written to ``settings.json``. ``provider.keySource``
-chooses where it is read from:
-
-* ``env`` — ``OKBOT_API_KEY``, then ``OPENAI_API_KEY``;
-* ``keyring`` — the key OkBot saved (:mod:`okbot.llm.keystore`: the system keyring, or a file
-  only the user can read where there is no keyring), then the environment;
-* ``none`` — no key (local servers that need none).
+The key is never a setting and never written to ``settings.json``; which key a request uses
+(``provider.keySource``) is :mod:`okbot.llm.key_source`'s choice, built on this module and
+:mod:`okbot.llm.keystore`.
 
 :func:`key_needed` says when a request cannot go without a key: a hosted base URL (not this
 computer or the local network) with a key source other than ``none``.
@@ -30,11 +27,11 @@ from urllib.parse import urlsplit
 
 from okbot.i18n import translate
 from okbot.storage.errors import OkBotError
+from okbot.storage.redaction import REDACTED
 
 log = logging.getLogger("okbot.llm")
 
 ENV_VARS = ("OKBOT_API_KEY", "OPENAI_API_KEY")
-REDACTED = "[redacted]"
 
 # Things that look like credentials even when we were not told the exact secret.
 _CREDENTIAL_PATTERNS = (
@@ -231,46 +228,6 @@ def env_api_key() -> str | None:
         if value:
             return value
     return None
-
-
-def resolve_api_key(key_source: str, *, strict: bool = False) -> str | None:
-    """The API key for ``key_source`` (``env``, ``keyring`` or ``none``), or None when there is none.
-
-    ``keyring`` means "the key OkBot saved": the system keyring, or the 0600 key file where there is
-    no keyring (:mod:`okbot.llm.keystore`), then the environment. With ``strict`` (a request is about
-    to be sent) a saved key that cannot be used and no key in the environment raise its
-    :class:`~okbot.llm.keystore.KeyStoreError`, which says why, rather than give None, and a key from
-    the environment no HTTP header can carry raises too (:func:`sendable`). May block on the keyring.
-    """
-    if key_source == "none":
-        return None
-    if key_source == "keyring":
-        found = saved_or_env_key(None, strict=strict)
-    elif key_source == "env":
-        found = env_api_key()
-    else:
-        raise ValueError(f"unknown key source {key_source!r}")
-    remember_secret(found)  # from now on it is redacted from logs and crash reports
-    if strict and key_source == "env":
-        sendable(found, provider="default", where=env_source())
-    return found
-
-
-def saved_or_env_key(provider: str | None, *, env_var: str = "", strict: bool = False) -> str | None:
-    """The key saved for ``provider`` (None: the default one), else the one in ``env_var`` (empty:
-    ``OKBOT_API_KEY`` / ``OPENAI_API_KEY``); ``strict`` as for :func:`resolve_api_key`."""
-    from okbot.llm.keystore import DEFAULT_PROVIDER, KeyStore, KeyStoreError  # it imports this module
-
-    store = KeyStore()
-    saved = store.get(provider or DEFAULT_PROVIDER)
-    if saved:
-        return saved.key
-    found = env_key(env_var) if env_var else env_api_key()
-    if found is None and strict and store.problem:
-        raise KeyStoreError(store.problem)
-    if strict:  # a saved key is sendable (get() gives no other): this one came from the environment
-        sendable(found, provider=provider or DEFAULT_PROVIDER, where=env_var or env_source())
-    return found
 
 
 def is_local_url(url: str) -> bool:

@@ -35,7 +35,7 @@ from urllib.parse import urlsplit
 
 import openai
 
-from okbot.config.schema import SettingError, redact_url
+from okbot.config.schema import SettingError
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.llm.capabilities import Capabilities, CapabilityMemory
 from okbot.llm.errors import (
@@ -60,7 +60,8 @@ from okbot.llm.events import (
     UsageEvent,
 )
 from okbot.llm.families import learnt_headroom
-from okbot.llm.keys import env_key, key_needed, redact, resolve_api_key
+from okbot.llm.key_source import resolve_api_key
+from okbot.llm.keys import env_key, key_needed, redact
 from okbot.llm.provider import (
     TOOL_TEXT_HEAD,
     CancelToken,
@@ -76,6 +77,7 @@ from okbot.llm.provider import (
 )
 from okbot.llm.slots import key_identity
 from okbot.llm.think import ThinkSplitter, split_think
+from okbot.storage.redaction import redact_url
 
 try:  # openai >= 3 ships httpx2; older releases use httpx
     import httpx2 as httpx  # type: ignore[import-not-found]

@@ -117,7 +117,7 @@ def _run_callback(callback: Callable[[], None]) -> None:
 
 @runtime_checkable
 class Provider(Protocol):
-    """A source of model replies (the openai-SDK backend, or the scripted fake in tests)."""
+    """A source of model replies (the openai-SDK backend)."""
 
     def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
         """Yield the reply's events; always ends with ``Done`` or ``ErrorEvent``."""
@@ -159,7 +159,7 @@ def _content_chars(message: Any) -> int:
 def whole_characters(text: str) -> str:
     """``text`` with every lone UTF-16 surrogate (``"\\ud83d"`` from a server's JSON escape) replaced by
     U+FFFD and every escaped surrogate pair joined into its character: a lone one cannot be printed,
-    written to a file or sent on, and once crashed the CLI and lost the reply."""
+    written to a file or sent on, so left in it would crash the CLI and lose the reply."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

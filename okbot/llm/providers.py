@@ -22,16 +22,8 @@ from okbot.llm import slots
 from okbot.llm.capabilities import CapabilityMemory
 from okbot.llm.errors import ProviderError
 from okbot.llm.events import ErrorEvent, Event
-from okbot.llm.keys import (
-    env_api_key,
-    env_key,
-    env_source,
-    key_needed,
-    remember_secret,
-    resolve_api_key,
-    saved_or_env_key,
-    sendable,
-)
+from okbot.llm.key_source import resolve_api_key, saved_or_env_key
+from okbot.llm.keys import env_api_key, env_key, env_source, key_needed, remember_secret, sendable
 from okbot.llm.provider import CancelToken, ChatRequest
 
 Factory = Callable[[Any, ProviderConfig], Any]
@@ -60,7 +52,7 @@ def build_backend(settings: Any, config: ProviderConfig, **kwargs: Any) -> Any:
         from okbot.llm.openai_backend import OpenAIProvider
 
     if config.name == DEFAULT_PROVIDER:
-        return OpenAIProvider.from_settings(settings, **kwargs)  # OKBOT_API_KEY and the old rules, as before
+        return OpenAIProvider.from_settings(settings, **kwargs)  # key from OKBOT_API_KEY, else provider.keySource
     options: dict[str, Any] = {}
     for name, key in (("timeout", "provider.timeout"), ("max_retries", "provider.maxRetries")):
         try:
@@ -90,7 +82,7 @@ def models_by_provider(
     build = factory or (lambda s, config: build_backend(s, config, timeout=timeout, max_retries=0))
     found: list[tuple[str, list[str]]] = []
     failure: ProviderError | None = None
-    for config in settings.providers():
+    for config in settings.providers.all():
         try:
             backend = build(settings, config)
             try:

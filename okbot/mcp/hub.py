@@ -229,12 +229,12 @@ class McpHub:
         return self._settings()
 
     def configs(self) -> list[McpServerConfig]:
-        return self.settings.mcp_servers()
+        return self.settings.mcp_servers.all()
 
     def tools_of(self, name: str) -> list[McpTool]:
         """The tools server ``name`` offered when last asked (none for a server never started)."""
         try:
-            config = self.settings.mcp_server(name)
+            config = self.settings.mcp_servers.get(name)
         except OkBotError:
             return []
         with self._lock:
@@ -407,7 +407,7 @@ class McpHub:
 
     def _config(self, name: str) -> McpServerConfig | None:
         try:
-            return self.settings.mcp_server(name)
+            return self.settings.mcp_servers.get(name)
         except OkBotError:
             return None
 

@@ -3,8 +3,7 @@
 =======================  ==================================  =======  ===============================================
 file                     where the version is                current  migrations (from version: name)
 =======================  ==================================  =======  ===============================================
-settings.json            ``"version"``                       2        0: ``settings-v0-add-version``,
-                                                                     1: ``settings-v1-providers``
+settings.json            ``"version"``                       2        declared by :mod:`okbot.config.settings_file`
 session-summary.json     ``"version"``                       2        0: ``summary-v0-defaults``,
                                                                      1: ``summary-v1-turn-fields``
 assistant.json           ``"version"``                       1        0: ``assistant-v0-defaults``
@@ -25,9 +24,10 @@ history.jsonl
 A missing version means 0 (written before versions existed). The rules:
 
 * **Older** -- the stores migrate what they read *in memory*, through the ordered migrations of
-  :data:`MIGRATIONS`; reading never writes. The next save first keeps the old bytes as
-  ``<file>.v<N>.bak`` (:func:`keep_old_copy`), then writes the current version, and logs each
-  applied migration's name (:func:`log_applied`). An older OkBot can keep reading an untouched file.
+  :data:`MIGRATIONS` (a file a higher layer owns declares its own there with :func:`register`);
+  reading never writes. The next save first keeps the old bytes as ``<file>.v<N>.bak``
+  (:func:`keep_old_copy`), then writes the current version, and logs each applied migration's name
+  (:func:`log_applied`). An older OkBot can keep reading an untouched file.
 * **Newer** -- the file is read for what this build knows and opened **read-only**: a clear
   message goes to the store's problems, and every write raises :class:`NewerVersion` (an
   :class:`~okbot.storage.errors.OkBotError`) before touching anything, so the bytes on disk stay
@@ -103,34 +103,15 @@ class Upgrade:
 
 
 # --------------------------------------------------------------------------------- the migrations
-def _with_version(obj: dict[str, Any], version: int = 1) -> dict[str, Any]:
+def with_version(obj: dict[str, Any], version: int = 1) -> dict[str, Any]:
     """``obj`` with ``"version"`` first (how every current file starts)."""
     return {VERSION_KEY: version, **{k: v for k, v in obj.items() if k != VERSION_KEY}}
-
-
-def _settings_v1(obj: dict[str, Any]) -> dict[str, Any]:
-    # Before providers there was one server, set by provider.baseUrl / provider.keySource: it becomes the
-    # provider called "default" (the name the key store files its key under); the model stays provider.model.
-    out = _with_version(obj, 2)
-    default: dict[str, Any] = {"name": "default"}
-    for old, new in (("provider.baseUrl", "baseUrl"), ("provider.keySource", "keySource")):
-        if old in out:
-            default[new] = out.pop(old)
-    others = out.get("providers")
-    kept = (
-        [p for p in others if not (isinstance(p, dict) and p.get("name") == "default")]
-        if isinstance(others, list)
-        else []
-    )
-    if len(default) > 1 or kept:
-        out["providers"] = [default, *kept]
-    return out
 
 
 def _summary_v0(obj: dict[str, Any]) -> dict[str, Any]:
     # Before versions a summary held summary / coveredThroughId / updatedAt only; an id written as
     # digits in a string (the Electron original's form) becomes the integer id it names.
-    out = _with_version(obj)
+    out = with_version(obj)
     covered = out.get("coveredThroughId")
     if isinstance(covered, str) and covered.strip().isdigit():
         out["coveredThroughId"] = int(covered.strip())
@@ -151,14 +132,14 @@ def _summary_v0(obj: dict[str, Any]) -> dict[str, Any]:
 def _summary_v1(obj: dict[str, Any]) -> dict[str, Any]:
     # Format 2 pins the current request of a turn compressed inside itself and cuts a tool result too
     # large for the window in the request; a format-1 summary has neither.
-    out = _with_version(obj, 2)
+    out = with_version(obj, 2)
     out.setdefault("currentRequestIds", [])
     out.setdefault("cutItems", {})
     return out
 
 
 def _assistant_v0(obj: dict[str, Any]) -> dict[str, Any]:
-    out = _with_version(obj)
+    out = with_version(obj)
     out.setdefault("role", "")
     out.setdefault("model", None)
     out.setdefault("toolPolicy", {})
@@ -166,7 +147,7 @@ def _assistant_v0(obj: dict[str, Any]) -> dict[str, Any]:
 
 
 def _squad_v0(obj: dict[str, Any]) -> dict[str, Any]:
-    out = _with_version(obj)
+    out = with_version(obj)
     out.setdefault("description", "")
     out.setdefault("members", [])
     out.setdefault("captain", {})
@@ -178,7 +159,6 @@ def _memories_header_v0(_header: dict[str, Any]) -> dict[str, Any]:
 
 
 CURRENT: dict[str, int] = {
-    "settings": 2,
     "summary": 2,  # 2: currentRequestIds, cutItems, the trigger "turn"
     "assistant": 1,
     "squad": 1,
@@ -193,10 +173,6 @@ CURRENT: dict[str, int] = {
 }
 
 MIGRATIONS: dict[str, list[Migration]] = {
-    "settings": [
-        Migration(0, "settings-v0-add-version", _with_version),
-        Migration(1, "settings-v1-providers", _settings_v1),
-    ],
     "summary": [
         Migration(0, "summary-v0-defaults", _summary_v0),
         Migration(1, "summary-v1-turn-fields", _summary_v1),
@@ -205,7 +181,7 @@ MIGRATIONS: dict[str, list[Migration]] = {
     "squad": [Migration(0, "squad-v0-defaults", _squad_v0)],
     "memories": [Migration(0, "memories-v0-add-header", _memories_header_v0)],
     "memory-recall": [Migration(0, "memory-recall-v0-discard", lambda _obj: {VERSION_KEY: 1, "key": {}, "lines": []})],
-    "extraction": [Migration(0, "extraction-v0-add-version", _with_version)],
+    "extraction": [Migration(0, "extraction-v0-add-version", with_version)],
     "as-sent": [],
     "evolution-log": [],
     "evolution-pending": [],
@@ -222,6 +198,17 @@ def _check_registry() -> None:
 
 
 _check_registry()
+
+
+def register(kind: str, current: int, steps: list[Migration]) -> None:
+    """Declare the format of a file a higher layer owns (``settings`` is :mod:`okbot.config.settings_file`'s):
+    its current version and the ordered migrations that bring an older one up to it. Declaring a kind again
+    with other steps is a bug."""
+    names = [step.name for step in steps]
+    if kind in CURRENT and (CURRENT[kind], [m.name for m in MIGRATIONS[kind]]) != (current, names):
+        raise AssertionError(f"the migrations of {kind} are declared twice")
+    CURRENT[kind], MIGRATIONS[kind] = current, list(steps)
+    _check_registry()
 
 
 # ----------------------------------------------------------------------------------- reading

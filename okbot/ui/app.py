@@ -168,7 +168,7 @@ class _AfterFirstPaint(QObject):
         widget.installEventFilter(self)
         QTimer.singleShot(self.FALLBACK_MS, self, self._run)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Paint:
             watched.removeEventFilter(self)
             QTimer.singleShot(0, self, self._run)  # after this frame is on screen

@@ -210,7 +210,7 @@ class ApprovalCard(QFrame):
         self._fit_height()
         self.allow_button.setFocus()
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_height()
 

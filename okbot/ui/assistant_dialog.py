@@ -199,7 +199,7 @@ class AssistantDialog(QDialog):
         self.target_changed.emit(target)
 
     def _show_mcp_servers(self) -> None:
-        declared = [config.name for config in self.ctx.settings.mcp_servers()]
+        declared = [config.name for config in self.ctx.settings.mcp_servers.all()]
         self.mcp_choice.set_servers(declared, self.target.mcp_servers)
 
     def _on_mcp_choice_chosen(self, names: list[str]) -> None:
@@ -252,7 +252,7 @@ class AssistantDialog(QDialog):
         if self._may_close():
             super().reject()
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt API)
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if event.spontaneous():
             return  # un-minimized: the watcher kept running
@@ -261,7 +261,7 @@ class AssistantDialog(QDialog):
             self._stale = False
             self.refresh()
 
-    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt API)
+    def hideEvent(self, event: QHideEvent) -> None:
         if not event.spontaneous():  # really hidden or closed, not minimized
             self._stop_watching()
             self._stale = True

@@ -213,14 +213,14 @@ class AttachmentChips(QWidget):
             self._scrolls = scrolls
             self.updateGeometry()
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+    def sizeHint(self) -> QSize:
         """As tall as a chip, and the sideways scroll bar when the chips are wider than the row; no width asked."""
         height = self._row.sizeHint().height()
         if self._scrolls:
             height += self._scroll.horizontalScrollBar().sizeHint().height()
         return QSize(0, height)
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+    def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
 
     def _show(self, path: Path, label: ElidedLabel, text: str) -> None:

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from okbot.config.schema import SettingError
 from okbot.core import chat_text
 from okbot.core.items import teaching_of
+from okbot.core.kind import Kind
 from okbot.core.roster import SquadRoster
 from okbot.core.squad import members as squad_members
 from okbot.core.squad import mention
@@ -119,12 +120,12 @@ class ChatPage(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.25)
         font.setBold(True)
         self.title.setFont(font)
-        self.settings_button = QPushButton(self.tr("Squad…") if target.kind == "squad" else self.tr("Assistant…"), self)
+        self.settings_button = QPushButton(self.tr("Squad…") if target.is_squad else self.tr("Assistant…"), self)
         self.settings_button.setObjectName("chatSettingsButton")
         self.settings_button.setFlat(True)
         self.settings_button.setToolTip(
             self.tr("Members, roles and the captain")
-            if target.kind == "squad"
+            if target.is_squad
             else self.tr("Persona (SOUL.md), memories, skills and what it learnt (Evolution)")
         )
         self.settings_button.clicked.connect(lambda: self.settings_requested.emit(self.target))
@@ -224,11 +225,11 @@ class ChatPage(QWidget):
         editing = self.edit_banner.item_id or None
         self._start(Edit(editing, text) if editing else Send(text, tuple(files)))
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt API)
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls() and any(url.isLocalFile() for url in event.mimeData().urls()):
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt API)
+    def dropEvent(self, event: QDropEvent) -> None:
         files = [Path(url.toLocalFile()) for url in event.mimeData().urls() if url.isLocalFile()]
         if files and self.composer.isEnabled():
             self.composer.add_files(files)
@@ -297,7 +298,7 @@ class ChatPage(QWidget):
         default = self.ctx.settings.get("provider.model")
         model = self.ctx.sources.model_for(self.target)
         self.composer.set_model(model, model_facts(model).vision)  # an image chip warns before sending
-        if self.target.kind == "squad":
+        if self.target.is_squad:
             self.model_picker.lock(default, _text(SQUAD_MODEL_TEXT))
             return
         own = self.ctx.sources.own_model(self.target)
@@ -434,7 +435,7 @@ class ChatPage(QWidget):
 
     def _on_approval_mcp_always_allowed(self, server: str, tool: str) -> None:
         try:
-            self.ctx.settings.set_mcp_approval(server, "allow", tool=tool)
+            self.ctx.settings.mcp_servers.set_approval(server, "allow", tool=tool)
         except OkBotError as exc:  # the server was removed meanwhile: this once only
             log.warning("cannot always allow %s of MCP server %s: %s", tool, server, exc)
 
@@ -583,7 +584,7 @@ class ChatPage(QWidget):
     def _load_teachings(self) -> None:
         """The states of this chat's teaching cards, read off the GUI thread (a card shows Keep / Not now until
         they arrive)."""
-        if self.target.kind != "assistant":
+        if not self.target.is_assistant:
             return
         sources, target = self.ctx.sources, self.target
 
@@ -611,7 +612,7 @@ class ChatPage(QWidget):
             summary=summary,
             target_name_by_id=lambda author: self.target.name if author == self.target.id else author,
             tasks=self.ctx.tasks,
-            show_authors=target.kind == "squad",
+            show_authors=target.is_squad,
         )
         self._load_teachings()
 
@@ -631,7 +632,7 @@ class ChatPage(QWidget):
     def _set_up_squad(self) -> None:
         """Squads: name and colour the captain and members on bubbles and in the working line, and tell
         in the composer how to ask one member (by their current name)."""
-        if self.target.kind != "squad":
+        if not self.target.is_squad:
             self.composer.set_target_name(self.target.name)
             return
         roster = SquadRoster.build(self.target, self.ctx.workspace.assistants())
@@ -664,11 +665,11 @@ class ChatPage(QWidget):
         self._status_kind = kind if text else ""
 
     def _subtitle_text(self) -> str:
-        if self.target.kind == "squad":
+        if self.target.is_squad:
             desc = self.target.meta.get("description")
-            return desc if isinstance(desc, str) and desc else kind_label("squad")
+            return desc if isinstance(desc, str) and desc else kind_label(Kind.SQUAD)
         role = self.target.role_line
-        return _text(role) if role == BUILT_IN_ROLE else role or kind_label("assistant")
+        return _text(role) if role == BUILT_IN_ROLE else role or kind_label(Kind.ASSISTANT)
 
     def _build_layout(self) -> None:
         # two rows, so a narrow window (640 px) elides the names instead of squeezing the controls:

@@ -77,11 +77,11 @@ class ComposerEdit(QPlainTextEdit):
         """True while an input method has uncommitted pre-edit text."""
         return bool(self._preedit)
 
-    def inputMethodEvent(self, event: QInputMethodEvent) -> None:  # noqa: N802 (Qt API)
+    def inputMethodEvent(self, event: QInputMethodEvent) -> None:
         self._preedit = event.preeditString()
         super().inputMethodEvent(event)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             if self.composing:  # the input method commits its candidate; never send, never break the line
                 event.accept()
@@ -102,10 +102,10 @@ class ComposerEdit(QPlainTextEdit):
                 return
         super().keyPressEvent(event)
 
-    def canInsertFromMimeData(self, source: QMimeData) -> bool:  # noqa: N802 (Qt API)
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
         return source.hasImage() or bool(_local_files(source)) or super().canInsertFromMimeData(source)
 
-    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802 (Qt API)
+    def insertFromMimeData(self, source: QMimeData) -> None:
         """Files dropped or pasted become attachments, a pasted image too; text is inserted as ever."""
         files = _local_files(source)
         if not files and source.hasImage():
@@ -121,7 +121,7 @@ class ComposerEdit(QPlainTextEdit):
         self._placeholders = wordings or ("",)
         self._fit_placeholder()
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_placeholder()
 
@@ -134,7 +134,7 @@ class ComposerEdit(QPlainTextEdit):
                 return
         self.setPlaceholderText(metrics.elidedText(self._placeholders[-1], Qt.TextElideMode.ElideRight, max(room, 0)))
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+    def sizeHint(self) -> QSize:
         return QSize(super().sizeHint().width(), self._wanted_height())
 
     def _lines(self) -> int:

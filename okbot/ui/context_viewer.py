@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.app.context_view import TurnMember, ViewerSnapshot
-from okbot.core.context import ContextProjection
+from okbot.core.projection import ContextProjection
 from okbot.core.render import (
     BODY_INDENT,
     DIFF_MARK,
@@ -244,7 +244,7 @@ class _MarkdownHighlighter(QSyntaxHighlighter):
         }
         self.rehighlight()
 
-    def highlightBlock(self, line: str) -> None:  # noqa: N802 (Qt API)
+    def highlightBlock(self, line: str) -> None:
         f, n = self._formats, len(line)
         state = max(self.previousBlockState(), 0)
         if line.startswith("### "):  # one block or item of the layout (bodies are indented)
@@ -323,7 +323,7 @@ class ContextViewer(QWidget):
     ) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.ctx, self.target, self.item_id = ctx, target, item_id
-        self._member = member if target.kind == "squad" else None
+        self._member = member if target.is_squad else None
         self._request_id: int | None = None  # the request of the turn on the As-sent tab (None: the reply's)
         self._turn_members: list[TurnMember] = []
         self._snapshot: ViewerSnapshot | None = None
@@ -432,7 +432,7 @@ class ContextViewer(QWidget):
         heading.addWidget(self.title, 1)
         heading.addWidget(self.seat_label)
         heading.addWidget(self.seat)
-        squad = self.target.kind == "squad"
+        squad = self.target.is_squad
         self.seat_label.setVisible(squad)
         self.seat.setVisible(squad)
 
@@ -520,7 +520,7 @@ class ContextViewer(QWidget):
 
     def set_member(self, member: str | None) -> None:
         """Show ``member``'s request for this turn (``None``: the captain's); rebuilds off the GUI thread."""
-        if self.target.kind != "squad" or member == self._member:
+        if not self.target.is_squad or member == self._member:
             return
         self._member = member
         index = self.seat.findData(member)
@@ -682,7 +682,7 @@ class ContextViewer(QWidget):
 
     def _show(self, snap: ViewerSnapshot) -> None:
         proj = snap.projection
-        if self.target.kind == "squad" and snap.turn_members != self._turn_members:
+        if self.target.is_squad and snap.turn_members != self._turn_members:
             self._fill_seats(snap.turn_members)
             self._name_window()
         line, failure = health_lines(snap.health, snap.as_sent, proj.summary)
@@ -827,7 +827,7 @@ class ContextViewer(QWidget):
         view.setPlainText(text)
         bar.setValue(min(position, bar.maximum()))
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "_highlighters"):
             for highlighter in self._highlighters:
                 highlighter.set_palette(self.palette())
@@ -836,7 +836,7 @@ class ContextViewer(QWidget):
                 self._show(self._snapshot)
         super().changeEvent(event)
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
+    def closeEvent(self, event: QCloseEvent) -> None:
         self._closed = True
         self.watcher.stop()
         super().closeEvent(event)

@@ -27,7 +27,7 @@ class ElidedLabel(QLabel):
     def text(self) -> str:
         return self._full
 
-    def setText(self, text: str) -> None:  # noqa: N802 (Qt API)
+    def setText(self, text: str) -> None:
         self._full = text
         self._elide()
         self.updateGeometry()
@@ -42,19 +42,19 @@ class ElidedLabel(QLabel):
         self._tip = tip
         self._elide()
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+    def sizeHint(self) -> QSize:
         margins = self.contentsMargins()
         width = self.fontMetrics().horizontalAdvance(self._full) + margins.left() + margins.right() + 2
         return QSize(width, super().sizeHint().height())
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+    def minimumSizeHint(self) -> QSize:
         return QSize(self.fontMetrics().horizontalAdvance("…") * 3, super().minimumSizeHint().height())
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._elide()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._elide()

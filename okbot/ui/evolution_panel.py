@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from okbot.core.evolution.store import LOG_FILE, PENDING_FILE, LogEntry, Pending, summary_of
+from okbot.core.kind import Kind
 from okbot.core.workspace import Target
 from okbot.i18n import plural
 from okbot.storage.errors import OkBotError
@@ -80,7 +81,7 @@ class DiffHighlighter(QSyntaxHighlighter):
             self.formats[mark] = fmt
         self.rehighlight()
 
-    def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt API)
+    def highlightBlock(self, text: str) -> None:
         if text.startswith(("+++", "---")):
             self.setFormat(0, len(text), self.formats["@"])
         elif text[:1] in self.formats:
@@ -243,7 +244,7 @@ class EvolutionPanel(QWidget):
         ctx, directory = self.ctx, self.target.dir
 
         def read() -> Snapshot:
-            target, _problem = ctx.workspace.load("assistant", directory)
+            target, _problem = ctx.workspace.load(Kind.ASSISTANT, directory)
             evolution = ctx.sources.evolution
             return Snapshot(
                 target,
@@ -503,7 +504,7 @@ class EvolutionPanel(QWidget):
     def _on_tree_selection_changed(self) -> None:
         self._show_details()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "highlighter"):
             self.highlighter.set_palette(self.diff.palette())
             if self.snapshot is not None:

@@ -62,7 +62,8 @@ from okbot.core.import_okbot import (
     pending_import,
 )
 from okbot.i18n import QT_TRANSLATE_NOOP, plural
-from okbot.llm.keys import env_api_key, is_local_url, resolve_api_key
+from okbot.llm.key_source import resolve_api_key
+from okbot.llm.keys import env_api_key, is_local_url
 from okbot.llm.keystore import FILE, KeyStore, KeyStoreError
 from okbot.storage.errors import OkBotError
 from okbot.ui.settings.page import MessageBanner, NoteLabel, help_label, humanize, if_alive

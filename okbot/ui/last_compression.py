@@ -73,7 +73,7 @@ class _DiffHighlighter(QSyntaxHighlighter):
             self._formats[op] = f
         self.rehighlight()
 
-    def highlightBlock(self, line: str) -> None:  # noqa: N802 (Qt API)
+    def highlightBlock(self, line: str) -> None:
         f = self._formats.get(line[:1]) if line[1:2] == " " else None
         if f is not None:
             self.setFormat(0, len(line), f)
@@ -163,7 +163,7 @@ class LastCompressionView(QWidget):
         self.heading.setText(self.tr("⚠ The compression history could not be read: {why}").format(why=exc))
         self.loaded.emit()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "_highlighter"):
             self._highlighter.set_palette(self.palette())
         super().changeEvent(event)

@@ -298,22 +298,18 @@ class MainWindow(QMainWindow):
             self.model.set_status(page.target.kind, page.target.id, UNREAD)
 
     def _on_page_settings_requested(self, target: Target) -> None:
-        if target.kind == "squad":
+        if target.is_squad:
             self.open_squad_dialog(target)
         else:
             self.open_assistant_dialog(target)
 
     def _on_page_view_context_requested(self, target: Target, item_id: int) -> None:
-        window = open_context_viewer(self.ctx, target, item_id, self)
-        if window is not None:
-            self._keep(window)
+        self._keep(open_context_viewer(self.ctx, target, item_id, self))
 
     def open_settings(self, page: str | None = None) -> Any:
-        """Show the Settings dialog (one per window, non-modal); returns it (``None`` if unavailable)."""
+        """Show the Settings dialog (one per window, non-modal); returns it."""
         if self.settings_dialog is None:
             self.settings_dialog = make_settings_dialog(self.ctx, self, self.selected_target())
-            if self.settings_dialog is None:
-                return None
             self.settings_dialog.setting_changed.connect(self._on_settings_setting_changed)
             self.settings_dialog.compress_finished.connect(self._on_settings_compress_finished)
             self.settings_dialog.undo_finished.connect(self._on_settings_compress_finished)
@@ -349,8 +345,6 @@ class MainWindow(QMainWindow):
         if not needed or self.first_run_panel is not None:
             return
         panel = make_first_run_panel(self.ctx)
-        if panel is None:
-            return
         self.first_run_panel = panel
         panel.configured.connect(self._on_first_run_done)
         panel.skipped.connect(self._on_first_run_done)
@@ -436,7 +430,7 @@ class MainWindow(QMainWindow):
         if target is not None and target == self.selected_target() and self.first_run_panel is None:
             self._show_target(target)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.centralWidget() and event.type() == QEvent.Type.Paint and not self._first_frame_done:
             watched.removeEventFilter(self)
             QTimer.singleShot(0, self._build_deferred_page)
@@ -497,7 +491,7 @@ class MainWindow(QMainWindow):
             self.problems_label.setText(f"⚠ {first}")
         self.problems_label.setToolTip("\n".join(self._problems))
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
+    def closeEvent(self, event: QCloseEvent) -> None:
         for page in self._pages.values():
             page.stop()
         if self._context_watcher is not None:

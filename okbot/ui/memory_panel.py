@@ -284,7 +284,7 @@ class MemoryPanel(QWidget):
         self.model.set_colors(colors)
         self.count_label.setStyleSheet(f"color: {colors.muted.name()};")
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "model"):
             self._apply_palette()
         super().changeEvent(event)

@@ -65,7 +65,7 @@ class MessageBar(QFrame):
             "error": (colors.error, colors.error_bg),
         }[self._kind]
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt API)
+    def paintEvent(self, event: QPaintEvent) -> None:
         # painted, not a style sheet: a style sheet would change the palette it is derived from
         tone, background = self._tones()
         painter = QPainter(self)
@@ -75,7 +75,7 @@ class MessageBar(QFrame):
         painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6)
         painter.end()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange:
             self.update()
         super().changeEvent(event)

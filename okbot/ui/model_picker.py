@@ -72,7 +72,7 @@ class ModelNameEdit(QLineEdit):
 
     down = Signal()
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Down:
             event.accept()
             self.down.emit()

@@ -252,7 +252,7 @@ class SearchDialog(QDialog):
         self.status.setText(text)
         self.status.setVisible(bool(text))
 
-    def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 (Qt API)
+    def eventFilter(self, watched: Any, event: Any) -> bool:
         if watched is self.list.viewport() and event.type() == QEvent.Type.Resize:
             self._fit_rows()
             return False

@@ -54,6 +54,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from okbot.core.kind import Kind
 from okbot.core.workspace import Target
 from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.ui.target_list_model import STREAMING, TargetListModel
@@ -68,7 +69,7 @@ SQUAD_TAG = QT_TRANSLATE_NOOP("Sidebar", "squad")  # the quiet tag on a squad's 
 class _RowDelegate(QStyledItemDelegate):
     """The style's own item painting with air around each row, and a dot for unread / streaming."""
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         size = super().sizeHint(option, index)
         return QSize(size.width(), size.height() + 2 * ROW_PADDING)
 
@@ -87,7 +88,7 @@ class _RowDelegate(QStyledItemDelegate):
         text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         right = opt.rect.right() - 10
         painter.save()
-        if index.data(TargetListModel.KindRole) == "squad":  # a quiet tag tells squads from assistants
+        if index.data(TargetListModel.KindRole) == Kind.SQUAD:  # a quiet tag tells squads from assistants
             tag = QCoreApplication.translate("Sidebar", SQUAD_TAG)
             tag_font = QFont(opt.font)
             tag_font.setPointSizeF(max(6.0, tag_font.pointSizeF() * 0.85))
@@ -136,7 +137,7 @@ class SidebarList(QListView):
         self.setItemDelegate(_RowDelegate(self))
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.matches(QKeySequence.StandardKey.Delete) or event.key() == Qt.Key.Key_Delete:
             if self.state() != QAbstractItemView.State.EditingState:
                 self.delete_pressed.emit()
@@ -269,7 +270,7 @@ class Sidebar(QWidget):
             self.assistant_actions.append(act)
         self._on_model_reset()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:  # a live theme change: the icon is drawn, not themed
             self._draw_find_icon()
@@ -303,7 +304,7 @@ class Sidebar(QWidget):
         """Offer "New assistant" / "New squad…" in a small menu under the + button.
 
         A squad needs two assistants: with fewer there is nothing to choose, so a new assistant
-        is created straight away (as before squads could be made here).
+        is created straight away, without the menu.
         """
         if not self._squad_possible():
             self.create_requested.emit()
@@ -323,7 +324,7 @@ class Sidebar(QWidget):
         if target is None:
             return
         self._pending_delete = target
-        if target.kind == "squad":
+        if target.is_squad:
             question = self.tr("Delete the squad “{name}” and its chat? You can undo this.")
         else:
             question = self.tr("Delete the assistant “{name}” and its chat? You can undo this.")
@@ -381,7 +382,7 @@ class Sidebar(QWidget):
         menu.addAction(self.rename_action)
         self.rename_action.setEnabled(bool(index.flags() & Qt.ItemFlag.ItemIsEditable))
         readable = bool(getattr(self.current_target(), "meta", None))
-        if index.data(TargetListModel.KindRole) == "squad":
+        if index.data(TargetListModel.KindRole) == Kind.SQUAD:
             menu.addAction(self.edit_squad_action)
             self.edit_squad_action.setEnabled(readable)
         else:
@@ -394,12 +395,12 @@ class Sidebar(QWidget):
 
     def _on_edit_squad_action_triggered(self) -> None:
         target = self.current_target()
-        if target is not None and target.kind == "squad":
+        if target is not None and target.is_squad:
             self.edit_squad_requested.emit(target)
 
     def _on_assistant_action_triggered(self, tab: str) -> None:
         target = self.current_target()
-        if target is not None and target.kind == "assistant":
+        if target is not None and target.is_assistant:
             self.edit_assistant_requested.emit(target, tab)
 
     def _on_model_reset(self) -> None:
@@ -423,7 +424,7 @@ class Sidebar(QWidget):
     # --------------------------------------------------------------- internals
     def _squad_possible(self) -> bool:
         kinds = (self.model.index(row, 0).data(TargetListModel.KindRole) for row in range(self.model.rowCount()))
-        return sum(kind == "assistant" for kind in kinds) >= 2
+        return sum(kind == Kind.ASSISTANT for kind in kinds) >= 2
 
     def _show_banner(self, kind: str, text: str, *, primary: str, secondary: str) -> None:
         self._banner_kind = kind

@@ -386,7 +386,7 @@ class SkillsPanel(QWidget):
 
         self.create(name, description, on_error, on_done)
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "tree") and self._skills:
             self._show(self._skills)
         super().changeEvent(event)

@@ -305,7 +305,7 @@ class SquadDialog(QDialog):
             palette.setColor(QPalette.ColorRole.WindowText, blend(text, ERROR_TONE, 0.8))
             label.setPalette(palette)
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
             self._apply_palette()

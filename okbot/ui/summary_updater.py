@@ -1,6 +1,6 @@
 """Compress ahead for one chat: after a reply, off the GUI thread, through the app's TaskRunner.
 
-:class:`SummaryUpdater` runs :meth:`~okbot.core.compression.Compressor.compress_ahead` on a pool
+:class:`SummaryUpdater` runs :meth:`~okbot.core.compression.compressor.Compressor.compress_ahead` on a pool
 thread and reports on the GUI thread: ``started`` when a compression really begins (the core's
 ``on_start`` callback, relayed as a queued signal), ``finished`` with its report (``None`` when
 nothing was due). The chat page decides what to show.

@@ -7,13 +7,14 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, Signal
 
+from okbot.core.kind import Kind
 from okbot.core.workspace import Target
 from okbot.i18n import QT_TRANSLATE_NOOP
 
 # What each kind is called; shown through kind_label (translated where shown).
 KIND_LABELS = {
-    "assistant": QT_TRANSLATE_NOOP("TargetListModel", "Assistant"),
-    "squad": QT_TRANSLATE_NOOP("TargetListModel", "Squad"),
+    Kind.ASSISTANT: QT_TRANSLATE_NOOP("TargetListModel", "Assistant"),
+    Kind.SQUAD: QT_TRANSLATE_NOOP("TargetListModel", "Squad"),
 }
 STREAMING = "streaming"
 UNREAD = "unread"
@@ -76,7 +77,7 @@ class TargetListModel(QAbstractListModel):
     def status(self, kind: str, target_id: str) -> str:
         return self._status.get((kind, target_id), "")
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._targets)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -106,7 +107,7 @@ class TargetListModel(QAbstractListModel):
             flags |= Qt.ItemFlag.ItemIsEditable
         return flags
 
-    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
+    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         target = self.target(index.row()) if index.isValid() else None
         if target is None or role != Qt.ItemDataRole.EditRole or not isinstance(value, str):
             return False
@@ -115,7 +116,7 @@ class TargetListModel(QAbstractListModel):
         return False  # the row changes when the owner reloads after renaming
 
 
-def kind_label(kind: str) -> str:
+def kind_label(kind: Kind) -> str:
     """What a target of ``kind`` is called, in the current language ("Assistant", "Squad")."""
     label = KIND_LABELS.get(kind)
     return QCoreApplication.translate("TargetListModel", label) if label else kind

@@ -76,7 +76,7 @@ class TargetPane(QWidget):
             self.body.setText(_text(CREATE_HINT if empty_workspace else SELECT_HINT))
             return
         self.title.setText(target.name)
-        detail = target.role_line or (target.meta.get("description") if target.kind == "squad" else "")
+        detail = target.role_line or (target.meta.get("description") if target.is_squad else "")
         subtitle = self.tr("{kind} “{name}” is selected.").format(kind=kind_label(target.kind), name=target.name)
         self.subtitle.setText(f"{subtitle}\n{detail}" if isinstance(detail, str) and detail else subtitle)
         self.problem.setText(f"⚠ {target.problem}" if target.problem else "")

@@ -167,18 +167,18 @@ class TokenBar(QWidget):
             x += w + LEGEND_SPACING
         return rows if rows[0] else []
 
-    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt API)
+    def hasHeightForWidth(self) -> bool:
         return True
 
-    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt API)
+    def heightForWidth(self, width: int) -> int:
         line = QFontMetrics(self.font()).height()
         rows = len(self._legend_rows(max(1, width)))
         return line + GAP + MARKER_ROOM + BAR_HEIGHT + 4 + (GAP + rows * (line + 2) if rows else 0)
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+    def sizeHint(self) -> QSize:
         return QSize(480, self.heightForWidth(480))
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+    def minimumSizeHint(self) -> QSize:
         return QSize(160, self.heightForWidth(160))
 
     def _bar_rect(self) -> QRectF:
@@ -209,7 +209,7 @@ class TokenBar(QWidget):
         return None
 
     # -- painting ----------------------------------------------------------------------------
-    def paintEvent(self, _event: Any) -> None:  # noqa: N802 (Qt API)
+    def paintEvent(self, _event: Any) -> None:
         pal = self.palette()
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)

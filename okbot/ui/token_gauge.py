@@ -185,12 +185,12 @@ class TokenGauge(QWidget):
         self.setToolTip(self.tr("Could not count this chat's tokens: {error}").format(error=message))
         self.update()
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+    def sizeHint(self) -> QSize:
         fm = self.fontMetrics()
         label_w = fm.horizontalAdvance("≈000.0k / 000k")
         return QSize(BAR_WIDTH + 8 + label_w, max(fm.height(), BAR_HEIGHT) + 4)
 
-    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 (Qt API)
+    def paintEvent(self, _event: QPaintEvent) -> None:
         pal = self.palette()
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)

@@ -608,16 +608,8 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
 <context>
     <name>CompressionPage</name>
     <message>
-        <source>Compression is not part of this version of OkBot yet.</source>
-        <translation>此版本的 OkBot 尚不支持压缩。</translation>
-    </message>
-    <message>
         <source>Select an assistant or squad first; Compress now works on the chat that is open.</source>
         <translation>请先选择一个助手或小队；“立即压缩”作用于当前打开的对话。</translation>
-    </message>
-    <message>
-        <source>Compress now needs a working provider: set one up on the Models page.</source>
-        <translation>“立即压缩”需要一个可用的服务商：请在“模型”页设置。</translation>
     </message>
     <message>
         <source>Nothing was compressed.</source>
@@ -853,10 +845,6 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
     <message>
         <source>Notice: {notice}</source>
         <translation>提示：{notice}</translation>
-    </message>
-    <message>
-        <source>OkBot keeps the as-sent record of the captain&apos;s requests only.</source>
-        <translation>OkBot 只保留队长请求的发送记录。</translation>
     </message>
     <message>
         <source>No as-sent record for message #{id} (sent before OkBot kept one, or never sent).</source>
@@ -3732,14 +3720,6 @@ settings when set). Run `okbot` with no command to open the desktop app.</source
         <translation>请给出你输入的那条消息的 id（--at ID）</translation>
     </message>
     <message>
-        <source>OkBot keeps the as-sent record of the captain&apos;s requests only</source>
-        <translation>OkBot 只保存队长请求的实际发送记录</translation>
-    </message>
-    <message>
-        <source>drop --member</source>
-        <translation>请去掉 --member</translation>
-    </message>
-    <message>
         <source>no as-sent record for message #{id}</source>
         <translation>消息 #{id} 没有实际发送记录</translation>
     </message>
@@ -3821,10 +3801,6 @@ settings when set). Run `okbot` with no command to open the desktop app.</source
     <message>
         <source>okbot: note: learnt #{id} {kind}: {summary} (okbot evolve --undo {id})</source>
         <translation>okbot: 提示：已学到 #{id} {kind}：{summary}（okbot evolve --undo {id}）</translation>
-    </message>
-    <message>
-        <source>there is no reply to regenerate</source>
-        <translation>没有可重新生成的回复</translation>
     </message>
     <message>
         <source>use --regenerate for a new version of a finished reply</source>
@@ -6240,6 +6216,14 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>（as-sent/blocks 中缺少发送时的文本，因此无法显示差异）</translation>
     </message>
     <message>
+        <source>the member&apos;s own tool rounds</source>
+        <translation>成员自己的工具轮次</translation>
+    </message>
+    <message>
+        <source>(the sent messages are missing from as-sent/blocks)</source>
+        <translation>（发送的消息已从 as-sent/blocks 中丢失）</translation>
+    </message>
+    <message>
         <source>no as-sent record for this message</source>
         <translation>此消息没有发送记录</translation>
     </message>
@@ -6490,6 +6474,10 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>The reply to message #{id} regenerated.</source>
         <translation>已重新生成对消息 #{id} 的回复。</translation>
+    </message>
+    <message>
+        <source>there is no reply to regenerate</source>
+        <translation>没有可重新生成的回复</translation>
     </message>
     <message>
         <source>{model} cannot read images; remove the image or pick a vision model</source>
@@ -7999,17 +7987,6 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>Switched to version {number} of {count} of item #{id}.</source>
         <translation>已切换到条目 #{id} 的第 {number} 个版本（共 {count} 个）。</translation>
-    </message>
-</context>
-<context>
-    <name>window_extras</name>
-    <message>
-        <source>Settings</source>
-        <translation>设置</translation>
-    </message>
-    <message>
-        <source>The Settings window is not available in this build; use `okbot config set`.</source>
-        <translation>此版本中没有设置窗口；请使用 `okbot config set`。</translation>
     </message>
 </context>
 <context>

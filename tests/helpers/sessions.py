@@ -6,8 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 from okbot.core.compression.ahead import next_turn_allowance, predicted_tokens
-from okbot.core.context import ContextProjection, build_context
+from okbot.core.context import build_context
 from okbot.core.items import new_item, user_message
+from okbot.core.projection import ContextProjection
 from okbot.core.turn.request import Retry, Send
 from okbot.core.workspace import Target
 

@@ -36,22 +36,22 @@ class PatientQtBot(QtBot):
     """pytest-qt's bot whose waits, when a test names no bound, last :data:`PATIENT_MS` instead of 5 s: a turn,
     a worker's result or a repaint that a loaded machine delays past 5 s is still the pass it is."""
 
-    def waitUntil(self, callback: Callable[[], bool | None], *, timeout: int = PATIENT_MS) -> None:  # noqa: N802
+    def waitUntil(self, callback: Callable[[], bool | None], *, timeout: int = PATIENT_MS) -> None:
         super().waitUntil(callback, timeout=timeout)
 
-    def waitSignal(self, signal: Any, *, timeout: int = PATIENT_MS, **kwargs: Any) -> Any:  # noqa: N802
+    def waitSignal(self, signal: Any, *, timeout: int = PATIENT_MS, **kwargs: Any) -> Any:
         return super().waitSignal(signal, timeout=timeout, **kwargs)
 
-    def waitSignals(self, signals: list[Any], *, timeout: int = PATIENT_MS, **kwargs: Any) -> Any:  # noqa: N802
+    def waitSignals(self, signals: list[Any], *, timeout: int = PATIENT_MS, **kwargs: Any) -> Any:
         return super().waitSignals(signals, timeout=timeout, **kwargs)
 
-    def waitCallback(self, *, timeout: int = PATIENT_MS, raising: bool | None = None) -> Any:  # noqa: N802
+    def waitCallback(self, *, timeout: int = PATIENT_MS, raising: bool | None = None) -> Any:
         return super().waitCallback(timeout=timeout, raising=raising)
 
-    def waitExposed(self, widget: Any, *, timeout: int = PATIENT_MS) -> Any:  # noqa: N802
+    def waitExposed(self, widget: Any, *, timeout: int = PATIENT_MS) -> Any:
         return super().waitExposed(widget, timeout=timeout)
 
-    def waitActive(self, widget: Any, *, timeout: int = PATIENT_MS) -> Any:  # noqa: N802
+    def waitActive(self, widget: Any, *, timeout: int = PATIENT_MS) -> Any:
         return super().waitActive(widget, timeout=timeout)
 
 

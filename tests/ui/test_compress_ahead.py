@@ -7,7 +7,7 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from okbot.core.context import ContextProjection
+from okbot.core.projection import ContextProjection
 from okbot.core.summary import SummaryStore
 from okbot.core.workspace import Target
 from okbot.ui.app_context import AppContext

@@ -32,7 +32,7 @@ TEST_SERVER = McpServerConfig("test", sys.executable, ("-m", "tests.helpers.mcp_
 @pytest.fixture
 def mcp_ctx(ctx: AppContext) -> Iterator[AppContext]:
     """``ctx`` with the test server declared, started and its tools read (as a turn would have)."""
-    ctx.settings.add_mcp_server(TEST_SERVER)
+    ctx.settings.mcp_servers.add(TEST_SERVER)
     mcp_secrets.save(KeyStore(), "test", ServerSecrets(env={"PYTHONPATH": str(REPO)}))
     assert ctx.sources.mcp.check(["test"])[0].state == RUNNING
     yield ctx
@@ -66,7 +66,7 @@ def test_always_allow_in_a_chat_sets_that_tool_of_that_server_to_allow(qtbot: Qt
     assert '"times": 2' in page.approval.arguments.toPlainText()
     page.approval.always_button.click()
     assert answers == [True]
-    config = Settings.load().mcp_server("test")
+    config = Settings.load().mcp_servers.get("test")
     assert config.tool_approval == {"echo": "allow"} and config.approval == "ask"  # that tool only
     assert "test__echo" not in paths.settings_file().read_text()  # no tools.<name>.approval was made up
 
@@ -76,8 +76,8 @@ def test_the_assistant_dialog_chooses_the_servers_an_assistant_may_use(qtbot: Qt
     dialog = AssistantDialog(ctx, ada)
     qtbot.addWidget(dialog)
     assert dialog.mcp_choice.boxes == {} and dialog.mcp_choice.empty.isVisibleTo(dialog)
-    ctx.settings.add_mcp_server(McpServerConfig("time", "mcp-server-time"))
-    ctx.settings.add_mcp_server(McpServerConfig("web", url="https://mcp.example.com/mcp"))
+    ctx.settings.mcp_servers.add(McpServerConfig("time", "mcp-server-time"))
+    ctx.settings.mcp_servers.add(McpServerConfig("web", url="https://mcp.example.com/mcp"))
     qtbot.waitUntil(lambda: list(dialog.mcp_choice.boxes) == ["time", "web"])  # followed Settings
     changed: list[object] = []
     dialog.target_changed.connect(changed.append)

@@ -169,7 +169,7 @@ def test_with_two_providers_the_list_is_grouped_under_their_names(
     from okbot.config.providers import ProviderConfig
 
     with FakeOpenAIServer(models=("m1", "m2")) as second:
-        ctx.settings.add_provider(ProviderConfig("lab", second.base_url, "none"))
+        ctx.settings.providers.add(ProviderConfig("lab", second.base_url, "none"))
         page = open_page(qtbot, ctx)
         open_popup(qtbot, page)
         popup = page.model_picker.popup

@@ -5,27 +5,50 @@ The static check parses every module (imports at any depth, including inside fun
 non-UI module in a fresh interpreter and makes sure no Qt binding got loaded transitively; each
 module that says it is Qt-free (its docstring: "Qt-free", "no Qt", "without Qt"), wherever it lives,
 and each Qt-free helper moved out of ``okbot/ui`` is imported alone and must leave Qt unloaded.
+
+The imports are read by ``scripts/import_graph.py`` (loaded here from its file), which also finds the
+import cycles: there must be none, counting imports inside functions and under ``TYPE_CHECKING``.
+Every top-level module and package of okbot has a place in :data:`LAYERS`.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
 import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PACKAGE_DIR = REPO_ROOT / "okbot"
 QT_ROOTS = ("PySide6", "shiboken6")
-# Packages that must stay importable without the UI (and without Qt).
-UI_FREE_PACKAGES = ("okbot.storage", "okbot.core", "okbot.config", "okbot.llm")
-# The layers, bottom first: a layer may import the layers below it, never one above.
-LAYERS = ("okbot.storage", "okbot.config", "okbot.llm", "okbot.core")
+# Every top-level module and package of okbot, bottom layer first. A module may import its own entry
+# and the layers below its own, never a layer above, nor another entry of its own layer (the front-ends
+# never import each other). An entry covers a module or package (``okbot.storage`` holds its package;
+# ``okbot.cli*`` every ``okbot/cli*.py``); the most specific entry places a module; ``okbot`` is the
+# package's own ``__init__`` only.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("okbot",),  # the version, nothing else
+    ("okbot.storage.paths",),  # every path; imports nothing of ours
+    ("okbot.i18n",),  # translate(): storage's own errors speak the user's language
+    ("okbot.storage",),
+    ("okbot.config",),
+    ("okbot.llm",),
+    ("okbot.mcp",),  # MCP servers' tools: config, llm's key redaction, storage; core offers the tools
+    ("okbot.core",),
+    ("okbot.logs",),  # the front-ends' log and crash reports, scrubbed with llm's redaction
+    ("okbot.app",),  # the application layer the front-ends share (no Qt)
+    ("okbot.ui", "okbot.cli*"),  # the front-ends
+    ("okbot.__main__",),  # starts one front-end
+)
+# Everything but the Qt front-end and the entry point that may start it: importable without Qt.
+UI_FREE_LAYERS = tuple(entry for layer in LAYERS for entry in layer if entry not in {"okbot.ui", "okbot.__main__"})
 # What a docstring says when it promises its module loads no Qt.
 QT_FREE_CLAIM = re.compile(r"\bQt-free\b|\bno Qt\b|\bwithout Qt\b", re.IGNORECASE)
 # Qt-free helpers that once lived under okbot/ui (where importing them loaded the chat view).
@@ -34,12 +57,22 @@ MOVED_FROM_UI = ("okbot.core.roster", "okbot.core.chat_text", "okbot.core.render
 QT_PACKAGES = ("okbot.ui.chat",)
 
 
+def _load_import_graph() -> ModuleType:
+    """``scripts/import_graph.py`` (scripts/ is no package): the one reader of imports, shared with the script."""
+    spec = importlib.util.spec_from_file_location("okbot_import_graph", REPO_ROOT / "scripts" / "import_graph.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+import_graph = _load_import_graph()
+
+
 def module_name(path: Path) -> str:
     """Dotted module name of a file under okbot/ (``okbot/core/__init__.py`` -> ``okbot.core``)."""
-    parts = list(path.relative_to(REPO_ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
+    return import_graph.module_name(path, REPO_ROOT)
 
 
 def imported_modules(source: str, module: str, *, is_package: bool = False) -> Iterator[tuple[int, str]]:
@@ -48,31 +81,10 @@ def imported_modules(source: str, module: str, *, is_package: bool = False) -> I
     Relative imports are resolved against ``module``; ``from a import b`` yields both ``a`` and
     ``a.b`` (``b`` may be a submodule). Literal ``importlib.import_module``/``__import__`` calls count.
     """
-    tree = ast.parse(source)
-    package = module if is_package else module.rpartition(".")[0]
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                yield node.lineno, alias.name
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base_parts = package.split(".")
-                base_parts = base_parts[: len(base_parts) - (node.level - 1)]
-                base = ".".join(base_parts + ([node.module] if node.module else []))
-            else:
-                base = node.module or ""
-            yield node.lineno, base
-            for alias in node.names:
-                yield node.lineno, f"{base}.{alias.name}"
-        elif isinstance(node, ast.Call) and _is_dynamic_import(node.func):
-            if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-                yield node.lineno, node.args[0].value
-
-
-def _is_dynamic_import(func: ast.expr) -> bool:
-    if isinstance(func, ast.Name):
-        return func.id in {"__import__", "import_module"}
-    return isinstance(func, ast.Attribute) and func.attr == "import_module"
+    for found in import_graph.imports(source, module, is_package=is_package):
+        yield found.line, found.module
+        for name in found.names:
+            yield found.line, f"{found.module}.{name}"
 
 
 def _is_within(name: str, roots: tuple[str, ...]) -> bool:
@@ -92,7 +104,7 @@ def violations(path: Path, forbidden: tuple[str, ...]) -> list[str]:
 
 
 def okbot_sources() -> list[Path]:
-    return sorted(p for p in PACKAGE_DIR.rglob("*.py") if "__pycache__" not in p.parts)
+    return sorted(import_graph.sources(REPO_ROOT).values())
 
 
 def claims_qt_free(source: str) -> bool:
@@ -202,22 +214,144 @@ def test_only_ui_imports_qt() -> None:
     assert not problems, "PySide6 may only be imported under okbot/ui:\n" + "\n".join(problems)
 
 
-@pytest.mark.parametrize("package", UI_FREE_PACKAGES)
-def test_core_layers_do_not_import_ui(package: str) -> None:
-    pkg_dir = REPO_ROOT.joinpath(*package.split("."))
-    problems = [
-        problem for path in okbot_sources() if pkg_dir in path.parents for problem in violations(path, ("okbot.ui",))
+def _covers(entry: str, module: str) -> bool:
+    if entry.endswith("*"):
+        return module.startswith(entry[:-1])
+    return module == entry or (entry != "okbot" and module.startswith(entry + "."))
+
+
+def placement(module: str) -> tuple[int, str] | None:
+    """``(layer index, entry)`` of the most specific entry of :data:`LAYERS` covering ``module``."""
+    found = [
+        (len(entry), index, entry) for index, layer in enumerate(LAYERS) for entry in layer if _covers(entry, module)
     ]
-    assert not problems, f"{package} must not import okbot.ui:\n" + "\n".join(problems)
+    if not found:
+        return None
+    _, index, entry = max(found)
+    return index, entry
 
 
-@pytest.mark.parametrize("layer", LAYERS)
-def test_layers_point_one_way(layer: str) -> None:
-    """storage -> config -> llm -> core -> ui / cli: nothing imports a layer above its own."""
-    above = LAYERS[LAYERS.index(layer) + 1 :] + ("okbot.ui", "okbot.cli", "okbot.cli_chat", "okbot.logs")
-    layer_dir = REPO_ROOT.joinpath(*layer.split("."))
-    problems = [problem for path in okbot_sources() if layer_dir in path.parents for problem in violations(path, above)]
-    assert not problems, f"{layer} may import only the layers below it:\n" + "\n".join(problems)
+def layer_problems(edges: dict[str, dict[str, list[int]]]) -> list[str]:
+    """Each import that points at a layer above its module's, or at another entry of the same layer."""
+    problems = []
+    for module, targets in sorted(edges.items()):
+        here = placement(module)
+        for target, lines in sorted(targets.items()):
+            there = placement(target)
+            if here is None or there is None or there[1] == here[1] or there[0] < here[0]:
+                continue
+            where = "a layer above" if there[0] > here[0] else "a peer"
+            problems.append(f"{module}:{lines[0]} imports {target} ({where}: {here[1]} -> {there[1]})")
+    return problems
+
+
+@pytest.mark.parametrize(
+    ("module", "entry"),
+    [
+        ("okbot", "okbot"),
+        ("okbot.storage.paths", "okbot.storage.paths"),
+        ("okbot.storage.errors", "okbot.storage"),
+        ("okbot.core.compression.compressor", "okbot.core"),
+        ("okbot.cli", "okbot.cli*"),
+        ("okbot.cli_mcp", "okbot.cli*"),
+        ("okbot.ui.chat.view", "okbot.ui"),
+        ("okbot.app.chat", "okbot.app"),
+        ("okbot.newthing", None),  # the package's own entry covers its __init__ only
+    ],
+)
+def test_the_layers_place_modules_by_their_most_specific_entry(module: str, entry: str | None) -> None:
+    found = placement(module)
+    assert (found[1] if found else None) == entry
+
+
+def test_the_layer_check_catches_upward_and_sideways_imports() -> None:
+    edges = {
+        "okbot.storage.errors": {"okbot.i18n": [5]},  # down: fine
+        "okbot.i18n": {"okbot.storage.atomic": [9]},  # up: storage sits above i18n
+        "okbot.core.x": {"okbot.mcp.hub": [3], "okbot.app.y": [4]},
+        "okbot.ui.z": {"okbot.cli_chat": [7]},  # front-ends never import each other
+        "okbot.cli": {"okbot.cli_chat": [2]},  # one entry
+    }
+    assert layer_problems(edges) == [
+        "okbot.core.x:4 imports okbot.app.y (a layer above: okbot.core -> okbot.app)",
+        "okbot.i18n:9 imports okbot.storage.atomic (a layer above: okbot.i18n -> okbot.storage)",
+        "okbot.ui.z:7 imports okbot.cli_chat (a peer: okbot.ui -> okbot.cli*)",
+    ]
+
+
+def test_every_top_level_module_and_package_has_a_layer() -> None:
+    """A new top-level module or package fails here until LAYERS places it."""
+    tops = sorted(
+        module_name(path)
+        for path in PACKAGE_DIR.iterdir()
+        if (path.suffix == ".py" and path.name != "__init__.py") or (path / "__init__.py").is_file()
+    )
+    assert tops, "no modules found under okbot/"
+    unplaced = [name for name in tops if placement(name) is None]
+    assert not unplaced, "no layer places " + ", ".join(unplaced) + ": add it to LAYERS"
+
+
+def test_every_layer_names_modules_that_exist() -> None:
+    modules = set(import_graph.sources(REPO_ROOT))
+    stale = [entry for layer in LAYERS for entry in layer if not any(_covers(entry, m) for m in modules)]
+    assert not stale, "LAYERS names modules that are gone: " + ", ".join(stale)
+
+
+def test_layers_point_one_way() -> None:
+    """paths -> i18n -> storage -> config -> llm -> mcp -> core -> logs -> app -> ui / cli -> __main__.
+
+    Imports at any depth count, those inside functions and under TYPE_CHECKING too.
+    """
+    problems = layer_problems(import_graph.graph(REPO_ROOT))
+    assert not problems, "an import points up or sideways:\n" + "\n".join(problems)
+
+
+def test_the_cycle_finder_finds_loops_and_only_loops() -> None:
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}, "f": {"g"}, "g": {"f"}}
+    assert import_graph.cycles(edges) == [["a", "b", "c"], ["f", "g"]]
+
+
+def test_a_package_init_that_imports_back_closes_a_loop() -> None:
+    """``okbot.p``'s ``__init__`` loads its big module, which imports ``ctx``, which wants only ``p.leaf``."""
+    edges = {
+        "okbot.p": {"okbot.p.big"},
+        "okbot.p.big": {"okbot.ctx"},
+        "okbot.ctx": {"okbot.p.leaf"},
+        "okbot.p.leaf": set(),
+    }
+    assert import_graph.cycles(edges) == []
+    assert import_graph.cycles(import_graph.with_packages(edges)) == [["okbot.ctx", "okbot.p", "okbot.p.big"]]
+
+
+def test_the_graph_sees_imports_in_functions_type_checking_and_import_module(tmp_path: Path) -> None:
+    package = tmp_path / "okbot"
+    (package / "sub").mkdir(parents=True)
+    for name in ("__init__.py", "sub/__init__.py", "sub/c.py", "d.py"):
+        (package / name).write_text("", encoding="utf-8")
+    (package / "a.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from okbot.b import X\n", encoding="utf-8"
+    )
+    (package / "b.py").write_text("def f():\n    from .sub import c, Y\n", encoding="utf-8")
+    (package / "sub" / "c.py").write_text("import importlib\nimportlib.import_module('okbot.a')\n", encoding="utf-8")
+    (package / "d.py").write_text("import okbot.sub.c\n", encoding="utf-8")
+    edges = import_graph.graph(tmp_path)
+    assert {name: sorted(targets) for name, targets in edges.items() if targets} == {
+        "okbot.a": ["okbot.b"],
+        "okbot.b": ["okbot.sub", "okbot.sub.c"],  # Y is no module: it comes from the package
+        "okbot.d": ["okbot.sub.c"],  # the packages an import runs are no edges
+        "okbot.sub.c": ["okbot.a"],
+    }
+    assert import_graph.cycles(edges) == [["okbot.a", "okbot.b", "okbot.sub.c"]]
+
+
+def test_there_are_no_import_cycles() -> None:
+    """No two modules import each other, directly or round a loop (imports in functions and under
+    TYPE_CHECKING count: each is a dependency all the same), nor through a package's ``__init__``."""
+    edges = import_graph.graph(REPO_ROOT)
+    found = {frozenset(c) for c in import_graph.cycles(edges)} | {
+        frozenset(c) for c in import_graph.cycles(import_graph.with_packages(edges))
+    }
+    assert not found, "import cycles:\n" + "\n".join(", ".join(c) for c in sorted(sorted(c) for c in found))
 
 
 def test_non_ui_modules_load_no_qt_at_runtime() -> None:
@@ -225,7 +359,7 @@ def test_non_ui_modules_load_no_qt_at_runtime() -> None:
     modules = [
         module_name(path)
         for path in okbot_sources()
-        if any(module_name(path) == pkg or module_name(path).startswith(pkg + ".") for pkg in UI_FREE_PACKAGES)
+        if any(_covers(entry, module_name(path)) for entry in UI_FREE_LAYERS)
     ]
     script = textwrap.dedent(
         """

@@ -77,7 +77,7 @@ def test_add_list_and_remove_servers_started_for_real(okbot, okbot_home):
     assert proc.returncode == 0, proc.stderr
     assert f"added MCP server time: {PY} -m mcp_server_time  approval: allow" in proc.stdout
     assert TOKEN in (okbot_home / "keys.json").read_text()
-    assert [c.env for c in Settings.load().mcp_servers()] == [("TOKEN",), ()]
+    assert [c.env for c in Settings.load().mcp_servers.all()] == [("TOKEN",), ()]
     assert _servers_of("Ann") == ["test"]
 
     proc = okbot("mcp", "list")
@@ -114,7 +114,7 @@ def test_add_list_and_remove_servers_started_for_real(okbot, okbot_home):
     assert "Ann (ann) no longer uses test" in proc.stdout
     assert _servers_of("Ann") == []
     assert TOKEN not in (okbot_home / "keys.json").read_text()
-    assert [c.name for c in Settings.load().mcp_servers()] == ["time"]
+    assert [c.name for c in Settings.load().mcp_servers.all()] == ["time"]
     proc = okbot("mcp", "rm", "test")
     assert proc.returncode == 1 and "no MCP server called 'test'" in proc.stderr and "time" in proc.stderr
 
@@ -215,13 +215,13 @@ def test_refusals_say_why_and_change_nothing(okbot, okbot_home, team):
         proc = okbot("mcp", *argv)
         assert proc.returncode == 1, (argv, proc.stdout + proc.stderr)
         assert message in proc.stderr, (argv, proc.stderr)
-        assert Settings.load().mcp_servers() == []
+        assert Settings.load().mcp_servers.all() == []
         assert not (okbot_home / "keys.json").exists()
 
 
 def test_a_squad_cannot_be_allowed(okbot, team):
     okbot("mcp", "add", "s", "--command", "x", "serve", "--approval", "deny", "now")  # options amid its arguments
-    assert Settings.load().mcp_server("s").args == ("serve", "now")
+    assert Settings.load().mcp_servers.get("s").args == ("serve", "now")
     proc = okbot("mcp", "allow", "s", "Ann", "Team")
     assert proc.returncode == 1 and "Team is a squad" in proc.stderr and "okbot mcp allow s MEMBER" in proc.stderr
     assert _servers_of("Ann") == []  # all or nothing

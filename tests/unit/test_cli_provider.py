@@ -70,7 +70,7 @@ def test_add_list_and_remove_a_provider(okbot, okbot_home):
     )
     assert proc.returncode == 0, proc.stderr
     assert "key: env WORK_KEY" in proc.stdout
-    assert Settings.load().provider("work").context_windows == {"m": 9000}
+    assert Settings.load().providers.get("work").context_windows == {"m": 9000}
     proc = okbot("provider", "add", "bad", "--base-url", "https://bad.example/v1", "--window", "m=9")
     assert proc.returncode == 1 and "at least 512 tokens" in proc.stderr
     proc = okbot("provider", "add", "vault", "--base-url", "https://vault.example/v1", "--key-stdin", stdin=STDIN_KEY)
@@ -91,7 +91,7 @@ def test_add_list_and_remove_a_provider(okbot, okbot_home):
     assert "default (default)  https://api.openai.com/v1" in text and "work  https://work.example/v1" in text
     assert okbot("provider", "rm", "vault").returncode == 0
     assert STDIN_KEY not in (okbot_home / "keys.json").read_text()
-    assert [p.name for p in Settings.load().providers()] == ["default", "work"]
+    assert [p.name for p in Settings.load().providers.all()] == ["default", "work"]
 
 
 def test_rm_refuses_the_default_and_a_provider_in_use(okbot):
@@ -177,7 +177,7 @@ def test_100_mb_on_key_stdin_is_refused_without_reading_it_all(okbot_home):
     assert "kkkk" not in err
     assert peak - small_peak < 32 * 1024, f"peak RSS grew by {(peak - small_peak) // 1024} MiB"
     assert "huge" not in (okbot_home / "keys.json").read_text(encoding="utf-8")
-    assert [p.name for p in Settings.load().providers()] == ["default", "small"]
+    assert [p.name for p in Settings.load().providers.all()] == ["default", "small"]
 
 
 URL_TOKEN = "tok-9f8e7d6c5b4a3210"
@@ -193,14 +193,14 @@ def test_provider_add_refuses_a_key_in_the_base_url_and_points_to_key_stdin(okbo
         "http:", "https:"
     )
     assert URL_TOKEN not in proc.stdout + proc.stderr
-    assert [p.name for p in Settings.load().providers()] == ["default"]
+    assert [p.name for p in Settings.load().providers.all()] == ["default"]
     assert not (okbot_home / "settings.json").exists()
 
 
 def test_a_base_url_holding_a_token_is_never_printed(okbot, okbot_home, monkeypatch):
     settings = Settings.load()  # written before this OkBot refused it (or by hand)
-    settings.add_provider(ProviderConfig("old", f"https://{URL_TOKEN}@old.example/v1"))
-    settings.add_provider(ProviderConfig("pair", f"https://{URL_TOKEN}:x-oauth@pair.example/v1"))
+    settings.providers.add(ProviderConfig("old", f"https://{URL_TOKEN}@old.example/v1"))
+    settings.providers.add(ProviderConfig("pair", f"https://{URL_TOKEN}:x-oauth@pair.example/v1"))
     text = okbot("provider", "list").stdout
     assert "old  https://[redacted]@old.example/v1" in text and "pair  https://[redacted]@pair.example/v1" in text
     rows = json.loads(okbot("provider", "list", "--json").stdout)
@@ -228,8 +228,8 @@ def test_a_base_url_holding_a_token_is_never_printed(okbot, okbot_home, monkeypa
     ],
 )
 def test_every_userinfo_is_hidden_wherever_a_url_is_shown(url, shown):
-    from okbot.config.schema import redact_url
     from okbot.llm.openai_backend import OpenAIProvider
+    from okbot.storage.redaction import redact_url
 
     assert redact_url(url) == shown
     if "[::1" not in url:  # the provider's own name for its server, used in its log lines
@@ -242,9 +242,9 @@ def test_every_userinfo_is_hidden_wherever_a_url_is_shown(url, shown):
 
 def test_a_providers_parallel_requests_are_set_kept_and_listed(okbot, okbot_home):
     assert okbot("provider", "add", "lab", "--base-url", "http://127.0.0.1:8080/v1", "--slots", "2").returncode == 0
-    assert Settings.load().provider("lab").slots == 2
+    assert Settings.load().providers.get("lab").slots == 2
     again = okbot("provider", "add", "lab", "--base-url", "http://127.0.0.1:8080/v1", "--window", "m=8192")
-    assert again.returncode == 0 and Settings.load().provider("lab").slots == 2  # kept when not named
+    assert again.returncode == 0 and Settings.load().providers.get("lab").slots == 2  # kept when not named
     assert okbot("provider", "add", "default", "--base-url", "http://127.0.0.1:9/v1", "--slots", "1").returncode == 0
     assert Settings.load().get("provider.slots") == 1
     listed = {row["name"]: row["slots"] for row in json.loads(okbot("provider", "list", "--json").stdout)}

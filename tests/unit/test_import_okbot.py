@@ -541,7 +541,7 @@ def test_mcp_servers_are_declared_without_their_secrets_and_named(chinese: Path)
     settings = Settings.load()
     report = import_okbot(chinese, ws)
     apply_settings(report, settings, ws)
-    servers = {c.name: c for c in settings.mcp_servers()}
+    servers = {c.name: c for c in settings.mcp_servers.all()}
     names = sorted(servers)
     assert "time-server" in names and "off" in names and len(names) == 3 and "broken" not in names
     task = next(n for n in names if n.startswith("mcp-"))  # 任务 has no ASCII: a digest names it
@@ -578,7 +578,7 @@ def test_an_mcp_server_with_a_credential_on_its_command_line_is_named_not_declar
     settings = Settings.load()
     report = import_okbot(chinese, ws)
     apply_settings(report, settings, ws)
-    assert "gh" not in {c.name for c in settings.mcp_servers()}
+    assert "gh" not in {c.name for c in settings.mcp_servers.all()}
     assert any("MCP server gh is not mapped" in n and "credential" in n for n in report.not_imported)
     printed = json.dumps(report.to_json(), ensure_ascii=False) + report.text() + paths.settings_file().read_text()
     assert "argv-kept-out" not in printed
@@ -588,9 +588,9 @@ def test_a_second_run_does_not_apply_the_settings_again(chinese: Path) -> None:
     ws = Workspace()
     settings = Settings.load()
     apply_settings(import_okbot(chinese, ws), settings, ws)
-    settings.remove_mcp_server("off")  # the user did not want these after all
+    settings.mcp_servers.remove("off")  # the user did not want these after all
     settings.reset("ui.language")
     again = import_okbot(chinese, ws)
     apply_settings(again, settings, ws)
-    assert "off" not in {c.name for c in settings.mcp_servers()} and settings.get("ui.language") == "system"
+    assert "off" not in {c.name for c in settings.mcp_servers.all()} and settings.get("ui.language") == "system"
     assert any("not applied again" in line for line in again.settings)

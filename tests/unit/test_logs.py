@@ -9,7 +9,8 @@ import threading
 
 import pytest
 
-from okbot.llm.keys import remember_secret, resolve_api_key
+from okbot.llm.key_source import resolve_api_key
+from okbot.llm.keys import remember_secret
 from okbot.logs import LOG_FILE, setup_logging, write_crash_report
 from okbot.storage import paths
 

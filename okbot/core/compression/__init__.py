@@ -1,5 +1,6 @@
-"""Summary + Buffer compression: plan the cut, summarize incrementally, check, apply, fall back."""
+"""Summary + Buffer compression: plan the cut, summarize incrementally, check, apply, fall back.
 
-from okbot.core.compression.compressor import CompressionReport, Compressor
-
-__all__ = ["CompressionReport", "Compressor"]
+The compressor is :class:`okbot.core.compression.compressor.Compressor`. This package's own import
+loads nothing: the summary's format (:mod:`~okbot.core.compression.structure`), which the context
+builder reads, must not bring in the compressor, which builds on the context.
+"""

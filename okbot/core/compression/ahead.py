@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from okbot.core.context import ContextProjection
+from okbot.core.projection import ContextProjection
 
 # A short exchange still adds a message and a reply: never predict less than this.
 MIN_ALLOWANCE_TOKENS = 200

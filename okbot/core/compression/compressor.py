@@ -30,11 +30,12 @@ from okbot.core.compression.plan import choose_keep, max_batch_tokens, next_batc
 from okbot.core.compression.report import CompressionReport
 from okbot.core.compression.summarizer import Summarizer, SummaryRejected
 from okbot.core.compression.topic import is_new_topic
-from okbot.core.context import ContextProjection, build_context, reply_reserve
+from okbot.core.context import build_context, reply_reserve
 from okbot.core.digest import checklist_entry, item_digest, user_checklist
 from okbot.core.items import item_text, now_iso
 from okbot.core.kept_words import checklist_share
 from okbot.core.messages import PIN_KEY
+from okbot.core.projection import ContextProjection
 from okbot.core.summary import SessionSummary, SummaryStore
 from okbot.core.workspace import Target
 from okbot.i18n import plural, translate
@@ -144,9 +145,101 @@ class Compressor:
             started()
             lock.acquire()
         try:
-            return inturn.fit_turn(self, target, list(current), started, window)
+            return self._fit_turn(target, list(current), started, window)
         finally:
             lock.release()
+
+    def _fit_turn(
+        self,
+        target: Target,
+        current: list[int],
+        started: Callable[[], None],
+        window: int | None = None,
+    ) -> TurnFit:
+        """Make the next request of the turn answering ``current`` fit, step by step (in
+        :mod:`~okbot.core.compression.inturn`'s order).
+
+        ``window``: fit this window when it is smaller than the known one (a server refused a request as too
+        long without saying its window). The caller holds the session's compression lock."""
+        fit = TurnFit()
+        sources = self.sources
+
+        def view() -> ContextProjection:
+            built = build_context(target, sources=sources)
+            return replace(built, window=window) if window is not None and window < built.window else built
+
+        proj = view()
+        counter = sources.counter(proj.model)
+        after = max(current, default=0)  # this turn's items come after its message
+        if inturn.over(proj, proj.threshold):  # 1. this turn's older tool output as digests
+            proj = self._hide_results(
+                target,
+                view,
+                proj,
+                inturn.results_to_hide(proj, counter, proj.threshold, after, newest_round=False),
+                fit,
+            )
+        if inturn.over(proj, proj.threshold) and self._may_summarize(proj):  # 2. the summarizer, request pinned
+            started()
+            try:
+                report = self._compress(target, proj, keep=None, trigger="turn", pending=0, current=current)
+            except OkBotError as exc:  # the summarizer could not be reached: nothing changed, step 3 moves out plainly
+                self._record_failure(target, "turn", str(exc))
+                report = CompressionReport.unchanged("turn", proj, str(exc))
+            fit.reports.append(report)  # the chat's "updating the summary" ends with it
+            if report.ok or report.error:
+                fit.notes.append(inturn.summary_note(report))
+            proj = view()
+        limit = inturn.limit_of(proj)
+        if inturn.over(proj, limit):  # 3. every result but the newest, then older items plainly
+            proj = self._hide_results(
+                target, view, proj, inturn.results_to_hide(proj, counter, limit, after, newest_round=True), fit
+            )
+        if inturn.over(proj, limit):
+            moved = self._move_out_plainly(target, proj, 0, limit, current=current)
+            if moved is not None and moved.ok:
+                fit.reports.append(moved)
+                fit.notes.append(inturn.moved_note(moved))
+            proj = view()
+        if inturn.over(proj, limit):  # 4. the newest tool result cut to fit
+            newest = sources.session(target).get(proj.items[-1]["id"]) if proj.items else None
+            cut = inturn.cut_to_fit(proj, counter, limit, newest)
+            if cut is not None and newest is not None:
+                SummaryStore(target.summary_path).save(
+                    replace(proj.summary, cut_items={**proj.summary.cut_items, cut[0]: cut[1]})
+                )
+                fit.notes.append(inturn.cut_note(newest, cut[1]))
+                proj = view()
+        if inturn.over(proj, limit):  # 5. nothing more can move out
+            fit.error = inturn.too_large(proj, limit)
+            return fit
+        fit.projection = proj
+        return fit
+
+    def _hide_results(
+        self,
+        target: Target,
+        view: Callable[[], ContextProjection],
+        proj: ContextProjection,
+        ids: list[int],
+        fit: TurnFit,
+    ) -> ContextProjection:
+        """Show the tool results ``ids`` as digests from now on; the request as it then is."""
+        if not ids:
+            return proj
+        summary = proj.summary
+        SummaryStore(target.summary_path).save(
+            replace(summary, hidden_item_ids=sorted({*summary.hidden_item_ids, *ids}))
+        )
+        fit.notes.append(inturn.digests_note())
+        log.info("%s: %d tool result(s) of this turn shown as digests to fit the window", target.id, len(ids))
+        return view()
+
+    def _may_summarize(self, proj: ContextProjection) -> bool:
+        """More movable items than the keep floor, and no failed summary to back off from."""
+        movable = [it for it in proj.items if not it.get(PIN_KEY)]
+        keep_min = self.sources.settings.get("contextCompression.keepRecentMin")
+        return len(movable) > keep_min and not self._backing_off(proj)
 
     def compress_ahead(self, target: Target, *, on_start: Callable[[], None] | None = None) -> CompressionReport | None:
         """After a reply: compress now when the next request is predicted to reach the prepare mark.

@@ -15,37 +15,26 @@ moves things out in this order, each step only while the request is still over:
 4. the newest tool result alone too large: it is cut to fit and says so (:func:`cut_to_fit`);
 5. nothing more can move: the turn ends with one plain message (:func:`too_large`), never a raw 400.
 
-:func:`fit_turn` walks these steps under the session's lock (the compressor holds it), driving the
-compressor's own summarizer path and plain move-out; the rest of this module decides (pure functions
-over a projection). The chat gets a quiet line for each step that moved something (:class:`TurnFit` ``notes``).
+This module decides (pure functions over a projection); the compressor walks the steps under the
+session's lock, with its own summarizer path and plain move-out. The chat gets a quiet line for each
+step that moved something (:class:`TurnFit` ``notes``).
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
-from okbot.core.compression.report import CompressionReport
 from okbot.core.context import (
-    ContextProjection,
-    build_context,
     cut_stub,
     hidden_stub,
     item_token_count,
     reply_reserve,
 )
-from okbot.core.messages import PIN_KEY
-from okbot.core.summary import SummaryStore
-from okbot.core.workspace import Target
+from okbot.core.projection import ContextProjection
 from okbot.i18n import translate
 from okbot.storage.errors import OkBotError
-
-if TYPE_CHECKING:  # the compressor imports this module
-    from okbot.core.compression.compressor import Compressor
-
-log = logging.getLogger("okbot.compression")
 
 # Below this many tokens of room a cut tool result would say nothing useful: the turn ends instead.
 MIN_CUT_TOKENS = 64
@@ -63,85 +52,6 @@ class TurnFit:
     reports: list[Any] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     error: OkBotError | None = None
-
-
-def fit_turn(
-    compressor: Compressor,
-    target: Target,
-    current: list[int],
-    started: Callable[[], None],
-    window: int | None = None,
-) -> TurnFit:
-    """Make the next request of the turn answering ``current`` fit, step by step (see the module's docstring).
-
-    ``window``: fit this window when it is smaller than the known one (a server refused a request as too
-    long without saying its window). The caller holds the session's compression lock."""
-    fit = TurnFit()
-    sources = compressor.sources
-
-    def view() -> ContextProjection:
-        built = build_context(target, sources=sources)
-        return replace(built, window=window) if window is not None and window < built.window else built
-
-    proj = view()
-    counter = sources.counter(proj.model)
-    after = max(current, default=0)  # this turn's items come after its message
-    if over(proj, proj.threshold):  # 1. this turn's older tool output as digests
-        proj = _hide(target, view, proj, results_to_hide(proj, counter, proj.threshold, after, newest_round=False), fit)
-    if over(proj, proj.threshold) and _may_summarize(compressor, proj):  # 2. the summarizer, request pinned
-        started()
-        try:
-            report = compressor._compress(target, proj, keep=None, trigger="turn", pending=0, current=current)
-        except OkBotError as exc:  # the summarizer could not be reached: nothing changed, step 3 moves out plainly
-            compressor._record_failure(target, "turn", str(exc))
-            report = CompressionReport.unchanged("turn", proj, str(exc))
-        fit.reports.append(report)  # the chat's "updating the summary" ends with it
-        if report.ok or report.error:
-            fit.notes.append(summary_note(report))
-        proj = view()
-    limit = limit_of(proj)
-    if over(proj, limit):  # 3. every result but the newest, then older items plainly
-        proj = _hide(target, view, proj, results_to_hide(proj, counter, limit, after, newest_round=True), fit)
-    if over(proj, limit):
-        moved = compressor._move_out_plainly(target, proj, 0, limit, current=current)
-        if moved is not None and moved.ok:
-            fit.reports.append(moved)
-            fit.notes.append(moved_note(moved))
-        proj = view()
-    if over(proj, limit):  # 4. the newest tool result cut to fit
-        newest = sources.session(target).get(proj.items[-1]["id"]) if proj.items else None
-        cut = cut_to_fit(proj, counter, limit, newest)
-        if cut is not None and newest is not None:
-            SummaryStore(target.summary_path).save(
-                replace(proj.summary, cut_items={**proj.summary.cut_items, cut[0]: cut[1]})
-            )
-            fit.notes.append(cut_note(newest, cut[1]))
-            proj = view()
-    if over(proj, limit):  # 5. nothing more can move out
-        fit.error = too_large(proj, limit)
-        return fit
-    fit.projection = proj
-    return fit
-
-
-def _hide(
-    target: Target, view: Callable[[], ContextProjection], proj: ContextProjection, ids: list[int], fit: TurnFit
-) -> ContextProjection:
-    """Show the tool results ``ids`` as digests from now on; the request as it then is."""
-    if not ids:
-        return proj
-    summary = proj.summary
-    SummaryStore(target.summary_path).save(replace(summary, hidden_item_ids=sorted({*summary.hidden_item_ids, *ids})))
-    fit.notes.append(digests_note())
-    log.info("%s: %d tool result(s) of this turn shown as digests to fit the window", target.id, len(ids))
-    return view()
-
-
-def _may_summarize(compressor: Compressor, proj: ContextProjection) -> bool:
-    """More movable items than the keep floor, and no failed summary to back off from."""
-    movable = [it for it in proj.items if not it.get(PIN_KEY)]
-    keep_min = compressor.sources.settings.get("contextCompression.keepRecentMin")
-    return len(movable) > keep_min and not compressor._backing_off(proj)
 
 
 def limit_of(proj: ContextProjection) -> int:

@@ -199,7 +199,7 @@ def decline(sources: Any, target: Target, of: int) -> Offer:
 
 
 def _offer_of(sources: Any, target: Target, of: int) -> Offer:
-    if target.kind != "assistant":
+    if not target.is_assistant:
         raise OkBotError(
             translate("offers", "{name} is a squad: only assistants keep rules and skills.").format(name=target.name)
         )

@@ -130,7 +130,7 @@ class Evolution:
     # -- switches -----------------------------------------------------------------------------
     def enabled(self, target: Target) -> bool:
         """Upkeep is on for ``target``: an assistant, the setting on, its own switch not off, not read-only."""
-        if target.kind != "assistant" or target.read_only or target.problem:
+        if not target.is_assistant or target.read_only or target.problem:
             return False
         return bool(self.sources.settings.get("evolution.enabled")) and target.meta.get("evolution") is not False
 

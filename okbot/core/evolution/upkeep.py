@@ -84,7 +84,7 @@ class Upkeep:
         report = UpkeepReport(target=target.name)
         if not self.evolution.enabled(target) and not force:
             return report
-        if force and target.kind != "assistant":
+        if force and not target.is_assistant:
             report.problems.append(
                 translate("upkeep", "only assistants evolve: a squad has no persona or skills of its own")
             )

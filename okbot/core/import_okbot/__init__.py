@@ -134,6 +134,7 @@ from okbot.core.import_okbot.source import (
     size_text,
 )
 from okbot.core.items import now_iso
+from okbot.core.kind import Kind
 from okbot.core.local_tools.guard import protected
 from okbot.core.memory.memories import GLOBAL_SCOPE
 from okbot.core.memory.store import MemoryStore, normalise
@@ -231,7 +232,7 @@ def _marker(source: Path, source_id: str, *, complete: bool) -> dict[str, Any]:
     return {"app": SOURCE_APP, "dir": str(source), "id": source_id, "at": now_iso(), "complete": complete}
 
 
-def _earlier(kind: str, source_id: str, name: str, target: Target) -> OwnerReport:
+def _earlier(kind: Kind, source_id: str, name: str, target: Target) -> OwnerReport:
     marker = target.meta.get(MARKER_KEY) or {}
     if marker.get("complete") is False:
         status = QT_TRANSLATE_NOOP(
@@ -273,7 +274,7 @@ def import_okbot(source_dir: Path, workspace: Workspace, *, global_skills: Path 
     report = ImportReport(source=str(source))
     done = _already_imported(workspace, source)
     notes: list[str] = []
-    members: dict[str, str] = {k: t.id for k, t in done.items() if t.kind == "assistant"}
+    members: dict[str, str] = {k: t.id for k, t in done.items() if t.is_assistant}
     seen: set[str] = set()
     uses: dict[str, str] = {}  # model id -> provider id, of the assistants imported
     with open_source(source) as root, open_global_skills(global_skills or default_global_skills_dir()) as shared:
@@ -285,7 +286,7 @@ def import_okbot(source_dir: Path, workspace: Workspace, *, global_skills: Path 
             seen.add(bot_id)
             name = _clean_name(text_of(entry.get("name"))) or bot_id
             if bot_id in done:
-                report.owners.append(_earlier("assistant", bot_id, name, done[bot_id]))
+                report.owners.append(_earlier(Kind.ASSISTANT, bot_id, name, done[bot_id]))
                 continue
             description = text_of(entry.get("description"))
             owner = _import_assistant(root, shared, source, bot_id, name, description, workspace, uses)
@@ -305,7 +306,7 @@ def import_okbot(source_dir: Path, workspace: Workspace, *, global_skills: Path 
                 continue
             name = _clean_name(text_of(entry.get("name"))) or squad_id
             if squad_id in done:
-                report.owners.append(_earlier("squad", squad_id, name, done[squad_id]))
+                report.owners.append(_earlier(Kind.SQUAD, squad_id, name, done[squad_id]))
                 continue
             report.owners.append(_import_squad(root, source, entry, squad_id, name, members, workspace))
         report.global_memories = _import_memories(root, workspace.root / "memory", GLOBAL_SCOPE, notes)
@@ -357,7 +358,7 @@ def _import_assistant(
     workspace: Workspace,
     uses: dict[str, str],
 ) -> OwnerReport:
-    owner = OwnerReport("assistant", bot_id, name)
+    owner = OwnerReport(Kind.ASSISTANT, bot_id, name)
     folder = _owner_folder(root, owner)
     if folder is None:
         return owner
@@ -400,7 +401,7 @@ def _import_squad(
     members: dict[str, str],
     workspace: Workspace,
 ) -> OwnerReport:
-    owner = OwnerReport("squad", squad_id, name)
+    owner = OwnerReport(Kind.SQUAD, squad_id, name)
     folder = _owner_folder(root, owner)
     if folder is None:
         return owner

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from okbot.core.kind import Kind
 from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
 
 SHOWN_SKIPPED_LINES = 20  # per chat in the text report
@@ -20,7 +21,7 @@ NO_SUMMARY = QT_TRANSLATE_NOOP("report", "none")
 class OwnerReport:
     """What came over for one assistant or squad of the original."""
 
-    kind: str  # "assistant" | "squad"
+    kind: Kind
     source_id: str
     name: str
     new_id: str = ""
@@ -64,7 +65,7 @@ class ImportReport:
         """The report as plain lines (the CLI and the app print this)."""
         lines = [translate("report", "Imported from {path}:").format(path=self.source)]
         for o in self.owners:
-            if o.kind == "squad":
+            if o.kind is Kind.SQUAD:
                 head = translate("report", "- squad {name} ({id})").format(name=repr(o.name), id=o.source_id)
             else:
                 head = translate("report", "- assistant {name} ({id})").format(name=repr(o.name), id=o.source_id)

@@ -16,11 +16,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 from okbot.config.mcp import MCP_KEY, server_from_json
 from okbot.config.schema import SettingError
-from okbot.config.settings import CONTEXT_WINDOW_KEY, Settings
+from okbot.config.settings import Settings
+from okbot.config.values import CONTEXT_WINDOW_KEY
 from okbot.core.import_okbot.chat import MAX_JSON_BYTES
 from okbot.core.import_okbot.records import text_of
 from okbot.core.import_okbot.report import IMPORTED, ImportReport
 from okbot.core.import_okbot.source import SourceFolder, read_json
+from okbot.core.kind import Kind
 from okbot.core.workspace import MAX_NAME_CHARS, Workspace
 from okbot.i18n import translate
 
@@ -281,8 +283,8 @@ def _apply_window(report: ImportReport, settings: Settings, model: str, value: i
 def _apply_servers(report: ImportReport, settings: Settings, workspace: Workspace) -> None:
     """Declare the original's MCP servers (a name taken here is left as it is) and let the imported
     assistants use those the original ran."""
-    users = [o.new_id for o in report.owners if o.kind == "assistant" and o.status == IMPORTED and o.new_id]
-    declared = {c.name for c in settings.mcp_servers()}
+    users = [o.new_id for o in report.owners if o.kind is Kind.ASSISTANT and o.status == IMPORTED and o.new_id]
+    declared = {c.name for c in settings.mcp_servers.all()}
     for plan in report.settings_plan.get("servers", []):
         config = server_from_json(plan["entry"])
         if config.name in declared:
@@ -292,7 +294,7 @@ def _apply_servers(report: ImportReport, settings: Settings, workspace: Workspac
             report.settings.append(text.format(name=config.name, origin=plan["from"]))
             continue
         try:
-            settings.add_mcp_server(config)
+            settings.mcp_servers.add(config)
         except SettingError as exc:
             text = translate("import_okbot", "MCP server {name} not added: {why}")
             report.settings.append(text.format(name=config.name, why=exc.message))

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from okbot.core import items
+from okbot.core.kind import Kind
 from okbot.core.search import indexfile
 from okbot.core.search import text as searchtext
 from okbot.core.session import MAX_LINE_BYTES
@@ -328,7 +329,7 @@ class SearchIndex:
         for the app's after-turn hook. Returns the number of items indexed (0 as well while another
         process is updating the index: the next catch-up takes them)."""
         path = Path(path)
-        kind = {"assistants": "assistant", "squads": "squad"}.get(path.parent.parent.name)
+        kind = {k.folder: k for k in Kind}.get(path.parent.parent.name)
         if kind is None:
             raise ValueError(f"{path} is not an assistant's or squad's session.jsonl")
 

@@ -9,7 +9,7 @@ the app cannot carry is refused here, once, and the line is set aside like any m
   :data:`MAX_ID`; the store refuses to append past it), any ``NaN`` or infinite number, a ``v`` that is not
   a positive integer (``true`` is not 1 here);
 * a ``ts`` longer than :data:`MAX_TS_CHARS`, or one naming a moment so far from now that converting it
-  to local time overflows (a ``ts`` that is not a time at all is shown without one, as before);
+  to local time overflows (a ``ts`` that is not a time at all is shown without one);
 * JSON nested deeper than :data:`okbot.storage.jsontext.MAX_DEPTH` or numbers too long to read.
 
 Numbers are judged as they are parsed (``json.loads`` hooks) and the depth only when the line holds more

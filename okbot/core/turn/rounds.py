@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from okbot.core.assent import AsSentStore
-from okbot.core.context import ContextProjection, build_context
+from okbot.core.context import build_context
+from okbot.core.projection import ContextProjection
 from okbot.core.turn.env import TurnEnv
 from okbot.core.turn.outcome import TurnCallbacks
 from okbot.core.turn.stream import Round, stream_round

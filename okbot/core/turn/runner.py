@@ -29,8 +29,9 @@ from typing import Any
 from okbot.core import attachments as attached_files
 from okbot.core import versions
 from okbot.core.assent import AsSentStore
-from okbot.core.context import ContextProjection, reply_reserve
+from okbot.core.context import reply_reserve
 from okbot.core.items import new_item, notice, reply_finished, user_message
+from okbot.core.projection import ContextProjection
 from okbot.core.session import branches
 from okbot.core.session.branches import Versions
 from okbot.core.sources import ContextSources
@@ -181,7 +182,7 @@ class TurnRunner:
         counter = self.sources.counter(self.sources.model_for(target))
         self._check_message(target, text, bool(files), sum(attached_files.prepared_tokens(counter, f) for f in files))
         # "@member …" in a squad: an unknown name is refused here, before anything is written or sent
-        member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
+        member = direct_address(text, target, self.sources.workspace) if target.is_squad else None
         self.close_dangling_calls(target, callbacks.on_item)
         self.sources.memory.prepare(target, text)  # a recall refresh due now ranks by this message too
         self._before_run(target, text, callbacks)  # raises OkBotError when the request cannot fit at all
@@ -222,7 +223,7 @@ class TurnRunner:
         parent = versions.edit_parent(tail, item_id)
         files = attached_files.records_of(tail.by_id[item_id])  # the new version keeps the message's files
         self._check_message(target, text, bool(files))
-        member = direct_address(text, target, self.sources.workspace) if target.kind == "squad" else None
+        member = direct_address(text, target, self.sources.workspace) if target.is_squad else None
         self.close_dangling_calls(target, callbacks.on_item)
         session = self.sources.session(target)
         callbacks.on_item(
@@ -286,7 +287,7 @@ class TurnRunner:
 
     def _addressed(self, target: Target, user: dict[str, Any]) -> Member | None:
         """The squad member the user's message ``user`` addresses directly ("@Ada …"), if any."""
-        if target.kind != "squad" or user.get("source") != "user":
+        if not target.is_squad or user.get("source") != "user":
             return None
         return direct_address(user["content"], target, self.sources.workspace)
 
@@ -391,7 +392,7 @@ class TurnRunner:
         tools = self.sources.tools_for(target)
         max_rounds = (
             captain_settings(target)["maxCaptainRounds"]
-            if target.kind == "squad"
+            if target.is_squad
             else self.sources.settings.get("tools.maxRounds")
         )
         # rounds 1..max_rounds may use tools; one last round without tools lets the model answer

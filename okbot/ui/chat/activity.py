@@ -101,7 +101,7 @@ class WorkingLine(QLabel):
         if self._working:
             self.setText(self._html())
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange and self._working:
             self.setText(self._html())
         super().changeEvent(event)

@@ -141,7 +141,7 @@ class ChatDelegate(QStyledItemDelegate):
         self._heights[key] = layout.height
         return layout
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:  # noqa: N802 (Qt API)
+    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         width = max(1, option.rect.width())
         height = self._heights.get((index.data(ChatModel.KeyRole), width))
         if height is None:
@@ -650,7 +650,7 @@ class ChatDelegate(QStyledItemDelegate):
             start, i = lower.find(needle, start + len(needle)), i + 1
 
     # ------------------------------------------------------------------ text selection ("editing")
-    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: _Index) -> QWidget | None:  # noqa: N802
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: _Index) -> QWidget | None:
         layout = self.layout(option, index)
         if layout.doc is None:
             return None
@@ -659,19 +659,19 @@ class ChatDelegate(QStyledItemDelegate):
         self.editor = SelectableText(parent, layout, builder.colors, builder.font, builder)
         return self.editor
 
-    def destroyEditor(self, editor: QWidget, index: _Index) -> None:  # noqa: N802
+    def destroyEditor(self, editor: QWidget, index: _Index) -> None:
         self.editing_key = None
         if editor is self.editor:
             self.editor = None
         super().destroyEditor(editor, index)
 
-    def setEditorData(self, editor: QWidget, index: _Index) -> None:  # noqa: N802
+    def setEditorData(self, editor: QWidget, index: _Index) -> None:
         """The selector already holds the row's document."""
 
-    def setModelData(self, editor: QWidget, model: Any, index: _Index) -> None:  # noqa: N802
+    def setModelData(self, editor: QWidget, model: Any, index: _Index) -> None:
         """Read-only: nothing is written back."""
 
-    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem, index: _Index) -> None:  # noqa: N802
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem, index: _Index) -> None:
         layout = self.layout(option, index)
         rect = layout.doc_rect().translated(QPointF(option.rect.topLeft())).toAlignedRect()
         rect.setWidth(round(layout.doc.textWidth()) if layout.doc is not None else rect.width())

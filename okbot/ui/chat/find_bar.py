@@ -115,7 +115,7 @@ class FindBar(QFrame):
     def _on_debounce_timeout(self) -> None:
         self.query_changed.emit(self.edit.text())
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.edit and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
             key = event.key()

@@ -39,12 +39,12 @@ class JumpButton(QAbstractButton):
             self.resize(self.sizeHint())
             self.update()
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+    def sizeHint(self) -> QSize:
         font = self.font()
         font.setBold(True)
         return QSize(round(QFontMetricsF(font).horizontalAdvance(self.text()) + 2 * PAD_X), HEIGHT)
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+    def paintEvent(self, event: QPaintEvent) -> None:
         colors = ChatColors.from_palette(self.palette())
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -72,10 +72,10 @@ class JumpButton(QAbstractButton):
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.text())
         painter.end()
 
-    def enterEvent(self, event: object) -> None:  # noqa: N802
+    def enterEvent(self, event: object) -> None:
         self.update()
         super().enterEvent(event)
 
-    def leaveEvent(self, event: object) -> None:  # noqa: N802
+    def leaveEvent(self, event: object) -> None:
         self.update()
         super().leaveEvent(event)

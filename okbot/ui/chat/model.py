@@ -367,7 +367,7 @@ class ChatModel(QAbstractListModel):
         return "".join(self._stream or ())
 
     # ------------------------------------------------------------------ rows
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         if parent.isValid():
             return 0
         return len(self._ids) + (self._divider is not None) + (self._stream is not None)

@@ -324,20 +324,20 @@ class ChatView(QAbstractItemView):
         return text
 
     # ------------------------------------------------------------------ geometry (QAbstractItemView)
-    def visualRect(self, index: _Index) -> QRect:  # noqa: N802 (Qt API)
+    def visualRect(self, index: _Index) -> QRect:
         row = index.row() if index.isValid() else -1
         if not 0 <= row < len(self._heights):
             return QRect()
         top = self._heights.offset(row) - self._v
         return QRect(0, top, self.viewport().width(), self._heights.height(row))
 
-    def indexAt(self, point: QPoint) -> QModelIndex:  # noqa: N802
+    def indexAt(self, point: QPoint) -> QModelIndex:
         y = self._v + point.y()
         if not self._heights or y < 0 or y >= self._heights.total:
             return QModelIndex()
         return self._chat.index(self._heights.row_at(y), 0)
 
-    def scrollTo(self, index: _Index, hint: _Hint = _Hint.EnsureVisible) -> None:  # noqa: N802
+    def scrollTo(self, index: _Index, hint: _Hint = _Hint.EnsureVisible) -> None:
         row = index.row() if index.isValid() else -1
         if not 0 <= row < len(self._heights):
             return
@@ -358,7 +358,7 @@ class ChatView(QAbstractItemView):
         self._set_anchor_for(max(0, value))
         self._relayout()
 
-    def moveCursor(self, action: QAbstractItemView.CursorAction, modifiers: Qt.KeyboardModifier) -> QModelIndex:  # noqa: N802
+    def moveCursor(self, action: QAbstractItemView.CursorAction, modifiers: Qt.KeyboardModifier) -> QModelIndex:
         n = len(self._heights)
         if n == 0:
             return QModelIndex()
@@ -379,16 +379,16 @@ class ChatView(QAbstractItemView):
             row = self._heights.row_at(self._heights.offset(row) + page)
         return self._chat.index(max(0, min(n - 1, row)), 0)
 
-    def horizontalOffset(self) -> int:  # noqa: N802
+    def horizontalOffset(self) -> int:
         return 0
 
-    def verticalOffset(self) -> int:  # noqa: N802
+    def verticalOffset(self) -> int:
         return self._v
 
-    def isIndexHidden(self, index: _Index) -> bool:  # noqa: N802
+    def isIndexHidden(self, index: _Index) -> bool:
         return False
 
-    def setSelection(self, rect: QRect, command: QItemSelectionModel.SelectionFlag) -> None:  # noqa: N802
+    def setSelection(self, rect: QRect, command: QItemSelectionModel.SelectionFlag) -> None:
         if not self._heights:
             return
         first = self._heights.row_at(self._v + rect.top())
@@ -396,7 +396,7 @@ class ChatView(QAbstractItemView):
         selection = QItemSelection(self._chat.index(first, 0), self._chat.index(last, 0))
         self.selectionModel().select(selection, command)
 
-    def visualRegionForSelection(self, selection: QItemSelection) -> QRegion:  # noqa: N802
+    def visualRegionForSelection(self, selection: QItemSelection) -> QRegion:
         region = QRegion()
         visible = self.visible_rows()
         for selected in selection:
@@ -404,15 +404,15 @@ class ChatView(QAbstractItemView):
                 region += self.visualRect(self._chat.index(row, 0))
         return region
 
-    def updateGeometries(self) -> None:  # noqa: N802
+    def updateGeometries(self) -> None:
         self._relayout(update=False)
         super().updateGeometries()
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._place_overlays()
 
-    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
         if self._programmatic:
             return
         value = self.verticalScrollBar().value()
@@ -439,7 +439,7 @@ class ChatView(QAbstractItemView):
             self._anchor = (0, 0)
         self._relayout()
 
-    def rowsInserted(self, parent: _Index, start: int, end: int) -> None:  # noqa: N802
+    def rowsInserted(self, parent: _Index, start: int, end: int) -> None:
         super().rowsInserted(parent, start, end)
         if not self._stick_bottom and start >= len(self._heights) - 1:  # at the end (or above the reply streaming)
             self._jump.set_new_content(True)
@@ -459,7 +459,7 @@ class ChatView(QAbstractItemView):
             self._anchor = (min(start, max(0, len(self._heights) - 1)), 0)
         self._relayout()
 
-    def dataChanged(self, top_left: _Index, bottom_right: _Index, roles: list[int] = ()) -> None:  # noqa: N802, B006
+    def dataChanged(self, top_left: _Index, bottom_right: _Index, roles: list[int] = ()) -> None:
         super().dataChanged(top_left, bottom_right, roles)
         if not self._stick_bottom and self._chat.row_kind(bottom_right.row()) == STREAM:
             self._jump.set_new_content(True)  # the reply grows below what the user reads
@@ -555,7 +555,7 @@ class ChatView(QAbstractItemView):
             self.viewport().update()
 
     # ------------------------------------------------------------------ painting
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self.viewport())
         if self._chat.rowCount() == 0:
             self._paint_placeholder(painter)
@@ -585,7 +585,7 @@ class ChatView(QAbstractItemView):
         rect = self.viewport().rect().adjusted(40, 0, -40, 0)
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, text)
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._delegate.reset_style()
             self._heights.forget_widths()
@@ -599,7 +599,7 @@ class ChatView(QAbstractItemView):
             return -1, None
         return index.row(), self._delegate.action_at(self._option(index), index, QPointF(pos))
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         pos = event.position().toPoint()
         row, action = self._action_at(pos)
         key = self._chat.index(row, 0).data(ChatModel.KeyRole) if row >= 0 else None
@@ -611,12 +611,12 @@ class ChatView(QAbstractItemView):
         if event.buttons() != Qt.MouseButton.NoButton:
             super().mouseMoveEvent(event)
 
-    def leaveEvent(self, event: QEvent) -> None:  # noqa: N802
+    def leaveEvent(self, event: QEvent) -> None:
         self._delegate.hover_key = self._delegate.hover_action = None
         self.viewport().update()
         super().leaveEvent(event)
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         row, action = self._action_at(event.position().toPoint())
         if action is not None and event.button() == Qt.MouseButton.LeftButton:
             self._pressed = (row, action)
@@ -625,7 +625,7 @@ class ChatView(QAbstractItemView):
         self._pressed = None
         super().mousePressEvent(event)
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         pressed, self._pressed = self._pressed, None
         if pressed is not None:
             row, action = self._action_at(event.position().toPoint())
@@ -635,7 +635,7 @@ class ChatView(QAbstractItemView):
             return
         super().mouseReleaseEvent(event)
 
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         _, action = self._action_at(event.position().toPoint())
         if action is not None:
             event.accept()
@@ -647,7 +647,7 @@ class ChatView(QAbstractItemView):
             cursor.select(QTextCursor.SelectionType.WordUnderCursor)
             editor.setTextCursor(cursor)
 
-    def keyPressEvent(self, event: Any) -> None:  # noqa: N802
+    def keyPressEvent(self, event: Any) -> None:
         if self._card_key(event):
             event.accept()
             return
@@ -688,7 +688,7 @@ class ChatView(QAbstractItemView):
             return True
         return False
 
-    def currentChanged(self, current: _Index, previous: _Index) -> None:  # noqa: N802 (Qt API)
+    def currentChanged(self, current: _Index, previous: _Index) -> None:
         super().currentChanged(current, previous)
         self._delegate.focus_action = None
         if current.isValid() and self._chat.row_kind(current.row()) == ITEM:
@@ -697,7 +697,7 @@ class ChatView(QAbstractItemView):
                 self._delegate.focus_action = (current.data(ChatModel.KeyRole), layout.actions[0].name)
         self.viewport().update()
 
-    def contextMenuEvent(self, event: Any) -> None:  # noqa: N802
+    def contextMenuEvent(self, event: Any) -> None:
         index = self.indexAt(event.pos())
         if not index.isValid():
             return

@@ -15,7 +15,6 @@ from okbot.i18n import QT_TRANSLATE_NOOP, plural
 from okbot.storage.errors import OkBotError
 from okbot.ui.settings.page import NoteLabel, SettingsPage, help_label, if_alive
 
-NOT_AVAILABLE = QT_TRANSLATE_NOOP("CompressionPage", "Compression is not part of this version of OkBot yet.")
 NO_CHAT = QT_TRANSLATE_NOOP(
     "CompressionPage", "Select an assistant or squad first; Compress now works on the chat that is open."
 )
@@ -23,15 +22,6 @@ NO_CHAT = QT_TRANSLATE_NOOP(
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("CompressionPage", text)
-
-
-def compression_available() -> bool:
-    """Whether this build has the compressor (``okbot.core.compression.Compressor``)."""
-    try:
-        from okbot.core.compression import Compressor  # type: ignore[attr-defined]  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def describe_report(report: Any) -> str:
@@ -65,7 +55,6 @@ class CompressionPage(SettingsPage):
     def __init__(self, ctx: Any, parent: QWidget | None = None, *, current_target: Target | None = None) -> None:
         super().__init__(ctx, COMPRESSION_PAGE, parent)
         self._target = current_target
-        self._available = compression_available()
         self._running = False
         # whether a reply is being written in a chat (the main window knows): an undo waits for it to end
         self.turn_running: Callable[[Target], bool] = lambda _target: False
@@ -105,7 +94,7 @@ class CompressionPage(SettingsPage):
     def compress_now(self) -> None:
         """Compress the current chat in the background; the result shows under the button."""
         target, ctx = self._target, self.ctx
-        if target is None or not self._available or self._running:
+        if target is None or self._running:
             return
 
         def job() -> Any:  # a provider that cannot be used fails here, saying why
@@ -122,7 +111,7 @@ class CompressionPage(SettingsPage):
         ``undo_finished(restored)`` fires when it is done (not when it was refused: the reason shows instead).
         """
         target = self._target
-        if target is None or not self._available or self._running:
+        if target is None or self._running:
             return
         from okbot.core.compression.undo import undo_last
 
@@ -174,12 +163,7 @@ class CompressionPage(SettingsPage):
 
     # --------------------------------------------------------------- internals
     def _update_button(self) -> None:
-        if not self._available:
-            reason = _tr(NOT_AVAILABLE)
-        elif self._target is None:
-            reason = _tr(NO_CHAT)
-        else:
-            reason = ""
+        reason = _tr(NO_CHAT) if self._target is None else ""
         self.compress_button.setEnabled(not reason and not self._running)
         self.compress_button.setToolTip(reason or self.tr("Fold the older part of this chat into its summary now"))
         self.undo_button.setEnabled(not reason and not self._running)

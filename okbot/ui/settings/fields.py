@@ -73,7 +73,7 @@ class ProblemLabel(QLabel):
         self.setText(text)
         self.setVisible(bool(text))
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+    def changeEvent(self, event: QEvent) -> None:
         # the error colour follows the theme; setting it sends one more PaletteChange, which is ignored
         if event.type() == QEvent.Type.PaletteChange and not self._tinting:
             self._tinting = True
@@ -87,7 +87,7 @@ class ProblemLabel(QLabel):
                 self._tinting = False
         super().changeEvent(event)
 
-    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt API)
+    def showEvent(self, event: Any) -> None:
         self.changeEvent(QEvent(QEvent.Type.PaletteChange))
         super().showEvent(event)
 
@@ -190,7 +190,7 @@ class _SteppedWithinBounds:
     null_at: float | None = None
     null_step: float = 0
 
-    def stepBy(self, steps: int) -> None:  # noqa: N802 (Qt API)
+    def stepBy(self, steps: int) -> None:
         low, high = self.bounds
         value = self.value()  # type: ignore[attr-defined]
         if self.null_at is not None and value == self.null_at:
@@ -201,7 +201,7 @@ class _SteppedWithinBounds:
                 target = self.null_at
         self.setValue(target)  # type: ignore[attr-defined]
 
-    def stepEnabled(self) -> QAbstractSpinBox.StepEnabledFlag:  # noqa: N802 (Qt API)
+    def stepEnabled(self) -> QAbstractSpinBox.StepEnabledFlag:
         low, high = self.bounds
         value = self.value()  # type: ignore[attr-defined]
         flags = QAbstractSpinBox.StepEnabledFlag.StepNone

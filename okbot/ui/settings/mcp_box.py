@@ -154,7 +154,7 @@ class McpBox(QWidget):
 
     # ------------------------------------------------------------------ public
     def servers(self) -> list[McpServerConfig]:
-        return self._settings().mcp_servers()
+        return self._settings().mcp_servers.all()
 
     def selected(self) -> McpServerConfig | None:
         """The server selected in the list (``None`` when none is, or it was removed meanwhile)."""
@@ -206,7 +206,7 @@ class McpBox(QWidget):
         if config is None:
             return
         try:
-            self._settings().set_mcp_approval(config.name, self.approval_combo.currentData())
+            self._settings().mcp_servers.set_approval(config.name, self.approval_combo.currentData())
         except OkBotError as exc:
             self.status.setText(f"⚠ {exc}")
             self._show_selected()
@@ -227,7 +227,7 @@ class McpBox(QWidget):
             self.status.setText(self.tr("Pick a server in the list first."))
             return
         try:
-            self._settings().remove_mcp_server(config.name)
+            self._settings().mcp_servers.remove(config.name)
             self._set_users(config.name, frozenset())
         except OkBotError as exc:
             self.status.setText(f"⚠ {exc}")
@@ -280,7 +280,7 @@ class McpBox(QWidget):
     def _save(self, result: McpFormResult, *, new: bool) -> None:
         name = result.config.name
         try:
-            self._settings().add_mcp_server(result.config)
+            self._settings().mcp_servers.add(result.config)
             self._set_users(name, result.users)
         except OkBotError as exc:
             self.status.setText(f"⚠ {exc}")
@@ -374,11 +374,11 @@ class _WrappedLabel(QLabel):
     gets can differ (a scroll bar came or went), and the last lines were cut. Its minimum height follows the
     width it has."""
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_height()
 
-    def setText(self, text: str) -> None:  # noqa: N802 (Qt API)
+    def setText(self, text: str) -> None:
         super().setText(text)
         self._fit_height()
 

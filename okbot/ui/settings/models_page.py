@@ -233,7 +233,7 @@ class ModelsPage(SettingsPage):
         if key in _WINDOW_KEYS:
             self._show_learnt_window()
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt API)
+    def showEvent(self, event: QShowEvent) -> None:
         """A window a turn learnt while Settings were closed shows when they open again."""
         super().showEvent(event)
         self._show_learnt_window()

@@ -67,7 +67,7 @@ def humanize(message: str) -> str:
 class NoteLabel(QLabel):
     """A label that hides itself while it has no text (so empty status lines take no room)."""
 
-    def setText(self, text: str) -> None:  # noqa: N802 (Qt API)
+    def setText(self, text: str) -> None:
         super().setText(text)
         self.setVisible(bool(text))
 
@@ -138,12 +138,12 @@ class _WrappingScrollArea(QScrollArea):
         self.setWidget(body)
         body.installEventFilter(self)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:
             self._fit()
         return super().eventFilter(watched, event)
 
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt API)
+    def resizeEvent(self, event: Any) -> None:
         self._fit()
         super().resizeEvent(event)
 

@@ -30,10 +30,11 @@ from okbot.config.providers import (
     check_base_url,
     parse_windows,
 )
-from okbot.config.schema import redact_url, setting
+from okbot.config.schema import setting
 from okbot.i18n import plural, translate
 from okbot.llm.keys import is_local_url
 from okbot.storage.errors import OkBotError
+from okbot.storage.redaction import redact_url
 from okbot.ui.settings.page import help_label, if_alive
 
 
@@ -150,7 +151,7 @@ class ProvidersBox(QWidget):
     # ------------------------------------------------------------------ public
     def others(self) -> list[ProviderConfig]:
         """The providers listed here (all but the default)."""
-        return [p for p in self._settings().providers() if p.name != DEFAULT_PROVIDER]
+        return [p for p in self._settings().providers.all() if p.name != DEFAULT_PROVIDER]
 
     def set_saved_in(self, where: str) -> None:
         """Where saved keys are kept on this machine (``keyring``, or ``file`` without a system keyring)."""
@@ -221,14 +222,14 @@ class ProvidersBox(QWidget):
         env = self.env_edit.text().strip() if source == "env" else ""
         settings = self._settings()
         try:
-            old = settings.provider(name) if name in {p.name for p in self.others()} else None
+            old = settings.providers.get(name) if name in {p.name for p in self.others()} else None
             url = check_base_url(
                 self.url_edit.text(), hint=self.tr("give the URL without it and paste the key in the API key field")
             )
             same = old is not None and old.base_url == url  # same server: keep what it listed
             windows = parse_windows([w for w in self.windows_edit.text().split(",") if w.strip()])
             slots = self.slots_spin.value() or None
-            settings.add_provider(ProviderConfig(name, url, source, env, old.models if same else (), windows, slots))
+            settings.providers.add(ProviderConfig(name, url, source, env, old.models if same else (), windows, slots))
         except OkBotError as exc:
             self.status.setText(f"⚠ {exc}")
             return
@@ -275,7 +276,7 @@ class ProvidersBox(QWidget):
             )
             return
         try:
-            settings.remove_provider(config.name)
+            settings.providers.remove(config.name)
         except OkBotError as exc:
             self.status.setText(f"⚠ {exc}")
             return
@@ -321,7 +322,7 @@ class ProvidersBox(QWidget):
     def _on_models_listed(self, name: str, models: list[str]) -> None:
         self.models_button.setEnabled(True)
         try:
-            self._settings().set_provider_models(name, models)
+            self._settings().providers.set_models(name, models)
         except OkBotError as exc:
             self.status.setText(f"⚠ {exc}")
             return

@@ -77,7 +77,7 @@ def test_add_check_edit_and_remove_a_local_server(qtbot: QtBot, ctx: AppContext)
     check_user(form, "Bob")
     form.save_button.click()
     assert not form.isVisible()
-    config = Settings.load().mcp_server("test")
+    config = Settings.load().mcp_servers.get("test")
     assert (config.command, config.args, config.env) == (
         sys.executable,
         ("-m", "tests.helpers.mcp_server"),
@@ -89,7 +89,7 @@ def test_add_check_edit_and_remove_a_local_server(qtbot: QtBot, ctx: AppContext)
     assert ctx.workspace.resolve("Bob").mcp_servers == ("test",)
     settle(qtbot, ctx)  # saved, then started in the background to read its tools
     assert mcp_secrets.load(KeyStore(), "test").env == {"PYTHONPATH": str(REPO)}
-    assert Settings.load().mcp_server("test").approval == "ask"
+    assert Settings.load().mcp_servers.get("test").approval == "ask"
     assert box.list.item(0).text().startswith("test — running — ")
     assert "is running with" in box.status.text()
     tools = box.tools_label.text()
@@ -106,13 +106,13 @@ def test_add_check_edit_and_remove_a_local_server(qtbot: QtBot, ctx: AppContext)
     form.approval_combo.setCurrentIndex(form.approval_combo.findData("allow"))
     form.save_button.click()
     settle(qtbot, ctx)
-    assert Settings.load().mcp_server("test").args[-1] == "--unused"
-    assert Settings.load().mcp_server("test").approval == "allow"
+    assert Settings.load().mcp_servers.get("test").args[-1] == "--unused"
+    assert Settings.load().mcp_servers.get("test").approval == "allow"
     assert mcp_secrets.load(KeyStore(), "test").env == {"PYTHONPATH": str(REPO)}  # kept, never shown
 
     box.remove_button.click()
     settle(qtbot, ctx)
-    assert Settings.load().mcp_servers() == [] and box.list.count() == 0
+    assert Settings.load().mcp_servers.all() == [] and box.list.count() == 0
     assert ctx.workspace.resolve("Bob").mcp_servers == ()
     assert not mcp_secrets.load(KeyStore(), "test")
 
@@ -132,7 +132,7 @@ def test_each_bad_field_says_why_under_itself_and_nothing_is_saved(qtbot: QtBot,
     form.url_edit.setText("ftp://example.com")
     form.save_button.click()
     assert form.problem("name") == "" and "url must be an http:// or https:// URL" in form.problem("url")
-    assert Settings.load().mcp_servers() == []
+    assert Settings.load().mcp_servers.all() == []
     form.reject()
 
 
@@ -148,7 +148,7 @@ def test_the_approval_is_saved_and_a_failed_server_says_why(qtbot: QtBot, ctx: A
     assert box.state_label.text().startswith("failed: ") and "was not found" in box.state_label.text()
     box.approval_combo.setCurrentIndex(box.approval_combo.findData("deny"))
     box.approval_combo.activated.emit(box.approval_combo.currentIndex())
-    assert Settings.load().mcp_server("broken").approval == "deny"
+    assert Settings.load().mcp_servers.get("broken").approval == "deny"
 
 
 def test_saving_a_slow_server_does_not_block_the_gui_thread(qtbot: QtBot, ctx: AppContext) -> None:
@@ -171,8 +171,8 @@ def test_the_page_fits_the_minimum_size_with_servers_listed(qtbot: QtBot, ctx: A
     from tests.ui.settings.test_dialog_fit import MINIMUM, clipped
 
     long_url = "https://mcp.example.com/" + "a-very-long-path-without-any-space-" * 6 + "mcp"
-    ctx.settings.add_mcp_server(McpServerConfig("tracker", url=long_url, headers=("Authorization",)))
-    ctx.settings.add_mcp_server(McpServerConfig("time", "mcp-server-time", ("--local-timezone", "Europe/Paris")))
+    ctx.settings.mcp_servers.add(McpServerConfig("tracker", url=long_url, headers=("Authorization",)))
+    ctx.settings.mcp_servers.add(McpServerConfig("time", "mcp-server-time", ("--local-timezone", "Europe/Paris")))
     dialog, box = open_box(qtbot, ctx)
     dialog.resize(*MINIMUM)
     dialog.show()
@@ -192,7 +192,7 @@ def test_a_server_started_elsewhere_shows_up_running_with_its_tools(qtbot: QtBot
     from okbot.config.mcp import McpServerConfig
     from okbot.mcp.secrets import ServerSecrets
 
-    ctx.settings.add_mcp_server(
+    ctx.settings.mcp_servers.add(
         McpServerConfig("test", sys.executable, ("-m", "tests.helpers.mcp_server"), env=("PYTHONPATH",))
     )
     mcp_secrets.save(KeyStore(), "test", ServerSecrets(env={"PYTHONPATH": str(REPO)}))
@@ -226,7 +226,7 @@ def test_the_details_show_every_tool_line_and_the_whole_failure(qtbot: QtBot, ct
     qtbot.waitUntil(lambda: "echo" in box.tools_label.text(), timeout=20_000)
     assert box.tools_label.text().count("<br") >= 1  # more than one tool line
     qtbot.waitUntil(lambda: not _cut_short(box.tools_label), timeout=10_000)  # the layout passes after a new text
-    ctx.settings.add_mcp_server(McpServerConfig("broken", "/nonexistent/okbot-mcp-server-" + "long-name-" * 8))
+    ctx.settings.mcp_servers.add(McpServerConfig("broken", "/nonexistent/okbot-mcp-server-" + "long-name-" * 8))
     box.select("broken")
     box.check_button.click()
     settle(qtbot, ctx)

@@ -44,15 +44,15 @@ def test_add_list_models_refuse_in_use_and_remove(qtbot: QtBot, ctx: AppContext)
         box.key_edit.setText(KEY)
         box.add_button.click()
         settle(qtbot, ctx)
-        assert [p.name for p in Settings.load().providers()] == ["default", "work"]
-        assert Settings.load().provider("work").key_source == "keyring"
+        assert [p.name for p in Settings.load().providers.all()] == ["default", "work"]
+        assert Settings.load().providers.get("work").key_source == "keyring"
         assert KeyStore().get("work").key == KEY
         assert KEY not in paths.settings_file().read_text() and KEY not in box.list.item(0).text()
         assert "key: key file (work)" in box.list.item(0).text()  # no keyring here (issue 34, item 19)
         box.list.setCurrentRow(0)
         box.models_button.click()
         settle(qtbot, ctx)
-        assert Settings.load().provider("work").models == ("m1", "m2")
+        assert Settings.load().providers.get("work").models == ("m1", "m2")
         assert "2 models" in box.list.item(0).text()
         ctx.workspace.rename(ctx.workspace.create_assistant("New assistant", model="work/m1").id, "Bob")
         box.list.setCurrentRow(0)
@@ -62,7 +62,7 @@ def test_add_list_models_refuse_in_use_and_remove(qtbot: QtBot, ctx: AppContext)
         ctx.workspace.set_meta(ctx.workspace.resolve("Bob"), "model", None)
         box.remove_button.click()
         settle(qtbot, ctx)
-        assert [p.name for p in Settings.load().providers()] == ["default"] and box.list.count() == 0
+        assert [p.name for p in Settings.load().providers.all()] == ["default"] and box.list.count() == 0
         assert KeyStore().get("work") is None
 
 
@@ -72,7 +72,7 @@ def test_a_bad_url_is_refused_with_a_message(qtbot: QtBot, ctx: AppContext) -> N
     box.url_edit.setText("not a url")
     box.add_button.click()
     assert "baseUrl must be" in box.status.text()
-    assert [p.name for p in Settings.load().providers()] == ["default"]
+    assert [p.name for p in Settings.load().providers.all()] == ["default"]
 
 
 def test_a_token_in_the_url_is_refused_and_never_saved_or_shown(qtbot: QtBot, ctx: AppContext) -> None:
@@ -83,7 +83,7 @@ def test_a_token_in_the_url_is_refused_and_never_saved_or_shown(qtbot: QtBot, ct
     box.add_button.click()
     assert "holds a user name or password" in box.status.text() and "API key field" in box.status.text()
     assert KEY not in box.status.text() and "--key-stdin" not in box.status.text()
-    assert [p.name for p in Settings.load().providers()] == ["default"]
+    assert [p.name for p in Settings.load().providers.all()] == ["default"]
     assert not paths.settings_file().exists() or KEY not in paths.settings_file().read_text()
 
 
@@ -95,10 +95,10 @@ def test_a_providers_context_windows_are_set_here_and_the_chat_follows(qtbot: Qt
     box.windows_edit.setText("tiny")
     box.add_button.click()
     assert "expected MODEL=TOKENS" in box.status.text()
-    assert [p.name for p in Settings.load().providers()] == ["default"]  # nothing saved
+    assert [p.name for p in Settings.load().providers.all()] == ["default"]  # nothing saved
     box.windows_edit.setText("llama3.1:8b=32768, qwen=8192")
     box.add_button.click()
-    assert Settings.load().provider("local").context_windows == {"llama3.1:8b": 32768, "qwen": 8192}
+    assert Settings.load().providers.get("local").context_windows == {"llama3.1:8b": 32768, "qwen": 8192}
     bob = ctx.workspace.create_assistant("Bob", model="local/llama3.1:8b")
     assert ctx.sources.context_window(bob) == 32768  # the gauge and the threshold follow it
     box.list.setCurrentRow(0)
@@ -134,7 +134,7 @@ def test_a_typed_local_url_needs_no_key_unless_the_user_chose_a_key_source(qtbot
     qtbot.keyClicks(box.url_edit, "http://127.0.0.1:8080/v1")
     assert box.source_combo.currentData() == "none"
     box.add_button.click()
-    assert Settings.load().provider("lab").key_source == "none"
+    assert Settings.load().providers.get("lab").key_source == "none"
     box.name_edit.setText("hosted")
     box.url_edit.clear()
     qtbot.keyClicks(box.url_edit, "https://api.example.com/v1")

@@ -1,14 +1,11 @@
-"""Providers in settings.json: the named migration, add / remove, and ``[PROVIDER/]MODEL`` references."""
+"""Providers (okbot.config.providers): one entry checked, and ``[PROVIDER/]MODEL`` references."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-import pytest
-
-from okbot.config.providers import DEFAULT_PROVIDER, ProviderConfig, resolve_model, split_ref
-from okbot.config.schema import SettingError
+from okbot.config.providers import ProviderConfig, resolve_model, split_ref
 from okbot.config.settings import Settings
 
 
@@ -18,77 +15,6 @@ def write(path: Path, obj: dict) -> bytes:
     return raw
 
 
-def test_a_version_1_file_becomes_the_default_provider_and_its_old_keys_still_read(tmp_path: Path) -> None:
-    path = tmp_path / "settings.json"
-    raw = write(
-        path,
-        {
-            "version": 1,
-            "provider.baseUrl": "http://127.0.0.1:9/v1",
-            "provider.keySource": "none",
-            "provider.model": "m",
-        },
-    )
-    settings = Settings.load(path)
-    assert settings.get("provider.baseUrl") == "http://127.0.0.1:9/v1"
-    assert settings.get("provider.keySource") == "none"
-    [default] = settings.providers()
-    assert (default.name, default.base_url, default.key_source) == (DEFAULT_PROVIDER, "http://127.0.0.1:9/v1", "none")
-    assert path.read_bytes() == raw  # reading never writes
-    settings.set("developerMode", True)
-    stored = json.loads(path.read_text())
-    assert stored["version"] == 2 and "provider.baseUrl" not in stored
-    assert stored["providers"] == [{"name": "default", "baseUrl": "http://127.0.0.1:9/v1", "keySource": "none"}]
-    assert (tmp_path / "settings.json.v1.bak").read_bytes() == raw
-    again = Settings.load(path)
-    assert again.get("provider.baseUrl") == "http://127.0.0.1:9/v1" and not again.problems
-
-
-def test_a_newer_file_is_left_alone(tmp_path: Path) -> None:
-    path = tmp_path / "settings.json"
-    raw = write(path, {"version": 3, "providers": [{"name": "x", "baseUrl": "http://a/v1", "future": 1}]})
-    settings = Settings.load(path)
-    with pytest.raises(SettingError):
-        settings.add_provider(ProviderConfig("y", "http://b/v1"))
-    assert path.read_bytes() == raw
-
-
-def test_add_and_remove_providers_round_trip(tmp_path: Path) -> None:
-    path = tmp_path / "settings.json"
-    settings = Settings.load(path)
-    seen: list[str] = []
-    settings.subscribe(seen.append)
-    settings.add_provider(ProviderConfig("router", "https://openrouter.ai/api/v1", "env", "ROUTER_KEY"))
-    assert seen == ["providers"]
-    loaded = Settings.load(path)
-    assert [p.name for p in loaded.providers()] == ["default", "router"]
-    assert loaded.provider("router").key_env == "ROUTER_KEY"
-    loaded.set_provider_models("router", ["b", "a"])
-    assert Settings.load(path).provider("router").models == ("a", "b")
-    with pytest.raises(SettingError):
-        loaded.remove_provider("default")
-    with pytest.raises(SettingError, match="no provider called"):
-        loaded.remove_provider("nope")
-    loaded.remove_provider("router")
-    assert [p.name for p in Settings.load(path).providers()] == ["default"]
-
-
-def test_bad_entries_are_refused_or_dropped_with_a_message(tmp_path: Path) -> None:
-    path = tmp_path / "settings.json"
-    settings = Settings.load(path)
-    for bad in (
-        ProviderConfig("a/b", "http://x/v1"),
-        ProviderConfig("ok", "ftp://x"),
-        ProviderConfig("k", "http://x", "x"),
-    ):
-        with pytest.raises(SettingError):
-            settings.add_provider(bad)
-    write(path, {"version": 2, "providers": [{"name": "w", "baseUrl": "nope"}, {"name": "v", "baseUrl": "http://v/1"}]})
-    loaded = Settings.load(path)
-    assert [p.name for p in loaded.providers()] == ["default", "v"]
-    assert any("baseUrl must be" in m for m in loaded.problems)
-
-
 def test_model_references(tmp_path: Path) -> None:
     known = frozenset({"default", "router", "work"})
     assert split_ref("work/gpt-4o", known) == ("work", "gpt-4o")
@@ -96,7 +22,7 @@ def test_model_references(tmp_path: Path) -> None:
     assert split_ref("router/meta-llama/Llama-3", known) == ("router", "meta-llama/Llama-3")
     assert split_ref("gpt-4o", known) == ("default", "gpt-4o")
     settings = Settings.load(tmp_path / "settings.json")
-    settings.add_provider(ProviderConfig("work", "http://w/v1"))
+    settings.providers.add(ProviderConfig("work", "http://w/v1"))
     config, model = resolve_model(settings, "work/m1")
     assert (config.name, config.base_url, model) == ("work", "http://w/v1", "m1")
     config, model = resolve_model(settings, None)

@@ -40,7 +40,7 @@ def work():
 def env(server, work, monkeypatch):
     monkeypatch.setenv("WORK_KEY", WORK_KEY)
     settings = settings_for(server, {"provider.maxRetries": 0})
-    settings.add_provider(ProviderConfig("work", work.base_url, "env", "WORK_KEY"))
+    settings.providers.add(ProviderConfig("work", work.base_url, "env", "WORK_KEY"))
     ws = Workspace()
     ws.create_assistant("Ada")  # the default provider's model
     ws.create_assistant("Bob", model="work/meta-llama/Llama-3")
@@ -77,7 +77,7 @@ def test_a_squad_member_with_its_own_provider(env, server, work, script):
 
 def test_the_window_follows_the_provider_listed_window(env, work):
     ws, sources, _runner = env
-    sources.settings.add_provider(
+    sources.settings.providers.add(
         ProviderConfig("work", work.base_url, "env", "WORK_KEY", context_windows={"meta-llama/Llama-3": 8192})
     )
     assert sources.context_window(ws.resolve("Bob")) == 8192

@@ -98,7 +98,7 @@ def test_invalid_tool_arguments_are_reported_to_the_model_and_the_turn_goes_on(e
 def test_deeply_nested_tool_arguments_end_as_an_error_result_and_never_break_a_later_compression(env, server, depth):
     """1,000 nested brackets (2 KB) once ended the turn with RecursionError and made every later
     compression fail on the recorded call's digest; 990 levels parsed, then broke whoever walked them."""
-    from okbot.core.compression import Compressor
+    from okbot.core.compression.compressor import Compressor
     from tests.helpers.fake_summarizer import faithful
 
     target, sources, runner = env

@@ -163,3 +163,20 @@ def test_restore_refuses_tampered_manifest(ws: Workspace, bad_id: object) -> Non
         trash.restore(ws, trash_id)
     assert (ws.trash_root / trash_id / "bob" / "SOUL.md").is_file()
     assert not (ws.root / "escape").exists()
+
+
+@pytest.mark.parametrize("bad_kind", ["robot", "Squad", "", None, 7])
+def test_restore_refuses_a_hand_edited_kind_and_keeps_the_entry(ws: Workspace, bad_kind: object) -> None:
+    ws.create_assistant("Bob")
+    trash_id = trash.delete(ws, "bob")
+    entry = ws.trash_root / trash_id
+    manifest = json.loads((entry / "manifest.json").read_text("utf-8"))
+    manifest["kind"] = bad_kind
+    (entry / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    before = _tree(entry)
+    with pytest.raises(OkBotError, match="no readable manifest") as raised:
+        trash.restore(ws, trash_id)
+    assert str(entry) in str(raised.value)
+    assert _tree(entry) == before and ws.list() == []
+    assert [e["id"] for e in trash.entries(ws)] == [trash_id]  # still listed, as it was written
+    assert trash.entries(ws)[0]["kind"] == bad_kind

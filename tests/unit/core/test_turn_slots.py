@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from okbot.app.wiring import make_turn_runner
-from okbot.core.compression import Compressor
+from okbot.core.compression.compressor import Compressor
 from okbot.core.memory.keeper import MemoryKeeper
 from okbot.core.sources import ContextSources
 from okbot.core.turn.outcome import TurnCallbacks

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from okbot.core import trash
+from okbot.core.kind import Kind
 from okbot.core.workspace import (
     DEFAULT_CAPTAIN,
     Target,
@@ -485,3 +486,25 @@ def test_slugify_gives_a_name_without_ascii_its_own_stable_id() -> None:
     assert first.startswith("assistant-") and second.startswith("assistant-") and first != second
     assert slugify("小明") == first and slugify("开发小队", fallback="squad").startswith("squad-")
     assert slugify("   ", fallback="squad") == "squad"
+
+
+def test_target_kind_is_a_kind_however_it_was_given(ws: Workspace, tmp_path: Path) -> None:
+    bob = ws.create_assistant("Bob")
+    ws.create_assistant("Ann")
+    squad = ws.create_squad("Desk", [("bob", ""), ("ann", "")])
+    assert bob.kind is Kind.ASSISTANT and bob.is_assistant and not bob.is_squad
+    assert squad.kind is Kind.SQUAD and squad.is_squad and not squad.is_assistant
+    assert [t.kind for t in ws.list()] == [Kind.ASSISTANT, Kind.ASSISTANT, Kind.SQUAD]
+    assert ws.load("squad", squad.dir)[0].kind is Kind.SQUAD
+    assert Target("assistant", "a", "A", tmp_path).kind is Kind.ASSISTANT
+    with pytest.raises(ValueError):
+        Target("robot", "a", "A", tmp_path)
+
+
+def test_target_kind_is_written_as_the_plain_string(ws: Workspace) -> None:
+    squad_dir = ws.squads_root / "desk"
+    squad_dir.mkdir(parents=True)
+    (squad_dir / "squad.json").write_text('{"name": "Desk", "members": []}', "utf-8")
+    (target,) = ws.squads()
+    assert json.dumps({"kind": target.kind}) == '{"kind": "squad"}'
+    assert f"{target.id} ({target.kind})" == "desk (squad)"

@@ -14,9 +14,9 @@ import pytest
 from okbot.llm.events import Done, ErrorEvent, TextDelta, ToolCallDelta, UsageEvent
 from okbot.llm.openai_backend import OpenAIProvider
 from okbot.llm.provider import CancelToken, ChatRequest, Provider
-from okbot.llm.scripted import ScriptedProvider, call, pause, usage
-from okbot.llm.scripted import collect as collect_events
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+from tests.helpers.scripted import ScriptedProvider, call, pause, usage
+from tests.helpers.scripted import collect as collect_events
 
 MODEL = "gpt-4o-mini"
 TOOLS = [

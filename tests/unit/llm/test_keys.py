@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from okbot.llm import keys
-from okbot.llm.keys import key_needed, redact, resolve_api_key
+from okbot.llm.key_source import resolve_api_key
+from okbot.llm.keys import key_needed, redact
 from okbot.llm.keystore import KeyStore, KeyStoreError
 from tests.helpers.keyrings import BrokenKeyring, MemoryKeyring, no_keyring, system_keyring
 

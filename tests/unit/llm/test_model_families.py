@@ -18,7 +18,6 @@ from okbot.llm.events import Done, ErrorEvent
 from okbot.llm.families import STANDARD, learnt_headroom, parse_request_parameters, request_family
 from okbot.llm.openai_backend import CapabilityMemory, OpenAIProvider
 from okbot.llm.provider import ChatRequest
-from okbot.llm.scripted import collect
 from okbot.storage import paths
 from tests.helpers.fake_openai import (
     FakeOpenAIServer,
@@ -29,6 +28,7 @@ from tests.helpers.fake_openai import (
     o1_mini_rules,
     o_series_rules,
 )
+from tests.helpers.scripted import collect
 
 SCHEMA = {"type": "json_schema", "json_schema": {"name": "edits", "schema": {"type": "object"}}}
 RULES = {

@@ -25,8 +25,8 @@ from okbot.llm.events import (
 )
 from okbot.llm.openai_backend import OpenAIProvider
 from okbot.llm.provider import CancelToken, ChatRequest
-from okbot.llm.scripted import collect
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
+from tests.helpers.scripted import collect
 
 MODEL = "gpt-4o-mini"
 CANARY = "sk-canary-7f3a9c1e5b2d4680aa11bb22cc33dd44"

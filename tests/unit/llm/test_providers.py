@@ -44,7 +44,7 @@ class Recorder:
 def settings(okbot_home: Path) -> Settings:
     s = Settings.load()
     s.set("provider.baseUrl", "http://127.0.0.1:9/v1")
-    s.add_provider(ProviderConfig("work", "https://work.example/v1", "none"))
+    s.providers.add(ProviderConfig("work", "https://work.example/v1", "none"))
     return s
 
 
@@ -63,7 +63,7 @@ def test_requests_are_routed_by_reference_and_backends_are_kept(settings):
     assert list(pool.stream(ChatRequest(model="work/m", messages=[]))) == ["event"]
     assert [b.config.name for b in built] == ["default", "work"]
     assert pool.local and pool.refuses("work/old", "response_format") and not pool.refuses("old2", "x")
-    settings.add_provider(ProviderConfig("work", "https://elsewhere.example/v1", "none"))
+    settings.providers.add(ProviderConfig("work", "https://elsewhere.example/v1", "none"))
     assert ask("work/m") == "work:m" and built[2].config.base_url.startswith("https://else")
     assert not built[1].closed  # a reply may still stream from it: closed with the pool
     pool.close()
@@ -86,8 +86,8 @@ def test_each_provider_finds_its_own_key(settings, monkeypatch, okbot_home):
 
 def test_a_hosted_provider_without_its_key_fails_before_sending(settings):
     with FakeOpenAIServer() as srv:
-        settings.add_provider(ProviderConfig("hosted", "https://hosted.invalid/v1", "env", "NO_SUCH_KEY_VAR"))
-        settings.add_provider(ProviderConfig("local", srv.base_url, "none"))
+        settings.providers.add(ProviderConfig("hosted", "https://hosted.invalid/v1", "env", "NO_SUCH_KEY_VAR"))
+        settings.providers.add(ProviderConfig("local", srv.base_url, "none"))
         pool = ProviderPool(settings)
         with pytest.raises(Exception, match="No API key"):
             pool.complete(ChatRequest(model="hosted/m", messages=[{"role": "user", "content": "x"}]))
@@ -100,8 +100,8 @@ def test_the_picker_lists_every_providers_models_as_references(settings):
     with FakeOpenAIServer(models=("a", "b")) as default, FakeOpenAIServer(models=("meta-llama/Llama-3",)) as work:
         settings.set("provider.baseUrl", default.base_url)
         settings.set("provider.keySource", "none")
-        settings.add_provider(ProviderConfig("work", work.base_url, "none"))
-        settings.add_provider(ProviderConfig("gone", "http://127.0.0.1:9/v1", "none", models=("cached",)))
+        settings.providers.add(ProviderConfig("work", work.base_url, "none"))
+        settings.providers.add(ProviderConfig("gone", "http://127.0.0.1:9/v1", "none", models=("cached",)))
         assert list_every_model(settings, timeout=PATIENT_SECONDS) == [
             "a",
             "b",

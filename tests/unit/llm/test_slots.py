@@ -171,8 +171,8 @@ def test_a_server_that_cuts_a_stream_beside_another_request_is_learnt_to_have_on
 
 def test_slots_default_to_one_on_this_machine_four_hosted_and_follow_the_setting(one_slot):
     settings = settings_for(one_slot)
-    settings.add_provider(ProviderConfig("hosted", "https://api.example.com/v1", "none"))
-    settings.add_provider(ProviderConfig("pair", "https://pair.example.com/v1", "none", slots=2))
+    settings.providers.add(ProviderConfig("hosted", "https://api.example.com/v1", "none"))
+    settings.providers.add(ProviderConfig("pair", "https://pair.example.com/v1", "none", slots=2))
     pool = ProviderPool(settings)
     assert pool.scheduler(None).slots == 1
     assert pool.scheduler("hosted/m").slots == 4

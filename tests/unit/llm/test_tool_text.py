@@ -14,8 +14,8 @@ import pytest
 from okbot.llm.events import Degraded, Done, TextDelta, ToolCallDone
 from okbot.llm.openai_backend import CapabilityMemory, OpenAIProvider
 from okbot.llm.provider import ChatRequest, could_be_tool_text, parse_tool_text
-from okbot.llm.scripted import collect
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
+from tests.helpers.scripted import collect
 
 TOOLS = [
     {"type": "function", "function": {"name": name, "parameters": {"type": "object"}}}

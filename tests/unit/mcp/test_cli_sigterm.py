@@ -35,7 +35,7 @@ def _wait_for(condition, what: str) -> None:
 def test_sigterm_during_an_mcp_call_ends_the_server(okbot_home, server, tmp_path, flags):
     settings = Settings.load()
     settings.set("mcp.startupSeconds", 60)
-    settings.add_mcp_server(our_server("test", *flags, approval="allow"))
+    settings.mcp_servers.add(our_server("test", *flags, approval="allow"))
     ws = Workspace()
     ws.set_meta(ws.ensure_default(), "mcpServers", ["test"])
     mark = tmp_path / "call-began"

@@ -13,11 +13,11 @@ import threading
 import time
 
 from okbot.config.mcp import McpServerConfig
-from okbot.llm.keys import REDACTED
 from okbot.llm.provider import CancelToken
 from okbot.logs import setup_logging
 from okbot.mcp.hub import FAILED, RUNNING, McpHub
 from okbot.storage import paths
+from okbot.storage.redaction import REDACTED
 from tests.helpers.patience import PATIENT_SECONDS
 from tests.unit.mcp.conftest import SERVER_SCRIPT, TOKEN, our_server, time_server
 
@@ -35,8 +35,8 @@ def _alive(pid: int) -> bool:
 
 
 def test_servers_start_on_use_in_their_own_process_group_and_stop_with_the_hub(settings, hub):
-    settings.add_mcp_server(our_server())
-    settings.add_mcp_server(time_server())
+    settings.mcp_servers.add(our_server())
+    settings.mcp_servers.add(time_server())
     assert [s.state for s in hub.states()] == ["not started", "not started"]  # nothing runs before use
     assert hub.prepare(["test", "time"]) == {}
     assert [s.state for s in hub.states()] == [RUNNING, RUNNING]
@@ -61,9 +61,9 @@ def test_servers_start_on_use_in_their_own_process_group_and_stop_with_the_hub(s
 
 
 def test_a_server_that_never_starts_is_stopped_after_the_start_up_time_and_reported(settings, hub):
-    settings.add_mcp_server(our_server("never", "--never-start"))
-    settings.add_mcp_server(our_server("exits", "--exit-at-start"))
-    settings.add_mcp_server(McpServerConfig("missing", command="no-such-mcp-program-x1"))
+    settings.mcp_servers.add(our_server("never", "--never-start"))
+    settings.mcp_servers.add(our_server("exits", "--exit-at-start"))
+    settings.mcp_servers.add(McpServerConfig("missing", command="no-such-mcp-program-x1"))
     failed = hub.prepare(["exits", "missing"])  # within the fixture's generous bound: told why, not "too slow"
     settings.set("mcp.startupSeconds", 2)  # the short bound only where running out of it is the outcome
     failed.update(hub.prepare(["never"]))
@@ -78,7 +78,7 @@ def test_a_server_that_never_starts_is_stopped_after_the_start_up_time_and_repor
 
 
 def test_a_server_that_dies_mid_call_is_restarted_once_then_left_stopped(settings, hub):
-    settings.add_mcp_server(our_server())
+    settings.mcp_servers.add(our_server())
     hub.prepare(["test"])
     died = hub.call("test__crash", {}, timeout=10)
     assert not died.ok
@@ -100,8 +100,8 @@ def test_a_server_that_dies_mid_call_is_restarted_once_then_left_stopped(setting
 
 
 def test_a_ten_megabyte_result_arrives_whole_and_a_wrong_argument_is_the_servers_error(settings, hub):
-    settings.add_mcp_server(our_server())
-    settings.add_mcp_server(time_server())
+    settings.mcp_servers.add(our_server())
+    settings.mcp_servers.add(time_server())
     big = hub.call("test__big", {"megabytes": 10}, timeout=60)
     assert big.ok and len(big.text) > 10_000_000
     wrong = hub.call("time__get_current_time", {"tz": "Europe/Paris"}, timeout=10)
@@ -111,7 +111,7 @@ def test_a_ten_megabyte_result_arrives_whole_and_a_wrong_argument_is_the_servers
 
 def test_stderr_goes_to_the_log_with_secrets_redacted_and_env_values_reach_the_server(settings, hub):
     log_file = setup_logging(crash_reports=False)
-    settings.add_mcp_server(our_server(env=("OKBOT_TEST_TOKEN",)))
+    settings.mcp_servers.add(our_server(env=("OKBOT_TEST_TOKEN",)))
     assert hub.call("test__env", {"name": "OKBOT_TEST_TOKEN"}, timeout=10).text == TOKEN
     assert hub.call("test__env", {"name": "OPENAI_API_KEY"}, timeout=10).text == "(unset)"  # never inherited
     assert hub.call("test__echo_secret", {"text": TOKEN}, timeout=10).text == "logged"
@@ -125,7 +125,7 @@ def test_stderr_goes_to_the_log_with_secrets_redacted_and_env_values_reach_the_s
 
 
 def test_tool_lists_are_kept_so_a_new_process_offers_the_same_tools_without_starting_anything(settings, hub):
-    settings.add_mcp_server(our_server())
+    settings.mcp_servers.add(our_server())
     hub.prepare(["test"])
     first = hub.tools_of("test")
     hub.close()
@@ -134,14 +134,14 @@ def test_tool_lists_are_kept_so_a_new_process_offers_the_same_tools_without_star
         assert later.tools_of("test") == first and later.state("test").state == "not started"
         lookup = next(t for t in later.tools_of("test") if t.name == "lookup")
         assert "$defs" not in json.dumps(lookup.parameters) and lookup.notes  # fitted, and it says so
-        settings.add_mcp_server(our_server("test", "--never-start"))
+        settings.mcp_servers.add(our_server("test", "--never-start"))
         assert later.tools_of("test") == []  # another server under that name: the old list is not its own
     finally:
         later.close()
 
 
 def test_a_stopped_turn_ends_a_slow_call_at_once(settings, hub):
-    settings.add_mcp_server(our_server())
+    settings.mcp_servers.add(our_server())
     hub.prepare(["test"])
     cancel = CancelToken()
     threading.Timer(0.5, cancel.cancel).start()
@@ -166,7 +166,7 @@ def test_a_remote_server_over_streamable_http_and_one_that_cannot_be_reached(set
                 if sock.connect_ex(("127.0.0.1", port)) == 0:
                     break
             time.sleep(0.1)
-        settings.add_mcp_server(McpServerConfig("remote", url=f"http://127.0.0.1:{port}/mcp", headers=("X-Token",)))
+        settings.mcp_servers.add(McpServerConfig("remote", url=f"http://127.0.0.1:{port}/mcp", headers=("X-Token",)))
         assert hub.prepare(["remote"]) == {}
         assert hub.call("remote__echo", {"text": "far", "times": 2}, timeout=10).text == "farfar"
         assert hub.state("remote").state == RUNNING
@@ -175,7 +175,7 @@ def test_a_remote_server_over_streamable_http_and_one_that_cannot_be_reached(set
         proc.terminate()
         proc.wait(10)
     gone = McpHub(lambda: settings)
-    settings.add_mcp_server(McpServerConfig("down", url=f"http://127.0.0.1:{_free_port()}/mcp"))
+    settings.mcp_servers.add(McpServerConfig("down", url=f"http://127.0.0.1:{_free_port()}/mcp"))
     try:
         why = gone.prepare(["down"])["down"]
         assert "could not reach http://127.0.0.1:" in why and "after 3 attempts" in why

@@ -25,8 +25,8 @@ from tests.unit.mcp.conftest import our_server, time_server
 def env(server):
     settings = settings_for(server)
     settings.set("mcp.startupSeconds", 60)
-    settings.add_mcp_server(our_server())
-    settings.add_mcp_server(time_server())
+    settings.mcp_servers.add(our_server())
+    settings.mcp_servers.add(time_server())
     ws = Workspace()
     target = ws.set_meta(ws.ensure_default(), "mcpServers", ["time", "test"])
     sources = ContextSources(ws)
@@ -78,7 +78,7 @@ def test_an_mcp_tool_is_offered_approved_called_and_its_result_labelled_with_its
 
 def test_wrong_arguments_come_back_as_the_servers_error_and_the_model_can_try_again(env, server):
     target, sources, runner = env
-    sources.settings.set_mcp_approval("time", "allow")
+    sources.settings.mcp_servers.set_approval("time", "allow")
     server.enqueue(
         Reply(tool_calls=[tool_call("time__get_current_time", {"tz": "Europe/Paris"})]),
         Reply(tool_calls=[tool_call("time__get_current_time", '{"timezone": "Europe/Paris"')]),  # torn JSON
@@ -119,7 +119,7 @@ def test_a_server_allowed_while_the_chat_is_open_is_offered_on_its_next_turn(ser
     try:
         server.enqueue(Reply(text="No tools of a server yet."), Reply(text="Now there are."))
         runner.run(open_chat, Send("hello"))
-        sources.settings.add_mcp_server(time_server())  # what Settings → MCP servers writes, the assistant ticked
+        sources.settings.mcp_servers.add(time_server())  # what Settings → MCP servers writes, the assistant ticked
         ws.set_meta(open_chat, "mcpServers", ["time"])
         assert runner.run(open_chat, Send("what time is it?")).status == "complete"
         before, after = ([t["function"]["name"] for t in r["tools"]] for r in server.chat_requests())
@@ -133,7 +133,7 @@ def test_a_server_that_cannot_start_is_said_once_and_the_turn_goes_on(env, serve
     target, sources, runner = env
     assert sources.mcp.prepare(["time"]) == {}  # started within the fixture's generous bound, however loaded
     sources.settings.set("mcp.startupSeconds", 2)  # the short bound only where running out of it is the outcome
-    sources.settings.add_mcp_server(our_server("never", "--never-start"))
+    sources.settings.mcp_servers.add(our_server("never", "--never-start"))
     target = sources.workspace.set_meta(target, "mcpServers", ["never", "time"])
     server.enqueue(Reply(text="Fine."), Reply(text="Still fine."))
     first = runner.run(target, Send("hello"))
@@ -150,7 +150,7 @@ def test_a_server_that_cannot_start_is_said_once_and_the_turn_goes_on(env, serve
 
 def test_a_server_dying_mid_call_a_huge_result_and_the_call_budget(env, server):
     target, sources, runner = env
-    sources.settings.set_mcp_approval("test", "allow")
+    sources.settings.mcp_servers.set_approval("test", "allow")
     sources.settings.set("tools.maxCallsPerTurn", 3)
     server.enqueue(
         Reply(tool_calls=[tool_call("test__crash", {})]),
@@ -180,8 +180,8 @@ def test_a_squad_member_uses_its_mcp_tools_while_the_captain_has_none():
     with FakeOpenAIServer() as fake:
         fake.set_default(script)
         settings = settings_for(fake)
-        settings.add_mcp_server(time_server())
-        settings.set_mcp_approval("time", "allow")
+        settings.mcp_servers.add(time_server())
+        settings.mcp_servers.set_approval("time", "allow")
         ws = Workspace()
         ws.set_meta(ws.create_assistant("Tia", role="keeps time"), "mcpServers", ["time"])
         ws.create_assistant("Bo", role="writes")

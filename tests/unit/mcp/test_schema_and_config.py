@@ -1,5 +1,5 @@
-"""MCP servers in settings.json (validated, bad entries set aside with a message, credentials never stored
-there) and tool schemas fitted to what every provider takes, saying what changed."""
+"""MCP server entries (validated, credentials never in them) and tool schemas fitted to what every provider
+takes, saying what changed. The list in settings.json: tests/unit/config/test_mcp_list.py."""
 
 from __future__ import annotations
 
@@ -11,33 +11,6 @@ from okbot.config.mcp import McpServerConfig, assistant_servers, check_server_na
 from okbot.config.schema import SettingError
 from okbot.config.settings import Settings
 from okbot.mcp.schema import MAX_NAME_CHARS, offered_name, simplify
-from okbot.storage import paths
-
-
-def test_servers_round_trip_and_a_bad_entry_is_removed_with_a_message_the_rest_kept() -> None:
-    settings = Settings.load()
-    settings.add_mcp_server(McpServerConfig("time", command="mcp-server-time", args=("--local-timezone", "UTC")))
-    settings.add_mcp_server(McpServerConfig("tracker", url="https://mcp.example.com/mcp", headers=("Authorization",)))
-    settings.set_mcp_approval("time", "allow", tool="get_current_time")
-    data = json.loads(paths.settings_file().read_text(encoding="utf-8"))
-    assert data["mcpServers"][0] == {
-        "name": "time",
-        "command": "mcp-server-time",
-        "args": ["--local-timezone", "UTC"],
-        "approval": "ask",
-        "toolApproval": {"get_current_time": "allow"},
-    }
-    data["mcpServers"].append({"name": "Bad Name", "command": "x"})
-    data["mcpServers"].append({"name": "both", "command": "x", "url": "https://a.example/mcp"})
-    paths.settings_file().write_text(json.dumps(data), encoding="utf-8")
-    again = Settings.load()
-    assert [c.name for c in again.mcp_servers()] == ["time", "tracker"]
-    assert any("'Bad Name' is not allowed" in p for p in again.problems)
-    assert any("either a command" in p for p in again.problems)
-    assert again.mcp_server("time").approval_of("get_current_time") == "allow"
-    assert again.mcp_server("time").approval_of("convert_time") == "ask"
-    with pytest.raises(SettingError, match="no MCP server called 'nope'"):
-        again.mcp_server("nope")
 
 
 @pytest.mark.parametrize("name", ["a__b", "UPPER", "-dash", "", "x" * 25, "with space", "a/b"])
@@ -49,7 +22,7 @@ def test_server_names_that_would_break_tool_names_are_refused(name) -> None:
 def test_credentials_in_urls_and_malformed_pairs_are_refused() -> None:
     settings = Settings.load()
     with pytest.raises(SettingError, match="not in the URL"):
-        settings.add_mcp_server(McpServerConfig("x", url="https://user:pw@example.com/mcp"))
+        settings.mcp_servers.add(McpServerConfig("x", url="https://user:pw@example.com/mcp"))
     assert parse_pairs(["Authorization=Bearer a=b"], "header") == {"Authorization": "Bearer a=b"}
     with pytest.raises(SettingError, match="expected NAME=VALUE"):
         parse_pairs(["NOEQUALS"], "env")

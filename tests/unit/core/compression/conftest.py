@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from okbot.core.compression import Compressor
+from okbot.core.compression.compressor import Compressor
 from okbot.core.sources import ContextSources
 from okbot.core.workspace import Workspace
 from tests.helpers.env import provider_for, settings_for

@@ -8,17 +8,17 @@ import threading
 import pytest
 
 from okbot.config.settings import Settings
-from okbot.core.compression import Compressor
+from okbot.core.compression.compressor import Compressor
 from okbot.core.context import build_context
 from okbot.core.render import header_lines
 from okbot.core.summary import SummaryStore
 from okbot.core.turn.outcome import TurnCallbacks
 from okbot.core.turn.request import Send
 from okbot.core.turn.runner import TurnRunner
-from okbot.llm.scripted import ScriptedProvider
 from tests.helpers.fake_openai import Reply
 from tests.helpers.fake_summarizer import faithful, is_summarizer_request
 from tests.helpers.patience import PATIENT_SECONDS
+from tests.helpers.scripted import ScriptedProvider
 from tests.helpers.sessions import fill_until, near_the_prepare_mark, over_the_prepare_mark, predicted
 
 WINDOW = 3000  # threshold 1800 (ratio 0.6), prepare mark 1500 (prepareRatio 0.5), fits up to 2250

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from okbot.core.compression import Compressor
+from okbot.core.compression.compressor import Compressor
 from okbot.core.local_tools.guard import workspace_dir
 from okbot.core.sources import ContextSources
 from okbot.core.turn.outcome import TurnCallbacks

@@ -79,7 +79,7 @@ class Server:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            def do_GET(self) -> None:
                 server.requests.append((self.path, self.headers.get("Host", "")))
                 route = server.routes.get(self.path.split("?")[0])
                 if route is None:

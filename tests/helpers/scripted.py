@@ -1,6 +1,6 @@
 """The in-process fake provider: replies scripted in advance, every request recorded.
 
-Used by tests and headless demos; it follows the same event contract as the real backend::
+Tests use it in place of the real backend; it follows the same event contract as the real backend::
 
     provider = ScriptedProvider()
     provider.enqueue(["Hello ", "world"])                       # text deltas

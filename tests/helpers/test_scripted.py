@@ -9,7 +9,7 @@ import pytest
 from okbot.llm.errors import ProviderError
 from okbot.llm.events import Degraded, Done, ErrorEvent, Retrying, TextDelta, UsageEvent
 from okbot.llm.provider import CancelToken, ChatRequest
-from okbot.llm.scripted import ScriptedProvider, collect, echo, pause, usage
+from tests.helpers.scripted import ScriptedProvider, collect, echo, pause, usage
 
 
 def req(text: str = "hello there") -> ChatRequest:
