@@ -10,7 +10,7 @@ import sys
 
 
 def main() -> None:
-    from okbot import cli  # what ``okbot`` runs before the GUI: argument parsing and the log file
+    from okbot.cli import main as cli  # what ``okbot`` runs before the GUI: argument parsing and the log file
     from okbot.logs import setup_logging
 
     cli.build_parser().parse_args([])

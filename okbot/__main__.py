@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # first of all: every help text, message and error below is in the user's language
     i18n.set_language(i18n.resolve(language_setting()))
-    from okbot import cli
+    from okbot.cli import main as cli
 
     cli.write_what_the_terminal_shows()  # before anything is printed
     from okbot.config.providers import key_env_names

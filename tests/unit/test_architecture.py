@@ -253,7 +253,7 @@ def layer_problems(edges: dict[str, dict[str, list[int]]]) -> list[str]:
         ("okbot.storage.errors", "okbot.storage"),
         ("okbot.core.compression.compressor", "okbot.core"),
         ("okbot.cli", "okbot.cli*"),
-        ("okbot.cli_mcp", "okbot.cli*"),
+        ("okbot.cli.mcp", "okbot.cli*"),
         ("okbot.ui.chat.view", "okbot.ui"),
         ("okbot.app.chat", "okbot.app"),
         ("okbot.newthing", None),  # the package's own entry covers its __init__ only
@@ -269,13 +269,13 @@ def test_the_layer_check_catches_upward_and_sideways_imports() -> None:
         "okbot.storage.errors": {"okbot.i18n": [5]},  # down: fine
         "okbot.i18n": {"okbot.storage.atomic": [9]},  # up: storage sits above i18n
         "okbot.core.x": {"okbot.mcp.hub": [3], "okbot.app.y": [4]},
-        "okbot.ui.z": {"okbot.cli_chat": [7]},  # front-ends never import each other
-        "okbot.cli": {"okbot.cli_chat": [2]},  # one entry
+        "okbot.ui.z": {"okbot.cli.chat": [7]},  # front-ends never import each other
+        "okbot.cli": {"okbot.cli.chat": [2]},  # one entry
     }
     assert layer_problems(edges) == [
         "okbot.core.x:4 imports okbot.app.y (a layer above: okbot.core -> okbot.app)",
         "okbot.i18n:9 imports okbot.storage.atomic (a layer above: okbot.i18n -> okbot.storage)",
-        "okbot.ui.z:7 imports okbot.cli_chat (a peer: okbot.ui -> okbot.cli*)",
+        "okbot.ui.z:7 imports okbot.cli.chat (a peer: okbot.ui -> okbot.cli*)",
     ]
 
 

@@ -455,7 +455,7 @@ def test_a_turn_that_crashes_is_reported_as_a_crash_not_as_stopped():
     """A bug inside a turn (not an OkBotError) must not read "stopped; the reply so far is kept" (exit 130)."""
     import io
 
-    from okbot.cli_chat import _run_turn, _wrap_up
+    from okbot.cli.chat import _run_turn, _wrap_up
     from okbot.core.turn.outcome import TurnCallbacks
     from okbot.llm.provider import CancelToken
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from okbot import cli
+from okbot.cli import main as cli
 from okbot.config.settings import Settings
 from okbot.core.workspace import Workspace
 from tests.helpers.keyrings import MemoryKeyring, system_keyring

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from okbot.__main__ import main
-from okbot.cli import build_parser, run
-from okbot.cli_search import PROGRESS_BYTES
+from okbot.cli.main import build_parser, run
+from okbot.cli.search import PROGRESS_BYTES
 from okbot.core.items import encode_item, new_item, user_message
 from okbot.core.session import SessionStore
 from okbot.core.workspace import Workspace

@@ -414,7 +414,7 @@ def _hostile_session(line: bytes) -> Path:
 
 
 def _cli(*argv: str) -> tuple[int, str, str]:
-    from okbot.cli import build_parser, run
+    from okbot.cli.main import build_parser, run
 
     out, err = io.StringIO(), io.StringIO()
     code = run(build_parser().parse_args(list(argv)), out, err)

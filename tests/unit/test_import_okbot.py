@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from okbot import cli
+from okbot.cli import main as cli
 from okbot.config.settings import Settings
 from okbot.core.context import build_context
 from okbot.core.import_okbot import apply_settings, import_okbot

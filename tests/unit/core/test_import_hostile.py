@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from okbot import cli
+from okbot.cli import main as cli
 from okbot.core.session.store import SessionStore
 from okbot.core.workspace import Workspace
 from okbot.llm.keystore import KEY_FILE_NAME

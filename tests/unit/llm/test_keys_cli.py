@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from okbot.cli_chat import _run_turn
+from okbot.cli.chat import _run_turn
 from okbot.llm.provider import CancelToken
 from tests.helpers.fake_openai import FakeOpenAIServer
 
@@ -87,12 +87,13 @@ def test_a_failure_on_the_turns_thread_is_raised_on_the_main_thread_not_taken_fo
 CRASHING = textwrap.dedent(
     """
     import sys
-    from okbot import __main__, cli
+    from okbot import __main__
+    from okbot.cli import targets
 
     def crash(args, out, err):
         raise RecursionError("maximum recursion depth exceeded")
 
-    cli._HANDLERS["list"] = crash  # a bug in a command
+    targets.cmd_list = crash  # a bug in a command
     sys.exit(__main__.main(["list"]))
     """
 )

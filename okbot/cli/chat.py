@@ -6,6 +6,7 @@ The turn runs on a worker thread so Ctrl+C can stop it cleanly: the partial repl
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import select
@@ -17,8 +18,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from okbot.app import OkBotApp
-from okbot.cli_output import print_error, styled
-from okbot.cli_teach import note_line
+from okbot.cli.common import workspace
+from okbot.cli.output import print_error, styled
+from okbot.cli.teach import note_line
 from okbot.config.mcp import TOOL_SEPARATOR
 from okbot.core import attach_guard
 from okbot.core.items import asked_member, is_member_answer, member_of, teaching_of
@@ -360,3 +362,37 @@ def run_chat(
         return _wrap_up(outcome, app, output, err)
     finally:
         app.close()  # the MCP servers the turn started
+
+
+def cmd_chat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    ws = workspace()
+    target = ws.resolve(args.target)
+    if args.attach and (args.retry or args.regenerate is not None or args.edit is not None):
+        raise OkBotError(
+            translate("cli", "--attach goes with a new message"),
+            hint=translate("cli", "drop --retry, --edit or --regenerate"),
+        )
+    if args.retry or args.regenerate is not None:
+        text = None
+    elif args.message is not None:
+        text = args.message
+    elif sys.stdin is None or sys.stdin.isatty():
+        if not args.attach:
+            raise OkBotError(
+                translate("cli", "no message given"), hint=translate("cli", "use -m TEXT or pipe the message on stdin")
+            )
+        text = ""  # the attached files are the message
+    else:  # a pipe ends its text with a newline (`echo … |`, a file): that is not part of the message
+        text = sys.stdin.read().rstrip("\r\n")
+    return run_chat(
+        ws,
+        target,
+        text,
+        as_json=args.json,
+        verbose=args.verbose,
+        out=out,
+        err=err,
+        edit_of=args.edit,
+        regenerate_of=args.regenerate,
+        attachments=args.attach,
+    )

@@ -15,7 +15,7 @@ import json
 from datetime import datetime
 from typing import Any, TextIO
 
-from okbot.cli_output import styled
+from okbot.cli.output import styled
 from okbot.i18n import translate
 from okbot.storage.errors import OkBotError
 

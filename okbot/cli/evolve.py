@@ -7,9 +7,11 @@ refused, by which check and why. ``--log`` lists the changes; ``--undo N`` undoe
 
 from __future__ import annotations
 
+import argparse
 import json
 from typing import Any, TextIO
 
+from okbot.cli.common import target_and_sources
 from okbot.core.evolution.store import LogEntry
 from okbot.core.evolution.upkeep import Upkeep, UpkeepReport
 from okbot.core.workspace import Target
@@ -113,3 +115,8 @@ def _entry_json(entry: LogEntry) -> dict[str, Any]:
         "undone": entry.undone,
         "change": entry.change.to_json(),
     }
+
+
+def cmd_evolve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    sources, target = target_and_sources(args.target, err)
+    return evolve(sources, target, log=args.log, undo=args.undo, as_json=args.json, out=out, err=err)

@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from okbot.cli_output import add_json_flag, print_json
+from okbot.cli.output import add_json_flag, print_json
 from okbot.config.providers import (
     DEFAULT_PROVIDER,
     KEY_SOURCES,

@@ -27,7 +27,7 @@ import argparse
 import json
 from typing import Any, TextIO
 
-from okbot.cli_output import add_json_flag, print_json
+from okbot.cli.output import add_json_flag, print_json
 from okbot.config.mcp import (
     APPROVALS,
     MCP_KEY,

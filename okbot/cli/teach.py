@@ -12,6 +12,7 @@ import argparse
 import json
 from typing import Any, TextIO
 
+from okbot.cli.common import target_and_sources
 from okbot.core.evolution import offers
 from okbot.core.evolution.teachings import PERMISSION, PROCEDURE, PROHIBITION
 from okbot.i18n import translate
@@ -39,9 +40,9 @@ def add_parsers(sub: Any) -> None:
         a.add_argument("--json", action="store_true", help=translate("cli_teach", "machine-readable output"))
 
 
-def cmd_teach(args: argparse.Namespace, out: TextIO, err: TextIO, *, sources_for: Any) -> int:
-    """Run ``okbot teach ACTION``; ``sources_for(ref, err)`` gives the context sources and the target."""
-    sources, target = sources_for(args.target, err)
+def cmd_teach(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run ``okbot teach ACTION``."""
+    sources, target = target_and_sources(args.target, err)
     if args.action == "list":
         found = sorted(offers.offers(sources, target).values(), key=lambda o: o.of)
         if args.json:

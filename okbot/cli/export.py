@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from okbot.cli_output import add_json_flag, print_json
+from okbot.cli import targets
+from okbot.cli.output import add_json_flag, print_json
 from okbot.i18n import plural, translate
 from okbot.storage.errors import OkBotError
 
@@ -116,12 +117,12 @@ def is_backup_ref(what: str) -> bool:
     return what.lower().endswith(".zip") or Path(what).is_file()
 
 
-def cmd_restore(args: argparse.Namespace, out: TextIO, err: TextIO, *, restore_trash: Any) -> int:
-    """A backup (see :mod:`okbot.core.backup`), or ``restore_trash(args, out, err)`` for a trash id."""
+def cmd_restore(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """A backup (see :mod:`okbot.core.backup`), or an assistant or squad from the trash."""
     if not is_backup_ref(args.what):
         if args.replace:
             raise OkBotError(translate("cli_export", "--replace goes with a backup file"))
-        return restore_trash(args, out, err)
+        return targets.cmd_restore(args, out, err)
     from okbot.core.backup import restore_backup
     from okbot.storage import paths
 
