@@ -8,8 +8,9 @@ from PySide6.QtGui import QInputMethodEvent
 from PySide6.QtWidgets import QApplication, QPushButton
 from pytestqt.qtbot import QtBot
 
-from okbot.core import chat_text, tokens
+from okbot.core import chat_text
 from okbot.core.items import new_item, user_message
+from okbot.core.tokens import counting
 from okbot.core.workspace import Target
 from okbot.ui.app_context import AppContext
 from okbot.ui.chat.model import ChatModel
@@ -371,7 +372,7 @@ def test_gauge_is_exact_from_its_first_reading_after_start_up(
 ) -> None:
     """As after a restart: no encoding loaded yet in this process. The first reading the gauge shows
     waits for the bundled encoding instead of painting an early estimate that stays up."""
-    monkeypatch.setattr(tokens, "_COUNTERS", {})  # a fresh process's (empty) counter registry
+    monkeypatch.setattr(counting, "_COUNTERS", {})  # a fresh process's (empty) counter registry
     target = target_of(ctx)
     page = open_page(qtbot, ctx)
     shown: list[GaugeReading] = []

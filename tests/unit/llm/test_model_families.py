@@ -18,6 +18,7 @@ from okbot.llm.events import Done, ErrorEvent
 from okbot.llm.families import STANDARD, learnt_headroom, parse_request_parameters, request_family
 from okbot.llm.openai_backend import CapabilityMemory, OpenAIProvider
 from okbot.llm.provider import ChatRequest
+from okbot.llm.providers import ProviderPool
 from okbot.storage import paths
 from tests.helpers.fake_openai import (
     FakeOpenAIServer,
@@ -207,14 +208,20 @@ def test_learning_works_while_streaming_and_is_shared(server: FakeOpenAIServer) 
 
 
 def test_the_apps_providers_share_what_they_learnt(server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The app builds a provider per turn (from settings): the second one does not pay for the 400s again."""
+    """The app's one provider pool builds a backend again when its settings change: the new one does not pay
+    for the 400s again."""
     settings = Settings.load()
     settings.set("provider.keySource", "none")
     monkeypatch.setenv("OKBOT_BASE_URL", server.base_url)
-    for _ in range(2):
-        with OpenAIProvider.from_settings(settings) as provider:
-            assert provider.complete(background("my-reasoner"))
-    assert len(server.chat_requests()) == 4  # 400, 400, answer; then one answer
+    pool = ProviderPool(settings)
+    assert pool.complete(background("my-reasoner"))
+    first_backend = pool.route(None)[0]
+    assert len(server.chat_requests()) == 3  # 400, 400, answer
+    settings.set("provider.timeout", 77)  # a new backend from here on
+    assert pool.complete(background("my-reasoner"))
+    assert pool.route(None)[0] is not first_backend
+    assert len(server.chat_requests()) == 4  # one answer: what was learnt stayed with the pool
+    pool.close()
     with OpenAIProvider(server.base_url, None) as own:  # built directly: its own memory
         assert own.complete(background("my-reasoner"))
     assert len(server.chat_requests()) == 7
