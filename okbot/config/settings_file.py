@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Callable
 from datetime import datetime, timezone
 from functools import partial
@@ -26,7 +25,7 @@ from okbot.config.said import Said, refusal, said
 from okbot.config.schema import SettingError, show_value
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage import migrations
-from okbot.storage.atomic import atomic_write_bytes, atomic_write_json
+from okbot.storage.atomic import atomic_write_bytes, atomic_write_json, file_stamp
 
 log = logging.getLogger("okbot.config")
 
@@ -76,14 +75,6 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def _stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size)
-
-
 class SettingsFile:
     """The file at ``path``: :meth:`read` it once, then :meth:`write` the whole object back each time.
 
@@ -115,7 +106,7 @@ class SettingsFile:
         """The file's object brought to the current format in memory; None when there is nothing to take
         from it (missing, unreadable or unparseable: each noted in :attr:`problems` but the first)."""
         name = self.name
-        self._stamp = _stamp(self.path)
+        self._stamp = file_stamp(self.path)
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
@@ -270,7 +261,7 @@ class SettingsFile:
     def changed_on_disk(self) -> bool:
         """Whether the file on disk is no longer the one read (another process or an editor wrote it, or this
         one did since): its modification time or size differs."""
-        return _stamp(self.path) != self._stamp
+        return file_stamp(self.path) != self._stamp
 
     # ----------------------------------------------------------------- writing
 

@@ -10,7 +10,6 @@ tools come from one registry, so the tool-notes block and the tools offered alwa
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -35,6 +34,7 @@ from okbot.llm.keystore import KeyStore
 from okbot.mcp import secrets as mcp_secrets
 from okbot.mcp.hub import McpHub
 from okbot.storage import paths
+from okbot.storage.atomic import file_stamp
 from okbot.storage.errors import OkBotError
 
 if TYPE_CHECKING:
@@ -64,14 +64,6 @@ def context_files(target: Target) -> list[Path]:
         target.summary_path,
     ]
     return [p for p in candidates if p is not None]
-
-
-def _stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size)
 
 
 class ContextSources:
@@ -241,7 +233,7 @@ class ContextSources:
     def summary(self, target: Target) -> tuple[SessionSummary, list[str]]:
         """The summary and any problems met loading it (re-read only when the file changed)."""
         path = target.summary_path
-        stamp = _stamp(path)
+        stamp = file_stamp(path)
         cached = self._summaries.get(path)
         if cached is not None and cached[0] == stamp:
             return cached[1], cached[2]
@@ -255,7 +247,7 @@ class ContextSources:
         path = target.soul_path
         if path is None:
             return "", None
-        stamp = _stamp(path)
+        stamp = file_stamp(path)
         cached = self._souls.get(path)
         if cached is not None and cached[0] == stamp:
             return cached[1], cached[2]

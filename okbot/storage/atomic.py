@@ -19,6 +19,15 @@ PRIVATE_FILE_MODE = 0o600
 STALE_TEMP_SECONDS = 600  # a temp file this old was left by a writer that died before its rename
 
 
+def file_stamp(path: Path) -> tuple[int, int] | None:
+    """``(mtime in ns, size)`` of ``path``, None when it cannot be read: a cheap "did it change" check."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
 def fsync_dir(path: Path | str, *, dir_fd: int | None = None) -> None:
     """Make a rename or create inside ``path`` (relative to the open folder ``dir_fd``, if given) durable
     (no-op where dirs cannot be opened)."""
