@@ -55,7 +55,11 @@ class ToolCallDone:
 
 @dataclass(frozen=True)
 class UsageEvent:
-    """Token use of the request; ``estimated`` when the server did not report it."""
+    """Token use of the request; ``estimated`` when the server did not report it.
+
+    A provider reports only what the server said: an estimated event from it carries zeros, and the
+    turn that sent the request fills in OkBot's own count (:func:`okbot.core.turn.stream.stream_round`),
+    so one tokenizer estimates every figure the user sees."""
 
     prompt_tokens: int
     completion_tokens: int

@@ -67,10 +67,8 @@ from okbot.llm.provider import (
     CancelToken,
     ChatRequest,
     ToolCallAssembler,
-    completion_estimate,
     could_be_tool_text,
     parse_tool_text,
-    rough_token_estimate,
     tool_names,
     trailing_tool_text,
     whole_characters,
@@ -202,9 +200,10 @@ class OpenAIProvider:
     """A :class:`~okbot.llm.provider.Provider` over the openai SDK (any OpenAI-compatible URL).
 
     ``sleep`` is how retry waits happen (inject a recorder in tests); with the default the wait
-    is cut short by a cancel. ``estimate_tokens`` estimates a prompt when the server reports no
-    usage. ``max_reply_seconds`` bounds one reply's total duration. ``capabilities`` remembers what
-    servers refused; a provider built directly keeps its own, :meth:`from_settings` shares the process's.
+    is cut short by a cancel. Where the server reports no usage, the :class:`UsageEvent` says so
+    (``estimated``, no figures): the core counts the request with its own tokenizer.
+    ``max_reply_seconds`` bounds one reply's total duration. ``capabilities`` remembers what servers
+    refused; a provider built directly keeps its own, :meth:`from_settings` shares the process's.
     With ``key_required`` and no ``api_key`` every call fails at once with "No API key for <host>"
     (kind ``no_key``), before anything is sent.
     """
@@ -217,7 +216,6 @@ class OpenAIProvider:
         timeout: float = 60,
         max_retries: int = 3,
         sleep: Callable[[float], None] = time.sleep,
-        estimate_tokens: Callable[[list[dict]], int] | None = None,
         max_reply_seconds: float = 600,
         max_reply_chars: int = MAX_REPLY_CHARS,
         default_model: str | None = None,
@@ -233,7 +231,6 @@ class OpenAIProvider:
         self._key_var = key_var
         self._max_retries = max(0, int(max_retries))
         self._sleep = sleep
-        self._estimate = estimate_tokens or rough_token_estimate
         self._max_reply_seconds = max_reply_seconds
         self._max_reply_chars = max_reply_chars
         self._capabilities = capabilities if capabilities is not None else CapabilityMemory()
@@ -649,9 +646,7 @@ class OpenAIProvider:
             caps = self._caps(request.model)
             if caps.stream_options:  # otherwise the stream_options notice already said so
                 yield Degraded("usage", translate("openai_backend", DEGRADED_USAGE))
-            # reasoning is completion the server spent, though it is never sent back
-            completion = completion_estimate(produced + reply.reasoning)
-            usage = UsageEvent(self._estimate(request.messages), completion, None, True)
+            usage = UsageEvent(0, 0, None, True)  # the core counts what was sent and produced
         yield usage
         if reply.finish_reason == "length" and not produced.strip():  # all spent on hidden reasoning
             yield ErrorEvent(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import re
 import secrets
 import threading
@@ -144,18 +143,6 @@ class Provider(Protocol):
         ...
 
 
-def _content_chars(message: Any) -> int:
-    if not isinstance(message, dict):
-        return len(str(message))
-    total = 0
-    for key, value in message.items():
-        if key == "content" and isinstance(value, str):
-            total += len(value)
-        elif key in ("content", "tool_calls"):
-            total += len(json.dumps(value, ensure_ascii=False, default=str))
-    return total
-
-
 def whole_characters(text: str) -> str:
     """``text`` with every lone UTF-16 surrogate (``"\\ud83d"`` from a server's JSON escape) replaced by
     U+FFFD and every escaped surrogate pair joined into its character: a lone one cannot be printed,
@@ -165,16 +152,6 @@ def whole_characters(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     return text
-
-
-def rough_token_estimate(messages: list[dict]) -> int:
-    """A tokenizer-free prompt estimate: about four characters a token plus a few per message."""
-    return sum(math.ceil(_content_chars(m) / 4) + 4 for m in messages)
-
-
-def completion_estimate(text: str) -> int:
-    """A tokenizer-free estimate of the tokens in generated ``text`` (about four characters a token)."""
-    return math.ceil(len(text) / 4)
 
 
 # ---------------------------------------------------------------- tool calls

@@ -25,7 +25,7 @@ from okbot.core.context import build_context
 from okbot.core.projection import ContextProjection
 from okbot.core.turn.env import TurnEnv
 from okbot.core.turn.outcome import TurnCallbacks
-from okbot.core.turn.stream import Round, stream_round
+from okbot.core.turn.stream import Round, own_count, stream_round
 from okbot.core.workspace import Target
 from okbot.i18n import translate
 from okbot.llm.errors import ProviderError
@@ -107,6 +107,7 @@ def send_round(
             callbacks.on_delta,
             callbacks.on_event,
             degraded,
+            own_count(proj),
             on_reasoning=callbacks.on_event,
             clock=env.clock,
         )

@@ -23,7 +23,7 @@ from okbot.core.tools import ToolContext, ToolOutcome, ToolRegistry, parse_argum
 from okbot.core.turn.env import TurnEnv
 from okbot.core.turn.outcome import TurnCallbacks, TurnResult
 from okbot.core.turn.rounds import record_usage
-from okbot.core.turn.stream import Round, stream_round, usage_fields
+from okbot.core.turn.stream import Round, own_count, stream_round, usage_fields
 from okbot.core.workspace import Target
 from okbot.llm import slots
 from okbot.llm.events import ToolCallDone
@@ -219,6 +219,7 @@ class TurnRuntime:
                 on_delta,
                 self.callbacks.on_event,
                 [],
+                own_count(proj, messages[chat_part:]),
                 on_reasoning=on_reasoning,
                 clock=self._clock,
             )

@@ -6,11 +6,14 @@ too) and times the model's reasoning apart from its answer.
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from okbot.core.projection import ContextProjection
+from okbot.core.tokens import counter_for_encoding
 from okbot.llm import keys
 from okbot.llm.events import (
     Degraded,
@@ -46,6 +49,36 @@ class Round:
         if not text.strip():
             return {}
         return {"reasoning": text, "reasoningSeconds": round(self.reasoning_seconds, 1)}
+
+
+@dataclass(frozen=True)
+class OwnCount:
+    """OkBot's own count of one request, for a server that reports no usage: the prompt as counted
+    when it was built, and the tokenizer that counted it, for what the model produced."""
+
+    prompt_tokens: int
+    count_text: Callable[[str], int]
+
+    def usage(self, rnd: Round) -> UsageEvent:
+        """The estimated use of ``rnd``: reasoning counts as completion (the server spent it, though it
+        is never sent back), and so do the tool calls' names and arguments."""
+        produced = "".join(rnd.text) + "".join(rnd.reasoning) + "".join(c.name + c.arguments for c in rnd.calls)
+        return UsageEvent(self.prompt_tokens, self.count_text(produced), None, True)
+
+
+def own_count(proj: ContextProjection, extra: Sequence[dict[str, Any]] = ()) -> OwnCount:
+    """The count of a request built from ``proj`` and then ``extra`` messages (a squad member's own tool
+    rounds), calibrated like the projection, by the tokenizer that counted the projection."""
+    counter = counter_for_encoding(proj.encoding)
+    extra_tokens = sum(counter.count_message(_message_text(m), str(m.get("role") or "user")) for m in extra)
+    return OwnCount(round((proj.total_tokens + extra_tokens) * proj.calibration_factor), counter.count_text)
+
+
+def _message_text(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    text = content if isinstance(content, str) else json.dumps(content or "", ensure_ascii=False, default=str)
+    calls = message.get("tool_calls")
+    return text + (json.dumps(calls, ensure_ascii=False, default=str) if calls else "")
 
 
 def usage_fields(usage: UsageEvent | None) -> dict[str, Any] | None:
@@ -98,12 +131,14 @@ def stream_round(
     on_delta: Callable[[str], None],
     on_event: Callable[[Any], None],
     degraded: list[Degraded],
+    own_count: OwnCount,
     on_reasoning: Callable[[ReasoningDelta], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> Round:
     """Stream one request, collecting text, reasoning, tool calls, usage and the error if it broke.
 
-    Reasoning is reported to ``on_reasoning`` (redacted like the text) when given, else only kept."""
+    Reasoning is reported to ``on_reasoning`` (redacted like the text) when given, else only kept.
+    Usage the server did not report is filled in from ``own_count``."""
     rnd = Round()
     shown = keys.StreamRedactor()  # a key the model echoes is never shown (it is stored redacted too)
     thoughts = _Thoughts(rnd, on_reasoning, clock)
@@ -120,8 +155,8 @@ def stream_round(
         elif isinstance(event, ToolCallDone):
             rnd.calls.append(event)
         elif isinstance(event, UsageEvent):
-            rnd.usage = event
-            on_event(event)
+            rnd.usage = own_count.usage(rnd) if event.estimated else event
+            on_event(rnd.usage)
         elif isinstance(event, ErrorEvent):
             rnd.error = event.error
         elif isinstance(event, Degraded):

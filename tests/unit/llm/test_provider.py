@@ -11,10 +11,8 @@ from okbot.llm.events import ToolCallDelta, ToolCallDone
 from okbot.llm.provider import (
     CancelToken,
     ToolCallAssembler,
-    completion_estimate,
     could_be_tool_text,
     parse_tool_text,
-    rough_token_estimate,
     tool_names,
 )
 
@@ -167,17 +165,3 @@ def test_could_be_tool_text() -> None:
 def test_tool_names() -> None:
     assert tool_names([{"type": "function", "function": {"name": "a"}}, {"type": "x"}, "junk"]) == {"a"}
     assert tool_names(None) is None and tool_names([]) is None
-
-
-# ----------------------------------------------------------------- estimates
-
-
-def test_rough_estimates_grow_with_the_text() -> None:
-    small = rough_token_estimate([{"role": "user", "content": "hi"}])
-    big = rough_token_estimate([{"role": "user", "content": "hi " * 400}])
-    assert 0 < small < big and big >= 300
-    with_calls = rough_token_estimate(
-        [{"role": "assistant", "content": None, "tool_calls": [{"function": {"name": "f", "arguments": "{}" * 40}}]}]
-    )
-    assert with_calls > 20
-    assert completion_estimate("") == 0 and completion_estimate("abcde") == 2
