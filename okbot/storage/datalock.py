@@ -53,14 +53,14 @@ except ImportError:
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.storage.atomic import PRIVATE_FILE_MODE, fsync_dir
 from okbot.storage.errors import OkBotError
+from okbot.storage.lines import line_start, lines_backward, size_of
 
 DATA_DIR_LOCK_NAME = ".okbot.lock"
 DATA_DIR_USE_NAME = ".okbot-use.lock"
 _USE_NOTE_PREFIX = ".okbot-use-"  # + pid + ".lock": who holds DATA_DIR_USE_NAME shared
 _OPEN_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0)
 _APPEND_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
-_FIRST_CHUNK = 8 * 1024  # backwards reads start here and double...
-_MAX_CHUNK = 8 * 1024 * 1024  # ...up to this
+MAX_RECORD_BYTES = 64 * 1024 * 1024  # a longer line in an append log is no record a reader looks back for
 
 # what the user can do, by errno (translated where shown)
 _HINTS = {
@@ -258,27 +258,19 @@ class LockedLog:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def lines_backward(self) -> Iterator[bytes]:
-        """The non-empty lines, last first, read backwards in growing chunks (stop early: the cost follows
-        what is read). A torn last line (no newline yet) comes first, as it is: callers skip what they
-        cannot parse."""
-        try:
-            fh = open(self.path, "rb")
-        except FileNotFoundError:
+    def lines_backward(self, limit: int = MAX_RECORD_BYTES) -> Iterator[bytes]:
+        """The non-empty lines, last first, read backwards by :func:`okbot.storage.lines.lines_backward`
+        (stop early: the cost follows what is read). A torn last line (no newline yet) comes first, as it
+        is: callers skip what they cannot parse. A line over ``limit`` bytes is passed over, never held."""
+        size = size_of(self.path)
+        if not size:
             return
-        with fh:
-            pos, chunk = fh.seek(0, os.SEEK_END), _FIRST_CHUNK
-            rest = b""  # the start of a line that began before the chunk just read
-            while pos > 0:
-                step = min(chunk, pos)
-                pos -= step
-                chunk = min(chunk * 2, _MAX_CHUNK)
-                fh.seek(pos)
-                lines = (fh.read(step) + rest).split(b"\n")
-                rest = lines[0]
-                yield from (line for line in reversed(lines[1:]) if line)
-            if rest:
-                yield rest
+        with open(self.path, "rb") as fh:
+            start = line_start(fh, size)
+            if 0 < size - start <= limit:
+                fh.seek(start)
+                yield fh.read(size - start)
+            yield from (line for _, line, _ in lines_backward(fh, size, limit) if line)
 
     def append(self, data: bytes) -> int:
         """Append ``data`` (whole lines) durably, on a fresh line after a torn one; return the new size."""

@@ -48,13 +48,13 @@ from okbot.core.search import indexfile
 from okbot.core.search import text as searchtext
 from okbot.core.session import MAX_LINE_BYTES
 from okbot.core.session.branches import explicit_parent
-from okbot.core.session.lines import lines_forward
 from okbot.core.session.parse import check_line
 from okbot.core.workspace import Target, Workspace
 from okbot.i18n import translate
 from okbot.storage import paths
 from okbot.storage.datalock import FileLock
 from okbot.storage.errors import OkBotError
+from okbot.storage.lines import lines_forward
 
 SCHEMA_VERSION = 3
 INDEXED_TYPES = frozenset({"user", "assistant", "tool_call", "tool_result"})  # notices are the app's, not found

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
 from okbot.core import items
-from okbot.core.session.lines import FIRST_CHUNK, SCAN_CHUNK, lines_forward, size_of
+from okbot.storage.lines import FIRST_CHUNK, SCAN_CHUNK, lines_forward, size_of
 
 EXCERPT_BYTES = 2048  # head and tail kept when an over-long line is set aside
 _RECORD_HEAD = re.compile(rb'\{"offset": (\d{1,18})(?:, "length": (\d{1,18}))?')

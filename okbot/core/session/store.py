@@ -16,7 +16,7 @@ by *appending* a newline; existing bytes are never rewritten. Recording and reco
 lines is :mod:`okbot.core.session.quarantine`'s job; judging one line, :mod:`okbot.core.session.parse`'s.
 
 Memory stays bounded whatever the file holds. Every reader works in chunks
-(:mod:`okbot.core.session.lines`), and a line longer than :data:`MAX_LINE_BYTES` (far above the
+(:mod:`okbot.storage.lines`), and a line longer than :data:`MAX_LINE_BYTES` (far above the
 largest item OkBot writes, which :meth:`SessionStore.append` refuses past it) is never held whole:
 readers only look for its end, it is set aside with a bounded excerpt (head, tail, length, a
 streamed sha256) instead of a copy, and once recorded it is passed over by offset and length,
@@ -53,13 +53,13 @@ from typing import Any, BinaryIO, TypeVar
 
 from okbot.core import items
 from okbot.core.session import branches
-from okbot.core.session.lines import line_start, lines_backward, lines_forward, size_of
 from okbot.core.session.parse import MAX_ID, NEWER, Item, check_line, is_blank, newer
 from okbot.core.session.quarantine import BadLine, Quarantine, kept, over_long
 from okbot.i18n import plural, translate
 from okbot.llm import keys
 from okbot.storage.datalock import FileLock, append_durably, storage_error
 from okbot.storage.errors import OkBotError
+from okbot.storage.lines import line_start, lines_backward, lines_forward, size_of
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
