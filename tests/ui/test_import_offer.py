@@ -14,7 +14,7 @@ from okbot.ui.app_context import AppContext
 from okbot.ui.first_run import FirstRunPanel
 from tests.ui.conftest import KEYLESS
 from tests.ui.settings_doubles import closed_port_url
-from tests.unit.test_import_okbot import build_sample, snapshot
+from tests.unit.core.import_okbot.test_import import build_sample, snapshot
 
 pytestmark = KEYLESS
 

@@ -17,7 +17,7 @@ from tests.helpers.slow_start import KNOB
 ROOT = Path(__file__).resolve().parents[2]
 SLOWER_THAN_THE_SHORT_BOUND = "3"  # seconds; these tests give a server that never starts 2 s
 LEANING_ON_START_UP = (
-    "tests/unit/test_cli_mcp.py::test_servers_that_do_not_start_are_listed_as_failed_with_why",
+    "tests/unit/cli/test_mcp.py::test_servers_that_do_not_start_are_listed_as_failed_with_why",
     "tests/unit/mcp/test_hub.py::test_a_server_that_never_starts_is_stopped_after_the_start_up_time_and_reported",
     "tests/unit/mcp/test_mcp_turns.py::test_a_server_that_cannot_start_is_said_once_and_the_turn_goes_on",
 )

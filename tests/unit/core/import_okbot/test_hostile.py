@@ -22,10 +22,10 @@ from okbot.core.workspace import Workspace
 from okbot.llm.keystore import KEY_FILE_NAME
 from okbot.storage import paths
 from tests.helpers.processes import PeakRun
-from tests.unit.test_import_okbot import ANN, BOB, SQUAD, build_sample
+from tests.unit.core.import_okbot.test_import import ANN, BOB, SQUAD, build_sample
 
 SECRET = "sk-planted-SECRET-7f3a9"
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 
 
 def run_import(source: Path, *extra: str) -> tuple[int, str, str]:

@@ -18,7 +18,7 @@ from okbot.__main__ import main
 from okbot.core import backup
 from okbot.storage import datalock
 from tests.helpers.fake_openai import Reply
-from tests.unit.test_backup import files_of, rewrite_zip, seeded
+from tests.unit.core.test_backup import files_of, rewrite_zip, seeded
 
 
 def listing(path: Path) -> list[str]:

@@ -16,7 +16,7 @@ from okbot.core.workspace import Workspace
 from tests.helpers.keyrings import MemoryKeyring, system_keyring
 from tests.helpers.slow_start import server_command
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PY = sys.executable
 TOKEN = "tok-1234567890-secret"
 BEARER = "Bearer hdr-0987654321-secret"
