@@ -25,10 +25,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from okbot.config.providers import DEFAULT_PROVIDER
 from okbot.i18n import QT_TRANSLATE_NOOP, plural, translate
 from okbot.llm.key_source import resolve_api_key
 from okbot.llm.keys import env_api_key, env_key, key_needed
 from okbot.llm.keystore import IMPORT_LOCK, KEYRING, KeyStore
+from okbot.llm.providers import build_backend
 
 PROBE_TIMEOUT = 0.8  # seconds per local server: connect + answer (a refused port fails at once)
 MAX_PROBE_BYTES = 1_000_000  # a model list larger than this is not what we are looking for
@@ -177,10 +179,9 @@ def list_models(settings: Any, timeout: float = LIST_TIMEOUT) -> list[str]:
     Blocking (network): run it through the TaskRunner.
     """
     with IMPORT_LOCK:
-        from okbot.llm.openai_backend import OpenAIProvider  # the SDK loads here, off the GUI thread
         from okbot.llm.slots import listed_models
 
-    provider = OpenAIProvider.from_settings(settings, timeout=timeout, max_retries=0)
+    provider = build_backend(settings, settings.providers.get(DEFAULT_PROVIDER), timeout=timeout, max_retries=0)
     try:
         return listed_models(provider)
     finally:

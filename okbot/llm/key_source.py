@@ -11,8 +11,35 @@ that module too to refuse and redact the keys it keeps.
 
 from __future__ import annotations
 
+from okbot.config.providers import ProviderConfig
 from okbot.llm.keys import env_api_key, env_key, env_source, remember_secret, sendable
 from okbot.llm.keystore import DEFAULT_PROVIDER, KeyStore, KeyStoreError
+
+
+def key_source_of(config: ProviderConfig) -> str:
+    """Where ``config``'s key is read from: its ``keySource``, except that ``OKBOT_API_KEY`` in the
+    environment is the default provider's key whatever the setting says."""
+    if config.name == DEFAULT_PROVIDER and not config.key_env and env_key("OKBOT_API_KEY") is not None:
+        return "env"
+    return config.key_source
+
+
+def key_for(config: ProviderConfig) -> str | None:
+    """The key a request to ``config``'s server carries, from where it says (never printed; remembered
+    for redaction). The one way every backend gets its key; a saved key that cannot be used, or an
+    environment key no header can carry, is an error saying why. May read the keyring."""
+    source = key_source_of(config)
+    if source == "none":
+        return None
+    if config.name == DEFAULT_PROVIDER and not config.key_env:
+        return resolve_api_key(source, strict=True)
+    if source == "keyring":
+        found = saved_or_env_key(config.name, env_var=config.key_env, strict=True)
+    else:
+        found = env_key(config.key_env) if config.key_env else env_api_key()
+        sendable(found, provider=config.name, where=config.key_env or env_source())
+    remember_secret(found)
+    return found
 
 
 def resolve_api_key(key_source: str, *, strict: bool = False) -> str | None:

@@ -35,7 +35,6 @@ from urllib.parse import urlsplit
 
 import openai
 
-from okbot.config.schema import SettingError
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 from okbot.llm.capabilities import Capabilities, CapabilityMemory
 from okbot.llm.errors import (
@@ -60,8 +59,7 @@ from okbot.llm.events import (
     UsageEvent,
 )
 from okbot.llm.families import learnt_headroom
-from okbot.llm.key_source import resolve_api_key
-from okbot.llm.keys import env_key, key_needed, redact
+from okbot.llm.keys import redact
 from okbot.llm.provider import (
     TOOL_TEXT_HEAD,
     CancelToken,
@@ -203,7 +201,7 @@ class OpenAIProvider:
     is cut short by a cancel. Where the server reports no usage, the :class:`UsageEvent` says so
     (``estimated``, no figures): the core counts the request with its own tokenizer.
     ``max_reply_seconds`` bounds one reply's total duration. ``capabilities`` remembers what servers
-    refused; a provider built directly keeps its own, :meth:`from_settings` shares the process's.
+    refused; the provider pool (:mod:`okbot.llm.providers`) hands every backend it builds its own.
     With ``key_required`` and no ``api_key`` every call fails at once with "No API key for <host>"
     (kind ``no_key``), before anything is sent.
     """
@@ -249,25 +247,6 @@ class OpenAIProvider:
             timeout=httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout)),
             http_client=self._http,
         )
-
-    @classmethod
-    def from_settings(cls, settings: Any, **kwargs: Any) -> OpenAIProvider:
-        """Build from OkBot settings: base URL and model (env overrides applied), key from its source.
-
-        May read the system keyring (``provider.keySource`` = ``keyring``): build it off the GUI thread.
-        """
-        source = "env" if _env_key_set() else settings.get("provider.keySource")
-        key = resolve_api_key(source, strict=True)
-        base_url = settings.get("provider.baseUrl")
-        options: dict[str, Any] = {}
-        for name, setting_key in (("timeout", "provider.timeout"), ("max_retries", "provider.maxRetries")):
-            try:
-                options[name] = settings.get(setting_key)
-            except SettingError:  # a schema without the key: keep the default
-                continue
-        options["key_required"] = key_needed(base_url, source)
-        options.update(kwargs)
-        return cls(base_url, key, default_model=settings.get("provider.model"), **options)
 
     def __repr__(self) -> str:  # never shows the key
         return f"OpenAIProvider(base_url={self._shown_url!r}, key={'set' if self._key else 'none'})"
@@ -724,10 +703,6 @@ class OpenAIProvider:
 def _without_credentials(url: str, key: str | None) -> str:
     """``url`` fit for logs: no user:password part, no key."""
     return redact(redact_url(url), key)
-
-
-def _env_key_set() -> bool:
-    return env_key("OKBOT_API_KEY") is not None
 
 
 def _reasoning_of(delta: Any) -> str:

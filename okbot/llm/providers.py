@@ -22,47 +22,34 @@ from okbot.llm import slots
 from okbot.llm.capabilities import CapabilityMemory
 from okbot.llm.errors import ProviderError
 from okbot.llm.events import ErrorEvent, Event
-from okbot.llm.key_source import resolve_api_key, saved_or_env_key
-from okbot.llm.keys import env_api_key, env_key, env_source, key_needed, remember_secret, sendable
+from okbot.llm.key_source import key_for, key_source_of
+from okbot.llm.keys import key_needed
 from okbot.llm.provider import CancelToken, ChatRequest
 
 Factory = Callable[[Any, ProviderConfig], Any]
 
 
-def provider_key(config: ProviderConfig) -> str | None:
-    """The key for ``config`` from where it says (never printed; remembered for redaction). May read the keyring."""
-    if config.key_source == "none":
-        return None
-    if config.name == DEFAULT_PROVIDER and not config.key_env:
-        return resolve_api_key(config.key_source, strict=True)
-    if config.key_source == "keyring":  # a saved key that cannot be used is an error saying why
-        found = saved_or_env_key(config.name, env_var=config.key_env, strict=True)
-    else:
-        found = env_key(config.key_env) if config.key_env else env_api_key()
-        sendable(found, provider=config.name, where=config.key_env or env_source())
-    remember_secret(found)
-    return found
-
-
 def build_backend(settings: Any, config: ProviderConfig, **kwargs: Any) -> Any:
-    """An :class:`~okbot.llm.openai_backend.OpenAIProvider` for ``config`` (timeouts and retries from settings)."""
+    """An :class:`~okbot.llm.openai_backend.OpenAIProvider` for ``config``: its key by :func:`key_for`,
+    timeouts and retries from settings, and for the default provider ``provider.model`` as its model."""
     from okbot.llm.keystore import IMPORT_LOCK
 
     with IMPORT_LOCK:  # the SDK loads on first use, maybe in a worker thread
         from okbot.llm.openai_backend import OpenAIProvider
 
-    if config.name == DEFAULT_PROVIDER:
-        return OpenAIProvider.from_settings(settings, **kwargs)  # key from OKBOT_API_KEY, else provider.keySource
+    source = key_source_of(config)
     options: dict[str, Any] = {}
     for name, key in (("timeout", "provider.timeout"), ("max_retries", "provider.maxRetries")):
         try:
             options[name] = settings.get(key)
-        except SettingError:
+        except SettingError:  # a schema without the key: keep the default
             continue
-    options["key_required"] = key_needed(config.base_url, config.key_source)
-    options["key_var"] = config.key_env if config.key_source == "env" else ""
+    options["key_required"] = key_needed(config.base_url, source)
+    options["key_var"] = config.key_env if source == "env" else ""
+    if config.name == DEFAULT_PROVIDER:
+        options["default_model"] = settings.get("provider.model")
     options.update(kwargs)
-    return OpenAIProvider(config.base_url, provider_key(config), **options)
+    return OpenAIProvider(config.base_url, key_for(config), **options)
 
 
 def list_every_model(settings: Any, timeout: float = 10.0, factory: Factory | None = None) -> list[str]:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from okbot.config.providers import DEFAULT_PROVIDER
 from okbot.config.settings import Settings
 from okbot.llm.errors import ProviderError
 from okbot.llm.events import (
@@ -25,8 +26,15 @@ from okbot.llm.events import (
 )
 from okbot.llm.openai_backend import OpenAIProvider
 from okbot.llm.provider import CancelToken, ChatRequest
+from okbot.llm.providers import build_backend
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply, tool_call
 from tests.helpers.scripted import collect
+
+
+def default_backend(settings: Settings, **kwargs) -> OpenAIProvider:
+    """The default provider's backend, built the one way the provider pool builds every backend."""
+    return build_backend(settings, settings.providers.get(DEFAULT_PROVIDER), **kwargs)
+
 
 MODEL = "gpt-4o-mini"
 CANARY = "sk-canary-7f3a9c1e5b2d4680aa11bb22cc33dd44"
@@ -426,7 +434,7 @@ def test_tool_calls_with_native_deltas_win_over_text(harness: Harness) -> None:
 # ----------------------------------------------------------------- settings
 
 
-def test_from_settings_uses_base_url_model_key_and_limits(
+def test_the_default_backend_uses_base_url_model_key_and_limits(
     server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch, tmp_path
 ) -> None:
     settings = Settings.load(tmp_path / "settings.json")
@@ -436,12 +444,12 @@ def test_from_settings_uses_base_url_model_key_and_limits(
     monkeypatch.setenv("OKBOT_API_KEY", "sk-from-env-000000")  # wins over keySource "none"
     with FakeOpenAIServer(require_key="sk-from-env-000000") as keyed:
         monkeypatch.setenv("OKBOT_BASE_URL", keyed.base_url)
-        with OpenAIProvider.from_settings(settings) as provider:
+        with default_backend(settings) as provider:
             assert provider.base_url == keyed.base_url and provider.default_model == "fake-small"
             assert provider.list_models() == ["fake-small", "gpt-4o-mini"]
     monkeypatch.delenv("OKBOT_API_KEY")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-var-0000")
-    with OpenAIProvider.from_settings(settings) as provider:  # keySource none: no key at all
+    with default_backend(settings) as provider:  # keySource none: no key at all
         assert "key=none" in repr(provider)
 
 
@@ -541,7 +549,7 @@ def test_a_server_that_needs_a_key_gets_no_request_without_one(harness: Harness,
 
 
 def test_fresh_settings_without_any_key_say_no_key_not_could_not_reach() -> None:
-    provider = OpenAIProvider.from_settings(Settings.load())  # api.openai.com, keys from the environment: none
+    provider = default_backend(Settings.load())  # api.openai.com, keys from the environment: none
     try:
         [error] = errors(list(provider.stream(req())))
     finally:
@@ -553,5 +561,5 @@ def test_a_local_server_needs_no_key(server: FakeOpenAIServer) -> None:
     settings = Settings.load()
     settings.set("provider.baseUrl", server.base_url)  # 127.0.0.1 with key source env and no key set
     server.enqueue(Reply(text="local"))
-    with OpenAIProvider.from_settings(settings, max_retries=0) as provider:
+    with default_backend(settings, max_retries=0) as provider:
         assert provider.complete(req()) == "local"

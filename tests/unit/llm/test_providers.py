@@ -8,9 +8,10 @@ import pytest
 
 from okbot.config.providers import ProviderConfig
 from okbot.config.settings import Settings
+from okbot.llm.key_source import key_for
 from okbot.llm.keystore import KeyStore
 from okbot.llm.provider import ChatRequest
-from okbot.llm.providers import ProviderPool, list_every_model, provider_key
+from okbot.llm.providers import ProviderPool, list_every_model
 from tests.helpers.fake_openai import FakeOpenAIServer
 from tests.helpers.keyrings import MemoryKeyring, no_keyring, system_keyring
 from tests.helpers.patience import PATIENT_SECONDS
@@ -75,13 +76,13 @@ def test_each_provider_finds_its_own_key(settings, monkeypatch, okbot_home):
     monkeypatch.setenv("ROUTER_KEY", "sk-router-1234567890")
     with system_keyring(no_keyring()):  # no system keyring: the 0600 key file
         KeyStore().save("sk-vault-1234567890", "vault")
-        assert provider_key(ProviderConfig("vault", "https://v/v1", "keyring")) == "sk-vault-1234567890"
+        assert key_for(ProviderConfig("vault", "https://v/v1", "keyring")) == "sk-vault-1234567890"
     with system_keyring(MemoryKeyring()):  # a system keyring: the key is kept there, under the provider's name
         KeyStore().save("sk-vault-abcdefghij", "vault")
-        assert provider_key(ProviderConfig("vault", "https://v/v1", "keyring")) == "sk-vault-abcdefghij"
-    assert provider_key(ProviderConfig("router", "https://r/v1", "env", "ROUTER_KEY")) == "sk-router-1234567890"
-    assert provider_key(ProviderConfig("other", "https://o/v1", "env")) == "sk-default-1234567890"
-    assert provider_key(ProviderConfig("none", "https://n/v1", "none")) is None
+        assert key_for(ProviderConfig("vault", "https://v/v1", "keyring")) == "sk-vault-abcdefghij"
+    assert key_for(ProviderConfig("router", "https://r/v1", "env", "ROUTER_KEY")) == "sk-router-1234567890"
+    assert key_for(ProviderConfig("other", "https://o/v1", "env")) == "sk-default-1234567890"
+    assert key_for(ProviderConfig("none", "https://n/v1", "none")) is None
 
 
 def test_a_hosted_provider_without_its_key_fails_before_sending(settings):
