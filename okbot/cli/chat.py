@@ -221,18 +221,31 @@ class _ChatOutput:
             self.emit({"event": "done", "status": result.status, "error": str(result.error) if result.error else None})
 
 
-def _request(
-    text: str | None, edit_of: int | None, regenerate_of: int | None, attachments: Sequence[Path]
-) -> TurnRequest:
-    """The turn the flags ask for: a message (with its ``attachments``), a retry (``text`` None), an edit or a
-    regeneration (0: the last reply)."""
-    if regenerate_of is not None:
-        return Regenerate(regenerate_of or None)
-    if text is None:
+def _request(args: argparse.Namespace, err: TextIO) -> TurnRequest:
+    """The turn the flags ask for: a retry, a regeneration (0: the last reply), an edit, or a message (from
+    ``-m``, else stdin) with the files it attaches."""
+    if args.attach and (args.retry or args.regenerate is not None or args.edit is not None):
+        raise OkBotError(
+            translate("cli", "--attach goes with a new message"),
+            hint=translate("cli", "drop --retry, --edit or --regenerate"),
+        )
+    if args.regenerate is not None:
+        return Regenerate(args.regenerate or None)
+    if args.retry:
         return Retry()
-    if edit_of is not None:
-        return Edit(edit_of, text)
-    return Send(text, tuple(attachments))
+    if args.message is not None:
+        text = args.message
+    elif sys.stdin is None or sys.stdin.isatty():
+        if not args.attach:
+            raise OkBotError(
+                translate("cli", "no message given"), hint=translate("cli", "use -m TEXT or pipe the message on stdin")
+            )
+        text = ""  # the attached files are the message
+    else:  # a pipe ends its text with a newline (`echo … |`, a file): that is not part of the message
+        text = sys.stdin.read().rstrip("\r\n")
+    if args.edit is not None:
+        return Edit(args.edit, text)
+    return Send(text, tuple(_attachable(args.attach or (), err, as_json=args.json)))
 
 
 def _run_turn(
@@ -328,23 +341,9 @@ def _attachable(paths: Sequence[Path], err: TextIO, *, as_json: bool) -> list[Pa
 
 
 def run_chat(
-    ws: Workspace,
-    target: Target,
-    text: str | None,
-    *,
-    as_json: bool,
-    out: TextIO,
-    err: TextIO,
-    verbose: bool = False,
-    edit_of: int | None = None,
-    regenerate_of: int | None = None,
-    attachments: Sequence[Path] = (),
+    ws: Workspace, target: Target, request: TurnRequest, *, as_json: bool, out: TextIO, err: TextIO, verbose: bool
 ) -> int:
-    """Run one turn and report it; returns the exit code.
-
-    ``text=None`` retries the last turn; ``edit_of`` sends ``text`` as a new version of that message;
-    ``regenerate_of`` runs that reply again as a new version (0: the last reply); ``attachments`` are
-    files sent with a new message."""
+    """Run one turn and report it; returns the exit code."""
     app = OkBotApp(ws)
     for problem in app.settings.problems:
         print(translate("cli_chat", "okbot: note: {text}").format(text=problem), file=err)
@@ -352,7 +351,6 @@ def run_chat(
         out, err, as_json=as_json, verbose=verbose, names=_member_names(ws, target), target_id=target.id
     )
     cancel = CancelToken()
-    request = _request(text, edit_of, regenerate_of, _attachable(attachments, err, as_json=as_json))
     try:
         outcome = _run_turn(
             lambda callbacks, cancel: app.run_turn(target, request, callbacks=callbacks, cancel=cancel),
@@ -367,32 +365,5 @@ def run_chat(
 def cmd_chat(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ws = workspace()
     target = ws.resolve(args.target)
-    if args.attach and (args.retry or args.regenerate is not None or args.edit is not None):
-        raise OkBotError(
-            translate("cli", "--attach goes with a new message"),
-            hint=translate("cli", "drop --retry, --edit or --regenerate"),
-        )
-    if args.retry or args.regenerate is not None:
-        text = None
-    elif args.message is not None:
-        text = args.message
-    elif sys.stdin is None or sys.stdin.isatty():
-        if not args.attach:
-            raise OkBotError(
-                translate("cli", "no message given"), hint=translate("cli", "use -m TEXT or pipe the message on stdin")
-            )
-        text = ""  # the attached files are the message
-    else:  # a pipe ends its text with a newline (`echo … |`, a file): that is not part of the message
-        text = sys.stdin.read().rstrip("\r\n")
-    return run_chat(
-        ws,
-        target,
-        text,
-        as_json=args.json,
-        verbose=args.verbose,
-        out=out,
-        err=err,
-        edit_of=args.edit,
-        regenerate_of=args.regenerate,
-        attachments=args.attach,
-    )
+    request = _request(args, err)
+    return run_chat(ws, target, request, as_json=args.json, verbose=args.verbose, out=out, err=err)
