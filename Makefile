@@ -136,6 +136,7 @@ lint: $(TEST_STAMP)
 screenshots: $(INSTALL_STAMP) translations
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots.py --out docs/screenshots
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots_zh.py --out docs/screenshots/zh_CN
+	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots_background.py --out docs/screenshots/background
 
 # One-folder PyInstaller app, its archive and a smoke test (packaging/build.py, packaging/README.md).
 # Uses its own build venv (PACKAGE_VENV), so the dev venv stays clean; the tiktoken encodings come

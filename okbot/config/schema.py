@@ -417,6 +417,13 @@ LOOK = Section(
     QT_TRANSLATE_NOOP("settings", "Look"),
     QT_TRANSLATE_NOOP("settings", "Changes show at once, in every window."),
 )
+WINDOW = Section(
+    APPEARANCE_PAGE,
+    QT_TRANSLATE_NOOP("settings", "Window"),
+    QT_TRANSLATE_NOOP(
+        "settings", "In the tray OkBot keeps running: replies finish, and schedules run, with the window closed."
+    ),
+)
 LANGUAGE = Section(
     ADVANCED_PAGE,
     QT_TRANSLATE_NOOP("settings", "Language"),
@@ -447,6 +454,7 @@ SECTIONS: tuple[Section, ...] = (
     ON_THIS_COMPUTER,
     LIMITS,
     LOOK,
+    WINDOW,
     LANGUAGE,
     DEVELOPER,
     MEMORY,
@@ -893,6 +901,22 @@ SETTINGS: tuple[Setting, ...] = (
         maximum=32,
         nullable=True,
         null_words=QT_TRANSLATE_NOOP("settings", "System default"),
+    ),
+    Setting(
+        "ui.onClose",
+        str,
+        "ask",
+        QT_TRANSLATE_NOOP(
+            "settings", "What closing the window does: ask the first time, keep running in the tray, or quit."
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Closing the window"),
+        section=WINDOW,
+        choices=("ask", "tray", "quit"),
+        choice_words={
+            "ask": QT_TRANSLATE_NOOP("settings", "Ask the first time"),
+            "tray": QT_TRANSLATE_NOOP("settings", "Keep running in the tray"),
+            "quit": QT_TRANSLATE_NOOP("settings", "Quit OkBot"),
+        },
     ),
     Setting(
         "developerMode",

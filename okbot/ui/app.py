@@ -180,6 +180,22 @@ class _AfterFirstPaint(QObject):
             fn()
 
 
+def keep_in_tray(window: MainWindow) -> None:
+    """Give ``window`` a tray icon where the desktop shows one (closing then does what ``ui.onClose`` says)."""
+    from okbot.ui.tray import Tray, tray_available
+
+    if not tray_available():
+        return
+    model = window.model
+    tray = Tray(
+        QApplication.windowIcon(),
+        lambda: [t for row in range(model.rowCount()) if (t := model.target(row)) is not None],
+        parent=window,
+    )
+    window.attach_tray(tray)
+    tray.show()
+
+
 def open_main_window(settings: Settings, workspace: Workspace) -> MainWindow:
     """The main window over ``workspace``, not shown yet, with the start-up problems in its status bar.
 
@@ -212,10 +228,14 @@ def run_gui(argv: list[str]) -> int:
         _AfterFirstPaint(window.centralWidget() or window, lambda: guards.append(serve_second_instances(lock, window)))
         window.show()
         ctx.warm_up()
+        keep_in_tray(window)
         # Quit when the main window closes, explicitly: Qt's automatic quit on the last window is
         # cancelled while anything holds a quit lock, and one was seen holding it (about 1 open in 6,
-        # once the chat page was built before the close), leaving a process with no window.
-        app.lastWindowClosed.connect(app.quit)
+        # once the chat page was built before the close), leaving a process with no window. Not while
+        # the window waits in the tray (a viewer closed after it must not end OkBot).
+        app.setQuitOnLastWindowClosed(False)
+        app.lastWindowClosed.connect(lambda: None if window.kept_in_tray else app.quit())
+        window.quit_requested.connect(app.quit)
         code = app.exec()
         window.close()
         shutdown_tasks()

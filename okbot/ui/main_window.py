@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QSizePolicy, QSplitter, QStackedWidget, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QSizePolicy, QSplitter, QStackedWidget, QWidget
 
 from okbot.core import trash
 from okbot.core.workspace import Target, Workspace
@@ -29,8 +29,10 @@ from okbot.ui.target_pane import TargetPane
 from okbot.ui.window_extras import make_first_run_panel, make_settings_dialog, needs_first_run, open_context_viewer
 
 if TYPE_CHECKING:
+    from okbot.core.turn.outcome import TurnResult
     from okbot.ui.chat_page import ChatPage
     from okbot.ui.squad_dialog import SquadDialog
+    from okbot.ui.tray import Tray
 
 log = logging.getLogger("okbot.ui")
 
@@ -46,7 +48,11 @@ class MainWindow(QMainWindow):
 
     ``problems`` are startup messages (settings repaired, template missing …) shown in the
     status bar together with whatever the workspace reports while listing.
+
+    ``quit_requested`` fires when the user quits OkBot for real (the tray's Quit, or "Quit" on the first close).
     """
+
+    quit_requested = Signal()
 
     def __init__(
         self,
@@ -73,6 +79,10 @@ class MainWindow(QMainWindow):
         self._deferred_target: Target | None = None
         self._context_watcher: Any = None  # a FileWatcher once a chat is shown
         self._search: Any = None  # the search across chats, made on first use
+        self.tray: Tray | None = None  # where the desktop has a tray (attach_tray)
+        self.kept_in_tray = False  # closed into the tray: hidden, still running
+        self._quitting = False
+        self._close_box: QMessageBox | None = None  # the question of the first close, while it is open
         self.setWindowTitle(WINDOW_TITLE)
         self.resize(*DEFAULT_SIZE)
         self.setMinimumSize(640, 420)
@@ -291,11 +301,62 @@ class MainWindow(QMainWindow):
         if not streaming:
             self._trim_pages()
 
-    def _on_page_reply_finished(self, page: ChatPage) -> None:
+    def _on_page_reply_finished(self, page: ChatPage, result: TurnResult) -> None:
         path = page.target.session_path  # what the turn added becomes searchable (off the GUI thread)
         self.ctx.tasks.run(lambda: self.ctx.search_index.catch_up_session(path), None, _index_not_updated)
         if page is not self.current_page():
             self.model.set_status(page.target.kind, page.target.id, UNREAD)
+        if self.tray is not None and result.status == "complete" and (self.isHidden() or self.isMinimized()):
+            self.tray.notify(page.target, result.reply_text)
+
+    # ------------------------------------------------------------------ the tray
+    def attach_tray(self, tray: Tray) -> None:
+        """Keep running in ``tray`` when the window closes (as ``ui.onClose`` says); its menu opens chats."""
+        self.tray = tray
+        tray.open_requested.connect(self.show_from_tray)
+        tray.quit_requested.connect(self.quit_app)
+
+    def show_from_tray(self, target: Target | None = None) -> None:
+        """Show the window again (on ``target``'s chat when given)."""
+        self.kept_in_tray = False
+        if self.isMinimized():
+            self.showNormal()
+        self.show()
+        self.raise_()
+        self.activateWindow()
+        if target is not None:
+            self.select_target(target.kind, target.id)
+
+    def quit_app(self) -> None:
+        """Quit OkBot for real, whatever ``ui.onClose`` says (the tray's Quit): close, then ``quit_requested``
+        (the application ends its event loop on it; a hidden window's close ends no loop by itself)."""
+        self._quitting = True
+        self.kept_in_tray = False
+        self.close()
+        self.quit_requested.emit()
+
+    def _close_choice(self) -> str:
+        """``tray``, ``quit`` or ``ask`` (the first close): what closing the window does now."""
+        if self.tray is None or self._quitting:
+            return "quit"
+        return str(self.ctx.settings.get("ui.onClose"))
+
+    def _on_close_answered(self, choice: str) -> None:
+        try:
+            self.ctx.settings.set("ui.onClose", choice)
+        except OkBotError as exc:  # a read-only settings file: do what was asked, ask again next time
+            log.warning("the close choice was not saved: %s", exc)
+        if choice == "tray":
+            self._hide_to_tray()
+        else:
+            self.quit_app()
+
+    def _on_close_box_finished(self) -> None:
+        self._close_box = None
+
+    def _hide_to_tray(self) -> None:
+        self.kept_in_tray = True
+        self.hide()
 
     def _on_page_settings_requested(self, target: Target) -> None:
         if target.is_squad:
@@ -405,7 +466,7 @@ class MainWindow(QMainWindow):
 
             page = ChatPage(self.ctx, target)
             page.streaming_changed.connect(lambda on, p=page: self._on_page_streaming_changed(p, on))
-            page.reply_finished.connect(lambda _r, p=page: self._on_page_reply_finished(p))
+            page.reply_finished.connect(lambda r, p=page: self._on_page_reply_finished(p, r))
             page.view_context_requested.connect(self._on_page_view_context_requested)
             page.settings_requested.connect(self._on_page_settings_requested)
             page.target_changed.connect(self._on_assistant_dialog_target_changed)  # same: its file was written
@@ -492,6 +553,19 @@ class MainWindow(QMainWindow):
         self.problems_label.setToolTip("\n".join(self._problems))
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        choice = self._close_choice()
+        if choice != "quit":
+            event.ignore()
+            if choice == "tray":
+                self._hide_to_tray()
+            elif self._close_box is None:
+                from okbot.ui.tray import ask_on_close
+
+                self._close_box = ask_on_close(self, self._on_close_answered)
+                self._close_box.finished.connect(self._on_close_box_finished)
+            else:
+                self._close_box.raise_()
+            return
         for page in self._pages.values():
             page.stop()
         if self._context_watcher is not None:

@@ -2933,6 +2933,41 @@ Compression starts at {threshold} tokens.</source>
     </message>
 </context>
 <context>
+    <name>Tray</name>
+    <message>
+        <source>This desktop shows no tray icons, so closing the window quits OkBot</source>
+        <translation>此桌面不显示托盘图标，所以关闭窗口会退出 OkBot</translation>
+    </message>
+    <message>
+        <source>{name} replied</source>
+        <translation>{name} 已回复</translation>
+    </message>
+    <message>
+        <source>Open OkBot</source>
+        <translation>打开 OkBot</translation>
+    </message>
+    <message>
+        <source>Quit OkBot</source>
+        <translation>退出 OkBot</translation>
+    </message>
+    <message>
+        <source>Close OkBot</source>
+        <translation>关闭 OkBot</translation>
+    </message>
+    <message>
+        <source>Keep OkBot running in the tray when the window closes?</source>
+        <translation>关闭窗口时让 OkBot 在托盘中继续运行吗？</translation>
+    </message>
+    <message>
+        <source>In the tray, replies finish and schedules run; a reply that arrives shows a notification. OkBot remembers your choice; change it in Settings → Appearance.</source>
+        <translation>在托盘中，回复会继续完成，定时任务照常运行；收到回复时会显示通知。OkBot 会记住你的选择，可在“设置 → 外观”中更改。</translation>
+    </message>
+    <message>
+        <source>Keep running in the tray</source>
+        <translation>在托盘中继续运行</translation>
+    </message>
+</context>
+<context>
     <name>TurnWorker</name>
     <message>
         <source>Something went wrong in OkBot: {error}</source>
@@ -6832,6 +6867,14 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>更改会立即在所有窗口中生效。</translation>
     </message>
     <message>
+        <source>Window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>In the tray OkBot keeps running: replies finish, and schedules run, with the window closed.</source>
+        <translation>在托盘中 OkBot 会继续运行：窗口关闭时，回复照样完成，定时任务照常运行。</translation>
+    </message>
+    <message>
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -7210,6 +7253,26 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>System default</source>
         <translation>系统默认</translation>
+    </message>
+    <message>
+        <source>What closing the window does: ask the first time, keep running in the tray, or quit.</source>
+        <translation>关闭窗口时的行为：第一次询问、在托盘中继续运行，或退出。</translation>
+    </message>
+    <message>
+        <source>Closing the window</source>
+        <translation>关闭窗口时</translation>
+    </message>
+    <message>
+        <source>Ask the first time</source>
+        <translation>第一次时询问</translation>
+    </message>
+    <message>
+        <source>Keep running in the tray</source>
+        <translation>在托盘中继续运行</translation>
+    </message>
+    <message>
+        <source>Quit OkBot</source>
+        <translation>退出 OkBot</translation>
     </message>
     <message>
         <source>Show developer tools such as View context on user messages.</source>

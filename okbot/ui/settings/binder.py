@@ -50,6 +50,7 @@ class SettingsBinder(QObject):
         self._unsubscribe: Callable[[], None] | None = None
         self._applying = False
         self._pending: dict[str, Any] = {}  # refused values still on show in their fields
+        self._locks: dict[str, str] = {}  # key -> why this machine offers no choice (lock())
         self._settings_changed.connect(self._on_settings_changed)
         self.settings()
 
@@ -76,6 +77,12 @@ class SettingsBinder(QObject):
     def fields(self) -> dict[str, SettingField]:
         """Every bound field by key."""
         return dict(self._fields)
+
+    def lock(self, key: str, reason: str) -> None:
+        """Keep ``key``'s field read-only with ``reason`` shown (what this machine lacks), across refreshes."""
+        self._locks[key] = reason
+        if key in self._fields:
+            self._refresh_field(self.settings(), self._fields[key])
 
     def pending(self) -> dict[str, Any]:
         """The refused values still on show, by key."""
@@ -138,7 +145,10 @@ class SettingsBinder(QObject):
     def _refresh_field(self, settings: Settings, field: SettingField) -> None:
         var = settings.env_override(field.key)
         field.set_value(settings.get(field.key))
-        field.set_locked(self.tr("Set by {var} for this run; not saved").format(var=var) if var else "")
+        if var:
+            field.set_locked(self.tr("Set by {var} for this run; not saved").format(var=var))
+        else:
+            field.set_locked(self._locks.get(field.key, ""))
 
     def _drop_subscription(self) -> None:
         if self._unsubscribe is not None:

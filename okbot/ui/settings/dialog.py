@@ -31,6 +31,7 @@ from okbot.ui.settings.mcp_page import McpPage
 from okbot.ui.settings.models_page import ModelsPage
 from okbot.ui.settings.page import SettingsPage, declared_page
 from okbot.ui.theme import system_font_size
+from okbot.ui.tray import NO_TRAY_REASON, tray_available
 
 DIALOG_TITLE = QT_TRANSLATE_NOOP("SettingsDialog", "Settings")
 DEFAULT_SIZE = (860, 680)
@@ -77,6 +78,8 @@ class SettingsDialog(QDialog):
         font_size = self.appearance_page.field("ui.fontSize")
         assert isinstance(font_size, IntField)
         font_size.set_null_step(system_font_size() + 1)  # one step up from System default: a size larger
+        if not tray_available():
+            self.appearance_page.binder.lock("ui.onClose", QCoreApplication.translate("Tray", NO_TRAY_REASON))
         self.advanced_page = AdvancedPage(ctx)
         self._pages: dict[str, SettingsPage] = {
             "models": self.models_page,

@@ -66,6 +66,7 @@ def test_declaration_is_complete_and_consistent() -> None:
         "provider.maxRetries",
         "ui.theme",
         "ui.fontSize",
+        "ui.onClose",
         "ui.language",
     } == set(keys)
     for spec in SETTINGS:

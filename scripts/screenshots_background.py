@@ -1,0 +1,167 @@
+"""Render the screenshots of OkBot's background work: ``make screenshots`` (or
+``python scripts/screenshots_background.py [--out DIR]``).
+
+The tray menu (drawn where a desktop panel drops it, over the window's top right corner) with the question of
+the first close, and Settings → Appearance with its Window section; in English and Chinese, light and dark,
+at 640×460 and 1280×800. Like ``screenshots.py``: a temporary OKBOT_HOME, the local fake OpenAI server,
+offscreen; nothing else is touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import screenshots as shots  # noqa: E402 - the helpers of the English run
+
+REPO = shots.REPO
+SIZES = ((640, 460), (1280, 800))
+THEMES = (("light", "system"), ("dark", "dark"))
+LANGUAGES = ("en", "zh_CN")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--out", type=Path, default=REPO / "docs" / "screenshots" / "background", help="where the PNGs go"
+    )
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(REPO))
+    return shots.render_in_temp_home(render_all, args.out, "okbot-shots-bg-")
+
+
+def render_all(out: Path) -> list[Path]:
+    from PySide6.QtGui import QFontDatabase
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setStyle("Fusion")
+    import keyring
+
+    from tests.helpers.keyrings import MemoryKeyring
+
+    keyring.set_keyring(MemoryKeyring())
+    server = shots._fake_server()
+    written: list[Path] = []
+    has_chinese = bool(QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese))
+    try:
+        ctx = build_data(server)
+        from okbot.ui.theme import follow_appearance
+
+        follow_appearance(app, ctx.settings)
+        for language in LANGUAGES:
+            if language != "en" and not has_chinese:
+                print("skipped the Chinese shots: no Chinese font (apt install fonts-noto-cjk)", file=sys.stderr)
+                continue
+            ctx.settings.set("ui.language", language)
+            from okbot.ui.translation import apply_language
+
+            apply_language(language)
+            for theme, setting in THEMES:
+                ctx.settings.set("ui.theme", setting)
+                shots.settle(ctx)
+                for size in SIZES:
+                    written += render_tray(ctx, out, f"{language}-{theme}-{size[0]}", size)
+            written += render_appearance(ctx, out, language)
+        ctx.settings.set("ui.theme", "system")
+    finally:
+        from okbot.ui.tasks import shutdown_tasks
+
+        server.stop()
+        shutdown_tasks()
+    return written
+
+
+def build_data(server: object) -> object:
+    """A few assistants and a squad (what the tray's menu lists), over the fake server."""
+    from okbot.core.workspace import Workspace
+    from okbot.ui.app_context import AppContext
+
+    ws = Workspace()
+    ws.ensure_default()
+    ws.create_assistant("Data wrangler", role="Cleans, reshapes and speeds up tabular data work.")
+    ws.create_assistant("Researcher", role="Finds sources and checks facts.")
+    ws.create_assistant("Writer", role="Drafts clear, friendly prose.")
+    ws.create_squad("Release notes desk", [("writer", "drafts the note"), ("researcher", "checks every claim")])
+    return AppContext.create(ws, shots.fake_server_settings(server))
+
+
+def render_tray(ctx: object, out: Path, name: str, size: tuple[int, int]) -> list[Path]:
+    """The window with the tray's menu open at its top right, then the question the first close asks."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from okbot.ui.main_window import MainWindow
+    from okbot.ui.tray import Tray
+
+    ctx.settings.set("ui.onClose", "ask")
+    window = MainWindow(ctx)
+    window.resize(*size)
+    window.show()
+    model = window.model
+    tray = Tray(
+        QApplication.windowIcon(),
+        lambda: [t for row in range(model.rowCount()) if (t := model.target(row)) is not None],
+        parent=window,
+    )
+    window.attach_tray(tray)
+    shots.settle(ctx)
+    tray.menu.popup(window.mapToGlobal(QPoint(window.width() - 1, 0)))  # placed by Qt on the screen
+    shots.settle(ctx)
+    image = window.grab().toImage()
+    menu = tray.menu.grab().toImage()
+    written = [shots.save(overlay(image, menu, image.width() - menu.width() - 8, 8), out / f"tray-menu-{name}.png")]
+    tray.menu.hide()
+
+    window.close()  # the first close asks
+    shots.settle(ctx)
+    box = next(b for b in window.findChildren(QMessageBox) if b.isVisible())
+    shots.settle(ctx)
+    image = window.grab().toImage()
+    question = box.grab().toImage()
+    x, y = (image.width() - question.width()) // 2, (image.height() - question.height()) // 3
+    written.append(shots.save(overlay(image, question, max(0, x), max(0, y)), out / f"tray-close-{name}.png"))
+    box.reject()
+    window.quit_app()
+    window.deleteLater()
+    shots.settle(ctx)
+    return written
+
+
+def render_appearance(ctx: object, out: Path, language: str) -> list[Path]:
+    """Settings → Appearance at the dialog's minimum size, scrolled to the Window section."""
+    from PySide6.QtWidgets import QScrollArea
+
+    from okbot.ui.settings import SettingsDialog
+
+    dialog = SettingsDialog(ctx)
+    dialog.resize(*shots.SETTINGS_MINIMUM)
+    dialog.show()
+    dialog.open_page("appearance")
+    shots.settle(ctx)
+    field = dialog.appearance_page.field("ui.onClose")
+    for area in dialog.appearance_page.findChildren(QScrollArea):
+        area.ensureWidgetVisible(field, 0, 40)
+    shots.settle(ctx)
+    path = shots.grab(dialog, out / f"settings-window-{language}.png")
+    dialog.close()
+    dialog.deleteLater()
+    return [path]
+
+
+def overlay(image: object, top: object, x: int, y: int) -> object:
+    """``top`` painted over ``image`` at (x, y), with a thin frame as a window manager draws one."""
+    from PySide6.QtGui import QColor, QPainter
+
+    painter = QPainter(image)
+    painter.drawImage(x, y, top)
+    painter.setPen(QColor(0, 0, 0, 90))
+    painter.drawRect(x - 1, y - 1, top.width() + 1, top.height() + 1)
+    painter.end()
+    return image
+
+
+if __name__ == "__main__":
+    sys.exit(main())
