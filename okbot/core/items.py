@@ -51,6 +51,7 @@ ATTACHMENT_KINDS = ("text", "pdf", "image")  # a user item's attached files (okb
 
 MEMBER_PREFIX = "member:"  # source of what a squad member said: member:<assistant id>
 MCP_PREFIX = "mcp:"  # source of what an MCP server's tool returned: mcp:<server name>
+SCHEDULE_PREFIX = "schedule:"  # source of a message a scheduled job sent: schedule:<job id>
 APP_NOTE = "[app note:"  # how the app's own remark inside an item's text starts
 ASK_PREFIX = "ask_"  # the captain's delegation tool for a member: ask_<assistant id>
 _TOOL_NAME_OK = re.compile(r"[^a-zA-Z0-9_-]")
@@ -127,11 +128,14 @@ def new_item(kind: str, *, author: str, source: str, **fields: Any) -> dict[str,
     return item
 
 
-def user_message(text: str, attachments: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """What the user typed, with the records of the files they attached (none: no ``attachments`` key)."""
+def user_message(text: str, attachments: list[dict[str, Any]] | None = None, source: str = "user") -> dict[str, Any]:
+    """What the user typed, with the records of the files they attached (none: no ``attachments`` key).
+
+    ``source`` other than ``"user"`` says who sent it in the user's stead (``schedule:<id>``: a job the user
+    set); the model is told so on a line of OkBot's, never that the user typed it."""
     if attachments:
-        return new_item("user", author="user", source="user", content=text, attachments=attachments)
-    return new_item("user", author="user", source="user", content=text)
+        return new_item("user", author="user", source=source, content=text, attachments=attachments)
+    return new_item("user", author="user", source=source, content=text)
 
 
 def notice(text: str, level: str = "info") -> dict[str, Any]:

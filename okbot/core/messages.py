@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from okbot.core.attachments import AttachmentView, digest
-from okbot.core.items import MCP_PREFIX, is_member_answer, member_of
+from okbot.core.items import MCP_PREFIX, SCHEDULE_PREFIX, is_member_answer, member_of
 from okbot.core.wire_names import NO_NAMES, WireNames
 from okbot.storage import jsontext
 
@@ -65,6 +65,9 @@ def source_label(item: dict[str, Any], names: WireNames = NO_NAMES) -> str:
         return f"{LABEL_PREFIX} the squad's captain, a task for you — not the user]"
     if member:
         return f"{LABEL_PREFIX} squad member {member} — not the user]"
+    if kind == "user" and str(source).startswith(SCHEDULE_PREFIX):
+        job = str(source)[len(SCHEDULE_PREFIX) :]
+        return f"{LABEL_PREFIX} scheduled job {job}, sent by OkBot at its time — not the user typing now]"
     return f"{LABEL_PREFIX} {source} — not the user]"
 
 

@@ -1,6 +1,6 @@
 """What a front-end asks of a turn: a value, so the desktop, the CLI and a web front-end say it the same way.
 
-- :class:`Send` a new message (with files);
+- :class:`Send` a new message (with files; ``source`` ``schedule:<id>`` for a scheduled job's, run as a job);
 - :class:`Retry` the last message's turn (after a stopped or failed reply, or none yet);
 - :class:`Edit` a message: its text sent as a new version, the old one kept on disk;
 - :class:`Regenerate` a reply as a new version (``item_id`` ``None``: the last reply).
@@ -18,6 +18,7 @@ from pathlib import Path
 class Send:
     text: str
     attachments: tuple[Path, ...] = field(default=())
+    source: str = "user"  # who sends it: the user, or a scheduled job in their stead (``schedule:<id>``)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "attachments", tuple(Path(p) for p in self.attachments))

@@ -161,7 +161,8 @@ class TurnRunner:
         callbacks = callbacks or TurnCallbacks()
         cancel = cancel or CancelToken()
         target = self.sources.workspace.current(target)
-        with slots.foreground(on_wait=callbacks.on_event):
+        priority = slots.Priority.JOB if isinstance(request, Send) and request.source != "user" else slots.Priority.CHAT
+        with slots.foreground(priority, on_wait=callbacks.on_event):
             if isinstance(request, Send):
                 return self._send(target, request, callbacks, cancel)
             if isinstance(request, Retry):
@@ -187,7 +188,7 @@ class TurnRunner:
         self.sources.memory.prepare(target, text)  # a recall refresh due now ranks by this message too
         self._before_run(target, text, callbacks)  # raises OkBotError when the request cannot fit at all
         records = [attached_files.save(f, target.dir) for f in files]
-        user = self.sources.session(target).append(user_message(text, records))
+        user = self.sources.session(target).append(user_message(text, records, request.source))
         callbacks.on_item(user)
         return self._run(target, user["id"], callbacks, cancel, member)
 

@@ -415,3 +415,15 @@ def test_a_key_the_model_echoes_is_never_shown_while_it_streams(env, server):
     assert shown == "Your key is [redacted], and it ends with sk-stre"  # a mere start of it is shown at the end
     assert all(secret[:8] not in piece for piece in seen[:-1])
     assert records(target)[-1]["content"] == shown and result.status == "complete"
+
+
+def test_a_scheduled_message_is_recorded_with_its_job_and_the_model_is_told_it_is_not_the_user(env, server):
+    target, _sources, runner = env
+    server.enqueue(Reply(text="Here is today's digest."))
+    result = runner.run(target, Send("Send me the digest.", source="schedule:j1"))
+    assert result.status == "complete"
+    user = records(target)[0]
+    assert (user["type"], user["source"], user["content"]) == ("user", "schedule:j1", "Send me the digest.")
+    sent = server.chat_requests()[0]["messages"][-1]["content"]
+    assert sent.startswith("[source: scheduled job j1, sent by OkBot at its time — not the user typing now]\n")
+    assert sent.endswith("Send me the digest.")
