@@ -28,6 +28,7 @@ from okbot.core.search import SearchIndex
 from okbot.core.session.branches import Versions
 from okbot.core.sources import ContextSources
 from okbot.core.turn.outcome import TurnCallbacks, TurnResult
+from okbot.core.turn.pending import PendingCall
 from okbot.core.turn.request import TurnRequest
 from okbot.core.turn.runner import TurnRunner
 from okbot.core.workspace import Target, Workspace
@@ -145,8 +146,18 @@ class OkBotApp:
         return self.runner.chat_versions(target)
 
     def close_dangling_calls(self, target: Target) -> list[dict[str, Any]]:
-        """Close the tool calls an earlier run left open (the chat does it when it opens)."""
-        return self.runner.close_dangling_calls(target)
+        """Close the tool calls an earlier run left open (the chat does it when it opens), except those that
+        wait for approval across a restart (:meth:`waiting_calls`)."""
+        return self.runner.close_dangling_calls(target, keep_waiting=True)
+
+    def waiting_calls(self, target: Target) -> list[PendingCall]:
+        """The tool calls that waited for approval when OkBot closed: the chat asks about each again, and once
+        each is answered (:meth:`answer_waiting`) ``run_turn(target, Resume())`` goes on with the turn."""
+        return self.runner.waiting_calls(target)
+
+    def answer_waiting(self, target: Target, call_id: str, approved: bool) -> bool:
+        """Keep the user's answer to a call that waited across a restart (False: it no longer waits)."""
+        return self.runner.answer_waiting(target, call_id, approved)
 
     def view_context(
         self, target: Target, item_id: int, *, member: str | None = None, request_id: int | None = None

@@ -72,11 +72,18 @@ class CancelToken:
         self._lock = threading.Lock()
         self._event = threading.Event()
         self._callbacks: list[Callable[[], None]] = []
+        self.abandoned = False  # OkBot is quitting: what waits for the user stays waiting, on disk
 
     @property
     def cancelled(self) -> bool:
         """Whether :meth:`cancel` has been called."""
         return self._event.is_set()
+
+    def abandon(self) -> None:
+        """Cancel because OkBot quits (not the user's Stop): a call waiting for approval is not refused but
+        kept for the next start."""
+        self.abandoned = True
+        self.cancel()
 
     def cancel(self) -> None:
         """Set the flag and run the registered callbacks (each at most once)."""

@@ -31,7 +31,7 @@ class TurnCallbacks:
 class TurnResult:
     """What a turn did."""
 
-    status: str  # complete | interrupted | error
+    status: str  # complete | interrupted | error | abandoned (OkBot quit while it waited for an approval)
     items: list[dict[str, Any]] = field(default_factory=list)  # appended by the turn (after the user message)
     user_id: int = 0  # the user message this turn answered
     error: OkBotError | None = None
@@ -42,6 +42,11 @@ class TurnResult:
     @property
     def reply_text(self) -> str:
         return "".join(it["content"] for it in self.items if it.get("type") == "assistant")
+
+
+class TurnAbandoned(Exception):  # noqa: N818 - a way out, not an error
+    """OkBot quits while the turn waits for the user's approval: the turn ends here, writing nothing more, and the
+    call waits on disk for the next start (:mod:`okbot.core.turn.pending`)."""
 
 
 class FinishedTurn(OkBotError):

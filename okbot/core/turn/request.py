@@ -3,7 +3,9 @@
 - :class:`Send` a new message (with files; ``source`` ``schedule:<id>`` for a scheduled job's, run as a job);
 - :class:`Retry` the last message's turn (after a stopped or failed reply, or none yet);
 - :class:`Edit` a message: its text sent as a new version, the old one kept on disk;
-- :class:`Regenerate` a reply as a new version (``item_id`` ``None``: the last reply).
+- :class:`Regenerate` a reply as a new version (``item_id`` ``None``: the last reply);
+- :class:`Resume` the turn whose tool calls waited for approval when OkBot closed, once each is answered
+  (:mod:`okbot.core.turn.pending`).
 
 :meth:`okbot.core.turn.runner.TurnRunner.run` takes any of them.
 """
@@ -40,4 +42,9 @@ class Regenerate:
     item_id: int | None = None  # the reply holding this item (or answering this user message); None: the last
 
 
-TurnRequest = Send | Retry | Edit | Regenerate
+@dataclass(frozen=True)
+class Resume:
+    pass
+
+
+TurnRequest = Send | Retry | Edit | Regenerate | Resume

@@ -38,10 +38,11 @@ from okbot.core.sources import ContextSources
 from okbot.core.squad import Member, TurnBudget, captain_settings, direct_address
 from okbot.core.tokens import model_facts
 from okbot.core.tools import ToolRegistry
-from okbot.core.turn.dangling import close_dangling_calls
+from okbot.core.turn.dangling import close_dangling_calls, dangling_calls
 from okbot.core.turn.env import Compression, TurnEnv
-from okbot.core.turn.outcome import FinishedTurn, TurnCallbacks, TurnResult, noop
-from okbot.core.turn.request import Edit, Regenerate, Retry, Send, TurnRequest
+from okbot.core.turn.outcome import FinishedTurn, TurnAbandoned, TurnCallbacks, TurnResult, noop
+from okbot.core.turn.pending import PendingApprovals, PendingCall
+from okbot.core.turn.request import Edit, Regenerate, Resume, Retry, Send, TurnRequest
 from okbot.core.turn.rounds import fit_round, record_usage, send_round
 from okbot.core.turn.runtime import TurnRuntime
 from okbot.core.turn.stream import usage_fields
@@ -85,6 +86,17 @@ def _tool_round(
                 "warning",
             )
         )
+    _run_recorded(runtime, tools, calls, author, append)
+
+
+def _run_recorded(
+    runtime: TurnRuntime,
+    tools: ToolRegistry,
+    calls: Sequence[ToolCallDone],
+    author: str,
+    append: Callable[[dict[str, Any]], Any],
+) -> None:
+    """Run recorded calls and record each one's result."""
     for call, outcome in zip(calls, runtime.run_tools(tools, calls), strict=True):
         append(
             new_item(
@@ -163,15 +175,50 @@ class TurnRunner:
         target = self.sources.workspace.current(target)
         priority = slots.Priority.JOB if isinstance(request, Send) and request.source != "user" else slots.Priority.CHAT
         with slots.foreground(priority, on_wait=callbacks.on_event):
-            if isinstance(request, Send):
-                return self._send(target, request, callbacks, cancel)
-            if isinstance(request, Retry):
-                return self._retry(target, callbacks, cancel)
-            if isinstance(request, Edit):
-                return self._edit(target, request, callbacks, cancel)
-            if isinstance(request, Regenerate):
-                return self._regenerate(target, request, callbacks, cancel)
+            try:
+                return self._dispatch(target, request, callbacks, cancel)
+            except TurnAbandoned:  # OkBot quits while a call waits for approval: it waits on disk
+                log.info("turn of %s left waiting for an approval (OkBot quits)", target.name)
+                return TurnResult(status="abandoned")
+
+    def _dispatch(
+        self, target: Target, request: TurnRequest, callbacks: TurnCallbacks, cancel: CancelToken
+    ) -> TurnResult:
+        if isinstance(request, Send):
+            return self._send(target, request, callbacks, cancel)
+        if isinstance(request, Retry):
+            return self._retry(target, callbacks, cancel)
+        if isinstance(request, Edit):
+            return self._edit(target, request, callbacks, cancel)
+        if isinstance(request, Regenerate):
+            return self._regenerate(target, request, callbacks, cancel)
+        if isinstance(request, Resume):
+            return self._resume(target, callbacks, cancel)
         raise TypeError(f"not a turn request: {request!r}")
+
+    def _resume(self, target: Target, callbacks: TurnCallbacks, cancel: CancelToken) -> TurnResult:
+        """Go on with the turn whose calls waited for approval when OkBot closed, now that each is answered:
+        the calls run (or are refused), the model goes on from their results."""
+        calls = self.waiting_calls(target)
+        if not calls:
+            raise OkBotError(translate("runner", "nothing in this chat waits for an approval"))
+        if any(call.answer is None for call in calls):
+            raise OkBotError(translate("runner", "a tool call still waits for your answer"))
+        self.sources.loaded_counter(target)
+        user_id = calls[0].user_id
+        tail = self.sources.session(target).tail(200)
+        user = next((it for it in tail if it.get("type") == "user" and it.get("id") == user_id), None)
+        if user is None:
+            raise OkBotError(translate("runner", "the message whose turn waited is no longer in the chat"))
+        return self._run(target, user_id, callbacks, cancel, self._addressed(target, user), resume=calls)
+
+    def waiting_calls(self, target: Target) -> list[PendingCall]:
+        """The calls of ``target``'s open turn that wait for (or got) the user's answer while OkBot was closed."""
+        return PendingApprovals(target.dir).calls()
+
+    def answer_waiting(self, target: Target, call_id: str, approved: bool) -> bool:
+        """Keep the user's answer to a call that waited across a restart; False when it no longer waits."""
+        return PendingApprovals(target.dir).answer(call_id, approved)
 
     def _send(self, target: Target, request: Send, callbacks: TurnCallbacks, cancel: CancelToken) -> TurnResult:
         """Append the user's message (with its attachments: files copied into the chat's folder) and run the
@@ -276,12 +323,13 @@ class TurnRunner:
         return self._tail(target).versions()
 
     def close_dangling_calls(
-        self, target: Target, on_item: Callable[[dict[str, Any]], None] = noop
+        self, target: Target, on_item: Callable[[dict[str, Any]], None] = noop, *, keep_waiting: bool = False
     ) -> list[dict[str, Any]]:
         """Give each tool call an earlier turn left without a result one now, saying so (each item told to
-        ``on_item``); the chat page does it on open, every turn before it starts."""
+        ``on_item``); the chat page does it on open (``keep_waiting``: not the calls that wait for approval
+        across a restart), every turn before it starts."""
         budget = self.sources.settings.get("tools.maxCallsPerTurn")
-        added = close_dangling_calls(self.sources.session(target), target, budget)
+        added = close_dangling_calls(self.sources.session(target), target, budget, keep_waiting=keep_waiting)
         for item in added:
             on_item(item)
         return added
@@ -355,7 +403,13 @@ class TurnRunner:
             )
 
     def _run(
-        self, target: Target, user_id: int, callbacks: TurnCallbacks, cancel: CancelToken, member: Member | None = None
+        self,
+        target: Target,
+        user_id: int,
+        callbacks: TurnCallbacks,
+        cancel: CancelToken,
+        member: Member | None = None,
+        resume: Sequence[PendingCall] = (),
     ) -> TurnResult:
         session = self.sources.session(target)
         as_sent = self.as_sent(target)
@@ -384,13 +438,15 @@ class TurnRunner:
             result.status, result.error = "error", error
 
         self._prepare_mcp(target, cancel, append)
+        resumed = self._resumed(runtime, resume)
         if member is not None:  # direct address: the member answers, the captain stays out
-            append(runtime.answer_directly(member, result))
+            append(runtime.answer_directly(member, result, resumed))
             if cancel.cancelled and result.status == "complete":
                 result.status = "interrupted"
             self.after_run(target, result)
             return result
         tools = self.sources.tools_for(target)
+        self._run_waiting(runtime, tools, bool(resume), append)
         max_rounds = (
             captain_settings(target)["maxCaptainRounds"]
             if target.is_squad
@@ -465,6 +521,28 @@ class TurnRunner:
                 break
         self.after_run(target, result)
         return result
+
+    @staticmethod
+    def _resumed(runtime: TurnRuntime, resume: Sequence[PendingCall]) -> PendingCall | None:
+        """Give ``runtime`` the answers of a resumed turn; the call a member asked directly made, if any."""
+        if not resume:
+            return None
+        runtime.answers = {call.call_id: bool(call.answer) for call in resume}
+        runtime.resumed = {call.parent: call for call in resume if call.parent}
+        runtime.pending.clear()  # from here on they are the turn's own: asked again only if it asks again
+        return next((call for call in resume if call.member and not call.parent), None)
+
+    def _run_waiting(
+        self, runtime: TurnRuntime, tools: ToolRegistry, resuming: bool, append: Callable[[dict[str, Any]], Any]
+    ) -> None:
+        """A resumed turn: the calls of the round that waited run (or are refused) now, as they would have then."""
+        if not resuming:
+            return
+        target = runtime.target
+        lookback = 2 * self.sources.settings.get("tools.maxCallsPerTurn") + 64
+        open_calls = dangling_calls(self.sources.session(target).tail(lookback))
+        asked = [ToolCallDone(c["call_id"], c.get("name", ""), c.get("arguments", "")) for c in open_calls]
+        _run_recorded(runtime, tools, asked, target.id, append)
 
     def _prepare_mcp(self, target: Target, cancel: CancelToken, append: Callable[[dict[str, Any]], Any]) -> None:
         """Start the MCP servers this turn may use (first use), so their tools are offered; a server that

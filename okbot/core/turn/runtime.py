@@ -21,7 +21,8 @@ from okbot.core.messages import source_label
 from okbot.core.squad import Member, TurnBudget, captain_settings
 from okbot.core.tools import ToolContext, ToolOutcome, ToolRegistry, parse_arguments
 from okbot.core.turn.env import TurnEnv
-from okbot.core.turn.outcome import TurnCallbacks, TurnResult
+from okbot.core.turn.outcome import TurnAbandoned, TurnCallbacks, TurnResult
+from okbot.core.turn.pending import PendingApprovals, PendingCall
 from okbot.core.turn.rounds import record_usage
 from okbot.core.turn.stream import Round, own_count, stream_round, usage_fields
 from okbot.core.workspace import Target
@@ -78,6 +79,9 @@ class TurnRuntime:
         self.seconds = seconds
         self._clock = env.clock
         self._deadline = env.clock() + seconds
+        self.pending = PendingApprovals(target.dir)  # the calls that wait for an answer, kept across a restart
+        self.answers: dict[str, bool] = {}  # answers given while OkBot was closed, by call id (a resumed turn)
+        self.resumed: dict[str, PendingCall] = {}  # a member's answered call, by the captain's call that asked it
 
     def remaining_seconds(self) -> float:
         """Time left in this turn's tool-time budget (a tool caps its own timeout with it)."""
@@ -97,8 +101,12 @@ class TurnRuntime:
                 return list(pool.map(slots.carry(lambda c: self.run_tool(tools, c)), calls))  # the turn's slots
         return [self.run_tool(tools, call) for call in calls]
 
-    def run_tool(self, tools: ToolRegistry, call: ToolCallDone, target: Target | None = None) -> ToolOutcome:
-        """One call: offered? valid arguments? approved? within the turn's budget? then run it."""
+    def run_tool(
+        self, tools: ToolRegistry, call: ToolCallDone, target: Target | None = None, parent: str | None = None
+    ) -> ToolOutcome:
+        """One call: offered? valid arguments? approved? within the turn's budget? then run it.
+
+        ``target``: the squad member making the call, asked by the captain's call ``parent``."""
         settings = self.sources.settings
         tool = tools.get(call.name)
         if tool is None or tool not in tools.offered(settings):
@@ -110,8 +118,7 @@ class TurnRuntime:
         except ValueError as exc:
             return ToolOutcome(f"{call.name}: {exc}. Call it again with valid JSON arguments.", ok=False)
         if tools.approval(tool, settings) == "ask":
-            ask = self.callbacks.ask_approval
-            approved = ask(call.name, args) if ask else False
+            approved = self._approval(call, args, target, parent)
             if not approved or self.cancel.cancelled:  # an answer that came after Stop changes nothing
                 return ToolOutcome(f"The user did not approve this {call.name} call.", ok=False)
         if self.remaining_seconds() <= 0:
@@ -136,11 +143,37 @@ class TurnRuntime:
         )
         try:
             return tool.run(args, context)
+        except TurnAbandoned:
+            raise
         except OkBotError as exc:
             return ToolOutcome(f"{call.name} failed: {exc}", ok=False)
         except Exception as exc:  # a bug in one tool ends that call, never the turn or its record
             log.exception("tool %s crashed", call.name)
             return ToolOutcome(f"{call.name} failed with an internal error ({type(exc).__name__}: {exc})", ok=False)
+
+    def _approval(self, call: ToolCallDone, args: dict[str, Any], member: Target | None, parent: str | None) -> bool:
+        """The user's answer about ``call``: given while OkBot was closed, or asked now. While the card is shown
+        the call is kept on disk, so quitting OkBot leaves it waiting (:class:`TurnAbandoned`), not refused."""
+        if call.call_id in self.answers:
+            return self.answers.pop(call.call_id)
+        ask = self.callbacks.ask_approval
+        if ask is None:
+            return False
+        kept = PendingCall(
+            call.call_id, call.name, call.arguments, self.user_id or 0, member.id if member else None, parent
+        )
+        try:
+            self.pending.add(kept)
+        except OkBotError as exc:  # the card still asks; only a restart would lose the call
+            log.warning("the %s call is not kept for a restart: %s", call.name, exc)
+        approved = bool(ask(call.name, args))
+        if self.cancel.abandoned:
+            raise TurnAbandoned(call.call_id)
+        try:
+            self.pending.remove(call.call_id)
+        except OkBotError as exc:
+            log.warning("the answered %s call is still kept: %s", call.name, exc)
+        return approved
 
     def approve(self, tool_name: str, args: dict[str, Any], reason: str) -> bool:
         """Ask the user about one call that needs it even when the tool is allowed (e.g. a path outside
@@ -148,7 +181,10 @@ class TurnRuntime:
         ask = self.callbacks.ask_approval
         if ask is None or self.cancel.cancelled:
             return False
-        return bool(ask(tool_name, {**args, "reason": reason})) and not self.cancel.cancelled
+        approved = bool(ask(tool_name, {**args, "reason": reason}))
+        if self.cancel.abandoned:  # not kept: the call is closed with its note on the next start
+            raise TurnAbandoned(tool_name)
+        return approved and not self.cancel.cancelled
 
     def progress(self, tool_name: str, call_id: str, text: str) -> None:
         """Report a running tool's progress (shown on its row)."""
@@ -158,13 +194,18 @@ class TurnRuntime:
     def run_member(self, member: Member, call_id: str) -> ToolOutcome:
         """The captain's call ``call_id`` asked ``member``: its answer, as the call's result."""
         task = self._task_of(call_id)
-        text, ok, note, _thought = self._work(member, call_id=call_id, task=task, on_delta=lambda _d: None)
+        text, ok, note, _thought = self._work(
+            member, call_id=call_id, task=task, on_delta=lambda _d: None, resumed=self.resumed.pop(call_id, None)
+        )
         content = with_app_note(text.strip(), note) if note else text.strip()
         return ToolOutcome(content, ok=ok, author=member.target.id, source=member_source(member.target.id))
 
-    def answer_directly(self, member: Member, result: TurnResult) -> dict[str, Any]:
-        """The user addressed ``member`` with ``@``: its reply, streamed to the user, as an assistant item."""
-        text, ok, note, thought = self._work(member, call_id=None, task="", on_delta=self.callbacks.on_delta)
+    def answer_directly(self, member: Member, result: TurnResult, resumed: PendingCall | None = None) -> dict[str, Any]:
+        """The user addressed ``member`` with ``@``: its reply, streamed to the user, as an assistant item
+        (``resumed``: the call it made before OkBot closed, answered since)."""
+        text, ok, note, thought = self._work(
+            member, call_id=None, task="", on_delta=self.callbacks.on_delta, resumed=resumed
+        )
         status = "complete" if ok else ("interrupted" if self.cancel.cancelled else "error")
         extra = {"error": note} if status == "error" else {}
         if status != "complete":
@@ -176,11 +217,18 @@ class TurnRuntime:
         )
 
     def _work(
-        self, member: Member, *, call_id: str | None, task: str, on_delta: Callable[[str], None]
+        self,
+        member: Member,
+        *,
+        call_id: str | None,
+        task: str,
+        on_delta: Callable[[str], None],
+        resumed: PendingCall | None = None,
     ) -> tuple[str, bool, str, dict[str, Any]]:
         """Run ``member``'s rounds; ``(everything it said, ok, note for the reader or "", its reasoning fields)``.
 
-        Its reasoning streams to the user only when its words do (addressed directly)."""
+        Its reasoning streams to the user only when its words do (addressed directly). ``resumed``: the call it
+        made before OkBot closed, answered since: it runs (or is refused) first and the member goes on from it."""
         squad, who = self.target, member.target
         self.callbacks.on_event(MemberActivity(who.id, who.name, "working", task))
         try:
@@ -197,6 +245,10 @@ class TurnRuntime:
         thought = Round()  # every round's reasoning, for the item of a direct answer
         on_reasoning = self.callbacks.on_event if call_id is None else None
         note, ok = "", True
+        if resumed is not None:
+            self._run_calls(
+                tools, [ToolCallDone(resumed.call_id, resumed.tool, resumed.arguments)], messages, who, call_id
+            )
         for round_no in range(1, max_rounds + 2):
             offer = round_no <= max_rounds and not self.spent
             specs = tools.specs(self.sources.settings) if offer else []
@@ -241,24 +293,36 @@ class TurnRuntime:
             if not offer:
                 note = f"{who.name} reached its limit of {max_rounds} tool rounds"
                 break
-            messages.append(_calls_message(text, rnd.calls))
-            for call in rnd.calls:
-                outcome = self.run_tool(tools, call, target=who)
-                result = {
-                    "type": "tool_result",
-                    "name": call.name,
-                    "call_id": call.call_id,
-                    "ok": outcome.ok,
-                    "source": outcome.source or "tool",  # an MCP server's result is labelled with its server
-                }
-                content = f"{source_label(result)}\n{outcome.content}"
-                messages.append({"role": "tool", "tool_call_id": call.call_id, "content": content})
+            self._run_calls(tools, rnd.calls, messages, who, call_id, text)
         answer = "\n\n".join(t for t in said if t.strip())
         if ok and not answer.strip():
             note, ok = f"{who.name} returned no answer", False
         state = "done" if ok else ("stopped" if self.cancel.cancelled else "failed")
         self.callbacks.on_event(MemberActivity(who.id, who.name, state, task))
         return answer, ok, note, thought.reasoning_fields()
+
+    def _run_calls(
+        self,
+        tools: ToolRegistry,
+        calls: Sequence[ToolCallDone],
+        messages: list[dict[str, Any]],
+        who: Target,
+        parent: str | None,
+        text: str = "",
+    ) -> None:
+        """A member's calls of one round and their results, added to its own messages."""
+        messages.append(_calls_message(text, calls))
+        for call in calls:
+            outcome = self.run_tool(tools, call, target=who, parent=parent)
+            result = {
+                "type": "tool_result",
+                "name": call.name,
+                "call_id": call.call_id,
+                "ok": outcome.ok,
+                "source": outcome.source or "tool",  # an MCP server's result is labelled with its server
+            }
+            content = f"{source_label(result)}\n{outcome.content}"
+            messages.append({"role": "tool", "tool_call_id": call.call_id, "content": content})
 
     def _task_of(self, call_id: str) -> str:
         for item in reversed(self.sources.session(self.target).tail(64)):
