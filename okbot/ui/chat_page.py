@@ -35,7 +35,7 @@ from okbot.core.roster import SquadRoster
 from okbot.core.squad import members as squad_members
 from okbot.core.squad import mention
 from okbot.core.tokens import model_facts
-from okbot.core.turn.request import Edit, Regenerate, Retry, Send, TurnRequest
+from okbot.core.turn.request import Edit, Regenerate, Resume, Retry, Send, TurnRequest
 from okbot.core.workspace import Target
 from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.llm.events import Degraded, ReasoningDelta, Retrying, Waiting
@@ -55,6 +55,7 @@ from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT, SummaryUpdater,
 from okbot.ui.target_list_model import kind_label
 from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed
 from okbot.ui.turn_worker import TurnWorker
+from okbot.ui.waiting_approvals import WaitingApprovals
 
 if TYPE_CHECKING:
     from okbot.core.turn.outcome import TurnResult
@@ -64,6 +65,9 @@ TOOL_PROGRESS_MARK = "⚙ "
 
 # Shown through _text (translated where shown).
 STOPPED_TEXT = QT_TRANSLATE_NOOP("ChatPage", "You stopped the reply; what arrived is kept.")
+WAITING_SINCE_CLOSE = QT_TRANSLATE_NOOP(
+    "ChatPage", "A tool call was waiting for your approval when OkBot closed; answer it and the reply goes on."
+)
 EMPTY_CHAT = QT_TRANSLATE_NOOP("ChatPage", "Say hello to {name}. Your conversation is saved as you go.")
 # The built-in assistant's role line as resources/templates/assistant.json writes it: shown in the user's
 # language (the file keeps it as written; the model reads it as written)
@@ -167,6 +171,9 @@ class ChatPage(QWidget):
         self.approval = ApprovalCard(self, find_tool=lambda offered: self.ctx.sources.mcp.find_tool(offered))
         self.approval.always_allowed.connect(self._on_approval_always_allowed)
         self.approval.mcp_always_allowed.connect(self._on_approval_mcp_always_allowed)
+        self.waiting_approvals = WaitingApprovals(ctx, target, self.approval, self)
+        self.waiting_approvals.resume_requested.connect(self._on_waiting_resume_requested)
+        self.waiting_approvals.answer_failed.connect(lambda why: self._set_status(f"⚠ {why}"))
         self.status_line = QLabel(self)
         self.status_line.setObjectName("statusLine")
         self.status_line.setForegroundRole(QPalette.ColorRole.PlaceholderText)
@@ -289,6 +296,13 @@ class ChatPage(QWidget):
             self.approval.cancel()
             self.worker.stop()
 
+    def abandon(self) -> None:
+        """OkBot quits: stop the reply like :meth:`stop`, except that a call waiting for approval is not refused
+        but shown again on the next start."""
+        if self.worker is not None and self.worker.running:
+            self.worker.abandon()
+            self.approval.cancel()
+
     def refresh_gauge(self) -> None:
         """Recount this chat's next request off the GUI thread."""
         self.feed.refresh(self.target)
@@ -351,6 +365,7 @@ class ChatPage(QWidget):
 
     # ------------------------------------------------------------- turn slots
     def _start(self, request: TurnRequest) -> None:
+        self.waiting_approvals.forget()  # a new message: the calls that waited across a restart are closed
         self._set_status("")
         self._compression_failed = False
         self._evolved_note = ""
@@ -620,14 +635,23 @@ class ChatPage(QWidget):
         """A call left waiting when OkBot closed (an approval card, a running tool) gets its closing note now."""
         app, target = self.ctx.app, self.target
 
-        def close() -> list[dict[str, Any]]:
-            return app.close_dangling_calls(target)
+        def close() -> tuple[list[dict[str, Any]], list[Any]]:
+            return app.close_dangling_calls(target), app.waiting_calls(target)
 
-        def show(items: list[dict[str, Any]]) -> None:
+        def show(found: tuple[list[dict[str, Any]], list[Any]]) -> None:
+            items, waiting = found
             for item in items:
                 self.view.append_item(item)
+            if waiting and not self.streaming:  # the turn that waited for an approval when OkBot closed
+                self._set_status(_text(WAITING_SINCE_CLOSE))
+                self.waiting_approvals.show(waiting)
 
         self.ctx.tasks.run(close, show, lambda exc: log.warning("could not close dangling calls: %s", exc), owner=self)
+
+    def _on_waiting_resume_requested(self) -> None:
+        if not self.streaming:
+            self._sent_text = None
+            self._start(Resume())
 
     def _set_up_squad(self) -> None:
         """Squads: name and colour the captain and members on bubbles and in the working line, and tell

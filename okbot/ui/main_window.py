@@ -567,7 +567,7 @@ class MainWindow(QMainWindow):
                 self._close_box.raise_()
             return
         for page in self._pages.values():
-            page.stop()
+            page.abandon()  # OkBot quits: a call waiting for approval waits again on the next start
         if self._context_watcher is not None:
             self._context_watcher.stop()
         super().closeEvent(event)

@@ -131,6 +131,10 @@ class TurnWorker(QObject):
         """Ask the turn to stop (CancelToken.cancel); the partial reply is kept as ``interrupted``."""
         self._cancel.cancel()
 
+    def abandon(self) -> None:
+        """OkBot quits: stop the turn, but a call waiting for approval stays waiting for the next start."""
+        self._cancel.abandon()
+
     @property
     def stopped(self) -> bool:
         return self._cancel.cancelled
