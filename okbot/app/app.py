@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from okbot.app.context_view import ViewerSnapshot, load_snapshot
+from okbot.app.turn_gate import TurnGate
 from okbot.app.wiring import make_compressor, make_turn_runner
 from okbot.config.settings import Settings
 from okbot.core.compression.compressor import CompressionReport, Compressor
@@ -29,9 +30,10 @@ from okbot.core.session.branches import Versions
 from okbot.core.sources import ContextSources
 from okbot.core.turn.outcome import TurnCallbacks, TurnResult
 from okbot.core.turn.pending import PendingCall
-from okbot.core.turn.request import TurnRequest
+from okbot.core.turn.request import TurnRequest, is_job
 from okbot.core.turn.runner import TurnRunner
 from okbot.core.workspace import Target, Workspace
+from okbot.llm import slots
 from okbot.llm.provider import CancelToken, Provider
 from okbot.llm.providers import ProviderPool
 
@@ -116,6 +118,11 @@ class OkBotApp:
         return make_turn_runner(self.sources, self.provider, self.keeper, self.compressor)
 
     @_part
+    def turns(self) -> TurnGate:
+        """How many turns run at once (three across chats, one per chat)."""
+        return TurnGate()
+
+    @_part
     def search_index(self) -> SearchIndex:
         """The full-text index of every chat (its methods block: call them off the GUI thread)."""
         return SearchIndex(workspace=self.workspace)
@@ -134,8 +141,16 @@ class OkBotApp:
         cancel: CancelToken | None = None,
     ) -> TurnResult:
         """Send a message, retry, edit or regenerate (:mod:`okbot.core.turn.request`); blocks until the turn
-        ends (call it off the GUI thread). Refusals raise :class:`~okbot.storage.errors.OkBotError`."""
-        return self.runner.run(target, request, callbacks=callbacks, cancel=cancel)
+        ends (call it off the GUI thread). Refusals raise :class:`~okbot.storage.errors.OkBotError`.
+
+        At most :data:`~okbot.app.turn_gate.MAX_TURNS` turns run at once, one per chat: beyond that the turn
+        waits, told as a :class:`~okbot.app.turn_gate.TurnWaiting` event (a Stop meanwhile: OkBotError, nothing
+        sent); a scheduled job's turn waits behind the user's."""
+        callbacks = callbacks or TurnCallbacks()
+        cancel = cancel or CancelToken()
+        priority = slots.Priority.JOB if is_job(request) else slots.Priority.CHAT
+        with self.turns.turn((target.kind, target.id), priority, cancel, callbacks.on_event):
+            return self.runner.run(target, request, callbacks=callbacks, cancel=cancel)
 
     def switch_version(self, target: Target, item_id: int, index: int) -> dict[str, Any] | None:
         """Follow version ``index`` of the message or reply at ``item_id``; the marker appended, or None."""

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from okbot.app.turn_gate import TurnWaiting
 from okbot.config.schema import SettingError
 from okbot.core import chat_text
 from okbot.core.items import teaching_of
@@ -51,6 +52,7 @@ from okbot.ui.elided_label import ElidedLabel
 from okbot.ui.evolution_lines import landed_text, upkeep_text
 from okbot.ui.export_chat import ChatExporter, choose_export_file, export_message
 from okbot.ui.model_picker import ModelPicker
+from okbot.ui.queued_messages import Queued, QueuedMessages
 from okbot.ui.summary_updater import FAILED_TEXT, UPDATING_TEXT, SummaryUpdater, status_text
 from okbot.ui.target_list_model import kind_label
 from okbot.ui.token_gauge import TokenGauge, TokenGaugeFeed
@@ -81,6 +83,9 @@ RETRY_TICK_MS = 200  # the automatic retry's countdown is redrawn this often
 RECALL_LOOKBACK = 400  # Up in the composer goes back through the user's messages among this many last items
 # What the status line shows (so code asks this, never compares the shown words)
 QUIET, NOTE, TOOL, RETRY, UPDATING, WAITING = "quiet", "note", "tool", "retry", "updating", "waiting"
+TURN_WAIT = "turn-wait"  # the turn waits for other chats before it starts (the app's limit of turns at once)
+QUEUE_BACK = QT_TRANSLATE_NOOP("ChatPage", "Your queued messages are back in the message box.")
+QUEUE_FULL = QT_TRANSLATE_NOOP("ChatPage", "{n} messages are queued already; this one stays in the box.")
 
 
 def _text(source: str) -> str:
@@ -161,6 +166,9 @@ class ChatPage(QWidget):
         self.view.regenerate_requested.connect(self.regenerate)
         self.view.version_requested.connect(self.switch_version)
         self.edit_banner = EditBanner(self)
+        self.queued = QueuedMessages(self)
+        self.queued.cancelled.connect(lambda message: self._give_back([message]))
+        self._running_queued: Queued | None = None  # the queued message whose turn runs now
         self.edit_banner.cancelled.connect(self.cancel_edit)
         self.view.view_context_requested.connect(self._on_view_context_requested)
         self.view.teaching_requested.connect(self._on_view_teaching_requested)
@@ -223,10 +231,19 @@ class ChatPage(QWidget):
         return self.status_line.text() if not self.status_line.isHidden() else ""
 
     def send(self, text: str) -> None:
-        """Send ``text`` as the next message, or as the new version of the message being edited
-        (ignored while a reply streams)."""
+        """Send ``text`` as the next message, or as the new version of the message being edited; while a reply
+        streams a new message is queued (:class:`QueuedMessages`) and goes once the reply completes."""
         files = self.composer.attachments()
-        if self.streaming or not (text.strip() or files):
+        if not (text.strip() or files):
+            return
+        if self.streaming:
+            if self.edit_banner.editing:
+                return  # an edit needs the chat at rest (it is begun only then)
+            if self.queued.full:
+                self._set_status(_text(QUEUE_FULL).format(n=len(self.queued)))
+                return
+            self.queued.add(Queued(text, tuple(files)))
+            self.composer.accept_sent(text)
             return
         self._sent_text = text
         editing = self.edit_banner.item_id or None
@@ -403,7 +420,7 @@ class ChatPage(QWidget):
         if item.get("type") == "tool_result" and self._status_kind == TOOL:
             self._set_status("")  # that tool is done
         self.view.append_item(item)
-        if item.get("type") == "user" and self._status_kind == UPDATING:
+        if item.get("type") == "user" and self._status_kind in (UPDATING, TURN_WAIT):
             self._set_status("")  # the compression before the request is over
 
     def _on_worker_delta(self, text: str) -> None:
@@ -421,6 +438,8 @@ class ChatPage(QWidget):
             self._retry_tick.start()
         elif isinstance(event, Waiting):  # one slot, and another chat has it: say why nothing comes yet
             self._set_status(event.message, WAITING)
+        elif isinstance(event, TurnWaiting):  # three chats reply already: this turn starts after one of them
+            self._set_status(event.text(), TURN_WAIT)
         elif isinstance(event, Degraded):
             self._end_retry_countdown()  # the retried request answered: its countdown must not tick over the note
             self._set_status(self.tr("Note: {message}").format(message=event.message))
@@ -457,6 +476,7 @@ class ChatPage(QWidget):
     def _on_worker_finished(self, result: TurnResult) -> None:
         branched = self.worker is not None and self.worker.branches
         self._turn_over()
+        self._running_queued = None
         if branched:  # the new version's ‹ › appear once its items are on disk
             self.view.chat_model().refresh_branch()
         self._last_result = result
@@ -477,9 +497,33 @@ class ChatPage(QWidget):
         if result.status == "complete":
             self.summary_updates.after_reply()
         self.reply_finished.emit(result)
+        if result.status == "complete":
+            self._send_next_queued()
+        elif result.status != "abandoned" and len(self.queued):
+            self._give_back(self.queued.take_all())  # after a Stop or a failure the user decides
+
+    def _send_next_queued(self) -> None:
+        message = self.queued.take_next()
+        if message is None or self.streaming:
+            return
+        self._sent_text = None  # taken from the box when it was queued
+        self._running_queued = message
+        self._start(Send(message.text, message.files))
+
+    def _give_back(self, messages: list[Queued]) -> None:
+        """Queued messages back into the message box (after what is typed there), their files with them."""
+        if not messages:
+            return
+        texts = [m.text for m in messages if m.text.strip()]
+        draft = self.composer.text()
+        self.composer.set_text("\n\n".join([draft, *texts] if draft.strip() else texts))
+        self.composer.add_files([f for m in messages for f in m.files])
+        self._set_status(_text(QUEUE_BACK))
 
     def _on_worker_failed(self, message: str) -> None:
         self._turn_over()
+        refused, self._running_queued = self._running_queued, None
+        self._give_back(([refused] if refused is not None else []) + self.queued.take_all())
         self._set_status(f"⚠ {message}")  # the message was refused: nothing was written, the text stays
 
     def _turn_over(self) -> None:
@@ -728,6 +772,7 @@ class ChatPage(QWidget):
         bottom.addWidget(self.approval)
         bottom.addLayout(status_row)
         bottom.addWidget(self.edit_banner)
+        bottom.addWidget(self.queued)
         bottom.addWidget(self.composer)
 
         layout = QVBoxLayout(self)

@@ -288,8 +288,7 @@ class Composer(QFrame):
 
     # ------------------------------------------------------------------- slots
     def _on_edit_submit(self) -> None:
-        if self._streaming:
-            return  # Enter while a reply streams does nothing; Stop is a click or Esc
+        # while a reply streams Enter queues the message (the chat sends it after the reply); Stop is a click or Esc
         text = self.text()
         if text.strip() or self.chips.paths:
             self.send_requested.emit(text)
@@ -342,7 +341,7 @@ class Composer(QFrame):
     def _update_button(self) -> None:
         if self._streaming:
             self.button.setText(self.tr("Stop"))
-            self.button.setToolTip(self.tr("Stop the reply (Esc)"))
+            self.button.setToolTip(self.tr("Stop the reply (Esc). Enter queues your message for after it."))
             self.button.setEnabled(True)
         else:
             self.button.setText(self.tr("Send"))

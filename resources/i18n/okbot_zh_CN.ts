@@ -439,6 +439,10 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>你停止了回复；已收到的内容会保留。</translation>
     </message>
     <message>
+        <source>A tool call was waiting for your approval when OkBot closed; answer it and the reply goes on.</source>
+        <translation>OkBot 关闭时有一个工具调用正在等待你的批准；回答后回复会继续。</translation>
+    </message>
+    <message>
         <source>Say hello to {name}. Your conversation is saved as you go.</source>
         <translation>和 {name} 打个招呼吧。对话会随时自动保存。</translation>
     </message>
@@ -449,6 +453,14 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
     <message>
         <source>The squad&apos;s captain answers with the default model (Settings → Models). Each member answers with its own model: pick it in that assistant&apos;s chat.</source>
         <translation>小队的队长使用默认模型回复（设置 → 模型）。每位成员使用自己的模型回复：请在该助手的对话中选择。</translation>
+    </message>
+    <message>
+        <source>Your queued messages are back in the message box.</source>
+        <translation>排队的消息已放回输入框。</translation>
+    </message>
+    <message>
+        <source>{n} messages are queued already; this one stays in the box.</source>
+        <translation>已有 {n} 条消息在排队；这条留在输入框中。</translation>
     </message>
     <message>
         <source>Squad…</source>
@@ -597,8 +609,8 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>停止</translation>
     </message>
     <message>
-        <source>Stop the reply (Esc)</source>
-        <translation>停止回复（Esc）</translation>
+        <source>Stop the reply (Esc). Enter queues your message for after it.</source>
+        <translation>停止回复（Esc）。按 Enter 会把你的消息排在这条回复之后发送。</translation>
     </message>
     <message>
         <source>Send (Enter)</source>
@@ -2307,6 +2319,29 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
     <message>
         <source>⚠ Could not list models: {why}</source>
         <translation>⚠ 无法列出模型：{why}</translation>
+    </message>
+</context>
+<context>
+    <name>QueuedMessages</name>
+    <message>
+        <source>Queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>{n} file</source>
+        <translation>{n} 个文件</translation>
+    </message>
+    <message>
+        <source>{n} files</source>
+        <translation>{n} 个文件</translation>
+    </message>
+    <message>
+        <source>Don&apos;t send it: back into the message box</source>
+        <translation>不发送：放回输入框</translation>
+    </message>
+    <message>
+        <source>Cancel the queued message</source>
+        <translation>取消排队的消息</translation>
     </message>
 </context>
 <context>
@@ -6491,6 +6526,18 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>轮数上限（{n} 轮工具调用）</translation>
     </message>
     <message>
+        <source>nothing in this chat waits for an approval</source>
+        <translation>此对话中没有等待批准的调用</translation>
+    </message>
+    <message>
+        <source>a tool call still waits for your answer</source>
+        <translation>还有工具调用在等待你的回答</translation>
+    </message>
+    <message>
+        <source>the message whose turn waited is no longer in the chat</source>
+        <translation>等待中的那一轮所属的消息已不在对话中</translation>
+    </message>
+    <message>
         <source>there is no message to retry</source>
         <translation>没有可重试的消息</translation>
     </message>
@@ -7885,6 +7932,21 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>The server refused the request as too long for its context window; OkBot sends it again, made smaller.</source>
         <translation>服务器以请求超出其上下文窗口为由拒绝了它；OkBot 把请求缩小后再发送一次。</translation>
+    </message>
+</context>
+<context>
+    <name>turns</name>
+    <message>
+        <source>Waiting: this chat is already replying (another window or a scheduled job)</source>
+        <translation>等待中：此对话正在回复（另一个窗口或定时任务）</translation>
+    </message>
+    <message>
+        <source>Waiting: {n} other chats are replying; this one starts when one is done</source>
+        <translation>等待中：另有 {n} 个对话正在回复；其中一个完成后这里就会开始</translation>
+    </message>
+    <message>
+        <source>stopped before it started; nothing was sent</source>
+        <translation>在开始前已停止；什么都没有发送</translation>
     </message>
 </context>
 <context>

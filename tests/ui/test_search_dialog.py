@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from okbot.core import items
 from okbot.core.session import SessionStore
+from okbot.core.turn.outcome import TurnResult
 from okbot.core.workspace import Workspace
 from okbot.ui.search_dialog import SearchDialog, hit_html, needle_of
 from tests.ui.test_main_window import open_window
@@ -76,7 +77,7 @@ def test_a_turn_s_new_messages_become_searchable_without_a_rebuild(qtbot: QtBot)
     target = ws.resolve("Notes")
     SessionStore(target.session_path).append(items.user_message("second note about pecans"))
     page = window.page_for(target) or (window.select_target(target.kind, target.id), window.current_page())[1]
-    window._on_page_reply_finished(page)  # what a finished turn triggers
+    page.reply_finished.emit(TurnResult(status="complete"))  # what a finished turn triggers
     window.ctx.tasks.wait_for_done(20_000)
     assert [h.item_id for h in window.ctx.search_index.search("pecans")] == [2]
     assert window.ctx.search_index.parsed == 2  # the second item only was read after the first build

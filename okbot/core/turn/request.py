@@ -48,3 +48,8 @@ class Resume:
 
 
 TurnRequest = Send | Retry | Edit | Regenerate | Resume
+
+
+def is_job(request: TurnRequest) -> bool:
+    """Whether ``request`` comes from a scheduled job, not the user at the screen (it waits behind the user's)."""
+    return isinstance(request, Send) and request.source != "user"

@@ -42,7 +42,7 @@ from okbot.core.turn.dangling import close_dangling_calls, dangling_calls
 from okbot.core.turn.env import Compression, TurnEnv
 from okbot.core.turn.outcome import FinishedTurn, TurnAbandoned, TurnCallbacks, TurnResult, noop
 from okbot.core.turn.pending import PendingApprovals, PendingCall
-from okbot.core.turn.request import Edit, Regenerate, Resume, Retry, Send, TurnRequest
+from okbot.core.turn.request import Edit, Regenerate, Resume, Retry, Send, TurnRequest, is_job
 from okbot.core.turn.rounds import fit_round, record_usage, send_round
 from okbot.core.turn.runtime import TurnRuntime
 from okbot.core.turn.stream import usage_fields
@@ -173,7 +173,7 @@ class TurnRunner:
         callbacks = callbacks or TurnCallbacks()
         cancel = cancel or CancelToken()
         target = self.sources.workspace.current(target)
-        priority = slots.Priority.JOB if isinstance(request, Send) and request.source != "user" else slots.Priority.CHAT
+        priority = slots.Priority.JOB if is_job(request) else slots.Priority.CHAT
         with slots.foreground(priority, on_wait=callbacks.on_event):
             try:
                 return self._dispatch(target, request, callbacks, cancel)
