@@ -35,6 +35,6 @@ def test_composer_placeholder_and_send_stop_are_chinese(qtbot: QtBot) -> None:
     assert composer.button.toolTip() == "发送（Enter）"
     composer.set_streaming(True)
     assert composer.button.text() == "停止"
-    assert composer.button.toolTip() == "停止回复（Esc）"
+    assert composer.button.toolTip() == "停止回复（Esc）。按 Enter 会把你的消息排在这条回复之后发送。"
     composer.set_streaming(False)
     assert composer.button.text() == "发送"
