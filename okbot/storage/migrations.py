@@ -170,6 +170,7 @@ CURRENT: dict[str, int] = {
     "evolution-pending": 1,
     "evolution-state": 1,
     "summary-history": 1,  # session-summary.history.jsonl: each compression, undo and redo
+    "pending-approvals": 1,  # pending-approvals.json: tool calls that wait for an answer across a restart
 }
 
 MIGRATIONS: dict[str, list[Migration]] = {
@@ -187,6 +188,7 @@ MIGRATIONS: dict[str, list[Migration]] = {
     "evolution-pending": [],
     "evolution-state": [],
     "summary-history": [],
+    "pending-approvals": [],
 }
 
 

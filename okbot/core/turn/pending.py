@@ -32,10 +32,8 @@ log = logging.getLogger("okbot.runner")
 
 FILE_NAME = "pending-approvals.json"
 KIND = "pending-approvals"
-VERSION = 1
+VERSION = migrations.CURRENT[KIND]
 MAX_ARGUMENT_CHARS = 200_000  # a call's arguments as the model wrote them; a longer one is not kept (closed)
-
-migrations.register(KIND, VERSION, [])
 
 
 @dataclass(frozen=True)
