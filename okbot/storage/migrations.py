@@ -19,6 +19,7 @@ evolution-state.json     ``"version"``                       1        none
 session.jsonl            ``"v"`` on every item (items.py)    1        owned by the session store
 session-summary.         ``"v"`` on every line               1        none: append-only; newer lines are skipped
 history.jsonl
+schedules.json           ``"version"``                       1        declared by :mod:`okbot.core.schedules.store`
 =======================  ==================================  =======  ===============================================
 
 A missing version means 0 (written before versions existed). The rules:
