@@ -15,7 +15,9 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 from okbot.app.context_view import ViewerSnapshot, load_snapshot
@@ -79,6 +81,8 @@ class OkBotApp:
         self._on_upkeep_phase = on_upkeep_phase
         self._build_lock = threading.RLock()  # the first turn and the first gauge refresh may meet here
         self._parts: dict[str, Any] = {}
+        self._chats_guard = threading.Lock()
+        self._chat_locks: dict[Path, threading.RLock] = {}  # one turn at a time per chat, in this process
 
     # -- the long-lived objects ------------------------------------------------------------
     @_part
@@ -133,8 +137,25 @@ class OkBotApp:
         cancel: CancelToken | None = None,
     ) -> TurnResult:
         """Send a message, retry, edit or regenerate (:mod:`okbot.core.turn.request`); blocks until the turn
-        ends (call it off the GUI thread). Refusals raise :class:`~okbot.storage.errors.OkBotError`."""
-        return self.runner.run(target, request, callbacks=callbacks, cancel=cancel)
+        ends (call it off the GUI thread). Refusals raise :class:`~okbot.storage.errors.OkBotError`.
+
+        One turn at a time per chat: a turn asked while another of the same chat runs (a scheduled job's, the
+        user's) waits for it to end."""
+        with self.holding_chat(target):
+            return self.runner.run(target, request, callbacks=callbacks, cancel=cancel)
+
+    @contextmanager
+    def holding_chat(self, target: Target, *, wait: bool = True) -> Iterator[bool]:
+        """Hold ``target``'s chat for the block (no other turn of it starts meanwhile); yields False, holding
+        nothing, when ``wait`` is False and a turn of it runs now (the scheduler skips a busy chat's job)."""
+        with self._chats_guard:
+            lock = self._chat_locks.setdefault(target.dir, threading.RLock())
+        held = lock.acquire(blocking=wait)
+        try:
+            yield held
+        finally:
+            if held:
+                lock.release()
 
     def switch_version(self, target: Target, item_id: int, index: int) -> dict[str, Any] | None:
         """Follow version ``index`` of the message or reply at ``item_id``; the marker appended, or None."""
