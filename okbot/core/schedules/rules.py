@@ -99,7 +99,8 @@ def once(when: str, now: datetime, tz: tzinfo | None = None) -> Rule:
     text = str(when).strip()
     relative = _RELATIVE.match(text)
     if relative:
-        moment = now + timedelta(seconds=int(relative.group(1)) * _UNIT_SECONDS[relative.group(2)])
+        seconds = int(relative.group(1)) * _UNIT_SECONDS[relative.group(2)]
+        moment = now.replace(microsecond=0) + timedelta(seconds=seconds)  # whole seconds, as its file keeps it
     else:
         try:
             parsed = datetime.fromisoformat(text)

@@ -98,7 +98,7 @@ class ScheduleStore:
             raise BadRule(
                 translate("schedules", "A scheduled message may be at most {n} characters.").format(n=MAX_TEXT_CHARS)
             )
-        now = self.clock()
+        now = self.clock().replace(microsecond=0)  # as the file keeps it: what is returned is what is read back
         next_run = next_after(rule, now, self.tz)
         if next_run is None:
             raise BadRule(translate("schedules", "That time has passed: give a time to come."))
