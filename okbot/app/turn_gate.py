@@ -56,6 +56,11 @@ class TurnGate:
         with self._cond:
             return len(self._running)
 
+    def busy(self, key: Hashable) -> bool:
+        """Whether a turn of chat ``key`` runs now (the scheduler puts off a job rather than wait behind it)."""
+        with self._cond:
+            return key in self._running
+
     @contextlib.contextmanager
     def turn(
         self,

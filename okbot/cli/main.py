@@ -123,6 +123,7 @@ _HANDLERS = {
     "mcp": "mcp:cmd_mcp",
     "import-okbot": "import_okbot:cmd_import_okbot",
     "search": "search:cmd_search",
+    "schedule": "schedule:cmd_schedule",
     "chat": "chat:cmd_chat",
     "context": "context:cmd_context",
     "compress": "compress:cmd_compress",

@@ -404,6 +404,11 @@ CHAT_HISTORY = Section(
     QT_TRANSLATE_NOOP("settings", "Chat history"),
     QT_TRANSLATE_NOOP("settings", "The model can look up the original words of earlier, summarized messages."),
 )
+SCHEDULE = Section(
+    TOOLS_PAGE,
+    QT_TRANSLATE_NOOP("settings", "Schedules"),
+    QT_TRANSLATE_NOOP("settings", "An assistant can set messages that OkBot sends to its chat at set times."),
+)
 ON_THIS_COMPUTER = Section(
     TOOLS_PAGE,
     QT_TRANSLATE_NOOP("settings", "On this computer"),
@@ -451,6 +456,7 @@ SECTIONS: tuple[Section, ...] = (
     WHEN_TO_COMPRESS,
     WHAT_IS_KEPT,
     CHAT_HISTORY,
+    SCHEDULE,
     ON_THIS_COMPUTER,
     LIMITS,
     LOOK,
@@ -734,6 +740,20 @@ SETTINGS: tuple[Setting, ...] = (
         ),
         label=QT_TRANSLATE_NOOP("settings", "Search chat history"),
         section=CHAT_HISTORY,
+        choices=("allow", "ask", "deny"),
+        choice_words=APPROVAL_WORDS,
+    ),
+    Setting(
+        "tools.manage_schedule.approval",
+        str,
+        "ask",
+        QT_TRANSLATE_NOOP(
+            "settings",
+            "Whether an assistant may set, list and remove the scheduled jobs of its own chat: allow, ask the user"
+            " first, or deny.",
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Manage its schedule"),
+        section=SCHEDULE,
         choices=("allow", "ask", "deny"),
         choice_words=APPROVAL_WORDS,
     ),

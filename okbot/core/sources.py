@@ -23,6 +23,7 @@ from okbot.core.learnt_windows import LearntWindow, LearntWindows
 from okbot.core.local_tools import LOCAL_TOOL_NAMES, LOCAL_TOOLS
 from okbot.core.mcp_tools import fit_mcp_tools, mcp_tools
 from okbot.core.memory.memories import Memories
+from okbot.core.schedules.tool import MANAGE_SCHEDULE
 from okbot.core.search_history import SEARCH_HISTORY
 from okbot.core.session import SessionStore
 from okbot.core.skills import LOAD_SKILL, SkillCatalog
@@ -50,8 +51,9 @@ SkillProvider = Callable[[Target], Sequence[tuple[str, str]]]
 
 
 def default_tools() -> ToolRegistry:
-    """The tools every assistant has: its history, its skills, and the local tools (files, shell, web)."""
-    return ToolRegistry([SEARCH_HISTORY, LOAD_SKILL, *LOCAL_TOOLS])
+    """The tools every assistant has: its history, its skills, its schedule, and the local tools (files, shell,
+    web)."""
+    return ToolRegistry([SEARCH_HISTORY, LOAD_SKILL, MANAGE_SCHEDULE, *LOCAL_TOOLS])
 
 
 def context_files(target: Target) -> list[Path]:

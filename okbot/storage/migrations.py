@@ -19,6 +19,8 @@ evolution-state.json     ``"version"``                       1        none
 session.jsonl            ``"v"`` on every item (items.py)    1        owned by the session store
 session-summary.         ``"v"`` on every line               1        none: append-only; newer lines are skipped
 history.jsonl
+schedules.json           ``"version"``                       1        none
+pending-approvals.json   ``"version"``                       1        none
 =======================  ==================================  =======  ===============================================
 
 A missing version means 0 (written before versions existed). The rules:
@@ -171,6 +173,7 @@ CURRENT: dict[str, int] = {
     "evolution-state": 1,
     "summary-history": 1,  # session-summary.history.jsonl: each compression, undo and redo
     "pending-approvals": 1,  # pending-approvals.json: tool calls that wait for an answer across a restart
+    "schedules": 1,  # schedules.json: the target's scheduled jobs
 }
 
 MIGRATIONS: dict[str, list[Migration]] = {
@@ -189,6 +192,7 @@ MIGRATIONS: dict[str, list[Migration]] = {
     "evolution-state": [],
     "summary-history": [],
     "pending-approvals": [],
+    "schedules": [],
 }
 
 

@@ -49,6 +49,7 @@ def test_declaration_is_complete_and_consistent() -> None:
         "evolution.waitTurns",
         "evolution.structuredOutput",
         "tools.search_history.approval",
+        "tools.manage_schedule.approval",
         "tools.maxRounds",
         "tools.maxCallsPerTurn",
         "developerMode",

@@ -50,7 +50,7 @@ def test_every_kind_has_a_current_version_and_ordered_uniquely_named_migrations(
         set(CURRENT)
         == set(MIGRATIONS)
         == {"settings", "summary", "assistant", "squad", "memories", "memory-recall", "extraction", "as-sent"}
-        | {"evolution-log", "evolution-pending", "evolution-state", "summary-history", "pending-approvals"}
+        | {"evolution-log", "evolution-pending", "evolution-state", "summary-history", "pending-approvals", "schedules"}
     )
     names = [m.name for steps in MIGRATIONS.values() for m in steps]
     assert len(names) == len(set(names))
