@@ -64,6 +64,7 @@ def render_all(out: Path) -> list[Path]:
                 shots.settle(ctx)
                 for size in SIZES:
                     written += render_tray(ctx, out, f"{language}-{theme}-{size[0]}", size)
+                    written += render_queue(ctx, server, out, f"{language}-{theme}-{size[0]}", size, language)
             written += render_appearance(ctx, out, language)
         ctx.settings.set("ui.theme", "system")
     finally:
@@ -128,6 +129,56 @@ def render_tray(ctx: object, out: Path, name: str, size: tuple[int, int]) -> lis
     window.deleteLater()
     shots.settle(ctx)
     return written
+
+
+QUEUED = {
+    "en": ("Read readings.csv in chunks, please.", "Then plot the daily means.", "And save it as PNG."),
+    "zh_CN": ("请分块读取 readings.csv。", "然后画出每天的平均值。", "再把图存成 PNG。"),
+}
+STREAMING = {
+    "en": "Reading it in chunks of 500,000 rows, each aggregated as it arrives, keeps memory flat. " * 6,
+    "zh_CN": "按每块 50 万行分块读取，每块读完就先聚合，内存就能保持平稳。" * 8,
+}
+
+
+def render_queue(ctx: object, server: object, out: Path, name: str, size: tuple[int, int], language: str) -> list[Path]:
+    """A reply streaming, with two messages queued behind it (sent while it streams)."""
+    from PySide6.QtTest import QTest
+
+    from okbot.ui.main_window import MainWindow
+    from tests.helpers.fake_openai import Reply
+
+    first, *queued = QUEUED[language]
+    server.enqueue(Reply(text=STREAMING[language], chunk_chars=3, chunk_delay=0.05))
+    window = MainWindow(ctx)
+    window.resize(*size)
+    window.show()
+    target = next(t for t in ctx.workspace.list() if t.name == "Data wrangler")
+    window.select_target(target.kind, target.id)
+    page = window.current_page()
+    shots.settle(ctx)
+    page.send(first)
+    for _ in range(200):  # until a line or two of the reply has arrived (a running turn never settles)
+        QTest.qWait(50)
+        model = page.view.chat_model()
+        if model.streaming and len(model.stream_text) > 120:
+            break
+    for text in queued:
+        page.composer.set_text(text)
+        page.send(text)
+    QTest.qWait(150)
+    path = shots.grab(window, out / f"queued-{name}.png")
+    page.queued.take_all()
+    page.stop()
+    for _ in range(200):
+        if not page.streaming:
+            break
+        QTest.qWait(50)
+    window.quit_app()
+    window.deleteLater()
+    shots.settle(ctx)
+    target.session_path.unlink(missing_ok=True)  # the next shot starts from an empty chat again
+    return [path]
 
 
 def render_appearance(ctx: object, out: Path, language: str) -> list[Path]:
