@@ -102,6 +102,20 @@ def record_result(store: ScheduleStore, target: Target, job: Job, result: TurnRe
         log.warning("the run of scheduled job %s was not recorded: %s", job.id, exc)
 
 
+def run_now(
+    app: OkBotApp, store: ScheduleStore, target: Target, job: Job, events: SchedulerEvents | None = None
+) -> TurnResult | None:
+    """Run ``job`` at once, asked by the user (the Schedules window's Run now): its last run is noted first, its
+    times stay as they were, and what it did is recorded as for a scheduled run."""
+    try:
+        ran = store.update(target, job.id, lambda current: current.with_changes(last_run=store.clock()))
+    except NotFound:
+        ran = None
+    result = run_job(app, target, ran or job, events=events)
+    record_result(store, target, ran or job, result)
+    return result
+
+
 class Scheduler:
     """Runs the due jobs of every target of ``app``'s workspace, one at a time, on its own thread.
 

@@ -193,6 +193,12 @@ def member_of(item: Mapping[str, Any]) -> str:
     return source[len(MEMBER_PREFIX) :] if source.startswith(MEMBER_PREFIX) else ""
 
 
+def scheduled_job_of(item: Mapping[str, Any]) -> str:
+    """The scheduled job that sent the user message ``item`` (its ``source`` is ``schedule:<id>``), or ``""``."""
+    source = str(item.get("source") or "")
+    return source[len(SCHEDULE_PREFIX) :] if item.get("type") == "user" and source.startswith(SCHEDULE_PREFIX) else ""
+
+
 def is_member_answer(item: Mapping[str, Any]) -> bool:
     """A member's answer to the captain's task: a ``tool_result`` spoken by that member."""
     return item.get("type") == "tool_result" and bool(member_of(item))

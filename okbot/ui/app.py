@@ -225,7 +225,12 @@ def run_gui(argv: list[str]) -> int:
         window = open_main_window(settings, Workspace())
         ctx = window.ctx
         guards: list[SingleInstance] = []
-        _AfterFirstPaint(window.centralWidget() or window, lambda: guards.append(serve_second_instances(lock, window)))
+
+        def after_first_paint() -> None:
+            guards.append(serve_second_instances(lock, window))
+            window.start_schedules()
+
+        _AfterFirstPaint(window.centralWidget() or window, after_first_paint)
         window.show()
         ctx.warm_up()
         keep_in_tray(window)
@@ -238,6 +243,8 @@ def run_gui(argv: list[str]) -> int:
         window.quit_requested.connect(app.quit)
         code = app.exec()
         window.close()
+        if window.schedules is not None:
+            window.schedules.stop()  # the scheduler's thread ends (a job's turn was cancelled by the close)
         shutdown_tasks()
         ctx.close()  # the MCP servers it started stop with it
         for guard in guards:

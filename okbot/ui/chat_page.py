@@ -83,6 +83,8 @@ RETRY_TICK_MS = 200  # the automatic retry's countdown is redrawn this often
 RECALL_LOOKBACK = 400  # Up in the composer goes back through the user's messages among this many last items
 # What the status line shows (so code asks this, never compares the shown words)
 QUIET, NOTE, TOOL, RETRY, UPDATING, WAITING = "quiet", "note", "tool", "retry", "updating", "waiting"
+JOB = "job"  # a scheduled job's turn runs in this chat (on the scheduler's thread)
+JOB_RUNNING = QT_TRANSLATE_NOOP("ChatPage", "⏰ Scheduled job running: “{text}”; its reply shows when it is done.")
 TURN_WAIT = "turn-wait"  # the turn waits for other chats before it starts (the app's limit of turns at once)
 QUEUE_BACK = QT_TRANSLATE_NOOP("ChatPage", "Your queued messages are back in the message box.")
 QUEUE_FULL = QT_TRANSLATE_NOOP("ChatPage", "{n} messages are queued already; this one stays in the box.")
@@ -99,6 +101,7 @@ class ChatPage(QWidget):
     reply_finished = Signal(object)  # TurnResult
     view_context_requested = Signal(object, int)  # Target, user item id
     settings_requested = Signal(object)  # Target: the assistant's (or squad's) own settings
+    schedules_requested = Signal(object)  # Target: its Schedules window
     target_changed = Signal(object)  # Target: this page wrote its file (the model picked in the header)
     compression_undone = Signal(object)  # Restored: the divider's Undo last compression went through
 
@@ -140,6 +143,9 @@ class ChatPage(QWidget):
         self.settings_button.clicked.connect(lambda: self.settings_requested.emit(self.target))
         self.chat_menu = QMenu(self)
         self.export_action = self.chat_menu.addAction(self.tr("Export chat…"), self._on_export_action_triggered)
+        self.schedules_action = self.chat_menu.addAction(
+            self.tr("Schedules…"), lambda: self.schedules_requested.emit(self.target)
+        )
         self.menu_button = QToolButton(
             self, text="⋯", objectName="chatMenuButton", toolTip=self.tr("More for this chat")
         )
@@ -501,6 +507,20 @@ class ChatPage(QWidget):
             self._send_next_queued()
         elif result.status != "abandoned" and len(self.queued):
             self._give_back(self.queued.take_all())  # after a Stop or a failure the user decides
+
+    # -- a scheduled job's turn (run by the scheduler, not by this page) -----------------------------------
+    def job_started(self, text: str) -> None:
+        self._set_status(_text(JOB_RUNNING).format(text=" ".join(text.split())[:60]), JOB)
+
+    def show_job_item(self, item: dict) -> None:
+        """An item a scheduled job's turn (or its notice) appended: shown as it lands."""
+        self.view.append_item(item)
+
+    def job_finished(self) -> None:
+        if self._status_kind == JOB:
+            self._set_status("")
+        self.reload_summary()
+        self.refresh_gauge()
 
     def _send_next_queued(self) -> None:
         message = self.queued.take_next()

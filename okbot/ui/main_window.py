@@ -83,6 +83,7 @@ class MainWindow(QMainWindow):
         self.kept_in_tray = False  # closed into the tray: hidden, still running
         self._quitting = False
         self._close_box: QMessageBox | None = None  # the question of the first close, while it is open
+        self.schedules: Any = None  # the ScheduleRelay once the scheduler is started (start_schedules)
         self.setWindowTitle(WINDOW_TITLE)
         self.resize(*DEFAULT_SIZE)
         self.setMinimumSize(640, 420)
@@ -309,6 +310,50 @@ class MainWindow(QMainWindow):
         if self.tray is not None and result.status == "complete" and (self.isHidden() or self.isMinimized()):
             self.tray.notify(page.target, result.reply_text)
 
+    # ------------------------------------------------------------------ schedules
+    def start_schedules(self, store: Any = None) -> None:
+        """Run the scheduled jobs while OkBot runs (started once the window is up; stopped when it quits).
+        ``store`` (a ScheduleStore with its clock) is for tests."""
+        from okbot.ui.schedule_relay import ScheduleRelay, start_scheduler  # croniter loads after the first paint
+
+        if self.schedules is not None:
+            return
+        self.schedules = ScheduleRelay(self)
+        self.schedules.started.connect(self._on_schedules_started)
+        self.schedules.item.connect(self._on_schedules_item)
+        self.schedules.finished.connect(self._on_schedules_finished)
+        start_scheduler(self.ctx, self.schedules, store)
+
+    def open_schedules(self, target: Target) -> Any:
+        """The Schedules window of ``target``'s chat."""
+        from okbot.ui.schedules_panel import SchedulesDialog
+
+        store = self.schedules.scheduler.store if self.schedules and self.schedules.scheduler else None
+        dialog = SchedulesDialog(self.ctx, target, self.schedules, self, store=store)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
+
+    def _on_schedules_started(self, target: Target, job: Any) -> None:
+        self.model.set_status(target.kind, target.id, STREAMING)
+        if (page := self.page_for(target)) is not None:
+            page.job_started(job.text)
+
+    def _on_schedules_item(self, target: Target, item: dict) -> None:
+        if (page := self.page_for(target)) is not None:
+            page.show_job_item(item)
+
+    def _on_schedules_finished(self, target: Target, _job: Any, result: TurnResult | None) -> None:
+        path = target.session_path
+        self.ctx.tasks.run(lambda: self.ctx.search_index.catch_up_session(path), None, _index_not_updated)
+        page = self.page_for(target)
+        if page is not None:
+            page.job_finished()
+        shown = page is not None and page is self.current_page() and not self.isHidden()
+        self.model.set_status(target.kind, target.id, "" if shown or result is None else UNREAD)
+        if self.tray is not None and result is not None and result.status == "complete" and not shown:
+            self.tray.notify(target, result.reply_text)
+
     # ------------------------------------------------------------------ the tray
     def attach_tray(self, tray: Tray) -> None:
         """Keep running in ``tray`` when the window closes (as ``ui.onClose`` says); its menu opens chats."""
@@ -469,6 +514,7 @@ class MainWindow(QMainWindow):
             page.reply_finished.connect(lambda r, p=page: self._on_page_reply_finished(p, r))
             page.view_context_requested.connect(self._on_page_view_context_requested)
             page.settings_requested.connect(self._on_page_settings_requested)
+            page.schedules_requested.connect(self.open_schedules)
             page.target_changed.connect(self._on_assistant_dialog_target_changed)  # same: its file was written
             self._pages[target.dir] = page
             self.stack.addWidget(page)
@@ -566,6 +612,8 @@ class MainWindow(QMainWindow):
             else:
                 self._close_box.raise_()
             return
+        if self.schedules is not None:
+            self.schedules.stop(0)  # a job's turn is cancelled; the app waits for the thread after its loop
         for page in self._pages.values():
             page.abandon()  # OkBot quits: a call waiting for approval waits again on the next start
         if self._context_watcher is not None:

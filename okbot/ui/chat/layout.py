@@ -18,7 +18,7 @@ from PySide6.QtGui import QFont, QFontMetricsF, QImage, QTextCharFormat, QTextDo
 
 from okbot.core import chat_text
 from okbot.core.attachments import attachment_line, records_of
-from okbot.core.items import is_delegation, is_member_answer, split_app_note, teaching_of
+from okbot.core.items import is_delegation, is_member_answer, scheduled_job_of, split_app_note, teaching_of
 from okbot.core.messages import task_text
 from okbot.core.roster import SquadInfo
 from okbot.i18n import QT_TRANSLATE_NOOP
@@ -400,6 +400,8 @@ class LayoutBuilder:
         """
         text = str(item.get("content") or "")
         status = chat_text.status_line(item) if style == "assistant" else ""
+        if style == "user" and scheduled_job_of(item):  # sent by a job the user set, not typed now
+            status = QCoreApplication.translate("ChatLayout", "⏰ Scheduled")
         out.status_error = item.get("status") == "error"
         if is_member_answer(item):
             text, note = split_app_note(text)
