@@ -45,6 +45,7 @@ import contextlib
 import copy
 import functools
 import json
+import os
 import threading
 from array import array
 from collections.abc import Callable, Iterator
@@ -59,7 +60,7 @@ from okbot.i18n import plural, translate
 from okbot.llm import keys
 from okbot.storage.datalock import FileLock, append_durably, storage_error
 from okbot.storage.errors import OkBotError
-from okbot.storage.lines import line_start, lines_backward, lines_forward, size_of
+from okbot.storage.lines import line_start, lines_backward, lines_forward
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -136,6 +137,7 @@ class SessionStore:
         self._newer_v = 0  # newest item schema seen, when above ours
         self._outbox: list[str] = []
         self._size = -1  # file size as last seen or written by us
+        self._identity: tuple[int, int] | None = None  # (device, inode) of the file as last seen
         self._last: int | None = None  # last id, valid while the size is unchanged
         self._cache: dict[int, tuple[int, list[Item], bool]] = {}
         self._quarantine = Quarantine(self.quarantine_path)
@@ -322,9 +324,23 @@ class SessionStore:
         return open(self.path, "rb")
 
     def _refresh(self) -> int:
-        """Current size; forget cached answers when someone else changed the file."""
-        size = size_of(self.path)
-        if size != self._size:
+        """Current size; forget cached answers when someone else changed the file, and the index too when
+        another file took its name (a restored copy, an editor's save: OkBot itself only ever appends)."""
+        try:
+            st = os.stat(self.path)
+            size, identity = st.st_size, (st.st_dev, st.st_ino)
+        except FileNotFoundError:
+            size, identity = 0, None
+        replaced = None not in (identity, self._identity) and identity != self._identity
+        self._identity = identity
+        if replaced and self._indexed:  # no offset of the old file holds in this one
+            self._notify(
+                translate("store", "{file} was replaced by another file; it was read again.").format(
+                    file=self.path.name
+                )
+            )
+            self._reset_index()
+        if replaced or size != self._size:
             self._cache.clear()
             self._last = None
             self._size = size

@@ -130,6 +130,23 @@ def test_append_assigns_ids_and_creates_private_file(spath: Path) -> None:
     assert store.last_id() == 2
 
 
+def test_a_file_put_in_its_place_is_read_again_not_through_the_old_offsets(spath: Path) -> None:
+    """A copy restored by hand (or an editor's save) while OkBot runs: a longer file under the same name."""
+    store = SessionStore(spath)
+    for text in ("one", "two", "three"):
+        store.append(items.user_message(text))
+    assert store.get(2)["content"] == "two"  # indexed: the offsets of this file are held
+    other = SessionStore(spath.parent / "copy.jsonl")
+    for text in ("a much longer first message than before", "second of the copy", "third", "fourth"):
+        other.append(items.user_message(text))
+    os.replace(other.path, spath)
+    assert store.get(1)["content"] == "a much longer first message than before"
+    assert [it["content"] for it in store.tail(2)] == ["third", "fourth"]
+    assert store.last_id() == 4
+    assert any("was replaced by another file" in problem for problem in store.problems)
+    assert store.append(items.user_message("five"))["id"] == 5
+
+
 def test_append_rejects_invalid_item_and_writes_nothing(spath: Path) -> None:
     store = SessionStore(spath)
     store.append(items.user_message("ok"))
