@@ -99,6 +99,15 @@ def _redacted(value: Any, secrets: tuple[str, ...]) -> Any:
     return value
 
 
+class StaleIndex(OkBotError):
+    """The file under the session's name is not the one indexed (replaced by one of the same size)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            translate("store", "{file} was replaced by another file; it was read again.").format(file=path.name)
+        )
+
+
 def _public(method: _F) -> _F:
     """Run under the store lock, turn OS errors into user-facing ones, then deliver notices."""
 
@@ -106,7 +115,11 @@ def _public(method: _F) -> _F:
     def wrapper(self: SessionStore, *args: Any, **kwargs: Any) -> Any:
         try:
             with self._lock:
-                return method(self, *args, **kwargs)
+                try:
+                    return method(self, *args, **kwargs)
+                except StaleIndex as exc:
+                    self._notify(str(exc))
+                    return method(self, *args, **kwargs)  # the index was reset: this pass reads the new file
         except OSError as exc:
             raise storage_error(self.path, exc) from exc
         finally:
@@ -200,7 +213,9 @@ class SessionStore:
             return []
         size = self._refresh()
         if self._index_current(size):
-            found = list(self._iter_range(self._offs, self._lens, max(0, len(self._ids) - n), len(self._ids)))
+            found = list(
+                self._iter_range(self._ids, self._offs, self._lens, max(0, len(self._ids) - n), len(self._ids))
+            )
         else:
             found, _, bad = self._read_back(size, want=n)
             if self._report(bad):
@@ -247,7 +262,7 @@ class SessionStore:
         ids = self._ids
         pos = bisect.bisect_right(ids, after_id)
         exists = after_id == 0 or (pos > 0 and ids[pos - 1] == after_id)
-        return list(self._iter_range(self._offs, self._lens, pos, len(ids))), exists
+        return list(self._iter_range(self._ids, self._offs, self._lens, pos, len(ids))), exists
 
     @_public
     def get(self, item_id: int) -> dict | None:
@@ -308,15 +323,26 @@ class SessionStore:
         ids, offs, lens = self._ids, self._offs, self._lens
         lo = 0 if start_id is None else bisect.bisect_left(ids, start_id)
         hi = len(ids) if end_id is None else bisect.bisect_right(ids, end_id)
-        return self._iter_range(offs, lens, lo, hi)
+        return self._iter_range(ids, offs, lens, lo, hi)
 
-    def _iter_range(self, offs: array, lens: array, lo: int, hi: int) -> Iterator[Item]:
+    def _iter_range(self, ids: array, offs: array, lens: array, lo: int, hi: int) -> Iterator[Item]:
         if lo >= hi:
             return
         with self._open_read() as fh:
             for pos in range(lo, hi):
                 fh.seek(offs[pos])
-                yield json.loads(fh.read(lens[pos]))
+                try:
+                    item = json.loads(fh.read(lens[pos]))
+                except ValueError:
+                    item = None
+                if not isinstance(item, dict) or item.get("id") != ids[pos]:
+                    # another file of the same size took the name (the stat could not tell): index it afresh
+                    if ids is self._ids:
+                        self._reset_index()
+                        self._cache.clear()
+                        self._size = -1
+                    raise StaleIndex(self.path)
+                yield item
 
     # ------------------------------------------------------------------ file access
     def _open_read(self) -> BinaryIO:
@@ -334,11 +360,7 @@ class SessionStore:
         replaced = None not in (identity, self._identity) and identity != self._identity
         self._identity = identity
         if replaced and self._indexed:  # no offset of the old file holds in this one
-            self._notify(
-                translate("store", "{file} was replaced by another file; it was read again.").format(
-                    file=self.path.name
-                )
-            )
+            self._notify(str(StaleIndex(self.path)))
             self._reset_index()
         if replaced or size != self._size:
             self._cache.clear()

@@ -147,6 +147,24 @@ def test_a_file_put_in_its_place_is_read_again_not_through_the_old_offsets(spath
     assert store.append(items.user_message("five"))["id"] == 5
 
 
+def test_a_file_rewritten_in_place_to_the_same_size_is_read_again(spath: Path) -> None:
+    """The stat cannot tell (same inode, same size): the lines read through the old offsets do not match."""
+    store = SessionStore(spath)
+    store.append(items.user_message("short"))
+    store.append(items.user_message("a much longer second message"))
+    assert store.get(1)["content"] == "short"  # indexed
+    other = SessionStore(spath.parent / "copy.jsonl")
+    other.append(items.user_message("a much longer second message"))
+    other.append(items.user_message("short"))
+    data = other.path.read_bytes()
+    assert len(data) == spath.stat().st_size
+    with open(spath, "r+b") as fh:  # an editor saving in place
+        fh.write(data)
+    assert [it["content"] for it in store.tail(2)] == ["a much longer second message", "short"]
+    assert store.get(2)["content"] == "short"
+    assert any("was replaced by another file" in problem for problem in store.problems)
+
+
 def test_append_rejects_invalid_item_and_writes_nothing(spath: Path) -> None:
     store = SessionStore(spath)
     store.append(items.user_message("ok"))
