@@ -359,8 +359,15 @@ class SessionStore:
             size, identity = 0, None
         replaced = None not in (identity, self._identity) and identity != self._identity
         self._identity = identity
-        if replaced and self._indexed:  # no offset of the old file holds in this one
-            self._notify(str(StaleIndex(self.path)))
+        if self._indexed and (replaced or size < self._indexed_to):  # no offset of the old file holds
+            if replaced:
+                self._notify(str(StaleIndex(self.path)))
+            elif identity is not None:  # (a file removed reads as empty; one made again is read afresh)
+                self._notify(
+                    translate("store", "{file} became shorter than before; it was read again.").format(
+                        file=self.path.name
+                    )
+                )
             self._reset_index()
         if replaced or size != self._size:
             self._cache.clear()
@@ -610,11 +617,6 @@ class SessionStore:
 
     def _ensure_index_locked(self) -> None:
         size = self._refresh()
-        if size < self._indexed_to:
-            self._notify(
-                translate("store", "{file} became shorter than before; it was read again.").format(file=self.path.name)
-            )
-            self._reset_index()
         if not self._indexed or size > self._indexed_to:
             bad = self._scan(size) if size else []
             self._indexed = True

@@ -147,6 +147,20 @@ def test_a_file_put_in_its_place_is_read_again_not_through_the_old_offsets(spath
     assert store.append(items.user_message("five"))["id"] == 5
 
 
+def test_a_file_removed_and_made_again_is_indexed_from_its_start(spath: Path) -> None:
+    store = SessionStore(spath)
+    store.append(items.user_message("one"))
+    store.append(items.user_message("two"))
+    assert store.get(2)["content"] == "two"  # indexed
+    spath.unlink()
+    assert store.tail(5) == []  # seen gone (read backwards, not through the index)
+    other = SessionStore(spath)  # another writer makes it again, longer than before
+    for text in ("first of the new file, longer than the old ones", "second", "third"):
+        other.append(items.user_message(text))
+    assert [it["content"] for it in store.iter_items()][0] == "first of the new file, longer than the old ones"
+    assert store.problems == []  # nothing damaged: the old offsets were dropped with the old file
+
+
 def test_a_file_rewritten_in_place_to_the_same_size_is_read_again(spath: Path) -> None:
     """The stat cannot tell (same inode, same size): the lines read through the old offsets do not match."""
     store = SessionStore(spath)
