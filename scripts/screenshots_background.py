@@ -2,7 +2,8 @@
 ``python scripts/screenshots_background.py [--out DIR]``).
 
 The tray menu (drawn where a desktop panel drops it, over the window's top right corner) with the question of
-the first close, and Settings → Appearance with its Window section; in English and Chinese, light and dark,
+the first close, messages queued behind a streaming reply, a chat's Schedules window, and Settings → Appearance
+with its Window section; in English and Chinese, light and dark,
 at 640×460 and 1280×800. Like ``screenshots.py``: a temporary OKBOT_HOME, the local fake OpenAI server,
 offscreen; nothing else is touched.
 """
@@ -65,6 +66,7 @@ def render_all(out: Path) -> list[Path]:
                 for size in SIZES:
                     written += render_tray(ctx, out, f"{language}-{theme}-{size[0]}", size)
                     written += render_queue(ctx, server, out, f"{language}-{theme}-{size[0]}", size, language)
+                    written += render_schedules(ctx, server, out, f"{language}-{theme}-{size[0]}", size, language)
             written += render_appearance(ctx, out, language)
         ctx.settings.set("ui.theme", "system")
     finally:
@@ -178,6 +180,66 @@ def render_queue(ctx: object, server: object, out: Path, name: str, size: tuple[
     window.deleteLater()
     shots.settle(ctx)
     target.session_path.unlink(missing_ok=True)  # the next shot starts from an empty chat again
+    return [path]
+
+
+JOBS = {
+    "en": (
+        ("Summarise yesterday's readings.csv and flag any gaps.", "daily", "08:30"),
+        ("Check the import folder for new files.", "every", "30"),
+        ("Weekly: list the slowest queries of the week.", "cron", "0 9 * * mon"),
+    ),
+    "zh_CN": (
+        ("总结昨天的 readings.csv，并标出缺失的数据。", "daily", "08:30"),
+        ("检查导入文件夹里有没有新文件。", "every", "30"),
+        ("每周：列出本周最慢的查询。", "cron", "0 9 * * mon"),
+    ),
+}
+JOB_REPLY = {
+    "en": "Yesterday's 86,400 readings: mean 21.4 °C, two gaps (03:10–03:25 and 14:02–14:05).",
+    "zh_CN": "昨天共 86,400 条读数：平均 21.4 °C，有两段缺失（03:10–03:25 与 14:02–14:05）。",
+}
+
+
+def render_schedules(
+    ctx: object, server: object, out: Path, name: str, size: tuple[int, int], language: str
+) -> list[Path]:
+    """A chat whose daily job has just run (its message marked as scheduled), with its Schedules window open."""
+    from okbot.app.scheduler import run_now
+    from okbot.core.schedules import rules
+    from okbot.core.schedules.store import ScheduleStore
+    from okbot.ui.main_window import MainWindow
+    from okbot.ui.schedules_panel import SchedulesDialog
+    from tests.helpers.fake_openai import Reply
+
+    target = next(t for t in ctx.workspace.list() if t.name == "Data wrangler")
+    store = ScheduleStore()
+    make = {"daily": rules.daily, "every": rules.every, "cron": rules.cron}
+    jobs = [store.add(target, text, make[kind](value)) for text, kind, value in JOBS[language]]
+    server.enqueue(Reply(text=JOB_REPLY[language]))
+    run_now(ctx.app, store, target, jobs[0])
+    window = MainWindow(ctx)
+    window.resize(*size)
+    window.show()
+    window.select_target(target.kind, target.id)
+    shots.settle(ctx)
+    dialog = SchedulesDialog(ctx, target, None, window, store=store)
+    dialog.resize(min(760, size[0] - 40), min(420, size[1] - 60))
+    dialog.show()
+    shots.settle(ctx)
+    dialog.view.setCurrentItem(dialog.view.topLevelItem(0))  # once read: Run now and Remove are on
+    shots.settle(ctx)
+    shots.grab(window, out / f"schedules-chat-{name}.png")
+    image = window.grab().toImage()
+    panel = dialog.grab().toImage()
+    x, y = (image.width() - panel.width()) // 2, (image.height() - panel.height()) // 2
+    path = shots.save(overlay(image, panel, max(0, x), max(0, y)), out / f"schedules-{name}.png")
+    dialog.close()
+    window.quit_app()
+    window.deleteLater()
+    shots.settle(ctx)
+    ScheduleStore.path(target).unlink(missing_ok=True)
+    target.session_path.unlink(missing_ok=True)
     return [path]
 
 

@@ -84,7 +84,7 @@ RECALL_LOOKBACK = 400  # Up in the composer goes back through the user's message
 # What the status line shows (so code asks this, never compares the shown words)
 QUIET, NOTE, TOOL, RETRY, UPDATING, WAITING = "quiet", "note", "tool", "retry", "updating", "waiting"
 JOB = "job"  # a scheduled job's turn runs in this chat (on the scheduler's thread)
-JOB_RUNNING = QT_TRANSLATE_NOOP("ChatPage", "⏰ Scheduled job running: “{text}”; its reply shows when it is done.")
+JOB_RUNNING = QT_TRANSLATE_NOOP("ChatPage", "Scheduled job running: “{text}”; its reply shows when it is done.")
 TURN_WAIT = "turn-wait"  # the turn waits for other chats before it starts (the app's limit of turns at once)
 QUEUE_BACK = QT_TRANSLATE_NOOP("ChatPage", "Your queued messages are back in the message box.")
 QUEUE_FULL = QT_TRANSLATE_NOOP("ChatPage", "{n} messages are queued already; this one stays in the box.")

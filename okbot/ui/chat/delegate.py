@@ -387,10 +387,11 @@ class ChatDelegate(QStyledItemDelegate):
         builder = self._builder
         assert builder is not None
         error = layout.status_error
-        color = colors.error if error else colors.warning
+        color = colors.muted if layout.status_quiet else colors.error if error else colors.warning
         painter.setFont(builder.small)
         painter.setPen(color)
-        text = builder.sfm.elidedText(f"⚠  {layout.status}", Qt.TextElideMode.ElideRight, layout.status_rect.width())
+        shown = layout.status if layout.status_quiet else f"⚠  {layout.status}"
+        text = builder.sfm.elidedText(shown, Qt.TextElideMode.ElideRight, layout.status_rect.width())
         painter.drawText(layout.status_rect, _LEFT, text)
         for action in layout.actions:
             if action.name == "retry":

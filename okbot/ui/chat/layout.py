@@ -158,6 +158,7 @@ class RowLayout:
     slot: int | None = None  # squads: the speaker's colour slot (None: by name)
     author_note: str = ""  # squads: "to the captain" after a member's name
     status_error: bool = False  # the status line reads as an error (else a warning)
+    status_quiet: bool = False  # the status line is a plain fact (a scheduled message), neither
     to_name: str = ""  # a delegation row: the member asked
     version_label: str = ""  # "2/3" between the ‹ › of a message with versions
     version_rect: QRectF = field(default_factory=QRectF)
@@ -401,7 +402,8 @@ class LayoutBuilder:
         text = str(item.get("content") or "")
         status = chat_text.status_line(item) if style == "assistant" else ""
         if style == "user" and scheduled_job_of(item):  # sent by a job the user set, not typed now
-            status = QCoreApplication.translate("ChatLayout", "⏰ Scheduled")
+            status = QCoreApplication.translate("ChatLayout", "Sent by a schedule")
+            out.status_quiet = True
         out.status_error = item.get("status") == "error"
         if is_member_answer(item):
             text, note = split_app_note(text)
