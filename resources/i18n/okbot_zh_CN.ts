@@ -373,6 +373,10 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>回复队长</translation>
     </message>
     <message>
+        <source>Sent by a schedule</source>
+        <translation>由定时任务发送</translation>
+    </message>
+    <message>
         <source>The member&apos;s answer failed</source>
         <translation>成员的回复失败了</translation>
     </message>
@@ -455,6 +459,10 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>小队的队长使用默认模型回复（设置 → 模型）。每位成员使用自己的模型回复：请在该助手的对话中选择。</translation>
     </message>
     <message>
+        <source>Scheduled job running: “{text}”; its reply shows when it is done.</source>
+        <translation>定时任务正在运行：“{text}”；完成后显示回复。</translation>
+    </message>
+    <message>
         <source>Your queued messages are back in the message box.</source>
         <translation>排队的消息已放回输入框。</translation>
     </message>
@@ -481,6 +489,10 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
     <message>
         <source>Export chat…</source>
         <translation>导出对话…</translation>
+    </message>
+    <message>
+        <source>Schedules…</source>
+        <translation>定时任务…</translation>
     </message>
     <message>
         <source>More for this chat</source>
@@ -2349,6 +2361,121 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
     <message>
         <source>{ratio} of the window</source>
         <translation>上下文窗口的 {ratio}</translation>
+    </message>
+</context>
+<context>
+    <name>SchedulesDialog</name>
+    <message>
+        <source>Once at</source>
+        <translation>单次，于</translation>
+    </message>
+    <message>
+        <source>+30m or 2026-12-05T08:30</source>
+        <translation>+30m 或 2026-12-05T08:30</translation>
+    </message>
+    <message>
+        <source>Every … minutes</source>
+        <translation>每隔…分钟</translation>
+    </message>
+    <message>
+        <source>minutes, e.g. 30</source>
+        <translation>分钟数，如 30</translation>
+    </message>
+    <message>
+        <source>Hourly</source>
+        <translation>每小时</translation>
+    </message>
+    <message>
+        <source>Daily at</source>
+        <translation>每天于</translation>
+    </message>
+    <message>
+        <source>HH:MM, e.g. 08:30</source>
+        <translation>HH:MM，如 08:30</translation>
+    </message>
+    <message>
+        <source>Cron</source>
+        <translation>Cron 表达式</translation>
+    </message>
+    <message>
+        <source>e.g. 0 9 * * mon-fri</source>
+        <translation>如 0 9 * * mon-fri</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>skipped: the chat was busy</source>
+        <translation>已跳过：对话正忙</translation>
+    </message>
+    <message>
+        <source>Schedules — {name}</source>
+        <translation>定时任务 — {name}</translation>
+    </message>
+    <message>
+        <source>Messages OkBot sends to this chat at set times, while it runs (also in the tray). A time missed while OkBot was closed runs once when it starts.</source>
+        <translation>OkBot 运行时（包括在托盘中）按设定时间向此对话发送的消息。OkBot 关闭期间错过的时间，会在它启动时补运行一次。</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Next run</source>
+        <translation>下次运行</translation>
+    </message>
+    <message>
+        <source>Last run</source>
+        <translation>上次运行</translation>
+    </message>
+    <message>
+        <source>No scheduled jobs yet: set one below, or ask the assistant to.</source>
+        <translation>还没有定时任务：在下方设置一个，或让助手来设置。</translation>
+    </message>
+    <message>
+        <source>The message to send</source>
+        <translation>要发送的消息</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Run now</source>
+        <translation>立即运行</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <source>Set: {rule}, next run {when}.</source>
+        <translation>已设置：{rule}，下次运行 {when}。</translation>
+    </message>
+    <message>
+        <source>Running “{text}” now; the reply shows in the chat.</source>
+        <translation>正在运行“{text}”；回复将显示在对话中。</translation>
     </message>
 </context>
 <context>
@@ -4467,6 +4594,73 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     </message>
 </context>
 <context>
+    <name>cli_schedule</name>
+    <message>
+        <source>jobs that send a message at set times</source>
+        <translation>按设定时间发送消息的任务</translation>
+    </message>
+    <message>
+        <source>set a job</source>
+        <translation>设置任务</translation>
+    </message>
+    <message>
+        <source>once, at an ISO 8601 local time (2026-12-05T08:30) or from now (+30s, +5m, +2h)</source>
+        <translation>单次：ISO 8601 本地时间（2026-12-05T08:30）或从现在起（+30s、+5m、+2h）</translation>
+    </message>
+    <message>
+        <source>every MINUTES minutes (1 or more)</source>
+        <translation>每隔 MINUTES 分钟（至少 1）</translation>
+    </message>
+    <message>
+        <source>every hour, on the hour</source>
+        <translation>每小时整点</translation>
+    </message>
+    <message>
+        <source>every day at HH:MM (local time)</source>
+        <translation>每天 HH:MM（本地时间）</translation>
+    </message>
+    <message>
+        <source>at the times of a five-field cron expression</source>
+        <translation>按五段 cron 表达式的时间</translation>
+    </message>
+    <message>
+        <source>the message</source>
+        <translation>消息内容</translation>
+    </message>
+    <message>
+        <source>the jobs (of one assistant or squad, or all)</source>
+        <translation>任务列表（某个助手或小队的，或全部）</translation>
+    </message>
+    <message>
+        <source>remove a job</source>
+        <translation>删除任务</translation>
+    </message>
+    <message>
+        <source>the job&apos;s id (see list)</source>
+        <translation>任务 ID（见 list）</translation>
+    </message>
+    <message>
+        <source>run a job now and print the reply</source>
+        <translation>立即运行任务并打印回复</translation>
+    </message>
+    <message>
+        <source>removed job {id} of {name}</source>
+        <translation>已删除 {name} 的任务 {id}</translation>
+    </message>
+    <message>
+        <source>set job {id} for {name}: {rule}; next run {when}</source>
+        <translation>已为 {name} 设置任务 {id}：{rule}；下次运行 {when}</translation>
+    </message>
+    <message>
+        <source>no scheduled jobs</source>
+        <translation>没有定时任务</translation>
+    </message>
+    <message>
+        <source> (paused)</source>
+        <translation>（已暂停）</translation>
+    </message>
+</context>
+<context>
     <name>cli_search</name>
     <message>
         <source>find words in every chat (the words together first, then newest first)</source>
@@ -5613,6 +5807,18 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <source>Could not save {path}: {why}; nothing was changed.</source>
         <translation>无法保存 {path}：{why}；未做任何更改。</translation>
     </message>
+    <message>
+        <source>add the job</source>
+        <translation>添加任务</translation>
+    </message>
+    <message>
+        <source>remove the job</source>
+        <translation>删除任务</translation>
+    </message>
+    <message>
+        <source>change the job</source>
+        <translation>修改任务</translation>
+    </message>
 </context>
 <context>
     <name>offers</name>
@@ -6607,6 +6813,152 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     </message>
 </context>
 <context>
+    <name>scheduler</name>
+    <message>
+        <source>Scheduled job {id} could not run: {why}</source>
+        <translation>定时任务 {id} 无法运行：{why}</translation>
+    </message>
+    <message>
+        <source>Scheduled job {id} ({rule}) was due at {when}: missed while OkBot was not running; run once now.</source>
+        <translation>定时任务 {id}（{rule}）本应在 {when} 运行：OkBot 未运行时错过了；现在补运行一次。</translation>
+    </message>
+</context>
+<context>
+    <name>schedules</name>
+    <message>
+        <source>a job is not a JSON object</source>
+        <translation>某个任务不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>a job has no valid &apos;id&apos;</source>
+        <translation>某个任务没有有效的 &apos;id&apos;</translation>
+    </message>
+    <message>
+        <source>job {id} has no message in &apos;text&apos;</source>
+        <translation>任务 {id} 的 &apos;text&apos; 中没有消息</translation>
+    </message>
+    <message>
+        <source>job {id}: {why}</source>
+        <translation>任务 {id}：{why}</translation>
+    </message>
+    <message>
+        <source>job {id} has an invalid &apos;createdBy&apos; or &apos;enabled&apos;</source>
+        <translation>任务 {id} 的 &apos;createdBy&apos; 或 &apos;enabled&apos; 无效</translation>
+    </message>
+    <message>
+        <source>&apos;{key}&apos; is not an ISO 8601 time</source>
+        <translation>&apos;{key}&apos; 不是 ISO 8601 时间</translation>
+    </message>
+    <message>
+        <source>the rule has no known kind (once, every, hourly, daily or cron)</source>
+        <translation>规则的类型未知（应为 once、every、hourly、daily 或 cron）</translation>
+    </message>
+    <message>
+        <source>a once rule needs its time in &apos;when&apos;</source>
+        <translation>once 规则需要在 &apos;when&apos; 中给出时间</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is not an ISO 8601 time</source>
+        <translation>&apos;{text}&apos; 不是 ISO 8601 时间</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is not a time: give an ISO 8601 local time such as 2026-12-05T08:30, or one from now such as +30s, +5m or +2h</source>
+        <translation>&apos;{text}&apos; 不是时间：请给出 ISO 8601 本地时间（如 2026-12-05T08:30），或从现在起的时间（如 +30s、+5m 或 +2h）</translation>
+    </message>
+    <message>
+        <source>{when} is in the past: give a time to come</source>
+        <translation>{when} 已经过去：请给出将来的时间</translation>
+    </message>
+    <message>
+        <source>every takes a whole number of minutes from 1 to {most}; got &apos;{value}&apos;</source>
+        <translation>every 需要 1 到 {most} 之间的整数分钟；收到的是 &apos;{value}&apos;</translation>
+    </message>
+    <message>
+        <source>daily takes a time of day as HH:MM (24-hour, such as 08:30); got &apos;{value}&apos;</source>
+        <translation>daily 需要 HH:MM 形式的时刻（24 小时制，如 08:30）；收到的是 &apos;{value}&apos;</translation>
+    </message>
+    <message>
+        <source>&apos;{value}&apos; is not a cron expression of five fields (minute hour day month weekday, such as &apos;0 9 * * mon-fri&apos;)</source>
+        <translation>&apos;{value}&apos; 不是五段 cron 表达式（分 时 日 月 星期，如 &apos;0 9 * * mon-fri&apos;）</translation>
+    </message>
+    <message>
+        <source>no job may run more often than once a minute</source>
+        <translation>任务运行频率不能超过每分钟一次</translation>
+    </message>
+    <message>
+        <source>once at {when}</source>
+        <translation>单次，于 {when}</translation>
+    </message>
+    <message>
+        <source>every minute</source>
+        <translation>每分钟</translation>
+    </message>
+    <message>
+        <source>every {n} minutes</source>
+        <translation>每 {n} 分钟</translation>
+    </message>
+    <message>
+        <source>hourly, on the hour</source>
+        <translation>每小时整点</translation>
+    </message>
+    <message>
+        <source>daily at {at}</source>
+        <translation>每天 {at}</translation>
+    </message>
+    <message>
+        <source>cron {expr}</source>
+        <translation>按 cron 表达式 {expr}</translation>
+    </message>
+    <message>
+        <source>No scheduled job {id}.</source>
+        <translation>没有定时任务 {id}。</translation>
+    </message>
+    <message>
+        <source>A scheduled job needs a message to send.</source>
+        <translation>定时任务需要一条要发送的消息。</translation>
+    </message>
+    <message>
+        <source>A scheduled message may be at most {n} characters.</source>
+        <translation>定时消息最多 {n} 个字符。</translation>
+    </message>
+    <message>
+        <source>That time has passed: give a time to come.</source>
+        <translation>该时间已过去：请给出将来的时间。</translation>
+    </message>
+    <message>
+        <source>{name} has {n} scheduled jobs, the most one may have.</source>
+        <translation>{name} 已有 {n} 个定时任务，已达上限。</translation>
+    </message>
+    <message>
+        <source>remove one first</source>
+        <translation>请先删除一个</translation>
+    </message>
+    <message>
+        <source>the file is not a JSON object</source>
+        <translation>文件不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>its &apos;version&apos; is not a whole number</source>
+        <translation>其 &apos;version&apos; 不是整数</translation>
+    </message>
+    <message>
+        <source>&apos;jobs&apos; is not a list</source>
+        <translation>&apos;jobs&apos; 不是列表</translation>
+    </message>
+    <message>
+        <source>two jobs have the same id</source>
+        <translation>两个任务的 ID 相同</translation>
+    </message>
+    <message>
+        <source>it is not valid JSON</source>
+        <translation>不是有效的 JSON</translation>
+    </message>
+    <message>
+        <source>{path} could not be read ({why}): it was moved aside to {aside} and its jobs do not run; fix it and rename it back, or set the jobs again</source>
+        <translation>无法读取 {path}（{why}）：已移到 {aside}，其中的任务不会运行；请修复后改回原名，或重新设置这些任务</translation>
+    </message>
+</context>
+<context>
     <name>schema</name>
     <message>
         <source>true or false</source>
@@ -6894,6 +7246,14 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>模型可以查阅已被摘要的早先消息的原文。</translation>
     </message>
     <message>
+        <source>Schedules</source>
+        <translation>定时任务</translation>
+    </message>
+    <message>
+        <source>An assistant can set messages that OkBot sends to its chat at set times.</source>
+        <translation>助手可以设置由 OkBot 按设定时间发送到其对话的消息。</translation>
+    </message>
+    <message>
         <source>On this computer</source>
         <translation>在这台电脑上</translation>
     </message>
@@ -7164,6 +7524,14 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>Search chat history</source>
         <translation>搜索对话历史</translation>
+    </message>
+    <message>
+        <source>Whether an assistant may set, list and remove the scheduled jobs of its own chat: allow, ask the user first, or deny.</source>
+        <translation>助手能否设置、列出和删除自己对话的定时任务：允许、先询问用户，或拒绝。</translation>
+    </message>
+    <message>
+        <source>Manage its schedule</source>
+        <translation>管理自己的定时任务</translation>
     </message>
     <message>
         <source>Read files</source>
@@ -7614,8 +7982,13 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
 <context>
     <name>store</name>
     <message>
+        <source>{file} was replaced by another file; it was read again.</source>
+        <extracomment>The longest line read as an item. The largest item OkBot writes is a reply of at most 2,000,000 characters (``openai_backend.MAX_REPLY_CHARS``; a user message holds at most 1,000,000, a tool result far less), at most 12 MB even if every character were a six-byte JSON escape.</extracomment>
+        <translation>{file} 已被另一个文件替换；已重新读取。</translation>
+    </message>
+    <message>
         <source>{file} holds items from a newer OkBot (item schema v{version}; this build knows v{known}). The chat is shown read-only.</source>
-        <extracomment>The longest line read as an item. The largest item OkBot writes is a reply of at most 2,000,000 characters (``openai_backend.MAX_REPLY_CHARS``; a user message holds at most 1,000,000, a tool result far less), at most 12 MB even if every character were a six-byte JSON escape. lines longer than this are set aside unread (a class attribute so tests can use a small one)</extracomment>
+        <extracomment>lines longer than this are set aside unread (a class attribute so tests can use a small one)</extracomment>
         <translation>{file} 包含来自更新版 OkBot 的条目（条目格式 v{version}；此版本只支持到 v{known}）。对话以只读方式显示。</translation>
     </message>
     <message>
