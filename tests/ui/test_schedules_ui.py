@@ -17,6 +17,7 @@ from okbot.ui.schedules_panel import MESSAGE_COLUMN, NEXT_COLUMN, RULE_COLUMN, S
 from tests.helpers.fake_openai import FakeOpenAIServer, Reply
 from tests.ui.test_chat_page import shown_text
 from tests.ui.test_main_window import open_window
+from tests.ui.test_squad_chat import layout_of
 
 START = datetime(2026, 6, 10, 12, 0, tzinfo=timezone.utc)
 
@@ -134,6 +135,9 @@ def test_a_due_job_runs_in_the_open_chat_and_run_now_runs_it_again(
     try:
         qtbot.waitUntil(lambda: "watered" in shown_text(page))  # appended as the job's turn wrote it
         assert "Water the plants" in shown_text(page)
+        sent = layout_of(page.view, 0)  # the job's message, marked as the schedule's in a quiet line
+        assert (sent.status, sent.status_quiet, sent.status_error) == ("Sent by a schedule", True, False)
+        assert not layout_of(page.view, 1).status  # the reply has no such line
         qtbot.waitUntil(lambda: store.load(target).jobs[0].last_result == "complete")
         assert store.load(target).jobs[0].last_run == clock.now
         assert len(server.chat_requests()) == 1
