@@ -1,5 +1,6 @@
 """A tool call that waits for approval when OkBot quits waits again after a restart, and the turn goes on once it
-is answered: real runner, real files, the fake OpenAI server. (The restart of a real process: test_restart.py.)"""
+is answered: real runner, real files, the fake OpenAI server. (The restart of a real process:
+tests/ui/test_waiting_approvals_ui.py.)"""
 
 from __future__ import annotations
 
