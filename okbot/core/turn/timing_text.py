@@ -57,7 +57,8 @@ def timing_lines(trace: t.Timing) -> list[str]:
         else:
             label = translate("timing_text", _LABELS[phase])
         lines.append(f"{label} {duration(ms)}")
-    lines.append(f"{translate('timing_text', 'Total')} {duration(trace.total_ms)}")
+    total = translate("timing_text", "Total")
+    lines.append(f"{total} {duration(trace.total_ms)}")
     return lines
 
 
