@@ -7897,6 +7897,10 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>{tool} ×{n}</translation>
     </message>
     <message>
+        <source>… and {n} more</source>
+        <translation>…… 还有 {n} 项</translation>
+    </message>
+    <message>
         <source>Total</source>
         <translation>合计</translation>
     </message>

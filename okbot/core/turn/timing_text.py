@@ -18,6 +18,8 @@ from okbot.i18n import QT_TRANSLATE_NOOP, translate
 
 # Phases shorter than this are left out (a tool call never is: that it ran is worth a line).
 SHOWN_FROM_MS = 50
+MAX_LINES = 16  # phase lines of one tooltip; the rest are counted on one line (a hand-edited record)
+NAME_CHARS = 60  # of a tool's name
 
 _LABELS = {
     t.SERVER_WAIT: QT_TRANSLATE_NOOP("timing_text", "Waiting for the server"),
@@ -49,7 +51,7 @@ def timing_lines(trace: t.Timing) -> list[str]:
     lines = []
     for (phase, name), (ms, times) in totals.items():
         if phase == t.TOOL:
-            label = name or translate("timing_text", "a tool")
+            label = _short(name) if name else translate("timing_text", "a tool")
             if times > 1:
                 label = translate("timing_text", "{tool} ×{n}").format(tool=label, n=times)
         elif ms < SHOWN_FROM_MS:
@@ -57,9 +59,16 @@ def timing_lines(trace: t.Timing) -> list[str]:
         else:
             label = translate("timing_text", _LABELS[phase])
         lines.append(f"{label} {duration(ms)}")
+    if len(lines) > MAX_LINES:
+        more = len(lines) - MAX_LINES + 1
+        lines = [*lines[: MAX_LINES - 1], translate("timing_text", "… and {n} more").format(n=more)]
     total = translate("timing_text", "Total")
     lines.append(f"{total} {duration(trace.total_ms)}")
     return lines
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
 
 
 def timing_tip(item: dict) -> str:

@@ -200,3 +200,11 @@ def test_a_turn_for_the_cli_adds_its_replies_up_and_stops_at_the_next_message():
     assert [r["id"] for r in found["replies"]] == [3, 6]
     assert found["phases"] == [{"phase": "first_token", "ms": 900}, {"phase": "streaming", "ms": 100}]
     assert turn_timing([{"id": 3, "type": "assistant", "content": "old"}]) is None
+
+
+def test_a_hand_edited_trace_of_many_tools_stays_a_tooltip():
+    phases = [{"phase": "tool", "name": f"tool_{i}_" + "x" * 200, "ms": 10} for i in range(40)]
+    lines = timing_tip({"timing": {"total_ms": 400, "phases": phases}}).splitlines()
+    assert len(lines) == 17  # sixteen phase lines, the total
+    assert lines[-2] == "… and 25 more" and lines[-1] == "Total 0.4 s"
+    assert all(len(line) < 80 for line in lines)
