@@ -7853,6 +7853,10 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
 <context>
     <name>timing_text</name>
     <message>
+        <source>Waiting for other replies</source>
+        <translation>等待其他回复</translation>
+    </message>
+    <message>
         <source>Waiting for the server</source>
         <translation>等待服务器</translation>
     </message>

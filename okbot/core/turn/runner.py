@@ -180,6 +180,7 @@ class TurnRunner:
         *,
         callbacks: TurnCallbacks | None = None,
         cancel: CancelToken | None = None,
+        waited: float = 0.0,
     ) -> TurnResult:
         """Run the turn ``request`` asks for, as the user's chat (:func:`okbot.llm.slots.foreground`): every call
         it makes on this thread, the compression before the request included, goes first, and each server it
@@ -187,13 +188,14 @@ class TurnRunner:
 
         The target is read afresh first: the MCP servers, model and persona settings the turn uses are those on
         disk now. A request that is refused (an empty or oversized message, an unknown version) raises
-        :class:`OkBotError` with nothing written."""
+        :class:`OkBotError` with nothing written. ``waited``: the seconds it waited before it could start (the
+        application's turn gate), counted in its first reply's timing."""
         callbacks = callbacks or TurnCallbacks()
         cancel = cancel or CancelToken()
         target = self.sources.workspace.current(target)
         priority = slots.Priority.JOB if is_job(request) else slots.Priority.CHAT
         with slots.foreground(priority, on_wait=callbacks.on_event) as scope:
-            timing = TurnTiming(self.env.clock, scope.waited)  # where each reply's time went
+            timing = TurnTiming(self.env.clock, scope.waited, waited=waited)  # where each reply's time went
             try:
                 return self._dispatch(target, request, callbacks, cancel, timing)
             except TurnAbandoned:  # OkBot quits while a call waits for approval: it waits on disk

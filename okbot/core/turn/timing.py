@@ -35,9 +35,10 @@ STREAMING = "streaming"  # from the first thing the model sent to the end of its
 TOOL = "tool"  # one tool call (``name``: the tool)
 COMPRESSION = "compression"  # the request waited for the summarizer
 BACKGROUND_WAIT = "background_wait"  # waited for OkBot's own work holding the session (a compression ahead)
+TURN_WAIT = "turn_wait"  # waited before it could start: its chat was replying already, or too many chats were
 APPROVAL = "approval"  # a tool call waited for the user's answer
 OTHER = "other"  # what no span covers: reading disk, building the request, writing the record
-PHASES = (SERVER_WAIT, FIRST_TOKEN, STREAMING, TOOL, COMPRESSION, BACKGROUND_WAIT, APPROVAL, OTHER)
+PHASES = (TURN_WAIT, SERVER_WAIT, FIRST_TOKEN, STREAMING, TOOL, COMPRESSION, BACKGROUND_WAIT, APPROVAL, OTHER)
 
 # The kinds of wait the slot scope counts (okbot.llm.slots.WAIT_*), as the phases they are.
 WAIT_PHASES = {"server": SERVER_WAIT, "background": BACKGROUND_WAIT}
@@ -60,18 +61,24 @@ def _no_waits() -> Mapping[str, float]:
 class TurnTiming:
     """The timing recorder of one turn (see the module's docstring).
 
-    ``waits`` gives the cumulative seconds per kind of wait the turn's slot scope has seen so far."""
+    ``waits`` gives the cumulative seconds per kind of wait the turn's slot scope has seen so far; ``waited``
+    is how long the turn waited before it began (the first reply's ``turn_wait``, counted in its total)."""
 
     def __init__(
         self,
         clock: Callable[[], float] = time.monotonic,
         waits: Callable[[], Mapping[str, float]] = _no_waits,
+        *,
+        waited: float = 0.0,
     ) -> None:
         self._clock = clock
         self._waits = waits
         self._thread = threading.get_ident()
         self._entries: list[tuple[str, str | None, float]] = []
         self._open: list[_Span] = [self._span(OTHER, None)]  # the segment itself is the outermost span
+        if waited > 0:
+            self._entries.append((TURN_WAIT, None, waited))
+            self._open[0].start -= waited
 
     def _span(self, phase: str, name: str | None) -> _Span:
         return _Span(phase, name, self._clock(), dict(self._waits()))

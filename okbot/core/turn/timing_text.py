@@ -22,6 +22,7 @@ MAX_LINES = 16  # phase lines of one tooltip; the rest are counted on one line (
 NAME_CHARS = 60  # of a tool's name
 
 _LABELS = {
+    t.TURN_WAIT: QT_TRANSLATE_NOOP("timing_text", "Waiting for other replies"),
     t.SERVER_WAIT: QT_TRANSLATE_NOOP("timing_text", "Waiting for the server"),
     t.FIRST_TOKEN: QT_TRANSLATE_NOOP("timing_text", "First token"),
     t.STREAMING: QT_TRANSLATE_NOOP("timing_text", "Streaming"),

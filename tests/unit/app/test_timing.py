@@ -8,6 +8,7 @@ import threading
 
 from okbot.__main__ import main
 from okbot.app import OkBotApp
+from okbot.app.turn_gate import TurnWaiting
 from okbot.config.settings import Settings
 from okbot.core.session import SessionStore
 from okbot.core.turn.outcome import TurnCallbacks
@@ -16,6 +17,7 @@ from okbot.core.turn.timing import timing_of
 from okbot.core.workspace import Workspace
 from okbot.llm import slots
 from okbot.llm.events import Waiting
+from okbot.llm.provider import CancelToken
 from tests.helpers.fake_openai import Reply, tool_call
 
 FIRST_BYTE = 0.3  # seconds the server waits before it answers the first request
@@ -86,6 +88,38 @@ def test_a_wait_for_a_slot_the_server_has_not_free_is_the_servers(okbot_home, se
     trace = timing_of(reply)
     assert trace is not None
     assert _ms(trace, "server_wait") >= 200
+    assert sum(p.ms for p in trace.phases) <= trace.total_ms
+
+
+def test_a_turn_that_waited_for_its_chats_other_reply_counts_the_wait(okbot_home, server):
+    # The chat is already replying (a scheduled job, the CLI beside the desktop): the user's turn waits at the
+    # gate, and its reply's timing begins when the user asked, not when the turn could start.
+    app, target = _app(server)
+    server.set_default(lambda _body: Reply(text="fine"))
+    held, release = threading.Event(), threading.Event()
+
+    def other_turn() -> None:
+        with app.turns.turn((target.kind, target.id), slots.Priority.JOB, CancelToken()):
+            held.set()
+            release.wait(10)
+
+    other = threading.Thread(target=other_turn)
+    try:
+        other.start()
+        assert held.wait(10)
+
+        def on_event(event: object) -> None:  # told it waits: the other turn ends 0.3 s later
+            if isinstance(event, TurnWaiting):
+                threading.Timer(0.3, release.set).start()
+
+        result = app.run_turn(target, Send("hello"), callbacks=TurnCallbacks(on_event=on_event))
+    finally:
+        release.set()
+        other.join(10)
+        app.close()
+    trace = timing_of(result.items[-1])
+    assert trace is not None and trace.phases[0].phase == "turn_wait"
+    assert _ms(trace, "turn_wait") >= 200
     assert sum(p.ms for p in trace.phases) <= trace.total_ms
 
 

@@ -208,3 +208,17 @@ def test_a_hand_edited_trace_of_many_tools_stays_a_tooltip():
     assert len(lines) == 17  # sixteen phase lines, the total
     assert lines[-2] == "… and 25 more" and lines[-1] == "Total 0.4 s"
     assert all(len(line) < 80 for line in lines)
+
+
+def test_a_wait_before_the_turn_began_is_the_first_replys_and_counts_in_its_total():
+    clock = Clock()
+    timing = TurnTiming(clock, waited=1.5)
+    with timing.span(t.STREAMING):
+        clock.advance(0.5)
+    assert timing.take() == {
+        "total_ms": 2000,
+        "phases": [{"phase": "turn_wait", "ms": 1500}, {"phase": "streaming", "ms": 500}],
+    }
+    assert timing.take() == {"total_ms": 0, "phases": []}  # the next reply's segment starts from now
+    lines = timing_tip({"timing": {"total_ms": 2000, "phases": [{"phase": "turn_wait", "ms": 1500}]}})
+    assert lines.splitlines()[0] == "Waiting for other replies 1.5 s"
