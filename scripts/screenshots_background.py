@@ -2,10 +2,10 @@
 ``python scripts/screenshots_background.py [--out DIR]``).
 
 The tray menu (drawn where a desktop panel drops it, over the window's top right corner) with the question of
-the first close, messages queued behind a streaming reply, a chat's Schedules window, and Settings → Appearance
-with its Window section; in English and Chinese, light and dark,
-at 640×460 and 1280×800. Like ``screenshots.py``: a temporary OKBOT_HOME, the local fake OpenAI server,
-offscreen; nothing else is touched.
+the first close, messages queued behind a streaming reply, a chat's Schedules window, the timing trace over a
+reply's time (its tooltip, drawn where Qt shows it), and Settings → Appearance with its Window section; in
+English and Chinese, light and dark, at 640×460 and 1280×800. Like ``screenshots.py``: a temporary OKBOT_HOME,
+the local fake OpenAI server, offscreen; nothing else is touched.
 """
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ def render_all(out: Path) -> list[Path]:
                     written += render_tray(ctx, out, f"{language}-{theme}-{size[0]}", size)
                     written += render_queue(ctx, server, out, f"{language}-{theme}-{size[0]}", size, language)
                     written += render_schedules(ctx, server, out, f"{language}-{theme}-{size[0]}", size, language)
+                    written += render_timing(ctx, server, out, f"{language}-{theme}-{size[0]}", size, language)
             written += render_appearance(ctx, out, language)
         ctx.settings.set("ui.theme", "system")
     finally:
@@ -240,6 +241,74 @@ def render_schedules(
     shots.settle(ctx)
     ScheduleStore.path(target).unlink(missing_ok=True)
     target.session_path.unlink(missing_ok=True)
+    return [path]
+
+
+ASKED = {"en": "When did we settle the chunk size?", "zh_CN": "我们什么时候定下分块大小的？"}
+ANSWERED = {
+    "en": "On Tuesday: 500,000 rows a chunk, each aggregated as it arrives.",
+    "zh_CN": "周二定的：每块 50 万行，每块读完就先聚合。",
+}
+
+
+def render_timing(
+    ctx: object, server: object, out: Path, name: str, size: tuple[int, int], language: str
+) -> list[Path]:
+    """A reply that waited for its first token and called a tool, with the tooltip over its time: where the
+    time went (a real turn against the fake server, so the figures are measured)."""
+    from PySide6.QtCore import QEvent, QPointF, Qt
+    from PySide6.QtGui import QHelpEvent, QMouseEvent
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    from okbot.ui.main_window import MainWindow
+    from tests.helpers.fake_openai import Reply, tool_call
+
+    server.enqueue(
+        Reply(tool_calls=[tool_call("search_history", {"query": "chunk size"})], first_byte_delay=0.4),
+        Reply(text=ANSWERED[language], chunk_chars=3, chunk_delay=0.03),
+    )
+    window = MainWindow(ctx)
+    window.resize(*size)
+    window.show()
+    target = next(t for t in ctx.workspace.list() if t.name == "Researcher")
+    window.select_target(target.kind, target.id)
+    page = window.current_page()
+    shots.settle(ctx)
+    page.send(ASKED[language])
+    for _ in range(400):
+        QTest.qWait(50)
+        if not page.streaming:
+            break
+    shots.settle(ctx)
+    view = page.view
+    model = view.chat_model()
+    row = next(r for r in reversed(range(model.rowCount())) if (model.item(r) or {}).get("type") == "assistant")
+    view.scrollTo(model.index(row, 0))
+    shots.settle(ctx)
+    spot = view.time_rect(row).center()
+    move = QMouseEvent(
+        QEvent.Type.MouseMove,
+        QPointF(spot),
+        QPointF(view.viewport().mapToGlobal(spot)),
+        Qt.MouseButton.NoButton,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(view.viewport(), move)
+    QApplication.sendEvent(view.viewport(), QHelpEvent(QEvent.Type.ToolTip, spot, view.viewport().mapToGlobal(spot)))
+    QTest.qWait(300)  # the tooltip fades in
+    tip = next(w for w in QApplication.topLevelWidgets() if w.inherits("QTipLabel") and w.isVisible())
+    image = window.grab().toImage()
+    at = window.mapFromGlobal(tip.pos())
+    x = min(max(0, at.x()), image.width() - tip.width() - 4)
+    y = min(max(0, at.y()), image.height() - tip.height() - 4)
+    path = shots.save(overlay(image, tip.grab().toImage(), x, y), out / f"timing-tip-{name}.png")
+    QToolTip.hideText()
+    window.quit_app()
+    window.deleteLater()
+    shots.settle(ctx)
+    target.session_path.unlink(missing_ok=True)  # the next shot starts from an empty chat again
     return [path]
 
 

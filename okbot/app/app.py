@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -149,8 +150,10 @@ class OkBotApp:
         callbacks = callbacks or TurnCallbacks()
         cancel = cancel or CancelToken()
         priority = slots.Priority.JOB if is_job(request) else slots.Priority.CHAT
+        asked = time.monotonic()
         with self.turns.turn((target.kind, target.id), priority, cancel, callbacks.on_event):
-            return self.runner.run(target, request, callbacks=callbacks, cancel=cancel)
+            waited = time.monotonic() - asked  # shown in the reply's timing
+            return self.runner.run(target, request, callbacks=callbacks, cancel=cancel, waited=waited)
 
     def switch_version(self, target: Target, item_id: int, index: int) -> dict[str, Any] | None:
         """Follow version ``index`` of the message or reply at ``item_id``; the marker appended, or None."""

@@ -23,6 +23,7 @@ from okbot.core.roster import SquadRoster
 from okbot.core.sent_request import SentRequest, load_sent
 from okbot.core.sources import ContextSources
 from okbot.core.tokens import APPROX_NOTE
+from okbot.core.turn.timing import turn_timing
 from okbot.core.workspace import Target
 from okbot.storage.errors import NotFound
 
@@ -101,6 +102,13 @@ def load_snapshot(
         snap.as_sent_markdown = as_sent_markdown(sent, proj, snap.block_states)
         snap.as_sent_full_markdown = as_sent_markdown(sent, proj, snap.block_states, body_limit=None)
     return snap
+
+
+def turn_timing_of(sources: ContextSources, target: Target, item_id: int) -> dict[str, Any] | None:
+    """Where the time of user message ``item_id``'s turn went (each reply's trace and their sum), as
+    ``okbot context --json`` shows it; None when its replies kept none (sent before OkBot kept timing)."""
+    after, exists = sources.session(target).read_after(item_id)
+    return turn_timing(after) if exists else None
 
 
 def sent_request(

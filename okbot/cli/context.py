@@ -23,23 +23,27 @@ def cmd_context(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.as_sent:
         return _print_as_sent(args, sources, target, proj, out)
     if args.json:
-        print(render_json(proj, _prompt_cache(sources, target, proj)), file=out)
+        print(render_json(proj, *_turn_facts(sources, target, proj)), file=out)
     else:
         out.write(render_markdown(proj, body_limit=None if args.full else 2000, approx_note=APPROX_NOTE))
     return 0
 
 
-def _prompt_cache(sources: Any, target: Any, proj: Any) -> dict[str, Any] | None:
-    """``okbot context --json``'s ``promptCache``: that of the request the message's turn answered with."""
-    from okbot.app.context_view import sent_request
+def _turn_facts(sources: Any, target: Any, proj: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """``okbot context --json``'s ``promptCache`` (that of the request the message's turn answered with) and
+    ``timing`` (where the turn's time went), of the message asked for or else the last one."""
+    from okbot.app.context_view import sent_request, turn_timing_of
 
     at = (
         proj.at
         if proj.at is not None
         else next((it["id"] for it in reversed(proj.items) if it.get("type") == "user"), None)
     )
-    sent = sent_request(sources, target, at) if at is not None else None
-    return sent.cache.to_json() if sent is not None and sent.cache is not None else None
+    if at is None:
+        return None, None
+    sent = sent_request(sources, target, at)
+    cache = sent.cache.to_json() if sent is not None and sent.cache is not None else None
+    return cache, turn_timing_of(sources, target, at)
 
 
 def _check_as_sent_args(args: argparse.Namespace) -> None:

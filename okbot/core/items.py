@@ -14,7 +14,9 @@ user           ``content`` (str), optionally ``attachments`` (records of attache
 assistant      ``content`` (str), ``status`` (complete | interrupted | error), ``usage`` (dict);
                optional ``reasoning`` (str, what the model showed of its thinking) and
                ``reasoningSeconds`` (float) -- kept for the user only: never sent back to the
-               model, summarized or mined for memories; usage counts it as completion tokens
+               model, summarized or mined for memories; usage counts it as completion tokens;
+               optional ``timing`` (where the reply's time went: :mod:`okbot.core.turn.timing`),
+               also for the user only; older items have none and read as before
 tool_call      ``call_id``, ``name``, ``arguments`` (JSON text as the model produced it)
 tool_result    ``call_id``, ``name``, ``content`` (str), ``ok`` (bool)
 notice         ``content`` (str), ``level`` (info | warning | error) -- shown to the user only;

@@ -314,10 +314,14 @@ MISSING_ITEM = QT_TRANSLATE_NOOP(
 )
 
 
-def render_json(proj: ContextProjection, prompt_cache: dict[str, Any] | None = None) -> str:
+def render_json(
+    proj: ContextProjection, prompt_cache: dict[str, Any] | None = None, timing: dict[str, Any] | None = None
+) -> str:
     """The projection as JSON (``okbot context --json``), with secrets redacted from every string;
-    ``prompt_cache``: that of the request the message's turn sent (:mod:`okbot.core.prompt_cache`)."""
-    return json.dumps(redacted({**proj.to_json(), "promptCache": prompt_cache}), ensure_ascii=False, indent=2)
+    ``prompt_cache``: that of the request the message's turn sent (:mod:`okbot.core.prompt_cache`); ``timing``:
+    where the turn's time went (:func:`okbot.core.turn.timing.turn_timing`)."""
+    shown = {**proj.to_json(), "promptCache": prompt_cache, "timing": timing}
+    return json.dumps(redacted(shown), ensure_ascii=False, indent=2)
 
 
 def _item_range(first: int | None, last: int | None, count: int) -> str:

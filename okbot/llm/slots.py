@@ -36,6 +36,7 @@ import itertools
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -51,6 +52,11 @@ LOCAL_SLOTS = 1  # a server on this machine (llama.cpp, Ollama, LM Studio) answe
 HOSTED_SLOTS = 4
 MAX_SLOTS = 64
 LEND_RECHECK_SECONDS = 0.5  # a lent scope follows the session lock to its next holder this often
+
+# The kinds of wait a scope counts (Scope.waited): for a slot of a server, for OkBot's own work holding what the
+# turn needs (a compression running ahead that holds the session).
+WAIT_SERVER = "server"
+WAIT_BACKGROUND = "background"
 
 WAITING_FOR_CHAT = QT_TRANSLATE_NOOP("slots", "Waiting for the model: another chat is using it")
 LEARNT_ONE_SLOT = QT_TRANSLATE_NOOP(
@@ -80,7 +86,8 @@ def default_slots(local: bool) -> int:
 
 
 class Scope:
-    """A turn at work: the slots it holds, its priority and how to tell it it waits.
+    """A turn at work: the slots it holds, its priority, how to tell it it waits, and how long its own thread
+    waited so far (:meth:`waited`, for the reply's timing trace).
 
     Entered with :func:`foreground`; held slots are given back when it exits.
     """
@@ -88,8 +95,21 @@ class Scope:
     def __init__(self, priority: Priority, on_wait: Callable[[Any], None] | None) -> None:
         self.priority = priority
         self.on_wait = on_wait
+        self.thread = threading.get_ident()  # the turn's own thread: only its waits are counted
         self._lock = threading.Lock()
         self._held: set[Scheduler] = set()
+        self._waited: dict[str, float] = {}
+
+    def waited(self) -> dict[str, float]:
+        """Seconds the turn's thread has waited so far, by kind (``WAIT_SERVER``, ``WAIT_BACKGROUND``)."""
+        with self._lock:
+            return dict(self._waited)
+
+    def _add_wait(self, kind: str, seconds: float) -> None:
+        if threading.get_ident() != self.thread or seconds <= 0:
+            return
+        with self._lock:
+            self._waited[kind] = self._waited.get(kind, 0.0) + seconds
 
     def _remember(self, scheduler: Scheduler) -> None:
         with self._lock:
@@ -198,11 +218,14 @@ class LendingLock:
             return True
         if not blocking:
             return False
+        since = time.monotonic()
         while True:
             with lend_to(self._owner):  # the lock may change hands meanwhile: follow it
                 got = self._lock.acquire(timeout=LEND_RECHECK_SECONDS)
             if got:
                 self._owner = threading.get_ident()
+                if (scope := current_scope()) is not None:
+                    scope._add_wait(WAIT_BACKGROUND, time.monotonic() - since)
                 return True
 
     def release(self) -> None:
@@ -364,6 +387,7 @@ class Scheduler:
         unlink = cancel.on_cancel(self._wake) if cancel is not None else (lambda: None)
         with self._cond:
             self._waiting.append(ticket)
+        since: float | None = None  # when it first had to wait
         try:
             while True:
                 tell = None
@@ -373,7 +397,10 @@ class Scheduler:
                         self._cond.notify_all()
                         return None
                     if self._try_start(ticket):
+                        if since is not None and ticket.scope is not None:
+                            ticket.scope._add_wait(WAIT_SERVER, time.monotonic() - since)
                         return ticket
+                    since = time.monotonic() if since is None else since
                     tell = self._why_waiting(ticket)
                     if tell is None:
                         self._cond.wait()

@@ -8224,6 +8224,65 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     </message>
 </context>
 <context>
+    <name>timing_text</name>
+    <message>
+        <source>Waiting for other replies</source>
+        <translation>等待其他回复</translation>
+    </message>
+    <message>
+        <source>Waiting for the server</source>
+        <translation>等待服务器</translation>
+    </message>
+    <message>
+        <source>First token</source>
+        <translation>首个 token</translation>
+    </message>
+    <message>
+        <source>Streaming</source>
+        <translation>流式输出</translation>
+    </message>
+    <message>
+        <source>Compressing the context</source>
+        <translation>压缩上下文</translation>
+    </message>
+    <message>
+        <source>Waiting for background work</source>
+        <translation>等待后台工作</translation>
+    </message>
+    <message>
+        <source>Waiting for your approval</source>
+        <translation>等待你的批准</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} 秒</translation>
+    </message>
+    <message>
+        <source>{minutes} min {seconds} s</source>
+        <translation>{minutes} 分 {seconds} 秒</translation>
+    </message>
+    <message>
+        <source>a tool</source>
+        <translation>某个工具</translation>
+    </message>
+    <message>
+        <source>{tool} ×{n}</source>
+        <translation>{tool} ×{n}</translation>
+    </message>
+    <message>
+        <source>… and {n} more</source>
+        <translation>…… 还有 {n} 项</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+</context>
+<context>
     <name>tokens</name>
     <message>
         <source>Token counts are estimates (about 4 characters per token for English, 1 per CJK character): no verified tiktoken encoding file was found offline.</source>

@@ -26,6 +26,7 @@ from okbot.core.projection import ContextProjection
 from okbot.core.turn.env import TurnEnv
 from okbot.core.turn.outcome import TurnCallbacks
 from okbot.core.turn.stream import Round, own_count, stream_round
+from okbot.core.turn.timing import COMPRESSION, TurnTiming
 from okbot.core.workspace import Target
 from okbot.i18n import translate
 from okbot.llm.errors import ProviderError
@@ -54,18 +55,25 @@ def fit_round(
     round_no: int,
     callbacks: TurnCallbacks,
     tell: Callable[[str], None],
+    timing: TurnTiming,
     *,
     window: int | None = None,
 ) -> ContextProjection | OkBotError:
     """The request of round ``round_no`` of the turn answering ``user_id``; from round 2 on (or after a refusal:
-    ``window``) made to fit by the in-turn hook, its quiet lines told with ``tell``. An OkBotError when it
-    cannot fit."""
+    ``window``) made to fit by the in-turn hook, its quiet lines told with ``tell``, the summarizer's part timed
+    with ``timing``. An OkBotError when it cannot fit."""
     if (round_no == 1 and window is None) or env.compression is None:
         return build_context(target, sources=env.sources)
-    try:
-        fit = env.compression.within_turn(target, [user_id], on_start=callbacks.on_compressing, window=window)
-    except OkBotError as exc:  # the summary could not be saved (a full disk, a newer OkBot's file)
-        return exc
+    with timing.on_demand(COMPRESSION) as begin:
+
+        def started() -> None:
+            begin()
+            callbacks.on_compressing()
+
+        try:
+            fit = env.compression.within_turn(target, [user_id], on_start=started, window=window)
+        except OkBotError as exc:  # the summary could not be saved (a full disk, a newer OkBot's file)
+            return exc
     for report in fit.reports:
         callbacks.on_compressed(report)
     for note in fit.notes:
@@ -84,10 +92,11 @@ def send_round(
     cancel: CancelToken,
     tell: Callable[[str], None],
     degraded: list[Any],
+    timing: TurnTiming,
 ) -> SentRound | OkBotError:
     """Record and stream round ``round_no``'s request ``proj`` (sent once more after a refusal as too long:
-    see the module's docstring). An OkBotError, before anything streamed, when the as-sent record cannot be
-    written or the refused request cannot be made to fit."""
+    see the module's docstring), timed with ``timing``. An OkBotError, before anything streamed, when the as-sent
+    record cannot be written or the refused request cannot be made to fit."""
     as_sent = env.sources.as_sent(target)
     names = [s["function"]["name"] for s in tool_specs]
     retry_of: int | None = None
@@ -110,6 +119,7 @@ def send_round(
             own_count(proj),
             on_reasoning=callbacks.on_event,
             clock=env.clock,
+            timing=timing,
         )
         refusal = rnd.error
         if retry_of is not None or cancel.cancelled or not _too_long(refusal) or rnd.text or rnd.calls:
@@ -118,7 +128,7 @@ def send_round(
         record_usage(as_sent, request_id, None, "error")
         window = _learn(env, target, proj, refusal)
         tell(_refused_note(refusal, window))
-        fitted = fit_round(env, target, user_id, round_no, callbacks, tell, window=window)
+        fitted = fit_round(env, target, user_id, round_no, callbacks, tell, timing, window=window)
         if isinstance(fitted, OkBotError):
             return fitted
         proj, retry_of = fitted, request_id

@@ -46,6 +46,7 @@ from okbot.core.turn.request import Edit, Regenerate, Resume, Retry, Send, TurnR
 from okbot.core.turn.rounds import fit_round, record_usage, send_round
 from okbot.core.turn.runtime import TurnRuntime
 from okbot.core.turn.stream import usage_fields
+from okbot.core.turn.timing import COMPRESSION, TurnTiming
 from okbot.core.workspace import Target
 from okbot.i18n import translate
 from okbot.llm import slots
@@ -124,6 +125,23 @@ def _limit_reached(runtime: TurnRuntime, max_rounds: int) -> str:
     return translate("runner", "{n} tool rounds (the round limit)").format(n=max_rounds)
 
 
+def _appender(
+    session: Any, result: TurnResult, callbacks: TurnCallbacks, timing: TurnTiming
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """How a turn writes an item: appended, kept in ``result``, told to ``callbacks``; each reply with where the
+    time went since the turn began or the reply before (``timing``)."""
+
+    def append(item: dict[str, Any]) -> dict[str, Any]:
+        if item["type"] == "assistant":
+            item["timing"] = timing.take()
+        stored = session.append(item)
+        result.items.append(stored)
+        callbacks.on_item(stored)
+        return stored
+
+    return append
+
+
 class TurnRunner:
     """Runs turns for any assistant or squad target against one provider; one runner serves every turn.
 
@@ -162,6 +180,7 @@ class TurnRunner:
         *,
         callbacks: TurnCallbacks | None = None,
         cancel: CancelToken | None = None,
+        waited: float = 0.0,
     ) -> TurnResult:
         """Run the turn ``request`` asks for, as the user's chat (:func:`okbot.llm.slots.foreground`): every call
         it makes on this thread, the compression before the request included, goes first, and each server it
@@ -169,34 +188,36 @@ class TurnRunner:
 
         The target is read afresh first: the MCP servers, model and persona settings the turn uses are those on
         disk now. A request that is refused (an empty or oversized message, an unknown version) raises
-        :class:`OkBotError` with nothing written."""
+        :class:`OkBotError` with nothing written. ``waited``: the seconds it waited before it could start (the
+        application's turn gate), counted in its first reply's timing."""
         callbacks = callbacks or TurnCallbacks()
         cancel = cancel or CancelToken()
         target = self.sources.workspace.current(target)
         priority = slots.Priority.JOB if is_job(request) else slots.Priority.CHAT
-        with slots.foreground(priority, on_wait=callbacks.on_event):
+        with slots.foreground(priority, on_wait=callbacks.on_event) as scope:
+            timing = TurnTiming(self.env.clock, scope.waited, waited=waited)  # where each reply's time went
             try:
-                return self._dispatch(target, request, callbacks, cancel)
+                return self._dispatch(target, request, callbacks, cancel, timing)
             except TurnAbandoned:  # OkBot quits while a call waits for approval: it waits on disk
                 log.info("turn of %s left waiting for an approval (OkBot quits)", target.name)
                 return TurnResult(status="abandoned")
 
     def _dispatch(
-        self, target: Target, request: TurnRequest, callbacks: TurnCallbacks, cancel: CancelToken
+        self, target: Target, request: TurnRequest, callbacks: TurnCallbacks, cancel: CancelToken, timing: TurnTiming
     ) -> TurnResult:
         if isinstance(request, Send):
-            return self._send(target, request, callbacks, cancel)
+            return self._send(target, request, callbacks, cancel, timing)
         if isinstance(request, Retry):
-            return self._retry(target, callbacks, cancel)
+            return self._retry(target, callbacks, cancel, timing)
         if isinstance(request, Edit):
-            return self._edit(target, request, callbacks, cancel)
+            return self._edit(target, request, callbacks, cancel, timing)
         if isinstance(request, Regenerate):
-            return self._regenerate(target, request, callbacks, cancel)
+            return self._regenerate(target, request, callbacks, cancel, timing)
         if isinstance(request, Resume):
-            return self._resume(target, callbacks, cancel)
+            return self._resume(target, callbacks, cancel, timing)
         raise TypeError(f"not a turn request: {request!r}")
 
-    def _resume(self, target: Target, callbacks: TurnCallbacks, cancel: CancelToken) -> TurnResult:
+    def _resume(self, target: Target, callbacks: TurnCallbacks, cancel: CancelToken, timing: TurnTiming) -> TurnResult:
         """Go on with the turn whose calls waited for approval when OkBot closed, now that each is answered:
         the calls run (or are refused), the model goes on from their results."""
         calls = self.waiting_calls(target)
@@ -210,7 +231,7 @@ class TurnRunner:
         user = next((it for it in tail if it.get("type") == "user" and it.get("id") == user_id), None)
         if user is None:
             raise OkBotError(translate("runner", "the message whose turn waited is no longer in the chat"))
-        return self._run(target, user_id, callbacks, cancel, self._addressed(target, user), resume=calls)
+        return self._run(target, user_id, callbacks, cancel, self._addressed(target, user), timing, calls)
 
     def waiting_calls(self, target: Target) -> list[PendingCall]:
         """The calls of ``target``'s open turn that wait for (or got) the user's answer while OkBot was closed."""
@@ -220,7 +241,9 @@ class TurnRunner:
         """Keep the user's answer to a call that waited across a restart; False when it no longer waits."""
         return PendingApprovals(target.dir).answer(call_id, approved)
 
-    def _send(self, target: Target, request: Send, callbacks: TurnCallbacks, cancel: CancelToken) -> TurnResult:
+    def _send(
+        self, target: Target, request: Send, callbacks: TurnCallbacks, cancel: CancelToken, timing: TurnTiming
+    ) -> TurnResult:
         """Append the user's message (with its attachments: files copied into the chat's folder) and run the
         turn. Refused messages write nothing."""
         text = request.text
@@ -233,13 +256,13 @@ class TurnRunner:
         member = direct_address(text, target, self.sources.workspace) if target.is_squad else None
         self.close_dangling_calls(target, callbacks.on_item)
         self.sources.memory.prepare(target, text)  # a recall refresh due now ranks by this message too
-        self._before_run(target, text, callbacks)  # raises OkBotError when the request cannot fit at all
+        self._before_run(target, text, callbacks, timing)  # raises OkBotError when the request cannot fit at all
         records = [attached_files.save(f, target.dir) for f in files]
         user = self.sources.session(target).append(user_message(text, records, request.source))
         callbacks.on_item(user)
-        return self._run(target, user["id"], callbacks, cancel, member)
+        return self._run(target, user["id"], callbacks, cancel, member, timing)
 
-    def _retry(self, target: Target, callbacks: TurnCallbacks, cancel: CancelToken) -> TurnResult:
+    def _retry(self, target: Target, callbacks: TurnCallbacks, cancel: CancelToken, timing: TurnTiming) -> TurnResult:
         """Run the turn of the last user message again (after an interrupted or failed reply, or none yet).
 
         Refused with :class:`FinishedTurn` when that turn ended with a whole reply: nothing is written."""
@@ -257,10 +280,12 @@ class TurnRunner:
             )
         member = self._addressed(target, last_user)
         self.close_dangling_calls(target, callbacks.on_item)
-        self._before_run(target, None, callbacks)
-        return self._run(target, last_user["id"], callbacks, cancel, member)
+        self._before_run(target, None, callbacks, timing)
+        return self._run(target, last_user["id"], callbacks, cancel, member, timing)
 
-    def _edit(self, target: Target, request: Edit, callbacks: TurnCallbacks, cancel: CancelToken) -> TurnResult:
+    def _edit(
+        self, target: Target, request: Edit, callbacks: TurnCallbacks, cancel: CancelToken, timing: TurnTiming
+    ) -> TurnResult:
         """Send the edit's text as a new version of its user message and run its turn.
 
         The old message and everything after it stay on disk but leave the branch the chat follows
@@ -286,11 +311,11 @@ class TurnRunner:
         self.sources.memory.prepare(target, text)
         user = session.append(user_message(text, files))
         callbacks.on_item(user)
-        self._before_run(target, None, callbacks)
-        return self._run(target, user["id"], callbacks, cancel, member)
+        self._before_run(target, None, callbacks, timing)
+        return self._run(target, user["id"], callbacks, cancel, member, timing)
 
     def _regenerate(
-        self, target: Target, request: Regenerate, callbacks: TurnCallbacks, cancel: CancelToken
+        self, target: Target, request: Regenerate, callbacks: TurnCallbacks, cancel: CancelToken, timing: TurnTiming
     ) -> TurnResult:
         """Run the turn of the reply holding the request's item (or of that user message; the last reply when it
         names none) again, as a new version."""
@@ -301,8 +326,8 @@ class TurnRunner:
         member = self._addressed(target, user)
         text = translate("runner", "The reply to message #{id} regenerated.").format(id=user["id"])
         callbacks.on_item(self.sources.session(target).append(branches.marker("regenerate", user["id"], text)))
-        self._before_run(target, None, callbacks)
-        return self._run(target, user["id"], callbacks, cancel, member)
+        self._before_run(target, None, callbacks, timing)
+        return self._run(target, user["id"], callbacks, cancel, member, timing)
 
     def _last_user_id(self, target: Target) -> int:
         last_user = next((it for it in reversed(self.sources.session(target).tail(200)) if it["type"] == "user"), None)
@@ -344,10 +369,19 @@ class TurnRunner:
         summary, _ = self.sources.summary(target)
         return versions.Tail(self.sources.session(target), summary)
 
-    def _before_run(self, target: Target, text: str | None, callbacks: TurnCallbacks) -> None:
-        """The compression before the run: ``on_compressing`` when it makes the request wait, then its report."""
+    def _before_run(self, target: Target, text: str | None, callbacks: TurnCallbacks, timing: TurnTiming) -> None:
+        """The compression before the run: ``on_compressing`` when it makes the request wait (timed from then on),
+        then its report."""
         compression = self.env.compression
-        report = compression.before_run(target, text, on_start=callbacks.on_compressing) if compression else None
+        report = None
+        if compression is not None:
+            with timing.on_demand(COMPRESSION) as begin:
+
+                def started() -> None:
+                    begin()
+                    callbacks.on_compressing()
+
+                report = compression.before_run(target, text, on_start=started)
         if report is not None:
             callbacks.on_compressed(report)
         # staged persona and skill changes land at a boundary (or after waiting their turns), never one by one
@@ -408,7 +442,8 @@ class TurnRunner:
         user_id: int,
         callbacks: TurnCallbacks,
         cancel: CancelToken,
-        member: Member | None = None,
+        member: Member | None,
+        timing: TurnTiming,
         resume: Sequence[PendingCall] = (),
     ) -> TurnResult:
         session = self.sources.session(target)
@@ -417,14 +452,17 @@ class TurnRunner:
         settings = self.sources.settings
         budget = TurnBudget(settings.get("tools.maxCallsPerTurn"))
         runtime = TurnRuntime(
-            self.env, target, callbacks, cancel, budget, user_id=user_id, seconds=settings.get("tools.turnSeconds")
+            self.env,
+            target,
+            callbacks,
+            cancel,
+            budget,
+            user_id=user_id,
+            seconds=settings.get("tools.turnSeconds"),
+            timing=timing,
         )
 
-        def append(item: dict[str, Any]) -> dict[str, Any]:
-            stored = session.append(item)
-            result.items.append(stored)
-            callbacks.on_item(stored)
-            return stored
+        append = _appender(session, result, callbacks, timing)
 
         told: set[str] = set()  # the quiet lines of the in-turn hook, each said once a turn
 
@@ -455,14 +493,14 @@ class TurnRunner:
         # rounds 1..max_rounds may use tools; one last round without tools lets the model answer
         for round_no in range(1, max_rounds + 2):
             result.rounds = round_no
-            proj = fit_round(self.env, target, user_id, round_no, callbacks, tell)
+            proj = fit_round(self.env, target, user_id, round_no, callbacks, tell, timing)
             if isinstance(proj, OkBotError):
                 fail(proj)
                 break
             offer_tools = round_no <= max_rounds and not runtime.spent
             tool_specs = tools.specs(self.sources.settings) if offer_tools else []
             sent = send_round(
-                self.env, target, user_id, round_no, proj, tool_specs, callbacks, cancel, tell, result.degraded
+                self.env, target, user_id, round_no, proj, tool_specs, callbacks, cancel, tell, result.degraded, timing
             )
             if isinstance(sent, OkBotError):
                 fail(sent)

@@ -25,6 +25,7 @@ from okbot.core.turn.outcome import TurnAbandoned, TurnCallbacks, TurnResult
 from okbot.core.turn.pending import PendingApprovals, PendingCall
 from okbot.core.turn.rounds import record_usage
 from okbot.core.turn.stream import Round, own_count, stream_round, usage_fields
+from okbot.core.turn.timing import APPROVAL, TOOL, TurnTiming
 from okbot.core.workspace import Target
 from okbot.llm import slots
 from okbot.llm.events import ToolCallDone
@@ -68,8 +69,10 @@ class TurnRuntime:
         *,
         user_id: int | None = None,
         seconds: float = float("inf"),
+        timing: TurnTiming | None = None,
     ) -> None:
         self.env = env
+        self.timing = timing or TurnTiming(env.clock)  # where the turn's time goes (its tool calls, its waits)
         self.user_id = user_id  # the message the turn answers: a member's requests are recorded under it
         self.sources = env.sources
         self.target = target
@@ -97,16 +100,27 @@ class TurnRuntime:
         """Run one round's calls, in order; calls of parallel tools (asking members) run together."""
         if len(calls) > 1 and all((t := tools.get(c.name)) is not None and t.parallel for c in calls):
             workers = min(MAX_PARALLEL, len(calls))
-            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="okbot-member") as pool:
+            together = ", ".join(dict.fromkeys(c.name for c in calls))  # timed as one: they overlap
+            with (
+                self.timing.span(TOOL, together),
+                ThreadPoolExecutor(max_workers=workers, thread_name_prefix="okbot-member") as pool,
+            ):
                 return list(pool.map(slots.carry(lambda c: self.run_tool(tools, c)), calls))  # the turn's slots
         return [self.run_tool(tools, call) for call in calls]
 
     def run_tool(
         self, tools: ToolRegistry, call: ToolCallDone, target: Target | None = None, parent: str | None = None
     ) -> ToolOutcome:
-        """One call: offered? valid arguments? approved? within the turn's budget? then run it.
+        """One call: offered? valid arguments? approved? within the turn's budget? then run it (timed as a
+        ``tool`` span of the turn; a wait for the user's approval apart).
 
         ``target``: the squad member making the call, asked by the captain's call ``parent``."""
+        with self.timing.span(TOOL, call.name):
+            return self._run_tool(tools, call, target, parent)
+
+    def _run_tool(
+        self, tools: ToolRegistry, call: ToolCallDone, target: Target | None, parent: str | None
+    ) -> ToolOutcome:
         settings = self.sources.settings
         tool = tools.get(call.name)
         if tool is None or tool not in tools.offered(settings):
@@ -166,7 +180,8 @@ class TurnRuntime:
             self.pending.add(kept)
         except OkBotError as exc:  # the card still asks; only a restart would lose the call
             log.warning("the %s call is not kept for a restart: %s", call.name, exc)
-        approved = bool(ask(call.name, args))
+        with self.timing.span(APPROVAL):
+            approved = bool(ask(call.name, args))
         if self.cancel.abandoned:
             raise TurnAbandoned(call.call_id)
         try:
@@ -181,7 +196,8 @@ class TurnRuntime:
         ask = self.callbacks.ask_approval
         if ask is None or self.cancel.cancelled:
             return False
-        approved = bool(ask(tool_name, {**args, "reason": reason}))
+        with self.timing.span(APPROVAL):
+            approved = bool(ask(tool_name, {**args, "reason": reason}))
         if self.cancel.abandoned:  # not kept: the call is closed with its note on the next start
             raise TurnAbandoned(tool_name)
         return approved and not self.cancel.cancelled
@@ -274,6 +290,7 @@ class TurnRuntime:
                 own_count(proj, messages[chat_part:]),
                 on_reasoning=on_reasoning,
                 clock=self._clock,
+                timing=self.timing if call_id is None else None,  # addressed directly: the reply's own rounds
             )
             status = "interrupted" if self.cancel.cancelled else ("error" if rnd.error is not None else "complete")
             record_usage(as_sent, request_id, usage_fields(rnd.usage), status)

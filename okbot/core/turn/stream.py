@@ -14,6 +14,7 @@ from typing import Any
 
 from okbot.core.projection import ContextProjection
 from okbot.core.tokens import counter_for_encoding
+from okbot.core.turn.timing import FIRST_TOKEN, STREAMING, TurnTiming
 from okbot.llm import keys
 from okbot.llm.events import (
     Degraded,
@@ -93,6 +94,9 @@ def usage_fields(usage: UsageEvent | None) -> dict[str, Any] | None:
     }
 
 
+_FIRST_TOKENS = (TextDelta, ReasoningDelta, ToolCallDelta, ToolCallDone)  # what ends the wait for the model
+
+
 class _Thoughts:
     """The reasoning of one round as it streams: kept, timed, and shown redacted when someone listens."""
 
@@ -134,15 +138,42 @@ def stream_round(
     own_count: OwnCount,
     on_reasoning: Callable[[ReasoningDelta], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
+    timing: TurnTiming | None = None,
 ) -> Round:
     """Stream one request, collecting text, reasoning, tool calls, usage and the error if it broke.
 
     Reasoning is reported to ``on_reasoning`` (redacted like the text) when given, else only kept.
-    Usage the server did not report is filled in from ``own_count``."""
+    Usage the server did not report is filled in from ``own_count``. ``timing`` is told the wait for the
+    first thing the model sends (``first_token``) and the stream from there (``streaming``)."""
+    if timing is not None:  # none: a member asked by the captain (its call's span has the time)
+        timing.start(FIRST_TOKEN)
+    try:
+        return _stream(provider, request, cancel, on_delta, on_event, degraded, own_count, on_reasoning, clock, timing)
+    finally:
+        if timing is not None:
+            timing.stop()
+
+
+def _stream(
+    provider: Provider,
+    request: ChatRequest,
+    cancel: CancelToken,
+    on_delta: Callable[[str], None],
+    on_event: Callable[[Any], None],
+    degraded: list[Degraded],
+    own_count: OwnCount,
+    on_reasoning: Callable[[ReasoningDelta], None] | None,
+    clock: Callable[[], float],
+    timing: TurnTiming | None,
+) -> Round:
     rnd = Round()
     shown = keys.StreamRedactor()  # a key the model echoes is never shown (it is stored redacted too)
     thoughts = _Thoughts(rnd, on_reasoning, clock)
+    waiting = timing is not None  # for the first thing the model sends
     for event in provider.stream(request, cancel):
+        if waiting and timing is not None and isinstance(event, _FIRST_TOKENS):
+            waiting = False
+            timing.switch(STREAMING)
         if isinstance(event, ReasoningDelta):
             thoughts.feed(event.text)
             continue

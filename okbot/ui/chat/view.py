@@ -34,6 +34,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import (
     QGuiApplication,
+    QHelpEvent,
     QKeySequence,
     QMouseEvent,
     QPainter,
@@ -43,7 +44,7 @@ from PySide6.QtGui import (
     QResizeEvent,
     QTextCursor,
 )
-from PySide6.QtWidgets import QAbstractItemView, QMenu, QStyle, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QMenu, QStyle, QStyleOptionViewItem, QToolTip, QWidget
 from shiboken6 import Shiboken
 
 from okbot.core import chat_text
@@ -60,6 +61,7 @@ from okbot.ui.chat.heights import HeightIndex
 from okbot.ui.chat.jump_button import JumpButton
 from okbot.ui.chat.layout import Action, RowLayout
 from okbot.ui.chat.model import DIVIDER, ITEM, STREAM, ChatModel
+from okbot.ui.chat.timing_tip import timing_tip_at
 from okbot.ui.tasks import TaskRunner
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -301,6 +303,14 @@ class ChatView(QAbstractItemView):
             if action.name == name and (payload is None or action.payload == payload):
                 return action.rect.translated(QPointF(option.rect.topLeft())).toAlignedRect()
         return None
+
+    def time_rect(self, row: int) -> QRect | None:
+        """Where the time under ``row``'s bubble is drawn while hovered (viewport coordinates), or None."""
+        index = self._chat.index(row, 0)
+        layout = self._layout_of(row)
+        if not index.isValid() or not layout.footer_time:
+            return None
+        return layout.footer_time_rect.translated(QPointF(self.visualRect(index).topLeft())).toAlignedRect()
 
     def select_text(self, row: int) -> bool:
         """Open the read-only text selector over ``row``; False when the row has no text."""
@@ -598,6 +608,27 @@ class ChatView(QAbstractItemView):
         if not index.isValid():
             return -1, None
         return index.row(), self._delegate.action_at(self._option(index), index, QPointF(pos))
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            tip = self._timing_tip(event.pos())
+            if tip:
+                QToolTip.showText(event.globalPos(), tip, self.viewport())
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().viewportEvent(event)
+
+    def _timing_tip(self, pos: QPoint) -> str:
+        """Over a reply's time: where its time went; "" elsewhere."""
+        index = self.indexAt(pos)
+        if not index.isValid() or self._chat.row_kind(index.row()) != ITEM:
+            return ""
+        option = self._option(index)
+        layout = self._delegate.layout(option, index)
+        local = QPointF(pos) - QPointF(option.rect.topLeft())
+        return timing_tip_at(layout, index.data(ChatModel.ItemRole), local)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         pos = event.position().toPoint()

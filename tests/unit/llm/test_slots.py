@@ -239,3 +239,30 @@ def test_the_key_is_never_part_of_a_servers_identity():
     identity = slots.key_identity("sk-secret-1234567890")
     assert "sk-secret" not in identity and identity == slots.key_identity("sk-secret-1234567890")
     assert identity != slots.key_identity("sk-other-1234567890")
+
+
+def test_a_turn_counts_how_long_its_thread_waited_for_work_holding_the_session():
+    # A compression ahead holds the session's lock; the turn that needs it waits, and its scope says how long
+    # (a reply's timing trace shows it as a background wait). Another thread's waits are not the turn's.
+    lock = slots.LendingLock()
+    held, release = threading.Event(), threading.Event()
+
+    def ahead() -> None:
+        with lock:
+            held.set()
+            release.wait(PATIENT_SECONDS)
+
+    worker = threading.Thread(target=ahead)
+    worker.start()
+    assert held.wait(PATIENT_SECONDS)
+    with slots.foreground() as scope:
+        threading.Timer(0.2, release.set).start()
+        with lock:
+            pass
+        assert scope.waited().get(slots.WAIT_BACKGROUND, 0.0) >= 0.15
+        assert slots.WAIT_SERVER not in scope.waited()
+        elsewhere = threading.Thread(target=lambda: scope._add_wait(slots.WAIT_SERVER, 5.0))  # noqa: SLF001
+        elsewhere.start()
+        elsewhere.join()
+        assert slots.WAIT_SERVER not in scope.waited()
+    worker.join(PATIENT_SECONDS)
