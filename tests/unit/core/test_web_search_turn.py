@@ -24,7 +24,15 @@ from okbot.storage import paths
 from tests.helpers.env import provider_for, settings_for
 from tests.helpers.fake_openai import Reply, tool_call
 from tests.helpers.fake_search import RESULTS, FakeSearch, Fault
+from tests.helpers.keyrings import no_keyring, system_keyring
 from tests.unit.core.local_tools.web.fakes import only_test_server
+
+
+@pytest.fixture(autouse=True)
+def file_keys_only() -> Iterator[None]:
+    """Keys go to the key file of the test's data dir: never a keyring another test left behind."""
+    with system_keyring(no_keyring()):
+        yield
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from tests.helpers.fake_search import (
     FakeSearch,
     Fault,
 )
+from tests.helpers.keyrings import no_keyring, system_keyring
 from tests.unit.core.local_tools.web.fakes import LOOPBACK, FakeDNS, only_test_server
 
 HOSTED = ("tavily", "brave", "serper")
@@ -43,6 +44,13 @@ class SearchRuntime:
     def progress(self, tool: str, call_id: str, text: str) -> None:
         assert tool == "web_search" and call_id == "call-1"
         self.progress_lines.append(text)
+
+
+@pytest.fixture(autouse=True)
+def file_keys_only() -> Iterator[None]:
+    """Keys go to the key file of the test's data dir: never a keyring another test left behind."""
+    with system_keyring(no_keyring()):
+        yield
 
 
 @pytest.fixture
