@@ -233,7 +233,7 @@ def make_web_search(
                 found,
                 resolve=resolve,
                 check=check,
-                deadline=time.monotonic() + total_timeout,
+                deadline=time.monotonic() + min(total_timeout, ctx.seconds_left),  # never past the turn's tool time
                 cancel=runtime.cancel,
                 body_cap=body_cap,
                 ssl_context=ssl_context,

@@ -296,3 +296,11 @@ def test_the_key_is_in_no_log_line(fake, keys, tmp_path, caplog):
             tool_for(fake, keys).run({"query": "okbot"}, ctx(tmp_path, runtime))
     logged = "\n".join(record.getMessage() for record in caplog.records)
     assert fake.key not in logged and wrong not in logged
+
+
+def test_a_search_never_runs_past_the_turns_tool_time(fake, keys, tmp_path):
+    runtime = configured("tavily", fake, keys)
+    fake.fault = Fault(delay=5.0, status=200, body=b"{}")
+    call = ToolContext(Target("assistant", "a", "A", tmp_path, {}), None, runtime, "call-1", seconds_left=0.4)
+    out = tool_for(fake, keys).run({"query": "okbot"}, call)
+    assert not out.ok and "time limit" in out.content
