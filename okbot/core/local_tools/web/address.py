@@ -114,6 +114,6 @@ def resolve_public(
     reasons = [reason for reason in map(check, addresses) if reason]
     if reasons:
         raise FetchError(
-            f"refused: {host} leads to a non-public address ({reasons[0]}); web_fetch reads public sites only"
+            f"refused: {host} leads to a non-public address ({reasons[0]}); only public sites are reached"
         )
     return addresses

@@ -94,6 +94,8 @@ def _send(
     """The service's answer to ``request``, from the first of its host's checked addresses that connects."""
     parts = parse_url(request.url)
     guard = check if found.service.needs_key else _allow_configured_host
+    if not found.service.needs_key and parts.host != parse_url(found.endpoint).host:
+        raise FetchError(f"refused: {parts.host} is not the configured SearXNG host")  # never: the URL is built from it
     addresses = resolve_by(deadline, cancel, lambda: resolve_public(parts.host, parts.port, resolve, guard))
     progress(f"{request.method} {request.url[:200]}")
     error = FetchError("no address to connect to")
