@@ -168,6 +168,13 @@ def test_a_hosted_service_on_a_private_address_is_refused_by_the_normal_guard(fa
     assert fake.seen == []
 
 
+def test_the_searxng_exemption_covers_searxng_alone(fake, keys, tmp_path):
+    runtime = configured("tavily", fake, keys)
+    runtime.sources.settings.set("webSearch.searxngUrl", fake.searxng_url())  # the same 127.0.0.1 host and port
+    out = make_web_search(keys, endpoints=fake.endpoints()).run({"query": "okbot"}, ctx(tmp_path, runtime))
+    assert not out.ok and "non-public address" in out.content and fake.seen == []
+
+
 def test_a_searxng_redirect_is_not_followed(fake, keys, tmp_path):
     runtime = configured("searxng", fake, keys)
     fake.fault = Fault(redirect_to=f"http://{LOOPBACK}:{fake.port}/admin")
