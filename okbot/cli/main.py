@@ -124,6 +124,7 @@ _HANDLERS = {
     "import-okbot": "import_okbot:cmd_import_okbot",
     "search": "search:cmd_search",
     "schedule": "schedule:cmd_schedule",
+    "web-search": "web_search:cmd_web_search",
     "chat": "chat:cmd_chat",
     "context": "context:cmd_context",
     "compress": "compress:cmd_compress",

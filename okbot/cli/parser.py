@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from okbot import __version__
-from okbot.cli import export, import_okbot, mcp, provider, schedule, search, teach
+from okbot.cli import export, import_okbot, mcp, provider, schedule, search, teach, web_search
 from okbot.cli.output import add_json_flag
 from okbot.i18n import QT_TRANSLATE_NOOP, translate
 
@@ -223,4 +223,5 @@ def build_parser() -> argparse.ArgumentParser:
     import_okbot.add_parsers(sub)
     search.add_parsers(sub)
     schedule.add_parsers(sub)
+    web_search.add_parsers(sub)
     return parser

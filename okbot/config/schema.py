@@ -374,6 +374,10 @@ def _no_userinfo(value: str) -> str | None:
     return None
 
 
+def _empty_or_http_url(value: str) -> str | None:
+    return (_http_url(value) or _no_userinfo(value)) if value.strip() else None
+
+
 def _non_empty(value: str) -> str | None:
     return translate("schema", "must not be empty") if not value else None
 
@@ -414,6 +418,15 @@ ON_THIS_COMPUTER = Section(
     QT_TRANSLATE_NOOP("settings", "On this computer"),
     QT_TRANSLATE_NOOP(
         "settings", "Each assistant works in its own workspace folder; a path outside it always asks first."
+    ),
+)
+WEB_SEARCH = Section(
+    TOOLS_PAGE,
+    QT_TRANSLATE_NOOP("settings", "Web search"),
+    QT_TRANSLATE_NOOP(
+        "settings",
+        "Assistants can search the web once a search service is chosen here (with its key, or your SearXNG"
+        " server's address); until then the tool is not offered.",
     ),
 )
 LIMITS = Section(TOOLS_PAGE, QT_TRANSLATE_NOOP("settings", "Limits"))
@@ -458,6 +471,7 @@ SECTIONS: tuple[Section, ...] = (
     CHAT_HISTORY,
     SCHEDULE,
     ON_THIS_COMPUTER,
+    WEB_SEARCH,
     LIMITS,
     LOOK,
     WINDOW,
@@ -814,6 +828,61 @@ SETTINGS: tuple[Setting, ...] = (
                 QT_TRANSLATE_NOOP("settings", "Fetching public web pages: allow, ask the user first, or deny."),
             ),
         )
+    ),
+    Setting(
+        "webSearch.provider",
+        str,
+        "off",
+        QT_TRANSLATE_NOOP(
+            "settings",
+            "The service web_search asks: a hosted one needs its API key (saved in the keyring), SearXNG the"
+            " address of your own server.",
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Search service"),
+        section=WEB_SEARCH,
+        choices=("off", "tavily", "brave", "serper", "searxng"),
+        choice_words={
+            "off": QT_TRANSLATE_NOOP("settings", "Off"),
+            "tavily": QT_TRANSLATE_NOOP("settings", "Tavily"),
+            "brave": QT_TRANSLATE_NOOP("settings", "Brave Search"),
+            "serper": QT_TRANSLATE_NOOP("settings", "Serper (Google results)"),
+            "searxng": QT_TRANSLATE_NOOP("settings", "SearXNG (self-hosted)"),
+        },
+    ),
+    Setting(
+        "webSearch.searxngUrl",
+        str,
+        "",
+        QT_TRANSLATE_NOOP(
+            "settings",
+            "Your SearXNG server, e.g. http://localhost:8888 (it may be on this computer or your network); its"
+            " settings.yml must list json under search: formats.",
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "SearXNG URL"),
+        section=WEB_SEARCH,
+        check=_empty_or_http_url,
+    ),
+    Setting(
+        "webSearch.maxResults",
+        int,
+        5,
+        QT_TRANSLATE_NOOP("settings", "Results one search returns unless the assistant asks for fewer or more."),
+        label=QT_TRANSLATE_NOOP("settings", "Results per search"),
+        section=WEB_SEARCH,
+        minimum=1,
+        maximum=20,
+    ),
+    Setting(
+        "tools.web_search.approval",
+        str,
+        "allow",
+        QT_TRANSLATE_NOOP(
+            "settings", "Searching the web (the query goes to the search service): allow, ask the user first, or deny."
+        ),
+        label=QT_TRANSLATE_NOOP("settings", "Search the web"),
+        section=WEB_SEARCH,
+        choices=("allow", "ask", "deny"),
+        choice_words=APPROVAL_WORDS,
     ),
     Setting(
         "tools.approvalTimeout",

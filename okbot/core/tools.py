@@ -60,6 +60,7 @@ class Tool:
     parallel: bool = False  # calls of it in one round may run at the same time
     approval_of: Callable[[Settings], str] | None = None  # its approval read otherwise (an MCP server's tool)
     description: str = ""  # the spec's description when longer than the one-line note (an MCP tool's own)
+    available: Callable[[Settings], bool] | None = None  # offered only while this says so (web_search: configured)
 
     def note_text(self) -> str:
         """The one-line note for the tool-notes block."""
@@ -103,8 +104,12 @@ class ToolRegistry:
         return settings.get(tool.approval_key) if tool.approval_key else "allow"
 
     def offered(self, settings: Settings) -> list[Tool]:
-        """Tools the model may see this turn (everything not set to deny), in registration order."""
-        return [t for t in self._tools.values() if self.approval(t, settings) != "deny"]
+        """Tools the model may see this turn (everything not set to deny, nor unavailable), in registration order."""
+        return [
+            t
+            for t in self._tools.values()
+            if self.approval(t, settings) != "deny" and (t.available is None or t.available(settings))
+        ]
 
     def specs(self, settings: Settings) -> list[dict[str, Any]]:
         """The Chat Completions ``tools`` entries, by the names the model sees."""

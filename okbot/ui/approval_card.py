@@ -45,6 +45,7 @@ _DESCRIPTIONS = {
     "edit_file": QT_TRANSLATE_NOOP("ApprovalCard", "The assistant wants to edit a file."),
     "run_shell": QT_TRANSLATE_NOOP("ApprovalCard", "The assistant wants to run a command on this computer."),
     "web_fetch": QT_TRANSLATE_NOOP("ApprovalCard", "The assistant wants to fetch a web page."),
+    "web_search": QT_TRANSLATE_NOOP("ApprovalCard", "The assistant wants to search the web."),
 }
 
 

@@ -143,6 +143,10 @@ What is in {data_dir} now is moved to a dated folder beside it ({name}-before-re
         <translation>助手想要获取一个网页。</translation>
     </message>
     <message>
+        <source>The assistant wants to search the web.</source>
+        <translation>助手想要搜索网络。</translation>
+    </message>
+    <message>
         <source>The assistant wants to use {tool} from the MCP server “{server}”.</source>
         <translation>助手想要使用 MCP 服务器“{server}”的 {tool}。</translation>
     </message>
@@ -3095,6 +3099,45 @@ Compression starts at {threshold} tokens.</source>
     </message>
 </context>
 <context>
+    <name>ToolsPage</name>
+    <message>
+        <source>Save key</source>
+        <translation>保存密钥</translation>
+    </message>
+    <message>
+        <source>Remove key</source>
+        <translation>移除密钥</translation>
+    </message>
+    <message>
+        <source>API key:</source>
+        <translation>API 密钥：</translation>
+    </message>
+    <message>
+        <source>Paste a key first.</source>
+        <translation>请先粘贴密钥。</translation>
+    </message>
+    <message>
+        <source>The key was not saved: {why}</source>
+        <translation>密钥未保存：{why}</translation>
+    </message>
+    <message>
+        <source>Paste the {service} API key to save it</source>
+        <translation>粘贴 {service} 的 API 密钥以保存</translation>
+    </message>
+    <message>
+        <source>A key for {service} is saved; assistants can search.</source>
+        <translation>已保存 {service} 的密钥；助手可以搜索网络。</translation>
+    </message>
+    <message>
+        <source>No key for {service} yet: web search stays off until you save one.</source>
+        <translation>还没有 {service} 的密钥：保存之前网络搜索保持关闭。</translation>
+    </message>
+    <message>
+        <source>Could not check for a key: {error}</source>
+        <translation>无法检查密钥：{error}</translation>
+    </message>
+</context>
+<context>
     <name>Tray</name>
     <message>
         <source>This desktop shows no tray icons, so closing the window quits OkBot</source>
@@ -4788,6 +4831,69 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
     <message>
         <source>rule</source>
         <translation>规则</translation>
+    </message>
+</context>
+<context>
+    <name>cli_web_search</name>
+    <message>
+        <source>the search service of the web_search tool: set, status, rm-key</source>
+        <translation>web_search 工具使用的搜索服务：set、status、rm-key</translation>
+    </message>
+    <message>
+        <source>use SERVICE for web search (its key from stdin)</source>
+        <translation>用 SERVICE 进行网络搜索（密钥从标准输入读取）</translation>
+    </message>
+    <message>
+        <source>read the service&apos;s API key from stdin and keep it in the keyring</source>
+        <translation>从标准输入读取该服务的 API 密钥并保存到钥匙串</translation>
+    </message>
+    <message>
+        <source>searxng: your server&apos;s address</source>
+        <translation>searxng：你的服务器地址</translation>
+    </message>
+    <message>
+        <source>the service chosen and whether it is ready</source>
+        <translation>已选的服务以及它是否可用</translation>
+    </message>
+    <message>
+        <source>forget the API key saved for SERVICE</source>
+        <translation>删除为 SERVICE 保存的 API 密钥</translation>
+    </message>
+    <message>
+        <source>key for {service} removed</source>
+        <translation>已移除 {service} 的密钥</translation>
+    </message>
+    <message>
+        <source>--url is for searxng; hosted services have a fixed address</source>
+        <translation>--url 只用于 searxng；托管服务的地址是固定的</translation>
+    </message>
+    <message>
+        <source>searxng takes no key; give its address with --url</source>
+        <translation>searxng 不需要密钥；请用 --url 给出它的地址</translation>
+    </message>
+    <message>
+        <source>no key on stdin; nothing was changed</source>
+        <translation>标准输入中没有密钥；未做任何更改</translation>
+    </message>
+    <message>
+        <source>web search: off (okbot web-search set SERVICE to turn it on)</source>
+        <translation>网络搜索：关闭（用 okbot web-search set SERVICE 开启）</translation>
+    </message>
+    <message>
+        <source>web search: SearXNG, no URL yet (okbot web-search set searxng --url URL)</source>
+        <translation>网络搜索：SearXNG，尚未设置 URL（okbot web-search set searxng --url URL）</translation>
+    </message>
+    <message>
+        <source>web search: SearXNG at {url}, {n} results per search</source>
+        <translation>网络搜索：SearXNG，地址 {url}，每次搜索 {n} 条结果</translation>
+    </message>
+    <message>
+        <source>web search: {service}, no key yet (okbot web-search set {id} --key-stdin)</source>
+        <translation>网络搜索：{service}，尚无密钥（okbot web-search set {id} --key-stdin）</translation>
+    </message>
+    <message>
+        <source>web search: {service}, key in {where}, {n} results per search</source>
+        <translation>网络搜索：{service}，密钥保存在{where}，每次搜索 {n} 条结果</translation>
     </message>
 </context>
 <context>
@@ -7262,6 +7368,14 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>每个助手都在自己的工作区文件夹中工作；访问其外的路径总会先询问。</translation>
     </message>
     <message>
+        <source>Web search</source>
+        <translation>网络搜索</translation>
+    </message>
+    <message>
+        <source>Assistants can search the web once a search service is chosen here (with its key, or your SearXNG server&apos;s address); until then the tool is not offered.</source>
+        <translation>在这里选择一个搜索服务（并提供它的密钥，或你的 SearXNG 服务器地址）后，助手就能搜索网络；在此之前不会向模型提供这个工具。</translation>
+    </message>
+    <message>
         <source>Limits</source>
         <translation>限制</translation>
     </message>
@@ -7580,6 +7694,58 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>Fetching public web pages: allow, ask the user first, or deny.</source>
         <translation>获取公开网页：允许、先问用户，或拒绝。</translation>
+    </message>
+    <message>
+        <source>The service web_search asks: a hosted one needs its API key (saved in the keyring), SearXNG the address of your own server.</source>
+        <translation>web_search 使用的服务：托管服务需要 API 密钥（保存在钥匙串中），SearXNG 需要你自己服务器的地址。</translation>
+    </message>
+    <message>
+        <source>Search service</source>
+        <translation>搜索服务</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Tavily</source>
+        <translation>Tavily</translation>
+    </message>
+    <message>
+        <source>Brave Search</source>
+        <translation>Brave 搜索</translation>
+    </message>
+    <message>
+        <source>Serper (Google results)</source>
+        <translation>Serper（Google 结果）</translation>
+    </message>
+    <message>
+        <source>SearXNG (self-hosted)</source>
+        <translation>SearXNG（自托管）</translation>
+    </message>
+    <message>
+        <source>Your SearXNG server, e.g. http://localhost:8888 (it may be on this computer or your network); its settings.yml must list json under search: formats.</source>
+        <translation>你的 SearXNG 服务器，例如 http://localhost:8888（可以在本机或局域网中）；它的 settings.yml 必须在 search: formats 下列出 json。</translation>
+    </message>
+    <message>
+        <source>SearXNG URL</source>
+        <translation>SearXNG 地址</translation>
+    </message>
+    <message>
+        <source>Results one search returns unless the assistant asks for fewer or more.</source>
+        <translation>每次搜索返回的结果数（助手另有要求时除外）。</translation>
+    </message>
+    <message>
+        <source>Results per search</source>
+        <translation>每次搜索结果数</translation>
+    </message>
+    <message>
+        <source>Searching the web (the query goes to the search service): allow, ask the user first, or deny.</source>
+        <translation>搜索网络（查询会发送给搜索服务）：允许、先询问用户，或拒绝。</translation>
+    </message>
+    <message>
+        <source>Search the web</source>
+        <translation>搜索网络</translation>
     </message>
     <message>
         <source>Seconds an approval card waits for an answer before it counts as Deny.</source>
@@ -8544,6 +8710,29 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
     <message>
         <source>Switched to version {number} of {count} of item #{id}.</source>
         <translation>已切换到条目 #{id} 的第 {number} 个版本（共 {count} 个）。</translation>
+    </message>
+</context>
+<context>
+    <name>web_search</name>
+    <message>
+        <source>{service} takes no API key.</source>
+        <translation>{service} 不需要 API 密钥。</translation>
+    </message>
+    <message>
+        <source>The {service} key was not saved: {fault}.</source>
+        <translation>{service} 的密钥未保存：{fault}。</translation>
+    </message>
+    <message>
+        <source>web search is off (choose a search service in Settings → Tools → Web search)</source>
+        <translation>网络搜索已关闭（请在 设置 → 工具 → 网络搜索 中选择搜索服务）</translation>
+    </message>
+    <message>
+        <source>no SearXNG URL is set (Settings → Tools → Web search)</source>
+        <translation>尚未设置 SearXNG 地址（设置 → 工具 → 网络搜索）</translation>
+    </message>
+    <message>
+        <source>no API key is saved for {service} (Settings → Tools → Web search)</source>
+        <translation>尚未保存 {service} 的 API 密钥（设置 → 工具 → 网络搜索）</translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from okbot.ui.approval_card import ApprovalCard, arguments_text
+from okbot.ui.approval_card import ApprovalCard, arguments_text, describe_call
 
 
 def test_a_shell_command_is_shown_exactly_and_a_long_one_scrolls(qtbot: QtBot) -> None:
@@ -100,3 +100,7 @@ def test_in_a_narrow_chat_every_wrapped_line_and_button_of_the_card_shows_whole(
     qtbot.waitUntil(lambda: card.reach.height() >= card.reach.heightForWidth(card.reach.width()))
     for button in (card.deny_button, card.always_button, card.allow_button):
         assert button.width() >= button.sizeHint().width(), button.text()
+
+
+def test_a_web_search_card_says_the_assistant_wants_to_search_the_web() -> None:
+    assert describe_call("web_search", {"query": "okbot"}) == "The assistant wants to search the web."

@@ -37,6 +37,7 @@ from tests.helpers.fake_openai import FakeOpenAIServer
 # English words that stay on a Chinese screen: names, protocols, units, keys — and the test's own data.
 KEPT = {
     "okbot",
+    "tavily",  # a search service's name
     "mcp",
     "api",
     "url",

@@ -26,6 +26,7 @@ ACCELERATOR = re.compile(r"&([A-Za-z0-9])")
 # Words a Chinese translation may keep as they are (names, protocols, units, keys).
 KEPT_WORDS = {
     "okbot",
+    "tavily",  # a search service's name
     "mcp",
     "api",
     "url",

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from okbot.config.schema import APPEARANCE_PAGE, TOOLS_PAGE
+from okbot.config.schema import APPEARANCE_PAGE
 from okbot.core.workspace import Target
 from okbot.i18n import QT_TRANSLATE_NOOP
 from okbot.llm.keystore import KeyStore
@@ -30,6 +30,7 @@ from okbot.ui.settings.fields import IntField
 from okbot.ui.settings.mcp_page import McpPage
 from okbot.ui.settings.models_page import ModelsPage
 from okbot.ui.settings.page import SettingsPage, declared_page
+from okbot.ui.settings.tools_page import ToolsPage
 from okbot.ui.theme import system_font_size
 from okbot.ui.tray import NO_TRAY_REASON, tray_available
 
@@ -47,8 +48,8 @@ class SettingsDialog(QDialog):
     Signals: ``compress_finished(report)`` after Compress now (a ``CompressionReport``); ``undo_finished(restored)``
     after Undo last compression (a :class:`~okbot.core.compression.undo.Restored`);
     ``setting_changed(key)`` after any setting was saved from this dialog.
-    ``keys`` is where API keys (and MCP servers' env and header values) are stored (the system keyring unless
-    another is given).
+    ``keys`` is where API keys (and MCP servers' env and header values, and web search keys) are stored (the
+    system keyring unless another is given).
     """
 
     compress_finished = Signal(object)
@@ -72,7 +73,7 @@ class SettingsDialog(QDialog):
         keys = keys or KeyStore()
         self.models_page = ModelsPage(ctx, keys=keys)
         self.compression_page = CompressionPage(ctx, current_target=current_target)
-        self.tools_page = declared_page(ctx, TOOLS_PAGE)
+        self.tools_page = ToolsPage(ctx, keys)
         self.mcp_page = McpPage(ctx, keys)
         self.appearance_page = declared_page(ctx, APPEARANCE_PAGE)
         font_size = self.appearance_page.field("ui.fontSize")

@@ -76,7 +76,8 @@ def test_tool_round_with_search_history(env, server):
     second = server.chat_requests()[-1]
     assert second["messages"] == build_context(target, sources=sources).to_messages()[:-1]
     assert second["messages"][-1]["role"] == "tool"
-    no_skill_yet = [t.name for t in default_tools() if t.name != "load_skill"]  # nothing to load: not offered
+    # nothing to load, no search service set up: neither is offered
+    no_skill_yet = [t.name for t in default_tools() if t.name not in ("load_skill", "web_search")]
     assert [t["function"]["name"] for t in second["tools"]] == no_skill_yet
     system = second["messages"][0]["content"]
     assert "search_history" in system  # the tool-notes block names what is offered

@@ -113,7 +113,5 @@ def resolve_public(
             raise FetchError(f"host {host!r} has no addresses")
     reasons = [reason for reason in map(check, addresses) if reason]
     if reasons:
-        raise FetchError(
-            f"refused: {host} leads to a non-public address ({reasons[0]}); web_fetch reads public sites only"
-        )
+        raise FetchError(f"refused: {host} leads to a non-public address ({reasons[0]}); only public sites are reached")
     return addresses

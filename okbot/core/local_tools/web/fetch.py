@@ -1,4 +1,4 @@
-"""The engine of web_fetch: one GET to an address the guard already checked.
+"""The engine of web_fetch and web_search: one request to an address the guard already checked.
 
 The connection goes to that IP itself, with the Host header and TLS SNI/certificate name of the URL's
 host, so there is no second DNS lookup and no DNS rebinding; proxies from the environment are ignored
@@ -167,8 +167,14 @@ def fetch_pinned(
     cancel: Any = None,
     ssl_context: ssl.SSLContext | None = None,
     on_bytes: Callable[[int], None] | None = None,
+    method: str = "GET",
+    headers: dict[str, str] | None = None,
+    body: bytes | None = None,
 ) -> Page:
-    """One GET of ``url`` over a connection to ``ip`` (already checked); FetchError when it fails.
+    """One request of ``url`` over a connection to ``ip`` (already checked); FetchError when it fails.
+
+    ``method``, ``headers`` (added to OkBot's User-Agent and Accept, which they may replace) and ``body``
+    are what web_search's providers need (a POST with a JSON body and a key header); web_fetch sends a GET.
 
     ``deadline`` is a ``time.monotonic()`` value: at that moment the socket is shut down and what
     arrived so far is returned with ``cut="time"``. ``cancel`` (a CancelToken) does the same with
@@ -194,7 +200,8 @@ def fetch_pinned(
     conn = _PinnedConnection(parts, opener, timeout=max(0.01, deadline - time.monotonic()))
     try:
         try:
-            conn.request("GET", parts.path, headers={"User-Agent": USER_AGENT, "Accept": "*/*"})
+            sent = {"User-Agent": USER_AGENT, "Accept": "*/*", **(headers or {})}
+            conn.request(method, parts.path, body=body, headers=sent)
             resp = conn.getresponse()
         except FetchError:
             raise

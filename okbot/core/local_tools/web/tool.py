@@ -96,7 +96,7 @@ def _follow_redirects(
     chain = [url]
     while True:
         parts = parse_url(chain[-1])
-        addresses = _resolve_by(deadline, cancel, lambda p=parts: resolve_public(p.host, p.port, resolve, check))
+        addresses = resolve_by(deadline, cancel, lambda p=parts: resolve_public(p.host, p.port, resolve, check))
         progress(f"GET {chain[-1][:200]}")
         page = _fetch_any(chain[-1], addresses, deadline, cancel, progress, body_cap, ssl_context)
         location = page.headers.get("Location")
@@ -133,7 +133,7 @@ def _fetch_any(
     raise error
 
 
-def _resolve_by(deadline: float, cancel: Any, job: Callable[[], list[str]]) -> list[str]:
+def resolve_by(deadline: float, cancel: Any, job: Callable[[], list[str]]) -> list[str]:
     """Run the (blocking) lookup in a helper thread so the deadline and Stop still end the call."""
     box: list[Any] = []
     done = threading.Event()
