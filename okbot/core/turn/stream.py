@@ -6,6 +6,7 @@ too) and times the model's reasoning apart from its answer.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -144,59 +145,40 @@ def stream_round(
 
     Reasoning is reported to ``on_reasoning`` (redacted like the text) when given, else only kept.
     Usage the server did not report is filled in from ``own_count``. ``timing`` is told the wait for the
-    first thing the model sends (``first_token``) and the stream from there (``streaming``)."""
-    if timing is not None:  # none: a member asked by the captain (its call's span has the time)
-        timing.start(FIRST_TOKEN)
-    try:
-        return _stream(provider, request, cancel, on_delta, on_event, degraded, own_count, on_reasoning, clock, timing)
-    finally:
-        if timing is not None:
-            timing.stop()
-
-
-def _stream(
-    provider: Provider,
-    request: ChatRequest,
-    cancel: CancelToken,
-    on_delta: Callable[[str], None],
-    on_event: Callable[[Any], None],
-    degraded: list[Degraded],
-    own_count: OwnCount,
-    on_reasoning: Callable[[ReasoningDelta], None] | None,
-    clock: Callable[[], float],
-    timing: TurnTiming | None,
-) -> Round:
+    first thing the model sends (``first_token``) and the stream from there (``streaming``); none: a member
+    asked by the captain (its call's span has the time)."""
     rnd = Round()
     shown = keys.StreamRedactor()  # a key the model echoes is never shown (it is stored redacted too)
     thoughts = _Thoughts(rnd, on_reasoning, clock)
     waiting = timing is not None  # for the first thing the model sends
-    for event in provider.stream(request, cancel):
-        if waiting and timing is not None and isinstance(event, _FIRST_TOKENS):
-            waiting = False
-            timing.switch(STREAMING)
-        if isinstance(event, ReasoningDelta):
-            thoughts.feed(event.text)
-            continue
-        if isinstance(event, (TextDelta, ToolCallDelta, ToolCallDone)):
-            thoughts.stop()
-        if isinstance(event, TextDelta):
-            rnd.text.append(event.text)
-            if text := shown.feed(event.text):
-                on_delta(text)
-        elif isinstance(event, ToolCallDone):
-            rnd.calls.append(event)
-        elif isinstance(event, UsageEvent):
-            rnd.usage = own_count.usage(rnd) if event.estimated else event
-            on_event(rnd.usage)
-        elif isinstance(event, ErrorEvent):
-            rnd.error = event.error
-        elif isinstance(event, Degraded):
-            degraded.append(event)
-            on_event(event)
-        elif isinstance(event, Retrying):
-            on_event(event)
-        elif isinstance(event, Done):
-            pass
+    with timing.span(FIRST_TOKEN) if timing is not None else contextlib.nullcontext():
+        for event in provider.stream(request, cancel):
+            if waiting and timing is not None and isinstance(event, _FIRST_TOKENS):
+                waiting = False
+                timing.switch(STREAMING)
+            if isinstance(event, ReasoningDelta):
+                thoughts.feed(event.text)
+                continue
+            if isinstance(event, (TextDelta, ToolCallDelta, ToolCallDone)):
+                thoughts.stop()
+            if isinstance(event, TextDelta):
+                rnd.text.append(event.text)
+                if text := shown.feed(event.text):
+                    on_delta(text)
+            elif isinstance(event, ToolCallDone):
+                rnd.calls.append(event)
+            elif isinstance(event, UsageEvent):
+                rnd.usage = own_count.usage(rnd) if event.estimated else event
+                on_event(rnd.usage)
+            elif isinstance(event, ErrorEvent):
+                rnd.error = event.error
+            elif isinstance(event, Degraded):
+                degraded.append(event)
+                on_event(event)
+            elif isinstance(event, Retrying):
+                on_event(event)
+            elif isinstance(event, Done):
+                pass
     thoughts.flush()
     if rest := shown.flush():
         on_delta(rest)
