@@ -8400,6 +8400,10 @@ Or leave this empty and set OKBOT_API_KEY before starting OkBot.</source>
         <translation>等待服务器</translation>
     </message>
     <message>
+        <source>Preparing the request</source>
+        <translation>准备请求</translation>
+    </message>
+    <message>
         <source>First token</source>
         <translation>首个 token</translation>
     </message>

@@ -26,7 +26,7 @@ from okbot.core.projection import ContextProjection
 from okbot.core.turn.env import TurnEnv
 from okbot.core.turn.outcome import TurnCallbacks
 from okbot.core.turn.stream import Round, own_count, stream_round
-from okbot.core.turn.timing import COMPRESSION, TurnTiming
+from okbot.core.turn.timing import COMPRESSION, PREPARING, TurnTiming
 from okbot.core.workspace import Target
 from okbot.i18n import translate
 from okbot.llm.errors import ProviderError
@@ -102,13 +102,14 @@ def send_round(
     retry_of: int | None = None
     while True:
         try:
-            request_id = as_sent.record(proj, user_id=user_id, tools=names, round_no=round_no, retry_of=retry_of)
+            with timing.span(PREPARING):
+                request_id = as_sent.record(proj, user_id=user_id, tools=names, round_no=round_no, retry_of=retry_of)
+                request = ChatRequest(model=proj.model, messages=proj.to_messages(), tools=tool_specs or None)
         except OkBotError as exc:  # nothing is sent that View context could not show as sent
             return OkBotError(
                 translate("runner", "the as-sent record could not be written: {error}").format(error=exc),
                 hint=exc.hint,
             )
-        request = ChatRequest(model=proj.model, messages=proj.to_messages(), tools=tool_specs or None)
         rnd = stream_round(
             env.provider,
             request,

@@ -46,7 +46,7 @@ from okbot.core.turn.request import Edit, Regenerate, Resume, Retry, Send, TurnR
 from okbot.core.turn.rounds import fit_round, record_usage, send_round
 from okbot.core.turn.runtime import TurnRuntime
 from okbot.core.turn.stream import usage_fields
-from okbot.core.turn.timing import COMPRESSION, TurnTiming
+from okbot.core.turn.timing import COMPRESSION, PREPARING, TurnTiming
 from okbot.core.workspace import Target
 from okbot.i18n import translate
 from okbot.llm import slots
@@ -225,7 +225,7 @@ class TurnRunner:
             raise OkBotError(translate("runner", "nothing in this chat waits for an approval"))
         if any(call.answer is None for call in calls):
             raise OkBotError(translate("runner", "a tool call still waits for your answer"))
-        self.sources.loaded_counter(target)
+        self._load_counter(target, timing)
         user_id = calls[0].user_id
         tail = self.sources.session(target).tail(200)
         user = next((it for it in tail if it.get("type") == "user" and it.get("id") == user_id), None)
@@ -241,14 +241,19 @@ class TurnRunner:
         """Keep the user's answer to a call that waited across a restart; False when it no longer waits."""
         return PendingApprovals(target.dir).answer(call_id, approved)
 
+    def _load_counter(self, target: Target, timing: TurnTiming) -> None:
+        """Exact counts for the turn's decisions: waits (bounded; never on the GUI thread) for the tokenizer the
+        first turn after start-up may still be loading, timed as preparing the request."""
+        with timing.span(PREPARING):
+            self.sources.loaded_counter(target)
+
     def _send(
         self, target: Target, request: Send, callbacks: TurnCallbacks, cancel: CancelToken, timing: TurnTiming
     ) -> TurnResult:
         """Append the user's message (with its attachments: files copied into the chat's folder) and run the
         turn. Refused messages write nothing."""
         text = request.text
-        # exact counts for the decisions below (bounded; the runner is never on the GUI thread)
-        self.sources.loaded_counter(target)
+        self._load_counter(target, timing)
         files = self._check_files(target, request.attachments)
         counter = self.sources.counter(self.sources.model_for(target))
         self._check_message(target, text, bool(files), sum(attached_files.prepared_tokens(counter, f) for f in files))
@@ -291,7 +296,7 @@ class TurnRunner:
         The old message and everything after it stay on disk but leave the branch the chat follows
         (:mod:`okbot.core.session.branches`). Only messages in the uncompressed tail can be edited."""
         item_id, text = request.item_id, request.text
-        self.sources.loaded_counter(target)
+        self._load_counter(target, timing)
         tail = self._tail(target)  # read once: the refusals below, the files and where the version branches off
         parent = versions.edit_parent(tail, item_id)
         files = attached_files.records_of(tail.by_id[item_id])  # the new version keeps the message's files
@@ -319,7 +324,7 @@ class TurnRunner:
     ) -> TurnResult:
         """Run the turn of the reply holding the request's item (or of that user message; the last reply when it
         names none) again, as a new version."""
-        self.sources.loaded_counter(target)
+        self._load_counter(target, timing)
         item_id = request.item_id if request.item_id is not None else self._last_user_id(target)
         self.close_dangling_calls(target, callbacks.on_item)
         user = versions.regenerate_point(self._tail(target), item_id)
@@ -493,12 +498,13 @@ class TurnRunner:
         # rounds 1..max_rounds may use tools; one last round without tools lets the model answer
         for round_no in range(1, max_rounds + 2):
             result.rounds = round_no
-            proj = fit_round(self.env, target, user_id, round_no, callbacks, tell, timing)
+            with timing.span(PREPARING):  # a summarizer it waits for counts as compression, inside
+                proj = fit_round(self.env, target, user_id, round_no, callbacks, tell, timing)
+                offer_tools = round_no <= max_rounds and not runtime.spent
+                tool_specs = tools.specs(self.sources.settings) if offer_tools else []
             if isinstance(proj, OkBotError):
                 fail(proj)
                 break
-            offer_tools = round_no <= max_rounds and not runtime.spent
-            tool_specs = tools.specs(self.sources.settings) if offer_tools else []
             sent = send_round(
                 self.env, target, user_id, round_no, proj, tool_specs, callbacks, cancel, tell, result.degraded, timing
             )

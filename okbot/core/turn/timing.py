@@ -37,8 +37,20 @@ COMPRESSION = "compression"  # the request waited for the summarizer
 BACKGROUND_WAIT = "background_wait"  # waited for OkBot's own work holding the session (a compression ahead)
 TURN_WAIT = "turn_wait"  # waited before it could start: its chat was replying already, or too many chats were
 APPROVAL = "approval"  # a tool call waited for the user's answer
-OTHER = "other"  # what no span covers: reading disk, building the request, writing the record
-PHASES = (TURN_WAIT, SERVER_WAIT, FIRST_TOKEN, STREAMING, TOOL, COMPRESSION, BACKGROUND_WAIT, APPROVAL, OTHER)
+PREPARING = "preparing"  # building a round's request: reading the session, counting tokens, the as-sent record
+OTHER = "other"  # what no span covers: writing the reply's record, the turn's own bookkeeping
+PHASES = (
+    TURN_WAIT,
+    SERVER_WAIT,
+    PREPARING,
+    FIRST_TOKEN,
+    STREAMING,
+    TOOL,
+    COMPRESSION,
+    BACKGROUND_WAIT,
+    APPROVAL,
+    OTHER,
+)
 
 # The kinds of wait the slot scope counts (okbot.llm.slots.WAIT_*), as the phases they are.
 WAIT_PHASES = {"server": SERVER_WAIT, "background": BACKGROUND_WAIT}

@@ -24,6 +24,7 @@ NAME_CHARS = 60  # of a tool's name
 _LABELS = {
     t.TURN_WAIT: QT_TRANSLATE_NOOP("timing_text", "Waiting for other replies"),
     t.SERVER_WAIT: QT_TRANSLATE_NOOP("timing_text", "Waiting for the server"),
+    t.PREPARING: QT_TRANSLATE_NOOP("timing_text", "Preparing the request"),
     t.FIRST_TOKEN: QT_TRANSLATE_NOOP("timing_text", "First token"),
     t.STREAMING: QT_TRANSLATE_NOOP("timing_text", "Streaming"),
     t.COMPRESSION: QT_TRANSLATE_NOOP("timing_text", "Compressing the context"),

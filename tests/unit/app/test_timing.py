@@ -53,6 +53,7 @@ def test_a_late_first_token_and_a_tool_call_show_in_the_stored_reply(okbot_home,
     assert ("tool", "search_history") in names
     assert _ms(trace, "first_token") >= FIRST_BYTE * 1000 * 0.9  # the server's delay, give or take the clock
     assert _ms(trace, "streaming") > 0
+    assert names[0] == ("preparing", None)  # building the first request, before anything went out
     assert names.index(("tool", "search_history")) < len(names) - 1  # the second round came after it
     assert sum(p.ms for p in trace.phases) <= trace.total_ms
     assert trace.total_ms < 60_000  # plausible, not a bound on the machine's speed
