@@ -379,8 +379,8 @@ class TurnRunner:
         then its report."""
         compression = self.env.compression
         report = None
-        if compression is not None:
-            with timing.on_demand(COMPRESSION) as begin:
+        if compression is not None:  # checking the request fits is preparing it; a summarizer it waits for is not
+            with timing.span(PREPARING), timing.on_demand(COMPRESSION) as begin:
 
                 def started() -> None:
                     begin()
@@ -480,7 +480,8 @@ class TurnRunner:
             append(new_item("assistant", author=target.id, source="app", content="", status="error", error=str(error)))
             result.status, result.error = "error", error
 
-        self._prepare_mcp(target, cancel, append)
+        with timing.span(PREPARING):  # the MCP servers the chat uses start (once), their tools are listed
+            self._prepare_mcp(target, cancel, append)
         resumed = self._resumed(runtime, resume)
         if member is not None:  # direct address: the member answers, the captain stays out
             append(runtime.answer_directly(member, result, resumed))
@@ -488,7 +489,8 @@ class TurnRunner:
                 result.status = "interrupted"
             self.after_run(target, result)
             return result
-        tools = self.sources.tools_for(target)
+        with timing.span(PREPARING):
+            tools = self.sources.tools_for(target)
         self._run_waiting(runtime, tools, bool(resume), append)
         max_rounds = (
             captain_settings(target)["maxCaptainRounds"]
