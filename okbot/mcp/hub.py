@@ -123,6 +123,7 @@ class _Listing:
     where: str
     tools: list[McpTool]
     listed: int
+    hidden: tuple[str, ...] = ()  # tools listed but not offered: they must run as MCP tasks (see tools_from_listing)
 
 
 @dataclass(frozen=True)
@@ -142,15 +143,27 @@ class CallResult:
     ok: bool
 
 
-def tools_from_listing(server: str, listed: Iterable[dict[str, Any]]) -> list[McpTool]:
-    """The tools of a ``tools/list`` answer (as plain JSON), named and fitted for providers."""
-    tools, taken = [], set()
+def needs_tasks(entry: dict[str, Any]) -> bool:
+    """Whether a listed tool can only be called as an MCP task (``execution.taskSupport: "required"``, spec
+    2025-11-25): OkBot calls tools directly, and such a call fails every time (error -32601)."""
+    execution = entry.get("execution")
+    return isinstance(execution, dict) and execution.get("taskSupport") == "required"
+
+
+def tools_from_listing(server: str, listed: Iterable[dict[str, Any]]) -> tuple[list[McpTool], list[str]]:
+    """``(the tools of a tools/list answer (as plain JSON), named and fitted for providers, the names of those
+    not offered because they must run as MCP tasks)``."""
+    tools, taken, hidden = [], set(), []
     for entry in listed:
         name = entry.get("name")
         if not isinstance(name, str) or not name:
             continue
         if not name.isprintable():  # it is what a call sends back: never altered, never shown raw
             log.warning("MCP %s: tool %r left out (its name holds control characters)", server, clean(name))
+            continue
+        if needs_tasks(entry):
+            log.info("MCP %s: tool %s not offered: it runs only as an MCP task", server, name)
+            hidden.append(name)
             continue
         offered = schema.offered_name(server, name)
         if offered in taken:  # two names that differ only in characters a provider refuses
@@ -160,7 +173,7 @@ def tools_from_listing(server: str, listed: Iterable[dict[str, Any]]) -> list[Mc
         parameters, notes = schema.simplify(entry.get("inputSchema"))
         description = entry.get("description") if isinstance(entry.get("description"), str) else ""
         tools.append(McpTool(server, name, offered, clean(description).strip(), parameters, tuple(notes)))
-    return tools
+    return tools, hidden
 
 
 class _Conn:
@@ -242,20 +255,43 @@ class McpHub:
         return list(listing.tools) if listing is not None and listing.where == config.where() else []
 
     def cut(self, name: str) -> Said | None:
-        """Why server ``name`` offers fewer tools than it lists (it lists more than ``MAX_TOOLS_PER_SERVER``)."""
+        """Why server ``name`` offers fewer tools than it lists: some run only as MCP tasks, or it lists more than
+        ``MAX_TOOLS_PER_SERVER``."""
+        try:
+            where = self.settings.mcp_servers.get(name).where()
+        except OkBotError:
+            return None
         with self._lock:
             listing = self._tools.get(name)
-        if listing is None or listing.listed <= len(listing.tools) or not self.tools_of(name):
-            return None
-        return _say(
-            QT_TRANSLATE_NOOP(
-                "hub",
-                "MCP server {name} lists {count} tools; only its first {kept} are offered (at most {kept} a server).",
-            ),
-            name=name,
-            count=f"{listing.listed:,}",
-            kept=MAX_TOOLS_PER_SERVER,
-        )
+        if listing is None or listing.listed <= len(listing.tools) or listing.where != where:
+            return None  # (a list read from another command or address than the one set now says nothing)
+        said: list[Said] = []
+        if listing.hidden:
+            said.append(
+                _say(
+                    QT_TRANSLATE_NOOP(
+                        "hub",
+                        "MCP server {name}: {tools} not offered: it runs only as an MCP task, which OkBot cannot "
+                        "call yet.",
+                    ),
+                    name=name,
+                    tools=", ".join(listing.hidden),
+                )
+            )
+        if listing.listed - len(listing.hidden) > len(listing.tools):
+            said.append(
+                _say(
+                    QT_TRANSLATE_NOOP(
+                        "hub",
+                        "MCP server {name} lists {count} tools; only its first {kept} are offered (at most {kept} "
+                        "a server).",
+                    ),
+                    name=name,
+                    count=f"{listing.listed:,}",
+                    kept=MAX_TOOLS_PER_SERVER,
+                )
+            )
+        return (" ".join(s[0] for s in said), " ".join(s[1] for s in said)) if said else None
 
     def fresh(self, texts: Iterable[str]) -> list[str]:
         """Of ``texts`` (what a turn would tell the user about the servers), those not told before in this process."""
@@ -688,7 +724,7 @@ class McpHub:
             cursor = getattr(page, "next_cursor", None)
             if not cursor or count > MAX_TOOLS_PER_SERVER:  # pages past the cut are not asked for
                 break
-        tools = tools_from_listing(conn.config.name, listed)
+        tools, hidden = tools_from_listing(conn.config.name, listed)
         if count > MAX_TOOLS_PER_SERVER:
             log.warning(
                 "MCP %s: lists %s tools or more; only its first %s are offered", conn.config.name, count, len(tools)
@@ -698,7 +734,7 @@ class McpHub:
             self._set(conn, RUNNING, conn.answered)
         with self._lock:
             before = self._tools.get(conn.config.name)
-            self._tools[conn.config.name] = _Listing(conn.config.where(), tools, count)
+            self._tools[conn.config.name] = _Listing(conn.config.where(), tools, count, tuple(hidden))
             changed = before != self._tools[conn.config.name]
         if changed:
             self._write_cache()
@@ -831,7 +867,12 @@ class McpHub:
             data = loads(self._cache_file.read_bytes(), what=str(self._cache_file), max_depth=CACHE_DEPTH)
             servers = data["servers"] if data.get("version") == CACHE_VERSION else {}
             return {
-                name: _Listing(entry["where"], [_kept_tool(name, t) for t in entry["tools"]], int(entry["listed"]))
+                name: _Listing(
+                    entry["where"],
+                    [_kept_tool(name, t) for t in entry["tools"]],
+                    int(entry["listed"]),
+                    _kept_names(name, entry.get("hidden", [])),  # (a cache written before hidden tools: none)
+                )
                 for name, entry in servers.items()
             }
         except FileNotFoundError:
@@ -848,6 +889,7 @@ class McpHub:
                 name: {
                     "where": listing.where,
                     "listed": listing.listed,
+                    "hidden": list(listing.hidden),
                     "tools": [
                         {"name": t.name, "description": t.description, "parameters": t.parameters, "notes": t.notes}
                         for t in listing.tools
@@ -886,6 +928,13 @@ def _not_a_parse_error(record: logging.LogRecord) -> bool:
     """Drops the SDK's record (with its traceback) of each stdout line it could not parse: the hub
     reports those itself (:meth:`McpHub._unreadable`)."""
     return record.msg != "Failed to parse JSONRPC message from server"
+
+
+def _kept_names(server: str, names: Any) -> tuple[str, ...]:
+    """The hidden tools' names as :meth:`McpHub._write_cache` kept them; ``TypeError`` for what it did not write."""
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.isprintable() for n in names):
+        raise TypeError(f"the hidden tools of {server} are not as written")
+    return tuple(names)
 
 
 def _kept_tool(server: str, entry: dict[str, Any]) -> McpTool:

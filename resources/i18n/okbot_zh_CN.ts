@@ -5287,6 +5287,10 @@ settings.json。添加已存在的名称会替换该服务器。</translation>
         <translation>它最后的输出：“{line}”。</translation>
     </message>
     <message>
+        <source>MCP server {name}: {tools} not offered: it runs only as an MCP task, which OkBot cannot call yet.</source>
+        <translation>MCP 服务器 {name}：未提供 {tools}：它只能作为 MCP 任务运行，而 OkBot 目前还不能这样调用。</translation>
+    </message>
+    <message>
         <source>MCP server {name} lists {count} tools; only its first {kept} are offered (at most {kept} a server).</source>
         <translation>MCP 服务器 {name} 列出了 {count} 个工具；只提供前 {kept} 个（每个服务器最多 {kept} 个）。</translation>
     </message>

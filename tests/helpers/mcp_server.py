@@ -7,7 +7,8 @@ value), ``lookup`` (a schema with ``$ref`` / ``oneOf`` that providers refuse, so
 and ``echo_secret`` (writes its argument to stderr, for the redaction test).
 
 ``--hostile BEHAVIOUR[,BEHAVIOUR...]`` runs a hand-written JSON-RPC server instead (see :func:`hostile`),
-which says what an SDK server never would: a ``$ref`` fan-out or a 5,000-deep schema, thousands of tools,
+which says what an SDK server never would: a ``$ref`` fan-out or a 5,000-deep schema, thousands of tools, a tool
+that runs only as an MCP task,
 escape sequences, a tool list it cannot give, junk on stdout, an endless stderr line, a detached
 grandchild.
 """
@@ -120,6 +121,21 @@ def _hostile_tools(behaviours: set[str]) -> list[dict[str, object]]:
         tools.append({"name": "deep", "description": "A deep schema.", "inputSchema": _deep_schema(5000)})
     if "escapes" in behaviours:
         tools[0]["description"] = f"Repeat{ESCAPES} the text.\rSECOND\x07 line\x9b"
+    if "tasks" in behaviours:  # as server-everything's simulate-research-query: callable only as an MCP task
+        tools += [
+            {
+                "name": "research",
+                "description": "A long research query, run as a task.",
+                "inputSchema": {"type": "object", "properties": {"topic": {"type": "string"}}},
+                "execution": {"taskSupport": "required"},
+            },
+            {
+                "name": "summarise",
+                "description": "Callable directly or as a task.",
+                "inputSchema": {"type": "object", "properties": {}},
+                "execution": {"taskSupport": "optional"},
+            },
+        ]
     if "many" in behaviours:
         tools += [
             {

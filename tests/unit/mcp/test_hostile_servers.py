@@ -177,6 +177,32 @@ def _events(ran: Ran) -> list[dict]:
 
 
 @pytest.mark.slow
+def test_a_tool_that_runs_only_as_a_task_is_not_offered_and_the_list_and_the_chat_say_why(
+    server, okbot_home: Path
+) -> None:
+    # server-everything's simulate-research-query: offered, it failed every call with "MCP error -32601"
+    Workspace().create_assistant("Ann")
+    add_hostile("tasks", "tasks", assistant="Ann")
+    _ran, [row] = listed()
+    assert row["state"] == "running"
+    assert [t["name"] for t in row["tools"]] == ["echo", "summarise"]  # a task it may run directly stays
+    assert "research not offered: it runs only as an MCP task" in row["note"]
+    assert "research not offered" in okbot("mcp", "list").out
+    server.enqueue(Reply(text="Hello."))
+    ran = okbot("chat", "Ann", "-m", "hi", "--json", env={"OKBOT_BASE_URL": server.base_url})
+    assert ran.code == 0, ran.err
+    (request,) = server.chat_requests()
+    assert [t["function"]["name"] for t in request["tools"] if t["function"]["name"].startswith("tasks__")] == [
+        "tasks__echo",
+        "tasks__summarise",
+    ]
+    notices = [e["item"]["content"] for e in _events(ran) if e.get("item", {}).get("type") == "notice"]
+    assert any("MCP server tasks: research not offered" in n for n in notices), notices
+    _ran, [row] = listed("--no-start")  # from the cache the first listing wrote: the reason is kept
+    assert "research not offered" in row["note"]
+
+
+@pytest.mark.slow
 def test_thousands_of_tools_are_cut_per_server_and_to_a_share_of_the_window_saying_which_and_why(
     server, okbot_home: Path
 ) -> None:
