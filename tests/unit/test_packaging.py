@@ -8,6 +8,7 @@ source tree, and the working tree is shared with other running tests.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -43,8 +44,8 @@ _SKIP = shutil.ignore_patterns(
 
 
 @pytest.fixture(scope="module")
-def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A wheel freshly built from (a copy of) the checkout."""
+def wheel_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A wheel freshly built from (a copy of) the checkout, and what the build printed."""
     root = tmp_path_factory.mktemp("wheel-build")
     source = root / "src"
     shutil.copytree(REPO_ROOT, source, ignore=_SKIP)
@@ -58,7 +59,7 @@ def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "--no-deps",
             "--no-build-isolation",
             "--no-index",
-            "-q",
+            "-v",  # setuptools' own warnings are printed only then
             "-w",
             str(out),
             str(source),
@@ -71,7 +72,18 @@ def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert result.returncode == 0, f"wheel build failed:\n{result.stdout}\n{result.stderr}"
     wheels = list(out.glob("okbot-*.whl"))
     assert len(wheels) == 1, wheels
-    return wheels[0]
+    return wheels[0], result.stdout + result.stderr
+
+
+@pytest.fixture(scope="module")
+def built_wheel(wheel_build: tuple[Path, str]) -> Path:
+    return wheel_build[0]
+
+
+def test_the_wheel_builds_without_setuptools_warnings(wheel_build: tuple[Path, str]) -> None:
+    # e.g. "BuildBackendWarning: Package 'okbot.resources.i18n' is absent from the `packages` configuration"
+    warned = [line.strip() for line in wheel_build[1].splitlines() if re.search(r"\w+Warning\b", line)]
+    assert warned == []
 
 
 @pytest.fixture(scope="module")
