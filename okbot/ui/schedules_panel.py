@@ -244,7 +244,9 @@ class SchedulesDialog(QDialog):
         events = self.relay.events() if self.relay is not None else SchedulerEvents()
         app, store, target = self.ctx.app, self.store, self.target
         self._say(self.tr("Running “{text}” now; the reply shows in the chat.").format(text=job.text[:60]))
-        self.ctx.tasks.run(lambda: run_now(app, store, target, job, events), lambda _r: self.reload(), self._show_error)
+        self.ctx.tasks.run(  # the turn goes on if the window closes; only these callbacks are dropped then
+            lambda: run_now(app, store, target, job, events), lambda _r: self.reload(), self._show_error, owner=self
+        )
 
     def _on_view_item_changed(self, row: QTreeWidgetItem, column: int) -> None:
         if self._filling or column != MESSAGE_COLUMN:

@@ -117,9 +117,12 @@ def _public(method: _F) -> _F:
             with self._lock:
                 try:
                     return method(self, *args, **kwargs)
-                except StaleIndex as exc:
+                except StaleIndex as exc:  # (a lazy iter_items raises it to its reader; the next call resets)
                     self._notify(str(exc))
-                    return method(self, *args, **kwargs)  # the index was reset: this pass reads the new file
+                    self._reset_index()
+                    self._cache.clear()
+                    self._size = -1
+                    return method(self, *args, **kwargs)  # this pass indexes the file under the name afresh
         except OSError as exc:
             raise storage_error(self.path, exc) from exc
         finally:
@@ -336,12 +339,7 @@ class SessionStore:
                 except ValueError:
                     item = None
                 if not isinstance(item, dict) or item.get("id") != ids[pos]:
-                    # another file of the same size took the name (the stat could not tell): index it afresh
-                    if ids is self._ids:
-                        self._reset_index()
-                        self._cache.clear()
-                        self._size = -1
-                    raise StaleIndex(self.path)
+                    raise StaleIndex(self.path)  # another file of the same size took the name (the stat could not tell)
                 yield item
 
     # ------------------------------------------------------------------ file access
