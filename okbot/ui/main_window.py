@@ -29,8 +29,12 @@ from okbot.ui.target_pane import TargetPane
 from okbot.ui.window_extras import make_first_run_panel, make_settings_dialog, needs_first_run, open_context_viewer
 
 if TYPE_CHECKING:
+    from okbot.core.schedules.job import Job
+    from okbot.core.schedules.store import ScheduleStore
     from okbot.core.turn.outcome import TurnResult
     from okbot.ui.chat_page import ChatPage
+    from okbot.ui.schedule_relay import ScheduleRelay
+    from okbot.ui.schedules_panel import SchedulesDialog
     from okbot.ui.squad_dialog import SquadDialog
     from okbot.ui.tray import Tray
 
@@ -83,7 +87,7 @@ class MainWindow(QMainWindow):
         self.kept_in_tray = False  # closed into the tray: hidden, still running
         self._quitting = False
         self._close_box: QMessageBox | None = None  # the question of the first close, while it is open
-        self.schedules: Any = None  # the ScheduleRelay once the scheduler is started (start_schedules)
+        self.schedules: ScheduleRelay | None = None  # once the scheduler is started (start_schedules)
         self.setWindowTitle(WINDOW_TITLE)
         self.resize(*DEFAULT_SIZE)
         self.setMinimumSize(640, 420)
@@ -311,7 +315,7 @@ class MainWindow(QMainWindow):
             self.tray.notify(page.target, result.reply_text)
 
     # ------------------------------------------------------------------ schedules
-    def start_schedules(self, store: Any = None) -> None:
+    def start_schedules(self, store: ScheduleStore | None = None) -> None:
         """Run the scheduled jobs while OkBot runs (started once the window is up; stopped when it quits).
         ``store`` (a ScheduleStore with its clock) is for tests."""
         from okbot.ui.schedule_relay import ScheduleRelay, start_scheduler  # croniter loads after the first paint
@@ -324,7 +328,7 @@ class MainWindow(QMainWindow):
         self.schedules.finished.connect(self._on_schedules_finished)
         start_scheduler(self.ctx, self.schedules, store)
 
-    def open_schedules(self, target: Target) -> Any:
+    def open_schedules(self, target: Target) -> SchedulesDialog:
         """The Schedules window of ``target``'s chat."""
         from okbot.ui.schedules_panel import SchedulesDialog
 
@@ -334,7 +338,7 @@ class MainWindow(QMainWindow):
         dialog.show()
         return dialog
 
-    def _on_schedules_started(self, target: Target, job: Any) -> None:
+    def _on_schedules_started(self, target: Target, job: Job) -> None:
         self.model.set_status(target.kind, target.id, STREAMING)
         if (page := self.page_for(target)) is not None:
             page.job_started(job.text)
@@ -343,7 +347,7 @@ class MainWindow(QMainWindow):
         if (page := self.page_for(target)) is not None:
             page.show_job_item(item)
 
-    def _on_schedules_finished(self, target: Target, _job: Any, result: TurnResult | None) -> None:
+    def _on_schedules_finished(self, target: Target, _job: Job, result: TurnResult | None) -> None:
         path = target.session_path
         self.ctx.tasks.run(lambda: self.ctx.search_index.catch_up_session(path), None, _index_not_updated)
         page = self.page_for(target)

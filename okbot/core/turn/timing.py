@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from okbot.llm import slots
+
 SERVER_WAIT = "server_wait"  # queued for a slot of the server (another chat holds it)
 FIRST_TOKEN = "first_token"  # from the request going out to the first thing the model sent
 STREAMING = "streaming"  # from the first thing the model sent to the end of its stream
@@ -52,8 +54,8 @@ PHASES = (
     OTHER,
 )
 
-# The kinds of wait the slot scope counts (okbot.llm.slots.WAIT_*), as the phases they are.
-WAIT_PHASES = {"server": SERVER_WAIT, "background": BACKGROUND_WAIT}
+# The kinds of wait the slot scope counts, as the phases they are.
+WAIT_PHASES = {slots.WAIT_SERVER: SERVER_WAIT, slots.WAIT_BACKGROUND: BACKGROUND_WAIT}
 
 
 @dataclass

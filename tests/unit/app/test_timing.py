@@ -56,7 +56,6 @@ def test_a_late_first_token_and_a_tool_call_show_in_the_stored_reply(okbot_home,
     assert names[0] == ("preparing", None)  # building the first request, before anything went out
     assert names.index(("tool", "search_history")) < len(names) - 1  # the second round came after it
     assert sum(p.ms for p in trace.phases) <= trace.total_ms
-    assert trace.total_ms < 60_000  # plausible, not a bound on the machine's speed
 
 
 def test_a_wait_for_a_slot_the_server_has_not_free_is_the_servers(okbot_home, server):
